@@ -1,0 +1,332 @@
+package protocol
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+)
+
+// The functions below walk JSON bytes without decoding them into Go values.
+// A resources/read answer can hold a 40 MiB base64 string; finding its ends
+// with bytes.IndexByte costs about what reading it cost, where a full
+// encoding/json decode costs many times that and a copy of the payload.
+
+// ErrSyntax is wrapped by every scanning error.
+var ErrSyntax = errors.New("invalid JSON")
+
+// maxDepth bounds nesting so hostile input cannot exhaust the stack.
+const maxDepth = 512
+
+func syntaxErr(i int, what string) error {
+	return fmt.Errorf("%w at offset %d: %s", ErrSyntax, i, what)
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// SkipValue returns the offset just past the JSON value that starts at b[i]
+// (leading whitespace allowed).
+func SkipValue(b []byte, i int) (int, error) { return skipValue(b, i, 0) }
+
+func skipValue(b []byte, i, depth int) (int, error) {
+	if depth > maxDepth {
+		return 0, syntaxErr(i, "nesting too deep")
+	}
+	i = skipSpace(b, i)
+	if i >= len(b) {
+		return 0, syntaxErr(i, "unexpected end")
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return SkipString(b, i)
+	case c == '{':
+		return walkObject(b, i, depth, nil)
+	case c == '[':
+		return walkArray(b, i, depth, nil)
+	case c == 't':
+		return skipLiteral(b, i, "true")
+	case c == 'f':
+		return skipLiteral(b, i, "false")
+	case c == 'n':
+		return skipLiteral(b, i, "null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return skipNumber(b, i)
+	default:
+		return 0, syntaxErr(i, fmt.Sprintf("unexpected %q", c))
+	}
+}
+
+func skipLiteral(b []byte, i int, lit string) (int, error) {
+	if !bytes.HasPrefix(b[i:], []byte(lit)) {
+		return 0, syntaxErr(i, "bad literal")
+	}
+	return i + len(lit), nil
+}
+
+func skipNumber(b []byte, i int) (int, error) {
+	start := i
+	if b[i] == '-' {
+		i++
+	}
+	digits := 0
+	for i < len(b) {
+		c := b[i]
+		if c >= '0' && c <= '9' {
+			digits++
+		} else if c != '.' && c != 'e' && c != 'E' && c != '+' && c != '-' {
+			break
+		}
+		i++
+	}
+	if digits == 0 {
+		return 0, syntaxErr(start, "bad number")
+	}
+	return i, nil
+}
+
+// SkipString returns the offset just past the JSON string whose opening
+// quote is at b[i]. It checks escapes but not UTF-8 validity.
+func SkipString(b []byte, i int) (int, error) {
+	if i >= len(b) || b[i] != '"' {
+		return 0, syntaxErr(i, "expected string")
+	}
+	j := i + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return 0, syntaxErr(i, "unterminated string")
+		}
+		// Only the stretch before the quote can hold escapes or control bytes.
+		seg := b[j : j+k]
+		if bytes.IndexByte(seg, '\\') < 0 {
+			if hasControl(seg) {
+				return 0, syntaxErr(j, "control character in string")
+			}
+			return j + k + 1, nil
+		}
+		end, done, err := scanEscapes(b, j, j+k)
+		if err != nil {
+			return 0, err
+		}
+		if done {
+			return end, nil
+		}
+		j = end // the quote at j+k was escaped; keep looking after it
+	}
+}
+
+// scanEscapes walks b[j:q] (q is a quote) honouring escapes. done reports
+// that the quote at q closes the string; otherwise it was escaped and the
+// scan resumes at the returned offset.
+func scanEscapes(b []byte, j, q int) (end int, done bool, err error) {
+	for j < q {
+		c := b[j]
+		switch {
+		case c == '\\':
+			if j+1 >= len(b) {
+				return 0, false, syntaxErr(j, "unterminated escape")
+			}
+			switch b[j+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				j += 2
+			case 'u':
+				if j+6 > len(b) || !isHex4(b[j+2:j+6]) {
+					return 0, false, syntaxErr(j, "bad \\u escape")
+				}
+				j += 6
+			default:
+				return 0, false, syntaxErr(j, "bad escape")
+			}
+		case c < 0x20:
+			return 0, false, syntaxErr(j, "control character in string")
+		default:
+			j++
+		}
+	}
+	if j == q {
+		return q + 1, true, nil
+	}
+	return j, false, nil // an escape consumed the quote at q
+}
+
+func isHex4(h []byte) bool {
+	for _, c := range h {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func hasControl(s []byte) bool {
+	for _, c := range s {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
+}
+
+// ObjectFields calls fn for each member of the JSON object at the start of b
+// with the raw key (between the quotes, escapes kept) and the raw value.
+// Returning an error from fn stops the walk.
+func ObjectFields(b []byte, fn func(key, value []byte) error) error {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return syntaxErr(i, "expected object")
+	}
+	_, err := walkObject(b, i, 0, fn)
+	return err
+}
+
+// ArrayElements calls fn for each element of the JSON array at the start of b.
+func ArrayElements(b []byte, fn func(elem []byte) error) error {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return syntaxErr(i, "expected array")
+	}
+	_, err := walkArray(b, i, 0, fn)
+	return err
+}
+
+func walkObject(b []byte, i, depth int, fn func(key, value []byte) error) (int, error) {
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, nil
+	}
+	for {
+		i = skipSpace(b, i)
+		ks := i
+		ke, err := SkipString(b, i)
+		if err != nil {
+			return 0, err
+		}
+		i = skipSpace(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			return 0, syntaxErr(i, "expected ':'")
+		}
+		vs := skipSpace(b, i+1)
+		ve, err := skipValue(b, vs, depth+1)
+		if err != nil {
+			return 0, err
+		}
+		if fn != nil {
+			if err := fn(b[ks+1:ke-1], b[vs:ve]); err != nil {
+				return 0, err
+			}
+		}
+		i = skipSpace(b, ve)
+		if i >= len(b) {
+			return 0, syntaxErr(i, "unterminated object")
+		}
+		if b[i] == '}' {
+			return i + 1, nil
+		}
+		if b[i] != ',' {
+			return 0, syntaxErr(i, "expected ',' or '}'")
+		}
+		i++
+	}
+}
+
+func walkArray(b []byte, i, depth int, fn func(elem []byte) error) (int, error) {
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, nil
+	}
+	for {
+		vs := skipSpace(b, i)
+		ve, err := skipValue(b, vs, depth+1)
+		if err != nil {
+			return 0, err
+		}
+		if fn != nil {
+			if err := fn(b[vs:ve]); err != nil {
+				return 0, err
+			}
+		}
+		i = skipSpace(b, ve)
+		if i >= len(b) {
+			return 0, syntaxErr(i, "unterminated array")
+		}
+		if b[i] == ']' {
+			return i + 1, nil
+		}
+		if b[i] != ',' {
+			return 0, syntaxErr(i, "expected ',' or ']'")
+		}
+		i++
+	}
+}
+
+// StringLen returns the number of UTF-8 bytes the raw JSON string token
+// (quotes included) decodes to, without building the string: the disk size
+// of a text entry. Invalid UTF-8 counts as the replacement character would.
+func StringLen(raw []byte) (int64, error) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return 0, syntaxErr(0, "expected string")
+	}
+	s := raw[1 : len(raw)-1]
+	var n int64
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c != '\\' {
+			if c < utf8.RuneSelf {
+				n++
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRune(s[i:])
+			n += int64(utf8.RuneLen(r))
+			i += size
+			continue
+		}
+		if i+1 >= len(s) {
+			return 0, syntaxErr(i, "unterminated escape")
+		}
+		if s[i+1] != 'u' {
+			n++
+			i += 2
+			continue
+		}
+		if i+6 > len(s) || !isHex4(s[i+2:i+6]) {
+			return 0, syntaxErr(i, "bad \\u escape")
+		}
+		r := hex4(s[i+2 : i+6])
+		i += 6
+		if r >= 0xD800 && r < 0xDC00 && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' && isHex4(s[i+2:i+6]) {
+			if lo := hex4(s[i+2 : i+6]); lo >= 0xDC00 && lo < 0xE000 {
+				n += 4 // a surrogate pair is one 4-byte rune
+				i += 6
+				continue
+			}
+		}
+		if r >= 0xD800 && r < 0xE000 {
+			n += 3 // a lone surrogate decodes to U+FFFD
+			continue
+		}
+		n += int64(utf8.RuneLen(rune(r)))
+	}
+	return n, nil
+}
+
+func hex4(h []byte) rune {
+	var r rune
+	for _, c := range h {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c-'a') + 10
+		default:
+			r |= rune(c-'A') + 10
+		}
+	}
+	return r
+}

@@ -1,0 +1,145 @@
+package protocol
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Event is one Server-Sent Event. Data joins the event's data lines with
+// "\n", as the SSE specification says; an event with empty data (a priming
+// event) is still returned so that its id and retry can be kept.
+type Event struct {
+	ID    string
+	Name  string // the "event:" field; "" means "message"
+	Data  []byte
+	Retry int // milliseconds; 0 when not given
+	// WireBytes counts every byte of the stream consumed for this event,
+	// comments and blank lines included: the framing readbench reports.
+	WireBytes int64
+}
+
+// SSEReader reads events from a text/event-stream body.
+type SSEReader struct {
+	r    *bufio.Reader
+	line []byte
+}
+
+// NewSSEReader wraps r; bufSize bounds only the read buffer, not the event.
+func NewSSEReader(r io.Reader) *SSEReader {
+	return &SSEReader{r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Next returns the next event. It returns io.EOF at a clean end of stream;
+// a stream cut inside an event returns io.ErrUnexpectedEOF.
+func (s *SSEReader) Next() (Event, error) {
+	var ev Event
+	var data bytes.Buffer
+	seen := false // any field line of this event
+	hasData := false
+	for {
+		line, n, err := s.readLine()
+		ev.WireBytes += int64(n)
+		if err != nil {
+			if err == io.EOF && (seen || n > 0) {
+				return ev, io.ErrUnexpectedEOF
+			}
+			return ev, err
+		}
+		if len(line) == 0 { // blank line dispatches
+			if !seen {
+				continue
+			}
+			ev.Data = data.Bytes()
+			return ev, nil
+		}
+		if line[0] == ':' { // comment
+			continue
+		}
+		seen = true
+		field, value := line, []byte(nil)
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			field, value = line[:i], line[i+1:]
+			if len(value) > 0 && value[0] == ' ' {
+				value = value[1:]
+			}
+		}
+		switch string(field) {
+		case "data":
+			if hasData {
+				data.WriteByte('\n')
+			}
+			data.Write(value)
+			hasData = true
+		case "event":
+			ev.Name = string(value)
+		case "id":
+			if bytes.IndexByte(value, 0) < 0 {
+				ev.ID = string(value)
+			}
+		case "retry":
+			if ms, err := strconv.Atoi(string(value)); err == nil && ms >= 0 {
+				ev.Retry = ms
+			}
+		}
+	}
+}
+
+// readLine returns one line without its terminator (LF, CRLF or CR) and the
+// number of bytes consumed including the terminator. The returned slice is
+// valid until the next call.
+func (s *SSEReader) readLine() ([]byte, int, error) {
+	s.line = s.line[:0]
+	for {
+		chunk, err := s.r.ReadSlice('\n')
+		s.line = append(s.line, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			if err == io.EOF && len(s.line) > 0 {
+				// A last line without terminator is not a complete line.
+				return nil, len(s.line), io.EOF
+			}
+			return nil, len(s.line), err
+		}
+		break
+	}
+	n := len(s.line)
+	line := s.line[:n-1]
+	if len(line) > 0 && line[len(line)-1] == '\r' {
+		line = line[:len(line)-1]
+	}
+	// A lone CR inside the line also ends a line in SSE; servers in
+	// practice use LF, so CR-only framing is treated as part of the value.
+	return line, n, nil
+}
+
+// WriteEvent writes one event with the given name (may be empty) and data,
+// splitting data on newlines into several data lines.
+func WriteEvent(w io.Writer, id, name string, data []byte) error {
+	var b bytes.Buffer
+	if id != "" {
+		fmt.Fprintf(&b, "id: %s\n", id)
+	}
+	if name != "" {
+		fmt.Fprintf(&b, "event: %s\n", name)
+	}
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break
+		}
+		b.WriteString("data: ")
+		b.Write(data[:i])
+		b.WriteByte('\n')
+		data = data[i+1:]
+	}
+	b.WriteString("data: ")
+	b.Write(data)
+	b.WriteString("\n\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}

@@ -1,0 +1,121 @@
+package stats
+
+import (
+	"encoding/base64"
+	"fmt"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Latency histograms record microseconds from 1 µs to 1 h with 3
+// significant digits: 0.1% relative error at any scale, the resolution
+// wrk2 and HdrHistogram's own tools assume.
+const (
+	lowestMicros  = 1
+	highestMicros = int64(time.Hour / time.Microsecond)
+	sigDigits     = 3
+)
+
+// Histogram is a latency histogram. The zero value is not usable; call
+// NewHistogram. It is not safe for concurrent use: the Recorder serialises.
+type Histogram struct {
+	h *hdrhistogram.Histogram
+}
+
+// NewHistogram returns an empty latency histogram (1 µs to 1 h, 3 digits).
+func NewHistogram() *Histogram {
+	return &Histogram{h: hdrhistogram.New(lowestMicros, highestMicros, sigDigits)}
+}
+
+// Record adds one latency. Values below 1 µs count as 1 µs and values
+// above an hour as an hour, so that no sample is ever silently lost.
+func (h *Histogram) Record(d time.Duration) {
+	us := int64(d / time.Microsecond)
+	if us < lowestMicros {
+		us = lowestMicros
+	}
+	if us > highestMicros {
+		us = highestMicros
+	}
+	_ = h.h.RecordValue(us) // cannot fail: the value is clamped into range
+}
+
+// Count is the number of recorded values.
+func (h *Histogram) Count() int64 { return h.h.TotalCount() }
+
+// Quantile returns the latency at quantile q in [0, 100] (a percentile).
+func (h *Histogram) Quantile(p float64) time.Duration {
+	return time.Duration(h.h.ValueAtPercentile(p)) * time.Microsecond
+}
+
+// Max is the largest recorded latency (at histogram resolution).
+func (h *Histogram) Max() time.Duration {
+	return time.Duration(h.h.Max()) * time.Microsecond
+}
+
+// Mean is the average recorded latency.
+func (h *Histogram) Mean() time.Duration {
+	return time.Duration(h.h.Mean() * float64(time.Microsecond))
+}
+
+// Merge adds every value of o into h: shards and per-worker histograms
+// combine exactly.
+func (h *Histogram) Merge(o *Histogram) { h.h.Merge(o.h) }
+
+// Encode returns the HdrHistogram V2 compressed encoding in base64, the
+// form HdrHistogram's own tools read (its log format carries the same).
+func (h *Histogram) Encode() (string, error) {
+	b, err := h.h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		return "", fmt.Errorf("encode histogram: %w", err)
+	}
+	return string(b), nil
+}
+
+// DecodeHistogram reads back an Encode result. It checks the length first:
+// the library indexes the decoded bytes without checking.
+func DecodeHistogram(s string) (h *Histogram, err error) {
+	raw, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return nil, fmt.Errorf("decode histogram: %w", err)
+	}
+	if len(raw) < 8 {
+		return nil, fmt.Errorf("decode histogram: %d bytes is too short", len(raw))
+	}
+	defer func() {
+		if r := recover(); r != nil { // the library panics on some corrupt inputs
+			h, err = nil, fmt.Errorf("decode histogram: corrupt encoding: %v", r)
+		}
+	}()
+	d, err := hdrhistogram.Decode([]byte(s))
+	if err != nil {
+		return nil, fmt.Errorf("decode histogram: %w", err)
+	}
+	return &Histogram{h: d}, nil
+}
+
+// Summary is the latency block of reports and result files, in
+// milliseconds.
+type Summary struct {
+	Count int64
+	P50   time.Duration
+	P90   time.Duration
+	P99   time.Duration
+	P999  time.Duration
+	Max   time.Duration
+	Mean  time.Duration
+}
+
+// Summary computes the usual percentiles.
+func (h *Histogram) Summary() Summary {
+	return Summary{
+		Count: h.Count(),
+		P50:   h.Quantile(50),
+		P90:   h.Quantile(90),
+		P99:   h.Quantile(99),
+		P999:  h.Quantile(99.9),
+		Max:   h.Max(),
+		Mean:  h.Mean(),
+	}
+}

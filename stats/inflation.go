@@ -1,0 +1,25 @@
+package stats
+
+// Base64Len is the exact length of the padded standard base64 encoding of
+// n bytes: 4 characters for every 3 bytes, a short last group still costing
+// 4. For the seed's 1,834,208-byte PNG it is 2,445,612.
+func Base64Len(n int64) int64 {
+	if n <= 0 {
+		return 0
+	}
+	return 4 * ((n + 2) / 3)
+}
+
+// Base64Padding is the number of '=' at the end of that encoding: 0, 1 or 2.
+// 1,834,208 bytes is two more than a whole number of groups: one '='.
+func Base64Padding(n int64) int {
+	return int((3 - n%3) % 3)
+}
+
+// Ratio returns a/b, or 0 when b is 0 (no data is not infinite inflation).
+func Ratio(a, b int64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}

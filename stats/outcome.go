@@ -1,0 +1,101 @@
+package stats
+
+import "fmt"
+
+// Outcome is what became of one scheduled read: exactly one per read, so
+// that scheduled = sum of outcomes (the accounting identity).
+type Outcome int
+
+// The outcomes of DESIGN §6, in report order.
+const (
+	OK            Outcome = iota // a usable answer
+	ExpectedError                // the class's expect was met
+	NotFound                     // -32002, or -32602 from a 2026-07-28 server
+	InvalidParams                // -32602
+	Internal                     // -32603
+	RPCError                     // any other JSON-RPC error code
+	InputRequired                // resultType input_required
+	Timeout                      // the per-read timeout ended it
+	Cancelled                    // the turn deadline cancelled it
+	Transport                    // the connection, process or HTTP exchange failed
+	Protocol                     // an answer that cannot be used
+	Dropped                      // never sent: max_in_flight was reached
+	NumOutcomes                  // count of outcomes, not an outcome
+)
+
+var outcomeNames = [NumOutcomes]string{
+	"ok", "expected_error", "not_found", "invalid_params", "internal", "rpc_error",
+	"input_required", "timeout", "cancelled", "transport", "protocol", "dropped",
+}
+
+// String is the outcome's name in results and reports.
+func (o Outcome) String() string {
+	if o < 0 || o >= NumOutcomes {
+		return fmt.Sprintf("outcome(%d)", int(o))
+	}
+	return outcomeNames[o]
+}
+
+// ParseOutcome maps a name back to its outcome.
+func ParseOutcome(name string) (Outcome, bool) {
+	for i, n := range outcomeNames {
+		if n == name {
+			return Outcome(i), true
+		}
+	}
+	return 0, false
+}
+
+// IsError reports whether an outcome counts against the error rate: all
+// but ok, expected_error.
+func (o Outcome) IsError() bool { return o != OK && o != ExpectedError }
+
+// Counts holds one counter per outcome.
+type Counts [NumOutcomes]int64
+
+// Total is the sum over all outcomes.
+func (c *Counts) Total() int64 {
+	var t int64
+	for _, n := range c {
+		t += n
+	}
+	return t
+}
+
+// Errors is the number of reads whose outcome IsError.
+func (c *Counts) Errors() int64 {
+	var t int64
+	for i, n := range c {
+		if Outcome(i).IsError() {
+			t += n
+		}
+	}
+	return t
+}
+
+// Add adds o's counts into c.
+func (c *Counts) Add(o *Counts) {
+	for i := range c {
+		c[i] += o[i]
+	}
+}
+
+// Map returns the counts by name, every outcome present (zeros too), so a
+// result file always has the same keys.
+func (c *Counts) Map() map[string]int64 {
+	m := make(map[string]int64, NumOutcomes)
+	for i, n := range c {
+		m[outcomeNames[i]] = n
+	}
+	return m
+}
+
+// CheckIdentity verifies scheduled = sum of outcomes: a read that was
+// scheduled but never counted is lost data, and a run that loses data must
+// say so instead of printing clean numbers.
+func CheckIdentity(scheduled int64, c *Counts) error {
+	if t := c.Total(); t != scheduled {
+		return fmt.Errorf("accounting identity broken: %d reads scheduled, %d outcomes counted", scheduled, t)
+	}
+	return nil
+}
