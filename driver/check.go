@@ -1,0 +1,298 @@
+package driver
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+
+	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
+)
+
+// verdict is what the read check concluded from one answer.
+type verdict struct {
+	outcome     stats.Outcome
+	code        int // JSON-RPC error code, when the answer was an error
+	diskBytes   int64
+	base64Bytes int64
+	entries     int
+	shape       stats.Shape
+	detail      string // why a protocol outcome, for diagnostics
+}
+
+// checkRead classifies a resources/read answer. It walks the bytes once:
+// the envelope, each contents entry's fields, base64 validity and the
+// decoded sizes, without building Go values for the payloads.
+func checkRead(body []byte, uri string, modern bool) verdict {
+	var v verdict
+	var result, rpcErr []byte
+	err := protocol.ObjectFields(body, func(k, val []byte) error {
+		switch string(k) {
+		case "result":
+			result = val
+		case "error":
+			rpcErr = val
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return protocolVerdict(v, "answer is not a JSON object: "+err.Error())
+	case rpcErr != nil:
+		return errorVerdict(v, rpcErr, modern)
+	case result == nil:
+		return protocolVerdict(v, "answer has neither result nor error")
+	}
+	var contents []byte
+	var resultType string
+	err = protocol.ObjectFields(result, func(k, val []byte) error {
+		switch string(k) {
+		case "contents":
+			contents = val
+		case "resultType":
+			_ = json.Unmarshal(val, &resultType)
+		}
+		return nil
+	})
+	if err != nil {
+		return protocolVerdict(v, "result is not an object")
+	}
+	if resultType == protocol.ResultInputRequired {
+		v.outcome = stats.InputRequired
+		return v
+	}
+	if contents == nil || bytes.Equal(contents, []byte("null")) {
+		return protocolVerdict(v, "result has no contents array")
+	}
+	usable := true
+	err = protocol.ArrayElements(contents, func(e []byte) error {
+		v.entries++
+		if !checkEntry(e, uri, &v) {
+			usable = false
+		}
+		return nil
+	})
+	if err != nil {
+		return protocolVerdict(v, "contents is not an array")
+	}
+	switch {
+	case v.entries == 0:
+		v.shape.EmptyContents++
+		return protocolVerdict(v, "empty contents")
+	case !usable:
+		return protocolVerdict(v, v.detail)
+	}
+	if v.entries > 1 {
+		v.shape.MultiEntry++
+	} else if v.shape.URIRewritten > 0 {
+		v.shape.URIRewritten = 1
+	}
+	v.outcome = stats.OK
+	return v
+}
+
+// checkEntry checks one contents entry and adds its sizes; false means the
+// entry cannot be used (neither or both payload fields, bad base64).
+func checkEntry(e []byte, uri string, v *verdict) bool {
+	var gotURI, mimeType string
+	var text, blob []byte
+	err := protocol.ObjectFields(e, func(k, val []byte) error {
+		switch string(k) {
+		case "uri":
+			_ = json.Unmarshal(val, &gotURI)
+		case "mimeType":
+			_ = json.Unmarshal(val, &mimeType)
+		case "text":
+			text = val
+		case "blob":
+			blob = val
+		}
+		return nil
+	})
+	if err != nil {
+		v.detail = "contents entry is not an object"
+		return false
+	}
+	if gotURI != uri {
+		v.shape.URIRewritten++
+	}
+	if mimeType == "" {
+		v.shape.MIMEMissing++
+	}
+	switch {
+	case text == nil && blob == nil:
+		v.shape.Neither++
+		v.detail = "entry has neither text nor blob"
+		return false
+	case text != nil && blob != nil:
+		v.shape.Both++
+		v.detail = "entry has both text and blob"
+		return false
+	case text != nil:
+		n, err := protocol.StringLen(text)
+		if err != nil || text[0] != '"' {
+			v.detail = "text is not a string"
+			return false
+		}
+		v.diskBytes += n
+		return true
+	}
+	n, head, ok := decodedLen(blob)
+	if !ok {
+		v.shape.BadBase64++
+		v.detail = "blob is not valid padded base64"
+		return false
+	}
+	v.diskBytes += n
+	v.base64Bytes += int64(len(blob) - 2)
+	if mimeType != "" && !mimeAgrees(mimeType, head) {
+		v.shape.MIMEMismatch++
+	}
+	return true
+}
+
+// decodedLen validates a raw JSON string token as standard padded base64
+// and returns the decoded length and the first decoded bytes (for magic
+// sniffing). JSON may escape '/' as "\/": such rare blobs are unescaped
+// first.
+func decodedLen(raw []byte) (n int64, head []byte, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return 0, nil, false
+	}
+	s := raw[1 : len(raw)-1]
+	if bytes.IndexByte(s, '\\') >= 0 {
+		var str string
+		if json.Unmarshal(raw, &str) != nil {
+			return 0, nil, false
+		}
+		s = []byte(str)
+	}
+	if len(s)%4 != 0 {
+		return 0, nil, false
+	}
+	pad := 0
+	for pad < 2 && len(s) > pad && s[len(s)-1-pad] == '=' {
+		pad++
+	}
+	if !allBase64(s[:len(s)-pad]) {
+		return 0, nil, false
+	}
+	n = int64(len(s)/4*3 - pad)
+	h := s[:min(len(s), 24)]
+	head, err := base64.StdEncoding.DecodeString(string(h))
+	if err != nil && len(s) > 24 {
+		return 0, nil, false
+	}
+	if pad > 0 && len(s) >= 4 { // the last group must decode with zero bits
+		if _, err := base64.StdEncoding.Strict().DecodeString(string(s[len(s)-4:])); err != nil {
+			return 0, nil, false
+		}
+	}
+	return n, head, true
+}
+
+// invalidBase64 has a 1 for every byte outside the standard alphabet.
+var invalidBase64 = func() (t [256]byte) {
+	for i := range t {
+		c := byte(i)
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/') {
+			t[i] = 1
+		}
+	}
+	return t
+}()
+
+// allBase64 reports whether every byte is in the standard alphabet. It ORs
+// table lookups without branching, eight bytes a round: multi-megabyte
+// blobs are checked at memory speed rather than at branch-predictor speed.
+func allBase64(s []byte) bool {
+	var bad byte
+	for len(s) >= 8 {
+		bad |= invalidBase64[s[0]] | invalidBase64[s[1]] | invalidBase64[s[2]] | invalidBase64[s[3]] |
+			invalidBase64[s[4]] | invalidBase64[s[5]] | invalidBase64[s[6]] | invalidBase64[s[7]]
+		s = s[8:]
+	}
+	for _, c := range s {
+		bad |= invalidBase64[c]
+	}
+	return bad == 0
+}
+
+// mimeAgrees sniffs magic bytes: a declared binary type whose content
+// begins with another type's signature is a mismatch. Unknown content
+// agrees with anything (absence of a signature proves nothing).
+func mimeAgrees(declared string, head []byte) bool {
+	sniffed := sniff(head)
+	if sniffed == "" {
+		return true
+	}
+	declared = strings.ToLower(strings.TrimSpace(strings.SplitN(declared, ";", 2)[0]))
+	return declared == sniffed || (sniffed == "application/zip" && strings.HasSuffix(declared, "+zip"))
+}
+
+func sniff(h []byte) string {
+	switch {
+	case bytes.HasPrefix(h, []byte("\x89PNG\r\n\x1a\n")):
+		return "image/png"
+	case bytes.HasPrefix(h, []byte{0xFF, 0xD8, 0xFF}):
+		return "image/jpeg"
+	case bytes.HasPrefix(h, []byte("GIF87a")), bytes.HasPrefix(h, []byte("GIF89a")):
+		return "image/gif"
+	case len(h) >= 12 && bytes.HasPrefix(h, []byte("RIFF")) && string(h[8:12]) == "WEBP":
+		return "image/webp"
+	case bytes.HasPrefix(h, []byte("%PDF-")):
+		return "application/pdf"
+	case bytes.HasPrefix(h, []byte("PK\x03\x04")):
+		return "application/zip"
+	case bytes.HasPrefix(h, []byte{0x1F, 0x8B}):
+		return "application/gzip"
+	}
+	return ""
+}
+
+// errorVerdict maps a JSON-RPC error to an outcome. -32602 means not found
+// from a 2026-07-28 server (which retired -32002) and invalid params from
+// a legacy one.
+func errorVerdict(v verdict, raw []byte, modern bool) verdict {
+	var e protocol.Error
+	if json.Unmarshal(raw, &e) != nil {
+		return protocolVerdict(v, "error is not a JSON-RPC error object")
+	}
+	v.code = e.Code
+	switch e.Code {
+	case protocol.CodeResourceNotFound:
+		v.outcome = stats.NotFound
+	case protocol.CodeInvalidParams:
+		if modern {
+			v.outcome = stats.NotFound
+		} else {
+			v.outcome = stats.InvalidParams
+		}
+	case protocol.CodeInternal:
+		v.outcome = stats.Internal
+	default:
+		v.outcome = stats.RPCError
+	}
+	return v
+}
+
+func protocolVerdict(v verdict, why string) verdict {
+	v.outcome = stats.Protocol
+	v.detail = why
+	return v
+}
+
+// applyExpect turns an outcome the class expects into expected_error:
+// "error" expects any JSON-RPC error, an outcome name expects that outcome.
+func applyExpect(o stats.Outcome, expect string) stats.Outcome {
+	switch {
+	case expect == "" || expect == "ok" || o == stats.OK:
+		return o
+	case expect == "error" && (o == stats.NotFound || o == stats.InvalidParams || o == stats.Internal || o == stats.RPCError):
+		return stats.ExpectedError
+	case o.String() == expect:
+		return stats.ExpectedError
+	}
+	return o
+}

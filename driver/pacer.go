@@ -1,0 +1,118 @@
+package driver
+
+import (
+	"math"
+	"math/rand/v2"
+	"time"
+)
+
+// A pacer says when each turn of an open-model run should start, as an
+// offset from the run's start. It knows nothing of in-flight limits or
+// sessions: "when to start" is kept apart from "how many may run".
+// Offsets are intended start times; latency is measured from them, so a
+// generator that falls behind shows up in the numbers instead of hiding.
+type pacer interface {
+	// next returns the intended start of the next turn; ok is false when
+	// the schedule is over.
+	next() (at time.Duration, ok bool)
+}
+
+// segment is a stretch of the schedule with a rate going linearly from
+// `from` to `to` turns per second (equal for a constant rate).
+type segment struct {
+	from, to float64
+	length   time.Duration
+}
+
+// constantPacer spaces turns evenly: turn k of a segment of constant rate
+// r starts at k/r. With a ramp the rate grows linearly, so the number of
+// turns started by time t is N(t) = r0·t + (r1−r0)·t²/(2T); turn k starts
+// where N(t) = k, the positive root of that quadratic.
+type constantPacer struct {
+	segs   []segment
+	seg    int
+	base   time.Duration // start of the current segment
+	k      float64       // index of the next turn within the segment
+	limit  uint64        // stop after this many turns (0: no limit)
+	issued uint64
+}
+
+func (p *constantPacer) next() (time.Duration, bool) {
+	if p.limit > 0 && p.issued >= p.limit {
+		return 0, false
+	}
+	for p.seg < len(p.segs) {
+		s := p.segs[p.seg]
+		T := s.length.Seconds()
+		if t, ok := segmentTime(s, p.k); ok && t < T {
+			p.k++
+			p.issued++
+			return p.base + time.Duration(t*float64(time.Second)), true
+		}
+		// Carry the fraction of a turn left at the segment's end, so that a
+		// change of rate does not skip or double a turn.
+		total := s.from*T + (s.to-s.from)*T/2
+		p.k -= total
+		p.base += s.length
+		p.seg++
+	}
+	return 0, false
+}
+
+// segmentTime solves N(t) = k within a segment.
+func segmentTime(s segment, k float64) (float64, bool) {
+	T := s.length.Seconds()
+	a := (s.to - s.from) / (2 * T)
+	if math.Abs(a) < 1e-12 {
+		if s.from <= 0 {
+			return 0, false
+		}
+		return k / s.from, true
+	}
+	disc := s.from*s.from + 4*a*k
+	if disc < 0 {
+		return 0, false
+	}
+	return (-s.from + math.Sqrt(disc)) / (2 * a), true
+}
+
+// poissonPacer draws exponential gaps with mean 1/rate: arrivals of many
+// independent users. The draws come from the workload seed, so a run's
+// schedule can be reproduced.
+type poissonPacer struct {
+	rng    *rand.Rand
+	segs   []segment
+	t      float64 // seconds
+	limit  uint64
+	issued uint64
+}
+
+func (p *poissonPacer) next() (time.Duration, bool) {
+	if p.limit > 0 && p.issued >= p.limit {
+		return 0, false
+	}
+	// Thinning would be exact for ramps; using the rate at the current time
+	// is close enough for the slow ramps of a load test.
+	rate, ok := rateAt(p.segs, p.t)
+	if !ok || rate <= 0 {
+		return 0, false
+	}
+	p.t += p.rng.ExpFloat64() / rate
+	if _, ok := rateAt(p.segs, p.t); !ok {
+		return 0, false
+	}
+	p.issued++
+	return time.Duration(p.t * float64(time.Second)), true
+}
+
+// rateAt is the scheduled rate at t seconds; ok is false past the end.
+func rateAt(segs []segment, t float64) (float64, bool) {
+	for _, s := range segs {
+		T := s.length.Seconds()
+		if t < T {
+			return s.from + (s.to-s.from)*t/T, true
+		}
+		t -= T
+	}
+	return 0, false
+}

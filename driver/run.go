@@ -1,0 +1,336 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/workload"
+)
+
+// Options configure a run. The workload says what to do; the rest is what
+// only the caller knows.
+type Options struct {
+	Workload *workload.Workload
+	// EmbeddedCommand starts the simulated server for the embedded target:
+	// the CLI passes its own executable with "serve --stdio", so the server
+	// is a real child process behind real pipes.
+	EmbeddedCommand []string
+	// Stderr receives stdio servers' stderr (nil: kept only to explain a
+	// server that dies).
+	Stderr io.Writer
+	// Client is the clientInfo sent to servers.
+	Client ServerInfo
+	// Progress, when set, is called about once a second from a goroutine
+	// the run owns.
+	Progress func(Progress)
+}
+
+// Progress is a live snapshot for a progress line.
+type Progress struct {
+	Elapsed, Total time.Duration
+	Warmup         bool
+	Turns          int64 // turns started
+	Reads          int64 // reads finished
+	Errors         int64 // reads finished with an error outcome
+	InFlight       int64 // turns in flight
+}
+
+// Report is what a run produced: the measurements and what is known of
+// the target.
+type Report struct {
+	Started, Ended  time.Time
+	Measured        time.Duration // length of the measured phase
+	Partial         bool          // interrupted before the schedule ended
+	Target          workload.Target
+	Server          ServerInfo
+	ProtocolVersion string
+	AskedRate       float64 // turns per second asked (open model)
+	Run, Warmup     *stats.Run
+}
+
+// Context causes, so a cancelled read can tell a deadline from a timeout.
+var (
+	errDeadline    = errors.New("turn deadline")
+	errReadTimeout = errors.New("read timeout")
+)
+
+// Run executes the workload and returns what it measured. Cancelling ctx
+// stops scheduling, cancels reads in flight and returns a partial report.
+func Run(ctx context.Context, o Options) (*Report, error) {
+	w := o.Workload
+	plan, err := workload.NewPlan(w)
+	if err != nil {
+		return nil, err
+	}
+	classes := make([]stats.ClassInfo, len(w.Mix))
+	for i, c := range w.Mix {
+		classes[i] = stats.ClassInfo{Name: c.Name, MIME: c.MIME}
+	}
+	r := &runner{
+		o: o, w: w, plan: plan,
+		measured: stats.NewRecorder(classes),
+		warmup:   stats.NewRecorder(classes),
+	}
+	sessions, err := r.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer closeAll(sessions)
+	r.sessions = sessions
+	rep := &Report{
+		Target: w.Target, Server: sessions[0].server, ProtocolVersion: sessions[0].version,
+		AskedRate: w.Load.Rate.PerSecond,
+	}
+	if w.Load.Model == "closed" {
+		rep.AskedRate = 0
+	}
+	rep.Started = time.Now()
+	measuredStart, measuredEnd, partial := r.schedule(ctx)
+	r.turns.Wait()
+	if r.cancelled.Load() > 0 {
+		time.Sleep(lateGrace) // let answers the server should not have sent arrive
+	}
+	rep.Ended = time.Now()
+	rep.Partial = partial
+	if !measuredStart.IsZero() && measuredEnd.After(measuredStart) {
+		rep.Measured = measuredEnd.Sub(measuredStart)
+	}
+	rep.Run, rep.Warmup = r.measured.Run(), r.warmup.Run()
+	return rep, nil
+}
+
+// lateGrace is how long a run waits after its last turn for late answers
+// to cancelled reads.
+const lateGrace = 250 * time.Millisecond
+
+// runner is the state of one run.
+type runner struct {
+	o        Options
+	w        *workload.Workload
+	plan     *workload.Plan
+	sessions []*session
+	measured *stats.Recorder
+	warmup   *stats.Recorder
+
+	turns     sync.WaitGroup // every turn goroutine
+	inFlight  atomic.Int64
+	started   atomic.Int64
+	reads     atomic.Int64
+	errs      atomic.Int64
+	cancelled atomic.Int64
+}
+
+// dial opens every session in parallel and settles the era of each.
+func (r *runner) dial(ctx context.Context) ([]*session, error) {
+	n := max(r.w.Sessions, 1)
+	sessions := make([]*session, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sessions[i], errs[i] = r.open(ctx)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		closeAll(sessions)
+		return nil, fmt.Errorf("connect to %s: %w", r.w.Target, err)
+	}
+	return sessions, nil
+}
+
+// closeAll closes sessions in parallel: a stdio child may take a while to
+// exit, and children do not wait for each other.
+func closeAll(sessions []*session) {
+	var wg sync.WaitGroup
+	for _, s := range sessions {
+		if s != nil {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_ = s.close()
+			}()
+		}
+	}
+	wg.Wait()
+}
+
+func (r *runner) open(ctx context.Context) (*session, error) {
+	late := func(wire int64, after time.Duration) { r.measured.LateAnswer(wire, after) }
+	var t transport
+	var err error
+	switch tg := r.w.Target; tg.Kind {
+	case workload.TargetEmbedded:
+		t, err = startStdio(r.o.EmbeddedCommand, r.o.Stderr, late)
+	case workload.TargetStdio:
+		t, err = startStdio(tg.Argv, r.o.Stderr, late)
+	case workload.TargetHTTP:
+		t = newHTTPTransport(tg.Address, expandHeaders(r.w.Headers))
+	default:
+		return nil, fmt.Errorf("target %s: the %s transport is not supported yet", tg, tg.Kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s := &session{t: t, client: r.o.Client}
+	hctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := s.handshake(hctx, r.w.Protocol); err != nil {
+		_ = t.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// expandHeaders expands ${VAR} in header values from the environment.
+// Values are secrets: they go on the wire and nowhere else.
+func expandHeaders(h map[string]string) http.Header {
+	out := make(http.Header, len(h))
+	for k, v := range h {
+		out.Set(k, os.Expand(v, os.Getenv))
+	}
+	return out
+}
+
+// schedule starts turns until the schedule ends or ctx is cancelled, and
+// returns the bounds of the measured phase.
+func (r *runner) schedule(ctx context.Context) (mStart, mEnd time.Time, partial bool) {
+	start := time.Now()
+	warm := r.w.Load.Warmup
+	mStart = start.Add(warm)
+	stopProgress := r.startProgress(ctx, start)
+	defer stopProgress()
+	if r.w.Load.Model == "closed" {
+		partial = r.closedLoop(ctx, start)
+		return mStart, time.Now(), partial
+	}
+	p := r.newPacer()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	var measuredTurns int64
+	for i := uint64(0); ; i++ {
+		at, ok := p.next()
+		if !ok {
+			break
+		}
+		isWarm := at < warm
+		if !isWarm && r.w.Load.Turns > 0 && measuredTurns >= int64(r.w.Load.Turns) {
+			break
+		}
+		intended := start.Add(at)
+		if d := time.Until(intended); d > 0 {
+			timer.Reset(d)
+			select {
+			case <-ctx.Done():
+				return mStart, time.Now(), true
+			case <-timer.C:
+			}
+		} else if ctx.Err() != nil {
+			return mStart, time.Now(), true
+		}
+		if !isWarm {
+			measuredTurns++
+		}
+		r.launch(ctx, i, intended, isWarm)
+	}
+	end := time.Now()
+	if r.w.Load.Duration > 0 {
+		end = mStart.Add(r.w.Load.Duration) // the schedule's own end, not the last turn's
+	}
+	return mStart, end, false
+}
+
+// newPacer builds the open-model schedule from the workload.
+func (r *runner) newPacer() pacer {
+	l := r.w.Load
+	var segs []segment
+	if len(l.Stages) > 0 {
+		prev := 0.0
+		for _, st := range l.Stages {
+			from := st.Rate.PerSecond
+			if st.Ramp {
+				from = prev
+			}
+			segs = append(segs, segment{from: from, to: st.Rate.PerSecond, length: st.For})
+			prev = st.Rate.PerSecond
+		}
+	} else {
+		length := l.Warmup + l.Duration
+		if l.Turns > 0 && l.Duration == 0 {
+			length = time.Duration(1<<62 - 1) // ended by the turn count
+		}
+		segs = []segment{{from: l.Rate.PerSecond, to: l.Rate.PerSecond, length: length}}
+	}
+	if l.Arrival == "poisson" {
+		return &poissonPacer{rng: rand.New(rand.NewPCG(uint64(r.w.Seed), 0x9e3779b97f4a7c15)), segs: segs}
+	}
+	return &constantPacer{segs: segs}
+}
+
+// closedLoop runs Concurrency workers that each start a turn as soon as
+// their previous one ends: the closed model, where the intended start is
+// the actual start by definition.
+func (r *runner) closedLoop(ctx context.Context, start time.Time) (partial bool) {
+	l := r.w.Load
+	end := start.Add(l.Warmup + l.Duration)
+	var next atomic.Uint64
+	var measured atomic.Int64
+	var wg sync.WaitGroup
+	for range max(l.Concurrency, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				now := time.Now()
+				if l.Duration > 0 && !now.Before(end) {
+					return
+				}
+				isWarm := now.Sub(start) < l.Warmup
+				if !isWarm && l.Turns > 0 && measured.Add(1) > int64(l.Turns) {
+					return
+				}
+				r.turns.Add(1)
+				r.runTurn(ctx, next.Add(1)-1, now, isWarm)
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err() != nil
+}
+
+// launch starts turn i in its own goroutine unless max_in_flight turns are
+// already running: then its reads are counted as dropped, never started
+// late (a late start would hide the overload).
+func (r *runner) launch(ctx context.Context, i uint64, intended time.Time, isWarm bool) {
+	if limit := r.w.Load.MaxInFlight; limit > 0 && r.inFlight.Load() >= int64(limit) {
+		rec := r.recorder(isWarm)
+		atts := r.plan.Turn(i)
+		rec.Schedule(len(atts))
+		for _, a := range atts {
+			rec.Read(stats.ReadSample{Class: a.Class, Outcome: stats.Dropped})
+		}
+		r.reads.Add(int64(len(atts)))
+		r.errs.Add(int64(len(atts)))
+		return
+	}
+	r.turns.Add(1)
+	go r.runTurn(ctx, i, intended, isWarm)
+}
+
+func (r *runner) recorder(isWarm bool) *stats.Recorder {
+	if isWarm {
+		return r.warmup
+	}
+	return r.measured
+}

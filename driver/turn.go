@@ -1,0 +1,134 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/workload"
+)
+
+// runTurn issues a turn's reads in parallel on one session, waits for
+// them, and cancels the stragglers at the deadline, counted from the
+// turn's intended start.
+func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWarm bool) {
+	defer r.turns.Done()
+	r.inFlight.Add(1)
+	defer r.inFlight.Add(-1)
+	r.started.Add(1)
+	rec := r.recorder(isWarm)
+	s := r.sessions[i%uint64(len(r.sessions))]
+	atts := r.plan.Turn(i)
+	rec.Schedule(len(atts))
+
+	tctx, cancel := ctx, context.CancelFunc(func() {})
+	if d := r.w.Turn.Deadline; d > 0 {
+		tctx, cancel = context.WithDeadlineCause(ctx, intended.Add(d), errDeadline)
+	}
+	defer cancel()
+	outcomes := make([]stats.Outcome, len(atts))
+	ends := make([]time.Time, len(atts))
+	var wg sync.WaitGroup
+	for k, a := range atts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outcomes[k], ends[k] = r.doRead(tctx, s, intended, a, rec)
+		}()
+	}
+	wg.Wait()
+
+	t := stats.TurnSample{End: stats.TurnComplete}
+	last := intended
+	for k, o := range outcomes {
+		if ends[k].After(last) {
+			last = ends[k]
+		}
+		switch o {
+		case stats.Cancelled:
+			t.End = stats.TurnCut
+		case stats.Transport, stats.Protocol, stats.Timeout:
+			if t.End != stats.TurnCut {
+				t.End = stats.TurnFailed
+			}
+		}
+	}
+	t.Latency = last.Sub(intended)
+	if t.End == stats.TurnCut && r.w.Turn.Deadline > 0 {
+		t.Latency = r.w.Turn.Deadline
+	}
+	rec.Turn(t)
+}
+
+// doRead performs one read and records it. It returns the outcome and
+// when the read ended.
+func (r *runner) doRead(tctx context.Context, s *session, intended time.Time, att workload.Attachment, rec *stats.Recorder) (stats.Outcome, time.Time) {
+	rctx, cancel := context.WithTimeoutCause(tctx, r.w.Turn.ReadTimeout, errReadTimeout)
+	defer cancel()
+	a, err := s.read(rctx, att.URI)
+	now := time.Now()
+	sample := stats.ReadSample{Class: att.Class}
+	switch {
+	case err == nil:
+		v := checkRead(a.body, att.URI, s.modern)
+		sample.Outcome = v.outcome
+		sample.Answered = true
+		sample.Latency = a.done.Sub(intended)
+		sample.Service = a.done.Sub(a.sent)
+		if !a.firstByte.IsZero() {
+			sample.TTFB = a.firstByte.Sub(a.sent)
+		}
+		sample.WireBytes, sample.DiskBytes, sample.Base64Bytes = a.wireBytes, v.diskBytes, v.base64Bytes
+		if v.shape != (stats.Shape{}) {
+			rec.Shape(v.shape)
+		}
+		now = a.done
+	case errors.Is(context.Cause(rctx), errReadTimeout):
+		sample.Outcome = stats.Timeout
+	case rctx.Err() != nil:
+		sample.Outcome = stats.Cancelled // turn deadline, or the run was interrupted
+		r.cancelled.Add(1)
+	default:
+		sample.Outcome = stats.Transport
+	}
+	sample.Outcome = applyExpect(sample.Outcome, att.Expect)
+	rec.Read(sample)
+	r.reads.Add(1)
+	if sample.Outcome.IsError() {
+		r.errs.Add(1)
+	}
+	return sample.Outcome, now
+}
+
+// startProgress calls Options.Progress once a second until the returned
+// stop function is called; stop waits for the goroutine to end.
+func (r *runner) startProgress(ctx context.Context, start time.Time) (stop func()) {
+	if r.o.Progress == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case now := <-tick.C:
+				el := now.Sub(start)
+				r.o.Progress(Progress{
+					Elapsed: el, Total: r.w.Load.Warmup + r.w.Load.Duration, Warmup: el < r.w.Load.Warmup,
+					Turns: r.started.Load(), Reads: r.reads.Load(), Errors: r.errs.Load(), InFlight: r.inFlight.Load(),
+				})
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
