@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
 )
@@ -67,8 +68,7 @@ var (
 // stops scheduling, cancels reads in flight and returns a partial report.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	w := o.Workload
-	plan, err := workload.NewPlan(w)
-	if err != nil {
+	if err := w.Validate(); err != nil {
 		return nil, err
 	}
 	classes := make([]stats.ClassInfo, len(w.Mix))
@@ -76,7 +76,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		classes[i] = stats.ClassInfo{Name: c.Name, MIME: c.MIME}
 	}
 	r := &runner{
-		o: o, w: w, plan: plan,
+		o: o, w: w,
 		measured: stats.NewRecorder(classes),
 		warmup:   stats.NewRecorder(classes),
 	}
@@ -86,6 +86,16 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	defer closeAll(sessions)
 	r.sessions = sessions
+	// The plan waits for the handshake: the simulated server synthesizes
+	// mime+size classes on any transport, other servers need discovery.
+	if sessions[0].server.Name == protocol.SimServerName {
+		r.plan, err = workload.NewSimPlan(w)
+	} else {
+		r.plan, err = workload.NewPlan(w)
+	}
+	if err != nil {
+		return nil, err
+	}
 	rep := &Report{
 		Target: w.Target, Server: sessions[0].server, ProtocolVersion: sessions[0].version,
 		AskedRate: w.Load.Rate.PerSecond,

@@ -37,6 +37,11 @@ func IsKnownVersion(v string) bool {
 // they compare as strings.
 func IsModern(v string) bool { return v >= V20260728 }
 
+// SimServerName is the serverInfo name of readbench's simulated server. A
+// client that meets it knows that sim: URIs describe resources, so it can
+// synthesize the mime+size classes of a workload on any transport.
+const SimServerName = "readbench-simserver"
+
 // Method names used by a resources/read client and its server.
 const (
 	MethodInitialize        = "initialize"

@@ -1,7 +1,6 @@
 package stats
 
 import (
-	"encoding/base64"
 	"fmt"
 	"time"
 
@@ -73,18 +72,15 @@ func (h *Histogram) Encode() (string, error) {
 	return string(b), nil
 }
 
-// DecodeHistogram reads back an Encode result. It checks the length first:
-// the library indexes the decoded bytes without checking.
+// DecodeHistogram reads back an Encode result. Encodings come from files
+// of any origin, so each is checked (checkHistogram) before the library
+// sees it: it hangs, panics or exhausts memory on some corrupt inputs.
 func DecodeHistogram(s string) (h *Histogram, err error) {
-	raw, err := base64.StdEncoding.DecodeString(s)
-	if err != nil {
-		return nil, fmt.Errorf("decode histogram: %w", err)
-	}
-	if len(raw) < 8 {
-		return nil, fmt.Errorf("decode histogram: %d bytes is too short", len(raw))
+	if err := checkHistogram(s); err != nil {
+		return nil, err
 	}
 	defer func() {
-		if r := recover(); r != nil { // the library panics on some corrupt inputs
+		if r := recover(); r != nil { // a last guard for what the check misses
 			h, err = nil, fmt.Errorf("decode histogram: corrupt encoding: %v", r)
 		}
 	}()

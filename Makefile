@@ -1,0 +1,39 @@
+# readbench — build and test. `make test` is the one command CI runs
+# (.ci/run); on a fresh machine it installs everything the tests need.
+
+GO      ?= go
+PKGS    := ./...
+FUZZTIME ?= 10s
+
+.PHONY: all build test deps vet fuzz bench clean
+
+all: build
+
+build:
+	$(GO) build -o bin/readbench ./cmd/readbench
+
+# deps: Go modules, and the npm MCP servers the end-to-end tests drive
+# (pinned in peers/package-lock.json; npm ci installs exactly that).
+deps:
+	$(GO) mod download
+	cd peers && npm ci --no-audit --no-fund
+
+vet:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+# test: every test with the race detector, end-to-end tests included (they
+# build the binary and run it against the embedded server over stdio and HTTP).
+test: deps vet
+	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+
+# fuzz: each fuzz target of the parsers of outside input for FUZZTIME.
+fuzz:
+	./scripts/fuzz.sh $(FUZZTIME)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./driver/ ./simserver/
+
+clean:
+	rm -rf bin runs peers/node_modules

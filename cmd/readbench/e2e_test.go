@@ -1,0 +1,286 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The end-to-end tests build the readbench binary and run it as a user
+// would: against the embedded server (a child over stdio) and against
+// `readbench serve --listen` over Streamable HTTP.
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "readbench-e2e")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "readbench")
+	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	if err != nil {
+		os.Stderr.Write(out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// readbench runs the binary in dir and returns stdout, stderr and the exit code.
+func readbench(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+// result is the part of a v1 result the tests look at.
+type result struct {
+	Schema string `json:"schema"`
+	Target struct {
+		Transport string `json:"transport"`
+		Server    struct {
+			Name, Version string
+		} `json:"server"`
+		ProtocolVersion string `json:"protocol_version"`
+	} `json:"target"`
+	Totals struct {
+		Scheduled  int64            `json:"scheduled"`
+		Outcomes   map[string]int64 `json:"outcomes"`
+		IdentityOK bool             `json:"identity_ok"`
+		ReadsPerS  float64          `json:"reads_per_s"`
+	} `json:"totals"`
+	Read    latency `json:"read"`
+	Classes []struct {
+		Class       string           `json:"class"`
+		Outcomes    map[string]int64 `json:"outcomes"`
+		DiskBytes   int64            `json:"disk_bytes"`
+		Base64Bytes int64            `json:"base64_bytes"`
+		WireBytes   int64            `json:"wire_bytes"`
+	} `json:"classes"`
+}
+
+type latency struct {
+	P50 float64 `json:"p50_ms"`
+	P99 float64 `json:"p99_ms"`
+	HDR string  `json:"hdr"`
+}
+
+// loadResult reads a result file, checks every top-level key of DESIGN §7
+// is there and the accounting identity holds.
+func loadResult(t *testing.T, path string) result {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(data, &keys); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"schema", "tool", "started", "ended", "partial", "workload", "target", "host", "totals",
+		"read", "turn", "classes", "cancellation", "shape", "server_cost", "digests", "timeline", "advice"} {
+		if _, ok := keys[k]; !ok {
+			t.Errorf("result has no %q key", k)
+		}
+	}
+	var r result
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Schema != "readbench/result/v1" {
+		t.Errorf("schema %q", r.Schema)
+	}
+	var sum int64
+	for _, n := range r.Totals.Outcomes {
+		sum += n
+	}
+	if sum != r.Totals.Scheduled || !r.Totals.IdentityOK || r.Totals.Scheduled == 0 {
+		t.Errorf("identity: scheduled %d, outcomes sum %d, identity_ok %v", r.Totals.Scheduled, sum, r.Totals.IdentityOK)
+	}
+	if r.Read.HDR == "" {
+		t.Error("read latency has no encoded histogram")
+	}
+	return r
+}
+
+// onlyGood fails when any read ended in anything but ok or expected_error.
+func onlyGood(t *testing.T, r result) {
+	t.Helper()
+	for name, n := range r.Totals.Outcomes {
+		if n > 0 && name != "ok" && name != "expected_error" {
+			t.Errorf("%d reads ended %s: %v", n, name, r.Totals.Outcomes)
+		}
+	}
+}
+
+func TestRunDefaultScenarioEmbedded(t *testing.T) {
+	dir := t.TempDir()
+	stdout, stderr, code := readbench(t, dir, "run", "--duration", "3s", "--out", "r.json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"markdown", "screenshot", "renamed-policy", "readbench-simserver", "2026-07-28"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+	r := loadResult(t, filepath.Join(dir, "r.json"))
+	onlyGood(t, r)
+	if r.Target.Server.Name != "readbench-simserver" || r.Target.ProtocolVersion != "2026-07-28" || r.Target.Transport != "stdio" {
+		t.Errorf("target %+v", r.Target)
+	}
+	if len(r.Classes) != 3 {
+		t.Fatalf("classes %+v", r.Classes)
+	}
+	png := r.Classes[1]
+	if n := png.Outcomes["ok"]; n == 0 || png.DiskBytes != n*1834208 || png.Base64Bytes != n*2445612 || png.WireBytes <= png.Base64Bytes {
+		t.Errorf("screenshot: %d ok reads, disk %d, base64 %d, wire %d", n, png.DiskBytes, png.Base64Bytes, png.WireBytes)
+	}
+	if r.Classes[2].Outcomes["expected_error"] == 0 {
+		t.Errorf("renamed-policy never answered not-found: %v", r.Classes[2].Outcomes)
+	}
+}
+
+func TestRunSavesUnderRuns(t *testing.T) {
+	dir := t.TempDir()
+	_, stderr, code := readbench(t, dir, "run", "--duration", "1s", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "runs", "*-readbench-simserver-*.json"))
+	if len(files) != 1 {
+		t.Fatalf("runs/ holds %v", files)
+	}
+	loadResult(t, files[0])
+}
+
+// startServe runs `readbench serve --listen 127.0.0.1:0` and returns its URL.
+func startServe(t *testing.T, extra ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, binary, append([]string{"serve", "--listen", "127.0.0.1:0"}, extra...)...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
+	sc := bufio.NewScanner(stderr)
+	re := regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`)
+	for sc.Scan() {
+		if u := re.FindString(sc.Text()); u != "" {
+			go func() { // keep draining so the server never blocks on stderr
+				for sc.Scan() {
+				}
+			}()
+			return u
+		}
+	}
+	t.Fatal("serve printed no address")
+	return ""
+}
+
+func TestRunAgainstServeHTTP(t *testing.T) {
+	url := startServe(t)
+	for _, c := range []struct{ proto, want string }{{"auto", "2026-07-28"}, {"2025-11-25", "2025-11-25"}} {
+		t.Run(c.proto, func(t *testing.T) {
+			dir := t.TempDir()
+			stdout, stderr, code := readbench(t, dir, "run", "--target", url, "--protocol", c.proto, "--duration", "2s", "--out", "r.json")
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			r := loadResult(t, filepath.Join(dir, "r.json"))
+			onlyGood(t, r)
+			if r.Target.Transport != "http" || r.Target.ProtocolVersion != c.want || r.Target.Server.Name != "readbench-simserver" {
+				t.Errorf("target %+v", r.Target)
+			}
+		})
+	}
+}
+
+// TestFixedDelayMedian: a fixed 20 ms server delay is reported as 20 ms at
+// the median, over stdio and over HTTP. The bound is loose (the machines
+// are shared); the precise figure is measured by scripts/overhead.sh.
+func TestFixedDelayMedian(t *testing.T) {
+	wl, _ := filepath.Abs("testdata/fixed20ms.yaml")
+	for _, target := range []string{"embedded", startServe(t)} {
+		dir := t.TempDir()
+		stdout, stderr, code := readbench(t, dir, "run", wl, "--target", target, "--out", "r.json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s\n%s", target, code, stdout, stderr)
+		}
+		r := loadResult(t, filepath.Join(dir, "r.json"))
+		onlyGood(t, r)
+		if r.Read.P50 < 20 || r.Read.P50 > 25 {
+			t.Errorf("%s: median %.3f ms for a fixed 20 ms delay", target, r.Read.P50)
+		}
+		if synth := r.Classes[1]; synth.DiskBytes != synth.Outcomes["ok"]*100001 {
+			t.Errorf("%s: synthesized class disk bytes %d for %d reads", target, synth.DiskBytes, synth.Outcomes["ok"])
+		}
+	}
+}
+
+func TestBadInputExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	wl, _ := filepath.Abs("testdata/typo.yaml")
+	cases := []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{"run", wl}, 2, []string{"typo.yaml:4:3", "load.rat", `did you mean "rate"`}},
+		{[]string{"run", "no-such-scenario"}, 2, []string{"no-such-scenario", "docs-attachments"}},
+		{[]string{"run", "--rate", "fast"}, 2, []string{"--rate"}},
+		{[]string{"run", "--no-such-flag"}, 2, []string{"no-such-flag"}},
+		{[]string{"serve"}, 2, []string{"--stdio", "--listen"}},
+		{[]string{"run", "--target", "http://127.0.0.1:1/mcp", "--duration", "1s"}, 1, []string{"127.0.0.1:1"}},
+	}
+	for _, c := range cases {
+		_, stderr, code := readbench(t, dir, c.args...)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d: %s", c.args, code, c.code, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr lacks %q: %s", c.args, w, stderr)
+			}
+		}
+	}
+}
+
+func TestHelpHasExamples(t *testing.T) {
+	for _, cmd := range []string{"run", "serve", "scenarios"} {
+		stdout, _, code := readbench(t, t.TempDir(), cmd, "--help")
+		if code != 0 || !strings.Contains(stdout, "readbench "+cmd) {
+			t.Errorf("%s --help (exit %d) shows no example:\n%s", cmd, code, stdout)
+		}
+	}
+	stdout, _, _ := readbench(t, t.TempDir(), "scenarios")
+	if !strings.Contains(stdout, "docs-attachments") {
+		t.Errorf("scenarios: %s", stdout)
+	}
+}

@@ -1,0 +1,83 @@
+// Command readbench load-tests the MCP resources/read method: how long
+// reads take at the median and in the tail, how a turn of parallel
+// attachments behaves under a deadline, and what the wire costs.
+//
+// This package only wires flags to options; the work is in the packages.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+)
+
+// version is the readbench version, set at build time with
+// -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// Exit codes (DESIGN §2).
+const (
+	exitOK    = 0
+	exitFail  = 1 // a bound was broken or the target could not be reached
+	exitUsage = 2 // bad usage or bad input file
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes the command line and returns the exit code; main is the
+// only owner of the process (signals, exit).
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	err := app.RunContext(ctx, interspersed(app, args))
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "readbench: %v\n", err)
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		return ec.ExitCode()
+	}
+	return exitFail
+}
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	app := &cli.App{
+		Name:    "readbench",
+		Usage:   "load-test the MCP resources/read method",
+		Version: version,
+		Description: "readbench drives resources/read traffic at an MCP server and reports read and turn\n" +
+			"latency (from the intended start: no coordinated omission), outcomes, wire versus disk\n" +
+			"bytes, and the server's name, version and protocol version.\n\n" +
+			"Start with:  readbench run        (the built-in docs-attachments scenario, embedded server)",
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		ExitErrHandler:  func(*cli.Context, error) {}, // run() prints and picks the exit code
+		OnUsageError:    usageError,
+		HideHelpCommand: true,
+		Commands: []*cli.Command{
+			runCommand(),
+			serveCommand(),
+			scenariosCommand(),
+		},
+	}
+	for _, c := range app.Commands {
+		c.OnUsageError = usageError
+	}
+	return app
+}
+
+// usageError makes flag mistakes exit 2 with the command's usage hint.
+func usageError(c *cli.Context, err error, _ bool) error {
+	return cli.Exit(fmt.Sprintf("%v (see 'readbench %s --help')", err, c.Command.Name), exitUsage)
+}

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/mattn/go-isatty"
+	"github.com/readbench/readbench/driver"
+)
+
+// progressPrinter returns a live one-line progress display on w, or nil
+// when w is not a terminal: progress is for people, never for logs.
+func progressPrinter(w io.Writer) func(driver.Progress) {
+	f, ok := w.(*os.File)
+	if !ok || !(isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())) {
+		return nil
+	}
+	return func(p driver.Progress) {
+		phase := ""
+		if p.Warmup {
+			phase = " (warmup)"
+		}
+		fmt.Fprintf(w, "\r\033[K%s/%s%s  turns %d  reads %d  in flight %d  errors %d",
+			elapsedString(p.Elapsed), elapsedString(p.Total), phase, p.Turns, p.Reads, p.InFlight, p.Errors)
+	}
+}
+
+// clearProgress erases the progress line before the report is printed.
+func clearProgress(w io.Writer, shown bool) {
+	if shown {
+		fmt.Fprint(w, "\r\033[K")
+	}
+}

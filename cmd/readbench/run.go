@@ -1,0 +1,179 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/scenarios"
+	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/workload"
+	"github.com/urfave/cli/v2"
+)
+
+// defaultScenario is what `readbench run` runs with no argument.
+const defaultScenario = "docs-attachments"
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "run a workload and report read and turn latency",
+		ArgsUsage: "[WORKLOAD.yaml | SCENARIO]",
+		UsageText: "readbench run                                   # docs-attachments on the embedded server\n" +
+			"readbench run my-workload.yaml --duration 1m\n" +
+			"readbench run --target http://127.0.0.1:8080/mcp --rate 50/s\n" +
+			"readbench run --target 'stdio:npx -y @modelcontextprotocol/server-everything'",
+		Description: "With no argument runs the built-in docs-attachments scenario; with no target, against the\n" +
+			"embedded simulated server (readbench serve --stdio). The result is saved as\n" +
+			"runs/<start>-<server>-<version>.json (or --out) and the report printed on stdout.\n" +
+			"Flags override the workload file.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH"},
+			&cli.StringFlag{Name: "rate", Usage: "turns per second, e.g. `50/s` or 3000/min (open model)"},
+			&cli.DurationFlag{Name: "duration", Usage: "measured run length, e.g. 30s (warmup not included)"},
+			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions (stdio: one child process each)"},
+			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
+			&cli.StringFlag{Name: "out", Usage: "save the result to `FILE` instead of runs/"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
+		},
+		Action: runAction,
+	}
+}
+
+func runAction(c *cli.Context) error {
+	if c.NArg() > 1 {
+		return cli.Exit("run: give at most one workload", exitUsage)
+	}
+	w, err := loadWorkload(c.Args().First())
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if err := applyRunFlags(c, w); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find own executable for the embedded server: %w", err)
+	}
+	quiet := c.Bool("quiet")
+	opts := driver.Options{
+		Workload:        w,
+		EmbeddedCommand: []string{self, "serve", "--stdio"},
+		Stderr:          c.App.ErrWriter,
+		Client:          driver.ServerInfo{Name: "readbench", Version: version},
+	}
+	if !quiet {
+		opts.Progress = progressPrinter(c.App.ErrWriter)
+	}
+	rep, err := driver.Run(c.Context, opts)
+	if err != nil {
+		var we *workload.Error
+		if errors.As(err, &we) {
+			return cli.Exit(err.Error(), exitUsage)
+		}
+		return cli.Exit(err.Error(), exitFail)
+	}
+	clearProgress(c.App.ErrWriter, opts.Progress != nil)
+	return saveAndReport(c, w, rep, quiet)
+}
+
+// loadWorkload reads a workload file, or a built-in scenario by name when
+// no such file exists.
+func loadWorkload(arg string) (*workload.Workload, error) {
+	if arg == "" {
+		arg = defaultScenario
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return workload.LoadFile(arg)
+	}
+	data, err := scenarios.Get(arg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: no such file, and %w", arg, err)
+	}
+	return workload.Parse("<builtin>/"+arg+".yaml", data)
+}
+
+// applyRunFlags lets flags override the workload file, then re-validates.
+func applyRunFlags(c *cli.Context, w *workload.Workload) error {
+	if c.IsSet("target") {
+		t, err := workload.ParseTarget(c.String("target"))
+		if err != nil {
+			return fmt.Errorf("--target: %w", err)
+		}
+		w.Target = t
+	}
+	if c.IsSet("rate") {
+		r, err := workload.ParseRate(c.String("rate"))
+		if err != nil {
+			return fmt.Errorf("--rate: %w", err)
+		}
+		w.Load.Rate = r
+		w.Load.Stages = nil
+	}
+	if c.IsSet("duration") {
+		w.Load.Duration = c.Duration("duration")
+		w.Load.Turns = 0
+		w.Load.Stages = nil
+	}
+	if c.IsSet("sessions") {
+		w.Sessions = c.Int("sessions")
+	}
+	if c.IsSet("protocol") {
+		w.Protocol = c.String("protocol")
+	}
+	return w.Validate()
+}
+
+func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, quiet bool) error {
+	transport := string(w.Target.Kind)
+	if w.Target.Kind == workload.TargetEmbedded {
+		transport = "stdio"
+	}
+	res, err := results.Build(results.Meta{
+		ToolName: "readbench", ToolVersion: version,
+		Started: rep.Started, Ended: rep.Ended, Partial: rep.Partial,
+		Target: results.Target{
+			Address: w.Target.String(), Transport: transport,
+			Server:          results.Server{Name: rep.Server.Name, Version: rep.Server.Version},
+			ProtocolVersion: rep.ProtocolVersion,
+		},
+		AskedRate: rep.AskedRate, Measured: rep.Measured,
+	}, w, rep.Run, rep.Warmup)
+	if err != nil {
+		return fmt.Errorf("build result: %w", err)
+	}
+	path := c.String("out")
+	if path == "" {
+		path = filepath.Join("runs", results.DefaultName(rep.Started, rep.Server.Name, rep.Server.Version))
+	}
+	if err := res.SaveFile(path); err != nil {
+		return cli.Exit(fmt.Sprintf("save result: %v", err), exitFail)
+	}
+	if !quiet {
+		if err := results.WriteTable(c.App.Writer, res); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.App.ErrWriter, "result saved to %s\n", path)
+	}
+	// The identity is checked after saving: a run that lost count of a
+	// read still leaves its evidence behind, then fails loudly.
+	for _, phase := range []struct {
+		name string
+		run  *stats.Run
+	}{{"measured", rep.Run}, {"warmup", rep.Warmup}} {
+		if err := stats.CheckIdentity(phase.run.Scheduled, &phase.run.Outcomes); err != nil {
+			return cli.Exit(fmt.Sprintf("%s phase: %v", phase.name, err), exitFail)
+		}
+	}
+	if rep.Partial {
+		fmt.Fprintln(c.App.ErrWriter, "run interrupted: the result is partial")
+	}
+	return nil
+}
+
+// elapsedString formats a progress duration to whole seconds.
+func elapsedString(d time.Duration) string { return d.Truncate(time.Second).String() }

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/readbench/readbench/simserver"
+	"github.com/urfave/cli/v2"
+)
+
+func serveCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "run the simulated MCP resource server alone",
+		UsageText: "readbench serve --stdio\n" +
+			"readbench serve --listen 127.0.0.1:8080\n\n" +
+			"Then, for example:\n" +
+			"  readbench run --target http://127.0.0.1:8080/mcp\n" +
+			"  curl -s http://127.0.0.1:8080/mcp -H 'Content-Type: application/json' \\\n" +
+			"    -H 'Accept: application/json, text/event-stream' -H 'MCP-Protocol-Version: 2026-07-28' \\\n" +
+			"    -H 'Mcp-Method: resources/read' -H 'Mcp-Name: sim:///a?mime=text/markdown&size=100' \\\n" +
+			"    -d '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"sim:///a?mime=text/markdown&size=100\",\n" +
+			"        \"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}'",
+		Description: "URIs describe the resource: sim:///NAME?mime=image/png&size=1834208&delay=lognormal(12ms,40ms).\n" +
+			"Content is deterministic per URI; any URI that is not a sim: URI is not found.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "stdio", Usage: "serve newline-delimited JSON-RPC on stdin/stdout"},
+			&cli.StringFlag{Name: "listen", Usage: "serve Streamable HTTP at `ADDR` (endpoint /mcp), e.g. 127.0.0.1:8080"},
+			&cli.BoolFlag{Name: "stateful", Usage: "HTTP: issue Mcp-Session-Id on initialize (legacy era)"},
+			&cli.BoolFlag{Name: "sse", Usage: "HTTP: answer every request as an SSE stream"},
+			&cli.IntFlag{Name: "workers", Usage: "handle at most `N` reads at once, queue the rest (0: unlimited)"},
+			&cli.DurationFlag{Name: "stall-every", Usage: "every `D`, stall all reads for --stall-for"},
+			&cli.DurationFlag{Name: "stall-for", Usage: "length of each stall", Value: time.Second},
+			&cli.IntFlag{Name: "crash-after", Usage: "exit with an error after `N` reads (0: never)"},
+			&cli.IntFlag{Name: "catalog-size", Usage: "resources in resources/list", Value: 100},
+		},
+		Action: serve,
+	}
+}
+
+func serve(c *cli.Context) error {
+	stdio, listen := c.Bool("stdio"), c.String("listen")
+	if stdio == (listen != "") {
+		return cli.Exit("serve: give exactly one of --stdio or --listen ADDR", exitUsage)
+	}
+	opts := simserver.Options{
+		Name: "readbench-simserver", Version: version,
+		Workers: c.Int("workers"), Stateful: c.Bool("stateful"), SSE: c.Bool("sse"),
+		StallEvery: c.Duration("stall-every"), StallFor: c.Duration("stall-for"),
+		CrashAfter: c.Int("crash-after"), CatalogSize: c.Int("catalog-size"),
+		Logf: func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
+	}
+	srv := simserver.New(opts)
+	if stdio {
+		if err := srv.ServeStdio(c.Context, os.Stdin, os.Stdout); err != nil {
+			return cli.Exit(fmt.Sprintf("serve: %v", err), exitFail)
+		}
+		return nil
+	}
+	return serveHTTP(c.Context, srv, listen, c.App.ErrWriter)
+}
+
+func serveHTTP(ctx context.Context, srv *simserver.Server, addr string, log interface{ Write([]byte) (int, error) }) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return cli.Exit(fmt.Sprintf("serve: %v", err), exitFail)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.Handler())
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(log, "readbench serve: Streamable HTTP on http://%s/mcp\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return cli.Exit(fmt.Sprintf("serve: %v", err), exitFail)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = hs.Shutdown(sctx)
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return cli.Exit(fmt.Sprintf("serve: %v", err), exitFail)
+	}
+	return nil
+}

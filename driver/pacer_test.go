@@ -1,0 +1,87 @@
+package driver
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+func drain(p pacer, max int) []time.Duration {
+	var out []time.Duration
+	for len(out) < max {
+		at, ok := p.next()
+		if !ok {
+			break
+		}
+		out = append(out, at)
+	}
+	return out
+}
+
+func TestConstantPacer(t *testing.T) {
+	sec := time.Second
+	cases := []struct {
+		why   string
+		segs  []segment
+		limit uint64
+		count int
+		check map[int]time.Duration // turn index → intended offset
+	}{
+		{"10/s for 1s: ten turns, 100ms apart, the first at once",
+			[]segment{{10, 10, sec}}, 0, 10, map[int]time.Duration{0: 0, 1: 100 * time.Millisecond, 9: 900 * time.Millisecond}},
+		{"3/s for 1s: the fraction at the end is not rounded into an extra turn",
+			[]segment{{3, 3, sec}}, 0, 3, map[int]time.Duration{2: 666666666}},
+		{"a change of rate carries the fraction: 3/s then 10/s, first turn of the second stage at 1s",
+			[]segment{{3, 3, sec}, {10, 10, sec}}, 0, 13, map[int]time.Duration{3: sec, 4: sec + 100*time.Millisecond}},
+		{"a ramp 0→20/s over 1s starts 10 turns, the k-th at sqrt(k/10) s",
+			[]segment{{0, 20, sec}}, 0, 10, map[int]time.Duration{1: time.Duration(math.Sqrt(0.1) * 1e9), 9: time.Duration(math.Sqrt(0.9) * 1e9)}},
+		{"a turn limit stops the schedule", []segment{{100, 100, sec}}, 0, 100, nil},
+		{"a zero-rate stage is a pause", []segment{{0, 0, sec}, {2, 2, sec}}, 0, 2, map[int]time.Duration{0: sec, 1: 1500 * time.Millisecond}},
+	}
+	for _, c := range cases {
+		got := drain(&constantPacer{segs: c.segs, limit: c.limit}, 10000)
+		if len(got) != c.count {
+			t.Errorf("%s: %d turns, want %d", c.why, len(got), c.count)
+			continue
+		}
+		for i, want := range c.check {
+			if d := got[i] - want; d < -time.Microsecond || d > time.Microsecond {
+				t.Errorf("%s: turn %d at %v, want %v", c.why, i, got[i], want)
+			}
+		}
+		for i := 1; i < len(got); i++ {
+			if got[i] < got[i-1] {
+				t.Errorf("%s: schedule goes back in time at %d", c.why, i)
+			}
+		}
+	}
+	if got := drain(&constantPacer{segs: []segment{{1000, 1000, time.Hour}}, limit: 7}, 100); len(got) != 7 {
+		t.Errorf("limit 7: %d turns", len(got))
+	}
+}
+
+func TestPoissonPacer(t *testing.T) {
+	p := &poissonPacer{rng: rand.New(rand.NewPCG(1, 2)), segs: []segment{{200, 200, 50 * time.Second}}}
+	got := drain(p, 1e6)
+	// 10,000 expected arrivals: the count is Poisson, sd 100; 5 sd is 500.
+	if n := len(got); n < 9500 || n > 10500 {
+		t.Fatalf("%d arrivals in 50s at 200/s", n)
+	}
+	var gaps, sq float64
+	for i := 1; i < len(got); i++ {
+		g := (got[i] - got[i-1]).Seconds()
+		gaps += g
+		sq += g * g
+	}
+	n := float64(len(got) - 1)
+	mean := gaps / n
+	cv := math.Sqrt(sq/n-mean*mean) / mean
+	if math.Abs(cv-1) > 0.05 { // exponential gaps: sd equals the mean
+		t.Errorf("coefficient of variation %.3f, want 1", cv)
+	}
+	again := drain(&poissonPacer{rng: rand.New(rand.NewPCG(1, 2)), segs: p.segs}, 1e6)
+	if len(again) != len(got) || again[100] != got[100] {
+		t.Error("same seed, different schedule")
+	}
+}

@@ -1,0 +1,214 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/workload"
+)
+
+// Meta is what a run knew besides its measurements. The command line fills
+// it from the driver; Build copies it into the result.
+type Meta struct {
+	ToolName, ToolVersion string
+	Started, Ended        time.Time
+	Partial               bool   // interrupted (Ctrl-C): the result is still saved, and says so
+	Target                Target // the server as the driver found it
+	AskedRate             float64
+	// Measured is the length of the measured phase (warmup excluded): the
+	// base of every rate, so a partial run's rates are still right.
+	Measured time.Duration
+}
+
+// Build makes the result document of a run: measured is the measured phase,
+// warmup the warmup phase (nil when there was none). It fails only when the
+// input is missing or a histogram cannot be encoded; a broken accounting
+// identity is recorded (Totals.IdentityOK) rather than refused, because a
+// run that lost reads must still leave its evidence behind.
+func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, error) {
+	if w == nil {
+		return nil, errors.New("results: build: no workload")
+	}
+	if measured == nil {
+		return nil, errors.New("results: build: no measured run")
+	}
+	r := &Result{
+		Schema:     Schema,
+		Tool:       Tool{Name: m.ToolName, Version: m.ToolVersion},
+		Started:    NewTimestamp(m.Started),
+		Ended:      NewTimestamp(m.Ended),
+		Partial:    m.Partial,
+		Workload:   resolveWorkload(w),
+		Target:     m.Target,
+		Host:       thisHost(),
+		Totals:     totals(m, measured),
+		Classes:    make([]Class, 0, len(measured.Classes)),
+		Shape:      shape(measured.Shape),
+		ServerCost: map[string]any{},
+		Digests:    map[string]string{},
+		Timeline:   []map[string]any{},
+		Advice:     map[string]any{},
+	}
+	r.Target.Address = redactURLs(r.Target.Address)
+	var err error
+	blocks := []struct {
+		dst *Latency
+		h   *stats.Histogram
+	}{
+		{&r.Read, measured.Read}, {&r.Service, measured.Service}, {&r.TTFB, measured.TTFB},
+		{&r.Turn, measured.Turn}, {&r.Cancellation.CancelToLateMs, measured.Cancel.CancelToLate},
+	}
+	for _, b := range blocks {
+		if *b.dst, err = latency(b.h); err != nil {
+			return nil, err
+		}
+	}
+	r.Cancellation.Cancelled = measured.Cancel.Cancelled
+	r.Cancellation.LateAnswers = measured.Cancel.LateAnswers
+	r.Cancellation.WastedBytes = measured.Cancel.WastedBytes
+	for _, c := range measured.Classes {
+		if c == nil {
+			continue
+		}
+		cl, err := class(c)
+		if err != nil {
+			return nil, err
+		}
+		r.Classes = append(r.Classes, cl)
+	}
+	if r.Warmup, err = warmupOf(warmup); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// totals computes the counters and rates of the measured phase.
+func totals(m Meta, run *stats.Run) Totals {
+	secs := m.Measured.Seconds()
+	perS := func(n float64) float64 {
+		if secs <= 0 {
+			return 0
+		}
+		return n / secs
+	}
+	answered := run.Outcomes.Total() - run.Outcomes[stats.Dropped] // dropped reads were never sent
+	errs := run.Outcomes.Errors()
+	return Totals{
+		Scheduled: run.Scheduled,
+		Outcomes:  run.Outcomes.Map(),
+		ReadsPerS: perS(float64(answered)),
+		TurnsPerS: perS(float64(run.Turns)),
+		WireBytes: run.WireBytes,
+		DiskBytes: run.DiskBytes,
+		Turns:     run.Turns,
+		TurnEnds: TurnEnds{
+			Complete: run.TurnEndCount(stats.TurnComplete),
+			Cut:      run.TurnEndCount(stats.TurnCut),
+			Failed:   run.TurnEndCount(stats.TurnFailed),
+		},
+		Errors:       errs,
+		ErrorRate:    stats.Ratio(errs, run.Scheduled),
+		AskedRate:    finite(m.AskedRate),
+		AchievedRate: perS(float64(run.Turns)),
+		Base64Bytes:  run.Base64Bytes,
+		Inflation:    stats.Ratio(run.WireBytes, run.DiskBytes),
+		WireMBPerS:   perS(float64(run.WireBytes) / 1e6),
+		DiskMBPerS:   perS(float64(run.DiskBytes) / 1e6),
+		IdentityOK:   stats.CheckIdentity(run.Scheduled, &run.Outcomes) == nil,
+		MeasuredS:    max(secs, 0),
+	}
+}
+
+// finite replaces NaN and infinities, which JSON cannot carry, by 0.
+func finite(f float64) float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return f
+}
+
+// latency makes the latency block of h; a nil histogram gives the block of
+// an empty one, so that no block is ever null.
+func latency(h *stats.Histogram) (Latency, error) {
+	if h == nil {
+		h = stats.NewHistogram()
+	}
+	enc, err := h.Encode()
+	if err != nil {
+		return Latency{}, fmt.Errorf("results: %w", err)
+	}
+	s := h.Summary()
+	return Latency{
+		Count:  s.Count,
+		P50Ms:  millis(s.P50),
+		P90Ms:  millis(s.P90),
+		P99Ms:  millis(s.P99),
+		P999Ms: millis(s.P999),
+		MaxMs:  millis(s.Max),
+		MeanMs: millis(s.Mean),
+		HDR:    enc,
+	}, nil
+}
+
+// millis converts d to milliseconds rounded to the microsecond, the
+// histograms' resolution: more digits would be noise.
+func millis(d time.Duration) float64 {
+	return math.Round(float64(d)/float64(time.Microsecond)) / 1000
+}
+
+func class(c *stats.ClassStats) (Class, error) {
+	l, err := latency(c.Latency)
+	if err != nil {
+		return Class{}, err
+	}
+	return Class{
+		Class:       c.Name,
+		MIME:        c.MIME,
+		Reads:       c.Outcomes.Total(),
+		Errors:      c.Outcomes.Errors(),
+		Outcomes:    c.Outcomes.Map(),
+		Latency:     l,
+		WireBytes:   c.WireBytes,
+		DiskBytes:   c.DiskBytes,
+		Base64Bytes: c.Base64Bytes,
+		Inflation:   stats.Ratio(c.WireBytes, c.DiskBytes),
+	}, nil
+}
+
+func shape(s stats.Shape) Shape {
+	return Shape{
+		Neither: s.Neither, Both: s.Both, URIRewritten: s.URIRewritten, MIMEMissing: s.MIMEMissing,
+		MIMEMismatch: s.MIMEMismatch, BadBase64: s.BadBase64, EmptyContents: s.EmptyContents,
+		MultiEntry: s.MultiEntry,
+	}
+}
+
+// warmupOf summarises the warmup phase; no warmup gives zero counts.
+func warmupOf(run *stats.Run) (Warmup, error) {
+	if run == nil {
+		run = stats.NewRun(nil)
+	}
+	read, err := latency(run.Read)
+	if err != nil {
+		return Warmup{}, err
+	}
+	return Warmup{Scheduled: run.Scheduled, Turns: run.Turns, Outcomes: run.Outcomes.Map(), Read: read}, nil
+}
+
+// thisHost describes the machine running the generator. A hostname that
+// cannot be read is left empty: it is information, not a requirement.
+func thisHost() Host {
+	name, _ := os.Hostname()
+	return Host{
+		Hostname:  name,
+		OS:        runtime.GOOS,
+		Arch:      runtime.GOARCH,
+		CPUs:      runtime.NumCPU(),
+		GoVersion: runtime.Version(),
+	}
+}

@@ -1,0 +1,231 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/readbench/readbench/stats"
+)
+
+// Result is one saved run: the JSON document "readbench/result/v1". Every
+// field is always written (no omitempty), maps and lists as {} and [] when
+// empty, so the keys of a result never depend on what happened in the run.
+//
+// Latency blocks are the type Latency; a class inlines its latency block
+// next to its counters (see Class).
+type Result struct {
+	Schema   string    `json:"schema"` // always Schema
+	Tool     Tool      `json:"tool"`
+	Started  Timestamp `json:"started"`
+	Ended    Timestamp `json:"ended"`
+	Partial  bool      `json:"partial"` // interrupted (Ctrl-C): the figures cover what ran
+	Workload Workload  `json:"workload"`
+	Target   Target    `json:"target"`
+	Host     Host      `json:"host"`
+	Totals   Totals    `json:"totals"`
+	// Read is the latency of answered reads from their turn's intended
+	// start to the last byte: the figure coordinated omission cannot hide.
+	Read Latency `json:"read"`
+	// Service is actual send to last byte: beside Read it shows how much
+	// of the latency was the generator falling behind.
+	Service Latency `json:"service"`
+	// TTFB is actual send to first byte: server think time without the
+	// transfer, which dominates large blobs.
+	TTFB Latency `json:"ttfb"`
+	// Turn is intended start to the last read's completion or the deadline.
+	Turn         Latency      `json:"turn"`
+	Classes      []Class      `json:"classes"`
+	Cancellation Cancellation `json:"cancellation"`
+	Shape        Shape        `json:"shape"`
+	// ServerCost, Digests, Timeline and Advice are reserved for the server
+	// cost sampler, content digests, the per-second timeline and the policy
+	// advice (DESIGN §6); they are written empty until those exist, and kept
+	// as loaded so a newer file's contents survive a load and save.
+	ServerCost map[string]any    `json:"server_cost"`
+	Digests    map[string]string `json:"digests"` // URI -> digest of what it returned
+	Timeline   []map[string]any  `json:"timeline"`
+	Advice     map[string]any    `json:"advice"`
+	// Warmup is recorded apart and never mixed into the figures above.
+	Warmup Warmup `json:"warmup"`
+}
+
+// Tool names the program that wrote the result, so that a difference
+// between two results can be traced to a change of readbench itself.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Target is the server a run loaded as the run found it: results are
+// compared across server versions, so the name and version the server
+// announced and the protocol version spoken are recorded with the address.
+type Target struct {
+	Address         string `json:"address"`   // as given (a URL's password masked)
+	Transport       string `json:"transport"` // "stdio", "http", "sse"
+	Server          Server `json:"server"`
+	ProtocolVersion string `json:"protocol_version"`
+}
+
+// Server is the implementation the target announced.
+type Server struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Host describes the machine that generated the load: a generator with too
+// few CPUs shows up as latency, so a result says where it was measured.
+type Host struct {
+	Hostname  string `json:"hostname"`
+	OS        string `json:"os"`
+	Arch      string `json:"arch"`
+	CPUs      int    `json:"cpus"`
+	GoVersion string `json:"go_version"`
+}
+
+// Totals are the run's counters and rates over the measured phase.
+//
+// Rates divide by MeasuredS, the length of the measured phase (warmup
+// excluded). ErrorRate is a fraction of the scheduled reads (0.01 = 1%), the
+// same base as the identity. MB are 10^6 bytes.
+type Totals struct {
+	Scheduled    int64            `json:"scheduled"` // reads scheduled, dropped ones included
+	Outcomes     map[string]int64 `json:"outcomes"`  // every outcome name, zeros too
+	ReadsPerS    float64          `json:"reads_per_s"`
+	TurnsPerS    float64          `json:"turns_per_s"`
+	WireBytes    int64            `json:"wire_bytes"`
+	DiskBytes    int64            `json:"disk_bytes"`
+	Turns        int64            `json:"turns"`
+	TurnEnds     TurnEnds         `json:"turn_ends"`
+	Errors       int64            `json:"errors"`
+	ErrorRate    float64          `json:"error_rate"`
+	AskedRate    float64          `json:"asked_rate"`    // turns/s asked; 0 for the closed model
+	AchievedRate float64          `json:"achieved_rate"` // turns/s achieved (= TurnsPerS)
+	Base64Bytes  int64            `json:"base64_bytes"`
+	Inflation    float64          `json:"inflation"` // wire/disk, 0 when nothing was decoded
+	WireMBPerS   float64          `json:"wire_mb_per_s"`
+	DiskMBPerS   float64          `json:"disk_mb_per_s"`
+	// IdentityOK is scheduled = sum of outcomes. A false here means reads
+	// were lost by the generator: the other figures cannot be trusted.
+	IdentityOK bool    `json:"identity_ok"`
+	MeasuredS  float64 `json:"measured_s"` // seconds of the measured phase, the base of every rate
+}
+
+// TurnEnds counts how turns ended.
+type TurnEnds struct {
+	Complete int64 `json:"complete"`
+	Cut      int64 `json:"cut"`
+	Failed   int64 `json:"failed"`
+}
+
+// Latency is a latency block: the usual percentiles in milliseconds (float,
+// microsecond precision, the histogram's own resolution) and the full
+// histogram, so that any other percentile can be computed and blocks of
+// shards merged exactly. Count is the number of values recorded: answered
+// reads only, since timeouts and cancellations are counted, not timed.
+type Latency struct {
+	Count  int64   `json:"count"`
+	P50Ms  float64 `json:"p50_ms"`
+	P90Ms  float64 `json:"p90_ms"`
+	P99Ms  float64 `json:"p99_ms"`
+	P999Ms float64 `json:"p999_ms"`
+	MaxMs  float64 `json:"max_ms"`
+	MeanMs float64 `json:"mean_ms"`
+	HDR    string  `json:"hdr"` // stats.Histogram.Encode: HdrHistogram V2 compressed, base64
+}
+
+// Histogram decodes the block's histogram, for merging and for percentiles
+// the block does not list. stats.DecodeHistogram checks the encoding first:
+// a damaged or hostile file gives an error, never a hang.
+func (l Latency) Histogram() (*stats.Histogram, error) {
+	return stats.DecodeHistogram(l.HDR)
+}
+
+// Class is one class of the mix. Its latency block is inlined: the keys
+// count, p50_ms ... hdr sit beside class, mime and reads, so that
+// `jq '.classes[] | {class, p99_ms}'` works without a level of nesting.
+// Reads counts every read of the class whatever its outcome; Count (of the
+// latency block) only the answered ones.
+type Class struct {
+	Class    string           `json:"class"`
+	MIME     string           `json:"mime"`
+	Reads    int64            `json:"reads"`
+	Errors   int64            `json:"errors"`
+	Outcomes map[string]int64 `json:"outcomes"`
+	Latency
+	WireBytes   int64   `json:"wire_bytes"`
+	DiskBytes   int64   `json:"disk_bytes"`
+	Base64Bytes int64   `json:"base64_bytes"`
+	Inflation   float64 `json:"inflation"` // wire/disk, 0 when disk is 0
+}
+
+// Cancellation is what the turn deadline cancelled and what the server did
+// after: a late answer is a cancel the server did not honour.
+type Cancellation struct {
+	Cancelled      int64   `json:"cancelled"`
+	LateAnswers    int64   `json:"late_answers"`
+	WastedBytes    int64   `json:"wasted_bytes"`
+	CancelToLateMs Latency `json:"cancel_to_late_ms"` // a zero block (count 0) when none
+}
+
+// Shape counts the response-shape findings of DESIGN §6.
+type Shape struct {
+	Neither       int64 `json:"neither"`
+	Both          int64 `json:"both"`
+	URIRewritten  int64 `json:"uri_rewritten"`
+	MIMEMissing   int64 `json:"mime_missing"`
+	MIMEMismatch  int64 `json:"mime_mismatch"`
+	BadBase64     int64 `json:"bad_base64"`
+	EmptyContents int64 `json:"empty_contents"`
+	MultiEntry    int64 `json:"multi_entry"`
+}
+
+// Warmup is what the warmup phase recorded, kept apart so that cold caches
+// and connection set-up do not pollute the measured figures, yet remain
+// visible.
+type Warmup struct {
+	Scheduled int64            `json:"scheduled"`
+	Turns     int64            `json:"turns"`
+	Outcomes  map[string]int64 `json:"outcomes"`
+	Read      Latency          `json:"read"`
+}
+
+// timestampLayout is RFC 3339 with milliseconds: finer is noise for a run
+// start, and a fixed width keeps results sortable as text.
+const timestampLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// Timestamp is a time written as RFC 3339 in UTC with milliseconds.
+type Timestamp struct{ time.Time }
+
+// NewTimestamp rounds t down to the millisecond in UTC, the precision it
+// is saved with, so that a result loads back equal to what was built.
+func NewTimestamp(t time.Time) Timestamp {
+	return Timestamp{t.UTC().Truncate(time.Millisecond)}
+}
+
+// MarshalJSON writes the time as "2026-11-30T02:28:47.123Z".
+func (t Timestamp) MarshalJSON() ([]byte, error) {
+	return json.Marshal(t.UTC().Format(timestampLayout))
+}
+
+// UnmarshalJSON reads any RFC 3339 time and normalises it as NewTimestamp
+// does. Years outside 0000-9999 in UTC are refused: they could not be
+// written back as RFC 3339.
+func (t *Timestamp) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" { // as encoding/json does: null leaves the value alone
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("a time must be an RFC 3339 string: %w", err)
+	}
+	v, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return fmt.Errorf("bad time %q: %w", s, err)
+	}
+	if y := v.UTC().Year(); y < 0 || y > 9999 {
+		return fmt.Errorf("bad time %q: year out of range", s)
+	}
+	*t = NewTimestamp(v)
+	return nil
+}

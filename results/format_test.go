@@ -1,0 +1,54 @@
+package results
+
+import "testing"
+
+func TestFormats(t *testing.T) {
+	ms := []struct {
+		in   float64
+		want string
+	}{
+		{0, "0"}, {-1, "0"}, {0.001, "1.00µs"}, {0.512, "512µs"}, {0.9995, "1.00ms"},
+		{12.345, "12.3ms"}, {20.015, "20.0ms"}, {99.96, "100ms"}, {999.6, "1.00s"},
+		{1834, "1.83s"}, {3_600_000, "3600s"},
+	}
+	for _, c := range ms {
+		if got := formatMs(c.in); got != c.want {
+			t.Errorf("formatMs(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	counts := map[int64]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1234: "-1,234"}
+	for in, want := range counts {
+		if got := formatCount(in); got != want {
+			t.Errorf("formatCount(%d) = %q, want %q", in, got, want)
+		}
+	}
+	byteCases := map[int64]string{
+		0: "0 B", 999: "999 B", 1000: "1.00 kB", 1834208: "1.83 MB", 2445612: "2.45 MB",
+		999_999: "1.00 MB", 160_000_000: "160 MB", 5e18: "5000 PB",
+	}
+	for in, want := range byteCases {
+		if got := formatBytes(in); got != want {
+			t.Errorf("formatBytes(%d) = %q, want %q", in, got, want)
+		}
+	}
+	pct := []struct {
+		part, whole int64
+		want        string
+	}{
+		{0, 0, "-"}, {0, 10, "0%"}, {998, 1000, "99.8%"}, {1, 400, "0.25%"}, {1, 100000, "<0.01%"}, {1, 1, "100.0%"},
+	}
+	for _, c := range pct {
+		if got := formatPercent(c.part, c.whole); got != c.want {
+			t.Errorf("formatPercent(%d, %d) = %q, want %q", c.part, c.whole, got, c.want)
+		}
+	}
+	if got := formatRatio(4.0 / 3); got != "1.333×" {
+		t.Errorf("formatRatio = %q", got)
+	}
+	if got := formatRatio(0); got != "-" {
+		t.Errorf("no decoded bytes: %q", got)
+	}
+	if got := formatRate(49.96, "turns"); got != "50.0 turns/s" {
+		t.Errorf("formatRate = %q", got)
+	}
+}

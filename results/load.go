@@ -1,0 +1,176 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"unicode/utf8"
+)
+
+// Load reads a result file. Every error names the file, and for a file
+// that is not valid JSON the line and column, so the command line can
+// report bad input as DESIGN §2 asks (exit 2). A JSON file that is not a
+// result (no "schema", another schema) is refused with a message saying
+// what it is not; histograms are checked so that a damaged file fails here
+// rather than in the middle of a merge.
+func Load(path string) (*Result, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Parse decodes a result from data; name is used in messages (a file name,
+// or "-" for standard input).
+func Parse(name string, data []byte) (*Result, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%s: not a readbench result: the file is empty", name)
+	}
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, jsonError(name, data, err)
+	}
+	raw, ok := probe["schema"]
+	if !ok {
+		return nil, fmt.Errorf("%s: not a readbench result: it has no \"schema\" key", name)
+	}
+	var schema string
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		return nil, fmt.Errorf("%s: not a readbench result: \"schema\" is not a string", name)
+	}
+	if schema != Schema {
+		return nil, fmt.Errorf("%s: unsupported result schema %q: this readbench reads %q", name, schema, Schema)
+	}
+	r := new(Result)
+	if err := json.Unmarshal(data, r); err != nil {
+		return nil, jsonError(name, data, err)
+	}
+	if err := r.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	r.fillEmpty()
+	return r, nil
+}
+
+// jsonError turns a decoding error into "name:line:col: message".
+func jsonError(name string, data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		line, col := position(data, syn.Offset)
+		return fmt.Errorf("%s:%d:%d: not a readbench result: invalid JSON: %v", name, line, col, syn)
+	case errors.As(err, &typ) && typ.Field == "":
+		return fmt.Errorf("%s: not a readbench result: the top level is %s, not an object", name, article(typ.Value))
+	case errors.As(err, &typ):
+		line, col := position(data, typ.Offset)
+		return fmt.Errorf("%s:%d:%d: bad result: %q cannot be %s (want %s)", name, line, col, typ.Field, article(typ.Value), typ.Type)
+	}
+	return fmt.Errorf("%s: bad result: %w", name, err)
+}
+
+// article prefixes a JSON type name with "a" or "an".
+func article(v string) string {
+	switch v {
+	case "":
+		return "a value"
+	case "array", "object":
+		return "an " + v
+	}
+	return "a " + v
+}
+
+// position converts the byte offset a JSON error reports (the number of
+// bytes read when it was found) into a 1-based line and column, the column
+// counted in characters. The offending byte is the last one read.
+func position(data []byte, offset int64) (line, col int) {
+	i := int(min(max(offset-1, 0), int64(len(data))))
+	for i > 0 && i < len(data) && !utf8.RuneStart(data[i]) {
+		i-- // inside a character: report the character
+	}
+	before := data[:i]
+	line = 1 + bytes.Count(before, []byte{'\n'})
+	lineStart := bytes.LastIndexByte(before, '\n') + 1
+	return line, 1 + utf8.RuneCount(before[lineStart:])
+}
+
+// check refuses results whose histograms cannot be decoded: compare and
+// merge read them, and an error there would no longer name the file.
+func (r *Result) check() error {
+	blocks := []struct {
+		name string
+		l    Latency
+	}{
+		{"read", r.Read}, {"service", r.Service}, {"ttfb", r.TTFB}, {"turn", r.Turn},
+		{"cancellation.cancel_to_late_ms", r.Cancellation.CancelToLateMs}, {"warmup.read", r.Warmup.Read},
+	}
+	for i, c := range r.Classes {
+		blocks = append(blocks, struct {
+			name string
+			l    Latency
+		}{fmt.Sprintf("classes[%d] (%s)", i, c.Class), c.Latency})
+	}
+	for _, b := range blocks {
+		if b.l.HDR == "" {
+			return fmt.Errorf("bad result: %s has no histogram (\"hdr\")", b.name)
+		}
+		if _, err := b.l.Histogram(); err != nil {
+			return fmt.Errorf("bad result: %s: %w", b.name, err)
+		}
+	}
+	return nil
+}
+
+// fillEmpty replaces null or missing maps and lists by empty ones, so that
+// a loaded result saves back with the same keys Build writes.
+func (r *Result) fillEmpty() {
+	emptyMap(&r.Totals.Outcomes)
+	emptyMap(&r.Warmup.Outcomes)
+	emptyMap(&r.ServerCost)
+	emptyMap(&r.Digests)
+	emptyMap(&r.Advice)
+	emptyMap(&r.Workload.Thresholds)
+	emptyMap(&r.Workload.Headers)
+	if r.Classes == nil {
+		r.Classes = []Class{}
+	}
+	for i := range r.Classes {
+		emptyMap(&r.Classes[i].Outcomes)
+	}
+	if r.Timeline == nil {
+		r.Timeline = []map[string]any{}
+	}
+	w := &r.Workload
+	if w.AllowHosts == nil {
+		w.AllowHosts = []string{}
+	}
+	if w.Mix == nil {
+		w.Mix = []MixClass{}
+	}
+	if w.Load.Stages == nil {
+		w.Load.Stages = []StageSpec{}
+	}
+	if w.Turn.Weighted == nil {
+		w.Turn.Weighted = map[int]int{}
+	}
+	for i := range w.Mix {
+		if w.Mix[i].URIs == nil {
+			w.Mix[i].URIs = []string{}
+		}
+		emptyMap(&w.Mix[i].Vars)
+	}
+	// A hand-edited file may carry header values: they are secrets, and a
+	// result never holds one, even after a load and save.
+	for k := range w.Headers {
+		w.Headers[k] = Redacted
+	}
+}
+
+func emptyMap[V any](m *map[string]V) {
+	if *m == nil {
+		*m = map[string]V{}
+	}
+}

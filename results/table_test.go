@@ -1,0 +1,101 @@
+package results
+
+import (
+	"bytes"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("report differs from %s (go test -update rewrites it)\n--- got:\n%s\n--- want:\n%s", path, got, want)
+	}
+}
+
+func TestWriteTableGolden(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		troubled bool
+	}{{"report.golden", false}, {"troubled.golden", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			r := fixture(t, c.troubled)
+			var buf bytes.Buffer
+			if err := WriteTable(&buf, r); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.name, buf.Bytes())
+			for i, l := range strings.Split(buf.String(), "\n") {
+				if n := utf8.RuneCountInString(l); n > 100 {
+					t.Errorf("line %d is %d columns wide: %q", i+1, n, l)
+				}
+				if strings.HasSuffix(l, " ") || strings.Contains(l, "\x1b") {
+					t.Errorf("line %d has trailing blanks or an escape sequence: %q", i+1, l)
+				}
+			}
+			// readbench report: the saved file renders the same report.
+			path := filepath.Join(t.TempDir(), "r.json")
+			if err := r.SaveFile(path); err != nil {
+				t.Fatal(err)
+			}
+			back, err := Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var again bytes.Buffer
+			if err := WriteTable(&again, back); err != nil {
+				t.Fatal(err)
+			}
+			if again.String() != buf.String() {
+				t.Error("the report of the loaded result differs from the report of the built one")
+			}
+		})
+	}
+}
+
+func TestWriteTableNeutralisesControlCharacters(t *testing.T) {
+	r := fixture(t, false)
+	r.Classes[0].Class = "evil\x1b[2J\nclass"
+	r.Workload.Name = "name\x07"
+	r.Totals.Outcomes["from\x1bfuture"] = 1
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if s := buf.String(); strings.ContainsAny(s, "\x1b\x07") || !strings.Contains(s, "evil?[2J?class") {
+		t.Errorf("control characters reach the terminal:\n%s", s)
+	}
+}
+
+// failingWriter fails every write, as a closed pipe does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+func TestWriteTableReportsWriteErrors(t *testing.T) {
+	if err := WriteTable(failingWriter{}, fixture(t, false)); err == nil {
+		t.Error("a failed write must be reported")
+	}
+}

@@ -1,0 +1,58 @@
+// Package scenarios holds readbench's built-in workloads: YAML files
+// embedded in the binary, so that `readbench run` works with no file at all
+// and a user can start from a scenario that documents the format. Each file
+// is parsed with workload.Parse under the name "<builtin>/NAME.yaml".
+package scenarios
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+//go:embed *.yaml
+var files embed.FS
+
+// Default is the scenario `readbench run` uses when given no workload.
+const Default = "docs-attachments"
+
+// SourcePrefix is what the source name of a built-in scenario starts with,
+// so that error messages and results tell it from a file on disk.
+const SourcePrefix = "<builtin>/"
+
+// Names lists the built-in scenarios, sorted, without ".yaml", for
+// `readbench scenarios` and for shell completion.
+func Names() []string {
+	entries, _ := fs.ReadDir(files, ".") // cannot fail on an embed.FS
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Get returns the YAML of the named scenario ("docs-attachments"; a trailing
+// ".yaml" is accepted). An unknown name is an error that lists the known
+// ones, since the user most likely mistyped one of them.
+func Get(name string) ([]byte, error) {
+	name = strings.TrimSuffix(name, ".yaml")
+	if name == "" || strings.ContainsAny(name, "/\\*?[") {
+		return nil, fmt.Errorf("unknown scenario %q (built-in: %s)", name, strings.Join(Names(), ", "))
+	}
+	data, err := files.ReadFile(name + ".yaml")
+	if err != nil {
+		return nil, fmt.Errorf("unknown scenario %q (built-in: %s)", name, strings.Join(Names(), ", "))
+	}
+	return data, nil
+}
+
+// Source is the source name of the named scenario for workload.Parse:
+// "<builtin>/docs-attachments.yaml".
+func Source(name string) string {
+	return SourcePrefix + strings.TrimSuffix(name, ".yaml") + ".yaml"
+}

@@ -1,0 +1,225 @@
+package simserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/readbench/readbench/protocol"
+)
+
+// params holds the request parameters of every method the server knows,
+// decoded once. _meta stays raw: only a few keys matter here.
+type params struct {
+	Meta            map[string]json.RawMessage `json:"_meta"`
+	URI             *string                    `json:"uri"`
+	Cursor          string                     `json:"cursor"`
+	RequestState    string                     `json:"requestState"`
+	ProtocolVersion string                     `json:"protocolVersion"`
+	RequestID       json.RawMessage            `json:"requestId"`
+	Name            string                     `json:"name"`
+	Arguments       json.RawMessage            `json:"arguments"`
+}
+
+// call is one request as a transport hands it to the server, its era
+// resolved.
+type call struct {
+	id          json.RawMessage
+	method      string
+	p           params
+	metaVersion string // _meta protocolVersion, "" when absent
+	version     string // the protocol version this request is served in
+	modern      bool   // 2026-07-28 era: _meta, resultType, serverInfo in results
+
+	// A read's parsed URI, set by prepare.
+	prepared bool
+	spec     *Spec
+	specErr  *protocol.Error
+}
+
+// prepare parses a read's URI ahead of serve. The stdio loop calls it
+// before handing the read to its own goroutine, so the parsing runs on the
+// loop's already grown stack and the request goroutine stays shallow (its
+// stack growth was a tenth of the cost of a small read).
+func (c *call) prepare() {
+	if c.method == protocol.MethodResourcesRead && !c.prepared {
+		c.prepared = true
+		c.spec, c.specErr = resolve(c)
+	}
+}
+
+// answer is what the server says to one request: the JSON-RPC response in
+// pieces (so a cached multi-megabyte contents array is written as is, never
+// copied), or nothing at all for a cancelled read.
+type answer struct {
+	parts       [][]byte
+	code        int    // the error code of an error response; 0 for a result
+	sse         bool   // HTTP: the read asked for an SSE answer (sse=true)
+	read        bool   // a resources/read answer: counts toward Stats and CrashAfter
+	late        bool   // answered although cancelled (honor_cancel=false)
+	initialized string // initialize: the version negotiated
+}
+
+// size is the byte length of the response.
+func (a *answer) size() int {
+	n := 0
+	for _, p := range a.parts {
+		n += len(p)
+	}
+	return n
+}
+
+// newCall decodes a request's params. A params value that is not an object
+// (or a _meta protocolVersion that is not a string) is invalid params.
+func newCall(msg *protocol.Message) (*call, *protocol.Error) {
+	c := &call{id: msg.ID, method: msg.Method}
+	if len(msg.Params) > 0 && string(msg.Params) != "null" {
+		if err := json.Unmarshal(msg.Params, &c.p); err != nil {
+			return c, protocol.NewError(protocol.CodeInvalidParams, "Invalid params: "+err.Error(), nil)
+		}
+	}
+	if raw, ok := c.p.Meta[protocol.MetaProtocolVersion]; ok {
+		if err := json.Unmarshal(raw, &c.metaVersion); err != nil || c.metaVersion == "" {
+			return c, protocol.NewError(protocol.CodeInvalidParams, "Invalid params: _meta "+protocol.MetaProtocolVersion+" must be a version string", nil)
+		}
+	}
+	return c, nil
+}
+
+// resolveEra decides the era of a call. A _meta protocolVersion selects it
+// (a version the server does not speak is -32022 with the supported list, a
+// 2026-07-28 request must declare its client capabilities); without one the
+// call is served as legacy in fallback, the connection's negotiated version,
+// even on a connection that never initialized (lenient, like real servers).
+func (c *call) resolveEra(fallback string) *protocol.Error {
+	switch {
+	case c.metaVersion == "":
+		c.version = fallback
+	case !protocol.IsKnownVersion(c.metaVersion):
+		return unsupportedVersion(c.metaVersion)
+	default:
+		c.version = c.metaVersion
+	}
+	c.modern = protocol.IsModern(c.version)
+	if c.modern {
+		var caps map[string]json.RawMessage
+		raw, ok := c.p.Meta[protocol.MetaClientCapabilities]
+		if !ok || json.Unmarshal(raw, &caps) != nil || caps == nil {
+			return protocol.NewError(protocol.CodeInvalidParams, "Invalid params: _meta "+protocol.MetaClientCapabilities+" must be an object", nil)
+		}
+	}
+	return nil
+}
+
+func unsupportedVersion(requested string) *protocol.Error {
+	return protocol.NewError(protocol.CodeUnsupportedProtocolVersion,
+		fmt.Sprintf("Unsupported protocol version %q", requested),
+		map[string]any{"supported": protocol.Versions(), "requested": requested})
+}
+
+// serve answers one request. ctx ends with the request (cancellation);
+// base ends with the connection, and bounds reads that ignore cancellation.
+func (s *Server) serve(ctx, base context.Context, c *call) answer {
+	switch c.method {
+	case protocol.MethodInitialize:
+		return s.initialize(c)
+	case protocol.MethodDiscover:
+		return s.discover(c)
+	case protocol.MethodPing:
+		return s.result(c, []byte("{}"))
+	case protocol.MethodResourcesRead:
+		return s.read(ctx, base, c)
+	case protocol.MethodResourcesList:
+		return s.listResources(c)
+	case protocol.MethodResourceTemplates:
+		return s.listTemplates(c)
+	case protocol.MethodToolsList:
+		return s.listTools(c)
+	case protocol.MethodToolsCall:
+		return s.callTool(ctx, base, c)
+	}
+	return s.fail(c.id, protocol.NewError(protocol.CodeMethodNotFound, "Method not found: "+c.method, nil))
+}
+
+// initialize negotiates a handshake-era version: the client's when the
+// server speaks it, else the newest legacy version.
+func (s *Server) initialize(c *call) answer {
+	v := c.p.ProtocolVersion
+	if !protocol.IsKnownVersion(v) || protocol.IsModern(v) {
+		v = protocol.LatestLegacy
+	}
+	body := mustMarshal(map[string]any{
+		"protocolVersion": v,
+		"capabilities":    capabilities(),
+		"serverInfo":      s.serverInfo(),
+		"instructions":    "readbench simulated server: sim:///NAME?mime=TYPE&size=BYTES&delay=DIST describes the resource it names.",
+	})
+	a := answer{parts: [][]byte{protocol.AppendResult(nil, c.id, body)}, initialized: v}
+	return a
+}
+
+// discover answers server/discover (2026-07-28), also to a request without
+// _meta: a client probing the era should learn what the server speaks.
+func (s *Server) discover(c *call) answer {
+	body := mustMarshal(map[string]any{
+		"supportedVersions": protocol.Versions(),
+		"capabilities":      capabilities(),
+		"ttlMs":             0,
+		"cacheScope":        "public",
+	})
+	return answer{parts: [][]byte{protocol.AppendResult(nil, c.id, s.modernResult(body, protocol.ResultComplete))}}
+}
+
+func capabilities() map[string]any {
+	return map[string]any{"resources": map[string]any{}, "tools": map[string]any{}}
+}
+
+func (s *Server) serverInfo() map[string]string {
+	return map[string]string{"name": s.opts.Name, "version": s.opts.Version}
+}
+
+// serverInfoMeta renders `"_meta":{...serverInfo...}` once per server.
+func (s *Server) serverInfoMeta() []byte {
+	b := mustMarshal(map[string]any{protocol.MetaServerInfo: s.serverInfo()})
+	return append([]byte(`"_meta":`), b...)
+}
+
+// modernResult turns a result object into its 2026-07-28 form: serverInfo
+// in _meta and resultType first, then the object's own members.
+func (s *Server) modernResult(body []byte, resultType string) []byte {
+	out := make([]byte, 0, len(body)+len(s.meta)+40)
+	out = append(out, '{')
+	out = append(out, s.meta...)
+	out = append(out, `,"resultType":`...)
+	out = strconv.AppendQuote(out, resultType)
+	if len(body) > 2 {
+		out = append(out, ',')
+		out = append(out, body[1:]...)
+		return out
+	}
+	return append(out, '}')
+}
+
+// result answers with a result object, in the call's era.
+func (s *Server) result(c *call, body []byte) answer {
+	if c.modern {
+		body = s.modernResult(body, protocol.ResultComplete)
+	}
+	return answer{parts: [][]byte{protocol.AppendResult(nil, c.id, body)}}
+}
+
+// fail answers with a JSON-RPC error.
+func (s *Server) fail(id json.RawMessage, e *protocol.Error) answer {
+	return answer{parts: [][]byte{protocol.AppendError(nil, id, e)}, code: e.Code}
+}
+
+// notFound is the era's not-found error: -32002 before 2026-07-28, -32602
+// from it on.
+func notFound(modern bool, uri string) *protocol.Error {
+	code := protocol.CodeResourceNotFound
+	if modern {
+		code = protocol.CodeInvalidParams
+	}
+	return protocol.NewError(code, "Resource not found", map[string]string{"uri": uri})
+}

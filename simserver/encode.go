@@ -1,0 +1,162 @@
+package simserver
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// encodeContents renders the contents array of a read, faults applied, as
+// the JSON bytes that go on the wire. Payloads are copied from the
+// generator's pre-encoded blocks (base64 for blobs, escaped text for text);
+// Server caches the result as well.
+func (g *generator) encodeContents(s *Spec) []byte {
+	if s.Fault == FaultEmpty {
+		return []byte("[]")
+	}
+	per := 96 + len(s.URI) + len(s.DeclaredMIME()) + base64.StdEncoding.EncodedLen(int(s.Size))
+	dst := make([]byte, 0, 2+s.Entries*per)
+	dst = append(dst, '[')
+	for i := range s.Entries {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = g.appendEntry(dst, s, i)
+	}
+	return append(dst, ']')
+}
+
+// appendEntry appends contents entry i of a read.
+func (g *generator) appendEntry(dst []byte, s *Spec, i int) []byte {
+	e := g.entryMeta(s, i)
+	seed := seedOf(s.EntryURI(i))
+	dst = append(dst, `{"uri":`...)
+	dst = appendJSONString(dst, e.URI)
+	if e.MIME != "" {
+		dst = append(dst, `,"mimeType":`...)
+		dst = appendJSONString(dst, e.MIME)
+	}
+	text := isText(s.MIME)
+	switch s.Fault {
+	case FaultNeither:
+		// no payload field at all: the bug a client must not read as an empty document
+	case FaultBadBase64:
+		dst = append(dst, `,"blob":"`...)
+		start := len(dst)
+		dst = g.appendPayload64(dst, s, seed, text)
+		if len(dst) == start {
+			dst = append(dst, '=')
+		} else {
+			dst[start+(len(dst)-start)/2] = '!' // outside the base64 alphabet
+		}
+		dst = append(dst, '"')
+	case FaultBoth:
+		dst = append(dst, `,"text":`...)
+		if text {
+			dst = g.appendText(dst, s, seed)
+		} else {
+			dst = append(dst, `""`...)
+		}
+		dst = append(dst, `,"blob":"`...)
+		dst = append(g.appendPayload64(dst, s, seed, text), '"')
+	default:
+		if text {
+			dst = append(dst, `,"text":`...)
+			dst = g.appendText(dst, s, seed)
+		} else {
+			dst = append(dst, `,"blob":"`...)
+			dst = append(g.appendBlob64(dst, s.MIME, s.Size, seed), '"')
+		}
+	}
+	return append(dst, '}')
+}
+
+// appendText appends a text entry's content as a JSON string.
+func (g *generator) appendText(dst []byte, s *Spec, seed uint64) []byte {
+	return g.textBlock(textKindOf(s.MIME)).appendJSON(dst, int(s.Size), seed)
+}
+
+// appendPayload64 appends the base64 of an entry's content, text or not
+// (the faults that put text in a blob).
+func (g *generator) appendPayload64(dst []byte, s *Spec, seed uint64, text bool) []byte {
+	if text {
+		return base64.StdEncoding.AppendEncode(dst, g.data(s.MIME, s.Size, seed))
+	}
+	return g.appendBlob64(dst, s.MIME, s.Size, seed)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD
+// so that the output is always valid JSON.
+func appendJSONString(dst []byte, s string) []byte {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	dst = append(dst, '"')
+	return append(appendEscaped(dst, s), '"')
+}
+
+// appendJSONText is appendJSONString for bytes.
+func appendJSONText(dst, b []byte) []byte {
+	if !utf8.Valid(b) {
+		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
+	}
+	dst = append(dst, '"')
+	return append(appendEscaped(dst, b), '"')
+}
+
+// appendEscaped appends valid UTF-8 escaped for the inside of a JSON
+// string: quotes, backslashes and control characters escaped, everything
+// else (non-ASCII included) raw, as most servers send it. Runs of plain
+// bytes are copied at once.
+func appendEscaped[T string | []byte](dst []byte, s T) []byte {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	return append(dst, s[start:]...)
+}
+
+// marshal encodes v as JSON without HTML escaping: a server that sends
+// `&` as \u0026 is legal but not what most servers do, and URIs are full of
+// them.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// mustMarshal encodes values built here from maps, strings and numbers,
+// which cannot fail to encode.
+func mustMarshal(v any) []byte {
+	b, err := marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

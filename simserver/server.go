@@ -1,0 +1,207 @@
+// Package simserver is readbench's simulated MCP resource server: a
+// stateless server whose sim: URIs describe the resource they name
+// (sim:///NAME?mime=image/png&size=1834208&delay=lognormal(12ms,40ms)), so
+// any workload can be served without a corpus, over stdio or Streamable
+// HTTP, in both protocol eras (2026-07-28 and the handshake-era versions).
+//
+// It shares nothing with the driver but the wire vocabulary of package
+// protocol: the client that measures and the server that is measured meet
+// only on the wire, as a real client and server do.
+package simserver
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Options shape the server as a whole; per-resource behaviour lives in the
+// sim: URI.
+type Options struct {
+	// Name and Version are the serverInfo reported to clients; a result
+	// records them, so compare can tell server versions apart. Defaults:
+	// "readbench-simserver" and "dev".
+	Name, Version string
+	// Workers bounds the reads handled at once (their delay included); the
+	// rest queue. 0 means unlimited. A bound gives capacity tests a real
+	// knee: past Workers/mean-delay reads per second, latency climbs.
+	Workers int
+	// Stateful makes the HTTP handler issue an Mcp-Session-Id on a legacy
+	// initialize, require it on later legacy requests (404 for an unknown
+	// one) and end it on DELETE. 2026-07-28 requests never need one.
+	Stateful bool
+	// SSE makes the HTTP handler answer every request as a text/event-stream
+	// instead of one JSON body (a read can also ask with sse=true).
+	SSE bool
+	// StallEvery and StallFor inject a server-wide hiccup: every StallEvery
+	// since start, for StallFor, no read completes (a GC pause, a failover).
+	StallEvery, StallFor time.Duration
+	// CrashAfter makes the server crash after answering that many reads:
+	// ServeStdio returns ErrCrashed (the process then exits) and the HTTP
+	// handler aborts every connection from then on. 0 never crashes.
+	CrashAfter int
+	// CatalogSize is the number of resources resources/list returns
+	// (default 100); PageSize the page size of its cursor pagination
+	// (default 50).
+	CatalogSize, PageSize int
+	// CacheBytes bounds the cache of encoded answers (default 256 MiB;
+	// negative disables it).
+	CacheBytes int64
+	// Logf, when set, receives diagnostics (stderr for a stdio server, whose
+	// stdout is the protocol).
+	Logf func(format string, args ...any)
+}
+
+// ErrCrashed is returned by ServeStdio when Options.CrashAfter is reached.
+var ErrCrashed = errors.New("simserver: crashed on purpose (crash-after reached)")
+
+// Server is the simulated MCP resource server. One Server may serve any
+// number of stdio connections and HTTP requests at once.
+type Server struct {
+	opts    Options
+	gen     *generator
+	cache   *answerCache
+	workers chan struct{} // nil: unlimited
+	start   time.Time
+	meta    []byte // `"_meta":{serverInfo}` of every 2026-07-28 result
+
+	crashOnce sync.Once
+	crashed   chan struct{}
+
+	sessMu       sync.Mutex
+	sessions     map[string]string             // stateful HTTP: session id -> negotiated version
+	httpInflight map[string]context.CancelFunc // stateful HTTP: session+id -> cancel
+
+	stats counters
+}
+
+type counters struct {
+	reads, answered, cancelled, late, inFlight atomic.Int64
+}
+
+// Stats counts reads, for tests and for readbench serve's summary.
+type Stats struct {
+	Reads     int64 // resources/read requests received
+	Answered  int64 // reads answered (contents or error)
+	Cancelled int64 // reads whose request was cancelled before the answer
+	Late      int64 // cancelled reads answered anyway (honor_cancel=false)
+	InFlight  int64 // reads being handled now
+}
+
+// New returns a server with the given options, defaults filled in.
+func New(o Options) *Server {
+	if o.Name == "" {
+		o.Name = "readbench-simserver"
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	if o.CatalogSize <= 0 {
+		o.CatalogSize = 100
+	}
+	if o.PageSize <= 0 {
+		o.PageSize = 50
+	}
+	if o.CacheBytes == 0 {
+		o.CacheBytes = 256 << 20
+	}
+	s := &Server{
+		opts:     o,
+		gen:      newGenerator(),
+		cache:    newAnswerCache(max(o.CacheBytes, 0)),
+		start:    time.Now(),
+		crashed:  make(chan struct{}),
+		sessions: map[string]string{},
+
+		httpInflight: map[string]context.CancelFunc{},
+	}
+	if o.Workers > 0 {
+		s.workers = make(chan struct{}, o.Workers)
+	}
+	s.meta = s.serverInfoMeta()
+	return s
+}
+
+// Stats returns the read counters.
+func (s *Server) Stats() Stats {
+	return Stats{
+		Reads:     s.stats.reads.Load(),
+		Answered:  s.stats.answered.Load(),
+		Cancelled: s.stats.cancelled.Load(),
+		Late:      s.stats.late.Load(),
+		InFlight:  s.stats.inFlight.Load(),
+	}
+}
+
+// Crashed is closed when Options.CrashAfter is reached, so that whoever
+// runs the HTTP handler can stop its server and exit with an error.
+func (s *Server) Crashed() <-chan struct{} { return s.crashed }
+
+func (s *Server) logf(format string, args ...any) {
+	if s.opts.Logf != nil {
+		s.opts.Logf(format, args...)
+	}
+}
+
+// answered records a read answer and crashes the server when CrashAfter
+// answers have gone out.
+func (s *Server) answered(cancelled bool) {
+	if cancelled {
+		s.stats.late.Add(1)
+	}
+	n := s.stats.answered.Add(1)
+	if s.opts.CrashAfter > 0 && n >= int64(s.opts.CrashAfter) {
+		s.crashOnce.Do(func() {
+			s.logf("simserver: crashing after %d reads", n)
+			close(s.crashed)
+		})
+	}
+}
+
+// isCrashed reports whether CrashAfter was reached.
+func (s *Server) isCrashed() bool {
+	select {
+	case <-s.crashed:
+		return true
+	default:
+		return false
+	}
+}
+
+// sleep waits for d, or until ctx is done or the server crashes; it reports
+// whether the whole wait elapsed.
+func (s *Server) sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-s.crashed:
+		return false
+	}
+}
+
+// stallLeft is how long a read arriving now must wait for the current
+// server-wide stall to end: stalls start at every multiple of StallEvery
+// after start and last StallFor.
+func (s *Server) stallLeft(now time.Time) time.Duration {
+	every, dur := s.opts.StallEvery, s.opts.StallFor
+	if every <= 0 || dur <= 0 {
+		return 0
+	}
+	e := now.Sub(s.start)
+	if e < every {
+		return 0
+	}
+	if into := e % every; into < dur {
+		return dur - into
+	}
+	return 0
+}

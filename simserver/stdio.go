@@ -1,0 +1,234 @@
+package simserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/readbench/readbench/protocol"
+)
+
+// ServeStdio serves one stdio connection: newline-delimited JSON-RPC read
+// from in, answers written to out. Requests are handled concurrently (many
+// reads in flight on one pipe, answered in any order, as a real server may);
+// writes are serialized so that messages never interleave.
+//
+// It returns nil at EOF on in, once the requests still in flight are
+// answered (so `echo REQUEST | readbench serve --stdio` prints its answer);
+// ErrCrashed when Options.CrashAfter is reached; the error when in or out
+// fails; ctx's error when ctx is cancelled. On cancellation or a crash the
+// requests in flight are cancelled and, if in is an io.Closer, it is closed
+// to unblock the pending read (otherwise ServeStdio returns when the next
+// line or EOF arrives). Nothing is written to stderr; diagnostics go to
+// Options.Logf.
+func (s *Server) ServeStdio(parent context.Context, in io.Reader, out io.Writer) error {
+	ctx, cancel := context.WithCancel(parent)
+	c := &stdioConn{s: s, w: bufio.NewWriterSize(out, 64<<10), stop: cancel, inflight: map[string]*inflight{}, version: protocol.LatestLegacy}
+	var wg sync.WaitGroup
+	unblock := context.AfterFunc(ctx, func() {
+		if cl, ok := in.(io.Closer); ok {
+			_ = cl.Close()
+		}
+	})
+	wg.Add(1)
+	go func() { // the crash watcher: a crash ends the connection
+		defer wg.Done()
+		select {
+		case <-s.crashed:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+
+	err := c.loop(ctx, &wg, in)
+	if err == nil {
+		unblock() // a clean EOF: let the requests in flight finish and answer
+		c.waitRequests()
+	}
+	cancel()
+	wg.Wait()
+	switch {
+	case s.isCrashed():
+		return ErrCrashed
+	case c.writeErr() != nil:
+		return c.writeErr()
+	case parent.Err() != nil:
+		return parent.Err()
+	}
+	return err
+}
+
+// loop reads and dispatches lines until EOF (nil) or an error.
+func (c *stdioConn) loop(ctx context.Context, wg *sync.WaitGroup, in io.Reader) error {
+	lr := protocol.NewLineReader(in)
+	for {
+		line, err := lr.Next()
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case errors.Is(err, io.EOF):
+			return nil
+		case err != nil:
+			return fmt.Errorf("simserver: read stdin: %w", err)
+		}
+		c.handle(ctx, wg, line)
+	}
+}
+
+// stdioConn is the state of one stdio connection.
+type stdioConn struct {
+	s *Server
+
+	wmu  sync.Mutex
+	w    *bufio.Writer
+	werr error
+	stop context.CancelFunc // ends the connection (a failed write)
+	reqs sync.WaitGroup     // requests in flight
+
+	mu       sync.Mutex
+	version  string               // negotiated by initialize; LatestLegacy until then
+	inflight map[string]*inflight // requests being handled, by raw id
+}
+
+// inflight is a request being handled, cancellable by
+// notifications/cancelled.
+type inflight struct {
+	cancel context.CancelFunc
+}
+
+// handle routes one line: requests run in their own goroutine (initialize
+// excepted: it sets the version later requests are served in), notifications
+// are applied at once.
+func (c *stdioConn) handle(ctx context.Context, wg *sync.WaitGroup, line []byte) {
+	msg, err := protocol.Decode(line)
+	if err != nil {
+		c.write([][]byte{protocol.AppendError(nil, nil, protocol.NewError(protocol.CodeParseError, "Parse error: "+err.Error(), nil))})
+		return
+	}
+	switch {
+	case msg.IsNotification():
+		c.notify(msg)
+	case msg.IsRequest():
+		cl, perr := newCall(msg)
+		if perr == nil {
+			c.mu.Lock()
+			perr = cl.resolveEra(c.version)
+			c.mu.Unlock()
+		}
+		if perr != nil {
+			c.write(c.s.fail(cl.id, perr).parts)
+			return
+		}
+		if cl.method == protocol.MethodInitialize {
+			a := c.s.serve(ctx, ctx, cl)
+			c.mu.Lock()
+			c.version = a.initialized
+			c.mu.Unlock()
+			c.write(a.parts)
+			return
+		}
+		cl.prepare()
+		c.start(ctx, wg, cl)
+	case len(msg.ID) > 0 && msg.Method == "" && !msg.IsResponse():
+		c.write([][]byte{protocol.AppendError(nil, msg.ID, protocol.NewError(protocol.CodeInvalidRequest, "Invalid request: no method", nil))})
+	}
+	// Responses (the server sends no requests) are ignored.
+}
+
+// start handles a request in a goroutine, cancellable by its id.
+func (c *stdioConn) start(ctx context.Context, wg *sync.WaitGroup, cl *call) {
+	rctx, rcancel := context.WithCancel(ctx)
+	key := idKey(cl.id)
+	me := &inflight{cancel: rcancel}
+	c.mu.Lock()
+	c.inflight[key] = me
+	c.mu.Unlock()
+	wg.Add(1)
+	c.reqs.Add(1)
+	go func() {
+		defer wg.Done()
+		defer c.reqs.Done()
+		defer func() {
+			rcancel()
+			c.mu.Lock()
+			if c.inflight[key] == me {
+				delete(c.inflight, key)
+			}
+			c.mu.Unlock()
+		}()
+		a := c.s.serve(rctx, ctx, cl)
+		if a.parts == nil {
+			return
+		}
+		if c.write(a.parts) && a.read {
+			c.s.answered(a.late)
+		}
+	}()
+}
+
+// notify applies a notification: notifications/cancelled cancels the
+// request it names (an unknown or finished id is ignored, as the spec says).
+func (c *stdioConn) notify(msg *protocol.Message) {
+	if msg.Method != protocol.MethodCancelled {
+		return // notifications/initialized and anything else need nothing
+	}
+	cl, perr := newCall(msg)
+	if perr != nil || len(cl.p.RequestID) == 0 {
+		return
+	}
+	c.mu.Lock()
+	f := c.inflight[idKey(cl.p.RequestID)]
+	c.mu.Unlock()
+	if f != nil {
+		f.cancel()
+	}
+}
+
+// write sends one message and a newline, whole, and flushes it. A failed
+// write ends the connection; it reports whether the message went out.
+func (c *stdioConn) write(parts [][]byte) bool {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.werr != nil {
+		return false
+	}
+	for _, p := range parts {
+		if _, err := c.w.Write(p); err != nil {
+			c.werr = err
+			break
+		}
+	}
+	if c.werr == nil {
+		if err := c.w.WriteByte('\n'); err != nil {
+			c.werr = err
+		} else if err := c.w.Flush(); err != nil {
+			c.werr = err
+		}
+	}
+	if c.werr != nil {
+		c.s.logf("simserver: write stdout: %v", c.werr)
+		c.stop()
+		return false
+	}
+	return true
+}
+
+// waitRequests waits for the requests in flight to be answered.
+func (c *stdioConn) waitRequests() { c.reqs.Wait() }
+
+// idKey is the map key of a request id: its raw JSON, so that 7 and "7"
+// stay different ids, as JSON-RPC says.
+func idKey(raw []byte) string { return string(bytes.TrimSpace(raw)) }
+
+func (c *stdioConn) writeErr() error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.werr != nil {
+		return fmt.Errorf("simserver: write stdout: %w", c.werr)
+	}
+	return nil
+}

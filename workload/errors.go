@@ -1,0 +1,161 @@
+// Package workload reads, checks and samples readbench workload files.
+//
+// A workload (DESIGN §5) describes turns: each turn issues a number of
+// parallel resources/read calls whose URIs are drawn from a weighted mix of
+// classes. This package turns the YAML file into a checked Workload, with
+// every mistake reported at its file, line, column and key path, and turns a
+// Workload into a Plan: the deterministic sequence of turns a run issues, so
+// that two runs with the same seed read the same URIs in the same order and
+// shards of one run can generate their share of turns independently.
+package workload
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Error is every parse and validation error of a workload. A load test is
+// configured by hand, often under time pressure, so each error names the file,
+// the line and column of the offending YAML node and the dotted key path
+// (for example "mix[1].size") instead of a bare "invalid value": the command
+// line prints it as is and exits 2.
+//
+// Line and Col are 1-based and 0 when the error does not come from a place in
+// the file (for example a bad command-line override found by Validate).
+type Error struct {
+	File      string
+	Line, Col int
+	Key       string
+	Msg       string
+}
+
+// Error formats the error as "FILE:LINE:COL: KEY: MSG", the form editors and
+// terminals turn into a link, leaving out the parts that are unknown.
+func (e *Error) Error() string {
+	var b strings.Builder
+	switch {
+	case e.File != "" && e.Line > 0:
+		b.WriteString(e.File + ":" + strconv.Itoa(e.Line))
+	case e.File != "":
+		b.WriteString(e.File)
+	case e.Line > 0:
+		b.WriteString("line " + strconv.Itoa(e.Line))
+	}
+	if e.Line > 0 && e.Col > 0 {
+		b.WriteString(":" + strconv.Itoa(e.Col))
+	}
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	if e.Key != "" {
+		b.WriteString(e.Key + ": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// errorf builds an *Error that is not tied to a place in the file; Parse
+// fills in the place from the key path when it can.
+func errorf(key, format string, args ...any) *Error {
+	return &Error{Key: key, Msg: fmt.Sprintf(format, args...)}
+}
+
+// position is a 1-based place in the YAML source.
+type position struct{ line, col int }
+
+// locate fills in the file and the place of e from the positions recorded
+// while parsing: the exact key path when it was written, or else the nearest
+// enclosing one ("mix[1].size" falls back to "mix[1]", then "mix", then the
+// document), so a missing key is reported where it should have been written.
+func locate(e *Error, file string, pos map[string]position) {
+	e.File = file
+	if pos == nil || e.Line > 0 {
+		return
+	}
+	for key := e.Key; ; key = parentKey(key) {
+		if p, ok := pos[key]; ok {
+			e.Line, e.Col = p.line, p.col
+			return
+		}
+		if key == "" {
+			return
+		}
+	}
+}
+
+// parentKey strips the last component of a dotted key path:
+// "mix[1].size" → "mix[1]" → "mix" → "".
+func parentKey(key string) string {
+	i := strings.LastIndexAny(key, ".[")
+	if i < 0 {
+		return ""
+	}
+	return key[:i]
+}
+
+// joinKey appends a map key to a key path.
+func joinKey(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// indexKey appends a list index to a key path.
+func indexKey(path string, i int) string {
+	return path + "[" + strconv.Itoa(i) + "]"
+}
+
+// suggest returns the option closest to word by edit distance when it is
+// close enough to be a plausible typo ("rat" → "rate"), or when one holds
+// the other ("normal" → "lognormal"), or else "".
+func suggest(word string, options []string) string {
+	best, bestDist := "", 3
+	lw := strings.ToLower(word)
+	for _, o := range options {
+		lo := strings.ToLower(o)
+		d := editDistance(lw, lo)
+		if len(lw) >= 4 && (strings.Contains(lo, lw) || strings.Contains(lw, lo)) {
+			d = min(d, 2) // "normal" for "lognormal", "in_flight" for "max_in_flight"
+		}
+		if d < bestDist && d < len(word) {
+			best, bestDist = o, d
+		}
+	}
+	return best
+}
+
+// didYouMean renders suggest's answer as a message suffix, or else lists the
+// valid options so the user never has to look them up.
+func didYouMean(word string, options []string) string {
+	if s := suggest(word, options); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return " (want one of: " + strings.Join(options, ", ") + ")"
+}
+
+// editDistance is the Levenshtein distance between a and b, over bytes
+// (keys are ASCII).
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 64 // far apart; keeps the cost bounded on hostile input
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,270 @@
+package workload
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// errorFiles maps each file of testdata/errors to the exact error it must
+// give: the place, the key path and the message are all part of the contract.
+var errorFiles = map[string]struct {
+	line, col int
+	key, msg  string
+}{
+	"typo.yaml":                     {5, 3, "load.rat", `unknown key (did you mean "rate"?)`},
+	"unknown-top.yaml":              {3, 1, "thresold", `unknown key (did you mean "thresholds"?)`},
+	"unknown-class-key.yaml":        {5, 5, "mix[0].wieght", `unknown key (did you mean "weight"?)`},
+	"wrong-kind-mix.yaml":           {3, 6, "mix", "want a list, got a map"},
+	"wrong-kind-load.yaml":          {2, 3, "load", "want a map, got a list"},
+	"wrong-kind-scalar.yaml":        {3, 17, "turn.read_timeout", "want a duration, got a list"},
+	"not-a-map.yaml":                {1, 1, "", "a workload file is a map of keys such as name, load and mix; got a list"},
+	"bad-size.yaml":                 {8, 11, "mix[1].size", `bad size "8kb": unit "kb" is ambiguous: write KiB/MiB/GiB for powers of 1024 or KB/MB/GB for powers of 1000`},
+	"bad-rate.yaml":                 {2, 9, "load.rate", `bad rate "50/sec": bad period "sec" (want s, min, h, ms or a duration such as 10s)`},
+	"zero-rate.yaml":                {2, 9, "load.rate", `bad rate "0/s": must be more than zero`},
+	"bad-duration.yaml":             {4, 17, "turn.read_timeout", `want a duration such as 800ms, 5s or 1m30s, got "5"`},
+	"bad-dist.yaml":                 {6, 12, "mix[0].delay", `bad distribution "lognormal(40ms, 12ms)": the p99 (12ms) is below the median (40ms)`},
+	"bad-dist-func.yaml":            {5, 11, "mix[0].size", `bad distribution "lognorm(8KiB, 200KiB)": unknown function "lognorm" (did you mean "lognormal"?)`},
+	"bad-int.yaml":                  {3, 10, "load.turns", `want a whole number, got "1e3"`},
+	"out-of-range.yaml":             {1, 11, "sessions", "0 is out of range (1 to 100000)"},
+	"bad-target.yaml":               {1, 9, "target", `unknown target "ftp://example.com/mcp": want embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH or sse+http(s)://HOST:PORT/PATH`},
+	"duplicate-key.yaml":            {4, 3, "load.rate", "duplicate key (first set at line 2)"},
+	"duplicate-class.yaml":          {5, 12, "mix[1].class", `duplicate class name "a" (also mix[0])`},
+	"empty.yaml":                    {0, 0, "", "empty workload file (want a map with at least load and mix)"},
+	"comments-only.yaml":            {0, 0, "", "empty workload file (want a map with at least load and mix)"},
+	"multi-doc.yaml":                {4, 0, "", "a second YAML document: a workload file holds one (remove the ---)"},
+	"syntax.yaml":                   {2, 0, "", "bad YAML: did not find expected '-' indicator"},
+	"no-rate.yaml":                  {3, 3, "load.rate", "the open model needs a rate of turns, such as 50/s (or stages)"},
+	"closed-with-rate.yaml":         {4, 9, "load.rate", "a rate is for the open model; the closed model starts a turn when one ends"},
+	"stage-missing-for.yaml":        {4, 7, "load.stages[1].for", "each stage needs a length, such as for: 30s"},
+	"two-ways.yaml":                 {5, 5, "mix[1]", `class "b" names its resources 2 ways (uri, mime+size): use one of uri, uris, template (with vars) or mime and size`},
+	"size-without-mime.yaml":        {3, 5, "mix[0].mime", "size needs mime: the type of the resource, such as text/markdown"},
+	"bad-expect.yaml":               {5, 13, "mix[0].expect", `unknown outcome "notfound" (did you mean "not_found"?)`},
+	"template-vars.yaml":            {6, 7, "mix[0].vars", `the template uses {page} but vars has no page (did you mean "pages"?)`},
+	"weighted-attachments-bad.yaml": {3, 24, "turn.attachments.four", `a key is a number of attachments: want a whole number, got "four"`},
+	"empty-mix.yaml":                {2, 6, "mix", "want at least one class of attachment"},
+	"empty-uri.yaml":                {6, 9, "mix[0].uris[1]", "empty string"},
+	"alias-stdio.yaml":              {1, 21, "target.stdio", "want the command and its arguments, as in [./server, --stdio]"},
+}
+
+func TestErrorFiles(t *testing.T) {
+	files, err := filepath.Glob("testdata/errors/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatal("no test data", err)
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		want, ok := errorFiles[name]
+		if !ok {
+			t.Errorf("%s: no expected error in errorFiles", name)
+			continue
+		}
+		_, err := LoadFile(f)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s: error %v is not an *Error", name, err)
+			continue
+		}
+		got := struct {
+			line, col int
+			key, msg  string
+		}{e.Line, e.Col, e.Key, e.Msg}
+		if got != want || e.File != f {
+			t.Errorf("%s:\n got %s:%d:%d %q %q\nwant %s:%d:%d %q %q", name, e.File, got.line, got.col, got.key, got.msg, f, want.line, want.col, want.key, want.msg)
+		}
+	}
+	if len(files) != len(errorFiles) {
+		t.Errorf("%d files in testdata/errors, %d in errorFiles", len(files), len(errorFiles))
+	}
+}
+
+func TestErrorString(t *testing.T) {
+	for _, c := range []struct {
+		e    Error
+		want string
+	}{
+		{Error{"docs.yaml", 7, 5, "load.rat", `unknown key (did you mean "rate"?)`}, `docs.yaml:7:5: load.rat: unknown key (did you mean "rate"?)`},
+		{Error{"docs.yaml", 7, 0, "", "bad YAML: x"}, "docs.yaml:7: bad YAML: x"},
+		{Error{"docs.yaml", 0, 0, "", "empty"}, "docs.yaml: empty"},
+		{Error{"", 0, 0, "load.rate", "must be more than zero"}, "load.rate: must be more than zero"},
+		{Error{"", 3, 4, "k", "m"}, "line 3:4: k: m"},
+	} {
+		if got := c.e.Error(); got != c.want {
+			t.Errorf("%#v.Error() = %q, want %q", c.e, got, c.want)
+		}
+	}
+}
+
+func TestLoadFileMissing(t *testing.T) {
+	_, err := LoadFile("testdata/no-such-file.yaml")
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("LoadFile of a missing file: %v, want it to wrap fs.ErrNotExist", err)
+	}
+}
+
+func TestParseFull(t *testing.T) {
+	w, err := LoadFile("testdata/valid/full.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, got, want any) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s = %v, want %v", what, got, want)
+		}
+	}
+	check("Name", w.Name, "full")
+	check("Description", w.Description, "every key")
+	check("Source", w.Source, "testdata/valid/full.yaml")
+	check("Target", w.Target.String(), "stdio:./server --stdio 'a b'")
+	check("Protocol", w.Protocol, "2025-11-25")
+	check("Sessions", w.Sessions, 3)
+	check("Seed", w.Seed, int64(-7))
+	check("Model", w.Load.Model, ModelOpen)
+	check("Rate", w.Load.Rate.PerSecond, 50.0)
+	check("Rate.Text", w.Load.Rate.String(), "3000/min")
+	check("Arrival", w.Load.Arrival, ArrivalPoisson)
+	check("Warmup", w.Load.Warmup, 2*time.Second)
+	check("Duration", w.Load.Duration, time.Duration(0)) // turns end the run: no default
+	check("Turns", w.Load.Turns, 500)
+	check("MaxInFlight", w.Load.MaxInFlight, 64)
+	check("Attachments.Fixed", w.Turn.Attachments.Fixed, 0)
+	check("Attachments.Max", w.Turn.Attachments.Max(), 10)
+	check("Attachments[4]", w.Turn.Attachments.Weighted[4], 40)
+	check("ReadTimeout", w.Turn.ReadTimeout, 2*time.Second)
+	check("Deadline", w.Turn.Deadline, 800*time.Millisecond)
+	check("len(Mix)", len(w.Mix), 5)
+	md := w.Mix[0]
+	check("md.Weight", md.Weight, 0.5)
+	check("md.MIME (merged)", md.MIME, "text/markdown")
+	check("md.Delay (merged)", md.Delay.String(), "uniform(5ms,10ms)")
+	check("md.Size", md.Size.String(), "lognormal(8KiB,200KiB)")
+	check("md.Entries", md.Entries, 3)
+	check("log.Ranged.Chunk", w.Mix[1].Ranged.Chunk, int64(256<<10))
+	check("log.Size", w.Mix[1].Size.String(), "12MiB")
+	check("pinned.Weight (default)", w.Mix[2].Weight, 1.0)
+	check("pinned.Expect", w.Mix[2].Expect, "ok")
+	check("list.URIs", strings.Join(w.Mix[3].URIs, " "), "docs://a docs://b")
+	page := w.Mix[4]
+	check("page.Template", page.Template, "docs://{team}/{+path}")
+	check("page.Vars.team", strings.Join(page.Vars["team"], ","), "platform,web ops")
+	check("page.Vars.path (scalar)", strings.Join(page.Vars["path"], ","), "guides/on-call")
+	check("Headers.Authorization", w.Headers["Authorization"], "Bearer ${READBENCH_TOKEN}") // not expanded
+	check("Headers.X-Trace", w.Headers["X-Trace"], "1")
+	check("AllowHosts", strings.Join(w.AllowHosts, " "), "staging.example.com 10.0.0.5:8080")
+	check("Thresholds", w.Thresholds["turn.p99"], "<800ms")
+}
+
+func TestParseDefaults(t *testing.T) {
+	w, err := LoadFile("testdata/valid/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []any{w.Target.Kind, w.Protocol, w.Sessions, w.Seed, w.Load.Model, w.Load.Arrival,
+		w.Load.MaxInFlight, w.Turn.Attachments.Fixed, w.Turn.ReadTimeout, w.Turn.Deadline,
+		w.Load.Duration, w.Mix[0].Weight}
+	want := []any{TargetEmbedded, "auto", 1, int64(1), "open", "constant",
+		1000, 1, 5 * time.Second, time.Duration(0), 10 * time.Second, 1.0}
+	if !slices.Equal(got, want) {
+		t.Errorf("defaults:\n got %v\nwant %v", got, want)
+	}
+}
+
+func TestParseValidFiles(t *testing.T) {
+	files, _ := filepath.Glob("testdata/valid/*.yaml")
+	for _, f := range files {
+		w, err := LoadFile(f)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		if w.Validate() != nil {
+			t.Errorf("%s: parsed but does not validate", f)
+		}
+	}
+	w, _ := LoadFile("testdata/valid/stages.yaml")
+	if w.Load.Length() != 40*time.Second || !w.Load.Stages[1].Ramp || w.Load.Duration != 0 {
+		t.Errorf("stages: %+v", w.Load)
+	}
+	w, _ = LoadFile("testdata/valid/closed.yaml")
+	if w.Load.Concurrency != 16 || w.Target.Kind != TargetSSE || w.Load.Length() != time.Minute {
+		t.Errorf("closed: %+v %v", w.Load, w.Target)
+	}
+}
+
+// Hostile YAML (alias loops, merge cycles, deep nesting) must fail cleanly.
+func TestParseHostile(t *testing.T) {
+	for _, in := range []string{
+		"a: &x [*x]\nload: *x\n",
+		"load: &x {<<: *x}\nmix: []\n",
+		"mix: &x [*x]\n",
+		"load: {rate: 5/s}\nmix: [{class: a, uri: docs://a, vars: &v {a: *v}}]\n",
+		strings.Repeat("[", 5000),
+		"? [a]\n: b\n",
+		"load: {rate: 5/s, <<: [1]}\nmix: [{class: a, uri: u}]\n",
+		"\"\\xff\": 1\n",
+		"load: {rate: !!binary aGVsbG8=}\n",
+	} {
+		w, err := Parse("h.yaml", []byte(in))
+		var e *Error
+		if w != nil || !errors.As(err, &e) {
+			t.Errorf("Parse(%q) = %v, %v; want an *Error", in, w, err)
+		}
+	}
+}
+
+// Validate after an override: errors carry the key, not a place in the file.
+func TestValidateAfterOverride(t *testing.T) {
+	w, err := LoadFile("testdata/valid/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Load.Model = ModelClosed
+	err = w.Validate()
+	var e *Error
+	if !errors.As(err, &e) || e.Key != "load.concurrency" || e.Line != 0 || e.Col != 0 {
+		t.Errorf("Validate() = %#v", err)
+	}
+	w.Load.Concurrency, w.Load.Rate = 4, Rate{}
+	if err := w.Validate(); err != nil {
+		t.Errorf("Validate() = %v", err)
+	}
+	w.Target = Target{Kind: TargetHTTP, Address: "nope"}
+	if err := w.Validate(); err == nil || !strings.HasPrefix(err.Error(), "target: ") {
+		t.Errorf("Validate() with a bad target = %v", err)
+	}
+}
+
+// An alias bomb is refused quickly instead of being expanded.
+func TestParseAliasBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x-list: &l [")
+	for i := range 20000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("docs://a")
+	}
+	b.WriteString("]\nx-class: &c {class: a, uris: *l}\nload: {rate: 5/s}\nmix: [")
+	for i := range 3000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("*c")
+	}
+	b.WriteString("]\n")
+	start := time.Now()
+	_, err := Parse("bomb.yaml", []byte(b.String()))
+	if err == nil || !strings.Contains(err.Error(), "too many aliases") {
+		t.Errorf("Parse of an alias bomb: %v", err)
+	}
+	// Expanded, this is 60 million URIs; refused, a fraction of a second
+	// (the bound is loose for loaded test machines).
+	if el := time.Since(start); el > 30*time.Second {
+		t.Errorf("Parse of an alias bomb took %v", el)
+	}
+}

@@ -1,0 +1,56 @@
+package workload
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"testing"
+)
+
+// The schema names exactly the keys the parser accepts.
+func TestSchemaKeys(t *testing.T) {
+	type object struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	var root struct {
+		object
+		Defs map[string]object `json:"$defs"`
+	}
+	if err := json.Unmarshal(JSONSchema(), &root); err != nil {
+		t.Fatal(err)
+	}
+	sub := func(name string) []string {
+		var o object
+		if err := json.Unmarshal(root.Properties[name], &o); err != nil {
+			t.Fatal(err)
+		}
+		return slices.Sorted(maps.Keys(o.Properties))
+	}
+	keys := func(o object) []string { return slices.Sorted(maps.Keys(o.Properties)) }
+	for _, c := range []struct {
+		what      string
+		got, want []string
+	}{
+		{"top", keys(root.object), topKeys()},
+		{"load", sub("load"), loadKeys()},
+		{"turn", sub("turn"), turnKeys()},
+		{"stage", keys(root.Defs["stage"]), stageKeys()},
+		{"class", keys(root.Defs["class"]), classKeys()},
+	} {
+		if want := slices.Sorted(slices.Values(c.want)); !slices.Equal(c.got, want) {
+			t.Errorf("%s keys: schema %v, parser %v", c.what, c.got, want)
+		}
+	}
+	var class struct {
+		Properties struct {
+			Expect struct {
+				Enum []string `json:"enum"`
+			} `json:"expect"`
+		} `json:"properties"`
+	}
+	raw, _ := json.Marshal(root.Defs["class"])
+	_ = json.Unmarshal(raw, &class)
+	if !slices.Equal(class.Properties.Expect.Enum, ExpectNames()) {
+		t.Errorf("expect enum %v, want %v", class.Properties.Expect.Enum, ExpectNames())
+	}
+}

@@ -1,0 +1,206 @@
+package workload
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// TargetKind is the transport readbench uses to reach a server (DESIGN §3).
+type TargetKind string
+
+// The target kinds. The kind decides the transport and, for mime+size
+// classes, whether the server can synthesize the resource (only embedded).
+const (
+	TargetEmbedded TargetKind = "embedded" // the simulated server, as a child process over stdio
+	TargetStdio    TargetKind = "stdio"    // a child process per session, JSON-RPC on stdin/stdout
+	TargetHTTP     TargetKind = "http"     // http:// or https:// Streamable HTTP
+	TargetSSE      TargetKind = "sse"      // sse+http:// or sse+https:// legacy HTTP+SSE
+)
+
+// Target is the server a run loads. It is written as one string on the
+// command line and in the file ("embedded", "stdio:./server --stdio",
+// "https://host/mcp", "sse+http://host/sse"), or in the file as
+// {stdio: [CMD, ARG...]} when an argument needs characters that quoting
+// would make hard to read.
+type Target struct {
+	Kind    TargetKind
+	Address string   // http/sse: a plain http(s) URL (for sse the "sse+" prefix is removed); "" otherwise
+	Argv    []string // stdio: the command and its arguments
+}
+
+// ParseTarget parses a target string: "" or "embedded"; "stdio:CMD ARG...",
+// split on white space with single and double quotes grouping words and a
+// backslash escaping one character (there is no shell: no variables, globs
+// or pipes, so what is written is exactly what is run); "http://..." or
+// "https://..." for Streamable HTTP; "sse+http://..." or "sse+https://..."
+// for the legacy HTTP+SSE transport.
+func ParseTarget(s string) (Target, error) {
+	t := strings.TrimSpace(s)
+	switch {
+	case t == "" || strings.EqualFold(t, string(TargetEmbedded)):
+		return Target{Kind: TargetEmbedded}, nil
+	case hasPrefixFold(t, "stdio:"):
+		argv, err := SplitArgs(t[len("stdio:"):])
+		if err != nil {
+			return Target{}, fmt.Errorf("bad target %q: %v", s, err)
+		}
+		if len(argv) == 0 || argv[0] == "" {
+			return Target{}, fmt.Errorf("bad target %q: stdio: needs a command, as in stdio:./server --stdio", s)
+		}
+		return Target{Kind: TargetStdio, Argv: argv}, nil
+	case hasPrefixFold(t, "sse+http://") || hasPrefixFold(t, "sse+https://"):
+		addr := t[len("sse+"):]
+		if err := checkURL(addr); err != nil {
+			return Target{}, fmt.Errorf("bad target %q: %v", s, err)
+		}
+		return Target{Kind: TargetSSE, Address: addr}, nil
+	case hasPrefixFold(t, "http://") || hasPrefixFold(t, "https://"):
+		if err := checkURL(t); err != nil {
+			return Target{}, fmt.Errorf("bad target %q: %v", s, err)
+		}
+		return Target{Kind: TargetHTTP, Address: t}, nil
+	}
+	return Target{}, fmt.Errorf("unknown target %q: want embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH or sse+http(s)://HOST:PORT/PATH", s)
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// checkURL reports why u is not a usable http(s) URL.
+func checkURL(u string) error {
+	p, err := url.Parse(u)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return err
+	}
+	if p.Host == "" || p.Hostname() == "" {
+		return errors.New("the URL has no host")
+	}
+	if strings.ContainsAny(u, " \t\r\n") {
+		return errors.New("the URL contains white space")
+	}
+	return nil
+}
+
+// check reports why t cannot be used, or nil.
+func (t Target) check() error {
+	switch t.Kind {
+	case "", TargetEmbedded:
+		return nil
+	case TargetStdio:
+		if len(t.Argv) == 0 || t.Argv[0] == "" {
+			return errors.New("a stdio target needs a command")
+		}
+		return nil
+	case TargetHTTP, TargetSSE:
+		if !hasPrefixFold(t.Address, "http://") && !hasPrefixFold(t.Address, "https://") {
+			return fmt.Errorf("address %q is not an http(s) URL", t.Address)
+		}
+		return checkURL(t.Address)
+	}
+	return fmt.Errorf("unknown target kind %q (want embedded, stdio, http or sse)", t.Kind)
+}
+
+// String is the target as it is written on the command line: "embedded",
+// "stdio:cmd arg" (arguments quoted where needed, so ParseTarget reads it
+// back to the same Argv), the URL, or "sse+" and the URL. Results record it.
+func (t Target) String() string {
+	switch t.Kind {
+	case TargetStdio:
+		return "stdio:" + JoinArgs(t.Argv)
+	case TargetHTTP:
+		return t.Address
+	case TargetSSE:
+		return "sse+" + t.Address
+	}
+	return string(TargetEmbedded)
+}
+
+// MarshalText writes the target as String does.
+func (t Target) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// UnmarshalText reads a target with ParseTarget.
+func (t *Target) UnmarshalText(b []byte) error {
+	v, err := ParseTarget(string(b))
+	if err != nil {
+		return err
+	}
+	*t = v
+	return nil
+}
+
+// SplitArgs splits a command line into words the way ParseTarget does for
+// stdio targets: white space separates words; '...' groups characters
+// literally; "..." groups them with \" and \\ as the only escapes; outside
+// quotes a backslash takes the next character literally. There is no shell,
+// so nothing else is special. It is exported for the command line, which
+// splits --target values the same way.
+func SplitArgs(s string) ([]string, error) {
+	var args []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'':
+			inWord = true
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("unterminated single quote")
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case c == '"':
+			inWord = true
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New("unterminated double quote")
+			}
+		case c == '\\' && i+1 < len(s):
+			inWord = true
+			i++
+			cur.WriteByte(s[i])
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if inWord {
+				args = append(args, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			inWord = true
+			cur.WriteByte(c)
+		}
+	}
+	if inWord {
+		args = append(args, cur.String())
+	}
+	return args, nil
+}
+
+// JoinArgs is the inverse of SplitArgs: it quotes the words that need it.
+func JoinArgs(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		switch {
+		case a != "" && !strings.ContainsAny(a, " \t\r\n'\"\\"):
+			parts[i] = a
+		case !strings.Contains(a, "'"):
+			parts[i] = "'" + a + "'"
+		default:
+			parts[i] = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(a) + `"`
+		}
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,229 @@
+package workload
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+// Defaults of a workload file, named so the command line and the schema
+// print the same figures the parser applies.
+const (
+	DefaultProtocol    = "auto"
+	DefaultSessions    = 1
+	DefaultSeed        = 1
+	DefaultModel       = ModelOpen
+	DefaultArrival     = ArrivalConstant
+	DefaultMaxInFlight = 1000
+	DefaultAttachments = 1
+	// DefaultReadTimeout separates "slow" from "never going to answer"; the
+	// 5 s of seed 000 sits far above any healthy read's latency.
+	DefaultReadTimeout = 5 * time.Second
+	// DefaultDuration ends a run that names neither duration, turns nor
+	// stages: long enough for a first look, short enough not to surprise.
+	DefaultDuration = 10 * time.Second
+)
+
+// Load models and arrival processes.
+const (
+	ModelOpen       = "open"     // turns start at a rate, whatever is in flight (how users arrive)
+	ModelClosed     = "closed"   // a fixed number of turns in flight (how a batch job behaves)
+	ArrivalConstant = "constant" // evenly spaced starts
+	ArrivalPoisson  = "poisson"  // exponential gaps: bursts as real users make them
+)
+
+// Limits on counts, so that a typo such as an extra zero is an error
+// instead of a run that exhausts the machine.
+const (
+	MaxSessions    = 100000
+	MaxAttachments = 10000 // reads per turn
+	MaxEntries     = 10000 // contents entries per answer, as the simulated server allows
+	MaxInFlight    = 10000000
+)
+
+// Workload is a resolved workload file: defaults applied and invariants
+// checked. The command line may override fields and then call Validate.
+type Workload struct {
+	Name        string
+	Description string            // one line for "readbench scenarios"; key "description"
+	Source      string            // file name it came from ("<builtin>/docs-attachments.yaml" for scenarios)
+	Target      Target            // default embedded
+	Protocol    string            // "auto" (default) or a version string like "2025-11-25"
+	Sessions    int               // default 1
+	Seed        int64             // default 1
+	Load        Load              // how turns arrive
+	Turn        Turn              // what a turn is
+	Mix         []Class           // what each read reads
+	Headers     map[string]string // raw values as written (may contain ${ENV}); not expanded here
+	AllowHosts  []string          // non-loopback hosts the user allows a run to load
+	Thresholds  map[string]string // kept as written, e.g. {"turn.p99": "<800ms"}
+
+	pos map[string]position // where each key path was written; nil unless parsed
+}
+
+// Load says when turns start and when the run ends.
+//
+// The open model (the default) starts turns at Rate whatever is in flight,
+// as independent users do, so a slow server shows up as latency instead of
+// as a politely reduced load. The closed model keeps Concurrency turns in
+// flight, like a batch job. The run ends after Duration, after Turns turns,
+// or at the end of the Stages; Warmup runs first and is recorded apart.
+type Load struct {
+	Model       string        // "open" (default) | "closed"
+	Rate        Rate          // turns per second (open); with stages, the rate a first ramping stage starts from
+	Concurrency int           // closed model: turns in flight
+	Arrival     string        // "constant" (default) | "poisson"
+	Warmup      time.Duration // before the measured run, recorded separately
+	Duration    time.Duration // 0 when Turns or Stages end the run
+	Turns       int           // alternative to Duration
+	Stages      []Stage       // a rate profile (open model); sets the run's length
+	MaxInFlight int           // default 1000 (turns); beyond it a turn's reads are dropped, counted, never queued
+}
+
+// Length is how long the measured run lasts (after warmup): Duration, or the
+// sum of the stages; 0 when the run is ended by a number of turns.
+func (l Load) Length() time.Duration {
+	if len(l.Stages) == 0 {
+		return l.Duration
+	}
+	var sum time.Duration
+	for _, s := range l.Stages {
+		sum += s.For
+	}
+	return sum
+}
+
+// Stage is one step of a rate profile: hold Rate for For, or, with Ramp,
+// move linearly from the previous stage's rate (the load's Rate, or 0, for
+// the first stage) to Rate over For. Stages find a knee that one rate hides.
+type Stage struct {
+	Rate Rate
+	For  time.Duration
+	Ramp bool
+}
+
+// Turn says what a turn is: how many attachments are read in parallel and
+// the two ceilings a host puts on them (seed 000): the per-read timeout that
+// tells slow from never, and the turn deadline at which stragglers are
+// cancelled.
+type Turn struct {
+	Attachments Attachments
+	ReadTimeout time.Duration // per read; default 5s
+	Deadline    time.Duration // 0 = no deadline
+}
+
+// Attachments is the number of reads per turn: a fixed count, or a count
+// drawn per turn by weight (users attach one file more often than ten).
+type Attachments struct {
+	Fixed    int         // when not weighted
+	Weighted map[int]int // count -> weight, e.g. {1: 50, 4: 40, 10: 10}
+}
+
+// Max is the largest number of reads a turn can have, for sizing buffers
+// and the in-flight budget.
+func (a Attachments) Max() int {
+	m := a.Fixed
+	for n := range a.Weighted {
+		m = max(m, n)
+	}
+	return m
+}
+
+// Class is one entry of the mix: a kind of attachment, drawn with a weight.
+// A class names its resources one way: URI, URIs, Template with Vars, or
+// MIME with Size, which the embedded target synthesizes (its simulated
+// server reads the description from the URI).
+type Class struct {
+	Name     string              // key "class", required, unique
+	Weight   float64             // default 1, > 0
+	URI      string              // one fixed URI
+	URIs     []string            // one drawn uniformly per read
+	Template string              // RFC 6570 level 1 (and {+var}) template ...
+	Vars     map[string][]string // ... and its variables: name -> values, one drawn per read
+	MIME     string              // mime+size: the resource's type ...
+	Size     *Dist               // ... and size in bytes (of each entry); nil when unset
+	Delay    *Dist               // server think time, embedded target only; nil when unset
+	Entries  int                 // contents entries per answer, each of Size bytes (embedded target); 0 = one
+	Expect   string              // "" (= ok) or the outcome this class should end with, e.g. "not_found"
+	Ranged   *Ranged             // fetch with the ranged read tool instead of resources/read; nil when unset
+}
+
+// Ranged asks for an attachment to be fetched with the ranged `read` of
+// seed 004 in chunks of Chunk bytes until eof (DESIGN §5, key "ranged").
+type Ranged struct {
+	Chunk int64 // bytes per chunk, > 0
+}
+
+// ExpectNames are the outcomes a class may expect (DESIGN §6), plus "error",
+// meaning any JSON-RPC error. "expected_error" and "dropped" are not among
+// them: the first is what a met expectation is counted as, and the second is
+// the driver's doing, never the server's answer.
+func ExpectNames() []string {
+	return []string{"ok", "error", "not_found", "invalid_params", "internal", "rpc_error",
+		"input_required", "timeout", "cancelled", "transport", "protocol"}
+}
+
+// defaults is a workload with every default applied and nothing else.
+func defaults() *Workload {
+	return &Workload{
+		Target:   Target{Kind: TargetEmbedded},
+		Protocol: DefaultProtocol,
+		Sessions: DefaultSessions,
+		Seed:     DefaultSeed,
+		Load: Load{
+			Model:       DefaultModel,
+			Arrival:     DefaultArrival,
+			MaxInFlight: DefaultMaxInFlight,
+		},
+		Turn: Turn{
+			Attachments: Attachments{Fixed: DefaultAttachments},
+			ReadTimeout: DefaultReadTimeout,
+		},
+	}
+}
+
+// ApplyDefaults fills the zero fields of w with the defaults of the file
+// format, as Parse does, so that code building a Workload literal (tests,
+// `readbench init`, the capacity search) need only set what matters before
+// Validate. Zero values that are meaningful are kept: a Seed of 0, a Warmup
+// or Deadline of 0. A run with no end gets DefaultDuration; a class with no
+// weight gets 1.
+func (w *Workload) ApplyDefaults() {
+	d := defaults()
+	if w.Target.Kind == "" {
+		w.Target.Kind = TargetEmbedded
+	}
+	setIfZero(&w.Protocol, d.Protocol)
+	setIfZero(&w.Sessions, d.Sessions)
+	setIfZero(&w.Load.Model, d.Load.Model)
+	setIfZero(&w.Load.Arrival, d.Load.Arrival)
+	setIfZero(&w.Load.MaxInFlight, d.Load.MaxInFlight)
+	setIfZero(&w.Turn.ReadTimeout, d.Turn.ReadTimeout)
+	if w.Turn.Attachments.Fixed == 0 && len(w.Turn.Attachments.Weighted) == 0 {
+		w.Turn.Attachments.Fixed = DefaultAttachments
+	}
+	if w.Load.Duration == 0 && w.Load.Turns == 0 && len(w.Load.Stages) == 0 {
+		w.Load.Duration = DefaultDuration
+	}
+	for i := range w.Mix {
+		setIfZero(&w.Mix[i].Weight, 1)
+	}
+}
+
+func setIfZero[T comparable](p *T, v T) {
+	var zero T
+	if *p == zero {
+		*p = v
+	}
+}
+
+// LoadFile reads and parses the workload file at path. (It would be called
+// Load, but that name is the Load type's.) I/O errors are wrapped with %w so
+// callers can tell a missing file from a bad one; parse errors are *Error.
+func LoadFile(path string) (*Workload, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading workload: %w", err)
+	}
+	return Parse(path, data)
+}
