@@ -10,9 +10,9 @@ import (
 )
 
 // params holds the request parameters of every method the server knows,
-// decoded once. _meta stays raw: only a few keys matter here.
+// decoded once.
 type params struct {
-	Meta            map[string]json.RawMessage `json:"_meta"`
+	Meta            *requestMeta               `json:"_meta"`
 	URI             *string                    `json:"uri"`
 	Cursor          string                     `json:"cursor"`
 	RequestState    string                     `json:"requestState"`
@@ -20,6 +20,15 @@ type params struct {
 	RequestID       json.RawMessage            `json:"requestId"`
 	Name            string                     `json:"name"`
 	Arguments       json.RawMessage            `json:"arguments"`
+}
+
+// requestMeta is the part of a request's _meta the server reads: a struct,
+// not a map, so that decoding it allocates nothing for the keys it skips.
+// The tag names must equal protocol.MetaProtocolVersion and
+// protocol.MetaClientCapabilities (TestMetaTags checks).
+type requestMeta struct {
+	ProtocolVersion    json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
+	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
 }
 
 // call is one request as a transport hands it to the server, its era
@@ -79,8 +88,8 @@ func newCall(msg *protocol.Message) (*call, *protocol.Error) {
 			return c, protocol.NewError(protocol.CodeInvalidParams, "Invalid params: "+err.Error(), nil)
 		}
 	}
-	if raw, ok := c.p.Meta[protocol.MetaProtocolVersion]; ok {
-		if err := json.Unmarshal(raw, &c.metaVersion); err != nil || c.metaVersion == "" {
+	if m := c.p.Meta; m != nil && m.ProtocolVersion != nil {
+		if err := json.Unmarshal(m.ProtocolVersion, &c.metaVersion); err != nil || c.metaVersion == "" {
 			return c, protocol.NewError(protocol.CodeInvalidParams, "Invalid params: _meta "+protocol.MetaProtocolVersion+" must be a version string", nil)
 		}
 	}
@@ -104,8 +113,7 @@ func (c *call) resolveEra(fallback string) *protocol.Error {
 	c.modern = protocol.IsModern(c.version)
 	if c.modern {
 		var caps map[string]json.RawMessage
-		raw, ok := c.p.Meta[protocol.MetaClientCapabilities]
-		if !ok || json.Unmarshal(raw, &caps) != nil || caps == nil {
+		if c.p.Meta == nil || json.Unmarshal(c.p.Meta.ClientCapabilities, &caps) != nil || caps == nil {
 			return protocol.NewError(protocol.CodeInvalidParams, "Invalid params: _meta "+protocol.MetaClientCapabilities+" must be an object", nil)
 		}
 	}

@@ -237,3 +237,12 @@ func TestRangedReadTool(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestMetaTags keeps requestMeta's JSON tags in step with protocol's keys.
+func TestMetaTags(t *testing.T) {
+	var m requestMeta
+	raw := `{"` + protocol.MetaProtocolVersion + `":"v","` + protocol.MetaClientCapabilities + `":{"x":1}}`
+	if err := json.Unmarshal([]byte(raw), &m); err != nil || string(m.ProtocolVersion) != `"v"` || string(m.ClientCapabilities) != `{"x":1}` {
+		t.Errorf("requestMeta decodes %s as %+v (%v)", raw, m, err)
+	}
+}

@@ -125,6 +125,20 @@ func loadResult(t *testing.T, path string) result {
 	return r
 }
 
+// rawResult reads a result file as generic JSON.
+func rawResult(t *testing.T, path string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // onlyGood fails when any read ended in anything but ok or expected_error.
 func onlyGood(t *testing.T, r result) {
 	t.Helper()

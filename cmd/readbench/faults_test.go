@@ -1,0 +1,158 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Faults, end to end: the simulated server's URI and server options make
+// reads slow, deaf to cancellation, or the server die; each must land in
+// its own outcome and the identity must hold.
+
+func writeWorkload(t *testing.T, dir, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, "w.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestFaultOutcomes(t *testing.T) {
+	url := startServe(t)
+	cases := []struct {
+		name   string
+		target string
+		body   string
+		check  func(t *testing.T, r result, raw map[string]any)
+	}{
+		{"deadline cancels and an honouring server stays quiet", "embedded", `
+name: cut
+load: {rate: 20/s, duration: 1s}
+turn: {attachments: 2, read_timeout: 5s, deadline: 100ms}
+mix:
+  - {class: slow, uri: "sim:///slow?mime=text/plain&size=100&delay=400ms"}
+`, func(t *testing.T, r result, raw map[string]any) {
+			if r.Totals.Outcomes["cancelled"] != r.Totals.Scheduled {
+				t.Errorf("outcomes %v", r.Totals.Outcomes)
+			}
+			if c := raw["cancellation"].(map[string]any); c["late_answers"].(float64) != 0 {
+				t.Errorf("an honouring server sent late answers: %v", c)
+			}
+		}},
+		{"a server that ignores cancellation shows late answers", "embedded", `
+name: deaf
+load: {rate: 20/s, duration: 1s}
+turn: {attachments: 2, read_timeout: 5s, deadline: 100ms}
+mix:
+  - {class: deaf, uri: "sim:///deaf?mime=text/plain&size=1000&delay=200ms&honor_cancel=false"}
+`, func(t *testing.T, r result, raw map[string]any) {
+			c := raw["cancellation"].(map[string]any)
+			if r.Totals.Outcomes["cancelled"] != r.Totals.Scheduled || c["late_answers"].(float64) == 0 || c["wasted_bytes"].(float64) < 1000 {
+				t.Errorf("outcomes %v, cancellation %v", r.Totals.Outcomes, c)
+			}
+		}},
+		{"HTTP 2026-07-28: cancelling closes the stream", url, `
+name: cut-http
+load: {rate: 20/s, duration: 1s}
+turn: {attachments: 2, read_timeout: 5s, deadline: 100ms}
+mix:
+  - {class: slow, uri: "sim:///slow?mime=text/plain&size=100&delay=400ms"}
+`, func(t *testing.T, r result, raw map[string]any) {
+			if r.Totals.Outcomes["cancelled"] != r.Totals.Scheduled {
+				t.Errorf("outcomes %v", r.Totals.Outcomes)
+			}
+		}},
+		{"the read timeout separates slow from never", "embedded", `
+name: timeout
+load: {rate: 20/s, duration: 1s}
+turn: {attachments: 1, read_timeout: 100ms}
+mix:
+  - {class: slow, uri: "sim:///slow?mime=text/plain&size=100&delay=400ms"}
+  - {class: fast, uri: "sim:///fast?mime=text/plain&size=100"}
+`, func(t *testing.T, r result, raw map[string]any) {
+			if r.Classes[0].Outcomes["timeout"] != r.Classes[0].Outcomes["timeout"]+r.Classes[0].Outcomes["ok"] || r.Classes[0].Outcomes["timeout"] == 0 {
+				t.Errorf("slow: %v", r.Classes[0].Outcomes)
+			}
+			if r.Classes[1].Outcomes["ok"] == 0 || r.Classes[1].Outcomes["timeout"] != 0 {
+				t.Errorf("fast: %v", r.Classes[1].Outcomes)
+			}
+		}},
+		{"beyond max_in_flight turns are dropped, never started late", "embedded", `
+name: dropped
+load: {rate: 50/s, duration: 1s, max_in_flight: 2}
+turn: {attachments: 3, read_timeout: 5s}
+mix:
+  - {class: slow, uri: "sim:///slow?mime=text/plain&size=100&delay=300ms"}
+`, func(t *testing.T, r result, raw map[string]any) {
+			if r.Totals.Outcomes["dropped"] == 0 || r.Totals.Outcomes["ok"] == 0 || r.Totals.Outcomes["dropped"]%3 != 0 {
+				t.Errorf("outcomes %v", r.Totals.Outcomes)
+			}
+		}},
+		{"error codes map to outcomes", "embedded", `
+name: errors
+load: {rate: 20/s, duration: 1s}
+turn: {attachments: 3, read_timeout: 5s}
+mix:
+  - {class: internal, uri: "sim:///e?error=-32603"}
+  - {class: other, uri: "sim:///e?error=-32000"}
+  - {class: neither, uri: "sim:///n?mime=text/plain&size=10&fault=neither"}
+`, func(t *testing.T, r result, raw map[string]any) {
+			want := []string{"internal", "rpc_error", "protocol"}
+			for i, c := range r.Classes {
+				if c.Outcomes[want[i]] == 0 || c.Outcomes[want[i]] != sumOutcomes(c.Outcomes) {
+					t.Errorf("class %s: %v, want all %s", c.Class, c.Outcomes, want[i])
+				}
+			}
+			if s := raw["shape"].(map[string]any); s["neither"].(float64) == 0 {
+				t.Errorf("shape %v", s)
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			wl := writeWorkload(t, dir, c.body)
+			stdout, stderr, code := readbench(t, dir, "run", wl, "--target", c.target, "--out", "r.json")
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			r := loadResult(t, filepath.Join(dir, "r.json"))
+			c.check(t, r, rawResult(t, filepath.Join(dir, "r.json")))
+		})
+	}
+}
+
+// TestServerDiesMidRun: a stdio server that exits mid-run becomes counted
+// transport outcomes at once, not a hang, and the run still saves its
+// result. (The server counts answers as it writes them, so a few reads in
+// flight at the crash may still be answered: hence the loose bound.)
+func TestServerDiesMidRun(t *testing.T) {
+	dir := t.TempDir()
+	wl := writeWorkload(t, dir, fmt.Sprintf(`
+name: crash
+target: {stdio: [%q, serve, --stdio, --crash-after, "15"]}
+load: {rate: 20/s, duration: 2s}
+turn: {attachments: 2, read_timeout: 30s}
+mix:
+  - {class: md, uri: "sim:///a?mime=text/markdown&size=100&delay=5ms"}
+`, binary))
+	stdout, stderr, code := readbench(t, dir, "run", wl, "--out", "r.json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	r := loadResult(t, filepath.Join(dir, "r.json"))
+	if ok, tr := r.Totals.Outcomes["ok"], r.Totals.Outcomes["transport"]; ok < 10 || ok > 20 || tr == 0 || ok+tr != r.Totals.Scheduled {
+		t.Errorf("outcomes %v", r.Totals.Outcomes)
+	}
+}
+
+func sumOutcomes(m map[string]int64) int64 {
+	var n int64
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
