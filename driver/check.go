@@ -83,10 +83,11 @@ func checkRead(body []byte, uri string, modern bool) verdict {
 	case !usable:
 		return protocolVerdict(v, v.detail)
 	}
+	// A folder read answers one URI with many documents, each under its own
+	// URI: only a single entry that names another URI is a rewrite.
 	if v.entries > 1 {
 		v.shape.MultiEntry++
-	} else if v.shape.URIRewritten > 0 {
-		v.shape.URIRewritten = 1
+		v.shape.URIRewritten = 0
 	}
 	v.outcome = stats.OK
 	return v

@@ -15,6 +15,7 @@ import (
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
+	"golang.org/x/time/rate"
 )
 
 // Options configure a run. The workload says what to do; the rest is what
@@ -33,6 +34,10 @@ type Options struct {
 	// Progress, when set, is called about once a second from a goroutine
 	// the run owns.
 	Progress func(Progress)
+	// Logf, when set, receives why reads failed (a dead server, an
+	// unusable answer): the first few, then one every few seconds, so a
+	// failing run explains itself without flooding the terminal.
+	Logf func(format string, args ...any)
 }
 
 // Progress is a live snapshot for a progress line.
@@ -77,6 +82,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	r := &runner{
 		o: o, w: w,
+		failures: rate.Sometimes{First: 3, Interval: 5 * time.Second},
 		measured: stats.NewRecorder(classes),
 		warmup:   stats.NewRecorder(classes),
 	}
@@ -131,6 +137,7 @@ type runner struct {
 	measured *stats.Recorder
 	warmup   *stats.Recorder
 
+	failures  rate.Sometimes // paces Options.Logf
 	turns     sync.WaitGroup // every turn goroutine
 	inFlight  atomic.Int64
 	started   atomic.Int64
@@ -336,6 +343,13 @@ func (r *runner) launch(ctx context.Context, i uint64, intended time.Time, isWar
 	}
 	r.turns.Add(1)
 	go r.runTurn(ctx, i, intended, isWarm)
+}
+
+// logFailure reports why a read failed, paced by r.failures.
+func (r *runner) logFailure(uri, why string) {
+	if r.o.Logf != nil {
+		r.failures.Do(func() { r.o.Logf("read %s: %s", uri, why) })
+	}
 }
 
 func (r *runner) recorder(isWarm bool) *stats.Recorder {

@@ -81,6 +81,9 @@ func (r *runner) doRead(tctx context.Context, s *session, intended time.Time, at
 			sample.TTFB = a.firstByte.Sub(a.sent)
 		}
 		sample.WireBytes, sample.DiskBytes, sample.Base64Bytes = a.wireBytes, v.diskBytes, v.base64Bytes
+		if v.outcome == stats.Protocol {
+			r.logFailure(att.URI, "unusable answer: "+v.detail)
+		}
 		if v.shape != (stats.Shape{}) {
 			rec.Shape(v.shape)
 		}
@@ -92,6 +95,7 @@ func (r *runner) doRead(tctx context.Context, s *session, intended time.Time, at
 		r.cancelled.Add(1)
 	default:
 		sample.Outcome = stats.Transport
+		r.logFailure(att.URI, err.Error())
 	}
 	sample.Outcome = applyExpect(sample.Outcome, att.Expect)
 	rec.Read(sample)

@@ -17,13 +17,15 @@ import (
 // decode it (as the driver does not). SetBytes is the decoded size, so MB/s
 // is disk bytes served per second; wire-MB/s counts the bytes on the wire.
 
-var benchReads = []struct{ name, uri string }{
-	{"png-1.8MB", "sim:///shot.png?mime=image/png&size=1834208"},
-	{"md-8KiB", "sim:///guide.md?mime=text/markdown&size=8KiB"},
+func benchReads() []struct{ name, uri string } {
+	return []struct{ name, uri string }{
+		{"png-1.8MB", "sim:///shot.png?mime=image/png&size=1834208"},
+		{"md-8KiB", "sim:///guide.md?mime=text/markdown&size=8KiB"},
+	}
 }
 
 func BenchmarkReadStdio(b *testing.B) {
-	for _, br := range benchReads {
+	for _, br := range benchReads() {
 		b.Run(br.name, func(b *testing.B) {
 			s := New(Options{})
 			serverIn, in := io.Pipe()
@@ -67,7 +69,7 @@ func BenchmarkReadStdio(b *testing.B) {
 }
 
 func BenchmarkReadHTTP(b *testing.B) {
-	for _, br := range benchReads {
+	for _, br := range benchReads() {
 		for _, sse := range []bool{false, true} {
 			name := br.name + "/json"
 			if sse {
@@ -111,7 +113,7 @@ func BenchmarkReadHTTP(b *testing.B) {
 // encoding a read's contents.
 func BenchmarkEncodeContents(b *testing.B) {
 	g := newGenerator()
-	for _, br := range benchReads {
+	for _, br := range benchReads() {
 		b.Run(br.name, func(b *testing.B) {
 			spec, err := ParseSimURI(br.uri)
 			if err != nil {

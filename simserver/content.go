@@ -35,7 +35,9 @@ type Entry struct {
 // A URI of another scheme returns an error wrapping ErrNotSim, a bad one an
 // error wrapping ErrBadURI, and an error=CODE URI the *protocol.Error the
 // server answers.
-func Content(uri string) ([]Entry, error) {
+func Content(uri string) ([]Entry, error) { return newGenerator().content(uri) }
+
+func (g *generator) content(uri string) ([]Entry, error) {
 	s, err := ParseSimURI(uri)
 	if err != nil {
 		return nil, err
@@ -43,7 +45,7 @@ func Content(uri string) ([]Entry, error) {
 	if s.ErrorCode != 0 {
 		return nil, simulatedError(s)
 	}
-	return newGenerator().entries(s), nil
+	return g.entries(s), nil
 }
 
 // generator makes content. Its random block is filled once from a fixed
@@ -55,7 +57,7 @@ func Content(uri string) ([]Entry, error) {
 // of an encoding. Text works the same way (see textBlock).
 type generator struct {
 	block   []byte
-	block64 []byte
+	block64 func() []byte // base64 of block, computed on first use (Content never needs it)
 
 	mu    sync.Mutex
 	texts map[string]*textBlock // by textKind name, built on first use
@@ -73,7 +75,7 @@ func newGenerator() *generator {
 	for i := 0; i < blockSize; i += 8 {
 		binary.LittleEndian.PutUint64(g.block[i:], r.Uint64())
 	}
-	g.block64 = base64.StdEncoding.AppendEncode(nil, g.block)
+	g.block64 = sync.OnceValue(func() []byte { return base64.StdEncoding.AppendEncode(nil, g.block) })
 	return g
 }
 
@@ -104,7 +106,7 @@ func (g *generator) entries(s *Spec) []Entry {
 	out := make([]Entry, s.Entries)
 	for i := range out {
 		out[i] = g.entryMeta(s, i)
-		out[i].Data = g.data(s.MIME, s.Size, seedOf(s.EntryURI(i)))
+		out[i].Data = g.data(s, seedOf(s.EntryURI(i)))
 	}
 	return out
 }
@@ -112,7 +114,7 @@ func (g *generator) entries(s *Spec) []Entry {
 // entryMeta is entry i without its data: the uri, mimeType and encoding the
 // wire shows, faults applied.
 func (g *generator) entryMeta(s *Spec, i int) Entry {
-	e := Entry{URI: s.EntryURI(i), MIME: s.DeclaredMIME(), Text: isText(s.MIME)}
+	e := Entry{URI: s.EntryURI(i), MIME: s.DeclaredMIME(), Text: s.kind != nil}
 	switch s.Fault {
 	case FaultRewriteURI:
 		e.URI = rewrittenURI(s, i)
@@ -134,34 +136,36 @@ func rewrittenURI(s *Spec, i int) string {
 	return u
 }
 
-// data returns size bytes of content of type mimeType for the given seed.
-func (g *generator) data(mimeType string, size int64, seed uint64) []byte {
-	if k := textKindOf(mimeType); k != nil {
-		return g.textBlock(k).appendRaw(make([]byte, 0, size), int(size), seed)
+// data returns the content of an entry of s with the given seed.
+func (g *generator) data(s *Spec, seed uint64) []byte {
+	if s.kind != nil {
+		return g.textBlock(s.kind).appendRaw(make([]byte, 0, s.Size), int(s.Size), seed)
 	}
-	dst := make([]byte, 0, size)
-	dst = append(dst, g.head(mimeType, size, seed)...)
-	g.body(size, seed, func(off, n int) { dst = append(dst, g.block[off:off+n]...) })
+	dst := make([]byte, 0, s.Size)
+	dst = append(dst, g.head(s.base, s.Size, seed)...)
+	g.body(s.Size, seed, func(off, n int) { dst = append(dst, g.block[off:off+n]...) })
 	return dst
 }
 
-// appendBlob64 appends the standard padded base64 of data(mimeType, size,
-// seed), mostly by copying slices of block64.
-func (g *generator) appendBlob64(dst []byte, mimeType string, size int64, seed uint64) []byte {
-	dst = base64.StdEncoding.AppendEncode(dst, g.head(mimeType, size, seed))
-	g.body(size, seed, func(off, n int) {
+// appendBlob64 appends the standard padded base64 of data(s, seed), mostly
+// by copying slices of block64.
+func (g *generator) appendBlob64(dst []byte, s *Spec, seed uint64) []byte {
+	dst = base64.StdEncoding.AppendEncode(dst, g.head(s.base, s.Size, seed))
+	block64 := g.block64()
+	g.body(s.Size, seed, func(off, n int) {
 		full := n - n%3
-		dst = append(dst, g.block64[off/3*4:(off+full)/3*4]...)
+		dst = append(dst, block64[off/3*4:(off+full)/3*4]...)
 		dst = base64.StdEncoding.AppendEncode(dst, g.block[off+full:off+n])
 	})
 	return dst
 }
 
-// head is the first min(size, headLen) bytes of binary content: the type's
-// magic bytes, then filler from a seed-derived offset of the block.
-func (g *generator) head(mimeType string, size int64, seed uint64) []byte {
+// head is the first min(size, headLen) bytes of binary content of base type
+// t: the type's magic bytes, then filler from a seed-derived offset of the
+// block.
+func (g *generator) head(t string, size int64, seed uint64) []byte {
 	h := make([]byte, 0, headLen)
-	h = append(h, magicFor(baseType(mimeType), size, seed)...)
+	h = append(h, magicFor(t, size, seed)...)
 	off := int(mix(seed) % uint64(blockSize-headLen))
 	h = append(h, g.block[off:off+headLen-len(h)]...)
 	return h[:min(int64(headLen), size)]

@@ -3,35 +3,48 @@ package simserver
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/csv"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
 )
 
-var textTypes = []string{
-	"text/markdown", "application/json", "text/plain", "text/html", "text/csv",
-	"application/xml", "application/yaml", "application/ld+json", "image/svg+xml", "text/x-go",
+func textTypes() []string {
+	return []string{
+		"text/markdown", "application/json", "text/plain", "text/html", "text/csv",
+		"application/xml", "application/yaml", "application/ld+json", "image/svg+xml", "text/x-go",
+	}
 }
 
-var binaryTypes = map[string]string{
-	"image/png":                "\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR",
-	"image/jpeg":               "\xff\xd8\xff\xe0",
-	"image/gif":                "GIF89a",
-	"image/webp":               "RIFF",
-	"application/pdf":          "%PDF-1.7\n",
-	"application/zip":          "PK\x03\x04",
-	"application/gzip":         "\x1f\x8b\x08",
-	"application/octet-stream": "",
-	"audio/mpeg":               "",
+func binaryTypes() map[string]string {
+	return map[string]string{
+		"image/png":                "\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR",
+		"image/jpeg":               "\xff\xd8\xff\xe0",
+		"image/gif":                "GIF89a",
+		"image/webp":               "RIFF",
+		"application/pdf":          "%PDF-1.7\n",
+		"application/zip":          "PK\x03\x04",
+		"application/gzip":         "\x1f\x8b\x08",
+		"application/octet-stream": "",
+		"audio/mpeg":               "",
+	}
 }
 
-var sizes = []int64{0, 1, 2, 3, 4, 5, 7, 17, 33, 64, 100, 255, 1000, 4096, 65537, 200_000}
+func sizes() []int64 {
+	return []int64{0, 1, 2, 3, 4, 5, 7, 17, 33, 64, 100, 255, 1000, 4096, 65537, 200_000}
+}
 
-func oneEntry(t *testing.T, uri string) Entry {
+// oneEntry is the single entry of a read, from g (Content builds a new
+// generator per call, which the race detector makes slow).
+func oneEntry(t *testing.T, g *generator, uri string) Entry {
 	t.Helper()
-	es, err := Content(uri)
+	es, err := g.content(uri)
 	if err != nil {
 		t.Fatalf("Content(%q): %v", uri, err)
 	}
@@ -42,10 +55,11 @@ func oneEntry(t *testing.T, uri string) Entry {
 }
 
 func TestContentTextExactSizeAndValid(t *testing.T) {
-	for _, mt := range textTypes {
-		for _, n := range sizes {
+	g := newGenerator()
+	for _, mt := range textTypes() {
+		for _, n := range sizes() {
 			uri := fmt.Sprintf("sim:///doc?mime=%s&size=%d", mt, n)
-			e := oneEntry(t, uri)
+			e := oneEntry(t, g, uri)
 			if !e.Text || int64(len(e.Data)) != n || !utf8.Valid(e.Data) {
 				t.Errorf("%s: text=%v len=%d valid UTF-8=%v", uri, e.Text, len(e.Data), utf8.Valid(e.Data))
 			}
@@ -61,8 +75,9 @@ func isJSONType(mt string) bool { return mt == "application/json" || strings.Has
 // TestContentTextEscapes checks that a text of a few KiB carries everything
 // JSON escaping must get right.
 func TestContentTextEscapes(t *testing.T) {
-	for _, mt := range textTypes {
-		e := oneEntry(t, "sim:///doc?size=4096&mime="+mt)
+	g := newGenerator()
+	for _, mt := range textTypes() {
+		e := oneEntry(t, g, "sim:///doc?size=4096&mime="+mt)
 		s := string(e.Data)
 		for _, want := range []string{`"`, `\`, "\n", "é", "日本", "🎉"} {
 			if mt == "text/markdown" && want == "🎉" {
@@ -76,7 +91,7 @@ func TestContentTextEscapes(t *testing.T) {
 			t.Errorf("%s: no tab", mt)
 		}
 	}
-	md := string(oneEntry(t, "sim:///doc?size=4096&mime=text/markdown").Data)
+	md := string(oneEntry(t, g, "sim:///doc?size=4096&mime=text/markdown").Data)
 	for _, want := range []string{"# ", "\n## ", "\n- ", "\n1. ", "```"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q", want)
@@ -85,10 +100,11 @@ func TestContentTextEscapes(t *testing.T) {
 }
 
 func TestContentBinaryMagic(t *testing.T) {
-	for mt, magic := range binaryTypes {
-		for _, n := range sizes {
+	g := newGenerator()
+	for mt, magic := range binaryTypes() {
+		for _, n := range sizes() {
 			uri := fmt.Sprintf("sim:///blob?mime=%s&size=%d", mt, n)
-			e := oneEntry(t, uri)
+			e := oneEntry(t, g, uri)
 			if e.Text || int64(len(e.Data)) != n {
 				t.Fatalf("%s: text=%v len=%d", uri, e.Text, len(e.Data))
 			}
@@ -98,20 +114,21 @@ func TestContentBinaryMagic(t *testing.T) {
 			}
 		}
 	}
-	webp := oneEntry(t, "sim:///w?mime=image/webp&size=1000").Data
+	webp := oneEntry(t, g, "sim:///w?mime=image/webp&size=1000").Data
 	if string(webp[8:12]) != "WEBP" || webp[4] != 0xe0 || webp[5] != 0x03 {
 		t.Errorf("webp header % x", webp[:16])
 	}
 }
 
 func TestContentDeterministic(t *testing.T) {
+	g := newGenerator()
 	for _, uri := range []string{
 		"sim:///a.png?mime=image/png&size=3000000",
 		"sim:///a.md?mime=text/markdown&size=100000",
 		"sim:///f?mime=application/pdf&size=5000&entries=4",
 	} {
 		a, err1 := Content(uri)
-		b, err2 := Content(uri)
+		b, err2 := g.content(uri)
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}
@@ -121,15 +138,15 @@ func TestContentDeterministic(t *testing.T) {
 			}
 		}
 	}
-	x := oneEntry(t, "sim:///x?mime=image/png&size=200000").Data
-	y := oneEntry(t, "sim:///y?mime=image/png&size=200000").Data
+	x := oneEntry(t, g, "sim:///x?mime=image/png&size=200000").Data
+	y := oneEntry(t, g, "sim:///y?mime=image/png&size=200000").Data
 	if bytes.Equal(x[40:], y[40:]) {
 		t.Error("two URIs give the same bytes")
 	}
 	if bytes.Equal(x[40:40+chunkSize], x[40+chunkSize:40+2*chunkSize]) {
 		t.Error("chunks repeat")
 	}
-	folder, _ := Content("sim:///f?size=100&entries=2")
+	folder, _ := g.content("sim:///f?size=100&entries=2")
 	if bytes.Equal(folder[0].Data, folder[1].Data) || folder[1].URI != "sim:///f?size=100&entries=2#1" {
 		t.Errorf("folder entries: %q %q", folder[0].URI, folder[1].URI)
 	}
@@ -155,7 +172,7 @@ func TestContentBase64Padding(t *testing.T) {
 			t.Errorf("size %d: blob length %d, padding %q", n, len(blob), blob[max(0, len(blob)-3):])
 		}
 		data, err := base64.StdEncoding.DecodeString(blob)
-		if err != nil || !bytes.Equal(data, oneEntry(t, uri).Data) {
+		if err != nil || !bytes.Equal(data, oneEntry(t, g, uri).Data) {
 			t.Errorf("size %d: blob does not decode to the content: %v", n, err)
 		}
 	}
@@ -206,13 +223,13 @@ func TestContentFaults(t *testing.T) {
 		t.Errorf("declare: %v", c["mimeType"])
 	}
 	// Content reflects what an Entry can show.
-	if e := oneEntry(t, base+"&declare=image/jpeg"); e.MIME != "image/jpeg" || !bytes.HasPrefix(e.Data, []byte("\x89PNG")) {
+	if e := oneEntry(t, g, base+"&declare=image/jpeg"); e.MIME != "image/jpeg" || !bytes.HasPrefix(e.Data, []byte("\x89PNG")) {
 		t.Errorf("Content declare: %q % x", e.MIME, e.Data[:4])
 	}
-	if e := oneEntry(t, base+"&fault=no_mime"); e.MIME != "" {
+	if e := oneEntry(t, g, base+"&fault=no_mime"); e.MIME != "" {
 		t.Errorf("Content no_mime: %q", e.MIME)
 	}
-	if e := oneEntry(t, "sim:///t?mime=text/plain&size=9&fault=bad_base64"); e.Text {
+	if e := oneEntry(t, g, "sim:///t?mime=text/plain&size=9&fault=bad_base64"); e.Text {
 		t.Error("Content bad_base64: text")
 	}
 	if es, err := Content(base + "&fault=empty"); err != nil || len(es) != 0 {
@@ -258,7 +275,7 @@ func TestWireMatchesContent(t *testing.T) {
 		if err := json.Unmarshal(g.encodeContents(spec), &wire); err != nil {
 			t.Fatalf("%s: %v", uri, err)
 		}
-		want, _ := Content(uri)
+		want, _ := g.content(uri)
 		for i, w := range wire {
 			var got []byte
 			switch {
@@ -280,9 +297,40 @@ func TestWireMatchesContent(t *testing.T) {
 			check(mt, n)
 		}
 	}
-	for _, mt := range textTypes {
+	for _, mt := range textTypes() {
 		for _, n := range textSizes {
 			check(mt, n)
+		}
+	}
+}
+
+// TestContentStructuredTextParses: XML, YAML and CSV texts are well formed
+// in their own syntax, whatever their size (JSON is checked above).
+func TestContentStructuredTextParses(t *testing.T) {
+	g := newGenerator()
+	for _, n := range []int{100, 500, 5000, 300_000} {
+		data := func(mt string) []byte {
+			return oneEntry(t, g, fmt.Sprintf("sim:///x?size=%d&mime=%s", n, mt)).Data
+		}
+		d := xml.NewDecoder(bytes.NewReader(data("application/xml")))
+		for {
+			_, err := d.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Errorf("xml of %d bytes: %v", n, err)
+				break
+			}
+		}
+		var v any
+		if err := yaml.Unmarshal(data("application/yaml"), &v); err != nil {
+			t.Errorf("yaml of %d bytes: %v", n, err)
+		}
+		r := csv.NewReader(bytes.NewReader(data("text/csv")))
+		r.FieldsPerRecord = 4
+		if _, err := r.ReadAll(); err != nil {
+			t.Errorf("csv of %d bytes: %v", n, err)
 		}
 	}
 }

@@ -12,14 +12,14 @@ import (
 // params holds the request parameters of every method the server knows,
 // decoded once.
 type params struct {
-	Meta            *requestMeta               `json:"_meta"`
-	URI             *string                    `json:"uri"`
-	Cursor          string                     `json:"cursor"`
-	RequestState    string                     `json:"requestState"`
-	ProtocolVersion string                     `json:"protocolVersion"`
-	RequestID       json.RawMessage            `json:"requestId"`
-	Name            string                     `json:"name"`
-	Arguments       json.RawMessage            `json:"arguments"`
+	Meta            *requestMeta    `json:"_meta"`
+	URI             *string         `json:"uri"`
+	Cursor          string          `json:"cursor"`
+	RequestState    string          `json:"requestState"`
+	ProtocolVersion string          `json:"protocolVersion"`
+	RequestID       json.RawMessage `json:"requestId"`
+	Name            string          `json:"name"`
+	Arguments       json.RawMessage `json:"arguments"`
 }
 
 // requestMeta is the part of a request's _meta the server reads: a struct,

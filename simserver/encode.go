@@ -39,7 +39,7 @@ func (g *generator) appendEntry(dst []byte, s *Spec, i int) []byte {
 		dst = append(dst, `,"mimeType":`...)
 		dst = appendJSONString(dst, e.MIME)
 	}
-	text := isText(s.MIME)
+	text := s.kind != nil
 	switch s.Fault {
 	case FaultNeither:
 		// no payload field at all: the bug a client must not read as an empty document
@@ -68,7 +68,7 @@ func (g *generator) appendEntry(dst []byte, s *Spec, i int) []byte {
 			dst = g.appendText(dst, s, seed)
 		} else {
 			dst = append(dst, `,"blob":"`...)
-			dst = append(g.appendBlob64(dst, s.MIME, s.Size, seed), '"')
+			dst = append(g.appendBlob64(dst, s, seed), '"')
 		}
 	}
 	return append(dst, '}')
@@ -76,16 +76,16 @@ func (g *generator) appendEntry(dst []byte, s *Spec, i int) []byte {
 
 // appendText appends a text entry's content as a JSON string.
 func (g *generator) appendText(dst []byte, s *Spec, seed uint64) []byte {
-	return g.textBlock(textKindOf(s.MIME)).appendJSON(dst, int(s.Size), seed)
+	return g.textBlock(s.kind).appendJSON(dst, int(s.Size), seed)
 }
 
 // appendPayload64 appends the base64 of an entry's content, text or not
 // (the faults that put text in a blob).
 func (g *generator) appendPayload64(dst []byte, s *Spec, seed uint64, text bool) []byte {
 	if text {
-		return base64.StdEncoding.AppendEncode(dst, g.data(s.MIME, s.Size, seed))
+		return base64.StdEncoding.AppendEncode(dst, g.data(s, seed))
 	}
-	return g.appendBlob64(dst, s.MIME, s.Size, seed)
+	return g.appendBlob64(dst, s, seed)
 }
 
 const hexDigits = "0123456789abcdef"

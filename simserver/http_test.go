@@ -14,6 +14,7 @@ import (
 // TestHTTPPlainModernRead is what `curl` does: one POST with the three
 // headers and _meta reads a resource, no handshake.
 func TestHTTPPlainModernRead(t *testing.T) {
+	g := newGenerator()
 	url := startHTTP(t, New(Options{}))
 	uri := "sim:///shot.png?mime=image/png&size=1000"
 	status, h, body := post(t, url, modernHeaders(protocol.MethodResourcesRead, uri), request(t, 1, protocol.MethodResourcesRead, readParams(uri, protocol.V20260728)))
@@ -22,7 +23,7 @@ func TestHTTPPlainModernRead(t *testing.T) {
 	}
 	r := decodeRead(t, decodeMsg(t, body))
 	blob, err := base64.StdEncoding.DecodeString(r.Contents[0]["blob"].(string))
-	if err != nil || !bytes.Equal(blob, oneEntry(t, uri).Data) || *r.ResultType != "complete" {
+	if err != nil || !bytes.Equal(blob, oneEntry(t, g, uri).Data) || *r.ResultType != "complete" {
 		t.Errorf("read: %v, %d bytes", err, len(blob))
 	}
 }
@@ -113,6 +114,7 @@ func TestHTTPMethodsAndNotifications(t *testing.T) {
 }
 
 func TestHTTPSSE(t *testing.T) {
+	g := newGenerator()
 	for _, tc := range []struct {
 		opts Options
 		uri  string
@@ -133,7 +135,7 @@ func TestHTTPSSE(t *testing.T) {
 				t.Fatalf("event %+v: %v", ev, err)
 			}
 			r := decodeRead(t, decodeMsg(t, ev.Data))
-			if r.Contents[0]["text"] != string(oneEntry(t, tc.uri).Data) {
+			if r.Contents[0]["text"] != string(oneEntry(t, g, tc.uri).Data) {
 				t.Errorf("SSE text differs")
 			}
 			if _, err := sr.Next(); err == nil {

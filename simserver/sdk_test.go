@@ -22,11 +22,13 @@ import (
 // transports.
 
 // sdkURIs are the reads every interop test checks byte for byte.
-var sdkURIs = []string{
-	"sim:///guide.md?mime=text/markdown&size=8192",
-	"sim:///shot.png?mime=image/png&size=1834208",
-	"sim:///data.json?mime=application/json&size=5000",
-	"sim:///mockups?mime=image/png&size=3001&entries=3",
+func sdkURIs() []string {
+	return []string{
+		"sim:///guide.md?mime=text/markdown&size=8192",
+		"sim:///shot.png?mime=image/png&size=1834208",
+		"sim:///data.json?mime=application/json&size=5000",
+		"sim:///mockups?mime=image/png&size=3001&entries=3",
+	}
 }
 
 // startHTTP serves s on a fresh 127.0.0.1 port and returns the /mcp URL.
@@ -96,7 +98,7 @@ func checkSDKReads(t *testing.T, cs *mcp.ClientSession) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	for _, uri := range sdkURIs {
+	for _, uri := range sdkURIs() {
 		want, err := Content(uri)
 		if err != nil {
 			t.Fatal(err)
@@ -222,7 +224,7 @@ func TestSDKInterop(t *testing.T) {
 			}
 			checkSDKNotFound(t, cs, wantCode)
 			waitStats(t, s, "every read answered", func(st Stats) bool {
-				return st.Answered == int64(len(sdkURIs)+1) && st.InFlight == 0 && st.Cancelled == 0
+				return st.Answered == int64(len(sdkURIs())+1) && st.InFlight == 0 && st.Cancelled == 0
 			})
 		})
 	}

@@ -198,9 +198,10 @@ func TestCatalogPagination(t *testing.T) {
 }
 
 func TestRangedReadTool(t *testing.T) {
+	g := newGenerator()
 	p := startStdio(t, New(Options{}))
 	uri := "sim:///big.log?mime=text/plain&size=1000"
-	want := oneEntry(t, uri).Data
+	want := oneEntry(t, g, uri).Data
 	call := func(id int, args map[string]any) map[string]any {
 		m := p.roundTrip(request(t, id, protocol.MethodToolsCall, map[string]any{"name": "read", "arguments": args}))
 		var r map[string]any

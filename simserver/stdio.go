@@ -22,9 +22,11 @@ import (
 // ErrCrashed when Options.CrashAfter is reached; the error when in or out
 // fails; ctx's error when ctx is cancelled. On cancellation or a crash the
 // requests in flight are cancelled and, if in is an io.Closer, it is closed
-// to unblock the pending read (otherwise ServeStdio returns when the next
-// line or EOF arrives). Nothing is written to stderr; diagnostics go to
-// Options.Logf.
+// to unblock the pending read. A Close does not unblock every reader (a
+// process's stdin is usually a blocking file descriptor): then ServeStdio
+// returns when the next line or EOF arrives, and a process that must stop
+// at once should exit on ctx.Done or Server.Crashed rather than wait for
+// it. Nothing is written to stderr; diagnostics go to Options.Logf.
 func (s *Server) ServeStdio(parent context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(parent)
 	c := &stdioConn{s: s, w: bufio.NewWriterSize(out, 64<<10), stop: cancel, inflight: map[string]*inflight{}, version: protocol.LatestLegacy}

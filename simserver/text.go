@@ -50,9 +50,9 @@ func textKindOf(m string) *textKind {
 	t := baseType(m)
 	switch {
 	case t == "application/json" || strings.HasSuffix(t, "+json"):
-		return &textKind{name: "json", prefix: "{\"generator\":\"readbench simserver\",\"items\":[\n\t", sep: ",\n\t", mid: "\n],\"pad\":\"", end: "\"}\n", pad: ' ', items: jsonItems, json: true}
+		return &textKind{name: "json", prefix: "{\"generator\":\"readbench \\\"sim\\\" café 🎉\",\"items\":[\n\t", sep: ",\n\t", mid: "\n],\"pad\":\"", end: "\"}\n", pad: ' ', items: jsonItems, json: true}
 	case t == "text/markdown" || t == "text/x-markdown":
-		return &textKind{name: "markdown", prefix: "# Simulated document\n\n> Deterministic text from the readbench simulated server.\n\n", mid: "Padding: ", end: "\n", pad: '.', items: markdownItems}
+		return &textKind{name: "markdown", prefix: "# Simulated document\n\n> Deterministic text from the readbench simulated server: \"quoted\", back\\slash, tab\there, café 日本 🎉.\n\n", mid: "Padding: ", end: "\n", pad: '.', items: markdownItems}
 	case t == "text/html":
 		return &textKind{name: "html", prefix: "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>readbench</title></head><body>\n", mid: "<!--", end: "-->\n</body></html>\n", pad: ' ', items: htmlItems}
 	case strings.HasSuffix(t, "xml"):
@@ -62,7 +62,7 @@ func textKindOf(m string) *textKind {
 	case t == "text/csv":
 		return &textKind{name: "csv", prefix: "id,title,path,note\n", mid: "0,\"", end: "\",,\n", pad: ' ', items: csvItems}
 	default:
-		return &textKind{name: "plain", prefix: "readbench simulated text\n\n", end: "\n", pad: '.', items: textItems}
+		return &textKind{name: "plain", prefix: "readbench simulated text: \"quoted\", back\\slash, tab\there, café 日本 🎉\n\n", end: "\n", pad: '.', items: textItems}
 	}
 }
 

@@ -69,6 +69,9 @@ type Spec struct {
 	HonorCancel   bool  // stop on cancellation (honor_cancel=, default true)
 	InputRequired bool  // 2026-07-28: answer resultType input_required (input_required=)
 	SSE           bool  // HTTP: answer this read as an SSE stream (sse=)
+
+	base string    // MIME's lower-case type/subtype, parameters dropped
+	kind *textKind // how to generate MIME's text; nil for a binary type
 }
 
 // ErrNotSim marks a URI that is well formed but not a sim: URI; the server
@@ -129,6 +132,7 @@ func ParseSimURI(raw string) (*Spec, error) {
 			return nil, fmt.Errorf("%w: option %s=%q: %w", ErrBadURI, key, val, err)
 		}
 	}
+	s.base, s.kind = baseType(s.MIME), textKindOf(s.MIME)
 	if s.Size*int64(s.Entries) > MaxTotal {
 		return nil, fmt.Errorf("%w: %d entries of %d bytes exceed %d bytes per read", ErrBadURI, s.Entries, s.Size, MaxTotal)
 	}

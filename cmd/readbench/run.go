@@ -69,6 +69,10 @@ func runAction(c *cli.Context) error {
 	if !quiet {
 		opts.Progress = progressPrinter(c.App.ErrWriter)
 	}
+	opts.Logf = func(format string, args ...any) {
+		clearProgress(c.App.ErrWriter, opts.Progress != nil)
+		fmt.Fprintf(c.App.ErrWriter, "readbench: "+format+"\n", args...)
+	}
 	rep, err := driver.Run(c.Context, opts)
 	if err != nil {
 		var we *workload.Error

@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/simserver"
 	"github.com/urfave/cli/v2"
 )
@@ -49,7 +50,7 @@ func serve(c *cli.Context) error {
 		return cli.Exit("serve: give exactly one of --stdio or --listen ADDR", exitUsage)
 	}
 	opts := simserver.Options{
-		Name: "readbench-simserver", Version: version,
+		Name: protocol.SimServerName, Version: version,
 		Workers: c.Int("workers"), Stateful: c.Bool("stateful"), SSE: c.Bool("sse"),
 		StallEvery: c.Duration("stall-every"), StallFor: c.Duration("stall-for"),
 		CrashAfter: c.Int("crash-after"), CatalogSize: c.Int("catalog-size"),
@@ -57,12 +58,29 @@ func serve(c *cli.Context) error {
 	}
 	srv := simserver.New(opts)
 	if stdio {
-		if err := srv.ServeStdio(c.Context, os.Stdin, os.Stdout); err != nil {
+		return serveStdio(c.Context, srv)
+	}
+	return serveHTTP(c.Context, srv, listen, c.App.ErrWriter)
+}
+
+// serveStdio serves until stdin ends, the context is cancelled (Ctrl-C)
+// or the server crashes on purpose (--crash-after). A read from a blocking
+// os.Stdin cannot be interrupted, so on Ctrl-C or a crash the serving
+// goroutine is left to the process's exit, which follows at once.
+func serveStdio(ctx context.Context, srv *simserver.Server) error {
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ServeStdio(ctx, os.Stdin, os.Stdout) }()
+	select {
+	case err := <-errc:
+		if err != nil {
 			return cli.Exit(fmt.Sprintf("serve: %v", err), exitFail)
 		}
 		return nil
+	case <-srv.Crashed():
+		return cli.Exit("serve: "+simserver.ErrCrashed.Error(), exitFail)
+	case <-ctx.Done():
+		return nil
 	}
-	return serveHTTP(c.Context, srv, listen, c.App.ErrWriter)
 }
 
 func serveHTTP(ctx context.Context, srv *simserver.Server, addr string, log interface{ Write([]byte) (int, error) }) error {
@@ -76,9 +94,12 @@ func serveHTTP(ctx context.Context, srv *simserver.Server, addr string, log inte
 	fmt.Fprintf(log, "readbench serve: Streamable HTTP on http://%s/mcp\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
+	var crashed bool
 	select {
 	case err := <-errc:
 		return cli.Exit(fmt.Sprintf("serve: %v", err), exitFail)
+	case <-srv.Crashed():
+		crashed = true
 	case <-ctx.Done():
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -86,6 +107,9 @@ func serveHTTP(ctx context.Context, srv *simserver.Server, addr string, log inte
 	_ = hs.Shutdown(sctx)
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return cli.Exit(fmt.Sprintf("serve: %v", err), exitFail)
+	}
+	if crashed {
+		return cli.Exit("serve: "+simserver.ErrCrashed.Error(), exitFail)
 	}
 	return nil
 }
