@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/readbench/readbench/internal/clock"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
@@ -233,8 +234,6 @@ func (r *runner) schedule(ctx context.Context) (mStart, mEnd time.Time, partial 
 		return mStart, time.Now(), partial
 	}
 	p := r.newPacer()
-	timer := time.NewTimer(0)
-	defer timer.Stop()
 	var measuredTurns int64
 	for i := uint64(0); ; i++ {
 		at, ok := p.next()
@@ -246,14 +245,7 @@ func (r *runner) schedule(ctx context.Context) (mStart, mEnd time.Time, partial 
 			break
 		}
 		intended := start.Add(at)
-		if d := time.Until(intended); d > 0 {
-			timer.Reset(d)
-			select {
-			case <-ctx.Done():
-				return mStart, time.Now(), true
-			case <-timer.C:
-			}
-		} else if ctx.Err() != nil {
+		if !clock.SleepUntil(intended, ctx.Done(), nil) {
 			return mStart, time.Now(), true
 		}
 		if !isWarm {

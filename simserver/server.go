@@ -12,6 +12,7 @@ package simserver
 import (
 	"context"
 	"errors"
+	"github.com/readbench/readbench/internal/clock"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -69,6 +70,7 @@ type Server struct {
 
 	crashOnce sync.Once
 	crashed   chan struct{}
+	sleeper   clock.Sleeper // one precise waiter at a time: precision without burning the CPU under load
 
 	sessMu       sync.Mutex
 	sessions     map[string]string             // stateful HTTP: session id -> negotiated version
@@ -176,16 +178,9 @@ func (s *Server) sleep(ctx context.Context, d time.Duration) bool {
 	if d <= 0 {
 		return ctx.Err() == nil
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	case <-s.crashed:
-		return false
-	}
+	// Precise: a simulated 20 ms must be 20 ms, not 20 ms plus a timer's
+	// lateness.
+	return s.sleeper.SleepUntil(time.Now().Add(d), ctx.Done(), s.crashed)
 }
 
 // stallLeft is how long a read arriving now must wait for the current
