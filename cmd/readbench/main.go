@@ -69,6 +69,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			runCommand(),
 			serveCommand(),
 			scenariosCommand(),
+			checkCommand(),
+			initCommand(),
+			schemaCommand(),
 		},
 	}
 	for _, c := range app.Commands {
