@@ -252,30 +252,44 @@ func sniff(h []byte) string {
 	return ""
 }
 
-// errorVerdict maps a JSON-RPC error to an outcome. -32602 means not found
-// from a 2026-07-28 server (which retired -32002) and invalid params from
-// a legacy one.
+// errorVerdict maps a JSON-RPC error to an outcome. Servers disagree on
+// the code for a missing resource: -32002 (legacy), -32602 (2026-07-28,
+// and the Go SDK in every era), or a code of their own. So: -32002 is not
+// found; -32602 is not found from a 2026-07-28 server or when its message
+// says so, else invalid params; any other code whose message says "not
+// found" is not found too. -32603 is internal whatever it says.
 func errorVerdict(v verdict, raw []byte, modern bool) verdict {
 	var e protocol.Error
 	if json.Unmarshal(raw, &e) != nil {
 		return protocolVerdict(v, "error is not a JSON-RPC error object")
 	}
 	v.code = e.Code
-	switch e.Code {
-	case protocol.CodeResourceNotFound:
+	switch {
+	case e.Code == protocol.CodeResourceNotFound:
 		v.outcome = stats.NotFound
-	case protocol.CodeInvalidParams:
-		if modern {
-			v.outcome = stats.NotFound
-		} else {
-			v.outcome = stats.InvalidParams
-		}
-	case protocol.CodeInternal:
+	case e.Code == protocol.CodeInternal:
 		v.outcome = stats.Internal
+	case e.Code == protocol.CodeInvalidParams && (modern || saysNotFound(e.Message)):
+		v.outcome = stats.NotFound
+	case e.Code == protocol.CodeInvalidParams:
+		v.outcome = stats.InvalidParams
+	case saysNotFound(e.Message):
+		v.outcome = stats.NotFound
 	default:
 		v.outcome = stats.RPCError
 	}
 	return v
+}
+
+// saysNotFound recognises the ways servers word a missing resource.
+func saysNotFound(msg string) bool {
+	m := strings.ToLower(msg)
+	for _, w := range []string{"not found", "no such", "does not exist", "doesn't exist", "unknown resource"} {
+		if strings.Contains(m, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func protocolVerdict(v verdict, why string) verdict {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -188,6 +189,16 @@ func TestRunSavesUnderRuns(t *testing.T) {
 		t.Fatalf("runs/ holds %v", files)
 	}
 	loadResult(t, files[0])
+}
+
+// mustListen listens on a free loopback port.
+func mustListen(t *testing.T) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ln
 }
 
 // startServe runs `readbench serve --listen 127.0.0.1:0` and returns its URL.

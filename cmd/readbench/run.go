@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/readbench/readbench/driver"
@@ -26,7 +27,8 @@ func runCommand() *cli.Command {
 		UsageText: "readbench run                                   # docs-attachments on the embedded server\n" +
 			"readbench run my-workload.yaml --duration 1m\n" +
 			"readbench run --target http://127.0.0.1:8080/mcp --rate 50/s\n" +
-			"readbench run --target 'stdio:npx -y @modelcontextprotocol/server-everything'",
+			"readbench run --target 'stdio:npx -y @modelcontextprotocol/server-everything'\n" +
+			"readbench run --target https://staging.example.com/mcp --header 'Authorization: Bearer ${TOKEN}' w.yaml",
 		Description: "With no argument runs the built-in docs-attachments scenario; with no target, against the\n" +
 			"embedded simulated server (readbench serve --stdio). The result is saved as\n" +
 			"runs/<start>-<server>-<version>.json (or --out) and the report printed on stdout.\n" +
@@ -38,6 +40,7 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions (stdio: one child process each)"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
 			&cli.StringFlag{Name: "out", Usage: "save the result to `FILE` instead of runs/"},
+			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; ${VAR} expands from the environment; never saved)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 		},
 		Action: runAction,
@@ -60,10 +63,16 @@ func runAction(c *cli.Context) error {
 		return fmt.Errorf("find own executable for the embedded server: %w", err)
 	}
 	quiet := c.Bool("quiet")
+	out := resultPath(c.String("out"))
+	stderrLog, err := newServerLog(out.dir)
+	if err != nil {
+		return cli.Exit(err.Error(), exitFail)
+	}
+	defer stderrLog.discard()
 	opts := driver.Options{
 		Workload:        w,
 		EmbeddedCommand: []string{self, "serve", "--stdio"},
-		Stderr:          c.App.ErrWriter,
+		Stderr:          stderrLog.file,
 		Client:          driver.ServerInfo{Name: "readbench", Version: version},
 	}
 	if !quiet {
@@ -82,7 +91,7 @@ func runAction(c *cli.Context) error {
 		return cli.Exit(err.Error(), exitFail)
 	}
 	clearProgress(c.App.ErrWriter, opts.Progress != nil)
-	return saveAndReport(c, w, rep, quiet)
+	return saveAndReport(c, w, rep, out, stderrLog, quiet)
 }
 
 // loadWorkload reads a workload file, or a built-in scenario by name when
@@ -129,10 +138,21 @@ func applyRunFlags(c *cli.Context, w *workload.Workload) error {
 	if c.IsSet("protocol") {
 		w.Protocol = c.String("protocol")
 	}
+	for _, h := range c.StringSlice("header") {
+		name, value, ok := strings.Cut(h, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return fmt.Errorf("--header %q: want 'Name: value'", name) // never echo the value: it may be a secret
+		}
+		if w.Headers == nil {
+			w.Headers = map[string]string{}
+		}
+		w.Headers[name] = strings.TrimSpace(value)
+	}
 	return w.Validate()
 }
 
-func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, quiet bool) error {
+func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, out resultTarget, stderrLog *serverLog, quiet bool) error {
 	transport := string(w.Target.Kind)
 	if w.Target.Kind == workload.TargetEmbedded {
 		transport = "stdio"
@@ -150,18 +170,25 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, qui
 	if err != nil {
 		return fmt.Errorf("build result: %w", err)
 	}
-	path := c.String("out")
+	path := out.path
 	if path == "" {
-		path = filepath.Join("runs", results.DefaultName(rep.Started, rep.Server.Name, rep.Server.Version))
+		path = filepath.Join(out.dir, results.DefaultName(rep.Started, rep.Server.Name, rep.Server.Version))
 	}
 	if err := res.SaveFile(path); err != nil {
 		return cli.Exit(fmt.Sprintf("save result: %v", err), exitFail)
+	}
+	logPath, err := stderrLog.keep(path)
+	if err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "readbench: keep the server's stderr: %v\n", err)
 	}
 	if !quiet {
 		if err := results.WriteTable(c.App.Writer, res); err != nil {
 			return err
 		}
 		fmt.Fprintf(c.App.ErrWriter, "result saved to %s\n", path)
+		if logPath != "" {
+			fmt.Fprintf(c.App.ErrWriter, "the server's stderr saved to %s\n", logPath)
+		}
 	}
 	// The identity is checked after saving: a run that lost count of a
 	// read still leaves its evidence behind, then fails loudly.
