@@ -17,6 +17,9 @@ type verdict struct {
 	diskBytes   int64
 	base64Bytes int64
 	entries     int
+	hasTTL      bool
+	ttlMs       int64
+	cacheScope  string
 	shape       stats.Shape
 	detail      string // why a protocol outcome, for diagnostics
 }
@@ -52,6 +55,10 @@ func checkRead(body []byte, uri string, modern bool) verdict {
 			contents = val
 		case "resultType":
 			_ = json.Unmarshal(val, &resultType)
+		case "ttlMs":
+			v.hasTTL = json.Unmarshal(val, &v.ttlMs) == nil && v.ttlMs >= 0
+		case "cacheScope":
+			_ = json.Unmarshal(val, &v.cacheScope)
 		}
 		return nil
 	})

@@ -177,6 +177,10 @@ func class(c *stats.ClassStats) (Class, error) {
 		DiskBytes:   c.DiskBytes,
 		Base64Bytes: c.Base64Bytes,
 		Inflation:   stats.Ratio(c.WireBytes, c.DiskBytes),
+		Cache: Cache{
+			Hinted: c.Cache.Hinted, MinTTLMs: millis(c.Cache.MinTTL), MaxTTLMs: millis(c.Cache.MaxTTL),
+			Public: c.Cache.Public, Private: c.Cache.Private,
+		},
 	}, nil
 }
 

@@ -157,6 +157,17 @@ type Class struct {
 	DiskBytes   int64   `json:"disk_bytes"`
 	Base64Bytes int64   `json:"base64_bytes"`
 	Inflation   float64 `json:"inflation"` // wire/disk, 0 when disk is 0
+	Cache       Cache   `json:"cache"`
+}
+
+// Cache is what a class's answers said about caching them (2026-07-28
+// ttlMs and cacheScope): hinted answers, their TTL range, their scopes.
+type Cache struct {
+	Hinted   int64   `json:"hinted"`
+	MinTTLMs float64 `json:"min_ttl_ms"`
+	MaxTTLMs float64 `json:"max_ttl_ms"`
+	Public   int64   `json:"public"`
+	Private  int64   `json:"private"`
 }
 
 // Cancellation is what the turn deadline cancelled and what the server did

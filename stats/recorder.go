@@ -19,6 +19,40 @@ type ReadSample struct {
 	// Bytes of the answer: as received on the wire (body and framing),
 	// decoded (text + blob) and the base64 characters of blobs.
 	WireBytes, DiskBytes, Base64Bytes int64
+	// Cache hints the answer carried (2026-07-28 ttlMs and cacheScope):
+	// HasTTL is false when the answer gave no freshness.
+	HasTTL     bool
+	TTL        time.Duration
+	CacheScope string
+}
+
+// CacheHints summarise the freshness hints of a class's answers: how many
+// carried one, their range, and their scope, so a host knows what it may
+// keep and for how long.
+type CacheHints struct {
+	Hinted          int64         // answers with a TTL
+	MinTTL, MaxTTL  time.Duration // over hinted answers
+	Public, Private int64         // answers by cacheScope
+}
+
+// add counts one answer's hints.
+func (h *CacheHints) add(s ReadSample) {
+	switch s.CacheScope {
+	case "public":
+		h.Public++
+	case "private":
+		h.Private++
+	}
+	if !s.HasTTL {
+		return
+	}
+	if h.Hinted == 0 || s.TTL < h.MinTTL {
+		h.MinTTL = s.TTL
+	}
+	if s.TTL > h.MaxTTL {
+		h.MaxTTL = s.TTL
+	}
+	h.Hinted++
 }
 
 // TurnEnd is how a turn ended.
@@ -54,6 +88,7 @@ type ClassStats struct {
 	Outcomes                          Counts
 	Latency                           *Histogram // answered reads, from intended start
 	WireBytes, DiskBytes, Base64Bytes int64
+	Cache                             CacheHints
 }
 
 // Cancellation counts reads cancelled by a turn deadline and what the
@@ -153,6 +188,7 @@ func (r *Recorder) Read(s ReadSample) {
 			run.TTFB.Record(s.TTFB)
 		}
 		c.Latency.Record(s.Latency)
+		c.Cache.add(s)
 	}
 	run.WireBytes += s.WireBytes
 	run.DiskBytes += s.DiskBytes

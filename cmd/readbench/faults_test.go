@@ -91,6 +91,19 @@ mix:
 				t.Errorf("outcomes %v", r.Totals.Outcomes)
 			}
 		}},
+		{"cache hints (ttlMs, cacheScope) are captured per class", "embedded", `
+name: cache
+load: {rate: 20/s, duration: 1s}
+turn: {attachments: 1, read_timeout: 5s}
+mix:
+  - {class: hinted, uri: "sim:///c?mime=text/plain&size=10&ttl=60000&scope=private"}
+`, func(t *testing.T, r result, raw map[string]any) {
+			c := raw["classes"].([]any)[0].(map[string]any)["cache"].(map[string]any)
+			ok := float64(r.Totals.Outcomes["ok"])
+			if ok == 0 || c["hinted"] != ok || c["min_ttl_ms"] != 60000.0 || c["max_ttl_ms"] != 60000.0 || c["private"] != ok {
+				t.Errorf("cache %v for %v ok reads", c, ok)
+			}
+		}},
 		{"error codes map to outcomes", "embedded", `
 name: errors
 load: {rate: 20/s, duration: 1s}
