@@ -91,21 +91,11 @@ func (s *SSEReader) Next() (Event, error) {
 // number of bytes consumed including the terminator. The returned slice is
 // valid until the next call.
 func (s *SSEReader) readLine() ([]byte, int, error) {
-	s.line = s.line[:0]
-	for {
-		chunk, err := s.r.ReadSlice('\n')
-		s.line = append(s.line, chunk...)
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err != nil {
-			if err == io.EOF && len(s.line) > 0 {
-				// A last line without terminator is not a complete line.
-				return nil, len(s.line), io.EOF
-			}
-			return nil, len(s.line), err
-		}
-		break
+	var err error
+	s.line, err = appendRawLine(s.r, s.line[:0])
+	if err != nil {
+		// A last line without terminator is not a complete line.
+		return nil, len(s.line), err
 	}
 	n := len(s.line)
 	line := s.line[:n-1]

@@ -23,20 +23,10 @@ func NewLineReader(r io.Reader) *LineReader {
 // A last line without a newline is returned before io.EOF.
 func (l *LineReader) Next() ([]byte, error) {
 	for {
-		l.buf = l.buf[:0]
-		for {
-			chunk, err := l.r.ReadSlice('\n')
-			l.buf = append(l.buf, chunk...)
-			if err == bufio.ErrBufferFull {
-				continue
-			}
-			if err != nil {
-				if err == io.EOF && len(l.buf) > 0 {
-					return l.buf, nil
-				}
-				return nil, err
-			}
-			break
+		var err error
+		l.buf, err = appendRawLine(l.r, l.buf[:0])
+		if err != nil && (err != io.EOF || len(l.buf) == 0) {
+			return nil, err
 		}
 		line := l.buf
 		for len(line) > 0 && (line[len(line)-1] == '\n' || line[len(line)-1] == '\r') {
@@ -44,6 +34,19 @@ func (l *LineReader) Next() ([]byte, error) {
 		}
 		if len(line) > 0 {
 			return line, nil
+		}
+	}
+}
+
+// appendRawLine appends one line, terminator included, to dst, however
+// long it is. At the end of the stream it returns what it read with io.EOF
+// (a last line without a terminator).
+func appendRawLine(r *bufio.Reader, dst []byte) ([]byte, error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		dst = append(dst, chunk...)
+		if err != bufio.ErrBufferFull {
+			return dst, err
 		}
 	}
 }
