@@ -24,7 +24,8 @@ import (
 type httpTransport struct {
 	url     string
 	client  *http.Client
-	headers http.Header // from the workload, already expanded
+	headers http.Header    // from the workload, already expanded
+	bg      sync.WaitGroup // notifications/cancelled being POSTed; close waits
 
 	mu        sync.Mutex
 	sessionID string
@@ -35,7 +36,13 @@ type httpTransport struct {
 // newHTTPTransport makes a transport with its own connection pool, so that
 // each session looks like a separate host to the server.
 func newHTTPTransport(url string, headers http.Header) *httpTransport {
-	tr := &http.Transport{
+	return &httpTransport{url: url, client: &http.Client{Transport: newHTTPRoundTripper()}, headers: headers}
+}
+
+// newHTTPRoundTripper is one session's connection pool, tuned for
+// measuring a server: no proxy, no compression, many idle connections.
+func newHTTPRoundTripper() *http.Transport {
+	return &http.Transport{
 		Proxy:               nil, // a benchmark measures the server, not a proxy
 		DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		MaxIdleConns:        0,
@@ -44,7 +51,6 @@ func newHTTPTransport(url string, headers http.Header) *httpTransport {
 		DisableCompression:  true, // wire bytes are the bytes the server sent
 		ForceAttemptHTTP2:   true,
 	}
-	return &httpTransport{url: url, client: &http.Client{Transport: tr}, headers: headers}
 }
 
 func (t *httpTransport) setEra(version string, modern bool) {
@@ -60,33 +66,49 @@ func (t *httpTransport) state() (sessionID, version string, modern bool) {
 	return t.sessionID, t.version, t.modern
 }
 
-func (t *httpTransport) newRequest(ctx context.Context, req request) (*http.Request, error) {
+// newRequest builds the POST for req and returns the session id it
+// carries ("" when none): a 404 means that id expired, not another one.
+func (t *httpTransport) newRequest(ctx context.Context, req request) (*http.Request, string, error) {
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(req.body))
 	if err != nil {
-		return nil, fmt.Errorf("build request: %w", err)
-	}
-	for k, vs := range t.headers {
-		hr.Header[k] = vs
+		return nil, "", fmt.Errorf("build request: %w", err)
 	}
 	hr.Header.Set("Content-Type", protocol.ContentTypeJSON)
 	hr.Header.Set("Accept", protocol.AcceptBoth)
 	sid, version, modern := t.state()
-	if sid != "" {
-		hr.Header.Set(protocol.HeaderSessionID, sid)
+	if req.method == protocol.MethodInitialize {
+		sid = "" // a new session starts without one, also when renewing an expired one
 	}
-	// Legacy clients send the version header from 2025-06-18 on, after
-	// initialize; modern clients on every request along with the method
-	// and name headers.
-	if version != "" && req.method != protocol.MethodInitialize && (modern || version >= protocol.V20250618) {
-		hr.Header.Set(protocol.HeaderProtocolVersion, version)
-	}
+	t.setCommon(hr, sid, version, modern, req.method)
 	if modern {
 		hr.Header.Set(protocol.HeaderMethod, req.method)
 		if req.name != "" {
 			hr.Header.Set(protocol.HeaderName, protocol.EncodeHeaderValue(req.name))
 		}
 	}
-	return hr, nil
+	return hr, sid, nil
+}
+
+// setCommon adds what every request of the session carries: the
+// workload's headers, the session id and the protocol version header.
+// Legacy clients send the version header from 2025-06-18 on, after
+// initialize; modern clients on every request.
+func (t *httpTransport) setCommon(hr *http.Request, sid, version string, modern bool, method string) {
+	for k, vs := range t.headers {
+		hr.Header[k] = vs
+	}
+	if sid != "" {
+		hr.Header.Set(protocol.HeaderSessionID, sid)
+	}
+	if version != "" && method != protocol.MethodInitialize && (modern || version >= protocol.V20250618) {
+		hr.Header.Set(protocol.HeaderProtocolVersion, version)
+	}
+}
+
+// liveSessionID is the session id requests carry now ("" when none).
+func (t *httpTransport) liveSessionID() string {
+	sid, _, _ := t.state()
+	return sid
 }
 
 func (t *httpTransport) call(ctx context.Context, req request) (*answer, error) {
@@ -94,7 +116,7 @@ func (t *httpTransport) call(ctx context.Context, req request) (*answer, error) 
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GotFirstResponseByte: func() { first = time.Now() },
 	})
-	hr, err := t.newRequest(ctx, req)
+	hr, sid, err := t.newRequest(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -104,19 +126,75 @@ func (t *httpTransport) call(ctx context.Context, req request) (*answer, error) 
 		return nil, t.failure(ctx, req, err)
 	}
 	defer resp.Body.Close()
-	if req.method == protocol.MethodInitialize {
-		if sid := resp.Header.Get(protocol.HeaderSessionID); sid != "" {
-			t.mu.Lock()
-			t.sessionID = sid
-			t.mu.Unlock()
-		}
+	if err := checkExpired(resp, req.method, sid); err != nil {
+		return nil, err
 	}
 	a, err := readHTTPAnswer(resp, req.id)
 	if err != nil {
+		var se *statusError
+		if errors.As(err, &se) {
+			se.method = req.method
+		}
 		return nil, t.failure(ctx, req, err)
+	}
+	if req.method == protocol.MethodInitialize {
+		t.adoptSession(resp.Header.Get(protocol.HeaderSessionID), a.body)
 	}
 	a.sent, a.firstByte, a.done, a.status = sent, first, time.Now(), resp.StatusCode
 	return a, nil
+}
+
+// adoptSession records the session id an initialize result came with. A
+// renewed session replaces the expired id, or clears it when the server
+// no longer issues ids; a failed initialize leaves the id as it was.
+func (t *httpTransport) adoptSession(sid string, body []byte) {
+	if sid == "" && !hasResult(body) {
+		return
+	}
+	t.mu.Lock()
+	t.sessionID = sid
+	t.mu.Unlock()
+}
+
+// checkExpired recognises a server that no longer knows the session id a
+// request carried: 404 (what the specification says a server answers),
+// or a 400 whose body says the session is unknown (what some servers do).
+// A 400 body that says something else is put back for readHTTPAnswer.
+func checkExpired(resp *http.Response, method, sid string) error {
+	if sid == "" {
+		return nil
+	}
+	switch resp.StatusCode {
+	case http.StatusNotFound:
+		body, _ := readBody(resp, 4096)
+		return &sessionExpiredError{sessionID: sid, method: method, status: resp.StatusCode, body: excerpt(body)}
+	case http.StatusBadRequest:
+		body, err := readBody(resp, 1<<20)
+		if err != nil {
+			return transportErr("reading answer: %v", err)
+		}
+		if saysSessionUnknown(body) {
+			return &sessionExpiredError{sessionID: sid, method: method, status: resp.StatusCode, body: excerpt(body)}
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		resp.ContentLength = int64(len(body))
+	}
+	return nil
+}
+
+// saysSessionUnknown reports whether an error body (plain text or a
+// JSON-RPC error) says the session id is unknown, invalid or expired.
+func saysSessionUnknown(body []byte) bool {
+	s := strings.ToLower(string(body))
+	if !strings.Contains(s, "session") {
+		return false
+	}
+	for _, w := range []string{"not found", "unknown", "invalid", "expired", "no valid", "terminated", "does not exist", "no such"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // failure turns an error into the right kind: a cancellation (after
@@ -125,21 +203,23 @@ func (t *httpTransport) failure(ctx context.Context, req request, err error) err
 	if ctx.Err() != nil {
 		// Closing the stream (done by the context) is the whole
 		// cancellation in 2026-07-28; legacy servers also get the
-		// notification.
-		if _, _, modern := t.state(); !modern && req.id != 0 {
-			t.postCancel(req.id)
+		// notification. initialize is never cancelled.
+		if _, _, modern := t.state(); !modern && req.id != 0 && req.method != protocol.MethodInitialize {
+			id, reason := req.id, cancelReason(ctx)
+			t.bg.Go(func() { t.postCancel(id, reason) }) // the read's own end is not delayed by it
 		}
 		return ctx.Err()
 	}
-	var se *statusError
-	if errors.As(err, &se) {
+	if errors.Is(err, errTransport) || errors.Is(err, errProtocolViolation) {
 		return err
 	}
-	return transportErr("%s %s: %v", req.method, t.url, err)
+	return fmt.Errorf("%w: %s %s: %w", errTransport, req.method, t.url, err)
 }
 
-func (t *httpTransport) postCancel(id int64) {
-	body, err := protocol.AppendRequest(nil, nil, protocol.MethodCancelled, map[string]any{"requestId": id, "reason": "cancelled by readbench"})
+// postCancel tells a legacy server that request id is abandoned; it has
+// its own short deadline because the read's context is already over.
+func (t *httpTransport) postCancel(id int64, reason string) {
+	body, err := protocol.AppendRequest(nil, nil, protocol.MethodCancelled, map[string]any{"requestId": id, "reason": reason})
 	if err != nil {
 		return
 	}
@@ -149,31 +229,35 @@ func (t *httpTransport) postCancel(id int64) {
 }
 
 func (t *httpTransport) notify(ctx context.Context, req request) error {
-	hr, err := t.newRequest(ctx, req)
+	hr, _, err := t.newRequest(ctx, req)
 	if err != nil {
 		return err
 	}
 	resp, err := t.client.Do(hr)
 	if err != nil {
-		return transportErr("%s %s: %v", req.method, t.url, err)
+		return fmt.Errorf("%w: %s %s: %w", errTransport, req.method, t.url, err)
 	}
 	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+	body, _ := readBody(resp, 4096)
 	if resp.StatusCode/100 != 2 {
-		return &statusError{status: resp.StatusCode, method: req.method}
+		return &statusError{status: resp.StatusCode, method: req.method, body: excerpt(body)}
 	}
 	return nil
 }
 
-// close ends the session: DELETE when the server issued a session id.
+// close ends the session: DELETE when the server issued a session id
+// (with the workload's headers, which may carry the credentials the
+// server wants for it).
 func (t *httpTransport) close() error {
-	sid, _, _ := t.state()
+	t.bg.Wait()
+	sid, version, modern := t.state()
 	if sid != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if hr, err := http.NewRequestWithContext(ctx, http.MethodDelete, t.url, nil); err == nil {
-			hr.Header.Set(protocol.HeaderSessionID, sid)
+			t.setCommon(hr, sid, version, modern, http.MethodDelete)
 			if resp, err := t.client.Do(hr); err == nil {
+				_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
 				resp.Body.Close()
 			}
 		}
@@ -182,36 +266,14 @@ func (t *httpTransport) close() error {
 	return nil
 }
 
-// statusError is an HTTP answer that carries no JSON-RPC response.
-type statusError struct {
-	status int
-	method string
-	body   string // a short excerpt, for the message
-}
-
-func (e *statusError) Error() string {
-	msg := fmt.Sprintf("%s: HTTP %d %s", e.method, e.status, http.StatusText(e.status))
-	switch e.status {
-	case http.StatusNotAcceptable:
-		msg += " (the server refused our Accept: " + protocol.AcceptBoth + ")"
-	case http.StatusUnsupportedMediaType:
-		msg += " (the server refused Content-Type: application/json)"
-	}
-	if e.body != "" {
-		msg += ": " + e.body
-	}
-	return msg
-}
-
-// Unwrap makes a status error a transport failure for errors.Is.
-func (e *statusError) Unwrap() error { return errTransport }
-
 // readHTTPAnswer reads the response to request id from a JSON body or an
 // SSE stream. Modern servers carry JSON-RPC errors on 400 and 404, so any
 // status with a JSON-RPC body for our id (or null) is an answer.
 func readHTTPAnswer(resp *http.Response, id int64) (*answer, error) {
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
+	case resp.StatusCode == http.StatusAccepted:
+		return nil, protocolErr("the server answered a request with 202 Accepted, which only acknowledges a notification: a request must be answered with application/json or text/event-stream")
 	case ct == protocol.ContentTypeSSE && resp.StatusCode == http.StatusOK:
 		return readSSEAnswer(resp.Body, id)
 	case ct == protocol.ContentTypeJSON:
@@ -293,6 +355,18 @@ func isAnswerFor(msg []byte, id int64) bool {
 	return ok && n == id
 }
 
+// hasResult reports whether msg is a JSON-RPC success response.
+func hasResult(msg []byte) bool {
+	found := false
+	_ = protocol.ObjectFields(msg, func(k, _ []byte) error {
+		found = found || string(k) == "result"
+		return nil
+	})
+	return found
+}
+
+// excerpt shortens an error body for a message. It never sees request
+// headers, so workload header values cannot leak through it.
 func excerpt(b []byte) string {
 	s := strings.TrimSpace(string(b))
 	if len(s) > 200 {

@@ -95,12 +95,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	r.sessions = sessions
 	// The plan waits for the handshake: the simulated server synthesizes
 	// mime+size classes on any transport, other servers need discovery.
-	if sessions[0].server.Name == protocol.SimServerName {
-		r.plan, err = workload.NewSimPlan(w)
-	} else {
-		r.plan, err = workload.NewPlan(w)
-	}
-	if err != nil {
+	if r.plan, err = r.buildPlan(ctx, sessions[0].server.Name == protocol.SimServerName); err != nil {
 		return nil, err
 	}
 	rep := &Report{
@@ -195,6 +190,8 @@ func (r *runner) open(ctx context.Context) (*session, error) {
 		t, err = startStdio(tg.Argv, r.o.Stderr, late)
 	case workload.TargetHTTP:
 		t = newHTTPTransport(tg.Address, expandHeaders(r.w.Headers))
+	case workload.TargetSSE:
+		t, err = startSSE(ctx, tg.Address, expandHeaders(r.w.Headers), late)
 	default:
 		return nil, fmt.Errorf("target %s: the %s transport is not supported yet", tg, tg.Kind)
 	}

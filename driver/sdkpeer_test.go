@@ -82,13 +82,20 @@ func newSDKServer(delay time.Duration) *mcp.Server {
 	return s
 }
 
+// mcpgoStdioPeer is the sdkPeerEnv value that makes the test binary the
+// mcp-go peer over stdio (serveMCPGoStdio).
+const mcpgoStdioPeer = "mcpgo-stdio"
+
 func TestMain(m *testing.M) {
-	if os.Getenv(sdkPeerEnv) == "stdio" {
+	switch os.Getenv(sdkPeerEnv) {
+	case "stdio":
 		if err := newSDKServer(2*time.Millisecond).Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "sdk peer:", err)
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case mcpgoStdioPeer:
+		os.Exit(serveMCPGoStdio())
 	}
 	os.Exit(m.Run())
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,7 +20,9 @@ type ServerInfo struct {
 }
 
 // session is one MCP session: a transport, the era and version in use,
-// and the request ids.
+// and the request ids. The era fields are written by the handshake, before
+// any read, and only read afterwards: renewing an expired session keeps
+// them.
 type session struct {
 	t       transport
 	modern  bool
@@ -27,6 +30,9 @@ type session struct {
 	server  ServerInfo
 	client  ServerInfo // our clientInfo
 	nextID  atomic.Int64
+
+	renewMu  sync.Mutex   // one renewal at a time when many reads meet the same expired session
+	renewals atomic.Int64 // sessions re-initialized after the server forgot them
 }
 
 // probeTimeout bounds the era probe: a legacy stdio server may ignore a
@@ -34,32 +40,57 @@ type session struct {
 const probeTimeout = 5 * time.Second
 
 // handshake settles the era. protocolOpt is "auto" (or "") or a version to
-// force. Auto follows the specification's backward-compatibility rules: try
-// a modern request (server/discover); a result means a modern server; a
-// recognised modern error may name a supported version to retry with; any
-// other error, an empty or unrecognised 400 body, or silence means a legacy
-// server, which gets initialize.
+// force. A transport that exists only in the handshake era (HTTP+SSE) is
+// initialized straight away: the user chose it, so there is nothing to
+// detect. Otherwise auto follows the specification's backward-compatibility
+// rules (see detect).
 func (s *session) handshake(ctx context.Context, protocolOpt string) error {
-	if protocolOpt != "" && protocolOpt != "auto" {
+	forced := protocolOpt != "" && protocolOpt != "auto"
+	if lo, ok := s.t.(legacyOnlyTransport); ok {
+		v := lo.legacyVersion()
+		if forced {
+			if protocol.IsModern(protocolOpt) {
+				return fmt.Errorf("protocol %s is stateless and has no HTTP+SSE binding: the HTTP+SSE transport speaks only handshake-era versions (%s by default)", protocolOpt, v)
+			}
+			v = protocolOpt
+		}
+		return s.initialize(ctx, v)
+	}
+	if forced {
 		if protocol.IsModern(protocolOpt) {
 			return s.discover(ctx, protocolOpt)
 		}
 		return s.initialize(ctx, protocolOpt)
 	}
+	return s.detect(ctx)
+}
+
+// detect follows the specification's backward-compatibility rules (the
+// versioning page and both transport bindings): send a modern request
+// (server/discover) first. A result means a modern server. A recognised
+// modern error means a modern server too, so the client must not fall back:
+// UnsupportedProtocolVersion names the versions to retry with (a
+// handshake-era one among them is spoken with initialize), a header
+// mismatch or a missing capability is reported. Anything else (another
+// JSON-RPC error, an HTTP 4xx with an empty or unrecognised body, a stdio
+// probe that stays silent) means a legacy server: initialize.
+func (s *session) detect(ctx context.Context) error {
 	err := s.discover(ctx, protocol.Latest)
 	if err == nil {
 		return nil
 	}
-	var rpcErr *protocol.Error
-	if errors.As(err, &rpcErr) && rpcErr.Code == protocol.CodeUnsupportedProtocolVersion {
-		if v := pickModern(rpcErr.Data); v != "" {
-			if err := s.discover(ctx, v); err == nil {
-				return nil
-			}
-		}
-	}
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	var rpcErr *protocol.Error
+	if errors.As(err, &rpcErr) {
+		switch rpcErr.Code {
+		case protocol.CodeUnsupportedProtocolVersion:
+			return s.negotiate(ctx, rpcErr)
+		case protocol.CodeHeaderMismatch, protocol.CodeMissingClientCapability:
+			return fmt.Errorf("server/discover: a %s-era server refused the request, so readbench does not fall back to initialize: %w", protocol.Latest, err)
+		}
+		return s.initialize(ctx, protocol.LatestLegacy)
 	}
 	var se *statusError
 	if errors.Is(err, errTransport) && !errors.As(err, &se) {
@@ -68,20 +99,43 @@ func (s *session) handshake(ctx context.Context, protocolOpt string) error {
 	return s.initialize(ctx, protocol.LatestLegacy)
 }
 
-// pickModern reads -32022's data {supported: [...]} and returns the newest
-// modern version both sides speak.
-func pickModern(data json.RawMessage) string {
+// negotiate answers an UnsupportedProtocolVersion error: retry with the
+// newest version both sides speak (discover for a modern one, initialize
+// for a handshake-era one); without a usable list, fall back to initialize
+// as the SDKs do; with a list and nothing in common, give up and say so.
+func (s *session) negotiate(ctx context.Context, rpcErr *protocol.Error) error {
+	supported, ok := supportedVersions(rpcErr.Data)
+	v := pickVersion(supported)
+	switch {
+	case !ok || len(supported) == 0:
+		return s.initialize(ctx, protocol.LatestLegacy)
+	case v == "":
+		return fmt.Errorf("no protocol version in common: the server speaks %v, readbench %v", supported, protocol.Versions())
+	case protocol.IsModern(v):
+		if err := s.discover(ctx, v); err != nil {
+			return fmt.Errorf("server/discover with %s, which the server listed: %w", v, err)
+		}
+		return nil
+	}
+	return s.initialize(ctx, v)
+}
+
+// supportedVersions reads UnsupportedProtocolVersion's data {supported: [...]}.
+func supportedVersions(data json.RawMessage) ([]string, bool) {
 	var d struct {
 		Supported []string `json:"supported"`
 	}
 	if json.Unmarshal(data, &d) != nil {
-		return ""
+		return nil, false
 	}
+	return d.Supported, true
+}
+
+// pickVersion returns the newest version both readbench and the list speak.
+func pickVersion(theirs []string) string {
 	for _, ours := range protocol.Versions() {
-		for _, theirs := range d.Supported {
-			if ours == theirs && protocol.IsModern(ours) {
-				return ours
-			}
+		if contains(theirs, ours) {
+			return ours
 		}
 	}
 	return ""
@@ -113,9 +167,24 @@ func (s *session) discover(ctx context.Context, version string) error {
 	return nil
 }
 
+// initialize runs the handshake-era lifecycle: initialize, then
+// notifications/initialized, and records what the server chose.
 func (s *session) initialize(ctx context.Context, version string) error {
 	s.t.setEra(version, false)
 	s.modern, s.version = false, version
+	chosen, server, err := s.exchangeInitialize(ctx, version)
+	if err != nil {
+		return err
+	}
+	s.version, s.server = chosen, server
+	s.t.setEra(s.version, false)
+	return nil
+}
+
+// exchangeInitialize sends initialize offering version and then
+// notifications/initialized. It changes nothing in s, so renewing an
+// expired session while other reads run is not a data race.
+func (s *session) exchangeInitialize(ctx context.Context, version string) (chosen string, server ServerInfo, err error) {
 	params := map[string]any{
 		"protocolVersion": version,
 		"capabilities":    map[string]any{},
@@ -126,20 +195,43 @@ func (s *session) initialize(ctx context.Context, version string) error {
 		ServerInfo      ServerInfo `json:"serverInfo"`
 	}
 	if err := s.callSmall(ctx, protocol.MethodInitialize, params, &res); err != nil {
-		return fmt.Errorf("initialize: %w", err)
+		return "", ServerInfo{}, fmt.Errorf("initialize: %w", err)
 	}
 	if !protocol.IsKnownVersion(res.ProtocolVersion) || protocol.IsModern(res.ProtocolVersion) {
-		return fmt.Errorf("initialize: server chose protocol version %q, which readbench does not speak in the handshake era", res.ProtocolVersion)
+		return "", ServerInfo{}, fmt.Errorf("initialize: server chose protocol version %q, which readbench does not speak in the handshake era", res.ProtocolVersion)
 	}
-	s.version, s.server = res.ProtocolVersion, res.ServerInfo
-	s.t.setEra(s.version, false)
 	body, err := protocol.AppendRequest(nil, nil, protocol.MethodInitialized, nil)
 	if err != nil {
-		return err
+		return "", ServerInfo{}, err
 	}
 	if err := s.t.notify(ctx, request{method: protocol.MethodInitialized, body: body}); err != nil {
-		return fmt.Errorf("notifications/initialized: %w", err)
+		return "", ServerInfo{}, fmt.Errorf("notifications/initialized: %w", err)
 	}
+	return res.ProtocolVersion, res.ServerInfo, nil
+}
+
+// renew re-initializes after the server forgot the session id expired
+// carried, as the Streamable HTTP transport says a client must. Many reads
+// in flight meet the same expiry; the first renews, the others find a new
+// id in place and only retry.
+func (s *session) renew(ctx context.Context, expired *sessionExpiredError) error {
+	st, ok := s.t.(sessionIDTransport)
+	if !ok {
+		return expired
+	}
+	s.renewMu.Lock()
+	defer s.renewMu.Unlock()
+	if st.liveSessionID() != expired.sessionID {
+		return nil // renewed by another read meanwhile
+	}
+	chosen, _, err := s.exchangeInitialize(ctx, s.version)
+	if err != nil {
+		return fmt.Errorf("renewing the expired session: %w", err)
+	}
+	if chosen != s.version {
+		return fmt.Errorf("renewing the expired session: the server now chose protocol version %s instead of %s", chosen, s.version)
+	}
+	s.renewals.Add(1)
 	return nil
 }
 
@@ -175,8 +267,26 @@ func (s *session) callSmall(ctx context.Context, method string, params any, out 
 	return nil
 }
 
-// send encodes and sends one request with a fresh id.
+// send encodes and sends one request with a fresh id. When the server
+// says the session expired, the session is renewed and the request sent
+// once more with a new id: the caller sees one answer (or one error), so
+// nothing is counted twice.
 func (s *session) send(ctx context.Context, method, name string, params any) (*answer, error) {
+	a, err := s.sendOnce(ctx, method, name, params)
+	var expired *sessionExpiredError
+	if err == nil || method == protocol.MethodInitialize || !errors.As(err, &expired) {
+		return a, err
+	}
+	if rerr := s.renew(ctx, expired); rerr != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w (%w)", err, rerr)
+	}
+	return s.sendOnce(ctx, method, name, params)
+}
+
+func (s *session) sendOnce(ctx context.Context, method, name string, params any) (*answer, error) {
 	id := s.nextID.Add(1)
 	body, err := protocol.AppendRequest(nil, protocol.IntID(id), method, params)
 	if err != nil {

@@ -94,6 +94,9 @@ func (r *runner) doRead(tctx context.Context, s *session, intended time.Time, at
 	case rctx.Err() != nil:
 		sample.Outcome = stats.Cancelled // turn deadline, or the run was interrupted
 		r.cancelled.Add(1)
+	case errors.Is(err, errProtocolViolation):
+		sample.Outcome = stats.Protocol // e.g. 202 Accepted for a request
+		r.logFailure(att.URI, err.Error())
 	default:
 		sample.Outcome = stats.Transport
 		r.logFailure(att.URI, err.Error())

@@ -159,9 +159,7 @@ func resolveClass(c workload.Class) MixClass {
 	for k, v := range c.Vars {
 		m.Vars[k] = append([]string{}, v...)
 	}
-	if c.Size != nil {
-		m.Size = c.Size.String()
-	}
+	m.Size = c.SizeText()
 	if c.Delay != nil {
 		m.Delay = c.Delay.String()
 	}

@@ -129,6 +129,11 @@ func unsupportedVersion(requested string) *protocol.Error {
 // serve answers one request. ctx ends with the request (cancellation);
 // base ends with the connection, and bounds reads that ignore cancellation.
 func (s *Server) serve(ctx, base context.Context, c *call) answer {
+	if c.modern && (c.method == protocol.MethodInitialize || c.method == protocol.MethodPing) {
+		// 2026-07-28 removed the handshake and ping: a request of that era
+		// for them is an unknown method (404 over HTTP).
+		return s.fail(c.id, protocol.NewError(protocol.CodeMethodNotFound, "Method not found in "+protocol.V20260728+": "+c.method, nil))
+	}
 	switch c.method {
 	case protocol.MethodInitialize:
 		return s.initialize(c)

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -31,6 +33,12 @@ func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serveHTTP) }
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.isCrashed() {
 		panic(http.ErrAbortHandler) // a crashed server closes connections without answering
+	}
+	if !hostAllowed(r) {
+		// DNS rebinding: a page on evil.example resolving to 127.0.0.1
+		// must not reach a loopback server through a browser.
+		http.Error(w, "Forbidden: Host is not a loopback name", http.StatusForbidden)
+		return
 	}
 	switch {
 	case r.Method == http.MethodPost:
@@ -282,4 +290,44 @@ func writeJSONError(w http.ResponseWriter, status int, id []byte, e *protocol.Er
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// hostAllowed protects a server listening on loopback from DNS rebinding:
+// its requests must name a loopback host (and come from a loopback origin,
+// when a browser says where). Servers on other interfaces accept any Host.
+func hostAllowed(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || !isLoopbackAddr(local) {
+		return true
+	}
+	if !isLoopbackHost(r.Host) {
+		return false
+	}
+	if o := r.Header.Get("Origin"); o != "" {
+		u, err := url.Parse(o)
+		if err != nil || !isLoopbackHost(u.Host) {
+			return false
+		}
+	}
+	return true
+}
+
+func isLoopbackAddr(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}
+
+// isLoopbackHost reports whether a Host header (host or host:port) names
+// this machine: localhost or a loopback address.
+func isLoopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -16,7 +16,7 @@ import (
 const ReadTool = "read"
 
 func (s *Server) listTools(c *call) answer {
-	body := mustMarshal(map[string]any{"tools": []map[string]any{{
+	res := map[string]any{"tools": []map[string]any{{
 		"name":        ReadTool,
 		"title":       "Ranged read",
 		"description": "Reads a file, optionally a byte range. path is a sim: URI; the result's structuredContent holds bytes (base64), content_type and eof (true iff the range ends at the last byte).",
@@ -30,8 +30,11 @@ func (s *Server) listTools(c *call) answer {
 			"required": []string{"path"},
 		},
 		"annotations": map[string]bool{"readOnlyHint": true},
-	}}})
-	return s.result(c, body)
+	}}}
+	if c.modern { // 2026-07-28 list results carry cache hints
+		res["ttlMs"], res["cacheScope"] = 0, "public"
+	}
+	return s.result(c, mustMarshal(res))
 }
 
 type readArgs struct {

@@ -102,6 +102,9 @@ func ParseSimURI(raw string) (*Spec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadURI, err)
 	}
+	if u.Scheme == "" {
+		return nil, fmt.Errorf("%w: %q has no scheme", ErrBadURI, raw)
+	}
 	if !strings.EqualFold(u.Scheme, Scheme) {
 		return nil, fmt.Errorf("%q: %w", raw, ErrNotSim)
 	}

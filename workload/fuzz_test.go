@@ -25,6 +25,7 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add([]byte(planYAML))
+	f.Add([]byte(resolveYAML))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w, err := Parse("f.yaml", data)
 		var e *Error

@@ -336,6 +336,12 @@ func (p *parser) class(c *Class, k string, v *yaml.Node, path string) error {
 	case "mime":
 		c.MIME, err = p.str(v, path)
 	case "size":
+		if r := resolve(v); r.Kind == yaml.ScalarNode && isSizeRange(r.Value) {
+			var sr SizeRange
+			sr, err = convert(p, v, path, "a size range", ParseSizeRange)
+			c.SizeRange = &sr
+			break
+		}
 		var d Dist
 		d, err = convert(p, v, path, "a size", ParseSizeDist)
 		c.Size = &d

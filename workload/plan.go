@@ -50,22 +50,38 @@ type planClass struct {
 	sizeOnly bool // the size is fixed: no draw
 }
 
+// PlanOptions say what the target does with mime+size classes, which
+// only it can answer: whether it is readbench's simulated server, which
+// synthesizes them, and which URIs discovery found for the others.
+type PlanOptions struct {
+	// Sim: the target is the simulated server (any transport), so the
+	// classes it can synthesize (Class.Synthesizable) become sim: URIs.
+	Sim bool
+	// Resolved holds, per class index, the URIs discovery matched (see
+	// Resolve). The class draws one uniformly per read.
+	Resolved map[int][]string
+}
+
 // NewPlan compiles w into a Plan. It validates w, and fails with an *Error
-// naming the class when a class cannot be resolved for the target: mime+size
-// classes are synthesized by the embedded target only, since resolving them
-// against a real server needs discovery (resources/list), which is not
-// supported yet.
+// naming the class when a class cannot be planned without its target:
+// mime+size classes are synthesized by the embedded target only, and are
+// resolved from a real target's listing by discovery (NewPlanWith, which
+// driver.Run calls once it is connected).
 func NewPlan(w *Workload) (*Plan, error) {
-	return newPlan(w, w.Target.Kind == TargetEmbedded || w.Target.Kind == "")
+	return NewPlanWith(w, PlanOptions{Sim: w.Target.Kind == TargetEmbedded || w.Target.Kind == ""})
 }
 
 // NewSimPlan is NewPlan for a target known to be readbench's simulated
 // server whatever its transport (for example `readbench serve --listen`
 // behind an http:// target): mime+size classes are synthesized as sim:
 // URIs, exactly as for the embedded target.
-func NewSimPlan(w *Workload) (*Plan, error) { return newPlan(w, true) }
+func NewSimPlan(w *Workload) (*Plan, error) { return NewPlanWith(w, PlanOptions{Sim: true}) }
 
-func newPlan(w *Workload, embedded bool) (*Plan, error) {
+// NewPlanWith compiles w into a Plan for a target described by o. Every
+// class that needs discovery (Workload.DiscoveryClasses) must be in
+// o.Resolved with at least one URI, or the plan fails with an *Error
+// naming the class.
+func NewPlanWith(w *Workload, o PlanOptions) (*Plan, error) {
 	if err := w.Validate(); err != nil {
 		var e *Error
 		if errors.As(err, &e) {
@@ -99,12 +115,13 @@ func newPlan(w *Workload, embedded bool) (*Plan, error) {
 			for _, name := range pc.tmpl.names {
 				pc.vars = append(pc.vars, slices.Clone(c.Vars[name]))
 			}
+		case c.MIME != "" && len(o.Resolved[i]) > 0:
+			pc.uris = slices.Clone(o.Resolved[i])
+		case c.Discovered(o.Sim):
+			e := errorf(indexKey("mix", i), "class %q (mime %s, size %s) is resolved from the target's listing (resources/list), which readbench run does once connected; to plan without a target, name the resources with uri, uris or template", c.Name, c.MIME, c.SizeText())
+			locate(e, w.Source, w.pos)
+			return nil, e
 		case c.Size != nil:
-			if !embedded {
-				e := errorf(indexKey("mix", i), "class %q: resolving mime+size classes against a real target needs discovery (not supported yet); name the resources with uri, uris or template", c.Name)
-				locate(e, w.Source, w.pos)
-				return nil, e
-			}
 			pc.synth, pc.size = true, *c.Size
 			pc.sizeOnly = c.Size.Kind == DistFixed || c.Size.Kind == ""
 			pc.simPath, pc.simQuery = simParts(c)

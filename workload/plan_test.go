@@ -227,7 +227,7 @@ func TestPlanRealTargetNeedsNames(t *testing.T) {
 	_, err = NewPlan(w)
 	var e *Error
 	if !errors.As(err, &e) || e.Key != "mix[0]" || e.Line != 7 || e.File != "real.yaml" ||
-		!strings.Contains(e.Msg, `class "markdown": resolving mime+size classes against a real target needs discovery (not supported yet); name the resources with uri, uris or template`) {
+		!strings.Contains(e.Msg, `class "markdown" (mime text/markdown, size lognormal(8KiB,200KiB)) is resolved from the target's listing (resources/list)`) {
 		t.Errorf("NewPlan with an http target and mime+size classes: %v", err)
 	}
 	// The simulated server behind an http target synthesizes them as the

@@ -173,7 +173,7 @@ func (c *Class) check(key string) *Error {
 	if c.Template != "" {
 		ways = append(ways, "template")
 	}
-	synth := c.MIME != "" || c.Size != nil
+	synth := c.MIME != "" || c.Size != nil || c.SizeRange != nil
 	if synth {
 		ways = append(ways, "mime+size")
 	}
@@ -226,12 +226,25 @@ func (c *Class) checkResources(key string, synth bool) *Error {
 	switch {
 	case c.MIME == "":
 		return errorf(key+".mime", "size needs mime: the type of the resource, such as text/markdown")
-	case c.Size == nil:
-		return errorf(key+".size", "mime needs size: the resource's bytes, such as 8KiB or lognormal(8KiB, 200KiB)")
+	case c.Size == nil && c.SizeRange == nil:
+		return errorf(key+".size", "mime needs size: the resource's bytes, such as 8KiB or lognormal(8KiB, 200KiB), or a range such as 1KiB..5MiB or any")
+	case c.Size != nil && c.SizeRange != nil:
+		return errorf(key+".size", "a size and a size range: set one")
 	case !validMIME(c.MIME):
-		return errorf(key+".mime", "want a MIME type such as image/png, got %q", c.MIME)
+		return errorf(key+".mime", "want a MIME type such as image/png, or a glob such as image/*, got %q", c.MIME)
 	case c.Entries < 0 || c.Entries > MaxEntries:
 		return errorf(key+".entries", "%d is out of range (0 to %d)", c.Entries, MaxEntries)
+	}
+	if isGlob(c.MIME) {
+		if err := checkGlob(c.MIME); err != nil {
+			return errorf(key+".mime", "%v", err)
+		}
+	}
+	if r := c.SizeRange; r != nil {
+		if r.Min < 0 || r.Min > r.Max {
+			return errorf(key+".size", "a size range needs 0 <= min <= max, got %d..%d", r.Min, r.Max)
+		}
+		return c.checkDelay(key)
 	}
 	if c.Size.Unit != UnitBytes {
 		return errorf(key+".size", "want a size in bytes")
@@ -239,6 +252,12 @@ func (c *Class) checkResources(key string, synth bool) *Error {
 	if err := c.Size.check(); err != nil {
 		return errorf(key+".size", "%v", err)
 	}
+	return c.checkDelay(key)
+}
+
+// checkDelay validates the simulated server's think time of a mime+size
+// class.
+func (c *Class) checkDelay(key string) *Error {
 	if c.Delay != nil {
 		if c.Delay.Unit != UnitDuration {
 			return errorf(key+".delay", "want a duration")

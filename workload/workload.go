@@ -131,21 +131,24 @@ func (a Attachments) Max() int {
 
 // Class is one entry of the mix: a kind of attachment, drawn with a weight.
 // A class names its resources one way: URI, URIs, Template with Vars, or
-// MIME with Size, which the embedded target synthesizes (its simulated
-// server reads the description from the URI).
+// MIME with Size (or SizeRange). The simulated server synthesizes a plain
+// MIME type with a size or distribution (it reads the description from the
+// URI); anything else, and every mime+size class against a real server, is
+// resolved from the target's listing: see resolve.go.
 type Class struct {
-	Name     string              // key "class", required, unique
-	Weight   float64             // default 1, > 0
-	URI      string              // one fixed URI
-	URIs     []string            // one drawn uniformly per read
-	Template string              // RFC 6570 level 1 (and {+var}) template ...
-	Vars     map[string][]string // ... and its variables: name -> values, one drawn per read
-	MIME     string              // mime+size: the resource's type ...
-	Size     *Dist               // ... and size in bytes (of each entry); nil when unset
-	Delay    *Dist               // server think time, embedded target only; nil when unset
-	Entries  int                 // contents entries per answer, each of Size bytes (embedded target); 0 = one
-	Expect   string              // "" (= ok) or the outcome this class should end with, e.g. "not_found"
-	Ranged   *Ranged             // fetch with the ranged read tool instead of resources/read; nil when unset
+	Name      string              // key "class", required, unique
+	Weight    float64             // default 1, > 0
+	URI       string              // one fixed URI
+	URIs      []string            // one drawn uniformly per read
+	Template  string              // RFC 6570 level 1 (and {+var}) template ...
+	Vars      map[string][]string // ... and its variables: name -> values, one drawn per read
+	MIME      string              // mime+size: the resource's type, or a glob over types ("image/*") ...
+	Size      *Dist               // ... and size in bytes (of each entry); nil when unset or a range ...
+	SizeRange *SizeRange          // ... or a range of sizes ("1KiB..5MiB"), a filter over the listing; nil when unset
+	Delay     *Dist               // server think time, embedded target only; nil when unset
+	Entries   int                 // contents entries per answer, each of Size bytes (embedded target); 0 = one
+	Expect    string              // "" (= ok) or the outcome this class should end with, e.g. "not_found"
+	Ranged    *Ranged             // fetch with the ranged read tool instead of resources/read; nil when unset
 }
 
 // Ranged asks for an attachment to be fetched with the ranged `read` of

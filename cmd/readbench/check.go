@@ -1,9 +1,138 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
 
-// checkCommand is being written (issue 3).
+	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/workload"
+	"github.com/urfave/cli/v2"
+)
+
+// checkCommand checks a target's read contract before it is loaded: a CI
+// step that exits 1 when the server breaks it, so a load run never
+// measures a server that answers the wrong thing fast.
 func checkCommand() *cli.Command {
-	return &cli.Command{Name: "check", Usage: "(not yet available)", UsageText: "readbench check --target T", Hidden: true,
-		Action: func(*cli.Context) error { return cli.Exit("check: not yet available", exitUsage) }}
+	return &cli.Command{
+		Name:  "check",
+		Usage: "check a target's read contract before loading it (pass/fail table, exit 1 on failure)",
+		UsageText: "readbench check                                         # the embedded simulated server\n" +
+			"readbench check --target http://127.0.0.1:8080/mcp\n" +
+			"readbench check --target 'stdio:npx -y @modelcontextprotocol/server-everything' --format json\n" +
+			"readbench check --target https://staging.example.com/mcp --header 'Authorization: Bearer ${TOKEN}'",
+		Description: "Opens one session and checks: the handshake (era, protocol version, server name and\n" +
+			"version); resources/list (paginated) lists something; up to --sample listed resources read\n" +
+			"with the right shape (exactly one of text/blob, uri echoed, mimeType present and agreeing\n" +
+			"with the magic bytes, padded base64, contents not empty); a not-found error for an unknown\n" +
+			"URI (-32002 legacy, -32602 in 2026-07-28); -32602 for a malformed URI; a cancelled read\n" +
+			"that stays unanswered; the ranged read tool's semantics (seed 004) where offered.\n" +
+			"Exit 0 when every check passes or is skipped, 1 on any failure, 2 on bad usage.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse", Value: "embedded"},
+			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto", Value: "auto"},
+			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; ${VAR} expands from the environment)"},
+			&cli.IntFlag{Name: "sample", Usage: "listed resources to read and check", Value: 10},
+			&cli.DurationFlag{Name: "timeout", Usage: "per request", Value: 10 * time.Second},
+			&cli.StringFlag{Name: "cancel-uri", Usage: "`URI` of a slow read for the cancellation check (default: a delayed sim: URI on the simulated server, else the slowest sampled read)"},
+			&cli.StringFlag{Name: "read-path", Usage: "`PATH` of a file for the ranged read tool checks on a server other than the simulated one"},
+			&cli.StringFlag{Name: "format", Usage: "table or json", Value: "table"},
+		},
+		Action: checkAction,
+	}
+}
+
+func checkAction(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return cli.Exit("check: takes no arguments (the target is --target)", exitUsage)
+	}
+	format := c.String("format")
+	if format != "table" && format != "json" {
+		return cli.Exit(fmt.Sprintf("check: --format %q: want table or json", format), exitUsage)
+	}
+	if c.Int("sample") < 1 || c.Duration("timeout") <= 0 {
+		return cli.Exit("check: --sample and --timeout must be positive", exitUsage)
+	}
+	target, err := workload.ParseTarget(c.String("target"))
+	if err != nil {
+		return cli.Exit(fmt.Sprintf("check: --target: %v", err), exitUsage)
+	}
+	headers, err := parseHeaders(c.StringSlice("header"))
+	if err != nil {
+		return cli.Exit("check: "+err.Error(), exitUsage)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find own executable for the embedded server: %w", err)
+	}
+	rep, err := driver.CheckContract(c.Context, driver.CheckOptions{
+		Target: target, Protocol: c.String("protocol"), Headers: headers,
+		EmbeddedCommand: []string{self, "serve", "--stdio"},
+		Client:          driver.ServerInfo{Name: "readbench", Version: version},
+		Sample:          c.Int("sample"), Timeout: c.Duration("timeout"),
+		CancelURI: c.String("cancel-uri"), ReadPath: c.String("read-path"),
+	})
+	if err != nil {
+		return cli.Exit(err.Error(), exitFail)
+	}
+	doc := checkDocument(rep)
+	if format == "json" {
+		err = results.WriteCheckJSON(c.App.Writer, doc)
+	} else {
+		err = results.WriteCheckTable(c.App.Writer, doc)
+	}
+	if err != nil {
+		return err
+	}
+	if !doc.Pass {
+		return cli.Exit(fmt.Sprintf("check: %s breaks the read contract (%d failed)", target, doc.Summary.Fail), exitFail)
+	}
+	return nil
+}
+
+// checkDocument converts the driver's plain report into the results
+// document (the driver knows nothing of output formats).
+func checkDocument(rep *driver.ContractReport) *results.CheckReport {
+	transport := string(rep.Target.Kind)
+	if rep.Target.Kind == workload.TargetEmbedded || rep.Target.Kind == "" {
+		transport = "stdio"
+	}
+	doc := &results.CheckReport{
+		Tool: results.Tool{Name: "readbench", Version: version},
+		Target: results.Target{Address: rep.Target.String(), Transport: transport,
+			Server:          results.Server{Name: rep.Server.Name, Version: rep.Server.Version},
+			ProtocolVersion: rep.ProtocolVersion},
+	}
+	switch {
+	case rep.ProtocolVersion == "":
+	case rep.Modern:
+		doc.Era = "stateless"
+	default:
+		doc.Era = "handshake"
+	}
+	for _, ck := range rep.Checks {
+		doc.Checks = append(doc.Checks, results.Check{Name: ck.Name, Status: string(ck.Status), URI: ck.URI, Detail: ck.Detail})
+	}
+	doc.Finish()
+	return doc
+}
+
+// parseHeaders reads --header 'Name: value' flags, as run does; a value
+// is never echoed (it may be a secret).
+func parseHeaders(flags []string) (map[string]string, error) {
+	var out map[string]string
+	for _, h := range flags {
+		name, value, ok := strings.Cut(h, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return nil, fmt.Errorf("--header %q: want 'Name: value'", name)
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[name] = strings.TrimSpace(value)
+	}
+	return out, nil
 }

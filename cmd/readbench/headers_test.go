@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -21,11 +22,11 @@ func TestHeadersReachTheServerAndNowhereElse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var refused int
+	var refused atomic.Int64 // handlers run concurrently
 	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: upstream.Scheme, Host: upstream.Host})
 	guard := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer "+secret || r.Header.Get("X-Team") != "docs" {
-			refused++
+			refused.Add(1)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
@@ -52,8 +53,8 @@ mix:
 	}
 	r := loadResult(t, filepath.Join(dir, "r.json"))
 	onlyGood(t, r)
-	if refused != 0 {
-		t.Errorf("%d requests lacked the headers", refused)
+	if n := refused.Load(); n != 0 {
+		t.Errorf("%d requests lacked the headers", n)
 	}
 	saved, _ := os.ReadFile(filepath.Join(dir, "r.json"))
 	for what, text := range map[string]string{"result": string(saved), "stdout": stdout, "stderr": stderr} {

@@ -1,0 +1,301 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// checkDoc is the JSON readbench check --format json prints.
+type checkDoc struct {
+	Schema string `json:"schema"`
+	Target struct {
+		Transport string `json:"transport"`
+		Server    struct {
+			Name, Version string
+		} `json:"server"`
+		ProtocolVersion string `json:"protocol_version"`
+	} `json:"target"`
+	Era     string `json:"era"`
+	Pass    bool   `json:"pass"`
+	Summary struct{ Pass, Fail, Skip int }
+	Checks  []checkRow `json:"checks"`
+}
+
+type checkRow struct {
+	Name, Status, URI, Detail string
+}
+
+// runCheck runs readbench check --format json and decodes what it printed.
+func runCheck(t *testing.T, args ...string) (checkDoc, int, string) {
+	t.Helper()
+	stdout, stderr, code := readbench(t, t.TempDir(), append([]string{"check", "--format", "json"}, args...)...)
+	var d checkDoc
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatalf("exit %d, stdout is not the JSON report: %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	if d.Schema != "readbench/check/v1" || len(d.Checks) == 0 {
+		t.Fatalf("report %+v", d)
+	}
+	for _, c := range d.Checks {
+		t.Logf("%-24s %-4s %s  %s", c.Name, c.Status, c.URI, c.Detail)
+		if c.Status == "skip" && c.Detail == "" {
+			t.Errorf("%s skipped without a reason", c.Name)
+		}
+	}
+	return d, code, stderr
+}
+
+// rows returns the checks named name.
+func (d checkDoc) rows(name string) []checkRow {
+	var out []checkRow
+	for _, c := range d.Checks {
+		if c.Name == name {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// expect asserts that every row named name has status and, when given,
+// a detail containing want.
+func (d checkDoc) expect(t *testing.T, name, status, want string) {
+	t.Helper()
+	rows := d.rows(name)
+	if len(rows) == 0 {
+		t.Errorf("no %q row", name)
+	}
+	for _, r := range rows {
+		if r.Status != status || !strings.Contains(r.Detail, want) {
+			t.Errorf("%s %s: %s %q, want %s with %q", name, r.URI, r.Status, r.Detail, status, want)
+		}
+	}
+}
+
+// allPass asserts a report in which nothing failed or was skipped.
+func allPass(t *testing.T, d checkDoc, code int) {
+	t.Helper()
+	if code != 0 || !d.Pass || d.Summary.Fail != 0 || d.Summary.Skip != 0 {
+		t.Errorf("exit %d, pass %v, summary %+v", code, d.Pass, d.Summary)
+	}
+	for _, name := range []string{"handshake", "server info", "resources/list", "read", "not-found error", "malformed uri",
+		"cancellation", "read tool: whole file", "read tool: range", "read tool: tail", "read tool: past the end",
+		"read tool: length 0", "read tool: directory", "read tool: unknown path"} {
+		d.expect(t, name, "pass", "")
+	}
+	if n := len(d.rows("read")); n != 10 {
+		t.Errorf("%d sampled reads, want --sample's default 10", n)
+	}
+}
+
+func TestCheckEmbeddedPasses(t *testing.T) {
+	d, code, _ := runCheck(t)
+	allPass(t, d, code)
+	if d.Target.Server.Name != "readbench-simserver" || d.Target.ProtocolVersion != "2026-07-28" || d.Target.Transport != "stdio" || d.Era != "stateless" {
+		t.Errorf("target %+v, era %q", d.Target, d.Era)
+	}
+	d.expect(t, "cancellation", "pass", "no answer within")
+}
+
+func TestCheckServeHTTPPasses(t *testing.T) {
+	url := startServe(t)
+	d, code, _ := runCheck(t, "--target", url)
+	allPass(t, d, code)
+	d.expect(t, "cancellation", "pass", "by construction")
+	// The table: one line per check, a verdict, exit 0.
+	stdout, stderr, code := readbench(t, t.TempDir(), "check", "--target", url, "--sample", "2")
+	if code != 0 || !strings.Contains(stdout, "PASS: ") || strings.Contains(stdout, "FAIL") {
+		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// TestCheckStatefulLegacyCancel: in the handshake era over HTTP the cancel
+// is notifications/cancelled on the session, and the check keeps the
+// stream open to see that nothing comes back.
+func TestCheckStatefulLegacyCancel(t *testing.T) {
+	url := startServe(t, "--stateful")
+	d, _, _ := runCheck(t, "--target", url, "--protocol", "2025-11-25", "--sample", "2")
+	d.expect(t, "handshake", "pass", "2025-11-25")
+	d.expect(t, "not-found error", "pass", "-32002")
+	d.expect(t, "cancellation", "pass", "without an answer after notifications/cancelled")
+}
+
+// TestCheckIgnoredCancelFails: a sim: URI that ignores cancellation, over
+// stdio, is a failed check and exit 1.
+func TestCheckIgnoredCancelFails(t *testing.T) {
+	d, code, stderr := runCheck(t, "--sample", "1", "--cancel-uri", "sim:///slow?delay=400ms&honor_cancel=false")
+	if code != 1 || d.Pass || d.Summary.Fail != 1 {
+		t.Errorf("exit %d, summary %+v: %s", code, d.Summary, stderr)
+	}
+	d.expect(t, "cancellation", "fail", "after notifications/cancelled")
+	if !strings.Contains(stderr, "breaks the read contract") {
+		t.Errorf("stderr: %s", stderr)
+	}
+}
+
+// brokenServer is a Go SDK server whose resources break the contract each
+// in its own way, with a template that answers ok for any URI under
+// docs://broken/.
+func brokenServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "broken", Version: "0.0.1"}, nil)
+	jpeg := append([]byte{0xFF, 0xD8, 0xFF, 0xE0}, make([]byte, 60)...)
+	docs := []struct {
+		uri, mime string
+		entry     mcp.ResourceContents
+		delay     time.Duration
+	}{
+		{"docs://broken/good.md", "text/markdown", mcp.ResourceContents{MIMEType: "text/markdown", Text: "# fine"}, 0},
+		{"docs://broken/neither.md", "text/markdown", mcp.ResourceContents{MIMEType: "text/markdown"}, 0},
+		{"docs://broken/renamed.md", "text/markdown", mcp.ResourceContents{URI: "docs://broken/other.md", MIMEType: "text/markdown", Text: "x"}, 0},
+		{"docs://broken/nomime.txt", "", mcp.ResourceContents{Text: "no type"}, 0}, // the SDK fills in the listed type
+		{"docs://broken/fake.png", "image/png", mcp.ResourceContents{MIMEType: "image/png", Blob: jpeg}, 0},
+		// Slow and deaf to cancellation: the handler ignores its context.
+		{"docs://broken/slow.md", "text/markdown", mcp.ResourceContents{MIMEType: "text/markdown", Text: "late"}, 300 * time.Millisecond},
+	}
+	for _, d := range docs {
+		s.AddResource(&mcp.Resource{URI: d.uri, Name: d.uri, MIMEType: d.mime}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			time.Sleep(d.delay)
+			e := d.entry
+			if e.URI == "" {
+				e.URI = d.uri
+			}
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{&e}}, nil
+		})
+	}
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "docs://broken/{+path}", Name: "anything"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "made up"}}}, nil
+		})
+	return s
+}
+
+// startBrokenServer serves brokenServer in the handshake era, over
+// stateful Streamable HTTP (http) or HTTP+SSE (sse), and returns the target.
+func startBrokenServer(t *testing.T, transport string) string {
+	t.Helper()
+	s := brokenServer()
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	path, scheme := "/mcp", ""
+	if transport == "sse" {
+		h = mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil)
+		path, scheme = "/sse", "sse+"
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewUnstartedServer(h)
+	hs.Listener.Close()
+	hs.Listener = ln
+	hs.Start()
+	t.Cleanup(hs.Close)
+	return scheme + hs.URL + path
+}
+
+func TestCheckBrokenServerFails(t *testing.T) {
+	for _, transport := range []string{"http", "sse"} {
+		t.Run(transport, func(t *testing.T) { checkBroken(t, startBrokenServer(t, transport)) })
+	}
+}
+
+// checkBroken asserts that each fault of brokenServer is a failed row
+// naming its URI, and that the check exits 1.
+func checkBroken(t *testing.T, target string) {
+	d, code, _ := runCheck(t, "--target", target)
+	if code != 1 || d.Pass {
+		t.Fatalf("exit %d, pass %v", code, d.Pass)
+	}
+	d.expect(t, "handshake", "pass", "handshake era")
+	d.expect(t, "resources/list", "pass", "6 resources")
+	want := map[string]string{
+		"docs://broken/good.md":    "pass:1 entry",
+		"docs://broken/neither.md": "fail:neither text nor blob",
+		"docs://broken/renamed.md": "fail:uri not echoed",
+		"docs://broken/nomime.txt": "fail:without mimeType",
+		"docs://broken/fake.png":   "fail:magic bytes contradict",
+		"docs://broken/slow.md":    "pass:1 entry",
+	}
+	for _, r := range d.rows("read") {
+		w, ok := want[r.URI]
+		status, text, _ := strings.Cut(w, ":")
+		if !ok || r.Status != status || !strings.Contains(r.Detail, text) {
+			t.Errorf("read %s: %s %q, want %s", r.URI, r.Status, r.Detail, w)
+		}
+		delete(want, r.URI)
+	}
+	if len(want) > 0 {
+		t.Errorf("not read: %v", want)
+	}
+	d.expect(t, "not-found error", "fail", "answered ok")
+	d.expect(t, "cancellation", "fail", "after notifications/cancelled")
+	if r := d.rows("cancellation"); len(r) == 1 && r[0].URI != "docs://broken/slow.md" {
+		t.Errorf("cancelled %s, want the slowest sampled read", r[0].URI)
+	}
+	d.expect(t, "read tool", "skip", "")
+}
+
+// TestCheckServerEverything: the reference server from npm over stdio. Its
+// listed documents are well formed; it answers an unknown URI with -32602
+// in the handshake era (SEP-2164, as the SDKs do: passes, with the era's
+// code named) and a malformed one with -32603 (fails); its reads are too
+// fast to cancel and it offers no read tool.
+func TestCheckServerEverything(t *testing.T) {
+	entry, _ := filepath.Abs("../../peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+	if _, err := os.Stat(entry); err != nil {
+		t.Fatalf("server-everything is not installed (make test runs npm ci in peers/): %v", err)
+	}
+	d, code, _ := runCheck(t, "--target", "stdio:node "+entry+" stdio")
+	if code != 1 {
+		t.Errorf("exit %d", code)
+	}
+	d.expect(t, "handshake", "pass", "handshake era")
+	d.expect(t, "server info", "pass", "")
+	d.expect(t, "resources/list", "pass", "")
+	d.expect(t, "read", "pass", "1 entry")
+	d.expect(t, "not-found error", "pass", "since SEP-2164")
+	d.expect(t, "malformed uri", "fail", "-32603")
+	// A read that took over 50 ms (a cold start) is cancelled; the SDK
+	// then drops the answer.
+	if r := d.rows("cancellation"); len(r) != 1 || r[0].Status == "fail" {
+		t.Errorf("cancellation %+v", r)
+	}
+	d.expect(t, "read tool", "skip", "no tool named read")
+}
+
+func TestCheckUsageAndUnreachable(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"check", "--format", "xml"}, 2, "--format"},
+		{[]string{"check", "extra"}, 2, "no arguments"},
+		{[]string{"check", "--target", "ftp://x"}, 2, "--target"},
+		{[]string{"check", "--sample", "0"}, 2, "--sample"},
+		{[]string{"check", "--target", "http://127.0.0.1:1/mcp"}, 1, "breaks the read contract"},
+		{[]string{"check", "--target", "sse+http://127.0.0.1:1/sse"}, 1, "breaks the read contract"},
+	} {
+		stdout, stderr, code := readbench(t, dir, c.args...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, want %d with %q\n%s\n%s", c.args, code, c.code, c.want, stdout, stderr)
+		}
+	}
+	d, code, _ := runCheck(t, "--target", "http://127.0.0.1:1/mcp")
+	if code != 1 || d.Checks[0].Name != "handshake" || d.Checks[0].Status != "fail" || !strings.Contains(d.Checks[0].Detail, "127.0.0.1:1") {
+		t.Errorf("exit %d, first check %+v", code, d.Checks[0])
+	}
+	stdout, _, code := readbench(t, dir, "check", "--help")
+	if code != 0 || !strings.Contains(stdout, "readbench check") {
+		t.Errorf("check --help (exit %d) shows no example:\n%s", code, stdout)
+	}
+}

@@ -1,0 +1,110 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+
+	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
+)
+
+// notFoundURI is a URI that cannot exist: the scheme and authority of a
+// listed resource (so the server serves that scheme and the answer is
+// about the resource, not the scheme) with a path of our own. The
+// simulated server serves any sim: URI, and answers any other as missing.
+func (c *contractChecker) notFoundURI() string {
+	const path, fallback = "/readbench-check/no-such-resource-7f3a9c", "docs://readbench-check/no-such-resource-7f3a9c"
+	if c.sim || len(c.listed) == 0 {
+		return fallback
+	}
+	u, err := url.Parse(c.listed[0].URI)
+	switch {
+	case err != nil || u.Scheme == "":
+		return fallback
+	case u.Opaque != "":
+		return u.Scheme + ":" + path[1:]
+	}
+	u.Path, u.RawPath, u.RawQuery, u.Fragment = path, "", "", ""
+	return u.String()
+}
+
+// notFound reads a URI that cannot exist: a legacy server answers -32002,
+// a 2026-07-28 one -32602 (which retired -32002).
+func (c *contractChecker) notFound(ctx context.Context) {
+	uri := c.notFoundURI()
+	want, era := protocol.CodeResourceNotFound, "a "+c.s.version+" server answers -32002"
+	if c.s.modern {
+		want, era = protocol.CodeInvalidParams, "a 2026-07-28 server answers -32602 (-32002 is retired)"
+	}
+	code, got, err := c.errorProbe(ctx, uri)
+	switch {
+	case err != nil:
+		c.rep.add("not-found error", CheckFail, uri, err.Error())
+	case code == want:
+		c.rep.add("not-found error", CheckPass, uri, got)
+	case code == protocol.CodeInvalidParams && saysNotFound(got):
+		// The official SDKs answer -32602 in every era since SEP-2164;
+		// a host that follows the specification of its era still has to
+		// expect it, so it passes with the difference named.
+		c.rep.add("not-found error", CheckPass, uri, got+" (-32602, as the SDKs answer in every era since SEP-2164; this era's code is -32002)")
+	case code == 0:
+		c.rep.add("not-found error", CheckFail, uri, got+" for a URI that cannot exist; "+era)
+	default:
+		c.rep.add("not-found error", CheckFail, uri, got+"; "+era)
+	}
+}
+
+// malformedURIs are not URIs at all: a space-separated phrase and a
+// string of colons (no scheme, no path).
+func malformedURIs() []string { return []string{"not a uri", "::::"} }
+
+// malformed reads URIs that are not URIs: -32602 in both eras.
+func (c *contractChecker) malformed(ctx context.Context) {
+	for _, uri := range malformedURIs() {
+		code, got, err := c.errorProbe(ctx, uri)
+		switch {
+		case err != nil:
+			c.rep.add("malformed uri", CheckFail, uri, err.Error())
+		case code == protocol.CodeInvalidParams:
+			c.rep.add("malformed uri", CheckPass, uri, got)
+		default:
+			c.rep.add("malformed uri", CheckFail, uri, got+"; a malformed URI is -32602 (invalid params)")
+		}
+	}
+}
+
+// errorProbe reads uri expecting an error: it returns the JSON-RPC code
+// (0 when the answer was not an error) and a description of the answer.
+func (c *contractChecker) errorProbe(ctx context.Context, uri string) (int, string, error) {
+	rctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+	defer cancel()
+	a, err := c.s.read(rctx, uri)
+	if err != nil {
+		return 0, "", err
+	}
+	v := checkRead(a.body, uri, c.s.modern)
+	if v.code != 0 {
+		return v.code, describeError(a.body), nil
+	}
+	switch v.outcome {
+	case stats.OK:
+		return 0, fmt.Sprintf("answered ok (%d %s, %d bytes)", v.entries, plural(v.entries, "entry", "entries"), v.diskBytes), nil
+	case stats.InputRequired:
+		return 0, "answered input_required", nil
+	}
+	return 0, "answered neither contents nor an error (" + v.detail + ")", nil
+}
+
+// describeError renders a JSON-RPC error answer as "error -32602 "msg"".
+func describeError(body []byte) string {
+	m, err := protocol.Decode(body)
+	if err != nil || m.Error == nil {
+		return "an answer that is not a JSON-RPC error"
+	}
+	msg := m.Error.Message
+	if r := []rune(msg); len(r) > 120 {
+		msg = string(r[:120]) + "…"
+	}
+	return fmt.Sprintf("error %d %q", m.Error.Code, msg)
+}

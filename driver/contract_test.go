@@ -1,0 +1,170 @@
+package driver
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/readbench/readbench/workload"
+)
+
+func TestDecodeToolAnswer(t *testing.T) {
+	cases := []struct {
+		why, body string
+		data      string
+		eof       bool
+		isError   bool
+		code      string
+		rpc       bool
+		err       string
+	}{
+		{"bytes, content_type and eof from structuredContent",
+			`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"3 bytes"}],"structuredContent":{"bytes":"YWJj","content_type":"text/plain","eof":true},"isError":false}}`,
+			"abc", true, false, "", false, ""},
+		{"empty bytes are a valid answer",
+			`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"bytes":"","content_type":"text/plain","eof":false}}}`,
+			"", false, false, "", false, ""},
+		{"a tool error with its code in structuredContent",
+			`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"invalid_path: dir"}],"structuredContent":{"code":"invalid_path","message":"dir"},"isError":true}}`,
+			"", false, true, "invalid_path", false, ""},
+		{"a tool error with its code only in the text",
+			`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"not_found: no such file"}],"isError":true}}`,
+			"", false, true, "not_found", false, ""},
+		{"a JSON-RPC error",
+			`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}`,
+			"", false, false, "", true, ""},
+		{"a result without structuredContent cannot be checked",
+			`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"abc"}]}}`,
+			"", false, false, "", false, "no structuredContent"},
+		{"bytes that are not base64",
+			`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"bytes":"a!","content_type":"x/y","eof":true}}}`,
+			"", false, false, "", false, "not standard base64"},
+	}
+	for _, c := range cases {
+		ta, err := decodeToolAnswer([]byte(c.body))
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: error %v, want %q", c.why, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.why, err)
+			continue
+		}
+		if string(ta.data) != c.data || ta.eof != c.eof || ta.isError != c.isError || ta.code != c.code || (ta.rpcErr != nil) != c.rpc {
+			t.Errorf("%s: got %+v", c.why, ta)
+		}
+	}
+}
+
+func TestJudgeRange(t *testing.T) {
+	want := []byte("abcd")
+	cases := []struct {
+		why    string
+		ta     toolAnswer
+		eof    bool
+		status CheckStatus
+		detail string
+	}{
+		{"exact bytes and eof", toolAnswer{data: want, eof: true}, true, CheckPass, "4 bytes, eof true"},
+		{"eof must be false before the end", toolAnswer{data: want, eof: true}, false, CheckFail, "eof true, want false"},
+		{"short answer", toolAnswer{data: want[:2]}, false, CheckFail, "2 bytes, want 4"},
+		{"other bytes", toolAnswer{data: []byte("abce")}, false, CheckFail, "differ"},
+		{"an error where bytes were due", toolAnswer{isError: true, code: "internal"}, false, CheckFail, `code "internal"`},
+	}
+	for _, c := range cases {
+		st, d := judgeRange(c.ta, nil, want, c.eof)
+		if st != c.status || !strings.Contains(d, c.detail) {
+			t.Errorf("%s: %s %q", c.why, st, d)
+		}
+	}
+}
+
+func TestNotFoundURI(t *testing.T) {
+	cases := []struct{ listed, want string }{
+		{"demo://resource/static/document/a.md", "demo://resource/readbench-check/no-such-resource-7f3a9c"},
+		{"file:///repo/a.png", "file:///readbench-check/no-such-resource-7f3a9c"},
+		{"urn:isbn:123", "urn:readbench-check/no-such-resource-7f3a9c"},
+		{"", "docs://readbench-check/no-such-resource-7f3a9c"},
+	}
+	for _, c := range cases {
+		ch := &contractChecker{}
+		if c.listed != "" {
+			ch.listed = []contractResource{{URI: c.listed}}
+		}
+		if got := ch.notFoundURI(); got != c.want {
+			t.Errorf("listed %q: probe %q, want %q", c.listed, got, c.want)
+		}
+	}
+	if got := (&contractChecker{sim: true, listed: []contractResource{{URI: "sim:///a"}}}).notFoundURI(); strings.HasPrefix(got, "sim:") {
+		t.Errorf("the simulated server serves every sim: URI; probe %q", got)
+	}
+}
+
+// TestCheckContractUnreachable: a target that cannot be started is a
+// failed handshake with every other check skipped, not an error.
+func TestCheckContractUnreachable(t *testing.T) {
+	rep, err := CheckContract(context.Background(), CheckOptions{
+		Target: workload.Target{Kind: workload.TargetStdio, Argv: []string{"/nonexistent/readbench-no-such-server"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Failed() || rep.Checks[0].Name != "handshake" || rep.Checks[0].Status != CheckFail {
+		t.Fatalf("checks %+v", rep.Checks)
+	}
+	for _, c := range rep.Checks[1:] {
+		if c.Status != CheckSkip || c.Detail == "" {
+			t.Errorf("after a failed handshake %q is %s (%q), want skip with a reason", c.Name, c.Status, c.Detail)
+		}
+	}
+}
+
+// TestCheckContractSDKPeer checks the Go SDK's server, stateless over
+// Streamable HTTP (so 2026-07-28): its listed resources are well formed,
+// it answers -32602 for an unknown URI and it has no read tool. Its reads
+// take 2 ms, but the 200 KB one may take more than 50 ms under -race:
+// then it is cancelled, and over 2026-07-28 HTTP that passes by
+// construction.
+func TestCheckContractSDKPeer(t *testing.T) {
+	url := startSDKHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	rep, err := CheckContract(ctx, CheckOptions{Target: workload.Target{Kind: workload.TargetHTTP, Address: url}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := map[string][]CheckStatus{}
+	for _, c := range rep.Checks {
+		status[c.Name] = append(status[c.Name], c.Status)
+		t.Logf("%-16s %-4s %s %s", c.Name, c.Status, c.URI, c.Detail)
+	}
+	if rep.Server.Name != "sdk-peer" || rep.ProtocolVersion == "" {
+		t.Errorf("server %+v, protocol %q", rep.Server, rep.ProtocolVersion)
+	}
+	want := map[string]CheckStatus{"handshake": CheckPass, "server info": CheckPass, "resources/list": CheckPass,
+		"read tool": CheckSkip}
+	if got := status["cancellation"]; len(got) != 1 || got[0] == CheckFail {
+		t.Errorf("cancellation: %v", got)
+	}
+	if rep.Modern {
+		want["not-found error"] = CheckPass
+	}
+	for name, st := range want {
+		if len(status[name]) != 1 || status[name][0] != st {
+			t.Errorf("%s: %v, want %s", name, status[name], st)
+		}
+	}
+	if got := status["read"]; len(got) != len(sdkDocs) {
+		t.Errorf("read rows %v, want one per listed resource (%d)", got, len(sdkDocs))
+	}
+	for _, st := range status["read"] {
+		if st != CheckPass {
+			t.Errorf("read rows %v", status["read"])
+			break
+		}
+	}
+}

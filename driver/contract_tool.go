@@ -1,0 +1,305 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/readbench/readbench/protocol"
+)
+
+// The ranged read tool of seed 004: tools/call "read" with {path, offset?,
+// length?} answers structuredContent {bytes (base64), content_type, eof};
+// its failures are tool results with isError and a code (not_found,
+// invalid_path, internal).
+const (
+	readToolName = "read"
+	// Paths on the simulated server, whose paths are sim: URIs: a file, a
+	// folder (several entries: a directory to the tool) and a non-sim path.
+	simToolFile    = "sim:///readbench-check/ranged.bin?mime=application/octet-stream&size=10000"
+	simToolDir     = "sim:///readbench-check/folder?entries=3"
+	simToolUnknown = "docs://readbench-check/no-such-file-7f3a9c"
+	toolUnknown    = "/readbench-check/no-such-file-7f3a9c"
+	maxToolPages   = 20
+	maxToolCalls   = 64       // calls to fetch a whole file from a provider that caps length
+	maxToolBytes   = 64 << 20 // bytes of a whole file the check will hold
+)
+
+// toolAnswer is a tools/call answer of the read tool, decoded.
+type toolAnswer struct {
+	data        []byte
+	contentType string
+	eof         bool
+	isError     bool
+	code        string // the seed's error code of an isError result
+	message     string
+	rpcErr      *protocol.Error
+}
+
+// readTool checks the ranged read tool's semantics where it is offered.
+func (c *contractChecker) readTool(ctx context.Context) {
+	if why := c.findReadTool(ctx); why != "" {
+		c.rep.add("read tool", CheckSkip, "", why)
+		return
+	}
+	file, dir, unknown := c.toolPaths()
+	if file == "" {
+		c.rep.add("read tool", CheckSkip, "", "readbench cannot guess a file path on this server: give --read-path PATH")
+	} else {
+		c.toolRanges(ctx, file)
+	}
+	if dir != "" {
+		c.toolFailure(ctx, "read tool: directory", dir, []string{"invalid_path"})
+	}
+	c.toolFailure(ctx, "read tool: unknown path", unknown, []string{"not_found", "invalid_path"})
+}
+
+// findReadTool walks tools/list for a tool named read that takes path,
+// offset and length; it returns why not when there is none.
+func (c *contractChecker) findReadTool(ctx context.Context) string {
+	cursor := ""
+	for range maxToolPages {
+		params := map[string]any{}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		var res struct {
+			Tools []struct {
+				Name        string `json:"name"`
+				InputSchema struct {
+					Properties map[string]json.RawMessage `json:"properties"`
+				} `json:"inputSchema"`
+			} `json:"tools"`
+			NextCursor string `json:"nextCursor"`
+		}
+		rctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+		err := c.s.callSmall(rctx, protocol.MethodToolsList, c.s.withMeta(params), &res)
+		cancel()
+		if err != nil {
+			if isMethodNotFound(err) {
+				return "the server offers no tools (tools/list: method not found)"
+			}
+			return "tools/list failed: " + err.Error()
+		}
+		for _, t := range res.Tools {
+			if t.Name != readToolName {
+				continue
+			}
+			for _, p := range []string{"path", "offset", "length"} {
+				if _, ok := t.InputSchema.Properties[p]; !ok {
+					return "the tool named read takes no " + p + ": it is not the ranged read of seed 004"
+				}
+			}
+			return ""
+		}
+		if res.NextCursor == "" || res.NextCursor == cursor {
+			break
+		}
+		cursor = res.NextCursor
+	}
+	return "no tool named read in tools/list"
+}
+
+// toolPaths returns a file, a directory ("" when unknown) and a path that
+// cannot exist.
+func (c *contractChecker) toolPaths() (file, dir, unknown string) {
+	if c.sim {
+		return simToolFile, simToolDir, simToolUnknown
+	}
+	file = c.o.ReadPath
+	if i := strings.LastIndexByte(file, '/'); i >= 0 {
+		dir = file[:i]
+		if dir == "" || strings.HasSuffix(dir, "/") {
+			dir += "/"
+		}
+	}
+	if dir == file {
+		dir = ""
+	}
+	return file, dir, toolUnknown
+}
+
+// toolRanges reads the whole file, then checks each range rule of the
+// seed against it.
+func (c *contractChecker) toolRanges(ctx context.Context, path string) {
+	whole, calls, ct, err := c.toolWhole(ctx, path)
+	if err != nil {
+		c.rep.add("read tool: whole file", CheckFail, path, err.Error())
+		return
+	}
+	d := fmt.Sprintf("%d bytes, eof true, content_type %q", len(whole), ct)
+	if calls > 1 {
+		d += fmt.Sprintf(" (in %d calls: the provider caps length)", calls)
+	}
+	c.rep.add("read tool: whole file", CheckPass, path, d)
+	size := int64(len(whole))
+	if size < 2 {
+		c.rep.add("read tool: range", CheckSkip, path, fmt.Sprintf("the file has %d bytes: too small to read a part of", size))
+		return
+	}
+	n := min(size/2, 4096)
+	k := min(size/2, 16)
+	cases := []struct {
+		name           string
+		offset, length int64
+		want           []byte
+		eof            bool
+	}{
+		{"read tool: range", 0, n, whole[:n], false},
+		{"read tool: tail", size - k, 2 * k, whole[size-k:], true},
+		{"read tool: past the end", size + 1000, 16, nil, true},
+		{"read tool: length 0", 0, 0, nil, false},
+	}
+	for _, tc := range cases {
+		ta, err := c.toolCall(ctx, path, &tc.offset, &tc.length)
+		st, detail := judgeRange(ta, err, tc.want, tc.eof)
+		c.rep.add(tc.name, st, path, fmt.Sprintf("offset %d, length %d of %d: %s", tc.offset, tc.length, size, detail))
+	}
+}
+
+// toolWhole reads path from offset 0 without a length until eof.
+func (c *contractChecker) toolWhole(ctx context.Context, path string) (data []byte, calls int, contentType string, err error) {
+	for calls < maxToolCalls && len(data) <= maxToolBytes {
+		var off *int64
+		if calls > 0 {
+			o := int64(len(data))
+			off = &o
+		}
+		ta, err := c.toolCall(ctx, path, off, nil)
+		calls++
+		switch {
+		case err != nil:
+			return nil, calls, "", err
+		case ta.rpcErr != nil:
+			return nil, calls, "", fmt.Errorf("answered JSON-RPC error %d %q", ta.rpcErr.Code, ta.rpcErr.Message)
+		case ta.isError:
+			return nil, calls, "", fmt.Errorf("failed with code %q: %s", ta.code, ta.message)
+		}
+		data = append(data, ta.data...)
+		contentType = ta.contentType
+		if ta.eof {
+			return data, calls, contentType, nil
+		}
+		if len(ta.data) == 0 {
+			return nil, calls, "", fmt.Errorf("empty bytes with eof false at offset %d: the file never ends", len(data))
+		}
+	}
+	return nil, calls, "", fmt.Errorf("no eof after %d calls and %d bytes", calls, len(data))
+}
+
+// judgeRange compares a ranged answer with the bytes and eof it must have.
+func judgeRange(ta toolAnswer, err error, want []byte, wantEOF bool) (CheckStatus, string) {
+	switch {
+	case err != nil:
+		return CheckFail, err.Error()
+	case ta.rpcErr != nil:
+		return CheckFail, fmt.Sprintf("answered JSON-RPC error %d %q; want bytes", ta.rpcErr.Code, ta.rpcErr.Message)
+	case ta.isError:
+		return CheckFail, fmt.Sprintf("failed with code %q (%s); want bytes, not an error", ta.code, ta.message)
+	case len(ta.data) != len(want):
+		return CheckFail, fmt.Sprintf("%d bytes, want %d", len(ta.data), len(want))
+	case !bytes.Equal(ta.data, want):
+		return CheckFail, "the bytes differ from the whole file's at that offset"
+	case ta.eof != wantEOF:
+		return CheckFail, fmt.Sprintf("eof %t, want %t (eof is true iff the bytes end at the file's last byte)", ta.eof, wantEOF)
+	}
+	return CheckPass, fmt.Sprintf("%d bytes, eof %t", len(ta.data), ta.eof)
+}
+
+// toolFailure checks that reading path fails with one of the codes.
+func (c *contractChecker) toolFailure(ctx context.Context, name, path string, codes []string) {
+	ta, err := c.toolCall(ctx, path, nil, nil)
+	want := strings.Join(codes, " or ")
+	switch {
+	case err != nil:
+		c.rep.add(name, CheckFail, path, err.Error())
+	case ta.rpcErr != nil:
+		c.rep.add(name, CheckFail, path, fmt.Sprintf("answered JSON-RPC error %d %q; want a tool result with isError and code %s",
+			ta.rpcErr.Code, ta.rpcErr.Message, want))
+	case !ta.isError:
+		c.rep.add(name, CheckFail, path, fmt.Sprintf("succeeded with %d bytes; want an error %s", len(ta.data), want))
+	case !slices.Contains(codes, ta.code):
+		c.rep.add(name, CheckFail, path, fmt.Sprintf("failed with code %q (%s); want %s", ta.code, ta.message, want))
+	default:
+		c.rep.add(name, CheckPass, path, fmt.Sprintf("isError, code %s: %s", ta.code, ta.message))
+	}
+}
+
+// toolCall calls the read tool once and decodes its answer.
+func (c *contractChecker) toolCall(ctx context.Context, path string, offset, length *int64) (toolAnswer, error) {
+	args := map[string]any{"path": path}
+	if offset != nil {
+		args["offset"] = *offset
+	}
+	if length != nil {
+		args["length"] = *length
+	}
+	req, err := c.newRequest(protocol.MethodToolsCall, readToolName, map[string]any{"name": readToolName, "arguments": args})
+	if err != nil {
+		return toolAnswer{}, err
+	}
+	rctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+	defer cancel()
+	a, err := c.s.t.call(rctx, req)
+	if err != nil {
+		return toolAnswer{}, err
+	}
+	return decodeToolAnswer(a.body)
+}
+
+// decodeToolAnswer reads a read-tool answer: a JSON-RPC error, an isError
+// result with its code, or structuredContent {bytes, content_type, eof}.
+func decodeToolAnswer(body []byte) (toolAnswer, error) {
+	var ta toolAnswer
+	m, err := protocol.Decode(body)
+	if err != nil {
+		return ta, fmt.Errorf("tools/call: %w", err)
+	}
+	if m.Error != nil {
+		ta.rpcErr = m.Error
+		return ta, nil
+	}
+	var res struct {
+		IsError bool `json:"isError"`
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+		Structured *struct {
+			Bytes       *string `json:"bytes"`
+			ContentType string  `json:"content_type"`
+			EOF         *bool   `json:"eof"`
+			Code        string  `json:"code"`
+			Message     string  `json:"message"`
+		} `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(m.Result, &res); err != nil {
+		return ta, fmt.Errorf("tools/call result: %w", err)
+	}
+	text := ""
+	if len(res.Content) > 0 {
+		text = res.Content[0].Text
+	}
+	if res.IsError {
+		ta.isError, ta.message = true, text
+		if res.Structured != nil && res.Structured.Code != "" {
+			ta.code, ta.message = res.Structured.Code, res.Structured.Message
+		} else if code, msg, ok := strings.Cut(text, ":"); ok && !strings.ContainsAny(code, " \t") {
+			ta.code, ta.message = code, strings.TrimSpace(msg)
+		}
+		return ta, nil
+	}
+	sc := res.Structured
+	if sc == nil || sc.Bytes == nil || sc.EOF == nil {
+		return ta, fmt.Errorf("the result has no structuredContent {bytes, content_type, eof}")
+	}
+	ta.data, err = base64.StdEncoding.DecodeString(*sc.Bytes)
+	if err != nil {
+		return ta, fmt.Errorf("structuredContent.bytes is not standard base64: %w", err)
+	}
+	ta.contentType, ta.eof = sc.ContentType, *sc.EOF
+	return ta, nil
+}

@@ -1,0 +1,397 @@
+package driver
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/workload"
+)
+
+// Discovery asks a target what it has: resources/list (every page) and
+// resources/templates/list, and, for resources the listing gives no size
+// (or type) for, a bounded sample of reads. `readbench init` turns what it
+// learns into a starter workload; Run uses it to resolve mime+size classes
+// against a real server (workload.Resolve).
+
+// Defaults of discovery. Pages are bounded so that a server whose cursors
+// never end cannot keep a run from starting; sampled reads, so that
+// learning the sizes a listing leaves out (enough reads to see a type's
+// spread) stays a moment before the run.
+const (
+	DefaultMaxPages      = 1000             // per list method
+	DefaultSamplePerType = 20               // reads per MIME type
+	DefaultSampleTimeout = 10 * time.Second // per sampled read
+	sampleWorkers        = 4                // sampled reads in flight at once
+	pageTimeout          = 30 * time.Second // per list request
+)
+
+// DiscoverOptions say how to reach a target and how much to learn of it.
+type DiscoverOptions struct {
+	Target          workload.Target
+	Protocol        string            // "auto" (or "") or a version to force
+	Headers         map[string]string // as in a workload: ${VAR} is expanded, values are never kept
+	EmbeddedCommand []string          // starts the embedded target (see Options.EmbeddedCommand)
+	Stderr          io.Writer         // stdio servers' stderr; nil keeps only a tail
+	Client          ServerInfo        // clientInfo sent to the server
+
+	MaxPages      int                    // per list method; 0: DefaultMaxPages
+	SamplePerType int                    // 0: DefaultSamplePerType; negative: read nothing
+	SampleTypes   func(mime string) bool // which listed types to sample ("" = none given); nil: all
+	SampleTimeout time.Duration          // per sampled read; 0: DefaultSampleTimeout
+}
+
+// Catalog is what discovery learned of a target.
+type Catalog struct {
+	Server          ServerInfo
+	ProtocolVersion string
+	Resources       []workload.Resource // listing order, each URI once
+	Templates       []Template
+	Pages           int      // resources/list pages read
+	Sampled         int      // reads that learned a size
+	SampleFailed    int      // sampled reads that failed (the size stays unknown)
+	Warnings        []string // what was cut short or refused, for the user
+}
+
+// Template is one entry of resources/templates/list.
+type Template struct {
+	URITemplate string `json:"uriTemplate"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	MIME        string `json:"mimeType,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// Discover opens one session to the target, the way a run does, lists it
+// and closes the session.
+func Discover(ctx context.Context, o DiscoverOptions) (*Catalog, error) {
+	s, err := openSession(ctx, o)
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %w", o.Target, err)
+	}
+	defer func() { _ = s.close() }()
+	return s.catalog(ctx, o)
+}
+
+// openSession opens and handshakes one session exactly as a run's
+// sessions are opened, by lending the options to a runner of its own (its
+// recorder only ever counts late answers to sampled reads, and is dropped).
+func openSession(ctx context.Context, o DiscoverOptions) (*session, error) {
+	r := &runner{
+		o:        Options{EmbeddedCommand: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client},
+		w:        &workload.Workload{Target: o.Target, Protocol: o.Protocol, Headers: o.Headers},
+		measured: stats.NewRecorder(nil),
+	}
+	if r.w.Target.Kind == "" {
+		r.w.Target.Kind = workload.TargetEmbedded
+	}
+	if r.w.Target.Kind == workload.TargetEmbedded && len(o.EmbeddedCommand) == 0 {
+		return nil, errors.New("the embedded target needs the command that starts the simulated server")
+	}
+	return r.open(ctx)
+}
+
+// catalog lists the session's target and samples the sizes it leaves out.
+func (s *session) catalog(ctx context.Context, o DiscoverOptions) (*Catalog, error) {
+	maxPages := cmp.Or(max(o.MaxPages, 0), DefaultMaxPages)
+	cat := &Catalog{Server: s.server, ProtocolVersion: s.version}
+	if err := s.listResources(ctx, maxPages, cat); err != nil {
+		return nil, err
+	}
+	if err := s.listTemplates(ctx, maxPages, cat); err != nil {
+		return nil, err
+	}
+	s.sample(ctx, o, cat)
+	return cat, nil
+}
+
+// unimplemented reports a server that does not implement a method.
+func unimplemented(err error) bool {
+	var e *protocol.Error
+	return errors.As(err, &e) && e.Code == protocol.CodeMethodNotFound
+}
+
+// listResources reads every page of resources/list into cat.
+func (s *session) listResources(ctx context.Context, maxPages int, cat *Catalog) error {
+	seen := map[string]bool{}
+	pages, warning, err := s.paginate(ctx, protocol.MethodResourcesList, maxPages, func(raw json.RawMessage) (string, error) {
+		var page struct {
+			Resources []struct {
+				URI      string          `json:"uri"`
+				MIMEType string          `json:"mimeType"`
+				Size     json.RawMessage `json:"size"`
+			} `json:"resources"`
+			NextCursor string `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &page); err != nil {
+			return "", err
+		}
+		for _, r := range page.Resources {
+			if r.URI != "" && !seen[r.URI] {
+				seen[r.URI] = true
+				cat.Resources = append(cat.Resources, workload.Resource{URI: r.URI, MIME: r.MIMEType, Size: listedSize(r.Size)})
+			}
+		}
+		return page.NextCursor, nil
+	})
+	cat.Pages = pages
+	if unimplemented(err) {
+		warning, err = "the server does not implement resources/list: it lists no resources", nil
+	}
+	return cat.warn(warning, err)
+}
+
+// warn records a warning, unless err, which it returns.
+func (c *Catalog) warn(warning string, err error) error {
+	if err == nil && warning != "" {
+		c.Warnings = append(c.Warnings, warning)
+	}
+	return err
+}
+
+// listedSize reads a listing's size: a whole number of bytes, or unknown
+// when absent, null, negative, fractional or not a number at all (one odd
+// entry must not make the whole page unreadable).
+func listedSize(raw json.RawMessage) int64 {
+	var f float64
+	if len(raw) == 0 || string(raw) == "null" || json.Unmarshal(raw, &f) != nil || f < 0 || f != math.Trunc(f) || f > math.MaxInt64/2 {
+		return workload.UnknownSize
+	}
+	return int64(f)
+}
+
+// listTemplates reads every page of resources/templates/list into cat; a
+// server without templates is common and not worth a warning.
+func (s *session) listTemplates(ctx context.Context, maxPages int, cat *Catalog) error {
+	_, warning, err := s.paginate(ctx, protocol.MethodResourceTemplates, maxPages, func(raw json.RawMessage) (string, error) {
+		var page struct {
+			ResourceTemplates []Template `json:"resourceTemplates"`
+			NextCursor        string     `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &page); err != nil {
+			return "", err
+		}
+		for _, t := range page.ResourceTemplates {
+			if t.URITemplate != "" {
+				cat.Templates = append(cat.Templates, t)
+			}
+		}
+		return page.NextCursor, nil
+	})
+	if unimplemented(err) {
+		return nil
+	}
+	return cat.warn(warning, err)
+}
+
+// paginate calls a list method page after page, handing each result to
+// page, which returns the next cursor. It stops at the last page, after
+// maxPages pages, or when the server hands back a cursor it already gave
+// (a loop): the last two are warnings, not errors, since what was listed
+// so far is still good.
+func (s *session) paginate(ctx context.Context, method string, maxPages int, page func(json.RawMessage) (string, error)) (pages int, warning string, err error) {
+	seen := map[string]bool{}
+	cursor := ""
+	for {
+		if pages == maxPages {
+			return pages, fmt.Sprintf("%s: stopped after %d pages, the server offered more", method, maxPages), nil
+		}
+		params := map[string]any{}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		var raw json.RawMessage
+		pctx, cancel := context.WithTimeout(ctx, pageTimeout)
+		err := s.callSmall(pctx, method, s.withMeta(params), &raw)
+		cancel()
+		if err != nil {
+			return pages, "", fmt.Errorf("%s (page %d): %w", method, pages+1, err)
+		}
+		pages++
+		next, err := page(raw)
+		if err != nil {
+			return pages, "", fmt.Errorf("%s (page %d): unreadable result: %w", method, pages, err)
+		}
+		if next == "" {
+			return pages, "", nil
+		}
+		if seen[next] {
+			return pages, fmt.Sprintf("%s: the server repeated cursor %q after %d pages (a pagination loop); stopped there", method, next, pages), nil
+		}
+		seen[next] = true
+		cursor = next
+	}
+}
+
+// sample reads up to SamplePerType resources of each MIME type whose
+// listing gave no size (or no type), spread evenly over the listing, and
+// records the decoded size (and the type the answer declares) of each read
+// that succeeds; each worker writes only the resources it is handed. Reads
+// that fail leave the size unknown and are counted.
+func (s *session) sample(ctx context.Context, o DiscoverOptions, cat *Catalog) {
+	perType, timeout := cmp.Or(o.SamplePerType, DefaultSamplePerType), cmp.Or(o.SampleTimeout, DefaultSampleTimeout)
+	jobs := samplePicks(cat.Resources, perType, o.SampleTypes)
+	if len(jobs) == 0 {
+		return
+	}
+	var mu sync.Mutex
+	var firstErr string
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(sampleWorkers, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				why := s.sampleOne(ctx, timeout, &cat.Resources[i])
+				mu.Lock()
+				if why == "" {
+					cat.Sampled++
+				} else if cat.SampleFailed++; firstErr == "" {
+					firstErr = cat.Resources[i].URI + ": " + why
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, i := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if cat.SampleFailed > 0 {
+		_ = cat.warn(fmt.Sprintf("%d of %d reads made to learn sizes failed (first: %s); their sizes stay unknown",
+			cat.SampleFailed, cat.SampleFailed+cat.Sampled, firstErr), nil)
+	}
+}
+
+// samplePicks chooses which resources to read: per listed MIME type, those
+// without a size (or type), at most perType of them, evenly spaced so the
+// sample spans the listing rather than its first page.
+func samplePicks(res []workload.Resource, perType int, want func(string) bool) []int {
+	byType := map[string][]int{}
+	var order []string
+	for i, r := range res {
+		if r.Size >= 0 && r.MIME != "" {
+			continue
+		}
+		m := workload.BaseMIME(r.MIME)
+		if want != nil && !want(m) {
+			continue
+		}
+		if _, ok := byType[m]; !ok {
+			order = append(order, m)
+		}
+		byType[m] = append(byType[m], i)
+	}
+	var picks []int
+	for _, m := range order {
+		idx := byType[m]
+		n := min(perType, len(idx))
+		for k := range n {
+			picks = append(picks, idx[k*len(idx)/n])
+		}
+	}
+	return picks
+}
+
+// sampleOne reads one resource and fills in its size and, when the
+// listing had none, its type; it returns why it could not, or "".
+func (s *session) sampleOne(ctx context.Context, timeout time.Duration, r *workload.Resource) string {
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	a, err := s.read(rctx, r.URI)
+	if err != nil {
+		return err.Error()
+	}
+	v := checkRead(a.body, r.URI, s.modern)
+	if v.outcome != stats.OK {
+		if v.detail != "" {
+			return v.outcome.String() + ": " + v.detail
+		}
+		return v.outcome.String()
+	}
+	r.Size, r.Sampled = v.diskBytes, true
+	if r.MIME == "" {
+		r.MIME = firstEntryMIME(a.body)
+	}
+	return ""
+}
+
+// firstEntryMIME is the mimeType of the first contents entry of a read
+// answer, "" when it has none. It walks the bytes; the payload is never
+// decoded.
+func firstEntryMIME(body []byte) (mime string) {
+	field := func(b []byte, name string) (out []byte) {
+		_ = protocol.ObjectFields(b, func(k, v []byte) error {
+			if string(k) == name {
+				out = v
+			}
+			return nil
+		})
+		return out
+	}
+	_ = protocol.ArrayElements(field(field(body, "result"), "contents"), func(e []byte) error {
+		if mime == "" {
+			_ = json.Unmarshal(field(e, "mimeType"), &mime)
+		}
+		return nil
+	})
+	return strings.TrimSpace(mime)
+}
+
+// buildPlan compiles the run's plan once the handshake has named the
+// server: the simulated server (sim) synthesizes the classes it can, and the
+// classes that need a listing are resolved from discovery on the first
+// session before any turn starts (sampled reads are not measured).
+func (r *runner) buildPlan(ctx context.Context, sim bool) (*workload.Plan, error) {
+	s := r.sessions[0]
+	opts := workload.PlanOptions{Sim: sim}
+	idx := r.w.DiscoveryClasses(sim)
+	if len(idx) == 0 {
+		return workload.NewPlanWith(r.w, opts)
+	}
+	cat, err := s.catalog(ctx, DiscoverOptions{SampleTypes: r.sampleWanted(idx), SampleTimeout: max(r.w.Turn.ReadTimeout, DefaultSampleTimeout)})
+	if err != nil {
+		return nil, fmt.Errorf("discover %s: %w", r.w.Target, err)
+	}
+	if r.o.Logf != nil {
+		for _, w := range cat.Warnings {
+			r.o.Logf("discovery: %s", w)
+		}
+	}
+	if opts.Resolved, err = workload.Resolve(r.w, idx, cat.Resources); err != nil {
+		return nil, err
+	}
+	return workload.NewPlanWith(r.w, opts)
+}
+
+// sampleWanted says which listed MIME types are worth reading to learn
+// sizes: those a class with a bounded size matches, and resources of no
+// listed type (the read tells it).
+func (r *runner) sampleWanted(idx []int) func(string) bool {
+	return func(mime string) bool {
+		if mime == "" {
+			return true
+		}
+		for _, i := range idx {
+			c := &r.w.Mix[i]
+			if c.SizeBounds() != workload.AnySize() && workload.MatchMIME(c.MIME, mime) {
+				return true
+			}
+		}
+		return false
+	}
+}
