@@ -2,7 +2,8 @@
 // what happened. Four concerns, kept apart so each can be tested alone:
 //
 //   - transports move JSON-RPC messages (stdio child processes, Streamable
-//     HTTP) and implement cancellation the way each transport says;
+//     HTTP, the 2024-11-05 HTTP+SSE) and implement cancellation the way
+//     each transport and era says;
 //   - a session owns the era (2026-07-28 stateless or the legacy
 //     handshake), request ids and the per-request _meta and headers;
 //   - the read check scans each answer's bytes once (never decoding a

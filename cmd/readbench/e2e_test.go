@@ -298,7 +298,7 @@ func TestBadInputExitCodes(t *testing.T) {
 }
 
 func TestHelpHasExamples(t *testing.T) {
-	for _, cmd := range []string{"run", "serve", "scenarios"} {
+	for _, cmd := range []string{"run", "serve", "scenarios", "check", "init", "schema"} {
 		stdout, _, code := readbench(t, t.TempDir(), cmd, "--help")
 		if code != 0 || !strings.Contains(stdout, "readbench "+cmd) {
 			t.Errorf("%s --help (exit %d) shows no example:\n%s", cmd, code, stdout)
@@ -307,5 +307,10 @@ func TestHelpHasExamples(t *testing.T) {
 	stdout, _, _ := readbench(t, t.TempDir(), "scenarios")
 	if !strings.Contains(stdout, "docs-attachments") {
 		t.Errorf("scenarios: %s", stdout)
+	}
+	stdout, _, code := readbench(t, t.TempDir(), "schema")
+	var schema map[string]any
+	if code != 0 || json.Unmarshal([]byte(stdout), &schema) != nil || schema["properties"] == nil {
+		t.Errorf("schema (exit %d) is not a JSON Schema: %.200s", code, stdout)
 	}
 }

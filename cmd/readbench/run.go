@@ -34,7 +34,7 @@ func runCommand() *cli.Command {
 			"runs/<start>-<server>-<version>.json (or --out) and the report printed on stdout.\n" +
 			"Flags override the workload file.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH"},
+			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse"},
 			&cli.StringFlag{Name: "rate", Usage: "turns per second, e.g. `50/s` or 3000/min (open model)"},
 			&cli.DurationFlag{Name: "duration", Usage: "measured run length, e.g. 30s (warmup not included)"},
 			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions (stdio: one child process each)"},

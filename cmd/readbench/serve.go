@@ -28,7 +28,8 @@ func serveCommand() *cli.Command {
 			"    -d '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"sim:///a?mime=text/markdown&size=100\",\n" +
 			"        \"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}'",
 		Description: "URIs describe the resource: sim:///NAME?mime=image/png&size=1834208&delay=lognormal(12ms,40ms).\n" +
-			"Content is deterministic per URI; any URI that is not a sim: URI is not found.",
+			"Content is deterministic per URI; any URI that is not a sim: URI is not found (but for the\n" +
+			"test:// fixtures the MCP conformance suite reads).",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "stdio", Usage: "serve newline-delimited JSON-RPC on stdin/stdout"},
 			&cli.StringFlag{Name: "listen", Usage: "serve Streamable HTTP at `ADDR` (endpoint /mcp), e.g. 127.0.0.1:8080"},
