@@ -96,6 +96,8 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case mcpgoStdioPeer:
 		os.Exit(serveMCPGoStdio())
+	case scriptedStdioPeer:
+		os.Exit(serveScriptedStdio())
 	}
 	os.Exit(m.Run())
 }

@@ -1,0 +1,98 @@
+package driver
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/readbench/readbench/protocol"
+)
+
+// scriptedStdioPeer is a stdio server that behaves as the specification
+// allows and simple servers never do: it sends a notification and a
+// request of its own before answering, and answers in the reverse order.
+const scriptedStdioPeer = "scripted-stdio"
+
+func serveScriptedStdio() int {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(nil, 1<<20)
+	next := func() *protocol.Message {
+		if !in.Scan() {
+			return nil
+		}
+		m, err := protocol.Decode(in.Bytes())
+		if err != nil {
+			return nil
+		}
+		return m
+	}
+	first, second := next(), next()
+	if first == nil || second == nil {
+		return 1
+	}
+	fmt.Println(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"reading"}}`)
+	fmt.Println(`{"jsonrpc":"2.0","id":"srv-1","method":"ping"}`)
+	fmt.Println(string(protocol.AppendResult(nil, second.ID, []byte(`{"n":2}`))))
+	fmt.Println(string(protocol.AppendResult(nil, first.ID, []byte(`{"n":1}`))))
+	pinged := false
+	for m := next(); m != nil; m = next() {
+		switch {
+		case string(m.ID) == `"srv-1"` && string(m.Result) == "{}":
+			pinged = true
+		case m.IsRequest():
+			fmt.Println(string(protocol.AppendResult(nil, m.ID, fmt.Appendf(nil, `{"pinged":%v}`, pinged))))
+		}
+	}
+	return 0
+}
+
+// TestStdioNotificationsServerRequestsAndOrder: notifications before the
+// answers are skipped, a server's ping is answered, and answers that come
+// in reverse order reach the right callers.
+func TestStdioNotificationsServerRequestsAndOrder(t *testing.T) {
+	t.Setenv(sdkPeerEnv, scriptedStdioPeer)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := startStdio([]string{exe}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	call := func(id int64) string {
+		body, _ := protocol.AppendRequest(nil, protocol.IntID(id), "x/echo", nil)
+		a, err := tr.call(ctx, request{id: id, method: "x/echo", body: body})
+		if err != nil {
+			return err.Error()
+		}
+		var m protocol.Message
+		_ = json.Unmarshal(a.body, &m)
+		return string(m.Result)
+	}
+	got := make([]string, 2)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = call(int64(i + 1))
+		}()
+		time.Sleep(20 * time.Millisecond) // request 1 is written first
+	}
+	wg.Wait()
+	if got[0] != `{"n":1}` || got[1] != `{"n":2}` {
+		t.Fatalf("answers %q, want each request its own", got)
+	}
+	if res := call(3); !strings.Contains(res, `"pinged":true`) {
+		t.Errorf("the server's ping was not answered: %s", res)
+	}
+}
