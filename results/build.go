@@ -51,8 +51,8 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 		Shape:      shape(measured.Shape),
 		ServerCost: map[string]any{},
 		Digests:    map[string]string{},
-		Timeline:   []map[string]any{},
-		Advice:     map[string]any{},
+		Timeline:   []Second{},
+		Advice:     Advice{Deadlines: []Candidate{}, Timeouts: []Candidate{}, Reasoning: []string{}},
 	}
 	r.Target.Address = redactURLs(r.Target.Address)
 	var err error

@@ -38,14 +38,14 @@ type Result struct {
 	Classes      []Class      `json:"classes"`
 	Cancellation Cancellation `json:"cancellation"`
 	Shape        Shape        `json:"shape"`
-	// ServerCost, Digests, Timeline and Advice are reserved for the server
+	// ServerCost and Digests are reserved for the server
 	// cost sampler, content digests, the per-second timeline and the policy
 	// advice (DESIGN §6); they are written empty until those exist, and kept
 	// as loaded so a newer file's contents survive a load and save.
 	ServerCost map[string]any    `json:"server_cost"`
-	Digests    map[string]string `json:"digests"` // URI -> digest of what it returned
-	Timeline   []map[string]any  `json:"timeline"`
-	Advice     map[string]any    `json:"advice"`
+	Digests    map[string]string `json:"digests"`  // URI -> digest of what it returned
+	Timeline   []Second          `json:"timeline"` // one entry per second of the run, warmup included
+	Advice     Advice            `json:"advice"`
 	// Warmup is recorded apart and never mixed into the figures above.
 	Warmup Warmup `json:"warmup"`
 }
@@ -239,4 +239,37 @@ func (t *Timestamp) UnmarshalJSON(b []byte) error {
 	}
 	*t = NewTimestamp(v)
 	return nil
+}
+
+// Second is one second of the timeline: what was asked and achieved, what
+// was in flight and how reads fared, so a stall or a generator falling
+// behind can be seen when it happened.
+type Second struct {
+	T        int     `json:"t_s"`    // seconds since the run started, warmup included
+	Warmup   bool    `json:"warmup"` // the second belongs to the warmup
+	Asked    float64 `json:"asked_turns_per_s"`
+	Achieved float64 `json:"achieved_turns_per_s"` // turns that started in this second
+	Reads    int64   `json:"reads"`                // reads that finished in this second
+	Errors   int64   `json:"errors"`               // of those, reads with an error outcome
+	InFlight int64   `json:"in_flight"`            // turns in flight at the end of the second
+	P50Ms    float64 `json:"p50_ms"`               // read latency of the reads that finished
+	P99Ms    float64 `json:"p99_ms"`
+}
+
+// Advice is the policy advice read off the histograms: what each candidate
+// turn deadline would cut and each read timeout would end, and the pair
+// readbench recommends with its reasoning.
+type Advice struct {
+	Deadlines             []Candidate `json:"deadlines"` // share of turns each deadline would cut
+	Timeouts              []Candidate `json:"timeouts"`  // share of reads each timeout would end
+	RecommendedDeadlineMs float64     `json:"recommended_deadline_ms"`
+	RecommendedTimeoutMs  float64     `json:"recommended_timeout_ms"`
+	Reasoning             []string    `json:"reasoning"`
+}
+
+// Candidate is one candidate limit and the share (0..1) of turns or reads
+// that would have exceeded it in this run.
+type Candidate struct {
+	Ms    float64 `json:"ms"`
+	Share float64 `json:"share"`
 }

@@ -131,7 +131,6 @@ func (r *Result) fillEmpty() {
 	emptyMap(&r.Warmup.Outcomes)
 	emptyMap(&r.ServerCost)
 	emptyMap(&r.Digests)
-	emptyMap(&r.Advice)
 	emptyMap(&r.Workload.Thresholds)
 	emptyMap(&r.Workload.Headers)
 	if r.Classes == nil {
@@ -141,8 +140,11 @@ func (r *Result) fillEmpty() {
 		emptyMap(&r.Classes[i].Outcomes)
 	}
 	if r.Timeline == nil {
-		r.Timeline = []map[string]any{}
+		r.Timeline = []Second{}
 	}
+	emptyList(&r.Advice.Deadlines)
+	emptyList(&r.Advice.Timeouts)
+	emptyList(&r.Advice.Reasoning)
 	w := &r.Workload
 	if w.AllowHosts == nil {
 		w.AllowHosts = []string{}
@@ -172,5 +174,12 @@ func (r *Result) fillEmpty() {
 func emptyMap[V any](m *map[string]V) {
 	if *m == nil {
 		*m = map[string]V{}
+	}
+}
+
+// emptyList replaces a nil list by an empty one.
+func emptyList[T any](l *[]T) {
+	if *l == nil {
+		*l = []T{}
 	}
 }
