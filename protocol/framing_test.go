@@ -129,3 +129,19 @@ func FuzzSSE(f *testing.F) {
 		}
 	})
 }
+
+func TestReadAnswer(t *testing.T) {
+	blob := ReadAnswer("file:///a.png", "image/png", []byte{1, 2, 3, 4}, false)
+	m, err := Decode(blob)
+	if err != nil || !bytes.Contains(m.Result, []byte(`"blob":"AQIDBA=="`)) {
+		t.Fatalf("%s %v", blob, err)
+	}
+	text := ReadAnswer("file:///a.md", "text/markdown", []byte("a \"q\"\n"), true)
+	if !bytes.Contains(text, []byte(`"text":"a \"q\"\n"`)) {
+		t.Fatalf("%s", text)
+	}
+	// An empty blob is still a blob field: the envelope of a blob answer.
+	if empty := ReadAnswer("u", "", nil, false); !bytes.Contains(empty, []byte(`"blob":""`)) {
+		t.Fatalf("%s", empty)
+	}
+}

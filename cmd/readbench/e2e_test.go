@@ -298,7 +298,7 @@ func TestBadInputExitCodes(t *testing.T) {
 }
 
 func TestHelpHasExamples(t *testing.T) {
-	for _, cmd := range []string{"run", "serve", "scenarios", "check", "init", "schema"} {
+	for _, cmd := range []string{"run", "serve", "scenarios", "check", "init", "schema", "inflation"} {
 		stdout, _, code := readbench(t, t.TempDir(), cmd, "--help")
 		if code != 0 || !strings.Contains(stdout, "readbench "+cmd) {
 			t.Errorf("%s --help (exit %d) shows no example:\n%s", cmd, code, stdout)
@@ -312,5 +312,31 @@ func TestHelpHasExamples(t *testing.T) {
 	var schema map[string]any
 	if code != 0 || json.Unmarshal([]byte(stdout), &schema) != nil || schema["properties"] == nil {
 		t.Errorf("schema (exit %d) is not a JSON Schema: %.200s", code, stdout)
+	}
+}
+
+// TestInflation: the arithmetic of seed 000, from sizes and from a file
+// whose answer is encoded for real.
+func TestInflation(t *testing.T) {
+	dir := t.TempDir()
+	png := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 1834200)...)
+	if err := os.WriteFile(filepath.Join(dir, "architecture.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := readbench(t, dir, "inflation", "1834208", "40x3MB", "architecture.png")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"1834208: 1,834,208 bytes → 611,403 groups of 3 → 2,445,612 base64 characters (the last group is short by one byte: one '=')",
+		"120,000,000 bytes on disk → 160,000,000 base64 characters",
+		"architecture.png: 1,834,208 bytes → 611,403 groups of 3 → 2,445,612 base64 characters",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("lacks %q:\n%s", want, stdout)
+		}
+	}
+	if _, _, code := readbench(t, dir, "inflation", "3 parsecs"); code != 2 {
+		t.Errorf("a bad size exits %d", code)
 	}
 }

@@ -72,6 +72,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			checkCommand(),
 			initCommand(),
 			schemaCommand(),
+			inflationCommand(),
 		},
 	}
 	for _, c := range app.Commands {
