@@ -144,6 +144,9 @@ func checkEntry(e []byte, uri string, v *verdict) bool {
 			return false
 		}
 		v.diskBytes += n
+		if mimeType != "" && !textAgrees(mimeType, text) {
+			v.shape.MIMEMismatch++
+		}
 		return true
 	}
 	n, head, ok := decodedLen(blob)
@@ -237,6 +240,23 @@ func mimeAgrees(declared string, head []byte) bool {
 	}
 	declared = strings.ToLower(strings.TrimSpace(strings.SplitN(declared, ";", 2)[0]))
 	return declared == sniffed || (sniffed == "application/zip" && strings.HasSuffix(declared, "+zip"))
+}
+
+// textAgrees checks a text entry against its declared type: a binary type
+// cannot arrive as text, and JSON must be valid JSON (a server that sends
+// prose as application/json tells every host to parse it). Only JSON
+// entries are decoded, so the check costs nothing for other text.
+func textAgrees(declared string, raw []byte) bool {
+	m := strings.ToLower(strings.TrimSpace(strings.SplitN(declared, ";", 2)[0]))
+	switch {
+	case strings.HasPrefix(m, "image/"), strings.HasPrefix(m, "audio/"), strings.HasPrefix(m, "video/"),
+		m == "application/pdf", m == "application/zip", m == "application/gzip", m == "application/octet-stream":
+		return false
+	case m == "application/json" || strings.HasSuffix(m, "+json"):
+		var s string
+		return json.Unmarshal(raw, &s) == nil && json.Valid([]byte(s))
+	}
+	return true
 }
 
 func sniff(h []byte) string {
