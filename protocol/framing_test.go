@@ -145,3 +145,18 @@ func TestReadAnswer(t *testing.T) {
 		t.Fatalf("%s", empty)
 	}
 }
+
+func TestLineReaderNextOwned(t *testing.T) {
+	r := NewLineReader(strings.NewReader("first\nsecond\n"))
+	a, err := r.NextOwned()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := r.NextOwned()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(a) != "first" || string(b) != "second" {
+		t.Fatalf("an owned line was overwritten: %q %q", a, b)
+	}
+}

@@ -18,6 +18,17 @@ func NewLineReader(r io.Reader) *LineReader {
 	return &LineReader{r: bufio.NewReaderSize(r, 256<<10)}
 }
 
+// NextOwned is Next, but the caller owns the returned slice: the reader
+// starts a new buffer for the next line. A 160 MB answer is then held
+// once, not read into a buffer and copied out of it.
+func (l *LineReader) NextOwned() ([]byte, error) {
+	line, err := l.Next()
+	if err == nil {
+		l.buf = nil
+	}
+	return line, err
+}
+
 // Next returns the next non-empty line without its terminator (LF or CRLF).
 // The slice is only valid until the next call: callers that keep it copy it.
 // A last line without a newline is returned before io.EOF.
