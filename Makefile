@@ -12,10 +12,13 @@ all: build
 build:
 	$(GO) build -o bin/readbench ./cmd/readbench
 
-# deps: Go modules, and the npm MCP servers the end-to-end tests drive
+# deps: Go modules, Chromium (headless, for the HTML report test) and the npm
+# MCP servers the end-to-end tests drive
 # (pinned in peers/package-lock.json; npm ci installs exactly that).
 deps:
 	$(GO) mod download
+	@command -v chromium >/dev/null || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null)
 	cd peers && npm ci --no-audit --no-fund
 
 vet:

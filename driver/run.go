@@ -222,6 +222,8 @@ func expandHeaders(h map[string]string) http.Header {
 // returns the bounds of the measured phase.
 func (r *runner) schedule(ctx context.Context) (mStart, mEnd time.Time, partial bool) {
 	start := time.Now()
+	r.measured.StartTimeline(start) // both phases share the run's seconds
+	r.warmup.StartTimeline(start)
 	warm := r.w.Load.Warmup
 	mStart = start.Add(warm)
 	stopProgress := r.startProgress(ctx, start)
@@ -323,8 +325,9 @@ func (r *runner) launch(ctx context.Context, i uint64, intended time.Time, isWar
 		rec := r.recorder(isWarm)
 		atts := r.plan.Turn(i)
 		rec.Schedule(len(atts))
+		rec.TurnDropped(intended)
 		for _, a := range atts {
-			rec.Read(stats.ReadSample{Class: a.Class, Outcome: stats.Dropped})
+			rec.Read(stats.ReadSample{Class: a.Class, Outcome: stats.Dropped, End: intended})
 		}
 		r.reads.Add(int64(len(atts)))
 		r.errs.Add(int64(len(atts)))

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -34,6 +35,11 @@ type stdioTransport struct {
 	failed  chan struct{} // closed when the child's stdout ends
 	deadErr error         // set before failed is closed
 	exited  chan struct{} // closed when the reader has reaped the child
+
+	// For the server's cost (cost.go): when the child was spawned, and how
+	// long after that its first message of any kind came (0: none yet).
+	spawned   time.Time
+	firstLine atomic.Int64
 }
 
 // maxTombs bounds the memory kept for cancelled requests whose answer may
@@ -68,6 +74,7 @@ func startStdio(argv []string, stderr io.Writer, late lateFunc) (*stdioTransport
 	if err != nil {
 		return nil, fmt.Errorf("stdio target: %w", err)
 	}
+	t.spawned = time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("stdio target: start %q: %w", argv[0], err)
 	}
@@ -75,6 +82,9 @@ func startStdio(argv []string, stderr io.Writer, late lateFunc) (*stdioTransport
 	go t.readLoop(stdout)
 	return t, nil
 }
+
+// pid is the child's process id, for the cost sampler.
+func (t *stdioTransport) pid() int { return t.cmd.Process.Pid }
 
 func (t *stdioTransport) setEra(string, bool) {} // stdio cancels the same way in both eras
 
@@ -85,12 +95,14 @@ func (t *stdioTransport) readLoop(stdout io.Reader) {
 	lr := protocol.NewLineReader(stdout)
 	var readErr error
 	for {
-		line, err := lr.Next()
+		line, err := lr.NextOwned() // answers keep their bytes: no copy
 		if err != nil {
 			readErr = err
 			break
 		}
-		t.dispatch(line, time.Now())
+		now := time.Now()
+		t.firstLine.CompareAndSwap(0, int64(max(now.Sub(t.spawned), 1)))
+		t.dispatch(line, now)
 	}
 	waitErr := t.cmd.Wait()
 	msg := "server process closed its stdout"
@@ -146,7 +158,7 @@ func (t *stdioTransport) dispatch(line []byte, now time.Time) {
 	wire := int64(len(line)) + 1 // the newline is framing
 	switch {
 	case waiting:
-		ch <- &answer{body: bytes.Clone(line), wireBytes: wire, done: now}
+		ch <- &answer{body: line, wireBytes: wire, done: now}
 	case isLate && t.late != nil:
 		t.late(wire, now.Sub(cancelledAt))
 	}

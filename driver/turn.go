@@ -18,6 +18,7 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	r.inFlight.Add(1)
 	defer r.inFlight.Add(-1)
 	r.started.Add(1)
+	started := time.Now()
 	rec := r.recorder(isWarm)
 	s := r.sessions[i%uint64(len(r.sessions))]
 	atts := r.plan.Turn(i)
@@ -40,7 +41,7 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	}
 	wg.Wait()
 
-	t := stats.TurnSample{End: stats.TurnComplete}
+	t := stats.TurnSample{End: stats.TurnComplete, Intended: intended, Started: started, Ended: time.Now()}
 	last := intended
 	for k, o := range outcomes {
 		if ends[k].After(last) {
@@ -102,6 +103,7 @@ func (r *runner) doRead(tctx context.Context, s *session, intended time.Time, at
 		r.logFailure(att.URI, err.Error())
 	}
 	sample.Outcome = applyExpect(sample.Outcome, att.Expect)
+	sample.End = now
 	rec.Read(sample)
 	r.reads.Add(1)
 	if sample.Outcome.IsError() {

@@ -84,7 +84,70 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 	if r.Warmup, err = warmupOf(warmup); err != nil {
 		return nil, err
 	}
+	if r.Timeline, err = timeline(w.Load.Warmup, warmup, measured); err != nil {
+		return nil, err
+	}
+	r.Advice = advice(w, measured)
 	return r, nil
+}
+
+// timeline merges the phases' seconds into the result's timeline: one
+// entry per second from the run's start, warmup included and marked.
+func timeline(warm time.Duration, warmup, measured *stats.Run) ([]Second, error) {
+	secs, err := stats.MergeTimelines(warm, warmup, measured)
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	out := make([]Second, 0, len(secs))
+	for _, s := range secs {
+		out = append(out, Second{
+			T: s.Second, Warmup: s.Warmup, Asked: float64(s.Asked), Achieved: float64(s.Achieved),
+			Reads: s.Reads, Errors: s.Errors, InFlight: s.InFlight, P50Ms: millis(s.P50), P99Ms: millis(s.P99),
+		})
+	}
+	return out, nil
+}
+
+// advice prices candidate limits on the measured phase and recommends a
+// pair (stats.Advise says how and why).
+func advice(w *workload.Workload, run *stats.Run) Advice {
+	a := stats.Advise(stats.AdviceInput{
+		Turn: run.Turn, Read: run.Read,
+		Turns: run.Turns, Cut: run.TurnEndCount(stats.TurnCut),
+		Timeouts: run.Outcomes[stats.Timeout], Cancelled: run.Outcomes[stats.Cancelled],
+		Parallel: maxAttachments(w.Turn.Attachments),
+		Deadline: w.Turn.Deadline, ReadTimeout: w.Turn.ReadTimeout,
+	})
+	out := Advice{
+		Deadlines: candidates(a.Deadlines), Timeouts: candidates(a.Timeouts),
+		RecommendedDeadlineMs: millis(a.Deadline), RecommendedTimeoutMs: millis(a.Timeout),
+		Reasoning: a.Reasoning,
+	}
+	if out.Reasoning == nil {
+		out.Reasoning = []string{}
+	}
+	return out
+}
+
+func candidates(ls []stats.Limit) []Candidate {
+	out := make([]Candidate, 0, len(ls))
+	for _, l := range ls {
+		out = append(out, Candidate{Ms: millis(l.Limit), Share: finite(l.Share)})
+	}
+	return out
+}
+
+// maxAttachments is the most reads a turn of the workload issues at once:
+// the deadline is sized on the slowest of them, so the largest N is the
+// conservative one.
+func maxAttachments(a workload.Attachments) int {
+	n := a.Fixed
+	for k, wt := range a.Weighted {
+		if wt > 0 {
+			n = max(n, k)
+		}
+	}
+	return max(n, 1)
 }
 
 // totals computes the counters and rates of the measured phase.

@@ -24,7 +24,7 @@ import (
 func WriteTable(w io.Writer, r *Result) error {
 	bw := new(bytes.Buffer)
 	writeHeader(bw, r)
-	steps := []func(io.Writer, *Result) error{latencyTable, bytesTable, outcomesTable}
+	steps := []func(io.Writer, *Result) error{latencyTable, bytesTable, outcomesTable, adviceTable}
 	for _, step := range steps {
 		fmt.Fprintln(bw)
 		if err := step(bw, r); err != nil {
@@ -264,6 +264,7 @@ func writeFooter(w io.Writer, r *Result) {
 			formatBytes(c.WastedBytes), formatMs(c.CancelToLateMs.P50Ms), formatMs(c.CancelToLateMs.MaxMs))
 	}
 	line(w, "shape", "%s", shapeText(r.Shape))
+	line(w, "timeline", "%s", timelineNote(r.Timeline))
 	wu := r.Warmup
 	if wu.Scheduled > 0 || wu.Turns > 0 {
 		line(w, "warmup", "%s reads, %s turns, p50 %s, p99 %s, max %s (not in the figures above)",

@@ -24,6 +24,9 @@ type ReadSample struct {
 	HasTTL     bool
 	TTL        time.Duration
 	CacheScope string
+	// End is when the read finished (answer, error or drop): the second of
+	// the timeline it counts in. Zero keeps it off the timeline.
+	End time.Time
 }
 
 // CacheHints summarise the freshness hints of a class's answers: how many
@@ -75,6 +78,10 @@ func (e TurnEnd) String() string { return turnEndNames[e] }
 type TurnSample struct {
 	Latency time.Duration // intended start → last read's completion or the deadline
 	End     TurnEnd
+	// Intended, Started and Ended place the turn on the timeline: asked in
+	// the second of its intended start, achieved in that of its actual
+	// start, in flight until it ended. Zero times keep it off the timeline.
+	Intended, Started, Ended time.Time
 }
 
 // ClassInfo names a workload class for per-class figures.
@@ -133,6 +140,11 @@ type Run struct {
 	Shape     Shape
 
 	WireBytes, DiskBytes, Base64Bytes int64
+
+	// Timeline is this phase's share of the run's seconds (see
+	// MergeTimelines); TimelineBeyond counts samples past TimelineCap.
+	Timeline       []SecondStats
+	TimelineBeyond int64
 }
 
 // TurnEndCount returns how many turns ended e.
@@ -156,6 +168,7 @@ func NewRun(classes []ClassInfo) *Run {
 type Recorder struct {
 	mu  sync.Mutex
 	run *Run
+	tl  timeline
 }
 
 // NewRecorder returns a Recorder for the given classes.
@@ -196,6 +209,7 @@ func (r *Recorder) Read(s ReadSample) {
 	c.WireBytes += s.WireBytes
 	c.DiskBytes += s.DiskBytes
 	c.Base64Bytes += s.Base64Bytes
+	r.recordTimelineRead(s)
 }
 
 // Turn records one finished turn.
@@ -205,6 +219,7 @@ func (r *Recorder) Turn(t TurnSample) {
 	r.run.Turns++
 	r.run.TurnEnds[t.End]++
 	r.run.Turn.Record(t.Latency)
+	r.recordTimelineTurn(t)
 }
 
 // LateAnswer records an answer that arrived for a cancelled read.
@@ -228,5 +243,6 @@ func (r *Recorder) Shape(s Shape) {
 func (r *Recorder) Run() *Run {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.finishTimeline()
 	return r.run
 }

@@ -73,6 +73,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			initCommand(),
 			schemaCommand(),
 			inflationCommand(),
+			reportCommand(),
 		},
 	}
 	for _, c := range app.Commands {

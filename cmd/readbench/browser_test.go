@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// chromiumArgs run Chromium headless, offline and without touching the
+// user's profile: the report must render from the file alone.
+func chromiumArgs(profile string) []string {
+	return []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir=" + profile}
+}
+
+// figureRE finds each chart: its id, kind and contents.
+var figureRE = regexp.MustCompile(`(?s)<figure id="([^"]+)" data-chart="([^"]+)">(.*?)</figure>`)
+
+// TestBrowserHTMLReport renders the HTML report of a real short run in
+// headless Chromium and checks, in the DOM the browser built, that every
+// chart was drawn with marks and labelled axes.
+func TestBrowserHTMLReport(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("chromium not found: run make test: it installs chromium")
+	}
+	dir := t.TempDir()
+	if _, stderr, code := readbench(t, dir, "run", "--duration", "2s", "--quiet", "--out", "r.json"); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := readbench(t, dir, "report", "r.json", "--format", "html", "--out", "r.html"); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	var saved struct {
+		Timeline []json.RawMessage `json:"timeline"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "r.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &saved); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	page := "file://" + filepath.Join(dir, "r.html")
+	args := append(chromiumArgs(filepath.Join(dir, "profile")), "--dump-dom", page)
+	out, err := exec.CommandContext(ctx, chromium, args...).Output()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom: %v", err)
+	}
+	dom := string(out)
+	kinds := map[string]bool{}
+	for _, m := range figureRE.FindAllStringSubmatch(dom, -1) {
+		id, kind, body := m[1], m[2], m[3]
+		kinds[kind] = true
+		timeline := strings.HasPrefix(kind, "timeline-")
+		if timeline && len(saved.Timeline) == 0 {
+			if !strings.Contains(body, "No per-second timeline") {
+				t.Errorf("%s: the result has no timeline and the page does not say so", id)
+			}
+			continue
+		}
+		marks := strings.Count(body, `<path class="series"`) + strings.Count(body, `<rect class="bar"`)
+		labels := strings.Count(body, `class="axis-label"`)
+		if marks == 0 || labels != 2 || !strings.Contains(body, "<figcaption>") {
+			t.Errorf("%s (%s): %d marks, %d axis labels: not drawn", id, kind, marks, labels)
+		}
+	}
+	for _, k := range []string{"percentile-spectrum", "timeline-rate", "timeline-latency", "class-latency", "inflation"} {
+		if !kinds[k] {
+			t.Errorf("no %s chart in the rendered page", k)
+		}
+	}
+	for _, want := range []string{"99.999%", "percentile (log scale", "turns/s", "share of wire bytes"} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("rendered page lacks %q", want)
+		}
+	}
+	shot := filepath.Join(dir, "r.png")
+	args = append(chromiumArgs(filepath.Join(dir, "profile2")), "--window-size=1100,2600", "--screenshot="+shot, page)
+	if out, err := exec.CommandContext(ctx, chromium, args...).CombinedOutput(); err != nil {
+		t.Fatalf("chromium --screenshot: %v\n%s", err, out)
+	}
+	if fi, err := os.Stat(shot); err != nil || fi.Size() < 10_000 {
+		t.Errorf("screenshot missing or blank: %v", err)
+	}
+	if keep := os.Getenv("READBENCH_KEEP_SCREENSHOT"); keep != "" {
+		png, _ := os.ReadFile(shot)
+		_ = os.WriteFile(keep, png, 0o644)
+	}
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/readbench/readbench/results"
+	"github.com/urfave/cli/v2"
+)
+
+// reportCommand re-renders saved results in another format: a table for
+// the terminal, markdown for a pull request, JSON for scripts, one HTML
+// page of charts, or an HdrHistogram log for HdrHistogram's own tools.
+func reportCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "report",
+		Usage:     "re-render saved results: table, markdown, json, html or hlog",
+		ArgsUsage: "RESULT.json...",
+		UsageText: "readbench report runs/2026-11-30T02-28-47Z-srv-1.0.json\n" +
+			"readbench report base.json new.json --format markdown > report.md\n" +
+			"readbench report r.json --format html --out r.html      # one self-contained page of charts\n" +
+			"readbench report r.json --format hlog --out r.hlog      # HdrHistogram log (values in µs)",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Usage: "table, markdown, json, html or hlog", Value: "table"},
+			&cli.StringFlag{Name: "out", Usage: "write to `FILE` instead of standard output"},
+		},
+		Action: reportAction,
+	}
+}
+
+// reportWriter returns how a format writes several results, nil for an
+// unknown format.
+func reportWriter(format string) func(io.Writer, []*results.Result) error {
+	each := func(f func(io.Writer, *results.Result) error, sep string) func(io.Writer, []*results.Result) error {
+		return func(w io.Writer, rs []*results.Result) error {
+			for i, r := range rs {
+				if i > 0 {
+					if _, err := io.WriteString(w, sep); err != nil {
+						return err
+					}
+				}
+				if err := f(w, r); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	switch format {
+	case "table":
+		return each(results.WriteTable, "\n")
+	case "markdown":
+		return each(results.WriteMarkdown, "\n---\n\n")
+	case "hlog":
+		return each(results.WriteHlog, "")
+	case "json":
+		return results.WriteJSON
+	case "html":
+		return results.WriteHTML
+	}
+	return nil
+}
+
+func reportAction(c *cli.Context) error {
+	write := reportWriter(c.String("format"))
+	if write == nil {
+		return cli.Exit(fmt.Sprintf("report: --format %q: want table, markdown, json, html or hlog", c.String("format")), exitUsage)
+	}
+	if c.NArg() == 0 {
+		return cli.Exit("report: give at least one result file", exitUsage)
+	}
+	var rs []*results.Result
+	for _, path := range c.Args().Slice() {
+		r, err := results.Load(path)
+		if err != nil {
+			return cli.Exit(err.Error(), exitUsage)
+		}
+		rs = append(rs, r)
+	}
+	// Rendered in memory first, so that a failure leaves no half-written
+	// file behind.
+	var buf bytes.Buffer
+	if err := write(&buf, rs); err != nil {
+		return cli.Exit(err.Error(), exitFail)
+	}
+	out := c.String("out")
+	if out == "" {
+		if _, err := c.App.Writer.Write(buf.Bytes()); err != nil {
+			return cli.Exit(fmt.Sprintf("report: %v", err), exitFail)
+		}
+		return nil
+	}
+	if err := writeFileAtomic(out, buf.Bytes()); err != nil {
+		return cli.Exit(fmt.Sprintf("report: %v", err), exitFail)
+	}
+	return nil
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames
+// it over path, so a reader never sees a partial report.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

@@ -1,0 +1,120 @@
+package results
+
+import (
+	"math"
+	"time"
+)
+
+// CostFigures is the server's cost as the driver measured it. The results
+// package does not import the driver, so the driver's CostSummary has
+// exactly these fields and converts to this type
+// (results.CostFigures(rep.Cost)): if the two drift apart, that
+// conversion stops compiling, which is the point.
+type CostFigures struct {
+	Available bool
+	Reason    string
+	Processes int
+	Samples   int
+	// CPU is the CPU time spent in the measured phase.
+	CPU             time.Duration
+	Reads           int64 // reads answered in the measured phase
+	CPUPer1000Reads time.Duration
+	// RSS over the whole sampling, bytes; the slope in MiB per minute.
+	RSSStart, RSSPeak, RSSEnd int64
+	RSSGrowth                 int64
+	RSSSlopeMiBPerMin         float64
+	// Cold start, when readbench spawned the server (stdio).
+	ColdStart          bool
+	SpawnToFirstAnswer time.Duration
+	Handshake          time.Duration
+	FirstRead          time.Duration
+}
+
+// ServerCost is the result's "server_cost" block (DESIGN §6): what the
+// server spent to give the latencies beside it. Every key is always
+// written; when the cost could not be sampled (an HTTP target without
+// --server-pid, a system without /proc) available is false and reason
+// says why, so a zero is never mistaken for a free server.
+type ServerCost struct {
+	Available bool   `json:"available"`
+	Reason    string `json:"reason"` // empty when available
+	Processes int    `json:"processes"`
+	Samples   int    `json:"samples"`
+	// CPUSeconds is user+system CPU time over the measured phase, summed
+	// over the server's processes.
+	CPUSeconds        float64 `json:"cpu_s"`
+	Reads             int64   `json:"reads"`
+	CPUMsPer1000Reads float64 `json:"cpu_ms_per_1000_reads"`
+	RSS               RSSCost `json:"rss"`
+	ColdStart         Cold    `json:"cold_start"`
+}
+
+// RSSCost is resident memory from the end of the handshake to the end of
+// the run. A long run whose slope stays positive is the sign of a leak;
+// growth alone may be a cache filling up.
+type RSSCost struct {
+	StartMiB          float64 `json:"start_mib"`
+	PeakMiB           float64 `json:"peak_mib"`
+	EndMiB            float64 `json:"end_mib"`
+	GrowthMiB         float64 `json:"growth_mib"` // end - start
+	SlopeMiBPerMinute float64 `json:"slope_mib_per_min"`
+}
+
+// Cold is how a server readbench spawned starts: spawn to its first
+// message and the handshake (the slowest session), and the first read
+// against the steady-state median service time, the cost a host pays on
+// every fresh spawn.
+type Cold struct {
+	Available            bool    `json:"available"` // false unless readbench spawned the server
+	SpawnToFirstAnswerMs float64 `json:"spawn_to_first_answer_ms"`
+	HandshakeMs          float64 `json:"handshake_ms"`
+	FirstReadMs          float64 `json:"first_read_ms"`
+	SteadyMedianMs       float64 `json:"steady_median_ms"`
+	FirstReadVsMedian    float64 `json:"first_read_vs_median"` // first_read_ms / steady_median_ms; 0 without a median
+}
+
+// ServerCostOf makes the block from the driver's figures and the
+// steady-state median service time (the result's service.p50_ms).
+func ServerCostOf(c CostFigures, steadyMedianMs float64) ServerCost {
+	s := ServerCost{Available: c.Available, Reason: c.Reason, Processes: c.Processes, Samples: c.Samples, Reads: c.Reads}
+	if !c.Available {
+		if s.Reason == "" {
+			s.Reason = "not measured"
+		}
+		return s
+	}
+	s.Reason = ""
+	s.CPUSeconds = costMillis(c.CPU) / 1000
+	s.CPUMsPer1000Reads = costMillis(c.CPUPer1000Reads)
+	s.RSS = RSSCost{
+		StartMiB: mebibytes(c.RSSStart), PeakMiB: mebibytes(c.RSSPeak), EndMiB: mebibytes(c.RSSEnd),
+		GrowthMiB: mebibytes(c.RSSGrowth), SlopeMiBPerMinute: roundTo(c.RSSSlopeMiBPerMin, 1e3),
+	}
+	if c.ColdStart {
+		s.ColdStart = Cold{
+			Available:            true,
+			SpawnToFirstAnswerMs: costMillis(c.SpawnToFirstAnswer),
+			HandshakeMs:          costMillis(c.Handshake),
+			FirstReadMs:          costMillis(c.FirstRead),
+			SteadyMedianMs:       steadyMedianMs,
+		}
+		if steadyMedianMs > 0 {
+			s.ColdStart.FirstReadVsMedian = roundTo(s.ColdStart.FirstReadMs/steadyMedianMs, 1e3)
+		}
+	}
+	return s
+}
+
+// costMillis is d in milliseconds to the microsecond: CPU time comes in
+// clock ticks (10 ms), so more digits would be noise.
+func costMillis(d time.Duration) float64 { return roundTo(float64(d)/float64(time.Millisecond), 1e3) }
+
+// mebibytes is b in MiB to three decimals (about a KiB, the unit /proc reports).
+func mebibytes(b int64) float64 { return roundTo(float64(b)/(1<<20), 1e3) }
+
+func roundTo(v, per float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return math.Round(v*per) / per
+}

@@ -1,0 +1,32 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// WriteJSON writes results as they are saved: one result as its document
+// (the bytes SaveFile writes, so `report --format json` of a single file
+// is that file, normalised), several as a JSON array of documents, so the
+// output always parses as one JSON value for jq and friends.
+func WriteJSON(w io.Writer, rs []*Result) error {
+	var out []byte
+	var err error
+	switch len(rs) {
+	case 0:
+		out = []byte("[]\n")
+	case 1:
+		out, err = rs[0].Marshal()
+	default:
+		out, err = json.MarshalIndent(rs, "", "  ")
+		out = append(out, '\n')
+	}
+	if err != nil {
+		return fmt.Errorf("results: json report: %w", err)
+	}
+	if _, err := w.Write(out); err != nil {
+		return fmt.Errorf("results: json report: %w", err)
+	}
+	return nil
+}

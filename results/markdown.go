@@ -1,0 +1,295 @@
+package results
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/readbench/readbench/workload"
+)
+
+// WriteMarkdown writes the table report of r as GitHub-flavoured markdown:
+// the same figures as WriteTable, laid out as markdown tables so a result
+// can be pasted into a pull request, an issue or a wiki page and render
+// there. Advice and a summary of the timeline are added when the result
+// has them. Every string from the file is escaped: a result may come from
+// elsewhere, and its names must not break a table or inject markup.
+func WriteMarkdown(w io.Writer, r *Result) error {
+	var b bytes.Buffer
+	mdHeader(&b, r)
+	mdLatency(&b, r)
+	mdBytes(&b, r)
+	mdOutcomes(&b, r)
+	mdTurns(&b, r)
+	mdAdvice(&b, r)
+	mdTimeline(&b, r)
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("results: markdown report: %w", err)
+	}
+	return nil
+}
+
+// mdEscape makes s safe in a markdown table cell: control characters are
+// replaced as in the table report, and the characters that end a cell,
+// start code or open HTML are escaped.
+func mdEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `|`, `\|`, "`", "\\`", "<", "&lt;", ">", "&gt;",
+		"*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`).Replace(printable(s))
+}
+
+// mdTable writes a markdown table; align has one letter per column, 'l'
+// or 'r', so figures line up on the right as in the table report.
+func mdTable(b *bytes.Buffer, align string, header []string, rows [][]string) {
+	b.WriteString("| " + strings.Join(header, " | ") + " |\n|")
+	for i := range header {
+		if i < len(align) && align[i] == 'r' {
+			b.WriteString("--:|")
+		} else {
+			b.WriteString("---|")
+		}
+	}
+	b.WriteByte('\n')
+	for _, row := range rows {
+		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+	}
+	b.WriteByte('\n')
+}
+
+func mdHeader(b *bytes.Buffer, r *Result) {
+	title := strings.TrimSpace(r.Tool.Name + " " + r.Tool.Version)
+	if title == "" {
+		title = "readbench"
+	}
+	name := orDash(r.Workload.Name)
+	if r.Workload.Source != "" {
+		name += " (" + r.Workload.Source + ")"
+	}
+	fmt.Fprintf(b, "## %s: %s\n\n", mdEscape(title), mdEscape(name))
+	if r.Partial {
+		fmt.Fprintf(b, "> **Partial result**: the run was interrupted; the figures cover its first %s.\n\n",
+			formatSeconds(r.Totals.MeasuredS))
+	}
+	rows := [][]string{}
+	for _, kv := range headerFields(r) {
+		rows = append(rows, []string{kv[0], mdEscape(kv[1])})
+	}
+	mdTable(b, "ll", []string{"run", ""}, rows)
+}
+
+// headerFields are the "what ran against what" lines of the table report.
+func headerFields(r *Result) [][2]string {
+	t := r.Target
+	addr := orDash(t.Address)
+	if t.Transport != "" {
+		addr += " (" + t.Transport + ")"
+	}
+	server := strings.TrimSpace(t.Server.Name + " " + t.Server.Version)
+	started := "-"
+	if !r.Started.IsZero() {
+		started = r.Started.UTC().Format("2006-01-02 15:04:05 MST")
+	}
+	measured := "measured " + formatSeconds(r.Totals.MeasuredS)
+	if wu := r.Workload.Load.Warmup; wu != "" && wu != "0s" {
+		measured += " after " + wu + " of warmup"
+	}
+	l := r.Workload.Load
+	asked := orDash(l.Model) + " model"
+	switch {
+	case l.Model == workload.ModelClosed:
+		asked = fmt.Sprintf("closed model, %d turns in flight", l.Concurrency)
+	case r.Totals.AskedRate > 0:
+		asked = fmt.Sprintf("%s model, asked %s", orDash(l.Model), formatRate(r.Totals.AskedRate, "turns"))
+	}
+	h := r.Host
+	return [][2]string{
+		{"target", addr},
+		{"server", fmt.Sprintf("%s, protocol %s", orDash(server), orDash(t.ProtocolVersion))},
+		{"started", fmt.Sprintf("%s, %s, %d sessions", started, measured, r.Workload.Sessions)},
+		{"load", fmt.Sprintf("%s, achieved %s, %s", asked,
+			formatRate(r.Totals.AchievedRate, "turns"), formatRate(r.Totals.ReadsPerS, "reads"))},
+		{"host", fmt.Sprintf("%s, %s/%s, %d CPUs, %s", orDash(h.Hostname), h.OS, h.Arch, h.CPUs, h.GoVersion)},
+	}
+}
+
+func mdLatencyRow(name string, l Latency) []string {
+	row := latencyRow(name, l)
+	row[0] = mdEscape(name)
+	return row
+}
+
+func mdLatency(b *bytes.Buffer, r *Result) {
+	b.WriteString("### Latency\n\nFrom each turn's intended start (count: answered reads; turns: finished turns). " +
+		"Service time and first byte: from the actual send, as the server saw the read.\n\n")
+	rows := [][]string{}
+	for _, c := range r.Classes {
+		rows = append(rows, mdLatencyRow(c.Class, c.Latency))
+	}
+	rows = append(rows, mdLatencyRow("**all reads**", r.Read), mdLatencyRow("service time", r.Service))
+	rows[len(rows)-2][0] = "**all reads**"
+	if r.TTFB.Count > 0 {
+		rows = append(rows, mdLatencyRow("first byte", r.TTFB))
+	}
+	rows = append(rows, mdLatencyRow("turns", r.Turn))
+	mdTable(b, "lrrrrrrr", []string{"class", "count", "p50", "p90", "p99", "p99.9", "max", "mean"}, rows)
+}
+
+func mdBytes(b *bytes.Buffer, r *Result) {
+	tot := r.Totals
+	fmt.Fprintf(b, "### Reads and bytes\n\nWire %s/s, disk %s/s; inflation = wire / disk.\n\n",
+		formatBytes(int64(tot.WireMBPerS*1e6)), formatBytes(int64(tot.DiskMBPerS*1e6)))
+	rows := [][]string{}
+	for _, c := range r.Classes {
+		row := bytesRow(c.Class, c.MIME, c.Reads, c.Errors, c.WireBytes, c.DiskBytes, c.Base64Bytes, c.Inflation)
+		row[0], row[1] = mdEscape(c.Class), mdEscape(orDash(c.MIME))
+		rows = append(rows, row)
+	}
+	all := bytesRow("", "", sumOutcomes(tot.Outcomes), tot.Errors, tot.WireBytes, tot.DiskBytes, tot.Base64Bytes, tot.Inflation)
+	all[0], all[1] = "**all reads**", ""
+	rows = append(rows, all)
+	mdTable(b, "llrrrrrr", []string{"class", "mime", "reads", "errors", "wire", "disk", "base64", "inflation"}, rows)
+}
+
+func mdOutcomes(b *bytes.Buffer, r *Result) {
+	tot := r.Totals
+	identity := "identity ok: scheduled = sum of outcomes"
+	if !tot.IdentityOK {
+		identity = "**IDENTITY BROKEN**: " + formatCount(sumOutcomes(tot.Outcomes)) + " counted, reads were lost"
+	}
+	fmt.Fprintf(b, "### Outcomes\n\n%s scheduled reads (%s).\n\n", formatCount(tot.Scheduled), identity)
+	rows := [][]string{}
+	for _, name := range outcomeNames(tot.Outcomes) {
+		if n := tot.Outcomes[name]; n != 0 {
+			rows = append(rows, []string{mdEscape(name), formatCount(n), formatPercent(n, tot.Scheduled)})
+		}
+	}
+	mdTable(b, "lrr", []string{"outcome", "count", "%"}, rows)
+}
+
+func mdTurns(b *bytes.Buffer, r *Result) {
+	tot := r.Totals
+	e := tot.TurnEnds
+	b.WriteString("### Turn ends\n\n")
+	mdTable(b, "rrrr", []string{"turns", "complete", "cut by the deadline", "failed"}, [][]string{{
+		formatCount(tot.Turns), formatCount(e.Complete), formatCount(e.Cut), formatCount(e.Failed)}})
+	c := r.Cancellation
+	fmt.Fprintf(b, "- **cancelled**: %s reads, %s late answers", formatCount(c.Cancelled), formatCount(c.LateAnswers))
+	if c.LateAnswers > 0 {
+		fmt.Fprintf(b, " (the server did not honour the cancel): %s wasted; answers came p50 %s, max %s after the cancel",
+			formatBytes(c.WastedBytes), formatMs(c.CancelToLateMs.P50Ms), formatMs(c.CancelToLateMs.MaxMs))
+	}
+	fmt.Fprintf(b, "\n- **shape**: %s\n", mdEscape(shapeText(r.Shape)))
+	if wu := r.Warmup; wu.Scheduled > 0 || wu.Turns > 0 {
+		fmt.Fprintf(b, "- **warmup**: %s reads, %s turns, p50 %s, p99 %s, max %s (not in the figures above)\n",
+			formatCount(wu.Scheduled), formatCount(wu.Turns), formatMs(wu.Read.P50Ms),
+			formatMs(wu.Read.P99Ms), formatMs(wu.Read.MaxMs))
+	}
+	b.WriteByte('\n')
+}
+
+// mdAdvice writes the policy advice, when the result has any.
+func mdAdvice(b *bytes.Buffer, r *Result) {
+	a := r.Advice
+	if len(a.Deadlines) == 0 && len(a.Timeouts) == 0 && len(a.Reasoning) == 0 &&
+		a.RecommendedDeadlineMs == 0 && a.RecommendedTimeoutMs == 0 {
+		return
+	}
+	fmt.Fprintf(b, "### Advice\n\nRecommended turn deadline **%s**, read timeout **%s**.\n\n",
+		formatMs(a.RecommendedDeadlineMs), formatMs(a.RecommendedTimeoutMs))
+	rows := [][]string{}
+	for _, c := range a.Deadlines {
+		rows = append(rows, []string{"turn deadline", formatMs(c.Ms), formatShare(c.Share) + " of turns cut"})
+	}
+	for _, c := range a.Timeouts {
+		rows = append(rows, []string{"read timeout", formatMs(c.Ms), formatShare(c.Share) + " of reads ended"})
+	}
+	if len(rows) > 0 {
+		mdTable(b, "lrr", []string{"candidate", "limit", "would have"}, rows)
+	}
+	for _, s := range a.Reasoning {
+		fmt.Fprintf(b, "- %s\n", mdEscape(s))
+	}
+	if len(a.Reasoning) > 0 {
+		b.WriteByte('\n')
+	}
+}
+
+// formatShare writes a 0..1 share as formatPercent does for counts.
+func formatShare(s float64) string {
+	const whole = 1_000_000
+	return formatPercent(int64(s*whole+0.5), whole)
+}
+
+// mdTimeline summarises the per-second timeline: the whole of it belongs
+// in the HTML report's chart, a table of every second would drown the rest.
+func mdTimeline(b *bytes.Buffer, r *Result) {
+	b.WriteString("### Timeline\n\n")
+	s := summarizeTimeline(r.Timeline)
+	if s.seconds == 0 {
+		b.WriteString("No per-second timeline in this result.\n")
+		return
+	}
+	fmt.Fprintf(b, "%d seconds (%d of warmup), %s reads, %s errors.\n\n",
+		s.seconds, s.warmup, formatCount(s.reads), formatCount(s.errors))
+	mdTable(b, "lrrr", []string{"measured seconds", "min", "mean", "max"}, [][]string{
+		{"asked turns/s", sig3(s.asked.min), sig3(s.asked.mean()), sig3(s.asked.max)},
+		{"achieved turns/s", sig3(s.achieved.min), sig3(s.achieved.mean()), sig3(s.achieved.max)},
+		{"read p50", formatMs(s.p50.min), formatMs(s.p50.mean()), formatMs(s.p50.max)},
+		{"read p99", formatMs(s.p99.min), formatMs(s.p99.mean()), formatMs(s.p99.max)},
+		{"turns in flight", sig3(s.inFlight.min), sig3(s.inFlight.mean()), sig3(s.inFlight.max)},
+	})
+	if s.worstT >= 0 {
+		fmt.Fprintf(b, "Worst second: t=%ds, read p99 %s.\n", s.worstT, formatMs(s.p99.max))
+	}
+}
+
+// span is the range and mean of a series.
+type span struct{ min, max, sum, n float64 }
+
+func (s *span) add(v float64) {
+	if s.n == 0 || v < s.min {
+		s.min = v
+	}
+	if s.n == 0 || v > s.max {
+		s.max = v
+	}
+	s.sum += v
+	s.n++
+}
+
+func (s span) mean() float64 {
+	if s.n == 0 {
+		return 0
+	}
+	return s.sum / s.n
+}
+
+// timelineSummary is what a table can say about a timeline: the spans
+// cover the measured seconds only, as the other figures do.
+type timelineSummary struct {
+	seconds, warmup                     int
+	reads, errors                       int64
+	asked, achieved, p50, p99, inFlight span
+	worstT                              int // the measured second with the highest p99, -1 when none
+}
+
+func summarizeTimeline(tl []Second) timelineSummary {
+	s := timelineSummary{seconds: len(tl), worstT: -1}
+	for _, sec := range tl {
+		s.reads += sec.Reads
+		s.errors += sec.Errors
+		if sec.Warmup {
+			s.warmup++
+			continue
+		}
+		s.asked.add(sec.Asked)
+		s.achieved.add(sec.Achieved)
+		s.p50.add(sec.P50Ms)
+		if s.worstT < 0 || sec.P99Ms > s.p99.max {
+			s.worstT = sec.T
+		}
+		s.p99.add(sec.P99Ms)
+		s.inFlight.add(float64(sec.InFlight))
+	}
+	return s
+}
