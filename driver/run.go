@@ -39,6 +39,9 @@ type Options struct {
 	// unusable answer): the first few, then one every few seconds, so a
 	// failing run explains itself without flooding the terminal.
 	Logf func(format string, args ...any)
+	// ServerPID is a server process on this machine (an HTTP target's) whose
+	// CPU and memory are sampled with the stdio children's; 0: none.
+	ServerPID int
 }
 
 // Progress is a live snapshot for a progress line.
@@ -62,6 +65,7 @@ type Report struct {
 	ProtocolVersion string
 	AskedRate       float64 // turns per second asked (open model)
 	Run, Warmup     *stats.Run
+	Cost            CostSummary // the server's CPU, memory and cold start
 }
 
 // Context causes, so a cancelled read can tell a deadline from a timeout.
@@ -86,6 +90,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		failures: rate.Sometimes{First: 3, Interval: 5 * time.Second},
 		measured: stats.NewRecorder(classes),
 		warmup:   stats.NewRecorder(classes),
+		cold:     NewColdStartRecorder(),
 	}
 	sessions, err := r.dial(ctx)
 	if err != nil {
@@ -105,6 +110,8 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if w.Load.Model == "closed" {
 		rep.AskedRate = 0
 	}
+	cost := StartCostSampler(ctx, costPIDs(sessions, o.ServerPID), CostEvery)
+	defer cost.Stop() // before closeAll (defers run last first): the children are still there
 	rep.Started = time.Now()
 	measuredStart, measuredEnd, partial := r.schedule(ctx)
 	r.turns.Wait()
@@ -117,6 +124,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		rep.Measured = measuredEnd.Sub(measuredStart)
 	}
 	rep.Run, rep.Warmup = r.measured.Run(), r.warmup.Run()
+	rep.Cost = cost.Stop().Summarize(measuredStart, measuredEnd, rep.Run.Read.Count()).WithCold(r.cold.Result())
 	return rep, nil
 }
 
@@ -132,6 +140,7 @@ type runner struct {
 	sessions []*session
 	measured *stats.Recorder
 	warmup   *stats.Recorder
+	cold     *ColdStartRecorder
 
 	failures  rate.Sometimes // paces Options.Logf
 	turns     sync.WaitGroup // every turn goroutine
@@ -201,10 +210,12 @@ func (r *runner) open(ctx context.Context) (*session, error) {
 	s := &session{t: t, client: r.o.Client}
 	hctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
+	hsStart := time.Now()
 	if err := s.handshake(hctx, r.w.Protocol); err != nil {
 		_ = t.close()
 		return nil, err
 	}
+	r.cold.Session(t, time.Since(hsStart))
 	return s, nil
 }
 

@@ -73,6 +73,7 @@ func (r *runner) doRead(tctx context.Context, s *session, intended time.Time, at
 	sample := stats.ReadSample{Class: att.Class}
 	switch {
 	case err == nil:
+		r.cold.Read(a.sent, a.done)
 		v := checkRead(a.body, att.URI, s.modern)
 		sample.Outcome = v.outcome
 		sample.Answered = true

@@ -23,6 +23,8 @@ type Meta struct {
 	// Measured is the length of the measured phase (warmup excluded): the
 	// base of every rate, so a partial run's rates are still right.
 	Measured time.Duration
+	// Cost is the server's own cost (driver.CostSummary, converted).
+	Cost CostFigures
 }
 
 // Build makes the result document of a run: measured is the measured phase,
@@ -38,21 +40,20 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 		return nil, errors.New("results: build: no measured run")
 	}
 	r := &Result{
-		Schema:     Schema,
-		Tool:       Tool{Name: m.ToolName, Version: m.ToolVersion},
-		Started:    NewTimestamp(m.Started),
-		Ended:      NewTimestamp(m.Ended),
-		Partial:    m.Partial,
-		Workload:   resolveWorkload(w),
-		Target:     m.Target,
-		Host:       thisHost(),
-		Totals:     totals(m, measured),
-		Classes:    make([]Class, 0, len(measured.Classes)),
-		Shape:      shape(measured.Shape),
-		ServerCost: map[string]any{},
-		Digests:    map[string]string{},
-		Timeline:   []Second{},
-		Advice:     Advice{Deadlines: []Candidate{}, Timeouts: []Candidate{}, Reasoning: []string{}},
+		Schema:   Schema,
+		Tool:     Tool{Name: m.ToolName, Version: m.ToolVersion},
+		Started:  NewTimestamp(m.Started),
+		Ended:    NewTimestamp(m.Ended),
+		Partial:  m.Partial,
+		Workload: resolveWorkload(w),
+		Target:   m.Target,
+		Host:     thisHost(),
+		Totals:   totals(m, measured),
+		Classes:  make([]Class, 0, len(measured.Classes)),
+		Shape:    shape(measured.Shape),
+		Digests:  map[string]string{},
+		Timeline: []Second{},
+		Advice:   Advice{Deadlines: []Candidate{}, Timeouts: []Candidate{}, Reasoning: []string{}},
 	}
 	r.Target.Address = redactURLs(r.Target.Address)
 	var err error
@@ -68,6 +69,7 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 			return nil, err
 		}
 	}
+	r.ServerCost = ServerCostOf(m.Cost, r.Service.P50Ms)
 	r.Cancellation.Cancelled = measured.Cancel.Cancelled
 	r.Cancellation.LateAnswers = measured.Cancel.LateAnswers
 	r.Cancellation.WastedBytes = measured.Cancel.WastedBytes

@@ -42,7 +42,7 @@ type Result struct {
 	// cost sampler, content digests, the per-second timeline and the policy
 	// advice (DESIGN §6); they are written empty until those exist, and kept
 	// as loaded so a newer file's contents survive a load and save.
-	ServerCost map[string]any    `json:"server_cost"`
+	ServerCost ServerCost        `json:"server_cost"`
 	Digests    map[string]string `json:"digests"`  // URI -> digest of what it returned
 	Timeline   []Second          `json:"timeline"` // one entry per second of the run, warmup included
 	Advice     Advice            `json:"advice"`

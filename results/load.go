@@ -129,7 +129,6 @@ func (r *Result) check() error {
 func (r *Result) fillEmpty() {
 	emptyMap(&r.Totals.Outcomes)
 	emptyMap(&r.Warmup.Outcomes)
-	emptyMap(&r.ServerCost)
 	emptyMap(&r.Digests)
 	emptyMap(&r.Workload.Thresholds)
 	emptyMap(&r.Workload.Headers)

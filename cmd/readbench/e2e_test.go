@@ -203,6 +203,12 @@ func mustListen(t *testing.T) net.Listener {
 
 // startServe runs `readbench serve --listen 127.0.0.1:0` and returns its URL.
 func startServe(t *testing.T, extra ...string) string {
+	url, _ := startServeProc(t, extra...)
+	return url
+}
+
+// startServeProc is startServe that also returns the server's process.
+func startServeProc(t *testing.T, extra ...string) (string, *os.Process) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, binary, append([]string{"serve", "--listen", "127.0.0.1:0"}, extra...)...)
@@ -222,11 +228,11 @@ func startServe(t *testing.T, extra ...string) string {
 				for sc.Scan() {
 				}
 			}()
-			return u
+			return u, cmd.Process
 		}
 	}
 	t.Fatal("serve printed no address")
-	return ""
+	return "", nil
 }
 
 func TestRunAgainstServeHTTP(t *testing.T) {

@@ -41,6 +41,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
 			&cli.StringFlag{Name: "out", Usage: "save the result to `FILE` instead of runs/"},
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; ${VAR} expands from the environment; never saved)"},
+			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine (an HTTP target; stdio servers are sampled anyway)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 		},
 		Action: runAction,
@@ -74,6 +75,7 @@ func runAction(c *cli.Context) error {
 		EmbeddedCommand: []string{self, "serve", "--stdio"},
 		Stderr:          stderrLog.file,
 		Client:          driver.ServerInfo{Name: "readbench", Version: version},
+		ServerPID:       c.Int("server-pid"),
 	}
 	if !quiet {
 		opts.Progress = progressPrinter(c.App.ErrWriter)
@@ -166,6 +168,7 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, out
 			ProtocolVersion: rep.ProtocolVersion,
 		},
 		AskedRate: rep.AskedRate, Measured: rep.Measured,
+		Cost: results.CostFigures(rep.Cost),
 	}, w, rep.Run, rep.Warmup)
 	if err != nil {
 		return fmt.Errorf("build result: %w", err)
