@@ -48,10 +48,19 @@ type Options struct {
 type Progress struct {
 	Elapsed, Total time.Duration
 	Warmup         bool
-	Turns          int64 // turns started
-	Reads          int64 // reads finished
-	Errors         int64 // reads finished with an error outcome
-	InFlight       int64 // turns in flight
+	Turns          int64         // turns started
+	Reads          int64         // reads finished
+	Errors         int64         // reads finished with an error outcome
+	InFlight       int64         // turns in flight
+	P99            time.Duration // read latency p99 so far (measured phase)
+}
+
+// Achieved is the turn rate achieved so far.
+func (p Progress) Achieved() float64 {
+	if p.Elapsed <= 0 {
+		return 0
+	}
+	return float64(p.Turns) / p.Elapsed.Seconds()
 }
 
 // Report is what a run produced: the measurements and what is known of
@@ -143,6 +152,7 @@ type runner struct {
 	cold     *ColdStartRecorder
 
 	failures  rate.Sometimes // paces Options.Logf
+	fresh     freshness      // cache hints: what a host honouring them would not send
 	turns     sync.WaitGroup // every turn goroutine
 	inFlight  atomic.Int64
 	started   atomic.Int64

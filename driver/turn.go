@@ -41,7 +41,7 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	}
 	wg.Wait()
 
-	t := stats.TurnSample{End: stats.TurnComplete, Intended: intended, Started: started, Ended: time.Now()}
+	t := stats.TurnSample{End: stats.TurnComplete, Intended: intended, Started: started, Ended: time.Now(), Reads: len(atts)}
 	last := intended
 	for k, o := range outcomes {
 		if ends[k].After(last) {
@@ -68,9 +68,10 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 func (r *runner) doRead(tctx context.Context, s *session, intended time.Time, att workload.Attachment, rec *stats.Recorder) (stats.Outcome, time.Time) {
 	rctx, cancel := context.WithTimeoutCause(tctx, r.w.Turn.ReadTimeout, errReadTimeout)
 	defer cancel()
+	fresh := r.fresh.fresh(att.URI, time.Now())
 	a, err := s.read(rctx, att.URI)
 	now := time.Now()
-	sample := stats.ReadSample{Class: att.Class}
+	sample := stats.ReadSample{Class: att.Class, Fresh: fresh}
 	switch {
 	case err == nil:
 		r.cold.Read(a.sent, a.done)
@@ -84,6 +85,7 @@ func (r *runner) doRead(tctx context.Context, s *session, intended time.Time, at
 		}
 		sample.WireBytes, sample.DiskBytes, sample.Base64Bytes = a.wireBytes, v.diskBytes, v.base64Bytes
 		sample.HasTTL, sample.TTL, sample.CacheScope = v.hasTTL, time.Duration(v.ttlMs)*time.Millisecond, v.cacheScope
+		r.fresh.store(att.URI, a.done, sample.TTL)
 		if v.outcome == stats.Protocol {
 			r.logFailure(att.URI, "unusable answer: "+v.detail)
 		}
@@ -137,6 +139,7 @@ func (r *runner) startProgress(ctx context.Context, start time.Time) (stop func(
 				r.o.Progress(Progress{
 					Elapsed: el, Total: r.w.Load.Warmup + r.w.Load.Duration, Warmup: el < r.w.Load.Warmup,
 					Turns: r.started.Load(), Reads: r.reads.Load(), Errors: r.errs.Load(), InFlight: r.inFlight.Load(),
+					P99: r.measured.ReadP99(),
 				})
 			}
 		}

@@ -3,9 +3,11 @@ package results
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/readbench/readbench/stats"
@@ -68,6 +70,9 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 		if *b.dst, err = latency(b.h); err != nil {
 			return nil, err
 		}
+	}
+	if r.TurnSizes, err = turnSizes(measured.TurnBySize); err != nil {
+		return nil, err
 	}
 	r.ServerCost = ServerCostOf(m.Cost, r.Service.P50Ms)
 	r.Cancellation.Cancelled = measured.Cancel.Cancelled
@@ -231,20 +236,23 @@ func class(c *stats.ClassStats) (Class, error) {
 	if err != nil {
 		return Class{}, err
 	}
+	enc, env := inflationSplit(c.WireBytes, c.DiskBytes, c.Base64Bytes)
 	return Class{
-		Class:       c.Name,
-		MIME:        c.MIME,
-		Reads:       c.Outcomes.Total(),
-		Errors:      c.Outcomes.Errors(),
-		Outcomes:    c.Outcomes.Map(),
-		Latency:     l,
-		WireBytes:   c.WireBytes,
-		DiskBytes:   c.DiskBytes,
-		Base64Bytes: c.Base64Bytes,
-		Inflation:   stats.Ratio(c.WireBytes, c.DiskBytes),
+		Class:         c.Name,
+		MIME:          c.MIME,
+		Reads:         c.Outcomes.Total(),
+		Errors:        c.Outcomes.Errors(),
+		Outcomes:      c.Outcomes.Map(),
+		Latency:       l,
+		WireBytes:     c.WireBytes,
+		DiskBytes:     c.DiskBytes,
+		Base64Bytes:   c.Base64Bytes,
+		Inflation:     stats.Ratio(c.WireBytes, c.DiskBytes),
+		EncodingBytes: enc, EnvelopeBytes: env,
 		Cache: Cache{
 			Hinted: c.Cache.Hinted, MinTTLMs: millis(c.Cache.MinTTL), MaxTTLMs: millis(c.Cache.MaxTTL),
 			Public: c.Cache.Public, Private: c.Cache.Private,
+			WouldNotSend: c.Cache.WouldNotSend, WouldNotSendShare: stats.Ratio(c.Cache.WouldNotSend, c.Outcomes.Total()),
 		},
 	}, nil
 }
@@ -280,4 +288,25 @@ func thisHost() Host {
 		CPUs:      runtime.NumCPU(),
 		GoVersion: runtime.Version(),
 	}
+}
+
+// turnSizes lists turn latency by number of attachments, smallest first.
+func turnSizes(by map[int]*stats.Histogram) ([]TurnSize, error) {
+	out := []TurnSize{}
+	for _, n := range slices.Sorted(maps.Keys(by)) {
+		l, err := latency(by[n])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, TurnSize{Attachments: n, Latency: l})
+	}
+	return out, nil
+}
+
+// inflationSplit splits wire bytes above disk into what base64 adds and
+// the envelope: base64 turns 3 bytes into 4, so it adds a quarter of its
+// characters (exact up to the padding of each blob).
+func inflationSplit(wire, disk, b64 int64) (encoding, envelope int64) {
+	encoding = b64 / 4
+	return encoding, max(wire-disk-encoding, 0)
 }

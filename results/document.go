@@ -34,7 +34,10 @@ type Result struct {
 	// transfer, which dominates large blobs.
 	TTFB Latency `json:"ttfb"`
 	// Turn is intended start to the last read's completion or the deadline.
-	Turn         Latency      `json:"turn"`
+	Turn Latency `json:"turn"`
+	// TurnSizes is turn latency by number of attachments, smallest first:
+	// the slowest of ten parallel reads is not the slowest of one.
+	TurnSizes    []TurnSize   `json:"turn_sizes"`
 	Classes      []Class      `json:"classes"`
 	Cancellation Cancellation `json:"cancellation"`
 	Shape        Shape        `json:"shape"`
@@ -157,7 +160,12 @@ type Class struct {
 	DiskBytes   int64   `json:"disk_bytes"`
 	Base64Bytes int64   `json:"base64_bytes"`
 	Inflation   float64 `json:"inflation"` // wire/disk, 0 when disk is 0
-	Cache       Cache   `json:"cache"`
+	// The inflation split: EncodingBytes is what base64 adds (a quarter of
+	// the base64 characters, exact up to padding), EnvelopeBytes the rest
+	// of the wire bytes above disk (JSON framing, field names, escaping).
+	EncodingBytes int64 `json:"encoding_bytes"`
+	EnvelopeBytes int64 `json:"envelope_bytes"`
+	Cache         Cache `json:"cache"`
 }
 
 // Cache is what a class's answers said about caching them (2026-07-28
@@ -168,6 +176,17 @@ type Cache struct {
 	MaxTTLMs float64 `json:"max_ttl_ms"`
 	Public   int64   `json:"public"`
 	Private  int64   `json:"private"`
+	// WouldNotSend counts reads sent while an earlier answer for the same
+	// URI was still fresh: a host honouring the hints would have skipped
+	// them. Share is of the class's reads.
+	WouldNotSend      int64   `json:"would_not_send"`
+	WouldNotSendShare float64 `json:"would_not_send_share"`
+}
+
+// TurnSize is the latency of turns with a given number of attachments.
+type TurnSize struct {
+	Attachments int `json:"attachments"`
+	Latency
 }
 
 // Cancellation is what the turn deadline cancelled and what the server did

@@ -138,6 +138,7 @@ func (r *Result) fillEmpty() {
 	for i := range r.Classes {
 		emptyMap(&r.Classes[i].Outcomes)
 	}
+	emptyList(&r.TurnSizes)
 	if r.Timeline == nil {
 		r.Timeline = []Second{}
 	}

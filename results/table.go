@@ -181,6 +181,13 @@ func latencyTable(w io.Writer, r *Result) error {
 	if err := t.Append(latencyRow("turns", r.Turn)); err != nil {
 		return err
 	}
+	if len(r.TurnSizes) > 1 { // by size only when sizes vary
+		for _, ts := range r.TurnSizes {
+			if err := t.Append(latencyRow(fmt.Sprintf("  of %d reads", ts.Attachments), ts.Latency)); err != nil {
+				return err
+			}
+		}
+	}
 	if err := t.Render(); err != nil {
 		return err
 	}
@@ -263,6 +270,14 @@ func writeFooter(w io.Writer, r *Result) {
 		line(w, "late", "%s wasted; answers came p50 %s, max %s after the cancel",
 			formatBytes(c.WastedBytes), formatMs(c.CancelToLateMs.P50Ms), formatMs(c.CancelToLateMs.MaxMs))
 	}
+	line(w, "inflation", "%s", inflationText(r.Classes))
+	for _, c := range r.Classes {
+		if c.Cache.Hinted > 0 {
+			line(w, "cache", "%s: ttl %s..%s, %d public, %d private; %s of reads (%s) a host honouring the hints would not have sent",
+				clip(c.Class), formatMs(c.Cache.MinTTLMs), formatMs(c.Cache.MaxTTLMs), c.Cache.Public, c.Cache.Private,
+				formatCount(c.Cache.WouldNotSend), formatPercent(c.Cache.WouldNotSend, c.Reads))
+		}
+	}
 	line(w, "shape", "%s", shapeText(r.Shape))
 	line(w, "timeline", "%s", timelineNote(r.Timeline))
 	wu := r.Warmup
@@ -309,4 +324,19 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// inflationText splits the run's inflation into what base64 adds and what
+// the JSON envelope adds, over disk bytes: 1.333× = 1 + 0.333 + 0.000 for
+// blobs, near 1 + 0 + a little for text.
+func inflationText(classes []Class) string {
+	var wire, disk, enc, env int64
+	for _, c := range classes {
+		wire, disk, enc, env = wire+c.WireBytes, disk+c.DiskBytes, enc+c.EncodingBytes, env+c.EnvelopeBytes
+	}
+	if disk == 0 {
+		return "no bytes read"
+	}
+	return fmt.Sprintf("%s = 1 + %.3f base64 encoding + %.3f JSON envelope (over disk bytes)",
+		formatRatio(stats.Ratio(wire, disk)), stats.Ratio(enc, disk), stats.Ratio(env, disk))
 }

@@ -24,6 +24,10 @@ type ReadSample struct {
 	HasTTL     bool
 	TTL        time.Duration
 	CacheScope string
+	// Fresh is true when an earlier answer for the same URI was still
+	// fresh (within its TTL) when this read was sent: a host honouring the
+	// hints would not have sent it.
+	Fresh bool
 	// End is when the read finished (answer, error or drop): the second of
 	// the timeline it counts in. Zero keeps it off the timeline.
 	End time.Time
@@ -36,6 +40,7 @@ type CacheHints struct {
 	Hinted          int64         // answers with a TTL
 	MinTTL, MaxTTL  time.Duration // over hinted answers
 	Public, Private int64         // answers by cacheScope
+	WouldNotSend    int64         // reads sent while an earlier answer was fresh
 }
 
 // add counts one answer's hints.
@@ -82,6 +87,10 @@ type TurnSample struct {
 	// the second of its intended start, achieved in that of its actual
 	// start, in flight until it ended. Zero times keep it off the timeline.
 	Intended, Started, Ended time.Time
+	// Reads is the turn's number of attachments: turn latency is kept per
+	// turn size too, since the slowest of 10 parallel reads is not the
+	// slowest of 1.
+	Reads int
 }
 
 // ClassInfo names a workload class for per-class figures.
@@ -135,9 +144,11 @@ type Run struct {
 	Service   *Histogram // answered reads, actual send → last byte
 	TTFB      *Histogram // answered reads, actual send → first byte
 	Turn      *Histogram
-	Classes   []*ClassStats
-	Cancel    Cancellation
-	Shape     Shape
+	// TurnBySize holds turn latency by number of attachments.
+	TurnBySize map[int]*Histogram
+	Classes    []*ClassStats
+	Cancel     Cancellation
+	Shape      Shape
 
 	WireBytes, DiskBytes, Base64Bytes int64
 
@@ -154,7 +165,8 @@ func (r *Run) TurnEndCount(e TurnEnd) int64 { return r.TurnEnds[e] }
 func NewRun(classes []ClassInfo) *Run {
 	r := &Run{
 		Read: NewHistogram(), Service: NewHistogram(), TTFB: NewHistogram(), Turn: NewHistogram(),
-		Cancel: Cancellation{CancelToLate: NewHistogram()},
+		TurnBySize: map[int]*Histogram{},
+		Cancel:     Cancellation{CancelToLate: NewHistogram()},
 	}
 	for _, c := range classes {
 		r.Classes = append(r.Classes, &ClassStats{ClassInfo: c, Latency: NewHistogram()})
@@ -194,6 +206,9 @@ func (r *Recorder) Read(s ReadSample) {
 	}
 	c := run.Classes[s.Class]
 	c.Outcomes[s.Outcome]++
+	if s.Fresh {
+		c.Cache.WouldNotSend++
+	}
 	if s.Answered {
 		run.Read.Record(s.Latency)
 		run.Service.Record(s.Service)
@@ -219,7 +234,22 @@ func (r *Recorder) Turn(t TurnSample) {
 	r.run.Turns++
 	r.run.TurnEnds[t.End]++
 	r.run.Turn.Record(t.Latency)
+	if t.Reads > 0 {
+		h, ok := r.run.TurnBySize[t.Reads]
+		if !ok {
+			h = NewHistogram()
+			r.run.TurnBySize[t.Reads] = h
+		}
+		h.Record(t.Latency)
+	}
 	r.recordTimelineTurn(t)
+}
+
+// ReadP99 is the read latency p99 so far, for a progress line.
+func (r *Recorder) ReadP99() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.run.Read.Quantile(99)
 }
 
 // LateAnswer records an answer that arrived for a cancelled read.

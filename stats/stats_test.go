@@ -127,9 +127,9 @@ func TestRecorderConcurrent(t *testing.T) {
 				if i%10 == 0 {
 					out = Cancelled
 				}
-				r.Read(ReadSample{Class: i % 2, Outcome: out, Answered: out == OK, Latency: time.Millisecond, WireBytes: 10, DiskBytes: 7})
+				r.Read(ReadSample{Class: i % 2, Outcome: out, Answered: out == OK, Latency: time.Millisecond, WireBytes: 10, DiskBytes: 7, Fresh: i%20 == 0})
 			}
-			r.Turn(TurnSample{Latency: time.Millisecond, End: TurnCut})
+			r.Turn(TurnSample{Latency: time.Millisecond, End: TurnCut, Reads: 3})
 			r.LateAnswer(100, time.Millisecond)
 		}(g)
 	}
@@ -143,6 +143,12 @@ func TestRecorderConcurrent(t *testing.T) {
 	}
 	if run.Classes[0].Outcomes.Total()+run.Classes[1].Outcomes.Total() != 4000 || run.WireBytes != 40000 {
 		t.Errorf("class totals or bytes wrong")
+	}
+	if h := run.TurnBySize[3]; h == nil || h.Count() != 8 || len(run.TurnBySize) != 1 {
+		t.Errorf("turn latency by size: %v", run.TurnBySize)
+	}
+	if run.Classes[0].Cache.WouldNotSend != 8*25 {
+		t.Errorf("would-not-send %d", run.Classes[0].Cache.WouldNotSend)
 	}
 	if run.TurnEndCount(TurnCut) != 8 || run.Cancel.LateAnswers != 8 || run.Cancel.WastedBytes != 800 {
 		t.Errorf("turns or late answers wrong: %+v", run.Cancel)

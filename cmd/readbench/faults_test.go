@@ -103,6 +103,23 @@ mix:
 			if ok == 0 || c["hinted"] != ok || c["min_ttl_ms"] != 60000.0 || c["max_ttl_ms"] != 60000.0 || c["private"] != ok {
 				t.Errorf("cache %v for %v ok reads", c, ok)
 			}
+			// One URI, fresh for a minute: every read after the first answer
+			// is one a host honouring the hints would not have sent.
+			if skip := c["would_not_send"].(float64); skip < ok-2 || skip >= ok {
+				t.Errorf("would_not_send %v of %v reads", skip, ok)
+			}
+		}},
+		{"turn latency is kept per turn size", "embedded", `
+name: sizes
+load: {rate: 30/s, duration: 1s}
+turn: {attachments: {1: 1, 3: 1}, read_timeout: 5s}
+mix:
+  - {class: md, uri: "sim:///s?mime=text/plain&size=10"}
+`, func(t *testing.T, r result, raw map[string]any) {
+			sizes := raw["turn_sizes"].([]any)
+			if len(sizes) != 2 || sizes[0].(map[string]any)["attachments"] != 1.0 || sizes[1].(map[string]any)["attachments"] != 3.0 {
+				t.Errorf("turn_sizes %v", sizes)
+			}
 		}},
 		{"error codes map to outcomes", "embedded", `
 name: errors

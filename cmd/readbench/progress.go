@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/readbench/readbench/driver"
@@ -21,8 +22,9 @@ func progressPrinter(w io.Writer) func(driver.Progress) {
 		if p.Warmup {
 			phase = " (warmup)"
 		}
-		fmt.Fprintf(w, "\r\033[K%s/%s%s  turns %d  reads %d  in flight %d  errors %d",
-			elapsedString(p.Elapsed), elapsedString(p.Total), phase, p.Turns, p.Reads, p.InFlight, p.Errors)
+		fmt.Fprintf(w, "\r\033[K%s/%s%s  turns %d (%.1f/s)  reads %d  in flight %d  p99 %v  errors %d",
+			elapsedString(p.Elapsed), elapsedString(p.Total), phase, p.Turns, p.Achieved(), p.Reads, p.InFlight,
+			p.P99.Round(10*time.Microsecond), p.Errors)
 	}
 }
 
