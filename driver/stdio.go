@@ -102,7 +102,7 @@ func (t *stdioTransport) readLoop(stdout io.Reader) {
 		}
 		now := time.Now()
 		t.firstLine.CompareAndSwap(0, int64(max(now.Sub(t.spawned), 1)))
-		t.dispatch(line, now)
+		t.dispatch(line, lr.FirstByte(), now)
 	}
 	waitErr := t.cmd.Wait()
 	msg := "server process closed its stdout"
@@ -123,7 +123,7 @@ func (t *stdioTransport) readLoop(stdout io.Reader) {
 
 // dispatch routes one message: an answer to its caller (or to the late
 // counter when its read was cancelled), a server request to a reply.
-func (t *stdioTransport) dispatch(line []byte, now time.Time) {
+func (t *stdioTransport) dispatch(line []byte, first, now time.Time) {
 	var id []byte
 	var method string
 	_ = protocol.ObjectFields(line, func(k, v []byte) error {
@@ -158,7 +158,7 @@ func (t *stdioTransport) dispatch(line []byte, now time.Time) {
 	wire := int64(len(line)) + 1 // the newline is framing
 	switch {
 	case waiting:
-		ch <- &answer{body: line, wireBytes: wire, done: now}
+		ch <- &answer{body: line, wireBytes: wire, firstByte: first, done: now}
 	case isLate && t.late != nil:
 		t.late(wire, now.Sub(cancelledAt))
 	}

@@ -3,15 +3,22 @@ package protocol
 import (
 	"bufio"
 	"io"
+	"time"
 )
 
 // LineReader reads newline-delimited JSON-RPC messages from a stdio pipe.
 // A message never contains a raw newline, so a line is a message; lines may
 // be tens of megabytes (a base64 blob), so they are not bounded here.
 type LineReader struct {
-	r   *bufio.Reader
-	buf []byte
+	r     *bufio.Reader
+	buf   []byte
+	first time.Time
 }
+
+// FirstByte is when the first byte of the line last returned was there to
+// read: with the time of its last byte, a client's time to first byte and
+// the transfer time of a large answer on a pipe.
+func (l *LineReader) FirstByte() time.Time { return l.first }
 
 // NewLineReader wraps r with a 256 KiB read buffer.
 func NewLineReader(r io.Reader) *LineReader {
@@ -34,6 +41,9 @@ func (l *LineReader) NextOwned() ([]byte, error) {
 // A last line without a newline is returned before io.EOF.
 func (l *LineReader) Next() ([]byte, error) {
 	for {
+		if _, err := l.r.Peek(1); err == nil { // waits for the line's first byte
+			l.first = time.Now()
+		}
 		var err error
 		l.buf, err = appendRawLine(l.r, l.buf[:0])
 		if err != nil && (err != io.EOF || len(l.buf) == 0) {

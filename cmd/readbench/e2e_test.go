@@ -73,6 +73,7 @@ type result struct {
 		ReadsPerS  float64          `json:"reads_per_s"`
 	} `json:"totals"`
 	Read    latency `json:"read"`
+	TTFB    latency `json:"ttfb"`
 	Classes []struct {
 		Class       string           `json:"class"`
 		Outcomes    map[string]int64 `json:"outcomes"`
@@ -83,9 +84,10 @@ type result struct {
 }
 
 type latency struct {
-	P50 float64 `json:"p50_ms"`
-	P99 float64 `json:"p99_ms"`
-	HDR string  `json:"hdr"`
+	Count int64   `json:"count"`
+	P50   float64 `json:"p50_ms"`
+	P99   float64 `json:"p99_ms"`
+	HDR   string  `json:"hdr"`
 }
 
 // loadResult reads a result file, checks every top-level key of DESIGN §7
@@ -175,6 +177,9 @@ func TestRunDefaultScenarioEmbedded(t *testing.T) {
 	}
 	if r.Classes[2].Outcomes["expected_error"] == 0 {
 		t.Errorf("renamed-policy never answered not-found: %v", r.Classes[2].Outcomes)
+	}
+	if r.TTFB.Count != r.Read.Count || r.TTFB.P50 <= 0 || r.TTFB.P50 > r.Read.P50 {
+		t.Errorf("time to first byte over stdio: %+v (read %+v)", r.TTFB, r.Read)
 	}
 }
 
