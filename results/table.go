@@ -273,12 +273,17 @@ func writeFooter(w io.Writer, r *Result) {
 	line(w, "inflation", "%s", inflationText(r.Classes))
 	for _, c := range r.Classes {
 		if c.Cache.Hinted > 0 {
-			line(w, "cache", "%s: ttl %s..%s, %d public, %d private; %s of reads (%s) a host honouring the hints would not have sent",
-				clip(c.Class), formatMs(c.Cache.MinTTLMs), formatMs(c.Cache.MaxTTLMs), c.Cache.Public, c.Cache.Private,
+			ttl := "ttl 0 (stale at once)"
+			if c.Cache.MaxTTLMs > 0 {
+				ttl = "ttl " + formatMs(c.Cache.MinTTLMs) + ".." + formatMs(c.Cache.MaxTTLMs)
+			}
+			line(w, "cache", "%s: %s, %d public, %d private; %s reads (%s) a host honouring the hints would not have sent",
+				clip(c.Class), ttl, c.Cache.Public, c.Cache.Private,
 				formatCount(c.Cache.WouldNotSend), formatPercent(c.Cache.WouldNotSend, c.Reads))
 		}
 	}
 	line(w, "shape", "%s", shapeText(r.Shape))
+	serverCostLines(w, r.ServerCost)
 	line(w, "timeline", "%s", timelineNote(r.Timeline))
 	wu := r.Warmup
 	if wu.Scheduled > 0 || wu.Turns > 0 {
@@ -339,4 +344,26 @@ func inflationText(classes []Class) string {
 	}
 	return fmt.Sprintf("%s = 1 + %.3f base64 encoding + %.3f JSON envelope (over disk bytes)",
 		formatRatio(stats.Ratio(wire, disk)), stats.Ratio(enc, disk), stats.Ratio(env, disk))
+}
+
+// serverCostLines prints what the server itself spent: the figures
+// capacity planning needs, and the memory slope that hints at a leak.
+func serverCostLines(w io.Writer, c ServerCost) {
+	if !c.Available {
+		why := "cost not measured"
+		if c.Reason != "" && c.Reason != "not measured" {
+			why += ": " + c.Reason
+		}
+		line(w, "server", "%s", why)
+		return
+	}
+	line(w, "server", "CPU %.2f s over the measured run, %.1f ms per 1,000 reads (%d process(es), %d samples)",
+		c.CPUSeconds, c.CPUMsPer1000Reads, c.Processes, c.Samples)
+	line(w, "memory", "RSS %.1f MiB at start, %.1f peak, %.1f at end: %+.1f MiB, %+.1f MiB/min",
+		c.RSS.StartMiB, c.RSS.PeakMiB, c.RSS.EndMiB, c.RSS.GrowthMiB, c.RSS.SlopeMiBPerMinute)
+	if cs := c.ColdStart; cs.Available {
+		line(w, "cold start", "spawn to first answer %s, handshake %s, first read %s (%.2f× the steady median %s)",
+			formatMs(cs.SpawnToFirstAnswerMs), formatMs(cs.HandshakeMs), formatMs(cs.FirstReadMs),
+			cs.FirstReadVsMedian, formatMs(cs.SteadyMedianMs))
+	}
 }
