@@ -7,9 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -94,16 +92,7 @@ func newCatalogServer() *mcp.Server {
 // serveCatalogHTTP serves h over HTTP on 127.0.0.1 for the test's lifetime.
 func serveCatalogHTTP(t *testing.T, h http.Handler) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewUnstartedServer(h)
-	hs.Listener.Close()
-	hs.Listener = ln
-	hs.Start()
-	t.Cleanup(hs.Close)
-	return hs.URL + "/mcp"
+	return serveLocal(t, h).URL + "/mcp"
 }
 
 func startCatalogPeer(t *testing.T, opts *mcp.StreamableHTTPOptions) workload.Target {

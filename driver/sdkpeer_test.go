@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -107,14 +105,5 @@ func startSDKHTTP(t *testing.T, opts *mcp.StreamableHTTPOptions) string {
 	t.Helper()
 	srv := newSDKServer(2 * time.Millisecond)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, opts)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewUnstartedServer(h)
-	hs.Listener.Close()
-	hs.Listener = ln
-	hs.Start()
-	t.Cleanup(hs.Close)
-	return hs.URL + "/mcp"
+	return serveLocal(t, h).URL + "/mcp"
 }

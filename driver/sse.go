@@ -198,20 +198,6 @@ func (t *sseTransport) dispatch(msg []byte, wire int64, now time.Time) {
 	}
 }
 
-// routing reads a message's id (raw) and method.
-func routing(msg []byte) (id []byte, method string) {
-	_ = protocol.ObjectFields(msg, func(k, v []byte) error {
-		switch string(k) {
-		case "id":
-			id = v
-		case "method":
-			method = string(bytes.Trim(v, `"`))
-		}
-		return nil
-	})
-	return id, method
-}
-
 // reply answers a server request in the background: ping gets an empty
 // result, anything else method-not-found (readbench offers no client
 // capabilities). The read loop must not wait on a POST.

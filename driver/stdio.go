@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -124,17 +123,7 @@ func (t *stdioTransport) readLoop(stdout io.Reader) {
 // dispatch routes one message: an answer to its caller (or to the late
 // counter when its read was cancelled), a server request to a reply.
 func (t *stdioTransport) dispatch(line []byte, first, now time.Time) {
-	var id []byte
-	var method string
-	_ = protocol.ObjectFields(line, func(k, v []byte) error {
-		switch string(k) {
-		case "id":
-			id = v
-		case "method":
-			method = string(bytes.Trim(v, `"`))
-		}
-		return nil
-	})
+	id, method := routing(line)
 	if method != "" {
 		if id != nil {
 			t.replyToServer(id, method)

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -177,4 +178,18 @@ func (ts *tombstones) take(id int64) (time.Time, bool) {
 		delete(ts.at, id)
 	}
 	return at, ok
+}
+
+// routing reads a message's id (raw) and method.
+func routing(msg []byte) (id []byte, method string) {
+	_ = protocol.ObjectFields(msg, func(k, v []byte) error {
+		switch string(k) {
+		case "id":
+			id = v
+		case "method":
+			method = string(bytes.Trim(v, `"`))
+		}
+		return nil
+	})
+	return id, method
 }
