@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/readbench/readbench/workload"
 )
 
 // WriteMarkdown writes the table report of r as GitHub-flavoured markdown:
@@ -75,41 +74,6 @@ func mdHeader(b *bytes.Buffer, r *Result) {
 		rows = append(rows, []string{kv[0], mdEscape(kv[1])})
 	}
 	mdTable(b, "ll", []string{"run", ""}, rows)
-}
-
-// headerFields are the "what ran against what" lines of the table report.
-func headerFields(r *Result) [][2]string {
-	t := r.Target
-	addr := orDash(t.Address)
-	if t.Transport != "" {
-		addr += " (" + t.Transport + ")"
-	}
-	server := strings.TrimSpace(t.Server.Name + " " + t.Server.Version)
-	started := "-"
-	if !r.Started.IsZero() {
-		started = r.Started.UTC().Format("2006-01-02 15:04:05 MST")
-	}
-	measured := "measured " + formatSeconds(r.Totals.MeasuredS)
-	if wu := r.Workload.Load.Warmup; wu != "" && wu != "0s" {
-		measured += " after " + wu + " of warmup"
-	}
-	l := r.Workload.Load
-	asked := orDash(l.Model) + " model"
-	switch {
-	case l.Model == workload.ModelClosed:
-		asked = fmt.Sprintf("closed model, %d turns in flight", l.Concurrency)
-	case r.Totals.AskedRate > 0:
-		asked = fmt.Sprintf("%s model, asked %s", orDash(l.Model), formatRate(r.Totals.AskedRate, "turns"))
-	}
-	h := r.Host
-	return [][2]string{
-		{"target", addr},
-		{"server", fmt.Sprintf("%s, protocol %s", orDash(server), orDash(t.ProtocolVersion))},
-		{"started", fmt.Sprintf("%s, %s, %d sessions", started, measured, r.Workload.Sessions)},
-		{"load", fmt.Sprintf("%s, achieved %s, %s", asked,
-			formatRate(r.Totals.AchievedRate, "turns"), formatRate(r.Totals.ReadsPerS, "reads"))},
-		{"host", fmt.Sprintf("%s, %s/%s, %d CPUs, %s", orDash(h.Hostname), h.OS, h.Arch, h.CPUs, h.GoVersion)},
-	}
 }
 
 func mdLatencyRow(name string, l Latency) []string {

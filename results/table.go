@@ -65,14 +65,19 @@ func writeHeader(w io.Writer, r *Result) {
 		fmt.Fprintf(w, "PARTIAL RESULT: the run was interrupted; the figures cover its first %s\n",
 			formatSeconds(r.Totals.MeasuredS))
 	}
+	for _, f := range headerFields(r) {
+		line(w, f[0], "%s", f[1])
+	}
+}
+
+// headerFields are the "what ran against what" lines of the table report.
+func headerFields(r *Result) [][2]string {
 	t := r.Target
 	addr := orDash(t.Address)
 	if t.Transport != "" {
 		addr += " (" + t.Transport + ")"
 	}
-	line(w, "target", "%s", addr)
 	server := strings.TrimSpace(t.Server.Name + " " + t.Server.Version)
-	line(w, "server", "%s, protocol %s", orDash(server), orDash(t.ProtocolVersion))
 	started := "-"
 	if !r.Started.IsZero() {
 		started = r.Started.UTC().Format("2006-01-02 15:04:05 MST")
@@ -81,21 +86,23 @@ func writeHeader(w io.Writer, r *Result) {
 	if wu := r.Workload.Load.Warmup; wu != "" && wu != "0s" {
 		measured += " after " + wu + " of warmup"
 	}
-	line(w, "started", "%s, %s, %d sessions", started, measured, r.Workload.Sessions)
 	l := r.Workload.Load
-	var asked string
+	asked := orDash(l.Model) + " model"
 	switch {
 	case l.Model == workload.ModelClosed:
 		asked = fmt.Sprintf("closed model, %d turns in flight", l.Concurrency)
 	case r.Totals.AskedRate > 0:
 		asked = fmt.Sprintf("%s model, asked %s", orDash(l.Model), formatRate(r.Totals.AskedRate, "turns"))
-	default:
-		asked = orDash(l.Model) + " model"
 	}
-	line(w, "load", "%s, achieved %s, %s", asked,
-		formatRate(r.Totals.AchievedRate, "turns"), formatRate(r.Totals.ReadsPerS, "reads"))
 	h := r.Host
-	line(w, "host", "%s, %s/%s, %d CPUs, %s", orDash(h.Hostname), h.OS, h.Arch, h.CPUs, h.GoVersion)
+	return [][2]string{
+		{"target", addr},
+		{"server", fmt.Sprintf("%s, protocol %s", orDash(server), orDash(t.ProtocolVersion))},
+		{"started", fmt.Sprintf("%s, %s, %d sessions", started, measured, r.Workload.Sessions)},
+		{"load", fmt.Sprintf("%s, achieved %s, %s", asked,
+			formatRate(r.Totals.AchievedRate, "turns"), formatRate(r.Totals.ReadsPerS, "reads"))},
+		{"host", fmt.Sprintf("%s, %s/%s, %d CPUs, %s", orDash(h.Hostname), h.OS, h.Arch, h.CPUs, h.GoVersion)},
+	}
 }
 
 // newTable returns a table in the report's style: ASCII, no outer border,
