@@ -16,6 +16,7 @@ type verdict struct {
 	code        int // JSON-RPC error code, when the answer was an error
 	diskBytes   int64
 	base64Bytes int64
+	padding     int64 // '=' characters closing the blobs
 	entries     int
 	hasTTL      bool
 	ttlMs       int64
@@ -157,6 +158,7 @@ func checkEntry(e []byte, uri string, v *verdict) bool {
 	}
 	v.diskBytes += n
 	v.base64Bytes += int64(len(blob) - 2)
+	v.padding += int64(stats.Base64Padding(n))
 	if mimeType != "" && !mimeAgrees(mimeType, head) {
 		v.shape.MIMEMismatch++
 	}

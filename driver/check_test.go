@@ -65,6 +65,9 @@ func TestCheckRead(t *testing.T) {
 	}
 	for _, c := range cases {
 		v := checkRead([]byte(c.body), "u", c.modern)
+		if v.padding != int64(stats.Base64Padding(v.diskBytes)) && v.base64Bytes > 0 && v.entries == 1 {
+			t.Errorf("%s: padding %d for %d decoded bytes", c.why, v.padding, v.diskBytes)
+		}
 		if v.outcome != c.outcome || v.diskBytes != c.disk || v.shape != c.shape {
 			t.Errorf("%s:\n got %v disk %d shape %+v (%s)\nwant %v disk %d shape %+v", c.why, v.outcome, v.diskBytes, v.shape, v.detail, c.outcome, c.disk, c.shape)
 		}

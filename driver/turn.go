@@ -84,6 +84,7 @@ func (r *runner) doRead(tctx context.Context, s *session, intended time.Time, at
 			sample.TTFB = a.firstByte.Sub(a.sent)
 		}
 		sample.WireBytes, sample.DiskBytes, sample.Base64Bytes = a.wireBytes, v.diskBytes, v.base64Bytes
+		sample.Base64Padding = v.padding
 		sample.HasTTL, sample.TTL, sample.CacheScope = v.hasTTL, time.Duration(v.ttlMs)*time.Millisecond, v.cacheScope
 		r.fresh.store(att.URI, a.done, sample.TTL)
 		if v.outcome == stats.Protocol {

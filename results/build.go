@@ -248,7 +248,7 @@ func class(c *stats.ClassStats) (Class, error) {
 		DiskBytes:     c.DiskBytes,
 		Base64Bytes:   c.Base64Bytes,
 		Inflation:     stats.Ratio(c.WireBytes, c.DiskBytes),
-		EncodingBytes: enc, EnvelopeBytes: env,
+		EncodingBytes: enc, EnvelopeBytes: env, Base64Padding: c.Base64Padding,
 		Cache: Cache{
 			Hinted: c.Cache.Hinted, MinTTLMs: millis(c.Cache.MinTTL), MaxTTLMs: millis(c.Cache.MaxTTL),
 			Public: c.Cache.Public, Private: c.Cache.Private,

@@ -164,6 +164,7 @@ type Class struct {
 	// the base64 characters, exact up to padding), EnvelopeBytes the rest
 	// of the wire bytes above disk (JSON framing, field names, escaping).
 	EncodingBytes int64 `json:"encoding_bytes"`
+	Base64Padding int64 `json:"base64_padding"` // '=' characters: base64 is exactly 4·ceil(n/3) per blob
 	EnvelopeBytes int64 `json:"envelope_bytes"`
 	Cache         Cache `json:"cache"`
 }

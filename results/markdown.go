@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
 )
 
 // WriteMarkdown writes the table report of r as GitHub-flavoured markdown:

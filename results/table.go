@@ -278,6 +278,12 @@ func writeFooter(w io.Writer, r *Result) {
 			formatBytes(c.WastedBytes), formatMs(c.CancelToLateMs.P50Ms), formatMs(c.CancelToLateMs.MaxMs))
 	}
 	line(w, "inflation", "%s", inflationText(r.Classes))
+	if nf := notFound(r); nf > 0 {
+		// Seed 000: a stored URI that was renamed is only discovered by the read.
+		line(w, "not found", "%s reads (%s) named nothing the server has; a host should re-list and offer",
+			formatCount(nf), formatPercent(nf, r.Totals.Scheduled))
+		line(w, "", "the closest match, or keep the last copy marked stale: never pass the error to the model")
+	}
 	for _, c := range r.Classes {
 		if c.Cache.Hinted > 0 {
 			ttl := "ttl 0 (stale at once)"
@@ -373,4 +379,21 @@ func serverCostLines(w io.Writer, c ServerCost) {
 			formatMs(cs.SpawnToFirstAnswerMs), formatMs(cs.HandshakeMs), formatMs(cs.FirstReadMs),
 			cs.FirstReadVsMedian, formatMs(cs.SteadyMedianMs))
 	}
+}
+
+// notFound counts the reads that found nothing: not_found outcomes, and
+// the expected errors of classes that expect not_found.
+func notFound(r *Result) int64 {
+	expectNF := map[string]bool{}
+	for _, m := range r.Workload.Mix {
+		expectNF[m.Class] = m.Expect == "not_found"
+	}
+	var n int64
+	for _, c := range r.Classes {
+		n += c.Outcomes["not_found"]
+		if expectNF[c.Class] {
+			n += c.Outcomes["expected_error"]
+		}
+	}
+	return n
 }

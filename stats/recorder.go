@@ -19,6 +19,7 @@ type ReadSample struct {
 	// Bytes of the answer: as received on the wire (body and framing),
 	// decoded (text + blob) and the base64 characters of blobs.
 	WireBytes, DiskBytes, Base64Bytes int64
+	Base64Padding                     int64 // '=' characters closing the blobs
 	// Cache hints the answer carried (2026-07-28 ttlMs and cacheScope):
 	// HasTTL is false when the answer gave no freshness.
 	HasTTL     bool
@@ -104,6 +105,7 @@ type ClassStats struct {
 	Outcomes                          Counts
 	Latency                           *Histogram // answered reads, from intended start
 	WireBytes, DiskBytes, Base64Bytes int64
+	Base64Padding                     int64
 	Cache                             CacheHints
 }
 
@@ -151,6 +153,7 @@ type Run struct {
 	Shape      Shape
 
 	WireBytes, DiskBytes, Base64Bytes int64
+	Base64Padding                     int64 // '=' characters closing the blobs
 
 	// Timeline is this phase's share of the run's seconds (see
 	// MergeTimelines); TimelineBeyond counts samples past TimelineCap.
@@ -221,9 +224,11 @@ func (r *Recorder) Read(s ReadSample) {
 	run.WireBytes += s.WireBytes
 	run.DiskBytes += s.DiskBytes
 	run.Base64Bytes += s.Base64Bytes
+	run.Base64Padding += s.Base64Padding
 	c.WireBytes += s.WireBytes
 	c.DiskBytes += s.DiskBytes
 	c.Base64Bytes += s.Base64Bytes
+	c.Base64Padding += s.Base64Padding
 	r.recordTimelineRead(s)
 }
 

@@ -79,6 +79,7 @@ type result struct {
 		Outcomes    map[string]int64 `json:"outcomes"`
 		DiskBytes   int64            `json:"disk_bytes"`
 		Base64Bytes int64            `json:"base64_bytes"`
+		Padding     int64            `json:"base64_padding"`
 		WireBytes   int64            `json:"wire_bytes"`
 	} `json:"classes"`
 }
@@ -172,7 +173,7 @@ func TestRunDefaultScenarioEmbedded(t *testing.T) {
 		t.Fatalf("classes %+v", r.Classes)
 	}
 	png := r.Classes[1]
-	if n := png.Outcomes["ok"]; n == 0 || png.DiskBytes != n*1834208 || png.Base64Bytes != n*2445612 || png.WireBytes <= png.Base64Bytes {
+	if n := png.Outcomes["ok"]; n == 0 || png.DiskBytes != n*1834208 || png.Base64Bytes != n*2445612 || png.Padding != n || png.WireBytes <= png.Base64Bytes {
 		t.Errorf("screenshot: %d ok reads, disk %d, base64 %d, wire %d", n, png.DiskBytes, png.Base64Bytes, png.WireBytes)
 	}
 	if r.Classes[2].Outcomes["expected_error"] == 0 {
