@@ -42,7 +42,7 @@ func parseProcStat(b []byte) (procStat, error) {
 	if len(rest) < 22 {
 		return s, fmt.Errorf("stat: %d fields after the name, want at least 22", len(rest))
 	}
-	if len(rest[0]) != 1 {
+	if len(rest[0]) != 1 || !isStateLetter(rest[0][0]) { // proc(5): one letter, R S D Z T t X I ...
 		return s, fmt.Errorf("stat: bad state %q", rest[0])
 	}
 	s.PID, s.Comm, s.State = pid, string(b[open+1:end]), rest[0][0]
@@ -151,3 +151,5 @@ func parseAuxv(b []byte, key uint64) (uint64, bool) {
 	}
 	return 0, false
 }
+
+func isStateLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
