@@ -20,22 +20,31 @@ func (r *Result) Marshal() ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// SaveFile writes r to path atomically: a temporary file in the same
-// directory is written, synced and renamed over path, so that a crash or a
-// second Ctrl-C leaves either the old file or the complete new one, never a
-// truncated result. The directory is created when missing.
-func (r *Result) SaveFile(path string) (err error) {
+// SaveFile writes r to path atomically (see WriteFileAtomic).
+func (r *Result) SaveFile(path string) error {
 	data, err := r.Marshal()
 	if err != nil {
 		return err
 	}
+	if err := WriteFileAtomic(path, data); err != nil {
+		return fmt.Errorf("results: save: %w", err)
+	}
+	return nil
+}
+
+// WriteFileAtomic writes data to path atomically: a temporary file in the
+// same directory is written, synced and renamed over path, so that a crash
+// or a second Ctrl-C leaves either the old file or the complete new one,
+// never a truncated result or report. The directory is created when
+// missing.
+func WriteFileAtomic(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("results: save: %w", err)
+		return err
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("results: save: %w", err)
+		return err
 	}
 	defer func() {
 		if err != nil {
@@ -44,21 +53,21 @@ func (r *Result) SaveFile(path string) (err error) {
 		}
 	}()
 	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("results: save %s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	// CreateTemp makes the file private; a result holds no secret and is
-	// meant to be shared, so it gets the usual permissions.
+	// CreateTemp makes the file private; results and reports hold no
+	// secret and are meant to be shared, so they get the usual permissions.
 	if err = tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("results: save %s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("results: save %s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("results: save %s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("results: save %s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	syncDir(dir)
 	return nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -50,4 +51,22 @@ func interspersed(app *cli.App, args []string) []string {
 		out = append(out, "--")
 	}
 	return append(out, positional...)
+}
+
+// parseHeaders reads --header 'Name: value' flags, shared by run, check and init; a value
+// is never echoed (it may be a secret).
+func parseHeaders(flags []string) (map[string]string, error) {
+	var out map[string]string
+	for _, h := range flags {
+		name, value, ok := strings.Cut(h, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return nil, fmt.Errorf("--header %q: want 'Name: value'", name)
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[name] = strings.TrimSpace(value)
+	}
+	return out, nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/readbench/readbench/driver"
@@ -117,22 +116,4 @@ func checkDocument(rep *driver.ContractReport) *results.CheckReport {
 	}
 	doc.Finish()
 	return doc
-}
-
-// parseHeaders reads --header 'Name: value' flags, as run does; a value
-// is never echoed (it may be a secret).
-func parseHeaders(flags []string) (map[string]string, error) {
-	var out map[string]string
-	for _, h := range flags {
-		name, value, ok := strings.Cut(h, ":")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" || strings.ContainsAny(name, " \t") {
-			return nil, fmt.Errorf("--header %q: want 'Name: value'", name)
-		}
-		if out == nil {
-			out = map[string]string{}
-		}
-		out[name] = strings.TrimSpace(value)
-	}
-	return out, nil
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/readbench/readbench/results"
 	"github.com/urfave/cli/v2"
@@ -93,31 +91,8 @@ func reportAction(c *cli.Context) error {
 		}
 		return nil
 	}
-	if err := writeFileAtomic(out, buf.Bytes()); err != nil {
+	if err := results.WriteFileAtomic(out, buf.Bytes()); err != nil {
 		return cli.Exit(fmt.Sprintf("report: %v", err), exitFail)
 	}
 	return nil
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it over path, so a reader never sees a partial report.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

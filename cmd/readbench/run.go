@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/readbench/readbench/driver"
@@ -140,16 +139,15 @@ func applyRunFlags(c *cli.Context, w *workload.Workload) error {
 	if c.IsSet("protocol") {
 		w.Protocol = c.String("protocol")
 	}
-	for _, h := range c.StringSlice("header") {
-		name, value, ok := strings.Cut(h, ":")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" || strings.ContainsAny(name, " \t") {
-			return fmt.Errorf("--header %q: want 'Name: value'", name) // never echo the value: it may be a secret
-		}
+	headers, err := parseHeaders(c.StringSlice("header"))
+	if err != nil {
+		return err
+	}
+	for name, value := range headers {
 		if w.Headers == nil {
 			w.Headers = map[string]string{}
 		}
-		w.Headers[name] = strings.TrimSpace(value)
+		w.Headers[name] = value
 	}
 	return w.Validate()
 }
