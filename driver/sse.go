@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/workload"
 )
 
 // sseTransport speaks the 2024-11-05 HTTP+SSE transport: one GET stream
@@ -130,19 +130,11 @@ func resolveEndpoint(sseURL, data string) (string, error) {
 		return "", protocolErr("endpoint event %q is not a URL: %v", excerpt([]byte(data)), err)
 	}
 	same := ep.Scheme == base.Scheme && (ep.Host == base.Host ||
-		(ep.Port() == base.Port() && isLoopbackName(ep.Hostname()) && isLoopbackName(base.Hostname())))
+		(ep.Port() == base.Port() && workload.IsLoopbackHost(ep.Hostname()) && workload.IsLoopbackHost(base.Hostname())))
 	if !same {
 		return "", protocolErr("endpoint event names %s://%s, another origin than the target %s://%s; readbench sends the workload's headers only to the target", ep.Scheme, ep.Host, base.Scheme, base.Host)
 	}
 	return ep.String(), nil
-}
-
-func isLoopbackName(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // readLoop owns the GET stream: it routes every message event and, when

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/workload"
 )
 
 // maxBody bounds a POST body: requests are small, and a client sending
@@ -300,12 +301,12 @@ func hostAllowed(r *http.Request) bool {
 	if !ok || !isLoopbackAddr(local) {
 		return true
 	}
-	if !isLoopbackHost(r.Host) {
+	if !workload.IsLoopbackHost(r.Host) {
 		return false
 	}
 	if o := r.Header.Get("Origin"); o != "" {
 		u, err := url.Parse(o)
-		if err != nil || !isLoopbackHost(u.Host) {
+		if err != nil || !workload.IsLoopbackHost(u.Host) {
 			return false
 		}
 	}
@@ -315,19 +316,4 @@ func hostAllowed(r *http.Request) bool {
 func isLoopbackAddr(a net.Addr) bool {
 	tcp, ok := a.(*net.TCPAddr)
 	return ok && tcp.IP.IsLoopback()
-}
-
-// isLoopbackHost reports whether a Host header (host or host:port) names
-// this machine: localhost or a loopback address.
-func isLoopbackHost(hostport string) bool {
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

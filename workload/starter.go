@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"math"
-	"net"
 	"net/url"
 	"slices"
 	"strconv"
@@ -131,7 +130,7 @@ func Starter(cat StarterInput) ([]byte, error) {
 // that is not loopback, and the header names (an env reference is kept;
 // a literal value is a secret and becomes a ${VAR} to set).
 func writeAccess(b *bytes.Buffer, target Target, headers map[string]string) {
-	if u, err := url.Parse(target.Address); err == nil && u.Hostname() != "" && !isLoopbackHost(u.Hostname()) {
+	if u, err := url.Parse(target.Address); err == nil && u.Hostname() != "" && !IsLoopbackHost(u.Hostname()) {
 		kv(b, 0, "allow_hosts", "["+yq(u.Hostname())+"]", "a target that is not loopback must be named here")
 	}
 	if len(headers) == 0 {
@@ -146,14 +145,6 @@ func writeAccess(b *bytes.Buffer, target Target, headers map[string]string) {
 		}
 		kv(b, 2, yq(name), yq(v), note)
 	}
-}
-
-func isLoopbackHost(h string) bool {
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
 }
 
 // writeClasses writes one class per MIME type.

@@ -3,6 +3,7 @@ package workload
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 )
@@ -203,4 +204,21 @@ func JoinArgs(argv []string) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// IsLoopbackHost reports whether host (a name or an address, optionally
+// with a port or in brackets) is this machine: localhost or a loopback
+// address. Loopback targets need no allow_hosts entry; the simulated server
+// refuses other Host headers (DNS rebinding); the SSE transport treats
+// localhost and 127.0.0.1 as one origin.
+func IsLoopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
