@@ -34,32 +34,6 @@ serve_pid=
 trap '[ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; wait 2>/dev/null; rm -f "$tmp/readbench"' EXIT
 go build -o "$tmp/readbench" ./cmd/readbench
 
-cat >"$tmp/loopback.cjs" <<'JS'
-'use strict';
-// Every TCP listener the suite opens binds 127.0.0.1, whatever it asked for.
-const net = require('node:net');
-const listen = net.Server.prototype.listen;
-net.Server.prototype.listen = function (...args) {
-  const a = args[0];
-  if (a !== null && typeof a === 'object') {
-    if (a.path === undefined && a.handle === undefined && a._handle === undefined && a.fd === undefined) {
-      args[0] = { ...a, host: '127.0.0.1' };
-    }
-  } else if (a === undefined || typeof a === 'function' || typeof a === 'number' || /^\d+$/.test(String(a))) {
-    if (a === undefined || typeof a === 'function') args.unshift(0);
-    if (typeof args[1] === 'string') args[1] = '127.0.0.1';
-    else args.splice(1, 0, '127.0.0.1');
-  }
-  this.once('listening', () => {
-    const addr = this.address();
-    if (addr && typeof addr === 'object' && addr.address !== '127.0.0.1') {
-      process.stderr.write('loopback.cjs: a listener is on ' + addr.address + ':' + addr.port + ', not 127.0.0.1\n');
-      process.exit(70);
-    }
-  });
-  return listen.apply(this, args);
-};
-JS
 
 "$tmp/readbench" serve --listen 127.0.0.1:0 2>"$tmp/serve.log" &
 serve_pid=$!
@@ -78,7 +52,7 @@ fi
 status=0
 for rev in "${revisions[@]}"; do
   echo "== server scenarios required by $rev, against $url"
-  timeout 300 "$node" --require "$tmp/loopback.cjs" "$suite" server --url "$url" \
+  timeout 300 "$node" --require "$PWD/peers/loopback.cjs" "$suite" server --url "$url" \
     --requirements "$rev" --output-dir "$tmp/results-$rev" "$@" || status=$?
 done
 echo "results: $tmp"

@@ -41,8 +41,8 @@ import (
 // one is not).
 func TestConformance(t *testing.T) {
 	node, suite := conformanceSuite(t)
-	preload := filepath.Join(t.TempDir(), "loopback.cjs")
-	if err := os.WriteFile(preload, []byte(conformanceLoopbackPreload), 0o644); err != nil {
+	preload, err := filepath.Abs("../../peers/loopback.cjs") // shared with scripts/conformance.sh
+	if err != nil {
 		t.Fatal(err)
 	}
 	servers := map[string]string{
@@ -333,32 +333,3 @@ func checkConformanceClient(t *testing.T, path, spec string) {
 		t.Errorf("outcomes %v of %d scheduled reads (identity %v): want every read flagged protocol", r.Totals.Outcomes, s, r.Totals.IdentityOK)
 	}
 }
-
-// conformanceLoopbackPreload is loaded into the suite (node --require)
-// before it runs: every TCP listener it opens binds 127.0.0.1, whatever host
-// (or none) it asked for, and the suite exits with status 70 if one does
-// not. (scripts/conformance.sh carries the same script.)
-const conformanceLoopbackPreload = `'use strict';
-const net = require('node:net');
-const listen = net.Server.prototype.listen;
-net.Server.prototype.listen = function (...args) {
-  const a = args[0];
-  if (a !== null && typeof a === 'object') {
-    if (a.path === undefined && a.handle === undefined && a._handle === undefined && a.fd === undefined) {
-      args[0] = { ...a, host: '127.0.0.1' };
-    }
-  } else if (a === undefined || typeof a === 'function' || typeof a === 'number' || /^\d+$/.test(String(a))) {
-    if (a === undefined || typeof a === 'function') args.unshift(0);
-    if (typeof args[1] === 'string') args[1] = '127.0.0.1';
-    else args.splice(1, 0, '127.0.0.1');
-  }
-  this.once('listening', () => {
-    const addr = this.address();
-    if (addr && typeof addr === 'object' && addr.address !== '127.0.0.1') {
-      process.stderr.write('loopback.cjs: a listener is on ' + addr.address + ':' + addr.port + ', not 127.0.0.1\n');
-      process.exit(70);
-    }
-  });
-  return listen.apply(this, args);
-};
-`
