@@ -86,18 +86,10 @@ const detailWidth = 64
 // table fits 100 columns with plain ASCII rules and no colours.
 func WriteCheckTable(w io.Writer, r *CheckReport) error {
 	bw := new(bytes.Buffer)
-	title := strings.TrimSpace(r.Tool.Name + " " + r.Tool.Version)
-	if title == "" {
-		title = "readbench"
-	}
-	fmt.Fprintf(bw, "%s: read contract check\n", printable(title))
+	fmt.Fprintf(bw, "%s: read contract check\n", printable(r.Tool.String()))
 	t := r.Target
-	addr := orDash(t.Address)
-	if t.Transport != "" {
-		addr += " (" + t.Transport + ")"
-	}
-	line(bw, "target", "%s", addr)
-	server := orDash(strings.TrimSpace(t.Server.Name + " " + t.Server.Version))
+	line(bw, "target", "%s", t.Where())
+	server := t.ServerText()
 	proto := orDash(t.ProtocolVersion)
 	if r.Era != "" {
 		proto += ", " + r.Era + " era"

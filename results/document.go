@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/readbench/readbench/stats"
@@ -292,4 +293,35 @@ type Advice struct {
 type Candidate struct {
 	Ms    float64 `json:"ms"`
 	Share float64 `json:"share"`
+}
+
+// String is the tool as report titles show it ("readbench" when unknown).
+func (t Tool) String() string {
+	if s := strings.TrimSpace(t.Name + " " + t.Version); s != "" {
+		return s
+	}
+	return "readbench"
+}
+
+// Where is the target's address and transport, as report headers show it.
+func (t Target) Where() string {
+	addr := orDash(t.Address)
+	if t.Transport != "" {
+		addr += " (" + t.Transport + ")"
+	}
+	return addr
+}
+
+// ServerText is the server's name and version, "-" when it gave none.
+func (t Target) ServerText() string {
+	return orDash(strings.TrimSpace(t.Server.Name + " " + t.Server.Version))
+}
+
+// workloadTitle is the workload's name and the file it came from.
+func workloadTitle(w Workload) string {
+	name := orDash(w.Name)
+	if w.Source != "" {
+		name += " (" + w.Source + ")"
+	}
+	return name
 }

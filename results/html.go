@@ -63,7 +63,7 @@ func WriteHTML(w io.Writer, rs []*Result) error {
 }
 
 func htmlOf(r *Result, suffix string) (htmlResult, error) {
-	hr := htmlResult{Title: strings.TrimSpace(r.Tool.Name+" "+r.Tool.Version) + ": " + orDash(r.Workload.Name),
+	hr := htmlResult{Title: r.Tool.String() + ": " + orDash(r.Workload.Name),
 		Fields: headerFields(r), Timeline: len(r.Timeline) > 0}
 	if r.Partial {
 		hr.Partial = "Partial result: the run was interrupted; the figures cover its first " + formatSeconds(r.Totals.MeasuredS) + "."

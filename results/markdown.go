@@ -55,15 +55,7 @@ func mdTable(b *bytes.Buffer, align string, header []string, rows [][]string) {
 }
 
 func mdHeader(b *bytes.Buffer, r *Result) {
-	title := strings.TrimSpace(r.Tool.Name + " " + r.Tool.Version)
-	if title == "" {
-		title = "readbench"
-	}
-	name := orDash(r.Workload.Name)
-	if r.Workload.Source != "" {
-		name += " (" + r.Workload.Source + ")"
-	}
-	fmt.Fprintf(b, "## %s: %s\n\n", mdEscape(title), mdEscape(name))
+	fmt.Fprintf(b, "## %s: %s\n\n", mdEscape(r.Tool.String()), mdEscape(workloadTitle(r.Workload)))
 	if r.Partial {
 		fmt.Fprintf(b, "> **Partial result**: the run was interrupted; the figures cover its first %s.\n\n",
 			formatSeconds(r.Totals.MeasuredS))

@@ -52,15 +52,7 @@ func line(w io.Writer, label, format string, args ...any) {
 }
 
 func writeHeader(w io.Writer, r *Result) {
-	title := strings.TrimSpace(r.Tool.Name + " " + r.Tool.Version)
-	if title == "" {
-		title = "readbench"
-	}
-	name := orDash(r.Workload.Name)
-	if r.Workload.Source != "" {
-		name += " (" + r.Workload.Source + ")"
-	}
-	fmt.Fprintf(w, "%s: %s\n", printable(title), printable(name))
+	fmt.Fprintf(w, "%s: %s\n", printable(r.Tool.String()), printable(workloadTitle(r.Workload)))
 	if r.Partial {
 		fmt.Fprintf(w, "PARTIAL RESULT: the run was interrupted; the figures cover its first %s\n",
 			formatSeconds(r.Totals.MeasuredS))
@@ -73,11 +65,6 @@ func writeHeader(w io.Writer, r *Result) {
 // headerFields are the "what ran against what" lines of the table report.
 func headerFields(r *Result) [][2]string {
 	t := r.Target
-	addr := orDash(t.Address)
-	if t.Transport != "" {
-		addr += " (" + t.Transport + ")"
-	}
-	server := strings.TrimSpace(t.Server.Name + " " + t.Server.Version)
 	started := "-"
 	if !r.Started.IsZero() {
 		started = r.Started.UTC().Format("2006-01-02 15:04:05 MST")
@@ -96,8 +83,8 @@ func headerFields(r *Result) [][2]string {
 	}
 	h := r.Host
 	return [][2]string{
-		{"target", addr},
-		{"server", fmt.Sprintf("%s, protocol %s", orDash(server), orDash(t.ProtocolVersion))},
+		{"target", t.Where()},
+		{"server", fmt.Sprintf("%s, protocol %s", t.ServerText(), orDash(t.ProtocolVersion))},
 		{"started", fmt.Sprintf("%s, %s, %d sessions", started, measured, r.Workload.Sessions)},
 		{"load", fmt.Sprintf("%s, achieved %s, %s", asked,
 			formatRate(r.Totals.AchievedRate, "turns"), formatRate(r.Totals.ReadsPerS, "reads"))},
