@@ -257,33 +257,28 @@ func noTimeline(id, kind, title string) template.HTML {
 }
 
 func rateChart(r *Result, id string) template.HTML {
-	const kind, title = "timeline-rate", "Turns per second: asked and achieved"
-	if len(r.Timeline) == 0 {
-		return noTimeline(id, kind, title)
-	}
-	asked, achieved := series{name: "asked"}, series{name: "achieved"}
-	for _, s := range r.Timeline {
-		asked.pts = append(asked.pts, [2]float64{float64(s.T), s.Asked})
-		achieved.pts = append(achieved.pts, [2]float64{float64(s.T), s.Achieved})
-	}
-	xt, lo, hi := timeTicks(r.Timeline)
-	return lineChart(id, kind, title, "time since start (s; warmup included)", "turns/s", xt, lo, hi,
-		[]series{asked, achieved}, sig3)
+	return timelineChart(r, id, "timeline-rate", "Turns per second: asked and achieved", "turns/s",
+		"asked", "achieved", func(s Second) (float64, float64) { return s.Asked, s.Achieved })
 }
 
 func timelineLatencyChart(r *Result, id string) template.HTML {
-	const kind, title = "timeline-latency", "Read latency per second: p50 and p99"
+	return timelineChart(r, id, "timeline-latency", "Read latency per second: p50 and p99", "latency (ms)",
+		"p50", "p99", func(s Second) (float64, float64) { return s.P50Ms, s.P99Ms })
+}
+
+// timelineChart draws two series of the per-second timeline.
+func timelineChart(r *Result, id, kind, title, yLabel, nameA, nameB string, val func(Second) (float64, float64)) template.HTML {
 	if len(r.Timeline) == 0 {
 		return noTimeline(id, kind, title)
 	}
-	p50, p99 := series{name: "p50"}, series{name: "p99"}
+	a, b := series{name: nameA}, series{name: nameB}
 	for _, s := range r.Timeline {
-		p50.pts = append(p50.pts, [2]float64{float64(s.T), s.P50Ms})
-		p99.pts = append(p99.pts, [2]float64{float64(s.T), s.P99Ms})
+		va, vb := val(s)
+		a.pts = append(a.pts, [2]float64{float64(s.T), va})
+		b.pts = append(b.pts, [2]float64{float64(s.T), vb})
 	}
 	xt, lo, hi := timeTicks(r.Timeline)
-	return lineChart(id, kind, title, "time since start (s; warmup included)", "latency (ms)", xt, lo, hi,
-		[]series{p50, p99}, sig3)
+	return lineChart(id, kind, title, "time since start (s; warmup included)", yLabel, xt, lo, hi, []series{a, b}, sig3)
 }
 
 // barChart draws groups of vertical bars, one group per category; a
