@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -189,16 +187,7 @@ func startBrokenServer(t *testing.T, transport string) string {
 		h = mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil)
 		path, scheme = "/sse", "sse+"
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewUnstartedServer(h)
-	hs.Listener.Close()
-	hs.Listener = ln
-	hs.Start()
-	t.Cleanup(hs.Close)
-	return scheme + hs.URL + path
+	return scheme + serveLoopback(t, h).URL + path
 }
 
 func TestCheckBrokenServerFails(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -197,14 +199,19 @@ func TestRunSavesUnderRuns(t *testing.T) {
 	loadResult(t, files[0])
 }
 
-// mustListen listens on a free loopback port.
-func mustListen(t *testing.T) net.Listener {
+// serveLoopback serves h on a free 127.0.0.1 port until the test ends.
+func serveLoopback(t *testing.T, h http.Handler) *httptest.Server {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ln
+	hs := httptest.NewUnstartedServer(h)
+	hs.Listener.Close()
+	hs.Listener = ln
+	hs.Start()
+	t.Cleanup(hs.Close)
+	return hs
 }
 
 // startServe runs `readbench serve --listen 127.0.0.1:0` and returns its URL.

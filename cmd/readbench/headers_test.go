@@ -2,7 +2,6 @@ package main
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os"
@@ -24,7 +23,7 @@ func TestHeadersReachTheServerAndNowhereElse(t *testing.T) {
 	}
 	var refused atomic.Int64 // handlers run concurrently
 	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: upstream.Scheme, Host: upstream.Host})
-	guard := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	guard := serveLoopback(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer "+secret || r.Header.Get("X-Team") != "docs" {
 			refused.Add(1)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
@@ -32,10 +31,6 @@ func TestHeadersReachTheServerAndNowhereElse(t *testing.T) {
 		}
 		proxy.ServeHTTP(w, r)
 	}))
-	guard.Listener.Close()
-	guard.Listener = mustListen(t)
-	guard.Start()
-	t.Cleanup(guard.Close)
 
 	dir := t.TempDir()
 	wl := writeWorkload(t, dir, `
