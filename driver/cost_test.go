@@ -348,15 +348,7 @@ func TestCostColdStartFirstRead(t *testing.T) {
 // TestCostStdioColdStart: a real stdio session gives its pid to the
 // sampler and its spawn-to-first-answer to the cold start.
 func TestCostStdioColdStart(t *testing.T) {
-	t.Setenv(sdkPeerEnv, "stdio")
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := startStdio([]string{exe}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := startPeerProcess(t, "stdio")
 	s := &session{t: tr, client: ServerInfo{Name: "test"}}
 	defer s.close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

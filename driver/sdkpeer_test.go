@@ -107,3 +107,19 @@ func startSDKHTTP(t *testing.T, opts *mcp.StreamableHTTPOptions) string {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, opts)
 	return serveLocal(t, h).URL + "/mcp"
 }
+
+// startPeerProcess re-executes the test binary as the stdio peer of the
+// given mode (see TestMain) and returns the transport to it.
+func startPeerProcess(t *testing.T, mode string) *stdioTransport {
+	t.Helper()
+	t.Setenv(sdkPeerEnv, mode)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := startStdio([]string{exe}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}

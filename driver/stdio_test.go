@@ -56,15 +56,7 @@ func serveScriptedStdio() int {
 // answers are skipped, a server's ping is answered, and answers that come
 // in reverse order reach the right callers.
 func TestStdioNotificationsServerRequestsAndOrder(t *testing.T) {
-	t.Setenv(sdkPeerEnv, scriptedStdioPeer)
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := startStdio([]string{exe}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := startPeerProcess(t, scriptedStdioPeer)
 	defer tr.close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
