@@ -3,8 +3,11 @@ package driver
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/workload"
 )
 
 func drain(p pacer, max int) []time.Duration {
@@ -83,5 +86,34 @@ func TestPoissonPacer(t *testing.T) {
 	again := drain(&poissonPacer{rng: rand.New(rand.NewPCG(1, 2)), segs: p.segs}, 1e6)
 	if len(again) != len(got) || again[100] != got[100] {
 		t.Error("same seed, different schedule")
+	}
+}
+
+// TestScheduleSegments: stages come after the warmup, which runs at the
+// rate the stages start from; a first ramp starts from the load's rate.
+func TestScheduleSegments(t *testing.T) {
+	r := func(perS float64) workload.Rate { return workload.Rate{PerSecond: perS} }
+	cases := []struct {
+		why  string
+		load workload.Load
+		want []segment
+	}{
+		{"one rate: warmup and duration are one stretch",
+			workload.Load{Rate: r(10), Warmup: time.Second, Duration: 5 * time.Second},
+			[]segment{{10, 10, 6 * time.Second}}},
+		{"stages follow a warmup at the first stage's rate",
+			workload.Load{Warmup: 2 * time.Second, Stages: []workload.Stage{{Rate: r(10), For: time.Second}, {Rate: r(50), For: time.Second, Ramp: true}}},
+			[]segment{{10, 10, 2 * time.Second}, {10, 10, time.Second}, {10, 50, time.Second}}},
+		{"a first ramp starts from the load's rate, and so does the warmup",
+			workload.Load{Rate: r(5), Warmup: time.Second, Stages: []workload.Stage{{Rate: r(20), For: time.Second, Ramp: true}}},
+			[]segment{{5, 5, time.Second}, {5, 20, time.Second}}},
+		{"no warmup, no warmup segment",
+			workload.Load{Stages: []workload.Stage{{Rate: r(20), For: time.Second, Ramp: true}}},
+			[]segment{{0, 20, time.Second}}},
+	}
+	for _, c := range cases {
+		if got := scheduleSegments(c.load); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.why, got, c.want)
+		}
 	}
 }

@@ -116,7 +116,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		Target: w.Target, Server: sessions[0].server, ProtocolVersion: sessions[0].version,
 		AskedRate: w.Load.Rate.PerSecond,
 	}
-	if w.Load.Model == "closed" {
+	if w.Load.Model == workload.ModelClosed {
 		rep.AskedRate = 0
 	}
 	cost := StartCostSampler(ctx, costPIDs(sessions, o.ServerPID), CostEvery)
@@ -249,7 +249,7 @@ func (r *runner) schedule(ctx context.Context) (mStart, mEnd time.Time, partial 
 	mStart = start.Add(warm)
 	stopProgress := r.startProgress(ctx, start)
 	defer stopProgress()
-	if r.w.Load.Model == "closed" {
+	if r.w.Load.Model == workload.ModelClosed {
 		partial = r.closedLoop(ctx, start)
 		return mStart, time.Now(), partial
 	}
@@ -274,18 +274,36 @@ func (r *runner) schedule(ctx context.Context) (mStart, mEnd time.Time, partial 
 		r.launch(ctx, i, intended, isWarm)
 	}
 	end := time.Now()
-	if r.w.Load.Duration > 0 {
-		end = mStart.Add(r.w.Load.Duration) // the schedule's own end, not the last turn's
+	if r.w.Load.Length() > 0 {
+		end = mStart.Add(r.w.Load.Length()) // the schedule's own end, not the last turn's
 	}
 	return mStart, end, false
 }
 
-// newPacer builds the open-model schedule from the workload.
+// newPacer builds the open-model schedule from the workload: the warmup,
+// then the measured run (one rate, or the stages).
 func (r *runner) newPacer() pacer {
-	l := r.w.Load
+	segs := scheduleSegments(r.w.Load)
+	if r.w.Load.Arrival == workload.ArrivalPoisson {
+		return &poissonPacer{rng: rand.New(rand.NewPCG(uint64(r.w.Seed), 0x9e3779b97f4a7c15)), segs: segs}
+	}
+	return &constantPacer{segs: segs}
+}
+
+// scheduleSegments turns the load into rate segments. Stages come after
+// the warmup, which runs at the rate the stages start from; a ramping
+// first stage starts from the load's rate.
+func scheduleSegments(l workload.Load) []segment {
 	var segs []segment
 	if len(l.Stages) > 0 {
-		prev := 0.0
+		prev := l.Rate.PerSecond
+		if l.Warmup > 0 {
+			warm := l.Stages[0].Rate.PerSecond
+			if l.Stages[0].Ramp && prev > 0 {
+				warm = prev
+			}
+			segs = append(segs, segment{from: warm, to: warm, length: l.Warmup})
+		}
 		for _, st := range l.Stages {
 			from := st.Rate.PerSecond
 			if st.Ramp {
@@ -301,10 +319,7 @@ func (r *runner) newPacer() pacer {
 		}
 		segs = []segment{{from: l.Rate.PerSecond, to: l.Rate.PerSecond, length: length}}
 	}
-	if l.Arrival == "poisson" {
-		return &poissonPacer{rng: rand.New(rand.NewPCG(uint64(r.w.Seed), 0x9e3779b97f4a7c15)), segs: segs}
-	}
-	return &constantPacer{segs: segs}
+	return segs
 }
 
 // closedLoop runs Concurrency workers that each start a turn as soon as

@@ -138,7 +138,7 @@ func (r *runner) startProgress(ctx context.Context, start time.Time) (stop func(
 			case now := <-tick.C:
 				el := now.Sub(start)
 				r.o.Progress(Progress{
-					Elapsed: el, Total: r.w.Load.Warmup + r.w.Load.Duration, Warmup: el < r.w.Load.Warmup,
+					Elapsed: el, Total: r.w.Load.Warmup + r.w.Load.Length(), Warmup: el < r.w.Load.Warmup,
 					Turns: r.started.Load(), Reads: r.reads.Load(), Errors: r.errs.Load(), InFlight: r.inFlight.Load(),
 					P99: r.measured.ReadP99(),
 				})
