@@ -92,7 +92,10 @@ func CheckContract(ctx context.Context, o CheckOptions) (*ContractReport, error)
 		o.Timeout = 10 * time.Second
 	}
 	rep := &ContractReport{Target: o.Target}
-	s, err := openContractSession(ctx, o)
+	s, _, err := connect(ctx, dialSpec{
+		target: o.Target, protocol: o.Protocol, headers: o.Headers,
+		embedded: o.EmbeddedCommand, stderr: o.Stderr, client: o.Client,
+	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return rep, fmt.Errorf("check %s: %w", o.Target, ctx.Err())
@@ -116,37 +119,6 @@ func CheckContract(ctx context.Context, o CheckOptions) (*ContractReport, error)
 		step(ctx)
 	}
 	return rep, nil
-}
-
-// openContractSession opens one session the way a run does (runner.open),
-// with a late-answer hook that does nothing: the cancellation check watches
-// for its late answer itself.
-func openContractSession(ctx context.Context, o CheckOptions) (*session, error) {
-	var t transport
-	var err error
-	switch tg := o.Target; tg.Kind {
-	case workload.TargetEmbedded, "":
-		t, err = startStdio(o.EmbeddedCommand, o.Stderr, nil)
-	case workload.TargetStdio:
-		t, err = startStdio(tg.Argv, o.Stderr, nil)
-	case workload.TargetHTTP:
-		t = newHTTPTransport(tg.Address, expandHeaders(o.Headers))
-	case workload.TargetSSE:
-		t, err = startSSE(ctx, tg.Address, expandHeaders(o.Headers), nil)
-	default:
-		return nil, fmt.Errorf("target %s: the %s transport is not supported by the driver yet", tg, tg.Kind)
-	}
-	if err != nil {
-		return nil, err
-	}
-	s := &session{t: t, client: o.Client}
-	hctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	if err := s.handshake(hctx, o.Protocol); err != nil {
-		_ = t.close()
-		return nil, err
-	}
-	return s, nil
 }
 
 func (r *ContractReport) add(name string, st CheckStatus, uri, detail string) {

@@ -74,30 +74,15 @@ type Template struct {
 // Discover opens one session to the target, the way a run does, lists it
 // and closes the session.
 func Discover(ctx context.Context, o DiscoverOptions) (*Catalog, error) {
-	s, err := openSession(ctx, o)
+	s, _, err := connect(ctx, dialSpec{
+		target: o.Target, protocol: o.Protocol, headers: o.Headers,
+		embedded: o.EmbeddedCommand, stderr: o.Stderr, client: o.Client,
+	})
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", o.Target, err)
 	}
 	defer func() { _ = s.close() }()
 	return s.catalog(ctx, o)
-}
-
-// openSession opens and handshakes one session exactly as a run's
-// sessions are opened, by lending the options to a runner of its own (its
-// recorder only ever counts late answers to sampled reads, and is dropped).
-func openSession(ctx context.Context, o DiscoverOptions) (*session, error) {
-	r := &runner{
-		o:        Options{EmbeddedCommand: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client},
-		w:        &workload.Workload{Target: o.Target, Protocol: o.Protocol, Headers: o.Headers},
-		measured: stats.NewRecorder(nil),
-	}
-	if r.w.Target.Kind == "" {
-		r.w.Target.Kind = workload.TargetEmbedded
-	}
-	if r.w.Target.Kind == workload.TargetEmbedded && len(o.EmbeddedCommand) == 0 {
-		return nil, errors.New("the embedded target needs the command that starts the simulated server")
-	}
-	return r.open(ctx)
 }
 
 // catalog lists the session's target and samples the sizes it leaves out.

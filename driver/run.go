@@ -199,33 +199,15 @@ func closeAll(sessions []*session) {
 }
 
 func (r *runner) open(ctx context.Context) (*session, error) {
-	late := func(wire int64, after time.Duration) { r.measured.LateAnswer(wire, after) }
-	var t transport
-	var err error
-	switch tg := r.w.Target; tg.Kind {
-	case workload.TargetEmbedded:
-		t, err = startStdio(r.o.EmbeddedCommand, r.o.Stderr, late)
-	case workload.TargetStdio:
-		t, err = startStdio(tg.Argv, r.o.Stderr, late)
-	case workload.TargetHTTP:
-		t = newHTTPTransport(tg.Address, expandHeaders(r.w.Headers))
-	case workload.TargetSSE:
-		t, err = startSSE(ctx, tg.Address, expandHeaders(r.w.Headers), late)
-	default:
-		return nil, fmt.Errorf("target %s: the %s transport is not supported yet", tg, tg.Kind)
-	}
+	s, handshake, err := connect(ctx, dialSpec{
+		target: r.w.Target, protocol: r.w.Protocol, headers: r.w.Headers,
+		embedded: r.o.EmbeddedCommand, stderr: r.o.Stderr, client: r.o.Client,
+		late: func(wire int64, after time.Duration) { r.measured.LateAnswer(wire, after) },
+	})
 	if err != nil {
 		return nil, err
 	}
-	s := &session{t: t, client: r.o.Client}
-	hctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	hsStart := time.Now()
-	if err := s.handshake(hctx, r.w.Protocol); err != nil {
-		_ = t.close()
-		return nil, err
-	}
-	r.cold.Session(t, time.Since(hsStart))
+	r.cold.Session(s.t, handshake)
 	return s, nil
 }
 
