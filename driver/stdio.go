@@ -29,7 +29,7 @@ type stdioTransport struct {
 
 	mu      sync.Mutex
 	pending map[int64]chan *answer
-	tombs   map[int64]time.Time // cancelled ids → when, to spot late answers
+	tombs   tombstones // cancelled ids → when, to spot late answers
 
 	failed  chan struct{} // closed when the child's stdout ends
 	deadErr error         // set before failed is closed
@@ -40,10 +40,6 @@ type stdioTransport struct {
 	spawned   time.Time
 	firstLine atomic.Int64
 }
-
-// maxTombs bounds the memory kept for cancelled requests whose answer may
-// still come; the oldest are forgotten first.
-const maxTombs = 1 << 16
 
 // startStdio spawns argv (no shell) and starts reading its answers.
 func startStdio(argv []string, stderr io.Writer, late lateFunc) (*stdioTransport, error) {
@@ -56,7 +52,6 @@ func startStdio(argv []string, stderr io.Writer, late lateFunc) (*stdioTransport
 		stderr:  &tailBuffer{max: 4096},
 		late:    late,
 		pending: make(map[int64]chan *answer),
-		tombs:   make(map[int64]time.Time),
 		failed:  make(chan struct{}),
 		exited:  make(chan struct{}),
 	}
@@ -139,10 +134,7 @@ func (t *stdioTransport) dispatch(line []byte, first, now time.Time) {
 	if waiting {
 		delete(t.pending, n)
 	}
-	cancelledAt, isLate := t.tombs[n]
-	if isLate {
-		delete(t.tombs, n)
-	}
+	cancelledAt, isLate := t.tombs.take(n)
 	t.mu.Unlock()
 	wire := int64(len(line)) + 1 // the newline is framing
 	switch {
@@ -206,7 +198,7 @@ func (t *stdioTransport) call(ctx context.Context, req request) (*answer, error)
 	_, stillPending := t.pending[req.id]
 	if stillPending {
 		delete(t.pending, req.id)
-		t.addTomb(req.id, time.Now())
+		t.tombs.add(req.id, time.Now())
 	}
 	t.mu.Unlock()
 	if !stillPending {
@@ -229,20 +221,6 @@ func (t *stdioTransport) sendCancel(id int64, ctx context.Context) {
 	if err == nil {
 		_ = t.write(msg)
 	}
-}
-
-func (t *stdioTransport) addTomb(id int64, at time.Time) {
-	if len(t.tombs) >= maxTombs {
-		var oldestID int64
-		var oldest time.Time
-		for k, v := range t.tombs {
-			if oldest.IsZero() || v.Before(oldest) {
-				oldestID, oldest = k, v
-			}
-		}
-		delete(t.tombs, oldestID)
-	}
-	t.tombs[id] = at
 }
 
 func (t *stdioTransport) forget(id int64) {

@@ -142,6 +142,10 @@ func (e *statusError) Error() string {
 // Unwrap makes a status error a transport failure for errors.Is.
 func (e *statusError) Unwrap() error { return errTransport }
 
+// maxTombs bounds the memory kept for cancelled requests whose answer may
+// still come; the oldest are forgotten first.
+const maxTombs = 1 << 16
+
 // tombstones remembers when requests were cancelled, so that an answer
 // arriving after all is counted as late. It is bounded: past maxTombs the
 // oldest are forgotten first.
