@@ -1,35 +1,71 @@
-package driver
+package client
 
 import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/readbench/readbench/protocol"
-	"github.com/readbench/readbench/stats"
 )
 
-// verdict is what the read check concluded from one answer.
-type verdict struct {
-	outcome     stats.Outcome
-	code        int // JSON-RPC error code, when the answer was an error
-	diskBytes   int64
-	base64Bytes int64
-	padding     int64 // '=' characters closing the blobs
-	entries     int
-	hasTTL      bool
-	ttlMs       int64
-	cacheScope  string
-	shape       stats.Shape
-	detail      string // why a protocol outcome, for diagnostics
+// Kind is what an answer to resources/read is, as far as the answer
+// itself can tell: a load run maps it to a read outcome (adding timeout,
+// cancelled, transport and the class's expectation, which only the run
+// knows). String gives the outcome name used in results.
+type Kind uint8
+
+// The kinds of answer; see docs/measurement.md (outcomes).
+const (
+	OK            Kind = iota // a usable answer
+	NotFound                  // -32002, or -32602 from a 2026-07-28 server or worded so
+	InvalidParams             // -32602
+	Internal                  // -32603
+	RPCError                  // any other JSON-RPC error code
+	InputRequired             // resultType input_required
+	Unusable                  // an answer that cannot be used: the protocol outcome
+)
+
+var kindNames = [...]string{"ok", "not_found", "invalid_params", "internal", "rpc_error", "input_required", "protocol"}
+
+// String is the outcome name of the kind.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
 }
 
-// checkRead classifies a resources/read answer. It walks the bytes once:
+// Shape counts one answer's findings of the response-shape checks (see
+// docs/measurement.md, shape). Its fields match the run's counters in
+// stats, which knows nothing of MCP, so a run converts it as it is.
+type Shape struct {
+	Neither, Both, URIRewritten, MIMEMissing, MIMEMismatch, BadBase64, EmptyContents, MultiEntry int64
+}
+
+// Verdict is what Classify concluded from one answer.
+type Verdict struct {
+	Kind        Kind
+	Code        int // JSON-RPC error code, when the answer was an error
+	DiskBytes   int64
+	Base64Bytes int64
+	Padding     int64 // '=' characters closing the blobs
+	Entries     int
+	MIME        string // the first entry's mimeType ("" when none)
+	HasTTL      bool
+	TTLMs       int64
+	CacheScope  string
+	Shape       Shape
+	Detail      string // why the answer is unusable, for diagnostics
+}
+
+// Classify says what a resources/read answer is. It walks the bytes once:
 // the envelope, each contents entry's fields, base64 validity and the
-// decoded sizes, without building Go values for the payloads.
-func checkRead(body []byte, uri string, modern bool) verdict {
-	var v verdict
+// decoded sizes, without building Go values for the payloads. modern is
+// the session's era (it decides what -32602 means).
+func Classify(body []byte, uri string, modern bool) Verdict {
+	var v Verdict
 	var result, rpcErr []byte
 	err := protocol.ObjectFields(body, func(k, val []byte) error {
 		switch string(k) {
@@ -57,9 +93,9 @@ func checkRead(body []byte, uri string, modern bool) verdict {
 		case "resultType":
 			_ = json.Unmarshal(val, &resultType)
 		case "ttlMs":
-			v.hasTTL = json.Unmarshal(val, &v.ttlMs) == nil && v.ttlMs >= 0
+			v.HasTTL = json.Unmarshal(val, &v.TTLMs) == nil && v.TTLMs >= 0
 		case "cacheScope":
-			_ = json.Unmarshal(val, &v.cacheScope)
+			_ = json.Unmarshal(val, &v.CacheScope)
 		}
 		return nil
 	})
@@ -67,7 +103,7 @@ func checkRead(body []byte, uri string, modern bool) verdict {
 		return protocolVerdict(v, "result is not an object")
 	}
 	if resultType == protocol.ResultInputRequired {
-		v.outcome = stats.InputRequired
+		v.Kind = InputRequired
 		return v
 	}
 	if contents == nil || bytes.Equal(contents, []byte("null")) {
@@ -75,7 +111,7 @@ func checkRead(body []byte, uri string, modern bool) verdict {
 	}
 	usable := true
 	err = protocol.ArrayElements(contents, func(e []byte) error {
-		v.entries++
+		v.Entries++
 		if !checkEntry(e, uri, &v) {
 			usable = false
 		}
@@ -85,25 +121,25 @@ func checkRead(body []byte, uri string, modern bool) verdict {
 		return protocolVerdict(v, "contents is not an array")
 	}
 	switch {
-	case v.entries == 0:
-		v.shape.EmptyContents++
+	case v.Entries == 0:
+		v.Shape.EmptyContents++
 		return protocolVerdict(v, "empty contents")
 	case !usable:
-		return protocolVerdict(v, v.detail)
+		return protocolVerdict(v, v.Detail)
 	}
 	// A folder read answers one URI with many documents, each under its own
 	// URI: only a single entry that names another URI is a rewrite.
-	if v.entries > 1 {
-		v.shape.MultiEntry++
-		v.shape.URIRewritten = 0
+	if v.Entries > 1 {
+		v.Shape.MultiEntry++
+		v.Shape.URIRewritten = 0
 	}
-	v.outcome = stats.OK
+	v.Kind = OK
 	return v
 }
 
 // checkEntry checks one contents entry and adds its sizes; false means the
 // entry cannot be used (neither or both payload fields, bad base64).
-func checkEntry(e []byte, uri string, v *verdict) bool {
+func checkEntry(e []byte, uri string, v *Verdict) bool {
 	var gotURI, mimeType string
 	var text, blob []byte
 	err := protocol.ObjectFields(e, func(k, val []byte) error {
@@ -120,47 +156,50 @@ func checkEntry(e []byte, uri string, v *verdict) bool {
 		return nil
 	})
 	if err != nil {
-		v.detail = "contents entry is not an object"
+		v.Detail = "contents entry is not an object"
 		return false
 	}
+	if v.Entries == 1 {
+		v.MIME = strings.TrimSpace(mimeType)
+	}
 	if gotURI != uri {
-		v.shape.URIRewritten++
+		v.Shape.URIRewritten++
 	}
 	if mimeType == "" {
-		v.shape.MIMEMissing++
+		v.Shape.MIMEMissing++
 	}
 	switch {
 	case text == nil && blob == nil:
-		v.shape.Neither++
-		v.detail = "entry has neither text nor blob"
+		v.Shape.Neither++
+		v.Detail = "entry has neither text nor blob"
 		return false
 	case text != nil && blob != nil:
-		v.shape.Both++
-		v.detail = "entry has both text and blob"
+		v.Shape.Both++
+		v.Detail = "entry has both text and blob"
 		return false
 	case text != nil:
 		n, err := protocol.StringLen(text)
 		if err != nil || text[0] != '"' {
-			v.detail = "text is not a string"
+			v.Detail = "text is not a string"
 			return false
 		}
-		v.diskBytes += n
+		v.DiskBytes += n
 		if mimeType != "" && !textAgrees(mimeType, text) {
-			v.shape.MIMEMismatch++
+			v.Shape.MIMEMismatch++
 		}
 		return true
 	}
-	n, head, ok := decodedLen(blob)
+	n, pad, head, ok := decodedLen(blob)
 	if !ok {
-		v.shape.BadBase64++
-		v.detail = "blob is not valid padded base64"
+		v.Shape.BadBase64++
+		v.Detail = "blob is not valid padded base64"
 		return false
 	}
-	v.diskBytes += n
-	v.base64Bytes += int64(len(blob) - 2)
-	v.padding += int64(stats.Base64Padding(n))
+	v.DiskBytes += n
+	v.Base64Bytes += int64(len(blob) - 2)
+	v.Padding += pad
 	if mimeType != "" && !mimeAgrees(mimeType, head) {
-		v.shape.MIMEMismatch++
+		v.Shape.MIMEMismatch++
 	}
 	return true
 }
@@ -169,40 +208,40 @@ func checkEntry(e []byte, uri string, v *verdict) bool {
 // and returns the decoded length and the first decoded bytes (for magic
 // sniffing). JSON may escape '/' as "\/": such rare blobs are unescaped
 // first.
-func decodedLen(raw []byte) (n int64, head []byte, ok bool) {
+func decodedLen(raw []byte) (n, padding int64, head []byte, ok bool) {
 	if len(raw) < 2 || raw[0] != '"' {
-		return 0, nil, false
+		return 0, 0, nil, false
 	}
 	s := raw[1 : len(raw)-1]
 	if bytes.IndexByte(s, '\\') >= 0 {
 		var str string
 		if json.Unmarshal(raw, &str) != nil {
-			return 0, nil, false
+			return 0, 0, nil, false
 		}
 		s = []byte(str)
 	}
 	if len(s)%4 != 0 {
-		return 0, nil, false
+		return 0, 0, nil, false
 	}
 	pad := 0
 	for pad < 2 && len(s) > pad && s[len(s)-1-pad] == '=' {
 		pad++
 	}
 	if !allBase64(s[:len(s)-pad]) {
-		return 0, nil, false
+		return 0, 0, nil, false
 	}
 	n = int64(len(s)/4*3 - pad)
 	h := s[:min(len(s), 24)]
 	head, err := base64.StdEncoding.DecodeString(string(h))
 	if err != nil && len(s) > 24 {
-		return 0, nil, false
+		return 0, 0, nil, false
 	}
 	if pad > 0 && len(s) >= 4 { // the last group must decode with zero bits
 		if _, err := base64.StdEncoding.Strict().DecodeString(string(s[len(s)-4:])); err != nil {
-			return 0, nil, false
+			return 0, 0, nil, false
 		}
 	}
-	return n, head, true
+	return n, int64(pad), head, true
 }
 
 // invalidBase64 has a 1 for every byte outside the standard alphabet.
@@ -287,31 +326,32 @@ func sniff(h []byte) string {
 // found; -32602 is not found from a 2026-07-28 server or when its message
 // says so, else invalid params; any other code whose message says "not
 // found" is not found too. -32603 is internal whatever it says.
-func errorVerdict(v verdict, raw []byte, modern bool) verdict {
+func errorVerdict(v Verdict, raw []byte, modern bool) Verdict {
 	var e protocol.Error
 	if json.Unmarshal(raw, &e) != nil {
 		return protocolVerdict(v, "error is not a JSON-RPC error object")
 	}
-	v.code = e.Code
+	v.Code = e.Code
 	switch {
 	case e.Code == protocol.CodeResourceNotFound:
-		v.outcome = stats.NotFound
+		v.Kind = NotFound
 	case e.Code == protocol.CodeInternal:
-		v.outcome = stats.Internal
-	case e.Code == protocol.CodeInvalidParams && (modern || saysNotFound(e.Message)):
-		v.outcome = stats.NotFound
+		v.Kind = Internal
+	case e.Code == protocol.CodeInvalidParams && (modern || SaysNotFound(e.Message)):
+		v.Kind = NotFound
 	case e.Code == protocol.CodeInvalidParams:
-		v.outcome = stats.InvalidParams
-	case saysNotFound(e.Message):
-		v.outcome = stats.NotFound
+		v.Kind = InvalidParams
+	case SaysNotFound(e.Message):
+		v.Kind = NotFound
 	default:
-		v.outcome = stats.RPCError
+		v.Kind = RPCError
 	}
 	return v
 }
 
-// saysNotFound recognises the ways servers word a missing resource.
-func saysNotFound(msg string) bool {
+// SaysNotFound recognises the ways servers word a missing resource: the
+// contract check accepts -32602 for not-found when the message says so.
+func SaysNotFound(msg string) bool {
 	m := strings.ToLower(msg)
 	for _, w := range []string{"not found", "no such", "does not exist", "doesn't exist", "unknown resource"} {
 		if strings.Contains(m, w) {
@@ -321,22 +361,8 @@ func saysNotFound(msg string) bool {
 	return false
 }
 
-func protocolVerdict(v verdict, why string) verdict {
-	v.outcome = stats.Protocol
-	v.detail = why
+func protocolVerdict(v Verdict, why string) Verdict {
+	v.Kind = Unusable
+	v.Detail = why
 	return v
-}
-
-// applyExpect turns an outcome the class expects into expected_error:
-// "error" expects any JSON-RPC error, an outcome name expects that outcome.
-func applyExpect(o stats.Outcome, expect string) stats.Outcome {
-	switch {
-	case expect == "" || expect == "ok" || o == stats.OK:
-		return o
-	case expect == "error" && (o == stats.NotFound || o == stats.InvalidParams || o == stats.Internal || o == stats.RPCError):
-		return stats.ExpectedError
-	case o.String() == expect:
-		return stats.ExpectedError
-	}
-	return o
 }

@@ -1,62 +1,77 @@
-package driver
+package client
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"os"
 	"time"
 
 	"github.com/readbench/readbench/workload"
 )
 
-// dialSpec is what opening one session needs: where the target is, how to
+// Dial is what opening one session needs: where the target is, how to
 // start or reach it, and what to say to it. A run, discovery and the
-// contract check all open their sessions through connect, so a target
+// contract check all open their sessions through Connect, so a target
 // behaves the same whichever command meets it.
-type dialSpec struct {
-	target   workload.Target
-	protocol string            // "auto" or a version to force
-	headers  map[string]string // HTTP headers, ${VAR} not yet expanded
-	embedded []string          // the command that starts the simulated server
-	stderr   io.Writer         // stdio servers' stderr (nil: kept for errors only)
-	client   ServerInfo
-	late     lateFunc // answers to cancelled reads (nil: not counted)
+type Dial struct {
+	Target   workload.Target
+	Protocol string            // "auto" (or "") detects the era; a version forces it
+	Headers  map[string]string // HTTP headers; ${VAR} expands from the environment, values are never kept
+	// Embedded starts the simulated server for the embedded target: the
+	// CLI passes its own executable with "serve --stdio", so the server is
+	// a real child process behind real pipes.
+	Embedded []string
+	Stderr   io.Writer  // stdio servers' stderr (nil: kept only to explain a server that dies)
+	Client   ServerInfo // our clientInfo
+	Late     LateFunc   // answers to cancelled requests (nil: not counted)
 }
 
-// handshakeTimeout bounds opening a session, era detection included.
-const handshakeTimeout = 30 * time.Second
+// HandshakeTimeout bounds opening a session, era detection included.
+const HandshakeTimeout = 30 * time.Second
 
-// connect starts or reaches the target, then settles the era. It returns
+// Connect starts or reaches the target, then settles the era. It returns
 // the session and how long its handshake took (cold start).
-func connect(ctx context.Context, d dialSpec) (*session, time.Duration, error) {
+func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 	var t transport
 	var err error
-	switch tg := d.target; tg.Kind {
+	switch tg := d.Target; tg.Kind {
 	case workload.TargetEmbedded, "":
-		if len(d.embedded) == 0 {
+		if len(d.Embedded) == 0 {
 			return nil, 0, errors.New("the embedded target needs the command that starts the simulated server")
 		}
-		t, err = startStdio(d.embedded, d.stderr, d.late)
+		t, err = startStdio(d.Embedded, d.Stderr, d.Late)
 	case workload.TargetStdio:
-		t, err = startStdio(tg.Argv, d.stderr, d.late)
+		t, err = startStdio(tg.Argv, d.Stderr, d.Late)
 	case workload.TargetHTTP:
-		t = newHTTPTransport(tg.Address, expandHeaders(d.headers))
+		t = newHTTPTransport(tg.Address, expandHeaders(d.Headers))
 	case workload.TargetSSE:
-		t, err = startSSE(ctx, tg.Address, expandHeaders(d.headers), d.late)
+		t, err = startSSE(ctx, tg.Address, expandHeaders(d.Headers), d.Late)
 	default:
 		return nil, 0, fmt.Errorf("target %s: the %s transport is not supported", tg, tg.Kind)
 	}
 	if err != nil {
 		return nil, 0, err
 	}
-	s := &session{t: t, client: d.client}
-	hctx, cancel := context.WithTimeout(ctx, handshakeTimeout)
+	s := &Session{t: t, client: d.Client}
+	hctx, cancel := context.WithTimeout(ctx, HandshakeTimeout)
 	defer cancel()
 	start := time.Now()
-	if err := s.handshake(hctx, d.protocol); err != nil {
+	if err := s.handshake(hctx, d.Protocol); err != nil {
 		_ = t.close()
 		return nil, 0, err
 	}
 	return s, time.Since(start), nil
+}
+
+// expandHeaders expands ${VAR} in header values from the environment.
+// Values are secrets: they go on the wire and nowhere else.
+func expandHeaders(h map[string]string) http.Header {
+	out := make(http.Header, len(h))
+	for k, v := range h {
+		out.Set(k, os.Expand(v, os.Getenv))
+	}
+	return out
 }

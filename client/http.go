@@ -1,4 +1,4 @@
-package driver
+package client
 
 import (
 	"bytes"
@@ -68,7 +68,7 @@ func (t *httpTransport) state() (sessionID, version string, modern bool) {
 
 // newRequest builds the POST for req and returns the session id it
 // carries ("" when none): a 404 means that id expired, not another one.
-func (t *httpTransport) newRequest(ctx context.Context, req request) (*http.Request, string, error) {
+func (t *httpTransport) newRequest(ctx context.Context, req Request) (*http.Request, string, error) {
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(req.body))
 	if err != nil {
 		return nil, "", fmt.Errorf("build request: %w", err)
@@ -111,7 +111,7 @@ func (t *httpTransport) liveSessionID() string {
 	return sid
 }
 
-func (t *httpTransport) call(ctx context.Context, req request) (*answer, error) {
+func (t *httpTransport) call(ctx context.Context, req Request) (*Answer, error) {
 	var first time.Time
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GotFirstResponseByte: func() { first = time.Now() },
@@ -129,18 +129,18 @@ func (t *httpTransport) call(ctx context.Context, req request) (*answer, error) 
 	if err := checkExpired(resp, req.method, sid); err != nil {
 		return nil, err
 	}
-	a, err := readHTTPAnswer(resp, req.id)
+	a, err := readHTTPAnswer(resp, req.ID)
 	if err != nil {
-		var se *statusError
+		var se *StatusError
 		if errors.As(err, &se) {
 			se.method = req.method
 		}
 		return nil, t.failure(ctx, req, err)
 	}
 	if req.method == protocol.MethodInitialize {
-		t.adoptSession(resp.Header.Get(protocol.HeaderSessionID), a.body)
+		t.adoptSession(resp.Header.Get(protocol.HeaderSessionID), a.Body)
 	}
-	a.sent, a.firstByte, a.done, a.status = sent, first, time.Now(), resp.StatusCode
+	a.Sent, a.FirstByte, a.Done, a.Status = sent, first, time.Now(), resp.StatusCode
 	return a, nil
 }
 
@@ -199,48 +199,48 @@ func saysSessionUnknown(body []byte) bool {
 
 // failure turns an error into the right kind: a cancellation (after
 // telling a legacy server), or a transport failure.
-func (t *httpTransport) failure(ctx context.Context, req request, err error) error {
+func (t *httpTransport) failure(ctx context.Context, req Request, err error) error {
 	if ctx.Err() != nil {
 		// Closing the stream (done by the context) is the whole
 		// cancellation in 2026-07-28; legacy servers also get the
 		// notification. initialize is never cancelled.
-		if _, _, modern := t.state(); !modern && req.id != 0 && req.method != protocol.MethodInitialize {
-			id, reason := req.id, cancelReason(ctx)
+		if _, _, modern := t.state(); !modern && req.ID != 0 && req.method != protocol.MethodInitialize {
+			id, reason := req.ID, cancelReason(ctx)
 			t.bg.Go(func() { t.postCancel(id, reason) }) // the read's own end is not delayed by it
 		}
 		return ctx.Err()
 	}
-	if errors.Is(err, errTransport) || errors.Is(err, errProtocolViolation) {
+	if errors.Is(err, ErrTransport) || errors.Is(err, ErrProtocol) {
 		return err
 	}
-	return fmt.Errorf("%w: %s %s: %w", errTransport, req.method, t.url, err)
+	return fmt.Errorf("%w: %s %s: %w", ErrTransport, req.method, t.url, err)
 }
 
 // postCancel tells a legacy server that request id is abandoned; it has
 // its own short deadline because the read's context is already over.
 func (t *httpTransport) postCancel(id int64, reason string) {
-	body, err := protocol.AppendRequest(nil, nil, protocol.MethodCancelled, map[string]any{"requestId": id, "reason": reason})
+	n, err := cancelNotification(id, reason)
 	if err != nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	_ = t.notify(ctx, request{method: protocol.MethodCancelled, body: body})
+	_ = t.notify(ctx, n)
 }
 
-func (t *httpTransport) notify(ctx context.Context, req request) error {
+func (t *httpTransport) notify(ctx context.Context, req Request) error {
 	hr, _, err := t.newRequest(ctx, req)
 	if err != nil {
 		return err
 	}
 	resp, err := t.client.Do(hr)
 	if err != nil {
-		return fmt.Errorf("%w: %s %s: %w", errTransport, req.method, t.url, err)
+		return fmt.Errorf("%w: %s %s: %w", ErrTransport, req.method, t.url, err)
 	}
 	defer resp.Body.Close()
 	body, _ := readBody(resp, 4096)
 	if resp.StatusCode/100 != 2 {
-		return &statusError{status: resp.StatusCode, method: req.method, body: excerpt(body)}
+		return &StatusError{status: resp.StatusCode, method: req.method, body: excerpt(body)}
 	}
 	return nil
 }
@@ -269,7 +269,7 @@ func (t *httpTransport) close() error {
 // readHTTPAnswer reads the response to request id from a JSON body or an
 // SSE stream. Modern servers carry JSON-RPC errors on 400 and 404, so any
 // status with a JSON-RPC body for our id (or null) is an answer.
-func readHTTPAnswer(resp *http.Response, id int64) (*answer, error) {
+func readHTTPAnswer(resp *http.Response, id int64) (*Answer, error) {
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
 	case resp.StatusCode == http.StatusAccepted:
@@ -286,15 +286,15 @@ func readHTTPAnswer(resp *http.Response, id int64) (*answer, error) {
 			return nil, transportErr("reading answer: %v", err)
 		}
 		if resp.StatusCode == http.StatusOK || isAnswerFor(body, id) {
-			return &answer{body: body, wireBytes: int64(len(body))}, nil
+			return &Answer{Body: body, WireBytes: int64(len(body))}, nil
 		}
-		return nil, &statusError{status: resp.StatusCode, method: "request", body: excerpt(body)}
+		return nil, &StatusError{status: resp.StatusCode, method: "request", body: excerpt(body)}
 	default:
 		body, _ := readBody(resp, 4096)
 		if resp.StatusCode == http.StatusOK {
 			return nil, transportErr("answer has Content-Type %q, want JSON or SSE", resp.Header.Get("Content-Type"))
 		}
-		return nil, &statusError{status: resp.StatusCode, method: "request", body: excerpt(body)}
+		return nil, &StatusError{status: resp.StatusCode, method: "request", body: excerpt(body)}
 	}
 }
 
@@ -310,7 +310,7 @@ func readBody(resp *http.Response, limit int64) ([]byte, error) {
 
 // readSSEAnswer skips notifications and server requests on the stream
 // until the response with our id; every byte read counts as wire bytes.
-func readSSEAnswer(body io.Reader, id int64) (*answer, error) {
+func readSSEAnswer(body io.Reader, id int64) (*Answer, error) {
 	r := protocol.NewSSEReader(body)
 	var wire int64
 	for {
@@ -326,7 +326,7 @@ func readSSEAnswer(body io.Reader, id int64) (*answer, error) {
 			continue // priming events and other event types
 		}
 		if isAnswerFor(ev.Data, id) {
-			return &answer{body: bytes.Clone(ev.Data), wireBytes: wire}, nil
+			return &Answer{Body: bytes.Clone(ev.Data), WireBytes: wire}, nil
 		}
 	}
 }

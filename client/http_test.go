@@ -1,4 +1,4 @@
-package driver
+package client
 
 import (
 	"errors"
@@ -45,12 +45,12 @@ func TestReadHTTPAnswer(t *testing.T) {
 	for _, c := range cases {
 		a, err := readHTTPAnswer(c.resp, 7)
 		if c.wantBody == "" {
-			if err == nil || !strings.Contains(err.Error(), c.errContain) || !errors.Is(err, errTransport) {
+			if err == nil || !strings.Contains(err.Error(), c.errContain) || !errors.Is(err, ErrTransport) {
 				t.Errorf("%s: err = %v, want a transport error containing %q", c.why, err, c.errContain)
 			}
 			continue
 		}
-		if err != nil || string(a.body) != c.wantBody || (c.wantWire > 0 && a.wireBytes != c.wantWire) {
+		if err != nil || string(a.Body) != c.wantBody || (c.wantWire > 0 && a.WireBytes != c.wantWire) {
 			t.Errorf("%s: got %v, %v", c.why, a, err)
 		}
 	}

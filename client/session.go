@@ -1,4 +1,4 @@
-package driver
+package client
 
 import (
 	"context"
@@ -19,11 +19,12 @@ type ServerInfo struct {
 	Version string `json:"version"`
 }
 
-// session is one MCP session: a transport, the era and version in use,
-// and the request ids. The era fields are written by the handshake, before
-// any read, and only read afterwards: renewing an expired session keeps
-// them.
-type session struct {
+// Session is one MCP session: a transport, the era and version in use,
+// and the request ids. Open one with Connect. It is safe for concurrent
+// use: a load run keeps many reads in flight on one session. The era
+// fields are written by the handshake, before any read, and only read
+// afterwards: renewing an expired session keeps them.
+type Session struct {
 	t       transport
 	modern  bool
 	version string
@@ -44,7 +45,7 @@ const probeTimeout = 5 * time.Second
 // initialized straight away: the user chose it, so there is nothing to
 // detect. Otherwise auto follows the specification's backward-compatibility
 // rules (see detect).
-func (s *session) handshake(ctx context.Context, protocolOpt string) error {
+func (s *Session) handshake(ctx context.Context, protocolOpt string) error {
 	forced := protocolOpt != "" && protocolOpt != "auto"
 	if lo, ok := s.t.(legacyOnlyTransport); ok {
 		v := lo.legacyVersion()
@@ -74,7 +75,7 @@ func (s *session) handshake(ctx context.Context, protocolOpt string) error {
 // mismatch or a missing capability is reported. Anything else (another
 // JSON-RPC error, an HTTP 4xx with an empty or unrecognised body, a stdio
 // probe that stays silent) means a legacy server: initialize.
-func (s *session) detect(ctx context.Context) error {
+func (s *Session) detect(ctx context.Context) error {
 	err := s.discover(ctx, protocol.Latest)
 	if err == nil {
 		return nil
@@ -92,8 +93,8 @@ func (s *session) detect(ctx context.Context) error {
 		}
 		return s.initialize(ctx, protocol.LatestLegacy)
 	}
-	var se *statusError
-	if errors.Is(err, errTransport) && !errors.As(err, &se) {
+	var se *StatusError
+	if errors.Is(err, ErrTransport) && !errors.As(err, &se) {
 		return err // the target cannot be reached at all
 	}
 	return s.initialize(ctx, protocol.LatestLegacy)
@@ -103,7 +104,7 @@ func (s *session) detect(ctx context.Context) error {
 // newest version both sides speak (discover for a modern one, initialize
 // for a handshake-era one); without a usable list, fall back to initialize
 // as the SDKs do; with a list and nothing in common, give up and say so.
-func (s *session) negotiate(ctx context.Context, rpcErr *protocol.Error) error {
+func (s *Session) negotiate(ctx context.Context, rpcErr *protocol.Error) error {
 	supported, ok := supportedVersions(rpcErr.Data)
 	v := pickVersion(supported)
 	switch {
@@ -141,7 +142,7 @@ func pickVersion(theirs []string) string {
 	return ""
 }
 
-func (s *session) discover(ctx context.Context, version string) error {
+func (s *Session) discover(ctx context.Context, version string) error {
 	s.t.setEra(version, true)
 	s.modern, s.version = true, version
 	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
@@ -158,8 +159,11 @@ func (s *session) discover(ctx context.Context, version string) error {
 	// stateful server lists only handshake versions): it is then legacy.
 	if !contains(res.SupportedVersions, version) {
 		s.modern, s.version = false, ""
-		return &protocol.Error{Code: protocol.CodeUnsupportedProtocolVersion, Message: "server/discover does not list " + version,
-			Data: mustJSON(map[string]any{"supported": res.SupportedVersions, "requested": version})}
+		data, err := json.Marshal(map[string]any{"supported": res.SupportedVersions, "requested": version})
+		if err != nil {
+			return fmt.Errorf("server/discover: %w", err)
+		}
+		return &protocol.Error{Code: protocol.CodeUnsupportedProtocolVersion, Message: "server/discover does not list " + version, Data: data}
 	}
 	if raw, ok := res.Meta[protocol.MetaServerInfo]; ok {
 		_ = json.Unmarshal(raw, &s.server)
@@ -169,7 +173,7 @@ func (s *session) discover(ctx context.Context, version string) error {
 
 // initialize runs the handshake-era lifecycle: initialize, then
 // notifications/initialized, and records what the server chose.
-func (s *session) initialize(ctx context.Context, version string) error {
+func (s *Session) initialize(ctx context.Context, version string) error {
 	s.t.setEra(version, false)
 	s.modern, s.version = false, version
 	chosen, server, err := s.exchangeInitialize(ctx, version)
@@ -184,7 +188,7 @@ func (s *session) initialize(ctx context.Context, version string) error {
 // exchangeInitialize sends initialize offering version and then
 // notifications/initialized. It changes nothing in s, so renewing an
 // expired session while other reads run is not a data race.
-func (s *session) exchangeInitialize(ctx context.Context, version string) (chosen string, server ServerInfo, err error) {
+func (s *Session) exchangeInitialize(ctx context.Context, version string) (chosen string, server ServerInfo, err error) {
 	params := map[string]any{
 		"protocolVersion": version,
 		"capabilities":    map[string]any{},
@@ -204,7 +208,7 @@ func (s *session) exchangeInitialize(ctx context.Context, version string) (chose
 	if err != nil {
 		return "", ServerInfo{}, err
 	}
-	if err := s.t.notify(ctx, request{method: protocol.MethodInitialized, body: body}); err != nil {
+	if err := s.t.notify(ctx, Request{method: protocol.MethodInitialized, body: body}); err != nil {
 		return "", ServerInfo{}, fmt.Errorf("notifications/initialized: %w", err)
 	}
 	return res.ProtocolVersion, res.ServerInfo, nil
@@ -214,7 +218,7 @@ func (s *session) exchangeInitialize(ctx context.Context, version string) (chose
 // carried, as the Streamable HTTP transport says a client must. Many reads
 // in flight meet the same expiry; the first renews, the others find a new
 // id in place and only retry.
-func (s *session) renew(ctx context.Context, expired *sessionExpiredError) error {
+func (s *Session) renew(ctx context.Context, expired *sessionExpiredError) error {
 	st, ok := s.t.(sessionIDTransport)
 	if !ok {
 		return expired
@@ -236,7 +240,7 @@ func (s *session) renew(ctx context.Context, expired *sessionExpiredError) error
 }
 
 // withMeta adds the stateless era's per-request _meta to params.
-func (s *session) withMeta(params map[string]any) map[string]any {
+func (s *Session) withMeta(params map[string]any) map[string]any {
 	if s.modern {
 		params["_meta"] = map[string]any{
 			protocol.MetaProtocolVersion:    s.version,
@@ -249,12 +253,12 @@ func (s *session) withMeta(params map[string]any) map[string]any {
 
 // callSmall sends a request whose answer is small and decodes its result
 // into out; a JSON-RPC error comes back as *protocol.Error.
-func (s *session) callSmall(ctx context.Context, method string, params any, out any) error {
+func (s *Session) callSmall(ctx context.Context, method string, params any, out any) error {
 	a, err := s.send(ctx, method, "", params)
 	if err != nil {
 		return err
 	}
-	m, err := protocol.Decode(a.body)
+	m, err := protocol.Decode(a.Body)
 	if err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
@@ -271,7 +275,7 @@ func (s *session) callSmall(ctx context.Context, method string, params any, out 
 // says the session expired, the session is renewed and the request sent
 // once more with a new id: the caller sees one answer (or one error), so
 // nothing is counted twice.
-func (s *session) send(ctx context.Context, method, name string, params any) (*answer, error) {
+func (s *Session) send(ctx context.Context, method, name string, params any) (*Answer, error) {
 	a, err := s.sendOnce(ctx, method, name, params)
 	var expired *sessionExpiredError
 	if err == nil || method == protocol.MethodInitialize || !errors.As(err, &expired) {
@@ -286,21 +290,26 @@ func (s *session) send(ctx context.Context, method, name string, params any) (*a
 	return s.sendOnce(ctx, method, name, params)
 }
 
-func (s *session) sendOnce(ctx context.Context, method, name string, params any) (*answer, error) {
+func (s *Session) sendOnce(ctx context.Context, method, name string, params any) (*Answer, error) {
 	id := s.nextID.Add(1)
 	body, err := protocol.AppendRequest(nil, protocol.IntID(id), method, params)
 	if err != nil {
 		return nil, err
 	}
-	return s.t.call(ctx, request{id: id, method: method, name: name, body: body})
+	return s.t.call(ctx, Request{ID: id, method: method, name: name, body: body})
 }
 
-// read issues one resources/read and classifies what came back.
-func (s *session) read(ctx context.Context, uri string) (*answer, error) {
+// Read issues one resources/read. The answer is returned as received;
+// Classify says what it is. When ctx ends first the read is cancelled the
+// way the transport and era say (see docs/measurement.md, cancellation)
+// and ctx's error returned.
+func (s *Session) Read(ctx context.Context, uri string) (*Answer, error) {
 	return s.send(ctx, protocol.MethodResourcesRead, uri, s.withMeta(map[string]any{"uri": uri}))
 }
 
-func (s *session) close() error { return s.t.close() }
+// Close ends the session: a stdio child is shut down, an HTTP session
+// deleted, an HTTP+SSE stream closed.
+func (s *Session) Close() error { return s.t.close() }
 
 func contains(list []string, v string) bool {
 	for _, x := range list {
@@ -309,9 +318,4 @@ func contains(list []string, v string) bool {
 		}
 	}
 	return false
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, _ := json.Marshal(v)
-	return b
 }

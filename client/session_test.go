@@ -1,4 +1,4 @@
-package driver
+package client
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/readbench/readbench/protocol"
 )
@@ -25,7 +24,7 @@ type scriptTransport struct {
 	calls []string // "method version" in order
 }
 
-func (t *scriptTransport) call(ctx context.Context, req request) (*answer, error) {
+func (t *scriptTransport) call(ctx context.Context, req Request) (*Answer, error) {
 	var m struct {
 		Params struct {
 			ProtocolVersion string                     `json:"protocolVersion"`
@@ -54,11 +53,11 @@ func (t *scriptTransport) call(ctx context.Context, req request) (*answer, error
 		<-ctx.Done() // a server that ignores what it does not know
 		return nil, ctx.Err()
 	}
-	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,%s}`, req.id, obj)
-	return &answer{body: []byte(body), wireBytes: int64(len(body))}, nil
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,%s}`, req.ID, obj)
+	return &Answer{Body: []byte(body), WireBytes: int64(len(body))}, nil
 }
 
-func (t *scriptTransport) notify(_ context.Context, req request) error {
+func (t *scriptTransport) notify(_ context.Context, req Request) error {
 	t.mu.Lock()
 	t.calls = append(t.calls, req.method)
 	t.mu.Unlock()
@@ -134,11 +133,11 @@ func TestHandshakeFollowsBackwardCompatibilityRules(t *testing.T) {
 		{"method not found from a legacy server: initialize", "auto", false, rpcError(-32601, ""),
 			[]string{"server/discover 2026-07-28", "initialize 2025-11-25", initialized}, protocol.V20251125, ""},
 		{"HTTP 400 with an empty body: legacy", "auto", false,
-			func(int) (string, error) { return "", &statusError{status: 400, method: "server/discover"} },
+			func(int) (string, error) { return "", &StatusError{status: 400, method: "server/discover"} },
 			[]string{"server/discover 2026-07-28", "initialize 2025-11-25", initialized}, protocol.V20251125, ""},
 		{"HTTP 404 with a plain-text body: legacy", "auto", false,
 			func(int) (string, error) {
-				return "", &statusError{status: 404, method: "server/discover", body: "404 page not found"}
+				return "", &StatusError{status: 404, method: "server/discover", body: "404 page not found"}
 			},
 			[]string{"server/discover 2026-07-28", "initialize 2025-11-25", initialized}, protocol.V20251125, ""},
 		{"a discover result without our version (a stateful dual-era server): initialize", "auto", false,
@@ -168,7 +167,7 @@ func TestHandshakeFollowsBackwardCompatibilityRules(t *testing.T) {
 			if c.legacyOnly {
 				tr = legacyScript{st}
 			}
-			s := &session{t: tr, client: ServerInfo{Name: "readbench-test", Version: "0"}}
+			s := &Session{t: tr, client: ServerInfo{Name: "readbench-test", Version: "0"}}
 			err := s.handshake(context.Background(), c.proto)
 			if c.wantVersion == "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
@@ -192,7 +191,7 @@ func TestHandshakeRecordsServerInfo(t *testing.T) {
 		{func(int) (string, error) { return discovered, nil }, "modern 2"},
 		{rpcError(-32601, ""), "legacy 1"},
 	} {
-		s := &session{t: &scriptTransport{answer: legacyServer(c.discover)}}
+		s := &Session{t: &scriptTransport{answer: legacyServer(c.discover)}}
 		if err := s.handshake(context.Background(), "auto"); err != nil {
 			t.Fatal(err)
 		}
@@ -210,21 +209,10 @@ func TestSessionDoesNotRenewWithoutSessionIDs(t *testing.T) {
 		calls++
 		return "", &sessionExpiredError{sessionID: "x", method: method, status: 404}
 	}}
-	s := &session{t: st}
-	_, err := s.read(context.Background(), "docs://a")
+	s := &Session{t: st}
+	_, err := s.Read(context.Background(), "docs://a")
 	var exp *sessionExpiredError
-	if !errors.As(err, &exp) || !errors.Is(err, errTransport) || calls != 1 {
+	if !errors.As(err, &exp) || !errors.Is(err, ErrTransport) || calls != 1 {
 		t.Errorf("err = %v after %d calls", err, calls)
 	}
-}
-
-// waitFor polls cond for up to 5 s: for effects of background goroutines.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatalf("timed out waiting for %s", what)
 }

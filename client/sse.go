@@ -1,4 +1,4 @@
-package driver
+package client
 
 import (
 	"bytes"
@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/protocol"
-	"github.com/readbench/readbench/workload"
 )
 
 // sseTransport speaks the 2024-11-05 HTTP+SSE transport: one GET stream
@@ -26,7 +25,7 @@ type sseTransport struct {
 	postURL string // from the endpoint event, resolved against sseURL
 	client  *http.Client
 	headers http.Header // from the workload, already expanded; never logged
-	late    lateFunc
+	calls   *calls      // answers matched to callers, cancelled ids remembered
 
 	stopStream context.CancelFunc // ends the GET stream
 	readerDone chan struct{}      // closed when readLoop has returned
@@ -34,9 +33,7 @@ type sseTransport struct {
 	closeOnce  sync.Once
 
 	mu      sync.Mutex
-	pending map[int64]chan *answer
-	tombs   tombstones // cancelled ids, to spot late answers
-	version string     // the session's protocol version, once known
+	version string // the session's protocol version, once known
 	closing bool
 
 	failed  chan struct{} // closed when the stream ends
@@ -49,11 +46,11 @@ const endpointTimeout = 30 * time.Second
 
 // startSSE opens the session's GET stream and waits for its endpoint
 // event; ctx bounds only that wait, the stream lives until close.
-func startSSE(ctx context.Context, sseURL string, headers http.Header, late lateFunc) (*sseTransport, error) {
+func startSSE(ctx context.Context, sseURL string, headers http.Header, late LateFunc) (*sseTransport, error) {
 	streamCtx, stop := context.WithCancel(context.Background())
 	t := &sseTransport{
-		sseURL: sseURL, client: &http.Client{Transport: newHTTPRoundTripper()}, headers: headers, late: late,
-		stopStream: stop, readerDone: make(chan struct{}), pending: make(map[int64]chan *answer), failed: make(chan struct{}),
+		sseURL: sseURL, client: &http.Client{Transport: newHTTPRoundTripper()}, headers: headers, calls: newCalls(late),
+		stopStream: stop, readerDone: make(chan struct{}), failed: make(chan struct{}),
 	}
 	wctx, cancel := context.WithTimeout(ctx, endpointTimeout)
 	defer cancel()
@@ -69,7 +66,7 @@ func startSSE(ctx context.Context, sseURL string, headers http.Header, late late
 	}
 	t.client.CloseIdleConnections()
 	if err == nil || wctx.Err() != nil {
-		return nil, fmt.Errorf("%w: %s: no endpoint event: %w", errTransport, sseURL, context.Cause(wctx))
+		return nil, fmt.Errorf("%w: %s: no endpoint event: %w", ErrTransport, sseURL, context.Cause(wctx))
 	}
 	return nil, err
 }
@@ -87,7 +84,7 @@ func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *protocol.SSERe
 	hr.Header.Set("Cache-Control", "no-cache")
 	resp, err := t.client.Do(hr)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: GET %s: %w", errTransport, t.sseURL, err)
+		return nil, nil, fmt.Errorf("%w: GET %s: %w", ErrTransport, t.sseURL, err)
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode != http.StatusOK || ct != protocol.ContentTypeSSE {
@@ -101,7 +98,7 @@ func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *protocol.SSERe
 		ev, err := r.Next()
 		if err != nil {
 			resp.Body.Close()
-			return nil, nil, fmt.Errorf("%w: GET %s: the stream ended before the endpoint event: %w", errTransport, t.sseURL, err)
+			return nil, nil, fmt.Errorf("%w: GET %s: the stream ended before the endpoint event: %w", ErrTransport, t.sseURL, err)
 		}
 		switch {
 		case ev.Name == "endpoint":
@@ -130,7 +127,7 @@ func resolveEndpoint(sseURL, data string) (string, error) {
 		return "", protocolErr("endpoint event %q is not a URL: %v", excerpt([]byte(data)), err)
 	}
 	same := ep.Scheme == base.Scheme && (ep.Host == base.Host ||
-		(ep.Port() == base.Port() && workload.IsLoopbackHost(ep.Hostname()) && workload.IsLoopbackHost(base.Hostname())))
+		(ep.Port() == base.Port() && protocol.IsLoopbackHost(ep.Hostname()) && protocol.IsLoopbackHost(base.Hostname())))
 	if !same {
 		return "", protocolErr("endpoint event names %s://%s, another origin than the target %s://%s; readbench sends the workload's headers only to the target", ep.Scheme, ep.Host, base.Scheme, base.Host)
 	}
@@ -157,50 +154,22 @@ func (t *sseTransport) readLoop(r *protocol.SSEReader, body io.ReadCloser) {
 	if t.closing {
 		t.deadErr = transportErr("session closed")
 	} else {
-		t.deadErr = fmt.Errorf("%w: the HTTP+SSE stream %s ended: %w", errTransport, t.sseURL, err)
+		t.deadErr = fmt.Errorf("%w: the HTTP+SSE stream %s ended: %w", ErrTransport, t.sseURL, err)
 	}
 	t.mu.Unlock()
 	close(t.failed)
 }
 
-// dispatch routes one message: an answer to its caller (or to the late
-// counter when its read was cancelled), a server request to a reply.
+// dispatch routes one message (see calls.route). The SSE reader reuses
+// its buffer, so an answer is a copy; a reply is POSTed in the background,
+// since the read loop must not wait on a POST.
 func (t *sseTransport) dispatch(msg []byte, wire int64, now time.Time) {
-	id, method := routing(msg)
-	if method != "" {
-		if id != nil {
-			t.reply(bytes.Clone(id), method)
-		}
-		return // notifications are not answers
+	reply := t.calls.route(msg, now, func() *Answer {
+		return &Answer{Body: bytes.Clone(msg), WireBytes: wire, Done: now}
+	})
+	if reply != nil {
+		t.background(func(ctx context.Context) { _, _ = t.post(ctx, reply, "reply to a server request") })
 	}
-	n, ok := protocol.ParseIntID(id)
-	if !ok {
-		return
-	}
-	t.mu.Lock()
-	ch, waiting := t.pending[n]
-	delete(t.pending, n)
-	cancelledAt, isLate := t.tombs.take(n)
-	t.mu.Unlock()
-	switch {
-	case waiting:
-		ch <- &answer{body: bytes.Clone(msg), wireBytes: wire, done: now}
-	case isLate && t.late != nil:
-		t.late(wire, now.Sub(cancelledAt))
-	}
-}
-
-// reply answers a server request in the background: ping gets an empty
-// result, anything else method-not-found (readbench offers no client
-// capabilities). The read loop must not wait on a POST.
-func (t *sseTransport) reply(id []byte, method string) {
-	var msg []byte
-	if method == protocol.MethodPing {
-		msg = protocol.AppendResult(nil, id, []byte("{}"))
-	} else {
-		msg = protocol.AppendError(nil, id, protocol.NewError(protocol.CodeMethodNotFound, "readbench offers no "+method, nil))
-	}
-	t.background(func(ctx context.Context) { _, _ = t.post(ctx, msg, "reply to "+method) })
 }
 
 // background runs f with a short deadline of its own in a goroutine that
@@ -232,91 +201,50 @@ func (t *sseTransport) post(ctx context.Context, body []byte, method string) ([]
 	}
 	resp, err := t.client.Do(hr)
 	if err != nil {
-		return nil, fmt.Errorf("%w: POST %s: %w", errTransport, method, err)
+		return nil, fmt.Errorf("%w: POST %s: %w", ErrTransport, method, err)
 	}
 	defer resp.Body.Close()
 	b, err := readBody(resp, 1<<20)
 	if resp.StatusCode/100 != 2 {
-		return nil, &statusError{status: resp.StatusCode, method: method, body: excerpt(b)}
+		return nil, &StatusError{status: resp.StatusCode, method: method, body: excerpt(b)}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: POST %s: reading the acknowledgement: %w", errTransport, method, err)
+		return nil, fmt.Errorf("%w: POST %s: reading the acknowledgement: %w", ErrTransport, method, err)
 	}
 	return b, nil
 }
 
-func (t *sseTransport) call(ctx context.Context, req request) (*answer, error) {
+func (t *sseTransport) call(ctx context.Context, req Request) (*Answer, error) {
 	select {
 	case <-t.failed:
 		return nil, t.deadErr
 	default:
 	}
-	ch := make(chan *answer, 1)
-	t.mu.Lock()
-	t.pending[req.id] = ch
-	t.mu.Unlock()
+	ch := t.calls.add(req.ID)
 	sent := time.Now()
 	ack, err := t.post(ctx, req.body, req.method)
 	switch {
 	case err != nil && ctx.Err() == nil:
-		t.forget(req.id)
+		t.calls.forget(req.ID)
 		return nil, err
-	case err == nil && isAnswerFor(ack, req.id) && t.forget(req.id):
+	case err == nil && isAnswerFor(ack, req.ID) && t.calls.forget(req.ID):
 		// A server that answers in the POST body as well: take it there.
-		return &answer{body: ack, wireBytes: int64(len(ack)), sent: sent, done: time.Now(), status: http.StatusOK}, nil
-	case err == nil:
-		select {
-		case a := <-ch:
-			a.sent = sent
-			return a, nil
-		case <-t.failed:
-			if !t.forget(req.id) { // the answer raced the end of the stream in
-				a := <-ch
-				a.sent = sent
-				return a, nil
-			}
-			return nil, t.deadErr
-		case <-ctx.Done():
+		return &Answer{Body: ack, WireBytes: int64(len(ack)), Sent: sent, Done: time.Now(), Status: http.StatusOK}, nil
+	}
+	a, cancelled, err := t.calls.wait(ctx, req.ID, ch, t.failed, func() error { return t.deadErr })
+	if cancelled && req.method != protocol.MethodInitialize { // initialize is never cancelled
+		if n, nerr := cancelNotification(req.ID, cancelReason(ctx)); nerr == nil {
+			t.background(func(ctx context.Context) { _, _ = t.post(ctx, n.body, n.method) })
 		}
 	}
-	return t.cancel(ctx, req, ch, sent)
+	if err != nil {
+		return nil, err
+	}
+	a.Sent = sent
+	return a, nil
 }
 
-// cancel gives up on req: unless its answer raced in, the id becomes a
-// tombstone (an answer may still come: counted as late) and the server is
-// told with notifications/cancelled. initialize is never cancelled.
-func (t *sseTransport) cancel(ctx context.Context, req request, ch chan *answer, sent time.Time) (*answer, error) {
-	t.mu.Lock()
-	_, stillPending := t.pending[req.id]
-	if stillPending {
-		delete(t.pending, req.id)
-		t.tombs.add(req.id, time.Now())
-	}
-	t.mu.Unlock()
-	if !stillPending {
-		a := <-ch
-		a.sent = sent
-		return a, nil
-	}
-	if req.method != protocol.MethodInitialize {
-		msg, err := protocol.AppendRequest(nil, nil, protocol.MethodCancelled, map[string]any{"requestId": req.id, "reason": cancelReason(ctx)})
-		if err == nil {
-			t.background(func(ctx context.Context) { _, _ = t.post(ctx, msg, protocol.MethodCancelled) })
-		}
-	}
-	return nil, ctx.Err()
-}
-
-// forget drops a pending call and reports whether it was still pending.
-func (t *sseTransport) forget(id int64) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	_, ok := t.pending[id]
-	delete(t.pending, id)
-	return ok
-}
-
-func (t *sseTransport) notify(ctx context.Context, req request) error {
+func (t *sseTransport) notify(ctx context.Context, req Request) error {
 	select {
 	case <-t.failed:
 		return t.deadErr

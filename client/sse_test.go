@@ -1,11 +1,10 @@
-package driver
+package client
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,47 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
 )
-
-// serveLocal serves h on 127.0.0.1 only, closed when the test ends.
-func serveLocal(t *testing.T, h http.Handler) *httptest.Server {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewUnstartedServer(h)
-	hs.Listener.Close()
-	hs.Listener = ln
-	hs.Start()
-	t.Cleanup(hs.Close)
-	return hs
-}
-
-func TestRunAgainstSDKSSE(t *testing.T) {
-	for _, c := range []struct{ proto, want string }{
-		{"auto", protocol.V20241105}, // no server/discover probe over a legacy-only transport
-		{protocol.V20250618, protocol.V20250618},
-	} {
-		t.Run(c.proto, func(t *testing.T) {
-			t.Parallel() // correctness, not timing: peers may share the machine
-			srv := newSDKServer(2 * time.Millisecond)
-			hs := serveLocal(t, mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-			checkSDKRun(t, runSDK(t, sdkWorkload(t, "sse+"+hs.URL+"/sse", c.proto)), c.want)
-		})
-	}
-}
-
-func TestSSERefusesModernVersion(t *testing.T) {
-	srv := newSDKServer(0)
-	hs := serveLocal(t, mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	_, err := Run(context.Background(), Options{Workload: sdkWorkload(t, "sse+"+hs.URL+"/sse", protocol.V20260728)})
-	if err == nil || !strings.Contains(err.Error(), "HTTP+SSE") {
-		t.Fatalf("forcing 2026-07-28 over HTTP+SSE: err = %v, want an explanation", err)
-	}
-}
 
 // fakeSSE is a scripted HTTP+SSE server: GET /sse opens the stream with an
 // endpoint event, POST /post hands each message to onPost, which may write
@@ -71,7 +32,7 @@ type fakeSSE struct {
 func newFakeSSE(t *testing.T, onPost func(msg []byte, send func(string))) *fakeSSE {
 	f := &fakeSSE{t: t, events: make(chan string, 64), posts: make(chan []byte, 64), end: make(chan struct{}), onPost: onPost}
 	var endOnce sync.Once
-	f.hs = serveLocal(t, http.HandlerFunc(f.serve))
+	f.hs = peertest.ServeLocal(t, http.HandlerFunc(f.serve))
 	t.Cleanup(func() { endOnce.Do(func() { close(f.end) }) })
 	return f
 }
@@ -114,7 +75,7 @@ func (f *fakeSSE) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (f *fakeSSE) start(t *testing.T, late lateFunc) *sseTransport {
+func (f *fakeSSE) start(t *testing.T, late LateFunc) *sseTransport {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -126,9 +87,9 @@ func (f *fakeSSE) start(t *testing.T, late lateFunc) *sseTransport {
 	return tr
 }
 
-func testRequest(id int64, method string) request {
+func testRequest(id int64, method string) Request {
 	body, _ := protocol.AppendRequest(nil, protocol.IntID(id), method, map[string]any{"uri": "docs://x"})
-	return request{id: id, method: method, body: body}
+	return Request{ID: id, method: method, body: body}
 }
 
 func TestSSEAnswersInAnyOrderWithWireBytes(t *testing.T) {
@@ -145,7 +106,7 @@ func TestSSEAnswersInAnyOrderWithWireBytes(t *testing.T) {
 	})
 	tr := f.start(t, nil)
 	var wg sync.WaitGroup
-	got := make([]*answer, 3)
+	got := make([]*Answer, 3)
 	errs := make([]error, 3)
 	for _, id := range []int64{1, 2} {
 		wg.Go(func() {
@@ -158,8 +119,8 @@ func TestSSEAnswersInAnyOrderWithWireBytes(t *testing.T) {
 			t.Fatalf("call %d: %v", id, errs[id])
 		}
 		want := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"n":%d}}`, id, id)
-		if string(got[id].body) != want || got[id].wireBytes != int64(len(ev(id))) {
-			t.Errorf("call %d: body %s wire %d, want %s wire %d", id, got[id].body, got[id].wireBytes, want, len(ev(id)))
+		if string(got[id].Body) != want || got[id].WireBytes != int64(len(ev(id))) {
+			t.Errorf("call %d: body %s wire %d, want %s wire %d", id, got[id].Body, got[id].WireBytes, want, len(ev(id)))
 		}
 	}
 }
@@ -182,14 +143,14 @@ func TestSSEStreamEndFailsPendingCalls(t *testing.T) {
 	}
 	wg.Wait()
 	for i, err := range errs {
-		if !errors.Is(err, errTransport) || !strings.Contains(err.Error(), "stream") {
+		if !errors.Is(err, ErrTransport) || !strings.Contains(err.Error(), "stream") {
 			t.Errorf("call %d: err = %v, want a transport failure naming the stream", i+1, err)
 		}
 	}
 	if el := time.Since(start); el > 5*time.Second {
 		t.Errorf("pending calls took %v to fail", el)
 	}
-	if _, err := tr.call(context.Background(), testRequest(9, protocol.MethodResourcesRead)); !errors.Is(err, errTransport) {
+	if _, err := tr.call(context.Background(), testRequest(9, protocol.MethodResourcesRead)); !errors.Is(err, ErrTransport) {
 		t.Errorf("a call after the stream ended: %v", err)
 	}
 }
@@ -207,7 +168,7 @@ func TestSSECancellationAndLateAnswer(t *testing.T) {
 		}
 	})
 	tr := f.start(t, func(wire int64, after time.Duration) { lates <- lateAnswer{wire, after} })
-	ctx, cancel := context.WithTimeoutCause(context.Background(), 300*time.Millisecond, errReadTimeout)
+	ctx, cancel := context.WithTimeoutCause(context.Background(), 300*time.Millisecond, errors.New("read timeout"))
 	defer cancel()
 	if _, err := tr.call(ctx, testRequest(7, protocol.MethodResourcesRead)); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("cancelled call: err = %v", err)
@@ -290,15 +251,15 @@ func TestResolveEndpoint(t *testing.T) {
 }
 
 func TestSSEOpenFailuresAreExplained(t *testing.T) {
-	notSSE := serveLocal(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	notSSE := peertest.ServeLocal(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
 	}))
-	silent := serveLocal(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	silent := peertest.ServeLocal(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.(http.Flusher).Flush()
 		<-r.Context().Done() // never sends the endpoint event
 	}))
-	wrongFirst := serveLocal(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	wrongFirst := peertest.ServeLocal(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, "event: message\ndata: {}\n\n")
 	}))

@@ -1,4 +1,4 @@
-package driver
+package client
 
 import (
 	"context"
@@ -23,37 +23,33 @@ type stdioTransport struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stderr *tailBuffer
-	late   lateFunc
+	calls  *calls // answers matched to callers, cancelled ids remembered
 
 	wmu sync.Mutex // serialises writes so messages never interleave
-
-	mu      sync.Mutex
-	pending map[int64]chan *answer
-	tombs   tombstones // cancelled ids → when, to spot late answers
 
 	failed  chan struct{} // closed when the child's stdout ends
 	deadErr error         // set before failed is closed
 	exited  chan struct{} // closed when the reader has reaped the child
 
-	// For the server's cost (cost.go): when the child was spawned, and how
-	// long after that its first message of any kind came (0: none yet).
+	// For the server's cost (Session.Process): when the child was spawned,
+	// and how long after that its first message of any kind came (0: none
+	// yet).
 	spawned   time.Time
 	firstLine atomic.Int64
 }
 
 // startStdio spawns argv (no shell) and starts reading its answers.
-func startStdio(argv []string, stderr io.Writer, late lateFunc) (*stdioTransport, error) {
+func startStdio(argv []string, stderr io.Writer, late LateFunc) (*stdioTransport, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("stdio target: empty command")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	t := &stdioTransport{
-		cmd:     cmd,
-		stderr:  &tailBuffer{max: 4096},
-		late:    late,
-		pending: make(map[int64]chan *answer),
-		failed:  make(chan struct{}),
-		exited:  make(chan struct{}),
+		cmd:    cmd,
+		stderr: &tailBuffer{max: 4096},
+		calls:  newCalls(late),
+		failed: make(chan struct{}),
+		exited: make(chan struct{}),
 	}
 	if stderr != nil {
 		cmd.Stderr = io.MultiWriter(t.stderr, stderr)
@@ -115,47 +111,15 @@ func (t *stdioTransport) readLoop(stdout io.Reader) {
 	close(t.failed)
 }
 
-// dispatch routes one message: an answer to its caller (or to the late
-// counter when its read was cancelled), a server request to a reply.
+// dispatch routes one message (see calls.route); a line owns its bytes,
+// so an answer takes it without a copy.
 func (t *stdioTransport) dispatch(line []byte, first, now time.Time) {
-	id, method := routing(line)
-	if method != "" {
-		if id != nil {
-			t.replyToServer(id, method)
-		}
-		return // notifications (logging, progress) are not answers
+	reply := t.calls.route(line, now, func() *Answer {
+		return &Answer{Body: line, WireBytes: int64(len(line)) + 1, FirstByte: first, Done: now} // the newline is framing
+	})
+	if reply != nil {
+		_ = t.write(reply)
 	}
-	n, ok := protocol.ParseIntID(id)
-	if !ok {
-		return // not an answer to anything we sent
-	}
-	t.mu.Lock()
-	ch, waiting := t.pending[n]
-	if waiting {
-		delete(t.pending, n)
-	}
-	cancelledAt, isLate := t.tombs.take(n)
-	t.mu.Unlock()
-	wire := int64(len(line)) + 1 // the newline is framing
-	switch {
-	case waiting:
-		ch <- &answer{body: line, wireBytes: wire, firstByte: first, done: now}
-	case isLate && t.late != nil:
-		t.late(wire, now.Sub(cancelledAt))
-	}
-}
-
-// replyToServer answers requests a server may send a client: ping gets an
-// empty result, anything else method-not-found (readbench offers no
-// client capabilities).
-func (t *stdioTransport) replyToServer(id []byte, method string) {
-	var msg []byte
-	if method == protocol.MethodPing {
-		msg = protocol.AppendResult(nil, id, []byte("{}"))
-	} else {
-		msg = protocol.AppendError(nil, id, protocol.NewError(protocol.CodeMethodNotFound, "readbench offers no "+method, nil))
-	}
-	_ = t.write(msg)
 }
 
 func (t *stdioTransport) write(msg []byte) error {
@@ -174,62 +138,29 @@ func (t *stdioTransport) write(msg []byte) error {
 	return nil
 }
 
-func (t *stdioTransport) call(ctx context.Context, req request) (*answer, error) {
-	ch := make(chan *answer, 1)
-	t.mu.Lock()
-	t.pending[req.id] = ch
-	t.mu.Unlock()
+func (t *stdioTransport) call(ctx context.Context, req Request) (*Answer, error) {
+	ch := t.calls.add(req.ID)
 	sent := time.Now()
 	if err := t.write(req.body); err != nil {
-		t.forget(req.id)
+		t.calls.forget(req.ID)
 		return nil, err
 	}
-	select {
-	case a := <-ch:
-		a.sent = sent
-		return a, nil
-	case <-t.failed:
-		t.forget(req.id)
-		return nil, t.deadErr
-	case <-ctx.Done():
+	a, cancelled, err := t.calls.wait(ctx, req.ID, ch, t.failed, func() error { return t.deadErr })
+	if cancelled {
+		// notifications/cancelled, in both eras on stdio. initialize is
+		// never cancelled (the session never does).
+		if n, nerr := cancelNotification(req.ID, cancelReason(ctx)); nerr == nil {
+			_ = t.write(n.body)
+		}
 	}
-	// Cancelled. If the answer raced in, it is ours after all.
-	t.mu.Lock()
-	_, stillPending := t.pending[req.id]
-	if stillPending {
-		delete(t.pending, req.id)
-		t.tombs.add(req.id, time.Now())
+	if err != nil {
+		return nil, err
 	}
-	t.mu.Unlock()
-	if !stillPending {
-		a := <-ch
-		a.sent = sent
-		return a, nil
-	}
-	t.sendCancel(req.id, ctx)
-	return nil, ctx.Err()
+	a.Sent = sent
+	return a, nil
 }
 
-// sendCancel tells the server to stop: notifications/cancelled, in both
-// eras on stdio. initialize is never cancelled (the session never does).
-func (t *stdioTransport) sendCancel(id int64, ctx context.Context) {
-	reason := "turn deadline"
-	if errors.Is(context.Cause(ctx), errReadTimeout) {
-		reason = "read timeout"
-	}
-	msg, err := protocol.AppendRequest(nil, nil, protocol.MethodCancelled, map[string]any{"requestId": id, "reason": reason})
-	if err == nil {
-		_ = t.write(msg)
-	}
-}
-
-func (t *stdioTransport) forget(id int64) {
-	t.mu.Lock()
-	delete(t.pending, id)
-	t.mu.Unlock()
-}
-
-func (t *stdioTransport) notify(_ context.Context, req request) error { return t.write(req.body) }
+func (t *stdioTransport) notify(_ context.Context, req Request) error { return t.write(req.body) }
 
 // close ends the child as the specification's stdio shutdown says:
 // close its stdin, wait, then SIGTERM, wait, then SIGKILL.

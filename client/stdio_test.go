@@ -1,4 +1,4 @@
-package driver
+package client
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
 )
 
@@ -38,8 +39,10 @@ func serveScriptedStdio() int {
 	}
 	fmt.Println(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"reading"}}`)
 	fmt.Println(`{"jsonrpc":"2.0","id":"srv-1","method":"ping"}`)
-	fmt.Println(string(protocol.AppendResult(nil, second.ID, []byte(`{"n":2}`))))
-	fmt.Println(string(protocol.AppendResult(nil, first.ID, []byte(`{"n":1}`))))
+	// Reverse order of arrival; each answer names its request's id, so
+	// the test needs no order of its own.
+	fmt.Println(string(protocol.AppendResult(nil, second.ID, fmt.Appendf(nil, `{"n":%s}`, second.ID))))
+	fmt.Println(string(protocol.AppendResult(nil, first.ID, fmt.Appendf(nil, `{"n":%s}`, first.ID))))
 	pinged := false
 	for m := next(); m != nil; m = next() {
 		switch {
@@ -56,18 +59,21 @@ func serveScriptedStdio() int {
 // answers are skipped, a server's ping is answered, and answers that come
 // in reverse order reach the right callers.
 func TestStdioNotificationsServerRequestsAndOrder(t *testing.T) {
-	tr := startPeerProcess(t, scriptedStdioPeer)
+	tr, err := startStdio(peertest.Command(t, scriptedStdioPeer), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer tr.close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	call := func(id int64) string {
 		body, _ := protocol.AppendRequest(nil, protocol.IntID(id), "x/echo", nil)
-		a, err := tr.call(ctx, request{id: id, method: "x/echo", body: body})
+		a, err := tr.call(ctx, Request{ID: id, method: "x/echo", body: body})
 		if err != nil {
 			return err.Error()
 		}
 		var m protocol.Message
-		_ = json.Unmarshal(a.body, &m)
+		_ = json.Unmarshal(a.Body, &m)
 		return string(m.Result)
 	}
 	got := make([]string, 2)
@@ -78,11 +84,10 @@ func TestStdioNotificationsServerRequestsAndOrder(t *testing.T) {
 			defer wg.Done()
 			got[i] = call(int64(i + 1))
 		}()
-		time.Sleep(20 * time.Millisecond) // request 1 is written first
 	}
 	wg.Wait()
 	if got[0] != `{"n":1}` || got[1] != `{"n":2}` {
-		t.Fatalf("answers %q, want each request its own", got)
+		t.Fatalf("answers %q, want each request its own (answered in reverse order of arrival)", got)
 	}
 	if res := call(3); !strings.Contains(res, `"pinged":true`) {
 		t.Errorf("the server's ping was not answered: %s", res)

@@ -1,4 +1,4 @@
-package driver
+package contract
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/workload"
 )
 
@@ -66,14 +67,14 @@ func TestJudgeRange(t *testing.T) {
 		why    string
 		ta     toolAnswer
 		eof    bool
-		status CheckStatus
+		status Status
 		detail string
 	}{
-		{"exact bytes and eof", toolAnswer{data: want, eof: true}, true, CheckPass, "4 bytes, eof true"},
-		{"eof must be false before the end", toolAnswer{data: want, eof: true}, false, CheckFail, "eof true, want false"},
-		{"short answer", toolAnswer{data: want[:2]}, false, CheckFail, "2 bytes, want 4"},
-		{"other bytes", toolAnswer{data: []byte("abce")}, false, CheckFail, "differ"},
-		{"an error where bytes were due", toolAnswer{isError: true, code: "internal"}, false, CheckFail, `code "internal"`},
+		{"exact bytes and eof", toolAnswer{data: want, eof: true}, true, Pass, "4 bytes, eof true"},
+		{"eof must be false before the end", toolAnswer{data: want, eof: true}, false, Fail, "eof true, want false"},
+		{"short answer", toolAnswer{data: want[:2]}, false, Fail, "2 bytes, want 4"},
+		{"other bytes", toolAnswer{data: []byte("abce")}, false, Fail, "differ"},
+		{"an error where bytes were due", toolAnswer{isError: true, code: "internal"}, false, Fail, `code "internal"`},
 	}
 	for _, c := range cases {
 		st, d := judgeRange(c.ta, nil, want, c.eof)
@@ -91,7 +92,7 @@ func TestNotFoundURI(t *testing.T) {
 		{"", "docs://readbench-check/no-such-resource-7f3a9c"},
 	}
 	for _, c := range cases {
-		ch := &contractChecker{}
+		ch := &checker{}
 		if c.listed != "" {
 			ch.listed = []contractResource{{URI: c.listed}}
 		}
@@ -99,7 +100,7 @@ func TestNotFoundURI(t *testing.T) {
 			t.Errorf("listed %q: probe %q, want %q", c.listed, got, c.want)
 		}
 	}
-	if got := (&contractChecker{sim: true, listed: []contractResource{{URI: "sim:///a"}}}).notFoundURI(); strings.HasPrefix(got, "sim:") {
+	if got := (&checker{sim: true, listed: []contractResource{{URI: "sim:///a"}}}).notFoundURI(); strings.HasPrefix(got, "sim:") {
 		t.Errorf("the simulated server serves every sim: URI; probe %q", got)
 	}
 }
@@ -107,17 +108,17 @@ func TestNotFoundURI(t *testing.T) {
 // TestCheckContractUnreachable: a target that cannot be started is a
 // failed handshake with every other check skipped, not an error.
 func TestCheckContractUnreachable(t *testing.T) {
-	rep, err := CheckContract(context.Background(), CheckOptions{
+	rep, err := Check(context.Background(), Options{
 		Target: workload.Target{Kind: workload.TargetStdio, Argv: []string{"/nonexistent/readbench-no-such-server"}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Failed() || rep.Checks[0].Name != "handshake" || rep.Checks[0].Status != CheckFail {
+	if !rep.Failed() || rep.Checks[0].Name != "handshake" || rep.Checks[0].Status != Fail {
 		t.Fatalf("checks %+v", rep.Checks)
 	}
 	for _, c := range rep.Checks[1:] {
-		if c.Status != CheckSkip || c.Detail == "" {
+		if c.Status != Skip || c.Detail == "" {
 			t.Errorf("after a failed handshake %q is %s (%q), want skip with a reason", c.Name, c.Status, c.Detail)
 		}
 	}
@@ -130,14 +131,14 @@ func TestCheckContractUnreachable(t *testing.T) {
 // then it is cancelled, and over 2026-07-28 HTTP that passes by
 // construction.
 func TestCheckContractSDKPeer(t *testing.T) {
-	url := startSDKHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true})
+	url := peertest.StartSDKHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	rep, err := CheckContract(ctx, CheckOptions{Target: workload.Target{Kind: workload.TargetHTTP, Address: url}})
+	rep, err := Check(ctx, Options{Target: workload.Target{Kind: workload.TargetHTTP, Address: url}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	status := map[string][]CheckStatus{}
+	status := map[string][]Status{}
 	for _, c := range rep.Checks {
 		status[c.Name] = append(status[c.Name], c.Status)
 		t.Logf("%-16s %-4s %s %s", c.Name, c.Status, c.URI, c.Detail)
@@ -145,24 +146,24 @@ func TestCheckContractSDKPeer(t *testing.T) {
 	if rep.Server.Name != "sdk-peer" || rep.ProtocolVersion == "" {
 		t.Errorf("server %+v, protocol %q", rep.Server, rep.ProtocolVersion)
 	}
-	want := map[string]CheckStatus{"handshake": CheckPass, "server info": CheckPass, "resources/list": CheckPass,
-		"read tool": CheckSkip}
-	if got := status["cancellation"]; len(got) != 1 || got[0] == CheckFail {
+	want := map[string]Status{"handshake": Pass, "server info": Pass, "resources/list": Pass,
+		"read tool": Skip}
+	if got := status["cancellation"]; len(got) != 1 || got[0] == Fail {
 		t.Errorf("cancellation: %v", got)
 	}
 	if rep.Modern {
-		want["not-found error"] = CheckPass
+		want["not-found error"] = Pass
 	}
 	for name, st := range want {
 		if len(status[name]) != 1 || status[name][0] != st {
 			t.Errorf("%s: %v, want %s", name, status[name], st)
 		}
 	}
-	if got := status["read"]; len(got) != len(sdkDocs) {
-		t.Errorf("read rows %v, want one per listed resource (%d)", got, len(sdkDocs))
+	if got := status["read"]; len(got) != len(peertest.Docs()) {
+		t.Errorf("read rows %v, want one per listed resource (%d)", got, len(peertest.Docs()))
 	}
 	for _, st := range status["read"] {
-		if st != CheckPass {
+		if st != Pass {
 			t.Errorf("read rows %v", status["read"])
 			break
 		}

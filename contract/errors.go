@@ -1,19 +1,19 @@
-package driver
+package contract
 
 import (
 	"context"
 	"fmt"
 	"net/url"
 
+	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
-	"github.com/readbench/readbench/stats"
 )
 
 // notFoundURI is a URI that cannot exist: the scheme and authority of a
 // listed resource (so the server serves that scheme and the answer is
 // about the resource, not the scheme) with a path of our own. The
 // simulated server serves any sim: URI, and answers any other as missing.
-func (c *contractChecker) notFoundURI() string {
+func (c *checker) notFoundURI() string {
 	const path, fallback = "/readbench-check/no-such-resource-7f3a9c", "docs://readbench-check/no-such-resource-7f3a9c"
 	if c.sim || len(c.listed) == 0 {
 		return fallback
@@ -31,27 +31,27 @@ func (c *contractChecker) notFoundURI() string {
 
 // notFound reads a URI that cannot exist: a legacy server answers -32002,
 // a 2026-07-28 one -32602 (which retired -32002).
-func (c *contractChecker) notFound(ctx context.Context) {
+func (c *checker) notFound(ctx context.Context) {
 	uri := c.notFoundURI()
-	want, era := protocol.CodeResourceNotFound, "a "+c.s.version+" server answers -32002"
-	if c.s.modern {
+	want, era := protocol.CodeResourceNotFound, "a "+c.s.ProtocolVersion()+" server answers -32002"
+	if c.s.Modern() {
 		want, era = protocol.CodeInvalidParams, "a 2026-07-28 server answers -32602 (-32002 is retired)"
 	}
 	code, got, err := c.errorProbe(ctx, uri)
 	switch {
 	case err != nil:
-		c.rep.add("not-found error", CheckFail, uri, err.Error())
+		c.rep.add("not-found error", Fail, uri, err.Error())
 	case code == want:
-		c.rep.add("not-found error", CheckPass, uri, got)
-	case code == protocol.CodeInvalidParams && saysNotFound(got):
+		c.rep.add("not-found error", Pass, uri, got)
+	case code == protocol.CodeInvalidParams && client.SaysNotFound(got):
 		// The official SDKs answer -32602 in every era since SEP-2164;
 		// a host that follows the specification of its era still has to
 		// expect it, so it passes with the difference named.
-		c.rep.add("not-found error", CheckPass, uri, got+" (-32602, as the SDKs answer in every era since SEP-2164; this era's code is -32002)")
+		c.rep.add("not-found error", Pass, uri, got+" (-32602, as the SDKs answer in every era since SEP-2164; this era's code is -32002)")
 	case code == 0:
-		c.rep.add("not-found error", CheckFail, uri, got+" for a URI that cannot exist; "+era)
+		c.rep.add("not-found error", Fail, uri, got+" for a URI that cannot exist; "+era)
 	default:
-		c.rep.add("not-found error", CheckFail, uri, got+"; "+era)
+		c.rep.add("not-found error", Fail, uri, got+"; "+era)
 	}
 }
 
@@ -60,40 +60,40 @@ func (c *contractChecker) notFound(ctx context.Context) {
 func malformedURIs() []string { return []string{"not a uri", "::::"} }
 
 // malformed reads URIs that are not URIs: -32602 in both eras.
-func (c *contractChecker) malformed(ctx context.Context) {
+func (c *checker) malformed(ctx context.Context) {
 	for _, uri := range malformedURIs() {
 		code, got, err := c.errorProbe(ctx, uri)
 		switch {
 		case err != nil:
-			c.rep.add("malformed uri", CheckFail, uri, err.Error())
+			c.rep.add("malformed uri", Fail, uri, err.Error())
 		case code == protocol.CodeInvalidParams:
-			c.rep.add("malformed uri", CheckPass, uri, got)
+			c.rep.add("malformed uri", Pass, uri, got)
 		default:
-			c.rep.add("malformed uri", CheckFail, uri, got+"; a malformed URI is -32602 (invalid params)")
+			c.rep.add("malformed uri", Fail, uri, got+"; a malformed URI is -32602 (invalid params)")
 		}
 	}
 }
 
 // errorProbe reads uri expecting an error: it returns the JSON-RPC code
 // (0 when the answer was not an error) and a description of the answer.
-func (c *contractChecker) errorProbe(ctx context.Context, uri string) (int, string, error) {
+func (c *checker) errorProbe(ctx context.Context, uri string) (int, string, error) {
 	rctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
 	defer cancel()
-	a, err := c.s.read(rctx, uri)
+	a, err := c.s.Read(rctx, uri)
 	if err != nil {
 		return 0, "", err
 	}
-	v := checkRead(a.body, uri, c.s.modern)
-	if v.code != 0 {
-		return v.code, describeError(a.body), nil
+	v := client.Classify(a.Body, uri, c.s.Modern())
+	if v.Code != 0 {
+		return v.Code, describeError(a.Body), nil
 	}
-	switch v.outcome {
-	case stats.OK:
-		return 0, fmt.Sprintf("answered ok (%d %s, %d bytes)", v.entries, plural(v.entries, "entry", "entries"), v.diskBytes), nil
-	case stats.InputRequired:
+	switch v.Kind {
+	case client.OK:
+		return 0, fmt.Sprintf("answered ok (%d %s, %d bytes)", v.Entries, plural(v.Entries, "entry", "entries"), v.DiskBytes), nil
+	case client.InputRequired:
 		return 0, "answered input_required", nil
 	}
-	return 0, "answered neither contents nor an error (" + v.detail + ")", nil
+	return 0, "answered neither contents nor an error (" + v.Detail + ")", nil
 }
 
 // describeError renders a JSON-RPC error answer as "error -32602 "msg"".

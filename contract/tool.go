@@ -1,4 +1,4 @@
-package driver
+package contract
 
 import (
 	"bytes"
@@ -12,10 +12,10 @@ import (
 	"github.com/readbench/readbench/protocol"
 )
 
-// The ranged read tool of seed 004: tools/call "read" with {path, offset?,
-// length?} answers structuredContent {bytes (base64), content_type, eof};
-// its failures are tool results with isError and a code (not_found,
-// invalid_path, internal).
+// The ranged read tool (docs/check.md (read tool)): tools/call "read" with
+// {path, offset?, length?} answers structuredContent {bytes (base64),
+// content_type, eof}; its failures are tool results with isError and a
+// code (not_found, invalid_path, internal).
 const (
 	readToolName = "read"
 	// Paths on the simulated server, whose paths are sim: URIs: a file, a
@@ -35,20 +35,20 @@ type toolAnswer struct {
 	contentType string
 	eof         bool
 	isError     bool
-	code        string // the seed's error code of an isError result
+	code        string // the tool's error code of an isError result
 	message     string
 	rpcErr      *protocol.Error
 }
 
 // readTool checks the ranged read tool's semantics where it is offered.
-func (c *contractChecker) readTool(ctx context.Context) {
+func (c *checker) readTool(ctx context.Context) {
 	if why := c.findReadTool(ctx); why != "" {
-		c.rep.add("read tool", CheckSkip, "", why)
+		c.rep.add("read tool", Skip, "", why)
 		return
 	}
 	file, dir, unknown := c.toolPaths()
 	if file == "" {
-		c.rep.add("read tool", CheckSkip, "", "readbench cannot guess a file path on this server: give --read-path PATH")
+		c.rep.add("read tool", Skip, "", "readbench cannot guess a file path on this server: give --read-path PATH")
 	} else {
 		c.toolRanges(ctx, file)
 	}
@@ -60,13 +60,9 @@ func (c *contractChecker) readTool(ctx context.Context) {
 
 // findReadTool walks tools/list for a tool named read that takes path,
 // offset and length; it returns why not when there is none.
-func (c *contractChecker) findReadTool(ctx context.Context) string {
-	cursor := ""
-	for range maxToolPages {
-		params := map[string]any{}
-		if cursor != "" {
-			params["cursor"] = cursor
-		}
+func (c *checker) findReadTool(ctx context.Context) string {
+	why := "no tool named read in tools/list"
+	_, err := c.s.Paginate(ctx, protocol.MethodToolsList, maxToolPages, c.o.Timeout, func(raw json.RawMessage) (string, error) {
 		var res struct {
 			Tools []struct {
 				Name        string `json:"name"`
@@ -76,37 +72,36 @@ func (c *contractChecker) findReadTool(ctx context.Context) string {
 			} `json:"tools"`
 			NextCursor string `json:"nextCursor"`
 		}
-		rctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
-		err := c.s.callSmall(rctx, protocol.MethodToolsList, c.s.withMeta(params), &res)
-		cancel()
-		if err != nil {
-			if isMethodNotFound(err) {
-				return "the server offers no tools (tools/list: method not found)"
-			}
-			return "tools/list failed: " + err.Error()
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return "", err
 		}
 		for _, t := range res.Tools {
 			if t.Name != readToolName {
 				continue
 			}
+			why = ""
 			for _, p := range []string{"path", "offset", "length"} {
 				if _, ok := t.InputSchema.Properties[p]; !ok {
-					return "the tool named read takes no " + p + ": it is not the ranged read of seed 004"
+					why = "the tool named read takes no " + p + ": it is not the ranged read of docs/check.md (read tool)"
+					break
 				}
 			}
-			return ""
+			return "", nil // found: the walk ends here
 		}
-		if res.NextCursor == "" || res.NextCursor == cursor {
-			break
-		}
-		cursor = res.NextCursor
+		return res.NextCursor, nil
+	})
+	switch {
+	case err != nil && isMethodNotFound(err):
+		return "the server offers no tools (tools/list: method not found)"
+	case err != nil:
+		return "tools/list failed: " + err.Error()
 	}
-	return "no tool named read in tools/list"
+	return why
 }
 
 // toolPaths returns a file, a directory ("" when unknown) and a path that
 // cannot exist.
-func (c *contractChecker) toolPaths() (file, dir, unknown string) {
+func (c *checker) toolPaths() (file, dir, unknown string) {
 	if c.sim {
 		return simToolFile, simToolDir, simToolUnknown
 	}
@@ -124,21 +119,21 @@ func (c *contractChecker) toolPaths() (file, dir, unknown string) {
 }
 
 // toolRanges reads the whole file, then checks each range rule of the
-// seed against it.
-func (c *contractChecker) toolRanges(ctx context.Context, path string) {
+// tool (docs/check.md (read tool)) against it.
+func (c *checker) toolRanges(ctx context.Context, path string) {
 	whole, calls, ct, err := c.toolWhole(ctx, path)
 	if err != nil {
-		c.rep.add("read tool: whole file", CheckFail, path, err.Error())
+		c.rep.add("read tool: whole file", Fail, path, err.Error())
 		return
 	}
 	d := fmt.Sprintf("%d bytes, eof true, content_type %q", len(whole), ct)
 	if calls > 1 {
 		d += fmt.Sprintf(" (in %d calls: the provider caps length)", calls)
 	}
-	c.rep.add("read tool: whole file", CheckPass, path, d)
+	c.rep.add("read tool: whole file", Pass, path, d)
 	size := int64(len(whole))
 	if size < 2 {
-		c.rep.add("read tool: range", CheckSkip, path, fmt.Sprintf("the file has %d bytes: too small to read a part of", size))
+		c.rep.add("read tool: range", Skip, path, fmt.Sprintf("the file has %d bytes: too small to read a part of", size))
 		return
 	}
 	n := min(size/2, 4096)
@@ -162,7 +157,7 @@ func (c *contractChecker) toolRanges(ctx context.Context, path string) {
 }
 
 // toolWhole reads path from offset 0 without a length until eof.
-func (c *contractChecker) toolWhole(ctx context.Context, path string) (data []byte, calls int, contentType string, err error) {
+func (c *checker) toolWhole(ctx context.Context, path string) (data []byte, calls int, contentType string, err error) {
 	for calls < maxToolCalls && len(data) <= maxToolBytes {
 		var off *int64
 		if calls > 0 {
@@ -192,45 +187,45 @@ func (c *contractChecker) toolWhole(ctx context.Context, path string) (data []by
 }
 
 // judgeRange compares a ranged answer with the bytes and eof it must have.
-func judgeRange(ta toolAnswer, err error, want []byte, wantEOF bool) (CheckStatus, string) {
+func judgeRange(ta toolAnswer, err error, want []byte, wantEOF bool) (Status, string) {
 	switch {
 	case err != nil:
-		return CheckFail, err.Error()
+		return Fail, err.Error()
 	case ta.rpcErr != nil:
-		return CheckFail, fmt.Sprintf("answered JSON-RPC error %d %q; want bytes", ta.rpcErr.Code, ta.rpcErr.Message)
+		return Fail, fmt.Sprintf("answered JSON-RPC error %d %q; want bytes", ta.rpcErr.Code, ta.rpcErr.Message)
 	case ta.isError:
-		return CheckFail, fmt.Sprintf("failed with code %q (%s); want bytes, not an error", ta.code, ta.message)
+		return Fail, fmt.Sprintf("failed with code %q (%s); want bytes, not an error", ta.code, ta.message)
 	case len(ta.data) != len(want):
-		return CheckFail, fmt.Sprintf("%d bytes, want %d", len(ta.data), len(want))
+		return Fail, fmt.Sprintf("%d bytes, want %d", len(ta.data), len(want))
 	case !bytes.Equal(ta.data, want):
-		return CheckFail, "the bytes differ from the whole file's at that offset"
+		return Fail, "the bytes differ from the whole file's at that offset"
 	case ta.eof != wantEOF:
-		return CheckFail, fmt.Sprintf("eof %t, want %t (eof is true iff the bytes end at the file's last byte)", ta.eof, wantEOF)
+		return Fail, fmt.Sprintf("eof %t, want %t (eof is true iff the bytes end at the file's last byte)", ta.eof, wantEOF)
 	}
-	return CheckPass, fmt.Sprintf("%d bytes, eof %t", len(ta.data), ta.eof)
+	return Pass, fmt.Sprintf("%d bytes, eof %t", len(ta.data), ta.eof)
 }
 
 // toolFailure checks that reading path fails with one of the codes.
-func (c *contractChecker) toolFailure(ctx context.Context, name, path string, codes []string) {
+func (c *checker) toolFailure(ctx context.Context, name, path string, codes []string) {
 	ta, err := c.toolCall(ctx, path, nil, nil)
 	want := strings.Join(codes, " or ")
 	switch {
 	case err != nil:
-		c.rep.add(name, CheckFail, path, err.Error())
+		c.rep.add(name, Fail, path, err.Error())
 	case ta.rpcErr != nil:
-		c.rep.add(name, CheckFail, path, fmt.Sprintf("answered JSON-RPC error %d %q; want a tool result with isError and code %s",
+		c.rep.add(name, Fail, path, fmt.Sprintf("answered JSON-RPC error %d %q; want a tool result with isError and code %s",
 			ta.rpcErr.Code, ta.rpcErr.Message, want))
 	case !ta.isError:
-		c.rep.add(name, CheckFail, path, fmt.Sprintf("succeeded with %d bytes; want an error %s", len(ta.data), want))
+		c.rep.add(name, Fail, path, fmt.Sprintf("succeeded with %d bytes; want an error %s", len(ta.data), want))
 	case !slices.Contains(codes, ta.code):
-		c.rep.add(name, CheckFail, path, fmt.Sprintf("failed with code %q (%s); want %s", ta.code, ta.message, want))
+		c.rep.add(name, Fail, path, fmt.Sprintf("failed with code %q (%s); want %s", ta.code, ta.message, want))
 	default:
-		c.rep.add(name, CheckPass, path, fmt.Sprintf("isError, code %s: %s", ta.code, ta.message))
+		c.rep.add(name, Pass, path, fmt.Sprintf("isError, code %s: %s", ta.code, ta.message))
 	}
 }
 
 // toolCall calls the read tool once and decodes its answer.
-func (c *contractChecker) toolCall(ctx context.Context, path string, offset, length *int64) (toolAnswer, error) {
+func (c *checker) toolCall(ctx context.Context, path string, offset, length *int64) (toolAnswer, error) {
 	args := map[string]any{"path": path}
 	if offset != nil {
 		args["offset"] = *offset
@@ -238,17 +233,17 @@ func (c *contractChecker) toolCall(ctx context.Context, path string, offset, len
 	if length != nil {
 		args["length"] = *length
 	}
-	req, err := c.newRequest(protocol.MethodToolsCall, readToolName, map[string]any{"name": readToolName, "arguments": args})
+	req, err := c.s.NewRequest(protocol.MethodToolsCall, readToolName, map[string]any{"name": readToolName, "arguments": args})
 	if err != nil {
 		return toolAnswer{}, err
 	}
 	rctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
 	defer cancel()
-	a, err := c.s.t.call(rctx, req)
+	a, err := c.s.Do(rctx, req)
 	if err != nil {
 		return toolAnswer{}, err
 	}
-	return decodeToolAnswer(a.body)
+	return decodeToolAnswer(a.Body)
 }
 
 // decodeToolAnswer reads a read-tool answer: a JSON-RPC error, an isError

@@ -8,12 +8,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
-	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
 )
 
@@ -42,7 +41,7 @@ type DiscoverOptions struct {
 	Headers         map[string]string // as in a workload: ${VAR} is expanded, values are never kept
 	EmbeddedCommand []string          // starts the embedded target (see Options.EmbeddedCommand)
 	Stderr          io.Writer         // stdio servers' stderr; nil keeps only a tail
-	Client          ServerInfo        // clientInfo sent to the server
+	Client          client.ServerInfo // clientInfo sent to the server
 
 	MaxPages      int                    // per list method; 0: DefaultMaxPages
 	SamplePerType int                    // 0: DefaultSamplePerType; negative: read nothing
@@ -52,7 +51,7 @@ type DiscoverOptions struct {
 
 // Catalog is what discovery learned of a target.
 type Catalog struct {
-	Server          ServerInfo
+	Server          client.ServerInfo
 	ProtocolVersion string
 	Resources       []workload.Resource // listing order, each URI once
 	Templates       []Template
@@ -74,28 +73,28 @@ type Template struct {
 // Discover opens one session to the target, the way a run does, lists it
 // and closes the session.
 func Discover(ctx context.Context, o DiscoverOptions) (*Catalog, error) {
-	s, _, err := connect(ctx, dialSpec{
-		target: o.Target, protocol: o.Protocol, headers: o.Headers,
-		embedded: o.EmbeddedCommand, stderr: o.Stderr, client: o.Client,
+	s, _, err := client.Connect(ctx, client.Dial{
+		Target: o.Target, Protocol: o.Protocol, Headers: o.Headers,
+		Embedded: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", o.Target, err)
 	}
-	defer func() { _ = s.close() }()
-	return s.catalog(ctx, o)
+	defer func() { _ = s.Close() }()
+	return catalog(ctx, s, o)
 }
 
 // catalog lists the session's target and samples the sizes it leaves out.
-func (s *session) catalog(ctx context.Context, o DiscoverOptions) (*Catalog, error) {
+func catalog(ctx context.Context, s *client.Session, o DiscoverOptions) (*Catalog, error) {
 	maxPages := cmp.Or(max(o.MaxPages, 0), DefaultMaxPages)
-	cat := &Catalog{Server: s.server, ProtocolVersion: s.version}
-	if err := s.listResources(ctx, maxPages, cat); err != nil {
+	cat := &Catalog{Server: s.Server(), ProtocolVersion: s.ProtocolVersion()}
+	if err := listResources(ctx, s, maxPages, cat); err != nil {
 		return nil, err
 	}
-	if err := s.listTemplates(ctx, maxPages, cat); err != nil {
+	if err := listTemplates(ctx, s, maxPages, cat); err != nil {
 		return nil, err
 	}
-	s.sample(ctx, o, cat)
+	sample(ctx, s, o, cat)
 	return cat, nil
 }
 
@@ -106,9 +105,9 @@ func unimplemented(err error) bool {
 }
 
 // listResources reads every page of resources/list into cat.
-func (s *session) listResources(ctx context.Context, maxPages int, cat *Catalog) error {
+func listResources(ctx context.Context, s *client.Session, maxPages int, cat *Catalog) error {
 	seen := map[string]bool{}
-	pages, warning, err := s.paginate(ctx, protocol.MethodResourcesList, maxPages, func(raw json.RawMessage) (string, error) {
+	l, err := s.Paginate(ctx, protocol.MethodResourcesList, maxPages, pageTimeout, func(raw json.RawMessage) (string, error) {
 		var page struct {
 			Resources []struct {
 				URI      string          `json:"uri"`
@@ -128,7 +127,8 @@ func (s *session) listResources(ctx context.Context, maxPages int, cat *Catalog)
 		}
 		return page.NextCursor, nil
 	})
-	cat.Pages = pages
+	cat.Pages = l.Pages
+	warning := l.Warning(protocol.MethodResourcesList)
 	if unimplemented(err) {
 		warning, err = "the server does not implement resources/list: it lists no resources", nil
 	}
@@ -156,8 +156,8 @@ func listedSize(raw json.RawMessage) int64 {
 
 // listTemplates reads every page of resources/templates/list into cat; a
 // server without templates is common and not worth a warning.
-func (s *session) listTemplates(ctx context.Context, maxPages int, cat *Catalog) error {
-	_, warning, err := s.paginate(ctx, protocol.MethodResourceTemplates, maxPages, func(raw json.RawMessage) (string, error) {
+func listTemplates(ctx context.Context, s *client.Session, maxPages int, cat *Catalog) error {
+	l, err := s.Paginate(ctx, protocol.MethodResourceTemplates, maxPages, pageTimeout, func(raw json.RawMessage) (string, error) {
 		var page struct {
 			ResourceTemplates []Template `json:"resourceTemplates"`
 			NextCursor        string     `json:"nextCursor"`
@@ -175,46 +175,7 @@ func (s *session) listTemplates(ctx context.Context, maxPages int, cat *Catalog)
 	if unimplemented(err) {
 		return nil
 	}
-	return cat.warn(warning, err)
-}
-
-// paginate calls a list method page after page, handing each result to
-// page, which returns the next cursor. It stops at the last page, after
-// maxPages pages, or when the server hands back a cursor it already gave
-// (a loop): the last two are warnings, not errors, since what was listed
-// so far is still good.
-func (s *session) paginate(ctx context.Context, method string, maxPages int, page func(json.RawMessage) (string, error)) (pages int, warning string, err error) {
-	seen := map[string]bool{}
-	cursor := ""
-	for {
-		if pages == maxPages {
-			return pages, fmt.Sprintf("%s: stopped after %d pages, the server offered more", method, maxPages), nil
-		}
-		params := map[string]any{}
-		if cursor != "" {
-			params["cursor"] = cursor
-		}
-		var raw json.RawMessage
-		pctx, cancel := context.WithTimeout(ctx, pageTimeout)
-		err := s.callSmall(pctx, method, s.withMeta(params), &raw)
-		cancel()
-		if err != nil {
-			return pages, "", fmt.Errorf("%s (page %d): %w", method, pages+1, err)
-		}
-		pages++
-		next, err := page(raw)
-		if err != nil {
-			return pages, "", fmt.Errorf("%s (page %d): unreadable result: %w", method, pages, err)
-		}
-		if next == "" {
-			return pages, "", nil
-		}
-		if seen[next] {
-			return pages, fmt.Sprintf("%s: the server repeated cursor %q after %d pages (a pagination loop); stopped there", method, next, pages), nil
-		}
-		seen[next] = true
-		cursor = next
-	}
+	return cat.warn(l.Warning(protocol.MethodResourceTemplates), err)
 }
 
 // sample reads up to SamplePerType resources of each MIME type whose
@@ -222,7 +183,7 @@ func (s *session) paginate(ctx context.Context, method string, maxPages int, pag
 // records the decoded size (and the type the answer declares) of each read
 // that succeeds; each worker writes only the resources it is handed. Reads
 // that fail leave the size unknown and are counted.
-func (s *session) sample(ctx context.Context, o DiscoverOptions, cat *Catalog) {
+func sample(ctx context.Context, s *client.Session, o DiscoverOptions, cat *Catalog) {
 	perType, timeout := cmp.Or(o.SamplePerType, DefaultSamplePerType), cmp.Or(o.SampleTimeout, DefaultSampleTimeout)
 	jobs := samplePicks(cat.Resources, perType, o.SampleTypes)
 	if len(jobs) == 0 {
@@ -237,7 +198,7 @@ func (s *session) sample(ctx context.Context, o DiscoverOptions, cat *Catalog) {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				why := s.sampleOne(ctx, timeout, &cat.Resources[i])
+				why := sampleOne(ctx, s, timeout, &cat.Resources[i])
 				mu.Lock()
 				if why == "" {
 					cat.Sampled++
@@ -294,47 +255,25 @@ func samplePicks(res []workload.Resource, perType int, want func(string) bool) [
 
 // sampleOne reads one resource and fills in its size and, when the
 // listing had none, its type; it returns why it could not, or "".
-func (s *session) sampleOne(ctx context.Context, timeout time.Duration, r *workload.Resource) string {
+func sampleOne(ctx context.Context, s *client.Session, timeout time.Duration, r *workload.Resource) string {
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	a, err := s.read(rctx, r.URI)
+	a, err := s.Read(rctx, r.URI)
 	if err != nil {
 		return err.Error()
 	}
-	v := checkRead(a.body, r.URI, s.modern)
-	if v.outcome != stats.OK {
-		if v.detail != "" {
-			return v.outcome.String() + ": " + v.detail
+	v := client.Classify(a.Body, r.URI, s.Modern())
+	if v.Kind != client.OK {
+		if v.Detail != "" {
+			return v.Kind.String() + ": " + v.Detail
 		}
-		return v.outcome.String()
+		return v.Kind.String()
 	}
-	r.Size, r.Sampled = v.diskBytes, true
+	r.Size, r.Sampled = v.DiskBytes, true
 	if r.MIME == "" {
-		r.MIME = firstEntryMIME(a.body)
+		r.MIME = v.MIME
 	}
 	return ""
-}
-
-// firstEntryMIME is the mimeType of the first contents entry of a read
-// answer, "" when it has none. It walks the bytes; the payload is never
-// decoded.
-func firstEntryMIME(body []byte) (mime string) {
-	field := func(b []byte, name string) (out []byte) {
-		_ = protocol.ObjectFields(b, func(k, v []byte) error {
-			if string(k) == name {
-				out = v
-			}
-			return nil
-		})
-		return out
-	}
-	_ = protocol.ArrayElements(field(field(body, "result"), "contents"), func(e []byte) error {
-		if mime == "" {
-			_ = json.Unmarshal(field(e, "mimeType"), &mime)
-		}
-		return nil
-	})
-	return strings.TrimSpace(mime)
 }
 
 // buildPlan compiles the run's plan once the handshake has named the
@@ -348,7 +287,7 @@ func (r *runner) buildPlan(ctx context.Context, sim bool) (*workload.Plan, error
 	if len(idx) == 0 {
 		return workload.NewPlanWith(r.w, opts)
 	}
-	cat, err := s.catalog(ctx, DiscoverOptions{SampleTypes: r.sampleWanted(idx), SampleTimeout: max(r.w.Turn.ReadTimeout, DefaultSampleTimeout)})
+	cat, err := catalog(ctx, s, DiscoverOptions{SampleTypes: r.sampleWanted(idx), SampleTimeout: max(r.w.Turn.ReadTimeout, DefaultSampleTimeout)})
 	if err != nil {
 		return nil, fmt.Errorf("discover %s: %w", r.w.Target, err)
 	}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
@@ -92,7 +94,7 @@ func newCatalogServer() *mcp.Server {
 // serveCatalogHTTP serves h over HTTP on 127.0.0.1 for the test's lifetime.
 func serveCatalogHTTP(t *testing.T, h http.Handler) string {
 	t.Helper()
-	return serveLocal(t, h).URL + "/mcp"
+	return peertest.ServeLocal(t, h).URL + "/mcp"
 }
 
 func startCatalogPeer(t *testing.T, opts *mcp.StreamableHTTPOptions) workload.Target {
@@ -119,7 +121,7 @@ func TestDiscoverSDK(t *testing.T) {
 		{"stateful-legacy", protocol.V20251125, mcp.StreamableHTTPOptions{}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cat, err := Discover(catalogCtx(t), DiscoverOptions{Target: startCatalogPeer(t, &c.opts), Client: ServerInfo{Name: "t", Version: "0"}})
+			cat, err := Discover(catalogCtx(t), DiscoverOptions{Target: startCatalogPeer(t, &c.opts), Client: client.ServerInfo{Name: "t", Version: "0"}})
 			if err != nil {
 				t.Fatal(err)
 			}

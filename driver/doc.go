@@ -1,14 +1,24 @@
-// Package driver fires resources/read turns at an MCP target and records
-// what happened. Four concerns, kept apart so each can be tested alone:
+// Package driver is the load: it fires resources/read turns at an MCP
+// target and records what happened. What it owns:
 //
-//   - transports move JSON-RPC messages (stdio child processes, Streamable
-//     HTTP, the 2024-11-05 HTTP+SSE) and implement cancellation the way
-//     each transport and era says;
-//   - a session owns the era (2026-07-28 stateless or the legacy
-//     handshake), request ids and the per-request _meta and headers;
-//   - the read check scans each answer's bytes once (never decoding a
-//     blob into Go values) for outcome, sizes and shape;
-//   - the scheduler decides when turns start (open model: from the
-//     intended start, so a stalled generator cannot hide latency) and the
-//     runner combines it with max_in_flight and the sessions.
+//   - the pacer (pacer.go): when each turn of an open-model run should
+//     start. Latency is measured from that intended start, so a stalled
+//     server or generator cannot hide behind coordinated omission;
+//   - the runner (run.go): sessions, the open and closed models,
+//     max_in_flight (a turn that cannot start is dropped and counted, never
+//     started late), progress, the server-cost sampling around the run;
+//   - turns (turn.go): N reads in parallel on one session, cut at the
+//     turn's deadline, each read ended by its timeout; every read gets
+//     exactly one outcome (outcome.go), so scheduled = sum of outcomes;
+//   - cache freshness (freshness.go): the reads a host honouring ttlMs
+//     would not have sent;
+//   - discovery for workloads (discover.go): resources/list and templates,
+//     sizes learned from sampled reads, to resolve mime+size classes and
+//     to write a starter workload.
+//
+// How a message reaches the server, how an era is detected and how an
+// answer is classified belong to package client; what the numbers mean is
+// docs/measurement.md. The driver imports client, servercost, stats and
+// workload; it never imports results, report, contract or simserver, and
+// knows nothing of output formats.
 package driver

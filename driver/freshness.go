@@ -3,15 +3,18 @@ package driver
 import (
 	"sync"
 	"time"
+
+	"github.com/readbench/readbench/internal/bounded"
 )
 
 // freshness remembers, per URI, until when the last answer stays fresh by
 // its ttlMs, so a run can tell how many reads a host honouring the cache
-// hints would not have sent. Only URIs with a positive TTL are kept, and
-// the map is emptied when it reaches maxFresh, so memory stays bounded.
+// hints would not have sent. Only URIs with a positive TTL are kept, at
+// most maxFresh of them (the oldest forgotten first), so memory stays
+// bounded however many URIs a run reads.
 type freshness struct {
 	mu    sync.Mutex
-	until map[string]time.Time
+	until bounded.Map[string, time.Time]
 }
 
 const maxFresh = 100_000
@@ -20,7 +23,7 @@ const maxFresh = 100_000
 func (f *freshness) fresh(uri string, t time.Time) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	u, ok := f.until[uri]
+	u, ok := f.until.Get(uri)
 	return ok && t.Before(u)
 }
 
@@ -31,10 +34,8 @@ func (f *freshness) store(uri string, t time.Time, ttl time.Duration) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.until == nil || len(f.until) >= maxFresh {
-		f.until = make(map[string]time.Time)
-	}
-	if u := t.Add(ttl); u.After(f.until[uri]) {
-		f.until[uri] = u
+	f.until.Max = maxFresh
+	if u, _ := f.until.Get(uri); t.Add(ttl).After(u) {
+		f.until.Put(uri, t.Add(ttl))
 	}
 }

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"strconv"
 	"testing"
 	"time"
 )
@@ -22,10 +23,13 @@ func TestFreshness(t *testing.T) {
 	if f.fresh("other", t0) {
 		t.Error("freshness leaked to another URI")
 	}
-	for i := range maxFresh + 1 { // bounded: the map is emptied when full
-		f.store(string(rune(i)), t0, time.Minute)
+	for i := range maxFresh + 1 { // bounded: the oldest URI is forgotten first
+		f.store(strconv.Itoa(i), t0, time.Minute)
 	}
-	if len(f.until) > maxFresh {
-		t.Errorf("%d URIs kept", len(f.until))
+	if n := f.until.Len(); n > maxFresh {
+		t.Errorf("%d URIs kept", n)
+	}
+	if f.fresh(strconv.Itoa(0), t0) || !f.fresh(strconv.Itoa(maxFresh), t0) {
+		t.Error("a full map must forget the oldest URI and keep the newest")
 	}
 }

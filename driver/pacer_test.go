@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
 )
 
@@ -92,7 +93,7 @@ func TestPoissonPacer(t *testing.T) {
 // TestScheduleSegments: stages come after the warmup, which runs at the
 // rate the stages start from; a first ramp starts from the load's rate.
 func TestScheduleSegments(t *testing.T) {
-	r := func(perS float64) workload.Rate { return workload.Rate{PerSecond: perS} }
+	r := func(perS float64) units.Rate { return units.Rate{PerSecond: perS} }
 	cases := []struct {
 		why  string
 		load workload.Load

@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net/http"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/clock"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/servercost"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
 	"golang.org/x/time/rate"
@@ -31,7 +31,7 @@ type Options struct {
 	// server that dies).
 	Stderr io.Writer
 	// Client is the clientInfo sent to servers.
-	Client ServerInfo
+	Client client.ServerInfo
 	// Progress, when set, is called about once a second from a goroutine
 	// the run owns.
 	Progress func(Progress)
@@ -70,11 +70,11 @@ type Report struct {
 	Measured        time.Duration // length of the measured phase
 	Partial         bool          // interrupted before the schedule ended
 	Target          workload.Target
-	Server          ServerInfo
+	Server          client.ServerInfo
 	ProtocolVersion string
 	AskedRate       float64 // turns per second asked (open model)
 	Run, Warmup     *stats.Run
-	Cost            CostSummary // the server's CPU, memory and cold start
+	Cost            servercost.Summary // the server's CPU, memory and cold start
 }
 
 // Context causes, so a cancelled read can tell a deadline from a timeout.
@@ -99,7 +99,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		failures: rate.Sometimes{First: 3, Interval: 5 * time.Second},
 		measured: stats.NewRecorder(classes),
 		warmup:   stats.NewRecorder(classes),
-		cold:     NewColdStartRecorder(),
+		cold:     servercost.NewColdStartRecorder(),
 	}
 	sessions, err := r.dial(ctx)
 	if err != nil {
@@ -109,17 +109,17 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	r.sessions = sessions
 	// The plan waits for the handshake: the simulated server synthesizes
 	// mime+size classes on any transport, other servers need discovery.
-	if r.plan, err = r.buildPlan(ctx, sessions[0].server.Name == protocol.SimServerName); err != nil {
+	if r.plan, err = r.buildPlan(ctx, sessions[0].Server().Name == protocol.SimServerName); err != nil {
 		return nil, err
 	}
 	rep := &Report{
-		Target: w.Target, Server: sessions[0].server, ProtocolVersion: sessions[0].version,
+		Target: w.Target, Server: sessions[0].Server(), ProtocolVersion: sessions[0].ProtocolVersion(),
 		AskedRate: w.Load.Rate.PerSecond,
 	}
 	if w.Load.Model == workload.ModelClosed {
 		rep.AskedRate = 0
 	}
-	cost := StartCostSampler(ctx, costPIDs(sessions, o.ServerPID), CostEvery)
+	cost := servercost.Start(ctx, costPIDs(sessions, o.ServerPID), servercost.Every)
 	defer cost.Stop() // before closeAll (defers run last first): the children are still there
 	rep.Started = time.Now()
 	measuredStart, measuredEnd, partial := r.schedule(ctx)
@@ -146,10 +146,10 @@ type runner struct {
 	o        Options
 	w        *workload.Workload
 	plan     *workload.Plan
-	sessions []*session
+	sessions []*client.Session
 	measured *stats.Recorder
 	warmup   *stats.Recorder
-	cold     *ColdStartRecorder
+	cold     *servercost.ColdStartRecorder
 
 	failures  rate.Sometimes // paces Options.Logf
 	fresh     freshness      // cache hints: what a host honouring them would not send
@@ -162,9 +162,9 @@ type runner struct {
 }
 
 // dial opens every session in parallel and settles the era of each.
-func (r *runner) dial(ctx context.Context) ([]*session, error) {
+func (r *runner) dial(ctx context.Context) ([]*client.Session, error) {
 	n := max(r.w.Sessions, 1)
-	sessions := make([]*session, n)
+	sessions := make([]*client.Session, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range sessions {
@@ -184,41 +184,49 @@ func (r *runner) dial(ctx context.Context) ([]*session, error) {
 
 // closeAll closes sessions in parallel: a stdio child may take a while to
 // exit, and children do not wait for each other.
-func closeAll(sessions []*session) {
+func closeAll(sessions []*client.Session) {
 	var wg sync.WaitGroup
 	for _, s := range sessions {
 		if s != nil {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_ = s.close()
+				_ = s.Close()
 			}()
 		}
 	}
 	wg.Wait()
 }
 
-func (r *runner) open(ctx context.Context) (*session, error) {
-	s, handshake, err := connect(ctx, dialSpec{
-		target: r.w.Target, protocol: r.w.Protocol, headers: r.w.Headers,
-		embedded: r.o.EmbeddedCommand, stderr: r.o.Stderr, client: r.o.Client,
-		late: func(wire int64, after time.Duration) { r.measured.LateAnswer(wire, after) },
+func (r *runner) open(ctx context.Context) (*client.Session, error) {
+	s, handshake, err := client.Connect(ctx, client.Dial{
+		Target: r.w.Target, Protocol: r.w.Protocol, Headers: r.w.Headers,
+		Embedded: r.o.EmbeddedCommand, Stderr: r.o.Stderr, Client: r.o.Client,
+		Late: func(wire int64, after time.Duration) { r.measured.LateAnswer(wire, after) },
 	})
 	if err != nil {
 		return nil, err
 	}
-	r.cold.Session(s.t, handshake)
+	if _, first, ok := s.Process(); ok {
+		r.cold.Session(first, handshake)
+	}
 	return s, nil
 }
 
-// expandHeaders expands ${VAR} in header values from the environment.
-// Values are secrets: they go on the wire and nowhere else.
-func expandHeaders(h map[string]string) http.Header {
-	out := make(http.Header, len(h))
-	for k, v := range h {
-		out.Set(k, os.Expand(v, os.Getenv))
+// costPIDs are the processes whose cost a run samples: those behind its
+// stdio sessions, and serverPID (--server-pid, 0: none) for a server
+// started elsewhere on this machine.
+func costPIDs(sessions []*client.Session, serverPID int) []int {
+	var pids []int
+	for _, s := range sessions {
+		if pid, _, ok := s.Process(); ok {
+			pids = append(pids, pid)
+		}
 	}
-	return out
+	if serverPID > 0 {
+		pids = append(pids, serverPID)
+	}
+	return pids
 }
 
 // schedule starts turns until the schedule ends or ctx is cancelled, and

@@ -3,17 +3,20 @@ package driver
 import (
 	"context"
 	"fmt"
-	"os"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
 )
 
-// sdkWorkload reads every sdkDocs resource and one that does not exist.
+// sdkWorkload reads every peertest.Docs() resource and one that does not exist.
 func sdkWorkload(t *testing.T, target, proto string) *workload.Workload {
 	t.Helper()
 	y := fmt.Sprintf(`
@@ -58,13 +61,13 @@ func checkSDKRun(t *testing.T, rep *Report, wantVersion string) {
 	if run.Outcomes[stats.ExpectedError] == 0 {
 		t.Errorf("the missing document never answered not-found: %v", run.Outcomes.Map())
 	}
-	for i, c := range run.Classes[:len(sdkDocs)] {
+	for i, c := range run.Classes[:len(peertest.Docs())] {
 		ok := c.Outcomes[stats.OK]
 		if ok == 0 {
 			t.Errorf("class %s: no reads", c.Name)
 		}
-		if want := ok * int64(sdkDocs[i].size); c.DiskBytes != want {
-			t.Errorf("class %s: disk bytes %d, want %d (%d reads of %d)", c.Name, c.DiskBytes, want, ok, sdkDocs[i].size)
+		if want := ok * int64(peertest.Docs()[i].Size); c.DiskBytes != want {
+			t.Errorf("class %s: disk bytes %d, want %d (%d reads of %d)", c.Name, c.DiskBytes, want, ok, peertest.Docs()[i].Size)
 		}
 	}
 	png := run.Classes[1]
@@ -89,7 +92,7 @@ func runSDK(t *testing.T, w *workload.Workload) *Report {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	rep, err := Run(ctx, Options{Workload: w, Client: ServerInfo{Name: "readbench-test", Version: "0"}})
+	rep, err := Run(ctx, Options{Workload: w, Client: client.ServerInfo{Name: "readbench-test", Version: "0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,18 +111,14 @@ func TestRunAgainstSDKHTTP(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			url := startSDKHTTP(t, &c.opts)
+			url := peertest.StartSDKHTTP(t, &c.opts)
 			checkSDKRun(t, runSDK(t, sdkWorkload(t, url, c.proto)), c.want)
 		})
 	}
 }
 
 func TestRunAgainstSDKStdio(t *testing.T) {
-	t.Setenv(sdkPeerEnv, "stdio")
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := peertest.Command(t, peertest.SDKStdio)[0]
 	for _, c := range []struct{ proto, want string }{
 		{"auto", protocol.V20260728},
 		{protocol.V20251125, protocol.V20251125},
@@ -127,5 +126,53 @@ func TestRunAgainstSDKStdio(t *testing.T) {
 		t.Run(c.proto, func(t *testing.T) {
 			checkSDKRun(t, runSDK(t, sdkWorkload(t, "stdio:"+exe, c.proto)), c.want)
 		})
+	}
+}
+
+func TestRunAgainstSDKSSE(t *testing.T) {
+	for _, c := range []struct{ proto, want string }{
+		{"auto", protocol.V20241105}, // no server/discover probe over a legacy-only transport
+		{protocol.V20250618, protocol.V20250618},
+	} {
+		t.Run(c.proto, func(t *testing.T) {
+			t.Parallel() // correctness, not timing: peers may share the machine
+			srv := peertest.SDKServer(2 * time.Millisecond)
+			hs := peertest.ServeLocal(t, mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+			checkSDKRun(t, runSDK(t, sdkWorkload(t, "sse+"+hs.URL+"/sse", c.proto)), c.want)
+		})
+	}
+}
+
+func TestSSERefusesModernVersion(t *testing.T) {
+	srv := peertest.SDKServer(0)
+	hs := peertest.ServeLocal(t, mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	_, err := Run(context.Background(), Options{Workload: sdkWorkload(t, "sse+"+hs.URL+"/sse", protocol.V20260728)})
+	if err == nil || !strings.Contains(err.Error(), "HTTP+SSE") {
+		t.Fatalf("forcing 2026-07-28 over HTTP+SSE: err = %v, want an explanation", err)
+	}
+}
+
+func TestRunServerDiesMidRunHTTP(t *testing.T) {
+	srv := peertest.SDKServer(2 * time.Millisecond)
+	hs := peertest.ServeLocal(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	w := sdkWorkload(t, hs.URL, "auto")
+	stop := time.AfterFunc(400*time.Millisecond, hs.Close)
+	defer stop.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	start := time.Now()
+	rep, err := Run(ctx, Options{Workload: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 15*time.Second || rep.Partial {
+		t.Fatalf("the run took %v (partial %v): a dead server must not hang it", el, rep.Partial)
+	}
+	run := rep.Run
+	if err := stats.CheckIdentity(run.Scheduled, &run.Outcomes); err != nil {
+		t.Fatal(err)
+	}
+	if run.Outcomes[stats.OK] == 0 || run.Outcomes[stats.Transport] == 0 {
+		t.Errorf("outcomes %v: want reads ok before the death and transport failures after", run.Outcomes.Map())
 	}
 }

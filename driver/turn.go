@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
 )
@@ -65,41 +66,41 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 
 // doRead performs one read and records it. It returns the outcome and
 // when the read ended.
-func (r *runner) doRead(tctx context.Context, s *session, intended time.Time, att workload.Attachment, rec *stats.Recorder) (stats.Outcome, time.Time) {
+func (r *runner) doRead(tctx context.Context, s *client.Session, intended time.Time, att workload.Attachment, rec *stats.Recorder) (stats.Outcome, time.Time) {
 	rctx, cancel := context.WithTimeoutCause(tctx, r.w.Turn.ReadTimeout, errReadTimeout)
 	defer cancel()
 	fresh := r.fresh.fresh(att.URI, time.Now())
-	a, err := s.read(rctx, att.URI)
+	a, err := s.Read(rctx, att.URI)
 	now := time.Now()
 	sample := stats.ReadSample{Class: att.Class, Fresh: fresh}
 	switch {
 	case err == nil:
-		r.cold.Read(a.sent, a.done)
-		v := checkRead(a.body, att.URI, s.modern)
-		sample.Outcome = v.outcome
+		r.cold.Read(a.Sent, a.Done)
+		v := client.Classify(a.Body, att.URI, s.Modern())
+		sample.Outcome = outcomeOf(v.Kind)
 		sample.Answered = true
-		sample.Latency = a.done.Sub(intended)
-		sample.Service = a.done.Sub(a.sent)
-		if !a.firstByte.IsZero() {
-			sample.TTFB = a.firstByte.Sub(a.sent)
+		sample.Latency = a.Done.Sub(intended)
+		sample.Service = a.Done.Sub(a.Sent)
+		if !a.FirstByte.IsZero() {
+			sample.TTFB = a.FirstByte.Sub(a.Sent)
 		}
-		sample.WireBytes, sample.DiskBytes, sample.Base64Bytes = a.wireBytes, v.diskBytes, v.base64Bytes
-		sample.Base64Padding = v.padding
-		sample.HasTTL, sample.TTL, sample.CacheScope = v.hasTTL, time.Duration(v.ttlMs)*time.Millisecond, v.cacheScope
-		r.fresh.store(att.URI, a.done, sample.TTL)
-		if v.outcome == stats.Protocol {
-			r.logFailure(att.URI, "unusable answer: "+v.detail)
+		sample.WireBytes, sample.DiskBytes, sample.Base64Bytes = a.WireBytes, v.DiskBytes, v.Base64Bytes
+		sample.Base64Padding = v.Padding
+		sample.HasTTL, sample.TTL, sample.CacheScope = v.HasTTL, time.Duration(v.TTLMs)*time.Millisecond, v.CacheScope
+		r.fresh.store(att.URI, a.Done, sample.TTL)
+		if v.Kind == client.Unusable {
+			r.logFailure(att.URI, "unusable answer: "+v.Detail)
 		}
-		if v.shape != (stats.Shape{}) {
-			rec.Shape(v.shape)
+		if v.Shape != (client.Shape{}) {
+			rec.Shape(stats.Shape(v.Shape))
 		}
-		now = a.done
+		now = a.Done
 	case errors.Is(context.Cause(rctx), errReadTimeout):
 		sample.Outcome = stats.Timeout
 	case rctx.Err() != nil:
 		sample.Outcome = stats.Cancelled // turn deadline, or the run was interrupted
 		r.cancelled.Add(1)
-	case errors.Is(err, errProtocolViolation):
+	case errors.Is(err, client.ErrProtocol):
 		sample.Outcome = stats.Protocol // e.g. 202 Accepted for a request
 		r.logFailure(att.URI, err.Error())
 	default:

@@ -1,9 +1,12 @@
 // Package protocol is the MCP wire vocabulary that the driver (the client that
 // measures) and the simulated server (the thing measured) share: protocol
 // versions and eras, method names, HTTP header names, error codes, _meta keys,
-// JSON-RPC envelopes and the two framings (newline-delimited stdio and SSE).
+// JSON-RPC envelopes and the two framings (newline-delimited stdio and SSE),
+// and the one rule both sides apply to origins: which hosts are loopback
+// (IsLoopbackHost).
 //
-// It holds words and framing only, never behaviour: the driver and the
-// simulated server must not import each other, so that a client measuring a
-// server shares nothing with it but what the specification says.
+// It holds words, framing and that shared rule only, never behaviour: the
+// driver and the simulated server must not import each other, so that a
+// client measuring a server shares nothing with it but what the
+// specification says.
 package protocol

@@ -1,4 +1,4 @@
-package results
+package report
 
 import (
 	"bytes"
@@ -6,46 +6,37 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/readbench/readbench/internal/golden"
+	"github.com/readbench/readbench/results"
 )
 
 // checkFixture is a report with every status, a URI too long for the
 // column, rows that share a URI and a detail with a control character.
-func checkFixture() *CheckReport {
-	r := &CheckReport{
-		Tool: Tool{Name: "readbench", Version: "0.1.0"},
-		Target: Target{Address: "http://127.0.0.1:8080/mcp", Transport: "http",
-			Server: Server{Name: "docs-server", Version: "2.3.1"}, ProtocolVersion: "2025-11-25"},
+func checkFixture() *results.CheckReport {
+	r := &results.CheckReport{
+		Tool: results.Tool{Name: "readbench", Version: "0.1.0"},
+		Target: results.Target{Address: "http://127.0.0.1:8080/mcp", Transport: "http",
+			Server: results.Server{Name: "docs-server", Version: "2.3.1"}, ProtocolVersion: "2025-11-25"},
 		Era: "handshake",
-		Checks: []Check{
-			{Name: "handshake", Status: CheckPass, Detail: "protocol 2025-11-25 (handshake era: initialize)"},
-			{Name: "server info", Status: CheckPass, Detail: "docs-server 2.3.1"},
-			{Name: "resources/list", Status: CheckPass, Detail: "42 resources in 3 pages"},
-			{Name: "read", Status: CheckPass, URI: "docs://onboarding/engineering", Detail: "1 entry, 9000 bytes on disk, 10574 on the wire, 2.1ms"},
-			{Name: "read", Status: CheckFail, URI: "file:///repo/assets/very/deep/folder/structure/architecture-diagram-final-v2.png",
+		Checks: []results.Check{
+			{Name: "handshake", Status: results.CheckPass, Detail: "protocol 2025-11-25 (handshake era: initialize)"},
+			{Name: "server info", Status: results.CheckPass, Detail: "docs-server 2.3.1"},
+			{Name: "resources/list", Status: results.CheckPass, Detail: "42 resources in 3 pages"},
+			{Name: "read", Status: results.CheckPass, URI: "docs://onboarding/engineering", Detail: "1 entry, 9000 bytes on disk, 10574 on the wire, 2.1ms"},
+			{Name: "read", Status: results.CheckFail, URI: "file:///repo/assets/very/deep/folder/structure/architecture-diagram-final-v2.png",
 				Detail: "unusable answer: entry has neither text nor blob"},
-			{Name: "read", Status: CheckFail, URI: "docs://renamed", Detail: "uri not echoed: the entry names another uri"},
-			{Name: "read", Status: CheckFail, URI: "docs://renamed", Detail: "1 of 1 entries without mimeType"},
-			{Name: "not-found error", Status: CheckFail, URI: "docs://onboarding/readbench-check/no-such-resource-7f3a9c",
+			{Name: "read", Status: results.CheckFail, URI: "docs://renamed", Detail: "uri not echoed: the entry names another uri"},
+			{Name: "read", Status: results.CheckFail, URI: "docs://renamed", Detail: "1 of 1 entries without mimeType"},
+			{Name: "not-found error", Status: results.CheckFail, URI: "docs://onboarding/readbench-check/no-such-resource-7f3a9c",
 				Detail: `answered ok (1 entry, 12 bytes) for a URI that cannot exist; a 2025-11-25 server answers -32002`},
-			{Name: "malformed uri", Status: CheckPass, URI: "::::", Detail: "error -32602 \"bad\x1b[31m uri\""},
-			{Name: "cancellation", Status: CheckSkip, Detail: "no slow resource to cancel: no sampled read took more than 50ms (give --cancel-uri)"},
-			{Name: "read tool", Status: CheckSkip, Detail: "no tool named read in tools/list"},
+			{Name: "malformed uri", Status: results.CheckPass, URI: "::::", Detail: "error -32602 \"bad\x1b[31m uri\""},
+			{Name: "cancellation", Status: results.CheckSkip, Detail: "no slow resource to cancel: no sampled read took more than 50ms (give --cancel-uri)"},
+			{Name: "read tool", Status: results.CheckSkip, Detail: "no tool named read in tools/list"},
 		},
 	}
 	r.Finish()
 	return r
-}
-
-func TestCheckReportFinish(t *testing.T) {
-	r := checkFixture()
-	if r.Schema != CheckSchema || r.Pass || r.Summary != (CheckSummary{Pass: 5, Fail: 4, Skip: 2}) {
-		t.Errorf("schema %q, pass %v, summary %+v", r.Schema, r.Pass, r.Summary)
-	}
-	r.Checks = r.Checks[:4]
-	r.Finish()
-	if !r.Pass {
-		t.Error("a report without a failed check does not pass")
-	}
 }
 
 func TestWriteCheckTableGolden(t *testing.T) {
@@ -53,7 +44,7 @@ func TestWriteCheckTableGolden(t *testing.T) {
 	if err := WriteCheckTable(&buf, checkFixture()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "check.golden", buf.Bytes())
+	golden.Check(t, "check.golden", "the report", buf.Bytes())
 	out := buf.String()
 	for i, l := range strings.Split(out, "\n") {
 		if n := utf8.RuneCountInString(l); n > 100 {
@@ -77,8 +68,8 @@ func TestWriteCheckJSON(t *testing.T) {
 	if err := WriteCheckJSON(&buf, checkFixture()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "check.json.golden", buf.Bytes())
-	var back CheckReport
+	golden.Check(t, "check.json.golden", "the report", buf.Bytes())
+	var back results.CheckReport
 	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
 		t.Fatal(err)
 	}
@@ -88,24 +79,5 @@ func TestWriteCheckJSON(t *testing.T) {
 	// Every row keeps its URI in JSON, shared or not.
 	if back.Checks[6].URI != "docs://renamed" {
 		t.Errorf("row 7 URI %q", back.Checks[6].URI)
-	}
-}
-
-func TestWrapText(t *testing.T) {
-	cases := []struct {
-		in    string
-		width int
-		want  string
-	}{
-		{"a b c", 3, "a b\nc"},
-		{"abcdefgh", 3, "abc\ndef\ngh"},
-		{"uri\nthe detail", 20, "uri\nthe detail"},
-		{"x abcdefg", 4, "x\nabcd\nefg"},
-		{"", 5, ""},
-	}
-	for _, c := range cases {
-		if got := wrapText(c.in, c.width); got != c.want {
-			t.Errorf("wrapText(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package results
+package report
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"unicode"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/readbench/readbench/results"
 )
 
 // WriteHlog writes the histograms of r in the HdrHistogram interval log
@@ -30,7 +32,7 @@ import (
 // from the histogram in whole milliseconds yet prints them as seconds, and
 // its max ratio cannot be set from outside the package; its BaseTime line
 // is also spelled "Basetime", which the readers do not recognise.
-func WriteHlog(w io.Writer, r *Result) error {
+func WriteHlog(w io.Writer, r *results.Result) error {
 	lw := hdrhistogram.NewHistogramLogWriter(w)
 	startMs := r.Started.UnixMilli()
 	measuredStart := max(r.Ended.Sub(r.Started.Time).Seconds()-r.Totals.MeasuredS, 0)
@@ -51,7 +53,7 @@ func WriteHlog(w io.Writer, r *Result) error {
 	}
 	for _, f := range header {
 		if err := f(); err != nil {
-			return fmt.Errorf("results: hlog: %w", err)
+			return fmt.Errorf("report: hlog: %w", err)
 		}
 	}
 	for _, b := range hlogBlocks(r) {
@@ -65,12 +67,12 @@ func WriteHlog(w io.Writer, r *Result) error {
 // hlogBlock is one latency block and its tag.
 type hlogBlock struct {
 	tag string
-	l   Latency
+	l   results.Latency
 }
 
 // hlogBlocks lists the blocks written, in a fixed order; the warmup's
 // histogram is kept apart by its tag as it is in the result.
-func hlogBlocks(r *Result) []hlogBlock {
+func hlogBlocks(r *results.Result) []hlogBlock {
 	bs := []hlogBlock{{"read", r.Read}, {"service", r.Service}, {"ttfb", r.TTFB}, {"turn", r.Turn}}
 	for _, c := range r.Classes {
 		bs = append(bs, hlogBlock{"class:" + hlogSafe(c.Class), c.Latency})
@@ -81,15 +83,15 @@ func hlogBlocks(r *Result) []hlogBlock {
 // writeInterval writes one interval line: Tag=T,start,length,max,payload.
 // The histogram is decoded through Latency.Histogram first, which checks
 // the encoding, so a damaged file is refused before the library sees it.
-func writeInterval(w io.Writer, tag string, start, length float64, l Latency) error {
+func writeInterval(w io.Writer, tag string, start, length float64, l results.Latency) error {
 	h, err := l.Histogram()
 	if err != nil {
-		return fmt.Errorf("results: hlog: %s: %w", tag, err)
+		return fmt.Errorf("report: hlog: %s: %w", tag, err)
 	}
 	maxMs := float64(h.Max()) / float64(time.Millisecond)
 	// l.HDR is already the V2 compressed base64 payload the format carries.
 	if _, err := fmt.Fprintf(w, "Tag=%s,%.3f,%.3f,%.3f,%s\n", tag, start, length, maxMs, l.HDR); err != nil {
-		return fmt.Errorf("results: hlog: %w", err)
+		return fmt.Errorf("report: hlog: %w", err)
 	}
 	return nil
 }

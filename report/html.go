@@ -1,4 +1,4 @@
-package results
+package report
 
 import (
 	_ "embed"
@@ -8,6 +8,9 @@ import (
 	"io"
 	"math"
 	"strings"
+
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/results"
 )
 
 // The page is one self-contained file: the CSS is inline and every chart
@@ -30,19 +33,21 @@ type htmlResult struct {
 	Latency  [][]string
 	Charts   []template.HTML
 	Timeline bool
+	Advice   *htmlAdvice // nil when the result has none
 }
 
 // WriteHTML writes one HTML page for the results: per result a summary and
 // the charts people look for in a latency report: the percentile spectrum
 // to 99.999% on a log scale (read, turn and each class, from the full
 // histograms, so the tail is drawn, not guessed), rate and latency per
-// second, latency per class, and what the wire adds to the bytes on disk.
-// Each chart is a <figure> with an id and a data-chart attribute naming
-// its kind, so tests and scripts can find it.
-func WriteHTML(w io.Writer, rs []*Result) error {
+// second, latency per class, and what the wire adds to the bytes on disk;
+// then the policy advice, with the candidates and the stored reasoning the
+// table report shows. Each chart is a <figure> with an id and a
+// data-chart attribute naming its kind, so tests and scripts can find it.
+func WriteHTML(w io.Writer, rs []*results.Result) error {
 	page, err := htmlPage()
 	if err != nil {
-		return fmt.Errorf("results: html report: %w", err)
+		return fmt.Errorf("report: html report: %w", err)
 	}
 	var data []htmlResult
 	for i, r := range rs {
@@ -52,21 +57,21 @@ func WriteHTML(w io.Writer, rs []*Result) error {
 		}
 		hr, err := htmlOf(r, suffix)
 		if err != nil {
-			return fmt.Errorf("results: html report: %w", err)
+			return fmt.Errorf("report: html report: %w", err)
 		}
 		data = append(data, hr)
 	}
 	if err := page.Execute(w, data); err != nil {
-		return fmt.Errorf("results: html report: %w", err)
+		return fmt.Errorf("report: html report: %w", err)
 	}
 	return nil
 }
 
-func htmlOf(r *Result, suffix string) (htmlResult, error) {
-	hr := htmlResult{Title: r.Tool.String() + ": " + orDash(r.Workload.Name),
-		Fields: headerFields(r), Timeline: len(r.Timeline) > 0}
+func htmlOf(r *results.Result, suffix string) (htmlResult, error) {
+	hr := htmlResult{Title: toolName(r.Tool) + ": " + orDash(r.Workload.Name),
+		Fields: headerFields(r), Timeline: len(r.Timeline) > 0, Advice: htmlAdviceOf(r.Advice)}
 	if r.Partial {
-		hr.Partial = "Partial result: the run was interrupted; the figures cover its first " + formatSeconds(r.Totals.MeasuredS) + "."
+		hr.Partial = "Partial result: the run was interrupted; the figures cover its first " + numfmt.Seconds(r.Totals.MeasuredS) + "."
 	}
 	for _, c := range r.Classes {
 		hr.Latency = append(hr.Latency, latencyRow(c.Class, c.Latency))
@@ -213,7 +218,7 @@ const spectrumMaxX = 5
 // spectrumChart draws latency against percentile with the percentile on
 // HdrHistogram's log axis, x = log10(1/(1-q)), so 90, 99, 99.9... are
 // evenly spaced and the tail gets the room it deserves.
-func spectrumChart(r *Result, id string) (template.HTML, error) {
+func spectrumChart(r *results.Result, id string) (template.HTML, error) {
 	blocks := []hlogBlock{{"read", r.Read}, {"turn", r.Turn}}
 	for _, c := range r.Classes {
 		blocks = append(blocks, hlogBlock{"class " + c.Class, c.Latency})
@@ -237,11 +242,11 @@ func spectrumChart(r *Result, id string) (template.HTML, error) {
 	}
 	xt := []tick{{0, "0%"}, {1, "90%"}, {2, "99%"}, {3, "99.9%"}, {4, "99.99%"}, {5, "99.999%"}}
 	return lineChart(id, "percentile-spectrum", "Latency by percentile (from the full histograms)",
-		"percentile (log scale: 1/(1-q))", "latency (ms)", xt, 0, spectrumMaxX, ss, sig3), nil
+		"percentile (log scale: 1/(1-q))", "latency (ms)", xt, 0, spectrumMaxX, ss, numfmt.Sig3), nil
 }
 
 // timeTicks labels the seconds of a timeline at about eight places.
-func timeTicks(tl []Second) ([]tick, float64, float64) {
+func timeTicks(tl []results.Second) ([]tick, float64, float64) {
 	lo, hi := float64(tl[0].T), float64(tl[len(tl)-1].T)
 	step := math.Max(math.Ceil((hi-lo)/8), 1)
 	var ts []tick
@@ -256,18 +261,18 @@ func noTimeline(id, kind, title string) template.HTML {
 	return figure(id, kind, title, `<p class="empty">No per-second timeline in this result.</p>`)
 }
 
-func rateChart(r *Result, id string) template.HTML {
+func rateChart(r *results.Result, id string) template.HTML {
 	return timelineChart(r, id, "timeline-rate", "Turns per second: asked and achieved", "turns/s",
-		"asked", "achieved", func(s Second) (float64, float64) { return s.Asked, s.Achieved })
+		"asked", "achieved", func(s results.Second) (float64, float64) { return s.Asked, s.Achieved })
 }
 
-func timelineLatencyChart(r *Result, id string) template.HTML {
+func timelineLatencyChart(r *results.Result, id string) template.HTML {
 	return timelineChart(r, id, "timeline-latency", "Read latency per second: p50 and p99", "latency (ms)",
-		"p50", "p99", func(s Second) (float64, float64) { return s.P50Ms, s.P99Ms })
+		"p50", "p99", func(s results.Second) (float64, float64) { return s.P50Ms, s.P99Ms })
 }
 
 // timelineChart draws two series of the per-second timeline.
-func timelineChart(r *Result, id, kind, title, yLabel, nameA, nameB string, val func(Second) (float64, float64)) template.HTML {
+func timelineChart(r *results.Result, id, kind, title, yLabel, nameA, nameB string, val func(results.Second) (float64, float64)) template.HTML {
 	if len(r.Timeline) == 0 {
 		return noTimeline(id, kind, title)
 	}
@@ -278,7 +283,7 @@ func timelineChart(r *Result, id, kind, title, yLabel, nameA, nameB string, val 
 		b.pts = append(b.pts, [2]float64{float64(s.T), vb})
 	}
 	xt, lo, hi := timeTicks(r.Timeline)
-	return lineChart(id, kind, title, "time since start (s; warmup included)", yLabel, xt, lo, hi, []series{a, b}, sig3)
+	return lineChart(id, kind, title, "time since start (s; warmup included)", yLabel, xt, lo, hi, []series{a, b}, numfmt.Sig3)
 }
 
 // barChart draws groups of vertical bars, one group per category; a
@@ -340,7 +345,7 @@ func boolf(b bool) float64 {
 	return 0
 }
 
-func classChart(r *Result, id string) template.HTML {
+func classChart(r *results.Result, id string) template.HTML {
 	cats := []string{}
 	p50, p99 := series{name: "p50"}, series{name: "p99"}
 	for i, c := range r.Classes {
@@ -349,7 +354,7 @@ func classChart(r *Result, id string) template.HTML {
 		p99.pts = append(p99.pts, [2]float64{float64(i), c.P99Ms})
 	}
 	return barChart(id, "class-latency", "Read latency per class: p50 and p99", "class", "latency (ms)",
-		cats, []series{p50, p99}, false, sig3)
+		cats, []series{p50, p99}, false, numfmt.Sig3)
 }
 
 // inflationChart splits each class's wire bytes into the decoded bytes
@@ -357,11 +362,11 @@ func classChart(r *Result, id string) template.HTML {
 // as shares of the wire, so a class that ships 33% more than it stores
 // stands out. A blob's decoded size is 3/4 of its base64 length (padding
 // aside); what base64 adds is the rest.
-func inflationChart(r *Result, id string) template.HTML {
+func inflationChart(r *results.Result, id string) template.HTML {
 	cats := []string{}
 	disk, enc, env := series{name: "disk"}, series{name: "base64"}, series{name: "JSON envelope"}
 	for i, c := range r.Classes {
-		cats = append(cats, fmt.Sprintf("%s (%s)", c.Class, formatRatio(c.Inflation)))
+		cats = append(cats, fmt.Sprintf("%s (%s)", c.Class, numfmt.Ratio(c.Inflation)))
 		wire := float64(max(c.WireBytes, 1))
 		blob := math.Min(float64(c.DiskBytes), float64(c.Base64Bytes)*3/4)
 		e := float64(c.Base64Bytes) - blob
@@ -372,5 +377,5 @@ func inflationChart(r *Result, id string) template.HTML {
 	}
 	return barChart(id, "inflation", "Wire bytes per class: disk, base64 and envelope (inflation = wire / disk)",
 		"class (inflation)", "share of wire bytes (%)", cats, []series{disk, enc, env}, true,
-		func(v float64) string { return sig3(v) + "%" })
+		func(v float64) string { return numfmt.Sig3(v) + "%" })
 }

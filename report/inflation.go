@@ -1,15 +1,18 @@
-package results
+package report
 
 import (
 	"fmt"
 	"io"
 	"strconv"
 
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/stats"
 )
 
 // InflationRow is one input of `readbench inflation`: Count documents of
-// Disk bytes each, as one resources/read answer apiece.
+// Disk bytes each, as one resources/read answer apiece. The command line
+// measures the answer around each payload and fills the row; this package
+// only lays the arithmetic out, like any other report.
 type InflationRow struct {
 	Input    string // as the user wrote it: a size, NxSIZE or a file
 	Count    int64
@@ -32,16 +35,16 @@ func WriteInflation(w io.Writer, rows []InflationRow) error {
 		wire += r.Count * r.Wire()
 		if r.Text {
 			fmt.Fprintf(w, "%s: %s bytes of text → %s characters once JSON-escaped, %s bytes with the answer around them\n",
-				r.Input, formatCount(r.Disk), formatCount(r.Payload), formatCount(r.Wire()))
+				r.Input, numfmt.Count(r.Disk), numfmt.Count(r.Payload), numfmt.Count(r.Wire()))
 			continue
 		}
 		groups := (r.Disk + 2) / 3
 		pad := stats.Base64Padding(r.Disk)
 		fmt.Fprintf(w, "%s: %s bytes → %s groups of 3 → %s base64 characters (%s), %s bytes with the answer around them\n",
-			r.Input, formatCount(r.Disk), formatCount(groups), formatCount(r.Payload), padding(pad), formatCount(r.Wire()))
+			r.Input, numfmt.Count(r.Disk), numfmt.Count(groups), numfmt.Count(r.Payload), padding(pad), numfmt.Count(r.Wire()))
 		if r.Count > 1 {
 			fmt.Fprintf(w, "  × %d documents: %s bytes on disk → %s base64 characters, %s bytes on the wire\n",
-				r.Count, formatCount(r.Count*r.Disk), formatCount(r.Count*r.Payload), formatCount(r.Count*r.Wire()))
+				r.Count, numfmt.Count(r.Count*r.Disk), numfmt.Count(r.Count*r.Payload), numfmt.Count(r.Count*r.Wire()))
 		}
 	}
 	fmt.Fprintln(w)
@@ -64,14 +67,14 @@ func WriteInflation(w io.Writer, rows []InflationRow) error {
 		return err
 	}
 	fmt.Fprintf(w, "\n%s on disk is %s on the wire (%s): the encoding turns 3 bytes into 4; what is above 4/3 is the JSON envelope.\n",
-		formatBytes(disk), formatBytes(wire), formatRatio(stats.Ratio(wire, disk)))
+		numfmt.Bytes(disk), numfmt.Bytes(wire), numfmt.Ratio(stats.Ratio(wire, disk)))
 	return nil
 }
 
 func inflationCells(input string, n, disk, payload, env int64) []string {
 	wire := payload + env
-	return []string{input, strconv.FormatInt(n, 10), formatBytes(disk), formatBytes(payload), formatBytes(env), formatBytes(wire),
-		formatRatio(stats.Ratio(wire, disk)), formatRatio(stats.Ratio(payload, disk)), formatPercent(env, wire)}
+	return []string{input, strconv.FormatInt(n, 10), numfmt.Bytes(disk), numfmt.Bytes(payload), numfmt.Bytes(env), numfmt.Bytes(wire),
+		numfmt.Ratio(stats.Ratio(wire, disk)), numfmt.Ratio(stats.Ratio(payload, disk)), numfmt.Percent(env, wire)}
 }
 
 func padding(n int) string {

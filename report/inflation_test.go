@@ -1,4 +1,4 @@
-package results
+package report
 
 import (
 	"bytes"
@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestWriteInflationSeedNumbers: the seed's figures come out exactly.
-func TestWriteInflationSeedNumbers(t *testing.T) {
+// TestWriteInflationExactNumbers: a 1,834,208-byte PNG (2,445,612 base64
+// characters, one pad) and forty 3 MB mockups (160 MB of base64) come out exactly.
+func TestWriteInflationExactNumbers(t *testing.T) {
 	var b bytes.Buffer
 	err := WriteInflation(&b, []InflationRow{
 		{Input: "1834208", Count: 1, Disk: 1834208, Envelope: 122, Payload: 2445612},

@@ -1,16 +1,18 @@
-package results
+package report
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/readbench/readbench/results"
 )
 
 // WriteJSON writes results as they are saved: one result as its document
 // (the bytes SaveFile writes, so `report --format json` of a single file
 // is that file, normalised), several as a JSON array of documents, so the
 // output always parses as one JSON value for jq and friends.
-func WriteJSON(w io.Writer, rs []*Result) error {
+func WriteJSON(w io.Writer, rs []*results.Result) error {
 	var out []byte
 	var err error
 	switch len(rs) {
@@ -23,10 +25,10 @@ func WriteJSON(w io.Writer, rs []*Result) error {
 		out = append(out, '\n')
 	}
 	if err != nil {
-		return fmt.Errorf("results: json report: %w", err)
+		return fmt.Errorf("report: json report: %w", err)
 	}
 	if _, err := w.Write(out); err != nil {
-		return fmt.Errorf("results: json report: %w", err)
+		return fmt.Errorf("report: json report: %w", err)
 	}
 	return nil
 }

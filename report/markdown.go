@@ -1,10 +1,13 @@
-package results
+package report
 
 import (
 	"bytes"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/results"
 )
 
 // WriteMarkdown writes the table report of r as GitHub-flavoured markdown:
@@ -13,7 +16,7 @@ import (
 // there. Advice and a summary of the timeline are added when the result
 // has them. Every string from the file is escaped: a result may come from
 // elsewhere, and its names must not break a table or inject markup.
-func WriteMarkdown(w io.Writer, r *Result) error {
+func WriteMarkdown(w io.Writer, r *results.Result) error {
 	var b bytes.Buffer
 	mdHeader(&b, r)
 	mdLatency(&b, r)
@@ -23,7 +26,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 	mdAdvice(&b, r)
 	mdTimeline(&b, r)
 	if _, err := w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("results: markdown report: %w", err)
+		return fmt.Errorf("report: markdown report: %w", err)
 	}
 	return nil
 }
@@ -54,11 +57,11 @@ func mdTable(b *bytes.Buffer, align string, header []string, rows [][]string) {
 	b.WriteByte('\n')
 }
 
-func mdHeader(b *bytes.Buffer, r *Result) {
-	fmt.Fprintf(b, "## %s: %s\n\n", mdEscape(r.Tool.String()), mdEscape(workloadTitle(r.Workload)))
+func mdHeader(b *bytes.Buffer, r *results.Result) {
+	fmt.Fprintf(b, "## %s: %s\n\n", mdEscape(toolName(r.Tool)), mdEscape(workloadTitle(r.Workload)))
 	if r.Partial {
 		fmt.Fprintf(b, "> **Partial result**: the run was interrupted; the figures cover its first %s.\n\n",
-			formatSeconds(r.Totals.MeasuredS))
+			numfmt.Seconds(r.Totals.MeasuredS))
 	}
 	rows := [][]string{}
 	for _, kv := range headerFields(r) {
@@ -67,13 +70,13 @@ func mdHeader(b *bytes.Buffer, r *Result) {
 	mdTable(b, "ll", []string{"run", ""}, rows)
 }
 
-func mdLatencyRow(name string, l Latency) []string {
+func mdLatencyRow(name string, l results.Latency) []string {
 	row := latencyRow(name, l)
 	row[0] = mdEscape(name)
 	return row
 }
 
-func mdLatency(b *bytes.Buffer, r *Result) {
+func mdLatency(b *bytes.Buffer, r *results.Result) {
 	b.WriteString("### Latency\n\nFrom each turn's intended start (count: answered reads; turns: finished turns). " +
 		"Service time and first byte: from the actual send, as the server saw the read.\n\n")
 	rows := [][]string{}
@@ -89,10 +92,10 @@ func mdLatency(b *bytes.Buffer, r *Result) {
 	mdTable(b, "lrrrrrrr", []string{"class", "count", "p50", "p90", "p99", "p99.9", "max", "mean"}, rows)
 }
 
-func mdBytes(b *bytes.Buffer, r *Result) {
+func mdBytes(b *bytes.Buffer, r *results.Result) {
 	tot := r.Totals
 	fmt.Fprintf(b, "### Reads and bytes\n\nWire %s/s, disk %s/s; inflation = wire / disk.\n\n",
-		formatBytes(int64(tot.WireMBPerS*1e6)), formatBytes(int64(tot.DiskMBPerS*1e6)))
+		numfmt.Bytes(int64(tot.WireMBPerS*1e6)), numfmt.Bytes(int64(tot.DiskMBPerS*1e6)))
 	rows := [][]string{}
 	for _, c := range r.Classes {
 		row := bytesRow(c.Class, c.MIME, c.Reads, c.Errors, c.WireBytes, c.DiskBytes, c.Base64Bytes, c.Inflation)
@@ -105,58 +108,58 @@ func mdBytes(b *bytes.Buffer, r *Result) {
 	mdTable(b, "llrrrrrr", []string{"class", "mime", "reads", "errors", "wire", "disk", "base64", "inflation"}, rows)
 }
 
-func mdOutcomes(b *bytes.Buffer, r *Result) {
+func mdOutcomes(b *bytes.Buffer, r *results.Result) {
 	tot := r.Totals
 	identity := "identity ok: scheduled = sum of outcomes"
 	if !tot.IdentityOK {
-		identity = "**IDENTITY BROKEN**: " + formatCount(sumOutcomes(tot.Outcomes)) + " counted, reads were lost"
+		identity = "**IDENTITY BROKEN**: " + numfmt.Count(sumOutcomes(tot.Outcomes)) + " counted, reads were lost"
 	}
-	fmt.Fprintf(b, "### Outcomes\n\n%s scheduled reads (%s).\n\n", formatCount(tot.Scheduled), identity)
+	fmt.Fprintf(b, "### Outcomes\n\n%s scheduled reads (%s).\n\n", numfmt.Count(tot.Scheduled), identity)
 	rows := [][]string{}
 	for _, name := range outcomeNames(tot.Outcomes) {
 		if n := tot.Outcomes[name]; n != 0 {
-			rows = append(rows, []string{mdEscape(name), formatCount(n), formatPercent(n, tot.Scheduled)})
+			rows = append(rows, []string{mdEscape(name), numfmt.Count(n), numfmt.Percent(n, tot.Scheduled)})
 		}
 	}
 	mdTable(b, "lrr", []string{"outcome", "count", "%"}, rows)
 }
 
-func mdTurns(b *bytes.Buffer, r *Result) {
+func mdTurns(b *bytes.Buffer, r *results.Result) {
 	tot := r.Totals
 	e := tot.TurnEnds
 	b.WriteString("### Turn ends\n\n")
 	mdTable(b, "rrrr", []string{"turns", "complete", "cut by the deadline", "failed"}, [][]string{{
-		formatCount(tot.Turns), formatCount(e.Complete), formatCount(e.Cut), formatCount(e.Failed)}})
+		numfmt.Count(tot.Turns), numfmt.Count(e.Complete), numfmt.Count(e.Cut), numfmt.Count(e.Failed)}})
 	c := r.Cancellation
-	fmt.Fprintf(b, "- **cancelled**: %s reads, %s late answers", formatCount(c.Cancelled), formatCount(c.LateAnswers))
+	fmt.Fprintf(b, "- **cancelled**: %s reads, %s late answers", numfmt.Count(c.Cancelled), numfmt.Count(c.LateAnswers))
 	if c.LateAnswers > 0 {
 		fmt.Fprintf(b, " (the server did not honour the cancel): %s wasted; answers came p50 %s, max %s after the cancel",
-			formatBytes(c.WastedBytes), formatMs(c.CancelToLateMs.P50Ms), formatMs(c.CancelToLateMs.MaxMs))
+			numfmt.Bytes(c.WastedBytes), numfmt.Ms(c.CancelToLateMs.P50Ms), numfmt.Ms(c.CancelToLateMs.MaxMs))
 	}
 	fmt.Fprintf(b, "\n- **shape**: %s\n", mdEscape(shapeText(r.Shape)))
 	if wu := r.Warmup; wu.Scheduled > 0 || wu.Turns > 0 {
 		fmt.Fprintf(b, "- **warmup**: %s reads, %s turns, p50 %s, p99 %s, max %s (not in the figures above)\n",
-			formatCount(wu.Scheduled), formatCount(wu.Turns), formatMs(wu.Read.P50Ms),
-			formatMs(wu.Read.P99Ms), formatMs(wu.Read.MaxMs))
+			numfmt.Count(wu.Scheduled), numfmt.Count(wu.Turns), numfmt.Ms(wu.Read.P50Ms),
+			numfmt.Ms(wu.Read.P99Ms), numfmt.Ms(wu.Read.MaxMs))
 	}
 	b.WriteByte('\n')
 }
 
 // mdAdvice writes the policy advice, when the result has any.
-func mdAdvice(b *bytes.Buffer, r *Result) {
+func mdAdvice(b *bytes.Buffer, r *results.Result) {
 	a := r.Advice
 	if len(a.Deadlines) == 0 && len(a.Timeouts) == 0 && len(a.Reasoning) == 0 &&
 		a.RecommendedDeadlineMs == 0 && a.RecommendedTimeoutMs == 0 {
 		return
 	}
 	fmt.Fprintf(b, "### Advice\n\nRecommended turn deadline **%s**, read timeout **%s**.\n\n",
-		formatMs(a.RecommendedDeadlineMs), formatMs(a.RecommendedTimeoutMs))
+		numfmt.Ms(a.RecommendedDeadlineMs), numfmt.Ms(a.RecommendedTimeoutMs))
 	rows := [][]string{}
 	for _, c := range a.Deadlines {
-		rows = append(rows, []string{"turn deadline", formatMs(c.Ms), formatShare(c.Share) + " of turns cut"})
+		rows = append(rows, []string{"turn deadline", numfmt.Ms(c.Ms), numfmt.Share(c.Share) + " of turns cut"})
 	}
 	for _, c := range a.Timeouts {
-		rows = append(rows, []string{"read timeout", formatMs(c.Ms), formatShare(c.Share) + " of reads ended"})
+		rows = append(rows, []string{"read timeout", numfmt.Ms(c.Ms), numfmt.Share(c.Share) + " of reads ended"})
 	}
 	if len(rows) > 0 {
 		mdTable(b, "lrr", []string{"candidate", "limit", "would have"}, rows)
@@ -169,15 +172,9 @@ func mdAdvice(b *bytes.Buffer, r *Result) {
 	}
 }
 
-// formatShare writes a 0..1 share as formatPercent does for counts.
-func formatShare(s float64) string {
-	const whole = 1_000_000
-	return formatPercent(int64(s*whole+0.5), whole)
-}
-
 // mdTimeline summarises the per-second timeline: the whole of it belongs
 // in the HTML report's chart, a table of every second would drown the rest.
-func mdTimeline(b *bytes.Buffer, r *Result) {
+func mdTimeline(b *bytes.Buffer, r *results.Result) {
 	b.WriteString("### Timeline\n\n")
 	s := summarizeTimeline(r.Timeline)
 	if s.seconds == 0 {
@@ -185,16 +182,16 @@ func mdTimeline(b *bytes.Buffer, r *Result) {
 		return
 	}
 	fmt.Fprintf(b, "%d seconds (%d of warmup), %s reads, %s errors.\n\n",
-		s.seconds, s.warmup, formatCount(s.reads), formatCount(s.errors))
+		s.seconds, s.warmup, numfmt.Count(s.reads), numfmt.Count(s.errors))
 	mdTable(b, "lrrr", []string{"measured seconds", "min", "mean", "max"}, [][]string{
-		{"asked turns/s", sig3(s.asked.min), sig3(s.asked.mean()), sig3(s.asked.max)},
-		{"achieved turns/s", sig3(s.achieved.min), sig3(s.achieved.mean()), sig3(s.achieved.max)},
-		{"read p50", formatMs(s.p50.min), formatMs(s.p50.mean()), formatMs(s.p50.max)},
-		{"read p99", formatMs(s.p99.min), formatMs(s.p99.mean()), formatMs(s.p99.max)},
-		{"turns in flight", sig3(s.inFlight.min), sig3(s.inFlight.mean()), sig3(s.inFlight.max)},
+		{"asked turns/s", numfmt.Sig3(s.asked.min), numfmt.Sig3(s.asked.mean()), numfmt.Sig3(s.asked.max)},
+		{"achieved turns/s", numfmt.Sig3(s.achieved.min), numfmt.Sig3(s.achieved.mean()), numfmt.Sig3(s.achieved.max)},
+		{"read p50", numfmt.Ms(s.p50.min), numfmt.Ms(s.p50.mean()), numfmt.Ms(s.p50.max)},
+		{"read p99", numfmt.Ms(s.p99.min), numfmt.Ms(s.p99.mean()), numfmt.Ms(s.p99.max)},
+		{"turns in flight", numfmt.Sig3(s.inFlight.min), numfmt.Sig3(s.inFlight.mean()), numfmt.Sig3(s.inFlight.max)},
 	})
 	if s.worstT >= 0 {
-		fmt.Fprintf(b, "Worst second: t=%ds, read p99 %s.\n", s.worstT, formatMs(s.p99.max))
+		fmt.Fprintf(b, "Worst second: t=%ds, read p99 %s.\n", s.worstT, numfmt.Ms(s.p99.max))
 	}
 }
 
@@ -228,7 +225,7 @@ type timelineSummary struct {
 	worstT                              int // the measured second with the highest p99, -1 when none
 }
 
-func summarizeTimeline(tl []Second) timelineSummary {
+func summarizeTimeline(tl []results.Second) timelineSummary {
 	s := timelineSummary{seconds: len(tl), worstT: -1}
 	for _, sec := range tl {
 		s.reads += sec.Reads

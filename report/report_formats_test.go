@@ -1,28 +1,32 @@
-package results
+package report
 
 import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"html"
 	"io"
 	"strings"
 	"testing"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/readbench/readbench/internal/golden"
+	"github.com/readbench/readbench/results"
 )
 
 // withTimeline gives the fixture a timeline and advice, as a run that
 // records them would, so every section of the reports is exercised.
-func withTimeline(t *testing.T) *Result {
+func withTimeline(t *testing.T) *results.Result {
 	r := fixture(t, true)
 	for i := range 12 {
-		r.Timeline = append(r.Timeline, Second{T: i, Warmup: i < 2, Asked: 50, Achieved: 50 - float64(i%3),
+		r.Timeline = append(r.Timeline, results.Second{T: i, Warmup: i < 2, Asked: 50, Achieved: 50 - float64(i%3),
 			Reads: 42, Errors: int64(i % 2), InFlight: int64(3 + i%4), P50Ms: 20 + float64(i), P99Ms: 100 + 10*float64(i%5)})
 	}
-	r.Advice = Advice{
-		Deadlines:             []Candidate{{Ms: 500, Share: 0.03}, {Ms: 1000, Share: 0.01}},
-		Timeouts:              []Candidate{{Ms: 200, Share: 0.0025}},
+	r.Advice = results.Advice{
+		Deadlines:             []results.Candidate{{Ms: 500, Share: 0.03}, {Ms: 1000, Share: 0.01}},
+		Timeouts:              []results.Candidate{{Ms: 200, Share: 0.0025}},
 		RecommendedDeadlineMs: 1000, RecommendedTimeoutMs: 200,
 		Reasoning: []string{"p99.9 of turns is 800ms: a 1s deadline cuts 1% of turns"},
 	}
@@ -32,14 +36,14 @@ func withTimeline(t *testing.T) *Result {
 func TestMarkdownGolden(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		r    *Result
+		r    *results.Result
 	}{{"report.md.golden", fixture(t, false)}, {"troubled.md.golden", withTimeline(t)}} {
 		t.Run(c.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := WriteMarkdown(&buf, c.r); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, c.name, buf.Bytes())
+			golden.Check(t, c.name, "the report", buf.Bytes())
 		})
 	}
 }
@@ -70,7 +74,7 @@ func TestHlogRoundTrip(t *testing.T) {
 			t.Errorf("log lacks %q:\n%s", want, s)
 		}
 	}
-	want := map[string]Latency{}
+	want := map[string]results.Latency{}
 	for _, b := range hlogBlocks(r) {
 		want[b.tag] = b.l
 	}
@@ -111,12 +115,12 @@ func TestHlogRoundTrip(t *testing.T) {
 func TestHTMLStructure(t *testing.T) {
 	for _, c := range []struct {
 		name     string
-		r        *Result
+		r        *results.Result
 		timeline bool
 	}{{"timeline", withTimeline(t), true}, {"no timeline", fixture(t, false), false}} {
 		t.Run(c.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := WriteHTML(&buf, []*Result{c.r, c.r}); err != nil {
+			if err := WriteHTML(&buf, []*results.Result{c.r, c.r}); err != nil {
 				t.Fatal(err)
 			}
 			s := buf.String()
@@ -170,6 +174,29 @@ func TestHTMLStructure(t *testing.T) {
 	}
 }
 
+// TestHTMLAdvice: the page gives the advice the table gives, from the same
+// document: the recommended pair, every candidate and the stored sentences.
+func TestHTMLAdvice(t *testing.T) {
+	r := fixture(t, false)
+	var buf bytes.Buffer
+	if err := WriteHTML(&buf, []*results.Result{r}); err != nil {
+		t.Fatal(err)
+	}
+	s := buf.String()
+	want := []string{"Recommended: " + recommendation(r.Advice) + ".", `<ul class="reasoning">`}
+	for _, row := range adviceRows(r.Advice) {
+		want = append(want, "<td>"+row[0]+"</td>")
+	}
+	for _, reason := range r.Advice.Reasoning {
+		want = append(want, "<li>"+html.EscapeString(reason)+"</li>")
+	}
+	for _, w := range want {
+		if !strings.Contains(s, w) {
+			t.Errorf("the page lacks %q", w)
+		}
+	}
+}
+
 func hasClass(se xml.StartElement, class string) bool {
 	for _, a := range se.Attr {
 		if a.Name.Local == "class" && a.Value == class {
@@ -182,7 +209,7 @@ func hasClass(se xml.StartElement, class string) bool {
 func TestJSONReport(t *testing.T) {
 	r := fixture(t, false)
 	var one, two bytes.Buffer
-	if err := WriteJSON(&one, []*Result{r}); err != nil {
+	if err := WriteJSON(&one, []*results.Result{r}); err != nil {
 		t.Fatal(err)
 	}
 	saved, err := r.Marshal()
@@ -192,14 +219,14 @@ func TestJSONReport(t *testing.T) {
 	if !bytes.Equal(one.Bytes(), saved) {
 		t.Error("one result is not written as saved")
 	}
-	if err := WriteJSON(&two, []*Result{r, r}); err != nil {
+	if err := WriteJSON(&two, []*results.Result{r, r}); err != nil {
 		t.Fatal(err)
 	}
 	var arr []json.RawMessage
 	if err := json.Unmarshal(two.Bytes(), &arr); err != nil || len(arr) != 2 {
 		t.Fatalf("several results: %d documents, %v", len(arr), err)
 	}
-	if _, err := Parse("[0]", arr[0]); err != nil {
+	if _, err := results.Parse("[0]", arr[0]); err != nil {
 		t.Error(err)
 	}
 }

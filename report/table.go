@@ -1,17 +1,17 @@
-package results
+package report
 
 import (
 	"bytes"
 	"fmt"
 	"io"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
 )
@@ -21,14 +21,14 @@ import (
 // how turns ended, the bytes and their inflation, cancellations and any
 // shape findings. It fits 100 columns, uses plain ASCII rules and no
 // colours, so it reads the same in a terminal, a CI log and a ticket.
-func WriteTable(w io.Writer, r *Result) error {
+func WriteTable(w io.Writer, r *results.Result) error {
 	bw := new(bytes.Buffer)
 	writeHeader(bw, r)
-	steps := []func(io.Writer, *Result) error{latencyTable, bytesTable, outcomesTable, adviceTable}
+	steps := []func(io.Writer, *results.Result) error{latencyTable, bytesTable, outcomesTable, adviceTable}
 	for _, step := range steps {
 		fmt.Fprintln(bw)
 		if err := step(bw, r); err != nil {
-			return fmt.Errorf("results: report: %w", err)
+			return fmt.Errorf("report: report: %w", err)
 		}
 	}
 	fmt.Fprintln(bw)
@@ -41,7 +41,7 @@ func WriteTable(w io.Writer, r *Result) error {
 		out = append(out, '\n')
 	}
 	if _, err := w.Write(out); err != nil {
-		return fmt.Errorf("results: report: %w", err)
+		return fmt.Errorf("report: report: %w", err)
 	}
 	return nil
 }
@@ -51,11 +51,11 @@ func line(w io.Writer, label, format string, args ...any) {
 	fmt.Fprintf(w, "%-10s %s\n", label, printable(fmt.Sprintf(format, args...)))
 }
 
-func writeHeader(w io.Writer, r *Result) {
-	fmt.Fprintf(w, "%s: %s\n", printable(r.Tool.String()), printable(workloadTitle(r.Workload)))
+func writeHeader(w io.Writer, r *results.Result) {
+	fmt.Fprintf(w, "%s: %s\n", printable(toolName(r.Tool)), printable(workloadTitle(r.Workload)))
 	if r.Partial {
 		fmt.Fprintf(w, "PARTIAL RESULT: the run was interrupted; the figures cover its first %s\n",
-			formatSeconds(r.Totals.MeasuredS))
+			numfmt.Seconds(r.Totals.MeasuredS))
 	}
 	for _, f := range headerFields(r) {
 		line(w, f[0], "%s", f[1])
@@ -63,13 +63,13 @@ func writeHeader(w io.Writer, r *Result) {
 }
 
 // headerFields are the "what ran against what" lines of the table report.
-func headerFields(r *Result) [][2]string {
+func headerFields(r *results.Result) [][2]string {
 	t := r.Target
 	started := "-"
 	if !r.Started.IsZero() {
 		started = r.Started.UTC().Format("2006-01-02 15:04:05 MST")
 	}
-	measured := "measured " + formatSeconds(r.Totals.MeasuredS)
+	measured := "measured " + numfmt.Seconds(r.Totals.MeasuredS)
 	if wu := r.Workload.Load.Warmup; wu != "" && wu != "0s" {
 		measured += " after " + wu + " of warmup"
 	}
@@ -79,15 +79,15 @@ func headerFields(r *Result) [][2]string {
 	case l.Model == workload.ModelClosed:
 		asked = fmt.Sprintf("closed model, %d turns in flight", l.Concurrency)
 	case r.Totals.AskedRate > 0:
-		asked = fmt.Sprintf("%s model, asked %s", orDash(l.Model), formatRate(r.Totals.AskedRate, "turns"))
+		asked = fmt.Sprintf("%s model, asked %s", orDash(l.Model), numfmt.Rate(r.Totals.AskedRate, "turns"))
 	}
 	h := r.Host
 	return [][2]string{
-		{"target", t.Where()},
-		{"server", fmt.Sprintf("%s, protocol %s", t.ServerText(), orDash(t.ProtocolVersion))},
+		{"target", where(t)},
+		{"server", fmt.Sprintf("%s, protocol %s", serverText(t), orDash(t.ProtocolVersion))},
 		{"started", fmt.Sprintf("%s, %s, %d sessions", started, measured, r.Workload.Sessions)},
 		{"load", fmt.Sprintf("%s, achieved %s, %s", asked,
-			formatRate(r.Totals.AchievedRate, "turns"), formatRate(r.Totals.ReadsPerS, "reads"))},
+			numfmt.Rate(r.Totals.AchievedRate, "turns"), numfmt.Rate(r.Totals.ReadsPerS, "reads"))},
 		{"host", fmt.Sprintf("%s, %s/%s, %d CPUs, %s", orDash(h.Hostname), h.OS, h.Arch, h.CPUs, h.GoVersion)},
 	}
 }
@@ -95,7 +95,7 @@ func headerFields(r *Result) [][2]string {
 // newTable returns a table in the report's style: ASCII, no outer border,
 // a rule under the header, the first left columns (names) left-aligned and
 // the figures right-aligned so their digits line up.
-func newTable(w io.Writer, left int, header ...any) *tablewriter.Table {
+func newTable(w io.Writer, left int, header ...string) *tablewriter.Table {
 	align := make([]tw.Align, len(header))
 	for i := range align {
 		align[i] = tw.AlignRight
@@ -118,40 +118,20 @@ func newTable(w io.Writer, left int, header ...any) *tablewriter.Table {
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
 		tablewriter.WithTrimSpace(tw.Off),
 	)
-	t.Header(header...)
+	cells := make([]any, len(header))
+	for i, h := range header {
+		cells[i] = h
+	}
+	t.Header(cells...)
 	return t
 }
 
-// maxName bounds the class names shown, so a long one cannot push the
-// table past 100 columns.
-const maxName = 24
-
-// clip shortens a name to maxName characters and makes it printable.
-func clip(s string) string {
-	if r := []rune(s); len(r) > maxName {
-		s = string(r[:maxName-1]) + "~"
-	}
-	return printable(s)
+func latencyRow(name string, l results.Latency) []string {
+	return []string{clip(name), numfmt.Count(l.Count), numfmt.Ms(l.P50Ms), numfmt.Ms(l.P90Ms),
+		numfmt.Ms(l.P99Ms), numfmt.Ms(l.P999Ms), numfmt.Ms(l.MaxMs), numfmt.Ms(l.MeanMs)}
 }
 
-// printable replaces control characters by '?': a report may render a file
-// from elsewhere, and its strings must not drive the terminal (escape
-// sequences) or break the layout (newlines).
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == utf8.RuneError {
-			return '?'
-		}
-		return r
-	}, s)
-}
-
-func latencyRow(name string, l Latency) []string {
-	return []string{clip(name), formatCount(l.Count), formatMs(l.P50Ms), formatMs(l.P90Ms),
-		formatMs(l.P99Ms), formatMs(l.P999Ms), formatMs(l.MaxMs), formatMs(l.MeanMs)}
-}
-
-func latencyTable(w io.Writer, r *Result) error {
+func latencyTable(w io.Writer, r *results.Result) error {
 	fmt.Fprintln(w, "latency from each turn's intended start (count: answered reads; turns: finished turns)")
 	t := newTable(w, 1, "class", "count", "p50", "p90", "p99", "p99.9", "max", "mean")
 	for _, c := range r.Classes {
@@ -190,14 +170,14 @@ func latencyTable(w io.Writer, r *Result) error {
 }
 
 func bytesRow(name, mime string, reads, errs, wire, disk, b64 int64, infl float64) []string {
-	return []string{clip(name), clip(orDash(mime)), formatCount(reads), formatPercent(errs, reads),
-		formatBytes(wire), formatBytes(disk), formatBytes(b64), formatRatio(infl)}
+	return []string{clip(name), clip(orDash(mime)), numfmt.Count(reads), numfmt.Percent(errs, reads),
+		numfmt.Bytes(wire), numfmt.Bytes(disk), numfmt.Bytes(b64), numfmt.Ratio(infl)}
 }
 
-func bytesTable(w io.Writer, r *Result) error {
+func bytesTable(w io.Writer, r *results.Result) error {
 	tot := r.Totals
 	fmt.Fprintf(w, "reads and bytes (wire %s/s, disk %s/s; inflation = wire / disk)\n",
-		formatBytes(int64(tot.WireMBPerS*1e6)), formatBytes(int64(tot.DiskMBPerS*1e6)))
+		numfmt.Bytes(int64(tot.WireMBPerS*1e6)), numfmt.Bytes(int64(tot.DiskMBPerS*1e6)))
 	t := newTable(w, 2, "class", "mime", "reads", "errors", "wire", "disk", "base64", "inflation")
 	for _, c := range r.Classes {
 		row := bytesRow(c.Class, c.MIME, c.Reads, c.Errors, c.WireBytes, c.DiskBytes, c.Base64Bytes, c.Inflation)
@@ -232,17 +212,17 @@ func outcomeNames(m map[string]int64) []string {
 	return names
 }
 
-func outcomesTable(w io.Writer, r *Result) error {
+func outcomesTable(w io.Writer, r *results.Result) error {
 	tot := r.Totals
 	identity := "identity ok: scheduled = sum of outcomes"
 	if !tot.IdentityOK {
-		identity = "IDENTITY BROKEN: " + formatCount(sumOutcomes(tot.Outcomes)) + " counted, reads were lost"
+		identity = "IDENTITY BROKEN: " + numfmt.Count(sumOutcomes(tot.Outcomes)) + " counted, reads were lost"
 	}
-	fmt.Fprintf(w, "outcomes of %s scheduled reads (%s)\n", formatCount(tot.Scheduled), identity)
+	fmt.Fprintf(w, "outcomes of %s scheduled reads (%s)\n", numfmt.Count(tot.Scheduled), identity)
 	t := newTable(w, 1, "outcome", "count", "%")
 	for _, name := range outcomeNames(tot.Outcomes) {
 		if n := tot.Outcomes[name]; n != 0 {
-			if err := t.Append([]string{clip(name), formatCount(n), formatPercent(n, tot.Scheduled)}); err != nil {
+			if err := t.Append([]string{clip(name), numfmt.Count(n), numfmt.Percent(n, tot.Scheduled)}); err != nil {
 				return err
 			}
 		}
@@ -250,36 +230,36 @@ func outcomesTable(w io.Writer, r *Result) error {
 	return t.Render()
 }
 
-func writeFooter(w io.Writer, r *Result) {
+func writeFooter(w io.Writer, r *results.Result) {
 	tot := r.Totals
 	e := tot.TurnEnds
-	line(w, "turns", "%s: %s complete, %s cut by the deadline, %s failed", formatCount(tot.Turns),
-		formatCount(e.Complete), formatCount(e.Cut), formatCount(e.Failed))
+	line(w, "turns", "%s: %s complete, %s cut by the deadline, %s failed", numfmt.Count(tot.Turns),
+		numfmt.Count(e.Complete), numfmt.Count(e.Cut), numfmt.Count(e.Failed))
 	c := r.Cancellation
-	cancel := fmt.Sprintf("%s reads, %s late answers", formatCount(c.Cancelled), formatCount(c.LateAnswers))
+	cancel := fmt.Sprintf("%s reads, %s late answers", numfmt.Count(c.Cancelled), numfmt.Count(c.LateAnswers))
 	if c.LateAnswers == 0 {
 		line(w, "cancelled", "%s", cancel)
 	} else {
 		line(w, "cancelled", "%s (the server did not honour the cancel)", cancel)
 		line(w, "late", "%s wasted; answers came p50 %s, max %s after the cancel",
-			formatBytes(c.WastedBytes), formatMs(c.CancelToLateMs.P50Ms), formatMs(c.CancelToLateMs.MaxMs))
+			numfmt.Bytes(c.WastedBytes), numfmt.Ms(c.CancelToLateMs.P50Ms), numfmt.Ms(c.CancelToLateMs.MaxMs))
 	}
 	line(w, "inflation", "%s", inflationText(r.Classes))
 	if nf := notFound(r); nf > 0 {
-		// Seed 000: a stored URI that was renamed is only discovered by the read.
+		// A stored URI whose resource was renamed is only discovered by reading it.
 		line(w, "not found", "%s reads (%s) named nothing the server has; a host should re-list and offer",
-			formatCount(nf), formatPercent(nf, r.Totals.Scheduled))
+			numfmt.Count(nf), numfmt.Percent(nf, r.Totals.Scheduled))
 		line(w, "", "the closest match, or keep the last copy marked stale: never pass the error to the model")
 	}
 	for _, c := range r.Classes {
 		if c.Cache.Hinted > 0 {
 			ttl := "ttl 0 (stale at once)"
 			if c.Cache.MaxTTLMs > 0 {
-				ttl = "ttl " + formatMs(c.Cache.MinTTLMs) + ".." + formatMs(c.Cache.MaxTTLMs)
+				ttl = "ttl " + numfmt.Ms(c.Cache.MinTTLMs) + ".." + numfmt.Ms(c.Cache.MaxTTLMs)
 			}
 			line(w, "cache", "%s: %s, %d public, %d private; %s reads (%s) a host honouring the hints would not have sent",
 				clip(c.Class), ttl, c.Cache.Public, c.Cache.Private,
-				formatCount(c.Cache.WouldNotSend), formatPercent(c.Cache.WouldNotSend, c.Reads))
+				numfmt.Count(c.Cache.WouldNotSend), numfmt.Percent(c.Cache.WouldNotSend, c.Reads))
 		}
 	}
 	line(w, "shape", "%s", shapeText(r.Shape))
@@ -288,13 +268,13 @@ func writeFooter(w io.Writer, r *Result) {
 	wu := r.Warmup
 	if wu.Scheduled > 0 || wu.Turns > 0 {
 		line(w, "warmup", "%s reads, %s turns, p50 %s, p99 %s, max %s (not in the figures above)",
-			formatCount(wu.Scheduled), formatCount(wu.Turns), formatMs(wu.Read.P50Ms),
-			formatMs(wu.Read.P99Ms), formatMs(wu.Read.MaxMs))
+			numfmt.Count(wu.Scheduled), numfmt.Count(wu.Turns), numfmt.Ms(wu.Read.P50Ms),
+			numfmt.Ms(wu.Read.P99Ms), numfmt.Ms(wu.Read.MaxMs))
 	}
 }
 
 // shapeText lists the nonzero shape findings, or says there were none.
-func shapeText(s Shape) string {
+func shapeText(s results.Shape) string {
 	counters := []struct {
 		name string
 		n    int64
@@ -306,7 +286,7 @@ func shapeText(s Shape) string {
 	var parts []string
 	for _, c := range counters {
 		if c.n != 0 {
-			parts = append(parts, c.name+" "+formatCount(c.n))
+			parts = append(parts, c.name+" "+numfmt.Count(c.n))
 		}
 	}
 	if len(parts) == 0 {
@@ -324,17 +304,10 @@ func sumOutcomes(m map[string]int64) int64 {
 	return n
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
 // inflationText splits the run's inflation into what base64 adds and what
 // the JSON envelope adds, over disk bytes: 1.333× = 1 + 0.333 + 0.000 for
 // blobs, near 1 + 0 + a little for text.
-func inflationText(classes []Class) string {
+func inflationText(classes []results.Class) string {
 	var wire, disk, enc, env int64
 	for _, c := range classes {
 		wire, disk, enc, env = wire+c.WireBytes, disk+c.DiskBytes, enc+c.EncodingBytes, env+c.EnvelopeBytes
@@ -343,12 +316,12 @@ func inflationText(classes []Class) string {
 		return "no bytes read"
 	}
 	return fmt.Sprintf("%s = 1 + %.3f base64 encoding + %.3f JSON envelope (over disk bytes)",
-		formatRatio(stats.Ratio(wire, disk)), stats.Ratio(enc, disk), stats.Ratio(env, disk))
+		numfmt.Ratio(stats.Ratio(wire, disk)), stats.Ratio(enc, disk), stats.Ratio(env, disk))
 }
 
 // serverCostLines prints what the server itself spent: the figures
 // capacity planning needs, and the memory slope that hints at a leak.
-func serverCostLines(w io.Writer, c ServerCost) {
+func serverCostLines(w io.Writer, c results.ServerCost) {
 	if !c.Available {
 		why := "cost not measured"
 		if c.Reason != "" && c.Reason != "not measured" {
@@ -363,14 +336,14 @@ func serverCostLines(w io.Writer, c ServerCost) {
 		c.RSS.StartMiB, c.RSS.PeakMiB, c.RSS.EndMiB, c.RSS.GrowthMiB, c.RSS.SlopeMiBPerMinute)
 	if cs := c.ColdStart; cs.Available {
 		line(w, "cold start", "spawn to first answer %s, handshake %s, first read %s (%.2f× the steady median %s)",
-			formatMs(cs.SpawnToFirstAnswerMs), formatMs(cs.HandshakeMs), formatMs(cs.FirstReadMs),
-			cs.FirstReadVsMedian, formatMs(cs.SteadyMedianMs))
+			numfmt.Ms(cs.SpawnToFirstAnswerMs), numfmt.Ms(cs.HandshakeMs), numfmt.Ms(cs.FirstReadMs),
+			cs.FirstReadVsMedian, numfmt.Ms(cs.SteadyMedianMs))
 	}
 }
 
 // notFound counts the reads that found nothing: not_found outcomes, and
 // the expected errors of classes that expect not_found.
-func notFound(r *Result) int64 {
+func notFound(r *results.Result) int64 {
 	expectNF := map[string]bool{}
 	for _, m := range r.Workload.Mix {
 		expectNF[m.Class] = m.Expect == "not_found"

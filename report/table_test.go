@@ -1,39 +1,16 @@
-package results
+package report
 
 import (
 	"bytes"
-	"flag"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/readbench/readbench/internal/golden"
+	"github.com/readbench/readbench/results"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("report differs from %s (go test -update rewrites it)\n--- got:\n%s\n--- want:\n%s", path, got, want)
-	}
-}
 
 func TestWriteTableGolden(t *testing.T) {
 	for _, c := range []struct {
@@ -46,7 +23,7 @@ func TestWriteTableGolden(t *testing.T) {
 			if err := WriteTable(&buf, r); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, c.name, buf.Bytes())
+			golden.Check(t, c.name, "the report", buf.Bytes())
 			for i, l := range strings.Split(buf.String(), "\n") {
 				if n := utf8.RuneCountInString(l); n > 100 {
 					t.Errorf("line %d is %d columns wide: %q", i+1, n, l)
@@ -60,7 +37,7 @@ func TestWriteTableGolden(t *testing.T) {
 			if err := r.SaveFile(path); err != nil {
 				t.Fatal(err)
 			}
-			back, err := Load(path)
+			back, err := results.Load(path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/readbench/readbench/servercost"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
 )
@@ -26,7 +27,7 @@ type Meta struct {
 	// base of every rate, so a partial run's rates are still right.
 	Measured time.Duration
 	// Cost is the server's own cost (driver.CostSummary, converted).
-	Cost CostFigures
+	Cost servercost.Summary
 }
 
 // Build makes the result document of a run: measured is the measured phase,
@@ -116,7 +117,8 @@ func timeline(warm time.Duration, warmup, measured *stats.Run) ([]Second, error)
 }
 
 // advice prices candidate limits on the measured phase and recommends a
-// pair (stats.Advise says how and why).
+// pair (stats.Advise says how and why), with the reasoning written out in
+// sentences (adviceReasoning), which the document stores for every report.
 func advice(w *workload.Workload, run *stats.Run) Advice {
 	a := stats.Advise(stats.AdviceInput{
 		Turn: run.Turn, Read: run.Read,
@@ -125,15 +127,11 @@ func advice(w *workload.Workload, run *stats.Run) Advice {
 		Parallel: maxAttachments(w.Turn.Attachments),
 		Deadline: w.Turn.Deadline, ReadTimeout: w.Turn.ReadTimeout,
 	})
-	out := Advice{
+	return Advice{
 		Deadlines: candidates(a.Deadlines), Timeouts: candidates(a.Timeouts),
 		RecommendedDeadlineMs: millis(a.Deadline), RecommendedTimeoutMs: millis(a.Timeout),
-		Reasoning: a.Reasoning,
+		Reasoning: adviceReasoning(a),
 	}
-	if out.Reasoning == nil {
-		out.Reasoning = []string{}
-	}
-	return out
 }
 
 func candidates(ls []stats.Limit) []Candidate {

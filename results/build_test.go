@@ -29,7 +29,7 @@ func near(got, want float64) bool { return math.Abs(got-want) <= math.Abs(want)/
 
 func TestBuildHasEveryKey(t *testing.T) {
 	m, _ := decodeMap(t, fixture(t, false))
-	// DESIGN §7: all present in every result, never null.
+	// docs/results.md: all present in every result, never null.
 	for _, k := range []string{"schema", "tool", "started", "ended", "partial", "workload", "target",
 		"host", "totals", "read", "turn", "service", "ttfb", "classes", "cancellation", "shape",
 		"server_cost", "digests", "timeline", "advice", "warmup"} {

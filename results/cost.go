@@ -3,34 +3,11 @@ package results
 import (
 	"math"
 	"time"
+
+	"github.com/readbench/readbench/servercost"
 )
 
-// CostFigures is the server's cost as the driver measured it. The results
-// package does not import the driver, so the driver's CostSummary has
-// exactly these fields and converts to this type
-// (results.CostFigures(rep.Cost)): if the two drift apart, that
-// conversion stops compiling, which is the point.
-type CostFigures struct {
-	Available bool
-	Reason    string
-	Processes int
-	Samples   int
-	// CPU is the CPU time spent in the measured phase.
-	CPU             time.Duration
-	Reads           int64 // reads answered in the measured phase
-	CPUPer1000Reads time.Duration
-	// RSS over the whole sampling, bytes; the slope in MiB per minute.
-	RSSStart, RSSPeak, RSSEnd int64
-	RSSGrowth                 int64
-	RSSSlopeMiBPerMin         float64
-	// Cold start, when readbench spawned the server (stdio).
-	ColdStart          bool
-	SpawnToFirstAnswer time.Duration
-	Handshake          time.Duration
-	FirstRead          time.Duration
-}
-
-// ServerCost is the result's "server_cost" block (DESIGN §6): what the
+// ServerCost is the result's "server_cost" block (docs/results.md): what the
 // server spent to give the latencies beside it. Every key is always
 // written; when the cost could not be sampled (an HTTP target without
 // --server-pid, a system without /proc) available is false and reason
@@ -75,7 +52,7 @@ type Cold struct {
 
 // ServerCostOf makes the block from the driver's figures and the
 // steady-state median service time (the result's service.p50_ms).
-func ServerCostOf(c CostFigures, steadyMedianMs float64) ServerCost {
+func ServerCostOf(c servercost.Summary, steadyMedianMs float64) ServerCost {
 	s := ServerCost{Available: c.Available, Reason: c.Reason, Processes: c.Processes, Samples: c.Samples, Reads: c.Reads}
 	if !c.Available {
 		if s.Reason == "" {

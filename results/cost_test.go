@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/servercost"
 )
 
 func TestServerCostOf(t *testing.T) {
-	c := CostFigures{
+	c := servercost.Summary{
 		Available: true, Processes: 2, Samples: 41, CPU: 1500 * time.Millisecond, Reads: 3000,
 		CPUPer1000Reads: 500 * time.Millisecond,
 		RSSStart:        20 << 20, RSSPeak: 64 << 20, RSSEnd: 30 << 20, RSSGrowth: 10 << 20, RSSSlopeMiBPerMin: 1.23456,
@@ -36,7 +38,7 @@ func TestServerCostOf(t *testing.T) {
 // TestServerCostNotAvailable: a cost that was not measured says why, and
 // writes every key all the same.
 func TestServerCostNotAvailable(t *testing.T) {
-	for _, c := range []CostFigures{{}, {Reason: "not sampled: no --server-pid"}} {
+	for _, c := range []servercost.Summary{{}, {Reason: "not sampled: no --server-pid"}} {
 		s := ServerCostOf(c, 2)
 		if s.Available || s.Reason == "" || s.CPUSeconds != 0 || s.ColdStart.Available {
 			t.Errorf("%+v", s)

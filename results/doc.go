@@ -1,14 +1,27 @@
-// Package results turns what a run recorded into a result document, saves
-// and loads it, and renders it for people.
+// Package results holds the result document: it builds it from what a run
+// recorded, saves and loads it, and holds the document of `readbench
+// check`. Merging shards and the arithmetic of comparing two results
+// belong here too: they are computations on documents. It never renders:
+// every output format (table, markdown, HTML, hlog, JSON, the check table)
+// is package report's, which imports this package and is never imported by
+// it.
 //
-// The document ("readbench/result/v1", DESIGN §7) is the contract between a
-// run and everything after it: report, compare and merge read nothing else,
-// possibly years later and on another machine. So it is self-describing (the
-// workload as resolved, the target, the host, the tool version), it keeps
-// every latency histogram in the HdrHistogram compressed encoding so that
-// shards merge exactly and other HDR tools can read them, and every
-// top-level key is present in every result, empty rather than absent, so
-// scripts (jq, dashboards) never need to guess.
+// One piece of prose is written here, on purpose: the sentences of the
+// policy advice (advice_text.go). The v1 document stores them under
+// advice.reasoning, so whoever builds the document writes them; the
+// reports print them as stored. Their numbers use the reports' one format
+// (internal/numfmt).
+//
+// The document ("readbench/result/v1", described key by key in
+// docs/results.md) is the contract between a run and everything after it:
+// report, compare and merge read nothing else, possibly years later and on
+// another machine. So it is self-describing (the workload as resolved, the
+// target, the host, the tool version), it keeps every latency histogram in
+// the HdrHistogram compressed encoding so that shards merge exactly and
+// other HDR tools can read them, and every top-level key is present in
+// every result, empty rather than absent, so scripts (jq, dashboards) never
+// need to guess. The schema only grows: a v1 key is never removed or
+// changed in meaning.
 //
 // Secrets never reach a result: header values are replaced by "<redacted>"
 // and passwords in target URLs are masked.

@@ -3,7 +3,6 @@ package results
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/readbench/readbench/stats"
@@ -42,10 +41,11 @@ type Result struct {
 	Classes      []Class      `json:"classes"`
 	Cancellation Cancellation `json:"cancellation"`
 	Shape        Shape        `json:"shape"`
-	// ServerCost and Digests are reserved for the server
-	// cost sampler, content digests, the per-second timeline and the policy
-	// advice (DESIGN §6); they are written empty until those exist, and kept
-	// as loaded so a newer file's contents survive a load and save.
+	// ServerCost is what the server itself spent (CPU, memory, cold
+	// start); Digests are reserved for content digests (a digest per URI
+	// read, so compare can tell when a read's content changed) and written
+	// empty until they exist, kept as loaded so a newer file's contents
+	// survive a load and save (docs/results.md).
 	ServerCost ServerCost        `json:"server_cost"`
 	Digests    map[string]string `json:"digests"`  // URI -> digest of what it returned
 	Timeline   []Second          `json:"timeline"` // one entry per second of the run, warmup included
@@ -200,7 +200,9 @@ type Cancellation struct {
 	CancelToLateMs Latency `json:"cancel_to_late_ms"` // a zero block (count 0) when none
 }
 
-// Shape counts the response-shape findings of DESIGN §6.
+// Shape counts the response-shape findings: entries with neither or both
+// of text and blob, a rewritten uri, a missing or inconsistent mimeType,
+// bad base64, empty contents, several entries (docs/measurement.md).
 type Shape struct {
 	Neither       int64 `json:"neither"`
 	Both          int64 `json:"both"`
@@ -279,7 +281,9 @@ type Second struct {
 
 // Advice is the policy advice read off the histograms: what each candidate
 // turn deadline would cut and each read timeout would end, and the pair
-// readbench recommends with its reasoning.
+// readbench recommends with its reasoning. Reasoning is sentences written
+// when the result was built (see adviceReasoning); reports print them as
+// stored, so every format says the same.
 type Advice struct {
 	Deadlines             []Candidate `json:"deadlines"` // share of turns each deadline would cut
 	Timeouts              []Candidate `json:"timeouts"`  // share of reads each timeout would end
@@ -293,35 +297,4 @@ type Advice struct {
 type Candidate struct {
 	Ms    float64 `json:"ms"`
 	Share float64 `json:"share"`
-}
-
-// String is the tool as report titles show it ("readbench" when unknown).
-func (t Tool) String() string {
-	if s := strings.TrimSpace(t.Name + " " + t.Version); s != "" {
-		return s
-	}
-	return "readbench"
-}
-
-// Where is the target's address and transport, as report headers show it.
-func (t Target) Where() string {
-	addr := orDash(t.Address)
-	if t.Transport != "" {
-		addr += " (" + t.Transport + ")"
-	}
-	return addr
-}
-
-// ServerText is the server's name and version, "-" when it gave none.
-func (t Target) ServerText() string {
-	return orDash(strings.TrimSpace(t.Server.Name + " " + t.Server.Version))
-}
-
-// workloadTitle is the workload's name and the file it came from.
-func workloadTitle(w Workload) string {
-	name := orDash(w.Name)
-	if w.Source != "" {
-		name += " (" + w.Source + ")"
-	}
-	return name
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
 )
 
@@ -22,19 +23,19 @@ func fixtureStart() time.Time { return time.Date(2026, 11, 30, 2, 28, 47, 123456
 // header and a target URL that carry secrets.
 func fixtureWorkload(t testing.TB) *workload.Workload {
 	t.Helper()
-	rate, err := workload.ParseRate("50/s")
+	rate, err := units.ParseRate("50/s")
 	if err != nil {
 		t.Fatal(err)
 	}
-	size, err := workload.ParseSizeDist("lognormal(8KiB, 200KiB)")
+	size, err := units.ParseSizeDist("lognormal(8KiB, 200KiB)")
 	if err != nil {
 		t.Fatal(err)
 	}
-	png, err := workload.ParseSizeDist("1834208")
+	png, err := units.ParseSizeDist("1834208")
 	if err != nil {
 		t.Fatal(err)
 	}
-	delay, err := workload.ParseDurationDist("lognormal(12ms, 40ms)")
+	delay, err := units.ParseDurationDist("lognormal(12ms, 40ms)")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 // Load reads a result file. Every error names the file, and for a file
 // that is not valid JSON the line and column, so the command line can
-// report bad input as DESIGN §2 asks (exit 2). A JSON file that is not a
+// report bad input with exit code 2 (README, exit codes). A JSON file that is not a
 // result (no "schema", another schema) is refused with a message saying
 // what it is not; histograms are checked so that a damaged file fails here
 // rather than in the middle of a merge.

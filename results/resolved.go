@@ -2,9 +2,9 @@ package results
 
 import (
 	"regexp"
-	"sort"
 	"strings"
 
+	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
 )
 
@@ -164,7 +164,7 @@ func resolveClass(c workload.Class) MixClass {
 		m.Delay = c.Delay.String()
 	}
 	if c.Ranged != nil {
-		m.RangedChunk = workload.FormatSize(c.Ranged.Chunk)
+		m.RangedChunk = units.FormatSize(c.Ranged.Chunk)
 	}
 	return m
 }
@@ -179,14 +179,4 @@ func redactURLs(s string) string {
 	}
 	userinfo := regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^/?#@\s:]*:)[^/?#\s]*@`)
 	return userinfo.ReplaceAllString(s, "${1}xxxxx@")
-}
-
-// sortedKeys returns the keys of m in order, for stable reports.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -47,7 +47,7 @@ func TestScenariosParseAndPlan(t *testing.T) {
 	}
 }
 
-// The default scenario says what DESIGN §5 and the brief say it says.
+// The default scenario says what docs/workload.md and its own comments say it says.
 func TestDocsAttachments(t *testing.T) {
 	data, err := Get("docs-attachments.yaml")
 	if err != nil {

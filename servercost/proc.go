@@ -1,4 +1,4 @@
-package driver
+package servercost
 
 import (
 	"bytes"
@@ -81,16 +81,16 @@ func parseVmRSS(b []byte) (rss int64, ok bool, err error) {
 
 // readProcCost reads one process's CPU time and resident memory. RSS is
 // VmRSS from status; without it, stat's rss pages times the page size.
-func readProcCost(pid int, ticksPerSecond int64) (CostSample, error) {
+func readProcCost(pid int, ticksPerSecond int64) (Sample, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return CostSample{}, err
+		return Sample{}, err
 	}
 	st, err := parseProcStat(b)
 	if err != nil {
-		return CostSample{}, err
+		return Sample{}, err
 	}
-	s := CostSample{At: time.Now(), CPU: ticksToDuration(st.UTime+st.STime, ticksPerSecond)}
+	s := Sample{At: time.Now(), CPU: ticksToDuration(st.UTime+st.STime, ticksPerSecond)}
 	s.RSS = max(st.RSSPages, 0) * int64(os.Getpagesize())
 	if status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
 		if rss, ok, err := parseVmRSS(status); err == nil && ok {

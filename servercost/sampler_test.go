@@ -1,4 +1,4 @@
-package driver
+package servercost
 
 import (
 	"bufio"
@@ -183,7 +183,7 @@ func TestCostBurnHelper(t *testing.T) {
 
 func TestCostSamplerRealChild(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		rep := StartCostSampler(context.Background(), []int{os.Getpid()}, time.Millisecond).Stop()
+		rep := Start(context.Background(), []int{os.Getpid()}, time.Millisecond).Stop()
 		if rep.Available || rep.Reason == "" {
 			t.Errorf("off Linux: %+v, want not available with a reason", rep)
 		}
@@ -211,7 +211,7 @@ func TestCostSamplerRealChild(t *testing.T) {
 		_ = cmd.Wait()
 	}()
 	start := time.Now()
-	c := StartCostSampler(context.Background(), []int{cmd.Process.Pid}, 50*time.Millisecond)
+	c := Start(context.Background(), []int{cmd.Process.Pid}, 50*time.Millisecond)
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil || line != "burnt\n" {
 		c.Stop()
@@ -243,7 +243,7 @@ func TestCostSamplerRealChild(t *testing.T) {
 
 func TestCostSamplerNothingToSample(t *testing.T) {
 	for _, pids := range [][]int{nil, {0}} {
-		rep := StartCostSampler(context.Background(), pids, time.Millisecond).Stop()
+		rep := Start(context.Background(), pids, time.Millisecond).Stop()
 		if rep.Available || rep.Reason == "" {
 			t.Errorf("pids %v: %+v, want not available with a reason", pids, rep)
 		}
@@ -258,7 +258,7 @@ func TestCostSamplerNothingToSample(t *testing.T) {
 // still returns what was seen.
 func TestCostSamplerContextEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	c := StartCostSampler(ctx, []int{os.Getpid()}, 10*time.Millisecond)
+	c := Start(ctx, []int{os.Getpid()}, 10*time.Millisecond)
 	time.Sleep(30 * time.Millisecond)
 	cancel()
 	<-c.done
@@ -269,13 +269,13 @@ func TestCostSamplerContextEnds(t *testing.T) {
 
 func TestCostSummarize(t *testing.T) {
 	t0 := time.Unix(1000, 0)
-	var ss []CostSample
+	var ss []Sample
 	for i := range 61 { // a minute, a sample a second: 1 CPU-second per second, +1 MiB every 6 s
-		ss = append(ss, CostSample{At: t0.Add(time.Duration(i) * time.Second), CPU: time.Duration(i) * time.Second,
+		ss = append(ss, Sample{At: t0.Add(time.Duration(i) * time.Second), CPU: time.Duration(i) * time.Second,
 			RSS: 100<<20 + int64(i)*(1<<20)/6})
 	}
 	ss[30].RSS = 500 << 20 // a spike
-	rep := CostReport{Available: true, PIDs: []int{1, 2}, Samples: ss}
+	rep := Report{Available: true, PIDs: []int{1, 2}, Samples: ss}
 	s := rep.Summarize(t0.Add(10*time.Second+500*time.Millisecond), t0.Add(40*time.Second+500*time.Millisecond), 3000)
 	if s.CPU != 30*time.Second {
 		t.Errorf("CPU %v, want 30s", s.CPU)
@@ -303,9 +303,9 @@ func TestCostSummarize(t *testing.T) {
 }
 
 func TestCostThin(t *testing.T) {
-	c := &CostSampler{}
+	c := &Sampler{}
 	for i := range 9 {
-		c.rep.Samples = append(c.rep.Samples, CostSample{CPU: time.Duration(i)})
+		c.rep.Samples = append(c.rep.Samples, Sample{CPU: time.Duration(i)})
 	}
 	c.thin()
 	var got []time.Duration
@@ -332,51 +332,14 @@ func TestCostColdStartFirstRead(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	c.Session(&httpTransport{}, time.Second) // not a process readbench spawned: ignored
 	cs, ok := c.Result()
-	if cs.FirstRead != 100*time.Millisecond || ok || cs.Handshake != 0 {
+	if cs.FirstRead != 100*time.Millisecond || ok || cs.Handshake != 0 { // no Session: no process readbench spawned
 		t.Errorf("%+v %v, want FirstRead 100ms and no stdio session", cs, ok)
 	}
 	var nilRec *ColdStartRecorder
 	nilRec.Read(base, base)
-	nilRec.Session(nil, 0)
+	nilRec.Session(0, 0)
 	if _, ok := nilRec.Result(); ok {
 		t.Error("a nil recorder recorded")
-	}
-}
-
-// TestCostStdioColdStart: a real stdio session gives its pid to the
-// sampler and its spawn-to-first-answer to the cold start.
-func TestCostStdioColdStart(t *testing.T) {
-	tr := startPeerProcess(t, "stdio")
-	s := &session{t: tr, client: ServerInfo{Name: "test"}}
-	defer s.close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	cold := NewColdStartRecorder()
-	hs := time.Now()
-	if err := s.handshake(ctx, "auto"); err != nil {
-		t.Fatal(err)
-	}
-	cold.Session(s.t, time.Since(hs))
-	a, err := s.read(ctx, sdkDocs[0].uri)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cold.Read(a.sent, a.done)
-	cs, ok := cold.Result()
-	if !ok || cs.SpawnToFirstAnswer <= 0 || cs.Handshake <= 0 || cs.FirstRead <= 0 {
-		t.Errorf("cold start %+v %v", cs, ok)
-	}
-	if cs.SpawnToFirstAnswer > time.Since(tr.spawned) {
-		t.Errorf("spawn to first answer %v is longer than the session has lived", cs.SpawnToFirstAnswer)
-	}
-	if pids := costPIDs([]*session{s, {t: &httpTransport{}}}, 4242); len(pids) != 2 || pids[0] != tr.cmd.Process.Pid || pids[1] != 4242 {
-		t.Errorf("pids %v", pids)
-	}
-	pids := costPIDs([]*session{s}, 0)
-	sum := StartCostSampler(ctx, pids, 10*time.Millisecond).Stop().Summarize(hs, time.Now(), 1).WithCold(cs, ok)
-	if runtime.GOOS == "linux" && (!sum.Available || sum.RSSPeak <= 0 || sum.FirstRead != cs.FirstRead || !sum.ColdStart) {
-		t.Errorf("summary %+v", sum)
 	}
 }

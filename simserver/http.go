@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/readbench/readbench/protocol"
-	"github.com/readbench/readbench/workload"
 )
 
 // maxBody bounds a POST body: requests are small, and a client sending
@@ -301,12 +300,12 @@ func hostAllowed(r *http.Request) bool {
 	if !ok || !isLoopbackAddr(local) {
 		return true
 	}
-	if !workload.IsLoopbackHost(r.Host) {
+	if !protocol.IsLoopbackHost(r.Host) {
 		return false
 	}
 	if o := r.Header.Get("Origin"); o != "" {
 		u, err := url.Parse(o)
-		if err != nil || !workload.IsLoopbackHost(u.Host) {
+		if err != nil || !protocol.IsLoopbackHost(u.Host) {
 			return false
 		}
 	}

@@ -10,9 +10,10 @@ import (
 	"github.com/readbench/readbench/protocol"
 )
 
-// ReadTool is the name of the ranged read tool (seed 004): tools/call with
-// arguments {path, offset?, length?} answers structuredContent {bytes
-// (standard base64), content_type, eof}. path is a sim: URI.
+// ReadTool is the name of the ranged read tool (docs/check.md (read tool)):
+// tools/call with arguments {path, offset?, length?} answers
+// structuredContent {bytes (standard base64), content_type, eof}. path is a
+// sim: URI.
 const ReadTool = "read"
 
 func (s *Server) listTools(c *call) answer {
@@ -44,7 +45,7 @@ type readArgs struct {
 }
 
 // callTool answers tools/call of the ranged read tool. Its failures follow
-// the seed's codes (not_found, invalid_path, internal) as tool results with
+// the tool's codes (not_found, invalid_path, internal) as tool results with
 // isError, as MCP wants tool failures; bad arguments are invalid params.
 func (s *Server) callTool(ctx, base context.Context, c *call) answer {
 	if c.p.Name != ReadTool {
@@ -86,8 +87,8 @@ func (s *Server) callTool(ctx, base context.Context, c *call) answer {
 }
 
 // rangedResult slices the resource's bytes: an offset past the end gives
-// empty bytes with eof, as the seed says; eof is true iff the range ends at
-// the last byte.
+// empty bytes with eof, as docs/check.md (read tool) says; eof is true iff
+// the range ends at the last byte.
 func (s *Server) rangedResult(c *call, spec *Spec, args readArgs) answer {
 	data := s.cache.get("raw\x00"+spec.URI, func() []byte { return s.gen.data(spec, seedOf(spec.URI)) })
 	off := int64(0)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/units"
 )
 
 // Scheme is the URI scheme the simulated server serves. Any other scheme is
@@ -35,7 +35,7 @@ const (
 // fault= URI option so that a client's response checks can be tested.
 type Fault string
 
-// The faults a sim: URI can ask for (see DESIGN §6, Shape).
+// The faults a sim: URI can ask for (see docs/measurement.md (shape)).
 const (
 	FaultNone       Fault = ""
 	FaultNeither    Fault = "neither"     // an entry with neither text nor blob
@@ -58,7 +58,7 @@ type Spec struct {
 	Entries int    // contents entries (entries=); 1 unless a folder read
 
 	HasDelay bool          // delay= was given
-	Delay    workload.Dist // per-read service delay, sampled per read
+	Delay    units.Dist    // per-read service delay, sampled per read
 	Stall    time.Duration // extra fixed wait (stall=)
 
 	TTLMs int    // ttlMs of a 2026-07-28 result (ttl=)
@@ -151,14 +151,14 @@ func (s *Spec) set(key, v string) error {
 	case "declare":
 		s.Declare, err = parseMIME(v)
 	case "size":
-		s.Size, err = workload.ParseSize(v)
+		s.Size, err = units.ParseSize(v)
 		if err == nil && (s.Size < 0 || s.Size > MaxSize) {
 			err = fmt.Errorf("must be between 0 and %d bytes", MaxSize)
 		}
 	case "entries":
 		s.Entries, err = parseInt(v, 0, MaxEntries)
 	case "delay":
-		s.Delay, err = workload.ParseDurationDist(v)
+		s.Delay, err = units.ParseDurationDist(v)
 		s.HasDelay = err == nil
 	case "stall":
 		s.Stall, err = time.ParseDuration(v)

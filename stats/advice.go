@@ -1,10 +1,8 @@
 package stats
 
 import (
-	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"time"
 )
 
@@ -32,23 +30,73 @@ type Limit struct {
 	Share float64
 }
 
-// Advice is the policy advice: candidates, the recommended pair, and the
-// reasoning in plain sentences.
+// Advice is the policy advice: the candidates priced, the recommended
+// pair, and the figures the recommendation rests on. It is numbers only:
+// the sentences that explain it are written by the result document
+// (package results), so that every report prints the same words and stats
+// stays free of prose.
 type Advice struct {
 	Deadlines, Timeouts []Limit
 	Deadline, Timeout   time.Duration // recommended; 0 when there was nothing to size on
-	Reasoning           []string
+
+	// ConfiguredDeadline and ConfiguredTimeout are the run's own limits
+	// (0: none), and DeadlineShare and TimeoutShare what they cut or
+	// ended: the share priced at each, 0 when there was none.
+	ConfiguredDeadline, ConfiguredTimeout time.Duration
+	DeadlineShare, TimeoutShare           float64
+	// Reads and Turns are the samples the p99s rest on: answered reads
+	// and finished turns. FewReads and FewTurns say a p99 rests on fewer
+	// than MinSamples of them.
+	Reads, Turns       int64
+	FewReads, FewTurns bool
+	// Cancelled counts the reads the deadline cancelled. When the timeout
+	// is longer than the deadline (or absent) they were cancelled before a
+	// timeout above the deadline could act, so TimeoutsLowerBound: those
+	// timeouts' shares are lower bounds.
+	Cancelled          int64
+	TimeoutsLowerBound bool
+	// ReadP50, ReadP99 and ReadMax are the read tail the timeout is sized on
+	// (and the median the deadline must never be sized on).
+	ReadP50, ReadP99, ReadMax time.Duration
+	// Parallel is N, the reads a turn waits for (at least 1).
+	// ReadP99AsTurnQuantile is 0.99^N, the turn quantile the read p99 is;
+	// TurnP99AsReadQuantile is 0.99^(1/N), the read quantile the turn p99
+	// needs, and TurnP99FromReads that quantile of the reads.
+	Parallel              int
+	ReadP99AsTurnQuantile float64
+	TurnP99AsReadQuantile float64
+	TurnP99FromReads      time.Duration
+	// TurnP99 is the measured turn p99; CutShare the share of turns the
+	// configured deadline cut. When that is 1% or more the turn p99 is
+	// unknown beyond the deadline, so the tail is raised to it and the
+	// recommendation is a floor (DeadlineIsFloor).
+	TurnP99         time.Duration
+	CutShare        float64
+	DeadlineIsFloor bool
+	// Tail is what the deadline was sized on: max(TurnP99,
+	// TurnP99FromReads), and the configured deadline when DeadlineIsFloor.
+	Tail time.Duration
+	// AllBeatMedian is 0.5^N: how often all N reads beat the read median,
+	// the reason a deadline is never sized on it.
+	AllBeatMedian float64
+	// TimeoutRaised says the timeout was raised to the deadline: a shorter
+	// one would fail reads the turn still waits for.
+	TimeoutRaised bool
 }
 
-// Thresholds of the recommendation rule (see Advise).
+// Thresholds of the recommendation rule (see Advise), exported because the
+// sentences that explain a recommendation quote them.
 const (
-	// minSamples is where a p99 starts to mean something: below it the
+	// MinSamples is where a p99 starts to mean something: below it the
 	// p99 rests on fewer than ten samples.
-	minSamples      = 1000
-	timeoutOverP99  = 100 // the timeout sits >= 100x the read p99 ...
-	timeoutOverMax  = 10  // ... and >= 10x the slowest answer seen ...
-	minTimeout      = time.Second
-	deadlineHeadway = 2 // the deadline is 2x the turn tail
+	MinSamples = 1000
+	// TimeoutOverP99 and TimeoutOverMax: the timeout sits >= 100x the read
+	// p99 and >= 10x the slowest answer seen, and never below MinTimeout.
+	TimeoutOverP99 = 100
+	TimeoutOverMax = 10
+	MinTimeout     = time.Second
+	// DeadlineHeadway: the deadline is 2x the turn tail.
+	DeadlineHeadway = 2
 )
 
 // deadlineCandidates and timeoutCandidates are the limits the advice
@@ -64,15 +112,15 @@ func timeoutCandidates() []time.Duration {
 		10 * time.Second, 30 * time.Second}
 }
 
-// Advise prices candidate limits and recommends a pair, following the
-// reasoning of seed 000: the two limits answer different questions.
+// Advise prices candidate limits and recommends a pair. The two limits
+// answer different questions.
 //
 // The read timeout separates "slow" from "never going to answer". It is
 // not tuned to the server's performance, so it sits far above the read
 // tail: the rule is max(100 x read p99, 10 x the slowest answer, 1 s),
-// rounded up to 1-2-5 (40 ms p99 gives 4 s, so 5 s: the seed's pair). Ten
-// times the maximum keeps one stall the run saw from being called "never";
-// the 1 s floor keeps a fast local server's timeout above scheduling noise.
+// rounded up to 1-2-5 (a 40 ms p99 gives 4 s, so 5 s). Ten times the
+// maximum keeps one stall the run saw from being called "never"; the 1 s
+// floor keeps a fast local server's timeout above scheduling noise.
 //
 // The turn deadline is the schedule of the turn. A turn of N parallel
 // reads ends with the slowest of them, so it is sized on the turn tail,
@@ -93,11 +141,17 @@ func timeoutCandidates() []time.Duration {
 // timeout up to the deadline and are unknown beyond it. Timeouts are priced
 // from the intended start, as read latency is: when the generator fell
 // behind this overstates what they would end.
+//
+// With no answered read there is no timeout, and with no finished turn no
+// deadline: both stay 0 rather than being guessed.
 func Advise(in AdviceInput) Advice {
 	turn, read := orEmpty(in.Turn), orEmpty(in.Read)
-	a := Advice{Deadlines: []Limit{}, Timeouts: []Limit{}}
-	say := func(format string, args ...any) { a.Reasoning = append(a.Reasoning, fmt.Sprintf(format, args...)) }
 	n := max(in.Parallel, 1)
+	a := Advice{
+		Deadlines: []Limit{}, Timeouts: []Limit{},
+		ConfiguredDeadline: in.Deadline, ConfiguredTimeout: in.ReadTimeout,
+		Reads: read.Count(), Turns: in.Turns, Cancelled: in.Cancelled, Parallel: n,
+	}
 
 	for _, d := range candidates(deadlineCandidates(), in.Deadline) {
 		above := CountAbove(turn, d)
@@ -114,63 +168,33 @@ func Advise(in AdviceInput) Advice {
 		}
 		a.Timeouts = append(a.Timeouts, Limit{t, Ratio(above, sent)})
 	}
+	a.DeadlineShare, a.TimeoutShare = shareAt(a.Deadlines, in.Deadline), shareAt(a.Timeouts, in.ReadTimeout)
+	a.TimeoutsLowerBound = in.Cancelled > 0 && in.Deadline > 0 && (in.ReadTimeout == 0 || in.ReadTimeout > in.Deadline)
 
-	atDeadline, atTimeout := shareAt(a.Deadlines, in.Deadline), shareAt(a.Timeouts, in.ReadTimeout)
-	if in.Deadline > 0 || in.ReadTimeout > 0 {
-		say("Configured: deadline %s cut or outlasted %s of turns; timeout %s ended %s of reads.",
-			dur(in.Deadline), pct(atDeadline), dur(in.ReadTimeout), pct(atTimeout))
+	a.FewReads, a.FewTurns = a.Reads < MinSamples, a.Turns < MinSamples
+	if a.Reads > 0 {
+		a.ReadP50, a.ReadP99, a.ReadMax = read.Quantile(50), read.Quantile(99), read.Max()
+		a.Timeout = NiceUp(max(TimeoutOverP99*a.ReadP99, TimeoutOverMax*a.ReadMax, MinTimeout))
 	}
-	if in.Deadline > 0 {
-		say("Deadlines above %s cannot be priced: cut turns are recorded at %s, so a longer one "+
-			"would cut at most %s.", dur(in.Deadline), dur(in.Deadline), pct(atDeadline))
-	}
-	if in.Cancelled > 0 && in.Deadline > 0 && (in.ReadTimeout == 0 || in.ReadTimeout > in.Deadline) {
-		say("%d reads were cancelled at the deadline before a timeout above %s could act: "+
-			"those timeouts' shares are lower bounds.", in.Cancelled, dur(in.Deadline))
-	}
-
-	if read.Count() == 0 {
-		say("No read answered: there is no read tail to size a timeout on.")
-	} else {
-		p99, mx := read.Quantile(99), read.Max()
-		a.Timeout = NiceUp(max(timeoutOverP99*p99, timeoutOverMax*mx, minTimeout))
-		say("Timeout %s = max(%d x read p99 %s, %d x read max %s, %s), rounded up: it separates slow "+
-			"from never, so it sits far above the read tail; near it, it would fail healthy reads.",
-			dur(a.Timeout), timeoutOverP99, dur(p99), timeoutOverMax, dur(mx), dur(minTimeout))
-		few(say, "read", read.Count())
-	}
-
 	if in.Turns == 0 {
-		say("No turn finished: there is no turn tail to size a deadline on.")
 		return a
 	}
-	turnP99 := turn.Quantile(99)
-	q := math.Pow(0.99, 1/float64(n))
-	fromReads := read.Quantile(100 * q)
-	if read.Count() > 0 {
-		say("%d parallel reads: P(turn <= d) = P(read <= d)^%d, so the read p99 (%s) is the turn's p%s "+
-			"(0.99^%d) and the turn p99 is the read p%s (0.99^(1/%d)) = %s; measured turn p99 %s.",
-			n, n, dur(read.Quantile(99)), quantileName(math.Pow(0.99, float64(n))), n,
-			quantileName(q), n, dur(fromReads), dur(turnP99))
+	a.TurnP99 = turn.Quantile(99)
+	a.ReadP99AsTurnQuantile = math.Pow(0.99, float64(n))
+	a.TurnP99AsReadQuantile = math.Pow(0.99, 1/float64(n))
+	a.TurnP99FromReads = read.Quantile(100 * a.TurnP99AsReadQuantile)
+	a.Tail = max(a.TurnP99, a.TurnP99FromReads)
+	a.CutShare = Ratio(in.Cut, in.Turns)
+	if in.Deadline > 0 && a.CutShare >= 0.01 {
+		a.DeadlineIsFloor = true
+		a.Tail = max(a.Tail, in.Deadline)
 	}
-	tail := max(turnP99, fromReads)
-	if in.Deadline > 0 && Ratio(in.Cut, in.Turns) >= 0.01 {
-		tail = max(tail, in.Deadline)
-		say("%s of turns were cut at %s: the turn p99 is at least that and its true value unknown, "+
-			"so the deadline below is a floor; rerun with a longer one to measure the tail.",
-			pct(Ratio(in.Cut, in.Turns)), dur(in.Deadline))
-	}
-	a.Deadline = NiceUp(deadlineHeadway * tail)
-	median := read.Quantile(50)
-	say("Deadline %s = %d x the turn tail %s, rounded up; never the read median %s: all %d reads "+
-		"beat it only 0.5^%d = %s of the time.",
-		dur(a.Deadline), deadlineHeadway, dur(tail), dur(median), n, n, pct(math.Pow(0.5, float64(n))))
-	few(say, "turn", in.Turns)
+	a.Deadline = NiceUp(DeadlineHeadway * a.Tail)
+	a.AllBeatMedian = math.Pow(0.5, float64(n))
 	if a.Timeout > 0 && a.Timeout < a.Deadline {
 		a.Timeout = a.Deadline
-		say("The timeout is raised to the deadline: a shorter one would fail reads the turn still waits for.")
+		a.TimeoutRaised = true
 	}
-	say("The server sets the deadline's floor; the user's patience sets its ceiling.")
 	return a
 }
 
@@ -182,14 +206,6 @@ func shareAt(ls []Limit, l time.Duration) float64 {
 		}
 	}
 	return 0
-}
-
-// few warns when a p99 rests on too few samples to trust.
-func few(say func(string, ...any), what string, n int64) {
-	if n < minSamples {
-		say("The %s p99 rests on %d samples (fewer than %d; its slowest %d decide it): a rough figure, "+
-			"run longer before relying on it.", what, n, minSamples, (n+99)/100)
-	}
 }
 
 // candidates returns the candidates up to limit (all when limit is 0),
@@ -248,37 +264,4 @@ func orEmpty(h *Histogram) *Histogram {
 		return NewHistogram()
 	}
 	return h
-}
-
-// dur writes a duration with three significant digits: "40 ms", "1.5 s".
-func dur(d time.Duration) string {
-	if d == 0 {
-		return "none"
-	}
-	if d >= time.Second {
-		return sig3(d.Seconds()) + " s"
-	}
-	return sig3(float64(d)/float64(time.Millisecond)) + " ms"
-}
-
-func sig3(v float64) string {
-	if v == 0 {
-		return "0"
-	}
-	e := math.Pow(10, 2-math.Floor(math.Log10(math.Abs(v))))
-	return strconv.FormatFloat(math.Round(v*e)/e, 'f', -1, 64)
-}
-
-// pct writes a share as a percentage, with more digits when it is small.
-func pct(f float64) string {
-	if f > 0 && f < 0.001 {
-		return strconv.FormatFloat(f*100, 'f', 3, 64) + "%"
-	}
-	return strconv.FormatFloat(f*100, 'f', 1, 64) + "%"
-}
-
-// quantileName writes a quantile (0..1) as a percentile name: 0.9975 is
-// "99.75", 0.96059601 is "96.1".
-func quantileName(q float64) string {
-	return strconv.FormatFloat(math.Round(q*10000)/100, 'f', -1, 64)
 }

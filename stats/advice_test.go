@@ -1,7 +1,8 @@
 package stats
 
 import (
-	"strings"
+	"math"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -27,6 +28,41 @@ func shares(ls []Limit) map[time.Duration]float64 {
 	return m
 }
 
+// fig, num and flag compare one figure of the advice, returning what is
+// wrong ("" when right): durations within the histograms' resolution
+// (0.2%), numbers within 1e-9.
+func fig(name string, got, want time.Duration) string {
+	if d := got - want; d > want/500 || -d > want/500 {
+		return name + ": " + got.String() + ", want " + want.String()
+	}
+	return ""
+}
+
+func num(name string, got, want float64) string {
+	if math.Abs(got-want) > 1e-9 {
+		return name + ": " + strconv.FormatFloat(got, 'g', -1, 64) + ", want " + strconv.FormatFloat(want, 'g', -1, 64)
+	}
+	return ""
+}
+
+func flag(name string, got, want bool) string {
+	if got != want {
+		return name + ": " + strconv.FormatBool(got) + ", want " + strconv.FormatBool(want)
+	}
+	return ""
+}
+
+// wrong keeps the non-empty complaints.
+func wrong(checks ...string) []string {
+	var out []string
+	for _, c := range checks {
+		if c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func TestAdvise(t *testing.T) {
 	for _, c := range []struct {
 		name           string // what the case proves
@@ -35,10 +71,10 @@ func TestAdvise(t *testing.T) {
 		timeout        time.Duration
 		deadlineShares map[time.Duration]float64 // candidate -> share; a negative share: must be absent
 		timeoutShares  map[time.Duration]float64
-		reasoning      []string // substrings some line must contain
+		figures        func(a Advice) []string // what the sentences rest on; the wrong ones
 	}{
 		{
-			name: "the seed's server (12 ms median, 40 ms p99, 4 parallel reads) gets a 5 s timeout " +
+			name: "a server with a 12 ms median, a 40 ms p99 and 4 parallel reads gets a 5 s timeout " +
 				"and a deadline on the turn tail, not the median",
 			in: AdviceInput{
 				Read:  hist(9850, 12*ms, 150, 40*ms),
@@ -48,9 +84,16 @@ func TestAdvise(t *testing.T) {
 			deadline: 200 * ms, timeout: 5 * time.Second,
 			deadlineShares: map[time.Duration]float64{100 * ms: 0, 800 * ms: 0, time.Second: -1},
 			timeoutShares:  map[time.Duration]float64{100 * ms: 0, 5 * time.Second: 0, 10 * time.Second: -1},
-			reasoning: []string{"max(100 x read p99 40 ms, 10 x read max 40 ms, 1 s)", "P(turn <= d) = P(read <= d)^4",
-				"p96.06 (0.99^4)", "p99.75", "measured turn p99 70 ms", "0.5^4 = 6.2%",
-				"Deadlines above 800 ms cannot be priced"},
+			figures: func(a Advice) []string {
+				return wrong(
+					fig("read p99", a.ReadP99, 40*ms), fig("read max", a.ReadMax, 40*ms), fig("read p50", a.ReadP50, 12*ms),
+					fig("turn p99", a.TurnP99, 70*ms), fig("turn p99 from reads", a.TurnP99FromReads, 40*ms),
+					fig("tail", a.Tail, 70*ms), num("0.99^4", a.ReadP99AsTurnQuantile, 0.96059601),
+					num("0.99^(1/4)", a.TurnP99AsReadQuantile, math.Pow(0.99, 0.25)), num("0.5^4", a.AllBeatMedian, 0.0625),
+					flag("few reads", a.FewReads, false), flag("few turns", a.FewTurns, false),
+					flag("floor", a.DeadlineIsFloor, false), flag("raised", a.TimeoutRaised, false),
+					fig("configured deadline", a.ConfiguredDeadline, 800*ms), num("parallel", float64(a.Parallel), 4))
+			},
 		},
 		{
 			name: "cut turns are recorded at the deadline: they count at it, longer deadlines are " +
@@ -63,8 +106,13 @@ func TestAdvise(t *testing.T) {
 			deadlineShares: map[time.Duration]float64{100 * ms: 5.0 / 105, 400 * ms: 5.0 / 105,
 				800 * ms: 5.0 / 105, 2 * time.Second: -1},
 			timeoutShares: map[time.Duration]float64{100 * ms: 5.0 / 405, 500 * ms: 5.0 / 405, time.Second: 0},
-			reasoning: []string{"would cut at most 4.8%", "is a floor", "rests on 105 samples (fewer than 1000; its slowest 2 decide it)",
-				"lower bounds", "raised to the deadline"},
+			figures: func(a Advice) []string {
+				return wrong(num("deadline share", a.DeadlineShare, 5.0/105), num("cut share", a.CutShare, 5.0/105),
+					flag("floor", a.DeadlineIsFloor, true), fig("tail", a.Tail, 800*ms),
+					num("turns", float64(a.Turns), 105), flag("few turns", a.FewTurns, true),
+					num("cancelled", float64(a.Cancelled), 5), flag("timeouts lower bounds", a.TimeoutsLowerBound, true),
+					flag("raised", a.TimeoutRaised, true))
+			},
 		},
 		{
 			name: "timeouts count above every candidate up to the configured timeout; longer ones are left out",
@@ -76,7 +124,11 @@ func TestAdvise(t *testing.T) {
 			deadlineShares: map[time.Duration]float64{5 * time.Second: 0},
 			timeoutShares: map[time.Duration]float64{100 * ms: 5.0 / 105, 5 * time.Second: 5.0 / 105,
 				10 * time.Second: -1},
-			reasoning: []string{"timeout 5 s ended 4.8% of reads"},
+			figures: func(a Advice) []string {
+				return wrong(fig("configured timeout", a.ConfiguredTimeout, 5*time.Second),
+					num("timeout share", a.TimeoutShare, 5.0/105), num("deadline share", a.DeadlineShare, 0),
+					flag("timeouts lower bounds", a.TimeoutsLowerBound, false))
+			},
 		},
 		{
 			name: "one stall seen keeps the timeout above it: 10 x the slowest answer wins over 100 x p99",
@@ -84,14 +136,20 @@ func TestAdvise(t *testing.T) {
 				Read: hist(2000, 5*ms, 1, 2*time.Second), Turn: hist(2000, 10*ms), Turns: 2000, Parallel: 1,
 			},
 			deadline: 20 * ms, timeout: 20 * time.Second,
-			reasoning: []string{"10 x read max 2 s", "1 parallel reads"},
+			figures: func(a Advice) []string {
+				return wrong(fig("read max", a.ReadMax, 2*time.Second), num("parallel", float64(a.Parallel), 1),
+					num("0.99^1", a.ReadP99AsTurnQuantile, 0.99))
+			},
 		},
 		{
 			name:     "no samples: no recommendation and no division by zero",
 			in:       AdviceInput{Deadline: 800 * ms, ReadTimeout: 5 * time.Second, Parallel: 4},
 			deadline: 0, timeout: 0,
 			deadlineShares: map[time.Duration]float64{800 * ms: 0},
-			reasoning:      []string{"No read answered", "No turn finished"},
+			figures: func(a Advice) []string {
+				return wrong(num("reads", float64(a.Reads), 0), num("turns", float64(a.Turns), 0),
+					flag("few reads", a.FewReads, true), fig("tail", a.Tail, 0), num("parallel", float64(a.Parallel), 4))
+			},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -115,14 +173,14 @@ func TestAdvise(t *testing.T) {
 			}
 			check("deadline", a.Deadlines, c.deadlineShares)
 			check("timeout", a.Timeouts, c.timeoutShares)
-			all := strings.Join(a.Reasoning, "\n")
-			for _, s := range c.reasoning {
-				if !strings.Contains(all, s) {
-					t.Errorf("reasoning lacks %q:\n%s", s, all)
-				}
+			for _, w := range c.figures(a) {
+				t.Error(w)
 			}
-			if strings.Contains(all, "NaN") || strings.Contains(all, "Inf") {
-				t.Errorf("reasoning has NaN or Inf:\n%s", all)
+			for _, f := range []float64{a.DeadlineShare, a.TimeoutShare, a.CutShare, a.ReadP99AsTurnQuantile,
+				a.TurnP99AsReadQuantile, a.AllBeatMedian} {
+				if math.IsNaN(f) || math.IsInf(f, 0) {
+					t.Errorf("a figure is NaN or Inf: %+v", a)
+				}
 			}
 		})
 	}
@@ -134,7 +192,7 @@ func TestNiceUp(t *testing.T) {
 		{ms / 2, ms},                        // below the series' start
 		{140 * ms, 200 * ms},                // rounds up, never down
 		{200 * ms, 200 * ms},                // a round value stays
-		{4 * time.Second, 5 * time.Second},  // the seed's 100 x 40 ms
+		{4 * time.Second, 5 * time.Second},  // 100 x a 40 ms p99
 		{1600 * ms, 2 * time.Second},        // 2 x an 800 ms deadline
 		{6 * time.Second, 10 * time.Second}, // next decade
 		{2002 * ms, 2 * time.Second},        // within histogram resolution of a round value

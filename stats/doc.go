@@ -2,4 +2,9 @@
 // counts, byte counts and the inflation arithmetic. It knows nothing of MCP
 // (the driver translates protocol events into these plain records) so that
 // the numbers can be merged, saved and re-read without the protocol code.
+//
+// It also does the policy maths (Advise): the candidate limits priced, the
+// recommended deadline and timeout, and every figure that recommendation
+// rests on. Numbers only: the sentences that explain it are written by the
+// result document (package results) and printed by the reports.
 package stats

@@ -2,7 +2,8 @@ package stats
 
 // Base64Len is the exact length of the padded standard base64 encoding of
 // n bytes: 4 characters for every 3 bytes, a short last group still costing
-// 4. For the seed's 1,834,208-byte PNG it is 2,445,612.
+// 4. For a 1,834,208-byte PNG it is 2,445,612 (docs/measurement.md (wire
+// bytes and disk bytes)).
 func Base64Len(n int64) int64 {
 	if n <= 0 {
 		return 0

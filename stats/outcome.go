@@ -6,7 +6,7 @@ import "fmt"
 // that scheduled = sum of outcomes (the accounting identity).
 type Outcome int
 
-// The outcomes of DESIGN §6, in report order.
+// The outcomes of docs/measurement.md (outcomes), in report order.
 const (
 	OK            Outcome = iota // a usable answer
 	ExpectedError                // the class's expect was met

@@ -118,7 +118,7 @@ type Cancellation struct {
 	CancelToLate *Histogram // time from the cancel to the late answer
 }
 
-// Shape counts findings of the response-shape checks (DESIGN §6).
+// Shape counts findings of the response-shape checks (docs/measurement.md (shape)).
 type Shape struct {
 	Neither, Both, URIRewritten, MIMEMissing, MIMEMismatch, BadBase64, EmptyContents, MultiEntry int64
 }

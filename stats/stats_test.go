@@ -18,8 +18,8 @@ func TestBase64Arithmetic(t *testing.T) {
 		{1, 4, 2, "one byte costs a whole group, two '='"},
 		{2, 4, 1, "two bytes: one '='"},
 		{3, 4, 0, "a whole group"},
-		{1834208, 2445612, 1, "the seed's PNG: 2,445,612 characters, one '='"},
-		{3_000_000, 4_000_000, 0, "a 3 MB mockup: 4 MB; 40 of them are the seed's 160 MB"},
+		{1834208, 2445612, 1, "a 1,834,208-byte PNG: 2,445,612 characters, one '='"},
+		{3_000_000, 4_000_000, 0, "a 3 MB mockup: 4 MB; 40 of them are a 160 MB folder read"},
 	}
 	for _, c := range cases {
 		if got := Base64Len(c.n); got != c.length {

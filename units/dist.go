@@ -1,4 +1,4 @@
-package workload
+package units
 
 import (
 	"fmt"
@@ -7,9 +7,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/readbench/readbench/internal/suggest"
 )
 
-// Kinds and units of a Dist.
+// Kinds and units of a Dist. The kinds are the function names a workload
+// writes ("lognormal(...)"), so a Dist's text is its own name; the unit says
+// how its values read and print, which keeps a size from being taken for a
+// duration when a result is loaded back.
 const (
 	DistFixed     = "fixed"     // always A
 	DistLognormal = "lognormal" // A = median, B = p99
@@ -23,10 +28,11 @@ const (
 // z99 standard deviations (in log space) above its median.
 const z99 = 2.3263478740408408
 
-// maxDistValue bounds the values of a Dist at 2^53, the largest integer a
+// MaxDistValue bounds the values of a Dist at 2^53, the largest integer a
 // float64 holds exactly, so that a Dist's text always reads back to the
-// same Dist (8 PiB or 104 days: far beyond any workload).
-const maxDistValue = 1 << 53
+// same Dist (8 PiB or 104 days: far beyond any workload). It is exported
+// because callers that round a sample must clamp it to the same bound.
+const MaxDistValue = 1 << 53
 
 // Dist is a fixed value or a distribution of sizes (bytes) or durations
 // (nanoseconds). Real documents and servers are not all alike: a docs corpus
@@ -82,7 +88,7 @@ func parseDist(s, unit string, value func(string) (float64, error)) (Dist, error
 			return Dist{}, err
 		}
 		d := Dist{Kind: DistFixed, A: v, Unit: unit}
-		return d, d.check()
+		return d, d.Check()
 	}
 	name = strings.TrimSpace(name)
 	body, closed := strings.CutSuffix(body, ")")
@@ -91,7 +97,7 @@ func parseDist(s, unit string, value func(string) (float64, error)) (Dist, error
 	}
 	want := distArity(name)
 	if want == 0 {
-		return Dist{}, fmt.Errorf("bad distribution %q: unknown function %q%s", s, name, didYouMean(name, distFuncs()))
+		return Dist{}, fmt.Errorf("bad distribution %q: unknown function %q%s", s, name, suggest.DidYouMean(name, distFuncs()))
 	}
 	args := strings.Split(body, ",")
 	if len(args) != want {
@@ -101,13 +107,13 @@ func parseDist(s, unit string, value func(string) (float64, error)) (Dist, error
 	for i, a := range args {
 		v, err := value(strings.TrimSpace(a))
 		if err != nil {
-			return Dist{}, fmt.Errorf("bad distribution %q: %v", s, err)
+			return Dist{}, fmt.Errorf("bad distribution %q: %w", s, err)
 		}
 		vals[i] = v
 	}
 	d := Dist{Kind: name, A: vals[0], B: vals[1], Unit: unit}
-	if err := d.check(); err != nil {
-		return Dist{}, fmt.Errorf("bad distribution %q: %v", s, err)
+	if err := d.Check(); err != nil {
+		return Dist{}, fmt.Errorf("bad distribution %q: %w", s, err)
 	}
 	return d, nil
 }
@@ -135,8 +141,11 @@ func distArgs(name string) string {
 	return "value"
 }
 
-// check reports why d cannot be sampled, or nil.
-func (d Dist) check() error {
+// Check reports why d cannot be sampled, or nil: an unknown kind or unit,
+// a negative, fractional or too large value, or parameters in the wrong
+// order. The parsers call it, and so does workload validation, because a
+// Dist can also be built by hand.
+func (d Dist) Check() error {
 	if d.Unit != UnitBytes && d.Unit != UnitDuration {
 		return fmt.Errorf("unknown unit %q (want %s or %s)", d.Unit, UnitBytes, UnitDuration)
 	}
@@ -144,8 +153,8 @@ func (d Dist) check() error {
 		if math.IsNaN(v) || v < 0 {
 			return fmt.Errorf("must not be negative")
 		}
-		if v > maxDistValue {
-			return fmt.Errorf("too large (at most %s)", d.format(maxDistValue))
+		if v > MaxDistValue {
+			return fmt.Errorf("too large (at most %s)", d.format(MaxDistValue))
 		}
 		if v != math.Trunc(v) {
 			return fmt.Errorf("%v is not a whole number of %s", v, d.unitName())
@@ -168,7 +177,7 @@ func (d Dist) check() error {
 			return fmt.Errorf("the min (%s) is above the max (%s)", d.format(d.A), d.format(d.B))
 		}
 	default:
-		return fmt.Errorf("unknown distribution %q%s", d.Kind, didYouMean(d.Kind, distFuncs()))
+		return fmt.Errorf("unknown distribution %q%s", d.Kind, suggest.DidYouMean(d.Kind, distFuncs()))
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package workload
+package units
 
 import (
 	"math"
@@ -123,7 +123,7 @@ func TestSampleStatistics(t *testing.T) {
 		p50, p99, lo, hi float64
 		tolerance        float64
 	}{
-		// The docs server of seed 000: 12 ms median, 40 ms p99.
+		// A typical docs server: 12 ms median, 40 ms p99.
 		{"lognormal(12ms,40ms)", ParseDurationDist, 12e6, 40e6, 0, math.Inf(1), 0.03},
 		{"lognormal(8KiB,200KiB)", ParseSizeDist, 8192, 204800, 0, math.Inf(1), 0.05},
 		{"uniform(1KiB,4KiB)", ParseSizeDist, 2560, 1024 + 0.99*3072, 1024, 4096, 0.01},

@@ -1,4 +1,4 @@
-package workload
+package units
 
 import (
 	"errors"
@@ -48,10 +48,12 @@ func sizeUnitNames() []string {
 // for any float64 written out in full, and it keeps hostile input cheap.
 const maxNumberDigits = 400
 
-// splitNumber splits "1.5MiB" into "1", "5" and "MiB", checking that the
+// SplitNumber splits "1.5MiB" into "1", "5" and "MiB", checking that the
 // number is plain decimal digits with an optional fraction (no sign, no
-// exponent, no hex: a workload is read by people).
-func splitNumber(s string) (whole, frac, unit string, err error) {
+// exponent, no hex: a workload is read by people). It is exported so that
+// every number of a workload (sizes, rates, weights) is read by one rule
+// and refused with the same words; the unit is returned trimmed.
+func SplitNumber(s string) (whole, frac, unit string, err error) {
 	i := 0
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
@@ -87,9 +89,9 @@ func splitNumber(s string) (whole, frac, unit string, err error) {
 // unknown or ambiguous units and values beyond int64 are errors.
 func ParseSize(s string) (int64, error) {
 	t := strings.TrimSpace(s)
-	whole, frac, unit, err := splitNumber(t)
+	whole, frac, unit, err := SplitNumber(t)
 	if err != nil {
-		return 0, fmt.Errorf("bad size %q: %v (a size is a byte count such as 1834208, 8KiB or 1.5MiB)", s, err)
+		return 0, fmt.Errorf("bad size %q: %w (a size is a byte count such as 1834208, 8KiB or 1.5MiB)", s, err)
 	}
 	mult, ok := sizeUnit(unit)
 	if !ok {
@@ -150,12 +152,12 @@ func ParseRate(s string) (Rate, error) {
 	t := strings.TrimSpace(s)
 	num, per, hasPer := strings.Cut(t, "/")
 	num = strings.TrimSpace(num)
-	whole, frac, rest, err := splitNumber(num)
+	whole, frac, rest, err := SplitNumber(num)
 	if err == nil && rest != "" {
 		err = fmt.Errorf("unexpected %q", rest)
 	}
 	if err != nil {
-		return Rate{}, fmt.Errorf("bad rate %q: %v (a rate is turns per period, such as 50/s, 3000/min or 2/ms)", s, err)
+		return Rate{}, fmt.Errorf("bad rate %q: %w (a rate is turns per period, such as 50/s, 3000/min or 2/ms)", s, err)
 	}
 	n := whole
 	if frac != "" {
@@ -168,7 +170,7 @@ func ParseRate(s string) (Rate, error) {
 	period := time.Second
 	if hasPer {
 		if period, err = ratePeriod(strings.TrimSpace(per)); err != nil {
-			return Rate{}, fmt.Errorf("bad rate %q: %v", s, err)
+			return Rate{}, fmt.Errorf("bad rate %q: %w", s, err)
 		}
 	}
 	// One rounding at most: multiply or divide by an exact integer ratio

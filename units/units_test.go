@@ -1,4 +1,4 @@
-package workload
+package units
 
 import (
 	"math"
@@ -12,14 +12,14 @@ var sizeCases = []struct {
 	want int64
 	err  string // substring of the error; "" = accepted
 }{
-	{"1834208", 1834208, ""},    // the PNG of seed 000, bare bytes
+	{"1834208", 1834208, ""},    // a PNG attachment, bare bytes
 	{"0", 0, ""},                // an empty document is a real size
 	{"8KiB", 8192, ""},          // IEC
 	{"8 KiB", 8192, ""},         // a space is fine
 	{"  12MiB ", 12 << 20, ""},  // surrounding space is trimmed
 	{"1GiB", 1 << 30, ""},       //
 	{"2TiB", 2 << 40, ""},       //
-	{"3MB", 3_000_000, ""},      // SI: the mockups of seed 000
+	{"3MB", 3_000_000, ""},      // SI, as dashboards write it
 	{"8KB", 8000, ""},           //
 	{"1GB", 1e9, ""},            //
 	{"1.5MiB", 1572864, ""},     // decimals are exact

@@ -1,6 +1,6 @@
 // Package workload reads, checks and samples readbench workload files.
 //
-// A workload (DESIGN §5) describes turns: each turn issues a number of
+// A workload (docs/workload.md) describes turns: each turn issues a number of
 // parallel resources/read calls whose URIs are drawn from a weighted mix of
 // classes. This package turns the YAML file into a checked Workload, with
 // every mistake reported at its file, line, column and key path, and turns a
@@ -105,57 +105,4 @@ func joinKey(path, key string) string {
 // indexKey appends a list index to a key path.
 func indexKey(path string, i int) string {
 	return path + "[" + strconv.Itoa(i) + "]"
-}
-
-// suggest returns the option closest to word by edit distance when it is
-// close enough to be a plausible typo ("rat" → "rate"), or when one holds
-// the other ("normal" → "lognormal"), or else "".
-func suggest(word string, options []string) string {
-	best, bestDist := "", 3
-	lw := strings.ToLower(word)
-	for _, o := range options {
-		lo := strings.ToLower(o)
-		d := editDistance(lw, lo)
-		if len(lw) >= 4 && (strings.Contains(lo, lw) || strings.Contains(lw, lo)) {
-			d = min(d, 2) // "normal" for "lognormal", "in_flight" for "max_in_flight"
-		}
-		if d < bestDist && d < len(word) {
-			best, bestDist = o, d
-		}
-	}
-	return best
-}
-
-// didYouMean renders suggest's answer as a message suffix, or else lists the
-// valid options so the user never has to look them up.
-func didYouMean(word string, options []string) string {
-	if s := suggest(word, options); s != "" {
-		return fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return " (want one of: " + strings.Join(options, ", ") + ")"
-}
-
-// editDistance is the Levenshtein distance between a and b, over bytes
-// (keys are ASCII).
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 64 // far apart; keeps the cost bounded on hostile input
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -9,10 +9,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/readbench/readbench/units"
 	"gopkg.in/yaml.v3"
 )
 
-// The keys of each map of the file (DESIGN §5).
+// The keys of each map of the file (docs/workload.md).
 func topKeys() []string {
 	return []string{"name", "description", "target", "protocol", "sessions", "seed", "load",
 		"turn", "mix", "headers", "allow_hosts", "thresholds"}
@@ -199,7 +200,7 @@ func (p *parser) load(l *Load, k string, v *yaml.Node, path string) error {
 	case "model":
 		l.Model, err = p.str(v, path)
 	case "rate":
-		l.Rate, err = convert(p, v, path, "a rate", ParseRate)
+		l.Rate, err = convert(p, v, path, "a rate", units.ParseRate)
 	case "concurrency":
 		n, err = p.integer(v, path, 1, MaxInFlight)
 		l.Concurrency = int(n)
@@ -239,7 +240,7 @@ func (p *parser) stage(s *Stage, k string, v *yaml.Node, path string) error {
 	var err error
 	switch k {
 	case "rate":
-		s.Rate, err = convert(p, v, path, "a rate", ParseRate)
+		s.Rate, err = convert(p, v, path, "a rate", units.ParseRate)
 	case "for":
 		s.For, err = p.duration(v, path)
 	case "ramp":
@@ -342,12 +343,12 @@ func (p *parser) class(c *Class, k string, v *yaml.Node, path string) error {
 			c.SizeRange = &sr
 			break
 		}
-		var d Dist
-		d, err = convert(p, v, path, "a size", ParseSizeDist)
+		var d units.Dist
+		d, err = convert(p, v, path, "a size", units.ParseSizeDist)
 		c.Size = &d
 	case "delay":
-		var d Dist
-		d, err = convert(p, v, path, "a duration", ParseDurationDist)
+		var d units.Dist
+		d, err = convert(p, v, path, "a duration", units.ParseDurationDist)
 		c.Delay = &d
 	case "entries":
 		var n int64
@@ -359,7 +360,7 @@ func (p *parser) class(c *Class, k string, v *yaml.Node, path string) error {
 		r := &Ranged{}
 		err = p.fields(v, path, rangedKeys(), func(k string, v *yaml.Node) error {
 			var err error
-			r.Chunk, err = convert(p, v, joinKey(path, k), "a size", ParseSize)
+			r.Chunk, err = convert(p, v, joinKey(path, k), "a size", units.ParseSize)
 			return err
 		})
 		c.Ranged = r

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/units"
 )
 
 // errorFiles maps each file of testdata/errors to the exact error it must
@@ -229,7 +231,7 @@ func TestValidateAfterOverride(t *testing.T) {
 	if !errors.As(err, &e) || e.Key != "load.concurrency" || e.Line != 0 || e.Col != 0 {
 		t.Errorf("Validate() = %#v", err)
 	}
-	w.Load.Concurrency, w.Load.Rate = 4, Rate{}
+	w.Load.Concurrency, w.Load.Rate = 4, units.Rate{}
 	if err := w.Validate(); err != nil {
 		t.Errorf("Validate() = %v", err)
 	}

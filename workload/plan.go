@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+
+	"github.com/readbench/readbench/units"
 )
 
 // Attachment is one read of a turn: the class it was drawn from, the URI to
@@ -46,7 +48,7 @@ type planClass struct {
 	synth    bool       // mime+size: a sim:/// URI for the embedded target
 	simPath  string     // "sim:///NAME-", escaped
 	simQuery string     // "delay=...&entries=N&mime=...&size=", escaped
-	size     Dist
+	size     units.Dist
 	sizeOnly bool // the size is fixed: no draw
 }
 
@@ -123,7 +125,7 @@ func NewPlanWith(w *Workload, o PlanOptions) (*Plan, error) {
 			return nil, e
 		case c.Size != nil:
 			pc.synth, pc.size = true, *c.Size
-			pc.sizeOnly = c.Size.Kind == DistFixed || c.Size.Kind == ""
+			pc.sizeOnly = c.Size.Kind == units.DistFixed || c.Size.Kind == ""
 			pc.simPath, pc.simQuery = simParts(c)
 		}
 		p.classes = append(p.classes, pc)
@@ -210,7 +212,7 @@ func simParts(c Class) (path, query string) {
 func (c *planClass) simURI(r *rand.Rand, turn uint64, slot int) string {
 	size := c.size.A
 	if !c.sizeOnly {
-		size = math.Min(math.Round(c.size.Sample(r)), maxDistValue)
+		size = math.Min(math.Round(c.size.Sample(r)), units.MaxDistValue)
 	}
 	b := make([]byte, 0, len(c.simPath)+len(c.simQuery)+48)
 	b = append(b, c.simPath...)

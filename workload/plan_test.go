@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/readbench/readbench/units"
 )
 
 const planYAML = `
@@ -142,7 +144,7 @@ func TestPlanSimURIs(t *testing.T) {
 				continue
 			}
 			sizes = append(sizes, float64(size))
-			d, err := ParseDurationDist(q.Get("delay"))
+			d, err := units.ParseDurationDist(q.Get("delay"))
 			if err != nil || d != *c.Delay {
 				t.Fatalf("%q: delay %q parses to %v, %v; want %v", a.URI, q.Get("delay"), d, err, c.Delay)
 			}
@@ -332,10 +334,10 @@ mix:
 
 // A Workload literal with ApplyDefaults plans like the same YAML.
 func TestApplyDefaults(t *testing.T) {
-	size := Dist{Kind: DistFixed, A: 1834208, Unit: UnitBytes}
+	size := units.Dist{Kind: units.DistFixed, A: 1834208, Unit: units.UnitBytes}
 	w := &Workload{
 		Seed: 42,
-		Load: Load{Rate: Rate{PerSecond: 10}},
+		Load: Load{Rate: units.Rate{PerSecond: 10}},
 		Mix:  []Class{{Name: "screenshot", MIME: "image/png", Size: &size}},
 	}
 	if err := w.Validate(); err == nil {

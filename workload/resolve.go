@@ -8,6 +8,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/readbench/readbench/units"
 )
 
 // A class written with mime and size names no resource: it describes one.
@@ -44,13 +46,13 @@ type SizeRange struct {
 func AnySize() SizeRange { return SizeRange{Min: 0, Max: NoMaxSize} }
 
 // ParseSizeRange parses a size range: "MIN..MAX", "MIN..", "..MAX",
-// "<=MAX", "<MAX", ">=MIN", ">MIN" or "any", with sizes as ParseSize reads
-// them ("1.5MiB", "200KiB", "1834208"). Both ends are inclusive, and
-// whitespace around the parts is allowed.
+// "<=MAX", "<MAX", ">=MIN", ">MIN" or "any", with sizes as
+// units.ParseSize reads them ("1.5MiB", "200KiB", "1834208"). Both ends
+// are inclusive, and whitespace around the parts is allowed.
 func ParseSizeRange(s string) (SizeRange, error) {
 	t := strings.TrimSpace(s)
 	size := func(v string) (int64, error) {
-		n, err := ParseSize(v)
+		n, err := units.ParseSize(v)
 		if err != nil {
 			return 0, fmt.Errorf("bad size range %q: %w", s, err)
 		}
@@ -102,7 +104,7 @@ func ParseSizeRange(s string) (SizeRange, error) {
 		return SizeRange{}, err
 	}
 	if r.Min > r.Max {
-		return SizeRange{}, fmt.Errorf("bad size range %q: the minimum (%s) is above the maximum (%s)", s, FormatSize(r.Min), FormatSize(r.Max))
+		return SizeRange{}, fmt.Errorf("bad size range %q: the minimum (%s) is above the maximum (%s)", s, units.FormatSize(r.Min), units.FormatSize(r.Max))
 	}
 	return r, nil
 }
@@ -124,9 +126,9 @@ func (r SizeRange) String() string {
 	case r == AnySize():
 		return "any"
 	case r.Max == NoMaxSize:
-		return FormatSize(r.Min) + ".."
+		return units.FormatSize(r.Min) + ".."
 	}
-	return FormatSize(r.Min) + ".." + FormatSize(r.Max)
+	return units.FormatSize(r.Min) + ".." + units.FormatSize(r.Max)
 }
 
 // MarshalText writes the canonical text, for saved results.
@@ -204,9 +206,9 @@ func (c *Class) SizeBounds() SizeRange {
 	}
 	d := *c.Size
 	switch d.Kind {
-	case DistUniform:
+	case units.DistUniform:
 		return SizeRange{Min: int64(d.A), Max: int64(d.B)}
-	case DistLognormal:
+	case units.DistLognormal:
 		return SizeRange{Min: int64(math.Floor(d.A * d.A / d.B)), Max: int64(d.B)}
 	}
 	return SizeRange{Min: int64(d.A), Max: int64(d.A)}
@@ -284,9 +286,9 @@ func boundsHint(c *Class) string {
 		return ""
 	}
 	switch c.Size.Kind {
-	case DistLognormal:
+	case units.DistLognormal:
 		return " (lognormal(median, p99) is read as p1..p99; write a range such as size: 1KiB..5MiB to choose)"
-	case DistUniform:
+	case units.DistUniform:
 		return ""
 	}
 	return " (a fixed size is matched exactly; write a range such as size: 1MiB..4MiB)"

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/readbench/readbench/protocol"
 )
 
 // typeGroup is what the listing says of one MIME type.
@@ -130,7 +132,7 @@ func Starter(cat StarterInput) ([]byte, error) {
 // that is not loopback, and the header names (an env reference is kept;
 // a literal value is a secret and becomes a ${VAR} to set).
 func writeAccess(b *bytes.Buffer, target Target, headers map[string]string) {
-	if u, err := url.Parse(target.Address); err == nil && u.Hostname() != "" && !IsLoopbackHost(u.Hostname()) {
+	if u, err := url.Parse(target.Address); err == nil && u.Hostname() != "" && !protocol.IsLoopbackHost(u.Hostname()) {
 		kv(b, 0, "allow_hosts", "["+yq(u.Hostname())+"]", "a target that is not loopback must be named here")
 	}
 	if len(headers) == 0 {

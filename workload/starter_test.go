@@ -3,6 +3,8 @@ package workload
 import (
 	"strings"
 	"testing"
+
+	"github.com/readbench/readbench/units"
 )
 
 // TestStarterWorkload: the writer copes with what real listings hold —
@@ -96,7 +98,7 @@ func TestRoughSize(t *testing.T) {
 		if got != c.want {
 			t.Errorf("roughSize(%d, %v) = %s, want %s", c.n, c.up, got, c.want)
 		}
-		n, err := ParseSize(got)
+		n, err := units.ParseSize(got)
 		if err != nil || (c.up && n < c.n) || (!c.up && n > c.n) {
 			t.Errorf("roughSize(%d, %v) = %s reads back as %d: not a bound", c.n, c.up, got, n)
 		}

@@ -3,12 +3,11 @@ package workload
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
 )
 
-// TargetKind is the transport readbench uses to reach a server (DESIGN §3).
+// TargetKind is the transport readbench uses to reach a server (docs/workload.md (targets)).
 type TargetKind string
 
 // The target kinds. The kind decides the transport and, for mime+size
@@ -29,6 +28,15 @@ type Target struct {
 	Kind    TargetKind
 	Address string   // http/sse: a plain http(s) URL (for sse the "sse+" prefix is removed); "" otherwise
 	Argv    []string // stdio: the command and its arguments
+}
+
+// Transport names the transport a target is reached over, as results
+// record it: the embedded server is a stdio child like any other.
+func (t Target) Transport() string {
+	if t.Kind == TargetEmbedded || t.Kind == "" {
+		return "stdio"
+	}
+	return string(t.Kind)
 }
 
 // ParseTarget parses a target string: "" or "embedded"; "stdio:CMD ARG...",
@@ -204,21 +212,4 @@ func JoinArgs(argv []string) string {
 		}
 	}
 	return strings.Join(parts, " ")
-}
-
-// IsLoopbackHost reports whether host (a name or an address, optionally
-// with a port or in brackets) is this machine: localhost or a loopback
-// address. Loopback targets need no allow_hosts entry; the simulated server
-// refuses other Host headers (DNS rebinding); the SSE transport treats
-// localhost and 127.0.0.1 as one origin.
-func IsLoopbackHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -90,14 +90,15 @@ func TestTargetText(t *testing.T) {
 	}
 }
 
-func TestIsLoopbackHost(t *testing.T) {
-	for host, want := range map[string]bool{
-		"localhost": true, "LOCALHOST:8080": true, "127.0.0.1": true, "127.0.0.2:9": true,
-		"[::1]:8080": true, "::1": true, "[::1]": true,
-		"evil.example.com": false, "evil.example.com:80": false, "10.0.0.1": false, "": false, "localhost.evil.com": false,
-	} {
-		if got := IsLoopbackHost(host); got != want {
-			t.Errorf("IsLoopbackHost(%q) = %v, want %v", host, got, want)
+// TestTargetTransport: results record the embedded server as the stdio
+// child it is.
+func TestTargetTransport(t *testing.T) {
+	for _, c := range []struct {
+		kind TargetKind
+		want string
+	}{{"", "stdio"}, {TargetEmbedded, "stdio"}, {TargetStdio, "stdio"}, {TargetHTTP, string(TargetHTTP)}, {TargetSSE, string(TargetSSE)}} {
+		if got := (Target{Kind: c.kind}).Transport(); got != c.want {
+			t.Errorf("Target{Kind: %q}.Transport() = %q, want %q", c.kind, got, c.want)
 		}
 	}
 }

@@ -6,6 +6,9 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/readbench/readbench/internal/suggest"
+	"github.com/readbench/readbench/units"
 )
 
 // Validate checks the invariants of a workload. Parse calls it; the command
@@ -51,7 +54,7 @@ func isVersion(v string) bool {
 	return true
 }
 
-func okRate(r Rate) bool { return r.PerSecond > 0 && !math.IsInf(r.PerSecond, 0) }
+func okRate(r units.Rate) bool { return r.PerSecond > 0 && !math.IsInf(r.PerSecond, 0) }
 
 func (w *Workload) checkLoad() *Error {
 	l := &w.Load
@@ -80,10 +83,10 @@ func (w *Workload) checkLoad() *Error {
 			return errorf("load.arrival", "arrival is for the open model; the closed model starts a turn when one ends")
 		}
 	default:
-		return errorf("load.model", "unknown model %q%s", l.Model, didYouMean(l.Model, []string{ModelOpen, ModelClosed}))
+		return errorf("load.model", "unknown model %q%s", l.Model, suggest.DidYouMean(l.Model, []string{ModelOpen, ModelClosed}))
 	}
 	if l.Arrival != ArrivalConstant && l.Arrival != ArrivalPoisson {
-		return errorf("load.arrival", "unknown arrival %q%s", l.Arrival, didYouMean(l.Arrival, []string{ArrivalConstant, ArrivalPoisson}))
+		return errorf("load.arrival", "unknown arrival %q%s", l.Arrival, suggest.DidYouMean(l.Arrival, []string{ArrivalConstant, ArrivalPoisson}))
 	}
 	switch {
 	case l.Warmup < 0:
@@ -187,7 +190,7 @@ func (c *Class) check(key string) *Error {
 		return err
 	}
 	if c.Expect != "" && !slices.Contains(ExpectNames(), c.Expect) {
-		return errorf(key+".expect", "unknown outcome %q%s", c.Expect, didYouMean(c.Expect, ExpectNames()))
+		return errorf(key+".expect", "unknown outcome %q%s", c.Expect, suggest.DidYouMean(c.Expect, ExpectNames()))
 	}
 	if c.Ranged != nil && c.Ranged.Chunk <= 0 {
 		return errorf(key+".ranged.chunk", "want a chunk size of more than zero, such as 256KiB")
@@ -246,10 +249,10 @@ func (c *Class) checkResources(key string, synth bool) *Error {
 		}
 		return c.checkDelay(key)
 	}
-	if c.Size.Unit != UnitBytes {
+	if c.Size.Unit != units.UnitBytes {
 		return errorf(key+".size", "want a size in bytes")
 	}
-	if err := c.Size.check(); err != nil {
+	if err := c.Size.Check(); err != nil {
 		return errorf(key+".size", "%v", err)
 	}
 	return c.checkDelay(key)
@@ -259,10 +262,10 @@ func (c *Class) checkResources(key string, synth bool) *Error {
 // class.
 func (c *Class) checkDelay(key string) *Error {
 	if c.Delay != nil {
-		if c.Delay.Unit != UnitDuration {
+		if c.Delay.Unit != units.UnitDuration {
 			return errorf(key+".delay", "want a duration")
 		}
-		if err := c.Delay.check(); err != nil {
+		if err := c.Delay.Check(); err != nil {
 			return errorf(key+".delay", "%v", err)
 		}
 	}
@@ -279,7 +282,7 @@ func (c *Class) checkTemplate(key string) *Error {
 	for _, name := range t.names {
 		if _, ok := c.Vars[name]; !ok {
 			hint := ""
-			if s := suggest(name, slices.Sorted(maps.Keys(c.Vars))); s != "" {
+			if s := suggest.Closest(name, slices.Sorted(maps.Keys(c.Vars))); s != "" {
 				hint = fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			return errorf(key+".vars", "the template uses {%s} but vars has no %s%s", name, name, hint)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/readbench/readbench/units"
 )
 
 // Defaults of a workload file, named so the command line and the schema
@@ -17,7 +19,7 @@ const (
 	DefaultMaxInFlight = 1000
 	DefaultAttachments = 1
 	// DefaultReadTimeout separates "slow" from "never going to answer"; the
-	// 5 s of seed 000 sits far above any healthy read's latency.
+	// 5 s a host allows a read sits far above any healthy read's latency.
 	DefaultReadTimeout = 5 * time.Second
 	// DefaultDuration ends a run that names neither duration, turns nor
 	// stages: long enough for a first look, short enough not to surprise.
@@ -70,7 +72,7 @@ type Workload struct {
 // or at the end of the Stages; Warmup runs first and is recorded apart.
 type Load struct {
 	Model       string        // "open" (default) | "closed"
-	Rate        Rate          // turns per second (open); with stages, the rate a first ramping stage starts from
+	Rate        units.Rate    // turns per second (open); with stages, the rate a first ramping stage starts from
 	Concurrency int           // closed model: turns in flight
 	Arrival     string        // "constant" (default) | "poisson"
 	Warmup      time.Duration // before the measured run, recorded separately
@@ -97,15 +99,15 @@ func (l Load) Length() time.Duration {
 // move linearly from the previous stage's rate (the load's Rate, or 0, for
 // the first stage) to Rate over For. Stages find a knee that one rate hides.
 type Stage struct {
-	Rate Rate
+	Rate units.Rate
 	For  time.Duration
 	Ramp bool
 }
 
 // Turn says what a turn is: how many attachments are read in parallel and
-// the two ceilings a host puts on them (seed 000): the per-read timeout that
-// tells slow from never, and the turn deadline at which stragglers are
-// cancelled.
+// the two ceilings a host puts on them (docs/workload.md (turn)): the
+// per-read timeout that tells slow from never, and the turn deadline at
+// which stragglers are cancelled.
 type Turn struct {
 	Attachments Attachments
 	ReadTimeout time.Duration // per read; default 5s
@@ -143,21 +145,22 @@ type Class struct {
 	Template  string              // RFC 6570 level 1 (and {+var}) template ...
 	Vars      map[string][]string // ... and its variables: name -> values, one drawn per read
 	MIME      string              // mime+size: the resource's type, or a glob over types ("image/*") ...
-	Size      *Dist               // ... and size in bytes (of each entry); nil when unset or a range ...
+	Size      *units.Dist         // ... and size in bytes (of each entry); nil when unset or a range ...
 	SizeRange *SizeRange          // ... or a range of sizes ("1KiB..5MiB"), a filter over the listing; nil when unset
-	Delay     *Dist               // server think time, embedded target only; nil when unset
+	Delay     *units.Dist         // server think time, embedded target only; nil when unset
 	Entries   int                 // contents entries per answer, each of Size bytes (embedded target); 0 = one
 	Expect    string              // "" (= ok) or the outcome this class should end with, e.g. "not_found"
 	Ranged    *Ranged             // fetch with the ranged read tool instead of resources/read; nil when unset
 }
 
-// Ranged asks for an attachment to be fetched with the ranged `read` of
-// seed 004 in chunks of Chunk bytes until eof (DESIGN §5, key "ranged").
+// Ranged asks for an attachment to be fetched with the ranged `read` tool
+// (docs/check.md (read tool)) in chunks of Chunk bytes until eof
+// (docs/workload.md (mix), key "ranged").
 type Ranged struct {
 	Chunk int64 // bytes per chunk, > 0
 }
 
-// ExpectNames are the outcomes a class may expect (DESIGN §6), plus "error",
+// ExpectNames are the outcomes a class may expect (docs/measurement.md (outcomes)), plus "error",
 // meaning any JSON-RPC error. "expected_error" and "dropped" are not among
 // them: the first is what a met expectation is counted as, and the second is
 // the driver's doing, never the server's answer.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/readbench/readbench/internal/suggest"
+	"github.com/readbench/readbench/units"
 	"gopkg.in/yaml.v3"
 )
 
@@ -163,7 +165,7 @@ func (p *parser) fields(n *yaml.Node, path string, known []string, fn func(key s
 			continue // an extension key, such as x-defaults: &anchor {...}, is left alone
 		}
 		if !slices.Contains(known, kv.key) {
-			return p.at(kv.k, key, "unknown key%s", didYouMean(kv.key, known))
+			return p.at(kv.k, key, "unknown key%s", suggest.DidYouMean(kv.key, known))
 		}
 		p.mark(key, resolve(kv.v))
 		if err := fn(kv.key, kv.v); err != nil {
@@ -259,7 +261,7 @@ func (p *parser) number(n *yaml.Node, path string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	whole, frac, rest, err := splitNumber(strings.TrimSpace(s.Value))
+	whole, frac, rest, err := units.SplitNumber(strings.TrimSpace(s.Value))
 	if err != nil || rest != "" {
 		return 0, p.at(s, path, "want a number such as 70 or 0.5, got %q", s.Value)
 	}
@@ -300,7 +302,7 @@ func (p *parser) duration(n *yaml.Node, path string) (time.Duration, error) {
 	return d, nil
 }
 
-// convert reads a scalar with a parser such as ParseRate, reporting its
+// convert reads a scalar with a parser such as units.ParseRate, reporting its
 // error at the node.
 func convert[T any](p *parser, n *yaml.Node, path, want string, parse func(string) (T, error)) (T, error) {
 	var zero T

@@ -5,7 +5,9 @@ import (
 	"os"
 	"time"
 
-	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/contract"
+	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
@@ -27,7 +29,7 @@ func checkCommand() *cli.Command {
 			"with the right shape (exactly one of text/blob, uri echoed, mimeType present and agreeing\n" +
 			"with the magic bytes, padded base64, contents not empty); a not-found error for an unknown\n" +
 			"URI (-32002 legacy, -32602 in 2026-07-28); -32602 for a malformed URI; a cancelled read\n" +
-			"that stays unanswered; the ranged read tool's semantics (seed 004) where offered.\n" +
+			"that stays unanswered; the ranged read tool's semantics (docs/check.md) where offered.\n" +
 			"Exit 0 when every check passes or is skipped, 1 on any failure, 2 on bad usage.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse", Value: "embedded"},
@@ -66,21 +68,21 @@ func checkAction(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("find own executable for the embedded server: %w", err)
 	}
-	rep, err := driver.CheckContract(c.Context, driver.CheckOptions{
+	rep, err := contract.Check(c.Context, contract.Options{
 		Target: target, Protocol: c.String("protocol"), Headers: headers,
 		EmbeddedCommand: []string{self, "serve", "--stdio"},
-		Client:          driver.ServerInfo{Name: "readbench", Version: version},
+		Client:          client.ServerInfo{Name: "readbench", Version: version},
 		Sample:          c.Int("sample"), Timeout: c.Duration("timeout"),
 		CancelURI: c.String("cancel-uri"), ReadPath: c.String("read-path"),
 	})
 	if err != nil {
 		return cli.Exit(err.Error(), exitFail)
 	}
-	doc := checkDocument(rep)
+	doc := rep.Document(results.Tool{Name: "readbench", Version: version})
 	if format == "json" {
-		err = results.WriteCheckJSON(c.App.Writer, doc)
+		err = report.WriteCheckJSON(c.App.Writer, doc)
 	} else {
-		err = results.WriteCheckTable(c.App.Writer, doc)
+		err = report.WriteCheckTable(c.App.Writer, doc)
 	}
 	if err != nil {
 		return err
@@ -89,31 +91,4 @@ func checkAction(c *cli.Context) error {
 		return cli.Exit(fmt.Sprintf("check: %s breaks the read contract (%d failed)", target, doc.Summary.Fail), exitFail)
 	}
 	return nil
-}
-
-// checkDocument converts the driver's plain report into the results
-// document (the driver knows nothing of output formats).
-func checkDocument(rep *driver.ContractReport) *results.CheckReport {
-	transport := string(rep.Target.Kind)
-	if rep.Target.Kind == workload.TargetEmbedded || rep.Target.Kind == "" {
-		transport = "stdio"
-	}
-	doc := &results.CheckReport{
-		Tool: results.Tool{Name: "readbench", Version: version},
-		Target: results.Target{Address: rep.Target.String(), Transport: transport,
-			Server:          results.Server{Name: rep.Server.Name, Version: rep.Server.Version},
-			ProtocolVersion: rep.ProtocolVersion},
-	}
-	switch {
-	case rep.ProtocolVersion == "":
-	case rep.Modern:
-		doc.Era = "stateless"
-	default:
-		doc.Era = "handshake"
-	}
-	for _, ck := range rep.Checks {
-		doc.Checks = append(doc.Checks, results.Check{Name: ck.Name, Status: string(ck.Status), URI: ck.URI, Detail: ck.Detail})
-	}
-	doc.Finish()
-	return doc
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/readbench/readbench/internal/peertest"
 )
 
 // checkDoc is the JSON readbench check --format json prints.
@@ -187,7 +188,7 @@ func startBrokenServer(t *testing.T, transport string) string {
 		h = mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil)
 		path, scheme = "/sse", "sse+"
 	}
-	return scheme + serveLoopback(t, h).URL + path
+	return scheme + peertest.ServeLocal(t, h).URL + path
 }
 
 func TestCheckBrokenServerFails(t *testing.T) {

@@ -5,9 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -93,7 +90,7 @@ type latency struct {
 	HDR   string  `json:"hdr"`
 }
 
-// loadResult reads a result file, checks every top-level key of DESIGN §7
+// loadResult reads a result file, checks every top-level key of docs/results.md
 // is there and the accounting identity holds.
 func loadResult(t *testing.T, path string) result {
 	t.Helper()
@@ -197,21 +194,6 @@ func TestRunSavesUnderRuns(t *testing.T) {
 		t.Fatalf("runs/ holds %v", files)
 	}
 	loadResult(t, files[0])
-}
-
-// serveLoopback serves h on a free 127.0.0.1 port until the test ends.
-func serveLoopback(t *testing.T, h http.Handler) *httptest.Server {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewUnstartedServer(h)
-	hs.Listener.Close()
-	hs.Listener = ln
-	hs.Start()
-	t.Cleanup(hs.Close)
-	return hs
 }
 
 // startServe runs `readbench serve --listen 127.0.0.1:0` and returns its URL.
@@ -334,8 +316,9 @@ func TestHelpHasExamples(t *testing.T) {
 	}
 }
 
-// TestInflation: the arithmetic of seed 000, from sizes and from a file
-// whose answer is encoded for real.
+// TestInflation: the base64 arithmetic of docs/measurement.md (wire bytes
+// and disk bytes), from sizes and from a file whose answer is encoded for
+// real.
 func TestInflation(t *testing.T) {
 	dir := t.TempDir()
 	png := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 1834200)...)

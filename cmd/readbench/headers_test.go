@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/readbench/readbench/internal/peertest"
 )
 
 // TestHeadersReachTheServerAndNowhereElse: --header and the workload's
@@ -23,7 +25,7 @@ func TestHeadersReachTheServerAndNowhereElse(t *testing.T) {
 	}
 	var refused atomic.Int64 // handlers run concurrently
 	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: upstream.Scheme, Host: upstream.Host})
-	guard := serveLoopback(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	guard := peertest.ServeLocal(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer "+secret || r.Header.Get("X-Team") != "docs" {
 			refused.Add(1)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)

@@ -11,9 +11,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/readbench/readbench/protocol"
-	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/stats"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/units"
 	"github.com/urfave/cli/v2"
 )
 
@@ -22,14 +22,14 @@ func inflationCommand() *cli.Command {
 		Name:      "inflation",
 		Usage:     "the wire arithmetic of sizes or files: base64 length, padding, JSON envelope",
 		ArgsUsage: "SIZE | NxSIZE | FILE ...",
-		UsageText: "readbench inflation 1834208          # the seed's PNG: 2,445,612 base64 characters, one '='\n" +
+		UsageText: "readbench inflation 1834208          # a 1,834,208-byte PNG: 2,445,612 base64 characters, one '='\n" +
 			"readbench inflation 40x3MB            # a folder of 40 mockups: 160 MB on the wire\n" +
 			"readbench inflation docs/*.md logo.png  # files: text JSON-escaped, binary as base64",
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return cli.Exit("inflation: give at least one size or file (see --help)", exitUsage)
 			}
-			var rows []results.InflationRow
+			var rows []report.InflationRow
 			for _, arg := range c.Args().Slice() {
 				r, err := inflationRow(arg)
 				if err != nil {
@@ -37,13 +37,13 @@ func inflationCommand() *cli.Command {
 				}
 				rows = append(rows, r)
 			}
-			return results.WriteInflation(c.App.Writer, rows)
+			return report.WriteInflation(c.App.Writer, rows)
 		},
 	}
 }
 
 // inflationRow reads one argument: an existing file, or [N x]SIZE.
-func inflationRow(arg string) (results.InflationRow, error) {
+func inflationRow(arg string) (report.InflationRow, error) {
 	if data, err := os.ReadFile(arg); err == nil {
 		return fileRow(arg, data), nil
 	}
@@ -51,21 +51,21 @@ func inflationRow(arg string) (results.InflationRow, error) {
 	if n, rest, ok := strings.Cut(strings.ReplaceAll(arg, "*", "x"), "x"); ok {
 		c, err := strconv.ParseInt(n, 10, 64)
 		if err != nil || c < 1 {
-			return results.InflationRow{}, fmt.Errorf("%q: want SIZE, NxSIZE or an existing file", arg)
+			return report.InflationRow{}, fmt.Errorf("%q: want SIZE, NxSIZE or an existing file", arg)
 		}
 		count, size = c, rest
 	}
-	n, err := workload.ParseSize(size)
+	n, err := units.ParseSize(size)
 	if err != nil {
-		return results.InflationRow{}, fmt.Errorf("%q is not a file, and %w", arg, err)
+		return report.InflationRow{}, fmt.Errorf("%q is not a file, and %w", arg, err)
 	}
 	env := int64(len(protocol.ReadAnswer("file:///example", "application/octet-stream", nil, false)))
-	return results.InflationRow{Input: arg, Count: count, Disk: n, Envelope: env, Payload: stats.Base64Len(n)}, nil
+	return report.InflationRow{Input: arg, Count: count, Disk: n, Envelope: env, Payload: stats.Base64Len(n)}, nil
 }
 
 // fileRow encodes a file as a server would: text types that are valid
 // UTF-8 as text, the rest as a base64 blob.
-func fileRow(path string, data []byte) results.InflationRow {
+func fileRow(path string, data []byte) report.InflationRow {
 	typ := mime.TypeByExtension(filepath.Ext(path))
 	if typ == "" {
 		typ = http.DetectContentType(data)
@@ -75,5 +75,5 @@ func fileRow(path string, data []byte) results.InflationRow {
 	uri := "file:///" + filepath.ToSlash(filepath.Base(path))
 	wire := int64(len(protocol.ReadAnswer(uri, typ, data, text)))
 	env := int64(len(protocol.ReadAnswer(uri, typ, nil, text)))
-	return results.InflationRow{Input: path, Count: 1, Disk: int64(len(data)), Text: text, Envelope: env, Payload: wire - env}
+	return report.InflationRow{Input: path, Count: 1, Disk: int64(len(data)), Text: text, Envelope: env, Payload: wire - env}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
@@ -62,7 +63,7 @@ func initAction(c *cli.Context) error {
 	cat, err := driver.Discover(c.Context, driver.DiscoverOptions{
 		Target: target, Protocol: c.String("protocol"), Headers: headers,
 		EmbeddedCommand: []string{self, "serve", "--stdio"},
-		Client:          driver.ServerInfo{Name: "readbench", Version: version},
+		Client:          client.ServerInfo{Name: "readbench", Version: version},
 	})
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("init: %v", err), exitFail)

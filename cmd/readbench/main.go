@@ -21,7 +21,7 @@ import (
 // -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
-// Exit codes (DESIGN §2).
+// Exit codes, the same for every command (README.md, docs/check.md).
 const (
 	exitOK    = 0
 	exitFail  = 1 // a bound was broken or the target could not be reached

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
 	"github.com/urfave/cli/v2"
 )
@@ -49,15 +50,15 @@ func reportWriter(format string) func(io.Writer, []*results.Result) error {
 	}
 	switch format {
 	case "table":
-		return each(results.WriteTable, "\n")
+		return each(report.WriteTable, "\n")
 	case "markdown":
-		return each(results.WriteMarkdown, "\n---\n\n")
+		return each(report.WriteMarkdown, "\n---\n\n")
 	case "hlog":
-		return each(results.WriteHlog, "")
+		return each(report.WriteHlog, "")
 	case "json":
-		return results.WriteJSON
+		return report.WriteJSON
 	case "html":
-		return results.WriteHTML
+		return report.WriteHTML
 	}
 	return nil
 }

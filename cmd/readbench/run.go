@@ -7,10 +7,13 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/scenarios"
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
 )
@@ -73,7 +76,7 @@ func runAction(c *cli.Context) error {
 		Workload:        w,
 		EmbeddedCommand: []string{self, "serve", "--stdio"},
 		Stderr:          stderrLog.file,
-		Client:          driver.ServerInfo{Name: "readbench", Version: version},
+		Client:          client.ServerInfo{Name: "readbench", Version: version},
 		ServerPID:       c.Int("server-pid"),
 	}
 	if !quiet {
@@ -121,7 +124,7 @@ func applyRunFlags(c *cli.Context, w *workload.Workload) error {
 		w.Target = t
 	}
 	if c.IsSet("rate") {
-		r, err := workload.ParseRate(c.String("rate"))
+		r, err := units.ParseRate(c.String("rate"))
 		if err != nil {
 			return fmt.Errorf("--rate: %w", err)
 		}
@@ -153,20 +156,16 @@ func applyRunFlags(c *cli.Context, w *workload.Workload) error {
 }
 
 func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, out resultTarget, stderrLog *serverLog, quiet bool) error {
-	transport := string(w.Target.Kind)
-	if w.Target.Kind == workload.TargetEmbedded {
-		transport = "stdio"
-	}
 	res, err := results.Build(results.Meta{
 		ToolName: "readbench", ToolVersion: version,
 		Started: rep.Started, Ended: rep.Ended, Partial: rep.Partial,
 		Target: results.Target{
-			Address: w.Target.String(), Transport: transport,
+			Address: w.Target.String(), Transport: w.Target.Transport(),
 			Server:          results.Server{Name: rep.Server.Name, Version: rep.Server.Version},
 			ProtocolVersion: rep.ProtocolVersion,
 		},
 		AskedRate: rep.AskedRate, Measured: rep.Measured,
-		Cost: results.CostFigures(rep.Cost),
+		Cost: rep.Cost,
 	}, w, rep.Run, rep.Warmup)
 	if err != nil {
 		return fmt.Errorf("build result: %w", err)
@@ -183,7 +182,7 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, out
 		fmt.Fprintf(c.App.ErrWriter, "readbench: keep the server's stderr: %v\n", err)
 	}
 	if !quiet {
-		if err := results.WriteTable(c.App.Writer, res); err != nil {
+		if err := report.WriteTable(c.App.Writer, res); err != nil {
 			return err
 		}
 		fmt.Fprintf(c.App.ErrWriter, "result saved to %s\n", path)

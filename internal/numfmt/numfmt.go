@@ -1,4 +1,16 @@
-package results
+// Package numfmt is the one number format of everything readbench writes
+// for people: the reports' tables and the sentences of the policy advice
+// alike, so a latency reads "40.0ms" wherever it appears.
+//
+// Three significant digits everywhere: the histograms resolve 0.1%, and
+// more digits would suggest a precision that run-to-run noise does not
+// have.
+//
+// It is a leaf package (math and strconv only) because two layers need
+// it: package report renders every output format, and package results
+// writes the advice's reasoning into the result document itself (the v1
+// key advice.reasoning), and results must not import report.
+package numfmt
 
 import (
 	"math"
@@ -6,13 +18,10 @@ import (
 	"strings"
 )
 
-// Number formats for people. Three significant digits everywhere: the
-// histograms resolve 0.1%, and more digits would suggest a precision that
-// run-to-run noise does not have.
-
-// sig3 rounds v (> 0) to three significant digits and returns the text
-// with as many decimals as that needs ("1.23", "12.3", "123").
-func sig3(v float64) string {
+// Sig3 rounds v to three significant digits and returns the text with as
+// many decimals as that needs ("1.23", "12.3", "123"); chart axes and
+// plain figures use it. Zero, NaN and infinities read "0".
+func Sig3(v float64) string {
 	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return "0"
 	}
@@ -34,30 +43,32 @@ func round3(v float64) float64 {
 	return math.Round(v/p) * p
 }
 
-// formatMs formats a latency given in milliseconds in the unit that keeps
-// it between 1 and 999: "512µs", "12.3ms", "1.83s". Beyond 999 s it stays
-// in seconds ("3600s"): the histograms stop at an hour.
-func formatMs(ms float64) string {
+// Ms formats a latency given in milliseconds (the unit of every latency
+// of a result) in the unit that keeps it between 1 and 999: "512µs",
+// "12.3ms", "1.83s". Beyond 999 s it stays in seconds ("3600s"): the
+// histograms stop at an hour. Zero and negative values read "0".
+func Ms(ms float64) string {
 	if !(ms > 0) {
 		return "0"
 	}
 	us := ms * 1000
 	switch {
 	case round3(us) < 1000:
-		return sig3(us) + "µs"
+		return Sig3(us) + "µs"
 	case round3(ms) < 1000:
-		return sig3(ms) + "ms"
+		return Sig3(ms) + "ms"
 	case round3(ms/1000) < 1000:
-		return sig3(ms/1000) + "s"
+		return Sig3(ms/1000) + "s"
 	}
 	return strconv.FormatFloat(math.Round(ms/1000), 'f', 0, 64) + "s"
 }
 
-// formatSeconds formats a length in seconds as formatMs does.
-func formatSeconds(s float64) string { return formatMs(s * 1000) }
+// Seconds formats a length in seconds as Ms does.
+func Seconds(s float64) string { return Ms(s * 1000) }
 
-// formatCount writes n with thousands separators: "1,234,567".
-func formatCount(n int64) string {
+// Count writes n with thousands separators ("1,234,567"), so a count of
+// reads can be read at a glance.
+func Count(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	neg := strings.HasPrefix(s, "-")
 	if neg {
@@ -76,9 +87,9 @@ func formatCount(n int64) string {
 	return b.String()
 }
 
-// formatBytes writes a byte count in SI units (kB = 1000 B), the units of
-// the MB/s rates: "512 B", "8.19 kB", "2.45 MB".
-func formatBytes(n int64) string {
+// Bytes writes a byte count in SI units (kB = 1000 B), the units of the
+// MB/s rates: "512 B", "8.19 kB", "2.45 MB".
+func Bytes(n int64) string {
 	if n < 1000 && n > -1000 {
 		return strconv.FormatInt(n, 10) + " B"
 	}
@@ -86,25 +97,41 @@ func formatBytes(n int64) string {
 	for _, u := range []string{"kB", "MB", "GB", "TB", "PB"} {
 		v /= 1000
 		if math.Abs(round3(v)) < 1000 {
-			return sig3(v) + " " + u
+			return Sig3(v) + " " + u
 		}
 	}
-	return sig3(v) + " PB"
+	return Sig3(v) + " PB"
 }
 
-// formatRate writes a per-second figure of a unit: "50.0 turns/s".
-func formatRate(perS float64, unit string) string { return sig3(perS) + " " + unit + "/s" }
+// Rate writes a per-second figure of a unit: "50.0 turns/s".
+func Rate(perS float64, unit string) string { return Sig3(perS) + " " + unit + "/s" }
 
-// formatPercent writes part/whole as a percentage with enough digits for
-// small error rates to stay visible: "99.8%", "0.25%", "<0.01%".
-func formatPercent(part, whole int64) string {
+// Percent writes part/whole as a percentage ("-" when whole is 0), as
+// Share does.
+func Percent(part, whole int64) string {
 	if whole == 0 {
 		return "-"
 	}
-	p := 100 * float64(part) / float64(whole)
-	switch {
-	case part == 0:
+	if part == 0 {
 		return "0%"
+	}
+	return percent(100 * float64(part) / float64(whole))
+}
+
+// Share writes a share (0..1: of turns cut, of reads ended) as a
+// percentage with enough digits for small error rates to stay visible:
+// "99.8%", "0.25%", "<0.01%", and "0%" for none at all.
+func Share(f float64) string {
+	if !(f > 0) {
+		return "0%"
+	}
+	return percent(100 * f)
+}
+
+// percent writes p (> 0, in percent) with one decimal, two below 1%, and
+// "<0.01%" below that.
+func percent(p float64) string {
+	switch {
 	case p >= 1:
 		return strconv.FormatFloat(p, 'f', 1, 64) + "%"
 	case p >= 0.01:
@@ -113,11 +140,17 @@ func formatPercent(part, whole int64) string {
 	return "<0.01%"
 }
 
-// formatRatio writes an inflation ratio: "1.33×", or "-" when there is no
+// Ratio writes an inflation ratio: "1.333×", or "-" when there is no
 // decoded data to compare with.
-func formatRatio(r float64) string {
+func Ratio(r float64) string {
 	if !(r > 0) {
 		return "-"
 	}
 	return strconv.FormatFloat(r, 'f', 3, 64) + "×"
+}
+
+// Percentile names the percentile of quantile q (0..1) with up to two
+// decimals, as in "p99.75": 0.9975 is "99.75", 0.96059601 is "96.06".
+func Percentile(q float64) string {
+	return strconv.FormatFloat(math.Round(q*10000)/100, 'f', -1, 64)
 }

@@ -1,4 +1,4 @@
-package results
+package numfmt
 
 import "testing"
 
@@ -12,14 +12,14 @@ func TestFormats(t *testing.T) {
 		{1834, "1.83s"}, {3_600_000, "3600s"},
 	}
 	for _, c := range ms {
-		if got := formatMs(c.in); got != c.want {
-			t.Errorf("formatMs(%v) = %q, want %q", c.in, got, c.want)
+		if got := Ms(c.in); got != c.want {
+			t.Errorf("Ms(%v) = %q, want %q", c.in, got, c.want)
 		}
 	}
 	counts := map[int64]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1234: "-1,234"}
 	for in, want := range counts {
-		if got := formatCount(in); got != want {
-			t.Errorf("formatCount(%d) = %q, want %q", in, got, want)
+		if got := Count(in); got != want {
+			t.Errorf("Count(%d) = %q, want %q", in, got, want)
 		}
 	}
 	byteCases := map[int64]string{
@@ -27,8 +27,8 @@ func TestFormats(t *testing.T) {
 		999_999: "1.00 MB", 160_000_000: "160 MB", 5e18: "5000 PB",
 	}
 	for in, want := range byteCases {
-		if got := formatBytes(in); got != want {
-			t.Errorf("formatBytes(%d) = %q, want %q", in, got, want)
+		if got := Bytes(in); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", in, got, want)
 		}
 	}
 	pct := []struct {
@@ -38,17 +38,34 @@ func TestFormats(t *testing.T) {
 		{0, 0, "-"}, {0, 10, "0%"}, {998, 1000, "99.8%"}, {1, 400, "0.25%"}, {1, 100000, "<0.01%"}, {1, 1, "100.0%"},
 	}
 	for _, c := range pct {
-		if got := formatPercent(c.part, c.whole); got != c.want {
-			t.Errorf("formatPercent(%d, %d) = %q, want %q", c.part, c.whole, got, c.want)
+		if got := Percent(c.part, c.whole); got != c.want {
+			t.Errorf("Percent(%d, %d) = %q, want %q", c.part, c.whole, got, c.want)
 		}
 	}
-	if got := formatRatio(4.0 / 3); got != "1.333×" {
-		t.Errorf("formatRatio = %q", got)
+	shares := []struct {
+		in   float64
+		want string
+	}{
+		{0, "0%"}, {0.998, "99.8%"}, {0.0025, "0.25%"}, {0.0625, "6.2%"}, {5.0 / 105, "4.8%"}, {1e-5, "<0.01%"},
 	}
-	if got := formatRatio(0); got != "-" {
+	for _, c := range shares {
+		if got := Share(c.in); got != c.want {
+			t.Errorf("Share(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	quantiles := map[float64]string{0.99: "99", 0.9975: "99.75", 0.96059601: "96.06", 0.5: "50"}
+	for in, want := range quantiles {
+		if got := Percentile(in); got != want {
+			t.Errorf("Percentile(%v) = %q, want %q", in, got, want)
+		}
+	}
+	if got := Ratio(4.0 / 3); got != "1.333×" {
+		t.Errorf("Ratio = %q", got)
+	}
+	if got := Ratio(0); got != "-" {
 		t.Errorf("no decoded bytes: %q", got)
 	}
-	if got := formatRate(49.96, "turns"); got != "50.0 turns/s" {
-		t.Errorf("formatRate = %q", got)
+	if got := Rate(49.96, "turns"); got != "50.0 turns/s" {
+		t.Errorf("Rate = %q", got)
 	}
 }

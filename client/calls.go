@@ -1,0 +1,160 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/readbench/readbench/internal/bounded"
+	"github.com/readbench/readbench/protocol"
+)
+
+// calls matches answers arriving on a stream shared by many requests (a
+// stdio child's stdout, the HTTP+SSE GET stream) to the requests waiting
+// for them, by id. A request given up on leaves a tombstone, so an answer
+// that comes anyway is counted as late (the server did not honour the
+// cancellation) instead of being dropped unseen. Both transports that
+// share a stream use it, so they match, cancel and count alike.
+type calls struct {
+	late LateFunc // nil: late answers are not counted
+
+	mu      sync.Mutex
+	pending map[int64]chan *Answer
+	tombs   bounded.Map[int64, time.Time] // cancelled ids → when
+}
+
+func newCalls(late LateFunc) *calls {
+	return &calls{late: late, pending: make(map[int64]chan *Answer)}
+}
+
+// add registers a request about to be sent; its answer comes on the
+// returned channel.
+func (c *calls) add(id int64) chan *Answer {
+	ch := make(chan *Answer, 1)
+	c.mu.Lock()
+	c.pending[id] = ch
+	c.mu.Unlock()
+	return ch
+}
+
+// forget drops a pending request and reports whether it was still
+// pending (false: its answer is already on its channel).
+func (c *calls) forget(id int64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.pending[id]
+	delete(c.pending, id)
+	return ok
+}
+
+// wait waits for the answer to id. When the stream ends first (failed
+// closed) it returns dead(); when ctx ends first, id is abandoned — a
+// tombstone remembers it — and cancelled is true: the caller tells the
+// server. An answer that raced either end in is returned after all.
+func (c *calls) wait(ctx context.Context, id int64, ch chan *Answer, failed <-chan struct{}, dead func() error) (a *Answer, cancelled bool, err error) {
+	select {
+	case a := <-ch:
+		return a, false, nil
+	case <-failed:
+		if !c.forget(id) {
+			return <-ch, false, nil
+		}
+		return nil, false, dead()
+	case <-ctx.Done():
+	}
+	c.mu.Lock()
+	_, stillPending := c.pending[id]
+	if stillPending {
+		delete(c.pending, id)
+		c.tombs.Put(id, time.Now())
+	}
+	c.mu.Unlock()
+	if !stillPending {
+		return <-ch, false, nil
+	}
+	return nil, true, ctx.Err()
+}
+
+// route handles one message from the stream: an answer goes to its caller
+// (or to the late counter when its request was given up on); a request
+// from the server gets the reply route returns for the transport to send;
+// notifications (logging, progress) are not answers and are dropped.
+// answer builds the Answer only when one is waiting, so a transport that
+// must copy the message pays for it only then.
+func (c *calls) route(msg []byte, now time.Time, answer func() *Answer) (reply []byte) {
+	id, method := routing(msg)
+	if method != "" {
+		if id != nil {
+			return replyToServer(id, method)
+		}
+		return nil
+	}
+	n, ok := protocol.ParseIntID(id)
+	if !ok {
+		return nil // not an answer to anything we sent
+	}
+	c.mu.Lock()
+	ch, waiting := c.pending[n]
+	delete(c.pending, n)
+	cancelledAt, isLate := c.tombs.Take(n)
+	c.mu.Unlock()
+	switch {
+	case waiting:
+		ch <- answer()
+	case isLate && c.late != nil:
+		c.late(answer().WireBytes, now.Sub(cancelledAt))
+	}
+	return nil
+}
+
+// routing reads a message's id (raw) and method.
+func routing(msg []byte) (id []byte, method string) {
+	_ = protocol.ObjectFields(msg, func(k, v []byte) error {
+		switch string(k) {
+		case "id":
+			id = v
+		case "method":
+			method = string(bytes.Trim(v, `"`))
+		}
+		return nil
+	})
+	return id, method
+}
+
+// replyToServer answers a request a server may send a client: ping gets
+// an empty result, anything else method-not-found (readbench offers no
+// client capabilities). The reply is a new buffer: id may be reused.
+func replyToServer(id []byte, method string) []byte {
+	if method == protocol.MethodPing {
+		return protocol.AppendResult(nil, id, []byte("{}"))
+	}
+	return protocol.AppendError(nil, id, protocol.NewError(protocol.CodeMethodNotFound, "readbench offers no "+method, nil))
+}
+
+// cancelNotification encodes notifications/cancelled {requestId, reason}:
+// the one way every transport and the contract check tell a server that a
+// request is abandoned.
+func cancelNotification(id int64, reason string) (Request, error) {
+	body, err := protocol.AppendRequest(nil, nil, protocol.MethodCancelled, map[string]any{"requestId": id, "reason": reason})
+	if err != nil {
+		return Request{}, fmt.Errorf("encode %s: %w", protocol.MethodCancelled, err)
+	}
+	return Request{method: protocol.MethodCancelled, body: body}, nil
+}
+
+// cancelReason is the reason a cancellation gives: the cause the caller
+// put on the context (a load run says "turn deadline" or "read timeout"),
+// else "cancelled" or "timeout".
+func cancelReason(ctx context.Context) string {
+	switch cause := context.Cause(ctx); {
+	case cause == nil || errors.Is(cause, context.Canceled):
+		return "cancelled"
+	case errors.Is(cause, context.DeadlineExceeded):
+		return "timeout"
+	default:
+		return cause.Error()
+	}
+}

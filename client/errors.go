@@ -1,0 +1,78 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/readbench/readbench/protocol"
+)
+
+// ErrTransport marks failures of the connection itself (a dead child, a
+// refused connection, an HTTP status without a JSON-RPC answer): a load
+// run counts the read's outcome as transport. Test with errors.Is.
+var ErrTransport = errors.New("transport failure")
+
+// transportErr wraps a cause as a transport failure.
+func transportErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrTransport, fmt.Sprintf(format, args...))
+}
+
+// ErrProtocol marks a peer that broke the transport's rules in a way no
+// retry can fix (a request answered with 202 Accepted and no body): a
+// server bug, not a network failure, so callers count it as a protocol
+// outcome. Test with errors.Is.
+var ErrProtocol = errors.New("protocol violation")
+
+// protocolErr wraps a cause as a protocol violation.
+func protocolErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrProtocol, fmt.Sprintf(format, args...))
+}
+
+// sessionExpiredError is a handshake-era Streamable HTTP server saying
+// that the session id a request carried is no longer known (404, or a 400
+// whose body says so). The session re-initializes and retries the request
+// once; when that fails too the error stands as a transport failure.
+type sessionExpiredError struct {
+	sessionID string // the id the request carried: the one that expired
+	method    string
+	status    int
+	body      string // a short excerpt of the server's explanation
+}
+
+func (e *sessionExpiredError) Error() string {
+	msg := fmt.Sprintf("%s: HTTP %d: the server no longer knows the session", e.method, e.status)
+	if e.body != "" {
+		msg += ": " + e.body
+	}
+	return msg
+}
+
+// Unwrap makes an expired session a transport failure for errors.Is.
+func (e *sessionExpiredError) Unwrap() error { return ErrTransport }
+
+// StatusError is an HTTP answer that carries no JSON-RPC response (a 4xx or
+// 5xx from a proxy or a server that refused the request). It unwraps to
+// ErrTransport; errors.As tells it from a stream that simply ended.
+type StatusError struct {
+	status int
+	method string
+	body   string // a short excerpt, for the message
+}
+
+func (e *StatusError) Error() string {
+	msg := fmt.Sprintf("%s: HTTP %d %s", e.method, e.status, http.StatusText(e.status))
+	switch e.status {
+	case http.StatusNotAcceptable:
+		msg += " (the server refused our Accept: " + protocol.AcceptBoth + ")"
+	case http.StatusUnsupportedMediaType:
+		msg += " (the server refused Content-Type: application/json)"
+	}
+	if e.body != "" {
+		msg += ": " + e.body
+	}
+	return msg
+}
+
+// Unwrap makes a status error a transport failure for errors.Is.
+func (e *StatusError) Unwrap() error { return ErrTransport }

@@ -1,0 +1,13 @@
+// Package contract is `readbench check`: a target's read contract checked
+// before it is loaded, so that a load run never measures a server that
+// answers the wrong thing fast. It opens one session through package
+// client and checks the handshake and server info, resources/list, the
+// shape of sampled reads, the error codes for unknown and malformed URIs,
+// cancellation (by notification, or by closing the stream on 2026-07-28
+// HTTP) and the ranged read tool where offered.
+//
+// It uses only the client's exported Session (Read, Call, Paginate,
+// NewRequest, Do, Cancel, PerRequestStream), never a concrete transport.
+// Its Report is plain data; the result document and its renderers live in
+// results and report. It must never import driver or simserver.
+package contract

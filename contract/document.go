@@ -1,0 +1,29 @@
+package contract
+
+import (
+	"github.com/readbench/readbench/results"
+)
+
+// Document turns the report into the check document ("readbench/check/v1",
+// docs/results.md), which every renderer reads: the checker knows nothing
+// of output formats, and the CLI only wires.
+func (r *Report) Document(tool results.Tool) *results.CheckReport {
+	doc := &results.CheckReport{
+		Tool: tool,
+		Target: results.Target{Address: r.Target.String(), Transport: r.Target.Transport(),
+			Server:          results.Server{Name: r.Server.Name, Version: r.Server.Version},
+			ProtocolVersion: r.ProtocolVersion},
+	}
+	switch {
+	case r.ProtocolVersion == "":
+	case r.Modern:
+		doc.Era = "stateless"
+	default:
+		doc.Era = "handshake"
+	}
+	for _, ck := range r.Checks {
+		doc.Checks = append(doc.Checks, results.Check{Name: ck.Name, Status: string(ck.Status), URI: ck.URI, Detail: ck.Detail})
+	}
+	doc.Finish()
+	return doc
+}

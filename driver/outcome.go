@@ -1,0 +1,41 @@
+package driver
+
+import (
+	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/stats"
+)
+
+// outcomeOf is the read outcome of a kind of answer: the client says what
+// an answer is, the run adds what only it knows (timeouts, cancellations,
+// transport failures, the class's expectation; see docs/measurement.md).
+func outcomeOf(k client.Kind) stats.Outcome {
+	switch k {
+	case client.OK:
+		return stats.OK
+	case client.NotFound:
+		return stats.NotFound
+	case client.InvalidParams:
+		return stats.InvalidParams
+	case client.Internal:
+		return stats.Internal
+	case client.RPCError:
+		return stats.RPCError
+	case client.InputRequired:
+		return stats.InputRequired
+	}
+	return stats.Protocol
+}
+
+// applyExpect turns an outcome the class expects into expected_error:
+// "error" expects any JSON-RPC error, an outcome name expects that outcome.
+func applyExpect(o stats.Outcome, expect string) stats.Outcome {
+	switch {
+	case expect == "" || expect == "ok" || o == stats.OK:
+		return o
+	case expect == "error" && (o == stats.NotFound || o == stats.InvalidParams || o == stats.Internal || o == stats.RPCError):
+		return stats.ExpectedError
+	case o.String() == expect:
+		return stats.ExpectedError
+	}
+	return o
+}

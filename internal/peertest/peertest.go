@@ -1,0 +1,195 @@
+// Package peertest gives the tests of the client, the driver, the contract
+// check and the server-cost sampler the same real MCP peers: servers no
+// one here wrote (the official Go SDK and mcp-go), serving the same
+// documents with known exact sizes, over loopback HTTP or as a child
+// process behind real pipes. Test code only: nothing outside _test.go
+// files imports it.
+//
+// A stdio peer is the test binary itself, re-executed with Env set to a
+// mode: each test package's TestMain calls Main, which becomes the peer
+// when Env says so and runs the tests otherwise.
+package peertest
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Doc is one resource the peers serve, with its exact decoded size.
+type Doc struct {
+	URI, MIME string
+	Size      int
+	Binary    bool
+}
+
+// Docs are the resources every peer serves: markdown, a PNG blob and text
+// full of characters JSON must escape.
+func Docs() []Doc {
+	return []Doc{
+		{"docs://onboarding/engineering", "text/markdown", 9000, false},
+		{"file:///repo/architecture.png", "image/png", 204802, true},
+		{"docs://unicode", "text/plain", 3001, false},
+	}
+}
+
+// Name and Version are what every peer says about itself.
+const (
+	Name    = "sdk-peer"
+	Version = "9.9.9"
+)
+
+// Content is the deterministic payload of Docs()[i]: PNG magic for the
+// binary one, text with quotes, newlines and non-ASCII for the others.
+func Content(i int) []byte {
+	d := Docs()[i]
+	var b bytes.Buffer
+	if d.Binary {
+		b.WriteString("\x89PNG\r\n\x1a\n")
+		for b.Len() < d.Size {
+			b.WriteByte(byte(b.Len()*31 + 7))
+		}
+	} else {
+		for b.Len() < d.Size {
+			b.WriteString("# Title \"quoted\" é 日本\n\t- item \\ done\n")
+		}
+	}
+	out := b.Bytes()[:d.Size]
+	if !d.Binary { // never cut a rune in half
+		for len(out) > 0 && !utf8.Valid(out) {
+			out = out[:len(out)-1]
+		}
+		out = append(out, bytes.Repeat([]byte("x"), d.Size-len(out))...)
+	}
+	return out
+}
+
+// SDKServer is the official Go SDK's server with Docs, each read taking
+// delay (cancellable, as the SDK's handlers are).
+func SDKServer(delay time.Duration) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, nil)
+	for i, d := range Docs() {
+		content := Content(i)
+		s.AddResource(&mcp.Resource{URI: d.URI, MIMEType: d.MIME, Name: d.URI}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			select {
+			case <-time.After(delay):
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			rc := &mcp.ResourceContents{URI: d.URI, MIMEType: d.MIME}
+			if d.Binary {
+				rc.Blob = content
+			} else {
+				rc.Text = string(content)
+			}
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}, nil
+		})
+	}
+	return s
+}
+
+// MCPGoServer is github.com/mark3labs/mcp-go's server with Docs, under the
+// same name and version and with the same small delay as the SDK peer.
+func MCPGoServer() *server.MCPServer {
+	s := server.NewMCPServer(Name, Version, server.WithResourceCapabilities(false, false))
+	for i, d := range Docs() {
+		content := Content(i)
+		s.AddResource(mcpgo.NewResource(d.URI, d.URI, mcpgo.WithMIMEType(d.MIME)), func(ctx context.Context, _ mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
+			select {
+			case <-time.After(2 * time.Millisecond):
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			if d.Binary {
+				return []mcpgo.ResourceContents{mcpgo.BlobResourceContents{URI: d.URI, MIMEType: d.MIME, Blob: base64.StdEncoding.EncodeToString(content)}}, nil
+			}
+			return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: d.URI, MIMEType: d.MIME, Text: string(content)}}, nil
+		})
+	}
+	return s
+}
+
+// ServeLocal serves h on 127.0.0.1 only, closed when the test ends.
+func ServeLocal(t testing.TB, h http.Handler) *httptest.Server {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewUnstartedServer(h)
+	hs.Listener.Close()
+	hs.Listener = ln
+	hs.Start()
+	t.Cleanup(hs.Close)
+	return hs
+}
+
+// StartSDKHTTP serves the SDK peer over Streamable HTTP on 127.0.0.1 and
+// returns its endpoint URL.
+func StartSDKHTTP(t testing.TB, opts *mcp.StreamableHTTPOptions) string {
+	t.Helper()
+	srv := SDKServer(2 * time.Millisecond)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, opts)
+	return ServeLocal(t, h).URL + "/mcp"
+}
+
+// Env names the environment variable that makes a re-executed test binary
+// a stdio peer of the mode it holds.
+const Env = "READBENCH_TEST_PEER"
+
+// The stdio peers every package has.
+const (
+	SDKStdio   = "sdk-stdio"   // the official Go SDK's server
+	MCPGoStdio = "mcpgo-stdio" // mcp-go's server
+)
+
+// Main is a test package's TestMain: the peer of the mode Env names (the
+// built-in ones, or one of extra), else the tests.
+func Main(m *testing.M, extra map[string]func() int) {
+	mode := os.Getenv(Env)
+	switch {
+	case mode == "":
+	case mode == SDKStdio:
+		if err := SDKServer(2*time.Millisecond).Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, "sdk peer:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case mode == MCPGoStdio:
+		if err := server.NewStdioServer(MCPGoServer()).Listen(context.Background(), os.Stdin, os.Stdout); err != nil && err != context.Canceled {
+			fmt.Fprintln(os.Stderr, "mcp-go peer:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case extra[mode] != nil:
+		os.Exit(extra[mode]())
+	default:
+		fmt.Fprintf(os.Stderr, "peertest: unknown peer mode %q\n", mode)
+		os.Exit(2)
+	}
+	os.Exit(m.Run())
+}
+
+// Command returns the argv that starts the test binary as the stdio peer
+// of mode (Env is set for the rest of the test).
+func Command(t testing.TB, mode string) []string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(Env, mode)
+	return []string{exe}
+}

@@ -1,0 +1,97 @@
+package report
+
+import (
+	"slices"
+
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/results"
+)
+
+// The policy advice as the reports show it. Its sentences are not written
+// here: the document stores them (advice.reasoning, written once by
+// results.Build), and every format prints them as stored, so the table,
+// markdown, HTML and JSON of a result give the same advice from the same
+// data, and an old result keeps the words it was saved with.
+
+// adviceHeader heads the candidates table of the table and HTML reports.
+func adviceHeader() []string {
+	return []string{"limit", "deadline: turns cut", "timeout: reads ended"}
+}
+
+// adviceRows lists every candidate limit once, shortest first, with the
+// share of turns it would have cut as a deadline and of reads it would
+// have ended as a timeout ("-" where it was not priced: above the
+// configured limit, which the run cannot measure). None when the result
+// priced no candidate.
+func adviceRows(a results.Advice) [][]string {
+	dl, to := shareByMs(a.Deadlines), shareByMs(a.Timeouts)
+	var limits []float64
+	for ms := range dl {
+		limits = append(limits, ms)
+	}
+	for ms := range to {
+		if _, dup := dl[ms]; !dup {
+			limits = append(limits, ms)
+		}
+	}
+	slices.Sort(limits)
+	rows := make([][]string, 0, len(limits))
+	for _, ms := range limits {
+		rows = append(rows, []string{numfmt.Ms(ms), shareCell(dl, ms), shareCell(to, ms)})
+	}
+	return rows
+}
+
+func shareByMs(cs []results.Candidate) map[float64]float64 {
+	m := make(map[float64]float64, len(cs))
+	for _, c := range cs {
+		m[c.Ms] = c.Share
+	}
+	return m
+}
+
+// shareCell writes the share priced for a limit, "-" when it was not
+// priced.
+func shareCell(m map[float64]float64, ms float64) string {
+	f, ok := m[ms]
+	if !ok {
+		return "-"
+	}
+	return numfmt.Share(f)
+}
+
+// recommendation is the recommended pair in words, "" when the result
+// recommends nothing.
+func recommendation(a results.Advice) string {
+	if a.RecommendedDeadlineMs <= 0 && a.RecommendedTimeoutMs <= 0 {
+		return ""
+	}
+	return "turn deadline " + limitText(a.RecommendedDeadlineMs) + ", read timeout " + limitText(a.RecommendedTimeoutMs)
+}
+
+// limitText is a recommended limit, or why there is none.
+func limitText(ms float64) string {
+	if ms <= 0 {
+		return "none (too little data)"
+	}
+	return numfmt.Ms(ms)
+}
+
+// htmlAdvice is the advice section of the HTML report: the rows and the
+// recommendation of the table report, and the stored sentences.
+type htmlAdvice struct {
+	Recommend string
+	Header    []string
+	Rows      [][]string
+	Reasoning []string
+}
+
+// htmlAdviceOf is the advice section of a result, nil when the result has
+// no advice at all (as the markdown report leaves its section out).
+func htmlAdviceOf(a results.Advice) *htmlAdvice {
+	rows, rec := adviceRows(a), recommendation(a)
+	if len(rows) == 0 && rec == "" && len(a.Reasoning) == 0 {
+		return nil
+	}
+	return &htmlAdvice{Recommend: rec, Header: adviceHeader(), Rows: rows, Reasoning: a.Reasoning}
+}

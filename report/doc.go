@@ -1,0 +1,32 @@
+// Package report renders documents for people and for tools: every output
+// format of a result (results.Result) and of a contract check
+// (results.CheckReport) is here, one file per format:
+//
+//	table.go, table_advice.go  the terminal report (WriteTable)
+//	markdown.go                 the same figures for a pull request (WriteMarkdown)
+//	html.go, report.html        one self-contained page with charts (WriteHTML)
+//	hlog.go                     HdrHistogram's interval log (WriteHlog)
+//	jsonreport.go               results as saved, for jq (WriteJSON)
+//	checktable.go               the check as a table or JSON (WriteCheckTable, WriteCheckJSON)
+//	inflation.go                the wire arithmetic of sizes (WriteInflation)
+//
+// A new format is one new file here, a function from a document to an
+// io.Writer, and a case in the command line's --format switch. What the
+// formats share lives once: the text helpers and the one word-wrapper
+// (text.go), the advice rows (advice.go), and the one number format
+// (internal/numfmt), so a latency reads "40.0ms" in every format.
+//
+// It reads documents and nothing else: it imports results (the document),
+// stats (outcome names, ratios) and workload (the names of load models),
+// and never client, driver, contract, servercost or simserver, nor
+// anything that speaks MCP. A report can therefore render a result saved
+// years ago on another machine, and a change to how the load is driven
+// cannot change how a saved result reads. results never imports report.
+//
+// The sentences of the policy advice are not written here: the document
+// stores them (advice.reasoning, written by results when it builds the
+// document), and every format prints them as stored, so all formats give
+// the same advice from the same data. Strings from a document are made
+// safe for each format (control characters, markdown and HTML escaping):
+// a result may come from anywhere.
+package report

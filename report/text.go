@@ -1,0 +1,122 @@
+package report
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/readbench/readbench/results"
+)
+
+// The text every format shares: making strings from a file safe to print,
+// the one word-wrapper, and how the document's names read in a title.
+// Numbers have their one format in internal/numfmt.
+
+// maxName bounds the class names shown, so a long one cannot push the
+// table past 100 columns.
+const maxName = 24
+
+// clip shortens a name to maxName characters and makes it printable.
+func clip(s string) string {
+	if r := []rune(s); len(r) > maxName {
+		s = string(r[:maxName-1]) + "~"
+	}
+	return printable(s)
+}
+
+// printable replaces control characters by '?': a report may render a file
+// from elsewhere, and its strings must not drive the terminal (escape
+// sequences) or break the layout (newlines).
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
+// printableLines makes each line of s printable, keeping the line breaks.
+func printableLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = printable(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wrapText wraps each line of s at width columns: at spaces where it can,
+// and inside a word longer than the width (a URI), so nothing ever sticks
+// out of a column. It is the one wrapper of the reports: the check table's
+// details and the advice's sentences alike.
+func wrapText(s string, width int) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		cur := ""
+		for _, word := range strings.Fields(l) {
+			switch {
+			case cur == "":
+			case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(word) <= width:
+				cur += " " + word
+				continue
+			default:
+				out = append(out, cur)
+			}
+			for utf8.RuneCountInString(word) > width {
+				r := []rune(word)
+				out = append(out, string(r[:width]))
+				word = string(r[width:])
+			}
+			cur = word
+		}
+		out = append(out, cur)
+	}
+	return strings.Join(out, "\n")
+}
+
+// orDash is s, or "-" for an empty one: a blank cell reads as a mistake.
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// toolName is the tool as report titles show it ("readbench" when the
+// document does not say).
+func toolName(t results.Tool) string {
+	if s := strings.TrimSpace(t.Name + " " + t.Version); s != "" {
+		return s
+	}
+	return "readbench"
+}
+
+// where is the target's address and transport, as report headers show it.
+func where(t results.Target) string {
+	addr := orDash(t.Address)
+	if t.Transport != "" {
+		addr += " (" + t.Transport + ")"
+	}
+	return addr
+}
+
+// serverText is the server's name and version, "-" when it gave none.
+func serverText(t results.Target) string {
+	return orDash(strings.TrimSpace(t.Server.Name + " " + t.Server.Version))
+}
+
+// workloadTitle is the workload's name and the file it came from.
+func workloadTitle(w results.Workload) string {
+	name := orDash(w.Name)
+	if w.Source != "" {
+		name += " (" + w.Source + ")"
+	}
+	return name
+}
+
+// sortedKeys returns the keys of m in order, for stable reports.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}

@@ -1,0 +1,102 @@
+package results
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/stats"
+)
+
+// The reasoning of the policy advice: the one place its sentences are
+// written. stats.Advise computes the figures and knows no English; the
+// sentences are written here, once, when Build makes the document, and
+// stored in its "advice.reasoning" key (part of the v1 schema). Every
+// report (table, markdown, HTML, JSON) prints those stored sentences, so a
+// result says the same thing in every format, and an old result keeps
+// saying what it said when it was made.
+//
+// They live in results rather than in package report because the document
+// stores them and report imports results, never the other way round. The
+// numbers in them use the reports' one format (internal/numfmt): a
+// latency reads "40.0ms" in a sentence as in a table.
+
+// adviceReasoning explains a in plain sentences, in the order a reader
+// needs them: what the configured limits did, what the run cannot price,
+// the timeout and the deadline with the rule behind each, and the
+// warnings about figures that rest on few samples.
+func adviceReasoning(a stats.Advice) []string {
+	out := []string{}
+	say := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	dl, to := a.ConfiguredDeadline, a.ConfiguredTimeout
+	if dl > 0 || to > 0 {
+		say("Configured: deadline %s cut or outlasted %s of turns; timeout %s ended %s of reads.",
+			limit(dl), numfmt.Share(a.DeadlineShare), limit(to), numfmt.Share(a.TimeoutShare))
+	}
+	if dl > 0 {
+		say("Deadlines above %s cannot be priced: cut turns are recorded at %s, so a longer one "+
+			"would cut at most %s.", dur(dl), dur(dl), numfmt.Share(a.DeadlineShare))
+	}
+	if a.TimeoutsLowerBound {
+		say("%d reads were cancelled at the deadline before a timeout above %s could act: "+
+			"those timeouts' shares are lower bounds.", a.Cancelled, dur(dl))
+	}
+
+	if a.Reads == 0 {
+		say("No read answered: there is no read tail to size a timeout on.")
+	} else {
+		say("Timeout %s = max(%d x read p99 %s, %d x read max %s, %s), rounded up: it separates slow "+
+			"from never, so it sits far above the read tail; near it, it would fail healthy reads.",
+			dur(a.Timeout), stats.TimeoutOverP99, dur(a.ReadP99), stats.TimeoutOverMax, dur(a.ReadMax),
+			dur(stats.MinTimeout))
+		if a.FewReads {
+			out = append(out, fewSamples("read", a.Reads))
+		}
+	}
+
+	if a.Turns == 0 {
+		say("No turn finished: there is no turn tail to size a deadline on.")
+		return out
+	}
+	n := a.Parallel
+	if a.Reads > 0 {
+		say("%d parallel reads: P(turn <= d) = P(read <= d)^%d, so the read p99 (%s) is the turn's p%s "+
+			"(0.99^%d) and the turn p99 is the read p%s (0.99^(1/%d)) = %s; measured turn p99 %s.",
+			n, n, dur(a.ReadP99), numfmt.Percentile(a.ReadP99AsTurnQuantile), n,
+			numfmt.Percentile(a.TurnP99AsReadQuantile), n, dur(a.TurnP99FromReads), dur(a.TurnP99))
+	}
+	if a.DeadlineIsFloor {
+		say("%s of turns were cut at %s: the turn p99 is at least that and its true value unknown, "+
+			"so the deadline below is a floor; rerun with a longer one to measure the tail.",
+			numfmt.Share(a.CutShare), dur(dl))
+	}
+	say("Deadline %s = %d x the turn tail %s, rounded up; never the read median %s: all %d reads "+
+		"beat it only 0.5^%d = %s of the time.",
+		dur(a.Deadline), stats.DeadlineHeadway, dur(a.Tail), dur(a.ReadP50), n, n, numfmt.Share(a.AllBeatMedian))
+	if a.FewTurns {
+		out = append(out, fewSamples("turn", a.Turns))
+	}
+	if a.TimeoutRaised {
+		say("The timeout is raised to the deadline: a shorter one would fail reads the turn still waits for.")
+	}
+	say("The server sets the deadline's floor; the user's patience sets its ceiling.")
+	return out
+}
+
+// fewSamples warns that the p99 of what rests on n samples, too few to
+// trust: the slowest ceil(n/100) of them decide it.
+func fewSamples(what string, n int64) string {
+	return fmt.Sprintf("The %s p99 rests on %d samples (fewer than %d; its slowest %d decide it): a rough figure, "+
+		"run longer before relying on it.", what, n, stats.MinSamples, (n+99)/100)
+}
+
+// dur writes a duration in the reports' format ("40.0ms", "5.00s").
+func dur(d time.Duration) string { return numfmt.Ms(millis(d)) }
+
+// limit writes a configured limit, "none" when there is none.
+func limit(d time.Duration) string {
+	if d <= 0 {
+		return "none"
+	}
+	return dur(d)
+}

@@ -1,0 +1,62 @@
+package results
+
+// The document of `readbench check`: what a target's read contract check
+// found. Like a result it is a document and nothing else; package report
+// writes it as a table for people or as JSON for CI.
+
+// CheckSchema names the version of the JSON that readbench check prints,
+// so that a CI step parsing it can tell when its shape changes.
+const CheckSchema = "readbench/check/v1"
+
+// Check statuses as printed: a CI step greps for fail, a person reads FAIL.
+const (
+	CheckPass = "pass"
+	CheckFail = "fail"
+	CheckSkip = "skip"
+)
+
+// CheckReport is what readbench check found about a target's read
+// contract: one entry per check, and the target as a result records it.
+type CheckReport struct {
+	Schema  string       `json:"schema"`
+	Tool    Tool         `json:"tool"`
+	Target  Target       `json:"target"`
+	Era     string       `json:"era,omitempty"` // "stateless" (2026-07-28) or "handshake"
+	Pass    bool         `json:"pass"`          // no check failed
+	Summary CheckSummary `json:"summary"`
+	Checks  []Check      `json:"checks"`
+}
+
+// CheckSummary counts the checks by status.
+type CheckSummary struct {
+	Pass int `json:"pass"`
+	Fail int `json:"fail"`
+	Skip int `json:"skip"`
+}
+
+// Check is one row: what was checked, how it ended, on which URI or path,
+// and what was seen (or why it was skipped).
+type Check struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	URI    string `json:"uri,omitempty"`
+	Detail string `json:"detail"`
+}
+
+// Finish fills the schema, the summary and the verdict from the checks,
+// so the counts and the verdict can never disagree with the rows.
+func (r *CheckReport) Finish() {
+	r.Schema = CheckSchema
+	r.Summary = CheckSummary{}
+	for _, c := range r.Checks {
+		switch c.Status {
+		case CheckPass:
+			r.Summary.Pass++
+		case CheckFail:
+			r.Summary.Fail++
+		default:
+			r.Summary.Skip++
+		}
+	}
+	r.Pass = r.Summary.Fail == 0
+}

@@ -1,0 +1,24 @@
+package results
+
+import "testing"
+
+// checkStatuses are the statuses of report's check fixture, in its order:
+// 5 passed, 4 failed, 2 skipped.
+var checkStatuses = []string{CheckPass, CheckPass, CheckPass, CheckPass, CheckFail, CheckFail, CheckFail, CheckFail,
+	CheckPass, CheckSkip, CheckSkip}
+
+func TestCheckReportFinish(t *testing.T) {
+	r := &CheckReport{Tool: Tool{Name: "readbench", Version: "0.1.0"}}
+	for i, s := range checkStatuses {
+		r.Checks = append(r.Checks, Check{Name: "check " + string(rune('a'+i)), Status: s})
+	}
+	r.Finish()
+	if r.Schema != CheckSchema || r.Pass || r.Summary != (CheckSummary{Pass: 5, Fail: 4, Skip: 2}) {
+		t.Errorf("schema %q, pass %v, summary %+v", r.Schema, r.Pass, r.Summary)
+	}
+	r.Checks = r.Checks[:4]
+	r.Finish()
+	if !r.Pass {
+		t.Error("a report without a failed check does not pass")
+	}
+}
