@@ -36,7 +36,7 @@ fuzz:
 	./scripts/fuzz.sh $(FUZZTIME)
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./driver/ ./simserver/
+	$(GO) test -run '^$$' -bench . -benchmem ./client/ ./simserver/
 
 clean:
 	rm -rf bin runs peers/node_modules

@@ -82,9 +82,10 @@ func (c *calls) wait(ctx context.Context, id int64, ch chan *Answer, failed <-ch
 // (or to the late counter when its request was given up on); a request
 // from the server gets the reply route returns for the transport to send;
 // notifications (logging, progress) are not answers and are dropped.
-// answer builds the Answer only when one is waiting, so a transport that
-// must copy the message pays for it only then.
-func (c *calls) route(msg []byte, now time.Time, answer func() *Answer) (reply []byte) {
+// wire is the bytes the message took on the wire, framing included;
+// answer builds the Answer only when a caller is waiting, so a transport
+// that must copy the message pays for it only then, never for a late one.
+func (c *calls) route(msg []byte, wire int64, now time.Time, answer func() *Answer) (reply []byte) {
 	id, method := routing(msg)
 	if method != "" {
 		if id != nil {
@@ -105,7 +106,7 @@ func (c *calls) route(msg []byte, now time.Time, answer func() *Answer) (reply [
 	case waiting:
 		ch <- answer()
 	case isLate && c.late != nil:
-		c.late(answer().WireBytes, now.Sub(cancelledAt))
+		c.late(wire, now.Sub(cancelledAt))
 	}
 	return nil
 }

@@ -164,7 +164,7 @@ func (t *sseTransport) readLoop(r *protocol.SSEReader, body io.ReadCloser) {
 // its buffer, so an answer is a copy; a reply is POSTed in the background,
 // since the read loop must not wait on a POST.
 func (t *sseTransport) dispatch(msg []byte, wire int64, now time.Time) {
-	reply := t.calls.route(msg, now, func() *Answer {
+	reply := t.calls.route(msg, wire, now, func() *Answer {
 		return &Answer{Body: bytes.Clone(msg), WireBytes: wire, Done: now}
 	})
 	if reply != nil {

@@ -114,8 +114,9 @@ func (t *stdioTransport) readLoop(stdout io.Reader) {
 // dispatch routes one message (see calls.route); a line owns its bytes,
 // so an answer takes it without a copy.
 func (t *stdioTransport) dispatch(line []byte, first, now time.Time) {
-	reply := t.calls.route(line, now, func() *Answer {
-		return &Answer{Body: line, WireBytes: int64(len(line)) + 1, FirstByte: first, Done: now} // the newline is framing
+	wire := int64(len(line)) + 1 // the newline is framing
+	reply := t.calls.route(line, wire, now, func() *Answer {
+		return &Answer{Body: line, WireBytes: wire, FirstByte: first, Done: now}
 	})
 	if reply != nil {
 		_ = t.write(reply)
