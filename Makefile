@@ -4,8 +4,12 @@
 GO      ?= go
 PKGS    := ./...
 FUZZTIME ?= 10s
+# CI_FUZZTIME: how long `make test` runs each fuzz target (a smoke run: the
+# seeds, then a fixed number of new inputs, so that the run neither depends
+# on the machine's speed nor ends inside the fuzzer's minimization).
+CI_FUZZTIME ?= 20000x
 
-.PHONY: all build test deps vet fuzz bench clean
+.PHONY: all build test deps vet fuzz fuzz-smoke bench clean
 
 all: build
 
@@ -26,17 +30,22 @@ vet:
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
 
-# test: every test with the race detector, end-to-end tests included (they
-# build the binary and run it against the embedded server over stdio and HTTP).
-test: deps vet
+# test: every fuzz target briefly, then every test with the race detector,
+# end-to-end tests included (they build the binary and run it against the
+# embedded server over stdio and HTTP).
+test: deps vet fuzz-smoke
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+
+# fuzz-smoke: each fuzz target for CI_FUZZTIME (make test runs it).
+fuzz-smoke:
+	./scripts/fuzz.sh $(CI_FUZZTIME)
 
 # fuzz: each fuzz target of the parsers of outside input for FUZZTIME.
 fuzz:
 	./scripts/fuzz.sh $(FUZZTIME)
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./client/ ./simserver/
+	$(GO) test -run '^$$' -bench . -benchmem ./client/ ./simserver/ ./stats/ ./driver/ ./internal/clock/
 
 clean:
 	rm -rf bin runs peers/node_modules

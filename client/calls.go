@@ -23,7 +23,31 @@ type calls struct {
 
 	mu      sync.Mutex
 	pending map[int64]chan *Answer
-	tombs   bounded.Map[int64, time.Time] // cancelled ids → when
+	tombs   bounded.Map[int64, tomb] // cancelled ids
+}
+
+// tomb is what is remembered of a request given up on: when, and who
+// counts its answer should it come anyway.
+type tomb struct {
+	at   time.Time
+	late LateFunc
+}
+
+type lateKey struct{}
+
+// WithLate returns a context whose requests, if given up on, report an
+// answer that comes anyway to late instead of the session's LateFunc: a
+// load run charges each late answer to the phase of the read it answers.
+func WithLate(ctx context.Context, late LateFunc) context.Context {
+	return context.WithValue(ctx, lateKey{}, late)
+}
+
+// lateOf is the LateFunc for a request made with ctx.
+func (c *calls) lateOf(ctx context.Context) LateFunc {
+	if l, ok := ctx.Value(lateKey{}).(LateFunc); ok {
+		return l
+	}
+	return c.late
 }
 
 func newCalls(late LateFunc) *calls {
@@ -69,7 +93,7 @@ func (c *calls) wait(ctx context.Context, id int64, ch chan *Answer, failed <-ch
 	_, stillPending := c.pending[id]
 	if stillPending {
 		delete(c.pending, id)
-		c.tombs.Put(id, time.Now())
+		c.tombs.Put(id, tomb{at: time.Now(), late: c.lateOf(ctx)})
 	}
 	c.mu.Unlock()
 	if !stillPending {
@@ -100,13 +124,13 @@ func (c *calls) route(msg []byte, wire int64, now time.Time, answer func() *Answ
 	c.mu.Lock()
 	ch, waiting := c.pending[n]
 	delete(c.pending, n)
-	cancelledAt, isLate := c.tombs.Take(n)
+	tb, isLate := c.tombs.Take(n)
 	c.mu.Unlock()
 	switch {
 	case waiting:
 		ch <- answer()
-	case isLate && c.late != nil:
-		c.late(wire, now.Sub(cancelledAt))
+	case isLate && tb.late != nil:
+		tb.late(wire, now.Sub(tb.at))
 	}
 	return nil
 }

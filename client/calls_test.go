@@ -49,6 +49,16 @@ func TestCallsMatchCancelAndLate(t *testing.T) {
 		t.Errorf("late answers %+v, want one of 42 bytes", lates)
 	}
 
+	var tagged []int64 // a request tagged WithLate reports to its own counter
+	ch = c.add(6)
+	tctx, tcancel := context.WithCancel(WithLate(context.Background(), func(w int64, _ time.Duration) { tagged = append(tagged, w) }))
+	tcancel()
+	c.wait(tctx, 6, ch, failed, dead)
+	c.route(msg("6"), 7, time.Now(), answer(msg("6")))
+	if len(tagged) != 1 || tagged[0] != 7 || len(lates) != 1 {
+		t.Errorf("tagged late answers %v, session's %d: want the tagged counter alone", tagged, len(lates))
+	}
+
 	close(failed) // the stream ends: a pending call fails, one answered in time does not
 	ch = c.add(4)
 	if _, _, err := c.wait(context.Background(), 4, ch, failed, dead); err == nil || err.Error() != "dead" {

@@ -26,7 +26,14 @@ type Dial struct {
 	Embedded []string
 	Stderr   io.Writer  // stdio servers' stderr (nil: kept only to explain a server that dies)
 	Client   ServerInfo // our clientInfo
-	Late     LateFunc   // answers to cancelled requests (nil: not counted)
+	Late     LateFunc   // answers to cancelled requests not tagged WithLate (nil: not counted)
+	// Aim says which hosts besides loopback the target may name, and
+	// whether headers may go to one over plain http; checked before
+	// anything is started or resolved (see CheckAim).
+	Aim Aim
+	// MaxAnswer bounds each answer in bytes (0: DefaultMaxAnswer); a
+	// bigger one ends its read with an ErrProtocol error.
+	MaxAnswer int64
 }
 
 // HandshakeTimeout bounds opening a session, era detection included.
@@ -35,6 +42,9 @@ const HandshakeTimeout = 30 * time.Second
 // Connect starts or reaches the target, then settles the era. It returns
 // the session and how long its handshake took (cold start).
 func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
+	if err := CheckAim(d.Target, d.Headers, d.Aim); err != nil {
+		return nil, 0, err
+	}
 	var t transport
 	var err error
 	switch tg := d.Target; tg.Kind {
@@ -42,13 +52,13 @@ func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 		if len(d.Embedded) == 0 {
 			return nil, 0, errors.New("the embedded target needs the command that starts the simulated server")
 		}
-		t, err = startStdio(d.Embedded, d.Stderr, d.Late)
+		t, err = startStdio(d.Embedded, d.Stderr, d.Late, d.MaxAnswer)
 	case workload.TargetStdio:
-		t, err = startStdio(tg.Argv, d.Stderr, d.Late)
+		t, err = startStdio(tg.Argv, d.Stderr, d.Late, d.MaxAnswer)
 	case workload.TargetHTTP:
-		t = newHTTPTransport(tg.Address, expandHeaders(d.Headers))
+		t = newHTTPTransport(tg.Address, expandHeaders(d.Headers), d.MaxAnswer)
 	case workload.TargetSSE:
-		t, err = startSSE(ctx, tg.Address, expandHeaders(d.Headers), d.Late)
+		t, err = startSSE(ctx, tg.Address, expandHeaders(d.Headers), d.Late, d.MaxAnswer)
 	default:
 		return nil, 0, fmt.Errorf("target %s: the %s transport is not supported", tg, tg.Kind)
 	}

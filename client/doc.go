@@ -1,6 +1,9 @@
 // Package client is the MCP client readbench measures with. What it owns:
 //
-//   - transports (stdio.go, http.go, sse.go): stdio child processes,
+//   - transports (stdio.go, http.go, sse.go): stdio child processes
+//     (each in a process group of its own, ended whole when its session
+//     closes, and on Linux killed by the kernel should readbench die:
+//     procgroup_*.go),
 //     Streamable HTTP (JSON or SSE answers, session ids renewed when they
 //     expire) and the 2024-11-05 HTTP+SSE transport. Each moves JSON-RPC
 //     messages and cancels a request the way its transport and era say;
@@ -15,6 +18,12 @@
 //   - answer classification (classify.go): each resources/read answer is
 //     scanned once, without decoding payloads into Go values, for its kind
 //     (ok, not found, ... unusable), its sizes and its shape findings.
+//   - the bounds of every wait and every answer: one writer goroutine per
+//     stdio session (stdiowrite.go), so a child that stops reading blocks
+//     no caller past its context; the answer size limit (limit.go),
+//     counted as bytes arrive and never taken from a header; and the aim
+//     (aim.go): a target other than loopback only when allowed, headers
+//     to one only over https, checked in Connect before anything starts.
 //
 // It knows nothing of turns, rates, outcomes or reports: it imports only
 // protocol (the wire vocabulary it shares with the simulated server),

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -22,10 +21,11 @@ import (
 // notifications). Cancellation is closing the request's stream; in the
 // legacy era a notifications/cancelled is POSTed as well.
 type httpTransport struct {
-	url     string
-	client  *http.Client
-	headers http.Header    // from the workload, already expanded
-	bg      sync.WaitGroup // notifications/cancelled being POSTed; close waits
+	url       string
+	client    *http.Client
+	headers   http.Header    // from the workload, already expanded
+	maxAnswer int64          // bytes; a bigger answer is a protocol failure of its read
+	bg        sync.WaitGroup // notifications/cancelled and replies being POSTed; close waits
 
 	mu        sync.Mutex
 	sessionID string
@@ -34,9 +34,18 @@ type httpTransport struct {
 }
 
 // newHTTPTransport makes a transport with its own connection pool, so that
-// each session looks like a separate host to the server.
-func newHTTPTransport(url string, headers http.Header) *httpTransport {
-	return &httpTransport{url: url, client: &http.Client{Transport: newHTTPRoundTripper()}, headers: headers}
+// each session looks like a separate host to the server. Answers are at
+// most maxAnswer bytes (0: DefaultMaxAnswer).
+func newHTTPTransport(url string, headers http.Header, maxAnswer int64) *httpTransport {
+	return &httpTransport{url: url, client: newHTTPClient(), headers: headers, maxAnswer: answerLimit(maxAnswer)}
+}
+
+// newHTTPClient is one session's HTTP client: its own connection pool,
+// and redirects followed only within the target's origin (sameOrigin).
+// Every wait of a request (connect, TLS, headers, body) ends with the
+// request's context; connect and TLS are bounded on their own as well.
+func newHTTPClient() *http.Client {
+	return &http.Client{Transport: newHTTPRoundTripper(), CheckRedirect: sameOrigin}
 }
 
 // newHTTPRoundTripper is one session's connection pool, tuned for
@@ -45,6 +54,7 @@ func newHTTPRoundTripper() *http.Transport {
 	return &http.Transport{
 		Proxy:               nil, // a benchmark measures the server, not a proxy
 		DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		TLSHandshakeTimeout: 10 * time.Second,
 		MaxIdleConns:        0,
 		MaxIdleConnsPerHost: 1024,
 		IdleConnTimeout:     90 * time.Second,
@@ -129,7 +139,7 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Answer, error) 
 	if err := checkExpired(resp, req.method, sid); err != nil {
 		return nil, err
 	}
-	a, err := readHTTPAnswer(resp, req.ID)
+	a, err := readHTTPAnswer(resp, req.ID, t.maxAnswer, t.replyInBackground)
 	if err != nil {
 		var se *StatusError
 		if errors.As(err, &se) {
@@ -169,8 +179,8 @@ func checkExpired(resp *http.Response, method, sid string) error {
 		body, _ := readBody(resp, 4096)
 		return &sessionExpiredError{sessionID: sid, method: method, status: resp.StatusCode, body: excerpt(body)}
 	case http.StatusBadRequest:
-		body, err := readBody(resp, 1<<20)
-		if err != nil {
+		body, err := readBody(resp, 1<<20) // an error body: its start is enough
+		if err != nil && !errors.Is(err, protocol.ErrTooLarge) {
 			return transportErr("reading answer: %v", err)
 		}
 		if saysSessionUnknown(body) {
@@ -214,6 +224,28 @@ func (t *httpTransport) failure(ctx context.Context, req Request, err error) err
 		return err
 	}
 	return fmt.Errorf("%w: %s %s: %w", ErrTransport, req.method, t.url, err)
+}
+
+// replyInBackground POSTs the reply to a request the server sent on a
+// response stream, with a short deadline of its own: the read that met the
+// request is not delayed by it, and close waits for it.
+func (t *httpTransport) replyInBackground(msg []byte) {
+	t.bg.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		hr, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(msg))
+		if err != nil {
+			return
+		}
+		hr.Header.Set("Content-Type", protocol.ContentTypeJSON)
+		hr.Header.Set("Accept", protocol.AcceptBoth)
+		sid, version, modern := t.state()
+		t.setCommon(hr, sid, version, modern, "")
+		if resp, err := t.client.Do(hr); err == nil {
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+			resp.Body.Close()
+		}
+	})
 }
 
 // postCancel tells a legacy server that request id is abandoned; it has
@@ -264,113 +296,4 @@ func (t *httpTransport) close() error {
 	}
 	t.client.CloseIdleConnections()
 	return nil
-}
-
-// readHTTPAnswer reads the response to request id from a JSON body or an
-// SSE stream. Modern servers carry JSON-RPC errors on 400 and 404, so any
-// status with a JSON-RPC body for our id (or null) is an answer.
-func readHTTPAnswer(resp *http.Response, id int64) (*Answer, error) {
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	switch {
-	case resp.StatusCode == http.StatusAccepted:
-		return nil, protocolErr("the server answered a request with 202 Accepted, which only acknowledges a notification: a request must be answered with application/json or text/event-stream")
-	case ct == protocol.ContentTypeSSE && resp.StatusCode == http.StatusOK:
-		return readSSEAnswer(resp.Body, id)
-	case ct == protocol.ContentTypeJSON:
-		limit := int64(-1)
-		if resp.StatusCode != http.StatusOK {
-			limit = 1 << 20 // error bodies are small; do not trust them to be
-		}
-		body, err := readBody(resp, limit)
-		if err != nil {
-			return nil, transportErr("reading answer: %v", err)
-		}
-		if resp.StatusCode == http.StatusOK || isAnswerFor(body, id) {
-			return &Answer{Body: body, WireBytes: int64(len(body))}, nil
-		}
-		return nil, &StatusError{status: resp.StatusCode, method: "request", body: excerpt(body)}
-	default:
-		body, _ := readBody(resp, 4096)
-		if resp.StatusCode == http.StatusOK {
-			return nil, transportErr("answer has Content-Type %q, want JSON or SSE", resp.Header.Get("Content-Type"))
-		}
-		return nil, &StatusError{status: resp.StatusCode, method: "request", body: excerpt(body)}
-	}
-}
-
-func readBody(resp *http.Response, limit int64) ([]byte, error) {
-	var r io.Reader = resp.Body
-	if limit >= 0 {
-		r = io.LimitReader(resp.Body, limit)
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, max(resp.ContentLength, 512)))
-	_, err := buf.ReadFrom(r)
-	return buf.Bytes(), err
-}
-
-// readSSEAnswer skips notifications and server requests on the stream
-// until the response with our id; every byte read counts as wire bytes.
-func readSSEAnswer(body io.Reader, id int64) (*Answer, error) {
-	r := protocol.NewSSEReader(body)
-	var wire int64
-	for {
-		ev, err := r.Next()
-		wire += ev.WireBytes
-		if err != nil {
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
-			return nil, transportErr("SSE stream ended before the answer: %v", err)
-		}
-		if len(ev.Data) == 0 || (ev.Name != "" && ev.Name != "message") {
-			continue // priming events and other event types
-		}
-		if isAnswerFor(ev.Data, id) {
-			return &Answer{Body: bytes.Clone(ev.Data), WireBytes: wire}, nil
-		}
-	}
-}
-
-// isAnswerFor reports whether msg is a JSON-RPC response to id (or with a
-// null id: an error about a request the server could not read).
-func isAnswerFor(msg []byte, id int64) bool {
-	var gotID []byte
-	var isResponse bool
-	err := protocol.ObjectFields(msg, func(k, v []byte) error {
-		switch string(k) {
-		case "id":
-			gotID = v
-		case "result", "error":
-			isResponse = true
-		}
-		return nil
-	})
-	if err != nil || !isResponse {
-		return false
-	}
-	if string(gotID) == "null" {
-		return true
-	}
-	n, ok := protocol.ParseIntID(gotID)
-	return ok && n == id
-}
-
-// hasResult reports whether msg is a JSON-RPC success response.
-func hasResult(msg []byte) bool {
-	found := false
-	_ = protocol.ObjectFields(msg, func(k, _ []byte) error {
-		found = found || string(k) == "result"
-		return nil
-	})
-	return found
-}
-
-// excerpt shortens an error body for a message. It never sees request
-// headers, so workload header values cannot leak through it.
-func excerpt(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
 }

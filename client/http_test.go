@@ -43,7 +43,7 @@ func TestReadHTTPAnswer(t *testing.T) {
 		{"200 with an unknown content type", response(200, "text/html", "<html>"), "", 0, `Content-Type "text/html"`},
 	}
 	for _, c := range cases {
-		a, err := readHTTPAnswer(c.resp, 7)
+		a, err := readHTTPAnswer(c.resp, 7, 0, nil)
 		if c.wantBody == "" {
 			if err == nil || !strings.Contains(err.Error(), c.errContain) || !errors.Is(err, ErrTransport) {
 				t.Errorf("%s: err = %v, want a transport error containing %q", c.why, err, c.errContain)

@@ -9,5 +9,5 @@ import (
 // TestMain makes the test binary a stdio peer when re-executed as one
 // (peertest.Command), and runs the tests otherwise.
 func TestMain(m *testing.M) {
-	peertest.Main(m, map[string]func() int{scriptedStdioPeer: serveScriptedStdio})
+	peertest.Main(m, faultPeers())
 }

@@ -133,6 +133,13 @@ func (s *Session) PerRequestStream() bool {
 	return ok
 }
 
+// LateAnswersObservable reports whether an answer sent after its request
+// was given up on can be seen at all: on stdio and HTTP+SSE it arrives on
+// the shared stream and is counted; on Streamable HTTP the request's own
+// stream is closed, so nothing more can arrive and a count would always
+// be 0 — which must never read as "the server honoured the cancel".
+func (s *Session) LateAnswersObservable() bool { return !s.PerRequestStream() }
+
 // SessionID is the Mcp-Session-Id the server issued, "" when none.
 func (s *Session) SessionID() string {
 	if st, ok := s.t.(sessionIDTransport); ok {

@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -21,11 +22,12 @@ import (
 // Answers arrive on the stream in any order and are matched by id, as on
 // stdio; a POST only acknowledges (202).
 type sseTransport struct {
-	sseURL  string
-	postURL string // from the endpoint event, resolved against sseURL
-	client  *http.Client
-	headers http.Header // from the workload, already expanded; never logged
-	calls   *calls      // answers matched to callers, cancelled ids remembered
+	sseURL    string
+	postURL   string // from the endpoint event, resolved against sseURL
+	client    *http.Client
+	headers   http.Header // from the workload, already expanded; never logged
+	calls     *calls      // answers matched to callers, cancelled ids remembered
+	maxAnswer int64       // bytes; a bigger event is a protocol failure of its read
 
 	stopStream context.CancelFunc // ends the GET stream
 	readerDone chan struct{}      // closed when readLoop has returned
@@ -45,11 +47,12 @@ type sseTransport struct {
 const endpointTimeout = 30 * time.Second
 
 // startSSE opens the session's GET stream and waits for its endpoint
-// event; ctx bounds only that wait, the stream lives until close.
-func startSSE(ctx context.Context, sseURL string, headers http.Header, late LateFunc) (*sseTransport, error) {
+// event; ctx bounds only that wait, the stream lives until close. Each
+// message is at most maxAnswer bytes (0: DefaultMaxAnswer).
+func startSSE(ctx context.Context, sseURL string, headers http.Header, late LateFunc, maxAnswer int64) (*sseTransport, error) {
 	streamCtx, stop := context.WithCancel(context.Background())
 	t := &sseTransport{
-		sseURL: sseURL, client: &http.Client{Transport: newHTTPRoundTripper()}, headers: headers, calls: newCalls(late),
+		sseURL: sseURL, client: newHTTPClient(), headers: headers, calls: newCalls(late), maxAnswer: answerLimit(maxAnswer),
 		stopStream: stop, readerDone: make(chan struct{}), failed: make(chan struct{}),
 	}
 	wctx, cancel := context.WithTimeout(ctx, endpointTimeout)
@@ -94,6 +97,7 @@ func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *protocol.SSERe
 			t.sseURL, resp.StatusCode, resp.Header.Get("Content-Type"), excerpt(b))
 	}
 	r := protocol.NewSSEReader(resp.Body)
+	r.SetMax(t.maxAnswer)
 	for {
 		ev, err := r.Next()
 		if err != nil {
@@ -142,7 +146,13 @@ func (t *sseTransport) readLoop(r *protocol.SSEReader, body io.ReadCloser) {
 	var err error
 	for {
 		var ev protocol.Event
-		if ev, err = r.Next(); err != nil {
+		ev, err = r.Next()
+		var tl *protocol.TooLargeError
+		if errors.As(err, &tl) {
+			t.calls.tooLarge(tl, time.Now()) // the stream goes on: the reader discards the rest
+			continue
+		}
+		if err != nil {
 			break
 		}
 		if len(ev.Data) == 0 || (ev.Name != "" && ev.Name != "message") {
@@ -204,9 +214,13 @@ func (t *sseTransport) post(ctx context.Context, body []byte, method string) ([]
 		return nil, fmt.Errorf("%w: POST %s: %w", ErrTransport, method, err)
 	}
 	defer resp.Body.Close()
-	b, err := readBody(resp, 1<<20)
+	b, err := readBody(resp, t.maxAnswer) // an acknowledgement, or an answer sent in the POST's body
 	if resp.StatusCode/100 != 2 {
 		return nil, &StatusError{status: resp.StatusCode, method: method, body: excerpt(b)}
+	}
+	var tl *protocol.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, tooLargeErr(tl.Limit, tl.Read)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: POST %s: reading the acknowledgement: %w", ErrTransport, method, err)
@@ -239,6 +253,9 @@ func (t *sseTransport) call(ctx context.Context, req Request) (*Answer, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if a.err != nil {
+		return nil, a.err
 	}
 	a.Sent = sent
 	return a, nil

@@ -79,7 +79,7 @@ func (f *fakeSSE) start(t *testing.T, late LateFunc) *sseTransport {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	tr, err := startSSE(ctx, f.hs.URL+"/sse", http.Header{"Authorization": {"Bearer s3cret"}}, late)
+	tr, err := startSSE(ctx, f.hs.URL+"/sse", http.Header{"Authorization": {"Bearer s3cret"}}, late, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestSSEOpenFailuresAreExplained(t *testing.T) {
 	for _, c := range cases {
 		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		start := time.Now()
-		tr, err := startSSE(ctx, c.url, http.Header{"Authorization": {"Bearer s3cret"}}, nil)
+		tr, err := startSSE(ctx, c.url, http.Header{"Authorization": {"Bearer s3cret"}}, nil, 0)
 		cancel()
 		if err == nil {
 			_ = tr.close()

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -18,14 +17,23 @@ import (
 
 // stdioTransport speaks newline-delimited JSON-RPC to a child process it
 // owns. Many requests share the pipe; answers come in any order and are
-// matched by id.
+// matched by id. One writer goroutine owns stdin (see stdiowrite.go), so
+// that a child that stops reading blocks only that goroutine: every wait
+// of a caller ends with its context.
 type stdioTransport struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	stderr *tailBuffer
-	calls  *calls // answers matched to callers, cancelled ids remembered
+	cmd       *exec.Cmd
+	stdin     io.WriteCloser
+	stdout    io.Closer // closed by close only when the child's group is dead and stdout still open
+	stderr    *tailBuffer
+	calls     *calls // answers matched to callers, cancelled ids remembered
+	maxAnswer int64  // bytes; a longer line is a protocol failure of its read
 
-	wmu sync.Mutex // serialises writes so messages never interleave
+	out        chan outMsg    // to the writer goroutine; unbuffered: handed over when it is free
+	stop       chan struct{}  // closed by close: the writer and background sends give up
+	stopOnce   sync.Once      // closes stop
+	writerDone chan struct{}  // closed when the writer goroutine has returned
+	bg         sync.WaitGroup // cancellations and replies being handed to the writer
+	bgMu       sync.Mutex     // orders bg.Go before close's bg.Wait
 
 	failed  chan struct{} // closed when the child's stdout ends
 	deadErr error         // set before failed is closed
@@ -38,18 +46,25 @@ type stdioTransport struct {
 	firstLine atomic.Int64
 }
 
-// startStdio spawns argv (no shell) and starts reading its answers.
-func startStdio(argv []string, stderr io.Writer, late LateFunc) (*stdioTransport, error) {
+// startStdio spawns argv (no shell) and starts reading its answers, each
+// at most maxAnswer bytes (0: DefaultMaxAnswer).
+func startStdio(argv []string, stderr io.Writer, late LateFunc, maxAnswer int64) (*stdioTransport, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("stdio target: empty command")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	ownProcessGroup(cmd)        // procgroup_*.go: ended as a group, never outlives readbench
+	cmd.WaitDelay = time.Second // a grandchild holding stderr open cannot keep Wait
 	t := &stdioTransport{
-		cmd:    cmd,
-		stderr: &tailBuffer{max: 4096},
-		calls:  newCalls(late),
-		failed: make(chan struct{}),
-		exited: make(chan struct{}),
+		cmd:        cmd,
+		stderr:     &tailBuffer{max: 4096},
+		calls:      newCalls(late),
+		maxAnswer:  answerLimit(maxAnswer),
+		out:        make(chan outMsg),
+		stop:       make(chan struct{}),
+		writerDone: make(chan struct{}),
+		failed:     make(chan struct{}),
+		exited:     make(chan struct{}),
 	}
 	if stderr != nil {
 		cmd.Stderr = io.MultiWriter(t.stderr, stderr)
@@ -68,7 +83,8 @@ func startStdio(argv []string, stderr io.Writer, late LateFunc) (*stdioTransport
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("stdio target: start %q: %w", argv[0], err)
 	}
-	t.stdin = stdin
+	t.stdin, t.stdout = stdin, stdout
+	go t.writeLoop()
 	go t.readLoop(stdout)
 	return t, nil
 }
@@ -83,9 +99,15 @@ func (t *stdioTransport) setEra(string, bool) {} // stdio cancels the same way i
 func (t *stdioTransport) readLoop(stdout io.Reader) {
 	defer close(t.exited)
 	lr := protocol.NewLineReader(stdout)
+	lr.SetMax(t.maxAnswer)
 	var readErr error
 	for {
 		line, err := lr.NextOwned() // answers keep their bytes: no copy
+		var tl *protocol.TooLargeError
+		if errors.As(err, &tl) {
+			t.calls.tooLarge(tl, time.Now())
+			continue
+		}
 		if err != nil {
 			readErr = err
 			break
@@ -119,63 +141,73 @@ func (t *stdioTransport) dispatch(line []byte, first, now time.Time) {
 		return &Answer{Body: line, WireBytes: wire, FirstByte: first, Done: now}
 	})
 	if reply != nil {
-		_ = t.write(reply)
+		t.background(reply) // the reader never waits on stdin
 	}
-}
-
-func (t *stdioTransport) write(msg []byte) error {
-	t.wmu.Lock()
-	defer t.wmu.Unlock()
-	buf := make([]byte, 0, len(msg)+1)
-	buf = append(append(buf, msg...), '\n')
-	if _, err := t.stdin.Write(buf); err != nil {
-		select {
-		case <-t.failed:
-			return t.deadErr
-		default:
-		}
-		return transportErr("write to server stdin: %v", err)
-	}
-	return nil
 }
 
 func (t *stdioTransport) call(ctx context.Context, req Request) (*Answer, error) {
 	ch := t.calls.add(req.ID)
 	sent := time.Now()
-	if err := t.write(req.body); err != nil {
+	if handed, err := t.write(ctx, req.body); !handed || (err != nil && ctx.Err() == nil) {
+		// Never sent, or the pipe broke (the child died, the session
+		// closed): nothing to cancel, no answer to expect.
 		t.calls.forget(req.ID)
 		return nil, err
 	}
+	// Handed to the writer (written, or being written: a message is never
+	// cut): from here on the server may answer, so a context that ends
+	// leaves a tombstone and a cancellation, as for any sent request.
 	a, cancelled, err := t.calls.wait(ctx, req.ID, ch, t.failed, func() error { return t.deadErr })
 	if cancelled {
-		// notifications/cancelled, in both eras on stdio. initialize is
-		// never cancelled (the session never does).
+		// notifications/cancelled, in both eras on stdio, sent in the
+		// background so the read's end is never delayed by a full pipe.
+		// initialize is never cancelled (the session never does).
 		if n, nerr := cancelNotification(req.ID, cancelReason(ctx)); nerr == nil {
-			_ = t.write(n.body)
+			t.background(n.body)
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
+	if a.err != nil {
+		return nil, a.err
+	}
 	a.Sent = sent
 	return a, nil
 }
 
-func (t *stdioTransport) notify(_ context.Context, req Request) error { return t.write(req.body) }
+func (t *stdioTransport) notify(ctx context.Context, req Request) error {
+	_, err := t.write(ctx, req.body)
+	return err
+}
 
 // close ends the child as the specification's stdio shutdown says:
-// close its stdin, wait, then SIGTERM, wait, then SIGKILL.
+// close its stdin, wait, then SIGTERM, wait, then SIGKILL. Closing stdin
+// also frees the writer goroutine from a write the child never reads.
 func (t *stdioTransport) close() error {
+	t.stopWriting()
 	_ = t.stdin.Close()
-	for _, sig := range []os.Signal{syscall.SIGTERM, os.Kill} {
+	<-t.writerDone
+	t.bg.Wait()
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
 		select {
 		case <-t.exited:
+			// The child is gone; what it started may not be (a wrapper
+			// that left its server behind): end the rest of its group.
+			_ = signalGroup(t.cmd.Process, syscall.SIGKILL)
 			return nil
 		case <-time.After(time.Second):
-			_ = t.cmd.Process.Signal(sig)
+			_ = signalGroup(t.cmd.Process, sig) // the whole group: npx's node, a shell's server
 		}
 	}
-	<-t.exited
+	select {
+	case <-t.exited:
+	case <-time.After(time.Second):
+		// Killed, yet its stdout is still open: a process outside the
+		// group holds it. Stop reading so that the child is reaped.
+		_ = t.stdout.Close()
+		<-t.exited
+	}
 	return nil
 }
 

@@ -59,7 +59,7 @@ func serveScriptedStdio() int {
 // answers are skipped, a server's ping is answered, and answers that come
 // in reverse order reach the right callers.
 func TestStdioNotificationsServerRequestsAndOrder(t *testing.T) {
-	tr, err := startStdio(peertest.Command(t, scriptedStdioPeer), nil, nil)
+	tr, err := startStdio(peertest.Command(t, scriptedStdioPeer), nil, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func TestRenewExpiredSessionAgainstSDK(t *testing.T) {
 	var counts sync.Map
 	srv := peertest.SDKServer(0)
 	hs := peertest.ServeLocal(t, countMethods(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil), &counts))
-	tr := newHTTPTransport(hs.URL, nil)
+	tr := newHTTPTransport(hs.URL, nil, 0)
 	s := &Session{t: tr}
 	defer s.Close()
 	if err := s.handshake(context.Background(), protocol.V20251125); err != nil {
@@ -146,7 +146,7 @@ func TestRenewOn400SayingSessionUnknown(t *testing.T) {
 		fmt.Fprint(w, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}`)
 	}}
 	hs := peertest.ServeLocal(t, f)
-	tr := newHTTPTransport(hs.URL, http.Header{"Authorization": {"Bearer s3cret"}})
+	tr := newHTTPTransport(hs.URL, http.Header{"Authorization": {"Bearer s3cret"}}, 0)
 	s := &Session{t: tr}
 	if err := s.handshake(context.Background(), protocol.V20250326); err != nil {
 		t.Fatal(err)
@@ -179,7 +179,7 @@ func TestRenewRetriesOnlyOnce(t *testing.T) {
 	f := &fakeSessions{expired: func(w http.ResponseWriter) { http.Error(w, "session not found", http.StatusNotFound) }}
 	var counts sync.Map
 	hs := peertest.ServeLocal(t, countMethods(f, &counts))
-	s := &Session{t: newHTTPTransport(hs.URL, http.Header{"Authorization": {"Bearer s3cret"}})}
+	s := &Session{t: newHTTPTransport(hs.URL, http.Header{"Authorization": {"Bearer s3cret"}}, 0)}
 	defer s.Close()
 	if err := s.handshake(context.Background(), protocol.V20250326); err != nil {
 		t.Fatal(err)
@@ -231,7 +231,7 @@ func TestNonASCIIURIAgainstSDKStateless(t *testing.T) {
 	}))
 	direct := peertest.ServeLocal(t, h)
 
-	s := &Session{t: newHTTPTransport(decoding.URL, nil)}
+	s := &Session{t: newHTTPTransport(decoding.URL, nil, 0)}
 	defer s.Close()
 	if err := s.handshake(context.Background(), "auto"); err != nil || !s.modern {
 		t.Fatalf("handshake: %v (modern %v)", err, s.modern)
@@ -241,7 +241,7 @@ func TestNonASCIIURIAgainstSDKStateless(t *testing.T) {
 		t.Errorf("Mcp-Name sent as %q, want the base64 sentinel", v)
 	}
 
-	s2 := &Session{t: newHTTPTransport(direct.URL, nil)}
+	s2 := &Session{t: newHTTPTransport(direct.URL, nil, 0)}
 	defer s2.Close()
 	if err := s2.handshake(context.Background(), "auto"); err != nil {
 		t.Fatal(err)
@@ -264,21 +264,25 @@ func TestHTTPAnswerShapes(t *testing.T) {
 		"data: {\"jsonrpc\":\"2.0\",\"id\":6,\"result\":{}}\n\n" + // another request's answer
 		"id: 3\r\nevent: message\r\ndata: " + answer + "\r\n\r\n" +
 		"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n\n" // after the answer: not read
-	a, err := readHTTPAnswer(response(200, "text/event-stream", sse), 7)
+	var replies []string
+	a, err := readHTTPAnswer(response(200, "text/event-stream", sse), 7, 0, func(b []byte) { replies = append(replies, string(b)) })
+	if len(replies) != 1 || !strings.Contains(replies[0], `"id":"srv-1","result":{}`) {
+		t.Errorf("the server's ping on the stream got the replies %q, want one empty result", replies)
+	}
 	if err != nil || string(a.Body) != answer || a.WireBytes != int64(strings.Index(sse, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"")) {
 		t.Errorf("SSE with every kind of line: %v, %v", a, err)
 	}
-	_, err = readHTTPAnswer(response(202, "", ""), 7)
+	_, err = readHTTPAnswer(response(202, "", ""), 7, 0, nil)
 	if !errors.Is(err, ErrProtocol) || errors.Is(err, ErrTransport) || !strings.Contains(err.Error(), "202 Accepted") {
 		t.Errorf("202 for a request: %v", err)
 	}
-	_, err = readHTTPAnswer(response(400, "text/plain; charset=utf-8", "Bad Request: missing header\n"), 7)
+	_, err = readHTTPAnswer(response(400, "text/plain; charset=utf-8", "Bad Request: missing header\n"), 7, 0, nil)
 	var se *StatusError
 	if !errors.As(err, &se) || se.status != 400 || !strings.Contains(err.Error(), "missing header") {
 		t.Errorf("plain-text 400: %v", err)
 	}
 	nullID := `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}`
-	if a, err := readHTTPAnswer(response(400, "application/json", nullID), 7); err != nil || string(a.Body) != nullID {
+	if a, err := readHTTPAnswer(response(400, "application/json", nullID), 7, 0, nil); err != nil || string(a.Body) != nullID {
 		t.Errorf("JSON-RPC error with id null on 400: %v, %v", a, err)
 	}
 }
@@ -292,7 +296,7 @@ func TestNonASCIIURIAgainstMCPGo(t *testing.T) {
 		return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: nonASCIIURI, MIMEType: "text/markdown", Text: "# Café\n"}}, nil
 	})
 	hs := peertest.ServeLocal(t, server.NewStreamableHTTPServer(s))
-	sess := &Session{t: newHTTPTransport(hs.URL+"/mcp", nil)}
+	sess := &Session{t: newHTTPTransport(hs.URL+"/mcp", nil, 0)}
 	defer sess.Close()
 	if err := sess.handshake(context.Background(), "auto"); err != nil || !sess.modern {
 		t.Fatalf("handshake: %v (modern %v)", err, sess.modern)

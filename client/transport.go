@@ -24,6 +24,11 @@ type Answer struct {
 	FirstByte time.Time // zero when the transport cannot tell
 	Done      time.Time
 	Status    int // HTTP status; 0 on stdio
+
+	// err, when set, is what a shared stream found instead of an answer
+	// (one over the size limit): the transport returns it to the caller
+	// rather than the Answer.
+	err error
 }
 
 // transport moves messages. Implementations are safe for concurrent use:

@@ -33,6 +33,10 @@ type Options struct {
 	// ReadPath is a file path for the ranged read tool on a server other
 	// than the simulated one, whose paths readbench cannot guess.
 	ReadPath string
+	// Aim names the hosts besides loopback the target may be (see
+	// client.Aim); MaxAnswer bounds each answer (0: the default).
+	Aim       client.Aim
+	MaxAnswer int64
 }
 
 // Status is how one contract check ended.
@@ -96,10 +100,14 @@ func Check(ctx context.Context, o Options) (*Report, error) {
 	s, _, err := client.Connect(ctx, client.Dial{
 		Target: o.Target, Protocol: o.Protocol, Headers: o.Headers,
 		Embedded: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client,
+		Aim: o.Aim, MaxAnswer: o.MaxAnswer,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return rep, fmt.Errorf("check %s: %w", o.Target, ctx.Err())
+		}
+		if errors.Is(err, client.ErrAim) { // refused before any connection: not the server's failure
+			return rep, err
 		}
 		rep.add("handshake", Fail, "", err.Error())
 		for _, n := range checkNames() {

@@ -42,6 +42,7 @@ type DiscoverOptions struct {
 	EmbeddedCommand []string          // starts the embedded target (see Options.EmbeddedCommand)
 	Stderr          io.Writer         // stdio servers' stderr; nil keeps only a tail
 	Client          client.ServerInfo // clientInfo sent to the server
+	Aim             client.Aim        // hosts besides loopback the target may be (see client.Aim)
 
 	MaxPages      int                    // per list method; 0: DefaultMaxPages
 	SamplePerType int                    // 0: DefaultSamplePerType; negative: read nothing
@@ -75,7 +76,7 @@ type Template struct {
 func Discover(ctx context.Context, o DiscoverOptions) (*Catalog, error) {
 	s, _, err := client.Connect(ctx, client.Dial{
 		Target: o.Target, Protocol: o.Protocol, Headers: o.Headers,
-		Embedded: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client,
+		Embedded: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client, Aim: o.Aim,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", o.Target, err)

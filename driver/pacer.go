@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"time"
+
+	"github.com/readbench/readbench/workload"
 )
 
 // A pacer says when each turn of an open-model run should start, as an
@@ -76,9 +78,13 @@ func segmentTime(s segment, k float64) (float64, bool) {
 	return (-s.from + math.Sqrt(disc)) / (2 * a), true
 }
 
-// poissonPacer draws exponential gaps with mean 1/rate: arrivals of many
-// independent users. The draws come from the workload seed, so a run's
-// schedule can be reproduced.
+// poissonPacer draws the arrivals of many independent users: a Poisson
+// process whose rate follows the schedule. It thins a process of the peak
+// rate (Lewis and Shedler): candidates come with exponential gaps of mean
+// 1/peak and each is kept with probability rate(t)/peak, which is exact
+// for any rate, so a ramp from 0 and a paused stage (rate 0) behave as
+// scheduled instead of ending the run. The draws come from the workload
+// seed, so a run's schedule can be reproduced.
 type poissonPacer struct {
 	rng    *rand.Rand
 	segs   []segment
@@ -91,18 +97,24 @@ func (p *poissonPacer) next() (time.Duration, bool) {
 	if p.limit > 0 && p.issued >= p.limit {
 		return 0, false
 	}
-	// Thinning would be exact for ramps; using the rate at the current time
-	// is close enough for the slow ramps of a load test.
-	rate, ok := rateAt(p.segs, p.t)
-	if !ok || rate <= 0 {
+	peak := 0.0
+	for _, s := range p.segs {
+		peak = max(peak, s.from, s.to)
+	}
+	if peak <= 0 {
 		return 0, false
 	}
-	p.t += p.rng.ExpFloat64() / rate
-	if _, ok := rateAt(p.segs, p.t); !ok {
-		return 0, false
+	for {
+		p.t += p.rng.ExpFloat64() / peak
+		rate, ok := rateAt(p.segs, p.t)
+		if !ok {
+			return 0, false
+		}
+		if p.rng.Float64()*peak < rate {
+			p.issued++
+			return time.Duration(p.t * float64(time.Second)), true
+		}
 	}
-	p.issued++
-	return time.Duration(p.t * float64(time.Second)), true
 }
 
 // rateAt is the scheduled rate at t seconds; ok is false past the end.
@@ -115,4 +127,34 @@ func rateAt(segs []segment, t float64) (float64, bool) {
 		t -= T
 	}
 	return 0, false
+}
+
+// askedRate is the mean rate the load asks for over its measured phase
+// (after the warmup): the integral of the scheduled rate over that phase
+// divided by its length. A run ended by a turn count asks for its first
+// rate; the closed model asks for none.
+func askedRate(l workload.Load) float64 {
+	if l.Model == workload.ModelClosed {
+		return 0
+	}
+	length := l.Length()
+	if length <= 0 || length >= time.Duration(1<<62-1) {
+		if len(l.Stages) > 0 {
+			return l.Stages[0].Rate.PerSecond
+		}
+		return l.Rate.PerSecond
+	}
+	from, to := l.Warmup.Seconds(), (l.Warmup + length).Seconds()
+	var turns, t0 float64
+	for _, s := range scheduleSegments(l) {
+		T := s.length.Seconds()
+		a, b := max(from, t0), min(to, t0+T)
+		if b > a { // the rate is linear in the segment: integrate it exactly
+			ra := s.from + (s.to-s.from)*(a-t0)/T
+			rb := s.from + (s.to-s.from)*(b-t0)/T
+			turns += (ra + rb) / 2 * (b - a)
+		}
+		t0 += T
+	}
+	return turns / (to - from)
 }

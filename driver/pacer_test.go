@@ -90,6 +90,65 @@ func TestPoissonPacer(t *testing.T) {
 	}
 }
 
+// TestRampFromZeroAndPauses: a schedule that ramps from 0 or pauses at
+// rate 0 runs as scheduled with either arrival process; it used to end at
+// the first instant its rate was 0 for Poisson arrivals (a ramp from 0,
+// the default first stage, gave an almost empty run).
+func TestRampFromZeroAndPauses(t *testing.T) {
+	sec := time.Second
+	cases := []struct {
+		why  string
+		segs []segment
+		want float64 // expected turns
+	}{
+		{"a ramp 0 → 100/s over 30 s", []segment{{0, 100, 30 * sec}}, 1500},
+		{"a pause between two stages", []segment{{50, 50, 10 * sec}, {0, 0, 10 * sec}, {50, 50, 10 * sec}}, 1000},
+		{"a pause first", []segment{{0, 0, 5 * sec}, {100, 100, 10 * sec}}, 1000},
+	}
+	for _, c := range cases {
+		for seed := uint64(1); seed <= 5; seed++ {
+			got := drain(&poissonPacer{rng: rand.New(rand.NewPCG(seed, 7)), segs: c.segs}, 1e6)
+			// the count is Poisson: 5 sd of sqrt(want)
+			if n := float64(len(got)); math.Abs(n-c.want) > 5*math.Sqrt(c.want) {
+				t.Errorf("poisson, %s (seed %d): %d turns, want about %.0f", c.why, seed, len(got), c.want)
+			}
+			for _, at := range got {
+				if r, _ := rateAt(c.segs, at.Seconds()); r <= 0 {
+					t.Errorf("poisson, %s: a turn at %v, where the rate is 0", c.why, at)
+					break
+				}
+			}
+		}
+		if got := drain(&constantPacer{segs: c.segs}, 1e6); math.Abs(float64(len(got))-c.want) > 1 {
+			t.Errorf("constant, %s: %d turns, want %.0f", c.why, len(got), c.want)
+		}
+	}
+}
+
+// TestAskedRate: asked is what the schedule asks for over the measured
+// phase: the rate, or the mean of the stages after the warmup (it was the
+// load's rate, often 0, for stage runs).
+func TestAskedRate(t *testing.T) {
+	sec := time.Second
+	rate := func(r float64) units.Rate { return units.Rate{PerSecond: r} }
+	cases := []struct {
+		why  string
+		load workload.Load
+		want float64
+	}{
+		{"one rate", workload.Load{Model: workload.ModelOpen, Rate: rate(50), Warmup: 2 * sec, Duration: 10 * sec}, 50},
+		{"stages: 10/s for 10 s then a ramp to 30/s over 10 s: (100 + 200) / 20", workload.Load{Model: workload.ModelOpen, Warmup: sec,
+			Stages: []workload.Stage{{Rate: rate(10), For: 10 * sec}, {Rate: rate(30), For: 10 * sec, Ramp: true}}}, 15},
+		{"a ramp from 0 (no load rate)", workload.Load{Model: workload.ModelOpen, Stages: []workload.Stage{{Rate: rate(100), For: 30 * sec, Ramp: true}}}, 50},
+		{"closed asks for no rate", workload.Load{Model: workload.ModelClosed, Concurrency: 4, Duration: sec}, 0},
+	}
+	for _, c := range cases {
+		if got := askedRate(c.load); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%s: asked %v, want %v", c.why, got, c.want)
+		}
+	}
+}
+
 // TestScheduleSegments: stages come after the warmup, which runs at the
 // rate the stages start from; a first ramp starts from the load's rate.
 func TestScheduleSegments(t *testing.T) {

@@ -11,22 +11,32 @@ import (
 	"github.com/readbench/readbench/workload"
 )
 
+// The two clocks of a turn (docs/measurement.md, turns): the deadline runs
+// from the turn's intended start, the read timeout from the moment each
+// read is sent. A read the generator could not send before its turn's
+// deadline passed is dropped — never sent, so never cancelled or timed —
+// and a turn none of whose reads could be sent is a dropped turn.
+
 // runTurn issues a turn's reads in parallel on one session, waits for
 // them, and cancels the stragglers at the deadline, counted from the
-// turn's intended start.
+// turn's intended start. The caller has counted the turn in flight.
 func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWarm bool) {
 	defer r.turns.Done()
-	r.inFlight.Add(1)
 	defer r.inFlight.Add(-1)
+	rec := r.recorder(isWarm)
+	atts := r.plan.Turn(i)
+	d := r.w.Turn.Deadline
+	if d > 0 && !time.Now().Before(intended.Add(d)) {
+		r.dropTurn(rec, intended, atts) // the generator got here after the deadline
+		return
+	}
 	r.started.Add(1)
 	started := time.Now()
-	rec := r.recorder(isWarm)
 	s := r.sessions[i%uint64(len(r.sessions))]
-	atts := r.plan.Turn(i)
 	rec.Schedule(len(atts))
 
 	tctx, cancel := ctx, context.CancelFunc(func() {})
-	if d := r.w.Turn.Deadline; d > 0 {
+	if d > 0 {
 		tctx, cancel = context.WithDeadlineCause(ctx, intended.Add(d), errDeadline)
 	}
 	defer cancel()
@@ -41,9 +51,14 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 		}()
 	}
 	wg.Wait()
+	rec.Turn(r.turnSample(intended, started, outcomes, ends))
+}
 
-	t := stats.TurnSample{End: stats.TurnComplete, Intended: intended, Started: started, Ended: time.Now(), Reads: len(atts)}
-	last := intended
+// turnSample sums up a turn from its reads: cut when the deadline
+// cancelled one, failed when one failed, dropped when none could be sent.
+func (r *runner) turnSample(intended, started time.Time, outcomes []stats.Outcome, ends []time.Time) stats.TurnSample {
+	t := stats.TurnSample{End: stats.TurnComplete, Intended: intended, Started: started, Ended: time.Now(), Reads: len(outcomes)}
+	last, dropped := intended, 0
 	for k, o := range outcomes {
 		if ends[k].After(last) {
 			last = ends[k]
@@ -51,6 +66,9 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 		switch o {
 		case stats.Cancelled:
 			t.End = stats.TurnCut
+		case stats.Dropped:
+			dropped++
+			fallthrough
 		case stats.Transport, stats.Protocol, stats.Timeout:
 			if t.End != stats.TurnCut {
 				t.End = stats.TurnFailed
@@ -58,48 +76,66 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 		}
 	}
 	t.Latency = last.Sub(intended)
-	if t.End == stats.TurnCut && r.w.Turn.Deadline > 0 {
-		t.Latency = r.w.Turn.Deadline
+	switch {
+	case dropped == len(outcomes) && dropped > 0:
+		t.End, t.Latency, t.LowerBound = stats.TurnDropped, r.turnLimit(), true
+	case t.End == stats.TurnCut && r.w.Turn.Deadline > 0:
+		t.Latency, t.LowerBound = r.w.Turn.Deadline, true
 	}
-	rec.Turn(t)
+	return t
+}
+
+// turnLimit is where a turn that did not finish is recorded: at the
+// deadline, or without one at the read timeout; a lower bound either way.
+func (r *runner) turnLimit() time.Duration {
+	if d := r.w.Turn.Deadline; d > 0 {
+		return d
+	}
+	return r.w.Turn.ReadTimeout
+}
+
+// dropTurn records a turn that never started: its reads are scheduled and
+// dropped, and the turn counts as a dropped (failed) turn in every turn
+// figure, at its limit — never left out, which would compute the turn tail
+// and the advice on the turns that happened to run.
+func (r *runner) dropTurn(rec *stats.Recorder, intended time.Time, atts []workload.Attachment) {
+	rec.Schedule(len(atts))
+	for _, a := range atts {
+		rec.Read(stats.ReadSample{Class: a.Class, Outcome: stats.Dropped, End: intended})
+	}
+	rec.Turn(stats.TurnSample{End: stats.TurnDropped, Latency: r.turnLimit(), LowerBound: true, Intended: intended, Reads: len(atts)})
+	r.reads.Add(int64(len(atts)))
+	r.errs.Add(int64(len(atts)))
 }
 
 // doRead performs one read and records it. It returns the outcome and
 // when the read ended.
 func (r *runner) doRead(tctx context.Context, s *client.Session, intended time.Time, att workload.Attachment, rec *stats.Recorder) (stats.Outcome, time.Time) {
-	rctx, cancel := context.WithTimeoutCause(tctx, r.w.Turn.ReadTimeout, errReadTimeout)
+	sample := stats.ReadSample{Class: att.Class}
+	send := time.Now()
+	if tctx.Err() != nil && errors.Is(context.Cause(tctx), errDeadline) {
+		// The deadline passed before this read could be sent.
+		sample.Outcome, sample.End = stats.Dropped, send
+		return r.record(rec, sample, att)
+	}
+	rctx, cancel := context.WithTimeoutCause(client.WithLate(tctx, rec.LateAnswer), r.w.Turn.ReadTimeout, errReadTimeout)
 	defer cancel()
-	fresh := r.fresh.fresh(att.URI, time.Now())
+	sample.Sent, sample.Lag = true, send.Sub(intended)
+	sample.Fresh = r.fresh.fresh(att.URI, send)
 	a, err := s.Read(rctx, att.URI)
 	now := time.Now()
-	sample := stats.ReadSample{Class: att.Class, Fresh: fresh}
 	switch {
 	case err == nil:
 		r.cold.Read(a.Sent, a.Done)
-		v := client.Classify(a.Body, att.URI, s.Modern())
-		sample.Outcome = outcomeOf(v.Kind)
-		sample.Answered = true
-		sample.Latency = a.Done.Sub(intended)
-		sample.Service = a.Done.Sub(a.Sent)
-		if !a.FirstByte.IsZero() {
-			sample.TTFB = a.FirstByte.Sub(a.Sent)
-		}
-		sample.WireBytes, sample.DiskBytes, sample.Base64Bytes = a.WireBytes, v.DiskBytes, v.Base64Bytes
-		sample.Base64Padding = v.Padding
-		sample.HasTTL, sample.TTL, sample.CacheScope = v.HasTTL, time.Duration(v.TTLMs)*time.Millisecond, v.CacheScope
-		r.fresh.store(att.URI, a.Done, sample.TTL)
-		if v.Kind == client.Unusable {
-			r.logFailure(att.URI, "unusable answer: "+v.Detail)
-		}
-		if v.Shape != (client.Shape{}) {
-			rec.Shape(stats.Shape(v.Shape))
-		}
+		r.answered(&sample, a, att, intended, s.Modern(), rec)
 		now = a.Done
 	case errors.Is(context.Cause(rctx), errReadTimeout):
-		sample.Outcome = stats.Timeout
+		sample.Outcome, sample.LowerBound, sample.Latency = stats.Timeout, true, now.Sub(intended)
+		r.abandoned.Add(1)
 	case rctx.Err() != nil:
 		sample.Outcome = stats.Cancelled // turn deadline, or the run was interrupted
-		r.cancelled.Add(1)
+		sample.LowerBound, sample.Latency = true, now.Sub(intended)
+		r.abandoned.Add(1)
 	case errors.Is(err, client.ErrProtocol):
 		sample.Outcome = stats.Protocol // e.g. 202 Accepted for a request
 		r.logFailure(att.URI, err.Error())
@@ -107,14 +143,43 @@ func (r *runner) doRead(tctx context.Context, s *client.Session, intended time.T
 		sample.Outcome = stats.Transport
 		r.logFailure(att.URI, err.Error())
 	}
-	sample.Outcome = applyExpect(sample.Outcome, att.Expect)
 	sample.End = now
+	return r.record(rec, sample, att)
+}
+
+// answered fills sample from an answer: its kind, latencies, bytes, shape
+// findings and cache hints.
+func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att workload.Attachment, intended time.Time, modern bool, rec *stats.Recorder) {
+	v := client.Classify(a.Body, att.URI, modern)
+	sample.Outcome = outcomeOf(v.Kind)
+	sample.Answered = true
+	sample.Latency = a.Done.Sub(intended)
+	sample.Service = a.Done.Sub(a.Sent)
+	if !a.FirstByte.IsZero() {
+		sample.TTFB = a.FirstByte.Sub(a.Sent)
+	}
+	sample.WireBytes, sample.DiskBytes, sample.Base64Bytes = a.WireBytes, v.DiskBytes, v.Base64Bytes
+	sample.Base64Padding = v.Padding
+	sample.HasTTL, sample.TTL, sample.CacheScope = v.HasTTL, time.Duration(v.TTLMs)*time.Millisecond, v.CacheScope
+	r.fresh.store(att.URI, a.Done, sample.TTL)
+	if v.Kind == client.Unusable {
+		r.logFailure(att.URI, "unusable answer: "+v.Detail)
+	}
+	if v.Shape != (client.Shape{}) {
+		rec.Shape(stats.Shape(v.Shape))
+	}
+}
+
+// record applies the class's expectation, records the read and counts it
+// for the progress line.
+func (r *runner) record(rec *stats.Recorder, sample stats.ReadSample, att workload.Attachment) (stats.Outcome, time.Time) {
+	sample.Outcome = applyExpect(sample.Outcome, att.Expect)
 	rec.Read(sample)
 	r.reads.Add(1)
 	if sample.Outcome.IsError() {
 		r.errs.Add(1)
 	}
-	return sample.Outcome, now
+	return sample.Outcome, sample.End
 }
 
 // startProgress calls Options.Progress once a second until the returned

@@ -25,7 +25,16 @@ type Event struct {
 type SSEReader struct {
 	r    *bufio.Reader
 	line []byte
+	max  int64      // 0: unbounded
+	tail *eventTail // the rest of an event over max, still to be discarded; nil when none
 }
+
+// SetMax bounds an event's data, and any one line, to n bytes; 0 removes
+// the bound. A bigger event is never held whole: Next returns a
+// *TooLargeError as soon as it knows the JSON-RPC id in the event's data
+// (or at the event's end) and discards the rest of the event on the
+// following call, so a stream shared by many requests stays usable.
+func (s *SSEReader) SetMax(n int64) { s.max = max(n, 0) }
 
 // NewSSEReader wraps r; bufSize bounds only the read buffer, not the event.
 func NewSSEReader(r io.Reader) *SSEReader {
@@ -36,12 +45,22 @@ func NewSSEReader(r io.Reader) *SSEReader {
 // a stream cut inside an event returns io.ErrUnexpectedEOF.
 func (s *SSEReader) Next() (Event, error) {
 	var ev Event
+	if s.tail != nil {
+		n, err := s.discardEvent()
+		ev.WireBytes += n
+		if err != nil {
+			return ev, err
+		}
+	}
 	var data bytes.Buffer
 	seen := false // any field line of this event
 	hasData := false
 	for {
 		line, n, err := s.readLine()
 		ev.WireBytes += int64(n)
+		if o, ok := err.(*overflow); ok {
+			return ev, s.tooLarge(&ev, data.Bytes(), hasData, [][]byte{s.line, o.chunk})
+		}
 		if err != nil {
 			if err == io.EOF && (seen || n > 0) {
 				return ev, io.ErrUnexpectedEOF
@@ -68,6 +87,10 @@ func (s *SSEReader) Next() (Event, error) {
 		}
 		switch string(field) {
 		case "data":
+			if s.max > 0 && int64(data.Len()+len(value)) > s.max {
+				ev.WireBytes -= int64(n) // the line is counted again, as it is fed
+				return ev, s.tooLarge(&ev, data.Bytes(), hasData, [][]byte{s.line})
+			}
 			if hasData {
 				data.WriteByte('\n')
 			}
@@ -92,7 +115,10 @@ func (s *SSEReader) Next() (Event, error) {
 // valid until the next call.
 func (s *SSEReader) readLine() ([]byte, int, error) {
 	var err error
-	s.line, err = appendRawLine(s.r, s.line[:0])
+	s.line, err = appendRawLine(s.r, s.line[:0], s.max)
+	if _, over := err.(*overflow); over {
+		return nil, 0, err // tooLarge counts the line's bytes as it reads them
+	}
 	if err != nil {
 		// A last line without terminator is not a complete line.
 		return nil, len(s.line), err

@@ -2,18 +2,28 @@ package protocol
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"time"
 )
 
 // LineReader reads newline-delimited JSON-RPC messages from a stdio pipe.
 // A message never contains a raw newline, so a line is a message; lines may
-// be tens of megabytes (a base64 blob), so they are not bounded here.
+// be tens of megabytes (a base64 blob), so they are unbounded unless SetMax
+// bounds them.
 type LineReader struct {
 	r     *bufio.Reader
 	buf   []byte
 	first time.Time
+	max   int64 // 0: unbounded
+	skip  bool  // the rest of a line over max is still to be discarded
 }
+
+// SetMax bounds a line to n bytes (its terminator not counted); 0 removes
+// the bound. A longer line is never held whole: Next returns a
+// *TooLargeError as soon as it knows the line's JSON-RPC id (or at the
+// line's end) and discards the rest of the line on the following call.
+func (l *LineReader) SetMax(n int64) { l.max = max(n, 0) }
 
 // FirstByte is when the first byte of the line last returned was there to
 // read: with the time of its last byte, a client's time to first byte and
@@ -41,11 +51,19 @@ func (l *LineReader) NextOwned() ([]byte, error) {
 // A last line without a newline is returned before io.EOF.
 func (l *LineReader) Next() ([]byte, error) {
 	for {
+		if l.skip {
+			if err := l.discardLine(); err != nil {
+				return nil, err
+			}
+		}
 		if _, err := l.r.Peek(1); err == nil { // waits for the line's first byte
 			l.first = time.Now()
 		}
 		var err error
-		l.buf, err = appendRawLine(l.r, l.buf[:0])
+		l.buf, err = appendRawLine(l.r, l.buf[:0], l.max)
+		if o, ok := err.(*overflow); ok {
+			return nil, l.tooLarge(l.buf, o)
+		}
 		if err != nil && (err != io.EOF || len(l.buf) == 0) {
 			return nil, err
 		}
@@ -60,14 +78,71 @@ func (l *LineReader) Next() ([]byte, error) {
 }
 
 // appendRawLine appends one line, terminator included, to dst, however
-// long it is. At the end of the stream it returns what it read with io.EOF
-// (a last line without a terminator).
-func appendRawLine(r *bufio.Reader, dst []byte) ([]byte, error) {
+// long it is when limit is 0. At the end of the stream it returns what it
+// read with io.EOF (a last line without a terminator). A line of more than
+// limit bytes (terminator not counted) is not appended whole: dst then
+// holds its start, and the error is an *overflow with the piece that
+// passed the limit.
+func appendRawLine(r *bufio.Reader, dst []byte, limit int64) ([]byte, error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
+		if limit > 0 && int64(len(dst)+len(bytes.TrimRight(chunk, "\r\n"))) > limit {
+			return dst, &overflow{chunk: chunk, err: err}
+		}
 		dst = append(dst, chunk...)
 		if err != bufio.ErrBufferFull {
 			return dst, err
+		}
+	}
+}
+
+// overflow is a line that passed the limit: chunk is the piece read last
+// (valid until the next read) and err what reading it said.
+type overflow struct {
+	chunk []byte
+	err   error
+}
+
+func (o *overflow) Error() string { return "a line over the size limit" }
+
+// drainLine reads on through a line that passed the limit, handing each
+// piece to feed (keeping none), until enough says so or the line ends. It
+// returns the bytes read and whether the line ended.
+func drainLine(r *bufio.Reader, o *overflow, feed func([]byte), enough func() bool) (read int64, ended bool) {
+	chunk, err := o.chunk, o.err
+	for {
+		feed(chunk)
+		read += int64(len(chunk))
+		if err != bufio.ErrBufferFull {
+			return read, true
+		}
+		if enough() {
+			return read, false
+		}
+		chunk, err = r.ReadSlice('\n')
+	}
+}
+
+// tooLarge gives up on a line that passed the limit (head is its start):
+// it reads on until the line's id is known, and leaves the rest of the
+// line to be discarded by the next call.
+func (l *LineReader) tooLarge(head []byte, o *overflow) *TooLargeError {
+	var sc IDScanner
+	_, _ = sc.Write(head)
+	n, ended := drainLine(l.r, o, func(p []byte) { _, _ = sc.Write(p) }, sc.Done)
+	l.skip = !ended
+	id, _ := sc.ID()
+	return &TooLargeError{Limit: l.max, Read: int64(len(head)) + n, ID: id}
+}
+
+// discardLine discards the rest of a line given up on. It returns nil at
+// the line's end, the reading error (io.EOF) when the stream ends first.
+func (l *LineReader) discardLine() error {
+	for {
+		_, err := l.r.ReadSlice('\n')
+		if err != bufio.ErrBufferFull {
+			l.skip = false
+			return err
 		}
 	}
 }

@@ -63,6 +63,9 @@ func mdHeader(b *bytes.Buffer, r *results.Result) {
 		fmt.Fprintf(b, "> **Partial result**: the run was interrupted; the figures cover its first %s.\n\n",
 			numfmt.Seconds(r.Totals.MeasuredS))
 	}
+	if g := generatorBound(r); g != "" {
+		fmt.Fprintf(b, "> **%s**\n\n", mdEscape(strings.ReplaceAll(g, "\n", " ")))
+	}
 	rows := [][]string{}
 	for _, kv := range headerFields(r) {
 		rows = append(rows, []string{kv[0], mdEscape(kv[1])})
@@ -77,18 +80,14 @@ func mdLatencyRow(name string, l results.Latency) []string {
 }
 
 func mdLatency(b *bytes.Buffer, r *results.Result) {
-	b.WriteString("### Latency\n\nFrom each turn's intended start (count: answered reads; turns: finished turns). " +
-		"Service time and first byte: from the actual send, as the server saw the read.\n\n")
+	b.WriteString("### Latency\n\n" + strings.Join(latencyNotes(r), " ") + "\n\n")
 	rows := [][]string{}
-	for _, c := range r.Classes {
-		rows = append(rows, mdLatencyRow(c.Class, c.Latency))
+	for _, row := range latencyRows(r) {
+		rows = append(rows, mdLatencyRow(row.name, row.l))
+		if row.name == "all reads" {
+			rows[len(rows)-1][0] = "**all reads**"
+		}
 	}
-	rows = append(rows, mdLatencyRow("**all reads**", r.Read), mdLatencyRow("service time", r.Service))
-	rows[len(rows)-2][0] = "**all reads**"
-	if r.TTFB.Count > 0 {
-		rows = append(rows, mdLatencyRow("first byte", r.TTFB))
-	}
-	rows = append(rows, mdLatencyRow("turns", r.Turn))
 	mdTable(b, "lrrrrrrr", []string{"class", "count", "p50", "p90", "p99", "p99.9", "max", "mean"}, rows)
 }
 
@@ -128,13 +127,12 @@ func mdTurns(b *bytes.Buffer, r *results.Result) {
 	tot := r.Totals
 	e := tot.TurnEnds
 	b.WriteString("### Turn ends\n\n")
-	mdTable(b, "rrrr", []string{"turns", "complete", "cut by the deadline", "failed"}, [][]string{{
-		numfmt.Count(tot.Turns), numfmt.Count(e.Complete), numfmt.Count(e.Cut), numfmt.Count(e.Failed)}})
-	c := r.Cancellation
-	fmt.Fprintf(b, "- **cancelled**: %s reads, %s late answers", numfmt.Count(c.Cancelled), numfmt.Count(c.LateAnswers))
-	if c.LateAnswers > 0 {
-		fmt.Fprintf(b, " (the server did not honour the cancel): %s wasted; answers came p50 %s, max %s after the cancel",
-			numfmt.Bytes(c.WastedBytes), numfmt.Ms(c.CancelToLateMs.P50Ms), numfmt.Ms(c.CancelToLateMs.MaxMs))
+	mdTable(b, "rrrrr", []string{"turns", "complete", "cut by the deadline", "failed", "dropped"}, [][]string{{
+		numfmt.Count(tot.Turns), numfmt.Count(e.Complete), numfmt.Count(e.Cut), numfmt.Count(e.Failed), numfmt.Count(e.Dropped)}})
+	cancelled, late := cancellationText(r.Cancellation)
+	fmt.Fprintf(b, "- **cancelled**: %s", mdEscape(cancelled))
+	if late != "" {
+		fmt.Fprintf(b, ": %s", mdEscape(late))
 	}
 	fmt.Fprintf(b, "\n- **shape**: %s\n", mdEscape(shapeText(r.Shape)))
 	if wu := r.Warmup; wu.Scheduled > 0 || wu.Turns > 0 {

@@ -57,6 +57,9 @@ func writeHeader(w io.Writer, r *results.Result) {
 		fmt.Fprintf(w, "PARTIAL RESULT: the run was interrupted; the figures cover its first %s\n",
 			numfmt.Seconds(r.Totals.MeasuredS))
 	}
+	if g := generatorBound(r); g != "" {
+		fmt.Fprintln(w, g)
+	}
 	for _, f := range headerFields(r) {
 		line(w, f[0], "%s", f[1])
 	}
@@ -126,49 +129,6 @@ func newTable(w io.Writer, left int, header ...string) *tablewriter.Table {
 	return t
 }
 
-func latencyRow(name string, l results.Latency) []string {
-	return []string{clip(name), numfmt.Count(l.Count), numfmt.Ms(l.P50Ms), numfmt.Ms(l.P90Ms),
-		numfmt.Ms(l.P99Ms), numfmt.Ms(l.P999Ms), numfmt.Ms(l.MaxMs), numfmt.Ms(l.MeanMs)}
-}
-
-func latencyTable(w io.Writer, r *results.Result) error {
-	fmt.Fprintln(w, "latency from each turn's intended start (count: answered reads; turns: finished turns)")
-	t := newTable(w, 1, "class", "count", "p50", "p90", "p99", "p99.9", "max", "mean")
-	for _, c := range r.Classes {
-		if err := t.Append(latencyRow(c.Class, c.Latency)); err != nil {
-			return err
-		}
-	}
-	if err := t.Append(latencyRow("all reads", r.Read)); err != nil {
-		return err
-	}
-	// The uncorrected figures, as wrk2 prints them beside the corrected
-	// ones: a gap between the two is time the generator fell behind.
-	if err := t.Append(latencyRow("service time", r.Service)); err != nil {
-		return err
-	}
-	if r.TTFB.Count > 0 {
-		if err := t.Append(latencyRow("first byte", r.TTFB)); err != nil {
-			return err
-		}
-	}
-	if err := t.Append(latencyRow("turns", r.Turn)); err != nil {
-		return err
-	}
-	if len(r.TurnSizes) > 1 { // by size only when sizes vary
-		for _, ts := range r.TurnSizes {
-			if err := t.Append(latencyRow(fmt.Sprintf("  of %d reads", ts.Attachments), ts.Latency)); err != nil {
-				return err
-			}
-		}
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	fmt.Fprintln(w, "service time and first byte: from the actual send, as the server saw the read")
-	return nil
-}
-
 func bytesRow(name, mime string, reads, errs, wire, disk, b64 int64, infl float64) []string {
 	return []string{clip(name), clip(orDash(mime)), numfmt.Count(reads), numfmt.Percent(errs, reads),
 		numfmt.Bytes(wire), numfmt.Bytes(disk), numfmt.Bytes(b64), numfmt.Ratio(infl)}
@@ -233,16 +193,12 @@ func outcomesTable(w io.Writer, r *results.Result) error {
 func writeFooter(w io.Writer, r *results.Result) {
 	tot := r.Totals
 	e := tot.TurnEnds
-	line(w, "turns", "%s: %s complete, %s cut by the deadline, %s failed", numfmt.Count(tot.Turns),
-		numfmt.Count(e.Complete), numfmt.Count(e.Cut), numfmt.Count(e.Failed))
-	c := r.Cancellation
-	cancel := fmt.Sprintf("%s reads, %s late answers", numfmt.Count(c.Cancelled), numfmt.Count(c.LateAnswers))
-	if c.LateAnswers == 0 {
-		line(w, "cancelled", "%s", cancel)
-	} else {
-		line(w, "cancelled", "%s (the server did not honour the cancel)", cancel)
-		line(w, "late", "%s wasted; answers came p50 %s, max %s after the cancel",
-			numfmt.Bytes(c.WastedBytes), numfmt.Ms(c.CancelToLateMs.P50Ms), numfmt.Ms(c.CancelToLateMs.MaxMs))
+	line(w, "turns", "%s: %s complete, %s cut by the deadline, %s failed, %s dropped (never started)", numfmt.Count(tot.Turns),
+		numfmt.Count(e.Complete), numfmt.Count(e.Cut), numfmt.Count(e.Failed), numfmt.Count(e.Dropped))
+	cancelled, late := cancellationText(r.Cancellation)
+	line(w, "cancelled", "%s", cancelled)
+	if late != "" {
+		line(w, "late", "%s", late)
 	}
 	line(w, "inflation", "%s", inflationText(r.Classes))
 	if nf := notFound(r); nf > 0 {

@@ -54,11 +54,14 @@ func timelineNote(tl []results.Second) string {
 	if len(tl) == 0 {
 		return "no per-second timeline in this result"
 	}
-	warm, worst := 0, -1
+	warm, worst, lagged := 0, -1, -1
 	var behind []string
 	for i, s := range tl {
 		if s.Warmup {
 			warm++
+		}
+		if s.LagMaxMs > 0 && (lagged < 0 || s.LagMaxMs > tl[lagged].LagMaxMs) {
+			lagged = i
 		}
 		if s.Reads > 0 && (worst < 0 || s.P99Ms > tl[worst].P99Ms) {
 			worst = i
@@ -70,6 +73,9 @@ func timelineNote(tl []results.Second) string {
 	note := fmt.Sprintf("%d s (%d warmup)", len(tl), warm)
 	if worst >= 0 {
 		note += fmt.Sprintf("; worst read p99 %s in second %d", numfmt.Ms(tl[worst].P99Ms), tl[worst].T)
+	}
+	if lagged >= 0 {
+		note += fmt.Sprintf("; worst scheduling lag %s in second %d", numfmt.Ms(tl[lagged].LagMaxMs), tl[lagged].T)
 	}
 	switch n := len(behind); {
 	case n == 0:

@@ -76,3 +76,30 @@ func TestWriteTableReportsWriteErrors(t *testing.T) {
 		t.Error("a failed write must be reported")
 	}
 }
+
+// TestTableSaysGeneratorBound: a generator-bound result says so at the top
+// of the table and the markdown, with the lag figures.
+func TestTableSaysGeneratorBound(t *testing.T) {
+	r := fixture(t, false)
+	r.GeneratorBound, r.Lag.P99Ms, r.Lag.MaxMs, r.LagBoundMs = true, 12.5, 40, 2
+	var table, md bytes.Buffer
+	if err := WriteTable(&table, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"table": table.String(), "markdown": md.String()} {
+		if !strings.Contains(out, "GENERATOR-BOUND: scheduling lag p99 12.5ms") {
+			t.Errorf("%s does not say the run was generator-bound:\n%s", name, out)
+		}
+	}
+	r.GeneratorBound = false
+	table.Reset()
+	if err := WriteTable(&table, r); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(table.String(), "GENERATOR-BOUND") {
+		t.Error("a run that was not generator-bound says it was")
+	}
+}

@@ -1,12 +1,14 @@
 package report
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
 )
 
@@ -119,4 +121,36 @@ func workloadTitle(w results.Workload) string {
 // sortedKeys returns the keys of m in order, for stable reports.
 func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
+}
+
+// generatorBound says plainly when the generator, not the server, limited
+// the run, "" when it did not.
+func generatorBound(r *results.Result) string {
+	if !r.GeneratorBound {
+		return ""
+	}
+	return fmt.Sprintf("GENERATOR-BOUND: scheduling lag p99 %s, max %s (bound %s): readbench itself fell behind the\n"+
+		"schedule, so the run measured its own limits as well as the server's; the latencies include the lag",
+		numfmt.Ms(r.Lag.P99Ms), numfmt.Ms(r.Lag.MaxMs), numfmt.Ms(r.LagBoundMs))
+}
+
+// cancellationText says what was cancelled and what the server did after:
+// late answers where they can be seen ("not observable" where they cannot,
+// never a 0 that reads as "honoured"), and, when some came, what they
+// wasted and when.
+func cancellationText(c results.Cancellation) (cancelled, late string) {
+	switch {
+	case c.LateAnswers == nil:
+		return numfmt.Count(c.Cancelled) + " reads; late answers not observable on this transport (the request's stream is closed)", ""
+	case *c.LateAnswers == 0:
+		return fmt.Sprintf("%s reads, 0 late answers (watched until %s after the last turn)",
+			numfmt.Count(c.Cancelled), numfmt.Ms(c.LateWatchMs)), ""
+	}
+	var wasted int64
+	if c.WastedBytes != nil {
+		wasted = *c.WastedBytes
+	}
+	return fmt.Sprintf("%s reads, %s late answers (the server did not honour the cancel)", numfmt.Count(c.Cancelled), numfmt.Count(*c.LateAnswers)),
+		fmt.Sprintf("%s wasted; answers came p50 %s, max %s after the cancel",
+			numfmt.Bytes(wasted), numfmt.Ms(c.CancelToLateMs.P50Ms), numfmt.Ms(c.CancelToLateMs.MaxMs))
 }

@@ -66,7 +66,7 @@ func adviceReasoning(a stats.Advice) []string {
 			numfmt.Percentile(a.TurnP99AsReadQuantile), n, dur(a.TurnP99FromReads), dur(a.TurnP99))
 	}
 	if a.DeadlineIsFloor {
-		say("%s of turns were cut at %s: the turn p99 is at least that and its true value unknown, "+
+		say("%s of turns were cut or dropped at %s: the turn p99 is at least that and its true value unknown, "+
 			"so the deadline below is a floor; rerun with a longer one to measure the tail.",
 			numfmt.Share(a.CutShare), dur(dl))
 	}

@@ -26,8 +26,13 @@ type Meta struct {
 	// Measured is the length of the measured phase (warmup excluded): the
 	// base of every rate, so a partial run's rates are still right.
 	Measured time.Duration
-	// Cost is the server's own cost (driver.CostSummary, converted).
+	// Cost is the server's own cost.
 	Cost servercost.Summary
+	// LateObservable says whether late answers could be seen on the
+	// target's transport; LateWatch how long the run watched for them
+	// after its last turn.
+	LateObservable bool
+	LateWatch      time.Duration
 }
 
 // Build makes the result document of a run: measured is the measured phase,
@@ -64,7 +69,8 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 		dst *Latency
 		h   *stats.Histogram
 	}{
-		{&r.Read, measured.Read}, {&r.Service, measured.Service}, {&r.TTFB, measured.TTFB},
+		{&r.Read, measured.Read}, {&r.ReadOK, measured.ReadOK}, {&r.Lag, measured.Lag},
+		{&r.Service, measured.Service}, {&r.TTFB, measured.TTFB},
 		{&r.Turn, measured.Turn}, {&r.Cancellation.CancelToLateMs, measured.Cancel.CancelToLate},
 	}
 	for _, b := range blocks {
@@ -72,13 +78,21 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 			return nil, err
 		}
 	}
+	r.Read.LowerBounds, r.Turn.LowerBounds = measured.ReadLowerBounds, measured.TurnLowerBounds
+	r.Target.WireCounts = WireCountsOf(r.Target.Transport)
+	r.LagBoundMs = millis(LagBound(measured.ReadOK))
+	r.GeneratorBound = r.Lag.Count > 0 && r.Lag.P99Ms > r.LagBoundMs
 	if r.TurnSizes, err = turnSizes(measured.TurnBySize); err != nil {
 		return nil, err
 	}
 	r.ServerCost = ServerCostOf(m.Cost, r.Service.P50Ms)
 	r.Cancellation.Cancelled = measured.Cancel.Cancelled
-	r.Cancellation.LateAnswers = measured.Cancel.LateAnswers
-	r.Cancellation.WastedBytes = measured.Cancel.WastedBytes
+	r.Cancellation.Observable = m.LateObservable
+	if m.LateObservable {
+		late, wasted := measured.Cancel.LateAnswers, measured.Cancel.WastedBytes
+		r.Cancellation.LateAnswers, r.Cancellation.WastedBytes = &late, &wasted
+		r.Cancellation.LateWatchMs = millis(m.LateWatch)
+	}
 	for _, c := range measured.Classes {
 		if c == nil {
 			continue
@@ -111,6 +125,7 @@ func timeline(warm time.Duration, warmup, measured *stats.Run) ([]Second, error)
 		out = append(out, Second{
 			T: s.Second, Warmup: s.Warmup, Asked: float64(s.Asked), Achieved: float64(s.Achieved),
 			Reads: s.Reads, Errors: s.Errors, InFlight: s.InFlight, P50Ms: millis(s.P50), P99Ms: millis(s.P99),
+			LagMaxMs: millis(s.LagMax),
 		})
 	}
 	return out, nil
@@ -120,9 +135,12 @@ func timeline(warm time.Duration, warmup, measured *stats.Run) ([]Second, error)
 // pair (stats.Advise says how and why), with the reasoning written out in
 // sentences (adviceReasoning), which the document stores for every report.
 func advice(w *workload.Workload, run *stats.Run) Advice {
+	// The read tail is the ok answers' (the one to size a timeout on);
+	// dropped turns, recorded at the deadline like cut ones, count with
+	// them as turns the deadline did not see finish.
 	a := stats.Advise(stats.AdviceInput{
-		Turn: run.Turn, Read: run.Read,
-		Turns: run.Turns, Cut: run.TurnEndCount(stats.TurnCut),
+		Turn: run.Turn, Read: run.ReadOK,
+		Turns: run.Turns, Cut: run.TurnEndCount(stats.TurnCut) + run.TurnEndCount(stats.TurnDropped),
 		Timeouts: run.Outcomes[stats.Timeout], Cancelled: run.Outcomes[stats.Cancelled],
 		Parallel: maxAttachments(w.Turn.Attachments),
 		Deadline: w.Turn.Deadline, ReadTimeout: w.Turn.ReadTimeout,
@@ -164,13 +182,14 @@ func totals(m Meta, run *stats.Run) Totals {
 		}
 		return n / secs
 	}
-	answered := run.Outcomes.Total() - run.Outcomes[stats.Dropped] // dropped reads were never sent
+	sent := run.Outcomes.Total() - run.Outcomes[stats.Dropped] // dropped reads were never sent
+	started := run.Turns - run.TurnEndCount(stats.TurnDropped) // dropped turns never started: not achieved
 	errs := run.Outcomes.Errors()
 	return Totals{
 		Scheduled: run.Scheduled,
 		Outcomes:  run.Outcomes.Map(),
-		ReadsPerS: perS(float64(answered)),
-		TurnsPerS: perS(float64(run.Turns)),
+		ReadsPerS: perS(float64(sent)),
+		TurnsPerS: perS(float64(started)),
 		WireBytes: run.WireBytes,
 		DiskBytes: run.DiskBytes,
 		Turns:     run.Turns,
@@ -178,11 +197,12 @@ func totals(m Meta, run *stats.Run) Totals {
 			Complete: run.TurnEndCount(stats.TurnComplete),
 			Cut:      run.TurnEndCount(stats.TurnCut),
 			Failed:   run.TurnEndCount(stats.TurnFailed),
+			Dropped:  run.TurnEndCount(stats.TurnDropped),
 		},
 		Errors:       errs,
 		ErrorRate:    stats.Ratio(errs, run.Scheduled),
 		AskedRate:    finite(m.AskedRate),
-		AchievedRate: perS(float64(run.Turns)),
+		AchievedRate: perS(float64(started)),
 		Base64Bytes:  run.Base64Bytes,
 		Inflation:    stats.Ratio(run.WireBytes, run.DiskBytes),
 		WireMBPerS:   perS(float64(run.WireBytes) / 1e6),
@@ -234,6 +254,7 @@ func class(c *stats.ClassStats) (Class, error) {
 	if err != nil {
 		return Class{}, err
 	}
+	l.LowerBounds = c.LatencyLowerBounds
 	enc, env := inflationSplit(c.WireBytes, c.DiskBytes, c.Base64Bytes)
 	return Class{
 		Class:         c.Name,
@@ -272,6 +293,7 @@ func warmupOf(run *stats.Run) (Warmup, error) {
 	if err != nil {
 		return Warmup{}, err
 	}
+	read.LowerBounds = run.ReadLowerBounds
 	return Warmup{Scheduled: run.Scheduled, Turns: run.Turns, Outcomes: run.Outcomes.Map(), Read: read}, nil
 }
 
@@ -307,4 +329,33 @@ func turnSizes(by map[int]*stats.Histogram) ([]TurnSize, error) {
 func inflationSplit(wire, disk, b64 int64) (encoding, envelope int64) {
 	encoding = b64 / 4
 	return encoding, max(wire-disk-encoding, 0)
+}
+
+// LagBound is the scheduling lag past which the generator, not the server,
+// limited a run: 1 ms, or a tenth of the ok reads' median when that is
+// larger. A lag of a tenth of the latency being measured already shifts
+// what each read met (a turn that starts late meets another server), and
+// below 1 ms a timer's own lateness on a virtual machine dominates.
+func LagBound(ok *stats.Histogram) time.Duration {
+	bound := time.Millisecond
+	if ok != nil && ok.Count() > 0 {
+		bound = max(bound, ok.Quantile(50)/10)
+	}
+	return bound
+}
+
+// WireCountsOf says what wire bytes hold on a transport: on stdio every
+// message and its newline; on HTTP+SSE the event as it came on the
+// stream; on Streamable HTTP the response body as received (JSON, or the
+// SSE events with their framing), without the status line and headers,
+// which Go's HTTP client does not expose (and HTTP/2 compresses and
+// shares).
+func WireCountsOf(transport string) string {
+	switch transport {
+	case "http":
+		return "response body (JSON or SSE framing); HTTP status line and headers not counted"
+	case "sse":
+		return "SSE events on the stream, framing included"
+	}
+	return "JSON-RPC messages and their newline"
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/readbench/readbench/stats"
 )
@@ -191,8 +192,11 @@ func TestBuildBrokenIdentityIsRecorded(t *testing.T) {
 		t.Error("a read scheduled and never counted must clear identity_ok")
 	}
 	c := r.Cancellation
-	if c.Cancelled != 7 || c.LateAnswers != 2 || c.WastedBytes != 2*pngWire || c.CancelToLateMs.Count != 2 {
+	if c.Cancelled != 7 || c.LateAnswers == nil || *c.LateAnswers != 2 || *c.WastedBytes != 2*pngWire || c.CancelToLateMs.Count != 2 || c.LateWatchMs != 250 {
 		t.Errorf("cancellation %+v", c)
+	}
+	if c := fixture(t, false).Cancellation; c.Observable || c.LateAnswers != nil || c.WastedBytes != nil {
+		t.Errorf("over Streamable HTTP late answers cannot be seen: want null, not 0; got %+v", c)
 	}
 	if r.Shape.MIMEMismatch != 3 || r.Shape.URIRewritten != 1 || !r.Partial {
 		t.Errorf("shape %+v partial %v", r.Shape, r.Partial)
@@ -232,6 +236,38 @@ func TestRedactURLs(t *testing.T) {
 	for _, c := range cases {
 		if got := redactURLs(c.in); got != c.want {
 			t.Errorf("%s: redactURLs(%q) = %q, want %q", c.why, c.in, got, c.want)
+		}
+	}
+}
+
+// TestGeneratorBound: a scheduling lag p99 above the bound (1 ms, or a
+// tenth of the ok median) flags the run as generator-bound; a small lag
+// does not. The bound scales with what is measured: 3 ms of lag is
+// nothing beside 100 ms reads.
+func TestGeneratorBound(t *testing.T) {
+	ms := time.Millisecond
+	cases := []struct {
+		why      string
+		lag, lat time.Duration
+		want     bool
+	}{
+		{"a 5 ms lag beside 10 ms reads", 5 * ms, 10 * ms, true},
+		{"a 100 µs lag", 100 * time.Microsecond, 10 * ms, false},
+		{"a 3 ms lag beside 100 ms reads (bound 10 ms)", 3 * ms, 100 * ms, false},
+		{"a 30 ms lag beside 100 ms reads", 30 * ms, 100 * ms, true},
+	}
+	for _, c := range cases {
+		rec := stats.NewRecorder([]stats.ClassInfo{{Name: "markdown"}})
+		rec.Schedule(200)
+		for range 200 {
+			rec.Read(stats.ReadSample{Outcome: stats.OK, Answered: true, Sent: true, Latency: c.lat, Lag: c.lag})
+		}
+		r, err := Build(fixtureMeta(false), fixtureWorkload(t), rec.Run(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.GeneratorBound != c.want || r.Lag.Count != 200 || r.LagBoundMs < 1 {
+			t.Errorf("%s: generator_bound %v (lag p99 %v ms, bound %v ms), want %v", c.why, r.GeneratorBound, r.Lag.P99Ms, r.LagBoundMs, c.want)
 		}
 	}
 }

@@ -24,9 +24,22 @@ type Result struct {
 	Target   Target    `json:"target"`
 	Host     Host      `json:"host"`
 	Totals   Totals    `json:"totals"`
-	// Read is the latency of answered reads from their turn's intended
-	// start to the last byte: the figure coordinated omission cannot hide.
-	Read Latency `json:"read"`
+	// Read is the latency of every read sent, from its turn's intended
+	// start: answers of any kind to their last byte, and reads cut by the
+	// deadline or the timeout at the moment they were cut (its
+	// lower_bounds count them), so a tail past the deadline never looks
+	// fast and coordinated omission cannot hide. ReadOK is ok answers
+	// only: the tail to size a timeout on, which fast error answers cannot
+	// pull down.
+	Read   Latency `json:"read"`
+	ReadOK Latency `json:"read_ok"`
+	// Lag is the scheduling lag of every read sent: from its intended
+	// start to the moment the generator handed it to the transport. When
+	// its p99 is above LagBoundMs the generator, not the server, limited
+	// the run: GeneratorBound, and the reports say so.
+	Lag            Latency `json:"lag"`
+	LagBoundMs     float64 `json:"lag_bound_ms"`
+	GeneratorBound bool    `json:"generator_bound"`
 	// Service is actual send to last byte: beside Read it shows how much
 	// of the latency was the generator falling behind.
 	Service Latency `json:"service"`
@@ -69,6 +82,10 @@ type Target struct {
 	Transport       string `json:"transport"` // "stdio", "http", "sse"
 	Server          Server `json:"server"`
 	ProtocolVersion string `json:"protocol_version"`
+	// WireCounts says what the wire bytes of this transport hold (see
+	// WireCountsOf): the response body on HTTP, where status line and
+	// headers are not seen; the message and its framing elsewhere.
+	WireCounts string `json:"wire_counts"`
 }
 
 // Server is the implementation the target announced.
@@ -104,7 +121,7 @@ type Totals struct {
 	Errors       int64            `json:"errors"`
 	ErrorRate    float64          `json:"error_rate"`
 	AskedRate    float64          `json:"asked_rate"`    // turns/s asked; 0 for the closed model
-	AchievedRate float64          `json:"achieved_rate"` // turns/s achieved (= TurnsPerS)
+	AchievedRate float64          `json:"achieved_rate"` // turns/s that started (= TurnsPerS): dropped turns are not achieved
 	Base64Bytes  int64            `json:"base64_bytes"`
 	Inflation    float64          `json:"inflation"` // wire/disk, 0 when nothing was decoded
 	WireMBPerS   float64          `json:"wire_mb_per_s"`
@@ -120,22 +137,29 @@ type TurnEnds struct {
 	Complete int64 `json:"complete"`
 	Cut      int64 `json:"cut"`
 	Failed   int64 `json:"failed"`
+	// Dropped turns never started (max_in_flight, or a generator that got
+	// to them after their deadline): failed turns, recorded in the turn
+	// block at the deadline as lower bounds.
+	Dropped int64 `json:"dropped"`
 }
 
 // Latency is a latency block: the usual percentiles in milliseconds (float,
 // microsecond precision, the histogram's own resolution) and the full
 // histogram, so that any other percentile can be computed and blocks of
-// shards merged exactly. Count is the number of values recorded: answered
-// reads only, since timeouts and cancellations are counted, not timed.
+// shards merged exactly. Count is the number of values recorded;
+// LowerBounds how many of them were recorded at a limit (a read or turn
+// cut at the deadline or the timeout, a dropped turn): the true value is
+// at least the one recorded.
 type Latency struct {
-	Count  int64   `json:"count"`
-	P50Ms  float64 `json:"p50_ms"`
-	P90Ms  float64 `json:"p90_ms"`
-	P99Ms  float64 `json:"p99_ms"`
-	P999Ms float64 `json:"p999_ms"`
-	MaxMs  float64 `json:"max_ms"`
-	MeanMs float64 `json:"mean_ms"`
-	HDR    string  `json:"hdr"` // stats.Histogram.Encode: HdrHistogram V2 compressed, base64
+	Count       int64   `json:"count"`
+	LowerBounds int64   `json:"lower_bounds"`
+	P50Ms       float64 `json:"p50_ms"`
+	P90Ms       float64 `json:"p90_ms"`
+	P99Ms       float64 `json:"p99_ms"`
+	P999Ms      float64 `json:"p999_ms"`
+	MaxMs       float64 `json:"max_ms"`
+	MeanMs      float64 `json:"mean_ms"`
+	HDR         string  `json:"hdr"` // stats.Histogram.Encode: HdrHistogram V2 compressed, base64
 }
 
 // Histogram decodes the block's histogram, for merging and for percentiles
@@ -192,11 +216,18 @@ type TurnSize struct {
 }
 
 // Cancellation is what the turn deadline cancelled and what the server did
-// after: a late answer is a cancel the server did not honour.
+// after: a late answer is a cancel the server did not honour (an answer to
+// a read the deadline or the timeout gave up on). Where the transport
+// cannot see one (Streamable HTTP closes the request's stream), Observable
+// is false and LateAnswers and WastedBytes are null: "not observable",
+// never a 0 that would read as "the server honoured it". LateWatchMs is
+// how long after the last turn the run kept watching for late answers.
 type Cancellation struct {
 	Cancelled      int64   `json:"cancelled"`
-	LateAnswers    int64   `json:"late_answers"`
-	WastedBytes    int64   `json:"wasted_bytes"`
+	Observable     bool    `json:"late_observable"`
+	LateAnswers    *int64  `json:"late_answers"`
+	WastedBytes    *int64  `json:"wasted_bytes"`
+	LateWatchMs    float64 `json:"late_watch_ms"`
 	CancelToLateMs Latency `json:"cancel_to_late_ms"` // a zero block (count 0) when none
 }
 
@@ -275,8 +306,9 @@ type Second struct {
 	Reads    int64   `json:"reads"`                // reads that finished in this second
 	Errors   int64   `json:"errors"`               // of those, reads with an error outcome
 	InFlight int64   `json:"in_flight"`            // turns in flight at the end of the second
-	P50Ms    float64 `json:"p50_ms"`               // read latency of the reads that finished
+	P50Ms    float64 `json:"p50_ms"`               // read latency of the reads that finished, cut ones at the cut
 	P99Ms    float64 `json:"p99_ms"`
+	LagMaxMs float64 `json:"lag_max_ms"` // the largest scheduling lag of those reads
 }
 
 // Advice is the policy advice read off the histograms: what each candidate

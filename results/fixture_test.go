@@ -128,8 +128,10 @@ func fixtureWarmup() *stats.Run {
 	return rec.Run()
 }
 
+// The troubled run was over HTTP+SSE, where answers to cancelled reads can
+// be seen; the other over Streamable HTTP, where they cannot.
 func fixtureMeta(partial bool) Meta {
-	return Meta{
+	m := Meta{
 		ToolName: "readbench", ToolVersion: "0.1.0",
 		Started: fixtureStart(), Ended: fixtureStart().Add(12 * time.Second),
 		Partial: partial,
@@ -140,6 +142,11 @@ func fixtureMeta(partial bool) Meta {
 		AskedRate: 50,
 		Measured:  10 * time.Second,
 	}
+	if partial {
+		m.Target.Address, m.Target.Transport = "sse+https://bench:"+secretPassword+"@staging.example.com/sse", "sse"
+		m.LateObservable, m.LateWatch = true, 250*time.Millisecond
+	}
+	return m
 }
 
 // fixture builds the fixture's result with a fixed host, so that reports

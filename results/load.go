@@ -48,10 +48,10 @@ func Parse(name string, data []byte) (*Result, error) {
 	if err := json.Unmarshal(data, r); err != nil {
 		return nil, jsonError(name, data, err)
 	}
+	r.fillEmpty()
 	if err := r.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	r.fillEmpty()
 	return r, nil
 }
 
@@ -104,7 +104,7 @@ func (r *Result) check() error {
 		name string
 		l    Latency
 	}{
-		{"read", r.Read}, {"service", r.Service}, {"ttfb", r.TTFB}, {"turn", r.Turn},
+		{"read", r.Read}, {"read_ok", r.ReadOK}, {"lag", r.Lag}, {"service", r.Service}, {"ttfb", r.TTFB}, {"turn", r.Turn},
 		{"cancellation.cancel_to_late_ms", r.Cancellation.CancelToLateMs}, {"warmup.read", r.Warmup.Read},
 	}
 	for i, c := range r.Classes {
@@ -127,6 +127,13 @@ func (r *Result) check() error {
 // fillEmpty replaces null or missing maps and lists by empty ones, so that
 // a loaded result saves back with the same keys Build writes.
 func (r *Result) fillEmpty() {
+	// Blocks added in v1 after a result was written (read_ok, lag) load
+	// as empty blocks, so the file saves back with every key Build writes.
+	for _, l := range []*Latency{&r.ReadOK, &r.Lag} {
+		if l.HDR == "" {
+			*l, _ = latency(nil)
+		}
+	}
 	emptyMap(&r.Totals.Outcomes)
 	emptyMap(&r.Warmup.Outcomes)
 	emptyMap(&r.Digests)

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"regexp"
 	"strings"
 
@@ -59,6 +60,9 @@ type TurnSpec struct {
 	Weighted    map[int]int `json:"attachments_weighted"`
 	ReadTimeout string      `json:"read_timeout"`
 	Deadline    string      `json:"deadline"`
+	// MaxAnswer is the largest answer a read accepted, as a size
+	// ("256MiB"): a bigger one was a protocol outcome.
+	MaxAnswer string `json:"max_answer"`
 }
 
 // MixClass is workload.Class as text: sizes and delays in their canonical
@@ -134,6 +138,7 @@ func resolveTurn(t workload.Turn) TurnSpec {
 		Weighted:    make(map[int]int, len(t.Attachments.Weighted)),
 		ReadTimeout: t.ReadTimeout.String(),
 		Deadline:    t.Deadline.String(),
+		MaxAnswer:   units.FormatSize(cmp.Or(t.MaxAnswer, workload.DefaultMaxAnswer)),
 	}
 	for n, w := range t.Attachments.Weighted {
 		r.Weighted[n] = w

@@ -25,7 +25,7 @@ func timedRuns(start time.Time) (warmup, measured *stats.Run) {
 			intended := start.Add(time.Duration(s)*time.Second + time.Duration(k)*50*time.Millisecond)
 			if s == 7 && k >= 15 {
 				rec.Schedule(4)
-				rec.TurnDropped(intended)
+				rec.Turn(stats.TurnSample{End: stats.TurnDropped, Latency: 800 * time.Millisecond, LowerBound: true, Intended: intended, Reads: 4})
 				for range 4 {
 					rec.Read(stats.ReadSample{Outcome: stats.Dropped, End: intended})
 				}
@@ -90,15 +90,17 @@ func TestBuildTimelineAndAdvice(t *testing.T) {
 			t.Errorf("deadline %v ms priced above the configured 800 ms", c.Ms)
 		}
 	}
-	// 15 of 195 measured turns at 900 ms: the turn p99 is 900 ms, the
+	// 15 of 200 measured turns at 900 ms: the turn p99 is 900 ms, the
 	// recommended deadline 2 x that rounded up to 2 s; the read p99 900 ms
 	// gives a 100 s timeout.
 	if a.RecommendedDeadlineMs != 2000 || a.RecommendedTimeoutMs != 100000 {
 		t.Errorf("recommended deadline %v ms timeout %v ms, want 2000 and 100000",
 			a.RecommendedDeadlineMs, a.RecommendedTimeoutMs)
 	}
-	if d := a.Deadlines[0]; d.Ms != 100 || !near(d.Share, 15.0/195) {
-		t.Errorf("first deadline candidate %+v, want 100 ms cutting 15/195", d)
+	// The 5 dropped turns are failed turns too (recorded at the 800 ms
+	// deadline): 15 slow and 5 dropped of 200 turns exceed 100 ms.
+	if d := a.Deadlines[0]; d.Ms != 100 || !near(d.Share, 20.0/200) {
+		t.Errorf("first deadline candidate %+v, want 100 ms cutting 20/200 (dropped turns count)", d)
 	}
 
 	// The saved file carries the timeline and advice back.

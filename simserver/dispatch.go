@@ -1,6 +1,7 @@
 package simserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -47,14 +48,15 @@ type call struct {
 	specErr  *protocol.Error
 }
 
-// prepare parses a read's URI ahead of serve. The stdio loop calls it
-// before handing the read to its own goroutine, so the parsing runs on the
-// loop's already grown stack and the request goroutine stays shallow (its
-// stack growth was a tenth of the cost of a small read).
-func (c *call) prepare() {
+// prepare parses a read's URI ahead of serve, through the server's cache
+// of parsed URIs. The stdio loop calls it before handing the read to its
+// own goroutine, so the parsing runs on the loop's already grown stack and
+// the request goroutine stays shallow (its stack growth was a tenth of the
+// cost of a small read).
+func (c *call) prepare(specs *specCache) {
 	if c.method == protocol.MethodResourcesRead && !c.prepared {
 		c.prepared = true
-		c.spec, c.specErr = resolve(c)
+		c.spec, c.specErr = resolve(c, specs)
 	}
 }
 
@@ -68,6 +70,7 @@ type answer struct {
 	read        bool   // a resources/read answer: counts toward Stats and CrashAfter
 	late        bool   // answered although cancelled (honor_cancel=false)
 	initialized string // initialize: the version negotiated
+	wire        Wire   // a read's framing or matching violation (wire=)
 }
 
 // size is the byte length of the response.
@@ -84,12 +87,17 @@ func (a *answer) size() int {
 func newCall(msg *protocol.Message) (*call, *protocol.Error) {
 	c := &call{id: msg.ID, method: msg.Method}
 	if len(msg.Params) > 0 && string(msg.Params) != "null" {
-		if err := json.Unmarshal(msg.Params, &c.p); err != nil {
+		if err := decodeParams(msg.Params, &c.p); err != nil {
 			return c, protocol.NewError(protocol.CodeInvalidParams, "Invalid params: "+err.Error(), nil)
 		}
 	}
 	if m := c.p.Meta; m != nil && m.ProtocolVersion != nil {
-		if err := json.Unmarshal(m.ProtocolVersion, &c.metaVersion); err != nil || c.metaVersion == "" {
+		if v, ok := plainString(m.ProtocolVersion); ok {
+			c.metaVersion = v // the usual case, without a second decode
+		} else if err := json.Unmarshal(m.ProtocolVersion, &c.metaVersion); err != nil {
+			c.metaVersion = ""
+		}
+		if c.metaVersion == "" {
 			return c, protocol.NewError(protocol.CodeInvalidParams, "Invalid params: _meta "+protocol.MetaProtocolVersion+" must be a version string", nil)
 		}
 	}
@@ -112,12 +120,35 @@ func (c *call) resolveEra(fallback string) *protocol.Error {
 	}
 	c.modern = protocol.IsModern(c.version)
 	if c.modern {
-		var caps map[string]json.RawMessage
-		if c.p.Meta == nil || json.Unmarshal(c.p.Meta.ClientCapabilities, &caps) != nil || caps == nil {
+		if c.p.Meta == nil || !isObject(c.p.Meta.ClientCapabilities) {
 			return protocol.NewError(protocol.CodeInvalidParams, "Invalid params: _meta "+protocol.MetaClientCapabilities+" must be an object", nil)
 		}
 	}
 	return nil
+}
+
+// plainString is the value of a JSON string that has no escapes and is
+// plain ASCII, the form a version takes; ok is false for anything else,
+// which encoding/json then decodes.
+func plainString(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	in := raw[1 : len(raw)-1]
+	for _, b := range in {
+		if b < 0x20 || b >= 0x7f || b == '"' || b == '\\' {
+			return "", false
+		}
+	}
+	return string(in), true
+}
+
+// isObject reports whether raw, a value from a decoded (so valid) JSON
+// document, is an object: what decoding it into a map would say, without
+// building the map.
+func isObject(raw json.RawMessage) bool {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	return len(raw) > 0 && raw[0] == '{'
 }
 
 func unsupportedVersion(requested string) *protocol.Error {

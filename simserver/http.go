@@ -64,6 +64,15 @@ func (s *Server) servePOST(w http.ResponseWriter, r *http.Request) {
 		}
 		return // otherwise the client is gone
 	}
+	if s.wedged() {
+		// A wedged server never answers; the body is read, so net/http
+		// notices the client leaving and ends the request's context.
+		select {
+		case <-r.Context().Done():
+		case <-s.crashed:
+		}
+		return
+	}
 	hdrVer := r.Header.Get(protocol.HeaderProtocolVersion)
 	modernHdr := protocol.IsModern(hdrVer)
 	body = bytes.TrimSpace(body)
@@ -91,7 +100,8 @@ func (s *Server) servePOST(w http.ResponseWriter, r *http.Request) {
 		s.httpNotify(sid, msg)
 		w.WriteHeader(http.StatusAccepted)
 	case msg.IsResponse():
-		w.WriteHeader(http.StatusAccepted) // the server sends no requests; nothing to match
+		s.clientReplied(msg.ID) // the reply to a request of ours (wire=ping, wire=sampling)
+		w.WriteHeader(http.StatusAccepted)
 	default:
 		writeJSONError(w, http.StatusBadRequest, msg.ID, protocol.NewError(protocol.CodeInvalidRequest, "Invalid request: no method", nil))
 	}
@@ -221,6 +231,10 @@ func statusFor(code int, modern bool) int {
 // Nothing is written for a request whose client has gone.
 func (s *Server) writeAnswer(w http.ResponseWriter, r *http.Request, a *answer, modern bool) {
 	if r.Context().Err() != nil {
+		return
+	}
+	if a.wire != WireNone && a.wire != WireWrongID {
+		s.writeWire(w, r, a)
 		return
 	}
 	status := http.StatusOK

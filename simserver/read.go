@@ -22,7 +22,7 @@ func (s *Server) read(ctx, base context.Context, c *call) answer {
 	if a, ok := s.fixtureRead(c); ok { // the conformance suite's test: resources (fixtures.go)
 		return a
 	}
-	c.prepare()
+	c.prepare(&s.specs)
 	spec := c.spec
 	if c.specErr != nil {
 		a := s.fail(c.id, c.specErr)
@@ -43,7 +43,11 @@ func (s *Server) read(ctx, base context.Context, c *call) answer {
 		a = s.inputRequired(c, spec)
 	default:
 		contents := s.cache.get(spec.URI, func() []byte { return s.gen.encodeContents(spec) })
-		a = answer{parts: [][]byte{s.readHead(c, spec), contents, []byte("}}")}}
+		head := c
+		if spec.Wire == WireWrongID {
+			head = &call{id: wrongID(c.id), modern: c.modern}
+		}
+		a = answer{parts: [][]byte{s.readHead(head, spec), contents, []byte("}}")}, wire: spec.Wire}
 	}
 	a.read, a.late, a.sse = true, late, spec.SSE
 	return a
@@ -51,12 +55,12 @@ func (s *Server) read(ctx, base context.Context, c *call) answer {
 
 // resolve parses the uri of a read: a URI of another scheme is the era's
 // not found, a bad sim: URI invalid params.
-func resolve(c *call) (*Spec, *protocol.Error) {
+func resolve(c *call, specs *specCache) (*Spec, *protocol.Error) {
 	if c.p.URI == nil {
 		return nil, protocol.NewError(protocol.CodeInvalidParams, "Invalid params: missing uri", nil)
 	}
 	uri := *c.p.URI
-	spec, err := ParseSimURI(uri)
+	spec, err := specs.parse(uri)
 	switch {
 	case errors.Is(err, ErrNotSim):
 		return nil, notFound(c.modern, uri)

@@ -12,6 +12,7 @@ package simserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"github.com/readbench/readbench/internal/clock"
 	"sync"
 	"sync/atomic"
@@ -43,6 +44,12 @@ type Options struct {
 	// ServeStdio returns ErrCrashed (the process then exits) and the HTTP
 	// handler aborts every connection from then on. 0 never crashes.
 	CrashAfter int
+	// WedgeAfter wedges the server's event loop after that many messages
+	// (of any kind): a stdio connection never reads its input again,
+	// though the process stays alive and the requests already read are
+	// answered; an HTTP request waits, unanswered, until the client goes.
+	// 0 never wedges.
+	WedgeAfter int
 	// CatalogSize is the number of resources resources/list returns
 	// (default 100); PageSize the page size of its cursor pagination
 	// (default 50).
@@ -58,7 +65,7 @@ type Options struct {
 }
 
 // ErrCrashed is returned by ServeStdio when Options.CrashAfter is reached.
-var ErrCrashed = errors.New("simserver: crashed on purpose (crash-after reached)")
+var ErrCrashed = errors.New("simserver: crashed on purpose (crash-after reached, or wire=close)")
 
 // Server is the simulated MCP resource server. One Server may serve any
 // number of stdio connections and HTTP requests at once.
@@ -72,17 +79,23 @@ type Server struct {
 
 	crashOnce sync.Once
 	crashed   chan struct{}
-	sleeper   clock.Sleeper // one precise waiter at a time: precision without burning the CPU under load
+	sleeper   clock.Sleeper // precise delays without spinning; it learns this machine's timer lateness
+	specs     specCache     // parsed sim: URIs, by URI
 
 	sessMu       sync.Mutex
 	sessions     map[string]string             // stateful HTTP: session id -> negotiated version
 	httpInflight map[string]context.CancelFunc // stateful HTTP: session+id -> cancel
+
+	srvReqs atomic.Int64             // requests sent to clients (wire=ping, wire=sampling)
+	waitMu  sync.Mutex               // guards waiting
+	waiting map[string]chan struct{} // their raw ids -> closed at the client's reply
 
 	stats counters
 }
 
 type counters struct {
 	reads, answered, cancelled, late, inFlight atomic.Int64
+	requests                                   atomic.Int64 // every request, for WedgeAfter
 }
 
 // Stats counts reads, for tests and for readbench serve's summary.
@@ -120,6 +133,7 @@ func New(o Options) *Server {
 		sessions: map[string]string{},
 
 		httpInflight: map[string]context.CancelFunc{},
+		waiting:      map[string]chan struct{}{},
 	}
 	if o.Workers > 0 {
 		s.workers = make(chan struct{}, o.Workers)
@@ -157,10 +171,7 @@ func (s *Server) answered(cancelled bool) {
 	}
 	n := s.stats.answered.Add(1)
 	if s.opts.CrashAfter > 0 && n >= int64(s.opts.CrashAfter) {
-		s.crashOnce.Do(func() {
-			s.logf("simserver: crashing after %d reads", n)
-			close(s.crashed)
-		})
+		s.crash(fmt.Sprintf("crashing after %d reads", n))
 	}
 }
 
@@ -181,7 +192,8 @@ func (s *Server) sleep(ctx context.Context, d time.Duration) bool {
 		return ctx.Err() == nil
 	}
 	// Precise: a simulated 20 ms must be 20 ms, not 20 ms plus a timer's
-	// lateness.
+	// lateness; the server's one Sleeper learns that lateness over its
+	// reads and sleeps it away instead of spinning.
 	return s.sleeper.SleepUntil(time.Now().Add(d), ctx.Done(), s.crashed)
 }
 

@@ -78,6 +78,10 @@ func (c *stdioConn) loop(ctx context.Context, wg *sync.WaitGroup, in io.Reader) 
 			return fmt.Errorf("simserver: read stdin: %w", err)
 		}
 		c.handle(ctx, wg, line)
+		if c.s.wedged() { // a wedged event loop: stdin is never read again
+			<-ctx.Done()
+			return ctx.Err()
+		}
 	}
 }
 
@@ -133,12 +137,14 @@ func (c *stdioConn) handle(ctx context.Context, wg *sync.WaitGroup, line []byte)
 			c.write(a.parts)
 			return
 		}
-		cl.prepare()
+		cl.prepare(&c.s.specs)
 		c.start(ctx, wg, cl)
+	case msg.IsResponse():
+		c.s.clientReplied(msg.ID) // the reply to a request of ours (wire=ping, wire=sampling)
 	case len(msg.ID) > 0 && msg.Method == "" && !msg.IsResponse():
 		c.write([][]byte{protocol.AppendError(nil, msg.ID, protocol.NewError(protocol.CodeInvalidRequest, "Invalid request: no method", nil))})
 	}
-	// Responses (the server sends no requests) are ignored.
+	// Other responses are ignored.
 }
 
 // start handles a request in a goroutine, cancellable by its id.
@@ -166,7 +172,13 @@ func (c *stdioConn) start(ctx context.Context, wg *sync.WaitGroup, cl *call) {
 		if a.parts == nil {
 			return
 		}
-		if c.write(a.parts) && a.read {
+		sent := false
+		if a.wire != WireNone {
+			sent = c.writeWire(rctx, &a)
+		} else {
+			sent = c.write(a.parts)
+		}
+		if sent && a.read {
 			c.s.answered(a.late)
 		}
 	}()

@@ -69,6 +69,7 @@ type Spec struct {
 	HonorCancel   bool  // stop on cancellation (honor_cancel=, default true)
 	InputRequired bool  // 2026-07-28: answer resultType input_required (input_required=)
 	SSE           bool  // HTTP: answer this read as an SSE stream (sse=)
+	Wire          Wire  // framing or matching violation to inject (wire=)
 
 	base string    // MIME's lower-case type/subtype, parameters dropped
 	kind *textKind // how to generate MIME's text; nil for a binary type
@@ -185,6 +186,8 @@ func (s *Spec) set(key, v string) error {
 		s.InputRequired, err = strconv.ParseBool(v)
 	case "sse":
 		s.SSE, err = strconv.ParseBool(v)
+	case "wire":
+		s.Wire, err = parseWire(v)
 	default:
 		err = errors.New("unknown option")
 	}

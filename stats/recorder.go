@@ -10,12 +10,21 @@ type ReadSample struct {
 	Class   int     // index into the classes the Recorder was made with
 	Outcome Outcome // exactly one per scheduled read
 	// Answered is true when the server's answer arrived (ok or any JSON-RPC
-	// error): only then are the latencies below recorded. Timeouts,
-	// cancellations and transport failures are counted, not timed.
+	// error): then Latency, Service and TTFB are the answer's.
 	Answered bool
-	Latency  time.Duration // intended start (the turn's scheduled time) → last byte
-	Service  time.Duration // actual send → last byte
-	TTFB     time.Duration // actual send → first byte; 0 when unknown
+	// LowerBound is true for a read that was sent and cut before its
+	// answer came (the turn deadline or the read timeout): Latency is the
+	// moment it was cut, a lower bound of the true latency, recorded so
+	// that a tail past the deadline can never look like a fast tail.
+	LowerBound bool
+	Latency    time.Duration // intended start (the turn's scheduled time) → last byte, or the cut
+	Service    time.Duration // actual send → last byte
+	TTFB       time.Duration // actual send → first byte; 0 when unknown
+	// Sent is true when the read was handed to the transport (every
+	// outcome but dropped); Lag is then the scheduling lag, from the
+	// intended start to that moment: the generator's own delay.
+	Sent bool
+	Lag  time.Duration
 	// Bytes of the answer: as received on the wire (body and framing),
 	// decoded (text + blob) and the base64 characters of blobs.
 	WireBytes, DiskBytes, Base64Bytes int64
@@ -71,22 +80,31 @@ type TurnEnd int
 const (
 	TurnComplete TurnEnd = iota // every read answered before the deadline
 	TurnCut                     // the deadline cancelled at least one read
-	TurnFailed                  // a read failed (transport, protocol, timeout, dropped)
+	TurnFailed                  // a read failed (transport, protocol, timeout)
+	// TurnDropped: the turn never started (max_in_flight was reached, or
+	// its deadline passed before the generator got to it). It is a failed
+	// turn in every turn figure: its latency is recorded at the deadline
+	// (or the read timeout without one) as a lower bound.
+	TurnDropped
 	numTurnEnds
 )
 
-var turnEndNames = [numTurnEnds]string{"complete", "cut", "failed"}
+var turnEndNames = [numTurnEnds]string{"complete", "cut", "failed", "dropped"}
 
 // String names the turn end as results do.
 func (e TurnEnd) String() string { return turnEndNames[e] }
 
-// TurnSample is one finished turn.
+// TurnSample is one finished (or dropped) turn.
 type TurnSample struct {
 	Latency time.Duration // intended start → last read's completion or the deadline
 	End     TurnEnd
+	// LowerBound marks a Latency recorded at a limit (a cut or dropped
+	// turn): the true latency is at least this.
+	LowerBound bool
 	// Intended, Started and Ended place the turn on the timeline: asked in
 	// the second of its intended start, achieved in that of its actual
-	// start, in flight until it ended. Zero times keep it off the timeline.
+	// start, in flight until it ended. A zero time leaves that count out
+	// (a dropped turn has an intended start only).
 	Intended, Started, Ended time.Time
 	// Reads is the turn's number of attachments: turn latency is kept per
 	// turn size too, since the slowest of 10 parallel reads is not the
@@ -103,7 +121,8 @@ type ClassInfo struct {
 type ClassStats struct {
 	ClassInfo
 	Outcomes                          Counts
-	Latency                           *Histogram // answered reads, from intended start
+	Latency                           *Histogram // reads sent, from intended start (see Run.Read)
+	LatencyLowerBounds                int64      // of those, cut reads recorded at the cut
 	WireBytes, DiskBytes, Base64Bytes int64
 	Base64Padding                     int64
 	Cache                             CacheHints
@@ -139,13 +158,24 @@ func (s *Shape) Add(o Shape) {
 // It is plain data: saved by results, merged by merge.
 type Run struct {
 	Scheduled int64 // reads scheduled (dropped ones included)
-	Turns     int64 // turns finished
+	Turns     int64 // turns finished or dropped
 	Outcomes  Counts
 	TurnEnds  [numTurnEnds]int64
-	Read      *Histogram // answered reads, intended start → last byte
-	Service   *Histogram // answered reads, actual send → last byte
-	TTFB      *Histogram // answered reads, actual send → first byte
-	Turn      *Histogram
+	// Read is every read that was sent, from its intended start: answers
+	// of any kind at their last byte, and reads cut by the deadline or the
+	// timeout at the moment they were cut (ReadLowerBounds of them, lower
+	// bounds). ReadOK is ok answers only: the tail to size a timeout on.
+	Read            *Histogram
+	ReadLowerBounds int64
+	ReadOK          *Histogram
+	Service         *Histogram // answered reads, actual send → last byte
+	TTFB            *Histogram // answered reads, actual send → first byte
+	// Lag is the scheduling lag of every read sent: intended start → the
+	// moment the generator handed it to the transport.
+	Lag  *Histogram
+	Turn *Histogram
+	// TurnLowerBounds counts turns recorded at a limit (cut or dropped).
+	TurnLowerBounds int64
 	// TurnBySize holds turn latency by number of attachments.
 	TurnBySize map[int]*Histogram
 	Classes    []*ClassStats
@@ -167,7 +197,8 @@ func (r *Run) TurnEndCount(e TurnEnd) int64 { return r.TurnEnds[e] }
 // NewRun returns an empty Run for the given classes.
 func NewRun(classes []ClassInfo) *Run {
 	r := &Run{
-		Read: NewHistogram(), Service: NewHistogram(), TTFB: NewHistogram(), Turn: NewHistogram(),
+		Read: NewHistogram(), ReadOK: NewHistogram(), Service: NewHistogram(), TTFB: NewHistogram(),
+		Lag: NewHistogram(), Turn: NewHistogram(),
 		TurnBySize: map[int]*Histogram{},
 		Cancel:     Cancellation{CancelToLate: NewHistogram()},
 	}
@@ -181,9 +212,10 @@ func NewRun(classes []ClassInfo) *Run {
 // the rates one generator process reaches (tens of thousands of reads per
 // second) it is far from the bottleneck, and it keeps merging trivial.
 type Recorder struct {
-	mu  sync.Mutex
-	run *Run
-	tl  timeline
+	mu     sync.Mutex
+	run    *Run
+	tl     timeline
+	closed bool // Run was called: what still arrives (late answers) is not this run's
 }
 
 // NewRecorder returns a Recorder for the given classes.
@@ -194,7 +226,9 @@ func NewRecorder(classes []ClassInfo) *Recorder {
 // Schedule counts n reads as scheduled: call it before they can finish.
 func (r *Recorder) Schedule(n int) {
 	r.mu.Lock()
-	r.run.Scheduled += int64(n)
+	if !r.closed {
+		r.run.Scheduled += int64(n)
+	}
 	r.mu.Unlock()
 }
 
@@ -202,6 +236,9 @@ func (r *Recorder) Schedule(n int) {
 func (r *Recorder) Read(s ReadSample) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
 	run := r.run
 	run.Outcomes[s.Outcome]++
 	if s.Outcome == Cancelled {
@@ -212,14 +249,26 @@ func (r *Recorder) Read(s ReadSample) {
 	if s.Fresh {
 		c.Cache.WouldNotSend++
 	}
-	if s.Answered {
+	if s.Answered || s.LowerBound {
 		run.Read.Record(s.Latency)
+		c.Latency.Record(s.Latency)
+	}
+	if s.LowerBound {
+		run.ReadLowerBounds++
+		c.LatencyLowerBounds++
+	}
+	if s.Answered {
+		if s.Outcome == OK {
+			run.ReadOK.Record(s.Latency)
+		}
 		run.Service.Record(s.Service)
 		if s.TTFB > 0 {
 			run.TTFB.Record(s.TTFB)
 		}
-		c.Latency.Record(s.Latency)
 		c.Cache.add(s)
+	}
+	if s.Sent {
+		run.Lag.Record(s.Lag)
 	}
 	run.WireBytes += s.WireBytes
 	run.DiskBytes += s.DiskBytes
@@ -232,13 +281,19 @@ func (r *Recorder) Read(s ReadSample) {
 	r.recordTimelineRead(s)
 }
 
-// Turn records one finished turn.
+// Turn records one finished or dropped turn.
 func (r *Recorder) Turn(t TurnSample) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
 	r.run.Turns++
 	r.run.TurnEnds[t.End]++
 	r.run.Turn.Record(t.Latency)
+	if t.LowerBound {
+		r.run.TurnLowerBounds++
+	}
 	if t.Reads > 0 {
 		h, ok := r.run.TurnBySize[t.Reads]
 		if !ok {
@@ -257,10 +312,16 @@ func (r *Recorder) ReadP99() time.Duration {
 	return r.run.Read.Quantile(99)
 }
 
-// LateAnswer records an answer that arrived for a cancelled read.
+// LateAnswer records an answer that arrived for a cancelled read. The
+// driver hands each read's recorder to its cancellation, so the answer is
+// charged to the phase of its read; once Run has been called it is no
+// longer this run's and is ignored.
 func (r *Recorder) LateAnswer(wireBytes int64, afterCancel time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
 	r.run.Cancel.LateAnswers++
 	r.run.Cancel.WastedBytes += wireBytes
 	r.run.Cancel.CancelToLate.Record(afterCancel)
@@ -269,15 +330,23 @@ func (r *Recorder) LateAnswer(wireBytes int64, afterCancel time.Duration) {
 // Shape adds response-shape findings.
 func (r *Recorder) Shape(s Shape) {
 	r.mu.Lock()
-	r.run.Shape.Add(s)
+	if !r.closed {
+		r.run.Shape.Add(s)
+	}
 	r.mu.Unlock()
 }
 
-// Run returns the recorded data. Call it after every recording goroutine
-// has finished; the Recorder must not be used afterwards.
+// Run closes the Recorder and returns the recorded data. Call it after
+// every read and turn has finished; what is recorded afterwards (a late
+// answer still arriving while sessions close) is ignored, so the returned
+// Run never changes under its reader. Calling it again returns the same
+// Run.
 func (r *Recorder) Run() *Run {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.finishTimeline()
+	if !r.closed {
+		r.closed = true
+		r.finishTimeline()
+	}
 	return r.run
 }

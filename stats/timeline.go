@@ -32,8 +32,13 @@ type SecondStats struct {
 	Errors   int64 // of those, reads whose outcome IsError
 	InFlight int64 // turns in flight at the end of the second (MergeTimelines)
 	// P50 and P99 are the read latency (from intended start) of the reads
-	// that answered in this second (MergeTimelines).
+	// that finished in this second, cut ones at their cut (MergeTimelines).
 	P50, P99 time.Duration
+	// LagMax is the largest scheduling lag of the reads sent in this
+	// second (by when they finished): a generator that fell behind and
+	// caught up shows here even when the second's achieved rate looks
+	// right.
+	LagMax time.Duration
 	// Latency is the histogram of an open second; LatencyHDR the encoding
 	// of a closed one (Histogram.Encode). At most one of them is set.
 	Latency    *Histogram
@@ -109,16 +114,6 @@ func (r *Recorder) StartTimeline(start time.Time) {
 	r.mu.Unlock()
 }
 
-// TurnDropped counts a turn that was asked but never started (max_in_flight
-// was reached): it shows in the timeline as asked and not achieved.
-func (r *Recorder) TurnDropped(intended time.Time) {
-	r.mu.Lock()
-	if sec := r.tl.at(intended); sec != nil {
-		sec.Asked++
-	}
-	r.mu.Unlock()
-}
-
 // recordTimelineRead adds a read to its second. Called with r.mu held.
 func (r *Recorder) recordTimelineRead(s ReadSample) {
 	if sec := r.tl.at(s.End); sec != nil {
@@ -126,17 +121,21 @@ func (r *Recorder) recordTimelineRead(s ReadSample) {
 		if s.Outcome.IsError() {
 			sec.Errors++
 		}
-		if s.Answered {
+		if s.Answered || s.LowerBound {
 			r.tl.latency(sec, s.Latency)
+		}
+		if s.Sent {
+			sec.LagMax = max(sec.LagMax, s.Lag)
 		}
 	}
 }
 
 // recordTimelineTurn adds a turn to the seconds of its intended start,
-// actual start and end. Called with r.mu held.
+// actual start and end; a zero time is left out (a dropped turn was asked
+// and never achieved). Called with r.mu held.
 func (r *Recorder) recordTimelineTurn(t TurnSample) {
-	if t.Intended.IsZero() || t.Started.IsZero() || t.Ended.IsZero() {
-		return // a sample without times (tests, old callers) stays off the timeline
+	if t.Started.IsZero() != t.Ended.IsZero() {
+		return // started but not ended, or the reverse: it would skew the in-flight count
 	}
 	if sec := r.tl.at(t.Intended); sec != nil {
 		sec.Asked++
@@ -185,6 +184,7 @@ func MergeTimelines(warmup time.Duration, runs ...*Run) ([]SecondStats, error) {
 			o.Ended += s.Ended
 			o.Reads += s.Reads
 			o.Errors += s.Errors
+			o.LagMax = max(o.LagMax, s.LagMax)
 			sh, err := s.histogram()
 			if err != nil {
 				return nil, fmt.Errorf("timeline second %d: %w", i, err)

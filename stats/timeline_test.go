@@ -32,8 +32,8 @@ func TestTimelineBucketing(t *testing.T) {
 			}
 		}},
 		{"dropped turns are asked and never achieved", func(_, m *Recorder) {
-			m.TurnDropped(at(0.1))
-			m.TurnDropped(at(0.2))
+			m.Turn(TurnSample{End: TurnDropped, Intended: at(0.1), LowerBound: true})
+			m.Turn(TurnSample{End: TurnDropped, Intended: at(0.2), LowerBound: true})
 			read(m, 0.1, Dropped, false, 0)
 		}, func(t *testing.T, tl []SecondStats) {
 			if s := tl[0]; s.Asked != 2 || s.Achieved != 0 || s.Reads != 1 || s.Errors != 1 {

@@ -26,7 +26,7 @@ func loadKeys() []string {
 
 func stageKeys() []string { return []string{"rate", "for", "ramp"} }
 
-func turnKeys() []string { return []string{"attachments", "read_timeout", "deadline"} }
+func turnKeys() []string { return []string{"attachments", "read_timeout", "deadline", "max_answer"} }
 
 func classKeys() []string {
 	return []string{"class", "weight", "uri", "uris", "template", "vars", "mime", "size",
@@ -259,6 +259,10 @@ func (p *parser) turn(t *Turn, k string, v *yaml.Node, path string) error {
 		t.ReadTimeout, err = p.duration(v, path)
 	case "deadline":
 		t.Deadline, err = p.duration(v, path)
+	case "max_answer":
+		if t.MaxAnswer, err = convert(p, v, path, "a size", units.ParseSize); err == nil && t.MaxAnswer <= 0 {
+			err = p.at(resolve(v), path, "must be more than zero, such as 256MiB")
+		}
 	}
 	return err
 }

@@ -51,6 +51,8 @@ var errorFiles = map[string]struct {
 	"empty-mix.yaml":                {2, 6, "mix", "want at least one class of attachment"},
 	"empty-uri.yaml":                {6, 9, "mix[0].uris[1]", "empty string"},
 	"alias-stdio.yaml":              {1, 21, "target.stdio", "want the command and its arguments, as in [./server, --stdio]"},
+	"bad-max-answer.yaml":           {4, 15, "turn.max_answer", `bad size "256mb": unit "mb" is ambiguous: write KiB/MiB/GiB for powers of 1024 or KB/MB/GB for powers of 1000`},
+	"zero-max-answer.yaml":          {3, 38, "turn.max_answer", "must be more than zero, such as 256MiB"},
 }
 
 func TestErrorFiles(t *testing.T) {
@@ -139,6 +141,7 @@ func TestParseFull(t *testing.T) {
 	check("Attachments[4]", w.Turn.Attachments.Weighted[4], 40)
 	check("ReadTimeout", w.Turn.ReadTimeout, 2*time.Second)
 	check("Deadline", w.Turn.Deadline, 800*time.Millisecond)
+	check("MaxAnswer", w.Turn.MaxAnswer, int64(64<<20))
 	check("len(Mix)", len(w.Mix), 5)
 	md := w.Mix[0]
 	check("md.Weight", md.Weight, 0.5)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode"
 )
 
 // TargetKind is the transport readbench uses to reach a server (docs/workload.md (targets)).
@@ -203,7 +204,10 @@ func JoinArgs(argv []string) string {
 	parts := make([]string, len(argv))
 	for i, a := range argv {
 		switch {
-		case a != "" && !strings.ContainsAny(a, " \t\r\n'\"\\"):
+		// Any Unicode space is quoted, not only the separators: ParseTarget
+		// trims the whole text (strings.TrimSpace), so a bare "\f" or
+		// U+0085 at either end would be lost on the way back.
+		case a != "" && !strings.ContainsAny(a, "'\"\\") && strings.IndexFunc(a, unicode.IsSpace) < 0:
 			parts[i] = a
 		case !strings.Contains(a, "'"):
 			parts[i] = "'" + a + "'"

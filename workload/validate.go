@@ -136,6 +136,9 @@ func (w *Workload) checkTurn() *Error {
 	if t.Deadline < 0 {
 		return errorf("turn.deadline", "must not be negative (0 means no deadline)")
 	}
+	if t.MaxAnswer < 0 {
+		return errorf("turn.max_answer", "must be more than zero, such as 256MiB")
+	}
 	return nil
 }
 

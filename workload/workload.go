@@ -24,6 +24,11 @@ const (
 	// DefaultDuration ends a run that names neither duration, turns nor
 	// stages: long enough for a first look, short enough not to surprise.
 	DefaultDuration = 10 * time.Second
+	// DefaultMaxAnswer is the largest answer a read accepts (turn.max_answer,
+	// --max-answer): generous, since a folder read of 40 mockups of 3 MB is
+	// 160 MB on the wire, yet a server that sends without end cannot take
+	// the machine's memory. A bigger answer is a protocol outcome.
+	DefaultMaxAnswer = 256 << 20
 )
 
 // Load models and arrival processes.
@@ -59,6 +64,11 @@ type Workload struct {
 	Headers     map[string]string // raw values as written (may contain ${ENV}); not expanded here
 	AllowHosts  []string          // non-loopback hosts the user allows a run to load
 	Thresholds  map[string]string // kept as written, e.g. {"turn.p99": "<800ms"}
+
+	// InsecureCredentials lets headers go to a non-loopback host over
+	// plain http://. No key sets it: only --insecure-credentials, said
+	// each time.
+	InsecureCredentials bool
 
 	pos map[string]position // where each key path was written; nil unless parsed
 }
@@ -112,6 +122,7 @@ type Turn struct {
 	Attachments Attachments
 	ReadTimeout time.Duration // per read; default 5s
 	Deadline    time.Duration // 0 = no deadline
+	MaxAnswer   int64         // bytes per answer; 0 = DefaultMaxAnswer
 }
 
 // Attachments is the number of reads per turn: a fixed count, or a count

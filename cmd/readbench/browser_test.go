@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/needs"
 )
 
 // chromiumArgs run Chromium headless, offline and without touching the
@@ -27,10 +29,7 @@ var figureRE = regexp.MustCompile(`(?s)<figure id="([^"]+)" data-chart="([^"]+)"
 // headless Chromium and checks, in the DOM the browser built, that every
 // chart was drawn with marks and labelled axes.
 func TestBrowserHTMLReport(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("chromium not found: run make test: it installs chromium")
-	}
+	chromium := needs.Tool(t, "chromium", installChromium)
 	dir := t.TempDir()
 	if _, stderr, code := readbench(t, dir, "run", "--duration", "2s", "--quiet", "--out", "r.json"); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr)

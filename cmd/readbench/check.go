@@ -23,7 +23,7 @@ func checkCommand() *cli.Command {
 		UsageText: "readbench check                                         # the embedded simulated server\n" +
 			"readbench check --target http://127.0.0.1:8080/mcp\n" +
 			"readbench check --target 'stdio:npx -y @modelcontextprotocol/server-everything' --format json\n" +
-			"readbench check --target https://staging.example.com/mcp --header 'Authorization: Bearer ${TOKEN}'",
+			"readbench check --target https://staging.example.com/mcp --allow-host staging.example.com --header 'Authorization: Bearer ${TOKEN}'",
 		Description: "Opens one session and checks: the handshake (era, protocol version, server name and\n" +
 			"version); resources/list (paginated) lists something; up to --sample listed resources read\n" +
 			"with the right shape (exactly one of text/blob, uri echoed, mimeType present and agreeing\n" +
@@ -31,7 +31,7 @@ func checkCommand() *cli.Command {
 			"URI (-32002 legacy, -32602 in 2026-07-28); -32602 for a malformed URI; a cancelled read\n" +
 			"that stays unanswered; the ranged read tool's semantics (docs/check.md) where offered.\n" +
 			"Exit 0 when every check passes or is skipped, 1 on any failure, 2 on bad usage.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse", Value: "embedded"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto", Value: "auto"},
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; ${VAR} expands from the environment)"},
@@ -40,7 +40,8 @@ func checkCommand() *cli.Command {
 			&cli.StringFlag{Name: "cancel-uri", Usage: "`URI` of a slow read for the cancellation check (default: a delayed sim: URI on the simulated server, else the slowest sampled read)"},
 			&cli.StringFlag{Name: "read-path", Usage: "`PATH` of a file for the ranged read tool checks on a server other than the simulated one"},
 			&cli.StringFlag{Name: "format", Usage: "table or json", Value: "table"},
-		},
+			maxAnswerFlag(),
+		}, aimFlags()...),
 		Action: checkAction,
 	}
 }
@@ -64,6 +65,14 @@ func checkAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit("check: "+err.Error(), exitUsage)
 	}
+	maxAnswer, err := maxAnswerOf(c)
+	if err != nil {
+		return cli.Exit("check: "+err.Error(), exitUsage)
+	}
+	aim := aimOf(c, nil)
+	if err := checkAim("check", target, headers, aim); err != nil {
+		return err
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("find own executable for the embedded server: %w", err)
@@ -74,6 +83,7 @@ func checkAction(c *cli.Context) error {
 		Client:          client.ServerInfo{Name: "readbench", Version: version},
 		Sample:          c.Int("sample"), Timeout: c.Duration("timeout"),
 		CancelURI: c.String("cancel-uri"), ReadPath: c.String("read-path"),
+		Aim: aim, MaxAnswer: maxAnswer,
 	})
 	if err != nil {
 		return cli.Exit(err.Error(), exitFail)

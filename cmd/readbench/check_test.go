@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -239,10 +237,7 @@ func checkBroken(t *testing.T, target string) {
 // code named) and a malformed one with -32603 (fails); its reads are too
 // fast to cancel and it offers no read tool.
 func TestCheckServerEverything(t *testing.T) {
-	entry, _ := filepath.Abs("../../peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-	if _, err := os.Stat(entry); err != nil {
-		t.Fatalf("server-everything is not installed (make test runs npm ci in peers/): %v", err)
-	}
+	entry := serverEverything(t)
 	d, code, _ := runCheck(t, "--target", "stdio:node "+entry+" stdio")
 	if code != 1 {
 		t.Errorf("exit %d", code)

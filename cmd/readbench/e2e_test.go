@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/peertest"
 )
 
 // The end-to-end tests build the readbench binary and run it as a user
@@ -20,20 +23,26 @@ import (
 
 var binary string
 
+// TestMain builds the binary the tests run, or makes the test binary a
+// stdio peer when re-executed as one (signal_test.go), and checks that
+// the tests leave no goroutine behind (peertest.Run).
 func TestMain(m *testing.M) {
+	peertest.Run(m, peertest.Options{Peers: signalPeers(), Setup: buildBinary})
+}
+
+// buildBinary builds readbench into a temporary folder, removed after the
+// tests.
+func buildBinary() (func(), error) {
 	dir, err := os.MkdirTemp("", "readbench-e2e")
 	if err != nil {
-		panic(err)
+		return nil, err
 	}
 	binary = filepath.Join(dir, "readbench")
-	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
-	if err != nil {
-		os.Stderr.Write(out)
-		os.Exit(1)
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("go build: %w\n%s", err, out)
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	return func() { os.RemoveAll(dir) }, nil
 }
 
 // readbench runs the binary in dir and returns stdout, stderr and the exit code.
@@ -103,7 +112,8 @@ func loadResult(t *testing.T, path string) result {
 		t.Fatal(err)
 	}
 	for _, k := range []string{"schema", "tool", "started", "ended", "partial", "workload", "target", "host", "totals",
-		"read", "turn", "classes", "cancellation", "shape", "server_cost", "digests", "timeline", "advice"} {
+		"read", "read_ok", "lag", "generator_bound", "turn", "classes", "cancellation", "shape", "server_cost", "digests",
+		"timeline", "advice"} {
 		if _, ok := keys[k]; !ok {
 			t.Errorf("result has no %q key", k)
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"net/http"
-	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/simserver"
 )
 
 // TestHeadersReachTheServerAndNowhereElse: --header and the workload's
@@ -19,20 +19,21 @@ import (
 func TestHeadersReachTheServerAndNowhereElse(t *testing.T) {
 	const secret = "s3cret-t0ken-value"
 	t.Setenv("RB_TEST_TOKEN", secret)
-	upstream, err := url.Parse(startServe(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The simulated server in this process, behind a guard that refuses
+	// a request without both headers.
+	srv := simserver.New(simserver.Options{})
 	var refused atomic.Int64 // handlers run concurrently
-	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: upstream.Scheme, Host: upstream.Host})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.Handler())
 	guard := peertest.ServeLocal(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer "+secret || r.Header.Get("X-Team") != "docs" {
 			refused.Add(1)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
-		proxy.ServeHTTP(w, r)
+		mux.ServeHTTP(w, r)
 	}))
+	upstream := &url.URL{Path: "/mcp"}
 
 	dir := t.TempDir()
 	wl := writeWorkload(t, dir, `
@@ -59,6 +60,30 @@ mix:
 			t.Errorf("the header value leaked into the %s", what)
 		}
 	}
+	// Every rendering of the saved result, and the contract check in both
+	// formats, against the same guarded server.
+	outputs := map[string]string{}
+	for _, format := range []string{"table", "markdown", "json", "html", "hlog"} {
+		out, errOut, code := readbench(t, dir, "report", "--format", format, "r.json")
+		if code != 0 || out == "" {
+			t.Errorf("report --format %s: exit %d: %s", format, code, errOut)
+		}
+		outputs["report --format "+format] = out + errOut
+	}
+	for _, format := range []string{"table", "json"} {
+		out, errOut, code := readbench(t, dir, "check", "--target", guard.URL+upstream.Path, "--format", format,
+			"--header", "Authorization: Bearer ${RB_TEST_TOKEN}", "--header", "X-Team: docs")
+		if code != 0 || !strings.Contains(out, "resources/list") {
+			t.Errorf("check --format %s through the guard: exit %d:\n%s\n%s", format, code, out, errOut)
+		}
+		outputs["check --format "+format] = out + errOut
+	}
+	for what, text := range outputs {
+		if strings.Contains(text, secret) {
+			t.Errorf("the header value leaked into %s", what)
+		}
+	}
+
 	// A wrong token: the server refuses, the run reports transport
 	// failures, and still never prints the value.
 	t.Setenv("RB_TEST_TOKEN", "wrong-"+secret)

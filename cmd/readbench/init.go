@@ -17,20 +17,20 @@ func initCommand() *cli.Command {
 		Usage: "discover a target and write a starter workload with its MIME and size mix",
 		UsageText: "readbench init --target http://127.0.0.1:8080/mcp > my-workload.yaml\n" +
 			"readbench init --target 'stdio:./my-server --stdio' --out my-workload.yaml\n" +
-			"readbench init --target https://staging.example.com/mcp --header 'Authorization: Bearer ${TOKEN}'\n" +
+			"readbench init --target https://staging.example.com/mcp --allow-host staging.example.com --header 'Authorization: Bearer ${TOKEN}'\n" +
 			"readbench run my-workload.yaml",
 		Description: "Lists the target (resources/list, every page, and resources/templates/list), reads a\n" +
 			"few resources of each type whose size the listing leaves out, and prints a commented\n" +
 			"workload: one class per MIME type, weighted by its share of the listing, drawing from the\n" +
 			"observed size range; the templates and a not-found class as commented examples.\n" +
 			"Exit 1 when the target cannot be reached, 2 on bad usage.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "`TARGET` to discover: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH"},
 			&cli.StringFlag{Name: "out", Usage: "write the workload to `FILE` instead of stdout"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite --out FILE if it exists"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto", Value: workload.DefaultProtocol},
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` for the target (repeatable; ${VAR} is expanded)"},
-		},
+		}, aimFlags()...),
 		Action: initAction,
 	}
 }
@@ -50,6 +50,10 @@ func initAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("init: %v", err), exitUsage)
 	}
+	aim := aimOf(c, nil)
+	if err := checkAim("init", target, headers, aim); err != nil {
+		return err
+	}
 	out := c.String("out")
 	if out != "" && !c.Bool("force") {
 		if _, err := os.Stat(out); err == nil {
@@ -64,6 +68,7 @@ func initAction(c *cli.Context) error {
 		Target: target, Protocol: c.String("protocol"), Headers: headers,
 		EmbeddedCommand: []string{self, "serve", "--stdio"},
 		Client:          client.ServerInfo{Name: "readbench", Version: version},
+		Aim:             aim,
 	})
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("init: %v", err), exitFail)

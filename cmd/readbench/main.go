@@ -26,12 +26,23 @@ const (
 	exitOK    = 0
 	exitFail  = 1 // a bound was broken or the target could not be reached
 	exitUsage = 2 // bad usage or bad input file
+	// exitInterrupted: interrupted (SIGINT, SIGTERM) before a result could
+	// be saved; 128 + SIGINT, as shells report it (interrupt.go).
+	exitInterrupted = 130
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	h := &interrupts{cancel: cancel, stderr: os.Stderr, tty: progressPrinter(os.Stderr) != nil,
+		killChildren: killChildren, exit: os.Exit, stopWithin: stopWithin, secondGrace: secondGrace}
+	go h.watch(sigs, done) // interrupt.go: the first signal stops, the second quits
 	code := run(ctx, os.Args, os.Stdout, os.Stderr)
-	stop()
+	close(done)
+	signal.Stop(sigs)
+	cancel(nil)
 	os.Exit(code)
 }
 
@@ -43,12 +54,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "readbench: %v\n", err)
+	code := exitFail
 	var ec cli.ExitCoder
 	if errors.As(err, &ec) {
-		return ec.ExitCode()
+		code = ec.ExitCode()
 	}
-	return exitFail
+	if code == exitFail && interrupted(ctx) {
+		// Whatever failed, failed because of the interrupt: say so, once.
+		fmt.Fprintf(stderr, "readbench: interrupted before it could finish, nothing saved: %v\n", err)
+		return exitInterrupted
+	}
+	fmt.Fprintf(stderr, "readbench: %v\n", err)
+	return code
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {

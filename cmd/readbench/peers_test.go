@@ -12,12 +12,8 @@ import (
 // over stdio: templates, text and blob resources, a static document of
 // known size and a URI it does not have.
 func TestRunAgainstServerEverything(t *testing.T) {
-	pkg, _ := filepath.Abs("../../peers/node_modules/@modelcontextprotocol/server-everything")
-	entry := filepath.Join(pkg, "dist", "index.js")
-	if _, err := os.Stat(entry); err != nil {
-		t.Fatalf("server-everything is not installed (make test runs npm ci in peers/): %v", err)
-	}
-	doc, err := os.Stat(filepath.Join(pkg, "dist", "docs", "architecture.md"))
+	entry := serverEverything(t)
+	doc, err := os.Stat(filepath.Join(filepath.Dir(entry), "docs", "architecture.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,12 +30,12 @@ func runCommand() *cli.Command {
 			"readbench run my-workload.yaml --duration 1m\n" +
 			"readbench run --target http://127.0.0.1:8080/mcp --rate 50/s\n" +
 			"readbench run --target 'stdio:npx -y @modelcontextprotocol/server-everything'\n" +
-			"readbench run --target https://staging.example.com/mcp --header 'Authorization: Bearer ${TOKEN}' w.yaml",
+			"readbench run --target https://staging.example.com/mcp --allow-host staging.example.com --header 'Authorization: Bearer ${TOKEN}' w.yaml",
 		Description: "With no argument runs the built-in docs-attachments scenario; with no target, against the\n" +
 			"embedded simulated server (readbench serve --stdio). The result is saved as\n" +
 			"runs/<start>-<server>-<version>.json (or --out) and the report printed on stdout.\n" +
 			"Flags override the workload file.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse"},
 			&cli.StringFlag{Name: "rate", Usage: "turns per second, e.g. `50/s` or 3000/min (open model)"},
 			&cli.DurationFlag{Name: "duration", Usage: "measured run length, e.g. 30s (warmup not included)"},
@@ -45,7 +45,8 @@ func runCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; ${VAR} expands from the environment; never saved)"},
 			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine (an HTTP target; stdio servers are sampled anyway)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
-		},
+			maxAnswerFlag(),
+		}, aimFlags()...),
 		Action: runAction,
 	}
 }
@@ -60,6 +61,9 @@ func runAction(c *cli.Context) error {
 	}
 	if err := applyRunFlags(c, w); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
+	}
+	if err := checkAim("run", w.Target, w.Headers, client.Aim{AllowHosts: w.AllowHosts, InsecureCredentials: w.InsecureCredentials}); err != nil {
+		return err
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -152,6 +156,15 @@ func applyRunFlags(c *cli.Context, w *workload.Workload) error {
 		}
 		w.Headers[name] = value
 	}
+	maxAnswer, err := maxAnswerOf(c)
+	if err != nil {
+		return err
+	}
+	if maxAnswer > 0 {
+		w.Turn.MaxAnswer = maxAnswer
+	}
+	aim := aimOf(c, w.AllowHosts)
+	w.AllowHosts, w.InsecureCredentials = aim.AllowHosts, aim.InsecureCredentials
 	return w.Validate()
 }
 
@@ -165,6 +178,7 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, out
 			ProtocolVersion: rep.ProtocolVersion,
 		},
 		AskedRate: rep.AskedRate, Measured: rep.Measured,
+		LateObservable: rep.LateObservable, LateWatch: rep.LateWatch,
 		Cost: rep.Cost,
 	}, w, rep.Run, rep.Warmup)
 	if err != nil {

@@ -39,6 +39,7 @@ func serveCommand() *cli.Command {
 			&cli.DurationFlag{Name: "stall-every", Usage: "every `D`, stall all reads for --stall-for"},
 			&cli.DurationFlag{Name: "stall-for", Usage: "length of each stall", Value: time.Second},
 			&cli.IntFlag{Name: "crash-after", Usage: "exit with an error after `N` reads (0: never)"},
+			&cli.IntFlag{Name: "wedge-after", Usage: "after `N` messages, wedge: stdio never reads stdin again (the process stays alive), HTTP never answers (0: never)"},
 			&cli.IntFlag{Name: "catalog-size", Usage: "resources in resources/list", Value: 100},
 		},
 		Action: serve,
@@ -54,7 +55,7 @@ func serve(c *cli.Context) error {
 		Name: protocol.SimServerName, Version: version,
 		Workers: c.Int("workers"), Stateful: c.Bool("stateful"), SSE: c.Bool("sse"),
 		StallEvery: c.Duration("stall-every"), StallFor: c.Duration("stall-for"),
-		CrashAfter: c.Int("crash-after"), CatalogSize: c.Int("catalog-size"),
+		CrashAfter: c.Int("crash-after"), WedgeAfter: c.Int("wedge-after"), CatalogSize: c.Int("catalog-size"),
 		Logf: func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
 	}
 	srv := simserver.New(opts)

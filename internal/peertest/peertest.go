@@ -6,8 +6,9 @@
 // files imports it.
 //
 // A stdio peer is the test binary itself, re-executed with Env set to a
-// mode: each test package's TestMain calls Main, which becomes the peer
-// when Env says so and runs the tests otherwise.
+// mode: each test package's TestMain calls Main (or Run), which becomes
+// the peer when Env says so and otherwise runs the tests and checks that
+// they left no goroutine behind (go.uber.org/goleak).
 package peertest
 
 import (
@@ -26,6 +27,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/goleak"
 )
 
 // Doc is one resource the peers serve, with its exact decoded size.
@@ -156,30 +158,78 @@ const (
 )
 
 // Main is a test package's TestMain: the peer of the mode Env names (the
-// built-in ones, or one of extra), else the tests.
+// built-in ones, or one of extra), else the tests, checked for leaked
+// goroutines. It is Run with Options{Peers: extra}.
 func Main(m *testing.M, extra map[string]func() int) {
-	mode := os.Getenv(Env)
+	Run(m, Options{Peers: extra})
+}
+
+// Options configure Run.
+type Options struct {
+	// Peers are the package's own stdio peer modes, by name, beside the
+	// built-in ones.
+	Peers map[string]func() int
+	// Setup, when set, runs before the tests (never in a peer); the
+	// function it returns runs after them. An error ends the test binary.
+	Setup func() (teardown func(), err error)
+	// Leaks are extra goleak options, for a package whose tests leave a
+	// known goroutine behind on purpose (name why beside it).
+	Leaks []goleak.Option
+}
+
+// Run is a test package's TestMain: when Env names a mode the test binary
+// becomes that stdio peer and exits; otherwise it runs the tests and, when
+// they pass, fails the binary if any goroutine is left over
+// (go.uber.org/goleak), so that a transport, a session or a run that does
+// not clean up after itself is caught where it is written.
+func Run(m *testing.M, o Options) {
+	if mode := os.Getenv(Env); mode != "" {
+		os.Exit(servePeer(mode, o.Peers))
+	}
+	teardown := func() {}
+	if o.Setup != nil {
+		td, err := o.Setup()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "test setup:", err)
+			os.Exit(1)
+		}
+		if td != nil {
+			teardown = td
+		}
+	}
+	code := m.Run()
+	teardown()
+	if code == 0 {
+		if err := goleak.Find(o.Leaks...); err != nil {
+			fmt.Fprintf(os.Stderr, "goleak: goroutines left after the tests passed: %v\n", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// servePeer is the test binary as the stdio peer of mode; it returns the
+// exit code.
+func servePeer(mode string, extra map[string]func() int) int {
 	switch {
-	case mode == "":
 	case mode == SDKStdio:
 		if err := SDKServer(2*time.Millisecond).Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "sdk peer:", err)
-			os.Exit(1)
+			return 1
 		}
-		os.Exit(0)
+		return 0
 	case mode == MCPGoStdio:
 		if err := server.NewStdioServer(MCPGoServer()).Listen(context.Background(), os.Stdin, os.Stdout); err != nil && err != context.Canceled {
 			fmt.Fprintln(os.Stderr, "mcp-go peer:", err)
-			os.Exit(1)
+			return 1
 		}
-		os.Exit(0)
+		return 0
 	case extra[mode] != nil:
-		os.Exit(extra[mode]())
+		return extra[mode]()
 	default:
 		fmt.Fprintf(os.Stderr, "peertest: unknown peer mode %q\n", mode)
-		os.Exit(2)
+		return 2
 	}
-	os.Exit(m.Run())
 }
 
 // Command returns the argv that starts the test binary as the stdio peer

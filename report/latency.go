@@ -1,0 +1,90 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/results"
+)
+
+// The latency table, shared by every format: which rows, in which order,
+// and the notes that say what each row's clock is and how many values
+// are lower bounds.
+
+// latencyRow is one row of figures, every format's cells.
+func latencyRow(name string, l results.Latency) []string {
+	return []string{clip(name), numfmt.Count(l.Count), numfmt.Ms(l.P50Ms), numfmt.Ms(l.P90Ms),
+		numfmt.Ms(l.P99Ms), numfmt.Ms(l.P999Ms), numfmt.Ms(l.MaxMs), numfmt.Ms(l.MeanMs)}
+}
+
+// latencyRows are the rows of the latency table in every format: per
+// class, all reads, ok reads, the uncorrected figures (as wrk2 prints
+// them beside the corrected ones: a gap is time the generator fell
+// behind), the scheduling lag, and turns, by size when sizes vary.
+func latencyRows(r *results.Result) []namedLatency {
+	var rows []namedLatency
+	for _, c := range r.Classes {
+		rows = append(rows, namedLatency{c.Class, c.Latency})
+	}
+	rows = append(rows, namedLatency{"all reads", r.Read}, namedLatency{"ok reads", r.ReadOK},
+		namedLatency{"service time", r.Service})
+	if r.TTFB.Count > 0 {
+		rows = append(rows, namedLatency{"first byte", r.TTFB})
+	}
+	if r.Lag.Count > 0 {
+		rows = append(rows, namedLatency{"scheduling lag", r.Lag})
+	}
+	rows = append(rows, namedLatency{"turns", r.Turn})
+	if len(r.TurnSizes) > 1 {
+		for _, ts := range r.TurnSizes {
+			rows = append(rows, namedLatency{fmt.Sprintf("  of %d reads", ts.Attachments), ts.Latency})
+		}
+	}
+	return rows
+}
+
+// namedLatency is one row of the latency table.
+type namedLatency struct {
+	name string
+	l    results.Latency
+}
+
+// latencyNotes say what the rows hold: which clock each figure runs on,
+// and how many values are lower bounds (cut or dropped, recorded at the
+// cut), so a tail past the deadline is never read as a fast one.
+func latencyNotes(r *results.Result) []string {
+	clocks := "ok reads: ok answers only, the tail to size a timeout on. Service time and first byte: from the " +
+		"actual send, as the server saw the read."
+	if r.Lag.Count > 0 {
+		clocks += " Scheduling lag: intended start to send, the generator's own delay."
+	}
+	notes := []string{"From each turn's intended start (count: reads sent, cut ones at the cut; turns: finished or dropped).", clocks}
+	for _, b := range []struct {
+		what, how string
+		l         results.Latency
+	}{{"reads", "cut by the deadline or the timeout", r.Read}, {"turns", "cut or dropped", r.Turn}} {
+		if b.l.LowerBounds > 0 {
+			notes = append(notes, fmt.Sprintf("%s of the %s were %s and are recorded at the cut: lower bounds, "+
+				"the true tail is at or above the figures shown.", numfmt.Count(b.l.LowerBounds), b.what, b.how))
+		}
+	}
+	return notes
+}
+
+func latencyTable(w io.Writer, r *results.Result) error {
+	fmt.Fprintln(w, "latency")
+	t := newTable(w, 1, "class", "count", "p50", "p90", "p99", "p99.9", "max", "mean")
+	for _, row := range latencyRows(r) {
+		if err := t.Append(latencyRow(row.name, row.l)); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	for _, n := range latencyNotes(r) {
+		fmt.Fprintln(w, wrapText(n, 100))
+	}
+	return nil
+}

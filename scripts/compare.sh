@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# compare.sh — what readbench costs per read, against vegeta and wrk on the
+# same reads of the same server.
+#
+# Starts `readbench serve --listen` on 127.0.0.1 pinned to one core
+# (GOMAXPROCS=1, taskset -c 1) and runs each generator, pinned to the other
+# cores, for a fixed duration per case: generator CPU (user + sys of its
+# process, from /usr/bin/time) per read, the median over REPEAT rounds,
+# and the readbench/vegeta ratio (the median of each round's ratio: the
+# tools of a round share the machine's load of the moment). Then the peak
+# RSS of readbench for 4 reads in flight of a 40 MiB blob and for the
+# design-mockups scenario, and the simulated server's capacity (wrk at
+# saturation) against what readbench can drive with a core.
+#
+#   ./scripts/compare.sh             # REPEAT=3 DURATION=5s; about 5 minutes
+#   REPEAT=5 ./scripts/compare.sh
+#
+# Needs Go, curl, python3, GNU time (/usr/bin/time) and taskset
+# (util-linux); installs vegeta v12.13.0 with `go install` into a temporary
+# GOBIN and wrk from Debian (apt-get) when it is missing (the wrk column is
+# n/a when it cannot be installed). Every process it starts is ended on
+# exit, Ctrl-C included.
+set -euo pipefail
+
+REPEAT=${REPEAT:-3}
+DURATION=${DURATION:-5s}
+VEGETA_VERSION=v12.13.0
+CONC=16
+
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+server_pid=
+cleanup() {
+	if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+die() { echo "compare.sh: $*" >&2; exit 1; }
+[[ -x /usr/bin/time ]] || die "needs GNU time at /usr/bin/time (Debian: apt-get install time)"
+for c in go curl python3; do command -v "$c" >/dev/null || die "needs $c"; done
+
+echo "building readbench; installing vegeta $VEGETA_VERSION (go install)…" >&2
+go build -o "$tmp/readbench" ./cmd/readbench
+GOBIN="$tmp/bin" go install "github.com/tsenart/vegeta/v12@$VEGETA_VERSION"
+vegeta="$tmp/bin/vegeta"
+wrk=$(command -v wrk || true)
+if [[ -z $wrk ]]; then
+	sudo=; [[ $(id -u) == 0 ]] || sudo="sudo -n"
+	{ $sudo apt-get install -y wrk || { $sudo apt-get update && $sudo apt-get install -y wrk; }; } >&2 || true
+	wrk=$(command -v wrk || true)
+	[[ -n $wrk ]] || echo "compare.sh: wrk could not be installed; its column is n/a" >&2
+fi
+
+# Pinning: the server on core 1, the generators on the others.
+ncpu=$(nproc)
+pin_server=() pin_gen=()
+if command -v taskset >/dev/null && ((ncpu >= 2)); then
+	pin_server=(taskset -c 1)
+	gen_cpus=0; ((ncpu > 2)) && gen_cpus="0,2-$((ncpu - 1))"
+	pin_gen=(taskset -c "$gen_cpus")
+fi
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+url="http://127.0.0.1:$port/mcp"
+GOMAXPROCS=1 "${pin_server[@]}" "$tmp/readbench" serve --listen "127.0.0.1:$port" 2>"$tmp/serve.log" &
+server_pid=$!
+
+# The request of a 2026-07-28 stateless read: its headers and its _meta.
+body() {
+	printf '{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"%s","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"compare.sh","version":"1"}}}}' "$1"
+}
+headers=("Content-Type: application/json" "Accept: application/json, text/event-stream"
+	"MCP-Protocol-Version: 2026-07-28" "Mcp-Method: resources/read")
+curl_read() { # URI -> the answer; fails unless HTTP 200
+	local h=() x
+	for x in "${headers[@]}" "Mcp-Name: $1"; do h+=(-H "$x"); done
+	curl -sS --fail --max-time 30 -X POST "${h[@]}" --data-binary "$(body "$1")" "$url"
+}
+
+text="sim:///compare/text.md?mime=text/markdown&size=1024"
+png="sim:///compare/shot.png?mime=image/png&size=1048576"
+big="sim:///compare/big.png?mime=image/png&size=41943040"
+for _ in $(seq 50); do curl -s -o /dev/null "$url" 2>/dev/null && break; sleep 0.1; done
+for u in "$text" "$png"; do # one request checked by hand, and the server's cache warmed
+	curl_read "$u" | python3 -c 'import json,sys; r=json.load(sys.stdin); c=r["result"]["contents"][0]; assert ("text" in c) != ("blob" in c), r' ||
+		die "the check request for $u failed"
+done
+
+# Per case: a readbench workload, a vegeta targets file, a wrk script.
+case_names=(text-closed png-closed text-open)
+declare -A case_uri=([text-closed]=$text [png-closed]=$png [text-open]=$text)
+declare -A case_load=(
+	[text-closed]="{model: closed, concurrency: $CONC, duration: $DURATION}"
+	[png-closed]="{model: closed, concurrency: $CONC, duration: $DURATION}"
+	[text-open]="{rate: 1000/s, duration: $DURATION}")
+workload() { # NAME URI LOAD [ATTACHMENT-TIMEOUT]
+	printf 'name: %s\nsessions: 1\nload: %s\nturn: {attachments: 1, read_timeout: %s}\nmix:\n  - {class: c, uri: "%s"}\n' \
+		"$1" "$3" "${4:-10s}" "$2" >"$tmp/$1.yaml"
+}
+for c in "${case_names[@]}"; do
+	u=${case_uri[$c]}
+	workload "$c" "$u" "${case_load[$c]}"
+	body "$u" >"$tmp/$c.body"
+	{ echo "POST $url"; printf '%s\n' "${headers[@]}" "Mcp-Name: $u"; echo "@$tmp/$c.body"; } >"$tmp/$c.targets"
+	python3 - "$tmp/$c.body" "$u" "$c" >"$tmp/$c.lua" <<'PY'
+import json, sys
+body, uri, case = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+q = lambda s: json.dumps(s)  # a JSON string is a valid Lua string literal here (ASCII)
+print('wrk.method = "POST"')
+print('wrk.body = ' + q(body))
+for k, v in [("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream"),
+             ("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "resources/read"), ("Mcp-Name", uri)]:
+    print('wrk.headers[%s] = %s' % (q(k), q(v)))
+if case == "text-open":  # wrk has no open loop: each connection waits 16 ms between reads (~1,000/s)
+    print('function delay() return 16 end')
+PY
+done
+
+secs=${DURATION%s}
+[[ $secs =~ ^[0-9]+$ ]] || die "DURATION must be whole seconds, such as 5s"
+results="$tmp/results.tsv" # case tool round cpu_s reads wall_rate maxrss_kb
+timed() { # OUTFILE CMD... : runs CMD bounded, its CPU and peak RSS in OUTFILE
+	local out=$1; shift
+	timeout -k 5 $((secs + 120)) /usr/bin/time -f '%U %S %M' -o "$out" "$@"
+}
+run_readbench() { # CASE ROUND
+	timed "$tmp/t" "${pin_gen[@]}" "$tmp/readbench" run "$tmp/$1.yaml" --target "$url" --quiet --out "$tmp/r.json" ||
+		die "readbench run $1 failed"
+	python3 - "$tmp/t" "$tmp/r.json" "$1" "$2" >>"$results" <<'PY'
+import json, sys
+u, s, m = open(sys.argv[1]).read().split()[-3:]
+r = json.load(open(sys.argv[2])); t = r["totals"]
+ok = t["outcomes"].get("ok", 0)
+assert ok == t["scheduled"], "not every read was ok: %s" % t["outcomes"]
+print("\t".join(map(str, [sys.argv[3], "readbench", sys.argv[4], float(u) + float(s), ok, t["reads_per_s"], m])))
+PY
+}
+run_vegeta() { # CASE ROUND
+	local rate=(-rate=0 -workers=$CONC -max-workers=$CONC)
+	[[ $1 == text-open ]] && rate=(-rate=1000/s)
+	timed "$tmp/t" "${pin_gen[@]}" "$vegeta" attack -targets="$tmp/$1.targets" "${rate[@]}" \
+		-duration="$DURATION" -max-body=0 -output="$tmp/v.bin" || die "vegeta $1 failed"
+	"$vegeta" report -type=json "$tmp/v.bin" >"$tmp/v.json"
+	python3 - "$tmp/t" "$tmp/v.json" "$1" "$2" >>"$results" <<'PY'
+import json, sys
+u, s, m = open(sys.argv[1]).read().split()[-3:]
+r = json.load(open(sys.argv[2]))
+assert r["status_codes"] == {"200": r["requests"]}, "vegeta: not every request was 200: %s %s" % (r["status_codes"], r.get("errors"))
+print("\t".join(map(str, [sys.argv[3], "vegeta", sys.argv[4], float(u) + float(s), r["requests"], r["throughput"], m])))
+PY
+}
+run_wrk() { # CASE ROUND
+	[[ -n $wrk ]] || return 0
+	timed "$tmp/t" "${pin_gen[@]}" "$wrk" -t1 -c$CONC -d"$DURATION" -s "$tmp/$1.lua" "$url" >"$tmp/w.txt" || die "wrk $1 failed"
+	python3 - "$tmp/t" "$tmp/w.txt" "$1" "$2" "$secs" >>"$results" <<'PY'
+import re, sys
+u, s, m = open(sys.argv[1]).read().split()[-3:]
+out = open(sys.argv[2]).read()
+n = int(re.search(r"(\d+) requests in", out).group(1))
+assert "Non-2xx" not in out and "Socket errors" not in out, "wrk: errors:\n" + out
+print("\t".join(map(str, [sys.argv[3], "wrk", sys.argv[4], float(u) + float(s), n, n / float(sys.argv[5]), m])))
+PY
+}
+
+# The server's capacity: wrk (vegeta without wrk) at saturation on the
+# 1 KiB text, 64 connections, with the server's own CPU from /proc.
+server_cpu() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
+run_capacity() { # ROUND
+	local c0 c1 n
+	c0=$(server_cpu)
+	if [[ -n $wrk ]]; then
+		timeout -k 5 $((secs + 60)) "${pin_gen[@]}" "$wrk" -t1 -c64 -d"$DURATION" -s "$tmp/text-closed.lua" "$url" >"$tmp/cap.txt"
+		n=$(sed -nE 's/^ *([0-9]+) requests in.*/\1/p' "$tmp/cap.txt")
+	else
+		timeout -k 5 $((secs + 60)) "${pin_gen[@]}" "$vegeta" attack -targets="$tmp/text-closed.targets" -rate=0 -workers=64 -max-workers=64 \
+			-duration="$DURATION" -max-body=0 -output="$tmp/cap.bin"
+		n=$("$vegeta" report -type=json "$tmp/cap.bin" | python3 -c 'import json,sys; print(json.load(sys.stdin)["requests"])')
+	fi
+	c1=$(server_cpu)
+	printf 'capacity\tserver\t%s\t%s\t%s\t%s\t0\n' "$1" "$(python3 -c "print(($c1 - $c0) / $(getconf CLK_TCK))")" "$n" \
+		"$(python3 -c "print($n / $secs)")" >>"$results"
+}
+
+for round in $(seq "$REPEAT"); do
+	for c in "${case_names[@]}"; do
+		echo "round $round/$REPEAT: $c" >&2
+		run_readbench "$c" "$round"
+		run_vegeta "$c" "$round"
+		run_wrk "$c" "$round"
+	done
+	echo "round $round/$REPEAT: server capacity" >&2
+	run_capacity "$round"
+done
+
+# Peak RSS of readbench alone (the server is another process): 4 reads in
+# flight of a 40 MiB blob, and the design-mockups scenario (40 × 3 MB in
+# one answer) against the same server.
+echo "memory: 4 × 40 MiB in flight; design-mockups" >&2
+workload big "$big" "{model: closed, concurrency: 4, duration: $DURATION}" 60s
+timed "$tmp/t" "${pin_gen[@]}" "$tmp/readbench" run "$tmp/big.yaml" --target "$url" --quiet --out "$tmp/big.json" || die "40 MiB run failed"
+rss_big=$(awk '{print $3}' "$tmp/t")
+timed "$tmp/t" "${pin_gen[@]}" "$tmp/readbench" run design-mockups --target "$url" --quiet --out "$tmp/mock.json" || die "design-mockups failed"
+rss_mock=$(awk '{print $3}' "$tmp/t")
+cap_tool="wrk -t1 -c64"; [[ -n $wrk ]] || cap_tool="vegeta, 64 workers"
+
+python3 - "$results" "$rss_big" "$rss_mock" "$cap_tool" "$REPEAT" "$DURATION" <<'PY'
+import collections, statistics, subprocess, sys, platform, datetime
+res, rss_big, rss_mock, cap_tool, rounds, duration = sys.argv[1:]
+rows = collections.defaultdict(dict)  # (case, round) -> tool -> (us/read, rate)
+for line in open(res):
+    case, tool, rnd, cpu, reads, rate, _ = line.split("\t")
+    rows[(case, rnd)][tool] = (float(cpu) / int(reads) * 1e6, float(rate))
+titles = {"text-closed": "1 KiB text, closed loop, 16 in flight",
+          "png-closed": "1 MiB PNG blob, closed loop, 16 in flight",
+          "text-open": "1 KiB text, open loop, 1,000 reads/s"}
+model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
+nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
+print("readbench compare — %s, %s cores (%s), %s; median of %s rounds of %s each" %
+      (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), nproc, model, platform.release(), rounds, duration))
+print("server: readbench serve --listen, GOMAXPROCS=1, pinned to core 1; generators on the other cores")
+print()
+print("| case | readbench µs CPU/read | vegeta µs/req | wrk µs/req | readbench/vegeta | reads/s (readbench, vegeta, wrk) |")
+print("|---|---:|---:|---:|---:|---|")
+fmt = lambda v: "n/a" if v is None else "{:,.1f}".format(v)
+rb_us = []
+for case in titles:
+    rs = [v for (c, _), v in rows.items() if c == case]
+    med = lambda tool, i: statistics.median([r[tool][i] for r in rs if tool in r]) if any(tool in r for r in rs) else None
+    ratio = statistics.median([r["readbench"][0] / r["vegeta"][0] for r in rs if "vegeta" in r and "readbench" in r])
+    rates = ", ".join("{:,.0f}".format(med(t, 1)) if med(t, 1) else "n/a" for t in ("readbench", "vegeta", "wrk"))
+    print("| %s | %s | %s | %s | %.2f× | %s |" % (titles[case], fmt(med("readbench", 0)), fmt(med("vegeta", 0)), fmt(med("wrk", 0)), ratio, rates))
+    if case == "text-closed":
+        rb_us = med("readbench", 0)
+print("| 4 reads in flight of a 40 MiB PNG blob | peak RSS %.0f MiB | | | | |" % (int(rss_big) / 1024))
+print("| readbench run design-mockups (40 × 3 MB in one answer) | peak RSS %.0f MiB | | | | |" % (int(rss_mock) / 1024))
+cap = [v for (c, _), v in rows.items() if c == "capacity"]
+drive = {rnd: v["readbench"][1] for (c, rnd), v in rows.items() if c == "text-closed" and "readbench" in v}
+served = statistics.median(v["server"][1] for v in cap)
+server_us = statistics.median(v["server"][0] for v in cap)
+headroom = statistics.median(rows[("capacity", rnd)]["server"][1] / d for rnd, d in drive.items() if ("capacity", rnd) in rows)
+print()
+print("server capacity (1 KiB text, GOMAXPROCS=1, %s at saturation): %s reads/s, %.1f µs of server CPU per read;" % (cap_tool, "{:,.0f}".format(served), server_us))
+print("readbench drives %s reads/s against it (closed loop, %s in flight, %.1f µs CPU/read): the server serves %.1f× what the generator drives" %
+      ("{:,.0f}".format(statistics.median(drive.values())), 16, rb_us, headroom))
+PY

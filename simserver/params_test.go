@@ -1,0 +1,65 @@
+package simserver
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// paramsSeeds are params as clients send them, and the shapes the fast
+// path must leave to encoding/json.
+var paramsSeeds = []string{
+	`{"uri":"sim:///a?size=3","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"x","version":"1"}}}`,
+	`{"uri":"sim:///a"}`, `{}`, ` { "uri" : "sim:///a" , "cursor" : "2" } `, `null`, `[]`, `"x"`, `{"uri":null}`,
+	`{"cursor":null,"name":null,"requestId":null,"arguments":null,"_meta":null}`,
+	`{"name":"read","arguments":{"path":"sim:///a","offset":0,"length":10}}`,
+	`{"requestId":7,"reason":"turn deadline"}`, `{"requestId":"abc"}`, `{"protocolVersion":"2025-11-25","capabilities":{}}`,
+	`{"URI":"sim:///a"}`, `{"Uri":"x","uri":"y"}`, `{"uri":"a","uri":"b"}`, `{"u\u0072i":"sim:///a"}`,
+	`{"uri":"caf\u00e9"}`, `{"uri":"café"}`, `{"uri":"a\"b"}`, `{"uri":5}`, `{"uri":true}`, `{"cursor":{}}`,
+	`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/protocolVersion":"x"}}`,
+	`{"_meta":{"IO.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, `{"_meta":[]}`, `{"_meta":5}`,
+	`{"_meta":{"io.modelcontextprotocol/clientCapabilities":null}}`, `{"_meta":{}}`, `{"_meta":{},"_meta":{}}`,
+	`{"requestState":"s1","requestId":1,"requestId":2}`,
+	`{"uri":"sim:///a?mime=text/plain\u0026size=3"}`, `{"uri":"\ud83d\ude00"}`, `{"uri":"\ud83d"}`, `{"uri":"\u00e9\n\t\/\\\"\b\f\r"}`,
+	`{"uri":"\u0000"}`, "{\"uri\":\"\xff\"}",
+}
+
+// checkParams: decodeParams and json.Unmarshal agree on raw, error and
+// value. Params come from a decoded message, so raw is valid JSON; other
+// bytes are not decodeParams' to judge.
+func checkParams(t *testing.T, raw []byte) {
+	t.Helper()
+	if !json.Valid(raw) {
+		return
+	}
+	var want, got params
+	wantErr := json.Unmarshal(raw, &want)
+	gotErr := decodeParams(raw, &got)
+	if (wantErr == nil) != (gotErr == nil) || wantErr != nil && wantErr.Error() != gotErr.Error() {
+		t.Fatalf("%q: error %v, encoding/json says %v", raw, gotErr, wantErr)
+	}
+	if wantErr == nil && !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q:\ngot  %+v\nwant %+v", raw, got, want)
+	}
+}
+
+func TestDecodeParams(t *testing.T) {
+	for _, s := range paramsSeeds {
+		checkParams(t, []byte(s))
+	}
+	// The usual read takes the fast path, & escaped as Go's encoder does.
+	usual := `{"_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"uri":"sim:///a?mime=text/plain\u0026size=3"}`
+	var p params
+	if !fastParams([]byte(usual), &p) || p.URI == nil || *p.URI != "sim:///a?mime=text/plain&size=3" || p.Meta == nil || string(p.Meta.ClientCapabilities) != "{}" {
+		t.Errorf("the usual read params missed the fast path: %+v", p)
+	}
+}
+
+// FuzzDecodeParams: whatever the bytes, decodeParams answers what
+// encoding/json answers.
+func FuzzDecodeParams(f *testing.F) {
+	for _, s := range paramsSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) { checkParams(t, raw) })
+}
