@@ -102,6 +102,27 @@ func (c *calls) wait(ctx context.Context, id int64, ch chan *Answer, failed <-ch
 	return nil, true, ctx.Err()
 }
 
+// await waits for the answer to req (see wait), sent at sent. A request
+// given up on is cancelled with notifications/cancelled, handed to send
+// (which must not block the caller: the transport sends it in the
+// background), except initialize, which is never cancelled.
+func (c *calls) await(ctx context.Context, req Request, ch chan *Answer, sent time.Time, failed <-chan struct{}, dead func() error, send func(Request)) (*Answer, error) {
+	a, cancelled, err := c.wait(ctx, req.ID, ch, failed, dead)
+	if cancelled && req.method != protocol.MethodInitialize {
+		if n, nerr := cancelNotification(req.ID, cancelReason(ctx)); nerr == nil {
+			send(n)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if a.err != nil {
+		return nil, a.err
+	}
+	a.Sent = sent
+	return a, nil
+}
+
 // route handles one message from the stream: an answer goes to its caller
 // (or to the late counter when its request was given up on); a request
 // from the server gets the reply route returns for the transport to send;

@@ -245,20 +245,9 @@ func (t *sseTransport) call(ctx context.Context, req Request) (*Answer, error) {
 		// A server that answers in the POST body as well: take it there.
 		return &Answer{Body: ack, WireBytes: int64(len(ack)), Sent: sent, Done: time.Now(), Status: http.StatusOK}, nil
 	}
-	a, cancelled, err := t.calls.wait(ctx, req.ID, ch, t.failed, func() error { return t.deadErr })
-	if cancelled && req.method != protocol.MethodInitialize { // initialize is never cancelled
-		if n, nerr := cancelNotification(req.ID, cancelReason(ctx)); nerr == nil {
-			t.background(func(ctx context.Context) { _, _ = t.post(ctx, n.body, n.method) })
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if a.err != nil {
-		return nil, a.err
-	}
-	a.Sent = sent
-	return a, nil
+	return t.calls.await(ctx, req, ch, sent, t.failed, func() error { return t.deadErr }, func(n Request) {
+		t.background(func(ctx context.Context) { _, _ = t.post(ctx, n.body, n.method) })
+	})
 }
 
 func (t *sseTransport) notify(ctx context.Context, req Request) error {

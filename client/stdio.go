@@ -157,23 +157,9 @@ func (t *stdioTransport) call(ctx context.Context, req Request) (*Answer, error)
 	// Handed to the writer (written, or being written: a message is never
 	// cut): from here on the server may answer, so a context that ends
 	// leaves a tombstone and a cancellation, as for any sent request.
-	a, cancelled, err := t.calls.wait(ctx, req.ID, ch, t.failed, func() error { return t.deadErr })
-	if cancelled {
-		// notifications/cancelled, in both eras on stdio, sent in the
-		// background so the read's end is never delayed by a full pipe.
-		// initialize is never cancelled (the session never does).
-		if n, nerr := cancelNotification(req.ID, cancelReason(ctx)); nerr == nil {
-			t.background(n.body)
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if a.err != nil {
-		return nil, a.err
-	}
-	a.Sent = sent
-	return a, nil
+	// A cancellation goes in the background, so the read's end is never
+	// delayed by a full pipe.
+	return t.calls.await(ctx, req, ch, sent, t.failed, func() error { return t.deadErr }, func(n Request) { t.background(n.body) })
 }
 
 func (t *stdioTransport) notify(ctx context.Context, req Request) error {

@@ -214,9 +214,15 @@ func startServe(t *testing.T, extra ...string) string {
 
 // startServeProc is startServe that also returns the server's process.
 func startServeProc(t *testing.T, extra ...string) (string, *os.Process) {
+	return startServeAt(t, "127.0.0.1:0", extra...)
+}
+
+// startServeAt runs `readbench serve --listen addr` until the test ends and
+// returns its URL and process.
+func startServeAt(t *testing.T, addr string, extra ...string) (string, *os.Process) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, binary, append([]string{"serve", "--listen", "127.0.0.1:0"}, extra...)...)
+	cmd := exec.CommandContext(ctx, binary, append([]string{"serve", "--listen", addr}, extra...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -236,7 +242,7 @@ func startServeProc(t *testing.T, extra ...string) (string, *os.Process) {
 			return u, cmd.Process
 		}
 	}
-	t.Fatal("serve printed no address")
+	t.Fatalf("serve on %s printed no address (the port may still be taken)", addr)
 	return "", nil
 }
 

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -239,33 +235,6 @@ mix:
 			}
 		})
 	}
-}
-
-// startServeAt runs `readbench serve --listen addr` until the test ends.
-func startServeAt(t *testing.T, addr string, extra ...string) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, binary, append([]string{"serve", "--listen", addr}, extra...)...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
-	sc := bufio.NewScanner(stderr)
-	re := regexp.MustCompile(`http://` + regexp.QuoteMeta(addr) + `/mcp`)
-	for sc.Scan() {
-		if re.MatchString(sc.Text()) {
-			go func() {
-				for sc.Scan() {
-				}
-			}()
-			return
-		}
-	}
-	t.Fatalf("serve on %s printed no address (the port may still be taken)", addr)
 }
 
 // TestChildExitsNonZero: a stdio server that exits with code 1 mid-run
