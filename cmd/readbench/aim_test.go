@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/needs"
 )
 
 // TestAimRefusedBeforeAnyConnection: run, check and init refuse a target
@@ -66,13 +68,13 @@ func ownAddress(t *testing.T) string {
 	t.Helper()
 	addrs, err := net.InterfaceAddrs()
 	if err != nil {
-		t.Skip("no interface addresses:", err)
+		needs.Missing(t, "the machine's interface addresses ("+err.Error()+")", "a network interface besides loopback")
 	}
 	for _, a := range addrs {
 		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() && n.IP.To4() != nil {
 			return n.IP.String()
 		}
 	}
-	t.Skip("this machine has no IPv4 address but loopback")
+	needs.Missing(t, "an IPv4 address of this machine that is not loopback", "a network interface besides loopback")
 	return ""
 }
