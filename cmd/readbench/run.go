@@ -30,7 +30,8 @@ func runCommand() *cli.Command {
 			"readbench run my-workload.yaml --duration 1m\n" +
 			"readbench run --target http://127.0.0.1:8080/mcp --rate 50/s\n" +
 			"readbench run --target 'stdio:npx -y @modelcontextprotocol/server-everything'\n" +
-			"readbench run --target https://staging.example.com/mcp --allow-host staging.example.com --header 'Authorization: Bearer ${TOKEN}' w.yaml",
+			"readbench run --target https://staging.example.com/mcp --allow-host staging.example.com --header 'Authorization: Bearer ${TOKEN}' w.yaml\n" +
+			"readbench run --cpuprofile cpu.pprof --memprofile mem.pprof   # where readbench itself spends (go tool pprof)",
 		Description: "With no argument runs the built-in docs-attachments scenario; with no target, against the\n" +
 			"embedded simulated server (readbench serve --stdio). The result is saved as\n" +
 			"runs/<start>-<server>-<version>.json (or --out) and the report printed on stdout.\n" +
@@ -46,7 +47,7 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine (an HTTP target; stdio servers are sampled anyway)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 			maxAnswerFlag(),
-		}, aimFlags()...),
+		}, append(aimFlags(), profileFlags()...)...),
 		Action: runAction,
 	}
 }
@@ -65,6 +66,15 @@ func runAction(c *cli.Context) error {
 	if err := checkAim("run", w.Target, w.Headers, client.Aim{AllowHosts: w.AllowHosts, InsecureCredentials: w.InsecureCredentials}); err != nil {
 		return err
 	}
+	stopProfiles, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	defer func() {
+		if err := stopProfiles(); err != nil {
+			fmt.Fprintf(c.App.ErrWriter, "readbench: writing the profiles: %v\n", err)
+		}
+	}()
 	self, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("find own executable for the embedded server: %w", err)
