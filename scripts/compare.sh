@@ -9,10 +9,11 @@
 # and the readbench/vegeta ratio (the median of each round's ratio: the
 # tools of a round share the machine's load of the moment). Then the peak
 # RSS of readbench for 4 reads in flight of a 40 MiB blob and for the
-# design-mockups scenario, and the simulated server's capacity (wrk at
-# saturation) against what readbench can drive with a core.
+# design-mockups scenario, and the simulated server's capacity (reads/s
+# under wrk at saturation, each round) against the reads/s readbench
+# drives in the closed loop.
 #
-#   ./scripts/compare.sh             # REPEAT=3 DURATION=5s; about 5 minutes
+#   ./scripts/compare.sh             # REPEAT=3 DURATION=5s; about 4 minutes
 #   REPEAT=5 ./scripts/compare.sh
 #
 # Needs Go, curl, python3, GNU time (/usr/bin/time) and taskset

@@ -135,10 +135,10 @@ func (s *Sleeper) Lateness() (timer, sleep time.Duration) {
 //
 // The lead covers nine timer wakes in ten, plus a margin: a timer that
 // fires past the deadline makes the wait late, while each OS sleep costs
-// a little CPU, so the lead is not the worst lateness ever seen. The OS sleep is aimed at its lower quartile
-// of lateness before the deadline: a quarter of the sleeps land early and
-// spin a few microseconds, three quarters land a few microseconds late
-// and spin nothing.
+// a little CPU, so the lead is not the worst lateness ever seen. The OS
+// sleep is aimed at its lower quartile of lateness before the deadline: a
+// quarter of the sleeps land early and spin a few microseconds, three
+// quarters land a few microseconds late and spin nothing.
 func (s *Sleeper) estimates() (lead, early time.Duration) {
 	timer, sleep := s.Lateness()
 	lead = min(max(timer+LeadMargin, MinLead), MaxLead)
