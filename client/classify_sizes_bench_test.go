@@ -19,7 +19,7 @@ func textAnswer(n int) []byte {
 
 // BenchmarkCheckReadSizes is BenchmarkCheckRead at the sizes around it:
 // a 1 KiB text answer (the per-read overhead of a small document), a
-// 1 KiB blob, and a 40 MiB blob (the size DESIGN's cost rule names; its
+// 1 KiB blob, and a 40 MiB blob (a whole answer a host may attach; its
 // allocations per read are the memory the check holds beyond the answer).
 func BenchmarkCheckReadSizes(b *testing.B) {
 	cases := []struct {
