@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -282,30 +281,4 @@ func TestSecondInterruptQuitsAtOnce(t *testing.T) {
 		t.Errorf("temporary files left: %v", tmp)
 	}
 	r.noneLeft(2)
-}
-
-// TestKilledReadbenchTakesItsServerAlong: readbench killed outright
-// (SIGKILL: nothing of it runs) still leaves no stdio server behind: on
-// Linux the kernel kills the server when its parent dies (the server's
-// own children are not its parent's to end: this one is killed by the
-// test's cleanup).
-func TestKilledReadbenchTakesItsServerAlong(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the parent-death signal is Linux's; elsewhere a server learns of it from its stdin closing")
-	}
-	r := startInterruptible(t, stuckPeer)
-	r.waitReady()
-	r.signal(syscall.SIGKILL)
-	r.waitExit(time.Second)
-	pids := r.peerPIDs()
-	if len(pids) != 2 {
-		t.Fatalf("the peer recorded %v", pids)
-	}
-	deadline := time.Now().Add(2 * time.Second)
-	for !processGone(pids[0]) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !processGone(pids[0]) {
-		t.Errorf("the server (%d), deaf to its stdin closing and to SIGTERM, outlived a killed readbench", pids[0])
-	}
 }
