@@ -82,13 +82,14 @@ func FuzzDecodedLen(f *testing.F) {
 		if strings.ContainsAny(s, "\"\\") {
 			return // JSON escaping is exercised by the table test
 		}
-		n, _, _, ok := decodedLen([]byte(`"` + s + `"`))
+		v := Classify(answerWith(`[{"uri":"u","blob":"`+s+`"}]`), "u", false)
+		n, ok := v.DiskBytes, v.Kind == OK
 		b, err := base64.StdEncoding.Strict().DecodeString(s)
 		if strings.ContainsAny(s, "\r\n") { // the library skips newlines; JSON strings do not carry raw ones
 			return
 		}
 		if ok != (err == nil) || (ok && n != int64(len(b))) {
-			t.Fatalf("decodedLen(%q) = %d, %v; library: %d, %v", s, n, ok, len(b), err)
+			t.Fatalf("blob %q: %d bytes, ok %v; library: %d, %v", s, n, ok, len(b), err)
 		}
 	})
 }

@@ -1,0 +1,223 @@
+package client
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/readbench/readbench/protocol"
+)
+
+// What the streaming scanner concludes: the small members it kept, each
+// entry when it closes, and the verdict at the answer's end, in the order
+// and with the rules of the buffered walk it replaces.
+
+// maxURIs bounds the entry uris kept when the request's uri is not known
+// while its entries stream by (an id after the payload).
+const maxURIs = 1024
+
+// overlong stands for a captured string too long to keep.
+const overlong = "\x00overlong"
+
+// captured handles a small member kept whole in s.capBuf.
+func (s *answerScanner) captured() {
+	raw, over := s.capBuf, s.capOver
+	s.capBuf, s.capOver = s.capBuf[:0], false
+	switch s.capWhat {
+	case capID:
+		if !s.msg.idDone {
+			s.msg.idDone = true
+			if !over {
+				s.msg.id = append(s.msg.id[:0], raw...)
+			}
+		}
+	case capError:
+		s.msg.hasError, s.msg.errOver = true, over
+		s.msg.errRaw = append(s.msg.errRaw[:0], raw...)
+	case capResultType:
+		unquote(raw, over, &s.res.resultType)
+	case capTTL:
+		s.res.hasTTL = !over && json.Unmarshal(raw, &s.res.ttlMs) == nil && s.res.ttlMs >= 0
+	case capScope:
+		unquote(raw, over, &s.res.cacheScope)
+	case capURI:
+		unquote(raw, over, &s.entry.uri)
+	case capMIME:
+		unquote(raw, over, &s.entry.mime)
+	}
+}
+
+// unquote sets *dst as json.Unmarshal into a string would (unchanged when
+// raw is not a string), without reflection for the plain strings servers
+// send. A string over the capture bound becomes overlong.
+func unquote(raw []byte, over bool, dst *string) {
+	if over {
+		if len(raw) > 0 && raw[0] == '"' {
+			*dst = overlong
+		}
+		return
+	}
+	if len(raw) >= 2 && raw[0] == '"' && plainString(raw[1:len(raw)-1]) {
+		if string(raw[1:len(raw)-1]) != *dst {
+			*dst = string(raw[1 : len(raw)-1])
+		}
+		return
+	}
+	_ = json.Unmarshal(raw, dst)
+}
+
+// plainString reports whether b needs no decoding: printable ASCII
+// without quotes or backslashes.
+func plainString(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// endEntry checks the entry that just closed, as checkEntry did.
+func (s *answerScanner) endEntry() {
+	c, e := &s.cont, &s.entry
+	v := &c.v
+	if c.entries == 1 {
+		v.MIME = strings.TrimSpace(e.mime)
+	}
+	switch {
+	case c.uriKnown:
+		if e.uri != c.uri {
+			v.Shape.URIRewritten++
+		}
+	case c.uris == nil || len(c.uris) < maxURIs:
+		if c.uris == nil {
+			c.uris = make(map[string]int)
+		}
+		c.uris[e.uri]++
+	default:
+		c.urisOver = true
+	}
+	if e.mime == "" {
+		v.Shape.MIMEMissing++
+	}
+	fail := func(why string) {
+		c.usable = false
+		c.detail = why
+	}
+	switch {
+	case e.text == payloadNone && e.blob == payloadNone:
+		v.Shape.Neither++
+		fail("entry has neither text nor blob")
+	case e.text != payloadNone && e.blob != payloadNone:
+		v.Shape.Both++
+		fail("entry has both text and blob")
+	case e.text != payloadNone:
+		if e.text != payloadString {
+			fail("text is not a string")
+			return
+		}
+		v.DiskBytes += e.textN
+		if e.mime != "" && !s.textAgrees(e) {
+			v.Shape.MIMEMismatch++
+		}
+	case e.blob != payloadString || !e.blobOK:
+		v.Shape.BadBase64++
+		fail("blob is not valid padded base64")
+	default:
+		v.DiskBytes += e.blobN
+		v.Base64Bytes += e.blobRaw
+		v.Padding += e.blobP
+		if e.mime != "" && !mimeAgrees(e.mime, e.head[:e.headLen]) {
+			v.Shape.MIMEMismatch++
+		}
+	}
+}
+
+// textAgrees is textAgrees on the kept text. A JSON text that could not
+// be kept (over jsonTextKeep, or declared JSON only after its text by a
+// repeated mimeType) is not checked.
+func (s *answerScanner) textAgrees(e *entryState) bool {
+	if isJSONType(e.mime) && !e.textKeep {
+		return true
+	}
+	return textAgrees(e.mime, s.text.keep)
+}
+
+// verdict is the answer's verdict once every byte was fed. uri and modern
+// are the request's; digest is Verdict.Digest's hash when one was asked.
+func (s *answerScanner) verdict(uri string, modern bool) Verdict {
+	s.finishSyntax()
+	var v Verdict
+	switch {
+	case s.state == sBroken:
+		return protocolVerdict(v, s.detail)
+	case s.msg.hasError && s.msg.errOver:
+		return protocolVerdict(v, "error object over the size readbench keeps of one")
+	case s.msg.hasError:
+		return errorVerdict(v, s.msg.errRaw, modern)
+	case !s.msg.hasResult:
+		return protocolVerdict(v, "answer has neither result nor error")
+	case s.res.notObject:
+		return protocolVerdict(v, "result is not an object")
+	}
+	v.HasTTL, v.TTLMs, v.CacheScope = s.res.hasTTL, s.res.ttlMs, s.res.cacheScope
+	if s.res.resultType == protocol.ResultInputRequired {
+		v.Kind = InputRequired
+		return v
+	}
+	c := &s.cont
+	switch c.kind {
+	case contentsAbsent, contentsNull:
+		return protocolVerdict(v, "result has no contents array")
+	case contentsNotArray:
+		return protocolVerdict(v, "contents is not an array")
+	}
+	v.DiskBytes, v.Base64Bytes, v.Padding, v.MIME, v.Shape = c.v.DiskBytes, c.v.Base64Bytes, c.v.Padding, c.v.MIME, c.v.Shape
+	v.Entries = c.entries
+	if !c.uriKnown {
+		v.Shape.URIRewritten = int64(c.objects - c.uris[uri])
+	}
+	switch {
+	case v.Entries == 0:
+		v.Shape.EmptyContents++
+		return protocolVerdict(v, "empty contents")
+	case !c.usable:
+		return protocolVerdict(v, c.detail)
+	}
+	if v.Entries > 1 {
+		v.Shape.MultiEntry++
+		v.Shape.URIRewritten = 0
+	}
+	v.Kind = OK
+	v.Digest = s.dig.sum()
+	return v
+}
+
+// isJSONType reports whether a declared type is JSON (application/json or
+// a +json type), whose text must then be valid JSON.
+func isJSONType(declared string) bool {
+	m := mediaType(declared)
+	return m == "application/json" || strings.HasSuffix(m, "+json")
+}
+
+// mediaType is a declared type lowercased, without parameters.
+func mediaType(declared string) string {
+	m, _, _ := strings.Cut(declared, ";")
+	return strings.ToLower(strings.TrimSpace(m))
+}
+
+// idOf is the message's top-level id (the first one), raw; nil when none
+// was seen whole.
+func (s *answerScanner) idOf() []byte {
+	if !s.msg.idDone || len(s.msg.id) == 0 {
+		return nil
+	}
+	return s.msg.id
+}
+
+// isResponse reports whether the message is a JSON-RPC response (a result
+// or an error member).
+func (s *answerScanner) isResponse() bool { return s.msg.hasResult || s.msg.hasError }
+
+// isNullID reports whether the id is null.
+func (s *answerScanner) isNullID() bool { return isNull(s.idOf()) }
