@@ -213,4 +213,3 @@ func allBase64Ref(s []byte) bool {
 	}
 	return bad == 0
 }
-

@@ -79,12 +79,12 @@ type answerScanner struct {
 	digits bool // the number has a digit
 
 	// string state
-	strRole uint8
-	esc     uint8 // 0 none; 1 after '\'; 2..5 reading \u hex digits
-	uval    rune
-	qpos    int // index of the next '"' in the current chunk (-1: unknown)
-	key     [16]byte
-	keyLen  int
+	strRole  uint8
+	esc      uint8 // 0 none; 1 after '\'; 2..5 reading \u hex digits
+	uval     rune
+	qpos     int // index of the next '"' in the current chunk (-1: unknown)
+	key      [16]byte
+	keyLen   int
 	strStart int64 // offset of the string's opening quote
 
 	// capture of a small value (capWhat), from capFrom in the chunk
