@@ -21,9 +21,18 @@ import (
 type calls struct {
 	late LateFunc // nil: late answers are not counted
 
-	mu      sync.Mutex
-	pending map[int64]chan *Answer
-	tombs   bounded.Map[int64, tomb] // cancelled ids
+	mu       sync.Mutex
+	pending  map[int64]pendingCall
+	nonReads int                      // pending calls that are not reads: their answers are kept whole
+	digests  int                      // pending reads that asked for a digest
+	tombs    bounded.Map[int64, tomb] // cancelled ids
+}
+
+// pendingCall is a request waiting for its answer: read says how to
+// classify it as it streams in (nil: not a read, its answer is kept whole).
+type pendingCall struct {
+	ch   chan *Answer
+	read *readSpec
 }
 
 // tomb is what is remembered of a request given up on: when, and who
@@ -51,17 +60,59 @@ func (c *calls) lateOf(ctx context.Context) LateFunc {
 }
 
 func newCalls(late LateFunc) *calls {
-	return &calls{late: late, pending: make(map[int64]chan *Answer)}
+	return &calls{late: late, pending: make(map[int64]pendingCall)}
 }
 
 // add registers a request about to be sent; its answer comes on the
 // returned channel.
-func (c *calls) add(id int64) chan *Answer {
+func (c *calls) add(id int64) chan *Answer { return c.addCall(id, nil) }
+
+// addCall registers a request about to be sent, with how to classify its
+// answer when it is a read.
+func (c *calls) addCall(id int64, read *readSpec) chan *Answer {
 	ch := make(chan *Answer, 1)
 	c.mu.Lock()
-	c.pending[id] = ch
+	c.pending[id] = pendingCall{ch: ch, read: read}
+	c.count(read, 1)
 	c.mu.Unlock()
 	return ch
+}
+
+// count adds d to the counters a pending call is in.
+func (c *calls) count(read *readSpec, d int) {
+	switch {
+	case read == nil:
+		c.nonReads += d
+	case read.digest:
+		c.digests += d
+	}
+}
+
+// takeLocked removes a pending call (c.mu held).
+func (c *calls) takeLocked(id int64) (pendingCall, bool) {
+	p, ok := c.pending[id]
+	if ok {
+		delete(c.pending, id)
+		c.count(p.read, -1)
+	}
+	return p, ok
+}
+
+// peek says whether id is pending and, if so, how its answer is read.
+func (c *calls) peek(id int64) (read *readSpec, pending bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.pending[id]
+	return p.read, ok
+}
+
+// wants says whether any pending call is not a read (its answer must be
+// kept whole) and whether any read wants a digest: what a message whose
+// id is not known yet must be read for.
+func (c *calls) wants() (keep, digest bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nonReads > 0, c.digests > 0
 }
 
 // forget drops a pending request and reports whether it was still
@@ -69,8 +120,7 @@ func (c *calls) add(id int64) chan *Answer {
 func (c *calls) forget(id int64) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	_, ok := c.pending[id]
-	delete(c.pending, id)
+	_, ok := c.takeLocked(id)
 	return ok
 }
 
@@ -90,9 +140,8 @@ func (c *calls) wait(ctx context.Context, id int64, ch chan *Answer, failed <-ch
 	case <-ctx.Done():
 	}
 	c.mu.Lock()
-	_, stillPending := c.pending[id]
+	_, stillPending := c.takeLocked(id)
 	if stillPending {
-		delete(c.pending, id)
 		c.tombs.Put(id, tomb{at: time.Now(), late: c.lateOf(ctx)})
 	}
 	c.mu.Unlock()
@@ -132,6 +181,13 @@ func (c *calls) await(ctx context.Context, req Request, ch chan *Answer, sent ti
 // that must copy the message pays for it only then, never for a late one.
 func (c *calls) route(msg []byte, wire int64, now time.Time, answer func() *Answer) (reply []byte) {
 	id, method := routing(msg)
+	return c.routeID(id, method, wire, now, func(*readSpec) *Answer { return answer() })
+}
+
+// routeID is route for a message already scanned: its raw id (nil when
+// none) and method ("" for a response). answer is given how the request
+// reads its answer.
+func (c *calls) routeID(id []byte, method string, wire int64, now time.Time, answer func(read *readSpec) *Answer) (reply []byte) {
 	if method != "" {
 		if id != nil {
 			return replyToServer(id, method)
@@ -143,13 +199,12 @@ func (c *calls) route(msg []byte, wire int64, now time.Time, answer func() *Answ
 		return nil // not an answer to anything we sent
 	}
 	c.mu.Lock()
-	ch, waiting := c.pending[n]
-	delete(c.pending, n)
+	p, waiting := c.takeLocked(n)
 	tb, isLate := c.tombs.Take(n)
 	c.mu.Unlock()
 	switch {
 	case waiting:
-		ch <- answer()
+		p.ch <- answer(p.read)
 	case isLate && tb.late != nil:
 		tb.late(wire, now.Sub(tb.at))
 	}

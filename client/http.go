@@ -25,6 +25,7 @@ type httpTransport struct {
 	client    *http.Client
 	headers   http.Header    // from the workload, already expanded
 	maxAnswer int64          // bytes; a bigger answer is a protocol failure of its read
+	bufs      readBufs       // what each read in flight reads its answer through
 	bg        sync.WaitGroup // notifications/cancelled and replies being POSTed; close waits
 
 	mu        sync.Mutex
@@ -139,7 +140,14 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Answer, error) 
 	if err := checkExpired(resp, req.method, sid); err != nil {
 		return nil, err
 	}
-	a, err := readHTTPAnswer(resp, req.ID, t.maxAnswer, t.replyInBackground)
+	var a *Answer
+	if req.read != nil {
+		rb := t.bufs.get()
+		a, err = readHTTPRead(resp, req.ID, t.maxAnswer, req.read, t.replyInBackground, rb)
+		t.bufs.put(rb)
+	} else {
+		a, err = readHTTPAnswer(resp, req.ID, t.maxAnswer, t.replyInBackground)
+	}
 	if err != nil {
 		var se *StatusError
 		if errors.As(err, &se) {

@@ -2,11 +2,7 @@ package client
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
-	"encoding/json"
-	"hash"
+	"fmt"
 
 	"github.com/readbench/readbench/protocol"
 )
@@ -28,68 +24,60 @@ func WithDigest() ReadOption { return func(c *readConfig) { c.digest = true } }
 // digestPrefix names the hash in a Verdict.Digest.
 const digestPrefix = "sha256:"
 
-// Read issues one resources/read and classifies its answer (Answer.Verdict)
-// as the transport hands it over. When ctx ends first the read is
-// cancelled the way the transport and era say (see docs/measurement.md,
-// cancellation) and ctx's error returned.
+// readSpec is how a transport classifies the answer to a read as it
+// streams in: the uri read, the session's era, and whether to hash.
+type readSpec struct {
+	uri    string
+	modern bool
+	digest bool
+}
+
+// Read issues one resources/read and classifies its answer as it streams
+// in (Answer.Verdict): no transport holds a whole answer to a read, so
+// Answer.Body is nil, except for a JSON-RPC error, whose id and error
+// members it keeps. When ctx ends first the read is cancelled the way the
+// transport and era say (see docs/measurement.md, cancellation) and ctx's
+// error returned.
 func (s *Session) Read(ctx context.Context, uri string, opts ...ReadOption) (*Answer, error) {
 	var cfg readConfig
 	for _, o := range opts {
 		o(&cfg)
 	}
-	a, err := s.send(ctx, protocol.MethodResourcesRead, uri, s.withMeta(map[string]any{"uri": uri}))
+	spec := &readSpec{uri: uri, modern: s.modern, digest: cfg.digest}
+	a, err := s.sendRead(ctx, protocol.MethodResourcesRead, uri, s.withMeta(map[string]any{"uri": uri}), spec)
 	if err != nil {
 		return nil, err
 	}
-	a.Verdict = Classify(a.Body, uri, s.modern)
-	if cfg.digest && a.Verdict.Kind == OK {
-		a.Verdict.Digest = contentDigest(a.Body)
+	if !a.classified { // a transport that had the answer whole
+		a.Verdict, a.classified = bufferedReadAnswer(a.Body, a.WireBytes, spec).Verdict, true
 	}
 	return a, nil
 }
 
-// contentDigest is "sha256:<hex>" of the decoded content of a usable
-// answer's entries, in order: text as the UTF-8 bytes its JSON string
-// decodes to, blob as the bytes its base64 decodes to.
-func contentDigest(body []byte) string {
-	h := sha256.New()
-	var contents []byte
-	_ = protocol.ObjectFields(body, func(k, v []byte) error {
-		if string(k) == "result" {
-			_ = protocol.ObjectFields(v, func(k, v []byte) error {
-				if string(k) == "contents" {
-					contents = v
-				}
-				return nil
-			})
+// scannedAnswer is the Answer to a read that sc has followed to its end.
+func scannedAnswer(sc *answerScanner, spec *readSpec, wire int64) *Answer {
+	v := sc.verdict(spec.uri, spec.modern)
+	if !spec.digest {
+		v.Digest = ""
+	}
+	a := &Answer{Verdict: v, WireBytes: wire, classified: true}
+	if sc.msg.hasError && !sc.msg.errOver {
+		id := sc.idOf()
+		if id == nil {
+			id = nullLiteral
 		}
-		return nil
-	})
-	_ = protocol.ArrayElements(contents, func(e []byte) error {
-		return protocol.ObjectFields(e, func(k, v []byte) error {
-			switch string(k) {
-			case "text":
-				hashText(h, v)
-			case "blob":
-				hashBlob(h, v)
-			}
-			return nil
-		})
-	})
-	return digestPrefix + hex.EncodeToString(h.Sum(nil))
+		a.Body = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":%s}`, id, sc.msg.errRaw)
+	}
+	return a
 }
 
-// hashText adds a JSON string's decoded bytes to h.
-func hashText(h hash.Hash, raw []byte) {
-	var s string
-	_ = json.Unmarshal(raw, &s)
-	h.Write([]byte(s))
-}
-
-// hashBlob adds a base64 JSON string's decoded bytes to h.
-func hashBlob(h hash.Hash, raw []byte) {
-	var s string
-	_ = json.Unmarshal(raw, &s)
-	b, _ := base64.StdEncoding.DecodeString(s)
-	h.Write(b)
+// bufferedReadAnswer classifies a read's answer held whole (an error
+// status's body, an answer in an HTTP+SSE POST's body).
+func bufferedReadAnswer(body []byte, wire int64, spec *readSpec) *Answer {
+	var sc answerScanner
+	sc.reset(true, spec.uri, spec.digest)
+	sc.feed(body)
+	a := scannedAnswer(&sc, spec, wire)
+	a.Body = body
+	return a
 }

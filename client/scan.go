@@ -109,7 +109,7 @@ type answerScanner struct {
 type messageState struct {
 	id        []byte // raw, the first "id"
 	idDone    bool
-	method    bool // a "method" member: a request or notification
+	method    string // the "method" member: a request or notification
 	hasError  bool
 	errRaw    []byte
 	errOver   bool
@@ -453,10 +453,6 @@ func (s *answerScanner) beginRole(r uint8, c byte, i int) {
 		s.entry = entryState{}
 	case rText, rBlob:
 		s.beginPayload(r, c, i)
-	case rCapture:
-		if s.capWhat == capMethod && s.depth == 1 {
-			s.msg.method = true
-		}
 	}
 }
 

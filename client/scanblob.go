@@ -176,6 +176,7 @@ var invalidBase64 = func() (t [256]byte) {
 // when a digest is asked for; otherwise it does nothing.
 type digester struct {
 	on   bool
+	lost bool // turned on too late: no digest
 	h    hash.Hash
 	snap []byte // the state at the start of the entry's payload
 	rb   [utf8.UTFMax]byte
@@ -232,7 +233,7 @@ func (d *digester) restore() {
 
 // sum is the digest as Verdict.Digest says it.
 func (d *digester) sum() string {
-	if !d.on {
+	if !d.on || d.lost {
 		return ""
 	}
 	var b [sha256.Size]byte

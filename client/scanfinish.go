@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -30,6 +31,11 @@ func (s *answerScanner) captured() {
 			if !over {
 				s.msg.id = append(s.msg.id[:0], raw...)
 			}
+		}
+	case capMethod:
+		s.msg.method = string(bytes.Trim(raw, `"`))
+		if s.msg.method == "" {
+			s.msg.method = "?" // a method member all the same: not a response
 		}
 	case capError:
 		s.msg.hasError, s.msg.errOver = true, over
@@ -215,9 +221,22 @@ func (s *answerScanner) idOf() []byte {
 	return s.msg.id
 }
 
-// isResponse reports whether the message is a JSON-RPC response (a result
-// or an error member).
-func (s *answerScanner) isResponse() bool { return s.msg.hasResult || s.msg.hasError }
+// isResponse reports whether the message, read to its end, is a JSON-RPC
+// response (a result or an error member).
+func (s *answerScanner) isResponse() bool {
+	s.finishSyntax()
+	return s.state == sDone && (s.msg.hasResult || s.msg.hasError)
+}
+
+// methodOf is the message's method ("" for a response), once read to its
+// end.
+func (s *answerScanner) methodOf() string {
+	s.finishSyntax()
+	if s.state != sDone {
+		return ""
+	}
+	return s.msg.method
+}
 
 // isNullID reports whether the id is null.
 func (s *answerScanner) isNullID() bool { return isNull(s.idOf()) }

@@ -276,7 +276,13 @@ func (s *Session) callSmall(ctx context.Context, method string, params any, out 
 // once more with a new id: the caller sees one answer (or one error), so
 // nothing is counted twice.
 func (s *Session) send(ctx context.Context, method, name string, params any) (*Answer, error) {
-	a, err := s.sendOnce(ctx, method, name, params)
+	return s.sendRead(ctx, method, name, params, nil)
+}
+
+// sendRead is send for a request whose answer read says how to classify
+// as it streams in (nil: keep it whole).
+func (s *Session) sendRead(ctx context.Context, method, name string, params any, read *readSpec) (*Answer, error) {
+	a, err := s.sendOnce(ctx, method, name, params, read)
 	var expired *sessionExpiredError
 	if err == nil || method == protocol.MethodInitialize || !errors.As(err, &expired) {
 		return a, err
@@ -287,16 +293,16 @@ func (s *Session) send(ctx context.Context, method, name string, params any) (*A
 		}
 		return nil, fmt.Errorf("%w (%w)", err, rerr)
 	}
-	return s.sendOnce(ctx, method, name, params)
+	return s.sendOnce(ctx, method, name, params, read)
 }
 
-func (s *Session) sendOnce(ctx context.Context, method, name string, params any) (*Answer, error) {
+func (s *Session) sendOnce(ctx context.Context, method, name string, params any, read *readSpec) (*Answer, error) {
 	id := s.nextID.Add(1)
 	body, err := protocol.AppendRequest(nil, protocol.IntID(id), method, params)
 	if err != nil {
 		return nil, err
 	}
-	return s.t.call(ctx, Request{ID: id, method: method, name: name, body: body})
+	return s.t.call(ctx, Request{ID: id, method: method, name: name, body: body, read: read})
 }
 
 // Close ends the session: a stdio child is shut down, an HTTP session

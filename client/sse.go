@@ -74,8 +74,11 @@ func startSSE(ctx context.Context, sseURL string, headers http.Header, late Late
 	return nil, err
 }
 
+// maxEndpoint bounds the endpoint event's data (a URL).
+const maxEndpoint = 8 << 10
+
 // open sends the GET and reads up to the endpoint event.
-func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *protocol.SSEReader, error) {
+func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *sseEvents, error) {
 	hr, err := http.NewRequestWithContext(ctx, http.MethodGet, t.sseURL, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("build request: %w", err)
@@ -96,24 +99,27 @@ func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *protocol.SSERe
 		return nil, nil, transportErr("GET %s: HTTP %d, Content-Type %q (an HTTP+SSE server answers the GET with a text/event-stream; a Streamable HTTP server is targeted as http://...): %s",
 			t.sseURL, resp.StatusCode, resp.Header.Get("Content-Type"), excerpt(b))
 	}
-	r := protocol.NewSSEReader(resp.Body)
-	r.SetMax(t.maxAnswer)
+	r := newSSEEvents(resp.Body)
 	for {
-		ev, err := r.Next()
+		var data []byte
+		ev, err := r.next(func(b []byte) bool {
+			data = append(data, b...)
+			return len(data) <= maxEndpoint
+		})
 		if err != nil {
 			resp.Body.Close()
 			return nil, nil, fmt.Errorf("%w: GET %s: the stream ended before the endpoint event: %w", ErrTransport, t.sseURL, err)
 		}
 		switch {
-		case ev.Name == "endpoint":
-			if t.postURL, err = resolveEndpoint(t.sseURL, string(ev.Data)); err != nil {
+		case ev.name == "endpoint":
+			if t.postURL, err = resolveEndpoint(t.sseURL, string(data)); err != nil {
 				resp.Body.Close()
 				return nil, nil, err
 			}
 			return resp.Body, r, nil
-		case len(ev.Data) > 0:
+		case len(data) > 0:
 			resp.Body.Close()
-			return nil, nil, protocolErr("GET %s: the first event is %q, want the endpoint event", t.sseURL, ev.Name)
+			return nil, nil, protocolErr("GET %s: the first event is %q, want the endpoint event", t.sseURL, ev.name)
 		}
 	}
 }
@@ -138,27 +144,32 @@ func resolveEndpoint(sseURL, data string) (string, error) {
 	return ep.String(), nil
 }
 
-// readLoop owns the GET stream: it routes every message event and, when
-// the stream ends, fails every waiting call at once.
-func (t *sseTransport) readLoop(r *protocol.SSEReader, body io.ReadCloser) {
+// readLoop owns the GET stream: it scans and routes every message event
+// as its data arrives (see inbound.go) and, when the stream ends, fails
+// every waiting call at once. An event over the size limit fails its own
+// request; the stream goes on.
+func (t *sseTransport) readLoop(r *sseEvents, body io.ReadCloser) {
 	defer close(t.readerDone)
 	defer body.Close()
+	in := &inbound{calls: t.calls, max: t.maxAnswer}
+	sink := func(b []byte) bool {
+		in.write(b)
+		return true
+	}
 	var err error
 	for {
-		var ev protocol.Event
-		ev, err = r.Next()
-		var tl *protocol.TooLargeError
-		if errors.As(err, &tl) {
-			t.calls.tooLarge(tl, time.Now()) // the stream goes on: the reader discards the rest
-			continue
-		}
+		in.begin(time.Time{})
+		var ev sseEvent
+		ev, err = r.next(sink)
 		if err != nil {
 			break
 		}
-		if len(ev.Data) == 0 || (ev.Name != "" && ev.Name != "message") {
+		if ev.data == 0 || (ev.name != "" && ev.name != "message") {
 			continue // priming events, a repeated endpoint
 		}
-		t.dispatch(ev.Data, ev.WireBytes, time.Now())
+		if reply := in.end(ev.wire, time.Now()); reply != nil {
+			t.background(func(ctx context.Context) { _, _ = t.post(ctx, reply, "reply to a server request") })
+		}
 	}
 	t.mu.Lock()
 	if t.closing {
@@ -168,18 +179,6 @@ func (t *sseTransport) readLoop(r *protocol.SSEReader, body io.ReadCloser) {
 	}
 	t.mu.Unlock()
 	close(t.failed)
-}
-
-// dispatch routes one message (see calls.route). The SSE reader reuses
-// its buffer, so an answer is a copy; a reply is POSTed in the background,
-// since the read loop must not wait on a POST.
-func (t *sseTransport) dispatch(msg []byte, wire int64, now time.Time) {
-	reply := t.calls.route(msg, wire, now, func() *Answer {
-		return &Answer{Body: bytes.Clone(msg), WireBytes: wire, Done: now}
-	})
-	if reply != nil {
-		t.background(func(ctx context.Context) { _, _ = t.post(ctx, reply, "reply to a server request") })
-	}
 }
 
 // background runs f with a short deadline of its own in a goroutine that
@@ -234,7 +233,7 @@ func (t *sseTransport) call(ctx context.Context, req Request) (*Answer, error) {
 		return nil, t.deadErr
 	default:
 	}
-	ch := t.calls.add(req.ID)
+	ch := t.calls.addCall(req.ID, req.read)
 	sent := time.Now()
 	ack, err := t.post(ctx, req.body, req.method)
 	switch {

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -11,8 +12,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"github.com/readbench/readbench/protocol"
 )
 
 // stdioTransport speaks newline-delimited JSON-RPC to a child process it
@@ -98,24 +97,7 @@ func (t *stdioTransport) setEra(string, bool) {} // stdio cancels the same way i
 // every waiting call fails at once with the exit status.
 func (t *stdioTransport) readLoop(stdout io.Reader) {
 	defer close(t.exited)
-	lr := protocol.NewLineReader(stdout)
-	lr.SetMax(t.maxAnswer)
-	var readErr error
-	for {
-		line, err := lr.NextOwned() // answers keep their bytes: no copy
-		var tl *protocol.TooLargeError
-		if errors.As(err, &tl) {
-			t.calls.tooLarge(tl, time.Now())
-			continue
-		}
-		if err != nil {
-			readErr = err
-			break
-		}
-		now := time.Now()
-		t.firstLine.CompareAndSwap(0, int64(max(now.Sub(t.spawned), 1)))
-		t.dispatch(line, lr.FirstByte(), now)
-	}
+	readErr := t.readLines(bufio.NewReaderSize(stdout, 256<<10))
 	waitErr := t.cmd.Wait()
 	msg := "server process closed its stdout"
 	if waitErr != nil {
@@ -133,20 +115,60 @@ func (t *stdioTransport) readLoop(stdout io.Reader) {
 	close(t.failed)
 }
 
-// dispatch routes one message (see calls.route); a line owns its bytes,
-// so an answer takes it without a copy.
-func (t *stdioTransport) dispatch(line []byte, first, now time.Time) {
-	wire := int64(len(line)) + 1 // the newline is framing
-	reply := t.calls.route(line, wire, now, func() *Answer {
-		return &Answer{Body: line, WireBytes: wire, FirstByte: first, Done: now}
-	})
-	if reply != nil {
-		t.background(reply) // the reader never waits on stdin
+// readLines reads newline-delimited messages as they arrive, each piece
+// of a line (however long) going through the read buffer to an inbound
+// that scans and routes it (see inbound.go): no line is held whole unless
+// it answers a request that is not a read. It returns the reading error.
+func (t *stdioTransport) readLines(r *bufio.Reader) error {
+	in := &inbound{calls: t.calls, max: t.maxAnswer}
+	for {
+		if _, err := r.Peek(1); err != nil { // waits for the line's first byte
+			return err
+		}
+		in.begin(time.Now())
+		var crs int64 // '\r' at the end of what was read of the line
+		var err error
+		for {
+			var piece []byte
+			piece, err = r.ReadSlice('\n')
+			if err == nil {
+				piece = piece[:len(piece)-1] // the newline is framing
+			}
+			in.write(piece)
+			crs = trailingCRs(piece, crs)
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		content := in.n - crs
+		if content > 0 { // blank lines are skipped
+			now := time.Now()
+			t.firstLine.CompareAndSwap(0, int64(max(now.Sub(t.spawned), 1)))
+			if reply := in.end(content+1, now); reply != nil {
+				t.background(reply) // the reader never waits on stdin
+			}
+		}
+		if err != nil {
+			return err
+		}
 	}
 }
 
+// trailingCRs is how many '\r' end a line so far, given how many ended
+// it before piece.
+func trailingCRs(piece []byte, before int64) int64 {
+	k := len(piece)
+	for k > 0 && piece[k-1] == '\r' {
+		k--
+	}
+	if k == 0 {
+		return before + int64(len(piece))
+	}
+	return int64(len(piece) - k)
+}
+
 func (t *stdioTransport) call(ctx context.Context, req Request) (*Answer, error) {
-	ch := t.calls.add(req.ID)
+	ch := t.calls.addCall(req.ID, req.read)
 	sent := time.Now()
 	if handed, err := t.write(ctx, req.body); !handed || (err != nil && ctx.Err() == nil) {
 		// Never sent, or the pipe broke (the child died, the session

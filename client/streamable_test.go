@@ -53,7 +53,7 @@ func mustRead(t *testing.T, s *Session, uri string) {
 	if err != nil {
 		t.Fatalf("read %s: %v", uri, err)
 	}
-	if v := Classify(a.Body, uri, s.modern); v.Kind != OK {
+	if v := a.Verdict; v.Kind != OK {
 		t.Fatalf("read %s: %v (%s): %s", uri, v.Kind, v.Detail, excerpt(a.Body))
 	}
 }
@@ -159,7 +159,7 @@ func TestRenewOn400SayingSessionUnknown(t *testing.T) {
 	}
 	// A 400 that is about something else is an answer, not an expiry.
 	a, err := s.Read(context.Background(), "docs://bad")
-	if err != nil || a.Status != http.StatusBadRequest || Classify(a.Body, "docs://bad", false).Code != protocol.CodeInvalidParams {
+	if err != nil || a.Status != http.StatusBadRequest || a.Verdict.Code != protocol.CodeInvalidParams {
 		t.Errorf("400 with a JSON-RPC error: %v, %v", a, err)
 	}
 	_ = s.Close()
@@ -250,7 +250,7 @@ func TestNonASCIIURIAgainstSDKStateless(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := Classify(a.Body, nonASCIIURI, true); v.Code != protocol.CodeHeaderMismatch || a.Status != http.StatusBadRequest {
+	if v := a.Verdict; v.Code != protocol.CodeHeaderMismatch || a.Status != http.StatusBadRequest {
 		t.Errorf("go-sdk v1.8.0 without the decoding intermediary: %v %s; if the SDK now decodes Mcp-Name (go-sdk PR #1242), this read is ok: update the test", v.Kind, excerpt(a.Body))
 	}
 }

@@ -13,6 +13,7 @@ type Request struct {
 	method string // for headers and errors
 	name   string // Mcp-Name header value (the uri of a read); "" when none
 	body   []byte
+	read   *readSpec // a read: its answer is classified as it streams in
 }
 
 // Answer is the response message to one request, with its timing. Body is
@@ -26,6 +27,8 @@ type Answer struct {
 	FirstByte time.Time // zero when the transport cannot tell
 	Done      time.Time
 	Status    int // HTTP status; 0 on stdio
+
+	classified bool // Verdict is set: the transport classified the answer
 
 	// err, when set, is what a shared stream found instead of an answer
 	// (one over the size limit): the transport returns it to the caller

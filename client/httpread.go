@@ -1,0 +1,131 @@
+package client
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"sync"
+
+	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/units"
+)
+
+// Reading the answer to a read over Streamable HTTP as it streams in: the
+// body (JSON, or the SSE events carrying it) goes through a fixed buffer
+// to the answer scanner, never kept. Each request in flight borrows a
+// readBuf from its transport's pool, so a session holds as many buffers
+// as it has reads in flight, whatever their answers' sizes.
+
+// readBufSize is the size of the buffer an HTTP answer is read through.
+const readBufSize = 64 << 10
+
+// readBuf is what one read in flight borrows: its buffer and scanner.
+type readBuf struct {
+	buf []byte
+	sc  answerScanner
+}
+
+// readBufs is a transport's pool of readBufs.
+type readBufs struct{ pool sync.Pool }
+
+func (p *readBufs) get() *readBuf {
+	if b, ok := p.pool.Get().(*readBuf); ok {
+		return b
+	}
+	return &readBuf{buf: make([]byte, readBufSize)}
+}
+
+func (p *readBufs) put(b *readBuf) { p.pool.Put(b) }
+
+// readHTTPRead reads the answer to read request id, classifying it as it
+// arrives. A status other than 200 (an error body, small) and a content
+// type that is neither JSON nor SSE go the way of readHTTPAnswer.
+func readHTTPRead(resp *http.Response, id, maxAnswer int64, spec *readSpec, reply func([]byte), rb *readBuf) (*Answer, error) {
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	limit := answerLimit(maxAnswer)
+	switch {
+	case resp.StatusCode != http.StatusOK:
+	case ct == protocol.ContentTypeJSON:
+		if resp.ContentLength > limit {
+			return nil, protocolErr("the server announced an answer of %d bytes (Content-Length), over the size limit of %s; --max-answer or turn.max_answer raise the limit", resp.ContentLength, units.FormatSize(limit))
+		}
+		return readJSONRead(resp.Body, id, limit, spec, rb)
+	case ct == protocol.ContentTypeSSE:
+		return readSSERead(resp.Body, id, limit, spec, reply, rb)
+	}
+	a, err := readHTTPAnswer(resp, id, maxAnswer, reply)
+	if err != nil {
+		return nil, err
+	}
+	b := bufferedReadAnswer(a.Body, a.WireBytes, spec)
+	a.Verdict, a.classified = b.Verdict, true
+	return a, nil
+}
+
+// readJSONRead scans an application/json answer through rb.
+func readJSONRead(body io.Reader, id, limit int64, spec *readSpec, rb *readBuf) (*Answer, error) {
+	sc := &rb.sc
+	sc.reset(true, spec.uri, spec.digest)
+	var n int64
+	for {
+		k, err := body.Read(rb.buf)
+		n += int64(k)
+		if n > limit {
+			return nil, tooLargeErr(limit, n)
+		}
+		sc.feed(rb.buf[:k])
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, transportErr("reading answer: %v", err)
+		}
+	}
+	if got := sc.idOf(); got != nil && !sc.isNullID() && !idIs(got, id) {
+		return nil, protocolErr("the answer's id is %s, the request's %d: an answer to another request", excerpt(got), id)
+	}
+	return scannedAnswer(sc, spec, n), nil
+}
+
+// readSSERead skips notifications until the event answering id, which is
+// classified as its data arrives; every event is scanned (which one
+// answers is known only at its end) and every byte read counts as wire
+// bytes. A request the server sends meanwhile gets its reply through
+// reply (nil: none). An event whose data passes limit ends the read.
+func readSSERead(body io.Reader, id, limit int64, spec *readSpec, reply func([]byte), rb *readBuf) (*Answer, error) {
+	events := newSSEEvents(body)
+	sc := &rb.sc
+	var wire, data int64
+	sink := func(b []byte) bool {
+		data += int64(len(b))
+		if data > limit {
+			return false
+		}
+		sc.feed(b)
+		return true
+	}
+	for {
+		sc.reset(true, spec.uri, spec.digest)
+		data = 0
+		ev, err := events.next(sink)
+		wire += ev.wire
+		switch {
+		case errors.Is(err, errSinkStopped):
+			return nil, tooLargeErr(limit, wire)
+		case err == io.EOF:
+			return nil, transportErr("SSE stream ended before the answer: %v", io.ErrUnexpectedEOF)
+		case err != nil:
+			return nil, transportErr("SSE stream ended before the answer: %v", err)
+		}
+		if ev.data == 0 || (ev.name != "" && ev.name != "message") {
+			continue // priming events and other event types
+		}
+		if sc.isResponse() && (sc.isNullID() || idIs(sc.idOf(), id)) {
+			return scannedAnswer(sc, spec, wire), nil
+		}
+		if method := sc.methodOf(); method != "" && sc.idOf() != nil && reply != nil {
+			reply(replyToServer(sc.idOf(), method))
+		}
+	}
+}
