@@ -27,6 +27,7 @@ func faultPeers() map[string]func() int {
 		wedgedStdioPeer:   serveWedgedStdio,
 		silentStdioPeer:   serveSilentStdio,
 		bigStdioPeer:      serveBigStdio,
+		genStdioPeer:      serveGenStdio,
 	}
 }
 
