@@ -36,6 +36,7 @@ type blobState struct {
 	nh      int
 	quad    [4]byte // characters waiting for a group of four
 	nq      int
+	out     [3]byte // the group decoded
 	scratch []byte
 }
 
@@ -56,7 +57,9 @@ func (b *blobState) raw(seg []byte, d *digester) int {
 		b.char(seg[0], d)
 		seg, taken = seg[1:], taken+1
 	}
-	for m := len(seg) &^ 3; m > 0 && b.eq == 0 && !b.bad; m = len(seg) &^ 3 {
+	// The last group of the stretch (it may hold the padding) is left to
+	// the walk below.
+	for m := (len(seg) - 1) &^ 3; m > 0 && b.eq == 0 && !b.bad; m = (len(seg) - 1) &^ 3 {
 		piece := seg[:min(m, blobScratch/3*4)]
 		if !b.decode(piece, d) {
 			// A backslash or a bad character: decode up to the first
@@ -133,9 +136,8 @@ func (b *blobState) char(c byte, d *digester) {
 	b.nq++
 	if b.nq == 4 {
 		b.nq = 0
-		var out [3]byte
-		if n, err := stdbase64.StdEncoding.Decode(out[:], b.quad[:]); err == nil {
-			d.write(out[:n])
+		if n, err := stdbase64.StdEncoding.Decode(b.out[:], b.quad[:]); err == nil {
+			d.write(b.out[:n])
 		}
 	}
 }

@@ -2,6 +2,8 @@ package client
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -35,6 +37,11 @@ func (s *answerScanner) stringBytes(p []byte, i int) int {
 				return i
 			}
 			continue
+		}
+		if s.strRole == rText && !s.dig.on && s.text.high == 0 && s.text.nc == 0 {
+			if i = s.text.fast(p, i); i == len(p) {
+				return i
+			}
 		}
 		if s.qpos < i {
 			s.qpos = len(p)
@@ -213,7 +220,9 @@ func (t *textState) raw(seg []byte, d *digester) {
 		t.lone(d)
 	}
 	if t.nc > 0 {
-		seg = t.joinCarry(seg, d)
+		if seg = t.joinCarry(seg, d); t.nc > 0 {
+			return // all of seg went into a sequence still incomplete
+		}
 	}
 	k := incompleteTail(seg)
 	body := seg[:len(seg)-k]
@@ -334,4 +343,57 @@ func (t *textState) finish(d *digester) {
 	if t.high != 0 {
 		t.lone(d)
 	}
+}
+
+// fast counts a text's bytes from p[i] eight at a time while they are
+// ASCII without quotes or backslashes, and takes simple escapes and whole
+// runes in stride; it stops where the general path must go on (the
+// closing quote, a \u escape, an escape or a rune cut by the chunk's end,
+// invalid UTF-8) and returns where. Only when nothing is hashed.
+func (t *textState) fast(p []byte, i int) int {
+	end := len(p)
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	for i < end {
+		if end-i >= 8 {
+			x := binary.LittleEndian.Uint64(p[i:])
+			y := x ^ (ones * '\\')
+			q := x ^ (ones * '"')
+			m := (x | ((y - ones) &^ y) | ((q - ones) &^ q)) & high // bytes >= 0x80, backslashes, quotes
+			if m == 0 {
+				t.n += 8
+				i += 8
+				continue
+			}
+			k := bits.TrailingZeros64(m) / 8 // the lowest one flagged is exact
+			t.n += int64(k)
+			i += k
+		}
+		c := p[i]
+		switch {
+		case c == '"':
+			return i
+		case c == '\\':
+			if i+1 >= end {
+				return i
+			}
+			switch p[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				t.n++
+				i += 2
+			default:
+				return i
+			}
+		case c < utf8.RuneSelf:
+			t.n++
+			i++
+		default:
+			r, size := utf8.DecodeRune(p[i:end])
+			if r == utf8.RuneError && size == 1 {
+				return i
+			}
+			t.n += int64(size)
+			i += size
+		}
+	}
+	return i
 }
