@@ -176,3 +176,34 @@ func scanSeeds(png string) []string {
 		`{"a":[[[{"b":-1.5e+3,"c":true,"d":false,"e":null}]]],"result":{"contents":[{"uri":"u","text":""}]}}`,
 	}
 }
+
+// TestScanEveryCut: each seed answer cut in two at every byte, and fed a
+// byte at a time, is classified as the buffered walk classifies it whole
+// (escapes, surrogate pairs, UTF-8 sequences and padding split anywhere),
+// with the uri known early and late, the digest on and off.
+func TestScanEveryCut(t *testing.T) {
+	png := base64.StdEncoding.EncodeToString(append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 40)...))
+	ones := bytes.Repeat([]byte{1}, 1<<12)
+	for _, seed := range scanSeeds(png) {
+		body := []byte(seed)
+		want := classifyRef(body, "u", false)
+		for cut := 0; cut <= min(len(body), 255); cut++ { // a chunk length is a byte
+			for mode := range 4 {
+				late, digest := mode&1 != 0, mode&2 != 0
+				got := scanChunked(body, []byte{byte(cut)}, "u", late, false, digest)
+				if !sameVerdict(got, want) {
+					t.Fatalf("cut at %d (late %v digest %v): %+v\nwant %+v\nbody %q", cut, late, digest, got, want, body)
+				}
+			}
+		}
+		if got := scanChunked(body, ones, "u", false, false, true); !sameVerdict(got, want) {
+			t.Fatalf("a byte at a time: %+v\nwant %+v\nbody %q", got, want, body)
+		}
+		if want.Kind == OK && plainForDigest(body) {
+			whole := scanChunked(body, nil, "u", false, false, true)
+			if d := refDigest(body); whole.Digest != d || scanChunked(body, ones, "u", true, false, true).Digest != d {
+				t.Fatalf("digest %s, want %s; body %q", whole.Digest, d, body)
+			}
+		}
+	}
+}
