@@ -15,9 +15,12 @@
 //     (the stateless 2026-07-28 or the handshake-era versions) detected as
 //     the specification says, request ids, per-request _meta and headers,
 //     listings walked page by page (Paginate);
-//   - answer classification (classify.go): each resources/read answer is
-//     scanned once, without decoding payloads into Go values, for its kind
-//     (ok, not found, ... unusable), its sizes and its shape findings.
+//   - answer classification (classify.go, scan*.go): each resources/read
+//     answer is scanned once as it streams in, in pieces through a fixed
+//     buffer per connection or read in flight (httpread.go, ssestream.go,
+//     inbound.go), never held whole and never decoded into Go values, for
+//     its kind (ok, not found, ... unusable), its sizes, its shape findings
+//     and, when asked (WithDigest), the SHA-256 of its decoded content;
 //   - the bounds of every wait and every answer: one writer goroutine per
 //     stdio session (stdiowrite.go), so a child that stops reading blocks
 //     no caller past its context; the answer size limit (limit.go),
