@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bufio"
 	"errors"
 	"io"
 	"mime"
@@ -20,10 +21,24 @@ import (
 // readBufSize is the size of the buffer an HTTP answer is read through.
 const readBufSize = 64 << 10
 
-// readBuf is what one read in flight borrows: its buffer and scanner.
+// readBuf is what one read in flight borrows: its buffer and scanner,
+// and the reader of an SSE answer.
 type readBuf struct {
 	buf []byte
 	sc  answerScanner
+	br  *bufio.Reader
+	ev  sseEvents
+}
+
+// events reads an SSE body through rb's buffered reader.
+func (rb *readBuf) events(body io.Reader) *sseEvents {
+	if rb.br == nil {
+		rb.br = bufio.NewReaderSize(body, readBufSize)
+	} else {
+		rb.br.Reset(body)
+	}
+	rb.ev = sseEvents{r: rb.br}
+	return &rb.ev
 }
 
 // readBufs is a transport's pool of readBufs.
@@ -36,7 +51,12 @@ func (p *readBufs) get() *readBuf {
 	return &readBuf{buf: make([]byte, readBufSize)}
 }
 
-func (p *readBufs) put(b *readBuf) { p.pool.Put(b) }
+func (p *readBufs) put(b *readBuf) {
+	if b.br != nil {
+		b.br.Reset(nil) // holds no body between reads
+	}
+	p.pool.Put(b)
+}
 
 // readHTTPRead reads the answer to read request id, classifying it as it
 // arrives. A status other than 200 (an error body, small) and a content
@@ -94,7 +114,7 @@ func readJSONRead(body io.Reader, id, limit int64, spec *readSpec, rb *readBuf) 
 // bytes. A request the server sends meanwhile gets its reply through
 // reply (nil: none). An event whose data passes limit ends the read.
 func readSSERead(body io.Reader, id, limit int64, spec *readSpec, reply func([]byte), rb *readBuf) (*Answer, error) {
-	events := newSSEEvents(body)
+	events := rb.events(body)
 	sc := &rb.sc
 	var wire, data int64
 	sink := func(b []byte) bool {

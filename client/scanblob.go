@@ -182,11 +182,24 @@ type digester struct {
 	h    hash.Hash
 	snap []byte // the state at the start of the entry's payload
 	rb   [utf8.UTFMax]byte
+	buf  []byte // small pieces gathered before they are hashed
+}
+
+// digestGather is how much of small pieces is gathered before hashing
+// them at once: a text's runs between escapes are short.
+const digestGather = 16 << 10
+
+// flush hashes what was gathered.
+func (d *digester) flush() {
+	if len(d.buf) > 0 {
+		d.h.Write(d.buf)
+		d.buf = d.buf[:0]
+	}
 }
 
 // reuse returns a digester for a new answer that keeps the hash.
 func (d *digester) reuse(on bool) digester {
-	n := digester{on: on, h: d.h, snap: d.snap[:0]}
+	n := digester{on: on, h: d.h, snap: d.snap[:0], buf: d.buf[:0]}
 	n.restart()
 	return n
 }
@@ -205,17 +218,27 @@ func (d *digester) restart() {
 		d.h = sha256.New()
 	}
 	d.h.Reset()
+	d.buf = d.buf[:0]
 }
 
 func (d *digester) write(b []byte) {
-	if d.on {
-		d.h.Write(b)
+	if !d.on {
+		return
 	}
+	if len(b) >= digestGather/4 {
+		d.flush()
+		d.h.Write(b)
+		return
+	}
+	if len(d.buf)+len(b) > digestGather {
+		d.flush()
+	}
+	d.buf = append(d.buf, b...)
 }
 
 func (d *digester) writeRune(r rune) {
 	if d.on {
-		d.h.Write(utf8.AppendRune(d.rb[:0], r))
+		d.write(utf8.AppendRune(d.rb[:0], r))
 	}
 }
 
@@ -223,12 +246,14 @@ func (d *digester) writeRune(r rune) {
 // back to it when the entry names its payload again (the last one counts).
 func (d *digester) snapshot() {
 	if d.on {
+		d.flush()
 		d.snap, _ = d.h.(encoding.BinaryAppender).AppendBinary(d.snap[:0])
 	}
 }
 
 func (d *digester) restore() {
 	if d.on {
+		d.buf = d.buf[:0]
 		_ = d.h.(encoding.BinaryUnmarshaler).UnmarshalBinary(d.snap)
 	}
 }
@@ -238,6 +263,7 @@ func (d *digester) sum() string {
 	if !d.on || d.lost {
 		return ""
 	}
+	d.flush()
 	var b [sha256.Size]byte
 	return digestPrefix + hex.EncodeToString(d.h.Sum(b[:0]))
 }
