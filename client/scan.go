@@ -6,8 +6,8 @@ import (
 )
 
 // The streaming answer scanner. A transport feeds it an answer's bytes
-// as they arrive (Write, any chunking) and asks for the verdict at the end
-// (finish): it never holds the answer, only a few small fields (ids, the
+// as they arrive (feed, in pieces cut anywhere) and asks for the verdict
+// at the end (verdict): it never holds the answer, only a few small fields (ids, the
 // uri and mimeType of entries, an error object) and, for a text entry that
 // may be JSON, the text up to jsonTextKeep bytes. What it concludes is
 // what the buffered walk of protocol.ObjectFields would conclude on the
@@ -134,10 +134,10 @@ type contentsState struct {
 	detail  string
 	v       Verdict // sizes and shape findings of the entries
 	// the uri of each object entry, counted, when the request's uri is
-	// not known yet (an id after the payload on a shared stream)
+	// not known yet (an id after the payload on a shared stream); past
+	// maxURIs distinct ones, the rest count as rewritten
 	uris     map[string]int
-	objects  int // entries that were objects
-	urisOver bool
+	objects  int    // entries that were objects
 	uriKnown bool   // the request's uri is known: compared entry by entry
 	uri      string // the request's uri, when known
 }
@@ -188,13 +188,8 @@ func (s *answerScanner) broken(i int, what string) {
 	}
 }
 
-// Write feeds the next bytes of the answer; it never fails (a syntax error
-// is part of the verdict).
-func (s *answerScanner) Write(p []byte) (int, error) {
-	s.feed(p)
-	return len(p), nil
-}
-
+// feed follows the next bytes of the answer; it never fails (a syntax
+// error is part of the verdict).
 func (s *answerScanner) feed(p []byte) {
 	s.qpos = -1
 	s.capFrom, s.text.keepFrom = 0, 0

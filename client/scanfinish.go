@@ -95,13 +95,11 @@ func (s *answerScanner) endEntry() {
 		if e.uri != c.uri {
 			v.Shape.URIRewritten++
 		}
-	case c.uris == nil || len(c.uris) < maxURIs:
+	case c.uris == nil || len(c.uris) < maxURIs || c.uris[e.uri] > 0:
 		if c.uris == nil {
 			c.uris = make(map[string]int)
 		}
 		c.uris[e.uri]++
-	default:
-		c.urisOver = true
 	}
 	if e.mime == "" {
 		v.Shape.MIMEMissing++
