@@ -245,7 +245,9 @@ func (s *Session) withMeta(params map[string]any) map[string]any {
 		params["_meta"] = map[string]any{
 			protocol.MetaProtocolVersion:    s.version,
 			protocol.MetaClientCapabilities: map[string]any{},
-			protocol.MetaClientInfo:         s.client,
+			// a map, not the struct: the same bytes, and protocol encodes
+			// maps of strings without reflection (one per read)
+			protocol.MetaClientInfo: map[string]any{"name": s.client.Name, "version": s.client.Version},
 		}
 	}
 	return params

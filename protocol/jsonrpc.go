@@ -80,6 +80,9 @@ func ParseIntID(raw []byte) (id int64, ok bool) {
 // AppendRequest appends the encoding of a request (id non-nil) or a
 // notification (id nil) with the given params (nil: none) to dst.
 func AppendRequest(dst []byte, id json.RawMessage, method string, params any) ([]byte, error) {
+	if dst == nil {
+		dst = make([]byte, 0, 512) // a read request fits: one allocation
+	}
 	dst = append(dst, `{"jsonrpc":"2.0"`...)
 	if id != nil {
 		dst = append(dst, `,"id":`...)
@@ -88,12 +91,11 @@ func AppendRequest(dst []byte, id json.RawMessage, method string, params any) ([
 	dst = append(dst, `,"method":`...)
 	dst = strconv.AppendQuote(dst, method)
 	if params != nil {
-		p, err := json.Marshal(params)
-		if err != nil {
+		var err error
+		dst = append(dst, `,"params":`...)
+		if dst, err = appendParams(dst, params); err != nil {
 			return nil, fmt.Errorf("encode params of %s: %w", method, err)
 		}
-		dst = append(dst, `,"params":`...)
-		dst = append(dst, p...)
 	}
 	return append(dst, '}'), nil
 }
