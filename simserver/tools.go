@@ -69,6 +69,8 @@ func (s *Server) callTool(ctx, base context.Context, c *call) answer {
 		a = s.toolError(c, "invalid_path", err.Error())
 	case spec.Entries != 1:
 		a = s.toolError(c, "invalid_path", "path is a directory (entries="+fmt.Sprint(spec.Entries)+")")
+	case spec.Symlink:
+		a = s.toolError(c, "invalid_path", "path is a symlink: stat it and read its target")
 	default:
 		release, late, ok := s.admit(ctx, base, spec)
 		if !ok {

@@ -92,8 +92,9 @@ func serveHTTP(ctx context.Context, srv *simserver.Server, addr string, log inte
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.Handler())
+	mux.Handle(simserver.FilesPrefix, srv.Files())
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(log, "readbench serve: Streamable HTTP on http://%s/mcp\n", ln.Addr())
+	fmt.Fprintf(log, "readbench serve: Streamable HTTP on http://%s/mcp, documents on http://%s%s\n", ln.Addr(), ln.Addr(), simserver.FilesPrefix)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	var crashed bool
