@@ -140,12 +140,21 @@ func (d *Documents) URL(uri string) (string, error) {
 // what it means. Errors wrap ErrTransport (the request or the body failed)
 // or ErrProtocol (over the limit), or are ctx's.
 func (d *Documents) Get(ctx context.Context, uri string, offset, length int64, sink io.Writer) (*DocAnswer, error) {
+	return d.do(ctx, http.MethodGet, uri, offset, length, sink)
+}
+
+// Head asks for uri's headers alone (HEAD), as Get would answer them.
+func (d *Documents) Head(ctx context.Context, uri string) (*DocAnswer, error) {
+	return d.do(ctx, http.MethodHead, uri, 0, -1, nil)
+}
+
+func (d *Documents) do(ctx context.Context, method, uri string, offset, length int64, sink io.Writer) (*DocAnswer, error) {
 	target, err := d.URL(uri)
 	if err != nil {
 		return nil, protocolErr("%v", err)
 	}
 	a := &DocAnswer{Start: -1, End: -1, Size: -1}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	req, err := http.NewRequestWithContext(ctx, method, target, nil)
 	if err != nil {
 		return nil, protocolErr("%v", err)
 	}
@@ -162,7 +171,7 @@ func (d *Documents) Get(ctx context.Context, uri string, offset, length int64, s
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, transportErr("GET %s: %v", target, err)
+		return nil, transportErr("%s %s: %v", method, target, err)
 	}
 	defer resp.Body.Close()
 	a.Status = resp.StatusCode

@@ -189,7 +189,7 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, out
 		},
 		AskedRate: rep.AskedRate, Measured: rep.Measured,
 		LateObservable: rep.LateObservable, LateWatch: rep.LateWatch,
-		Cost: rep.Cost,
+		Cost: rep.Cost, GeneratorPeakRSS: rep.GeneratorPeakRSS,
 	}, w, rep.Run, rep.Warmup)
 	if err != nil {
 		return fmt.Errorf("build result: %w", err)
