@@ -232,6 +232,10 @@ func TestDecodePart(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"bytes":"!!","eof":true}}}`, stats.Protocol, "", false},
 		{`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`, stats.Protocol, "", false},
 		{`not json`, stats.Protocol, "", false},
+		{`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"bytes":"Pz8\/","eof":false}}}`, stats.OK, "???", false}, // \/ is legal JSON
+		{`{"id":1,"result":{"structuredContent":{"bytes":"aGk=","eof":true}}}`, stats.Protocol, "", false},
+		{`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"bytes":"aGk=","eof":"yes"}}}`, stats.Protocol, "", false},
+		{`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"\"bytes\":\"aGk=\""}],"structuredContent":{"bytes":"","eof":true}}}`, stats.OK, "", true},
 	}
 	for _, c := range cases {
 		p, o, why := decodePart([]byte(c.body))
