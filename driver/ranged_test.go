@@ -244,3 +244,21 @@ func TestDecodePart(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodePart: any answer decodes to bytes or an outcome, never a
+// panic, and decoded bytes are exactly the base64 the answer carried.
+func FuzzDecodePart(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"bytes":"aGk=","content_type":"text/plain","eof":true}}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":{"isError":true,"structuredContent":{"code":"invalid_path"}}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"x"}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"bytes":"Pz8\/","eof":false}}}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		p, o, why := decodePart(body)
+		if o != stats.OK && (len(p.data) != 0 || why == "") {
+			t.Errorf("outcome %v with %d bytes, why %q", o, len(p.data), why)
+		}
+		if o == stats.OK && int64(len(p.data)) > p.b64 {
+			t.Errorf("%d bytes from %d base64 characters", len(p.data), p.b64)
+		}
+	})
+}
