@@ -1,7 +1,6 @@
 package simserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -85,13 +84,13 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 	if strings.Contains(r.Header.Get("Range"), ",") {
 		r.Header.Del("Range") // one range only: RFC 9110 lets a server ignore Range
 	}
-	data := s.cache.get("raw\x00"+spec.URI, func() []byte { return s.gen.data(spec, seedOf(spec.URI)) })
+	doc := s.document(spec)
 	w.Header().Set("Content-Type", spec.DeclaredMIME())
 	w.Header().Set("Accept-Ranges", "bytes")
 	// ServeContent implements Range, 206, Content-Range, 416 with
 	// bytes */SIZE and HEAD; a zero modification time sends no
 	// Last-Modified and skips the conditional headers.
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+	http.ServeContent(w, r, "", time.Time{}, doc)
 }
 
 // fileError writes a /files/ failure: the seed's code and a message as JSON.

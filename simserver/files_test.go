@@ -3,10 +3,12 @@ package simserver
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -146,5 +148,35 @@ func TestFilesDelay(t *testing.T) {
 	resp.Body.Close()
 	if el := time.Since(start); el < 50*time.Millisecond {
 		t.Errorf("answered after %v, before its 50ms delay", el)
+	}
+}
+
+// TestFilesRangeOfAHugeDocument: a 256 KiB range of a 200 MiB document is
+// served without building the document (it is larger than the answer
+// cache): the request allocates a small fraction of 200 MiB, and the bytes
+// are the document's.
+func TestFilesRangeOfAHugeDocument(t *testing.T) {
+	s := New(Options{})
+	const q = "huge.log?mime=text/plain&size=200MiB"
+	spec, err := ParseSimURI("sim:///" + q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]byte, 256<<10)
+	if _, err := newSegmentReader(s.gen.segments(spec, seedOf(spec.URI))).ReadAt(want, 150<<20); err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1"+FilesPrefix+q, nil)
+	req.Header.Set("Range", fmt.Sprintf("bytes=%d-%d", 150<<20, 150<<20+256<<10-1))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	rec := httptest.NewRecorder()
+	s.Files().ServeHTTP(rec, req)
+	runtime.ReadMemStats(&after)
+	if rec.Code != http.StatusPartialContent || !bytes.Equal(rec.Body.Bytes(), want) {
+		t.Fatalf("status %d, %d bytes (equal: %t)", rec.Code, rec.Body.Len(), bytes.Equal(rec.Body.Bytes(), want))
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 40<<20 {
+		t.Errorf("a 256 KiB range allocated %d MiB: the 200 MiB document was built", alloc>>20)
 	}
 }
