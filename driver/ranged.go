@@ -127,7 +127,7 @@ func (f *Fetch) http(ctx context.Context, d *client.Documents, uri string, chunk
 		case a.Status == http.StatusRequestedRangeNotSatisfiable && off == 0 && a.Size == 0:
 			return nil // an empty document has no byte 0
 		default:
-			return f.fail(statusOutcome(a.Status), "HTTP %d for bytes from %d: %s %s", a.Status, off, a.Code, a.Message)
+			return f.fail(statusOutcome(a.Status), "HTTP %d for bytes from %d: %s %s", a.Status, off, a.Code, clipText(a.Message))
 		}
 	}
 }
@@ -239,7 +239,7 @@ func decodePart(body []byte) (toolPart, stats.Outcome, string) {
 		if err := json.Unmarshal(rpcErr, &e); err != nil {
 			return p, stats.Protocol, "error: " + err.Error()
 		}
-		return p, rpcOutcome(e.Code), fmt.Sprintf("JSON-RPC error %d %q", e.Code, e.Message)
+		return p, rpcOutcome(e.Code), fmt.Sprintf("JSON-RPC error %d %q", e.Code, clipText(e.Message))
 	case result == nil:
 		return p, stats.Protocol, "neither result nor error"
 	}
@@ -292,6 +292,16 @@ func decodePart(body []byte) (toolPart, stats.Outcome, string) {
 	p.eof, p.b64 = string(eof) == "true", int64(len(b64))
 	p.padding = int64(len(b64) - len(bytes.TrimRight(b64, "=")))
 	return p, stats.OK, ""
+}
+
+// clipText keeps the start of a server's message: one quoting a whole
+// part's base64 must not flood the log.
+func clipText(s string) string {
+	const max = 200
+	if len(s) <= max {
+		return s
+	}
+	return strings.ToValidUTF8(s[:max], "") + fmt.Sprintf("… (%d bytes)", len(s))
 }
 
 // jsonString decodes a raw JSON string token ("" when it is not one).

@@ -262,3 +262,13 @@ func FuzzDecodePart(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodePartClipsMessages: a server message quoting a whole part (the
+// Go SDK's output validation does) is clipped for the log.
+func TestDecodePartClipsMessages(t *testing.T) {
+	body := `{"jsonrpc":"2.0","id":1,"error":{"code":0,"message":"` + strings.Repeat("QUJD", 50_000) + `"}}`
+	_, o, why := decodePart([]byte(body))
+	if o != stats.RPCError || len(why) > 300 || !strings.Contains(why, "(200000 bytes)") {
+		t.Errorf("%v, %d bytes of why: %.80s", o, len(why), why)
+	}
+}
