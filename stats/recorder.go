@@ -129,16 +129,17 @@ type ClassInfo struct {
 // ClassStats are the figures of one class.
 type ClassStats struct {
 	ClassInfo
-	Outcomes           Counts
-	Latency            *Histogram // reads sent, from intended start (see Run.Read)
-	LatencyLowerBounds int64      // of those, cut reads recorded at the cut
-	// Chunk is the latency of each part of the class's ranged fetches;
-	// FirstUsable, intended start → first usable byte of its answered
-	// reads (see ReadSample).
-	Chunk, FirstUsable                *Histogram
+	Outcomes                          Counts
+	Latency                           *Histogram // reads sent, from intended start (see Run.Read)
+	LatencyLowerBounds                int64      // of those, cut reads recorded at the cut
 	WireBytes, DiskBytes, Base64Bytes int64
 	Base64Padding                     int64
 	Cache                             CacheHints
+
+	// Chunk is the latency of each part of the class's ranged fetches;
+	// FirstUsable, intended start → first usable byte of its ok reads
+	// (see ReadSample).
+	Chunk, FirstUsable *Histogram
 }
 
 // Cancellation counts reads cancelled by a turn deadline and what the
