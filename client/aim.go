@@ -47,7 +47,7 @@ func (e *AimError) Unwrap() error { return ErrAim }
 // loopback hosts are always allowed. It never resolves a name: an unknown
 // host is refused as written.
 func CheckAim(t workload.Target, headers map[string]string, aim Aim) error {
-	if t.Kind != workload.TargetHTTP && t.Kind != workload.TargetSSE {
+	if t.Kind != workload.TargetHTTP && t.Kind != workload.TargetSSE && t.Kind != workload.TargetFiles {
 		return nil
 	}
 	u, err := url.Parse(t.Address)
@@ -72,8 +72,11 @@ func CheckAim(t workload.Target, headers map[string]string, aim Aim) error {
 
 // redact writes the target with a URL's password masked.
 func redact(t workload.Target, u *url.URL) string {
-	if t.Kind == workload.TargetSSE {
+	switch t.Kind {
+	case workload.TargetSSE:
 		return "sse+" + u.Redacted()
+	case workload.TargetFiles:
+		return "range+" + u.Redacted()
 	}
 	return u.Redacted()
 }

@@ -59,6 +59,8 @@ func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 		t = newHTTPTransport(tg.Address, expandHeaders(d.Headers), d.MaxAnswer)
 	case workload.TargetSSE:
 		t, err = startSSE(ctx, tg.Address, expandHeaders(d.Headers), d.Late, d.MaxAnswer)
+	case workload.TargetFiles:
+		return connectFiles(ctx, d) // plain HTTP documents: no handshake (files.go)
 	default:
 		return nil, 0, fmt.Errorf("target %s: the %s transport is not supported", tg, tg.Kind)
 	}

@@ -27,6 +27,10 @@
 //     counted as bytes arrive and never taken from a header; and the aim
 //     (aim.go): a target other than loopback only when allowed, headers
 //     to one only over https, checked in Connect before anything starts.
+//   - plain HTTP documents (files.go): a range+http target's session has
+//     no JSON-RPC and no handshake; Session.Documents GETs a URI's path
+//     under the target's prefix, whole or with one Range, streaming the
+//     body to the caller's writer within the answer limit.
 //
 // It knows nothing of turns, rates, outcomes or reports: it imports only
 // protocol (the wire vocabulary it shares with the simulated server),

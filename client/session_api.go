@@ -129,8 +129,11 @@ func (s *Session) Cancel(ctx context.Context, id int64, reason string) error {
 // whole cancellation, and a stream that ends without an answer is a
 // server that stopped, not a lost connection.
 func (s *Session) PerRequestStream() bool {
-	_, ok := s.t.(*httpTransport)
-	return ok
+	switch s.t.(type) {
+	case *httpTransport, *filesTransport: // a plain HTTP document: its own response too
+		return true
+	}
+	return false
 }
 
 // LateAnswersObservable reports whether an answer sent after its request

@@ -118,6 +118,11 @@ func Check(ctx context.Context, o Options) (*Report, error) {
 	defer s.Close()
 	rep.Server, rep.ProtocolVersion, rep.Modern = s.Server(), s.ProtocolVersion(), s.Modern()
 	c := &checker{o: o, s: s, rep: rep, sim: s.Server().Name == protocol.SimServerName}
+	if d := s.Documents(); d != nil { // range+http: seed 004 over plain HTTP (files.go)
+		c.rep.add("handshake", Pass, "", "plain HTTP documents: HEAD of the prefix answered (no MCP)")
+		c.documents(ctx, d)
+		return rep, nil
+	}
 	c.handshake()
 	steps := []func(context.Context){c.listAndSample, c.notFound, c.malformed, c.cancellation, c.readTool}
 	for _, step := range steps {

@@ -4,7 +4,10 @@
 // client and checks the handshake and server info, resources/list, the
 // shape of sampled reads, the error codes for unknown and malformed URIs,
 // cancellation (by notification, or by closing the stream on 2026-07-28
-// HTTP) and the ranged read tool where offered.
+// HTTP) and the ranged read tool where offered. For a range+http target
+// (plain HTTP documents, no MCP) it checks seed 004's read over HTTP
+// instead (files.go): Content-Range arithmetic, eof by the last byte, the
+// content type, HEAD, 416 past the end, directory and symlink refused.
 //
 // It uses only the client's exported Session (Read, Call, Paginate,
 // NewRequest, Do, Cancel, PerRequestStream), never a concrete transport.

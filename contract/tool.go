@@ -22,6 +22,8 @@ const (
 	// folder (several entries: a directory to the tool) and a non-sim path.
 	simToolFile    = "sim:///readbench-check/ranged.bin?mime=application/octet-stream&size=10000"
 	simToolDir     = "sim:///readbench-check/folder?entries=3"
+	simToolSymlink = "sim:///readbench-check/link.bin?symlink=true"
+	simToolType    = "application/octet-stream" // simToolFile's type, as resources/list would list it
 	simToolUnknown = "docs://readbench-check/no-such-file-7f3a9c"
 	toolUnknown    = "/readbench-check/no-such-file-7f3a9c"
 	maxToolPages   = 20
@@ -54,6 +56,9 @@ func (c *checker) readTool(ctx context.Context) {
 	}
 	if dir != "" {
 		c.toolFailure(ctx, "read tool: directory", dir, []string{"invalid_path"})
+	}
+	if c.sim {
+		c.toolFailure(ctx, "read tool: symlink", simToolSymlink, []string{"invalid_path"})
 	}
 	c.toolFailure(ctx, "read tool: unknown path", unknown, []string{"not_found", "invalid_path"})
 }
@@ -131,6 +136,14 @@ func (c *checker) toolRanges(ctx context.Context, path string) {
 		d += fmt.Sprintf(" (in %d calls: the provider caps length)", calls)
 	}
 	c.rep.add("read tool: whole file", Pass, path, d)
+	switch want := c.listedType(path); {
+	case want == "":
+		c.rep.add("read tool: content type", Skip, path, "the path is not in resources/list: nothing to compare content_type with")
+	case ct != want:
+		c.rep.add("read tool: content type", Fail, path, fmt.Sprintf("content_type %q, the listing says %q", ct, want))
+	default:
+		c.rep.add("read tool: content type", Pass, path, fmt.Sprintf("%q, as the listing says", ct))
+	}
 	size := int64(len(whole))
 	if size < 2 {
 		c.rep.add("read tool: range", Skip, path, fmt.Sprintf("the file has %d bytes: too small to read a part of", size))
@@ -154,6 +167,20 @@ func (c *checker) toolRanges(ctx context.Context, path string) {
 		st, detail := judgeRange(ta, err, tc.want, tc.eof)
 		c.rep.add(tc.name, st, path, fmt.Sprintf("offset %d, length %d of %d: %s", tc.offset, tc.length, size, detail))
 	}
+}
+
+// listedType is the mimeType the listing gives path ("" when unknown);
+// on the simulated server, the type its check file's URI declares.
+func (c *checker) listedType(path string) string {
+	if c.sim {
+		return simToolType
+	}
+	for _, r := range c.listed {
+		if r.URI == path {
+			return r.MIMEType
+		}
+	}
+	return ""
 }
 
 // toolWhole reads path from offset 0 without a length until eof.

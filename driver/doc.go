@@ -10,6 +10,10 @@
 //   - turns (turn.go): N reads in parallel on one session, cut at the
 //     turn's deadline, each read ended by its timeout; every read gets
 //     exactly one outcome (outcome.go), so scheduled = sum of outcomes;
+//   - ranged reads (ranged.go): a class with ranged: {chunk} fetched in
+//     parts until eof (the read tool of seed 004 over MCP, Range requests
+//     on a range+http target), and every read of a range+http target; the
+//     read's latency is the whole fetch, each part's kept apart;
 //   - cache freshness (freshness.go): the reads a host honouring ttlMs
 //     would not have sent;
 //   - discovery for workloads (discover.go): resources/list and templates,

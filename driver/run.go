@@ -84,6 +84,9 @@ type Report struct {
 	LateObservable bool
 	LateWatch      time.Duration
 	Cost           servercost.Summary // the server's CPU, memory and cold start
+	// GeneratorPeakRSS is this process's peak resident memory at the end
+	// of the run (servercost.SelfPeakRSS; 0: unknown): the reader's cost.
+	GeneratorPeakRSS int64
 }
 
 // Context causes, so a cancelled read can tell a deadline from a timeout.
@@ -140,6 +143,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		rep.Measured = measuredEnd.Sub(measuredStart)
 	}
 	rep.Run, rep.Warmup = r.measured.Run(), r.warmup.Run()
+	rep.GeneratorPeakRSS, _ = servercost.SelfPeakRSS()
 	rep.Cost = cost.Stop().Summarize(measuredStart, measuredEnd, rep.Run.Service.Count()).WithCold(r.cold.Result())
 	return rep, nil
 }

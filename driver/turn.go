@@ -126,6 +126,9 @@ func (r *runner) doRead(tctx context.Context, s *client.Session, intended time.T
 	defer cancel()
 	sample.Sent, sample.Lag = true, send.Sub(intended)
 	sample.Fresh = r.fresh.fresh(att.URI, send)
+	if s.Documents() != nil || r.chunkOf(att) > 0 {
+		return r.readDocument(rctx, s, intended, att, sample, rec) // ranged.go
+	}
 	a, err := s.Read(rctx, att.URI)
 	now := time.Now()
 	switch {
@@ -158,6 +161,9 @@ func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att worklo
 	sample.Outcome = outcomeOf(v.Kind)
 	sample.Answered = true
 	sample.Latency = a.Done.Sub(intended)
+	if sample.Outcome == stats.OK {
+		sample.FirstUsable = sample.Latency // a JSON answer is usable once whole
+	}
 	sample.Service = a.Done.Sub(a.Sent)
 	if !a.FirstByte.IsZero() {
 		sample.TTFB = a.FirstByte.Sub(a.Sent)

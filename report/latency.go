@@ -26,6 +26,9 @@ func latencyRows(r *results.Result) []namedLatency {
 	var rows []namedLatency
 	for _, c := range r.Classes {
 		rows = append(rows, namedLatency{c.Class, c.Latency})
+		if c.Chunk.Count > 0 && c.Chunk.Count != c.Count { // a ranged class: its parts, apart
+			rows = append(rows, namedLatency{"  " + c.Class + " parts", c.Chunk})
+		}
 	}
 	rows = append(rows, namedLatency{"all reads", r.Read}, namedLatency{"ok reads", r.ReadOK},
 		namedLatency{"service time", r.Service})

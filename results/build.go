@@ -33,6 +33,9 @@ type Meta struct {
 	// after its last turn.
 	LateObservable bool
 	LateWatch      time.Duration
+	// GeneratorPeakRSS is readbench's own peak resident memory in bytes
+	// (0: unknown).
+	GeneratorPeakRSS int64
 }
 
 // Build makes the result document of a run: measured is the measured phase,
@@ -70,7 +73,7 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 		h   *stats.Histogram
 	}{
 		{&r.Read, measured.Read}, {&r.ReadOK, measured.ReadOK}, {&r.Lag, measured.Lag},
-		{&r.Service, measured.Service}, {&r.TTFB, measured.TTFB},
+		{&r.Service, measured.Service}, {&r.TTFB, measured.TTFB}, {&r.Chunk, measured.Chunk},
 		{&r.Turn, measured.Turn}, {&r.Cancellation.CancelToLateMs, measured.Cancel.CancelToLate},
 	}
 	for _, b := range blocks {
@@ -80,6 +83,7 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 	}
 	r.Read.LowerBounds, r.Turn.LowerBounds = measured.ReadLowerBounds, measured.TurnLowerBounds
 	r.Target.WireCounts = WireCountsOf(r.Target.Transport)
+	r.Generator.PeakRSSBytes = m.GeneratorPeakRSS
 	r.LagBoundMs = millis(LagBound(measured.ReadOK))
 	r.GeneratorBound = r.Lag.Count > 0 && r.Lag.P99Ms > r.LagBoundMs
 	if r.TurnSizes, err = turnSizes(measured.TurnBySize); err != nil {
@@ -255,8 +259,17 @@ func class(c *stats.ClassStats) (Class, error) {
 		return Class{}, err
 	}
 	l.LowerBounds = c.LatencyLowerBounds
+	chunk, err := latency(c.Chunk)
+	if err != nil {
+		return Class{}, err
+	}
+	usable, err := latency(c.FirstUsable)
+	if err != nil {
+		return Class{}, err
+	}
 	enc, env := inflationSplit(c.WireBytes, c.DiskBytes, c.Base64Bytes)
 	return Class{
+		Chunk: chunk, FirstUsable: usable,
 		Class:         c.Name,
 		MIME:          c.MIME,
 		Reads:         c.Outcomes.Total(),
@@ -356,6 +369,8 @@ func WireCountsOf(transport string) string {
 		return "response body (JSON or SSE framing); HTTP status line and headers not counted"
 	case "sse":
 		return "SSE events on the stream, framing included"
+	case "files":
+		return "response body (the raw document bytes); HTTP status line and headers not counted"
 	}
 	return "JSON-RPC messages and their newline"
 }

@@ -46,6 +46,12 @@ type Result struct {
 	// TTFB is actual send to first byte: server think time without the
 	// transfer, which dominates large blobs.
 	TTFB Latency `json:"ttfb"`
+	// Chunk is the latency of each part of every ranged fetch (a class
+	// with ranged: {chunk}), its own send to its last byte; the read
+	// blocks hold the whole fetch. Empty (count 0) without ranged classes.
+	Chunk Latency `json:"chunk"`
+	// Generator is readbench's own cost in the run (the reader's side).
+	Generator Generator `json:"generator"`
 	// Turn is intended start to the last read's completion or the deadline.
 	Turn Latency `json:"turn"`
 	// TurnSizes is turn latency by number of attachments, smallest first:
@@ -86,6 +92,14 @@ type Target struct {
 	// WireCountsOf): the response body on HTTP, where status line and
 	// headers are not seen; the message and its framing elsewhere.
 	WireCounts string `json:"wire_counts"`
+}
+
+// Generator is what the run cost readbench's own process: the client's
+// peak resident memory (VmHWM, over the process's life; 0 where it cannot
+// be read), so modes of reading a large document can be compared by what
+// they cost the reader. Run one mode per process to compare them.
+type Generator struct {
+	PeakRSSBytes int64 `json:"peak_rss_bytes"`
 }
 
 // Server is the implementation the target announced.
@@ -192,6 +206,11 @@ type Class struct {
 	Base64Padding int64 `json:"base64_padding"` // '=' characters: base64 is exactly 4·ceil(n/3) per blob
 	EnvelopeBytes int64 `json:"envelope_bytes"`
 	Cache         Cache `json:"cache"`
+	// Chunk is the latency of each part of the class's ranged fetches
+	// (count 0 for a class read whole); FirstUsable is intended start to
+	// the first byte a reader could use (docs/measurement.md (first usable byte)).
+	Chunk       Latency `json:"chunk"`
+	FirstUsable Latency `json:"first_usable"`
 }
 
 // Cache is what a class's answers said about caching them (2026-07-28

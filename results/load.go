@@ -129,7 +129,11 @@ func (r *Result) check() error {
 func (r *Result) fillEmpty() {
 	// Blocks added in v1 after a result was written (read_ok, lag) load
 	// as empty blocks, so the file saves back with every key Build writes.
-	for _, l := range []*Latency{&r.ReadOK, &r.Lag} {
+	ls := []*Latency{&r.ReadOK, &r.Lag, &r.Chunk}
+	for i := range r.Classes {
+		ls = append(ls, &r.Classes[i].Chunk, &r.Classes[i].FirstUsable)
+	}
+	for _, l := range ls {
 		if l.HDR == "" {
 			*l, _ = latency(nil)
 		}

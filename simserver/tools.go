@@ -69,6 +69,8 @@ func (s *Server) callTool(ctx, base context.Context, c *call) answer {
 		a = s.toolError(c, "invalid_path", err.Error())
 	case spec.Entries != 1:
 		a = s.toolError(c, "invalid_path", "path is a directory (entries="+fmt.Sprint(spec.Entries)+")")
+	case spec.Symlink:
+		a = s.toolError(c, "invalid_path", "path is a symlink: stat it and read its target")
 	default:
 		release, late, ok := s.admit(ctx, base, spec)
 		if !ok {
@@ -90,21 +92,25 @@ func (s *Server) callTool(ctx, base context.Context, c *call) answer {
 // empty bytes with eof, as docs/check.md (read tool) says; eof is true iff
 // the range ends at the last byte.
 func (s *Server) rangedResult(c *call, spec *Spec, args readArgs) answer {
-	data := s.cache.get("raw\x00"+spec.URI, func() []byte { return s.gen.data(spec, seedOf(spec.URI)) })
+	doc := s.document(spec)
+	size := doc.Size()
 	off := int64(0)
 	if args.Offset != nil {
-		off = min(*args.Offset, int64(len(data)))
+		off = min(*args.Offset, size)
 	}
-	end := int64(len(data))
+	end := size
 	if args.Length != nil && *args.Length < end-off {
 		end = off + *args.Length
 	}
-	chunk := data[off:end]
-	eof := end == int64(len(data))
+	chunk := make([]byte, end-off)
+	if _, err := doc.ReadAt(chunk, off); err != nil && len(chunk) > 0 {
+		return s.toolError(c, "internal", "backing store failed: "+err.Error())
+	}
+	eof := end == size
 
 	b := make([]byte, 0, base64.StdEncoding.EncodedLen(len(chunk))+256)
 	b = append(b, `{"content":[{"type":"text","text":`...)
-	b = appendJSONString(b, fmt.Sprintf("%d bytes at offset %d of %d (eof=%t)", len(chunk), off, len(data), eof))
+	b = appendJSONString(b, fmt.Sprintf("%d bytes at offset %d of %d (eof=%t)", len(chunk), off, size, eof))
 	b = append(b, `}],"structuredContent":{"bytes":"`...)
 	b = base64.StdEncoding.AppendEncode(b, chunk)
 	b = append(b, `","content_type":`...)

@@ -70,6 +70,10 @@ type Spec struct {
 	InputRequired bool  // 2026-07-28: answer resultType input_required (input_required=)
 	SSE           bool  // HTTP: answer this read as an SSE stream (sse=)
 	Wire          Wire  // framing or matching violation to inject (wire=)
+	// Symlink makes the path a symbolic link to the ranged read of seed
+	// 004 (symlink=true): the read tool and /files/ refuse it with
+	// invalid_path; resources/read, which knows no links, reads it.
+	Symlink bool
 
 	base string    // MIME's lower-case type/subtype, parameters dropped
 	kind *textKind // how to generate MIME's text; nil for a binary type
@@ -188,6 +192,8 @@ func (s *Spec) set(key, v string) error {
 		s.SSE, err = strconv.ParseBool(v)
 	case "wire":
 		s.Wire, err = parseWire(v)
+	case "symlink":
+		s.Symlink, err = strconv.ParseBool(v)
 	default:
 		err = errors.New("unknown option")
 	}

@@ -41,6 +41,15 @@ type ReadSample struct {
 	// End is when the read finished (answer, error or drop): the second of
 	// the timeline it counts in. Zero keeps it off the timeline.
 	End time.Time
+	// Chunks holds, for a document fetched in parts (a ranged class), each
+	// part's latency from its own send to its last byte; Latency stays the
+	// whole fetch. Empty for a plain read.
+	Chunks []time.Duration
+	// FirstUsable is intended start → the first byte the reader could
+	// use: the end of a whole MCP answer (base64 in JSON is usable once
+	// the message is whole), of the first chunk of a ranged fetch, the
+	// first body byte of a plain HTTP document. 0 when none arrived.
+	FirstUsable time.Duration
 }
 
 // CacheHints summarise the freshness hints of a class's answers: how many
@@ -126,6 +135,11 @@ type ClassStats struct {
 	WireBytes, DiskBytes, Base64Bytes int64
 	Base64Padding                     int64
 	Cache                             CacheHints
+
+	// Chunk is the latency of each part of the class's ranged fetches;
+	// FirstUsable, intended start → first usable byte of its ok reads
+	// (see ReadSample).
+	Chunk, FirstUsable *Histogram
 }
 
 // Cancellation counts reads cancelled by a turn deadline and what the
@@ -170,6 +184,9 @@ type Run struct {
 	ReadOK          *Histogram
 	Service         *Histogram // answered reads, actual send → last byte
 	TTFB            *Histogram // answered reads, actual send → first byte
+	// Chunk is every part of every ranged fetch, its send → last byte: a
+	// ranged read's own latency is the whole fetch (Read).
+	Chunk *Histogram
 	// Lag is the scheduling lag of every read sent: intended start → the
 	// moment the generator handed it to the transport.
 	Lag  *Histogram
@@ -198,12 +215,12 @@ func (r *Run) TurnEndCount(e TurnEnd) int64 { return r.TurnEnds[e] }
 func NewRun(classes []ClassInfo) *Run {
 	r := &Run{
 		Read: NewHistogram(), ReadOK: NewHistogram(), Service: NewHistogram(), TTFB: NewHistogram(),
-		Lag: NewHistogram(), Turn: NewHistogram(),
+		Lag: NewHistogram(), Turn: NewHistogram(), Chunk: NewHistogram(),
 		TurnBySize: map[int]*Histogram{},
 		Cancel:     Cancellation{CancelToLate: NewHistogram()},
 	}
 	for _, c := range classes {
-		r.Classes = append(r.Classes, &ClassStats{ClassInfo: c, Latency: NewHistogram()})
+		r.Classes = append(r.Classes, &ClassStats{ClassInfo: c, Latency: NewHistogram(), Chunk: NewHistogram(), FirstUsable: NewHistogram()})
 	}
 	return r
 }
@@ -269,6 +286,13 @@ func (r *Recorder) Read(s ReadSample) {
 	}
 	if s.Sent {
 		run.Lag.Record(s.Lag)
+	}
+	for _, d := range s.Chunks {
+		run.Chunk.Record(d)
+		c.Chunk.Record(d)
+	}
+	if s.FirstUsable > 0 {
+		c.FirstUsable.Record(s.FirstUsable)
 	}
 	run.WireBytes += s.WireBytes
 	run.DiskBytes += s.DiskBytes

@@ -33,7 +33,7 @@ var errorFiles = map[string]struct {
 	"bad-dist-func.yaml":            {5, 11, "mix[0].size", `bad distribution "lognorm(8KiB, 200KiB)": unknown function "lognorm" (did you mean "lognormal"?)`},
 	"bad-int.yaml":                  {3, 10, "load.turns", `want a whole number, got "1e3"`},
 	"out-of-range.yaml":             {1, 11, "sessions", "0 is out of range (1 to 100000)"},
-	"bad-target.yaml":               {1, 9, "target", `unknown target "ftp://example.com/mcp": want embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH or sse+http(s)://HOST:PORT/PATH`},
+	"bad-target.yaml":               {1, 9, "target", `unknown target "ftp://example.com/mcp": want embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/PATH or range+http(s)://HOST:PORT/PREFIX/`},
 	"duplicate-key.yaml":            {4, 3, "load.rate", "duplicate key (first set at line 2)"},
 	"duplicate-class.yaml":          {5, 12, "mix[1].class", `duplicate class name "a" (also mix[0])`},
 	"empty.yaml":                    {0, 0, "", "empty workload file (want a map with at least load and mix)"},

@@ -18,6 +18,11 @@ const (
 	TargetStdio    TargetKind = "stdio"    // a child process per session, JSON-RPC on stdin/stdout
 	TargetHTTP     TargetKind = "http"     // http:// or https:// Streamable HTTP
 	TargetSSE      TargetKind = "sse"      // sse+http:// or sse+https:// legacy HTTP+SSE
+	// TargetFiles is range+http:// or range+https://: plain HTTP documents
+	// (seed 004 over HTTP), no MCP. A class's URI path and query are
+	// appended to the prefix; whole GETs, or Range requests for ranged
+	// classes.
+	TargetFiles TargetKind = "files"
 )
 
 // Target is the server a run loads. It is written as one string on the
@@ -27,7 +32,7 @@ const (
 // would make hard to read.
 type Target struct {
 	Kind    TargetKind
-	Address string   // http/sse: a plain http(s) URL (for sse the "sse+" prefix is removed); "" otherwise
+	Address string   // http/sse/files: a plain http(s) URL (the "sse+" or "range+" prefix removed); "" otherwise
 	Argv    []string // stdio: the command and its arguments
 }
 
@@ -45,7 +50,8 @@ func (t Target) Transport() string {
 // backslash escaping one character (there is no shell: no variables, globs
 // or pipes, so what is written is exactly what is run); "http://..." or
 // "https://..." for Streamable HTTP; "sse+http://..." or "sse+https://..."
-// for the legacy HTTP+SSE transport.
+// for the legacy HTTP+SSE transport; "range+http://HOST:PORT/PREFIX/" or
+// "range+https://..." for plain HTTP documents.
 func ParseTarget(s string) (Target, error) {
 	t := strings.TrimSpace(s)
 	switch {
@@ -66,13 +72,22 @@ func ParseTarget(s string) (Target, error) {
 			return Target{}, fmt.Errorf("bad target %q: %v", s, err)
 		}
 		return Target{Kind: TargetSSE, Address: addr}, nil
+	case hasPrefixFold(t, "range+http://") || hasPrefixFold(t, "range+https://"):
+		addr := t[len("range+"):]
+		if err := checkURL(addr); err != nil {
+			return Target{}, fmt.Errorf("bad target %q: %v", s, err)
+		}
+		if !strings.HasSuffix(addr, "/") {
+			return Target{}, fmt.Errorf("bad target %q: a range+http target is a prefix a class's path is appended to: end it with /, as in range+http://127.0.0.1:8080/files/", s)
+		}
+		return Target{Kind: TargetFiles, Address: addr}, nil
 	case hasPrefixFold(t, "http://") || hasPrefixFold(t, "https://"):
 		if err := checkURL(t); err != nil {
 			return Target{}, fmt.Errorf("bad target %q: %v", s, err)
 		}
 		return Target{Kind: TargetHTTP, Address: t}, nil
 	}
-	return Target{}, fmt.Errorf("unknown target %q: want embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH or sse+http(s)://HOST:PORT/PATH", s)
+	return Target{}, fmt.Errorf("unknown target %q: want embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/PATH or range+http(s)://HOST:PORT/PREFIX/", s)
 }
 
 func hasPrefixFold(s, prefix string) bool {
@@ -108,13 +123,13 @@ func (t Target) check() error {
 			return errors.New("a stdio target needs a command")
 		}
 		return nil
-	case TargetHTTP, TargetSSE:
+	case TargetHTTP, TargetSSE, TargetFiles:
 		if !hasPrefixFold(t.Address, "http://") && !hasPrefixFold(t.Address, "https://") {
 			return fmt.Errorf("address %q is not an http(s) URL", t.Address)
 		}
 		return checkURL(t.Address)
 	}
-	return fmt.Errorf("unknown target kind %q (want embedded, stdio, http or sse)", t.Kind)
+	return fmt.Errorf("unknown target kind %q (want embedded, stdio, http, sse or files)", t.Kind)
 }
 
 // String is the target as it is written on the command line: "embedded",
@@ -128,6 +143,8 @@ func (t Target) String() string {
 		return t.Address
 	case TargetSSE:
 		return "sse+" + t.Address
+	case TargetFiles:
+		return "range+" + t.Address
 	}
 	return string(TargetEmbedded)
 }

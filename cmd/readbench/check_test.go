@@ -86,7 +86,7 @@ func allPass(t *testing.T, d checkDoc, code int) {
 	}
 	for _, name := range []string{"handshake", "server info", "resources/list", "read", "not-found error", "malformed uri",
 		"cancellation", "read tool: whole file", "read tool: range", "read tool: tail", "read tool: past the end",
-		"read tool: length 0", "read tool: directory", "read tool: unknown path"} {
+		"read tool: length 0", "read tool: directory", "read tool: unknown path", "read tool: content type", "read tool: symlink"} {
 		d.expect(t, name, "pass", "")
 	}
 	if n := len(d.rows("read")); n != 10 {

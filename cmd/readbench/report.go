@@ -16,14 +16,15 @@ import (
 func reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "report",
-		Usage:     "re-render saved results: table, markdown, json, html or hlog",
+		Usage:     "re-render saved results: table, markdown, json, html, hlog, or modes (side by side)",
 		ArgsUsage: "RESULT.json...",
 		UsageText: "readbench report runs/2026-11-30T02-28-47Z-srv-1.0.json\n" +
 			"readbench report base.json new.json --format markdown > report.md\n" +
 			"readbench report r.json --format html --out r.html      # one self-contained page of charts\n" +
-			"readbench report r.json --format hlog --out r.hlog      # HdrHistogram log (values in µs)",
+			"readbench report r.json --format hlog --out r.hlog      # HdrHistogram log (values in µs)\n" +
+			"readbench report whole.json chunks.json http.json --format modes   # one document read different ways, side by side",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Usage: "table, markdown, json, html or hlog", Value: "table"},
+			&cli.StringFlag{Name: "format", Usage: "table, markdown, json, html, hlog or modes", Value: "table"},
 			&cli.StringFlag{Name: "out", Usage: "write to `FILE` instead of standard output"},
 		},
 		Action: reportAction,
@@ -59,6 +60,8 @@ func reportWriter(format string) func(io.Writer, []*results.Result) error {
 		return report.WriteJSON
 	case "html":
 		return report.WriteHTML
+	case "modes":
+		return report.WriteModes
 	}
 	return nil
 }
@@ -66,7 +69,7 @@ func reportWriter(format string) func(io.Writer, []*results.Result) error {
 func reportAction(c *cli.Context) error {
 	write := reportWriter(c.String("format"))
 	if write == nil {
-		return cli.Exit(fmt.Sprintf("report: --format %q: want table, markdown, json, html or hlog", c.String("format")), exitUsage)
+		return cli.Exit(fmt.Sprintf("report: --format %q: want table, markdown, json, html, hlog or modes", c.String("format")), exitUsage)
 	}
 	if c.NArg() == 0 {
 		return cli.Exit("report: give at least one result file", exitUsage)

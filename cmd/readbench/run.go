@@ -31,13 +31,15 @@ func runCommand() *cli.Command {
 			"readbench run --target http://127.0.0.1:8080/mcp --rate 50/s\n" +
 			"readbench run --target 'stdio:npx -y @modelcontextprotocol/server-everything'\n" +
 			"readbench run --target https://staging.example.com/mcp --allow-host staging.example.com --header 'Authorization: Bearer ${TOKEN}' w.yaml\n" +
-			"readbench run --cpuprofile cpu.pprof --memprofile mem.pprof   # where readbench itself spends (go tool pprof)",
+			"readbench run --cpuprofile cpu.pprof --memprofile mem.pprof   # where readbench itself spends (go tool pprof)\n" +
+			"readbench run large-log --class chunked --target range+http://127.0.0.1:8080/files/   # plain HTTP Range requests",
 		Description: "With no argument runs the built-in docs-attachments scenario; with no target, against the\n" +
 			"embedded simulated server (readbench serve --stdio). The result is saved as\n" +
 			"runs/<start>-<server>-<version>.json (or --out) and the report printed on stdout.\n" +
 			"Flags override the workload file.",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse"},
+			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse, range+http(s)://HOST:PORT/PREFIX/ (plain HTTP documents)"},
+			&cli.StringSliceFlag{Name: "class", Usage: "run only the mix class `NAME` (repeatable): one mode of a comparison per process"},
 			&cli.StringFlag{Name: "rate", Usage: "turns per second, e.g. `50/s` or 3000/min (open model)"},
 			&cli.DurationFlag{Name: "duration", Usage: "measured run length, e.g. 30s (warmup not included)"},
 			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions (stdio: one child process each)"},
@@ -153,6 +155,9 @@ func applyRunFlags(c *cli.Context, w *workload.Workload) error {
 	if c.IsSet("sessions") {
 		w.Sessions = c.Int("sessions")
 	}
+	if err := w.KeepClasses(c.StringSlice("class")); err != nil {
+		return err
+	}
 	if c.IsSet("protocol") {
 		w.Protocol = c.String("protocol")
 	}
@@ -189,7 +194,7 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, out
 		},
 		AskedRate: rep.AskedRate, Measured: rep.Measured,
 		LateObservable: rep.LateObservable, LateWatch: rep.LateWatch,
-		Cost: rep.Cost,
+		Cost: rep.Cost, GeneratorPeakRSS: rep.GeneratorPeakRSS,
 	}, w, rep.Run, rep.Warmup)
 	if err != nil {
 		return fmt.Errorf("build result: %w", err)

@@ -22,6 +22,7 @@ func serveCommand() *cli.Command {
 			"readbench serve --listen 127.0.0.1:8080\n\n" +
 			"Then, for example:\n" +
 			"  readbench run --target http://127.0.0.1:8080/mcp\n" +
+			"  curl -s -r 0-99 'http://127.0.0.1:8080/files/log.txt?mime=text/plain&size=100000'   # plain HTTP, a Range\n" +
 			"  curl -s http://127.0.0.1:8080/mcp -H 'Content-Type: application/json' \\\n" +
 			"    -H 'Accept: application/json, text/event-stream' -H 'MCP-Protocol-Version: 2026-07-28' \\\n" +
 			"    -H 'Mcp-Method: resources/read' -H 'Mcp-Name: sim:///a?mime=text/markdown&size=100' \\\n" +
@@ -29,10 +30,11 @@ func serveCommand() *cli.Command {
 			"        \"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}'",
 		Description: "URIs describe the resource: sim:///NAME?mime=image/png&size=1834208&delay=lognormal(12ms,40ms).\n" +
 			"Content is deterministic per URI; any URI that is not a sim: URI is not found (but for the\n" +
-			"test:// fixtures the MCP conformance suite reads).",
+			"test:// fixtures the MCP conformance suite reads). With --listen, GET /files/<path>?<query> serves\n" +
+			"sim:///<path>?<query> as raw bytes with Range, 206, 416 and HEAD (docs/check.md (over plain HTTP)).",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "stdio", Usage: "serve newline-delimited JSON-RPC on stdin/stdout"},
-			&cli.StringFlag{Name: "listen", Usage: "serve Streamable HTTP at `ADDR` (endpoint /mcp), e.g. 127.0.0.1:8080"},
+			&cli.StringFlag{Name: "listen", Usage: "serve Streamable HTTP at `ADDR` (endpoint /mcp, plain HTTP documents under /files/), e.g. 127.0.0.1:8080"},
 			&cli.BoolFlag{Name: "stateful", Usage: "HTTP: issue Mcp-Session-Id on initialize (legacy era)"},
 			&cli.BoolFlag{Name: "sse", Usage: "HTTP: answer every request as an SSE stream"},
 			&cli.IntFlag{Name: "workers", Usage: "handle at most `N` reads at once, queue the rest (0: unlimited)"},
@@ -92,8 +94,9 @@ func serveHTTP(ctx context.Context, srv *simserver.Server, addr string, log inte
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.Handler())
+	mux.Handle(simserver.FilesPrefix, srv.Files())
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(log, "readbench serve: Streamable HTTP on http://%s/mcp\n", ln.Addr())
+	fmt.Fprintf(log, "readbench serve: Streamable HTTP on http://%s/mcp, documents on http://%s%s\n", ln.Addr(), ln.Addr(), simserver.FilesPrefix)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	var crashed bool

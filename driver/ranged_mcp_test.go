@@ -1,0 +1,116 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/workload"
+)
+
+type readIn struct {
+	Path   string `json:"path"`
+	Offset int64  `json:"offset,omitempty"`
+	Length *int64 `json:"length,omitempty"`
+}
+
+type readOut struct {
+	Bytes       string `json:"bytes"` // standard base64
+	ContentType string `json:"content_type"`
+	EOF         bool   `json:"eof"`
+}
+
+// toolServer is the official Go SDK's server offering seed 004's read tool
+// over one document, each call held for delay, on stateless HTTP.
+func toolServer(t *testing.T, doc []byte, delay time.Duration) string {
+	t.Helper()
+	srv := peertest.SDKServer(0)
+	mcp.AddTool(srv, &mcp.Tool{Name: ReadToolName}, func(ctx context.Context, _ *mcp.CallToolRequest, in readIn) (*mcp.CallToolResult, readOut, error) {
+		select {
+		case <-time.After(delay):
+		case <-ctx.Done():
+			return nil, readOut{}, ctx.Err()
+		}
+		off := min(in.Offset, int64(len(doc)))
+		end := int64(len(doc))
+		if in.Length != nil && off+*in.Length < end {
+			end = off + *in.Length
+		}
+		return nil, readOut{Bytes: base64.StdEncoding.EncodeToString(doc[off:end]), ContentType: "text/plain", EOF: end == int64(len(doc))}, nil
+	})
+	hs := peertest.ServeLocal(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	return hs.URL + "/mcp"
+}
+
+// TestFetchDocumentMCP: the read tool of another implementation (the Go
+// SDK's) read in parts until eof gives the document's exact bytes, with
+// base64 counted, one chunk latency per part.
+func TestFetchDocumentMCP(t *testing.T) {
+	doc := docBytes(100_001)
+	tg, err := workload.ParseTarget(toolServer(t, doc, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := client.Connect(context.Background(), client.Dial{Target: tg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	h := sha256.New()
+	f, err := FetchDocument(context.Background(), s, "file:///doc.txt", 10_000, 0, h)
+	if err != nil || f.Outcome != stats.OK {
+		t.Fatalf("%v %v %s", err, f.Outcome, f.Detail)
+	}
+	want := sha256.Sum256(doc)
+	if !bytes.Equal(h.Sum(nil), want[:]) || f.DiskBytes != int64(len(doc)) || len(f.Chunks) != 11 {
+		t.Errorf("sha256 equal %t, disk %d, %d parts", bytes.Equal(h.Sum(nil), want[:]), f.DiskBytes, len(f.Chunks))
+	}
+	// 10 parts of 10,000 bytes (13,336 characters each, 2 of them '='),
+	// then 1 byte (4 characters, 2 '=').
+	if f.Base64Bytes != 10*13_336+4 || f.Base64Padding != 10*2+2 {
+		t.Errorf("base64 %d (padding %d) for %d bytes in 11 parts", f.Base64Bytes, f.Base64Padding, len(doc))
+	}
+	if f.WireBytes <= f.Base64Bytes || f.FirstUsable.Before(f.Sent) || !f.FirstUsable.Before(f.Done) {
+		t.Errorf("wire %d, base64 %d; first usable %v between %v and %v", f.WireBytes, f.Base64Bytes, f.FirstUsable, f.Sent, f.Done)
+	}
+}
+
+// TestRangedMCPRunCutByDeadline: a ranged read over MCP whose parts are
+// slow is cut by its turn's deadline: cancelled, at the cut, a lower bound.
+func TestRangedMCPRunCutByDeadline(t *testing.T) {
+	url := toolServer(t, docBytes(50_000), 120*time.Millisecond)
+	w, err := workload.Parse("ranged.yaml", []byte(fmt.Sprintf(`
+name: ranged-mcp
+target: %q
+load: {model: closed, concurrency: 1, turns: 2}
+turn: {attachments: 1, read_timeout: 10s, deadline: 300ms}
+mix:
+  - {class: log, uri: "file:///doc.txt", ranged: {chunk: 10000}}
+`, url)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rep, err := Run(ctx, Options{Workload: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := rep.Run
+	if run.Outcomes[stats.Cancelled] != 2 || run.ReadLowerBounds != 2 || run.Read.Quantile(50) < 300*time.Millisecond {
+		t.Fatalf("outcomes %v, lower bounds %d, p50 %v: want 2 cancelled at the 300ms cut", run.Outcomes, run.ReadLowerBounds, run.Read.Quantile(50))
+	}
+	if n := run.Chunk.Count(); n < 2 || n > 6 {
+		t.Errorf("%d parts recorded; want the 2 or so per read that beat the deadline", n)
+	}
+}
