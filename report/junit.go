@@ -116,3 +116,26 @@ func writeJUnitSuites(w io.Writer, name string, suites []junitSuite) error {
 	}
 	return nil
 }
+
+// WriteCompareJUnit writes the bounds of a comparison (--fail-on, and the
+// content check) as JUnit test cases, one suite for the pair of results.
+func WriteCompareJUnit(w io.Writer, c *results.Comparison) error {
+	s := junitSuite{
+		Name:      "readbench compare: " + printable(c.New.Workload),
+		Time:      "0",
+		Timestamp: c.New.Started.UTC().Format("2006-01-02T15:04:05"),
+		Properties: []junitProperty{
+			{"base", printable(sideText(c.Base))},
+			{"new", printable(sideText(c.New))},
+		},
+	}
+	for _, bc := range c.Bounds {
+		text := printable(boundText(bc))
+		tc := junitCase{Name: printable(bc.Bound), Classname: "readbench.compare", Time: "0", SystemOut: text}
+		if !bc.Pass {
+			tc.Failure = &junitFailure{Message: printable(bc.Bound) + ": " + text, Type: "bound", Text: text}
+		}
+		s.add(tc)
+	}
+	return writeJUnitSuites(w, "readbench", []junitSuite{s})
+}

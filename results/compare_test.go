@@ -47,12 +47,12 @@ func synthetic(t *testing.T, n int, scale float64, seed uint64) *Result {
 // deltas; at most 3 of the 100 here, where 95% intervals gave 5), and a
 // 30% slower sample is significant at every draw.
 func TestNoiseVerdicts(t *testing.T) {
-	same := []string{"read.p50", "read.p90", "read.p99", "read.mean", "turn.p50"}
+	same := []string{"read.p50", "read.p90", "read.p99", "turn.p90", "turn.p50"}
 	slower := map[string]Noise{"read.p50": Significant, "read.p90": Significant, "read.p99": Significant,
-		"read.mean": Significant, "turn.p50": Significant, "read.max": Untested}
+		"read.mean": Untested, "turn.p50": Significant, "read.max": Untested}
 	alarms := 0
 	for seed := uint64(1); seed <= 20; seed++ {
-		cmp, err := Compare(synthetic(t, 3000, 1, seed*100), synthetic(t, 3000, 1, seed*100+50), CompareOptions{NoiseFloor: -1})
+		cmp, err := Compare(synthetic(t, 3000, 1, seed*100), synthetic(t, 3000, 1, seed*100+50), CompareOptions{NoiseFloor: 0})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func TestTooFewValues(t *testing.T) {
 // floor and significant with no floor.
 func TestNoiseFloor(t *testing.T) {
 	base, nw := synthetic(t, 200000, 1, 1), synthetic(t, 200000, 1.03, 2)
-	for floor, want := range map[float64]Noise{0.05: WithinNoise, 0: Significant} {
+	for floor, want := range map[float64]Noise{-1: WithinNoise, 0.05: WithinNoise, 0: Significant} { // -1: the default
 		cmp, _ := Compare(base, nw, CompareOptions{NoiseFloor: floor})
 		if d, _ := cmp.Find("read.p50"); d.Noise != want {
 			t.Errorf("floor %v: %+v, want %s", floor, d, want)

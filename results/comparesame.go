@@ -128,3 +128,8 @@ func compareContent(a, b map[string]Digest) Content {
 	slices.SortFunc(c.Changed, func(x, y ContentChange) int { return strings.Compare(x.URI, y.URI) })
 	return c
 }
+
+// SameWorkload reports whether two results ran the same workload in the
+// sense Compare requires (name, mix, turn, load): compare's history picks
+// the runs to compare with it.
+func SameWorkload(a, b Workload) bool { return len(workloadDifferences(a, b)) == 0 }

@@ -90,7 +90,7 @@ func (s *Server) callTool(ctx, base context.Context, c *call) answer {
 // empty bytes with eof, as docs/check.md (read tool) says; eof is true iff
 // the range ends at the last byte.
 func (s *Server) rangedResult(c *call, spec *Spec, args readArgs) answer {
-	data := s.cache.get("raw\x00"+spec.URI, func() []byte { return s.gen.data(spec, seedOf(spec.URI)) })
+	data := s.cache.get("raw\x00"+spec.URI, func() []byte { return s.gen.data(spec, s.gen.seed(spec.URI)) })
 	off := int64(0)
 	if args.Offset != nil {
 		off = min(*args.Offset, int64(len(data)))
