@@ -58,6 +58,10 @@ type Verdict struct {
 	CacheScope  string
 	Shape       Shape
 	Detail      string // why the answer is unusable, for diagnostics
+	// Digest is "sha256:<64 hex>" of the decoded content of every entry in
+	// order (text as its UTF-8 bytes, blob base64-decoded), when the read
+	// asked for it (WithDigest) and the answer is usable; "" otherwise.
+	Digest string
 }
 
 // Classify says what a resources/read answer is. It walks the bytes once:

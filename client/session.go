@@ -299,14 +299,6 @@ func (s *Session) sendOnce(ctx context.Context, method, name string, params any)
 	return s.t.call(ctx, Request{ID: id, method: method, name: name, body: body})
 }
 
-// Read issues one resources/read. The answer is returned as received;
-// Classify says what it is. When ctx ends first the read is cancelled the
-// way the transport and era say (see docs/measurement.md, cancellation)
-// and ctx's error returned.
-func (s *Session) Read(ctx context.Context, uri string) (*Answer, error) {
-	return s.send(ctx, protocol.MethodResourcesRead, uri, s.withMeta(map[string]any{"uri": uri}))
-}
-
 // Close ends the session: a stdio child is shut down, an HTTP session
 // deleted, an HTTP+SSE stream closed.
 func (s *Session) Close() error { return s.t.close() }

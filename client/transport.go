@@ -17,9 +17,11 @@ type Request struct {
 
 // Answer is the response message to one request, with its timing. Body is
 // the JSON-RPC response exactly as received; classify it with Classify.
+// An answer to Session.Read carries its Verdict.
 type Answer struct {
 	Body      []byte
-	WireBytes int64 // bytes received for it, framing included
+	Verdict   Verdict // what a resources/read answer is (Session.Read only)
+	WireBytes int64   // bytes received for it, framing included
 	Sent      time.Time
 	FirstByte time.Time // zero when the transport cannot tell
 	Done      time.Time

@@ -227,7 +227,7 @@ func (c *checker) sampleRead(ctx context.Context, uri string) {
 		return
 	}
 	latency := a.Done.Sub(a.Sent)
-	v := client.Classify(a.Body, uri, c.s.Modern())
+	v := a.Verdict
 	switch v.Kind {
 	case client.OK:
 	case client.Unusable:

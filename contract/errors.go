@@ -83,7 +83,7 @@ func (c *checker) errorProbe(ctx context.Context, uri string) (int, string, erro
 	if err != nil {
 		return 0, "", err
 	}
-	v := client.Classify(a.Body, uri, c.s.Modern())
+	v := a.Verdict
 	if v.Code != 0 {
 		return v.Code, describeError(a.Body), nil
 	}

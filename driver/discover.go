@@ -263,7 +263,7 @@ func sampleOne(ctx context.Context, s *client.Session, timeout time.Duration, r 
 	if err != nil {
 		return err.Error()
 	}
-	v := client.Classify(a.Body, r.URI, s.Modern())
+	v := a.Verdict
 	if v.Kind != client.OK {
 		if v.Detail != "" {
 			return v.Kind.String() + ": " + v.Detail

@@ -150,7 +150,7 @@ func (r *runner) doRead(tctx context.Context, s *client.Session, intended time.T
 // answered fills sample from an answer: its kind, latencies, bytes, shape
 // findings and cache hints.
 func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att workload.Attachment, intended time.Time, modern bool, rec *stats.Recorder) {
-	v := client.Classify(a.Body, att.URI, modern)
+	v := a.Verdict
 	sample.Outcome = outcomeOf(v.Kind)
 	sample.Answered = true
 	sample.Latency = a.Done.Sub(intended)

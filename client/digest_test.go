@@ -1,0 +1,62 @@
+package client
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/workload"
+)
+
+// TestReadDigestMatchesSDKPeerContent: a read asked for a digest carries
+// the sha256 of exactly the bytes the official Go SDK's server served
+// (text and blob), over Streamable HTTP (JSON and SSE answers) and stdio;
+// a read that did not ask carries none.
+func TestReadDigestMatchesSDKPeerContent(t *testing.T) {
+	targets := map[string]workload.Target{
+		"http-json": {Kind: workload.TargetHTTP, Address: peertest.StartSDKHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})},
+		"http-sse":  {Kind: workload.TargetHTTP, Address: peertest.StartSDKHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true})},
+		"stdio":     {Kind: workload.TargetStdio, Argv: peertest.Command(t, peertest.SDKStdio)},
+	}
+	for name, tg := range targets {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			s, _, err := Connect(ctx, Dial{Target: tg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			for i, d := range peertest.Docs() {
+				sum := sha256.Sum256(peertest.Content(i))
+				want := "sha256:" + hex.EncodeToString(sum[:])
+				a, err := s.Read(ctx, d.URI, WithDigest())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a.Verdict.Kind != OK || a.Verdict.Digest != want {
+					t.Errorf("%s: verdict %+v, digest %q, want %q", d.URI, a.Verdict.Kind, a.Verdict.Digest, want)
+				}
+				a, err = s.Read(ctx, d.URI)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a.Verdict.Kind != OK || a.Verdict.Digest != "" {
+					t.Errorf("%s without WithDigest: kind %v, digest %q, want none", d.URI, a.Verdict.Kind, a.Verdict.Digest)
+				}
+			}
+			// An error answer has no digest.
+			a, err := s.Read(ctx, "docs://missing", WithDigest())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Verdict.Kind == OK || a.Verdict.Digest != "" {
+				t.Errorf("missing resource: kind %v, digest %q, want an error without digest", a.Verdict.Kind, a.Verdict.Digest)
+			}
+		})
+	}
+}
