@@ -14,6 +14,7 @@ import (
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/clock"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/servercost"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
@@ -84,6 +85,9 @@ type Report struct {
 	LateObservable bool
 	LateWatch      time.Duration
 	Cost           servercost.Summary // the server's CPU, memory and cold start
+	// Digests is what a read of each URI returned (sampled: digests.go),
+	// warmup reads included.
+	Digests map[string]results.Digest
 }
 
 // Context causes, so a cancelled read can tell a deadline from a timeout.
@@ -109,6 +113,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		measured: stats.NewRecorder(classes),
 		warmup:   stats.NewRecorder(classes),
 		cold:     servercost.NewColdStartRecorder(),
+		digests:  newContentDigests(),
 	}
 	sessions, err := r.dial(ctx)
 	if err != nil {
@@ -140,6 +145,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		rep.Measured = measuredEnd.Sub(measuredStart)
 	}
 	rep.Run, rep.Warmup = r.measured.Run(), r.warmup.Run()
+	rep.Digests = r.digests.snapshot()
 	rep.Cost = cost.Stop().Summarize(measuredStart, measuredEnd, rep.Run.Service.Count()).WithCold(r.cold.Result())
 	return rep, nil
 }
@@ -160,6 +166,7 @@ type runner struct {
 
 	failures  rate.Sometimes // paces Options.Logf
 	fresh     freshness      // cache hints: what a host honouring them would not send
+	digests   *contentDigests
 	turns     sync.WaitGroup // every turn goroutine
 	inFlight  atomic.Int64
 	started   atomic.Int64

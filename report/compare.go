@@ -148,7 +148,12 @@ func compareSections(c *results.Comparison) []compareSection {
 func contentLines(c results.Content) []string {
 	lines := []string{fmt.Sprintf("%d URIs read by both compared (%d only in base, %d only in new): %d changed",
 		c.Compared, c.OnlyBase, c.OnlyNew, len(c.Changed))}
-	for _, ch := range c.Changed {
+	const shown = 20 // the JSON lists every one
+	for i, ch := range c.Changed {
+		if i == shown {
+			lines = append(lines, fmt.Sprintf("... and %d more (compare --format json lists every one)", len(c.Changed)-shown))
+			break
+		}
 		lines = append(lines, fmt.Sprintf("%s: %s changed (%s %s %d B -> %s %s %d B)", ch.URI, strings.Join(ch.What, ", "),
 			short(ch.Base.SHA256), ch.Base.MIME, ch.Base.Bytes, short(ch.New.SHA256), ch.New.MIME, ch.New.Bytes))
 	}

@@ -33,6 +33,8 @@ type Meta struct {
 	// after its last turn.
 	LateObservable bool
 	LateWatch      time.Duration
+	// Digests is what a read of each URI returned (driver: sampled).
+	Digests map[string]Digest
 }
 
 // Build makes the result document of a run: measured is the measured phase,
@@ -59,7 +61,7 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 		Totals:     totals(m, measured),
 		Classes:    make([]Class, 0, len(measured.Classes)),
 		Shape:      shape(measured.Shape),
-		Digests:    map[string]Digest{},
+		Digests:    digestsOf(m.Digests),
 		Thresholds: []Verdict{},
 		Timeline:   []Second{},
 		Advice:     Advice{Deadlines: []Candidate{}, Timeouts: []Candidate{}, Reasoning: []string{}},
@@ -359,4 +361,13 @@ func WireCountsOf(transport string) string {
 		return "SSE events on the stream, framing included"
 	}
 	return "JSON-RPC messages and their newline"
+}
+
+// digestsOf copies the digests for the result, an empty map for none.
+func digestsOf(m map[string]Digest) map[string]Digest {
+	out := make(map[string]Digest, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }

@@ -227,7 +227,7 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, o r
 		},
 		AskedRate: rep.AskedRate, Measured: rep.Measured,
 		LateObservable: rep.LateObservable, LateWatch: rep.LateWatch,
-		Cost: rep.Cost,
+		Cost: rep.Cost, Digests: rep.Digests,
 	}, w, rep.Run, rep.Warmup)
 	if err != nil {
 		return fmt.Errorf("build result: %w", err)
