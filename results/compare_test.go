@@ -33,7 +33,8 @@ func synthetic(t *testing.T, n int, scale float64, seed uint64) *Result {
 	t.Helper()
 	r := &Result{Workload: Workload{Name: "w", Load: LoadSpec{Rate: "50/s"}}, Digests: map[string]Digest{}}
 	r.Read = sample(t, n, 20*time.Millisecond, scale, seed)
-	r.ReadOK, r.Service, r.TTFB, r.Lag = r.Read, r.Read, r.Read, r.Read
+	r.ReadOK, r.Service, r.TTFB = r.Read, r.Read, r.Read
+	r.Lag = sample(t, n, 100*time.Microsecond, 1, seed+2)
 	r.Turn = sample(t, n, 40*time.Millisecond, scale, seed+1)
 	r.Classes = []Class{{Class: "md", Reads: int64(n), Errors: int64(n / 100), Outcomes: map[string]int64{"ok": int64(n - n/100), "timeout": int64(n / 100)}, Latency: r.Read}}
 	r.TurnSizes = []TurnSize{{Attachments: 2, Latency: r.Turn}}
@@ -101,6 +102,23 @@ func TestNoiseFloor(t *testing.T) {
 		cmp, _ := Compare(base, nw, CompareOptions{NoiseFloor: floor})
 		if d, _ := cmp.Find("read.p50"); d.Noise != want {
 			t.Errorf("floor %v: %+v, want %s", floor, d, want)
+		}
+	}
+}
+
+// TestLagSlack: a change of latency from the intended start that the
+// generator's own lateness accounts for is within the noise, though the
+// histograms alone would call it significant; service time, timed from
+// the send, gets no such slack.
+func TestLagSlack(t *testing.T) {
+	base, nw := synthetic(t, 3000, 1, 1), synthetic(t, 3000, 1, 2)
+	nw.Read = sample(t, 3000, 20*time.Millisecond, 1.3, 2) // 6 ms later at the median...
+	nw.Service = nw.Read
+	nw.Lag = sample(t, 3000, 7*time.Millisecond, 1, 3) // ...of which about 7 ms the generator's
+	cmp, _ := Compare(base, nw, CompareOptions{})
+	for metric, want := range map[string]Noise{"read.p50": WithinNoise, "service.p50": Significant} {
+		if d, _ := cmp.Find(metric); d.Noise != want {
+			t.Errorf("%s: %+v, want %s", metric, d, want)
 		}
 	}
 }

@@ -51,10 +51,10 @@ func Compare(base, nw *Result, o CompareOptions) (*Comparison, error) {
 	}{{"read", base.Read, nw.Read}, {"read_ok", base.ReadOK, nw.ReadOK}, {"turn", base.Turn, nw.Turn},
 		{"service", base.Service, nw.Service}, {"ttfb", base.TTFB, nw.TTFB}, {"lag", base.Lag, nw.Lag}} {
 		c.Latency = append(c.Latency, LatencyDelta{Block: b.name, BaseCount: b.a.Count, NewCount: b.b.Count,
-			Deltas: latencyDeltas(b.name+".", b.a, b.b, floor)})
+			Deltas: latencyDeltas(b.name+".", b.a, b.b, noiseOf(b.name, base, nw, floor))})
 	}
-	c.Classes = classDeltas(base, nw, floor)
-	c.TurnSizes = turnSizeDeltas(base, nw, floor)
+	c.Classes = classDeltas(base, nw, noiseOf("read", base, nw, floor))
+	c.TurnSizes = turnSizeDeltas(base, nw, noiseOf("turn", base, nw, floor))
 	c.Rates = rateDeltas(base.Totals, nw.Totals, floor)
 	c.Outcomes = outcomeDeltas("", base.Totals.Outcomes, nw.Totals.Outcomes, base.Totals.Scheduled, nw.Totals.Scheduled, true)
 	infl := newDelta("inflation", "inflation", "x", base.Totals.Inflation, nw.Totals.Inflation)
@@ -98,17 +98,17 @@ func latencyStat(l Latency, stat string) float64 {
 
 // latencyDeltas compares two latency blocks; prefix makes the metric
 // names ("read.", "class.png.read.", "turn_size.4.").
-func latencyDeltas(prefix string, a, b Latency, floor float64) []Delta {
+func latencyDeltas(prefix string, a, b Latency, n noise) []Delta {
 	out := make([]Delta, 0, len(latencyStats))
 	for _, s := range latencyStats {
 		d := newDelta(prefix+s, s, "ms", latencyStat(a, s), latencyStat(b, s))
-		testLatency(&d, a, b, s, floor)
+		testLatency(&d, a, b, s, n)
 		out = append(out, d)
 	}
 	return out
 }
 
-func classDeltas(base, nw *Result, floor float64) []ClassDelta {
+func classDeltas(base, nw *Result, n noise) []ClassDelta {
 	var out []ClassDelta
 	find := func(r *Result, name string) *Class {
 		for i := range r.Classes {
@@ -135,7 +135,7 @@ func classDeltas(base, nw *Result, floor float64) []ClassDelta {
 			}
 			if a != nil && b != nil {
 				p := "class." + cl.Class + "."
-				cd.Read = latencyDeltas(p+"read.", a.Latency, b.Latency, floor)
+				cd.Read = latencyDeltas(p+"read.", a.Latency, b.Latency, n)
 				cd.Errors = newDelta(p+"errors", "errors", "%", pct(a.Errors, a.Reads), pct(b.Errors, b.Reads))
 				testShare(&cd.Errors, a.Errors, a.Reads, b.Errors, b.Reads)
 				cd.Outcomes = outcomeDeltas(p, a.Outcomes, b.Outcomes, a.Reads, b.Reads, false)
@@ -148,7 +148,7 @@ func classDeltas(base, nw *Result, floor float64) []ClassDelta {
 	return out
 }
 
-func turnSizeDeltas(base, nw *Result, floor float64) []TurnSizeDelta {
+func turnSizeDeltas(base, nw *Result, n noise) []TurnSizeDelta {
 	sizes := map[int][2]*Latency{}
 	for i, r := range []*Result{base, nw} {
 		for j := range r.TurnSizes {
@@ -159,10 +159,10 @@ func turnSizeDeltas(base, nw *Result, floor float64) []TurnSizeDelta {
 		}
 	}
 	out := []TurnSizeDelta{}
-	for n, s := range sizes {
-		td := TurnSizeDelta{Attachments: n, InBase: s[0] != nil, InNew: s[1] != nil, Turn: []Delta{}}
+	for size, s := range sizes {
+		td := TurnSizeDelta{Attachments: size, InBase: s[0] != nil, InNew: s[1] != nil, Turn: []Delta{}}
 		if td.InBase && td.InNew {
-			td.Turn = latencyDeltas(fmt.Sprintf("turn_size.%d.", n), *s[0], *s[1], floor)
+			td.Turn = latencyDeltas(fmt.Sprintf("turn_size.%d.", size), *s[0], *s[1], n)
 		}
 		out = append(out, td)
 	}
