@@ -139,7 +139,9 @@ func TestCompareServers(t *testing.T) {
 	}
 
 	// Content: one URI of the base run, served with other bytes.
-	var base struct{ Digests map[string]struct{ SHA256 string } }
+	var base struct {
+		Digests map[string]struct{ SHA256 string }
+	}
 	data, _ := os.ReadFile(filepath.Join(dir, "runs/base.json"))
 	if err := json.Unmarshal(data, &base); err != nil || len(base.Digests) == 0 {
 		t.Fatalf("the base run has no digests: %v", err)
