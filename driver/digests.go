@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"github.com/readbench/readbench/client"
-	"github.com/readbench/readbench/results"
 )
 
 // Content digests (the result's "digests", docs/results.md): what a read
@@ -25,14 +24,22 @@ const (
 	digestMax    = 4096
 )
 
+// Digest is what the read of a URI returned: the result's digest entry
+// (the driver knows nothing of result documents; cmd copies it over).
+type Digest struct {
+	SHA256 string // "sha256:" and 64 hex digits
+	MIME   string
+	Bytes  int64
+}
+
 // contentDigests is the run's table of digests, shared by every turn.
 type contentDigests struct {
 	mu sync.Mutex
-	m  map[string]results.Digest
+	m  map[string]Digest
 }
 
 func newContentDigests() *contentDigests {
-	return &contentDigests{m: map[string]results.Digest{}}
+	return &contentDigests{m: map[string]Digest{}}
 }
 
 // want reports whether a read of uri should ask for a digest.
@@ -54,15 +61,15 @@ func (d *contentDigests) store(uri string, v client.Verdict) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if _, done := d.m[uri]; !done && len(d.m) < digestMax {
-		d.m[uri] = results.Digest{SHA256: v.Digest, MIME: v.MIME, Bytes: v.DiskBytes}
+		d.m[uri] = Digest{SHA256: v.Digest, MIME: v.MIME, Bytes: v.DiskBytes}
 	}
 }
 
 // snapshot returns a copy of the table.
-func (d *contentDigests) snapshot() map[string]results.Digest {
+func (d *contentDigests) snapshot() map[string]Digest {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	out := make(map[string]results.Digest, len(d.m))
+	out := make(map[string]Digest, len(d.m))
 	for k, v := range d.m {
 		out[k] = v
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/clock"
 	"github.com/readbench/readbench/protocol"
-	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/servercost"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
@@ -87,7 +86,7 @@ type Report struct {
 	Cost           servercost.Summary // the server's CPU, memory and cold start
 	// Digests is what a read of each URI returned (sampled: digests.go),
 	// warmup reads included.
-	Digests map[string]results.Digest
+	Digests map[string]Digest
 }
 
 // Context causes, so a cancelled read can tell a deadline from a timeout.

@@ -227,7 +227,7 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, o r
 		},
 		AskedRate: rep.AskedRate, Measured: rep.Measured,
 		LateObservable: rep.LateObservable, LateWatch: rep.LateWatch,
-		Cost: rep.Cost, Digests: rep.Digests,
+		Cost: rep.Cost, Digests: resultDigests(rep.Digests),
 	}, w, rep.Run, rep.Warmup)
 	if err != nil {
 		return fmt.Errorf("build result: %w", err)
@@ -280,3 +280,12 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, o r
 
 // elapsedString formats a progress duration to whole seconds.
 func elapsedString(d time.Duration) string { return d.Truncate(time.Second).String() }
+
+// resultDigests copies the driver's content digests into the result's form.
+func resultDigests(m map[string]driver.Digest) map[string]results.Digest {
+	out := make(map[string]results.Digest, len(m))
+	for uri, d := range m {
+		out[uri] = results.Digest{SHA256: d.SHA256, MIME: d.MIME, Bytes: d.Bytes}
+	}
+	return out
+}
