@@ -20,24 +20,16 @@ func Check(c *results.Comparison, bs []Bound, base, nw *results.Result) ([]resul
 		bc := results.BoundCheck{Bound: b.Text, Metric: b.Metric.Name, Unit: b.Metric.Unit.String()}
 		d, ok := c.Find(b.Metric.Name)
 		if !ok {
-			// Not compared: find out why from the results themselves.
-			for _, s := range []struct {
-				side string
-				r    *results.Result
-			}{{"base", base}, {"new", nw}} {
-				_, err := b.Metric.Value(s.r)
-				switch {
-				case errors.Is(err, ErrUnknown):
-					return nil, fmt.Errorf("%s result: %w", s.side, err)
-				case err != nil:
-					bc.Reason = fmt.Sprintf("%s result: %v", s.side, err)
-				}
+			// Not in the comparison (an outcome neither side saw, a
+			// figure one side did not measure): from the results.
+			var err error
+			if d, err = fromResults(b.Metric, base, nw); errors.Is(err, ErrUnknown) {
+				return nil, err
+			} else if err != nil {
+				bc.Reason = err.Error()
+				out = append(out, bc)
+				continue
 			}
-			if bc.Reason == "" {
-				bc.Reason = "not compared"
-			}
-			out = append(out, bc)
-			continue
 		}
 		bc.Base, bc.New, bc.Noise = d.Base, d.New, d.Noise
 		bc.Limit = b.Limit(d.Base)
@@ -52,6 +44,24 @@ func Check(c *results.Comparison, bs []Bound, base, nw *results.Result) ([]resul
 		out = append(out, bc)
 	}
 	return out, nil
+}
+
+// fromResults makes the delta of a metric the comparison does not hold,
+// untested, from the two results' values.
+func fromResults(m Metric, base, nw *results.Result) (results.Delta, error) {
+	a, err := m.Value(base)
+	if err != nil {
+		return results.Delta{}, fmt.Errorf("base result: %w", err)
+	}
+	b, err := m.Value(nw)
+	if err != nil {
+		return results.Delta{}, fmt.Errorf("new result: %w", err)
+	}
+	d := results.Delta{Metric: m.Name, Unit: m.Unit.String(), Base: a, New: b, Change: b - a, Noise: results.Unchanged}
+	if a != b {
+		d.Noise = results.Untested
+	}
+	return d, nil
 }
 
 // ContentCheck is the check of `compare --fail-on-content-change`: it
