@@ -54,3 +54,30 @@ func TestValue(t *testing.T) {
 		}
 	}
 }
+
+// TestThresholdViews: the table and the markdown report of a run held to
+// thresholds print each with its verdict and measured value.
+func TestThresholdViews(t *testing.T) {
+	r := fixture(t, false)
+	r.Thresholds = []results.Verdict{
+		{Bound: "turn.p99<800ms", Metric: "turn.p99", Unit: "ms", Measured: 812, Limit: 800},
+		{Bound: "errors<1%", Metric: "errors", Unit: "%", Measured: 0.5, Limit: 1, Pass: true},
+	}
+	var tbl, md bytes.Buffer
+	if err := WriteTable(&tbl, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"FAIL  turn.p99<800ms", "measured 812ms", "PASS  errors<1%", "measured 0.50%"} {
+		if !strings.Contains(tbl.String(), want) {
+			t.Errorf("table lacks %q", want)
+		}
+	}
+	for _, want := range []string{"### Thresholds", "| ❌ fail | `turn.p99<800ms` | measured 812ms |", "| ✅ pass | `errors<1%` |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+}
