@@ -148,8 +148,9 @@ func TestMismatch(t *testing.T) {
 	if !errors.As(err, &me) || len(me.Differences) != 2 || !strings.Contains(err.Error(), `load.rate: "50/s" vs "60/s"`) || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("got %v", err)
 	}
+	b.Read.LowerBounds = 3 // of 100: p97 and above are lower bounds
 	cmp, err := Compare(a, b, CompareOptions{Force: true})
-	if err != nil || !cmp.Forced || len(cmp.Differences) != 2 || len(cmp.Notes) != 1 {
+	if err != nil || !cmp.Forced || len(cmp.Differences) != 2 || len(cmp.Notes) != 2 || !strings.Contains(cmp.Notes[1], "3 reads of the new run were cut") || !strings.Contains(cmp.Notes[1], "at or above p97 are lower bounds") {
 		t.Fatalf("forced: %+v, %v", cmp, err)
 	}
 }

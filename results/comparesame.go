@@ -3,7 +3,9 @@ package results
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -88,6 +90,10 @@ func notes(a, b *Result) []string {
 		if s.r.GeneratorBound {
 			out = append(out, "the "+s.side+" run was generator-bound: the generator, not the server, limited it")
 		}
+		if lb := s.r.Read.LowerBounds; lb > 0 {
+			out = append(out, fmt.Sprintf("%d reads of the %s run were cut (deadline or timeout) and count at the cut: its read percentiles at or above %s are lower bounds",
+				lb, s.side, cutQuantile(lb, s.r.Read.Count)))
+		}
 		if !s.r.Totals.IdentityOK {
 			out = append(out, "the "+s.side+" run lost count of reads (identity broken): its figures cannot be trusted")
 		}
@@ -133,3 +139,13 @@ func compareContent(a, b map[string]Digest) Content {
 // sense Compare requires (name, mix, turn, load): compare's history picks
 // the runs to compare with it.
 func SameWorkload(a, b Workload) bool { return len(workloadDifferences(a, b)) == 0 }
+
+// cutQuantile names the lowest percentile that cut reads (recorded at
+// the cut, the slowest values) can reach: with k of n values lower
+// bounds, the percentiles above 100·(1 − k/n).
+func cutQuantile(k, n int64) string {
+	if n <= 0 {
+		return "p0"
+	}
+	return "p" + strconv.FormatFloat(math.Floor(1000*(1-float64(k)/float64(n)))/10, 'f', -1, 64)
+}

@@ -78,6 +78,9 @@ func reportAction(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return cli.Exit("report: give at least one result file", exitUsage)
 	}
+	if c.String("format") == "junit" && c.NArg() != 1 {
+		return cli.Exit("report: --format junit writes the thresholds of one result", exitUsage)
+	}
 	var rs []*results.Result
 	for _, path := range c.Args().Slice() {
 		r, err := results.Load(path)
