@@ -33,13 +33,10 @@ type Digest struct {
 }
 
 // contentDigests is the run's table of digests, shared by every turn.
+// The zero value is ready to use.
 type contentDigests struct {
 	mu sync.Mutex
 	m  map[string]Digest
-}
-
-func newContentDigests() *contentDigests {
-	return &contentDigests{m: map[string]Digest{}}
 }
 
 // want reports whether a read of uri should ask for a digest.
@@ -61,6 +58,9 @@ func (d *contentDigests) store(uri string, v client.Verdict) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if _, done := d.m[uri]; !done && len(d.m) < digestMax {
+		if d.m == nil {
+			d.m = map[string]Digest{}
+		}
 		d.m[uri] = Digest{SHA256: v.Digest, MIME: v.MIME, Bytes: v.DiskBytes}
 	}
 }

@@ -12,7 +12,7 @@ import (
 // digestMax; a URI is asked once it has a digest no more, and a failed
 // read (no digest) leaves it to be asked again.
 func TestDigestRule(t *testing.T) {
-	d := newContentDigests()
+	d := &contentDigests{}
 	if !d.want("u") {
 		t.Fatal("a new URI is not asked for")
 	}

@@ -112,7 +112,6 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		measured: stats.NewRecorder(classes),
 		warmup:   stats.NewRecorder(classes),
 		cold:     servercost.NewColdStartRecorder(),
-		digests:  newContentDigests(),
 	}
 	sessions, err := r.dial(ctx)
 	if err != nil {
@@ -165,7 +164,7 @@ type runner struct {
 
 	failures  rate.Sometimes // paces Options.Logf
 	fresh     freshness      // cache hints: what a host honouring them would not send
-	digests   *contentDigests
+	digests   contentDigests
 	turns     sync.WaitGroup // every turn goroutine
 	inFlight  atomic.Int64
 	started   atomic.Int64
