@@ -16,13 +16,16 @@ all: build
 build:
 	$(GO) build -o bin/readbench ./cmd/readbench
 
-# deps: Go modules, Chromium (headless, for the HTML report test) and the npm
-# MCP servers the end-to-end tests drive
+# deps: Go modules, Chromium (headless, for the HTML report test), xmllint
+# (libxml2-utils: the JUnit output is validated against its schema) and the
+# npm MCP servers the end-to-end tests drive
 # (pinned in peers/package-lock.json; npm ci installs exactly that).
 deps:
 	$(GO) mod download
 	@command -v chromium >/dev/null || (apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null)
+	@command -v xmllint >/dev/null || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libxml2-utils >/dev/null)
 	cd peers && npm ci --no-audit --no-fund
 
 vet:

@@ -87,6 +87,9 @@ type Report struct {
 	// GeneratorPeakRSS is this process's peak resident memory at the end
 	// of the run (servercost.SelfPeakRSS; 0: unknown): the reader's cost.
 	GeneratorPeakRSS int64
+	// Digests is what a read of each URI returned (sampled: digests.go),
+	// warmup reads included.
+	Digests map[string]Digest
 }
 
 // Context causes, so a cancelled read can tell a deadline from a timeout.
@@ -144,6 +147,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	rep.Run, rep.Warmup = r.measured.Run(), r.warmup.Run()
 	rep.GeneratorPeakRSS, _ = servercost.SelfPeakRSS()
+	rep.Digests = r.digests.snapshot()
 	rep.Cost = cost.Stop().Summarize(measuredStart, measuredEnd, rep.Run.Service.Count()).WithCold(r.cold.Result())
 	return rep, nil
 }
@@ -164,6 +168,7 @@ type runner struct {
 
 	failures  rate.Sometimes // paces Options.Logf
 	fresh     freshness      // cache hints: what a host honouring them would not send
+	digests   contentDigests
 	turns     sync.WaitGroup // every turn goroutine
 	inFlight  atomic.Int64
 	started   atomic.Int64

@@ -129,12 +129,20 @@ func (r *runner) doRead(tctx context.Context, s *client.Session, intended time.T
 	if s.Documents() != nil || r.chunkOf(att) > 0 {
 		return r.readDocument(rctx, s, intended, att, sample, rec) // ranged.go
 	}
-	a, err := s.Read(rctx, att.URI)
+	var opts []client.ReadOption
+	digest := r.digests.want(att.URI)
+	if digest {
+		opts = append(opts, client.WithDigest())
+	}
+	a, err := s.Read(rctx, att.URI, opts...)
 	now := time.Now()
 	switch {
 	case err == nil:
 		r.cold.Read(a.Sent, a.Done)
 		r.answered(&sample, a, att, intended, s.Modern(), rec)
+		if digest {
+			r.digests.store(att.URI, a.Verdict)
+		}
 		now = a.Done
 	case errors.Is(context.Cause(rctx), errReadTimeout):
 		sample.Outcome, sample.LowerBound, sample.Latency = stats.Timeout, true, now.Sub(intended)

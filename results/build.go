@@ -36,6 +36,8 @@ type Meta struct {
 	// GeneratorPeakRSS is readbench's own peak resident memory in bytes
 	// (0: unknown).
 	GeneratorPeakRSS int64
+	// Digests is what a read of each URI returned (driver: sampled).
+	Digests map[string]Digest
 }
 
 // Build makes the result document of a run: measured is the measured phase,
@@ -51,20 +53,21 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 		return nil, errors.New("results: build: no measured run")
 	}
 	r := &Result{
-		Schema:   Schema,
-		Tool:     Tool{Name: m.ToolName, Version: m.ToolVersion},
-		Started:  NewTimestamp(m.Started),
-		Ended:    NewTimestamp(m.Ended),
-		Partial:  m.Partial,
-		Workload: resolveWorkload(w),
-		Target:   m.Target,
-		Host:     thisHost(),
-		Totals:   totals(m, measured),
-		Classes:  make([]Class, 0, len(measured.Classes)),
-		Shape:    shape(measured.Shape),
-		Digests:  map[string]string{},
-		Timeline: []Second{},
-		Advice:   Advice{Deadlines: []Candidate{}, Timeouts: []Candidate{}, Reasoning: []string{}},
+		Schema:     Schema,
+		Tool:       Tool{Name: m.ToolName, Version: m.ToolVersion},
+		Started:    NewTimestamp(m.Started),
+		Ended:      NewTimestamp(m.Ended),
+		Partial:    m.Partial,
+		Workload:   resolveWorkload(w),
+		Target:     m.Target,
+		Host:       thisHost(),
+		Totals:     totals(m, measured),
+		Classes:    make([]Class, 0, len(measured.Classes)),
+		Shape:      shape(measured.Shape),
+		Digests:    digestsOf(m.Digests),
+		Thresholds: []Verdict{},
+		Timeline:   []Second{},
+		Advice:     Advice{Deadlines: []Candidate{}, Timeouts: []Candidate{}, Reasoning: []string{}},
 	}
 	r.Target.Address = redactURLs(r.Target.Address)
 	var err error
@@ -373,4 +376,13 @@ func WireCountsOf(transport string) string {
 		return "response body (the raw document bytes); HTTP status line and headers not counted"
 	}
 	return "JSON-RPC messages and their newline"
+}
+
+// digestsOf copies the digests for the result, an empty map for none.
+func digestsOf(m map[string]Digest) map[string]Digest {
+	out := make(map[string]Digest, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }

@@ -59,6 +59,8 @@ type generator struct {
 	block   []byte
 	block64 func() []byte // base64 of block, computed on first use (Content never needs it)
 
+	alter string // Options.AlterContent
+
 	mu    sync.Mutex
 	texts map[string]*textBlock // by textKind name, built on first use
 }
@@ -77,6 +79,22 @@ func newGenerator() *generator {
 	}
 	g.block64 = sync.OnceValue(func() []byte { return base64.StdEncoding.AppendEncode(nil, g.block) })
 	return g
+}
+
+// altering makes g change the content of URIs containing alter (when not
+// empty): see Options.AlterContent.
+func (g *generator) altering(alter string) *generator {
+	g.alter = alter
+	return g
+}
+
+// seed is the content seed of an entry URI: seedOf, altered when the URI
+// contains the AlterContent string.
+func (g *generator) seed(uri string) uint64 {
+	if g.alter != "" && strings.Contains(uri, g.alter) {
+		return mix(seedOf(uri) ^ 0xa17e4ed)
+	}
+	return seedOf(uri)
 }
 
 // seedOf derives the content seed of an entry from its URI (FNV-1a, 64 bit):
@@ -106,7 +124,7 @@ func (g *generator) entries(s *Spec) []Entry {
 	out := make([]Entry, s.Entries)
 	for i := range out {
 		out[i] = g.entryMeta(s, i)
-		out[i].Data = g.data(s, seedOf(s.EntryURI(i)))
+		out[i].Data = g.data(s, g.seed(s.EntryURI(i)))
 	}
 	return out
 }

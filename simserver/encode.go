@@ -32,7 +32,7 @@ func (g *generator) encodeContents(s *Spec) []byte {
 // appendEntry appends contents entry i of a read.
 func (g *generator) appendEntry(dst []byte, s *Spec, i int) []byte {
 	e := g.entryMeta(s, i)
-	seed := seedOf(s.EntryURI(i))
+	seed := g.seed(s.EntryURI(i))
 	dst = append(dst, `{"uri":`...)
 	dst = appendJSONString(dst, e.URI)
 	if e.MIME != "" {

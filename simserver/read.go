@@ -119,6 +119,9 @@ func (s *Server) sampleDelay(spec *Spec) time.Duration {
 	}
 	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	ns := spec.Delay.Sample(r)
+	if s.opts.DelayScale > 0 {
+		ns *= s.opts.DelayScale
+	}
 	if math.IsNaN(ns) || ns <= 0 {
 		return 0
 	}

@@ -18,7 +18,7 @@ import (
 // never built whole (segments cost about 2 ms per 12 MiB of text to lay out,
 // a tenth of building the bytes).
 func (s *Server) document(spec *Spec) *segmentReader {
-	seed := seedOf(spec.URI)
+	seed := s.gen.seed(spec.URI)
 	if spec.Size <= s.cache.max/4 {
 		data := s.cache.get("raw\x00"+spec.URI, func() []byte { return s.gen.data(spec, seed) })
 		return newSegmentReader([][]byte{data})

@@ -59,6 +59,14 @@ type Options struct {
 	// millisecond even for a 1.8 MB PNG, while a large cache filling up
 	// would look, in readbench's own server-cost report, like a leak.
 	CacheBytes int64
+	// DelayScale multiplies every read's sampled delay (0 means 1): the
+	// same workload against a server made 30% slower (1.3), for compare's
+	// tests and demos.
+	DelayScale float64
+	// AlterContent, when set, makes reads of URIs containing it return
+	// other bytes of the same size and MIME type: a server version that
+	// silently changed a document, for compare's content check.
+	AlterContent string
 	// Logf, when set, receives diagnostics (stderr for a stdio server, whose
 	// stdout is the protocol).
 	Logf func(format string, args ...any)
@@ -126,7 +134,7 @@ func New(o Options) *Server {
 	}
 	s := &Server{
 		opts:     o,
-		gen:      newGenerator(),
+		gen:      newGenerator().altering(o.AlterContent),
 		cache:    newAnswerCache(max(o.CacheBytes, 0)),
 		start:    time.Now(),
 		crashed:  make(chan struct{}),

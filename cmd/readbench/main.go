@@ -91,6 +91,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			schemaCommand(),
 			inflationCommand(),
 			reportCommand(),
+			compareCommand(),
 		},
 	}
 	for _, c := range app.Commands {

@@ -24,7 +24,7 @@ func reportCommand() *cli.Command {
 			"readbench report r.json --format hlog --out r.hlog      # HdrHistogram log (values in µs)\n" +
 			"readbench report whole.json chunks.json http.json --format modes   # one document read different ways, side by side",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Usage: "table, markdown, json, html, hlog or modes", Value: "table"},
+			&cli.StringFlag{Name: "format", Usage: "table, markdown, json, junit (the thresholds of one result), html, hlog or modes", Value: "table"},
 			&cli.StringFlag{Name: "out", Usage: "write to `FILE` instead of standard output"},
 		},
 		Action: reportAction,
@@ -62,6 +62,13 @@ func reportWriter(format string) func(io.Writer, []*results.Result) error {
 		return report.WriteHTML
 	case "modes":
 		return report.WriteModes
+	case "junit":
+		return func(w io.Writer, rs []*results.Result) error {
+			if len(rs) != 1 {
+				return fmt.Errorf("--format junit writes the thresholds of one result; got %d", len(rs))
+			}
+			return report.WriteJUnit(w, rs[0])
+		}
 	}
 	return nil
 }
@@ -69,10 +76,13 @@ func reportWriter(format string) func(io.Writer, []*results.Result) error {
 func reportAction(c *cli.Context) error {
 	write := reportWriter(c.String("format"))
 	if write == nil {
-		return cli.Exit(fmt.Sprintf("report: --format %q: want table, markdown, json, html, hlog or modes", c.String("format")), exitUsage)
+		return cli.Exit(fmt.Sprintf("report: --format %q: want table, markdown, json, junit, html, hlog or modes", c.String("format")), exitUsage)
 	}
 	if c.NArg() == 0 {
 		return cli.Exit("report: give at least one result file", exitUsage)
+	}
+	if c.String("format") == "junit" && c.NArg() != 1 {
+		return cli.Exit("report: --format junit writes the thresholds of one result", exitUsage)
 	}
 	var rs []*results.Result
 	for _, path := range c.Args().Slice() {

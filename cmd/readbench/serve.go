@@ -43,6 +43,8 @@ func serveCommand() *cli.Command {
 			&cli.IntFlag{Name: "crash-after", Usage: "exit with an error after `N` reads (0: never)"},
 			&cli.IntFlag{Name: "wedge-after", Usage: "after `N` messages, wedge: stdio never reads stdin again (the process stays alive), HTTP never answers (0: never)"},
 			&cli.IntFlag{Name: "catalog-size", Usage: "resources in resources/list", Value: 100},
+			&cli.Float64Flag{Name: "delay-scale", Usage: "multiply every read's delay by `F` (1.3: a server 30% slower, to try compare)", Value: 1},
+			&cli.StringFlag{Name: "alter-content", Usage: "reads of URIs containing `TEXT` return other bytes of the same size and type (to try compare's content check)"},
 		},
 		Action: serve,
 	}
@@ -53,11 +55,15 @@ func serve(c *cli.Context) error {
 	if stdio == (listen != "") {
 		return cli.Exit("serve: give exactly one of --stdio or --listen ADDR", exitUsage)
 	}
+	if f := c.Float64("delay-scale"); !(f > 0) || f > 1000 {
+		return cli.Exit(fmt.Sprintf("serve: --delay-scale %v: want a factor above 0, such as 1.3", f), exitUsage)
+	}
 	opts := simserver.Options{
 		Name: protocol.SimServerName, Version: version,
 		Workers: c.Int("workers"), Stateful: c.Bool("stateful"), SSE: c.Bool("sse"),
 		StallEvery: c.Duration("stall-every"), StallFor: c.Duration("stall-for"),
 		CrashAfter: c.Int("crash-after"), WedgeAfter: c.Int("wedge-after"), CatalogSize: c.Int("catalog-size"),
+		DelayScale: c.Float64("delay-scale"), AlterContent: c.String("alter-content"),
 		Logf: func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
 	}
 	srv := simserver.New(opts)

@@ -1,0 +1,82 @@
+package bounds
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/readbench/readbench/results"
+)
+
+// Check holds the comparison c of nw against base to the bounds, in
+// order. A bound is broken when the new value goes past the bound's
+// limit in its direction and the change is not within the noise (c's
+// noise test of that metric): a change the runs cannot tell from sampling
+// error passes, and the check says so. A metric either result did not
+// measure fails with the reason. The error is a class or turn size one of
+// the results lacks (it wraps ErrUnknown): a usage error.
+func Check(c *results.Comparison, bs []Bound, base, nw *results.Result) ([]results.BoundCheck, error) {
+	out := make([]results.BoundCheck, 0, len(bs))
+	for _, b := range bs {
+		bc := results.BoundCheck{Bound: b.Text, Metric: b.Metric.Name, Unit: b.Metric.Unit.String()}
+		d, ok := c.Find(b.Metric.Name)
+		if !ok {
+			// Not in the comparison (an outcome neither side saw, a
+			// figure one side did not measure): from the results.
+			var err error
+			if d, err = fromResults(b.Metric, base, nw); errors.Is(err, ErrUnknown) {
+				return nil, err
+			} else if err != nil {
+				bc.Reason = err.Error()
+				out = append(out, bc)
+				continue
+			}
+		}
+		bc.Base, bc.New, bc.Noise = d.Base, d.New, d.Noise
+		bc.Limit = b.Limit(d.Base)
+		bc.Pass = true
+		if b.Broken(d.Base, d.New) {
+			if d.Noise == results.WithinNoise {
+				bc.Reason = "beyond the bound but within the noise: not evidence of a change"
+			} else {
+				bc.Pass = false
+			}
+		}
+		out = append(out, bc)
+	}
+	return out, nil
+}
+
+// fromResults makes the delta of a metric the comparison does not hold,
+// untested, from the two results' values.
+func fromResults(m Metric, base, nw *results.Result) (results.Delta, error) {
+	a, err := m.Value(base)
+	if err != nil {
+		return results.Delta{}, fmt.Errorf("base result: %w", err)
+	}
+	b, err := m.Value(nw)
+	if err != nil {
+		return results.Delta{}, fmt.Errorf("new result: %w", err)
+	}
+	d := results.Delta{Metric: m.Name, Unit: m.Unit.String(), Base: a, New: b, Change: b - a, Noise: results.Unchanged}
+	if a != b {
+		d.Noise = results.Untested
+	}
+	return d, nil
+}
+
+// ContentCheck is the check of `compare --fail-on-content-change`: it
+// fails when any URI read by both results returned other bytes, another
+// MIME type or another size.
+func ContentCheck(c *results.Comparison) results.BoundCheck {
+	bc := results.BoundCheck{Bound: "content unchanged", Metric: "content", Unit: "URIs",
+		New: float64(len(c.Content.Changed)), Pass: len(c.Content.Changed) == 0, Noise: results.Untested}
+	switch {
+	case c.Content.Compared == 0:
+		bc.Pass = false
+		bc.Reason = "no URI has a digest in both results: nothing to compare"
+	case !bc.Pass:
+		bc.Reason = fmt.Sprintf("%d of %d URIs read by both returned other content, e.g. %s (%v)",
+			len(c.Content.Changed), c.Content.Compared, c.Content.Changed[0].URI, c.Content.Changed[0].What)
+	}
+	return bc
+}

@@ -1,0 +1,87 @@
+package driver
+
+import (
+	"sync"
+
+	"github.com/readbench/readbench/client"
+)
+
+// Content digests (the result's "digests", docs/results.md): what a read
+// of each URI returned, so compare can tell a server version that changed
+// a document. The rule, chosen so that two runs of one workload digest the
+// same URIs and the cost stays bounded:
+//
+//   - the first ok read of each URI asks for a digest (client.WithDigest),
+//     for the first digestAll distinct URIs;
+//   - beyond that, a URI is digested only when its FNV-1a hash is 0 modulo
+//     digestSample (a fixed 1-in-16 sample by URI, the same in every run),
+//     up to digestMax URIs in all.
+//
+// A read that fails is not digested; a later read of its URI asks again.
+const (
+	digestAll    = 1000
+	digestSample = 16
+	digestMax    = 4096
+)
+
+// Digest is what the read of a URI returned: the result's digest entry
+// (the driver knows nothing of result documents; cmd copies it over).
+type Digest struct {
+	SHA256 string // "sha256:" and 64 hex digits
+	MIME   string
+	Bytes  int64
+}
+
+// contentDigests is the run's table of digests, shared by every turn.
+// The zero value is ready to use.
+type contentDigests struct {
+	mu sync.Mutex
+	m  map[string]Digest
+}
+
+// want reports whether a read of uri should ask for a digest.
+func (d *contentDigests) want(uri string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, done := d.m[uri]; done {
+		return false
+	}
+	n := len(d.m)
+	return n < digestAll || (n < digestMax && fnv1a(uri)%digestSample == 0)
+}
+
+// store keeps the digest of an ok answer, the first one of its URI.
+func (d *contentDigests) store(uri string, v client.Verdict) {
+	if v.Digest == "" {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, done := d.m[uri]; !done && len(d.m) < digestMax {
+		if d.m == nil {
+			d.m = map[string]Digest{}
+		}
+		d.m[uri] = Digest{SHA256: v.Digest, MIME: v.MIME, Bytes: v.DiskBytes}
+	}
+}
+
+// snapshot returns a copy of the table.
+func (d *contentDigests) snapshot() map[string]Digest {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make(map[string]Digest, len(d.m))
+	for k, v := range d.m {
+		out[k] = v
+	}
+	return out
+}
+
+// fnv1a is the 64-bit FNV-1a hash of s: stable across runs and versions.
+func fnv1a(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}

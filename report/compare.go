@@ -1,0 +1,243 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/readbench/readbench/results"
+)
+
+// The compare views render results.Comparison and compute nothing: the
+// deltas, their noise verdicts and the bound checks are the model's.
+
+// sideText is one side of a comparison on one line: the file, the server
+// with its version, the protocol version and transport, the start.
+func sideText(s results.Side) string {
+	srv := s.Server.Name
+	if s.Server.Version != "" {
+		srv += " " + s.Server.Version
+	}
+	return fmt.Sprintf("%s: %s, protocol %s over %s, started %s, %s measured, %s reads",
+		orDash(s.Label), orDash(srv), orDash(s.ProtocolVersion), orDash(s.Transport),
+		s.Started.UTC().Format("2006-01-02 15:04:05Z"), Value("ms", s.MeasuredS*1000), strconv.FormatInt(s.Scheduled, 10))
+}
+
+// changeText is a delta's change: absolute, and relative when there is
+// a base to be relative to ("+6.20ms +30.8%"; "+1.20pp" for shares).
+func changeText(d results.Delta) string {
+	if d.Noise == results.Unchanged {
+		return "="
+	}
+	sign := "+"
+	if d.Change < 0 {
+		sign = "-"
+	}
+	abs := d.Change
+	if abs < 0 {
+		abs = -abs
+	}
+	var s string
+	switch d.Unit {
+	case "%":
+		s = sign + strconv.FormatFloat(abs, 'f', 2, 64) + "pp"
+	default:
+		s = sign + Value(d.Unit, abs)
+	}
+	if d.RelativeOK && d.Unit != "%" {
+		s += fmt.Sprintf(" %+.1f%%", 100*d.Relative)
+	}
+	return s
+}
+
+// noiseText is a delta's verdict in a cell; "~" marks within the noise,
+// as benchstat does.
+func noiseText(d results.Delta) string {
+	switch d.Noise {
+	case results.WithinNoise:
+		return "~ within the noise"
+	case results.Unchanged:
+		return ""
+	}
+	return string(d.Noise)
+}
+
+// compareRow is a row's cells in every format.
+func compareRow(label string, d results.Delta) []string {
+	return []string{clip(label), Value(d.Unit, d.Base), Value(d.Unit, d.New), changeText(d), noiseText(d)}
+}
+
+// compareSection is one titled group of rows.
+type compareSection struct {
+	title string
+	rows  [][]string
+}
+
+// compareSections lays the comparison out in report order: latency
+// overall, per class, per turn size, rates, outcomes, inflation, server
+// cost, cold start. Every format shows these rows.
+func compareSections(c *results.Comparison) []compareSection {
+	var out []compareSection
+	lat := compareSection{title: "latency"}
+	for _, l := range c.Latency {
+		if l.Block != "read" && l.Block != "read_ok" && l.Block != "turn" {
+			continue // service, ttfb, lag: in the JSON, and boundable
+		}
+		for _, d := range l.Deltas {
+			lat.rows = append(lat.rows, compareRow(l.Block+" "+d.Label, d))
+		}
+	}
+	out = append(out, lat)
+	cls := compareSection{title: "per class"}
+	for _, cl := range c.Classes {
+		if !cl.InBase || !cl.InNew {
+			side := "new"
+			if !cl.InNew {
+				side = "base"
+			}
+			cls.rows = append(cls.rows, []string{clip(cl.Class), "", "", "only in " + side, ""})
+			continue
+		}
+		for _, d := range cl.Read {
+			cls.rows = append(cls.rows, compareRow(cl.Class+" "+d.Label, d))
+		}
+		cls.rows = append(cls.rows, compareRow(cl.Class+" errors", cl.Errors))
+		for _, d := range cl.Outcomes {
+			if d.Label != "ok" {
+				cls.rows = append(cls.rows, compareRow(cl.Class+" "+d.Label, d))
+			}
+		}
+		cls.rows = append(cls.rows, compareRow(cl.Class+" inflation", cl.Inflation))
+	}
+	out = append(out, cls)
+	if len(c.TurnSizes) > 1 {
+		ts := compareSection{title: "turns by size"}
+		for _, t := range c.TurnSizes {
+			for _, d := range t.Turn {
+				if d.Label == "p50" || d.Label == "p99" || d.Label == "max" {
+					ts.rows = append(ts.rows, compareRow(fmt.Sprintf("%d attachments %s", t.Attachments, d.Label), d))
+				}
+			}
+		}
+		out = append(out, ts)
+	}
+	simple := func(title string, ds []results.Delta, keep func(results.Delta) bool) {
+		s := compareSection{title: title}
+		for _, d := range ds {
+			if keep == nil || keep(d) {
+				s.rows = append(s.rows, compareRow(d.Label, d))
+			}
+		}
+		if len(s.rows) > 0 {
+			out = append(out, s)
+		}
+	}
+	simple("rates", c.Rates, nil)
+	simple("outcomes (% of scheduled reads)", c.Outcomes, func(d results.Delta) bool {
+		return d.Label == "errors" || d.Base != 0 || d.New != 0
+	})
+	simple("inflation", c.Inflation, nil)
+	simple("server cost", c.ServerCost, nil)
+	simple("cold start", c.ColdStart, nil)
+	return out
+}
+
+// contentLines are the URIs whose content changed, one line each.
+func contentLines(c results.Content) []string {
+	lines := []string{fmt.Sprintf("%d URIs read by both compared (%d only in base, %d only in new): %d changed",
+		c.Compared, c.OnlyBase, c.OnlyNew, len(c.Changed))}
+	const shown = 20 // the JSON lists every one
+	for i, ch := range c.Changed {
+		if i == shown {
+			lines = append(lines, fmt.Sprintf("... and %d more (compare --format json lists every one)", len(c.Changed)-shown))
+			break
+		}
+		lines = append(lines, fmt.Sprintf("%s: %s changed (%s %s %d B -> %s %s %d B)", ch.URI, strings.Join(ch.What, ", "),
+			short(ch.Base.SHA256), ch.Base.MIME, ch.Base.Bytes, short(ch.New.SHA256), ch.New.MIME, ch.New.Bytes))
+	}
+	return lines
+}
+
+// short abbreviates a digest for reading: "sha256:0123456789ab".
+func short(d string) string {
+	if len(d) > 19 {
+		return d[:19]
+	}
+	return d
+}
+
+// boundText is a bound check's measured line.
+func boundText(b results.BoundCheck) string {
+	if b.Metric == "content" {
+		if b.Reason != "" {
+			return b.Reason
+		}
+		return "no URI changed"
+	}
+	s := fmt.Sprintf("%s -> %s (limit %s)", Value(b.Unit, b.Base), Value(b.Unit, b.New), Value(b.Unit, b.Limit))
+	if b.Noise != "" && b.Noise != results.Unchanged {
+		s += ", " + string(b.Noise)
+	}
+	if b.Reason != "" {
+		s += ": " + b.Reason
+	}
+	return s
+}
+
+// WriteCompareTable writes the comparison for a terminal or a CI log:
+// both servers at the top, then every section with base, new, change and
+// noise verdict, the content changes and the bounds.
+func WriteCompareTable(w io.Writer, c *results.Comparison) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "readbench compare: %s\n", printable(c.New.Workload))
+	line(&b, "base", "%s", sideText(c.Base))
+	line(&b, "new", "%s", sideText(c.New))
+	if c.Forced {
+		line(&b, "FORCED", "the workloads differ: %s", strings.Join(c.Differences, "; "))
+	}
+	for _, n := range c.Notes {
+		line(&b, "note", "%s", n)
+	}
+	line(&b, "noise", "a change is significant when its 99%% interval excludes zero and it is at least %.0f%% (latency, rates); ~ within the noise", 100*c.NoiseFloor)
+	for _, s := range compareSections(c) {
+		if len(s.rows) == 0 {
+			continue
+		}
+		fmt.Fprintln(&b)
+		t := newTable(&b, 1, s.title, "base", "new", "change", "noise")
+		for _, r := range s.rows {
+			if err := t.Append(r); err != nil {
+				return fmt.Errorf("report: compare: %w", err)
+			}
+		}
+		if err := t.Render(); err != nil {
+			return fmt.Errorf("report: compare: %w", err)
+		}
+	}
+	fmt.Fprintln(&b)
+	for i, l := range contentLines(c.Content) {
+		label := ""
+		if i == 0 {
+			label = "content"
+		}
+		line(&b, label, "%s", l)
+	}
+	if len(c.Bounds) > 0 {
+		fmt.Fprintln(&b)
+		fmt.Fprintln(&b, "bounds")
+		for _, bc := range c.Bounds {
+			fmt.Fprintf(&b, "  %s  %-32s %s\n", verdictWord(bc.Pass), printable(bc.Bound), printable(boundText(bc)))
+		}
+	}
+	out := make([]byte, 0, b.Len())
+	for l := range bytes.Lines(b.Bytes()) {
+		out = append(out, bytes.TrimRight(l, " \n")...)
+		out = append(out, '\n')
+	}
+	if _, err := w.Write(out); err != nil {
+		return fmt.Errorf("report: compare: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,83 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/readbench/readbench/results"
+)
+
+// TestCompareViews: the table and the markdown name both servers, every
+// section, the verdicts, the changed content and the bounds, and escape
+// what comes from the files.
+func TestCompareViews(t *testing.T) {
+	base, nw := fixture(t, false), fixture(t, false)
+	nw.Target.Server.Version = "2.0|<b>"
+	nw.Read.P50Ms *= 2
+	base.Digests = map[string]results.Digest{"docs://a": {SHA256: "sha256:aaaa", MIME: "text/markdown", Bytes: 10}}
+	nw.Digests = map[string]results.Digest{"docs://a": {SHA256: "sha256:bbbb", MIME: "text/markdown", Bytes: 11}}
+	cmp, err := results.Compare(base, nw, results.CompareOptions{BaseLabel: "base.json", NewLabel: "new.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp.Bounds = []results.BoundCheck{{Bound: "read.p50=+10%", Metric: "read.p50", Unit: "ms", Base: 1, New: 2, Limit: 1.1, Noise: results.Untested}}
+	var tbl, md bytes.Buffer
+	if err := WriteCompareTable(&tbl, cmp); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCompareMarkdown(&md, cmp); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"base.json", "new.json", "latency", "per class", "rates", "outcomes", "inflation",
+		"read p50", "+100.0%", "docs://a: bytes, size changed", "FAIL  read.p50=+10%"} {
+		if !strings.Contains(tbl.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, tbl.String())
+		}
+	}
+	for _, want := range []string{"## readbench compare", "❌ a bound is broken", "2.0\\|&lt;b&gt;", "### latency", "<details><summary>per class</summary>",
+		"docs://a: bytes, size changed"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+}
+
+func TestValue(t *testing.T) {
+	for _, c := range []struct {
+		unit string
+		v    float64
+		want string
+	}{{"ms", 812.5, "813ms"}, {"ms", 0, "0ms"}, {"ms", -2, "-2.00ms"}, {"%", 0.25, "0.25%"}, {"/s", 45, "45.0/s"}, {"x", 1.3333, "1.333×"}, {"MiB", 512, "512 MiB"}} {
+		if got := Value(c.unit, c.v); got != c.want {
+			t.Errorf("Value(%q, %v) = %q, want %q", c.unit, c.v, got, c.want)
+		}
+	}
+}
+
+// TestThresholdViews: the table and the markdown report of a run held to
+// thresholds print each with its verdict and measured value.
+func TestThresholdViews(t *testing.T) {
+	r := fixture(t, false)
+	r.Thresholds = []results.Verdict{
+		{Bound: "turn.p99<800ms", Metric: "turn.p99", Unit: "ms", Measured: 812, Limit: 800},
+		{Bound: "errors<1%", Metric: "errors", Unit: "%", Measured: 0.5, Limit: 1, Pass: true},
+	}
+	var tbl, md bytes.Buffer
+	if err := WriteTable(&tbl, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"FAIL  turn.p99<800ms", "measured 812ms", "PASS  errors<1%", "measured 0.50%"} {
+		if !strings.Contains(tbl.String(), want) {
+			t.Errorf("table lacks %q", want)
+		}
+	}
+	for _, want := range []string{"### Thresholds", "| ❌ fail | `turn.p99<800ms` | measured 812ms |", "| ✅ pass | `errors<1%` |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+}

@@ -1,0 +1,79 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/readbench/readbench/results"
+)
+
+// WriteCompareMarkdown writes the comparison as GitHub-flavoured markdown
+// for a pull-request comment or a CI job summary: the verdict first (the
+// bounds, the content), then the servers, then each section as a table,
+// the per-class and per-size detail folded in <details> so the comment
+// stays short.
+func WriteCompareMarkdown(w io.Writer, c *results.Comparison) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "## readbench compare: %s\n\n", mdEscape(c.New.Workload))
+	switch {
+	case len(c.Bounds) == 0:
+	case c.Failed():
+		b.WriteString("**❌ a bound is broken**\n\n")
+	default:
+		b.WriteString("**✅ every bound holds**\n\n")
+	}
+	if len(c.Bounds) > 0 {
+		rows := make([][]string, 0, len(c.Bounds))
+		for _, bc := range c.Bounds {
+			icon := "✅ pass"
+			if !bc.Pass {
+				icon = "❌ fail"
+			}
+			rows = append(rows, []string{icon, "`" + mdCode(bc.Bound) + "`", mdEscape(boundText(bc))})
+		}
+		mdTable(&b, "lll", []string{"verdict", "bound", "measured"}, rows)
+	}
+	mdTable(&b, "ll", []string{"", "result"}, [][]string{
+		{"base", mdEscape(sideText(c.Base))}, {"new", mdEscape(sideText(c.New))}})
+	if c.Forced {
+		fmt.Fprintf(&b, "> **Forced:** the workloads differ: %s\n\n", mdEscape(strings.Join(c.Differences, "; ")))
+	}
+	for _, n := range c.Notes {
+		fmt.Fprintf(&b, "> Note: %s\n\n", mdEscape(n))
+	}
+	fmt.Fprintf(&b, "A change is *significant* when its 99%% interval excludes zero and it is at least %.0f%% (latency, rates); ~ is within the noise.\n\n", 100*c.NoiseFloor)
+	for i, s := range compareSections(c) {
+		if len(s.rows) == 0 {
+			continue
+		}
+		folded := i > 0 && (s.title == "per class" || s.title == "turns by size")
+		if folded {
+			fmt.Fprintf(&b, "<details><summary>%s</summary>\n\n", mdEscape(s.title))
+		} else {
+			fmt.Fprintf(&b, "### %s\n\n", mdEscape(s.title))
+		}
+		rows := make([][]string, 0, len(s.rows))
+		for _, r := range s.rows {
+			cells := make([]string, len(r))
+			for j, cell := range r {
+				cells[j] = mdEscape(cell)
+			}
+			rows = append(rows, cells)
+		}
+		mdTable(&b, "lrrrl", []string{"", "base", "new", "change", "noise"}, rows)
+		if folded {
+			b.WriteString("</details>\n\n")
+		}
+	}
+	b.WriteString("### content\n\n")
+	for _, l := range contentLines(c.Content) {
+		fmt.Fprintf(&b, "- %s\n", mdEscape(l))
+	}
+	b.WriteString("\n")
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("report: compare markdown: %w", err)
+	}
+	return nil
+}
