@@ -172,13 +172,18 @@ func outcomeNames(m map[string]int64) []string {
 	return names
 }
 
+// identityText says whether every scheduled read was counted, as the
+// table and HTML reports head their outcomes.
+func identityText(tot results.Totals) string {
+	if !tot.IdentityOK {
+		return "IDENTITY BROKEN: " + numfmt.Count(sumOutcomes(tot.Outcomes)) + " counted, reads were lost"
+	}
+	return "identity ok: scheduled = sum of outcomes"
+}
+
 func outcomesTable(w io.Writer, r *results.Result) error {
 	tot := r.Totals
-	identity := "identity ok: scheduled = sum of outcomes"
-	if !tot.IdentityOK {
-		identity = "IDENTITY BROKEN: " + numfmt.Count(sumOutcomes(tot.Outcomes)) + " counted, reads were lost"
-	}
-	fmt.Fprintf(w, "outcomes of %s scheduled reads (%s)\n", numfmt.Count(tot.Scheduled), identity)
+	fmt.Fprintf(w, "outcomes of %s scheduled reads (%s)\n", numfmt.Count(tot.Scheduled), identityText(tot))
 	t := newTable(w, 1, "outcome", "count", "%")
 	for _, name := range outcomeNames(tot.Outcomes) {
 		if n := tot.Outcomes[name]; n != 0 {
