@@ -26,8 +26,10 @@ const spectrumMaxX = 5
 // spectrumSteps is how many points a decade of the axis gets.
 const spectrumSteps = 20
 
-// spectrumTicks label the percentile axis at each decade.
-var spectrumLabels = [...]string{"0%", "90%", "99%", "99.9%", "99.99%", "99.999%"}
+// spectrumLabel labels the percentile axis at decade d (0..spectrumMaxX).
+func spectrumLabel(d int) string {
+	return [...]string{"0%", "90%", "99%", "99.9%", "99.99%", "99.999%"}[d]
+}
 
 // spectrumChart draws latency against percentile with the percentile on
 // HdrHistogram's log axis, x = log10(1/(1-q)), so 90%, 99%, 99.9%... are
@@ -38,6 +40,26 @@ var spectrumLabels = [...]string{"0%", "90%", "99%", "99.9%", "99.99%", "99.999%
 // maximum, instead of drawing a flat tail that was never measured. Blocks
 // without values are left out; a chart with none says so.
 func spectrumChart(id, title string, lines []spectrumLine) (template.HTML, error) {
+	ss, end, err := spectrumSeries(lines)
+	if err != nil {
+		return "", err
+	}
+	if len(ss) == 0 {
+		return figure(id, "percentile-spectrum", title, `<p class="empty">No latency values recorded.</p>`), nil
+	}
+	top := math.Min(math.Ceil(end), spectrumMaxX)
+	var xt []tick
+	for d := 0; float64(d) <= top; d++ {
+		xt = append(xt, tick{float64(d), spectrumLabel(d)})
+	}
+	return logChart(id, "percentile-spectrum", title, "percentile (log scale: 1/(1-q))", "latency (ms, log scale)",
+		xt, 0, top, ss, numfmt.Sig3), nil
+}
+
+// spectrumSeries computes the points of each line with values, x in
+// decades of 1/(1-q) and y in milliseconds, and the largest x reached (at
+// least 1, so a chart has an axis).
+func spectrumSeries(lines []spectrumLine) ([]series, float64, error) {
 	var ss []series
 	end := 1.0
 	for i, ln := range lines {
@@ -46,7 +68,10 @@ func spectrumChart(id, title string, lines []spectrumLine) (template.HTML, error
 		}
 		h, err := ln.l.Histogram()
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", ln.name, err)
+			return nil, 0, fmt.Errorf("%s: %w", ln.name, err)
+		}
+		if h.Count() == 0 {
+			continue
 		}
 		last := math.Min(spectrumMaxX, math.Log10(float64(h.Count())))
 		s := series{name: ln.name, colour: ln.colour, dashed: ln.dashed}
@@ -58,20 +83,11 @@ func spectrumChart(id, title string, lines []spectrumLine) (template.HTML, error
 			p := 100 * (1 - math.Pow(10, -xv))
 			s.pts = append(s.pts, [2]float64{xv, ms(h.Quantile(p).Seconds())})
 		}
-		s.pts = append(s.pts, [2]float64{math.Max(last, 0), ms(h.Max().Seconds())})
+		s.pts = append(s.pts, [2]float64{last, ms(h.Max().Seconds())})
 		end = math.Max(end, last)
 		ss = append(ss, s)
 	}
-	if len(ss) == 0 {
-		return figure(id, "percentile-spectrum", title, `<p class="empty">No latency values recorded.</p>`), nil
-	}
-	top := math.Min(math.Ceil(end), spectrumMaxX)
-	var xt []tick
-	for d := 0; float64(d) <= top; d++ {
-		xt = append(xt, tick{float64(d), spectrumLabels[d]})
-	}
-	return logChart(id, "percentile-spectrum", title, "percentile (log scale: 1/(1-q))", "latency (ms, log scale)",
-		xt, 0, top, ss, numfmt.Sig3), nil
+	return ss, end, nil
 }
 
 // ms is seconds in milliseconds.
