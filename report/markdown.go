@@ -19,6 +19,7 @@ import (
 func WriteMarkdown(w io.Writer, r *results.Result) error {
 	var b bytes.Buffer
 	mdHeader(&b, r)
+	mdThresholds(&b, r)
 	mdLatency(&b, r)
 	mdBytes(&b, r)
 	mdOutcomes(&b, r)

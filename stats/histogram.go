@@ -58,6 +58,12 @@ func (h *Histogram) Mean() time.Duration {
 	return time.Duration(h.h.Mean() * float64(time.Microsecond))
 }
 
+// StdDev is the standard deviation of the recorded latencies (at
+// histogram resolution): compare's test of a change of the mean needs it.
+func (h *Histogram) StdDev() time.Duration {
+	return time.Duration(h.h.StdDev() * float64(time.Microsecond))
+}
+
 // Merge adds every value of o into h: shards and per-worker histograms
 // combine exactly.
 func (h *Histogram) Merge(o *Histogram) { h.h.Merge(o.h) }

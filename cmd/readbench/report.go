@@ -23,7 +23,7 @@ func reportCommand() *cli.Command {
 			"readbench report r.json --format html --out r.html      # one self-contained page of charts\n" +
 			"readbench report r.json --format hlog --out r.hlog      # HdrHistogram log (values in µs)",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Usage: "table, markdown, json, html or hlog", Value: "table"},
+			&cli.StringFlag{Name: "format", Usage: "table, markdown, json, junit (the thresholds of one result), html or hlog", Value: "table"},
 			&cli.StringFlag{Name: "out", Usage: "write to `FILE` instead of standard output"},
 		},
 		Action: reportAction,
@@ -59,6 +59,13 @@ func reportWriter(format string) func(io.Writer, []*results.Result) error {
 		return report.WriteJSON
 	case "html":
 		return report.WriteHTML
+	case "junit":
+		return func(w io.Writer, rs []*results.Result) error {
+			if len(rs) != 1 {
+				return fmt.Errorf("--format junit writes the thresholds of one result; got %d", len(rs))
+			}
+			return report.WriteJUnit(w, rs[0])
+		}
 	}
 	return nil
 }
@@ -66,7 +73,7 @@ func reportWriter(format string) func(io.Writer, []*results.Result) error {
 func reportAction(c *cli.Context) error {
 	write := reportWriter(c.String("format"))
 	if write == nil {
-		return cli.Exit(fmt.Sprintf("report: --format %q: want table, markdown, json, html or hlog", c.String("format")), exitUsage)
+		return cli.Exit(fmt.Sprintf("report: --format %q: want table, markdown, json, junit, html or hlog", c.String("format")), exitUsage)
 	}
 	if c.NArg() == 0 {
 		return cli.Exit("report: give at least one result file", exitUsage)

@@ -3,10 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/report"
@@ -31,7 +33,8 @@ func runCommand() *cli.Command {
 			"readbench run --target http://127.0.0.1:8080/mcp --rate 50/s\n" +
 			"readbench run --target 'stdio:npx -y @modelcontextprotocol/server-everything'\n" +
 			"readbench run --target https://staging.example.com/mcp --allow-host staging.example.com --header 'Authorization: Bearer ${TOKEN}' w.yaml\n" +
-			"readbench run --cpuprofile cpu.pprof --memprofile mem.pprof   # where readbench itself spends (go tool pprof)",
+			"readbench run --cpuprofile cpu.pprof --memprofile mem.pprof   # where readbench itself spends (go tool pprof)\n" +
+			"readbench run --threshold 'turn.p99<800ms,errors<1%' --format junit > readbench.xml   # a CI gate: exit 1 when broken",
 		Description: "With no argument runs the built-in docs-attachments scenario; with no target, against the\n" +
 			"embedded simulated server (readbench serve --stdio). The result is saved as\n" +
 			"runs/<start>-<server>-<version>.json (or --out) and the report printed on stdout.\n" +
@@ -46,6 +49,8 @@ func runCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; ${VAR} expands from the environment; never saved)"},
 			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine (an HTTP target; stdio servers are sampled anyway)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
+			&cli.StringFlag{Name: "format", Usage: "the report on stdout: table, markdown, json or junit (thresholds as test cases)", Value: "table"},
+			thresholdFlag(),
 			maxAnswerFlag(),
 		}, append(aimFlags(), profileFlags()...)...),
 		Action: runAction,
@@ -62,6 +67,14 @@ func runAction(c *cli.Context) error {
 	}
 	if err := applyRunFlags(c, w); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
+	}
+	thresholds, err := runThresholds(c, w)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	format := c.String("format")
+	if runWriter(format) == nil {
+		return cli.Exit(fmt.Sprintf("run: --format %q: want table, markdown, json or junit", format), exitUsage)
 	}
 	if err := checkAim("run", w.Target, w.Headers, client.Aim{AllowHosts: w.AllowHosts, InsecureCredentials: w.InsecureCredentials}); err != nil {
 		return err
@@ -109,7 +122,7 @@ func runAction(c *cli.Context) error {
 		return cli.Exit(err.Error(), exitFail)
 	}
 	clearProgress(c.App.ErrWriter, opts.Progress != nil)
-	return saveAndReport(c, w, rep, out, stderrLog, quiet)
+	return saveAndReport(c, w, rep, runOutput{out: out, stderrLog: stderrLog, quiet: quiet, format: format, thresholds: thresholds})
 }
 
 // loadWorkload reads a workload file, or a built-in scenario by name when
@@ -178,7 +191,32 @@ func applyRunFlags(c *cli.Context, w *workload.Workload) error {
 	return w.Validate()
 }
 
-func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, out resultTarget, stderrLog *serverLog, quiet bool) error {
+// runOutput is where and how a run's result goes.
+type runOutput struct {
+	out        resultTarget
+	stderrLog  *serverLog
+	quiet      bool
+	format     string
+	thresholds []bounds.Threshold
+}
+
+// runWriter is how run prints its report in a format, nil for an unknown one.
+func runWriter(format string) func(io.Writer, *results.Result) error {
+	switch format {
+	case "table":
+		return report.WriteTable
+	case "markdown":
+		return report.WriteMarkdown
+	case "junit":
+		return report.WriteJUnit
+	case "json":
+		return func(w io.Writer, r *results.Result) error { return report.WriteJSON(w, []*results.Result{r}) }
+	}
+	return nil
+}
+
+func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, o runOutput) error {
+	out, stderrLog, quiet := o.out, o.stderrLog, o.quiet
 	res, err := results.Build(results.Meta{
 		ToolName: "readbench", ToolVersion: version,
 		Started: rep.Started, Ended: rep.Ended, Partial: rep.Partial,
@@ -194,6 +232,9 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, out
 	if err != nil {
 		return fmt.Errorf("build result: %w", err)
 	}
+	// Thresholds are evaluated on the result as built, stored in it, and
+	// enforced only after it is saved: a broken bound leaves its evidence.
+	evalErr := holdToThresholds(res, o.thresholds)
 	path := out.path
 	if path == "" {
 		path = filepath.Join(out.dir, results.DefaultName(rep.Started, rep.Server.Name, rep.Server.Version))
@@ -206,7 +247,7 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, out
 		fmt.Fprintf(c.App.ErrWriter, "readbench: keep the server's stderr: %v\n", err)
 	}
 	if !quiet {
-		if err := report.WriteTable(c.App.Writer, res); err != nil {
+		if err := runWriter(o.format)(c.App.Writer, res); err != nil {
 			return err
 		}
 		fmt.Fprintf(c.App.ErrWriter, "result saved to %s\n", path)
@@ -227,7 +268,14 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, out
 	if rep.Partial {
 		fmt.Fprintln(c.App.ErrWriter, "run interrupted: the result is partial")
 	}
-	return nil
+	if evalErr != nil {
+		code := exitFail
+		if thresholdUsage(evalErr) {
+			code = exitUsage
+		}
+		return cli.Exit(evalErr.Error(), code)
+	}
+	return thresholdFailure(res.Thresholds)
 }
 
 // elapsedString formats a progress duration to whole seconds.

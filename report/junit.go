@@ -1,0 +1,118 @@
+package report
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/readbench/readbench/results"
+)
+
+// JUnit XML is what every CI system displays as test results, so each
+// threshold of a run and each bound of a compare is written as one test
+// case: a broken bound is a <failure> whose message says what was
+// measured. The structure is the widely read one (Jenkins' junit-10.xsd;
+// report/testdata/junit.xsd, against which a test validates the output).
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       string          `xml:"time,attr"`
+	Timestamp  string          `xml:"timestamp,attr,omitempty"`
+	Hostname   string          `xml:"hostname,attr,omitempty"`
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitFailure `xml:"failure"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// add appends a case to the suite and counts it.
+func (s *junitSuite) add(c junitCase) {
+	s.Tests++
+	if c.Failure != nil {
+		s.Failures++
+	}
+	s.Cases = append(s.Cases, c)
+}
+
+// seconds is a JUnit time attribute: plain decimal seconds.
+func seconds(s float64) string {
+	return strconv.FormatFloat(max(s, 0), 'f', 3, 64)
+}
+
+// WriteJUnit writes the thresholds of r (the workload's and --threshold)
+// as JUnit test cases: one suite named after the workload, one case per
+// bound, a failure for each broken one. A run without thresholds is a
+// suite of no tests.
+func WriteJUnit(w io.Writer, r *results.Result) error {
+	s := junitSuite{
+		Name:      "readbench thresholds: " + printable(workloadTitle(r.Workload)),
+		Time:      seconds(r.Totals.MeasuredS),
+		Timestamp: r.Started.UTC().Format("2006-01-02T15:04:05"),
+		Hostname:  printable(r.Host.Hostname),
+		Properties: []junitProperty{
+			{"server", printable(serverText(r.Target))},
+			{"protocol_version", printable(r.Target.ProtocolVersion)},
+			{"target", printable(r.Target.Address)},
+		},
+	}
+	for _, v := range r.Thresholds {
+		c := junitCase{Name: printable(v.Bound), Classname: "readbench.thresholds", Time: "0", SystemOut: printable(verdictText(v))}
+		if !v.Pass {
+			c.Failure = &junitFailure{Message: printable(v.Bound + ": " + verdictText(v)), Type: "threshold", Text: printable(verdictText(v))}
+		}
+		s.add(c)
+	}
+	return writeJUnitSuites(w, "readbench", []junitSuite{s})
+}
+
+func writeJUnitSuites(w io.Writer, name string, suites []junitSuite) error {
+	all := junitSuites{Name: name, Suites: suites}
+	for _, s := range suites {
+		all.Tests += s.Tests
+		all.Failures += s.Failures
+		all.Errors += s.Errors
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return fmt.Errorf("report: junit: %w", err)
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(all); err != nil {
+		return fmt.Errorf("report: junit: %w", err)
+	}
+	if _, err := io.WriteString(w, "\n"); err != nil {
+		return fmt.Errorf("report: junit: %w", err)
+	}
+	return nil
+}

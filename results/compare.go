@@ -1,0 +1,222 @@
+package results
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Comparison is what `readbench compare BASE NEW` computes: every figure a
+// release review asks about, side by side with its change, each change
+// tested against the noise of the two runs (noise.go), the content that
+// changed per URI, and, when the caller held it to bounds, each bound's
+// verdict. Every view (table, markdown, JSON, JUnit, HTML) renders this
+// one model and computes nothing of its own; its JSON form is
+// `compare --format json` (docs/compare.md).
+//
+// Metric names are those of the bounds grammar (package bounds), so a
+// delta printed as "class.png.read.p99" is the bound one writes for it.
+type Comparison struct {
+	Base Side `json:"base"`
+	New  Side `json:"new"`
+	// Differences are how the two workloads differ in what they ask (name,
+	// mix, turn, load): Compare refuses unless forced, and a forced
+	// comparison keeps them so every view can say so.
+	Differences []string `json:"differences"`
+	Forced      bool     `json:"forced"`
+	// Notes are differences that do not make the runs incomparable but
+	// qualify the figures: length, seed, a partial or generator-bound run.
+	Notes []string `json:"notes"`
+	// NoiseFloor is the smallest relative change of a latency or a rate
+	// that may be called significant (0.05 = 5%), whatever the test says:
+	// two runs of one server on a busy machine differ by more than their
+	// sampling error.
+	NoiseFloor float64 `json:"noise_floor"`
+	// Latency is one block each for read, read_ok, turn, service, ttfb
+	// and lag, overall.
+	Latency    []LatencyDelta  `json:"latency"`
+	Classes    []ClassDelta    `json:"classes"`
+	TurnSizes  []TurnSizeDelta `json:"turn_sizes"`
+	Rates      []Delta         `json:"rates"`    // asked_rate, rate (turns/s started), read_rate (reads/s sent)
+	Outcomes   []Delta         `json:"outcomes"` // errors, then outcome.NAME for every outcome, in % of scheduled reads
+	Inflation  []Delta         `json:"inflation"`
+	ServerCost []Delta         `json:"server_cost"` // empty unless both results measured it
+	ColdStart  []Delta         `json:"cold_start"`  // empty unless both results measured it
+	Content    Content         `json:"content"`
+	Bounds     []BoundCheck    `json:"bounds"` // filled by the caller (package bounds); empty without --fail-on
+}
+
+// Side is one of the two results: which server, which version, which
+// protocol, when, and with which readbench, printed at the top of every
+// view because a comparison is only as good as knowing what was compared.
+type Side struct {
+	Label           string    `json:"label"` // the file as given
+	Workload        string    `json:"workload"`
+	Server          Server    `json:"server"`
+	ProtocolVersion string    `json:"protocol_version"`
+	Transport       string    `json:"transport"`
+	Address         string    `json:"address"`
+	Started         Timestamp `json:"started"`
+	Tool            Tool      `json:"tool"`
+	MeasuredS       float64   `json:"measured_s"`
+	Scheduled       int64     `json:"scheduled"`
+	Partial         bool      `json:"partial"`
+	GeneratorBound  bool      `json:"generator_bound"`
+}
+
+// Noise is the verdict of the noise test of one delta.
+type Noise string
+
+// The verdicts of a delta's noise test.
+const (
+	// Significant: the 99% interval of the change excludes zero and the
+	// change is beyond the noise floor.
+	Significant Noise = "significant"
+	// WithinNoise: the change could be sampling error (or is below the
+	// noise floor): not evidence of a difference.
+	WithinNoise Noise = "within the noise"
+	// Untested: no test applies (a maximum, a single measurement such as
+	// inflation or server cost, too few values for the percentile); the
+	// change is shown as measured.
+	Untested Noise = "no test"
+	// Unchanged: both sides hold the same value.
+	Unchanged Noise = "unchanged"
+)
+
+// Delta is one figure in both results and its change.
+type Delta struct {
+	Metric string  `json:"metric"` // the bounds grammar's name: "read.p99", "class.png.errors"
+	Label  string  `json:"label"`  // short, for a table column: "p99", "timeout"
+	Unit   string  `json:"unit"`   // "ms", "%", "/s", "x", "MiB"
+	Base   float64 `json:"base"`
+	New    float64 `json:"new"`
+	Change float64 `json:"change"` // New - Base, in Unit
+	// Relative is Change / Base (0.1 = +10%); RelativeOK is false when
+	// Base is 0 and there is no relative change to speak of.
+	Relative   float64 `json:"relative"`
+	RelativeOK bool    `json:"relative_ok"`
+	Noise      Noise   `json:"noise"`
+	// Low and High bound the 99% interval of Change when it was tested.
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+	Note string  `json:"note"` // why there is no test, or what qualifies it
+}
+
+// LatencyDelta is one latency block (Block: "read", "read_ok", "turn",
+// "service", "ttfb", "lag") compared: p50, p90, p99, p999, max and mean.
+type LatencyDelta struct {
+	Block     string  `json:"block"`
+	BaseCount int64   `json:"base_count"`
+	NewCount  int64   `json:"new_count"`
+	Deltas    []Delta `json:"deltas"`
+}
+
+// ClassDelta is one class of the mix compared. A class in only one result
+// has InBase or InNew false and no deltas.
+type ClassDelta struct {
+	Class     string  `json:"class"`
+	InBase    bool    `json:"in_base"`
+	InNew     bool    `json:"in_new"`
+	BaseReads int64   `json:"base_reads"`
+	NewReads  int64   `json:"new_reads"`
+	Read      []Delta `json:"read"`     // class.NAME.read.p50 … max, mean
+	Errors    Delta   `json:"errors"`   // class.NAME.errors
+	Outcomes  []Delta `json:"outcomes"` // class.NAME.outcome.X, for outcomes either side saw
+	Inflation Delta   `json:"inflation"`
+}
+
+// TurnSizeDelta is the turn latency of turns with Attachments attachments.
+type TurnSizeDelta struct {
+	Attachments int     `json:"attachments"`
+	InBase      bool    `json:"in_base"`
+	InNew       bool    `json:"in_new"`
+	Turn        []Delta `json:"turn"` // turn_size.N.p50 … max, mean
+}
+
+// Content is what the two results' digests say about the bytes a read
+// returns: URIs read by both whose content, MIME type or size changed.
+// Digests are sampled (docs/results.md), so only URIs in both are
+// compared; the others are counted.
+type Content struct {
+	Compared int             `json:"compared"` // URIs with a digest in both
+	OnlyBase int             `json:"only_base"`
+	OnlyNew  int             `json:"only_new"`
+	Changed  []ContentChange `json:"changed"`
+}
+
+// ContentChange is one URI whose read returned something else. What lists
+// "bytes", "mime" and/or "size".
+type ContentChange struct {
+	URI  string   `json:"uri"`
+	What []string `json:"what"`
+	Base Digest   `json:"base"`
+	New  Digest   `json:"new"`
+}
+
+// BoundCheck is one --fail-on bound held to the comparison. A bound is
+// broken when the change goes past Limit in the bound's direction and is
+// not within the noise: a change the runs cannot tell from sampling error
+// never fails a release, and says so in Reason.
+type BoundCheck struct {
+	Bound  string  `json:"bound"`
+	Metric string  `json:"metric"`
+	Unit   string  `json:"unit"`
+	Base   float64 `json:"base"`
+	New    float64 `json:"new"`
+	Limit  float64 `json:"limit"` // the farthest New may go
+	Noise  Noise   `json:"noise"`
+	Pass   bool    `json:"pass"`
+	Reason string  `json:"reason"`
+}
+
+// Failed reports whether any bound was broken.
+func (c *Comparison) Failed() bool {
+	for _, b := range c.Bounds {
+		if !b.Pass {
+			return true
+		}
+	}
+	return false
+}
+
+// Find returns the delta of a metric (its bounds-grammar name), so that
+// a bound and the table show the same figure and the same noise verdict.
+func (c *Comparison) Find(metric string) (Delta, bool) {
+	for _, d := range c.all() {
+		if d.Metric == metric {
+			return d, true
+		}
+	}
+	return Delta{}, false
+}
+
+func (c *Comparison) all() []Delta {
+	var out []Delta
+	for _, l := range c.Latency {
+		out = append(out, l.Deltas...)
+	}
+	for _, cl := range c.Classes {
+		out = append(out, cl.Read...)
+		out = append(out, cl.Errors, cl.Inflation)
+		out = append(out, cl.Outcomes...)
+	}
+	for _, ts := range c.TurnSizes {
+		out = append(out, ts.Turn...)
+	}
+	out = append(out, c.Rates...)
+	out = append(out, c.Outcomes...)
+	out = append(out, c.Inflation...)
+	out = append(out, c.ServerCost...)
+	return append(out, c.ColdStart...)
+}
+
+// MismatchError is Compare's refusal of two results of different
+// workloads: comparing them would compare the workloads, not the servers.
+type MismatchError struct {
+	Differences []string
+}
+
+// Error lists the differences and how to compare anyway.
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("the two results ran different workloads (%s): compare them anyway with --force",
+		strings.Join(e.Differences, "; "))
+}

@@ -1,0 +1,169 @@
+package results
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/readbench/readbench/stats"
+)
+
+// sample is a latency block of n log-normal values (median med, sigma
+// 0.5) drawn with seed, times scale.
+func sample(t *testing.T, n int, med time.Duration, scale float64, seed uint64) Latency {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	h := stats.NewHistogram()
+	for range n {
+		v := float64(med) * math.Exp(0.5*rng.NormFloat64()) * scale
+		h.Record(time.Duration(v))
+	}
+	l, err := latency(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// synthetic is a result of n reads (and n turns) drawn as sample does.
+func synthetic(t *testing.T, n int, scale float64, seed uint64) *Result {
+	t.Helper()
+	r := &Result{Workload: Workload{Name: "w", Load: LoadSpec{Rate: "50/s"}}, Digests: map[string]Digest{}}
+	r.Read = sample(t, n, 20*time.Millisecond, scale, seed)
+	r.ReadOK, r.Service, r.TTFB, r.Lag = r.Read, r.Read, r.Read, r.Read
+	r.Turn = sample(t, n, 40*time.Millisecond, scale, seed+1)
+	r.Classes = []Class{{Class: "md", Reads: int64(n), Errors: int64(n / 100), Outcomes: map[string]int64{"ok": int64(n - n/100), "timeout": int64(n / 100)}, Latency: r.Read}}
+	r.TurnSizes = []TurnSize{{Attachments: 2, Latency: r.Turn}}
+	r.Totals = Totals{Scheduled: int64(n), Outcomes: map[string]int64{"ok": int64(n - n/100), "timeout": int64(n / 100)},
+		Errors: int64(n / 100), AchievedRate: 50, ReadsPerS: 100, MeasuredS: float64(n) / 100, IdentityOK: true}
+	return r
+}
+
+// TestNoiseVerdicts: two samples of one distribution are called
+// significant no more often than the 99% level allows (one in a hundred
+// deltas; at most 3 of the 100 here, where 95% intervals gave 5), and a
+// 30% slower sample is significant at every draw.
+func TestNoiseVerdicts(t *testing.T) {
+	same := []string{"read.p50", "read.p90", "read.p99", "read.mean", "turn.p50"}
+	slower := map[string]Noise{"read.p50": Significant, "read.p90": Significant, "read.p99": Significant,
+		"read.mean": Significant, "turn.p50": Significant, "read.max": Untested}
+	alarms := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		cmp, err := Compare(synthetic(t, 3000, 1, seed*100), synthetic(t, 3000, 1, seed*100+50), CompareOptions{NoiseFloor: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, metric := range same {
+			d, ok := cmp.Find(metric)
+			if !ok {
+				t.Fatalf("no delta %s", metric)
+			}
+			if d.Noise == Significant {
+				alarms++
+				t.Logf("seed %d: %s %v → %v called significant (interval %v..%v)", seed, metric, d.Base, d.New, d.Low, d.High)
+			}
+		}
+		cmp, err = Compare(synthetic(t, 3000, 1, seed*100), synthetic(t, 3000, 1.3, seed*100+50), CompareOptions{NoiseFloor: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for metric, want := range slower {
+			if d, _ := cmp.Find(metric); d.Noise != want {
+				t.Errorf("30%% slower, seed %d: %s %v → %v: %s, want %s (interval %v..%v)", seed, metric, d.Base, d.New, d.Noise, want, d.Low, d.High)
+			}
+		}
+	}
+	if alarms > 3 {
+		t.Errorf("same distribution: %d of 100 deltas called significant, want at most 3", alarms)
+	}
+}
+
+// TestTooFewValues: a p99.9 of 300 values is not tested.
+func TestTooFewValues(t *testing.T) {
+	cmp, err := Compare(synthetic(t, 300, 1, 1), synthetic(t, 300, 2, 2), CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := cmp.Find("read.p999")
+	if d.Noise != Untested || !strings.Contains(d.Note, "too few") {
+		t.Errorf("p999 of 300: %+v", d)
+	}
+}
+
+// TestNoiseFloor: a real but small change is within the noise under the
+// floor and significant with no floor.
+func TestNoiseFloor(t *testing.T) {
+	base, nw := synthetic(t, 200000, 1, 1), synthetic(t, 200000, 1.03, 2)
+	for floor, want := range map[float64]Noise{0.05: WithinNoise, 0: Significant} {
+		cmp, _ := Compare(base, nw, CompareOptions{NoiseFloor: floor})
+		if d, _ := cmp.Find("read.p50"); d.Noise != want {
+			t.Errorf("floor %v: %+v, want %s", floor, d, want)
+		}
+	}
+}
+
+func TestShareAndRate(t *testing.T) {
+	a, b := synthetic(t, 1000, 1, 1), synthetic(t, 1000, 1, 2)
+	b.Totals.Errors, b.Totals.Outcomes["timeout"], b.Totals.Outcomes["ok"] = 100, 100, 900
+	b.Totals.AchievedRate = 25
+	cmp, _ := Compare(a, b, CompareOptions{})
+	for metric, want := range map[string]Noise{"errors": Significant, "outcome.timeout": Significant, "outcome.ok": Significant,
+		"outcome.cancelled": Unchanged, "rate": Significant, "read_rate": Unchanged, "class.md.errors": Unchanged} {
+		if d, _ := cmp.Find(metric); d.Noise != want {
+			t.Errorf("%s: %+v, want %s", metric, d, want)
+		}
+	}
+	if d, _ := cmp.Find("errors"); math.Abs(d.Change-9) > 1e-9 {
+		t.Errorf("errors change in points: %v, want 9", d.Change)
+	}
+}
+
+func TestMismatch(t *testing.T) {
+	a, b := synthetic(t, 100, 1, 1), synthetic(t, 100, 1, 2)
+	b.Workload.Name, b.Workload.Load.Rate = "other", "60/s"
+	b.Workload.Load.Duration = "1m" // a note, not a difference
+	_, err := Compare(a, b, CompareOptions{})
+	var me *MismatchError
+	if !errors.As(err, &me) || len(me.Differences) != 2 || !strings.Contains(err.Error(), `load.rate: "50/s" vs "60/s"`) || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("got %v", err)
+	}
+	cmp, err := Compare(a, b, CompareOptions{Force: true})
+	if err != nil || !cmp.Forced || len(cmp.Differences) != 2 || len(cmp.Notes) != 1 {
+		t.Fatalf("forced: %+v, %v", cmp, err)
+	}
+}
+
+func TestContent(t *testing.T) {
+	a, b := synthetic(t, 10, 1, 1), synthetic(t, 10, 1, 2)
+	a.Digests = map[string]Digest{"u1": {"sha256:aa", "text/plain", 3}, "u2": {"sha256:bb", "image/png", 4}, "u3": {"sha256:cc", "a/b", 1}, "gone": {}}
+	b.Digests = map[string]Digest{"u1": {"sha256:aa", "text/plain", 3}, "u2": {"sha256:bx", "image/jpeg", 5}, "u3": {"sha256:cd", "a/b", 1}, "new": {}}
+	cmp, _ := Compare(a, b, CompareOptions{})
+	c := cmp.Content
+	if c.Compared != 3 || c.OnlyBase != 1 || c.OnlyNew != 1 || len(c.Changed) != 2 ||
+		strings.Join(c.Changed[0].What, ",") != "bytes,mime,size" || c.Changed[1].URI != "u3" || strings.Join(c.Changed[1].What, ",") != "bytes" {
+		t.Errorf("got %+v", c)
+	}
+}
+
+// TestSameResult: a result against itself is unchanged everywhere.
+func TestSameResult(t *testing.T) {
+	r, err := Load("testdata/result.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp, err := Compare(r, r, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range cmp.all() {
+		if d.Noise != Unchanged {
+			t.Errorf("%s: %s", d.Metric, d.Noise)
+		}
+	}
+	if len(cmp.Classes) != 3 || len(cmp.Latency) != 6 {
+		t.Errorf("classes %d, latency blocks %d", len(cmp.Classes), len(cmp.Latency))
+	}
+}

@@ -1,0 +1,130 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// workloadDifferences lists how two resolved workloads differ in what they
+// ask of a server: name, mix, turn and load (rate, model, arrival, stages,
+// cap). The length (duration, turns, warmup), the seed, the sessions and
+// the target may differ: they change how much was measured or where, not
+// what (notes lists them).
+func workloadDifferences(a, b Workload) []string {
+	var out []string
+	diff := func(what string, x, y any) {
+		jx, _ := json.Marshal(x)
+		jy, _ := json.Marshal(y)
+		if string(jx) != string(jy) {
+			out = append(out, fmt.Sprintf("%s: %s vs %s", what, jx, jy))
+		}
+	}
+	diff("name", a.Name, b.Name)
+	la, lb := a.Load, b.Load
+	diff("load.model", la.Model, lb.Model)
+	diff("load.rate", la.Rate, lb.Rate)
+	diff("load.concurrency", la.Concurrency, lb.Concurrency)
+	diff("load.arrival", la.Arrival, lb.Arrival)
+	diff("load.stages", la.Stages, lb.Stages)
+	diff("load.max_in_flight", la.MaxInFlight, lb.MaxInFlight)
+	diff("turn", a.Turn, b.Turn)
+	byName := func(w Workload) map[string]MixClass {
+		m := map[string]MixClass{}
+		for _, c := range w.Mix {
+			m[c.Class] = c
+		}
+		return m
+	}
+	ma, mb := byName(a), byName(b)
+	var names []string
+	for n := range ma {
+		names = append(names, n)
+	}
+	for n := range mb {
+		if _, ok := ma[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		ca, inA := ma[n]
+		cb, inB := mb[n]
+		switch {
+		case !inA:
+			out = append(out, fmt.Sprintf("mix: class %q only in the new workload", n))
+		case !inB:
+			out = append(out, fmt.Sprintf("mix: class %q only in the base workload", n))
+		default:
+			diff(fmt.Sprintf("mix[%s]", n), ca, cb)
+		}
+	}
+	return out
+}
+
+// notes lists what qualifies a comparison without refusing it.
+func notes(a, b *Result) []string {
+	var out []string
+	note := func(what string, x, y any) {
+		if fmt.Sprint(x) != fmt.Sprint(y) {
+			out = append(out, fmt.Sprintf("%s differs: %v vs %v", what, x, y))
+		}
+	}
+	note("load.duration", a.Workload.Load.Duration, b.Workload.Load.Duration)
+	note("load.turns", a.Workload.Load.Turns, b.Workload.Load.Turns)
+	note("load.warmup", a.Workload.Load.Warmup, b.Workload.Load.Warmup)
+	note("seed", a.Workload.Seed, b.Workload.Seed)
+	note("sessions", a.Workload.Sessions, b.Workload.Sessions)
+	note("transport", a.Target.Transport, b.Target.Transport)
+	note("readbench version", a.Tool.Version, b.Tool.Version)
+	for _, s := range []struct {
+		side string
+		r    *Result
+	}{{"base", a}, {"new", b}} {
+		if s.r.Partial {
+			out = append(out, "the "+s.side+" run was interrupted: its figures cover part of the run")
+		}
+		if s.r.GeneratorBound {
+			out = append(out, "the "+s.side+" run was generator-bound: the generator, not the server, limited it")
+		}
+		if !s.r.Totals.IdentityOK {
+			out = append(out, "the "+s.side+" run lost count of reads (identity broken): its figures cannot be trusted")
+		}
+	}
+	return out
+}
+
+// compareContent lists the URIs read in both whose content, MIME type or
+// size changed, sorted by URI.
+func compareContent(a, b map[string]Digest) Content {
+	c := Content{Changed: []ContentChange{}}
+	for uri, da := range a {
+		db, ok := b[uri]
+		if !ok {
+			c.OnlyBase++
+			continue
+		}
+		c.Compared++
+		var what []string
+		if da.SHA256 != db.SHA256 {
+			what = append(what, "bytes")
+		}
+		if da.MIME != db.MIME {
+			what = append(what, "mime")
+		}
+		if da.Bytes != db.Bytes {
+			what = append(what, "size")
+		}
+		if len(what) > 0 {
+			c.Changed = append(c.Changed, ContentChange{URI: uri, What: what, Base: da, New: db})
+		}
+	}
+	for uri := range b {
+		if _, ok := a[uri]; !ok {
+			c.OnlyNew++
+		}
+	}
+	slices.SortFunc(c.Changed, func(x, y ContentChange) int { return strings.Compare(x.URI, y.URI) })
+	return c
+}

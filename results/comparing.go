@@ -1,0 +1,236 @@
+package results
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/readbench/readbench/stats"
+)
+
+// DefaultNoiseFloor is compare's noise floor: a latency or rate change
+// under 5% is never called significant (docs/measurement.md).
+const DefaultNoiseFloor = 0.05
+
+// CompareOptions say how to compare: the labels of the two sides (the
+// files as given), whether to compare different workloads anyway, and the
+// noise floor (DefaultNoiseFloor when negative).
+type CompareOptions struct {
+	BaseLabel, NewLabel string
+	Force               bool
+	NoiseFloor          float64
+}
+
+// latencyStats are the figures of a latency block, in report order.
+var latencyStats = []string{"p50", "p90", "p99", "p999", "max", "mean"}
+
+// Compare computes the comparison of nw against base. Results of
+// different workloads are refused with a *MismatchError unless o.Force.
+func Compare(base, nw *Result, o CompareOptions) (*Comparison, error) {
+	diffs := workloadDifferences(base.Workload, nw.Workload)
+	if len(diffs) > 0 && !o.Force {
+		return nil, &MismatchError{Differences: diffs}
+	}
+	floor := o.NoiseFloor
+	if floor < 0 {
+		floor = DefaultNoiseFloor
+	}
+	c := &Comparison{
+		Base: sideOf(base, o.BaseLabel), New: sideOf(nw, o.NewLabel),
+		Differences: append([]string{}, diffs...), Forced: len(diffs) > 0,
+		Notes: notes(base, nw), NoiseFloor: floor,
+		Bounds: []BoundCheck{},
+	}
+	for _, b := range []struct {
+		name string
+		a, b Latency
+	}{{"read", base.Read, nw.Read}, {"read_ok", base.ReadOK, nw.ReadOK}, {"turn", base.Turn, nw.Turn},
+		{"service", base.Service, nw.Service}, {"ttfb", base.TTFB, nw.TTFB}, {"lag", base.Lag, nw.Lag}} {
+		c.Latency = append(c.Latency, LatencyDelta{Block: b.name, BaseCount: b.a.Count, NewCount: b.b.Count,
+			Deltas: latencyDeltas(b.name+".", b.a, b.b, floor)})
+	}
+	c.Classes = classDeltas(base, nw, floor)
+	c.TurnSizes = turnSizeDeltas(base, nw, floor)
+	c.Rates = rateDeltas(base.Totals, nw.Totals, floor)
+	c.Outcomes = outcomeDeltas("", base.Totals.Outcomes, nw.Totals.Outcomes, base.Totals.Scheduled, nw.Totals.Scheduled, true)
+	infl := newDelta("inflation", "inflation", "x", base.Totals.Inflation, nw.Totals.Inflation)
+	untested(&infl, "a ratio of byte counts: no test")
+	c.Inflation = []Delta{infl}
+	c.ServerCost, c.ColdStart = costDeltas(base.ServerCost, nw.ServerCost)
+	c.Content = compareContent(base.Digests, nw.Digests)
+	return c, nil
+}
+
+// newDelta makes the delta of one figure, its change computed.
+func newDelta(metric, label, unit string, a, b float64) Delta {
+	d := Delta{Metric: metric, Label: label, Unit: unit, Base: a, New: b, Change: b - a}
+	if a != 0 {
+		d.Relative, d.RelativeOK = (b-a)/a, true
+	}
+	return d
+}
+
+func sideOf(r *Result, label string) Side {
+	return Side{Label: label, Workload: r.Workload.Name, Server: r.Target.Server, ProtocolVersion: r.Target.ProtocolVersion,
+		Transport: r.Target.Transport, Address: r.Target.Address, Started: r.Started, Tool: r.Tool,
+		MeasuredS: r.Totals.MeasuredS, Scheduled: r.Totals.Scheduled, Partial: r.Partial, GeneratorBound: r.GeneratorBound}
+}
+
+func latencyStat(l Latency, stat string) float64 {
+	switch stat {
+	case "p50":
+		return l.P50Ms
+	case "p90":
+		return l.P90Ms
+	case "p99":
+		return l.P99Ms
+	case "p999":
+		return l.P999Ms
+	case "max":
+		return l.MaxMs
+	}
+	return l.MeanMs
+}
+
+// latencyDeltas compares two latency blocks; prefix makes the metric
+// names ("read.", "class.png.read.", "turn_size.4.").
+func latencyDeltas(prefix string, a, b Latency, floor float64) []Delta {
+	out := make([]Delta, 0, len(latencyStats))
+	for _, s := range latencyStats {
+		d := newDelta(prefix+s, s, "ms", latencyStat(a, s), latencyStat(b, s))
+		testLatency(&d, a, b, s, floor)
+		out = append(out, d)
+	}
+	return out
+}
+
+func classDeltas(base, nw *Result, floor float64) []ClassDelta {
+	var out []ClassDelta
+	find := func(r *Result, name string) *Class {
+		for i := range r.Classes {
+			if r.Classes[i].Class == name {
+				return &r.Classes[i]
+			}
+		}
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, r := range []*Result{base, nw} {
+		for _, cl := range r.Classes {
+			if seen[cl.Class] {
+				continue
+			}
+			seen[cl.Class] = true
+			a, b := find(base, cl.Class), find(nw, cl.Class)
+			cd := ClassDelta{Class: cl.Class, InBase: a != nil, InNew: b != nil, Read: []Delta{}, Outcomes: []Delta{}}
+			if a != nil {
+				cd.BaseReads = a.Reads
+			}
+			if b != nil {
+				cd.NewReads = b.Reads
+			}
+			if a != nil && b != nil {
+				p := "class." + cl.Class + "."
+				cd.Read = latencyDeltas(p+"read.", a.Latency, b.Latency, floor)
+				cd.Errors = newDelta(p+"errors", "errors", "%", pct(a.Errors, a.Reads), pct(b.Errors, b.Reads))
+				testShare(&cd.Errors, a.Errors, a.Reads, b.Errors, b.Reads)
+				cd.Outcomes = outcomeDeltas(p, a.Outcomes, b.Outcomes, a.Reads, b.Reads, false)
+				cd.Inflation = newDelta(p+"inflation", "inflation", "x", a.Inflation, b.Inflation)
+				untested(&cd.Inflation, "a ratio of byte counts: no test")
+			}
+			out = append(out, cd)
+		}
+	}
+	return out
+}
+
+func turnSizeDeltas(base, nw *Result, floor float64) []TurnSizeDelta {
+	sizes := map[int][2]*Latency{}
+	for i, r := range []*Result{base, nw} {
+		for j := range r.TurnSizes {
+			ts := &r.TurnSizes[j]
+			s := sizes[ts.Attachments]
+			s[i] = &ts.Latency
+			sizes[ts.Attachments] = s
+		}
+	}
+	out := []TurnSizeDelta{}
+	for n, s := range sizes {
+		td := TurnSizeDelta{Attachments: n, InBase: s[0] != nil, InNew: s[1] != nil, Turn: []Delta{}}
+		if td.InBase && td.InNew {
+			td.Turn = latencyDeltas(fmt.Sprintf("turn_size.%d.", n), *s[0], *s[1], floor)
+		}
+		out = append(out, td)
+	}
+	slices.SortFunc(out, func(a, b TurnSizeDelta) int { return cmp.Compare(a.Attachments, b.Attachments) })
+	return out
+}
+
+func rateDeltas(a, b Totals, floor float64) []Delta {
+	asked := newDelta("asked_rate", "asked turns/s", "/s", a.AskedRate, b.AskedRate)
+	untested(&asked, "asked, not measured")
+	rate := newDelta("rate", "achieved turns/s", "/s", a.AchievedRate, b.AchievedRate)
+	testRate(&rate, a.AchievedRate*a.MeasuredS, b.AchievedRate*b.MeasuredS, a.MeasuredS, b.MeasuredS, floor)
+	reads := newDelta("read_rate", "reads/s", "/s", a.ReadsPerS, b.ReadsPerS)
+	testRate(&reads, a.ReadsPerS*a.MeasuredS, b.ReadsPerS*b.MeasuredS, a.MeasuredS, b.MeasuredS, floor)
+	return []Delta{asked, rate, reads}
+}
+
+// outcomeDeltas compares the share of each outcome (in % of n reads), with
+// errors first; all keeps outcomes neither side saw.
+func outcomeDeltas(prefix string, a, b map[string]int64, na, nb int64, all bool) []Delta {
+	var errA, errB int64
+	out := []Delta{}
+	for o := stats.Outcome(0); o < stats.NumOutcomes; o++ {
+		name := o.String()
+		if o.IsError() {
+			errA += a[name]
+			errB += b[name]
+		}
+		if !all && a[name] == 0 && b[name] == 0 {
+			continue
+		}
+		d := newDelta(prefix+"outcome."+name, name, "%", pct(a[name], na), pct(b[name], nb))
+		testShare(&d, a[name], na, b[name], nb)
+		out = append(out, d)
+	}
+	if prefix != "" { // a class's errors are its own field
+		return out
+	}
+	e := newDelta("errors", "errors", "%", pct(errA, na), pct(errB, nb))
+	testShare(&e, errA, na, errB, nb)
+	return append([]Delta{e}, out...)
+}
+
+func costDeltas(a, b ServerCost) (cost, cold []Delta) {
+	cost, cold = []Delta{}, []Delta{}
+	if a.Available && b.Available {
+		for _, d := range []Delta{
+			newDelta("server_cost.cpu_per_1000_reads", "CPU per 1,000 reads", "ms", a.CPUMsPer1000Reads, b.CPUMsPer1000Reads),
+			newDelta("server_cost.rss_peak", "peak RSS", "MiB", a.RSS.PeakMiB, b.RSS.PeakMiB),
+			newDelta("server_cost.rss_growth", "RSS growth", "MiB", a.RSS.GrowthMiB, b.RSS.GrowthMiB),
+		} {
+			untested(&d, "one measurement per run: no test")
+			cost = append(cost, d)
+		}
+	}
+	if a.Available && b.Available && a.ColdStart.Available && b.ColdStart.Available {
+		for _, d := range []Delta{
+			newDelta("cold_start.spawn", "spawn to first answer", "ms", a.ColdStart.SpawnToFirstAnswerMs, b.ColdStart.SpawnToFirstAnswerMs),
+			newDelta("cold_start.handshake", "handshake", "ms", a.ColdStart.HandshakeMs, b.ColdStart.HandshakeMs),
+			newDelta("cold_start.first_read", "first read", "ms", a.ColdStart.FirstReadMs, b.ColdStart.FirstReadMs),
+		} {
+			untested(&d, "one measurement per run: no test")
+			cold = append(cold, d)
+		}
+	}
+	return cost, cold
+}
+
+// pct is n of total in %, 0 when total is 0.
+func pct(n, total int64) float64 {
+	if total <= 0 {
+		return 0
+	}
+	return 100 * float64(n) / float64(total)
+}

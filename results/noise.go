@@ -1,0 +1,143 @@
+package results
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/readbench/readbench/stats"
+)
+
+// The noise tests of compare (docs/measurement.md, "Is a change real?").
+// Each delta gets a 99% interval for its change and is called significant
+// only when the interval excludes zero and, for latencies and rates, the
+// change is beyond the noise floor. 99%, not the usual 95%: a comparison
+// holds about a hundred deltas, and at 95% five of them would be called
+// significant by chance between two runs of one server.
+//
+// A percentile is tested with the order-statistic (binomial) interval: in
+// a sample of n values, the rank of the q-quantile of the population is
+// Binomial(n, q), so the values at ranks n·q ± z·√(n·q·(1−q)) of the
+// histogram bound the quantile with the interval's confidence, whatever the
+// distribution. It is what a bootstrap of the percentile from the whole
+// histogram converges to, computed exactly from the stored HDR histogram
+// in constant time and with no random draw, so the verdict is the same on
+// every run of compare. Each side's interval gives its standard error
+// (width / 2z); the change's interval combines the two as independent
+// errors. The interval needs n·q and n·(1−q) of at least minTail values: a
+// p99.9 of 2,000 reads is two values, and no test can speak for it.
+
+const (
+	z99     = 2.575829 // two-sided 99%
+	minTail = 5        // values needed on each side of a percentile to test it
+	// resolution is the histograms' relative precision (3 significant
+	// digits): a smaller change is a rounding, not a change.
+	resolution = 0.002
+)
+
+// judge sets d's Noise from its 99% interval [low, high]; floor applies
+// to the relative change (0 for shares, whose change is in points).
+func judge(d *Delta, low, high, floor float64) {
+	d.Low, d.High = low, high
+	switch {
+	case d.Base == d.New:
+		d.Noise = Unchanged
+	case low <= 0 && high >= 0:
+		d.Noise = WithinNoise
+	case d.RelativeOK && math.Abs(d.Relative) < max(floor, resolution):
+		d.Noise = WithinNoise
+		d.Note = fmt.Sprintf("below the noise floor of %.0f%%", 100*max(floor, resolution))
+	default:
+		d.Noise = Significant
+	}
+}
+
+// untested marks d as shown without a test, saying why.
+func untested(d *Delta, why string) {
+	if d.Base == d.New {
+		d.Noise = Unchanged
+		return
+	}
+	d.Noise = Untested
+	d.Note = why
+}
+
+// quantileSE is the standard error of h's q-quantile (q in 0..1) in ms
+// from its order-statistic interval; ok is false with too few values.
+func quantileSE(h *stats.Histogram, q float64) (se float64, ok bool) {
+	n := float64(h.Count())
+	if n*q < minTail || n*(1-q) < minTail {
+		return 0, false
+	}
+	half := z99*math.Sqrt(n*q*(1-q)) + 1 // +1: ranks are whole, round the interval outward
+	lo := max(n*q-half, 0) / n
+	hi := min(n*q+half, n) / n
+	vlo := float64(h.Quantile(100*lo).Microseconds()) / 1000
+	vhi := float64(h.Quantile(100*hi).Microseconds()) / 1000
+	return (vhi - vlo) / (2 * z99), true
+}
+
+// testLatency tests a percentile (q in 0..100) or, with q < 0, the mean,
+// of two latency blocks; max is never tested.
+func testLatency(d *Delta, a, b Latency, stat string, floor float64) {
+	if stat == "max" {
+		untested(d, "a maximum is one value: no test")
+		return
+	}
+	ha, errA := a.Histogram()
+	hb, errB := b.Histogram()
+	if errA != nil || errB != nil {
+		untested(d, "no histogram")
+		return
+	}
+	var seA, seB float64
+	okA, okB := true, true
+	if stat == "mean" {
+		na, nb := float64(ha.Count()), float64(hb.Count())
+		okA, okB = na >= 2, nb >= 2
+		if okA && okB {
+			seA = float64(ha.StdDev().Microseconds()) / 1000 / math.Sqrt(na)
+			seB = float64(hb.StdDev().Microseconds()) / 1000 / math.Sqrt(nb)
+		}
+	} else {
+		q := quantileOf[stat] / 100
+		seA, okA = quantileSE(ha, q)
+		seB, okB = quantileSE(hb, q)
+	}
+	if !okA || !okB {
+		untested(d, fmt.Sprintf("too few values for a test of %s (%d and %d)", stat, ha.Count(), hb.Count()))
+		return
+	}
+	half := z99 * math.Hypot(seA, seB)
+	judge(d, d.Change-half, d.Change+half, floor)
+}
+
+// quantileOf is the percentile of each latency stat.
+var quantileOf = map[string]float64{"p50": 50, "p90": 90, "p99": 99, "p999": 99.9}
+
+// testShare tests a change of a share (in %) of ka of na against kb of
+// nb with the normal interval of a difference of two proportions.
+func testShare(d *Delta, ka, na, kb, nb int64) {
+	if na == 0 || nb == 0 {
+		untested(d, "no reads on one side")
+		return
+	}
+	pa, pb := float64(ka)/float64(na), float64(kb)/float64(nb)
+	se := math.Sqrt(pa*(1-pa)/float64(na) + pb*(1-pb)/float64(nb))
+	if se == 0 { // 0% or 100% on both sides: any difference is certain
+		se = math.SmallestNonzeroFloat64
+	}
+	half := 100 * z99 * se
+	judge(d, d.Change-half, d.Change+half, 0)
+}
+
+// testRate tests a change of a rate counted as na events over sa seconds
+// against nb over sb, as Poisson counts (conservative for a paced, less
+// variable arrival).
+func testRate(d *Delta, na, nb, sa, sb, floor float64) {
+	if sa <= 0 || sb <= 0 {
+		untested(d, "no measured time")
+		return
+	}
+	half := z99 * math.Hypot(math.Sqrt(na)/sa, math.Sqrt(nb)/sb)
+	judge(d, d.Change-half, d.Change+half, floor)
+}
