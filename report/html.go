@@ -216,6 +216,11 @@ func resultSections(r *results.Result, suffix string, compared bool) ([]htmlSect
 	if compared {
 		all = append(all[:1], all[2:]...) // the compare page overlays the spectra
 	}
+	if len(r.Thresholds) > 0 {
+		th := sec("thresholds", "Thresholds")
+		th.Tables = []htmlTable{thresholdsHTMLTable(r)}
+		all = append([]htmlSection{th}, all...)
+	}
 	return all, nil
 }
 
@@ -265,6 +270,16 @@ func outcomesHTMLTable(r *results.Result) htmlTable {
 		if n := tot.Outcomes[name]; n != 0 {
 			t.Rows = append(t.Rows, []string{clip(name), numfmt.Count(n), numfmt.Percent(n, tot.Scheduled)})
 		}
+	}
+	return t
+}
+
+// thresholdsHTMLTable is each threshold the run was held to, pass or
+// fail with what it measured, as the table report lists them.
+func thresholdsHTMLTable(r *results.Result) htmlTable {
+	t := htmlTable{Class: "thresholds", Left: 3, Header: []string{"verdict", "bound", "measured"}}
+	for _, v := range r.Thresholds {
+		t.Rows = append(t.Rows, []string{verdictWord(v.Pass), printable(v.Bound), printable(verdictText(v))})
 	}
 	return t
 }

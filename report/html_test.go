@@ -26,9 +26,9 @@ func block(t testing.TB, values ...time.Duration) results.Latency {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := h.Summary()
-	return results.Latency{Count: h.Count(), HDR: enc, P50Ms: float64(h.Quantile(50)) / 1e6,
-		P99Ms: float64(h.Quantile(99)) / 1e6, MaxMs: float64(s.Max) / 1e6}
+	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
+	return results.Latency{Count: h.Count(), HDR: enc, P50Ms: ms(h.Quantile(50)), P90Ms: ms(h.Quantile(90)),
+		P99Ms: ms(h.Quantile(99)), P999Ms: ms(h.Quantile(99.9)), MaxMs: ms(h.Max()), MeanMs: ms(h.Mean())}
 }
 
 // steps is n values: 1ms, 2ms ... n ms.

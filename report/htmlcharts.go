@@ -99,6 +99,10 @@ func classNames(rs ...*results.Result) []string {
 // stands out. A blob's decoded size is 3/4 of its base64 length (padding
 // aside); what base64 adds is the rest.
 func inflationChart(r *results.Result, id string) template.HTML {
+	const title = "Wire bytes per class: disk, base64 and envelope (inflation = wire / disk)"
+	if r.Totals.WireBytes == 0 {
+		return figure(id, "inflation", title, `<p class="empty">No bytes read.</p>`)
+	}
 	cats := []string{}
 	disk, enc, env := series{name: "disk"}, series{name: "base64"}, series{name: "JSON envelope"}
 	for i, c := range r.Classes {
@@ -111,8 +115,7 @@ func inflationChart(r *results.Result, id string) template.HTML {
 		enc.pts = append(enc.pts, [2]float64{float64(i), 100 * e / wire})
 		env.pts = append(env.pts, [2]float64{float64(i), 100 * rest / wire})
 	}
-	return barChart(id, "inflation", "Wire bytes per class: disk, base64 and envelope (inflation = wire / disk)",
-		"class (inflation)", "share of wire bytes (%)", cats, []series{disk, enc, env}, true,
+	return barChart(id, "inflation", title, "class (inflation)", "share of wire bytes (%)", cats, []series{disk, enc, env}, true,
 		func(v float64) string { return numfmt.Sig3(v) + "%" })
 }
 
