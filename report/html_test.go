@@ -7,6 +7,7 @@ import (
 	"html"
 	"io"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +59,16 @@ func everything(t testing.TB) *results.Result {
 	return r
 }
 
+// withThresholds is the clean run held to two thresholds, one broken.
+func withThresholds(t testing.TB) *results.Result {
+	r := fixture(t, false)
+	r.Thresholds = []results.Verdict{
+		{Bound: "turn.p99<800ms", Metric: "turn.p99", Unit: "ms", Measured: 900, Limit: 800, Pass: false},
+		{Bound: "errors<1%", Metric: "errors", Unit: "%", Measured: 0.5, Limit: 1, Pass: true},
+	}
+	return r
+}
+
 // page renders rs and checks the page is well-formed (written as
 // XHTML-compatible HTML, so encoding/xml can read it); it returns the
 // page and the data-section kinds found.
@@ -106,13 +117,16 @@ func TestHTMLSectionsSayWhatTheTableSays(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		r    *results.Result
-	}{{"clean", fixture(t, false)}, {"troubled", fixture(t, true)}, {"everything", everything(t)}} {
+	}{{"clean", fixture(t, false)}, {"troubled", fixture(t, true)}, {"everything", everything(t)}, {"thresholds", withThresholds(t)}} {
 		t.Run(c.name, func(t *testing.T) {
 			s, sections := page(t, c.r)
 			for _, k := range resultSectionKinds {
 				if sections[k] != 1 {
 					t.Errorf("section %s appears %d times", k, sections[k])
 				}
+			}
+			if got, want := sections["thresholds"], min(len(c.r.Thresholds), 1); got != want {
+				t.Errorf("thresholds section appears %d times, want %d", got, want)
 			}
 			// Compared as text: html/template writes some characters
 			// (a '+') as entities.
@@ -135,6 +149,9 @@ func TestHTMLSectionsSayWhatTheTableSays(t *testing.T) {
 				want = append(want, cells(row, 1))
 			}
 			want = append(want, identityText(c.r.Totals))
+			for _, v := range c.r.Thresholds {
+				want = append(want, cells([]string{verdictWord(v.Pass), v.Bound, verdictText(v)}, 3))
+			}
 			for _, w := range want {
 				if !strings.Contains(text, w) {
 					t.Errorf("the page lacks %q", w)
@@ -261,6 +278,14 @@ func TestSpectrumEndsWhereTheSamplesEnd(t *testing.T) {
 				t.Errorf("%s falls or steps back at point %d: %v", s.name, i, s.pts[i-1:i+1])
 			}
 		}
+	}
+	one, _, err := spectrumSeries([]spectrumLine{{name: "one", l: block(t, 7*time.Millisecond)}})
+	if err != nil || len(one) != 1 || len(one[0].pts) != 1 || one[0].pts[0][0] != 0 || math.Abs(one[0].pts[0][1]-7) > 0.01 {
+		t.Fatalf("one value: %v, %v; want one point at (0, 7ms)", one, err)
+	}
+	dot := string(lineChart("dot", "k", "t", "x", "y", nil, 0, 1, one, func(float64) string { return "" }))
+	if !regexp.MustCompile(`stroke-width="7" stroke-linecap="round" d="M70.0 [0-9.]+h0"`).MatchString(dot) {
+		t.Errorf("one value is not drawn as a dot: %s", dot)
 	}
 	if _, _, err := spectrumSeries([]spectrumLine{{name: "bad", l: results.Latency{Count: 3, HDR: "not base64!"}}}); err == nil {
 		t.Error("a damaged histogram drew a line")

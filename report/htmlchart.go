@@ -195,12 +195,18 @@ func drawLines(id, kind, title, xLabel, yLabel string, xt, yt []tick, xmin, xmax
 			}
 			fmt.Fprintf(&d, "%c%.1f %.1f", cmd, x(p[0]), y(p[1]))
 		}
-		dash := ""
+		style := ` stroke-width="2"`
 		if s.dashed {
-			dash = ` stroke-dasharray="6 4"`
+			style += ` stroke-dasharray="6 4"`
 		}
-		fmt.Fprintf(&b, `<path class="series" data-series="%s" fill="none" stroke="%s" stroke-width="2"%s d="%s"/>`,
-			html.EscapeString(s.name), s.stroke(i), dash, d.String())
+		if len(s.pts) == 1 {
+			// One value (a histogram of one read) is a dot, not a line
+			// of no length that nobody sees.
+			style = ` stroke-width="7" stroke-linecap="round"`
+			d.WriteString("h0")
+		}
+		fmt.Fprintf(&b, `<path class="series" data-series="%s" fill="none" stroke="%s"%s d="%s"/>`,
+			html.EscapeString(s.name), s.stroke(i), style, d.String())
 	}
 	legend(&b, ss)
 	b.WriteString(`</svg>`)
