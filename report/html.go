@@ -80,7 +80,7 @@ func WriteHTML(w io.Writer, rs []*results.Result) error {
 		if i > 0 {
 			suffix = fmt.Sprintf("-%d", i+1)
 		}
-		hr, err := htmlOf(r, suffix, false)
+		hr, err := htmlOf(r, suffix, nil)
 		if err != nil {
 			return fmt.Errorf("report: html report: %w", err)
 		}
@@ -92,10 +92,9 @@ func WriteHTML(w io.Writer, rs []*results.Result) error {
 	return nil
 }
 
-// htmlOf lays out one result. compared leaves out the charts the compare
-// page draws for both runs at once (the spectra, the per-class and
-// per-size bars).
-func htmlOf(r *results.Result, suffix string, compared bool) (htmlResult, error) {
+// htmlOf lays out one result; pair is nil on the result page (see
+// resultSections).
+func htmlOf(r *results.Result, suffix string, pair *timelineScale) (htmlResult, error) {
 	hr := htmlResult{Title: printable(toolName(r.Tool) + ": " + workloadTitle(r.Workload)),
 		GeneratorBound: printable(strings.ReplaceAll(generatorBound(r), "\n", " "))}
 	if r.Partial {
@@ -103,7 +102,7 @@ func htmlOf(r *results.Result, suffix string, compared bool) (htmlResult, error)
 	}
 	hr.Fields = printableFields(headerFields(r))
 	var err error
-	hr.Sections, err = resultSections(r, suffix, compared)
+	hr.Sections, err = resultSections(r, suffix, pair)
 	return hr, err
 }
 
@@ -145,8 +144,17 @@ func footerKind(label string) string {
 	return ""
 }
 
-// resultSections are the sections of one result, in page order.
-func resultSections(r *results.Result, suffix string, compared bool) ([]htmlSection, error) {
+// resultSections are the sections of one result, in page order. On the
+// compare page, pair is the timeline scale both runs share, and the
+// charts that page draws for both runs at once (the spectra, the
+// per-class and per-size bars) are left out; on the result page it is
+// nil.
+func resultSections(r *results.Result, suffix string, pair *timelineScale) ([]htmlSection, error) {
+	compared := pair != nil
+	var sc timelineScale
+	if compared {
+		sc = *pair
+	}
 	fields := map[string][][2]string{}
 	kind := "outcomes"
 	for _, f := range footerFields(r) {
@@ -172,8 +180,8 @@ func resultSections(r *results.Result, suffix string, compared bool) ([]htmlSect
 
 	tl := sec("timeline", "Timeline")
 	tl.Charts = []template.HTML{
-		rateChart(r, "timeline-rate"+suffix, "Turns per second: asked and achieved"),
-		timelineLatencyChart(r, "timeline-latency"+suffix, "Read latency per second: p50 and p99")}
+		rateChart(r, "timeline-rate"+suffix, "Turns per second: asked and achieved", sc),
+		timelineLatencyChart(r, "timeline-latency"+suffix, "Read latency per second: p50 and p99", sc)}
 
 	by := sec("bytes", "Classes: reads and bytes")
 	tot := r.Totals

@@ -130,9 +130,11 @@ func niceTicks(top float64, format func(float64) string) ([]tick, float64) {
 	return ts, v
 }
 
-// lineChart draws series over [xmin, xmax] with y from 0.
-func lineChart(id, kind, title, xLabel, yLabel string, xt []tick, xmin, xmax float64, ss []series, yfmt func(float64) string) template.HTML {
-	top := 0.0
+// lineChart draws series over [xmin, xmax] with y from 0 to at least
+// minTop (0: to the data's top), so two charts meant to be read side by
+// side can share a scale.
+func lineChart(id, kind, title, xLabel, yLabel string, xt []tick, xmin, xmax float64, ss []series, yfmt func(float64) string, minTop float64) template.HTML {
+	top := minTop
 	for _, s := range ss {
 		for _, p := range s.pts {
 			top = math.Max(top, p[1])
@@ -157,7 +159,7 @@ func logChart(id, kind, title, xLabel, yLabel string, xt []tick, xmin, xmax floa
 		}
 	}
 	if !(hi > 0) {
-		return lineChart(id, kind, title, xLabel, yLabel, xt, xmin, xmax, ss, yfmt)
+		return lineChart(id, kind, title, xLabel, yLabel, xt, xmin, xmax, ss, yfmt, 0)
 	}
 	dlo, dhi := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
 	if dhi <= dlo {

@@ -13,15 +13,37 @@ import (
 // The charts of one result on the HTML pages: the timelines, the
 // per-class bars, the inflation split and the turn sizes.
 
-// timeTicks labels the seconds of a timeline at about eight places.
-func timeTicks(tl []results.Second) ([]tick, float64, float64) {
-	lo, hi := float64(tl[0].T), float64(tl[len(tl)-1].T)
+// timelineScale is what two timelines shown side by side share: the
+// seconds on the x axis and the top of each y axis, so the same height
+// means the same rate or latency on both and a worse run cannot look
+// alike by being drawn at another scale. The zero value is a chart's own
+// scale.
+type timelineScale struct {
+	lastT            int
+	rateTop, latency float64
+}
+
+// sharedTimelineScale is the scale covering the timelines of rs.
+func sharedTimelineScale(rs ...*results.Result) timelineScale {
+	var sc timelineScale
+	for _, r := range rs {
+		for _, s := range r.Timeline {
+			sc.lastT = max(sc.lastT, s.T)
+			sc.rateTop = math.Max(sc.rateTop, math.Max(s.Asked, s.Achieved))
+			sc.latency = math.Max(sc.latency, math.Max(s.P50Ms, s.P99Ms))
+		}
+	}
+	return sc
+}
+
+// timeTicks labels the seconds from lo to hi at about eight places.
+func timeTicks(lo, hi float64) []tick {
 	step := math.Max(math.Ceil((hi-lo)/8), 1)
 	var ts []tick
 	for v := lo; v <= hi && len(ts) < 20; v += step {
 		ts = append(ts, tick{v, fmt.Sprintf("%gs", v)})
 	}
-	return ts, lo, math.Max(hi, lo+1)
+	return ts
 }
 
 // noTimeline is what a timeline chart shows for a result without one.
@@ -29,18 +51,19 @@ func noTimeline(id, kind, title string) template.HTML {
 	return figure(id, kind, title, `<p class="empty">No per-second timeline in this result.</p>`)
 }
 
-func rateChart(r *results.Result, id, title string) template.HTML {
-	return timelineChart(r, id, "timeline-rate", title, "turns/s",
-		"asked", "achieved", func(s results.Second) (float64, float64) { return s.Asked, s.Achieved })
+func rateChart(r *results.Result, id, title string, sc timelineScale) template.HTML {
+	return timelineChart(r, id, "timeline-rate", title, "turns/s", "asked", "achieved",
+		func(s results.Second) (float64, float64) { return s.Asked, s.Achieved }, sc.lastT, sc.rateTop)
 }
 
-func timelineLatencyChart(r *results.Result, id, title string) template.HTML {
-	return timelineChart(r, id, "timeline-latency", title, "latency (ms)",
-		"p50", "p99", func(s results.Second) (float64, float64) { return s.P50Ms, s.P99Ms })
+func timelineLatencyChart(r *results.Result, id, title string, sc timelineScale) template.HTML {
+	return timelineChart(r, id, "timeline-latency", title, "latency (ms)", "p50", "p99",
+		func(s results.Second) (float64, float64) { return s.P50Ms, s.P99Ms }, sc.lastT, sc.latency)
 }
 
-// timelineChart draws two series of the per-second timeline.
-func timelineChart(r *results.Result, id, kind, title, yLabel, nameA, nameB string, val func(results.Second) (float64, float64)) template.HTML {
+// timelineChart draws two series of the per-second timeline, over the
+// seconds to at least lastT and up to at least top.
+func timelineChart(r *results.Result, id, kind, title, yLabel, nameA, nameB string, val func(results.Second) (float64, float64), lastT int, top float64) template.HTML {
 	if len(r.Timeline) == 0 {
 		return noTimeline(id, kind, title)
 	}
@@ -50,13 +73,18 @@ func timelineChart(r *results.Result, id, kind, title, yLabel, nameA, nameB stri
 		a.pts = append(a.pts, [2]float64{float64(s.T), va})
 		b.pts = append(b.pts, [2]float64{float64(s.T), vb})
 	}
-	xt, lo, hi := timeTicks(r.Timeline)
-	return lineChart(id, kind, title, "time since start (s; warmup included)", yLabel, xt, lo, hi, []series{a, b}, numfmt.Sig3)
+	lo := math.Min(float64(r.Timeline[0].T), 0)
+	hi := math.Max(math.Max(float64(r.Timeline[len(r.Timeline)-1].T), float64(lastT)), lo+1)
+	return lineChart(id, kind, title, "time since start (s; warmup included)", yLabel, timeTicks(lo, hi), lo, hi,
+		[]series{a, b}, numfmt.Sig3, top)
 }
 
 // classChart draws each class's read p50 and p99 side by side; on the
 // compare page, the two runs' bars stand next to each other per class.
 func classChart(id, title string, cats []string, ss []series) template.HTML {
+	if len(cats) == 0 {
+		return figure(id, "class-latency", title, `<p class="empty">No classes in this result.</p>`)
+	}
 	return barChart(id, "class-latency", title, "class", "latency (ms)", cats, ss, false, numfmt.Sig3)
 }
 

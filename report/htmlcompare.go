@@ -103,11 +103,12 @@ func htmlCompareOf(c *results.Comparison, base, nw *results.Result) (htmlCompare
 	if hc.Overlays, err = overlays(base, nw); err != nil {
 		return hc, err
 	}
-	bs, err := resultSections(base, "-base", true)
+	sc := sharedTimelineScale(base, nw)
+	bs, err := resultSections(base, "-base", &sc)
 	if err != nil {
 		return hc, fmt.Errorf("base: %w", err)
 	}
-	ns, err := resultSections(nw, "-new", true)
+	ns, err := resultSections(nw, "-new", &sc)
 	if err != nil {
 		return hc, fmt.Errorf("new: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -184,4 +185,37 @@ func TestCompareHTMLSaysWhatDiffers(t *testing.T) {
 			t.Errorf("the page lacks %q", w)
 		}
 	}
+}
+
+// TestCompareHTMLTimelinesShareTheirScale: the two runs' timelines are
+// drawn on the same axes, so a run with half the latency looks half as
+// high, not the same at another scale.
+func TestCompareHTMLTimelinesShareTheirScale(t *testing.T) {
+	base, nw, c := comparePair(t, 1.3)
+	nw.Timeline = append([]results.Second{}, nw.Timeline[:6]...)
+	for i := range nw.Timeline {
+		nw.Timeline[i].P99Ms /= 10
+		nw.Timeline[i].Achieved /= 2
+	}
+	s, _ := comparePage(t, c, base, nw)
+	yTicks := regexp.MustCompile(`text-anchor="end">([^<]*)<`)
+	xTicks := regexp.MustCompile(`text-anchor="middle">([0-9]+s)<`)
+	for _, kind := range []string{"timeline-rate", "timeline-latency"} {
+		b, n := figureText(t, s, kind+"-base"), figureText(t, s, kind+"-new")
+		for _, re := range []*regexp.Regexp{yTicks, xTicks} {
+			if bt, nt := re.FindAllString(b, -1), re.FindAllString(n, -1); strings.Join(bt, "") != strings.Join(nt, "") || len(bt) < 3 {
+				t.Errorf("%s: the runs' axes differ:\nbase %q\nnew  %q", kind, bt, nt)
+			}
+		}
+	}
+}
+
+// figureText is the markup of the page's chart with an id.
+func figureText(t *testing.T, s, id string) string {
+	t.Helper()
+	i := strings.Index(s, `<figure id="`+id+`"`)
+	if i < 0 {
+		t.Fatalf("no chart %s", id)
+	}
+	return s[i : i+strings.Index(s[i:], "</figure>")]
 }
