@@ -172,6 +172,7 @@ func resultSections(r *results.Result, suffix string, pair *timelineScale) ([]ht
 	lat.Notes = latencyNotes(r)
 
 	spec := sec("spectrum", "Percentile spectrum")
+	spec.Notes = append([]string{spectrumNote}, lowerBoundNotes(r)...)
 	spectra, err := resultSpectra(r, suffix)
 	if err != nil {
 		return nil, err
@@ -290,4 +291,15 @@ func thresholdsHTMLTable(r *results.Result) htmlTable {
 		t.Rows = append(t.Rows, []string{verdictWord(v.Pass), printable(v.Bound), printable(verdictText(v))})
 	}
 	return t
+}
+
+// spectrumNote says how a spectrum is drawn, above every spectrum.
+const spectrumNote = "From the full histograms, on HdrHistogram's percentile axis (x = 1/(1-q)); " +
+	"each line ends where its samples end (1/(1-q) = the number of values), at its maximum."
+
+// lowerBoundNotes are the latency notes that say how many values were
+// recorded at a cut: a spectrum's flat tail at the deadline is then a
+// floor, not a measured tail.
+func lowerBoundNotes(r *results.Result) []string {
+	return latencyNotes(r)[2:]
 }

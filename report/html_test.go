@@ -312,3 +312,23 @@ func TestHTMLSpectrumAxis(t *testing.T) {
 		t.Error("the spectrum draws past its samples or a block without values")
 	}
 }
+
+// TestHTMLSpectrumSaysItsTailIsAFloor: when reads or turns were cut and
+// recorded at the cut, the spectrum section says so next to the chart,
+// so a flat tail at the deadline is not read as a measured one.
+func TestHTMLSpectrumSaysItsTailIsAFloor(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cut  bool
+	}{{"result.json", false}, {"timeline.json", true}} {
+		r := document(t, c.name)
+		if got := r.Read.LowerBounds+r.Turn.LowerBounds > 0; got != c.cut {
+			t.Fatalf("%s: cut values %v, the test expects %v", c.name, got, c.cut)
+		}
+		s, _ := page(t, r)
+		sec := html.UnescapeString(sectionText(t, s, "spectrum"))
+		if got := strings.Contains(sec, "recorded at the cut: lower bounds"); got != c.cut {
+			t.Errorf("%s: the spectrum says its tail is a floor: %v, want %v", c.name, got, c.cut)
+		}
+	}
+}

@@ -182,11 +182,19 @@ func overlays(base, nw *results.Result) ([]htmlSection, error) {
 		return nil, err
 	}
 	spec := htmlSection{Kind: "spectra", ID: "spectra", Title: "Percentile spectra, overlaid",
-		Notes:  []string{"From the full histograms; each line ends where its samples end (1/(1-q) = the number of values), at its maximum."},
+		Notes:  []string{spectrumNote},
 		Charts: []template.HTML{main, per}}
 	bars := htmlSection{Kind: "class-bars", ID: "class-bars", Title: "Per class, side by side",
 		Charts: []template.HTML{classChart("class-latency", "Read latency per class: p50 and p99 of both runs", cats, sideBySide(
 			classBars(base, cats, "base "), classBars(nw, cats, "new ")))}}
+	for _, side := range []struct {
+		name string
+		r    *results.Result
+	}{{"Base", base}, {"New", nw}} {
+		for _, n := range lowerBoundNotes(side.r) {
+			spec.Notes = append(spec.Notes, side.name+": "+n)
+		}
+	}
 	out := []htmlSection{spec, bars}
 	if sizes := turnSizeNames(base, nw); len(sizes) > 0 {
 		bars.Charts = append(bars.Charts, turnSizeChart("turn-sizes", "Turn latency by reads per turn: p50 and p99 of both runs",
