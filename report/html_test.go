@@ -81,7 +81,9 @@ func page(t *testing.T, rs ...*results.Result) (string, map[string]int) {
 	return buf.String(), wellFormed(t, buf.String())
 }
 
-// wellFormed parses the page as XML and counts its data-section kinds.
+// wellFormed parses the page as XML, checks it is self-contained (no
+// script, nothing fetched: no src or href but to the page itself), and
+// counts its data-section kinds.
 func wellFormed(t *testing.T, s string) map[string]int {
 	t.Helper()
 	sections := map[string]int{}
@@ -96,9 +98,17 @@ func wellFormed(t *testing.T, s string) map[string]int {
 			t.Fatalf("not well-formed: %v", err)
 		}
 		if se, ok := tok.(xml.StartElement); ok {
+			if se.Name.Local == "script" || se.Name.Local == "link" || se.Name.Local == "img" {
+				t.Errorf("the page has a <%s>", se.Name.Local)
+			}
 			for _, a := range se.Attr {
-				if a.Name.Local == "data-section" {
+				switch {
+				case a.Name.Local == "data-section":
 					sections[a.Value]++
+				case (a.Name.Local == "src" || a.Name.Local == "href") && !strings.HasPrefix(a.Value, "#"):
+					t.Errorf("external reference %s=%q", a.Name.Local, a.Value)
+				case strings.HasPrefix(strings.ToLower(a.Name.Local), "on"):
+					t.Errorf("event handler %s=%q", a.Name.Local, a.Value)
 				}
 			}
 		}
