@@ -93,5 +93,9 @@ func htmlAdviceOf(a results.Advice) *htmlAdvice {
 	if len(rows) == 0 && rec == "" && len(a.Reasoning) == 0 {
 		return nil
 	}
-	return &htmlAdvice{Recommend: rec, Header: adviceHeader(), Rows: rows, Reasoning: a.Reasoning}
+	var reasons []string
+	for _, s := range a.Reasoning {
+		reasons = append(reasons, printable(s))
+	}
+	return &htmlAdvice{Recommend: rec, Header: adviceHeader(), Rows: rows, Reasoning: reasons}
 }

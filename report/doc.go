@@ -4,7 +4,9 @@
 //
 //	table.go, table_advice.go  the terminal report (WriteTable)
 //	markdown.go                 the same figures for a pull request (WriteMarkdown)
-//	html.go, report.html        one self-contained page with charts (WriteHTML)
+//	html.go, report.html        one self-contained page with charts (WriteHTML),
+//	htmlcompare*.go             and the compare page (CompareHTML);
+//	htmlchart*.go, htmlspectrum.go  the SVG charts both pages draw
 //	hlog.go                     HdrHistogram's interval log (WriteHlog)
 //	jsonreport.go               results as saved, for jq (WriteJSON)
 //	checktable.go               the check as a table or JSON (WriteCheckTable, WriteCheckJSON)

@@ -3,10 +3,8 @@ package report
 import (
 	_ "embed"
 	"fmt"
-	"html"
 	"html/template"
 	"io"
-	"math"
 	"strings"
 
 	"github.com/readbench/readbench/internal/numfmt"
@@ -16,7 +14,9 @@ import (
 // The page is one self-contained file: the CSS is inline and every chart
 // is an SVG drawn here, in Go, so the report opens from a mail attachment
 // or a CI artifact without network, scripts or fonts to fetch, and renders
-// the same with JavaScript disabled.
+// the same with JavaScript disabled. report.html holds the page of
+// results (WriteHTML) and the compare page (CompareHTML), sharing the
+// style and the way a section is laid out.
 //
 //go:embed report.html
 var htmlSource string
@@ -25,25 +25,50 @@ var htmlSource string
 // package-level state is kept.
 func htmlPage() (*template.Template, error) { return template.New("report").Parse(htmlSource) }
 
-// htmlResult is what the template shows of one result.
+// htmlResult is what the page shows of one result: its header and its
+// sections, in order.
 type htmlResult struct {
-	Title    string
-	Partial  string
-	Fields   [][2]string
-	Latency  [][]string
-	Charts   []template.HTML
-	Timeline bool
-	Advice   *htmlAdvice // nil when the result has none
+	Title          string
+	Partial        string
+	GeneratorBound string
+	Fields         [][2]string
+	Sections       []htmlSection
 }
 
-// WriteHTML writes one HTML page for the results: per result a summary and
-// the charts people look for in a latency report: the percentile spectrum
-// to 99.999% on a log scale (read, turn and each class, from the full
-// histograms, so the tail is drawn, not guessed), rate and latency per
-// second, latency per class, and what the wire adds to the bytes on disk;
-// then the policy advice, with the candidates and the stored reasoning the
-// table report shows. Each chart is a <figure> with an id and a
-// data-chart attribute naming its kind, so tests and scripts can find it.
+// htmlSection is one section of a result: a heading, notes, labelled
+// lines (the table report's "label  text" lines, worded the same), tables
+// and charts. Kind names it for tests and scripts (data-section); ID is
+// Kind with the result's suffix.
+type htmlSection struct {
+	Kind, ID, Title string
+	Notes           []string
+	Fields          [][2]string
+	Tables          []htmlTable
+	Charts          []template.HTML
+	Advice          *htmlAdvice
+}
+
+// htmlTable is a table of cells; the first Left columns are names, the
+// rest figures, right-aligned so their digits line up.
+type htmlTable struct {
+	Class  string
+	Header []string
+	Left   int
+	Rows   [][]string
+}
+
+// WriteHTML writes one HTML page for the results: per result what ran
+// against what, then the sections the table report prints, with the same
+// figures in the same words (latency, reads and bytes, turn sizes,
+// outcomes, cancellation, cache, server cost, advice), and the charts
+// people look for in a latency report: the percentile spectrum to
+// 99.999% on a log scale (reads, ok reads, turns and each class, from
+// the full histograms, so the tail is drawn, not guessed), rate and
+// latency per second, latency per class and per turn size, and what the
+// wire adds to the bytes on disk. Each section is a <section> with a
+// data-section attribute, each chart a <figure> with an id and a
+// data-chart attribute naming its kind, so tests and scripts can find
+// them.
 func WriteHTML(w io.Writer, rs []*results.Result) error {
 	page, err := htmlPage()
 	if err != nil {
@@ -55,327 +80,226 @@ func WriteHTML(w io.Writer, rs []*results.Result) error {
 		if i > 0 {
 			suffix = fmt.Sprintf("-%d", i+1)
 		}
-		hr, err := htmlOf(r, suffix)
+		hr, err := htmlOf(r, suffix, nil)
 		if err != nil {
 			return fmt.Errorf("report: html report: %w", err)
 		}
 		data = append(data, hr)
 	}
-	if err := page.Execute(w, data); err != nil {
+	if err := page.ExecuteTemplate(w, "results", data); err != nil {
 		return fmt.Errorf("report: html report: %w", err)
 	}
 	return nil
 }
 
-func htmlOf(r *results.Result, suffix string) (htmlResult, error) {
-	hr := htmlResult{Title: toolName(r.Tool) + ": " + orDash(r.Workload.Name),
-		Fields: headerFields(r), Timeline: len(r.Timeline) > 0, Advice: htmlAdviceOf(r.Advice)}
+// htmlOf lays out one result; pair is nil on the result page (see
+// resultSections).
+func htmlOf(r *results.Result, suffix string, pair *timelineScale) (htmlResult, error) {
+	hr := htmlResult{Title: printable(toolName(r.Tool) + ": " + workloadTitle(r.Workload)),
+		GeneratorBound: printable(strings.ReplaceAll(generatorBound(r), "\n", " "))}
 	if r.Partial {
 		hr.Partial = "Partial result: the run was interrupted; the figures cover its first " + numfmt.Seconds(r.Totals.MeasuredS) + "."
 	}
-	for _, c := range r.Classes {
-		hr.Latency = append(hr.Latency, latencyRow(c.Class, c.Latency))
-	}
-	hr.Latency = append(hr.Latency, latencyRow("all reads", r.Read), latencyRow("service time", r.Service),
-		latencyRow("turns", r.Turn))
-	spectrum, err := spectrumChart(r, "spectrum"+suffix)
-	if err != nil {
-		return hr, err
-	}
-	hr.Charts = []template.HTML{spectrum, rateChart(r, "timeline-rate"+suffix),
-		timelineLatencyChart(r, "timeline-latency"+suffix), classChart(r, "class-latency"+suffix),
-		inflationChart(r, "inflation"+suffix)}
-	return hr, nil
+	hr.Fields = printableFields(headerFields(r))
+	var err error
+	hr.Sections, err = resultSections(r, suffix, pair)
+	return hr, err
 }
 
-// figure wraps a chart: id and data-chart for finding it, a caption for
-// reading it.
-func figure(id, kind, title, body string) template.HTML {
-	return template.HTML(fmt.Sprintf(`<figure id="%s" data-chart="%s"><figcaption>%s</figcaption>%s</figure>`,
-		html.EscapeString(id), kind, html.EscapeString(title), body))
-}
-
-// series is one named line of a line chart, in data coordinates.
-type series struct {
-	name string
-	pts  [][2]float64
-}
-
-// tick is an axis tick at a data coordinate.
-type tick struct {
-	at    float64
-	label string
-}
-
-// Plot geometry, in SVG user units.
-const (
-	plotW, plotH           = 820.0, 340.0
-	padL, padR, padT, padB = 70.0, 190.0, 16.0, 50.0
-)
-
-// color is the i-th colour of a colour-blind-safe palette (Okabe-Ito),
-// dark enough on white.
-func color(i int) string {
-	p := [...]string{"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#999933"}
-	return p[i%len(p)]
-}
-
-// svgOpen starts a chart's SVG with its axis titles.
-func svgOpen(b *strings.Builder, title, xLabel, yLabel string) {
-	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" width="%g" height="%g" role="img"><title>%s</title>`,
-		plotW, plotH, plotW, plotH, html.EscapeString(title))
-	fmt.Fprintf(b, `<text class="axis-label" x="%g" y="%g" text-anchor="middle">%s</text>`,
-		padL+(plotW-padL-padR)/2, plotH-8, html.EscapeString(xLabel))
-	fmt.Fprintf(b, `<text class="axis-label" transform="translate(16 %g) rotate(-90)" text-anchor="middle">%s</text>`,
-		padT+(plotH-padT-padB)/2, html.EscapeString(yLabel))
-}
-
-// axes draws the frame, the ticks and their labels; x and y map data to
-// SVG coordinates.
-func axes(b *strings.Builder, xt, yt []tick, x, y func(float64) float64) {
-	fmt.Fprintf(b, `<g class="axis"><line x1="%g" y1="%g" x2="%g" y2="%g"/><line x1="%g" y1="%g" x2="%g" y2="%g"/>`,
-		padL, plotH-padB, plotW-padR, plotH-padB, padL, padT, padL, plotH-padB)
-	for _, t := range xt {
-		fmt.Fprintf(b, `<line class="grid" x1="%.1f" y1="%g" x2="%.1f" y2="%g"/><text x="%.1f" y="%g" text-anchor="middle">%s</text>`,
-			x(t.at), padT, x(t.at), plotH-padB, x(t.at), plotH-padB+16, html.EscapeString(t.label))
-	}
-	for _, t := range yt {
-		fmt.Fprintf(b, `<line class="grid" x1="%g" y1="%.1f" x2="%g" y2="%.1f"/><text x="%g" y="%.1f" text-anchor="end">%s</text>`,
-			padL, y(t.at), plotW-padR, y(t.at), padL-6, y(t.at)+4, html.EscapeString(t.label))
-	}
-	b.WriteString(`</g>`)
-}
-
-// legend lists the series names on the right, in their colours.
-func legend(b *strings.Builder, names []string) {
-	for i, n := range names {
-		y := padT + 8 + float64(i)*18
-		fmt.Fprintf(b, `<g class="legend"><rect x="%g" y="%g" width="12" height="12" fill="%s"/><text x="%g" y="%g">%s</text></g>`,
-			plotW-padR+12, y-10, color(i), plotW-padR+30, y, html.EscapeString(clip(n)))
-	}
-}
-
-// niceTicks returns about five round ticks from 0 to at least top.
-func niceTicks(top float64, format func(float64) string) ([]tick, float64) {
-	if !(top > 0) {
-		top = 1
-	}
-	step := math.Pow(10, math.Floor(math.Log10(top/5)))
-	for _, m := range []float64{1, 2, 2.5, 5, 10} {
-		if top/(step*m) <= 5 {
-			step *= m
-			break
-		}
-	}
-	var ts []tick
-	v := 0.0
-	for i := 0; i <= 10; i++ {
-		v = float64(i) * step
-		ts = append(ts, tick{v, format(v)})
-		if v >= top {
-			break
-		}
-	}
-	return ts, v
-}
-
-// lineChart draws series over [xmin, xmax] with y from 0.
-func lineChart(id, kind, title, xLabel, yLabel string, xt []tick, xmin, xmax float64, ss []series, yfmt func(float64) string) template.HTML {
-	top := 0.0
-	for _, s := range ss {
-		for _, p := range s.pts {
-			top = math.Max(top, p[1])
-		}
-	}
-	yt, ymax := niceTicks(top, yfmt)
-	x := func(v float64) float64 { return padL + (v-xmin)/math.Max(xmax-xmin, 1e-9)*(plotW-padL-padR) }
-	y := func(v float64) float64 { return plotH - padB - v/ymax*(plotH-padT-padB) }
-	var b strings.Builder
-	svgOpen(&b, title, xLabel, yLabel)
-	axes(&b, xt, yt, x, y)
-	var names []string
-	for i, s := range ss {
-		var d strings.Builder
-		for j, p := range s.pts {
-			cmd := 'L'
-			if j == 0 {
-				cmd = 'M'
-			}
-			fmt.Fprintf(&d, "%c%.1f %.1f", cmd, x(p[0]), y(p[1]))
-		}
-		fmt.Fprintf(&b, `<path class="series" data-series="%s" fill="none" stroke="%s" stroke-width="2" d="%s"/>`,
-			html.EscapeString(s.name), color(i), d.String())
-		names = append(names, s.name)
-	}
-	legend(&b, names)
-	b.WriteString(`</svg>`)
-	return figure(id, kind, title, b.String())
-}
-
-// spectrumMaxX is log10(1/(1-0.99999)): the spectrum ends at 99.999%.
-const spectrumMaxX = 5
-
-// spectrumChart draws latency against percentile with the percentile on
-// HdrHistogram's log axis, x = log10(1/(1-q)), so 90, 99, 99.9... are
-// evenly spaced and the tail gets the room it deserves.
-func spectrumChart(r *results.Result, id string) (template.HTML, error) {
-	blocks := []hlogBlock{{"read", r.Read}, {"turn", r.Turn}}
-	for _, c := range r.Classes {
-		blocks = append(blocks, hlogBlock{"class " + c.Class, c.Latency})
-	}
-	var ss []series
-	for _, bl := range blocks {
-		if bl.l.Count == 0 {
+// printableFields makes the text of labelled lines printable, and joins a
+// line labelled "" to the one above (the table report's continuation
+// lines: a page wraps on its own).
+func printableFields(fs [][2]string) [][2]string {
+	var out [][2]string
+	for _, f := range fs {
+		if f[0] == "" && len(out) > 0 {
+			out[len(out)-1][1] += " " + printable(f[1])
 			continue
 		}
-		h, err := bl.l.Histogram()
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", bl.tag, err)
+		out = append(out, [2]string{f[0], printable(f[1])})
+	}
+	return out
+}
+
+// footerKind says which section a footer line of the table report
+// belongs to on the page, "" for a line it does not know (a continuation,
+// or a line a newer table adds: shown with the line above, never lost).
+func footerKind(label string) string {
+	switch label {
+	case "turns", "not found", "shape":
+		return "outcomes"
+	case "cancelled", "late":
+		return "cancellation"
+	case "inflation":
+		return "bytes"
+	case "cache":
+		return "cache"
+	case "server", "memory", "cold start":
+		return "server-cost"
+	case "timeline":
+		return "timeline"
+	case "warmup":
+		return "latency"
+	}
+	return ""
+}
+
+// resultSections are the sections of one result, in page order. On the
+// compare page, pair is the timeline scale both runs share, and the
+// charts that page draws for both runs at once (the spectra, the
+// per-class and per-size bars) are left out; on the result page it is
+// nil.
+func resultSections(r *results.Result, suffix string, pair *timelineScale) ([]htmlSection, error) {
+	compared := pair != nil
+	var sc timelineScale
+	if compared {
+		sc = *pair
+	}
+	fields := map[string][][2]string{}
+	kind := "outcomes"
+	for _, f := range footerFields(r) {
+		if k := footerKind(f[0]); k != "" {
+			kind = k
 		}
-		s := series{name: bl.tag}
-		for i := 0; i <= spectrumMaxX*20; i++ {
-			xv := float64(i) / 20
-			p := 100 * (1 - math.Pow(10, -xv))
-			s.pts = append(s.pts, [2]float64{xv, h.Quantile(p).Seconds() * 1000})
+		fields[kind] = append(fields[kind], f)
+	}
+	sec := func(kind, title string) htmlSection {
+		return htmlSection{Kind: kind, ID: kind + suffix, Title: title, Fields: printableFields(fields[kind])}
+	}
+
+	lat := sec("latency", "Latency")
+	lat.Tables = []htmlTable{latencyHTMLTable(r)}
+	lat.Notes = latencyNotes(r)
+
+	spec := sec("spectrum", "Percentile spectrum")
+	spec.Notes = append([]string{spectrumNote}, lowerBoundNotes(r)...)
+	spectra, err := resultSpectra(r, suffix)
+	if err != nil {
+		return nil, err
+	}
+	spec.Charts = spectra
+
+	tl := sec("timeline", "Timeline")
+	tl.Charts = []template.HTML{
+		rateChart(r, "timeline-rate"+suffix, "Turns per second: asked and achieved", sc),
+		timelineLatencyChart(r, "timeline-latency"+suffix, "Read latency per second: p50 and p99", sc)}
+
+	by := sec("bytes", "Classes: reads and bytes")
+	tot := r.Totals
+	by.Notes = []string{fmt.Sprintf("Wire %s/s, disk %s/s; inflation = wire / disk.",
+		numfmt.Bytes(int64(tot.WireMBPerS*1e6)), numfmt.Bytes(int64(tot.DiskMBPerS*1e6)))}
+	by.Tables = []htmlTable{bytesHTMLTable(r)}
+	cats := classNames(r)
+	by.Charts = []template.HTML{inflationChart(r, "inflation"+suffix)}
+	if !compared {
+		by.Charts = append([]template.HTML{classChart("class-latency"+suffix, "Read latency per class: p50 and p99",
+			cats, classBars(r, cats, ""))}, by.Charts...)
+	}
+
+	ts := sec("turn-sizes", "Turn sizes")
+	ts.Tables, ts.Notes = turnSizeTable(r)
+	if sizes := turnSizeNames(r); len(sizes) > 1 && !compared {
+		ts.Charts = []template.HTML{turnSizeChart("turn-sizes"+suffix, "Turn latency by reads per turn: p50 and p99",
+			sizes, turnSizeBars(r, sizes, ""))}
+	}
+
+	out := sec("outcomes", "Outcomes and turn ends")
+	out.Notes = []string{outcomesNote(r)}
+	out.Tables = []htmlTable{outcomesHTMLTable(r)}
+
+	cancel := sec("cancellation", "Cancellation")
+	cache := sec("cache", "Cache hints")
+	if len(cache.Fields) == 0 {
+		cache.Notes = []string{"No answer carried caching hints (ttlMs, cacheScope)."}
+	}
+	cost := sec("server-cost", "Server cost")
+
+	adv := sec("advice", "Advice")
+	adv.Notes = []string{"Deadline: the share of turns cut or over it; timeout: the share of reads it ends; from this run's histograms."}
+	adv.Advice = htmlAdviceOf(r.Advice)
+	if adv.Advice == nil {
+		adv.Notes = append(adv.Notes, "No candidates priced in this result.")
+	}
+
+	all := []htmlSection{lat, spec, tl, by, ts, out, cancel, cache, cost, adv}
+	if compared {
+		all = append(all[:1], all[2:]...) // the compare page overlays the spectra
+	}
+	if len(r.Thresholds) > 0 {
+		th := sec("thresholds", "Thresholds")
+		th.Tables = []htmlTable{thresholdsHTMLTable(r)}
+		all = append([]htmlSection{th}, all...)
+	}
+	return all, nil
+}
+
+func latencyHTMLTable(r *results.Result) htmlTable {
+	t := htmlTable{Class: "latency", Left: 1, Header: []string{"class", "count", "p50", "p90", "p99", "p99.9", "max", "mean"}}
+	for _, row := range latencyRows(r) {
+		t.Rows = append(t.Rows, latencyRow(row.name, row.l))
+	}
+	return t
+}
+
+func bytesHTMLTable(r *results.Result) htmlTable {
+	t := htmlTable{Class: "bytes", Left: 2, Header: []string{"class", "mime", "reads", "errors", "wire", "disk", "base64", "inflation"}}
+	for _, c := range r.Classes {
+		t.Rows = append(t.Rows, bytesRow(c.Class, c.MIME, c.Reads, c.Errors, c.WireBytes, c.DiskBytes, c.Base64Bytes, c.Inflation))
+	}
+	tot := r.Totals
+	all := bytesRow("all reads", "", sumOutcomes(tot.Outcomes), tot.Errors, tot.WireBytes, tot.DiskBytes, tot.Base64Bytes, tot.Inflation)
+	all[1] = ""
+	t.Rows = append(t.Rows, all)
+	return t
+}
+
+// turnSizeTable is the turn latency by number of reads per turn, or a
+// note when the result has none.
+func turnSizeTable(r *results.Result) ([]htmlTable, []string) {
+	if len(r.TurnSizes) == 0 {
+		return nil, []string{"No turn sizes in this result."}
+	}
+	t := htmlTable{Class: "turn-sizes", Left: 1, Header: []string{"reads per turn", "count", "p50", "p90", "p99", "p99.9", "max", "mean"}}
+	for _, ts := range r.TurnSizes {
+		t.Rows = append(t.Rows, latencyRow(fmt.Sprintf("%d", ts.Attachments), ts.Latency))
+	}
+	t.Rows = append(t.Rows, latencyRow("all turns", r.Turn))
+	return []htmlTable{t}, []string{"Turn latency from the turn's intended start to its last read, by how many reads the turn made."}
+}
+
+// outcomesNote is the outcomes table's heading line of the table report.
+func outcomesNote(r *results.Result) string {
+	return fmt.Sprintf("Outcomes of %s scheduled reads (%s).", numfmt.Count(r.Totals.Scheduled), identityText(r.Totals))
+}
+
+func outcomesHTMLTable(r *results.Result) htmlTable {
+	tot := r.Totals
+	t := htmlTable{Class: "outcomes", Left: 1, Header: []string{"outcome", "count", "%"}}
+	for _, name := range outcomeNames(tot.Outcomes) {
+		if n := tot.Outcomes[name]; n != 0 {
+			t.Rows = append(t.Rows, []string{clip(name), numfmt.Count(n), numfmt.Percent(n, tot.Scheduled)})
 		}
-		ss = append(ss, s)
 	}
-	xt := []tick{{0, "0%"}, {1, "90%"}, {2, "99%"}, {3, "99.9%"}, {4, "99.99%"}, {5, "99.999%"}}
-	return lineChart(id, "percentile-spectrum", "Latency by percentile (from the full histograms)",
-		"percentile (log scale: 1/(1-q))", "latency (ms)", xt, 0, spectrumMaxX, ss, numfmt.Sig3), nil
+	return t
 }
 
-// timeTicks labels the seconds of a timeline at about eight places.
-func timeTicks(tl []results.Second) ([]tick, float64, float64) {
-	lo, hi := float64(tl[0].T), float64(tl[len(tl)-1].T)
-	step := math.Max(math.Ceil((hi-lo)/8), 1)
-	var ts []tick
-	for v := lo; v <= hi && len(ts) < 20; v += step {
-		ts = append(ts, tick{v, fmt.Sprintf("%gs", v)})
+// thresholdsHTMLTable is each threshold the run was held to, pass or
+// fail with what it measured, as the table report lists them.
+func thresholdsHTMLTable(r *results.Result) htmlTable {
+	t := htmlTable{Class: "thresholds", Left: 3, Header: []string{"verdict", "bound", "measured"}}
+	for _, v := range r.Thresholds {
+		t.Rows = append(t.Rows, []string{verdictWord(v.Pass), printable(v.Bound), printable(verdictText(v))})
 	}
-	return ts, lo, math.Max(hi, lo+1)
+	return t
 }
 
-// noTimeline is what a timeline chart shows for a result without one.
-func noTimeline(id, kind, title string) template.HTML {
-	return figure(id, kind, title, `<p class="empty">No per-second timeline in this result.</p>`)
-}
+// spectrumNote says how a spectrum is drawn, above every spectrum.
+const spectrumNote = "From the full histograms, on HdrHistogram's percentile axis (x = 1/(1-q)); " +
+	"each line ends where its samples end (1/(1-q) = the number of values), at its maximum."
 
-func rateChart(r *results.Result, id string) template.HTML {
-	return timelineChart(r, id, "timeline-rate", "Turns per second: asked and achieved", "turns/s",
-		"asked", "achieved", func(s results.Second) (float64, float64) { return s.Asked, s.Achieved })
-}
-
-func timelineLatencyChart(r *results.Result, id string) template.HTML {
-	return timelineChart(r, id, "timeline-latency", "Read latency per second: p50 and p99", "latency (ms)",
-		"p50", "p99", func(s results.Second) (float64, float64) { return s.P50Ms, s.P99Ms })
-}
-
-// timelineChart draws two series of the per-second timeline.
-func timelineChart(r *results.Result, id, kind, title, yLabel, nameA, nameB string, val func(results.Second) (float64, float64)) template.HTML {
-	if len(r.Timeline) == 0 {
-		return noTimeline(id, kind, title)
-	}
-	a, b := series{name: nameA}, series{name: nameB}
-	for _, s := range r.Timeline {
-		va, vb := val(s)
-		a.pts = append(a.pts, [2]float64{float64(s.T), va})
-		b.pts = append(b.pts, [2]float64{float64(s.T), vb})
-	}
-	xt, lo, hi := timeTicks(r.Timeline)
-	return lineChart(id, kind, title, "time since start (s; warmup included)", yLabel, xt, lo, hi, []series{a, b}, numfmt.Sig3)
-}
-
-// barChart draws groups of vertical bars, one group per category; a
-// value of each series per category. stacked puts a group's bars on top
-// of each other instead of side by side.
-func barChart(id, kind, title, xLabel, yLabel string, cats []string, ss []series, stacked bool, yfmt func(float64) string) template.HTML {
-	top := 0.0
-	for ci := range cats {
-		sum := 0.0
-		for _, s := range ss {
-			sum = math.Max(sum*boolf(stacked), 0) + s.pts[ci][1]
-			top = math.Max(top, sum)
-		}
-	}
-	yt, ymax := niceTicks(top, yfmt)
-	y := func(v float64) float64 { return plotH - padB - v/ymax*(plotH-padT-padB) }
-	slot := (plotW - padL - padR) / float64(max(len(cats), 1))
-	x := func(v float64) float64 { return padL + (v+0.5)*slot }
-	var xt []tick
-	for i, c := range cats {
-		xt = append(xt, tick{float64(i), clip(c)})
-	}
-	var b strings.Builder
-	svgOpen(&b, title, xLabel, yLabel)
-	axes(&b, xt, yt, x, y)
-	barW := slot * 0.7 / float64(len(ss))
-	if stacked {
-		barW = slot * 0.5
-	}
-	var names []string
-	for _, s := range ss {
-		names = append(names, s.name)
-	}
-	for ci := range cats {
-		base := 0.0
-		for si, s := range ss {
-			v := s.pts[ci][1]
-			left := x(float64(ci)) - barW*float64(len(ss))/2 + barW*float64(si)
-			if stacked {
-				left = x(float64(ci)) - barW/2
-			}
-			fmt.Fprintf(&b, `<rect class="bar" data-series="%s" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s %s: %s</title></rect>`,
-				html.EscapeString(s.name), left, y(base+v), barW, math.Max(y(base)-y(base+v), 0),
-				color(si), html.EscapeString(cats[ci]), html.EscapeString(s.name), html.EscapeString(yfmt(v)))
-			if stacked {
-				base += v
-			}
-		}
-	}
-	legend(&b, names)
-	b.WriteString(`</svg>`)
-	return figure(id, kind, title, b.String())
-}
-
-func boolf(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func classChart(r *results.Result, id string) template.HTML {
-	cats := []string{}
-	p50, p99 := series{name: "p50"}, series{name: "p99"}
-	for i, c := range r.Classes {
-		cats = append(cats, c.Class)
-		p50.pts = append(p50.pts, [2]float64{float64(i), c.P50Ms})
-		p99.pts = append(p99.pts, [2]float64{float64(i), c.P99Ms})
-	}
-	return barChart(id, "class-latency", "Read latency per class: p50 and p99", "class", "latency (ms)",
-		cats, []series{p50, p99}, false, numfmt.Sig3)
-}
-
-// inflationChart splits each class's wire bytes into the decoded bytes
-// (disk), what base64 adds to the blobs and the JSON envelope around them,
-// as shares of the wire, so a class that ships 33% more than it stores
-// stands out. A blob's decoded size is 3/4 of its base64 length (padding
-// aside); what base64 adds is the rest.
-func inflationChart(r *results.Result, id string) template.HTML {
-	cats := []string{}
-	disk, enc, env := series{name: "disk"}, series{name: "base64"}, series{name: "JSON envelope"}
-	for i, c := range r.Classes {
-		cats = append(cats, fmt.Sprintf("%s (%s)", c.Class, numfmt.Ratio(c.Inflation)))
-		wire := float64(max(c.WireBytes, 1))
-		blob := math.Min(float64(c.DiskBytes), float64(c.Base64Bytes)*3/4)
-		e := float64(c.Base64Bytes) - blob
-		rest := math.Max(float64(c.WireBytes)-float64(c.DiskBytes)-e, 0)
-		disk.pts = append(disk.pts, [2]float64{float64(i), 100 * float64(c.DiskBytes) / wire})
-		enc.pts = append(enc.pts, [2]float64{float64(i), 100 * e / wire})
-		env.pts = append(env.pts, [2]float64{float64(i), 100 * rest / wire})
-	}
-	return barChart(id, "inflation", "Wire bytes per class: disk, base64 and envelope (inflation = wire / disk)",
-		"class (inflation)", "share of wire bytes (%)", cats, []series{disk, enc, env}, true,
-		func(v float64) string { return numfmt.Sig3(v) + "%" })
+// lowerBoundNotes are the latency notes that say how many values were
+// recorded at a cut: a spectrum's flat tail at the deadline is then a
+// floor, not a measured tail.
+func lowerBoundNotes(r *results.Result) []string {
+	return latencyNotes(r)[2:]
 }

@@ -175,13 +175,18 @@ func outcomeNames(m map[string]int64) []string {
 	return names
 }
 
+// identityText says whether every scheduled read was counted, as the
+// table and HTML reports head their outcomes.
+func identityText(tot results.Totals) string {
+	if !tot.IdentityOK {
+		return "IDENTITY BROKEN: " + numfmt.Count(sumOutcomes(tot.Outcomes)) + " counted, reads were lost"
+	}
+	return "identity ok: scheduled = sum of outcomes"
+}
+
 func outcomesTable(w io.Writer, r *results.Result) error {
 	tot := r.Totals
-	identity := "identity ok: scheduled = sum of outcomes"
-	if !tot.IdentityOK {
-		identity = "IDENTITY BROKEN: " + numfmt.Count(sumOutcomes(tot.Outcomes)) + " counted, reads were lost"
-	}
-	fmt.Fprintf(w, "outcomes of %s scheduled reads (%s)\n", numfmt.Count(tot.Scheduled), identity)
+	fmt.Fprintf(w, "outcomes of %s scheduled reads (%s)\n", numfmt.Count(tot.Scheduled), identityText(tot))
 	t := newTable(w, 1, "outcome", "count", "%")
 	for _, name := range outcomeNames(tot.Outcomes) {
 		if n := tot.Outcomes[name]; n != 0 {
@@ -194,42 +199,65 @@ func outcomesTable(w io.Writer, r *results.Result) error {
 }
 
 func writeFooter(w io.Writer, r *results.Result) {
+	for _, f := range footerFields(r) {
+		line(w, f[0], "%s", f[1])
+	}
+}
+
+// footerFields are the labelled lines under the table report's tables:
+// turn ends, cancellation, inflation, not-found reads, cache hints, shape
+// findings, server cost, the timeline and the warmup. The HTML report
+// shows the same lines, so both say the same in the same words. A label
+// of "" continues the line above.
+func footerFields(r *results.Result) [][2]string {
+	var fs [][2]string
+	add := func(label, format string, args ...any) {
+		fs = append(fs, [2]string{label, fmt.Sprintf(format, args...)})
+	}
 	tot := r.Totals
 	e := tot.TurnEnds
-	line(w, "turns", "%s: %s complete, %s cut by the deadline, %s failed, %s dropped (never started)", numfmt.Count(tot.Turns),
+	add("turns", "%s: %s complete, %s cut by the deadline, %s failed, %s dropped (never started)", numfmt.Count(tot.Turns),
 		numfmt.Count(e.Complete), numfmt.Count(e.Cut), numfmt.Count(e.Failed), numfmt.Count(e.Dropped))
 	cancelled, late := cancellationText(r.Cancellation)
-	line(w, "cancelled", "%s", cancelled)
+	add("cancelled", "%s", cancelled)
 	if late != "" {
-		line(w, "late", "%s", late)
+		add("late", "%s", late)
 	}
-	line(w, "inflation", "%s", inflationText(r.Classes))
+	add("inflation", "%s", inflationText(r.Classes))
 	if nf := notFound(r); nf > 0 {
 		// A stored URI whose resource was renamed is only discovered by reading it.
-		line(w, "not found", "%s reads (%s) named nothing the server has; a host should re-list and offer",
+		add("not found", "%s reads (%s) named nothing the server has; a host should re-list and offer",
 			numfmt.Count(nf), numfmt.Percent(nf, r.Totals.Scheduled))
-		line(w, "", "the closest match, or keep the last copy marked stale: never pass the error to the model")
+		add("", "%s", "the closest match, or keep the last copy marked stale: never pass the error to the model")
 	}
-	for _, c := range r.Classes {
+	fs = append(fs, cacheFields(r.Classes)...)
+	add("shape", "%s", shapeText(r.Shape))
+	fs = append(fs, serverCostFields(r.ServerCost)...)
+	add("timeline", "%s", timelineNote(r.Timeline))
+	if wu := r.Warmup; wu.Scheduled > 0 || wu.Turns > 0 {
+		add("warmup", "%s reads, %s turns, p50 %s, p99 %s, max %s (not in the figures above)",
+			numfmt.Count(wu.Scheduled), numfmt.Count(wu.Turns), numfmt.Ms(wu.Read.P50Ms),
+			numfmt.Ms(wu.Read.P99Ms), numfmt.Ms(wu.Read.MaxMs))
+	}
+	return fs
+}
+
+// cacheFields are the "cache" lines: one per class whose answers carried
+// caching hints, none when no answer did.
+func cacheFields(classes []results.Class) [][2]string {
+	var fs [][2]string
+	for _, c := range classes {
 		if c.Cache.Hinted > 0 {
 			ttl := "ttl 0 (stale at once)"
 			if c.Cache.MaxTTLMs > 0 {
 				ttl = "ttl " + numfmt.Ms(c.Cache.MinTTLMs) + ".." + numfmt.Ms(c.Cache.MaxTTLMs)
 			}
-			line(w, "cache", "%s: %s, %d public, %d private; %s reads (%s) a host honouring the hints would not have sent",
+			fs = append(fs, [2]string{"cache", fmt.Sprintf("%s: %s, %d public, %d private; %s reads (%s) a host honouring the hints would not have sent",
 				clip(c.Class), ttl, c.Cache.Public, c.Cache.Private,
-				numfmt.Count(c.Cache.WouldNotSend), numfmt.Percent(c.Cache.WouldNotSend, c.Reads))
+				numfmt.Count(c.Cache.WouldNotSend), numfmt.Percent(c.Cache.WouldNotSend, c.Reads))})
 		}
 	}
-	line(w, "shape", "%s", shapeText(r.Shape))
-	serverCostLines(w, r.ServerCost)
-	line(w, "timeline", "%s", timelineNote(r.Timeline))
-	wu := r.Warmup
-	if wu.Scheduled > 0 || wu.Turns > 0 {
-		line(w, "warmup", "%s reads, %s turns, p50 %s, p99 %s, max %s (not in the figures above)",
-			numfmt.Count(wu.Scheduled), numfmt.Count(wu.Turns), numfmt.Ms(wu.Read.P50Ms),
-			numfmt.Ms(wu.Read.P99Ms), numfmt.Ms(wu.Read.MaxMs))
-	}
+	return fs
 }
 
 // shapeText lists the nonzero shape findings, or says there were none.
@@ -278,26 +306,29 @@ func inflationText(classes []results.Class) string {
 		numfmt.Ratio(stats.Ratio(wire, disk)), stats.Ratio(enc, disk), stats.Ratio(env, disk))
 }
 
-// serverCostLines prints what the server itself spent: the figures
-// capacity planning needs, and the memory slope that hints at a leak.
-func serverCostLines(w io.Writer, c results.ServerCost) {
+// serverCostFields are the lines of what the server itself spent: the
+// figures capacity planning needs, and the memory slope that hints at a
+// leak.
+func serverCostFields(c results.ServerCost) [][2]string {
 	if !c.Available {
 		why := "cost not measured"
 		if c.Reason != "" && c.Reason != "not measured" {
 			why += ": " + c.Reason
 		}
-		line(w, "server", "%s", why)
-		return
+		return [][2]string{{"server", why}}
 	}
-	line(w, "server", "CPU %.2f s over the measured run, %.1f ms per 1,000 reads (%d process(es), %d samples)",
-		c.CPUSeconds, c.CPUMsPer1000Reads, c.Processes, c.Samples)
-	line(w, "memory", "RSS %.1f MiB at start, %.1f peak, %.1f at end: %+.1f MiB, %+.1f MiB/min",
-		c.RSS.StartMiB, c.RSS.PeakMiB, c.RSS.EndMiB, c.RSS.GrowthMiB, c.RSS.SlopeMiBPerMinute)
+	fs := [][2]string{
+		{"server", fmt.Sprintf("CPU %.2f s over the measured run, %.1f ms per 1,000 reads (%d process(es), %d samples)",
+			c.CPUSeconds, c.CPUMsPer1000Reads, c.Processes, c.Samples)},
+		{"memory", fmt.Sprintf("RSS %.1f MiB at start, %.1f peak, %.1f at end: %+.1f MiB, %+.1f MiB/min",
+			c.RSS.StartMiB, c.RSS.PeakMiB, c.RSS.EndMiB, c.RSS.GrowthMiB, c.RSS.SlopeMiBPerMinute)},
+	}
 	if cs := c.ColdStart; cs.Available {
-		line(w, "cold start", "spawn to first answer %s, handshake %s, first read %s (%.2f× the steady median %s)",
+		fs = append(fs, [2]string{"cold start", fmt.Sprintf("spawn to first answer %s, handshake %s, first read %s (%.2f× the steady median %s)",
 			numfmt.Ms(cs.SpawnToFirstAnswerMs), numfmt.Ms(cs.HandshakeMs), numfmt.Ms(cs.FirstReadMs),
-			cs.FirstReadVsMedian, numfmt.Ms(cs.SteadyMedianMs))
+			cs.FirstReadVsMedian, numfmt.Ms(cs.SteadyMedianMs))})
 	}
+	return fs
 }
 
 // notFound counts the reads that found nothing: not_found outcomes, and

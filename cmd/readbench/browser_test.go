@@ -22,12 +22,19 @@ func chromiumArgs(profile string) []string {
 		"--user-data-dir=" + profile}
 }
 
-// figureRE finds each chart: its id, kind and contents.
-var figureRE = regexp.MustCompile(`(?s)<figure id="([^"]+)" data-chart="([^"]+)">(.*?)</figure>`)
+// figureRE finds each chart: its id, kind and contents; sectionRE each
+// section of the page.
+var (
+	figureRE  = regexp.MustCompile(`(?s)<figure id="([^"]+)" data-chart="([^"]+)">(.*?)</figure>`)
+	sectionRE = regexp.MustCompile(`data-section="([^"]+)"`)
+)
 
 // TestBrowserHTMLReport renders the HTML report of a real short run in
 // headless Chromium and checks, in the DOM the browser built, that every
-// chart was drawn with marks and labelled axes.
+// section the table report has is there and every chart was drawn with
+// marks and labelled axes. With READBENCH_SCREENS_DIR set (never in CI)
+// the screenshot is also copied there as report-run.png, for a person to
+// look at.
 func TestBrowserHTMLReport(t *testing.T) {
 	chromium := needs.Tool(t, "chromium", installChromium)
 	dir := t.TempDir()
@@ -60,6 +67,9 @@ func TestBrowserHTMLReport(t *testing.T) {
 	for _, m := range figureRE.FindAllStringSubmatch(dom, -1) {
 		id, kind, body := m[1], m[2], m[3]
 		kinds[kind] = true
+		if strings.Contains(body, `<p class="empty">`) && !strings.HasPrefix(kind, "timeline-") {
+			continue // says in words that there is nothing to draw
+		}
 		timeline := strings.HasPrefix(kind, "timeline-")
 		if timeline && len(saved.Timeline) == 0 {
 			if !strings.Contains(body, "No per-second timeline") {
@@ -78,21 +88,37 @@ func TestBrowserHTMLReport(t *testing.T) {
 			t.Errorf("no %s chart in the rendered page", k)
 		}
 	}
-	for _, want := range []string{"99.999%", "percentile (log scale", "turns/s", "share of wire bytes"} {
+	sections := map[string]int{}
+	for _, m := range sectionRE.FindAllStringSubmatch(dom, -1) {
+		sections[m[1]]++
+	}
+	for _, k := range []string{"latency", "spectrum", "timeline", "bytes", "turn-sizes", "outcomes",
+		"cancellation", "cache", "server-cost", "advice"} {
+		if sections[k] != 1 {
+			t.Errorf("section %s rendered %d times", k, sections[k])
+		}
+	}
+	for _, want := range []string{"90%", "percentile (log scale", "turns/s", "share of wire bytes", "identity ok",
+		"cancelled", "server"} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("rendered page lacks %q", want)
 		}
 	}
 	shot := filepath.Join(dir, "r.png")
-	args = append(chromiumArgs(filepath.Join(dir, "profile2")), "--window-size=1100,2600", "--screenshot="+shot, page)
+	args = append(chromiumArgs(filepath.Join(dir, "profile2")), "--hide-scrollbars", "--window-size=1400,4200", "--screenshot="+shot, page)
 	if out, err := exec.CommandContext(ctx, chromium, args...).CombinedOutput(); err != nil {
 		t.Fatalf("chromium --screenshot: %v\n%s", err, out)
 	}
 	if fi, err := os.Stat(shot); err != nil || fi.Size() < 10_000 {
 		t.Errorf("screenshot missing or blank: %v", err)
 	}
-	if keep := os.Getenv("READBENCH_KEEP_SCREENSHOT"); keep != "" {
-		png, _ := os.ReadFile(shot)
-		_ = os.WriteFile(keep, png, 0o644)
+	if keep := os.Getenv("READBENCH_SCREENS_DIR"); keep != "" {
+		png, err := os.ReadFile(shot)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(keep, "report-run.png"), png, 0o644)
+		}
+		if err != nil {
+			t.Error(err)
+		}
 	}
 }

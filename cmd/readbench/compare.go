@@ -16,15 +16,22 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// compareFormats are compare's output formats. html is the hook of the
-// HTML compare page: report.CompareHTML when it is built, nil until then
-// (compare --format html then says so and exits 2).
-var compareFormats = map[string]func(io.Writer, *results.Comparison) error{
-	"table":    report.WriteCompareTable,
-	"markdown": report.WriteCompareMarkdown,
-	"junit":    report.WriteCompareJUnit,
-	"json":     writeComparisonJSON,
-	"html":     nil,
+// compareWriter renders a comparison; the HTML page also draws from the
+// two results themselves (their histograms and timelines).
+type compareWriter func(w io.Writer, c *results.Comparison, base, nw *results.Result) error
+
+// comparisonOnly adapts a renderer that needs only the comparison.
+func comparisonOnly(f func(io.Writer, *results.Comparison) error) compareWriter {
+	return func(w io.Writer, c *results.Comparison, _, _ *results.Result) error { return f(w, c) }
+}
+
+// compareFormats are compare's output formats.
+var compareFormats = map[string]compareWriter{
+	"table":    comparisonOnly(report.WriteCompareTable),
+	"markdown": comparisonOnly(report.WriteCompareMarkdown),
+	"junit":    comparisonOnly(report.WriteCompareJUnit),
+	"json":     comparisonOnly(writeComparisonJSON),
+	"html":     report.CompareHTML,
 }
 
 func compareCommand() *cli.Command {
@@ -59,9 +66,6 @@ func compareAction(c *cli.Context) error {
 	write, known := compareFormats[format]
 	if !known {
 		return cli.Exit(fmt.Sprintf("compare: --format %q: want table, markdown, json, junit or html", format), exitUsage)
-	}
-	if write == nil {
-		return cli.Exit("compare: --format html: the HTML compare page is not built yet; use table, markdown, json or junit", exitUsage)
 	}
 	var bs []bounds.Bound
 	for _, s := range c.StringSlice("fail-on") {
@@ -98,7 +102,7 @@ func compareAction(c *cli.Context) error {
 		cmp.Bounds = append(cmp.Bounds, bounds.ContentCheck(cmp))
 	}
 	var buf bytes.Buffer // rendered whole first: a failure leaves no half-written file
-	if err := write(&buf, cmp); err != nil {
+	if err := write(&buf, cmp, base, nw); err != nil {
 		return cli.Exit(err.Error(), exitFail)
 	}
 	if out := c.String("out"); out != "" {

@@ -129,6 +129,12 @@ func TestCompareServers(t *testing.T) {
 	}
 	validateJUnitFile(t, dir, stdout)
 
+	// HTML: the compare page, its overlaid spectra drawn from both results.
+	stdout, stderr, code = readbench(t, dir, "compare", "runs/base.json", "slower.json", "--fail-on", bound, "--format", "html")
+	if code != 1 || !strings.Contains(stdout, `<figure id="spectrum"`) || !strings.Contains(stdout, `data-series="new read"`) {
+		t.Errorf("html: exit %d, %s\n%.300s", code, stderr, stdout)
+	}
+
 	// History: runs/ holds base and same; the newest against the one before.
 	stdout, stderr, code = readbench(t, dir, "compare", "runs")
 	if code != 0 || !strings.Contains(stdout, "base       runs/base.json") || !strings.Contains(stdout, "new        runs/same.json") {

@@ -1,0 +1,42 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/readbench/readbench/results"
+)
+
+// FuzzHTMLPages renders any document results accepts as the result page
+// and as both sides of a compare page: a result may come from anywhere,
+// and a damaged or hostile one gives an error or a well-formed page,
+// never a panic.
+func FuzzHTMLPages(f *testing.F) {
+	for _, name := range []string{"result.json", "troubled.json", "timeline.json"} {
+		data, err := os.ReadFile(filepath.Join("..", "results", "testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := results.Parse("fuzz.json", data)
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := WriteHTML(&buf, []*results.Result{r}); err == nil {
+			wellFormed(t, buf.String())
+		}
+		c, err := results.Compare(r, r, results.CompareOptions{Force: true, NoiseFloor: -1})
+		if err != nil {
+			return
+		}
+		buf.Reset()
+		if err := CompareHTML(&buf, c, r, r); err == nil {
+			wellFormed(t, buf.String())
+		}
+	})
+}

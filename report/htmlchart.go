@@ -1,0 +1,282 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"html/template"
+	"math"
+	"strings"
+)
+
+// The SVG drawing of the HTML pages: axes, ticks, legends, line and bar
+// charts. Every chart is drawn here, in Go, so a page needs no script and
+// no font to fetch; the charts of a result are in htmlcharts.go, the
+// percentile spectrum in htmlspectrum.go.
+
+// figure wraps a chart: id and data-chart for finding it, a caption for
+// reading it.
+func figure(id, kind, title, body string) template.HTML {
+	return template.HTML(fmt.Sprintf(`<figure id="%s" data-chart="%s"><figcaption>%s</figcaption>%s</figure>`,
+		html.EscapeString(id), html.EscapeString(kind), html.EscapeString(title), body))
+}
+
+// series is one named line (or set of bars) of a chart, in data
+// coordinates. colour is a palette colour ("" for the series' own place
+// in the palette); dashed draws a line dashed, so two runs can share a
+// colour per metric and differ by stroke.
+type series struct {
+	name   string
+	pts    [][2]float64
+	colour string
+	dashed bool
+}
+
+// stroke is the colour series i is drawn in.
+func (s series) stroke(i int) string {
+	if s.colour != "" {
+		return s.colour
+	}
+	return color(i)
+}
+
+// tick is an axis tick at a data coordinate.
+type tick struct {
+	at    float64
+	label string
+}
+
+// Plot geometry, in SVG user units. The SVG scales to the width of its
+// box (a column of the page's grid), keeping these proportions.
+const (
+	plotW, plotH           = 820.0, 340.0
+	padL, padR, padT, padB = 70.0, 190.0, 16.0, 50.0
+)
+
+// color is the i-th colour of a colour-blind-safe palette (Okabe-Ito),
+// dark enough on white.
+func color(i int) string {
+	p := [...]string{"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#999933"}
+	return p[i%len(p)]
+}
+
+// svgOpen starts a chart's SVG with its axis titles.
+func svgOpen(b *strings.Builder, title, xLabel, yLabel string) {
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" preserveAspectRatio="xMinYMin meet" role="img"><title>%s</title>`,
+		plotW, plotH, html.EscapeString(title))
+	fmt.Fprintf(b, `<text class="axis-label" x="%g" y="%g" text-anchor="middle">%s</text>`,
+		padL+(plotW-padL-padR)/2, plotH-8, html.EscapeString(xLabel))
+	fmt.Fprintf(b, `<text class="axis-label" transform="translate(16 %g) rotate(-90)" text-anchor="middle">%s</text>`,
+		padT+(plotH-padT-padB)/2, html.EscapeString(yLabel))
+}
+
+// axes draws the frame, the ticks and their labels; x and y map data to
+// SVG coordinates.
+func axes(b *strings.Builder, xt, yt []tick, x, y func(float64) float64) {
+	fmt.Fprintf(b, `<g class="axis"><line x1="%g" y1="%g" x2="%g" y2="%g"/><line x1="%g" y1="%g" x2="%g" y2="%g"/>`,
+		padL, plotH-padB, plotW-padR, plotH-padB, padL, padT, padL, plotH-padB)
+	for _, t := range xt {
+		fmt.Fprintf(b, `<line class="grid" x1="%.1f" y1="%g" x2="%.1f" y2="%g"/><text x="%.1f" y="%g" text-anchor="middle">%s</text>`,
+			x(t.at), padT, x(t.at), plotH-padB, x(t.at), plotH-padB+16, html.EscapeString(t.label))
+	}
+	for _, t := range yt {
+		fmt.Fprintf(b, `<line class="grid" x1="%g" y1="%.1f" x2="%g" y2="%.1f"/><text x="%g" y="%.1f" text-anchor="end">%s</text>`,
+			padL, y(t.at), plotW-padR, y(t.at), padL-6, y(t.at)+4, html.EscapeString(t.label))
+	}
+	b.WriteString(`</g>`)
+}
+
+// legendRows is how many names fit beside a plot.
+const legendRows = 15 // (plotH - padT - padB) / 18
+
+// legend lists the series names on the right, in their colours and
+// strokes; names past what fits are summed up in a last line.
+func legend(b *strings.Builder, ss []series) {
+	for i, s := range ss {
+		y := padT + 8 + float64(i)*18
+		if i == legendRows-1 && len(ss) > legendRows {
+			fmt.Fprintf(b, `<g class="legend"><text x="%g" y="%g">and %d more</text></g>`, plotW-padR+12, y, len(ss)-i)
+			return
+		}
+		dash := ""
+		if s.dashed {
+			dash = ` stroke-dasharray="5 3"`
+		}
+		fmt.Fprintf(b, `<g class="legend"><line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="3"%s/><text x="%g" y="%g">%s</text></g>`,
+			plotW-padR+8, y-4, plotW-padR+26, y-4, s.stroke(i), dash, plotW-padR+30, y, html.EscapeString(clip(s.name)))
+	}
+}
+
+// niceTicks returns about five round ticks from 0 to at least top.
+func niceTicks(top float64, format func(float64) string) ([]tick, float64) {
+	if !(top > 0) || math.IsInf(top, 0) {
+		top = 1
+	}
+	step := math.Pow(10, math.Floor(math.Log10(top/5)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if top/(step*m) <= 5 {
+			step *= m
+			break
+		}
+	}
+	var ts []tick
+	v := 0.0
+	for i := 0; i <= 10; i++ {
+		v = float64(i) * step
+		ts = append(ts, tick{v, format(v)})
+		if v >= top {
+			break
+		}
+	}
+	return ts, v
+}
+
+// lineChart draws series over [xmin, xmax] with y from 0 to at least
+// minTop (0: to the data's top), so two charts meant to be read side by
+// side can share a scale.
+func lineChart(id, kind, title, xLabel, yLabel string, xt []tick, xmin, xmax float64, ss []series, yfmt func(float64) string, minTop float64) template.HTML {
+	top := minTop
+	for _, s := range ss {
+		for _, p := range s.pts {
+			top = math.Max(top, p[1])
+		}
+	}
+	yt, ymax := niceTicks(top, yfmt)
+	y := func(v float64) float64 { return plotH - padB - v/ymax*(plotH-padT-padB) }
+	return drawLines(id, kind, title, xLabel, yLabel, xt, yt, xmin, xmax, y, ss)
+}
+
+// logChart draws series over [xmin, xmax] with y on a log scale, from the
+// decade below the smallest positive value to the decade above the
+// largest: a tail a hundred times the median and the median both stay
+// readable. Values at or below 0 are drawn at the bottom.
+func logChart(id, kind, title, xLabel, yLabel string, xt []tick, xmin, xmax float64, ss []series, yfmt func(float64) string) template.HTML {
+	lo, hi := math.Inf(1), 0.0
+	for _, s := range ss {
+		for _, p := range s.pts {
+			if p[1] > 0 {
+				lo, hi = math.Min(lo, p[1]), math.Max(hi, p[1])
+			}
+		}
+	}
+	if !(hi > 0) {
+		return lineChart(id, kind, title, xLabel, yLabel, xt, xmin, xmax, ss, yfmt, 0)
+	}
+	dlo, dhi := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
+	if dhi <= dlo {
+		dhi = dlo + 1
+	}
+	var yt []tick
+	for d := dlo; d <= dhi; d++ {
+		for _, m := range []float64{1, 2, 5} {
+			v := m * math.Pow(10, d)
+			if (m == 1 || dhi-dlo <= 3) && v <= math.Pow(10, dhi) {
+				yt = append(yt, tick{v, yfmt(v)})
+			}
+		}
+	}
+	y := func(v float64) float64 {
+		l := math.Log10(math.Max(v, math.Pow(10, dlo)))
+		return plotH - padB - (l-dlo)/(dhi-dlo)*(plotH-padT-padB)
+	}
+	return drawLines(id, kind, title, xLabel, yLabel, xt, yt, xmin, xmax, y, ss)
+}
+
+// drawLines draws the axes and one path per series; y maps a value to
+// its SVG coordinate.
+func drawLines(id, kind, title, xLabel, yLabel string, xt, yt []tick, xmin, xmax float64, y func(float64) float64, ss []series) template.HTML {
+	x := func(v float64) float64 { return padL + (v-xmin)/math.Max(xmax-xmin, 1e-9)*(plotW-padL-padR) }
+	var b strings.Builder
+	svgOpen(&b, title, xLabel, yLabel)
+	axes(&b, xt, yt, x, y)
+	for i, s := range ss {
+		var d strings.Builder
+		for j, p := range s.pts {
+			cmd := 'L'
+			if j == 0 {
+				cmd = 'M'
+			}
+			fmt.Fprintf(&d, "%c%.1f %.1f", cmd, x(p[0]), y(p[1]))
+		}
+		style := ` stroke-width="2"`
+		if s.dashed {
+			style += ` stroke-dasharray="6 4"`
+		}
+		if len(s.pts) == 1 {
+			// One value (a histogram of one read) is a dot, not a line
+			// of no length that nobody sees.
+			style = ` stroke-width="7" stroke-linecap="round"`
+			d.WriteString("h0")
+		}
+		fmt.Fprintf(&b, `<path class="series" data-series="%s" fill="none" stroke="%s"%s d="%s"/>`,
+			html.EscapeString(s.name), s.stroke(i), style, d.String())
+	}
+	legend(&b, ss)
+	b.WriteString(`</svg>`)
+	return figure(id, kind, title, b.String())
+}
+
+// barChart draws groups of vertical bars, one group per category; a
+// value of each series per category. stacked puts a group's bars on top
+// of each other instead of side by side.
+func barChart(id, kind, title, xLabel, yLabel string, cats []string, ss []series, stacked bool, yfmt func(float64) string) template.HTML {
+	top := 0.0
+	for ci := range cats {
+		sum := 0.0
+		for _, s := range ss {
+			sum = math.Max(sum*boolf(stacked), 0) + s.pts[ci][1]
+			top = math.Max(top, sum)
+		}
+	}
+	yt, ymax := niceTicks(top, yfmt)
+	y := func(v float64) float64 { return plotH - padB - v/ymax*(plotH-padT-padB) }
+	slot := (plotW - padL - padR) / float64(max(len(cats), 1))
+	x := func(v float64) float64 { return padL + (v+0.5)*slot }
+	var xt []tick
+	for i, c := range cats {
+		xt = append(xt, tick{float64(i), catLabel(c, slot)})
+	}
+	var b strings.Builder
+	svgOpen(&b, title, xLabel, yLabel)
+	axes(&b, xt, yt, x, y)
+	barW := slot * 0.7 / float64(max(len(ss), 1))
+	if stacked {
+		barW = slot * 0.5
+	}
+	for ci := range cats {
+		base := 0.0
+		for si, s := range ss {
+			v := s.pts[ci][1]
+			left := x(float64(ci)) - barW*float64(len(ss))/2 + barW*float64(si)
+			if stacked {
+				left = x(float64(ci)) - barW/2
+			}
+			fmt.Fprintf(&b, `<rect class="bar" data-series="%s" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s %s: %s</title></rect>`,
+				html.EscapeString(s.name), left, y(base+v), barW, math.Max(y(base)-y(base+v), 0),
+				s.stroke(si), html.EscapeString(cats[ci]), html.EscapeString(s.name), html.EscapeString(yfmt(v)))
+			if stacked {
+				base += v
+			}
+		}
+	}
+	legend(&b, ss)
+	b.WriteString(`</svg>`)
+	return figure(id, kind, title, b.String())
+}
+
+// catLabel fits a category's name under its slot (about 7 units a
+// character at the chart's font size), so neighbouring labels never
+// overlap; the bars' tooltips keep the whole name.
+func catLabel(c string, slot float64) string {
+	n := max(int(slot/7), 3)
+	if r := []rune(c); len(r) > n {
+		return printable(string(r[:n-1]) + "~")
+	}
+	return clip(c)
+}
+
+func boolf(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

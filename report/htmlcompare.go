@@ -1,0 +1,212 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+
+	"github.com/readbench/readbench/results"
+)
+
+// htmlCompare is what the compare page shows: both runs at the top, the
+// deltas with their noise verdicts, the charts of both runs overlaid, and
+// each section of the result page for both runs side by side.
+type htmlCompare struct {
+	Title             string
+	BaseName, NewName string
+	Servers           htmlTable
+	Warnings          []string // a forced comparison's differences, the model's notes
+	NoiseNote         string
+	Deltas            []htmlDeltaGroup
+	Content           []string
+	Bounds            *htmlTable
+	Overlays          []htmlSection
+	Pairs             []htmlPair
+}
+
+// htmlDeltaGroup is one titled group of the deltas table.
+type htmlDeltaGroup struct {
+	Title string
+	Rows  []htmlDelta
+}
+
+// htmlDelta is one row of the deltas table: the figure in both runs,
+// its change and the model's noise verdict. Significant marks a change
+// the test could tell from the noise.
+type htmlDelta struct {
+	Cells       []string // label, base, new, change, verdict
+	Significant bool
+}
+
+// htmlPair is one section of the result page, for both runs.
+type htmlPair struct {
+	Kind, ID, Title string
+	Base, New       htmlSection
+}
+
+// CompareHTML writes the comparison c of two results as one self-contained
+// HTML page for a release review: the two servers' names, versions and
+// protocol versions at the top; every delta of the model with its change
+// and its within-the-noise verdict (computed by results.Compare, never
+// here); the two runs' percentile spectra overlaid (base dashed, new
+// solid) and their per-class and per-turn-size bars side by side; then
+// for both runs, side by side, the sections of the result page: latency,
+// timelines, bytes, turn sizes, outcomes, cancellation, cache hints,
+// server cost and advice. base and nw are the documents c was computed
+// from: the charts and the per-run sections draw from them.
+func CompareHTML(w io.Writer, c *results.Comparison, base, nw *results.Result) error {
+	page, err := htmlPage()
+	if err != nil {
+		return fmt.Errorf("report: html compare: %w", err)
+	}
+	data, err := htmlCompareOf(c, base, nw)
+	if err != nil {
+		return fmt.Errorf("report: html compare: %w", err)
+	}
+	if err := page.ExecuteTemplate(w, "compare", data); err != nil {
+		return fmt.Errorf("report: html compare: %w", err)
+	}
+	return nil
+}
+
+func htmlCompareOf(c *results.Comparison, base, nw *results.Result) (htmlCompare, error) {
+	hc := htmlCompare{Title: printable(orDash(nw.Workload.Name)),
+		BaseName: printable(orDash(c.Base.Label)), NewName: printable(orDash(c.New.Label))}
+	hc.Servers = htmlTable{Class: "servers", Left: 3, Header: []string{"", "base", "new"}}
+	hc.Servers.Rows = append(hc.Servers.Rows, []string{"file", hc.BaseName, hc.NewName},
+		[]string{"readbench", printable(toolName(base.Tool)), printable(toolName(nw.Tool))},
+		[]string{"workload", printable(workloadTitle(base.Workload)), printable(workloadTitle(nw.Workload))})
+	bf, nf := headerFields(base), headerFields(nw)
+	for i := range bf {
+		hc.Servers.Rows = append(hc.Servers.Rows, []string{bf[i][0], printable(bf[i][1]), printable(nf[i][1])})
+	}
+	if c.Forced {
+		hc.Warnings = append(hc.Warnings, "Compared with --force: the workloads differ: "+printable(strings.Join(c.Differences, "; "))+".")
+	}
+	for _, n := range c.Notes {
+		hc.Warnings = append(hc.Warnings, printable(n))
+	}
+	hc.NoiseNote = fmt.Sprintf("A change is significant when its 99%% interval excludes zero and it is at least %.0f%% "+
+		"(latency, rates); \"within the noise\" is a change the two runs cannot tell from sampling error. "+
+		"Base is dashed in the charts, new solid.", 100*c.NoiseFloor)
+	hc.Deltas = htmlDeltaGroups(c)
+	hc.Content = contentText(c.Content)
+	if len(c.Bounds) > 0 {
+		t := htmlTable{Class: "bounds", Left: 3, Header: []string{"verdict", "bound", "measured"}}
+		for _, b := range c.Bounds {
+			t.Rows = append(t.Rows, []string{verdictWord(b.Pass), printable(b.Bound), printable(boundHTMLText(b))})
+		}
+		hc.Bounds = &t
+	}
+	var err error
+	if hc.Overlays, err = overlays(base, nw); err != nil {
+		return hc, err
+	}
+	sc := sharedTimelineScale(base, nw)
+	bs, err := resultSections(base, "-base", &sc)
+	if err != nil {
+		return hc, fmt.Errorf("base: %w", err)
+	}
+	ns, err := resultSections(nw, "-new", &sc)
+	if err != nil {
+		return hc, fmt.Errorf("new: %w", err)
+	}
+	hc.Pairs = pairSections(bs, ns)
+	return hc, nil
+}
+
+// pairSections pairs the sections of the two runs by kind, in the base's
+// order, then any only the new run has (thresholds, say); a section one
+// run lacks is shown empty with a note.
+func pairSections(bs, ns []htmlSection) []htmlPair {
+	var pairs []htmlPair
+	used := map[string]bool{}
+	find := func(ss []htmlSection, kind string) htmlSection {
+		for _, s := range ss {
+			if s.Kind == kind {
+				return s
+			}
+		}
+		return htmlSection{Kind: kind, Notes: []string{"Not in this result."}}
+	}
+	for _, s := range append(append([]htmlSection{}, bs...), ns...) {
+		if used[s.Kind] {
+			continue
+		}
+		used[s.Kind] = true
+		pairs = append(pairs, htmlPair{Kind: s.Kind, ID: s.Kind, Title: s.Title, Base: find(bs, s.Kind), New: find(ns, s.Kind)})
+	}
+	return pairs
+}
+
+// Colours of the overlaid bars: a light and a dark shade per figure, the
+// light one the base run's.
+const (
+	baseP50, newP50 = "#56b4e9", "#0072b2"
+	baseP99, newP99 = "#e69f00", "#d55e00"
+)
+
+// overlays are the charts of both runs in one: the spectra (one colour
+// per block or class, the base run dashed) and the per-class and
+// per-turn-size bars side by side.
+func overlays(base, nw *results.Result) ([]htmlSection, error) {
+	var lines []spectrumLine
+	for i, b := range []struct {
+		name string
+		a, b results.Latency
+	}{{"read", base.Read, nw.Read}, {"read_ok", base.ReadOK, nw.ReadOK}, {"turn", base.Turn, nw.Turn}} {
+		lines = append(lines, spectrumLine{name: "base " + b.name, l: b.a, colour: color(i), dashed: true},
+			spectrumLine{name: "new " + b.name, l: b.b, colour: color(i)})
+	}
+	main, err := spectrumChart("spectrum", "Latency by percentile: reads, ok reads and turns of both runs", lines)
+	if err != nil {
+		return nil, err
+	}
+	cats := classNames(base, nw)
+	lines = nil
+	for i, cat := range cats {
+		for _, side := range []struct {
+			name string
+			r    *results.Result
+		}{{"base", base}, {"new", nw}} {
+			for _, c := range side.r.Classes {
+				if c.Class == cat {
+					lines = append(lines, spectrumLine{name: side.name + " " + cat, l: c.Latency, colour: color(i), dashed: side.name == "base"})
+				}
+			}
+		}
+	}
+	per, err := spectrumChart("spectrum-classes", "Read latency by percentile, per class, of both runs", lines)
+	if err != nil {
+		return nil, err
+	}
+	spec := htmlSection{Kind: "spectra", ID: "spectra", Title: "Percentile spectra, overlaid",
+		Notes:  []string{spectrumNote},
+		Charts: []template.HTML{main, per}}
+	bars := htmlSection{Kind: "class-bars", ID: "class-bars", Title: "Per class, side by side",
+		Charts: []template.HTML{classChart("class-latency", "Read latency per class: p50 and p99 of both runs", cats, sideBySide(
+			classBars(base, cats, "base "), classBars(nw, cats, "new ")))}}
+	for _, side := range []struct {
+		name string
+		r    *results.Result
+	}{{"Base", base}, {"New", nw}} {
+		for _, n := range lowerBoundNotes(side.r) {
+			spec.Notes = append(spec.Notes, side.name+": "+n)
+		}
+	}
+	out := []htmlSection{spec, bars}
+	if sizes := turnSizeNames(base, nw); len(sizes) > 0 {
+		bars.Charts = append(bars.Charts, turnSizeChart("turn-sizes", "Turn latency by reads per turn: p50 and p99 of both runs",
+			sizes, sideBySide(turnSizeBars(base, sizes, "base "), turnSizeBars(nw, sizes, "new "))))
+		out[1] = bars
+	}
+	return out, nil
+}
+
+// sideBySide orders the p50 and p99 bars of the two runs so each figure's
+// base and new bars stand together, in a light and a dark shade.
+func sideBySide(b, n []series) []series {
+	b[0].colour, n[0].colour, b[1].colour, n[1].colour = baseP50, newP50, baseP99, newP99
+	return []series{b[0], n[0], b[1], n[1]}
+}
