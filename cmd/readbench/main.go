@@ -91,6 +91,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			schemaCommand(),
 			inflationCommand(),
 			reportCommand(),
+			mergeCommand(),
 		},
 	}
 	for _, c := range app.Commands {

@@ -47,7 +47,7 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine (an HTTP target; stdio servers are sampled anyway)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 			maxAnswerFlag(),
-		}, append(aimFlags(), profileFlags()...)...),
+		}, append(append(aimFlags(), profileFlags()...), shardFlags()...)...),
 		Action: runAction,
 	}
 }
@@ -62,6 +62,13 @@ func runAction(c *cli.Context) error {
 	}
 	if err := applyRunFlags(c, w); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
+	}
+	seg, startAt, err := shardOf(c, time.Now())
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if _, err := w.Shard(seg); err != nil {
+		return cli.Exit(fmt.Sprintf("--segment %s: %v", seg, err), exitUsage)
 	}
 	if err := checkAim("run", w.Target, w.Headers, client.Aim{AllowHosts: w.AllowHosts, InsecureCredentials: w.InsecureCredentials}); err != nil {
 		return err
@@ -92,6 +99,8 @@ func runAction(c *cli.Context) error {
 		Stderr:          stderrLog.file,
 		Client:          client.ServerInfo{Name: "readbench", Version: version},
 		ServerPID:       c.Int("server-pid"),
+		Segment:         seg,
+		StartAt:         startAt,
 	}
 	if !quiet {
 		opts.Progress = progressPrinter(c.App.ErrWriter)
@@ -109,7 +118,7 @@ func runAction(c *cli.Context) error {
 		return cli.Exit(err.Error(), exitFail)
 	}
 	clearProgress(c.App.ErrWriter, opts.Progress != nil)
-	return saveAndReport(c, w, rep, out, stderrLog, quiet)
+	return saveAndReport(c, w, rep, seg, out, stderrLog, quiet)
 }
 
 // loadWorkload reads a workload file, or a built-in scenario by name when
@@ -178,25 +187,14 @@ func applyRunFlags(c *cli.Context, w *workload.Workload) error {
 	return w.Validate()
 }
 
-func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, out resultTarget, stderrLog *serverLog, quiet bool) error {
-	res, err := results.Build(results.Meta{
-		ToolName: "readbench", ToolVersion: version,
-		Started: rep.Started, Ended: rep.Ended, Partial: rep.Partial,
-		Target: results.Target{
-			Address: w.Target.String(), Transport: w.Target.Transport(),
-			Server:          results.Server{Name: rep.Server.Name, Version: rep.Server.Version},
-			ProtocolVersion: rep.ProtocolVersion,
-		},
-		AskedRate: rep.AskedRate, Measured: rep.Measured,
-		LateObservable: rep.LateObservable, LateWatch: rep.LateWatch,
-		Cost: rep.Cost,
-	}, w, rep.Run, rep.Warmup)
+func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, seg workload.Segment, out resultTarget, stderrLog *serverLog, quiet bool) error {
+	res, err := buildResult(w, rep, seg)
 	if err != nil {
-		return fmt.Errorf("build result: %w", err)
+		return err
 	}
 	path := out.path
 	if path == "" {
-		path = filepath.Join(out.dir, results.DefaultName(rep.Started, rep.Server.Name, rep.Server.Version))
+		path = filepath.Join(out.dir, withSuffix(results.DefaultName(rep.Started, rep.Server.Name, rep.Server.Version), seg))
 	}
 	if err := res.SaveFile(path); err != nil {
 		return cli.Exit(fmt.Sprintf("save result: %v", err), exitFail)
@@ -232,3 +230,24 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, out
 
 // elapsedString formats a progress duration to whole seconds.
 func elapsedString(d time.Duration) string { return d.Truncate(time.Second).String() }
+
+// buildResult makes the result document of a run (or of one of its
+// shards, seg) from what the driver reported.
+func buildResult(w *workload.Workload, rep *driver.Report, seg workload.Segment) (*results.Result, error) {
+	res, err := results.Build(results.Meta{
+		ToolName: "readbench", ToolVersion: version,
+		Started: rep.Started, Ended: rep.Ended, Partial: rep.Partial,
+		Target: results.Target{
+			Address: w.Target.String(), Transport: w.Target.Transport(),
+			Server:          results.Server{Name: rep.Server.Name, Version: rep.Server.Version},
+			ProtocolVersion: rep.ProtocolVersion,
+		},
+		AskedRate: rep.AskedRate, Measured: rep.Measured,
+		LateObservable: rep.LateObservable, LateWatch: rep.LateWatch,
+		Cost: rep.Cost, Segment: seg,
+	}, w, rep.Run, rep.Warmup)
+	if err != nil {
+		return nil, fmt.Errorf("build result: %w", err)
+	}
+	return res, nil
+}

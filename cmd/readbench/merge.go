@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/readbench/readbench/report"
+	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/workload"
+	"github.com/urfave/cli/v2"
+)
+
+// mergeCommand adds the results of the n shards of one run (--segment k/n)
+// into the result of the whole run.
+func mergeCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "merge",
+		Usage:     "merge the results of the shards of one run (--segment k/n) into the whole run's",
+		ArgsUsage: "SHARD.json...",
+		UsageText: "readbench merge runs/*-segment-*of3.json --out merged.json\n" +
+			"readbench merge /results/shard-*.json --out /results/merged.json --quiet",
+		Description: "Counters add and histograms merge exactly (percentiles within the histograms' 3 significant\n" +
+			"digits); timelines add by wall-clock second; each shard's server cost is kept under shards.\n" +
+			"Refused (exit 2): a whole run, shards of different n, a segment twice or missing, different\n" +
+			"workloads, targets, servers or readbench versions, shards that did not run at the same time.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Usage: "save the merged result to `FILE` instead of runs/"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
+		},
+		Action: mergeAction,
+	}
+}
+
+func mergeAction(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return cli.Exit("merge: give the result files of the shards", exitUsage)
+	}
+	var in []results.MergeInput
+	for _, path := range c.Args().Slice() {
+		r, err := results.Load(path)
+		if err != nil {
+			return cli.Exit(err.Error(), exitUsage)
+		}
+		in = append(in, results.MergeInput{Name: path, Result: r})
+	}
+	res, err := results.Merge(in)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	path := c.String("out")
+	if path == "" {
+		name := results.DefaultName(res.Started.Time, res.Target.Server.Name, res.Target.Server.Version)
+		path = filepath.Join("runs", strings.TrimSuffix(name, ".json")+"-merged.json")
+	}
+	if err := res.SaveFile(path); err != nil {
+		return cli.Exit(fmt.Sprintf("merge: save: %v", err), exitFail)
+	}
+	if !c.Bool("quiet") {
+		if err := report.WriteTable(c.App.Writer, res); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.App.ErrWriter, "%d shards merged, result saved to %s\n", len(in), path)
+	}
+	return nil
+}
+
+// withSuffix marks a shard's default file name with its segment
+// ("...-segment-2of3.json"), so shards started together on one machine
+// never overwrite each other.
+func withSuffix(name string, seg workload.Segment) string {
+	if seg.Whole() {
+		return name
+	}
+	return fmt.Sprintf("%s-segment-%dof%d.json", strings.TrimSuffix(name, ".json"), seg.K, seg.N)
+}

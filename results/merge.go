@@ -1,0 +1,389 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/readbench/readbench/stats"
+)
+
+// MergeInput is one shard to merge: its result and the name it was read
+// from (for messages and the shards list).
+type MergeInput struct {
+	Name   string
+	Result *Result
+}
+
+// Merge adds the n shards of one run (--segment k/n, 1 ≤ k ≤ n) into the
+// result one process running the whole workload would have written:
+// counters add, every histogram merges exactly (HDR buckets add, so
+// percentiles are those of the whole run within 3 significant digits),
+// timelines add second by second on the wall clock (each shard's seconds
+// placed by its start), rates divide by the span from the first shard's
+// measured start to the last one's end, and the advice is priced again on
+// the merged histograms. Each shard's server cost, host and times are
+// listed under shards; the top-level server_cost is not summed (several
+// shards may have sampled the same server).
+//
+// It refuses, with a message naming the files, anything that is not
+// exactly the n shares of one run: a whole run, shards of different n, a
+// segment given twice or missing, different workloads, targets, servers
+// or readbench versions, and shards that did not run at the same time.
+func Merge(in []MergeInput) (*Result, error) {
+	if err := checkShards(in); err != nil {
+		return nil, err
+	}
+	in = slices.Clone(in)
+	slices.SortFunc(in, func(a, b MergeInput) int { return a.Result.Segment.K - b.Result.Segment.K })
+	first := in[0].Result
+	warm, err := durationOf("workload.load.warmup", first.Workload.Load.Warmup)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in[0].Name, err)
+	}
+	p, err := policyOfResolved(first.Workload)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in[0].Name, err)
+	}
+	origin := first.Started.Time
+	mStart, mEnd := time.Time{}, time.Time{}
+	var measured, warmup *stats.Run
+	var phases []*stats.Run
+	m := Meta{
+		ToolName: first.Tool.Name, ToolVersion: first.Tool.Version,
+		Target: first.Target, LateObservable: first.Cancellation.Observable,
+	}
+	for _, s := range in {
+		r := s.Result
+		origin = minTime(origin, r.Started.Time)
+		start := r.Started.Add(warm)
+		end := start.Add(time.Duration(r.Totals.MeasuredS * float64(time.Second)))
+		if mStart.IsZero() || start.Before(mStart) {
+			mStart = start
+		}
+		if end.After(mEnd) {
+			mEnd = end
+		}
+	}
+	for _, s := range in {
+		r := s.Result
+		meas, wu, err := runsOf(r)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		tl, err := timelineRun(r, origin)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		phases = append(phases, tl)
+		if measured == nil {
+			measured, warmup = meas, wu
+		} else {
+			measured.Merge(meas)
+			warmup.Merge(wu)
+		}
+		m.AskedRate += r.Totals.AskedRate
+		m.Partial = m.Partial || r.Partial
+		m.LateWatch = max(m.LateWatch, time.Duration(r.Cancellation.LateWatchMs*float64(time.Millisecond)))
+		if m.Ended.Before(r.Ended.Time) {
+			m.Ended = r.Ended.Time
+		}
+	}
+	m.Started, m.Measured = origin, max(mEnd.Sub(mStart), 0)
+	out, err := build(m, first.Workload, p, warm, measured, warmup, phases)
+	if err != nil {
+		return nil, err
+	}
+	out.Target = first.Target
+	out.Host = mergedHost(in)
+	out.ServerCost = ServerCost{Reason: fmt.Sprintf("merged from %d shards: each shard's server cost is under shards (not summed: shards may have sampled the same server)", len(in))}
+	for _, s := range in {
+		r := s.Result
+		out.GeneratorBound = out.GeneratorBound || r.GeneratorBound
+		for uri, d := range r.Digests {
+			if _, ok := out.Digests[uri]; !ok {
+				out.Digests[uri] = d
+			}
+		}
+		out.Shards = append(out.Shards, Shard{
+			Segment: r.Segment, File: s.Name, Host: r.Host, Started: r.Started, Ended: r.Ended, Partial: r.Partial,
+			GeneratorBound: r.GeneratorBound, Scheduled: r.Totals.Scheduled,
+			AskedRate: r.Totals.AskedRate, AchievedRate: r.Totals.AchievedRate, ServerCost: r.ServerCost,
+		})
+	}
+	return out, nil
+}
+
+// checkShards refuses inputs that are not exactly the n shards of one run.
+func checkShards(in []MergeInput) error {
+	if len(in) == 0 {
+		return fmt.Errorf("merge: no shards given")
+	}
+	first := in[0]
+	n := first.Result.Segment.N
+	seen := map[int]string{}
+	for _, s := range in {
+		seg := s.Result.Segment
+		switch {
+		case seg.N <= 1:
+			return fmt.Errorf("merge: %s is a whole run (segment 1/1), not a shard of one: only results of readbench run --segment k/n merge", s.Name)
+		case seg.N != n:
+			return fmt.Errorf("merge: %s is segment %d/%d but %s is %d/%d: shards of different splits", s.Name, seg.K, seg.N, first.Name, first.Result.Segment.K, n)
+		case seg.K < 1 || seg.K > n:
+			return fmt.Errorf("merge: %s: segment %d/%d is out of range", s.Name, seg.K, seg.N)
+		}
+		if other, dup := seen[seg.K]; dup {
+			return fmt.Errorf("merge: %s and %s are both segment %d/%d: a shard given twice (or two runs overlapping)", other, s.Name, seg.K, n)
+		}
+		seen[seg.K] = s.Name
+		if err := sameRun(first, s); err != nil {
+			return err
+		}
+	}
+	var missing []string
+	for k := 1; k <= n; k++ {
+		if _, ok := seen[k]; !ok {
+			missing = append(missing, fmt.Sprintf("%d/%d", k, n))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("merge: segment %s missing: the whole run needs all %d shards", strings.Join(missing, ", "), n)
+	}
+	// The shards must have run at the same time: one that ended before
+	// another started did not share its load.
+	latestStart, earliestEnd := in[0], in[0]
+	for _, s := range in {
+		if s.Result.Started.After(latestStart.Result.Started.Time) {
+			latestStart = s
+		}
+		if s.Result.Ended.Before(earliestEnd.Result.Ended.Time) {
+			earliestEnd = s
+		}
+	}
+	if !latestStart.Result.Started.Before(earliestEnd.Result.Ended.Time) {
+		return fmt.Errorf("merge: %s ended (%s) before %s started (%s): shards that did not run at the same time are not one run",
+			earliestEnd.Name, earliestEnd.Result.Ended.Format(time.RFC3339), latestStart.Name, latestStart.Result.Started.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// sameRun refuses a shard of another run than first's: another workload
+// (named by its first differing key), target, server or readbench.
+func sameRun(first, s MergeInput) error {
+	a, b := first.Result, s.Result
+	if key := firstDifference(a.Workload, b.Workload); key != "" {
+		return fmt.Errorf("merge: %s and %s ran different workloads (workload.%s differs): shards of one run share their workload", first.Name, s.Name, key)
+	}
+	checks := []struct{ what, x, y string }{
+		{"readbench version", a.Tool.Name + " " + a.Tool.Version, b.Tool.Name + " " + b.Tool.Version},
+		{"target", a.Target.Address, b.Target.Address},
+		{"server", a.Target.Server.Name + " " + a.Target.Server.Version, b.Target.Server.Name + " " + b.Target.Server.Version},
+		{"protocol version", a.Target.ProtocolVersion, b.Target.ProtocolVersion},
+	}
+	for _, c := range checks {
+		if c.x != c.y {
+			return fmt.Errorf("merge: %s and %s differ in %s (%q, %q): shards of one run share it", first.Name, s.Name, c.what, c.x, c.y)
+		}
+	}
+	return nil
+}
+
+// firstDifference names the first top-level key of the resolved workload
+// whose value differs ("" when equal).
+func firstDifference(a, b Workload) string {
+	var ma, mb map[string]json.RawMessage
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	_ = json.Unmarshal(ja, &ma)
+	_ = json.Unmarshal(jb, &mb)
+	keys := make([]string, 0, len(ma))
+	for k := range ma {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !bytes.Equal(ma[k], mb[k]) {
+			return k
+		}
+	}
+	return ""
+}
+
+// policyOfResolved is policyOf for a saved workload.
+func policyOfResolved(w Workload) (policy, error) {
+	p := policy{parallel: max(w.Turn.Attachments, 1)}
+	for n, wt := range w.Turn.Weighted {
+		if wt > 0 {
+			p.parallel = max(p.parallel, n)
+		}
+	}
+	var err error
+	if p.deadline, err = durationOf("workload.turn.deadline", w.Turn.Deadline); err != nil {
+		return p, err
+	}
+	p.readTimeout, err = durationOf("workload.turn.read_timeout", w.Turn.ReadTimeout)
+	return p, err
+}
+
+// durationOf reads a saved duration ("" is 0).
+func durationOf(key, s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("bad result: %s: %w", key, err)
+	}
+	return d, nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// mergedHost describes the machines of the shards: their names joined,
+// their CPUs summed, the first one's system.
+func mergedHost(in []MergeInput) Host {
+	h := in[0].Result.Host
+	h.CPUs = 0
+	var names []string
+	for _, s := range in {
+		h.CPUs += s.Result.Host.CPUs
+		if n := s.Result.Host.Hostname; n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	h.Hostname = strings.Join(names, ",")
+	return h
+}
+
+// runsOf rebuilds the recorded phases of a result: counters and
+// histograms of the measured phase, and what the warmup block keeps.
+func runsOf(r *Result) (measured, warmup *stats.Run, err error) {
+	classes := make([]stats.ClassInfo, len(r.Classes))
+	for i, c := range r.Classes {
+		classes[i] = stats.ClassInfo{Name: c.Class, MIME: c.MIME}
+	}
+	m := stats.NewRun(classes)
+	m.Scheduled, m.Turns = r.Totals.Scheduled, r.Totals.Turns
+	if m.Outcomes, err = countsOf(r.Totals.Outcomes); err != nil {
+		return nil, nil, err
+	}
+	e := r.Totals.TurnEnds
+	for i, n := range []int64{e.Complete, e.Cut, e.Failed, e.Dropped} {
+		m.TurnEnds[i] = n
+	}
+	for _, b := range []struct {
+		dst **stats.Histogram
+		l   Latency
+	}{
+		{&m.Read, r.Read}, {&m.ReadOK, r.ReadOK}, {&m.Service, r.Service}, {&m.TTFB, r.TTFB},
+		{&m.Lag, r.Lag}, {&m.Turn, r.Turn}, {&m.Cancel.CancelToLate, r.Cancellation.CancelToLateMs},
+	} {
+		if *b.dst, err = b.l.Histogram(); err != nil {
+			return nil, nil, err
+		}
+	}
+	m.ReadLowerBounds, m.TurnLowerBounds = r.Read.LowerBounds, r.Turn.LowerBounds
+	for _, ts := range r.TurnSizes {
+		if m.TurnBySize[ts.Attachments], err = ts.Histogram(); err != nil {
+			return nil, nil, err
+		}
+	}
+	for i, c := range r.Classes {
+		cs := m.Classes[i]
+		if cs.Outcomes, err = countsOf(c.Outcomes); err != nil {
+			return nil, nil, err
+		}
+		if cs.Latency, err = c.Histogram(); err != nil {
+			return nil, nil, err
+		}
+		cs.LatencyLowerBounds = c.LowerBounds
+		cs.WireBytes, cs.DiskBytes, cs.Base64Bytes, cs.Base64Padding = c.WireBytes, c.DiskBytes, c.Base64Bytes, c.Base64Padding
+		cs.Cache = stats.CacheHints{
+			Hinted: c.Cache.Hinted, MinTTL: msDuration(c.Cache.MinTTLMs), MaxTTL: msDuration(c.Cache.MaxTTLMs),
+			Public: c.Cache.Public, Private: c.Cache.Private, WouldNotSend: c.Cache.WouldNotSend,
+		}
+	}
+	m.Cancel.Cancelled = r.Cancellation.Cancelled
+	if r.Cancellation.LateAnswers != nil {
+		m.Cancel.LateAnswers = *r.Cancellation.LateAnswers
+	}
+	if r.Cancellation.WastedBytes != nil {
+		m.Cancel.WastedBytes = *r.Cancellation.WastedBytes
+	}
+	s := r.Shape
+	m.Shape = stats.Shape{Neither: s.Neither, Both: s.Both, URIRewritten: s.URIRewritten, MIMEMissing: s.MIMEMissing,
+		MIMEMismatch: s.MIMEMismatch, BadBase64: s.BadBase64, EmptyContents: s.EmptyContents, MultiEntry: s.MultiEntry}
+	m.WireBytes, m.DiskBytes, m.Base64Bytes = r.Totals.WireBytes, r.Totals.DiskBytes, r.Totals.Base64Bytes
+	for _, c := range r.Classes {
+		m.Base64Padding += c.Base64Padding
+	}
+	w := stats.NewRun(nil)
+	w.Scheduled, w.Turns = r.Warmup.Scheduled, r.Warmup.Turns
+	if w.Outcomes, err = countsOf(r.Warmup.Outcomes); err != nil {
+		return nil, nil, err
+	}
+	if w.Read, err = r.Warmup.Read.Histogram(); err != nil {
+		return nil, nil, err
+	}
+	w.ReadLowerBounds = r.Warmup.Read.LowerBounds
+	return m, w, nil
+}
+
+// countsOf reads an outcomes map back; an unknown name is refused (it
+// would be lost from the identity).
+func countsOf(m map[string]int64) (stats.Counts, error) {
+	var c stats.Counts
+	for name, n := range m {
+		o, ok := stats.ParseOutcome(name)
+		if !ok {
+			return c, fmt.Errorf("bad result: unknown outcome %q", name)
+		}
+		c[o] = n
+	}
+	return c, nil
+}
+
+func msDuration(ms float64) time.Duration {
+	return time.Duration(math.Round(ms * float64(time.Millisecond)))
+}
+
+// timelineRun places a result's timeline on the clock that starts at
+// origin (the earliest shard's start): its seconds shift by its own start
+// rounded to the nearest second (0 for shards started together with
+// --start-at). Turns ended in a second are rebuilt from the in-flight
+// counts (in flight before + started − in flight after).
+func timelineRun(r *Result, origin time.Time) (*stats.Run, error) {
+	shift := int(math.Round(r.Started.Sub(origin).Seconds()))
+	if shift+len(r.Timeline) > stats.TimelineCap {
+		return nil, fmt.Errorf("timeline would pass %d seconds once placed %d s after the first shard", stats.TimelineCap, shift)
+	}
+	tl := make([]stats.SecondStats, shift, shift+len(r.Timeline))
+	for i := range tl {
+		tl[i].Second = i
+	}
+	var before int64
+	for _, s := range r.Timeline {
+		if s.HDR == "" && s.P50Ms > 0 {
+			return nil, fmt.Errorf("timeline second %d has percentiles but no histogram (\"hdr\"): written by an older readbench, its timeline cannot be merged exactly", s.T)
+		}
+		achieved := int64(math.Round(s.Achieved))
+		tl = append(tl, stats.SecondStats{
+			Second: len(tl), Asked: int64(math.Round(s.Asked)), Achieved: achieved,
+			Ended: before + achieved - s.InFlight, Reads: s.Reads, Errors: s.Errors,
+			LagMax: msDuration(s.LagMaxMs), LatencyHDR: s.HDR,
+		})
+		before = s.InFlight
+	}
+	run := stats.NewRun(nil)
+	run.Timeline = tl
+	return run, nil
+}
