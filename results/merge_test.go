@@ -75,7 +75,7 @@ func buildShard(t *testing.T, w *workload.Workload, seg workload.Segment, runs [
 	t.Helper()
 	r, err := Build(Meta{
 		ToolName: "readbench", ToolVersion: "test", Started: fixtureStart(), Ended: fixtureStart().Add(13 * time.Second),
-		Target: Target{Address: "embedded", Transport: "stdio", Server: Server{Name: "sim", Version: "1"}},
+		Target:    Target{Address: "embedded", Transport: "stdio", Server: Server{Name: "sim", Version: "1"}},
 		AskedRate: asked, Measured: 10 * time.Second, Segment: seg,
 	}, w, runs[1], runs[0])
 	if err != nil {
