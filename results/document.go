@@ -55,14 +55,17 @@ type Result struct {
 	Cancellation Cancellation `json:"cancellation"`
 	Shape        Shape        `json:"shape"`
 	// ServerCost is what the server itself spent (CPU, memory, cold
-	// start); Digests are reserved for content digests (a digest per URI
-	// read, so compare can tell when a read's content changed) and written
-	// empty until they exist, kept as loaded so a newer file's contents
-	// survive a load and save (docs/results.md).
+	// start); Digests are the content digests (what a read of each URI
+	// returned, sampled as docs/results.md says), so compare can tell when
+	// a read's content changed.
 	ServerCost ServerCost        `json:"server_cost"`
-	Digests    map[string]string `json:"digests"`  // URI -> digest of what it returned
+	Digests    map[string]Digest `json:"digests"`  // URI -> what it returned
 	Timeline   []Second          `json:"timeline"` // one entry per second of the run, warmup included
 	Advice     Advice            `json:"advice"`
+	// Thresholds are the bounds the run was held to (the workload's
+	// thresholds and --threshold), each with its measured value and
+	// verdict; empty when there were none. Added in v1.
+	Thresholds []Verdict `json:"thresholds"`
 	// Warmup is recorded apart and never mixed into the figures above.
 	Warmup Warmup `json:"warmup"`
 	// Segment is the share of a run this result covers (--segment k/n):

@@ -137,6 +137,7 @@ func (r *Result) fillEmpty() {
 	emptyMap(&r.Totals.Outcomes)
 	emptyMap(&r.Warmup.Outcomes)
 	emptyMap(&r.Digests)
+	emptyList(&r.Thresholds)
 	emptyMap(&r.Workload.Thresholds)
 	emptyMap(&r.Workload.Headers)
 	if r.Classes == nil {

@@ -112,7 +112,7 @@ func loadResult(t *testing.T, path string) result {
 		t.Fatal(err)
 	}
 	for _, k := range []string{"schema", "tool", "started", "ended", "partial", "workload", "target", "host", "totals",
-		"read", "read_ok", "lag", "generator_bound", "turn", "classes", "cancellation", "shape", "server_cost", "digests",
+		"read", "read_ok", "lag", "generator_bound", "turn", "classes", "cancellation", "shape", "server_cost", "digests", "thresholds",
 		"timeline", "advice"} {
 		if _, ok := keys[k]; !ok {
 			t.Errorf("result has no %q key", k)

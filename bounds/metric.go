@@ -1,0 +1,356 @@
+package bounds
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/readbench/readbench/internal/suggest"
+	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
+)
+
+// Unit is the unit a metric is measured in, which decides how a limit is
+// written: a duration for Millis, a percentage for Percent, and so on.
+type Unit int
+
+// The units of metrics.
+const (
+	Millis    Unit = iota // latency, written as a duration: 800ms, 1.5s, 250us
+	Percent               // a share of scheduled reads: 1%, 0.5%
+	PerSecond             // a rate: 45/s, 2700/min, or a bare number per second
+	Ratio                 // a plain number: inflation 1.37
+	MiB                   // memory: 512MiB, 1GiB
+)
+
+// String is the unit's symbol in verdicts and reports.
+func (u Unit) String() string {
+	return [...]string{"ms", "%", "/s", "x", "MiB"}[u]
+}
+
+// ErrUnknown is wrapped by the error for a class or turn size that the
+// result (or workload) does not have: a usage error, never a pass.
+var ErrUnknown = errors.New("unknown")
+
+// ErrNotMeasured is wrapped by the error for a metric this result did not
+// measure (server cost of an HTTP target without --server-pid): a bound
+// on it cannot pass.
+var ErrNotMeasured = errors.New("not measured")
+
+// Metric is a parsed metric name. Class is set for class.NAME.… metrics,
+// Attachments for turn_size.N.…; Key is the metric inside that scope
+// ("read.p99", "errors").
+type Metric struct {
+	Name        string // canonical text, as it parses back
+	Class       string
+	Attachments int
+	Key         string
+	Unit        Unit
+}
+
+// latencyBlocks and latencyStats make the latency metrics BLOCK.STAT.
+var (
+	latencyBlocks = []string{"read", "read_ok", "turn", "service", "ttfb", "lag"}
+	latencyStats  = []string{"p50", "p90", "p99", "p999", "max", "mean"}
+	// statQuantile is the percentile of each stat; max and mean have none.
+	statQuantile = map[string]float64{"p50": 50, "p90": 90, "p99": 99, "p999": 99.9}
+)
+
+// plainMetrics are the metrics of the run as a whole (besides BLOCK.STAT
+// and outcome.NAME).
+var plainMetrics = map[string]Unit{
+	"errors": Percent, "rate": PerSecond, "read_rate": PerSecond, "asked_rate": PerSecond,
+	"inflation":                      Ratio,
+	"server_cost.cpu_per_1000_reads": Millis, "server_cost.rss_peak": MiB, "server_cost.rss_growth": MiB,
+	"cold_start.first_read": Millis, "cold_start.handshake": Millis, "cold_start.spawn": Millis,
+}
+
+// classKeys are the metrics of one class.
+func classKeys() []string {
+	keys := []string{"errors", "inflation"}
+	for _, s := range latencyStats {
+		keys = append(keys, "read."+s)
+	}
+	for i := stats.Outcome(0); i < stats.NumOutcomes; i++ {
+		keys = append(keys, "outcome."+i.String())
+	}
+	return keys
+}
+
+// Names lists every metric name outside a class or turn size scope, with
+// the scoped forms as patterns: the list a misspelt metric is answered with.
+func Names() []string {
+	var names []string
+	for _, b := range latencyBlocks {
+		for _, s := range latencyStats {
+			names = append(names, b+"."+s)
+		}
+	}
+	for i := stats.Outcome(0); i < stats.NumOutcomes; i++ {
+		names = append(names, "outcome."+i.String())
+	}
+	for _, k := range slices.Sorted(mapKeys(plainMetrics)) {
+		names = append(names, k)
+	}
+	return append(names, "turn_size.N.p99", "class.NAME.read.p99", "class.NAME.errors",
+		"class.NAME.outcome.NAME", "class.NAME.inflation")
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// topUnit is the unit of a metric outside any scope, false when unknown.
+func topUnit(key string) (Unit, bool) {
+	if u, ok := plainMetrics[key]; ok {
+		return u, true
+	}
+	if name, ok := strings.CutPrefix(key, "outcome."); ok {
+		_, known := stats.ParseOutcome(name)
+		return Percent, known
+	}
+	block, stat, ok := strings.Cut(key, ".")
+	if ok && slices.Contains(latencyBlocks, block) && slices.Contains(latencyStats, stat) {
+		return Millis, true
+	}
+	return 0, false
+}
+
+// ParseMetric parses a metric name (see the package doc). It knows every
+// name but not the classes or turn sizes of a result: those are checked by
+// Value or CheckClasses.
+func ParseMetric(s string) (Metric, error) {
+	return parseMetric(s, s, 0)
+}
+
+// parseMetric parses name, which starts at byte off of input (for columns).
+func parseMetric(input, name string, off int) (Metric, error) {
+	if name == "" {
+		return Metric{}, errorAt(input, off, "want a metric, such as turn.p99 or errors")
+	}
+	if rest, ok := strings.CutPrefix(name, "class."); ok {
+		for _, k := range classKeys() {
+			if cls, ok := strings.CutSuffix(rest, "."+k); ok && cls != "" {
+				u := Millis
+				switch {
+				case k == "errors" || strings.HasPrefix(k, "outcome."):
+					u = Percent
+				case k == "inflation":
+					u = Ratio
+				}
+				return Metric{Name: name, Class: cls, Key: k, Unit: u}, nil
+			}
+		}
+		return Metric{}, errorAt(input, off, fmt.Sprintf("unknown class metric %q: want class.NAME. followed by one of: %s",
+			name, strings.Join(classKeys(), ", ")))
+	}
+	if rest, ok := strings.CutPrefix(name, "turn_size."); ok {
+		n, stat, _ := strings.Cut(rest, ".")
+		k, err := strconv.Atoi(n)
+		if err != nil || k < 1 || strconv.Itoa(k) != n {
+			return Metric{}, errorAt(input, off+len("turn_size."), fmt.Sprintf("turn_size.N: want N a number of attachments (1, 2, …), not %q", n))
+		}
+		if !slices.Contains(latencyStats, stat) {
+			return Metric{}, errorAt(input, off+len("turn_size.")+len(n)+1, fmt.Sprintf("turn_size.%d.%s: want one of %s", k, stat, strings.Join(latencyStats, ", ")))
+		}
+		return Metric{Name: name, Attachments: k, Key: "turn." + stat, Unit: Millis}, nil
+	}
+	u, ok := topUnit(name)
+	if !ok {
+		return Metric{}, errorAt(input, off, fmt.Sprintf("unknown metric %q%s", name, suggest.DidYouMean(name, Names())))
+	}
+	return Metric{Name: name, Key: name, Unit: u}, nil
+}
+
+// CheckClasses answers a metric naming a class that is not in classes
+// (the workload's mix) with an error wrapping ErrUnknown, naming the
+// valid ones: checked before a run, so a misspelt class never runs.
+func (m Metric) CheckClasses(classes []string) error {
+	if m.Class == "" || slices.Contains(classes, m.Class) {
+		return nil
+	}
+	return fmt.Errorf("%s: %w class %q%s", m.Name, ErrUnknown, m.Class, suggest.DidYouMean(m.Class, classes))
+}
+
+// Value is the metric measured in r, in the metric's unit.
+func (m Metric) Value(r *results.Result) (float64, error) {
+	switch {
+	case m.Class != "":
+		return m.classValue(r)
+	case m.Attachments > 0:
+		var have []string
+		for _, ts := range r.TurnSizes {
+			if ts.Attachments == m.Attachments {
+				return latencyStat(ts.Latency, strings.TrimPrefix(m.Key, "turn.")), nil
+			}
+			have = append(have, strconv.Itoa(ts.Attachments))
+		}
+		return 0, fmt.Errorf("%s: %w turn size %d: this result has turns of %s attachments", m.Name, ErrUnknown, m.Attachments, strings.Join(have, ", "))
+	}
+	t := &r.Totals
+	switch m.Key {
+	case "errors":
+		return percent(t.Errors, t.Scheduled), nil
+	case "rate":
+		return t.AchievedRate, nil
+	case "read_rate":
+		return t.ReadsPerS, nil
+	case "asked_rate":
+		return t.AskedRate, nil
+	case "inflation":
+		return t.Inflation, nil
+	}
+	if name, ok := strings.CutPrefix(m.Key, "outcome."); ok {
+		return percent(t.Outcomes[name], t.Scheduled), nil
+	}
+	if v, ok, err := m.costValue(r); ok {
+		return v, err
+	}
+	block, stat, _ := strings.Cut(m.Key, ".")
+	l, _ := Block(r, block)
+	return latencyStat(l, stat), nil
+}
+
+// Block returns the latency block named by a metric's first part ("read",
+// "turn", …) of r.
+func Block(r *results.Result, name string) (results.Latency, bool) {
+	switch name {
+	case "read":
+		return r.Read, true
+	case "read_ok":
+		return r.ReadOK, true
+	case "turn":
+		return r.Turn, true
+	case "service":
+		return r.Service, true
+	case "ttfb":
+		return r.TTFB, true
+	case "lag":
+		return r.Lag, true
+	}
+	return results.Latency{}, false
+}
+
+// Histogram returns the histogram a metric's value is a percentile of,
+// and that percentile (0..100), for the noise test of compare; ok is false
+// for metrics that are not a percentile of a histogram (max, mean, counts).
+func (m Metric) Histogram(r *results.Result) (l results.Latency, q float64, ok bool) {
+	key := m.Key
+	switch {
+	case m.Class != "":
+		c, err := findClass(r, m)
+		if err != nil || !strings.HasPrefix(key, "read.") {
+			return results.Latency{}, 0, false
+		}
+		l = c.Latency
+	case m.Attachments > 0:
+		found := false
+		for _, ts := range r.TurnSizes {
+			if ts.Attachments == m.Attachments {
+				l, found = ts.Latency, true
+			}
+		}
+		if !found {
+			return results.Latency{}, 0, false
+		}
+	default:
+		block, _, _ := strings.Cut(key, ".")
+		if l, ok = Block(r, block); !ok {
+			return results.Latency{}, 0, false
+		}
+	}
+	_, stat, _ := strings.Cut(key, ".")
+	q, ok = statQuantile[stat]
+	return l, q, ok
+}
+
+func (m Metric) classValue(r *results.Result) (float64, error) {
+	c, err := findClass(r, m)
+	if err != nil {
+		return 0, err
+	}
+	switch m.Key {
+	case "errors":
+		return percent(c.Errors, c.Reads), nil
+	case "inflation":
+		return c.Inflation, nil
+	}
+	if name, ok := strings.CutPrefix(m.Key, "outcome."); ok {
+		return percent(c.Outcomes[name], c.Reads), nil
+	}
+	return latencyStat(c.Latency, strings.TrimPrefix(m.Key, "read.")), nil
+}
+
+func findClass(r *results.Result, m Metric) (*results.Class, error) {
+	var names []string
+	for i := range r.Classes {
+		if r.Classes[i].Class == m.Class {
+			return &r.Classes[i], nil
+		}
+		names = append(names, r.Classes[i].Class)
+	}
+	return nil, fmt.Errorf("%s: %w class %q%s", m.Name, ErrUnknown, m.Class, suggest.DidYouMean(m.Class, names))
+}
+
+// costValue is the value of a server_cost or cold_start metric; ok is
+// false for other metrics.
+func (m Metric) costValue(r *results.Result) (v float64, ok bool, err error) {
+	sc := &r.ServerCost
+	cold := strings.HasPrefix(m.Key, "cold_start.")
+	if !cold && !strings.HasPrefix(m.Key, "server_cost.") {
+		return 0, false, nil
+	}
+	if !sc.Available {
+		return 0, true, fmt.Errorf("%s: %w in this result (%s)", m.Name, ErrNotMeasured, sc.Reason)
+	}
+	if cold && !sc.ColdStart.Available {
+		return 0, true, fmt.Errorf("%s: %w in this result (readbench did not spawn the server)", m.Name, ErrNotMeasured)
+	}
+	switch m.Key {
+	case "server_cost.cpu_per_1000_reads":
+		return sc.CPUMsPer1000Reads, true, nil
+	case "server_cost.rss_peak":
+		return sc.RSS.PeakMiB, true, nil
+	case "server_cost.rss_growth":
+		return sc.RSS.GrowthMiB, true, nil
+	case "cold_start.first_read":
+		return sc.ColdStart.FirstReadMs, true, nil
+	case "cold_start.handshake":
+		return sc.ColdStart.HandshakeMs, true, nil
+	default: // cold_start.spawn
+		return sc.ColdStart.SpawnToFirstAnswerMs, true, nil
+	}
+}
+
+func latencyStat(l results.Latency, stat string) float64 {
+	switch stat {
+	case "p50":
+		return l.P50Ms
+	case "p90":
+		return l.P90Ms
+	case "p99":
+		return l.P99Ms
+	case "p999":
+		return l.P999Ms
+	case "max":
+		return l.MaxMs
+	default:
+		return l.MeanMs
+	}
+}
+
+// percent is n of total in %, 0 when total is 0.
+func percent(n, total int64) float64 {
+	if total <= 0 {
+		return 0
+	}
+	return 100 * float64(n) / float64(total)
+}
