@@ -92,6 +92,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			inflationCommand(),
 			reportCommand(),
 			mergeCommand(),
+			capacityCommand(),
 		},
 	}
 	for _, c := range app.Commands {
