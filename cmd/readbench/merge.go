@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/workload"
@@ -23,7 +24,8 @@ func mergeCommand() *cli.Command {
 		Description: "Counters add and histograms merge exactly (percentiles within the histograms' 3 significant\n" +
 			"digits); timelines add by wall-clock second; each shard's server cost is kept under shards.\n" +
 			"Refused (exit 2): a whole run, shards of different n, a segment twice or missing, different\n" +
-			"workloads, targets, servers or readbench versions, shards that did not run at the same time.",
+			"workloads, targets, servers or readbench versions, shards that did not run at the same time.\n" +
+			"The workload's thresholds are evaluated on the merged result: exit 1 when one is broken.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "save the merged result to `FILE` instead of runs/"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
@@ -48,6 +50,15 @@ func mergeAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
+	// The workload's thresholds hold the whole run, so they are evaluated
+	// on the merge (a shard's own verdicts judged a share of it).
+	ts, err := bounds.FromWorkload(res.Workload.Thresholds)
+	if err != nil {
+		return cli.Exit(fmt.Sprintf("merge: %v", err), exitUsage)
+	}
+	if res.Thresholds, err = bounds.EvaluateAll(ts, res); err != nil {
+		return cli.Exit(fmt.Sprintf("merge: %v", err), exitUsage)
+	}
 	path := c.String("out")
 	if path == "" {
 		name := results.DefaultName(res.Started.Time, res.Target.Server.Name, res.Target.Server.Version)
@@ -61,6 +72,15 @@ func mergeAction(c *cli.Context) error {
 			return err
 		}
 		fmt.Fprintf(c.App.ErrWriter, "%d shards merged, result saved to %s\n", len(in), path)
+	}
+	var broken []string
+	for _, v := range res.Thresholds {
+		if !v.Pass {
+			broken = append(broken, v.Bound)
+		}
+	}
+	if len(broken) > 0 {
+		return cli.Exit("merge: thresholds broken by the whole run: "+strings.Join(broken, ", "), exitFail)
 	}
 	return nil
 }

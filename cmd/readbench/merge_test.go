@@ -25,6 +25,7 @@ mix:
   - {class: doc, weight: 70, mime: text/markdown, size: "lognormal(4KiB, 40KiB)", delay: 2ms}
   - {class: shot, weight: 25, mime: image/png, size: 20000, delay: 3ms}
   - {class: gone, weight: 5, uri: "docs://nope", expect: not_found}
+thresholds: {rate: ">25/s", errors: "<1%"}
 `
 
 // TestShardsMergeToOneRun runs three shards (--segment k/3, aligned by
@@ -78,6 +79,10 @@ func TestShardsMergeToOneRun(t *testing.T) {
 		if got := s.Started.UTC().Format(time.RFC3339Nano); !strings.HasPrefix(at, strings.TrimSuffix(got, "Z")) {
 			t.Errorf("shard %d started %s, want --start-at %s", k, got, at)
 		}
+	}
+	// The thresholds hold the whole run: 30 turns/s merged (each shard drove 10).
+	if len(merged.Thresholds) != 2 || !merged.Thresholds[0].Pass || !merged.Thresholds[1].Pass {
+		t.Errorf("merged thresholds %+v", merged.Thresholds)
 	}
 	if merged.Segment != (results.Segment{K: 1, N: 1}) || len(merged.Shards) != n {
 		t.Errorf("merged: segment %+v, %d shards listed", merged.Segment, len(merged.Shards))
