@@ -26,14 +26,21 @@ type Segment struct {
 	K, N int
 }
 
-// ParseSegment reads "k/n" with 1 ≤ k ≤ n.
+// ParseSegment reads "k/n" with 1 ≤ k ≤ n, or "index:i/n", the
+// zero-based form (segment i+1 of n) a Kubernetes Indexed Job gives each
+// pod as its completion index, where arguments can substitute a variable
+// but not add to it.
 func ParseSegment(s string) (Segment, error) {
-	ks, ns, ok := strings.Cut(strings.TrimSpace(s), "/")
+	body, zeroBased := strings.CutPrefix(strings.TrimSpace(s), "index:")
+	ks, ns, ok := strings.Cut(body, "/")
 	k, errK := strconv.Atoi(strings.TrimSpace(ks))
 	n, errN := strconv.Atoi(strings.TrimSpace(ns))
+	if zeroBased && errK == nil && k < MaxSegments {
+		k++
+	}
 	switch {
 	case !ok || errK != nil || errN != nil:
-		return Segment{}, fmt.Errorf("segment %q: want k/n, the k-th of n shares, e.g. 2/4", s)
+		return Segment{}, fmt.Errorf("segment %q: want k/n, the k-th of n shares, e.g. 2/4 (or index:i/n, zero-based)", s)
 	case n < 1 || n > MaxSegments:
 		return Segment{}, fmt.Errorf("segment %q: n must be 1 to %d", s, MaxSegments)
 	case k < 1 || k > n:

@@ -14,6 +14,10 @@ func TestParseSegment(t *testing.T) {
 		{"1/1", Segment{1, 1}, ""},
 		{"2/4", Segment{2, 4}, ""},
 		{" 3 / 3 ", Segment{3, 3}, ""},
+		{"index:0/4", Segment{1, 4}, ""},
+		{"index:3/4", Segment{4, 4}, ""},
+		{"index:4/4", Segment{}, "k must be 1 to 4"},
+		{"index:-1/4", Segment{}, "k must be 1 to 4"},
 		{"0/4", Segment{}, "k must be 1 to 4"},
 		{"5/4", Segment{}, "k must be 1 to 4"},
 		{"1/0", Segment{}, "n must be"},
@@ -107,7 +111,7 @@ func TestShard(t *testing.T) {
 // FuzzParseSegment: any --segment text parses to a valid segment or an
 // error, never a panic.
 func FuzzParseSegment(f *testing.F) {
-	for _, s := range []string{"1/1", "2/4", "0/0", "-1/3", "9999999999999999999/2", "1/"} {
+	for _, s := range []string{"1/1", "2/4", "0/0", "-1/3", "9999999999999999999/2", "1/", "index:9999/10000", "index:x/2"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/report"
@@ -29,6 +32,7 @@ func mergeCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "save the merged result to `FILE` instead of runs/"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
+			&cli.DurationFlag{Name: "wait", Usage: "wait up to `DURATION` for every shard file to exist (shards still running elsewhere, e.g. a Kubernetes merge Job)"},
 		},
 		Action: mergeAction,
 	}
@@ -37,6 +41,9 @@ func mergeCommand() *cli.Command {
 func mergeAction(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return cli.Exit("merge: give the result files of the shards", exitUsage)
+	}
+	if err := waitForFiles(c.Context, c.Args().Slice(), c.Duration("wait")); err != nil {
+		return cli.Exit("merge: "+err.Error(), exitFail)
 	}
 	var in []results.MergeInput
 	for _, path := range c.Args().Slice() {
@@ -93,4 +100,35 @@ func withSuffix(name string, seg workload.Segment) string {
 		return name
 	}
 	return fmt.Sprintf("%s-segment-%dof%d.json", strings.TrimSuffix(name, ".json"), seg.K, seg.N)
+}
+
+// waitForFiles waits until every path exists, polling each second, for at
+// most d (0: not at all). Results are written atomically (a temporary
+// file, then a rename), so a file that exists is complete.
+func waitForFiles(ctx context.Context, paths []string, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	deadline := time.Now().Add(d)
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		var missing []string
+		for _, p := range paths {
+			if _, err := os.Stat(p); err != nil {
+				missing = append(missing, p)
+			}
+		}
+		if len(missing) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("after waiting %s, still missing: %s", d, strings.Join(missing, ", "))
+		}
+		select {
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		case <-tick.C:
+		}
+	}
 }

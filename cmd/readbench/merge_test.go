@@ -189,7 +189,11 @@ func TestMergeRefusesWhatIsNotOneRun(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "m.json")); err == nil {
 		t.Error("a refused merge wrote a result")
 	}
-	_, stderr, code := readbench(t, dir, "run", w, "--segment", "1/3", "--start-at", "2020-01-01T00:00:00Z")
+	_, stderr, code := readbench(t, dir, "merge", "--wait", "1500ms", "--out", "m.json", "s1.json", "s2.json", "s3.json")
+	if code != 1 || !strings.Contains(stderr, "still missing: s3.json") {
+		t.Errorf("merge --wait for a shard that never comes: exit %d, %q", code, stderr)
+	}
+	_, stderr, code = readbench(t, dir, "run", w, "--segment", "1/3", "--start-at", "2020-01-01T00:00:00Z")
 	if code != 2 || !strings.Contains(stderr, "already passed") {
 		t.Errorf("--start-at in the past: exit %d, %q", code, stderr)
 	}

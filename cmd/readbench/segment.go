@@ -15,7 +15,7 @@ import (
 // shardFlags are --segment and --start-at.
 func shardFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "segment", Usage: "run the `k/n`-th share of the workload: shard k of n runs every n-th turn of the same schedule, so n shards merged (readbench merge) are exactly one run"},
+		&cli.StringFlag{Name: "segment", Usage: "run the `k/n`-th share of the workload: shard k of n runs every n-th turn of the same schedule, so n shards merged (readbench merge) are exactly one run; index:i/n is the zero-based form (a Kubernetes completion index)"},
 		&cli.StringFlag{Name: "start-at", Usage: "start the schedule at `TIME`: RFC 3339 (2026-12-01T08:00:00Z) or +DURATION from now (+30s); connect first, then wait, so shards start together; a time already past is an error"},
 	}
 }
