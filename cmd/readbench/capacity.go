@@ -88,6 +88,13 @@ func capacityAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
+	// Capacity sets the load: an open model whose rate each step sets (a
+	// placeholder until then, so that a workload without a rate validates).
+	hadRate := w.Load.Rate.PerSecond > 0
+	w.Load.Model, w.Load.Stages, w.Load.Turns, w.Load.Duration = workload.ModelOpen, nil, 0, c.Duration("step-duration")
+	if !hadRate {
+		w.Load.Rate = units.Rate{PerSecond: 1, Text: "1/s"}
+	}
 	if err := applyRunFlags(c, w); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
@@ -120,6 +127,9 @@ func capacityAction(c *cli.Context) error {
 	}
 	cr := &capacityRun{c: c, w: w, dir: dir, self: self, warmup: c.Duration("step-warmup"), duration: c.Duration("step-duration")}
 	if c.String("sweep") == "size" {
+		if !hadRate && !c.IsSet("rate") {
+			return cli.Exit("capacity: --sweep size holds a rate: give --rate or a workload with load.rate", exitUsage)
+		}
 		return cr.sizeSweep(slo)
 	}
 	return cr.rateSearch(slo)
