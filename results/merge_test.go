@@ -168,3 +168,31 @@ func TestMergeRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeOddInputs: hand-edited shards (a class missing, a start a day
+// away, an outcome readbench does not know) are merged or refused with an
+// error, never a panic. (Parse, which reads them, is fuzzed.)
+func TestMergeOddInputs(t *testing.T) {
+	w := fixtureWorkload(t)
+	_, shards := shardedRuns(2)
+	pair := func() (a, b *Result) {
+		return buildShard(t, w, workload.Segment{K: 1, N: 2}, shards[0], 1), buildShard(t, w, workload.Segment{K: 2, N: 2}, shards[1], 1)
+	}
+	a, b := pair()
+	b.Classes = b.Classes[:1]
+	if _, err := Merge([]MergeInput{{"b", b}, {"a", a}}); err == nil || !strings.Contains(err.Error(), "differ in classes") {
+		t.Errorf("a class missing from one shard: %v", err)
+	}
+	a, b = pair()
+	b.Ended = NewTimestamp(fixtureStart().Add(48 * time.Hour))
+	b.Started = NewTimestamp(fixtureStart().Add(25 * time.Hour))
+	a.Ended = NewTimestamp(fixtureStart().Add(30 * time.Hour))
+	if _, err := Merge([]MergeInput{{"a", a}, {"b", b}}); err == nil || !strings.Contains(err.Error(), "timeline") {
+		t.Errorf("a shard a day later: %v", err)
+	}
+	a, b = pair()
+	b.Totals.Outcomes["exploded"] = 3
+	if _, err := Merge([]MergeInput{{"a", a}, {"b", b}}); err == nil || !strings.Contains(err.Error(), "exploded") {
+		t.Errorf("an unknown outcome: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Segment is the k-th of n equal shares of a run (--segment k/n), so that n
@@ -134,4 +135,39 @@ func (w *Workload) Shard(s Segment) (*Workload, error) {
 		c.Load.MaxInFlight = max(s.Share(w.Load.MaxInFlight), 1)
 	}
 	return &c, nil
+}
+
+// MaxStartWait bounds how far ahead --start-at may be: a date a year off
+// is a typo, not a plan.
+const MaxStartWait = 24 * time.Hour
+
+// ParseStartAt reads the moment shards start their schedule (--start-at):
+// an RFC 3339 time, or "+DURATION" from now. A time not after now is
+// refused rather than started at once: a shard that starts late is not
+// aligned with the others, and its merge would describe a load that never
+// happened.
+func ParseStartAt(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	var at time.Time
+	if rest, ok := strings.CutPrefix(s, "+"); ok {
+		d, err := time.ParseDuration(rest)
+		if err != nil || d <= 0 {
+			return time.Time{}, fmt.Errorf("%q: want +DURATION such as +30s, or an RFC 3339 time such as 2026-12-01T08:00:00Z", s)
+		}
+		at = now.Add(d)
+	} else {
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("%q: want an RFC 3339 time such as 2026-12-01T08:00:00Z, or +DURATION such as +30s", s)
+		}
+		at = t
+	}
+	switch {
+	case !at.After(now):
+		return time.Time{}, fmt.Errorf("%s has already passed (now %s): shards must all start at the given time; give a later one",
+			at.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339))
+	case at.Sub(now) > MaxStartWait:
+		return time.Time{}, fmt.Errorf("%s is more than %s away", at.UTC().Format(time.RFC3339), MaxStartWait)
+	}
+	return at, nil
 }

@@ -3,6 +3,7 @@ package workload
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseSegment(t *testing.T) {
@@ -118,6 +119,48 @@ func FuzzParseSegment(f *testing.F) {
 		seg, err := ParseSegment(s)
 		if err == nil && (seg.K < 1 || seg.K > seg.N || seg.N > MaxSegments) {
 			t.Fatalf("%q parsed to %+v", s, seg)
+		}
+	})
+}
+
+func TestParseStartAt(t *testing.T) {
+	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		in   string
+		want time.Time
+		err  string
+	}{
+		{"+30s", now.Add(30 * time.Second), ""},
+		{"2026-12-01T08:05:00Z", now.Add(5 * time.Minute), ""},
+		{"2026-12-01T09:05:00.5+01:00", now.Add(5*time.Minute + 500*time.Millisecond), ""},
+		{"2026-12-01T08:00:00Z", time.Time{}, "already passed"},
+		{"2026-11-30T08:00:00Z", time.Time{}, "already passed"},
+		{"+0s", time.Time{}, "want +DURATION"},
+		{"+-5s", time.Time{}, "want +DURATION"},
+		{"2027-12-01T08:00:00Z", time.Time{}, "more than"},
+		{"tomorrow", time.Time{}, "RFC 3339"},
+	} {
+		got, err := ParseStartAt(c.in, now)
+		switch {
+		case c.err == "" && (err != nil || !got.Equal(c.want)):
+			t.Errorf("%q: %v, %v; want %v", c.in, got, err, c.want)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%q: %v, want an error with %q", c.in, err, c.err)
+		}
+	}
+}
+
+// FuzzParseStartAt: any --start-at text is a time after now within the
+// bound, or an error; never a panic.
+func FuzzParseStartAt(f *testing.F) {
+	for _, s := range []string{"+30s", "2026-12-01T08:05:00Z", "+9999999h", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z"} {
+		f.Add(s)
+	}
+	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, s string) {
+		at, err := ParseStartAt(s, now)
+		if err == nil && (!at.After(now) || at.Sub(now) > MaxStartWait) {
+			t.Fatalf("%q: %v accepted", s, at)
 		}
 	})
 }
