@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/readbench/readbench/capacity"
+	"github.com/readbench/readbench/results"
 )
 
 func TestWriteCapacity(t *testing.T) {
@@ -35,5 +36,27 @@ func TestWriteCapacity(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "64KiB") || !strings.Contains(b.String(), "sizes.") {
 		t.Errorf("size sweep:\n%s", b.String())
+	}
+}
+
+// TestTableNamesShards: a shard's report says it is a share, a merged
+// one that it was merged.
+func TestTableNamesShards(t *testing.T) {
+	r := fixture(t, false)
+	r.Segment = results.Segment{K: 2, N: 4}
+	var b bytes.Buffer
+	if err := WriteTable(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "segment 2/4: this shard's share") {
+		t.Errorf("shard header:\n%.600s", b.String())
+	}
+	r.Segment, r.Shards = results.Segment{K: 1, N: 1}, make([]results.Shard, 3)
+	b.Reset()
+	if err := WriteTable(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "merged from 3 shards") {
+		t.Errorf("merged header:\n%.600s", b.String())
 	}
 }

@@ -256,14 +256,19 @@ func minTime(a, b time.Time) time.Time {
 }
 
 // mergedHost describes the machines of the shards: their names joined,
-// their CPUs summed, the first one's system.
+// the CPUs of each distinct machine summed (shards sharing a host share
+// its CPUs), the first one's system.
 func mergedHost(in []MergeInput) Host {
 	h := in[0].Result.Host
 	h.CPUs = 0
 	var names []string
 	for _, s := range in {
+		n := s.Result.Host.Hostname
+		if n != "" && slices.Contains(names, n) {
+			continue
+		}
 		h.CPUs += s.Result.Host.CPUs
-		if n := s.Result.Host.Hostname; n != "" && !slices.Contains(names, n) {
+		if n != "" {
 			names = append(names, n)
 		}
 	}
