@@ -68,7 +68,7 @@ func runAction(c *cli.Context) error {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	if _, err := w.Shard(seg); err != nil {
-		return cli.Exit(fmt.Sprintf("--segment %s: %v", seg, err), exitUsage)
+		return cli.Exit(err.Error(), exitUsage)
 	}
 	if err := checkAim("run", w.Target, w.Headers, client.Aim{AllowHosts: w.AllowHosts, InsecureCredentials: w.InsecureCredentials}); err != nil {
 		return err
