@@ -104,6 +104,10 @@ func runAction(c *cli.Context) error {
 	}
 	if !quiet {
 		opts.Progress = progressPrinter(c.App.ErrWriter)
+		if !startAt.IsZero() {
+			fmt.Fprintf(c.App.ErrWriter, "readbench: segment %s: connecting, then starting the schedule at %s (in %s)\n",
+				seg, startAt.UTC().Format(time.RFC3339Nano), time.Until(startAt).Round(time.Second))
+		}
 	}
 	opts.Logf = func(format string, args ...any) {
 		clearProgress(c.App.ErrWriter, opts.Progress != nil)
