@@ -43,6 +43,16 @@ type Options struct {
 	// ServerPID is a server process on this machine (an HTTP target's) whose
 	// CPU and memory are sampled with the stdio children's; 0: none.
 	ServerPID int
+	// Segment is the share of the run this process drives (--segment k/n;
+	// the zero value is the whole run): see workload.Segment for the rule
+	// that makes n shards together exactly the whole run.
+	Segment workload.Segment
+	// StartAt, when set, is the wall-clock moment the schedule starts
+	// (--start-at): sessions are opened first, then the run waits, so n
+	// shards on n machines start their schedules together. A run that is
+	// still connecting at StartAt starts its schedule at StartAt anyway:
+	// its first turns are late, and their lag and latency say so.
+	StartAt time.Time
 }
 
 // Progress is a live snapshot for a progress line.
@@ -101,8 +111,11 @@ var (
 // Run executes the workload and returns what it measured. Cancelling ctx
 // stops scheduling, cancels reads in flight and returns a partial report.
 func Run(ctx context.Context, o Options) (*Report, error) {
-	w := o.Workload
-	if err := w.Validate(); err != nil {
+	if err := o.Workload.Validate(); err != nil {
+		return nil, err
+	}
+	w, err := o.Workload.Shard(o.Segment)
+	if err != nil {
 		return nil, err
 	}
 	classes := make([]stats.ClassInfo, len(w.Mix))
@@ -129,12 +142,18 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	rep := &Report{
 		Target: w.Target, Server: sessions[0].Server(), ProtocolVersion: sessions[0].ProtocolVersion(),
-		AskedRate: askedRate(w.Load), LateObservable: sessions[0].LateAnswersObservable(),
+		AskedRate: askedRate(w.Load) / float64(max(o.Segment.N, 1)), LateObservable: sessions[0].LateAnswersObservable(),
+	}
+	if !waitUntil(ctx, o.StartAt) {
+		return nil, fmt.Errorf("interrupted while waiting for --start-at %s: %w", o.StartAt.Format(time.RFC3339), context.Cause(ctx))
 	}
 	cost := servercost.Start(ctx, costPIDs(sessions, o.ServerPID), servercost.Every)
 	defer cost.Stop() // before closeAll (defers run last first): the children are still there
 	rep.Started = time.Now()
-	measuredStart, measuredEnd, partial := r.schedule(ctx)
+	if !o.StartAt.IsZero() {
+		rep.Started = o.StartAt
+	}
+	measuredStart, measuredEnd, partial := r.schedule(ctx, rep.Started)
 	r.turns.Wait()
 	if r.abandoned.Load() > 0 && rep.LateObservable {
 		time.Sleep(lateGrace) // let answers the server should not have sent arrive
@@ -248,8 +267,7 @@ func costPIDs(sessions []*client.Session, serverPID int) []int {
 
 // schedule starts turns until the schedule ends or ctx is cancelled, and
 // returns the bounds of the measured phase.
-func (r *runner) schedule(ctx context.Context) (mStart, mEnd time.Time, partial bool) {
-	start := time.Now()
+func (r *runner) schedule(ctx context.Context, start time.Time) (mStart, mEnd time.Time, partial bool) {
 	r.measured.StartTimeline(start) // both phases share the run's seconds
 	r.warmup.StartTimeline(start)
 	warm := r.w.Load.Warmup
@@ -277,12 +295,15 @@ func (r *runner) schedule(ctx context.Context) (mStart, mEnd time.Time, partial 
 		if !isWarm && r.w.Load.Turns > 0 && measuredTurns >= int64(r.w.Load.Turns) {
 			break
 		}
+		if !isWarm {
+			measuredTurns++ // every index counts: the shards' union is the first Turns turns
+		}
+		if !r.o.Segment.Owns(i) {
+			continue // another shard's turn (workload.Segment)
+		}
 		intended := start.Add(at)
 		if !sleeper.SleepUntil(intended, ctx.Done(), nil) {
 			return mStart, time.Now(), true
-		}
-		if !isWarm {
-			measuredTurns++
 		}
 		r.launch(ctx, i, intended, isWarm)
 		// Let the turn run now, on this P, before the next sleep: asleep in
@@ -364,7 +385,7 @@ func (r *runner) closedLoop(ctx context.Context, start time.Time) (partial bool)
 				}
 				r.inFlight.Add(1)
 				r.turns.Add(1)
-				r.runTurn(ctx, next.Add(1)-1, now, isWarm)
+				r.runTurn(ctx, r.o.Segment.Turn(next.Add(1)-1), now, isWarm)
 			}
 		}()
 	}

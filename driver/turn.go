@@ -32,7 +32,7 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	}
 	r.started.Add(1)
 	started := time.Now()
-	s := r.sessions[i%uint64(len(r.sessions))]
+	s := r.sessions[r.o.Segment.Local(i)%uint64(len(r.sessions))]
 	rec.Schedule(len(atts))
 
 	tctx, cancel := ctx, context.CancelFunc(func() {})

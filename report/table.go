@@ -88,7 +88,7 @@ func headerFields(r *results.Result) [][2]string {
 		asked = fmt.Sprintf("%s model, asked %s", orDash(l.Model), numfmt.Rate(r.Totals.AskedRate, "turns"))
 	}
 	h := r.Host
-	return [][2]string{
+	fields := [][2]string{
 		{"target", where(t)},
 		{"server", fmt.Sprintf("%s, protocol %s", serverText(t), orDash(t.ProtocolVersion))},
 		{"started", fmt.Sprintf("%s, %s, %d sessions", started, measured, r.Workload.Sessions)},
@@ -96,6 +96,13 @@ func headerFields(r *results.Result) [][2]string {
 			numfmt.Rate(r.Totals.AchievedRate, "turns"), numfmt.Rate(r.Totals.ReadsPerS, "reads"))},
 		{"host", fmt.Sprintf("%s, %s/%s, %d CPUs, %s", orDash(h.Hostname), h.OS, h.Arch, h.CPUs, h.GoVersion)},
 	}
+	switch {
+	case r.Segment.N > 1:
+		fields = append(fields, [2]string{"shard", fmt.Sprintf("segment %d/%d: this shard's share of the run; readbench merge adds the %d shards", r.Segment.K, r.Segment.N, r.Segment.N)})
+	case len(r.Shards) > 0:
+		fields = append(fields, [2]string{"shards", fmt.Sprintf("merged from %d shards (server cost per shard in the result's shards)", len(r.Shards))})
+	}
+	return fields
 }
 
 // newTable returns a table in the report's style: ASCII, no outer border,

@@ -28,6 +28,9 @@ type Meta struct {
 	Measured time.Duration
 	// Cost is the server's own cost.
 	Cost servercost.Summary
+	// Segment is the share of the run (--segment k/n); the zero value is
+	// the whole run.
+	Segment workload.Segment
 	// LateObservable says whether late answers could be seen on the
 	// target's transport; LateWatch how long the run watched for them
 	// after its last turn.
@@ -49,6 +52,25 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 	if w == nil {
 		return nil, errors.New("results: build: no workload")
 	}
+	return build(m, resolveWorkload(w), policyOf(w), w.Load.Warmup, measured, warmup, []*stats.Run{warmup, measured})
+}
+
+// policy is what the advice needs of the workload: the most reads a turn
+// issues at once and the limits it ran with.
+type policy struct {
+	parallel              int
+	deadline, readTimeout time.Duration
+}
+
+func policyOf(w *workload.Workload) policy {
+	return policy{parallel: maxAttachments(w.Turn.Attachments), deadline: w.Turn.Deadline, readTimeout: w.Turn.ReadTimeout}
+}
+
+// build makes the document from the resolved workload rw, the advice's
+// policy p, the warmup's length and the recorded phases; the timeline is
+// the seconds of phases (a run's warmup and measured phases, or the
+// shards of a merge placed on one clock).
+func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *stats.Run, phases []*stats.Run) (*Result, error) {
 	if measured == nil {
 		return nil, errors.New("results: build: no measured run")
 	}
@@ -58,7 +80,7 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 		Started:    NewTimestamp(m.Started),
 		Ended:      NewTimestamp(m.Ended),
 		Partial:    m.Partial,
-		Workload:   resolveWorkload(w),
+		Workload:   rw,
 		Target:     m.Target,
 		Host:       thisHost(),
 		Totals:     totals(m, measured),
@@ -68,6 +90,8 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 		Thresholds: []Verdict{},
 		Timeline:   []Second{},
 		Advice:     Advice{Deadlines: []Candidate{}, Timeouts: []Candidate{}, Reasoning: []string{}},
+		Segment:    Segment{K: max(m.Segment.K, 1), N: max(m.Segment.N, 1)},
+		Shards:     []Shard{},
 	}
 	r.Target.Address = redactURLs(r.Target.Address)
 	var err error
@@ -113,17 +137,17 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 	if r.Warmup, err = warmupOf(warmup); err != nil {
 		return nil, err
 	}
-	if r.Timeline, err = timeline(w.Load.Warmup, warmup, measured); err != nil {
+	if r.Timeline, err = timeline(warm, phases...); err != nil {
 		return nil, err
 	}
-	r.Advice = advice(w, measured)
+	r.Advice = advice(p, measured)
 	return r, nil
 }
 
 // timeline merges the phases' seconds into the result's timeline: one
 // entry per second from the run's start, warmup included and marked.
-func timeline(warm time.Duration, warmup, measured *stats.Run) ([]Second, error) {
-	secs, err := stats.MergeTimelines(warm, warmup, measured)
+func timeline(warm time.Duration, phases ...*stats.Run) ([]Second, error) {
+	secs, err := stats.MergeTimelines(warm, phases...)
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
@@ -132,7 +156,7 @@ func timeline(warm time.Duration, warmup, measured *stats.Run) ([]Second, error)
 		out = append(out, Second{
 			T: s.Second, Warmup: s.Warmup, Asked: float64(s.Asked), Achieved: float64(s.Achieved),
 			Reads: s.Reads, Errors: s.Errors, InFlight: s.InFlight, P50Ms: millis(s.P50), P99Ms: millis(s.P99),
-			LagMaxMs: millis(s.LagMax),
+			LagMaxMs: millis(s.LagMax), HDR: s.LatencyHDR,
 		})
 	}
 	return out, nil
@@ -141,7 +165,7 @@ func timeline(warm time.Duration, warmup, measured *stats.Run) ([]Second, error)
 // advice prices candidate limits on the measured phase and recommends a
 // pair (stats.Advise says how and why), with the reasoning written out in
 // sentences (adviceReasoning), which the document stores for every report.
-func advice(w *workload.Workload, run *stats.Run) Advice {
+func advice(p policy, run *stats.Run) Advice {
 	// The read tail is the ok answers' (the one to size a timeout on);
 	// dropped turns, recorded at the deadline like cut ones, count with
 	// them as turns the deadline did not see finish.
@@ -149,8 +173,8 @@ func advice(w *workload.Workload, run *stats.Run) Advice {
 		Turn: run.Turn, Read: run.ReadOK,
 		Turns: run.Turns, Cut: run.TurnEndCount(stats.TurnCut) + run.TurnEndCount(stats.TurnDropped),
 		Timeouts: run.Outcomes[stats.Timeout], Cancelled: run.Outcomes[stats.Cancelled],
-		Parallel: maxAttachments(w.Turn.Attachments),
-		Deadline: w.Turn.Deadline, ReadTimeout: w.Turn.ReadTimeout,
+		Parallel: p.parallel,
+		Deadline: p.deadline, ReadTimeout: p.readTimeout,
 	})
 	return Advice{
 		Deadlines: candidates(a.Deadlines), Timeouts: candidates(a.Timeouts),

@@ -74,6 +74,33 @@ type Result struct {
 	Thresholds []Verdict `json:"thresholds"`
 	// Warmup is recorded apart and never mixed into the figures above.
 	Warmup Warmup `json:"warmup"`
+	// Segment is the share of a run this result covers (--segment k/n):
+	// {1, 1} for a whole run, a merged one included. Shards lists, for a
+	// result merged from shards (readbench merge), what each shard was and
+	// where it ran, with its server cost; empty for a run of one process.
+	Segment Segment `json:"segment"`
+	Shards  []Shard `json:"shards"`
+}
+
+// Segment is the "segment" key: the k-th of n shares of a run.
+type Segment struct {
+	K int `json:"k"`
+	N int `json:"n"`
+}
+
+// Shard is one shard of a merged result, as its own result file said.
+type Shard struct {
+	Segment        Segment    `json:"segment"`
+	File           string     `json:"file"` // the file merged, as named on the command line
+	Host           Host       `json:"host"`
+	Started        Timestamp  `json:"started"`
+	Ended          Timestamp  `json:"ended"`
+	Partial        bool       `json:"partial"`
+	GeneratorBound bool       `json:"generator_bound"`
+	Scheduled      int64      `json:"scheduled"`
+	AskedRate      float64    `json:"asked_rate"`
+	AchievedRate   float64    `json:"achieved_rate"`
+	ServerCost     ServerCost `json:"server_cost"`
 }
 
 // Tool names the program that wrote the result, so that a difference
@@ -331,6 +358,9 @@ type Second struct {
 	P50Ms    float64 `json:"p50_ms"`               // read latency of the reads that finished, cut ones at the cut
 	P99Ms    float64 `json:"p99_ms"`
 	LagMaxMs float64 `json:"lag_max_ms"` // the largest scheduling lag of those reads
+	// HDR is the histogram of those reads' latency ("" when none), so that
+	// the timelines of shards merge exactly (readbench merge).
+	HDR string `json:"hdr"`
 }
 
 // Advice is the policy advice read off the histograms: what each candidate

@@ -151,6 +151,10 @@ func (r *Result) fillEmpty() {
 		emptyMap(&r.Classes[i].Outcomes)
 	}
 	emptyList(&r.TurnSizes)
+	emptyList(&r.Shards)
+	if r.Segment.N < 1 { // written before shards existed: a whole run
+		r.Segment = Segment{K: 1, N: 1}
+	}
 	if r.Timeline == nil {
 		r.Timeline = []Second{}
 	}

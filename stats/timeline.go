@@ -159,7 +159,9 @@ func (r *Recorder) finishTimeline() {
 // which share a start) second by second, and derives what needs them all:
 // turns in flight at the end of each second (started minus ended so far),
 // the read percentiles of each second, and the warmup mark (seconds that
-// began before warmup ended). The result holds no histograms.
+// began before warmup ended). Each second's merged histogram is kept as
+// its encoding (LatencyHDR), so that timelines of shards can be merged
+// again exactly; no decoded histogram is held.
 func MergeTimelines(warmup time.Duration, runs ...*Run) ([]SecondStats, error) {
 	n := 0
 	for _, r := range runs {
@@ -201,6 +203,11 @@ func MergeTimelines(warmup time.Duration, runs ...*Run) ([]SecondStats, error) {
 		o.InFlight = inFlight
 		if h != nil && h.Count() > 0 {
 			o.P50, o.P99 = h.Quantile(50), h.Quantile(99)
+			enc, err := h.Encode()
+			if err != nil {
+				return nil, fmt.Errorf("timeline second %d: %w", i, err)
+			}
+			o.LatencyHDR = enc
 		}
 	}
 	return out, nil

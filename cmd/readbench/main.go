@@ -92,6 +92,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			inflationCommand(),
 			reportCommand(),
 			compareCommand(),
+			mergeCommand(),
+			capacityCommand(),
 		},
 	}
 	for _, c := range app.Commands {

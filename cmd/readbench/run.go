@@ -54,7 +54,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Usage: "the report on stdout: table, markdown, json or junit (thresholds as test cases)", Value: "table"},
 			thresholdFlag(),
 			maxAnswerFlag(),
-		}, append(aimFlags(), profileFlags()...)...),
+		}, append(append(aimFlags(), profileFlags()...), shardFlags()...)...),
 		Action: runAction,
 	}
 }
@@ -77,6 +77,13 @@ func runAction(c *cli.Context) error {
 	format := c.String("format")
 	if runWriter(format) == nil {
 		return cli.Exit(fmt.Sprintf("run: --format %q: want table, markdown, json or junit", format), exitUsage)
+	}
+	seg, startAt, err := shardOf(c, time.Now())
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if _, err := w.Shard(seg); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
 	}
 	if err := checkAim("run", w.Target, w.Headers, client.Aim{AllowHosts: w.AllowHosts, InsecureCredentials: w.InsecureCredentials}); err != nil {
 		return err
@@ -107,9 +114,15 @@ func runAction(c *cli.Context) error {
 		Stderr:          stderrLog.file,
 		Client:          client.ServerInfo{Name: "readbench", Version: version},
 		ServerPID:       c.Int("server-pid"),
+		Segment:         seg,
+		StartAt:         startAt,
 	}
 	if !quiet {
 		opts.Progress = progressPrinter(c.App.ErrWriter)
+		if !startAt.IsZero() {
+			fmt.Fprintf(c.App.ErrWriter, "readbench: segment %s: connecting, then starting the schedule at %s (in %s)\n",
+				seg, startAt.UTC().Format(time.RFC3339Nano), time.Until(startAt).Round(time.Second))
+		}
 	}
 	opts.Logf = func(format string, args ...any) {
 		clearProgress(c.App.ErrWriter, opts.Progress != nil)
@@ -124,7 +137,7 @@ func runAction(c *cli.Context) error {
 		return cli.Exit(err.Error(), exitFail)
 	}
 	clearProgress(c.App.ErrWriter, opts.Progress != nil)
-	return saveAndReport(c, w, rep, runOutput{out: out, stderrLog: stderrLog, quiet: quiet, format: format, thresholds: thresholds})
+	return saveAndReport(c, w, rep, runOutput{out: out, stderrLog: stderrLog, quiet: quiet, format: format, thresholds: thresholds, seg: seg})
 }
 
 // loadWorkload reads a workload file, or a built-in scenario by name when
@@ -203,6 +216,7 @@ type runOutput struct {
 	quiet      bool
 	format     string
 	thresholds []bounds.Threshold
+	seg        workload.Segment // the share of the run this process ran
 }
 
 // runWriter is how run prints its report in a format, nil for an unknown one.
@@ -221,28 +235,24 @@ func runWriter(format string) func(io.Writer, *results.Result) error {
 }
 
 func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, o runOutput) error {
-	out, stderrLog, quiet := o.out, o.stderrLog, o.quiet
-	res, err := results.Build(results.Meta{
-		ToolName: "readbench", ToolVersion: version,
-		Started: rep.Started, Ended: rep.Ended, Partial: rep.Partial,
-		Target: results.Target{
-			Address: w.Target.String(), Transport: w.Target.Transport(),
-			Server:          results.Server{Name: rep.Server.Name, Version: rep.Server.Version},
-			ProtocolVersion: rep.ProtocolVersion,
-		},
-		AskedRate: rep.AskedRate, Measured: rep.Measured,
-		LateObservable: rep.LateObservable, LateWatch: rep.LateWatch,
-		Cost: rep.Cost, GeneratorPeakRSS: rep.GeneratorPeakRSS, Digests: resultDigests(rep.Digests),
-	}, w, rep.Run, rep.Warmup)
+	out, stderrLog, quiet, seg := o.out, o.stderrLog, o.quiet, o.seg
+	res, err := buildResult(w, rep, seg)
 	if err != nil {
-		return fmt.Errorf("build result: %w", err)
+		return err
 	}
 	// Thresholds are evaluated on the result as built, stored in it, and
 	// enforced only after it is saved: a broken bound leaves its evidence.
-	evalErr := holdToThresholds(res, o.thresholds)
+	// A shard carries a share of the load (rate>45/s would fail on every
+	// one): readbench merge holds the whole run to them instead.
+	thresholds := o.thresholds
+	if seg.N > 1 && len(thresholds) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "readbench: segment %s: thresholds are not evaluated on a shard; readbench merge evaluates them on the whole run\n", seg)
+		thresholds = nil
+	}
+	evalErr := holdToThresholds(res, thresholds)
 	path := out.path
 	if path == "" {
-		path = filepath.Join(out.dir, results.DefaultName(rep.Started, rep.Server.Name, rep.Server.Version))
+		path = filepath.Join(out.dir, withSuffix(results.DefaultName(rep.Started, rep.Server.Name, rep.Server.Version), seg))
 	}
 	if err := res.SaveFile(path); err != nil {
 		return cli.Exit(fmt.Sprintf("save result: %v", err), exitFail)
@@ -293,4 +303,26 @@ func resultDigests(m map[string]driver.Digest) map[string]results.Digest {
 		out[uri] = results.Digest{SHA256: d.SHA256, MIME: d.MIME, Bytes: d.Bytes}
 	}
 	return out
+}
+
+// buildResult makes the result document of a run (or of one of its
+// shards, seg) from what the driver reported.
+func buildResult(w *workload.Workload, rep *driver.Report, seg workload.Segment) (*results.Result, error) {
+	res, err := results.Build(results.Meta{
+		ToolName: "readbench", ToolVersion: version,
+		Started: rep.Started, Ended: rep.Ended, Partial: rep.Partial,
+		Target: results.Target{
+			Address: w.Target.String(), Transport: w.Target.Transport(),
+			Server:          results.Server{Name: rep.Server.Name, Version: rep.Server.Version},
+			ProtocolVersion: rep.ProtocolVersion,
+		},
+		AskedRate: rep.AskedRate, Measured: rep.Measured,
+		LateObservable: rep.LateObservable, LateWatch: rep.LateWatch,
+		Cost: rep.Cost, GeneratorPeakRSS: rep.GeneratorPeakRSS, Digests: resultDigests(rep.Digests),
+		Segment: seg,
+	}, w, rep.Run, rep.Warmup)
+	if err != nil {
+		return nil, fmt.Errorf("build result: %w", err)
+	}
+	return res, nil
 }

@@ -1,0 +1,139 @@
+package capacity
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/results"
+)
+
+// fakeServer models a target that holds the SLO up to knee turns/s (turn
+// p99 10 ms, then 900 ms) and a generator that cannot drive more than
+// genMax turns/s (0: no limit).
+type fakeServer struct {
+	knee, genMax float64
+	capBytes     int64 // reads above it fail with a protocol outcome (0: none)
+	lagFrom      float64
+	lagSmall     float64
+	asked        []float64
+}
+
+func (f *fakeServer) run(_ context.Context, s Setting) (Outcome, error) {
+	f.asked = append(f.asked, s.Rate)
+	r := &results.Result{Target: results.Target{Address: "http://127.0.0.1:1/mcp", Server: results.Server{Name: "fake", Version: "1"}}}
+	t := &r.Totals
+	t.AskedRate, t.MeasuredS = s.Rate, 2
+	t.Turns = int64(s.Rate * 2)
+	t.Scheduled, t.AchievedRate, t.ReadsPerS, t.IdentityOK = t.Turns, s.Rate, s.Rate, true
+	t.Outcomes = map[string]int64{"ok": t.Scheduled}
+	r.Turn.P99Ms, r.Read.P99Ms = 10, 10
+	if s.Rate > f.knee {
+		r.Turn.P99Ms = 900
+	}
+	if f.genMax > 0 && s.Rate > f.genMax { // the pacer falls behind: fewer turns scheduled
+		r.GeneratorBound, r.Lag.P99Ms, r.LagBoundMs = true, 40, 1
+		t.Turns = int64(f.genMax * 2)
+	}
+	if f.lagFrom > 0 && s.Rate >= f.lagFrom { // the lag alone breaks the SLO
+		r.GeneratorBound, r.Lag.P99Ms, r.LagBoundMs = true, 850, 1
+		r.Turn.P99Ms, r.Read.P99Ms = 860, 860
+	}
+	if f.lagSmall > 0 && s.Rate > f.knee { // lagging, yet the server's queue is what breaks
+		r.GeneratorBound, r.Lag.P99Ms, r.LagBoundMs = true, f.lagSmall, 1
+	}
+	o := Outcome{Result: r}
+	if f.capBytes > 0 && s.Size > f.capBytes {
+		t.Outcomes = map[string]int64{"protocol": t.Scheduled}
+		t.Errors, t.ErrorRate = t.Scheduled, 1
+		o.FirstFailure = "answer over the size limit"
+	} else if s.Size > f.capBytes/4 && f.capBytes > 0 {
+		r.Turn.P99Ms = 1200 // large answers are slow before they are refused
+	}
+	return o, nil
+}
+
+func sloJudge(t *testing.T, text string) Judge {
+	t.Helper()
+	ts, err := bounds.ParseThresholds(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return SLO(ts)
+}
+
+func TestSearch(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		f            fakeServer
+		plan         Plan
+		limit        string
+		lo, hi       float64 // the max sustainable rate found
+		generatorHit bool
+	}{
+		{"knee", fakeServer{knee: 400}, Plan{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitSLO, 375, 400, false},
+		{"no refine", fakeServer{knee: 400}, Plan{From: 50, To: 1600, Grow: 2}, LimitSLO, 400, 400, false},
+		{"range", fakeServer{knee: 5000}, Plan{From: 50, To: 1000, Grow: 3, Refine: 4}, LimitRange, 1000, 1000, false},
+		{"first step", fakeServer{knee: 10}, Plan{From: 50, To: 1000, Grow: 2, Refine: 4}, LimitFirstStep, 0, 0, false},
+		// The generator gives out before the server: never the server's limit.
+		{"generator", fakeServer{knee: 400, genMax: 150}, Plan{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitGenerator, 100, 100, true},
+		{"lag explains", fakeServer{knee: 400, lagFrom: 200}, Plan{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitGenerator, 100, 100, true},
+		// A lag over its bound that cannot account for the break: the server's limit.
+		{"lag small", fakeServer{knee: 400, lagSmall: 7}, Plan{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitSLO, 375, 400, false},
+	} {
+		f := c.f
+		rep, err := Search(context.Background(), c.plan, f.run, sloJudge(t, "turn.p99<800ms,errors<1%"))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if rep.LimitedBy != c.limit || rep.MaxSustainableRate < c.lo || rep.MaxSustainableRate > c.hi {
+			t.Errorf("%s: limited by %s at %v turns/s (asked %v), want %s in [%v, %v]", c.name, rep.LimitedBy, rep.MaxSustainableRate, f.asked, c.limit, c.lo, c.hi)
+		}
+		last := rep.Steps[len(rep.Steps)-1]
+		if c.generatorHit && (!last.GeneratorBound || !strings.Contains(last.Reason, "generator-bound") || !strings.Contains(rep.Conclusion, "not the server's")) {
+			t.Errorf("%s: last step %+v, conclusion %q", c.name, last, rep.Conclusion)
+		}
+		if strings.Contains(rep.Conclusion, "theoretical") {
+			t.Errorf("%s: the conclusion states a figure readbench did not measure: %q", c.name, rep.Conclusion)
+		}
+		if c.limit == LimitSLO && !strings.Contains(rep.Conclusion, "turn.p99<800ms") {
+			t.Errorf("%s: conclusion %q does not say which bound broke", c.name, rep.Conclusion)
+		}
+	}
+}
+
+func TestSweepSize(t *testing.T) {
+	f := &fakeServer{knee: 1e9, capBytes: 1 << 20}
+	rep, err := SweepSize(context.Background(), SizePlan{Rate: 5, From: 1 << 10, To: 256 << 20}, f.run, sloJudge(t, "turn.p99<800ms"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.MaxSizeWithinSLO != 256<<10 || rep.SLOBreakSize != 512<<10 || rep.FailSize != 2<<20 || rep.FailOutcome != "protocol" ||
+		!strings.Contains(rep.Conclusion, "answer over the size limit") {
+		t.Errorf("sweep: %+v", rep)
+	}
+	if n := len(rep.Steps); n != 12 { // 1 KiB … 2 MiB, then stop
+		t.Errorf("%d steps, want 12", n)
+	}
+}
+
+func TestPlanCheck(t *testing.T) {
+	for _, p := range []Plan{{From: 0, To: 10, Grow: 2}, {From: 10, To: 5, Grow: 2}, {From: 1, To: 10, Grow: 1}, {From: 1, To: 1e30, Grow: 1.01}, {From: 1, To: 2, Grow: 2, Refine: -1}} {
+		if p.Check() == nil {
+			t.Errorf("%+v accepted", p)
+		}
+	}
+	if g := (Plan{From: 50, To: 1000, Grow: 2}).Grid(); len(g) != 6 || g[5] != 1000 || g[4] != 800 {
+		t.Errorf("grid %v", g)
+	}
+}
+
+func TestRunnerErrorStops(t *testing.T) {
+	boom := errors.New("unreachable")
+	_, err := Search(context.Background(), Plan{From: 1, To: 4, Grow: 2}, func(context.Context, Setting) (Outcome, error) { return Outcome{}, boom }, sloJudge(t, "errors<1%"))
+	if !errors.Is(err, boom) {
+		t.Errorf("%v", err)
+	}
+}

@@ -1,0 +1,18 @@
+// Package capacity finds how much load a target sustains within an SLO:
+// the third job readbench exists for, after sizing timeouts and comparing
+// versions.
+//
+// Search (the rate) steps the open-model rate up on a coarse grid until a
+// step breaks the SLO, then bisects between the last good and the first
+// bad step; SweepSize holds the rate and doubles the attachment size until
+// reads fail outright. Each step is a whole run with a short warmup, run
+// by a Runner the caller provides (the command line runs the driver and
+// saves each step's result), and judged by a Judge: the SLO, in the one
+// bound grammar of package bounds. A step the generator could not drive
+// (its scheduling lag over the bound, or turns it never scheduled) is
+// marked generator-bound and ends the search: it is never reported as the
+// server's limit.
+//
+// It imports results and bounds; it never imports the driver, the client
+// or any renderer (package report prints what it finds).
+package capacity

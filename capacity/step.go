@@ -1,0 +1,182 @@
+package capacity
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/results"
+)
+
+// Setting is what one step asks for: a rate (turns per second) and, in a
+// size sweep, the size every sized class reads (bytes; 0: the workload's).
+type Setting struct {
+	Index int // 1-based, for file names
+	Rate  float64
+	Size  int64
+}
+
+// Outcome is what a Runner returns for one step: its result document, the
+// file it was saved to, and the first failure the run explained (the
+// message of a read that failed, "" when none), which says why a size
+// fails outright.
+type Outcome struct {
+	Result       *results.Result
+	File         string
+	FirstFailure string
+}
+
+// Runner runs one step. An error is a step that could not run at all (the
+// target unreachable): the search stops and returns it.
+type Runner func(ctx context.Context, s Setting) (Outcome, error)
+
+// Judge holds a step's result to the SLO: pass, or the reason it failed.
+// The error is a usage error (a bound naming a class the result lacks).
+// LagExplains says whether the generator's scheduling lag alone could
+// account for a failure, so that a failing step is charged to the
+// generator, never to the server, when it might be the generator's.
+type Judge interface {
+	Judge(r *results.Result) (pass bool, reason string, err error)
+	LagExplains(r *results.Result) bool
+}
+
+// SLO is the Judge of thresholds in the bound grammar (bounds.ParseThresholds):
+// every threshold must hold; the reason names those that do not.
+func SLO(ts []bounds.Threshold) Judge { return slo(ts) }
+
+type slo []bounds.Threshold
+
+func (ts slo) Judge(r *results.Result) (bool, string, error) {
+	vs, err := bounds.EvaluateAll(ts, r)
+	if err != nil {
+		return false, "", err
+	}
+	var broken []string
+	for _, v := range vs {
+		switch {
+		case v.Pass:
+		case v.Reason != "":
+			broken = append(broken, v.Bound+": "+v.Reason)
+		default:
+			broken = append(broken, fmt.Sprintf("%s measured %s%s", v.Bound, numfmt.Sig3(v.Measured), v.Unit))
+		}
+	}
+	if len(broken) > 0 {
+		return false, strings.Join(broken, "; "), nil
+	}
+	return true, "", nil
+}
+
+// LagExplains: every broken bound could be the lag's doing. A latency
+// bound could be when the measured value less the lag's p99 would meet
+// the limit (latency counts from the intended start, so the lag is part
+// of it); any other bound (errors, rates) could be when the lag's p99
+// reaches a tenth of the turn's deadline, where late starts begin to
+// cost reads.
+func (ts slo) LagExplains(r *results.Result) bool {
+	lag := r.Lag.P99Ms
+	for _, t := range ts {
+		v, err := t.Evaluate(r)
+		if err != nil || v.Pass {
+			continue
+		}
+		if v.Unit == "ms" && v.Reason == "" {
+			if v.Measured-lag > v.Limit {
+				return false
+			}
+			continue
+		}
+		deadline, _ := time.ParseDuration(r.Workload.Turn.Deadline)
+		if deadline <= 0 {
+			deadline, _ = time.ParseDuration(r.Workload.Turn.ReadTimeout)
+		}
+		if lag < float64(deadline)/float64(time.Millisecond)/10 {
+			return false
+		}
+	}
+	return true
+}
+
+// Step is one step as reported: what was asked, what it achieved, its
+// latency and outcomes, and the verdict.
+type Step struct {
+	Phase    string           `json:"phase"` // "step" (the grid) or "refine" (bisection)
+	Rate     float64          `json:"rate"`  // turns per second asked
+	Size     int64            `json:"size_bytes,omitempty"`
+	Achieved float64          `json:"achieved"` // turns per second that started
+	Read     Percentiles      `json:"read"`
+	Turn     Percentiles      `json:"turn"`
+	Outcomes map[string]int64 `json:"outcomes"`
+	// ErrorRate is the share of scheduled reads with an error outcome (0.01 = 1%).
+	ErrorRate  float64 `json:"error_rate"`
+	LagP99Ms   float64 `json:"lag_p99_ms"`
+	ReadsPerS  float64 `json:"reads_per_s"`
+	WireMBPerS float64 `json:"wire_mb_per_s"`
+	Pass       bool    `json:"pass"`
+	// GeneratorBound: readbench, not the target, limited the step; a
+	// failing generator-bound step says nothing of the server.
+	GeneratorBound bool   `json:"generator_bound"`
+	Reason         string `json:"reason"` // why it failed (or was generator-bound); "" for a clean pass
+	FirstFailure   string `json:"first_failure"`
+	File           string `json:"file"` // the step's full result
+}
+
+// Percentiles are a latency block's median and 99th percentile, ms.
+type Percentiles struct {
+	P50Ms float64 `json:"p50_ms"`
+	P99Ms float64 `json:"p99_ms"`
+}
+
+// minScheduled is the share of the turns a step asked for that the
+// generator must have scheduled (started or dropped) for the step to
+// count as driven: below it, the pacer itself fell behind.
+const minScheduled = 0.95
+
+// judge makes the Step of a finished run.
+func judge(phase string, s Setting, o Outcome, j Judge) (Step, error) {
+	r := o.Result
+	st := Step{
+		Phase: phase, Rate: s.Rate, Size: s.Size, Achieved: r.Totals.AchievedRate,
+		Read: Percentiles{r.Read.P50Ms, r.Read.P99Ms}, Turn: Percentiles{r.Turn.P50Ms, r.Turn.P99Ms},
+		Outcomes: r.Totals.Outcomes, ErrorRate: r.Totals.ErrorRate, LagP99Ms: r.Lag.P99Ms,
+		ReadsPerS: r.Totals.ReadsPerS, WireMBPerS: r.Totals.WireMBPerS,
+		FirstFailure: o.FirstFailure, File: o.File,
+	}
+	pass, reason, err := j.Judge(r)
+	if err != nil {
+		return st, err
+	}
+	st.Pass, st.Reason = pass, reason
+	switch {
+	case r.Partial:
+		st.Pass, st.Reason = false, "interrupted"
+	case !r.Totals.IdentityOK:
+		st.Pass, st.Reason = false, "the accounting identity broke: reads were lost, the figures cannot be trusted"
+	}
+	why := unscheduled(r)
+	if why == "" && !st.Pass && r.GeneratorBound && j.LagExplains(r) {
+		why = fmt.Sprintf("scheduling lag p99 %s ms, over its bound of %s ms, could account for the failure", numfmt.Sig3(r.Lag.P99Ms), numfmt.Sig3(r.LagBoundMs))
+	}
+	if why != "" {
+		st.GeneratorBound = true
+		if st.Reason != "" {
+			st.Reason += "; "
+		}
+		st.Reason += "generator-bound: " + why
+	}
+	return st, nil
+}
+
+// unscheduled says why readbench did not even schedule the step as
+// asked ("" when it did): a step whose load was not delivered is evidence
+// of nothing about the server, pass or fail.
+func unscheduled(r *results.Result) string {
+	want := r.Totals.AskedRate * r.Totals.MeasuredS
+	if want >= 10 && float64(r.Totals.Turns) < minScheduled*want {
+		return fmt.Sprintf("the generator scheduled %d of the %.0f turns asked", r.Totals.Turns, want)
+	}
+	return ""
+}

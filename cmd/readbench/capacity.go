@@ -1,0 +1,279 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/capacity"
+	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/report"
+	"github.com/readbench/readbench/units"
+	"github.com/readbench/readbench/workload"
+	"github.com/urfave/cli/v2"
+)
+
+// capacityCommand finds the maximum rate a target sustains within an SLO,
+// or (--sweep size) the largest attachment it serves.
+func capacityCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "capacity",
+		Usage:     "find the maximum rate (or, --sweep size, the largest read) a target sustains within an SLO",
+		ArgsUsage: "[WORKLOAD.yaml | SCENARIO]",
+		UsageText: "readbench capacity w.yaml --target http://127.0.0.1:8080/mcp --slo 'turn.p99<800ms,errors<1%'\n" +
+			"readbench capacity w.yaml --slo 'read.p99<50ms' --from 50/s --to 800/s --step-duration 5s --format json\n" +
+			"readbench capacity w.yaml --slo 'read.p99<2s,errors<1%' --sweep size --rate 2/s --to 64MiB",
+		Description: "Steps the open-model rate up from --from (each step --grow times the one before, the last\n" +
+			"--to), each step a run of --step-duration after a --step-warmup, until a step breaks the SLO;\n" +
+			"then bisects (--refine steps) between the last good and the first bad rate. A step readbench\n" +
+			"could not drive (scheduling lag over its bound, or turns it never scheduled) is generator-bound\n" +
+			"and ends the search: it is never reported as the server's limit. Every step's full result is\n" +
+			"saved in --out DIR (default runs/capacity-<time>/step-NN.json). The SLO is in the grammar of\n" +
+			"thresholds (docs/compare.md). --sweep size holds the rate and doubles the size of every sized\n" +
+			"class from --from (default 1KiB) to --to (default 256MiB) until reads fail outright.",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "slo", Usage: "the SLO, thresholds in the bound grammar, e.g. `'turn.p99<800ms,errors<1%'` (required)"},
+			&cli.StringFlag{Name: "from", Usage: "the first rate (default 10/s), or with --sweep size the first size (default 1KiB)"},
+			&cli.StringFlag{Name: "to", Usage: "the last rate (default 1000/s), or with --sweep size the last size (default 256MiB)"},
+			&cli.Float64Flag{Name: "grow", Value: 2, Usage: "each grid step's rate is this many times the one before"},
+			&cli.IntFlag{Name: "refine", Value: 4, Usage: "bisection steps between the last good and the first bad rate"},
+			&cli.DurationFlag{Name: "step-duration", Value: 10 * time.Second, Usage: "measured length of each step"},
+			&cli.DurationFlag{Name: "step-warmup", Value: time.Second, Usage: "warmup of each step, recorded apart"},
+			&cli.StringFlag{Name: "sweep", Usage: "`size`: hold the rate and double the attachment size instead"},
+			&cli.StringFlag{Name: "rate", Usage: "the rate a --sweep size holds (default: the workload's)"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+			&cli.StringFlag{Name: "out", Usage: "save each step's result in `DIR` (default runs/capacity-<time>)"},
+			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse"},
+			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions"},
+			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
+			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; never saved)"},
+			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines on stderr"},
+			maxAnswerFlag(),
+		}, aimFlags()...),
+		Action: capacityAction,
+	}
+}
+
+// capacityRun is what every step of a search shares.
+type capacityRun struct {
+	c        *cli.Context
+	w        *workload.Workload
+	dir      string
+	self     string
+	warmup   time.Duration
+	duration time.Duration
+}
+
+func capacityAction(c *cli.Context) error {
+	if c.NArg() > 1 {
+		return cli.Exit("capacity: give at most one workload", exitUsage)
+	}
+	if f := c.String("format"); f != "table" && f != "json" {
+		return cli.Exit(fmt.Sprintf("capacity: --format %q: want table or json", f), exitUsage)
+	}
+	if s := c.String("sweep"); s != "" && s != "size" {
+		return cli.Exit(fmt.Sprintf("capacity: --sweep %q: the only sweep is size", s), exitUsage)
+	}
+	w, err := loadWorkload(c.Args().First())
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	// Capacity sets the load: an open model whose rate each step sets (a
+	// placeholder until then, so that a workload without a rate validates).
+	hadRate := w.Load.Rate.PerSecond > 0
+	w.Load.Model, w.Load.Stages, w.Load.Turns, w.Load.Duration = workload.ModelOpen, nil, 0, c.Duration("step-duration")
+	if !hadRate {
+		w.Load.Rate = units.Rate{PerSecond: 1, Text: "1/s"}
+	}
+	if err := applyRunFlags(c, w); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if !c.IsSet("slo") {
+		return cli.Exit("capacity: --slo is required, e.g. --slo 'turn.p99<800ms,errors<1%'", exitUsage)
+	}
+	slo, err := bounds.ParseThresholds(c.String("slo"))
+	if err != nil || len(slo) == 0 {
+		if err == nil {
+			err = errors.New("give at least one bound, e.g. 'turn.p99<800ms,errors<1%'")
+		}
+		return cli.Exit(fmt.Sprintf("capacity: --slo: %v", err), exitUsage)
+	}
+	if err := bounds.CheckThresholdClasses(slo, classNames(w)); err != nil {
+		return cli.Exit(fmt.Sprintf("capacity: --slo: %v", err), exitUsage)
+	}
+	if err := checkAim("capacity", w.Target, w.Headers, aimOf(c, w.AllowHosts)); err != nil {
+		return err
+	}
+	if !(c.Duration("step-duration") > 0) || c.Duration("step-warmup") < 0 {
+		return cli.Exit("capacity: --step-duration must be above 0 and --step-warmup not negative", exitUsage)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find own executable for the embedded server: %w", err)
+	}
+	dir := c.String("out")
+	if dir == "" {
+		dir = filepath.Join("runs", "capacity-"+time.Now().UTC().Format("20060102T150405Z"))
+	}
+	cr := &capacityRun{c: c, w: w, dir: dir, self: self, warmup: c.Duration("step-warmup"), duration: c.Duration("step-duration")}
+	if c.String("sweep") == "size" {
+		if !hadRate && !c.IsSet("rate") {
+			return cli.Exit("capacity: --sweep size holds a rate: give --rate or a workload with load.rate", exitUsage)
+		}
+		return cr.sizeSweep(slo)
+	}
+	return cr.rateSearch(slo)
+}
+
+func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
+	c := cr.c
+	p := capacity.Plan{From: 10, To: 1000, Grow: c.Float64("grow"), Refine: c.Int("refine")}
+	for _, f := range []struct {
+		name string
+		dst  *float64
+	}{{"from", &p.From}, {"to", &p.To}} {
+		if c.IsSet(f.name) {
+			r, err := units.ParseRate(c.String(f.name))
+			if err != nil {
+				return cli.Exit(fmt.Sprintf("capacity: --%s: %v", f.name, err), exitUsage)
+			}
+			*f.dst = r.PerSecond
+		}
+	}
+	if err := p.Check(); err != nil {
+		return cli.Exit("capacity: "+err.Error(), exitUsage)
+	}
+	rep, err := capacity.Search(c.Context, p, cr.step, capacity.SLO(slo))
+	if rep != nil {
+		rep.SLO = c.String("slo")
+	}
+	if err != nil {
+		return cr.failed(err)
+	}
+	if c.String("format") == "json" {
+		return writeJSON(c, rep)
+	}
+	return report.WriteCapacity(c.App.Writer, rep)
+}
+
+func (cr *capacityRun) sizeSweep(slo []bounds.Threshold) error {
+	c := cr.c
+	if !slices.ContainsFunc(cr.w.Mix, func(cl workload.Class) bool { return cl.Size != nil }) {
+		return cli.Exit("capacity: --sweep size changes the size of classes that name a mime and size; this workload has none", exitUsage)
+	}
+	p := capacity.SizePlan{Rate: cr.w.Load.Rate.PerSecond, From: 1 << 10, To: 256 << 20}
+	if c.IsSet("rate") {
+		r, err := units.ParseRate(c.String("rate"))
+		if err != nil {
+			return cli.Exit(fmt.Sprintf("capacity: --rate: %v", err), exitUsage)
+		}
+		p.Rate = r.PerSecond
+	}
+	for _, f := range []struct {
+		name string
+		dst  *int64
+	}{{"from", &p.From}, {"to", &p.To}} {
+		if c.IsSet(f.name) {
+			n, err := units.ParseSize(c.String(f.name))
+			if err != nil {
+				return cli.Exit(fmt.Sprintf("capacity: --%s: %v", f.name, err), exitUsage)
+			}
+			*f.dst = n
+		}
+	}
+	if err := p.Check(); err != nil {
+		return cli.Exit("capacity: "+err.Error(), exitUsage)
+	}
+	rep, err := capacity.SweepSize(c.Context, p, cr.step, capacity.SLO(slo))
+	if rep != nil {
+		rep.SLO = c.String("slo")
+	}
+	if err != nil {
+		return cr.failed(err)
+	}
+	if c.String("format") == "json" {
+		return writeJSON(c, rep)
+	}
+	return report.WriteSizeSweep(c.App.Writer, rep)
+}
+
+// failed turns a search that stopped into its exit: a workload error is
+// bad input (2), anything else the target failing us (1).
+func (cr *capacityRun) failed(err error) error {
+	var we *workload.Error
+	if errors.As(err, &we) {
+		return cli.Exit("capacity: "+err.Error(), exitUsage)
+	}
+	return cli.Exit("capacity: "+err.Error(), exitFail)
+}
+
+// step runs one step: the workload at the setting's rate (and size),
+// its result saved as DIR/step-NN.json.
+func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.Outcome, error) {
+	w := *cr.w
+	w.Load.Model, w.Load.Rate, w.Load.Stages, w.Load.Turns = workload.ModelOpen, units.Rate{PerSecond: s.Rate, Text: numfmt.Sig3(s.Rate) + "/s"}, nil, 0
+	w.Load.Duration, w.Load.Warmup = cr.duration, cr.warmup
+	if s.Size > 0 {
+		w.Mix = slices.Clone(w.Mix)
+		for i := range w.Mix {
+			if w.Mix[i].Size != nil {
+				w.Mix[i].Size = &units.Dist{Kind: units.DistFixed, A: float64(s.Size), Unit: units.UnitBytes}
+			}
+		}
+	}
+	var firstFailure string
+	var once sync.Once
+	opts := driver.Options{
+		Workload: &w, EmbeddedCommand: []string{cr.self, "serve", "--stdio"},
+		Client: client.ServerInfo{Name: "readbench", Version: version}, ServerPID: cr.c.Int("server-pid"),
+		Logf: func(format string, args ...any) { once.Do(func() { firstFailure = fmt.Sprintf(format, args...) }) },
+	}
+	rep, err := driver.Run(ctx, opts)
+	if err != nil {
+		return capacity.Outcome{}, err
+	}
+	res, err := buildResult(&w, rep, workload.Segment{})
+	if err != nil {
+		return capacity.Outcome{}, err
+	}
+	path := filepath.Join(cr.dir, fmt.Sprintf("step-%02d.json", s.Index))
+	if err := os.MkdirAll(cr.dir, 0o755); err != nil {
+		return capacity.Outcome{}, fmt.Errorf("save step: %w", err)
+	}
+	if err := res.SaveFile(path); err != nil {
+		return capacity.Outcome{}, fmt.Errorf("save step: %w", err)
+	}
+	if !cr.c.Bool("quiet") {
+		what := numfmt.Rate(s.Rate, "turns")
+		if s.Size > 0 {
+			what = units.FormatSize(s.Size) + " at " + what
+		}
+		fmt.Fprintf(cr.c.App.ErrWriter, "step %d: %s: achieved %s, turn p99 %s, errors %s, saved to %s\n", s.Index, what,
+			numfmt.Rate(res.Totals.AchievedRate, "turns"), numfmt.Ms(res.Turn.P99Ms), numfmt.Share(res.Totals.ErrorRate), path)
+	}
+	return capacity.Outcome{Result: res, File: path, FirstFailure: firstFailure}, nil
+}
+
+func classNames(w *workload.Workload) []string {
+	var out []string
+	for _, c := range w.Mix {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+func writeJSON(c *cli.Context, v any) error {
+	enc := json.NewEncoder(c.App.Writer)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

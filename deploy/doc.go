@@ -1,0 +1,9 @@
+// Package deploy holds what runs readbench away from this repository's
+// machines: the container image (the repository's Dockerfile) and the
+// Kubernetes manifests of a sharded run (kubernetes/). Its tests check
+// them without a cluster or a container daemon: every manifest decodes
+// strictly into the Kubernetes API types (a misspelt field fails), the
+// Indexed Job's shard count agrees with its --segment arguments and with
+// the merge step, and the Dockerfile builds the binary the Makefile
+// builds, statically, for a non-root user.
+package deploy

@@ -1,0 +1,67 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/readbench/readbench/capacity"
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/units"
+)
+
+// WriteCapacity prints a rate search: every step (asked and achieved
+// rate, read and turn p50/p99, errors, scheduling lag, the verdict and
+// why), then the maximum sustainable rate and what ended the search.
+func WriteCapacity(w io.Writer, r *capacity.Report) error {
+	fmt.Fprintf(w, "capacity of %s (%s), SLO %s\n", r.Target, r.Server, r.SLO)
+	if err := stepTable(w, r.Steps, false); err != nil {
+		return err
+	}
+	if r.MaxSustainableRate > 0 {
+		fmt.Fprintf(w, "\nmaximum sustainable rate: %s (%s reads/s, %s MB/s on the wire)\n",
+			numfmt.Rate(r.MaxSustainableRate, "turns"), numfmt.Sig3(r.ReadsPerS), numfmt.Sig3(r.WireMBPerS))
+	} else {
+		fmt.Fprintln(w, "\nmaximum sustainable rate: none found")
+	}
+	_, err := fmt.Fprintln(w, r.Conclusion)
+	return err
+}
+
+// WriteSizeSweep prints a size sweep: every size's step, then the largest
+// size served within the SLO and where reads fail outright, and why.
+func WriteSizeSweep(w io.Writer, r *capacity.SizeReport) error {
+	fmt.Fprintf(w, "size sweep of %s (%s) at %s, SLO %s\n", r.Target, r.Server, numfmt.Rate(r.Rate, "turns"), r.SLO)
+	if err := stepTable(w, r.Steps, true); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "\n"+r.Conclusion)
+	return err
+}
+
+func stepTable(w io.Writer, steps []capacity.Step, bySize bool) error {
+	first := "asked/s"
+	if bySize {
+		first = "size"
+	}
+	t := newTable(w, 1, "step", first, "achieved/s", "read p50", "read p99", "turn p50", "turn p99", "errors", "lag p99", "result")
+	for i, s := range steps {
+		lead := numfmt.Sig3(s.Rate)
+		if bySize {
+			lead = units.FormatSize(s.Size)
+		}
+		verdict := "pass" // a generator-bound step says so in its reason
+		if !s.Pass {
+			verdict = "FAIL"
+		}
+		if s.Reason != "" {
+			verdict += ": " + s.Reason
+		}
+		row := []string{fmt.Sprintf("%d %s", i+1, s.Phase), lead, numfmt.Sig3(s.Achieved),
+			numfmt.Ms(s.Read.P50Ms), numfmt.Ms(s.Read.P99Ms), numfmt.Ms(s.Turn.P50Ms), numfmt.Ms(s.Turn.P99Ms),
+			numfmt.Share(s.ErrorRate), numfmt.Ms(s.LagP99Ms), verdict}
+		if err := t.Append(row); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}

@@ -1,0 +1,62 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/readbench/readbench/capacity"
+	"github.com/readbench/readbench/results"
+)
+
+func TestWriteCapacity(t *testing.T) {
+	r := &capacity.Report{
+		Target: "http://127.0.0.1:8080/mcp", Server: "sim 1", SLO: "read.p99<50ms", Unit: "turns/s",
+		MaxSustainableRate: 375, ReadsPerS: 375, WireMBPerS: 0.526, LimitedBy: capacity.LimitGenerator, Conclusion: "the conclusion.",
+		Steps: []capacity.Step{
+			{Phase: "step", Rate: 200, Achieved: 200, Read: capacity.Percentiles{P50Ms: 10.6, P99Ms: 14.4}, Pass: true},
+			{Phase: "refine", Rate: 400, Achieved: 398, Read: capacity.Percentiles{P50Ms: 78.2, P99Ms: 146}, GeneratorBound: true,
+				Reason: "read.p99<50ms measured 146ms; generator-bound: scheduling lag p99 90 ms"},
+		},
+	}
+	var b bytes.Buffer
+	if err := WriteCapacity(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"SLO read.p99<50ms", "2 refine", "FAIL: read.p99<50ms measured 146ms; generator-bound: scheduling lag",
+		"maximum sustainable rate: 375 turns/s (375 reads/s, 0.526 MB/s on the wire)", "the conclusion."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	b.Reset()
+	if err := WriteSizeSweep(&b, &capacity.SizeReport{Rate: 5, Conclusion: "sizes.", Steps: []capacity.Step{{Phase: "size", Size: 64 << 10, Rate: 5}}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "64KiB") || !strings.Contains(b.String(), "sizes.") {
+		t.Errorf("size sweep:\n%s", b.String())
+	}
+}
+
+// TestTableNamesShards: a shard's report says it is a share, a merged
+// one that it was merged.
+func TestTableNamesShards(t *testing.T) {
+	r := fixture(t, false)
+	r.Segment = results.Segment{K: 2, N: 4}
+	var b bytes.Buffer
+	if err := WriteTable(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "segment 2/4: this shard's share") {
+		t.Errorf("shard header:\n%.600s", b.String())
+	}
+	r.Segment, r.Shards = results.Segment{K: 1, N: 1}, make([]results.Shard, 3)
+	b.Reset()
+	if err := WriteTable(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "merged from 3 shards") {
+		t.Errorf("merged header:\n%.600s", b.String())
+	}
+}

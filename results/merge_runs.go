@@ -1,0 +1,136 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/readbench/readbench/stats"
+)
+
+// Reading a saved result back into what the recorder held, so shards can
+// be merged with the same code that builds one run's document.
+
+// runsOf rebuilds the recorded phases of a result: counters and
+// histograms of the measured phase, and what the warmup block keeps.
+func runsOf(r *Result) (measured, warmup *stats.Run, err error) {
+	classes := make([]stats.ClassInfo, len(r.Classes))
+	for i, c := range r.Classes {
+		classes[i] = stats.ClassInfo{Name: c.Class, MIME: c.MIME}
+	}
+	m := stats.NewRun(classes)
+	m.Scheduled, m.Turns = r.Totals.Scheduled, r.Totals.Turns
+	if m.Outcomes, err = countsOf(r.Totals.Outcomes); err != nil {
+		return nil, nil, err
+	}
+	e := r.Totals.TurnEnds
+	for i, n := range []int64{e.Complete, e.Cut, e.Failed, e.Dropped} {
+		m.TurnEnds[i] = n
+	}
+	for _, b := range []struct {
+		dst **stats.Histogram
+		l   Latency
+	}{
+		{&m.Read, r.Read}, {&m.ReadOK, r.ReadOK}, {&m.Service, r.Service}, {&m.TTFB, r.TTFB},
+		{&m.Lag, r.Lag}, {&m.Turn, r.Turn}, {&m.Cancel.CancelToLate, r.Cancellation.CancelToLateMs},
+	} {
+		if *b.dst, err = b.l.Histogram(); err != nil {
+			return nil, nil, err
+		}
+	}
+	m.ReadLowerBounds, m.TurnLowerBounds = r.Read.LowerBounds, r.Turn.LowerBounds
+	for _, ts := range r.TurnSizes {
+		if m.TurnBySize[ts.Attachments], err = ts.Histogram(); err != nil {
+			return nil, nil, err
+		}
+	}
+	for i, c := range r.Classes {
+		cs := m.Classes[i]
+		if cs.Outcomes, err = countsOf(c.Outcomes); err != nil {
+			return nil, nil, err
+		}
+		if cs.Latency, err = c.Histogram(); err != nil {
+			return nil, nil, err
+		}
+		cs.LatencyLowerBounds = c.LowerBounds
+		cs.WireBytes, cs.DiskBytes, cs.Base64Bytes, cs.Base64Padding = c.WireBytes, c.DiskBytes, c.Base64Bytes, c.Base64Padding
+		cs.Cache = stats.CacheHints{
+			Hinted: c.Cache.Hinted, MinTTL: msDuration(c.Cache.MinTTLMs), MaxTTL: msDuration(c.Cache.MaxTTLMs),
+			Public: c.Cache.Public, Private: c.Cache.Private, WouldNotSend: c.Cache.WouldNotSend,
+		}
+	}
+	m.Cancel.Cancelled = r.Cancellation.Cancelled
+	if r.Cancellation.LateAnswers != nil {
+		m.Cancel.LateAnswers = *r.Cancellation.LateAnswers
+	}
+	if r.Cancellation.WastedBytes != nil {
+		m.Cancel.WastedBytes = *r.Cancellation.WastedBytes
+	}
+	s := r.Shape
+	m.Shape = stats.Shape{Neither: s.Neither, Both: s.Both, URIRewritten: s.URIRewritten, MIMEMissing: s.MIMEMissing,
+		MIMEMismatch: s.MIMEMismatch, BadBase64: s.BadBase64, EmptyContents: s.EmptyContents, MultiEntry: s.MultiEntry}
+	m.WireBytes, m.DiskBytes, m.Base64Bytes = r.Totals.WireBytes, r.Totals.DiskBytes, r.Totals.Base64Bytes
+	for _, c := range r.Classes {
+		m.Base64Padding += c.Base64Padding
+	}
+	w := stats.NewRun(nil)
+	w.Scheduled, w.Turns = r.Warmup.Scheduled, r.Warmup.Turns
+	if w.Outcomes, err = countsOf(r.Warmup.Outcomes); err != nil {
+		return nil, nil, err
+	}
+	if w.Read, err = r.Warmup.Read.Histogram(); err != nil {
+		return nil, nil, err
+	}
+	w.ReadLowerBounds = r.Warmup.Read.LowerBounds
+	return m, w, nil
+}
+
+// countsOf reads an outcomes map back; an unknown name is refused (it
+// would be lost from the identity).
+func countsOf(m map[string]int64) (stats.Counts, error) {
+	var c stats.Counts
+	for name, n := range m {
+		o, ok := stats.ParseOutcome(name)
+		if !ok {
+			return c, fmt.Errorf("bad result: unknown outcome %q", name)
+		}
+		c[o] = n
+	}
+	return c, nil
+}
+
+func msDuration(ms float64) time.Duration {
+	return time.Duration(math.Round(ms * float64(time.Millisecond)))
+}
+
+// timelineRun places a result's timeline on the clock that starts at
+// origin (the earliest shard's start): its seconds shift by its own start
+// rounded to the nearest second (0 for shards started together with
+// --start-at). Turns ended in a second are rebuilt from the in-flight
+// counts (in flight before + started − in flight after).
+func timelineRun(r *Result, origin time.Time) (*stats.Run, error) {
+	shift := int(math.Round(r.Started.Sub(origin).Seconds()))
+	if shift+len(r.Timeline) > stats.TimelineCap {
+		return nil, fmt.Errorf("timeline would pass %d seconds once placed %d s after the first shard", stats.TimelineCap, shift)
+	}
+	tl := make([]stats.SecondStats, shift, shift+len(r.Timeline))
+	for i := range tl {
+		tl[i].Second = i
+	}
+	var before int64
+	for _, s := range r.Timeline {
+		if s.HDR == "" && s.P50Ms > 0 {
+			return nil, fmt.Errorf("timeline second %d has percentiles but no histogram (\"hdr\"): written by an older readbench, its timeline cannot be merged exactly", s.T)
+		}
+		achieved := int64(math.Round(s.Achieved))
+		tl = append(tl, stats.SecondStats{
+			Second: len(tl), Asked: int64(math.Round(s.Asked)), Achieved: achieved,
+			Ended: before + achieved - s.InFlight, Reads: s.Reads, Errors: s.Errors,
+			LagMax: msDuration(s.LagMaxMs), LatencyHDR: s.HDR,
+		})
+		before = s.InFlight
+	}
+	run := stats.NewRun(nil)
+	run.Timeline = tl
+	return run, nil
+}

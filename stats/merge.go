@@ -1,0 +1,85 @@
+package stats
+
+import (
+	"maps"
+	"slices"
+)
+
+// Merge adds o into r: counters add, histograms merge exactly (HDR
+// buckets add), per class by position — the shards of one run share their
+// classes. The timeline is not merged here: its seconds are aligned by
+// wall clock, which only the caller knows (MergeTimelines adds them once
+// placed). Merging the shards of a run (--segment) this way gives the
+// figures one process would have recorded, percentiles within the
+// histograms' precision (3 significant digits).
+func (r *Run) Merge(o *Run) {
+	r.Scheduled += o.Scheduled
+	r.Turns += o.Turns
+	r.Outcomes.Add(&o.Outcomes)
+	for i := range r.TurnEnds {
+		r.TurnEnds[i] += o.TurnEnds[i]
+	}
+	for _, p := range []struct{ dst, src *Histogram }{
+		{r.Read, o.Read}, {r.ReadOK, o.ReadOK}, {r.Service, o.Service}, {r.TTFB, o.TTFB},
+		{r.Lag, o.Lag}, {r.Turn, o.Turn}, {r.Cancel.CancelToLate, o.Cancel.CancelToLate},
+	} {
+		if p.dst != nil && p.src != nil {
+			p.dst.Merge(p.src)
+		}
+	}
+	r.ReadLowerBounds += o.ReadLowerBounds
+	r.TurnLowerBounds += o.TurnLowerBounds
+	for _, n := range sortedKeys(o.TurnBySize) {
+		h, ok := r.TurnBySize[n]
+		if !ok {
+			h = NewHistogram()
+			r.TurnBySize[n] = h
+		}
+		h.Merge(o.TurnBySize[n])
+	}
+	for i, c := range o.Classes {
+		if i < len(r.Classes) && c != nil {
+			r.Classes[i].merge(c)
+		}
+	}
+	r.Cancel.Cancelled += o.Cancel.Cancelled
+	r.Cancel.LateAnswers += o.Cancel.LateAnswers
+	r.Cancel.WastedBytes += o.Cancel.WastedBytes
+	r.Shape.Add(o.Shape)
+	r.WireBytes += o.WireBytes
+	r.DiskBytes += o.DiskBytes
+	r.Base64Bytes += o.Base64Bytes
+	r.Base64Padding += o.Base64Padding
+	r.TimelineBeyond += o.TimelineBeyond
+}
+
+// merge adds o's figures into c.
+func (c *ClassStats) merge(o *ClassStats) {
+	c.Outcomes.Add(&o.Outcomes)
+	c.Latency.Merge(o.Latency)
+	c.LatencyLowerBounds += o.LatencyLowerBounds
+	c.WireBytes += o.WireBytes
+	c.DiskBytes += o.DiskBytes
+	c.Base64Bytes += o.Base64Bytes
+	c.Base64Padding += o.Base64Padding
+	c.Cache.merge(o.Cache)
+}
+
+// merge adds o's hints into h: the TTL range is the union of the two
+// (a side without hinted answers has no range).
+func (h *CacheHints) merge(o CacheHints) {
+	if o.Hinted > 0 {
+		if h.Hinted == 0 || o.MinTTL < h.MinTTL {
+			h.MinTTL = o.MinTTL
+		}
+		h.MaxTTL = max(h.MaxTTL, o.MaxTTL)
+	}
+	h.Hinted += o.Hinted
+	h.Public += o.Public
+	h.Private += o.Private
+	h.WouldNotSend += o.WouldNotSend
+}
+
+// sortedKeys returns m's keys in increasing order, so merging is
+// deterministic.
+func sortedKeys(m map[int]*Histogram) []int { return slices.Sorted(maps.Keys(m)) }
