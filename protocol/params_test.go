@@ -13,7 +13,7 @@ var paramsCases = []any{
 	map[string]any{},
 	map[string]any{"uri": "sim:///a.png?mime=image/png&size=10"},
 	map[string]any{"uri": "docs://x", "_meta": map[string]any{
-		"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
 		"io.modelcontextprotocol/clientCapabilities": map[string]any{},
 		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "readbench", "version": "0.1"},
 	}},
