@@ -23,6 +23,7 @@ type inbound struct {
 	sc       answerScanner
 	body     []byte // the message, while it may answer a request that is not a read
 	keep     bool
+	started  bool // the first piece was written: keep and the digest are settled
 	lost     bool // keeping started too late (never, in practice)
 	looked   bool // the id was read and looked up
 	n        int64
@@ -31,16 +32,22 @@ type inbound struct {
 	first    time.Time
 }
 
-// begin starts a message whose first byte came at first.
+// begin starts a message whose first byte came at first. What to keep is decided at the first piece, not here: a
+// transport may begin while it waits for the next message, before the
+// request that message answers is pending.
 func (m *inbound) begin(first time.Time) {
-	keep, digest := m.calls.wants()
-	m.sc.reset(false, "", digest)
-	m.body, m.keep, m.lost, m.looked = m.body[:0], keep, false, false
+	m.body, m.started, m.lost, m.looked = m.body[:0], false, false, false
 	m.n, m.over, m.overSent, m.first = 0, false, false, first
 }
 
 // write follows the next piece of the message.
 func (m *inbound) write(p []byte) {
+	if !m.started {
+		m.started = true
+		keep, digest := m.calls.wants()
+		m.sc.reset(false, "", digest)
+		m.keep = keep
+	}
 	m.n += int64(len(p))
 	if !m.over && m.max > 0 && m.n > m.max {
 		m.over, m.keep, m.body = true, false, m.body[:0]

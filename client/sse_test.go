@@ -286,3 +286,22 @@ func TestSSEOpenFailuresAreExplained(t *testing.T) {
 		}
 	}
 }
+
+// The reader begins each message while it waits for it, before the
+// request it answers is pending: what to keep of the message (the whole
+// answer of a request that is not a read) is settled at its first byte,
+// so a listing sent on an idle stream still arrives whole.
+func TestSSEKeepsAnAnswerToACallMadeWhileIdle(t *testing.T) {
+	f := newFakeSSE(t, func(msg []byte, send func(string)) {
+		send("event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"resources\":[]}}\n\n")
+	})
+	tr := f.start(t, nil)
+	time.Sleep(50 * time.Millisecond) // the reader is now waiting for the next event
+	a, err := tr.call(context.Background(), testRequest(7, protocol.MethodResourcesList))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"jsonrpc":"2.0","id":7,"result":{"resources":[]}}`; string(a.Body) != want {
+		t.Fatalf("body %q, want %q", a.Body, want)
+	}
+}

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -42,33 +40,23 @@ func connect(t *testing.T, target string) *client.Session {
 	return s
 }
 
-// wholeRead is one resources/read, its single entry decoded.
-func wholeRead(t *testing.T, s *client.Session, uri string) []byte {
+// wholeDigest is the sha256 of what one whole resources/read of uri
+// returned (the client's digest of the decoded content, computed as the
+// answer streamed in: the answer itself is not kept).
+func wholeDigest(t *testing.T, s *client.Session, uri string) []byte {
 	t.Helper()
-	a, err := s.Read(context.Background(), uri)
+	a, err := s.Read(context.Background(), uri, client.WithDigest())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var msg struct {
-		Result struct {
-			Contents []struct {
-				Text *string `json:"text"`
-				Blob *string `json:"blob"`
-			} `json:"contents"`
-		} `json:"result"`
+	if a.Verdict.Entries != 1 || !strings.HasPrefix(a.Verdict.Digest, "sha256:") {
+		t.Fatalf("read %s: %d entries, digest %q", uri, a.Verdict.Entries, a.Verdict.Digest)
 	}
-	if err := json.Unmarshal(a.Body, &msg); err != nil || len(msg.Result.Contents) != 1 {
-		t.Fatalf("read %s: %v, %d entries", uri, err, len(msg.Result.Contents))
-	}
-	e := msg.Result.Contents[0]
-	if e.Text != nil {
-		return []byte(*e.Text)
-	}
-	b, err := base64.StdEncoding.DecodeString(*e.Blob)
+	sum, err := hex.DecodeString(strings.TrimPrefix(a.Verdict.Digest, "sha256:"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	return sum
 }
 
 // TestSameBytesThreeWays: the same document read whole over MCP, in MCP
@@ -86,7 +74,7 @@ func TestSameBytesThreeWays(t *testing.T) {
 		"sim:///shot.png?mime=image/png&size=1048578",
 	} {
 		t.Run(uri, func(t *testing.T) {
-			whole := sha256.Sum256(wholeRead(t, mcpS, uri))
+			whole := wholeDigest(t, mcpS, uri)
 			for _, way := range []struct {
 				name  string
 				s     *client.Session
@@ -97,8 +85,8 @@ func TestSameBytesThreeWays(t *testing.T) {
 				if err != nil || f.Outcome.String() != "ok" {
 					t.Fatalf("%s: %v %v %s", way.name, err, f.Outcome, f.Detail)
 				}
-				if got := h.Sum(nil); !bytes.Equal(got, whole[:]) {
-					t.Errorf("%s: sha256 %s, the whole MCP read's %s", way.name, hex.EncodeToString(got), hex.EncodeToString(whole[:]))
+				if got := h.Sum(nil); !bytes.Equal(got, whole) {
+					t.Errorf("%s: sha256 %s, the whole MCP read's %s", way.name, hex.EncodeToString(got), hex.EncodeToString(whole))
 				}
 				t.Logf("%s: %d parts, wire %d, disk %d", way.name, len(f.Chunks), f.WireBytes, f.DiskBytes)
 			}
