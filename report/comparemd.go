@@ -56,8 +56,8 @@ func WriteCompareMarkdown(w io.Writer, c *results.Comparison) error {
 		}
 		rows := make([][]string, 0, len(s.rows))
 		for _, r := range s.rows {
-			cells := make([]string, len(r))
-			for j, cell := range r {
+			cells := make([]string, len(r.cells))
+			for j, cell := range r.cells {
 				cells[j] = mdEscape(cell)
 			}
 			rows = append(rows, cells)
