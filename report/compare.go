@@ -195,6 +195,15 @@ func boundText(b results.BoundCheck) string {
 	return s
 }
 
+// boundRows are the verdict rows of the comparison's --fail-on bounds.
+func boundRows(c *results.Comparison) []verdictRow {
+	rows := make([]verdictRow, 0, len(c.Bounds))
+	for _, b := range c.Bounds {
+		rows = append(rows, verdictRow{pass: b.Pass, bound: b.Bound, measured: boundText(b)})
+	}
+	return rows
+}
+
 // WriteCompareTable writes the comparison for a terminal or a CI log:
 // both servers at the top, then every section with base, new, change and
 // noise verdict, the content changes and the bounds.
@@ -234,11 +243,7 @@ func WriteCompareTable(w io.Writer, c *results.Comparison) error {
 		line(&b, label, "%s", l)
 	}
 	if len(c.Bounds) > 0 {
-		fmt.Fprintln(&b)
-		fmt.Fprintln(&b, "bounds")
-		for _, bc := range c.Bounds {
-			fmt.Fprintf(&b, "  %s  %-32s %s\n", verdictWord(bc.Pass), printable(bc.Bound), printable(boundText(bc)))
-		}
+		writeVerdicts(&b, "bounds", boundRows(c))
 	}
 	out := make([]byte, 0, b.Len())
 	for l := range bytes.Lines(b.Bytes()) {

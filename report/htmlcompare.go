@@ -93,10 +93,7 @@ func htmlCompareOf(c *results.Comparison, base, nw *results.Result) (htmlCompare
 	hc.Deltas = htmlDeltaGroups(c)
 	hc.Content = htmlContentLines(c.Content)
 	if len(c.Bounds) > 0 {
-		t := htmlTable{Class: "bounds", Left: 3, Header: []string{"verdict", "bound", "measured"}}
-		for _, b := range c.Bounds {
-			t.Rows = append(t.Rows, []string{verdictWord(b.Pass), printable(b.Bound), printable(boundText(b))})
-		}
+		t := verdictsHTMLTable("bounds", boundRows(c))
 		hc.Bounds = &t
 	}
 	var err error
