@@ -65,17 +65,23 @@ func noiseText(d results.Delta) string {
 }
 
 // compareRow is one row of a compare section in every format: its cells
-// (label, base, new, change, noise) and whether the model found the
-// change significant, which the HTML page marks.
+// (label, base, new, change, noise), whether the model found the change
+// significant and, when it had no test, the model's why; the HTML page
+// marks the one and adds the other to the noise cell.
 type compareRow struct {
 	cells       []string
 	significant bool
+	untested    string
 }
 
 // deltaRow is a delta's row under a label.
 func deltaRow(label string, d results.Delta) compareRow {
-	return compareRow{cells: []string{clip(label), Value(d.Unit, d.Base), Value(d.Unit, d.New), changeText(d), noiseText(d)},
+	r := compareRow{cells: []string{clip(label), Value(d.Unit, d.Base), Value(d.Unit, d.New), changeText(d), noiseText(d)},
 		significant: d.Noise == results.Significant}
+	if d.Noise == results.Untested {
+		r.untested = d.Note
+	}
+	return r
 }
 
 // compareSection is one titled group of rows.

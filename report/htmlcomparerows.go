@@ -6,7 +6,8 @@ import (
 
 // The rows of the compare page's deltas table are the compare table's
 // (compareSections): the same groups, labels, figures, changes and noise
-// verdicts, in the page's markup. Empty groups are left out.
+// verdicts, in the page's markup, the noise cell saying why there was no
+// test when the model says. Empty groups are left out.
 func htmlDeltaGroups(c *results.Comparison) []htmlDeltaGroup {
 	var out []htmlDeltaGroup
 	for _, s := range compareSections(c) {
@@ -15,7 +16,11 @@ func htmlDeltaGroups(c *results.Comparison) []htmlDeltaGroup {
 		}
 		g := htmlDeltaGroup{Title: s.title, Rows: make([]htmlDelta, 0, len(s.rows))}
 		for _, r := range s.rows {
-			g.Rows = append(g.Rows, htmlDelta{Cells: r.cells, Significant: r.significant})
+			cells := r.cells
+			if r.untested != "" {
+				cells = append(cells[:4:4], cells[4]+": "+printable(r.untested))
+			}
+			g.Rows = append(g.Rows, htmlDelta{Cells: cells, Significant: r.significant})
 		}
 		out = append(out, g)
 	}
