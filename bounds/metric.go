@@ -189,7 +189,7 @@ func (m Metric) Value(r *results.Result) (float64, error) {
 		var have []string
 		for _, ts := range r.TurnSizes {
 			if ts.Attachments == m.Attachments {
-				return latencyStat(ts.Latency, strings.TrimPrefix(m.Key, "turn.")), nil
+				return ts.Latency.StatMs(strings.TrimPrefix(m.Key, "turn.")), nil
 			}
 			have = append(have, strconv.Itoa(ts.Attachments))
 		}
@@ -216,7 +216,7 @@ func (m Metric) Value(r *results.Result) (float64, error) {
 	}
 	block, stat, _ := strings.Cut(m.Key, ".")
 	l, _ := Block(r, block)
-	return latencyStat(l, stat), nil
+	return l.StatMs(stat), nil
 }
 
 // Block returns the latency block named by a metric's first part ("read",
@@ -286,7 +286,7 @@ func (m Metric) classValue(r *results.Result) (float64, error) {
 	if name, ok := strings.CutPrefix(m.Key, "outcome."); ok {
 		return percent(c.Outcomes[name], c.Reads), nil
 	}
-	return latencyStat(c.Latency, strings.TrimPrefix(m.Key, "read.")), nil
+	return c.Latency.StatMs(strings.TrimPrefix(m.Key, "read.")), nil
 }
 
 func findClass(r *results.Result, m Metric) (*results.Class, error) {
@@ -327,23 +327,6 @@ func (m Metric) costValue(r *results.Result) (v float64, ok bool, err error) {
 		return sc.ColdStart.HandshakeMs, true, nil
 	default: // cold_start.spawn
 		return sc.ColdStart.SpawnToFirstAnswerMs, true, nil
-	}
-}
-
-func latencyStat(l results.Latency, stat string) float64 {
-	switch stat {
-	case "p50":
-		return l.P50Ms
-	case "p90":
-		return l.P90Ms
-	case "p99":
-		return l.P99Ms
-	case "p999":
-		return l.P999Ms
-	case "max":
-		return l.MaxMs
-	default:
-		return l.MeanMs
 	}
 }
 

@@ -11,10 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/stats"
-	"github.com/readbench/readbench/workload"
 )
 
 type readIn struct {
@@ -57,15 +55,7 @@ func toolServer(t *testing.T, doc []byte, delay time.Duration) string {
 // base64 counted, one chunk latency per part.
 func TestFetchDocumentMCP(t *testing.T) {
 	doc := docBytes(100_001)
-	tg, err := workload.ParseTarget(toolServer(t, doc, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _, err := client.Connect(context.Background(), client.Dial{Target: tg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := targetSession(t, toolServer(t, doc, 0))
 	h := sha256.New()
 	f, err := FetchDocument(context.Background(), s, "file:///doc.txt", 10_000, 0, h)
 	if err != nil || f.Outcome != stats.OK {
@@ -89,23 +79,14 @@ func TestFetchDocumentMCP(t *testing.T) {
 // slow is cut by its turn's deadline: cancelled, at the cut, a lower bound.
 func TestRangedMCPRunCutByDeadline(t *testing.T) {
 	url := toolServer(t, docBytes(50_000), 120*time.Millisecond)
-	w, err := workload.Parse("ranged.yaml", []byte(fmt.Sprintf(`
+	rep := runWorkload(t, fmt.Sprintf(`
 name: ranged-mcp
 target: %q
 load: {model: closed, concurrency: 1, turns: 2}
 turn: {attachments: 1, read_timeout: 10s, deadline: 300ms}
 mix:
   - {class: log, uri: "file:///doc.txt", ranged: {chunk: 10000}}
-`, url)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	rep, err := Run(ctx, Options{Workload: w})
-	if err != nil {
-		t.Fatal(err)
-	}
+`, url))
 	run := rep.Run
 	if run.Outcomes[stats.Cancelled] != 2 || run.ReadLowerBounds != 2 || run.Read.Quantile(50) < 300*time.Millisecond {
 		t.Fatalf("outcomes %v, lower bounds %d, p50 %v: want 2 cancelled at the 300ms cut", run.Outcomes, run.ReadLowerBounds, run.Read.Quantile(50))

@@ -71,7 +71,13 @@ func docBytes(n int) []byte {
 func filesSession(t *testing.T, d *docServer) *client.Session {
 	t.Helper()
 	hs := peertest.ServeLocal(t, d)
-	tg, err := workload.ParseTarget("range+" + hs.URL + "/files/")
+	return targetSession(t, "range+"+hs.URL+"/files/")
+}
+
+// targetSession is a session with a target, closed when the test ends.
+func targetSession(t *testing.T, target string) *client.Session {
+	t.Helper()
+	tg, err := workload.ParseTarget(target)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,6 +87,22 @@ func filesSession(t *testing.T, d *docServer) *client.Session {
 	}
 	t.Cleanup(func() { _ = s.Close() })
 	return s
+}
+
+// runWorkload parses a workload and runs it, bounded by 30 seconds.
+func runWorkload(t *testing.T, yaml string) *Report {
+	t.Helper()
+	w, err := workload.Parse("ranged.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rep, err := Run(ctx, Options{Workload: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
 
 // TestFetchDocumentHTTP: Range requests until the last byte deliver the
@@ -139,23 +161,14 @@ func TestFetchDocumentHTTP(t *testing.T) {
 // never as a fast read; the parts that did arrive are kept apart.
 func TestRangedRunCutByDeadline(t *testing.T) {
 	hs := peertest.ServeLocal(t, &docServer{data: docBytes(50_000), delay: 120 * time.Millisecond})
-	w, err := workload.Parse("ranged.yaml", []byte(fmt.Sprintf(`
+	rep := runWorkload(t, fmt.Sprintf(`
 name: ranged
 target: %q
 load: {model: closed, concurrency: 1, turns: 2}
 turn: {attachments: 1, read_timeout: 10s, deadline: 300ms}
 mix:
   - {class: log, uri: "sim:///doc.txt", ranged: {chunk: 10000}}
-`, "range+"+hs.URL+"/files/")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	rep, err := Run(ctx, Options{Workload: w})
-	if err != nil {
-		t.Fatal(err)
-	}
+`, "range+"+hs.URL+"/files/"))
 	run := rep.Run
 	if run.Outcomes[stats.Cancelled] != 2 || run.ReadLowerBounds != 2 {
 		t.Fatalf("outcomes %v, lower bounds %d: want 2 cancelled at the cut", run.Outcomes, run.ReadLowerBounds)
@@ -176,7 +189,7 @@ mix:
 // wire = disk (raw bytes), first usable byte before the last.
 func TestRangedRunHTTP(t *testing.T) {
 	hs := peertest.ServeLocal(t, &docServer{data: docBytes(100_000)})
-	w, err := workload.Parse("ranged.yaml", []byte(fmt.Sprintf(`
+	rep := runWorkload(t, fmt.Sprintf(`
 name: ranged
 target: %q
 load: {model: closed, concurrency: 2, turns: 6}
@@ -184,16 +197,7 @@ turn: {attachments: 1, read_timeout: 10s}
 mix:
   - {class: chunked, uri: "sim:///doc.txt", ranged: {chunk: 25000}}
   - {class: whole, uri: "sim:///doc.txt"}
-`, "range+"+hs.URL+"/files/")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	rep, err := Run(ctx, Options{Workload: w})
-	if err != nil {
-		t.Fatal(err)
-	}
+`, "range+"+hs.URL+"/files/"))
 	run := rep.Run
 	if run.Outcomes[stats.OK] != run.Scheduled || run.Scheduled == 0 {
 		t.Fatalf("outcomes %v of %d", run.Outcomes, run.Scheduled)

@@ -64,15 +64,30 @@ func noiseText(d results.Delta) string {
 	return string(d.Noise)
 }
 
-// compareRow is a row's cells in every format.
-func compareRow(label string, d results.Delta) []string {
-	return []string{clip(label), Value(d.Unit, d.Base), Value(d.Unit, d.New), changeText(d), noiseText(d)}
+// compareRow is one row of a compare section in every format: its cells
+// (label, base, new, change, noise), whether the model found the change
+// significant and, when it had no test, the model's why; the HTML page
+// marks the one and adds the other to the noise cell.
+type compareRow struct {
+	cells       []string
+	significant bool
+	untested    string
+}
+
+// deltaRow is a delta's row under a label.
+func deltaRow(label string, d results.Delta) compareRow {
+	r := compareRow{cells: []string{clip(label), Value(d.Unit, d.Base), Value(d.Unit, d.New), changeText(d), noiseText(d)},
+		significant: d.Noise == results.Significant}
+	if d.Noise == results.Untested {
+		r.untested = d.Note
+	}
+	return r
 }
 
 // compareSection is one titled group of rows.
 type compareSection struct {
 	title string
-	rows  [][]string
+	rows  []compareRow
 }
 
 // compareSections lays the comparison out in report order: latency
@@ -86,7 +101,7 @@ func compareSections(c *results.Comparison) []compareSection {
 			continue // service, ttfb, lag: in the JSON, and boundable
 		}
 		for _, d := range l.Deltas {
-			lat.rows = append(lat.rows, compareRow(l.Block+" "+d.Label, d))
+			lat.rows = append(lat.rows, deltaRow(l.Block+" "+d.Label, d))
 		}
 	}
 	out = append(out, lat)
@@ -97,19 +112,19 @@ func compareSections(c *results.Comparison) []compareSection {
 			if !cl.InNew {
 				side = "base"
 			}
-			cls.rows = append(cls.rows, []string{clip(cl.Class), "", "", "only in " + side, ""})
+			cls.rows = append(cls.rows, compareRow{cells: []string{clip(cl.Class), "", "", "only in " + side, ""}})
 			continue
 		}
 		for _, d := range cl.Read {
-			cls.rows = append(cls.rows, compareRow(cl.Class+" "+d.Label, d))
+			cls.rows = append(cls.rows, deltaRow(cl.Class+" "+d.Label, d))
 		}
-		cls.rows = append(cls.rows, compareRow(cl.Class+" errors", cl.Errors))
+		cls.rows = append(cls.rows, deltaRow(cl.Class+" errors", cl.Errors))
 		for _, d := range cl.Outcomes {
 			if d.Label != "ok" {
-				cls.rows = append(cls.rows, compareRow(cl.Class+" "+d.Label, d))
+				cls.rows = append(cls.rows, deltaRow(cl.Class+" "+d.Label, d))
 			}
 		}
-		cls.rows = append(cls.rows, compareRow(cl.Class+" inflation", cl.Inflation))
+		cls.rows = append(cls.rows, deltaRow(cl.Class+" inflation", cl.Inflation))
 	}
 	out = append(out, cls)
 	if len(c.TurnSizes) > 1 {
@@ -117,7 +132,7 @@ func compareSections(c *results.Comparison) []compareSection {
 		for _, t := range c.TurnSizes {
 			for _, d := range t.Turn {
 				if d.Label == "p50" || d.Label == "p99" || d.Label == "max" {
-					ts.rows = append(ts.rows, compareRow(fmt.Sprintf("%d attachments %s", t.Attachments, d.Label), d))
+					ts.rows = append(ts.rows, deltaRow(fmt.Sprintf("%d attachments %s", t.Attachments, d.Label), d))
 				}
 			}
 		}
@@ -127,7 +142,7 @@ func compareSections(c *results.Comparison) []compareSection {
 		s := compareSection{title: title}
 		for _, d := range ds {
 			if keep == nil || keep(d) {
-				s.rows = append(s.rows, compareRow(d.Label, d))
+				s.rows = append(s.rows, deltaRow(d.Label, d))
 			}
 		}
 		if len(s.rows) > 0 {
@@ -186,6 +201,15 @@ func boundText(b results.BoundCheck) string {
 	return s
 }
 
+// boundRows are the verdict rows of the comparison's --fail-on bounds.
+func boundRows(c *results.Comparison) []verdictRow {
+	rows := make([]verdictRow, 0, len(c.Bounds))
+	for _, b := range c.Bounds {
+		rows = append(rows, verdictRow{pass: b.Pass, bound: b.Bound, measured: boundText(b)})
+	}
+	return rows
+}
+
 // WriteCompareTable writes the comparison for a terminal or a CI log:
 // both servers at the top, then every section with base, new, change and
 // noise verdict, the content changes and the bounds.
@@ -208,7 +232,7 @@ func WriteCompareTable(w io.Writer, c *results.Comparison) error {
 		fmt.Fprintln(&b)
 		t := newTable(&b, 1, s.title, "base", "new", "change", "noise")
 		for _, r := range s.rows {
-			if err := t.Append(r); err != nil {
+			if err := t.Append(r.cells); err != nil {
 				return fmt.Errorf("report: compare: %w", err)
 			}
 		}
@@ -225,11 +249,7 @@ func WriteCompareTable(w io.Writer, c *results.Comparison) error {
 		line(&b, label, "%s", l)
 	}
 	if len(c.Bounds) > 0 {
-		fmt.Fprintln(&b)
-		fmt.Fprintln(&b, "bounds")
-		for _, bc := range c.Bounds {
-			fmt.Fprintf(&b, "  %s  %-32s %s\n", verdictWord(bc.Pass), printable(bc.Bound), printable(boundText(bc)))
-		}
+		writeVerdicts(&b, "bounds", boundRows(c))
 	}
 	out := make([]byte, 0, b.Len())
 	for l := range bytes.Lines(b.Bytes()) {

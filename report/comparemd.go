@@ -25,15 +25,7 @@ func WriteCompareMarkdown(w io.Writer, c *results.Comparison) error {
 		b.WriteString("**✅ every bound holds**\n\n")
 	}
 	if len(c.Bounds) > 0 {
-		rows := make([][]string, 0, len(c.Bounds))
-		for _, bc := range c.Bounds {
-			icon := "✅ pass"
-			if !bc.Pass {
-				icon = "❌ fail"
-			}
-			rows = append(rows, []string{icon, "`" + mdCode(bc.Bound) + "`", mdEscape(boundText(bc))})
-		}
-		mdTable(&b, "lll", []string{"verdict", "bound", "measured"}, rows)
+		mdVerdicts(&b, boundRows(c))
 	}
 	mdTable(&b, "ll", []string{"", "result"}, [][]string{
 		{"base", mdEscape(sideText(c.Base))}, {"new", mdEscape(sideText(c.New))}})
@@ -56,8 +48,8 @@ func WriteCompareMarkdown(w io.Writer, c *results.Comparison) error {
 		}
 		rows := make([][]string, 0, len(s.rows))
 		for _, r := range s.rows {
-			cells := make([]string, len(r))
-			for j, cell := range r {
+			cells := make([]string, len(r.cells))
+			for j, cell := range r.cells {
 				cells[j] = mdEscape(cell)
 			}
 			rows = append(rows, cells)

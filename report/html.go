@@ -286,11 +286,7 @@ func outcomesHTMLTable(r *results.Result) htmlTable {
 // thresholdsHTMLTable is each threshold the run was held to, pass or
 // fail with what it measured, as the table report lists them.
 func thresholdsHTMLTable(r *results.Result) htmlTable {
-	t := htmlTable{Class: "thresholds", Left: 3, Header: []string{"verdict", "bound", "measured"}}
-	for _, v := range r.Thresholds {
-		t.Rows = append(t.Rows, []string{verdictWord(v.Pass), printable(v.Bound), printable(verdictText(v))})
-	}
-	return t
+	return verdictsHTMLTable("thresholds", thresholdRows(r))
 }
 
 // spectrumNote says how a spectrum is drawn, above every spectrum.

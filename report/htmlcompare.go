@@ -91,12 +91,9 @@ func htmlCompareOf(c *results.Comparison, base, nw *results.Result) (htmlCompare
 		"(latency, rates); \"within the noise\" is a change the two runs cannot tell from sampling error. "+
 		"Base is dashed in the charts, new solid.", 100*c.NoiseFloor)
 	hc.Deltas = htmlDeltaGroups(c)
-	hc.Content = contentText(c.Content)
+	hc.Content = htmlContentLines(c.Content)
 	if len(c.Bounds) > 0 {
-		t := htmlTable{Class: "bounds", Left: 3, Header: []string{"verdict", "bound", "measured"}}
-		for _, b := range c.Bounds {
-			t.Rows = append(t.Rows, []string{verdictWord(b.Pass), printable(b.Bound), printable(boundHTMLText(b))})
-		}
+		t := verdictsHTMLTable("bounds", boundRows(c))
 		hc.Bounds = &t
 	}
 	var err error

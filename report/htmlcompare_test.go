@@ -219,3 +219,38 @@ func figureText(t *testing.T, s, id string) string {
 	}
 	return s[i : i+strings.Index(s[i:], "</figure>")]
 }
+
+// TestCompareHTMLSpeaksAsTheTable: the page's deltas, content and bounds
+// say what the compare table says (one wording), the noise cell adding
+// the model's why when a delta had no test.
+func TestCompareHTMLSpeaksAsTheTable(t *testing.T) {
+	base, nw, c := comparePair(t, 1.3)
+	c.Bounds = []results.BoundCheck{{Bound: "content", Metric: "content", Pass: true},
+		{Bound: "read.p99=+10%", Metric: "read.p99", Unit: "ms", Base: 50, New: 65, Limit: 55, Noise: results.Significant}}
+	s, _ := comparePage(t, c, base, nw)
+	var tbl bytes.Buffer
+	if err := WriteCompareTable(&tbl, c); err != nil {
+		t.Fatal(err)
+	}
+	text := html.UnescapeString(s)
+	for _, w := range []string{"no URI changed", "50.0ms -> 65.0ms (limit 55.0ms), significant"} {
+		if !strings.Contains(text, w) || !strings.Contains(tbl.String(), w) {
+			t.Errorf("page has %q: %t, table: %t", w, strings.Contains(text, w), strings.Contains(tbl.String(), w))
+		}
+	}
+	d, ok := c.Find("read.max")
+	if !ok || d.Noise != results.Untested || d.Note == "" {
+		t.Fatalf("read.max: %+v", d)
+	}
+	if w := "<td>read max</td>"; !strings.Contains(text, w) || !strings.Contains(text, "<td>no test: "+d.Note+"</td>") {
+		t.Errorf("the page lacks read max with its reason %q", d.Note)
+	}
+	for _, sec := range compareSections(c) {
+		for _, r := range sec.rows {
+			if !strings.Contains(text, "<td>"+r.cells[0]+"</td><td class=\"num\">"+r.cells[1]+"</td><td class=\"num\">"+r.cells[2]+
+				"</td><td class=\"num\">"+r.cells[3]+"</td>") {
+				t.Errorf("the page lacks the table's row %q", r.cells)
+			}
+		}
+	}
+}

@@ -65,6 +65,19 @@ func (s *junitSuite) add(c junitCase) {
 	s.Cases = append(s.Cases, c)
 }
 
+// addVerdicts adds one case per verdict row, a failure of the type kind
+// for each broken bound.
+func (s *junitSuite) addVerdicts(classname, kind string, rows []verdictRow) {
+	for _, v := range rows {
+		text := printable(v.measured)
+		c := junitCase{Name: printable(v.bound), Classname: classname, Time: "0", SystemOut: text}
+		if !v.pass {
+			c.Failure = &junitFailure{Message: printable(v.bound) + ": " + text, Type: kind, Text: text}
+		}
+		s.add(c)
+	}
+}
+
 // seconds is a JUnit time attribute: plain decimal seconds.
 func seconds(s float64) string {
 	return strconv.FormatFloat(max(s, 0), 'f', 3, 64)
@@ -86,13 +99,7 @@ func WriteJUnit(w io.Writer, r *results.Result) error {
 			{"target", printable(r.Target.Address)},
 		},
 	}
-	for _, v := range r.Thresholds {
-		c := junitCase{Name: printable(v.Bound), Classname: "readbench.thresholds", Time: "0", SystemOut: printable(verdictText(v))}
-		if !v.Pass {
-			c.Failure = &junitFailure{Message: printable(v.Bound + ": " + verdictText(v)), Type: "threshold", Text: printable(verdictText(v))}
-		}
-		s.add(c)
-	}
+	s.addVerdicts("readbench.thresholds", "threshold", thresholdRows(r))
 	return writeJUnitSuites(w, "readbench", []junitSuite{s})
 }
 
@@ -129,13 +136,6 @@ func WriteCompareJUnit(w io.Writer, c *results.Comparison) error {
 			{"new", printable(sideText(c.New))},
 		},
 	}
-	for _, bc := range c.Bounds {
-		text := printable(boundText(bc))
-		tc := junitCase{Name: printable(bc.Bound), Classname: "readbench.compare", Time: "0", SystemOut: text}
-		if !bc.Pass {
-			tc.Failure = &junitFailure{Message: printable(bc.Bound) + ": " + text, Type: "bound", Text: text}
-		}
-		s.add(tc)
-	}
+	s.addVerdicts("readbench.compare", "bound", boundRows(c))
 	return writeJUnitSuites(w, "readbench", []junitSuite{s})
 }

@@ -56,12 +56,57 @@ func thresholdsTable(w io.Writer, r *results.Result) error {
 	if len(r.Thresholds) == 0 {
 		return nil
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "thresholds")
-	for _, v := range r.Thresholds {
-		fmt.Fprintf(w, "  %s  %-32s %s\n", verdictWord(v.Pass), printable(v.Bound), printable(verdictText(v)))
-	}
+	writeVerdicts(w, "thresholds", thresholdRows(r))
 	return nil
+}
+
+// thresholdRows are the verdict rows of r's thresholds.
+func thresholdRows(r *results.Result) []verdictRow {
+	rows := make([]verdictRow, 0, len(r.Thresholds))
+	for _, v := range r.Thresholds {
+		rows = append(rows, verdictRow{pass: v.Pass, bound: v.Bound, measured: verdictText(v)})
+	}
+	return rows
+}
+
+// verdictRow is a bound held to a run (a threshold) or to a comparison
+// (--fail-on): whether it held, the bound as written and what it
+// measured. Every format lays these out the same way.
+type verdictRow struct {
+	pass            bool
+	bound, measured string
+}
+
+// writeVerdicts writes verdict rows under a title for a terminal or a
+// CI log: PASS or FAIL, the bound, what it measured.
+func writeVerdicts(w io.Writer, title string, rows []verdictRow) {
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, title)
+	for _, v := range rows {
+		fmt.Fprintf(w, "  %s  %-32s %s\n", verdictWord(v.pass), printable(v.bound), printable(v.measured))
+	}
+}
+
+// mdVerdicts writes verdict rows as a markdown table.
+func mdVerdicts(b *bytes.Buffer, rows []verdictRow) {
+	cells := make([][]string, 0, len(rows))
+	for _, v := range rows {
+		icon := "✅ pass"
+		if !v.pass {
+			icon = "❌ fail"
+		}
+		cells = append(cells, []string{icon, "`" + mdCode(v.bound) + "`", mdEscape(v.measured)})
+	}
+	mdTable(b, "lll", []string{"verdict", "bound", "measured"}, cells)
+}
+
+// verdictsHTMLTable is verdict rows as a table of the HTML page.
+func verdictsHTMLTable(class string, rows []verdictRow) htmlTable {
+	t := htmlTable{Class: class, Left: 3, Header: []string{"verdict", "bound", "measured"}}
+	for _, v := range rows {
+		t.Rows = append(t.Rows, []string{verdictWord(v.pass), printable(v.bound), printable(v.measured)})
+	}
+	return t
 }
 
 // mdThresholds is the thresholds section of the markdown report.
@@ -70,15 +115,7 @@ func mdThresholds(b *bytes.Buffer, r *results.Result) {
 		return
 	}
 	b.WriteString("### Thresholds\n\n")
-	rows := make([][]string, 0, len(r.Thresholds))
-	for _, v := range r.Thresholds {
-		icon := "✅ pass"
-		if !v.Pass {
-			icon = "❌ fail"
-		}
-		rows = append(rows, []string{icon, "`" + mdCode(v.Bound) + "`", mdEscape(verdictText(v))})
-	}
-	mdTable(b, "lll", []string{"verdict", "bound", "measured"}, rows)
+	mdVerdicts(b, thresholdRows(r))
 }
 
 // mdCode makes s safe inside a code span of a table cell.

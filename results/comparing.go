@@ -80,7 +80,10 @@ func sideOf(r *Result, label string) Side {
 		MeasuredS: r.Totals.MeasuredS, Scheduled: r.Totals.Scheduled, Partial: r.Partial, GeneratorBound: r.GeneratorBound}
 }
 
-func latencyStat(l Latency, stat string) float64 {
+// StatMs is the figure of the block a stat names ("p50", "p90", "p99",
+// "p999", "max"; anything else is the mean): the one reading of a stat
+// name that compare and the bounds share.
+func (l Latency) StatMs(stat string) float64 {
 	switch stat {
 	case "p50":
 		return l.P50Ms
@@ -101,7 +104,7 @@ func latencyStat(l Latency, stat string) float64 {
 func latencyDeltas(prefix string, a, b Latency, n noise) []Delta {
 	out := make([]Delta, 0, len(latencyStats))
 	for _, s := range latencyStats {
-		d := newDelta(prefix+s, s, "ms", latencyStat(a, s), latencyStat(b, s))
+		d := newDelta(prefix+s, s, "ms", a.StatMs(s), b.StatMs(s))
 		testLatency(&d, a, b, s, n)
 		out = append(out, d)
 	}

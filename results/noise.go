@@ -103,7 +103,7 @@ func (n noise) lagSlack(stat string) float64 {
 	if n.lagA == nil {
 		return 0
 	}
-	return math.Abs(latencyStat(*n.lagA, stat) - latencyStat(*n.lagB, stat))
+	return math.Abs(n.lagA.StatMs(stat) - n.lagB.StatMs(stat))
 }
 
 // testLatency tests a percentile stat ("p99") of two latency blocks; max
