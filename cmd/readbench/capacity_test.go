@@ -119,6 +119,33 @@ func TestCapacitySizeSweepFindsTheCap(t *testing.T) {
 	}
 }
 
+// TestCapacitySizeSweepFindsTheServersCap: against a server with a
+// message cap (`readbench serve --max-message 256KiB`), the sweep finds the
+// largest size served below the cap (128 KiB: 256 KiB of text is over it
+// once encoded) and the failure at the first size above it, naming the
+// server's own error.
+func TestCapacitySizeSweepFindsTheServersCap(t *testing.T) {
+	dir := t.TempDir()
+	w := writeWorkload(t, dir, kneeWorkload)
+	url := startServe(t, "--max-message", "256KiB")
+	stdout, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<2s,errors<1%", "--sweep", "size",
+		"--rate", "5/s", "--to", "1MiB", "--step-duration", "600ms", "--step-warmup", "0s", "--format", "json", "--out", "sweep", "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep capacity.SizeReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if rep.MaxSizeWithinSLO != 128<<10 || rep.FailSize != 256<<10 || rep.FailOutcome == "" ||
+		!strings.Contains(rep.FailReason, "maximum message size of 262144 bytes") || strings.Contains(rep.FailReason, "--max-answer") {
+		t.Errorf("sweep: %+v", rep)
+	}
+	if len(rep.Steps) != 9 { // 1 KiB … 256 KiB, then stop
+		t.Errorf("%d steps, want 9", len(rep.Steps))
+	}
+}
+
 // TestCapacityUsage: a bad SLO, sweep or range is exit 2 before anything runs.
 func TestCapacityUsage(t *testing.T) {
 	dir := t.TempDir()
