@@ -87,6 +87,17 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 		!strings.Contains(stderr, "step 2: 100 turns/s") {
 		t.Errorf("table: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	// And the page: the knee marked at the rate found, every step in its
+	// table, written where it was asked.
+	page, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<100ms",
+		"--from", "50/s", "--to", "100/s", "--step-duration", "500ms", "--step-warmup", "0s", "--refine", "0", "--out", "caps3", "--format", "html", "-q")
+	if err := os.WriteFile(filepath.Join(dir, "capacity.html"), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code != 0 || !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, `<g class="marker knee" data-at="100">`) ||
+		strings.Count(page, `<td>1 step</td>`)+strings.Count(page, `<td>2 step</td>`) != 2 || !strings.Contains(page, "100 turns/s (") {
+		t.Errorf("html: exit %d\n%s\n%s", code, page, stderr)
+	}
 }
 
 // TestCapacitySizeSweepFindsTheCap: the size sweep finds a message cap and
@@ -159,7 +170,7 @@ func TestCapacityUsage(t *testing.T) {
 		{[]string{"--slo", "class.nope.read.p99<1s"}, "nope"},
 		{[]string{"--slo", "errors<1%", "--from", "100/s", "--to", "10/s"}, "--to"},
 		{[]string{"--slo", "errors<1%", "--sweep", "rate"}, "--sweep"},
-		{[]string{"--slo", "errors<1%", "--format", "xml"}, "--format"},
+		{[]string{"--slo", "errors<1%", "--format", "xml"}, "table, json or html"},
 		{[]string{}, "slo"},
 	} {
 		_, stderr, code := readbench(t, dir, append([]string{"capacity", w}, c.args...)...)
