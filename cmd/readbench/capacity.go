@@ -32,7 +32,8 @@ func capacityCommand() *cli.Command {
 		ArgsUsage: "[WORKLOAD.yaml | SCENARIO]",
 		UsageText: "readbench capacity w.yaml --target http://127.0.0.1:8080/mcp --slo 'turn.p99<800ms,errors<1%'\n" +
 			"readbench capacity w.yaml --slo 'read.p99<50ms' --from 50/s --to 800/s --step-duration 5s --format json\n" +
-			"readbench capacity w.yaml --slo 'read.p99<2s,errors<1%' --sweep size --rate 2/s --to 64MiB",
+			"readbench capacity w.yaml --slo 'read.p99<2s,errors<1%' --sweep size --rate 2/s --to 64MiB\n" +
+			"readbench capacity w.yaml --slo 'read.p99<50ms' --from 50/s --to 800/s --format html -q > capacity.html",
 		Description: "Steps the open-model rate up from --from (each step --grow times the one before, the last\n" +
 			"--to), each step a run of --step-duration after a --step-warmup, until a step breaks the SLO;\n" +
 			"then bisects (--refine steps) between the last good and the first bad rate. A step readbench\n" +

@@ -179,3 +179,15 @@ func TestCapacityUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestServeMaxMessageUsage: a --max-message that is not a size above 0 is
+// exit 2, naming the flag.
+func TestServeMaxMessageUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, v := range []string{"lots", "0", "-1KiB"} {
+		_, stderr, code := readbench(t, dir, "serve", "--listen", "127.0.0.1:0", "--max-message", v)
+		if code != 2 || !strings.Contains(stderr, "--max-message") {
+			t.Errorf("--max-message %s: exit %d, %q", v, code, stderr)
+		}
+	}
+}

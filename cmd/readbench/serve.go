@@ -32,7 +32,8 @@ func serveCommand() *cli.Command {
 		Description: "URIs describe the resource: sim:///NAME?mime=image/png&size=1834208&delay=lognormal(12ms,40ms).\n" +
 			"Content is deterministic per URI; any URI that is not a sim: URI is not found (but for the\n" +
 			"test:// fixtures the MCP conformance suite reads). With --listen, GET /files/<path>?<query> serves\n" +
-			"sim:///<path>?<query> as raw bytes with Range, 206, 416 and HEAD (docs/check.md (over plain HTTP)).",
+			"sim:///<path>?<query> as raw bytes with Range, 206, 416 and HEAD (docs/check.md (over plain HTTP)).\n" +
+			"--max-message gives the server a message cap, for `capacity --sweep size` to find (docs/capacity.md).",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "stdio", Usage: "serve newline-delimited JSON-RPC on stdin/stdout"},
 			&cli.StringFlag{Name: "listen", Usage: "serve Streamable HTTP at `ADDR` (endpoint /mcp, plain HTTP documents under /files/), e.g. 127.0.0.1:8080"},
