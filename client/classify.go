@@ -136,6 +136,7 @@ func errorVerdict(v Verdict, raw []byte, modern bool) Verdict {
 		return protocolVerdict(v, "error is not a JSON-RPC error object")
 	}
 	v.Code = e.Code
+	v.Detail = fmt.Sprintf("JSON-RPC error %d: %s", e.Code, clipDetail(e.Message))
 	switch {
 	case e.Code == protocol.CodeResourceNotFound:
 		v.Kind = NotFound
@@ -169,4 +170,14 @@ func protocolVerdict(v Verdict, why string) Verdict {
 	v.Kind = Unusable
 	v.Detail = why
 	return v
+}
+
+// clipDetail keeps a server's error message short enough for a log line
+// (a hostile server's message could be megabytes).
+func clipDetail(m string) string {
+	const n = 300
+	if r := []rune(m); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return m
 }

@@ -180,8 +180,13 @@ func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att worklo
 	sample.Base64Padding = v.Padding
 	sample.HasTTL, sample.TTL, sample.CacheScope = v.HasTTL, time.Duration(v.TTLMs)*time.Millisecond, v.CacheScope
 	r.fresh.store(att.URI, a.Done, sample.TTL)
-	if v.Kind == client.Unusable {
+	switch {
+	case v.Kind == client.Unusable:
 		r.logFailure(att.URI, "unusable answer: "+v.Detail)
+	case (v.Kind == client.Internal || v.Kind == client.RPCError) && applyExpect(sample.Outcome, att.Expect).IsError():
+		// The server's own words say why (a message cap, a crash in its
+		// handler): what a size sweep reports as the cause.
+		r.logFailure(att.URI, v.Detail)
 	}
 	if v.Shape != (client.Shape{}) {
 		rec.Shape(stats.Shape(v.Shape))

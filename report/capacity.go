@@ -39,11 +39,27 @@ func WriteSizeSweep(w io.Writer, r *capacity.SizeReport) error {
 }
 
 func stepTable(w io.Writer, steps []capacity.Step, bySize bool) error {
+	t := newTable(w, 1, stepHeader(bySize)...)
+	for _, row := range stepRows(steps, bySize) {
+		if err := t.Append(row); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}
+
+// stepHeader and stepRows are the step table, shared by the text table
+// and the HTML page so both say the same in the same words.
+func stepHeader(bySize bool) []string {
 	first := "asked/s"
 	if bySize {
 		first = "size"
 	}
-	t := newTable(w, 1, "step", first, "achieved/s", "read p50", "read p99", "turn p50", "turn p99", "errors", "lag p99", "result")
+	return []string{"step", first, "achieved/s", "read p50", "read p99", "turn p50", "turn p99", "errors", "lag p99", "result"}
+}
+
+func stepRows(steps []capacity.Step, bySize bool) [][]string {
+	var rows [][]string
 	for i, s := range steps {
 		lead := numfmt.Sig3(s.Rate)
 		if bySize {
@@ -56,12 +72,9 @@ func stepTable(w io.Writer, steps []capacity.Step, bySize bool) error {
 		if s.Reason != "" {
 			verdict += ": " + s.Reason
 		}
-		row := []string{fmt.Sprintf("%d %s", i+1, s.Phase), lead, numfmt.Sig3(s.Achieved),
+		rows = append(rows, []string{fmt.Sprintf("%d %s", i+1, s.Phase), lead, numfmt.Sig3(s.Achieved),
 			numfmt.Ms(s.Read.P50Ms), numfmt.Ms(s.Read.P99Ms), numfmt.Ms(s.Turn.P50Ms), numfmt.Ms(s.Turn.P99Ms),
-			numfmt.Share(s.ErrorRate), numfmt.Ms(s.LagP99Ms), verdict}
-		if err := t.Append(row); err != nil {
-			return err
-		}
+			numfmt.Share(s.ErrorRate), numfmt.Ms(s.LagP99Ms), verdict})
 	}
-	return t.Render()
+	return rows
 }

@@ -46,8 +46,11 @@ func TestBrowserHTMLPages(t *testing.T) {
 	chromium := needs.Tool(t, "chromium", installChromium)
 	dir := t.TempDir()
 	base, nw, c := comparePair(t, 1.3)
-	var rp, cp bytes.Buffer
+	var rp, cp, kp bytes.Buffer
 	if err := WriteHTML(&rp, []*results.Result{everything(t)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := CapacityHTML(&kp, capacityFixture()); err != nil {
 		t.Fatal(err)
 	}
 	if err := CompareHTML(&cp, c, base, nw); err != nil {
@@ -58,7 +61,9 @@ func TestBrowserHTMLPages(t *testing.T) {
 		page     []byte
 		sections []string
 		height   int
-	}{{"report", rp.Bytes(), resultSectionKinds, 5200}, {"compare", cp.Bytes(), compareSectionKinds, 7600}} {
+		charts   int
+	}{{"report", rp.Bytes(), resultSectionKinds, 5200, 6}, {"compare", cp.Bytes(), compareSectionKinds, 7600, 6},
+		{"capacity", kp.Bytes(), []string{"summary", "latency", "steps"}, 1400, 1}} {
 		t.Run(p.name, func(t *testing.T) {
 			file := filepath.Join(dir, p.name+".html")
 			if err := os.WriteFile(file, p.page, 0o644); err != nil {
@@ -72,7 +77,7 @@ func TestBrowserHTMLPages(t *testing.T) {
 				t.Fatalf("chromium --dump-dom: %v", err)
 			}
 			dom := string(out)
-			checkDOM(t, dom, p.sections)
+			checkDOM(t, dom, p.sections, p.charts)
 			shot := filepath.Join(dir, p.name+".png")
 			args := append(browserArgs(filepath.Join(dir, p.name+"-shot")), "--hide-scrollbars",
 				"--window-size=1400,"+strconv.Itoa(p.height), "--screenshot="+shot, url)
@@ -94,8 +99,8 @@ func TestBrowserHTMLPages(t *testing.T) {
 
 // checkDOM checks the rendered page: each section kind once, every chart
 // with marks and two axis labels (or the note of an empty one), no
-// script.
-func checkDOM(t *testing.T, dom string, kinds []string) {
+// script; at least minCharts charts.
+func checkDOM(t *testing.T, dom string, kinds []string, minCharts int) {
 	t.Helper()
 	seen := map[string]int{}
 	for _, m := range domSectionRE.FindAllStringSubmatch(dom, -1) {
@@ -107,7 +112,7 @@ func checkDOM(t *testing.T, dom string, kinds []string) {
 		}
 	}
 	figures := domFigureRE.FindAllStringSubmatch(dom, -1)
-	if len(figures) < 6 {
+	if len(figures) < minCharts {
 		t.Errorf("%d charts rendered", len(figures))
 	}
 	for _, m := range figures {

@@ -150,6 +150,16 @@ func lineChart(id, kind, title, xLabel, yLabel string, xt []tick, xmin, xmax flo
 // largest: a tail a hundred times the median and the median both stay
 // readable. Values at or below 0 are drawn at the bottom.
 func logChart(id, kind, title, xLabel, yLabel string, xt []tick, xmin, xmax float64, ss []series, yfmt func(float64) string) template.HTML {
+	yt, y, ok := logScale(ss, yfmt)
+	if !ok {
+		return lineChart(id, kind, title, xLabel, yLabel, xt, xmin, xmax, ss, yfmt, 0)
+	}
+	return drawLines(id, kind, title, xLabel, yLabel, xt, yt, xmin, xmax, y, ss)
+}
+
+// logScale is the y axis of logChart: its ticks and the mapping of a
+// value to its SVG coordinate; ok is false when no value is above 0.
+func logScale(ss []series, yfmt func(float64) string) (yt []tick, y func(float64) float64, ok bool) {
 	lo, hi := math.Inf(1), 0.0
 	for _, s := range ss {
 		for _, p := range s.pts {
@@ -159,13 +169,12 @@ func logChart(id, kind, title, xLabel, yLabel string, xt []tick, xmin, xmax floa
 		}
 	}
 	if !(hi > 0) {
-		return lineChart(id, kind, title, xLabel, yLabel, xt, xmin, xmax, ss, yfmt, 0)
+		return nil, nil, false
 	}
 	dlo, dhi := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
 	if dhi <= dlo {
 		dhi = dlo + 1
 	}
-	var yt []tick
 	for d := dlo; d <= dhi; d++ {
 		for _, m := range []float64{1, 2, 5} {
 			v := m * math.Pow(10, d)
@@ -174,11 +183,11 @@ func logChart(id, kind, title, xLabel, yLabel string, xt []tick, xmin, xmax floa
 			}
 		}
 	}
-	y := func(v float64) float64 {
+	y = func(v float64) float64 {
 		l := math.Log10(math.Max(v, math.Pow(10, dlo)))
 		return plotH - padB - (l-dlo)/(dhi-dlo)*(plotH-padT-padB)
 	}
-	return drawLines(id, kind, title, xLabel, yLabel, xt, yt, xmin, xmax, y, ss)
+	return yt, y, true
 }
 
 // drawLines draws the axes and one path per series; y maps a value to

@@ -3,6 +3,7 @@ package simserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -48,6 +49,9 @@ func (s *Server) read(ctx, base context.Context, c *call) answer {
 			head = &call{id: wrongID(c.id), modern: c.modern}
 		}
 		a = answer{parts: [][]byte{s.readHead(head, spec), contents, []byte("}}")}, wire: spec.Wire}
+		if n := int64(a.size()); s.opts.MaxMessage > 0 && n > s.opts.MaxMessage {
+			a = s.fail(c.id, overCap(n, s.opts.MaxMessage))
+		}
 	}
 	a.read, a.late, a.sse = true, late, spec.SSE
 	return a
@@ -168,4 +172,12 @@ func (s *Server) inputRequired(c *call, spec *Spec) answer {
 		"requestState": "sim-confirm-" + strconv.FormatUint(seedOf(spec.URI), 16),
 	})
 	return answer{parts: [][]byte{protocol.AppendResult(nil, c.id, s.modernResult(body, protocol.ResultInputRequired))}}
+}
+
+// overCap is the error of an answer over Options.MaxMessage: -32603, as an
+// SDK with a message limit fails, naming the cap and the size.
+func overCap(size, limit int64) *protocol.Error {
+	return protocol.NewError(protocol.CodeInternal,
+		fmt.Sprintf("message of %d bytes exceeds the server's maximum message size of %d bytes", size, limit),
+		map[string]int64{"size": size, "max_message": limit})
 }

@@ -67,6 +67,11 @@ type Options struct {
 	// other bytes of the same size and MIME type: a server version that
 	// silently changed a document, for compare's content check.
 	AlterContent string
+	// MaxMessage, when above 0, caps the encoded size (bytes) of a read's
+	// answer, the way SDKs with a message limit fail: an answer that would
+	// exceed it is replaced by a JSON-RPC error -32603 naming the cap and
+	// the size, so a size sweep has a server's message cap to find.
+	MaxMessage int64
 	// Logf, when set, receives diagnostics (stderr for a stdio server, whose
 	// stdout is the protocol).
 	Logf func(format string, args ...any)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,7 +32,8 @@ func capacityCommand() *cli.Command {
 		ArgsUsage: "[WORKLOAD.yaml | SCENARIO]",
 		UsageText: "readbench capacity w.yaml --target http://127.0.0.1:8080/mcp --slo 'turn.p99<800ms,errors<1%'\n" +
 			"readbench capacity w.yaml --slo 'read.p99<50ms' --from 50/s --to 800/s --step-duration 5s --format json\n" +
-			"readbench capacity w.yaml --slo 'read.p99<2s,errors<1%' --sweep size --rate 2/s --to 64MiB",
+			"readbench capacity w.yaml --slo 'read.p99<2s,errors<1%' --sweep size --rate 2/s --to 64MiB\n" +
+			"readbench capacity w.yaml --slo 'read.p99<50ms' --from 50/s --to 800/s --format html -q > capacity.html",
 		Description: "Steps the open-model rate up from --from (each step --grow times the one before, the last\n" +
 			"--to), each step a run of --step-duration after a --step-warmup, until a step breaks the SLO;\n" +
 			"then bisects (--refine steps) between the last good and the first bad rate. A step readbench\n" +
@@ -50,7 +52,7 @@ func capacityCommand() *cli.Command {
 			&cli.DurationFlag{Name: "step-warmup", Value: time.Second, Usage: "warmup of each step, recorded apart"},
 			&cli.StringFlag{Name: "sweep", Usage: "`size`: hold the rate and double the attachment size instead"},
 			&cli.StringFlag{Name: "rate", Usage: "the rate a --sweep size holds (default: the workload's)"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or html (a self-contained page: latency against the asked rate or size, the knee marked, the step table)"},
 			&cli.StringFlag{Name: "out", Usage: "save each step's result in `DIR` (default runs/capacity-<time>)"},
 			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse"},
 			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions"},
@@ -78,8 +80,8 @@ func capacityAction(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return cli.Exit("capacity: give at most one workload", exitUsage)
 	}
-	if f := c.String("format"); f != "table" && f != "json" {
-		return cli.Exit(fmt.Sprintf("capacity: --format %q: want table or json", f), exitUsage)
+	if f := c.String("format"); f != "table" && f != "json" && f != "html" {
+		return cli.Exit(fmt.Sprintf("capacity: --format %q: want table, json or html", f), exitUsage)
 	}
 	if s := c.String("sweep"); s != "" && s != "size" {
 		return cli.Exit(fmt.Sprintf("capacity: --sweep %q: the only sweep is size", s), exitUsage)
@@ -138,17 +140,12 @@ func capacityAction(c *cli.Context) error {
 func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 	c := cr.c
 	p := capacity.Plan{From: 10, To: 1000, Grow: c.Float64("grow"), Refine: c.Int("refine")}
-	for _, f := range []struct {
-		name string
-		dst  *float64
-	}{{"from", &p.From}, {"to", &p.To}} {
-		if c.IsSet(f.name) {
-			r, err := units.ParseRate(c.String(f.name))
-			if err != nil {
-				return cli.Exit(fmt.Sprintf("capacity: --%s: %v", f.name, err), exitUsage)
-			}
-			*f.dst = r.PerSecond
-		}
+	parseRate := func(v string) (float64, error) {
+		r, err := units.ParseRate(v)
+		return r.PerSecond, err
+	}
+	if err := rangeFlags(c, parseRate, &p.From, &p.To); err != nil {
+		return err
 	}
 	if err := p.Check(); err != nil {
 		return cli.Exit("capacity: "+err.Error(), exitUsage)
@@ -160,10 +157,7 @@ func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 	if err != nil {
 		return cr.failed(err)
 	}
-	if c.String("format") == "json" {
-		return writeJSON(c, rep)
-	}
-	return report.WriteCapacity(c.App.Writer, rep)
+	return writeCapacity(c, rep, report.WriteCapacity, report.CapacityHTML)
 }
 
 func (cr *capacityRun) sizeSweep(slo []bounds.Threshold) error {
@@ -179,17 +173,8 @@ func (cr *capacityRun) sizeSweep(slo []bounds.Threshold) error {
 		}
 		p.Rate = r.PerSecond
 	}
-	for _, f := range []struct {
-		name string
-		dst  *int64
-	}{{"from", &p.From}, {"to", &p.To}} {
-		if c.IsSet(f.name) {
-			n, err := units.ParseSize(c.String(f.name))
-			if err != nil {
-				return cli.Exit(fmt.Sprintf("capacity: --%s: %v", f.name, err), exitUsage)
-			}
-			*f.dst = n
-		}
+	if err := rangeFlags(c, units.ParseSize, &p.From, &p.To); err != nil {
+		return err
 	}
 	if err := p.Check(); err != nil {
 		return cli.Exit("capacity: "+err.Error(), exitUsage)
@@ -201,10 +186,37 @@ func (cr *capacityRun) sizeSweep(slo []bounds.Threshold) error {
 	if err != nil {
 		return cr.failed(err)
 	}
-	if c.String("format") == "json" {
-		return writeJSON(c, rep)
+	return writeCapacity(c, rep, report.WriteSizeSweep, report.SizeSweepHTML)
+}
+
+// rangeFlags sets from and to from --from and --to when given, each
+// parsed by parse (a rate for the search, a size for the sweep).
+func rangeFlags[T any](c *cli.Context, parse func(string) (T, error), from, to *T) error {
+	for _, f := range []struct {
+		name string
+		dst  *T
+	}{{"from", from}, {"to", to}} {
+		if c.IsSet(f.name) {
+			v, err := parse(c.String(f.name))
+			if err != nil {
+				return cli.Exit(fmt.Sprintf("capacity: --%s: %v", f.name, err), exitUsage)
+			}
+			*f.dst = v
+		}
 	}
-	return report.WriteSizeSweep(c.App.Writer, rep)
+	return nil
+}
+
+// writeCapacity prints a search's or a sweep's report in --format: the
+// table, the JSON document, or the HTML page.
+func writeCapacity[R any](c *cli.Context, rep R, table, page func(io.Writer, R) error) error {
+	switch c.String("format") {
+	case "json":
+		return writeJSON(c, rep)
+	case "html":
+		return page(c.App.Writer, rep)
+	}
+	return table(c.App.Writer, rep)
 }
 
 // failed turns a search that stopped into its exit: a workload error is

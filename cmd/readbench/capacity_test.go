@@ -87,6 +87,17 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 		!strings.Contains(stderr, "step 2: 100 turns/s") {
 		t.Errorf("table: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	// And the page: the knee marked at the rate found, every step in its
+	// table, written where it was asked.
+	page, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<100ms",
+		"--from", "50/s", "--to", "100/s", "--step-duration", "500ms", "--step-warmup", "0s", "--refine", "0", "--out", "caps3", "--format", "html", "-q")
+	if err := os.WriteFile(filepath.Join(dir, "capacity.html"), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code != 0 || !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, `<g class="marker knee" data-at="100">`) ||
+		strings.Count(page, `<td>1 step</td>`)+strings.Count(page, `<td>2 step</td>`) != 2 || !strings.Contains(page, "100 turns/s (") {
+		t.Errorf("html: exit %d\n%s\n%s", code, page, stderr)
+	}
 }
 
 // TestCapacitySizeSweepFindsTheCap: the size sweep finds a message cap and
@@ -119,6 +130,33 @@ func TestCapacitySizeSweepFindsTheCap(t *testing.T) {
 	}
 }
 
+// TestCapacitySizeSweepFindsTheServersCap: against a server with a
+// message cap (`readbench serve --max-message 256KiB`), the sweep finds the
+// largest size served below the cap (128 KiB: 256 KiB of text is over it
+// once encoded) and the failure at the first size above it, naming the
+// server's own error.
+func TestCapacitySizeSweepFindsTheServersCap(t *testing.T) {
+	dir := t.TempDir()
+	w := writeWorkload(t, dir, kneeWorkload)
+	url := startServe(t, "--max-message", "256KiB")
+	stdout, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<2s,errors<1%", "--sweep", "size",
+		"--rate", "5/s", "--to", "1MiB", "--step-duration", "600ms", "--step-warmup", "0s", "--format", "json", "--out", "sweep", "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep capacity.SizeReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if rep.MaxSizeWithinSLO != 128<<10 || rep.FailSize != 256<<10 || rep.FailOutcome == "" ||
+		!strings.Contains(rep.FailReason, "maximum message size of 262144 bytes") || strings.Contains(rep.FailReason, "--max-answer") {
+		t.Errorf("sweep: %+v", rep)
+	}
+	if len(rep.Steps) != 9 { // 1 KiB … 256 KiB, then stop
+		t.Errorf("%d steps, want 9", len(rep.Steps))
+	}
+}
+
 // TestCapacityUsage: a bad SLO, sweep or range is exit 2 before anything runs.
 func TestCapacityUsage(t *testing.T) {
 	dir := t.TempDir()
@@ -132,12 +170,24 @@ func TestCapacityUsage(t *testing.T) {
 		{[]string{"--slo", "class.nope.read.p99<1s"}, "nope"},
 		{[]string{"--slo", "errors<1%", "--from", "100/s", "--to", "10/s"}, "--to"},
 		{[]string{"--slo", "errors<1%", "--sweep", "rate"}, "--sweep"},
-		{[]string{"--slo", "errors<1%", "--format", "xml"}, "--format"},
+		{[]string{"--slo", "errors<1%", "--format", "xml"}, "table, json or html"},
 		{[]string{}, "slo"},
 	} {
 		_, stderr, code := readbench(t, dir, append([]string{"capacity", w}, c.args...)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, %q; want exit 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// TestServeMaxMessageUsage: a --max-message that is not a size above 0 is
+// exit 2, naming the flag.
+func TestServeMaxMessageUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, v := range []string{"lots", "0", "-1KiB"} {
+		_, stderr, code := readbench(t, dir, "serve", "--listen", "127.0.0.1:0", "--max-message", v)
+		if code != 2 || !strings.Contains(stderr, "--max-message") {
+			t.Errorf("--max-message %s: exit %d, %q", v, code, stderr)
 		}
 	}
 }

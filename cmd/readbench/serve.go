@@ -11,6 +11,7 @@ import (
 
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/simserver"
+	"github.com/readbench/readbench/units"
 	"github.com/urfave/cli/v2"
 )
 
@@ -31,7 +32,8 @@ func serveCommand() *cli.Command {
 		Description: "URIs describe the resource: sim:///NAME?mime=image/png&size=1834208&delay=lognormal(12ms,40ms).\n" +
 			"Content is deterministic per URI; any URI that is not a sim: URI is not found (but for the\n" +
 			"test:// fixtures the MCP conformance suite reads). With --listen, GET /files/<path>?<query> serves\n" +
-			"sim:///<path>?<query> as raw bytes with Range, 206, 416 and HEAD (docs/check.md (over plain HTTP)).",
+			"sim:///<path>?<query> as raw bytes with Range, 206, 416 and HEAD (docs/check.md (over plain HTTP)).\n" +
+			"--max-message gives the server a message cap, for `capacity --sweep size` to find (docs/capacity.md).",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "stdio", Usage: "serve newline-delimited JSON-RPC on stdin/stdout"},
 			&cli.StringFlag{Name: "listen", Usage: "serve Streamable HTTP at `ADDR` (endpoint /mcp, plain HTTP documents under /files/), e.g. 127.0.0.1:8080"},
@@ -44,6 +46,7 @@ func serveCommand() *cli.Command {
 			&cli.IntFlag{Name: "wedge-after", Usage: "after `N` messages, wedge: stdio never reads stdin again (the process stays alive), HTTP never answers (0: never)"},
 			&cli.IntFlag{Name: "catalog-size", Usage: "resources in resources/list", Value: 100},
 			&cli.Float64Flag{Name: "delay-scale", Usage: "multiply every read's delay by `F` (1.3: a server 30% slower, to try compare)", Value: 1},
+			&cli.StringFlag{Name: "max-message", Usage: "refuse to send a read's answer over `SIZE` encoded (e.g. 256KiB), answering a JSON-RPC error -32603 that names the cap, as SDKs with a message limit do (default: no cap)"},
 			&cli.StringFlag{Name: "alter-content", Usage: "reads of URIs containing `TEXT` return other bytes of the same size and type (to try compare's content check)"},
 		},
 		Action: serve,
@@ -58,13 +61,25 @@ func serve(c *cli.Context) error {
 	if f := c.Float64("delay-scale"); !(f > 0) || f > 1000 {
 		return cli.Exit(fmt.Sprintf("serve: --delay-scale %v: want a factor above 0, such as 1.3", f), exitUsage)
 	}
+	var maxMessage int64
+	if c.IsSet("max-message") {
+		n, err := units.ParseSize(c.String("max-message"))
+		if err != nil || n <= 0 {
+			if err == nil {
+				err = fmt.Errorf("want a size above 0, such as 256KiB")
+			}
+			return cli.Exit(fmt.Sprintf("serve: --max-message: %v", err), exitUsage)
+		}
+		maxMessage = n
+	}
 	opts := simserver.Options{
 		Name: protocol.SimServerName, Version: version,
 		Workers: c.Int("workers"), Stateful: c.Bool("stateful"), SSE: c.Bool("sse"),
 		StallEvery: c.Duration("stall-every"), StallFor: c.Duration("stall-for"),
 		CrashAfter: c.Int("crash-after"), WedgeAfter: c.Int("wedge-after"), CatalogSize: c.Int("catalog-size"),
 		DelayScale: c.Float64("delay-scale"), AlterContent: c.String("alter-content"),
-		Logf: func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
+		MaxMessage: maxMessage,
+		Logf:       func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
 	}
 	srv := simserver.New(opts)
 	if stdio {
