@@ -35,7 +35,9 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 	var stdout string
 	// On a machine busy with other work the generator can fall behind:
 	// the search then says so (generator-bound, never the server's limit)
-	// and is tried again, at most three times in all.
+	// and is tried again, at most three times in all; so is a first step
+	// (150/s, under half the knee) that a burst of that work pushed past
+	// the SLO.
 	for attempt := 1; attempt <= 3; attempt++ {
 		out, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<100ms,errors<1%",
 			"--from", "150/s", "--to", "800/s", "--step-duration", "1500ms", "--step-warmup", "500ms", "--refine", "2",
@@ -47,7 +49,7 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 			t.Fatalf("%v\n%s", err, stdout)
 		}
-		if rep.LimitedBy != capacity.LimitGenerator {
+		if rep.LimitedBy != capacity.LimitGenerator && rep.LimitedBy != capacity.LimitFirstStep {
 			break
 		}
 		t.Logf("attempt %d: the generator could not drive the load: %s", attempt, rep.Conclusion)
@@ -80,8 +82,9 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 	if !refined || !failed {
 		t.Errorf("no refinement or no failing step:\n%s", stdout)
 	}
-	// The table says the same.
-	stdout, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<100ms",
+	// The table says the same (with a bound no hiccup of a busy machine
+	// breaks at 100/s: these two runs test what is printed).
+	stdout, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<2s",
 		"--from", "50/s", "--to", "100/s", "--step-duration", "500ms", "--step-warmup", "0s", "--refine", "0", "--out", "caps2")
 	if code != 0 || !strings.Contains(stdout, "maximum sustainable rate: 100 turns/s") || !strings.Contains(stdout, "above the range") ||
 		!strings.Contains(stderr, "step 2: 100 turns/s") {
@@ -89,7 +92,7 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 	}
 	// And the page: the knee marked at the rate found, every step in its
 	// table, written where it was asked.
-	page, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<100ms",
+	page, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<2s",
 		"--from", "50/s", "--to", "100/s", "--step-duration", "500ms", "--step-warmup", "0s", "--refine", "0", "--out", "caps3", "--format", "html", "-q")
 	if err := os.WriteFile(filepath.Join(dir, "capacity.html"), []byte(page), 0o644); err != nil {
 		t.Fatal(err)
