@@ -209,26 +209,7 @@ func capacityChart(id, title, xLabel string, steps []capacity.Step, xOf func(cap
 	var b strings.Builder
 	svgOpen(&b, title, xLabel, "latency (log scale)")
 	axes(&b, xt, yt, x, y)
-	for i, s := range ss {
-		var d strings.Builder
-		for j, p := range s.pts {
-			cmd := 'L'
-			if j == 0 {
-				cmd = 'M'
-			}
-			fmt.Fprintf(&d, "%c%.1f %.1f", cmd, x(p[0]), y(p[1]))
-		}
-		style := ` stroke-width="2"`
-		if s.dashed {
-			style += ` stroke-dasharray="6 4"`
-		}
-		if len(s.pts) == 1 {
-			style = ` stroke-width="7" stroke-linecap="round"`
-			d.WriteString("h0")
-		}
-		fmt.Fprintf(&b, `<path class="series" data-series="%s" fill="none" stroke="%s"%s d="%s"/>`,
-			html.EscapeString(s.name), s.stroke(i), style, d.String())
-	}
+	seriesPaths(&b, ss, x, y)
 	for _, st := range order {
 		cx := x(xOf(st))
 		top := plotH

@@ -190,13 +190,9 @@ func logScale(ss []series, yfmt func(float64) string) (yt []tick, y func(float64
 	return yt, y, true
 }
 
-// drawLines draws the axes and one path per series; y maps a value to
-// its SVG coordinate.
-func drawLines(id, kind, title, xLabel, yLabel string, xt, yt []tick, xmin, xmax float64, y func(float64) float64, ss []series) template.HTML {
-	x := func(v float64) float64 { return padL + (v-xmin)/math.Max(xmax-xmin, 1e-9)*(plotW-padL-padR) }
-	var b strings.Builder
-	svgOpen(&b, title, xLabel, yLabel)
-	axes(&b, xt, yt, x, y)
+// seriesPaths draws one path per series, x and y mapping values to SVG
+// coordinates; the line charts and the capacity page share it.
+func seriesPaths(b *strings.Builder, ss []series, x, y func(float64) float64) {
 	for i, s := range ss {
 		var d strings.Builder
 		for j, p := range s.pts {
@@ -216,9 +212,19 @@ func drawLines(id, kind, title, xLabel, yLabel string, xt, yt []tick, xmin, xmax
 			style = ` stroke-width="7" stroke-linecap="round"`
 			d.WriteString("h0")
 		}
-		fmt.Fprintf(&b, `<path class="series" data-series="%s" fill="none" stroke="%s"%s d="%s"/>`,
+		fmt.Fprintf(b, `<path class="series" data-series="%s" fill="none" stroke="%s"%s d="%s"/>`,
 			html.EscapeString(s.name), s.stroke(i), style, d.String())
 	}
+}
+
+// drawLines draws the axes and one path per series; y maps a value to
+// its SVG coordinate.
+func drawLines(id, kind, title, xLabel, yLabel string, xt, yt []tick, xmin, xmax float64, y func(float64) float64, ss []series) template.HTML {
+	x := func(v float64) float64 { return padL + (v-xmin)/math.Max(xmax-xmin, 1e-9)*(plotW-padL-padR) }
+	var b strings.Builder
+	svgOpen(&b, title, xLabel, yLabel)
+	axes(&b, xt, yt, x, y)
+	seriesPaths(&b, ss, x, y)
 	legend(&b, ss)
 	b.WriteString(`</svg>`)
 	return figure(id, kind, title, b.String())
