@@ -239,7 +239,7 @@ func decodePart(body []byte) (toolPart, stats.Outcome, string) {
 		if err := json.Unmarshal(rpcErr, &e); err != nil {
 			return p, stats.Protocol, "error: " + err.Error()
 		}
-		return p, rpcOutcome(e.Code), fmt.Sprintf("JSON-RPC error %d %q", e.Code, clipText(e.Message))
+		return p, rpcOutcome(e.Code, e.Message), fmt.Sprintf("JSON-RPC error %d %q", e.Code, clipText(e.Message))
 	case result == nil:
 		return p, stats.Protocol, "neither result nor error"
 	}
@@ -313,11 +313,19 @@ func jsonString(raw []byte) string {
 	return s
 }
 
-func rpcOutcome(code int) stats.Outcome {
+// rpcOutcome is the outcome of a JSON-RPC error answering a part of a
+// ranged read (a tools/call): the codes map as a read's do, and a -32602
+// worded as not found (client.SaysNotFound) is not_found, as it is for a
+// whole read. A tool's -32602 is not taken as not found from the era
+// alone: for a tool call it also means arguments the tool refused.
+func rpcOutcome(code int, message string) stats.Outcome {
 	switch code {
 	case protocol.CodeResourceNotFound:
 		return stats.NotFound
 	case protocol.CodeInvalidParams:
+		if client.SaysNotFound(message) {
+			return stats.NotFound
+		}
 		return stats.InvalidParams
 	case protocol.CodeInternal:
 		return stats.Internal

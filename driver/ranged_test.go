@@ -276,3 +276,23 @@ func TestDecodePartClipsMessages(t *testing.T) {
 		t.Errorf("%v, %d bytes of why: %.80s", o, len(why), why)
 	}
 }
+
+// A part's JSON-RPC error maps as a whole read's does: -32602 worded as
+// not found is not_found, any other -32602 invalid_params.
+func TestRPCOutcome(t *testing.T) {
+	for _, c := range []struct {
+		code int
+		msg  string
+		want stats.Outcome
+	}{
+		{-32002, "", stats.NotFound},
+		{-32602, "Resource not found: docs://x", stats.NotFound},
+		{-32602, "missing argument offset", stats.InvalidParams},
+		{-32603, "boom", stats.Internal},
+		{-32000, "custom", stats.RPCError},
+	} {
+		if got := rpcOutcome(c.code, c.msg); got != c.want {
+			t.Errorf("rpcOutcome(%d, %q) = %v, want %v", c.code, c.msg, got, c.want)
+		}
+	}
+}
