@@ -21,6 +21,7 @@ func benchReads() []struct{ name, uri string } {
 	return []struct{ name, uri string }{
 		{"png-1.8MB", "sim:///shot.png?mime=image/png&size=1834208"},
 		{"md-8KiB", "sim:///guide.md?mime=text/markdown&size=8KiB"},
+		{"md-1KiB", "sim:///compare/text.md?mime=text/markdown&size=1024"},
 	}
 }
 
