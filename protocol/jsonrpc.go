@@ -54,8 +54,16 @@ func NewError(code int, message string, data any) *Error {
 
 // Decode parses one JSON-RPC message. It rejects anything that is not a
 // JSON object with "jsonrpc":"2.0", so that garbage on a pipe is reported as
-// a protocol error instead of being half understood.
+// a protocol error instead of being half understood. The usual shapes take
+// a one-pass path (decode.go); its answer is the one encoding/json gives.
 func Decode(b []byte) (*Message, error) {
+	m, _, err := DecodeVisit(b, nil)
+	return m, err
+}
+
+// decodeJSON is Decode by encoding/json: the judge of every message the
+// one-pass path does not take, and of every error.
+func decodeJSON(b []byte) (*Message, error) {
 	var m Message
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("decode JSON-RPC message: %w", err)

@@ -46,6 +46,27 @@ func (l *LineReader) NextOwned() ([]byte, error) {
 	return line, err
 }
 
+// HasLine reports whether a whole non-empty line is already buffered, so
+// that Next returns it without waiting for input: a server that writes its
+// answers through a buffer flushes them when HasLine says it is about to
+// wait.
+func (l *LineReader) HasLine() bool {
+	if l.skip {
+		return false
+	}
+	b, _ := l.r.Peek(l.r.Buffered()) // never waits: only what is buffered
+	for {
+		k := bytes.IndexByte(b, '\n')
+		if k < 0 {
+			return false
+		}
+		if len(bytes.TrimRight(b[:k], "\r")) > 0 {
+			return true
+		}
+		b = b[k+1:]
+	}
+}
+
 // Next returns the next non-empty line without its terminator (LF or CRLF).
 // The slice is only valid until the next call: callers that keep it copy it.
 // A last line without a newline is returned before io.EOF.

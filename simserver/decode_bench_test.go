@@ -18,11 +18,11 @@ func BenchmarkDecodeRead(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			line := []byte(request(b, 12345, protocol.MethodResourcesRead, readParams(uri, c.version)))
 			for b.Loop() {
-				msg, err := protocol.Decode(line)
+				msg, pre, err := decodeMessage(line)
 				if err != nil {
 					b.Fatal(err)
 				}
-				cl, perr := newCall(msg)
+				cl, perr := newCall(msg, pre)
 				if perr != nil || cl.p.URI == nil {
 					b.Fatal(perr)
 				}

@@ -82,17 +82,35 @@ func (a *answer) size() int {
 	return n
 }
 
-// newCall decodes a request's params. A params value that is not an object
-// (or a _meta protocolVersion that is not a string) is invalid params.
-func newCall(msg *protocol.Message) (*call, *protocol.Error) {
+// decodeMessage decodes one JSON-RPC message and, in the same pass when
+// they have the usual shape, its params (protocol.DecodeVisit): pre is then
+// what newCall takes instead of decoding msg.Params again, else nil. The
+// error is the message's, as protocol.Decode words it.
+func decodeMessage(b []byte) (msg *protocol.Message, pre *paramsDecoder, err error) {
+	d := &paramsDecoder{nested: true}
+	msg, visited, err := protocol.DecodeVisit(b, d.visit)
+	if err != nil || !visited {
+		return msg, nil, err
+	}
+	return msg, d, nil
+}
+
+// newCall decodes a request's params, unless pre (from decodeMessage, or
+// nil) holds them already. A params value that is not an object (or a
+// _meta protocolVersion that is not a string) is invalid params.
+func newCall(msg *protocol.Message, pre *paramsDecoder) (*call, *protocol.Error) {
 	c := &call{id: msg.ID, method: msg.Method}
-	if len(msg.Params) > 0 && string(msg.Params) != "null" {
+	if pre != nil {
+		c.p = pre.p
+	} else if len(msg.Params) > 0 && string(msg.Params) != "null" {
 		if err := decodeParams(msg.Params, &c.p); err != nil {
 			return c, protocol.NewError(protocol.CodeInvalidParams, "Invalid params: "+err.Error(), nil)
 		}
 	}
 	if m := c.p.Meta; m != nil && m.ProtocolVersion != nil {
-		if v, ok := plainString(m.ProtocolVersion); ok {
+		if v, ok := knownVersion(m.ProtocolVersion); ok {
+			c.metaVersion = v // the usual case, without an allocation
+		} else if v, ok := plainString(m.ProtocolVersion); ok {
 			c.metaVersion = v // the usual case, without a second decode
 		} else if err := json.Unmarshal(m.ProtocolVersion, &c.metaVersion); err != nil {
 			c.metaVersion = ""
@@ -141,6 +159,20 @@ func plainString(raw json.RawMessage) (string, bool) {
 		}
 	}
 	return string(in), true
+}
+
+// knownVersion is the version the raw JSON string names, when it is one
+// of protocol.Versions spelled without escapes.
+func knownVersion(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	for _, v := range protocol.Versions() {
+		if string(raw[1:len(raw)-1]) == v {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // isObject reports whether raw, a value from a decoded (so valid) JSON

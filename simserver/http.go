@@ -80,14 +80,14 @@ func (s *Server) servePOST(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusBadRequest, nil, protocol.NewError(protocol.CodeInvalidRequest, "Invalid request: batches are not supported", nil))
 		return
 	}
-	msg, err := protocol.Decode(body)
+	msg, pre, err := decodeMessage(body)
 	if err != nil {
 		writeJSONError(w, http.StatusBadRequest, nil, protocol.NewError(protocol.CodeParseError, "Parse error: "+err.Error(), nil))
 		return
 	}
 	switch {
 	case msg.IsRequest():
-		s.serveHTTPRequest(w, r, msg)
+		s.serveHTTPRequest(w, r, msg, pre)
 	case msg.IsNotification():
 		if m := r.Header.Get(protocol.HeaderMethod); modernHdr && m != "" && m != msg.Method {
 			writeJSONError(w, http.StatusBadRequest, nil, headerMismatch(protocol.HeaderMethod, m, msg.Method))
@@ -97,7 +97,7 @@ func (s *Server) servePOST(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
-		s.httpNotify(sid, msg)
+		s.httpNotify(sid, msg, pre)
 		w.WriteHeader(http.StatusAccepted)
 	case msg.IsResponse():
 		s.clientReplied(msg.ID) // the reply to a request of ours (wire=ping, wire=sampling)
@@ -109,9 +109,9 @@ func (s *Server) servePOST(w http.ResponseWriter, r *http.Request) {
 
 // serveHTTPRequest validates the era and headers of a request, serves it
 // and writes the answer.
-func (s *Server) serveHTTPRequest(w http.ResponseWriter, r *http.Request, msg *protocol.Message) {
+func (s *Server) serveHTTPRequest(w http.ResponseWriter, r *http.Request, msg *protocol.Message, pre *paramsDecoder) {
 	hdrVer := r.Header.Get(protocol.HeaderProtocolVersion)
-	c, perr := newCall(msg)
+	c, perr := newCall(msg, pre)
 	modern := protocol.IsModern(hdrVer) || (c.metaVersion != "" && (protocol.IsModern(c.metaVersion) || !protocol.IsKnownVersion(c.metaVersion)))
 	if perr == nil {
 		perr = s.checkEra(r, c, hdrVer, modern)

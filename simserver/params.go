@@ -1,9 +1,9 @@
 package simserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -41,82 +41,148 @@ const (
 )
 
 func fastParams(raw []byte, p *params) bool {
-	var seen uint
-	first := func(bit uint) bool { // a repeated key is merged or overwritten by encoding/json
-		ok := seen&bit == 0
-		seen |= bit
-		return ok
+	var d paramsDecoder
+	if protocol.ObjectFields(raw, d.member) != nil {
+		return false
 	}
-	err := protocol.ObjectFields(raw, func(k, v []byte) error {
-		switch string(k) {
-		case "_meta":
-			if !first(1 << 0) {
-				return errSlow
-			}
-			return fastMeta(v, &p.Meta)
-		case "uri":
-			if !first(1 << 1) {
-				return errSlow
-			}
-			if isNull(v) {
-				return nil
-			}
-			s, err := fastString(v)
-			p.URI = &s
-			return err
-		case "cursor":
-			return setString(first(1<<2), v, &p.Cursor)
-		case "requestState":
-			return setString(first(1<<3), v, &p.RequestState)
-		case "protocolVersion":
-			return setString(first(1<<4), v, &p.ProtocolVersion)
-		case "name":
-			return setString(first(1<<5), v, &p.Name)
-		case "requestId":
-			return setRaw(first(1<<6), v, &p.RequestID)
-		case "arguments":
-			return setRaw(first(1<<7), v, &p.Arguments)
+	*p = d.p
+	return true
+}
+
+// paramsDecoder is fastParams member by member, so that the members can
+// come from protocol.DecodeVisit's walk of the message (decodeMessage)
+// as well as from a walk of params alone.
+type paramsDecoder struct {
+	p    params
+	seen uint // the members met, by bit: a repeated key is encoding/json's
+	// nested: the members of _meta come to visit before _meta itself
+	// (protocol.DecodeVisit), into meta; otherwise member walks _meta.
+	nested bool
+	meta   metaDecoder
+}
+
+// visit is member for protocol.DecodeVisit, which also hands over the
+// members of the members' object values: those of _meta are decoded,
+// the others (a tool's arguments, clientInfo) are not the server's
+// concern here.
+func (d *paramsDecoder) visit(parent, k, v []byte) error {
+	switch {
+	case parent == nil:
+		return d.member(k, v)
+	case string(parent) == "_meta":
+		return d.meta.member(k, v)
+	}
+	return nil
+}
+
+// first reports whether the member of that bit is met for the first time.
+func (d *paramsDecoder) first(bit uint) bool {
+	ok := d.seen&bit == 0
+	d.seen |= bit
+	return ok
+}
+
+// member decodes one member of params; errSlow (or a string's error)
+// means the params are encoding/json's to decode.
+func (d *paramsDecoder) member(k, v []byte) error {
+	p := &d.p
+	switch string(k) {
+	case "_meta":
+		if !d.first(1 << 0) {
+			return errSlow
 		}
-		return keyCheck(paramNames, k)
-	})
-	return err == nil
+		if !d.nested {
+			return fastMeta(v, &p.Meta)
+		}
+		switch {
+		case isNull(v):
+			return nil
+		case v[0] != '{':
+			return errSlow // encoding/json's type error
+		}
+		p.Meta = &d.meta.m // its members came before
+		return nil
+	case "uri":
+		if !d.first(1 << 1) {
+			return errSlow
+		}
+		if isNull(v) {
+			return nil
+		}
+		s, err := fastString(v)
+		p.URI = &s
+		return err
+	case "cursor":
+		return setString(d.first(1<<2), v, &p.Cursor)
+	case "requestState":
+		return setString(d.first(1<<3), v, &p.RequestState)
+	case "protocolVersion":
+		return setString(d.first(1<<4), v, &p.ProtocolVersion)
+	case "name":
+		return setString(d.first(1<<5), v, &p.Name)
+	case "requestId":
+		return setRaw(d.first(1<<6), v, &p.RequestID)
+	case "arguments":
+		return setRaw(d.first(1<<7), v, &p.Arguments)
+	}
+	return keyCheck(paramNames, k)
 }
 
 func fastMeta(v []byte, m **requestMeta) error {
 	if isNull(v) {
 		return nil
 	}
-	meta := &requestMeta{}
-	var seen uint
-	first := func(bit uint) bool {
-		ok := seen&bit == 0
-		seen |= bit
-		return ok
-	}
-	if err := protocol.ObjectFields(v, func(k, v []byte) error {
-		switch string(k) {
-		case protocol.MetaProtocolVersion:
-			return setRaw(first(1<<0), v, &meta.ProtocolVersion)
-		case protocol.MetaClientCapabilities:
-			return setRaw(first(1<<1), v, &meta.ClientCapabilities)
-		}
-		return keyCheck(metaNames, k)
-	}); err != nil {
+	d := &metaDecoder{}
+	if err := protocol.ObjectFields(v, d.member); err != nil {
 		return errSlow // not an object, or not the usual shape
 	}
-	*m = meta
+	*m = &d.m
 	return nil
+}
+
+// metaDecoder is fastMeta member by member.
+type metaDecoder struct {
+	m    requestMeta
+	seen uint
+}
+
+func (d *metaDecoder) member(k, v []byte) error {
+	bit := uint(0)
+	switch string(k) {
+	case protocol.MetaProtocolVersion:
+		bit = 1 << 0
+	case protocol.MetaClientCapabilities:
+		bit = 1 << 1
+	default:
+		return keyCheck(metaNames, k)
+	}
+	first := d.seen&bit == 0
+	d.seen |= bit
+	if bit == 1<<0 {
+		return setRaw(first, v, &d.m.ProtocolVersion)
+	}
+	return setRaw(first, v, &d.m.ClientCapabilities)
 }
 
 // keyCheck lets an unknown key be skipped, as encoding/json skips it,
 // unless encoding/json would take it for one of names (space-separated):
 // another case of a name, or a key with escapes that might spell one.
 func keyCheck(names string, k []byte) error {
-	if strings.IndexByte(string(k), '\\') >= 0 {
-		return errSlow
+	ascii := true
+	for _, c := range k {
+		if c == '\\' {
+			return errSlow
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
 	}
-	for name := range strings.SplitSeq(names, " ") {
-		if strings.EqualFold(string(k), name) {
+	for names != "" {
+		var name string
+		name, names, _ = strings.Cut(names, " ")
+		// Two ASCII strings equal under folding have the same length; a
+		// non-ASCII key may fold onto a name of another length (K, ſ).
+		if (!ascii || len(k) == len(name)) && strings.EqualFold(string(k), name) {
 			return errSlow
 		}
 	}
@@ -137,13 +203,15 @@ func setString(first bool, v []byte, dst *string) error {
 	return err
 }
 
-// setRaw keeps a json.RawMessage field met for the first time: a copy of
-// the value's bytes.
+// setRaw keeps a json.RawMessage field met for the first time: the
+// value's bytes, shared with the decoded message, which owns them and
+// never changes them (the full slice expression keeps an append from
+// writing past them).
 func setRaw(first bool, v []byte, dst *json.RawMessage) error {
 	if !first {
 		return errSlow
 	}
-	*dst = append(json.RawMessage(nil), v...)
+	*dst = json.RawMessage(v[:len(v):len(v)])
 	return nil
 }
 
@@ -162,47 +230,72 @@ func fastString(v []byte) (string, error) {
 	if !utf8.Valid(in) {
 		return "", errSlow
 	}
-	out := make([]byte, 0, len(in))
-	for i := 0; i < len(in); i++ {
-		c := in[i]
-		if c != '\\' {
+	var out strings.Builder
+	out.Grow(len(in))
+	for {
+		k := bytes.IndexByte(in, '\\') // the plain stretch up to the next escape
+		if k < 0 {
+			k = len(in)
+		}
+		for _, c := range in[:k] {
 			if c < 0x20 || c == '"' {
 				return "", errSlow
 			}
-			out = append(out, c)
-			continue
 		}
-		if i++; i >= len(in) {
+		out.Write(in[:k])
+		if in = in[k:]; len(in) == 0 {
+			return out.String(), nil
+		}
+		if len(in) < 2 {
 			return "", errSlow
 		}
-		switch in[i] {
+		switch c := in[1]; c {
 		case '"', '\\', '/':
-			out = append(out, in[i])
+			out.WriteByte(c)
 		case 'b':
-			out = append(out, '\b')
+			out.WriteByte('\b')
 		case 'f':
-			out = append(out, '\f')
+			out.WriteByte('\f')
 		case 'n':
-			out = append(out, '\n')
+			out.WriteByte('\n')
 		case 'r':
-			out = append(out, '\r')
+			out.WriteByte('\r')
 		case 't':
-			out = append(out, '\t')
+			out.WriteByte('\t')
 		case 'u':
-			if i+4 >= len(in) {
+			r, ok := hex4(in[2:])
+			if !ok || utf16.IsSurrogate(r) {
 				return "", errSlow
 			}
-			r, err := strconv.ParseUint(string(in[i+1:i+5]), 16, 16)
-			if err != nil || utf16.IsSurrogate(rune(r)) {
-				return "", errSlow
-			}
-			out = utf8.AppendRune(out, rune(r))
-			i += 4
+			out.WriteRune(r)
+			in = in[6:]
+			continue
 		default:
 			return "", errSlow
 		}
+		in = in[2:]
 	}
-	return string(out), nil
+}
+
+// hex4 reads the four hex digits at the start of h.
+func hex4(h []byte) (rune, bool) {
+	if len(h) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range h[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }
 
 func isNull(v []byte) bool { return string(v) == "null" }

@@ -41,6 +41,18 @@ func checkParams(t *testing.T, raw []byte) {
 	if wantErr == nil && !reflect.DeepEqual(got, want) {
 		t.Fatalf("%q:\ngot  %+v\nwant %+v", raw, got, want)
 	}
+	// The same params decoded in the message's own pass (decodeMessage).
+	msg, pre, err := decodeMessage([]byte(`{"jsonrpc":"2.0","id":1,"method":"x","params":` + string(raw) + `}`))
+	if err != nil {
+		t.Fatalf("%q: %v", raw, err)
+	}
+	if pre != nil && (wantErr != nil || !reflect.DeepEqual(pre.p, want)) {
+		t.Fatalf("%q: decoded with the message:\ngot  %+v\nwant %+v (%v)", raw, pre.p, want, wantErr)
+	}
+	var c params
+	if pre == nil && len(msg.Params) > 0 && msg.Params[0] == '{' && fastParams(msg.Params, &c) {
+		t.Errorf("%q: decodeParams takes the params, the message's pass does not", raw)
+	}
 }
 
 func TestDecodeParams(t *testing.T) {
@@ -52,6 +64,9 @@ func TestDecodeParams(t *testing.T) {
 	var p params
 	if !fastParams([]byte(usual), &p) || p.URI == nil || *p.URI != "sim:///a?mime=text/plain&size=3" || p.Meta == nil || string(p.Meta.ClientCapabilities) != "{}" {
 		t.Errorf("the usual read params missed the fast path: %+v", p)
+	}
+	if _, pre, err := decodeMessage([]byte(`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":` + usual + `}`)); err != nil || pre == nil || pre.p.URI == nil || pre.p.Meta == nil || string(pre.p.Meta.ProtocolVersion) != `"2026-07-28"` {
+		t.Errorf("the usual read missed the message's own pass: %+v, %v", pre, err)
 	}
 }
 

@@ -96,11 +96,11 @@ func (s *Server) track(session string, id []byte, cancel context.CancelFunc) fun
 // httpNotify applies a notification received over HTTP. Only a session can
 // say whose request id notifications/cancelled names; without one the
 // client cancels by closing the request's stream.
-func (s *Server) httpNotify(session string, msg *protocol.Message) {
+func (s *Server) httpNotify(session string, msg *protocol.Message, pre *paramsDecoder) {
 	if msg.Method != protocol.MethodCancelled || session == "" {
 		return
 	}
-	c, perr := newCall(msg)
+	c, perr := newCall(msg, pre)
 	if perr != nil || len(c.p.RequestID) == 0 {
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/readbench/readbench/protocol"
 )
@@ -53,6 +54,7 @@ func (s *Server) ServeStdio(parent context.Context, in io.Reader, out io.Writer)
 	}
 	cancel()
 	wg.Wait()
+	c.flush() // whatever the loop wrote last
 	switch {
 	case s.isCrashed():
 		return ErrCrashed
@@ -68,6 +70,9 @@ func (s *Server) ServeStdio(parent context.Context, in io.Reader, out io.Writer)
 func (c *stdioConn) loop(ctx context.Context, wg *sync.WaitGroup, in io.Reader) error {
 	lr := protocol.NewLineReader(in)
 	for {
+		if !lr.HasLine() {
+			c.flush() // about to wait for input: send what the loop wrote
+		}
 		line, err := lr.Next()
 		switch {
 		case ctx.Err() != nil:
@@ -79,6 +84,7 @@ func (c *stdioConn) loop(ctx context.Context, wg *sync.WaitGroup, in io.Reader) 
 		}
 		c.handle(ctx, wg, line)
 		if c.s.wedged() { // a wedged event loop: stdin is never read again
+			c.flush() // the requests already read are answered
 			<-ctx.Done()
 			return ctx.Err()
 		}
@@ -89,11 +95,12 @@ func (c *stdioConn) loop(ctx context.Context, wg *sync.WaitGroup, in io.Reader) 
 type stdioConn struct {
 	s *Server
 
-	wmu  sync.Mutex
-	w    *bufio.Writer
-	werr error
-	stop context.CancelFunc // ends the connection (a failed write)
-	reqs sync.WaitGroup     // requests in flight
+	wmu     sync.Mutex
+	w       *bufio.Writer
+	werr    error
+	writers atomic.Int32       // goroutines in write: the last one out flushes
+	stop    context.CancelFunc // ends the connection (a failed write)
+	reqs    sync.WaitGroup     // requests in flight
 
 	mu       sync.Mutex
 	version  string               // negotiated by initialize; LatestLegacy until then
@@ -107,26 +114,29 @@ type inflight struct {
 }
 
 // handle routes one line: requests run in their own goroutine (initialize
-// excepted: it sets the version later requests are served in), notifications
-// are applied at once.
+// excepted: it sets the version later requests are served in; and a read
+// that waits for nothing, which the loop answers itself, see instant),
+// notifications are applied at once. What the loop answers itself goes
+// through the write buffer, flushed when the loop is about to wait for
+// input: a burst of requests is answered with one write.
 func (c *stdioConn) handle(ctx context.Context, wg *sync.WaitGroup, line []byte) {
-	msg, err := protocol.Decode(line)
+	msg, pre, err := decodeMessage(line)
 	if err != nil {
-		c.write([][]byte{protocol.AppendError(nil, nil, protocol.NewError(protocol.CodeParseError, "Parse error: "+err.Error(), nil))})
+		c.put([][]byte{protocol.AppendError(nil, nil, protocol.NewError(protocol.CodeParseError, "Parse error: "+err.Error(), nil))}, false)
 		return
 	}
 	switch {
 	case msg.IsNotification():
-		c.notify(msg)
+		c.notify(msg, pre)
 	case msg.IsRequest():
-		cl, perr := newCall(msg)
+		cl, perr := newCall(msg, pre)
 		if perr == nil {
 			c.mu.Lock()
 			perr = cl.resolveEra(c.version)
 			c.mu.Unlock()
 		}
 		if perr != nil {
-			c.write(c.s.fail(cl.id, perr).parts)
+			c.put(c.s.fail(cl.id, perr).parts, false)
 			return
 		}
 		if cl.method == protocol.MethodInitialize {
@@ -134,17 +144,58 @@ func (c *stdioConn) handle(ctx context.Context, wg *sync.WaitGroup, line []byte)
 			c.mu.Lock()
 			c.version = a.initialized
 			c.mu.Unlock()
-			c.write(a.parts)
+			c.put(a.parts, false)
 			return
 		}
 		cl.prepare(&c.s.specs)
+		if c.s.instant(cl) {
+			c.answerNow(ctx, cl)
+			return
+		}
 		c.start(ctx, wg, cl)
 	case msg.IsResponse():
 		c.s.clientReplied(msg.ID) // the reply to a request of ours (wire=ping, wire=sampling)
 	case len(msg.ID) > 0 && msg.Method == "" && !msg.IsResponse():
-		c.write([][]byte{protocol.AppendError(nil, msg.ID, protocol.NewError(protocol.CodeInvalidRequest, "Invalid request: no method", nil))})
+		c.put([][]byte{protocol.AppendError(nil, msg.ID, protocol.NewError(protocol.CodeInvalidRequest, "Invalid request: no method", nil))}, false)
 	}
 	// Other responses are ignored.
+}
+
+// inlineMax bounds the decoded size of a read the loop answers itself:
+// building a cache miss of that size holds the loop up only briefly, and
+// the answer fits the write buffer.
+const inlineMax = 32 << 10
+
+// instant reports whether a prepared call is a read that waits for
+// nothing — no delay, stall or worker slot, no server-wide stall, no wire
+// violation, small contents — so that the stdio loop can answer it
+// itself instead of starting a goroutine for it: a goroutine per read
+// (its stack grown anew each time) was a tenth of a small read's cost.
+// Nothing is lost: such a read has no wait a notifications/cancelled
+// could cut short, and it is answered before the loop reads the next
+// line, as soon as a goroutine would have answered it.
+func (s *Server) instant(c *call) bool {
+	if c.method != protocol.MethodResourcesRead || s.workers != nil || s.opts.StallEvery > 0 {
+		return false
+	}
+	sp := c.spec
+	if sp == nil {
+		return true // an error answer, or a conformance fixture
+	}
+	return !sp.HasDelay && sp.Stall <= 0 && sp.Wire == WireNone && sp.Size*int64(max(sp.Entries, 1)) <= inlineMax
+}
+
+// answerNow serves an instant read on the loop. The answer is flushed at
+// once only when it may be the one that crashes the server (CrashAfter),
+// which must not die with it in the buffer.
+func (c *stdioConn) answerNow(ctx context.Context, cl *call) {
+	a := c.s.serve(ctx, ctx, cl)
+	if a.parts == nil {
+		return
+	}
+	if c.put(a.parts, a.read && c.s.opts.CrashAfter > 0) && a.read {
+		c.s.answered(a.late)
+	}
 }
 
 // start handles a request in a goroutine, cancellable by its id.
@@ -186,11 +237,11 @@ func (c *stdioConn) start(ctx context.Context, wg *sync.WaitGroup, cl *call) {
 
 // notify applies a notification: notifications/cancelled cancels the
 // request it names (an unknown or finished id is ignored, as the spec says).
-func (c *stdioConn) notify(msg *protocol.Message) {
+func (c *stdioConn) notify(msg *protocol.Message, pre *paramsDecoder) {
 	if msg.Method != protocol.MethodCancelled {
 		return // notifications/initialized and anything else need nothing
 	}
-	cl, perr := newCall(msg)
+	cl, perr := newCall(msg, pre)
 	if perr != nil || len(cl.p.RequestID) == 0 {
 		return
 	}
@@ -202,11 +253,30 @@ func (c *stdioConn) notify(msg *protocol.Message) {
 	}
 }
 
-// write sends one message and a newline, whole, and flushes it. A failed
-// write ends the connection; it reports whether the message went out.
+// write sends one message and a newline, whole, from a request's
+// goroutine. It flushes unless another goroutine is already waiting to
+// write (that one, or the last of them, flushes both), so answers that
+// are ready together go out in one write; an answer that may crash the
+// server (CrashAfter) is flushed at once. A failed write ends the
+// connection; it reports whether the message went out.
 func (c *stdioConn) write(parts [][]byte) bool {
+	c.writers.Add(1)
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	last := c.writers.Add(-1) == 0
+	return c.putLocked(parts, last || c.s.opts.CrashAfter > 0)
+}
+
+// put writes one message and a newline from the loop, and flushes when
+// flush says so; otherwise the loop flushes before it waits for input.
+func (c *stdioConn) put(parts [][]byte, flush bool) bool {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	return c.putLocked(parts, flush)
+}
+
+// putLocked is put with c.wmu held.
+func (c *stdioConn) putLocked(parts [][]byte, flush bool) bool {
 	if c.werr != nil {
 		return false
 	}
@@ -219,10 +289,26 @@ func (c *stdioConn) write(parts [][]byte) bool {
 	if c.werr == nil {
 		if err := c.w.WriteByte('\n'); err != nil {
 			c.werr = err
-		} else if err := c.w.Flush(); err != nil {
-			c.werr = err
+		} else if flush {
+			c.werr = c.w.Flush()
 		}
 	}
+	return c.writable()
+}
+
+// flush sends whatever is buffered.
+func (c *stdioConn) flush() {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.werr == nil && c.w.Buffered() > 0 {
+		c.werr = c.w.Flush()
+		c.writable()
+	}
+}
+
+// writable reports whether the connection can still be written to (c.wmu
+// held); on a write error it logs it and ends the connection.
+func (c *stdioConn) writable() bool {
 	if c.werr != nil {
 		c.s.logf("simserver: write stdout: %v", c.werr)
 		c.stop()

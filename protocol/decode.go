@@ -1,0 +1,235 @@
+package protocol
+
+import "bytes"
+
+// The one-pass decoder. encoding/json's reflection and its separate
+// validation pass were over a third of the simulated server's CPU per
+// small read over stdio, for a message of a few hundred bytes whose shape
+// hardly varies. decodeFast takes that shape — an object with the members
+// of Message spelled exactly, each once, a "jsonrpc" of "2.0" and a plain
+// ASCII method — in one pass that validates the whole message as strictly
+// as encoding/json does. Anything else (an escape or a letter case
+// encoding/json might fold onto a member, a repeated member, an "error"
+// member, bad JSON, deep nesting) is left to decodeJSON, whose answer,
+// error text included, stands. FuzzDecode holds the two together.
+
+// fastDepth bounds the nesting the one-pass path walks; deeper messages
+// (none a client sends) go to encoding/json, which has its own bound.
+const fastDepth = 64
+
+// DecodeVisit is Decode that also hands the members of the params object
+// to visit (nil: none) during the same pass, so that a server learns the
+// parameters it needs without walking params again. visit sees each
+// member of params with parent nil, and before it, when the member's
+// value is an object, each member of that object with parent the
+// member's key (so a server reads _meta's members without walking _meta
+// again). Keys are raw (between their quotes, escapes kept), values raw
+// JSON; all are slices of the message's own copy of b, valid as long as
+// the message and never to be modified. A member visit rejects stops the
+// visits.
+//
+// visited reports that params is an object and visit accepted every one
+// of its members. When it is false (no params, params of another type, a
+// rejected member, or a message the one-pass path left to encoding/json)
+// visit may have seen some members or none, and the caller decodes
+// m.Params itself.
+func DecodeVisit(b []byte, visit func(parent, key, value []byte) error) (m *Message, visited bool, err error) {
+	if m, visited, ok := decodeFast(b, visit); ok {
+		return m, visited, nil
+	}
+	m, err = decodeJSON(b)
+	return m, false, err
+}
+
+// Members of Message and the bits that mark them seen.
+const (
+	seenJSONRPC = 1 << iota
+	seenID
+	seenMethod
+	seenParams
+	seenResult
+)
+
+// decodeFast is the one-pass path; ok is false when the message is not
+// one it takes.
+func decodeFast(in []byte, visit func(parent, key, value []byte) error) (m *Message, visited, ok bool) {
+	b := bytes.Clone(in) // one allocation holds every raw member the message keeps
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return nil, false, false
+	}
+	m = &Message{}
+	var seen uint
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return nil, false, false // no jsonrpc member: encoding/json words the error
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return nil, false, false
+		}
+		ke, plain := strictString(b, i)
+		if ke < 0 || !plain {
+			return nil, false, false
+		}
+		key := b[i+1 : ke-1]
+		i = skipSpace(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			return nil, false, false
+		}
+		vs := skipSpace(b, i+1)
+		if vs >= len(b) {
+			return nil, false, false
+		}
+		bit, ve := uint(0), -1
+		switch string(key) {
+		case "jsonrpc":
+			bit = seenJSONRPC
+			if ve, plain = strictString(b, vs); ve >= 0 && (!plain || string(b[vs:ve]) != `"2.0"`) {
+				ve = -1
+			}
+			m.JSONRPC = "2.0"
+		case "method":
+			bit = seenMethod
+			if ve, plain = strictString(b, vs); ve >= 0 && !plain {
+				ve = -1
+			} else if ve >= 0 {
+				m.Method = methodName(b[vs+1 : ve-1])
+			}
+		case "id":
+			bit, ve = seenID, strictValue(b, vs, 1)
+			if ve >= 0 {
+				m.ID = b[vs:ve:ve]
+			}
+		case "params":
+			bit = seenParams
+			if visit != nil && b[vs] == '{' {
+				ve, visited = walkParams(b, vs, visit)
+			} else {
+				ve = strictValue(b, vs, 1)
+			}
+			if ve >= 0 {
+				m.Params = b[vs:ve:ve]
+			}
+		case "result":
+			bit, ve = seenResult, strictValue(b, vs, 1)
+			if ve >= 0 {
+				m.Result = b[vs:ve:ve]
+			}
+		default:
+			if foldsOntoMember(key) {
+				return nil, false, false
+			}
+			ve = strictValue(b, vs, 1)
+		}
+		if ve < 0 || seen&bit != 0 {
+			return nil, false, false
+		}
+		seen |= bit
+		i = skipSpace(b, ve)
+		if i >= len(b) {
+			return nil, false, false
+		}
+		if b[i] == '}' {
+			break
+		}
+		if b[i] != ',' {
+			return nil, false, false
+		}
+		i = skipSpace(b, i+1)
+	}
+	if skipSpace(b, i+1) != len(b) || seen&seenJSONRPC == 0 {
+		return nil, false, false
+	}
+	return m, visited, true
+}
+
+// foldsOntoMember reports whether encoding/json might decode the member
+// key (plain ASCII) into a field of Message: its matching ignores case.
+func foldsOntoMember(key []byte) bool {
+	for _, name := range [...]string{"jsonrpc", "id", "method", "params", "result", "error"} {
+		if bytes.EqualFold(key, []byte(name)) {
+			return true
+		}
+	}
+	return false
+}
+
+// methodName is the method as a string, without an allocation for the
+// methods of this protocol.
+func methodName(b []byte) string {
+	switch string(b) {
+	case MethodResourcesRead:
+		return MethodResourcesRead
+	case MethodCancelled:
+		return MethodCancelled
+	case MethodPing:
+		return MethodPing
+	case MethodInitialize:
+		return MethodInitialize
+	case MethodInitialized:
+		return MethodInitialized
+	case MethodDiscover:
+		return MethodDiscover
+	case MethodResourcesList:
+		return MethodResourcesList
+	case MethodToolsCall:
+		return MethodToolsCall
+	}
+	return string(b)
+}
+
+// walkParams validates the params object at b[i] and hands its members,
+// and those of its members' object values, to visit. end is -1 when the
+// object is not valid JSON.
+func walkParams(b []byte, i int, visit func(parent, key, value []byte) error) (end int, visited bool) {
+	return walkMembers(b, i, 1, nil, visit)
+}
+
+// walkMembers validates the object at b[i] (depth its nesting) and hands
+// its members to visit with parent (nil: the members are params'; then
+// the members of their object values are visited too). visited turns
+// false when visit rejects a member, and the visits stop.
+func walkMembers(b []byte, i, depth int, parent []byte, visit func(parent, key, value []byte) error) (end int, visited bool) {
+	visited = true
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		ks := i
+		ke, _ := strictString(b, i)
+		if ke < 0 {
+			return -1, false
+		}
+		key := b[ks+1 : ke-1 : ke-1]
+		i = skipSpace(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			return -1, false
+		}
+		vs := skipSpace(b, i+1)
+		var ve int
+		if parent == nil && vs < len(b) && b[vs] == '{' && visited {
+			ve, visited = walkMembers(b, vs, depth+1, key, visit)
+		} else {
+			ve = strictValue(b, vs, depth+1)
+		}
+		if ve < 0 {
+			return -1, false
+		}
+		if visited && visit(parent, key, b[vs:ve:ve]) != nil {
+			visited = false
+		}
+		i = skipSpace(b, ve)
+		if i >= len(b) {
+			return -1, false
+		}
+		if b[i] == '}' {
+			return i + 1, visited
+		}
+		if b[i] != ',' {
+			return -1, false
+		}
+		i = skipSpace(b, i+1)
+	}
+}
