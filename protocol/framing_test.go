@@ -160,3 +160,31 @@ func TestLineReaderNextOwned(t *testing.T) {
 		t.Fatalf("an owned line was overwritten: %q %q", a, b)
 	}
 }
+
+// TestHasLine: HasLine says whether Next would return without waiting,
+// which holds only for a whole non-empty line in the buffer.
+func TestHasLine(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{
+		{"", false}, {"\n", false}, {"\r\n\n", false}, {"{\"a\":1}", false},
+		{"{\"a\":1}\n", true}, {"\n\r\n{}\r\n", true}, {"\n\n{", false},
+	} {
+		pr, pw := io.Pipe()
+		l := NewLineReader(pr)
+		wrote := make(chan struct{})
+		go func() {
+			defer close(wrote)
+			_, _ = pw.Write([]byte("x\n" + c.in))
+		}()
+		if _, err := l.Next(); err != nil { // fills the buffer with what the write holds
+			t.Fatal(err)
+		}
+		<-wrote
+		if got := l.HasLine(); got != c.want {
+			t.Errorf("HasLine after %q = %v, want %v", c.in, got, c.want)
+		}
+		pw.Close()
+	}
+}
