@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/readbench/readbench/internal/h1"
 	"github.com/readbench/readbench/protocol"
 )
 
@@ -50,17 +51,26 @@ func newHTTPClient() *http.Client {
 }
 
 // newHTTPRoundTripper is one session's connection pool, tuned for
-// measuring a server: no proxy, no compression, many idle connections.
-func newHTTPRoundTripper() *http.Transport {
-	return &http.Transport{
-		Proxy:               nil, // a benchmark measures the server, not a proxy
-		DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		TLSHandshakeTimeout: 10 * time.Second,
-		MaxIdleConns:        0,
-		MaxIdleConnsPerHost: 1024,
-		IdleConnTimeout:     90 * time.Second,
-		DisableCompression:  true, // wire bytes are the bytes the server sent
-		ForceAttemptHTTP2:   true,
+// measuring a server: plain http goes through h1, which does each
+// request's I/O on the reading goroutine (a load generator must cost less
+// than the server it measures); https goes through net/http (TLS, HTTP/2).
+// No proxy, no compression, many idle connections.
+func newHTTPRoundTripper() *h1.Transport {
+	dial := (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	return &h1.Transport{
+		DialContext:    dial,
+		MaxIdlePerHost: 1024,
+		IdleTimeout:    90 * time.Second,
+		Fallback: &http.Transport{
+			Proxy:               nil, // a benchmark measures the server, not a proxy
+			DialContext:         dial,
+			TLSHandshakeTimeout: 10 * time.Second,
+			MaxIdleConns:        0,
+			MaxIdleConnsPerHost: 1024,
+			IdleConnTimeout:     90 * time.Second,
+			DisableCompression:  true, // wire bytes are the bytes the server sent
+			ForceAttemptHTTP2:   true,
+		},
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -97,6 +98,11 @@ type Report struct {
 	// GeneratorPeakRSS is this process's peak resident memory at the end
 	// of the run (servercost.SelfPeakRSS; 0: unknown): the reader's cost.
 	GeneratorPeakRSS int64
+	// GeneratorCPU is this process's CPU time over the measured phase
+	// (its children, stdio servers, not included), sampled as the
+	// server's is: beside the server's cost it shows which side of the
+	// measurement is the busier (0: unknown).
+	GeneratorCPU time.Duration
 	// Digests is what a read of each URI returned (sampled: digests.go),
 	// warmup reads included.
 	Digests map[string]Digest
@@ -149,6 +155,8 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	cost := servercost.Start(ctx, costPIDs(sessions, o.ServerPID), servercost.Every)
 	defer cost.Stop() // before closeAll (defers run last first): the children are still there
+	self := servercost.Start(ctx, []int{os.Getpid()}, servercost.Every)
+	defer self.Stop()
 	rep.Started = time.Now()
 	if !o.StartAt.IsZero() {
 		rep.Started = o.StartAt
@@ -168,6 +176,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	rep.GeneratorPeakRSS, _ = servercost.SelfPeakRSS()
 	rep.Digests = r.digests.snapshot()
 	rep.Cost = cost.Stop().Summarize(measuredStart, measuredEnd, rep.Run.Service.Count()).WithCold(r.cold.Result())
+	if g := self.Stop().Summarize(measuredStart, measuredEnd, 0); g.Available {
+		rep.GeneratorCPU = g.CPU
+	}
 	return rep, nil
 }
 

@@ -134,7 +134,7 @@ func footerKind(label string) string {
 		return "bytes"
 	case "cache":
 		return "cache"
-	case "server", "memory", "cold start":
+	case "server", "memory", "cold start", "readbench":
 		return "server-cost"
 	case "timeline":
 		return "timeline"

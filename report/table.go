@@ -240,6 +240,10 @@ func footerFields(r *results.Result) [][2]string {
 	fs = append(fs, cacheFields(r.Classes)...)
 	add("shape", "%s", shapeText(r.Shape))
 	fs = append(fs, serverCostFields(r.ServerCost)...)
+	if g := r.Generator; g.CPUAvailable {
+		add("readbench", "CPU %.2f s over the measured run, %.1f ms per 1,000 reads (the generator itself)",
+			g.CPUSeconds, g.CPUMsPer1000Reads)
+	}
 	add("timeline", "%s", timelineNote(r.Timeline))
 	if wu := r.Warmup; wu.Scheduled > 0 || wu.Turns > 0 {
 		add("warmup", "%s reads, %s turns, p50 %s, p99 %s, max %s (not in the figures above)",

@@ -37,8 +37,10 @@ type Meta struct {
 	LateObservable bool
 	LateWatch      time.Duration
 	// GeneratorPeakRSS is readbench's own peak resident memory in bytes
-	// (0: unknown).
+	// (0: unknown), GeneratorCPU its CPU time over the measured phase
+	// (0: unknown; a measured phase never costs nothing).
 	GeneratorPeakRSS int64
+	GeneratorCPU     time.Duration
 	// Digests is what a read of each URI returned (driver: sampled).
 	Digests map[string]Digest
 }
@@ -110,7 +112,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 	}
 	r.Read.LowerBounds, r.Turn.LowerBounds = measured.ReadLowerBounds, measured.TurnLowerBounds
 	r.Target.WireCounts = WireCountsOf(r.Target.Transport)
-	r.Generator.PeakRSSBytes = m.GeneratorPeakRSS
+	r.Generator = generatorOf(m.GeneratorPeakRSS, m.GeneratorCPU, measured.Service.Count())
 	r.LagBoundMs = millis(LagBound(measured.ReadOK))
 	r.GeneratorBound = r.Lag.Count > 0 && r.Lag.P99Ms > r.LagBoundMs
 	if r.TurnSizes, err = turnSizes(measured.TurnBySize); err != nil {

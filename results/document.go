@@ -127,9 +127,32 @@ type Target struct {
 // Generator is what the run cost readbench's own process: the client's
 // peak resident memory (VmHWM, over the process's life; 0 where it cannot
 // be read), so modes of reading a large document can be compared by what
-// they cost the reader. Run one mode per process to compare them.
+// they cost the reader (run one mode per process to compare them); and
+// its CPU over the measured phase, in the server_cost block's units, so
+// that a reader sees which side of the measurement was the busier: a
+// generator that spends more per read than the server measures itself.
 type Generator struct {
 	PeakRSSBytes int64 `json:"peak_rss_bytes"`
+	// CPUAvailable is false where the CPU could not be sampled (no
+	// /proc); the two figures are then 0.
+	CPUAvailable      bool    `json:"cpu_available"`
+	CPUSeconds        float64 `json:"cpu_s"`
+	CPUMsPer1000Reads float64 `json:"cpu_ms_per_1000_reads"`
+}
+
+// generatorOf makes the generator block: cpu 0 is unknown; reads are the
+// measured phase's answered reads, as for the server.
+func generatorOf(peakRSS int64, cpu time.Duration, reads int64) Generator {
+	g := Generator{PeakRSSBytes: peakRSS}
+	if cpu <= 0 {
+		return g
+	}
+	g.CPUAvailable = true
+	g.CPUSeconds = costMillis(cpu) / 1000
+	if reads > 0 {
+		g.CPUMsPer1000Reads = costMillis(time.Duration(float64(cpu) * 1000 / float64(reads)))
+	}
+	return g
 }
 
 // Server is the implementation the target announced.

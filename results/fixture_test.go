@@ -142,6 +142,9 @@ func fixtureMeta(partial bool) Meta {
 		AskedRate: 50,
 		Measured:  10 * time.Second,
 	}
+	if !partial {
+		m.GeneratorPeakRSS, m.GeneratorCPU = 40<<20, 1234*time.Millisecond
+	}
 	if partial {
 		m.Target.Address, m.Target.Transport = "sse+https://bench:"+secretPassword+"@staging.example.com/sse", "sse"
 		m.LateObservable, m.LateWatch = true, 250*time.Millisecond

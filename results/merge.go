@@ -68,6 +68,7 @@ func Merge(in []MergeInput) (*Result, error) {
 			mEnd = end
 		}
 	}
+	cpuKnown := true
 	for _, s := range in {
 		r := s.Result
 		meas, wu, err := runsOf(r)
@@ -86,11 +87,19 @@ func Merge(in []MergeInput) (*Result, error) {
 			warmup.Merge(wu)
 		}
 		m.AskedRate += r.Totals.AskedRate
+		// Shards are separate processes: their CPU adds up; the peak is
+		// the largest shard's.
+		m.GeneratorPeakRSS = max(m.GeneratorPeakRSS, r.Generator.PeakRSSBytes)
+		cpuKnown = cpuKnown && r.Generator.CPUAvailable
+		m.GeneratorCPU += time.Duration(r.Generator.CPUSeconds * float64(time.Second))
 		m.Partial = m.Partial || r.Partial
 		m.LateWatch = max(m.LateWatch, time.Duration(r.Cancellation.LateWatchMs*float64(time.Millisecond)))
 		if m.Ended.Before(r.Ended.Time) {
 			m.Ended = r.Ended.Time
 		}
+	}
+	if !cpuKnown {
+		m.GeneratorCPU = 0 // unknown for one shard: unknown for the run
 	}
 	m.Started, m.Measured = origin, max(mEnd.Sub(mStart), 0)
 	out, err := build(m, first.Workload, p, warm, measured, warmup, phases)

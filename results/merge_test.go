@@ -2,6 +2,7 @@ package results
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -111,6 +112,34 @@ func TestMergeEqualsOneRun(t *testing.T) {
 				t.Errorf("n=%d: %s differs:\none run: %.600s\nmerged:  %.600s", n, key, a, b)
 			}
 		}
+	}
+}
+
+// TestMergeAddsGeneratorCost: shards are separate processes, so the
+// merged generator CPU is their sum (per 1,000 reads over all reads) and
+// the peak memory the largest shard's; one shard that could not measure
+// its CPU makes the run's unknown.
+func TestMergeAddsGeneratorCost(t *testing.T) {
+	w := fixtureWorkload(t)
+	_, shards := shardedRuns(2)
+	var in []MergeInput
+	for k := 1; k <= 2; k++ {
+		r := buildShard(t, w, workload.Segment{K: k, N: 2}, shards[k-1], 25)
+		r.Generator = generatorOf(int64(k)<<20, time.Duration(k)*time.Second, r.Service.Count)
+		in = append(in, MergeInput{Name: fmt.Sprint("shard", k), Result: r})
+	}
+	got, err := Merge(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := got.Generator
+	reads := in[0].Result.Service.Count + in[1].Result.Service.Count
+	if !g.CPUAvailable || g.CPUSeconds != 3 || g.PeakRSSBytes != 2<<20 || g.CPUMsPer1000Reads != costMillis(time.Duration(3e12/float64(reads))) {
+		t.Fatalf("merged generator %+v, want 3 s of CPU over %d reads and a 2 MiB peak", g, reads)
+	}
+	in[1].Result.Generator.CPUAvailable = false
+	if got, err = Merge(in); err != nil || got.Generator.CPUAvailable || got.Generator.CPUSeconds != 0 {
+		t.Fatalf("one shard unknown: merged %+v, %v; want unknown", got.Generator, err)
 	}
 }
 

@@ -9,9 +9,11 @@
 # and the readbench/vegeta ratio (the median of each round's ratio: the
 # tools of a round share the machine's load of the moment). Then the peak
 # RSS of readbench for 4 reads in flight of a 40 MiB blob and for the
-# design-mockups scenario, and the simulated server's capacity (reads/s
-# under wrk at saturation, each round) against the reads/s readbench
-# drives in the closed loop.
+# design-mockups scenario; readbench's scheduling lag in the open loop; and
+# the simulated server's capacity against what readbench can drive: over
+# HTTP (reads/s under wrk at saturation, and CPU per read on one core
+# each) and over stdio, the default target (each side's CPU per read from
+# the result file's server_cost and generator blocks).
 #
 #   ./scripts/compare.sh             # REPEAT=3 DURATION=5s; about 4 minutes
 #   REPEAT=5 ./scripts/compare.sh
@@ -119,6 +121,7 @@ if case == "text-open":  # wrk has no open loop: each connection waits 16 ms bet
 PY
 done
 
+workload stdio "$text" "{model: closed, concurrency: $CONC, duration: $DURATION}" # target: embedded (the default)
 secs=${DURATION%s}
 [[ $secs =~ ^[0-9]+$ ]] || die "DURATION must be whole seconds, such as 5s"
 results="$tmp/results.tsv" # case tool round cpu_s reads wall_rate maxrss_kb
@@ -136,6 +139,22 @@ r = json.load(open(sys.argv[2])); t = r["totals"]
 ok = t["outcomes"].get("ok", 0)
 assert ok == t["scheduled"], "not every read was ok: %s" % t["outcomes"]
 print("\t".join(map(str, [sys.argv[3], "readbench", sys.argv[4], float(u) + float(s), ok, t["reads_per_s"], m])))
+PY
+	if [[ $1 == text-open ]]; then
+		python3 -c 'import json,sys; l=json.load(open(sys.argv[1]))["lag"]; print(l["p50_ms"], l["p99_ms"], l["max_ms"], sep="\t")' "$tmp/r.json" >>"$tmp/lag.tsv"
+	fi
+}
+# The default target: readbench's own stdio child, closed loop; each
+# side's CPU per read as the result file gives it (server_cost: the child;
+# generator: readbench's own process).
+run_stdio() {
+	timeout -k 5 $((secs + 120)) "$tmp/readbench" run "$tmp/stdio.yaml" --quiet --out "$tmp/s.json" || die "readbench run (stdio) failed"
+	python3 - "$tmp/s.json" >>"$tmp/stdio.tsv" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); t = r["totals"]; g = r["generator"]; c = r["server_cost"]
+assert t["outcomes"].get("ok", 0) == t["scheduled"], "not every read was ok: %s" % t["outcomes"]
+assert g["cpu_available"] and c["available"], "CPU not measured: %s %s" % (g, c)
+print(g["cpu_ms_per_1000_reads"], c["cpu_ms_per_1000_reads"], t["reads_per_s"], sep="\t")
 PY
 }
 run_vegeta() { # CASE ROUND
@@ -193,6 +212,8 @@ for round in $(seq "$REPEAT"); do
 	done
 	echo "round $round/$REPEAT: server capacity" >&2
 	run_capacity "$round"
+	echo "round $round/$REPEAT: stdio, the default target" >&2
+	run_stdio
 done
 
 # Peak RSS of readbench alone (the server is another process): 4 reads in
@@ -206,9 +227,9 @@ timed "$tmp/t" "${pin_gen[@]}" "$tmp/readbench" run design-mockups --target "$ur
 rss_mock=$(awk '{print $3}' "$tmp/t")
 cap_tool="wrk -t1 -c64"; [[ -n $wrk ]] || cap_tool="vegeta, 64 workers"
 
-python3 - "$results" "$rss_big" "$rss_mock" "$cap_tool" "$REPEAT" "$DURATION" <<'PY'
+python3 - "$results" "$rss_big" "$rss_mock" "$cap_tool" "$REPEAT" "$DURATION" "$tmp/lag.tsv" "$tmp/stdio.tsv" <<'PY'
 import collections, statistics, subprocess, sys, platform, datetime
-res, rss_big, rss_mock, cap_tool, rounds, duration = sys.argv[1:]
+res, rss_big, rss_mock, cap_tool, rounds, duration, lag_file, stdio_file = sys.argv[1:]
 rows = collections.defaultdict(dict)  # (case, round) -> tool -> (us/read, rate)
 for line in open(res):
     case, tool, rnd, cpu, reads, rate, _ = line.split("\t")
@@ -241,8 +262,20 @@ drive = {rnd: v["readbench"][1] for (c, rnd), v in rows.items() if c == "text-cl
 served = statistics.median(v["server"][1] for v in cap)
 server_us = statistics.median(v["server"][0] for v in cap)
 headroom = statistics.median(rows[("capacity", rnd)]["server"][1] / d for rnd, d in drive.items() if ("capacity", rnd) in rows)
+lags = [list(map(float, l.split())) for l in open(lag_file)]
+stdio = [list(map(float, l.split())) for l in open(stdio_file)]
+span = lambda xs: ("%.2f" % min(xs)) if min(xs) == max(xs) else "%.2f–%.2f" % (min(xs), max(xs))
 print()
-print("server capacity (1 KiB text, GOMAXPROCS=1, %s at saturation): %s reads/s, %.1f µs of server CPU per read;" % (cap_tool, "{:,.0f}".format(served), server_us))
-print("readbench drives %s reads/s against it (closed loop, %s in flight, %.1f µs CPU/read): the server serves %.1f× what the generator drives" %
+print("open loop at 1,000 reads/s: readbench's scheduling lag (intended start to send) p50 %s ms, p99 %s ms, max %s ms over the rounds" %
+      (span([l[0] for l in lags]), span([l[1] for l in lags]), span([l[2] for l in lags])))
+print()
+print("server capacity over HTTP (1 KiB text, GOMAXPROCS=1, %s at saturation): %s reads/s, %.1f µs of server CPU per read;" % (cap_tool, "{:,.0f}".format(served), server_us))
+print("readbench drives %s reads/s against it (closed loop, %s in flight, %.1f µs CPU/read): the server serves %.1f× what the generator drives;" %
       ("{:,.0f}".format(statistics.median(drive.values())), 16, rb_us, headroom))
+print("CPU per read, generator over server, one core each: %.2f×" % (rb_us / server_us))
+print()
+gen, srv = statistics.median(x[0] for x in stdio), statistics.median(x[1] for x in stdio)
+print("over stdio, the default target (1 KiB text, closed loop, %d in flight, the result file's figures): readbench %.1f µs CPU/read, the simulated server %.1f µs;" % (16, gen, srv))
+print("per core the server serves %.2f× what the generator can drive (the median of the rounds' ratios: %.2f×; %s reads/s)" %
+      (gen / srv, statistics.median(x[0] / x[1] for x in stdio), "{:,.0f}".format(statistics.median(x[2] for x in stdio))))
 PY

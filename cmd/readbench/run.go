@@ -318,7 +318,7 @@ func buildResult(w *workload.Workload, rep *driver.Report, seg workload.Segment)
 		},
 		AskedRate: rep.AskedRate, Measured: rep.Measured,
 		LateObservable: rep.LateObservable, LateWatch: rep.LateWatch,
-		Cost: rep.Cost, GeneratorPeakRSS: rep.GeneratorPeakRSS, Digests: resultDigests(rep.Digests),
+		Cost: rep.Cost, GeneratorPeakRSS: rep.GeneratorPeakRSS, GeneratorCPU: rep.GeneratorCPU, Digests: resultDigests(rep.Digests),
 		Segment: seg,
 	}, w, rep.Run, rep.Warmup)
 	if err != nil {

@@ -1,0 +1,237 @@
+package h1
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+)
+
+// conn is one connection of the pool: it carries one request at a time.
+type conn struct {
+	t         *Transport
+	key       string
+	nc        net.Conn
+	lim       limitReader // under br: bounds the response head
+	br        *bufio.Reader
+	bw        *bufio.Writer
+	idleSince time.Time
+	reused    bool // taken from the pool, not dialled for this request
+}
+
+// errNothingWritten marks a failure before any byte of the request left:
+// the one case a request is sent again (RoundTrip).
+var errNothingWritten = errors.New("h1: the connection failed before the request was written")
+
+// aLongTimeAgo is a deadline in the past: setting it ends every pending
+// read and write on a connection at once.
+var aLongTimeAgo = time.Unix(1, 0)
+
+// roundTrip writes req (its head from req, its body given) and reads the
+// response's head. The context ends every wait by setting a past deadline
+// on the connection, which is then never reused.
+func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*http.Response, error) {
+	var cancelled atomic.Bool
+	stop := context.AfterFunc(ctx, func() {
+		cancelled.Store(true)
+		c.nc.SetDeadline(aLongTimeAgo)
+	})
+	fail := func(err error) (*http.Response, error) {
+		stop()
+		c.nc.Close()
+		return nil, err
+	}
+	writeHead(c.bw, req, len(body))
+	c.bw.Write(body)
+	if err := c.flush(); err != nil {
+		return fail(err)
+	}
+	c.lim.left = MaxHeaderBytes + bufSize
+	if _, err := c.br.Peek(1); err != nil {
+		return fail(fmt.Errorf("h1: waiting for the response: %w", err))
+	}
+	firstByte(ctx)
+	var resp *http.Response
+	for {
+		r, err := http.ReadResponse(c.br, req)
+		if err != nil {
+			return fail(fmt.Errorf("h1: reading the response: %w", err))
+		}
+		// 1xx (100 Continue, 103 Early Hints) come before the response
+		// and have no body; 101 switches protocols and is the response.
+		if r.StatusCode >= 200 || r.StatusCode < 100 || r.StatusCode == http.StatusSwitchingProtocols {
+			resp = r
+			break
+		}
+	}
+	c.lim.left = -1
+	keep := !resp.Close && !req.Close && resp.StatusCode != http.StatusSwitchingProtocols
+	resp.Body = &bodyReader{rc: resp.Body, c: c, stop: stop, cancelled: &cancelled, ctx: ctx, keep: keep, empty: resp.Body == http.NoBody}
+	return resp, nil
+}
+
+// flush writes what bw holds; a failure before any byte left is
+// errNothingWritten.
+func (c *conn) flush() error {
+	pending := c.bw.Buffered()
+	err := c.bw.Flush()
+	if err == nil {
+		return nil
+	}
+	if c.bw.Buffered() == pending {
+		return fmt.Errorf("%w: %w", errNothingWritten, err)
+	}
+	return fmt.Errorf("h1: writing the request: %w", err)
+}
+
+// writeHead writes a request's line and headers (checked beforehand by
+// checkHead); the body, of n bytes, follows with Content-Length.
+func writeHead(w *bufio.Writer, req *http.Request, n int) {
+	w.WriteString(req.Method)
+	w.WriteByte(' ')
+	w.WriteString(req.URL.RequestURI())
+	w.WriteString(" HTTP/1.1\r\nHost: ")
+	if req.Host != "" {
+		w.WriteString(req.Host)
+	} else {
+		w.WriteString(req.URL.Host)
+	}
+	w.WriteString("\r\n")
+	if _, ok := req.Header["User-Agent"]; !ok {
+		w.WriteString("User-Agent: Go-http-client/1.1\r\n") // what net/http sends
+	}
+	for k, vs := range req.Header {
+		switch k {
+		case "Host", "Content-Length", "Transfer-Encoding", "Connection":
+			continue // written here from the request's own fields
+		}
+		for _, v := range vs {
+			if k == "User-Agent" && v == "" {
+				continue
+			}
+			w.WriteString(k)
+			w.WriteString(": ")
+			w.WriteString(v)
+			w.WriteString("\r\n")
+		}
+	}
+	if n > 0 || req.Method == http.MethodPost || req.Method == http.MethodPut || req.Method == http.MethodPatch {
+		w.WriteString("Content-Length: ")
+		var num [20]byte
+		w.Write(strconv.AppendInt(num[:0], int64(n), 10))
+		w.WriteString("\r\n")
+	}
+	if req.Close {
+		w.WriteString("Connection: close\r\n")
+	}
+	w.WriteString("\r\n")
+}
+
+// checkHead refuses what would not be one well-formed request head: a
+// header name that is not a token, or a value holding CR, LF or NUL (a
+// workload's header could otherwise smuggle a second request).
+func checkHead(req *http.Request) error {
+	if !isToken(req.Method) {
+		return fmt.Errorf("h1: invalid method %q", req.Method)
+	}
+	for k, vs := range req.Header {
+		if !isToken(k) {
+			return fmt.Errorf("h1: invalid header name %q", k)
+		}
+		for _, v := range vs {
+			if !validValue(v) {
+				return fmt.Errorf("h1: invalid value for header %q", k)
+			}
+		}
+	}
+	if !validValue(req.Host) || !validValue(req.URL.Host) {
+		return fmt.Errorf("h1: invalid host %q", req.URL.Host)
+	}
+	return nil
+}
+
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || isSeparator(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func isSeparator(c byte) bool {
+	switch c {
+	case '(', ')', '<', '>', '@', ',', ';', ':', '\\', '"', '/', '[', ']', '?', '=', '{', '}':
+		return true
+	}
+	return false
+}
+
+func validValue(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\r' || c == '\n' || c == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// bodyReader is a response's body: read to its end, it returns the
+// connection to the pool (unless the response or request said close);
+// closed before, it closes the connection. A read the request's context
+// ended returns the context's error.
+type bodyReader struct {
+	rc        io.ReadCloser
+	c         *conn
+	stop      func() bool
+	cancelled *atomic.Bool
+	ctx       context.Context
+	keep      bool // the connection may carry another request
+	empty     bool // the response has no body (1xx, 204, 304, HEAD, Content-Length: 0)
+	done      bool // the connection is released
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	if b.done {
+		return 0, errors.New("h1: read on a closed body")
+	}
+	n, err := b.rc.Read(p)
+	switch {
+	case err == io.EOF:
+		b.release(true)
+	case err != nil:
+		b.release(false)
+		if b.cancelled.Load() {
+			err = b.ctx.Err()
+		}
+	}
+	return n, err
+}
+
+func (b *bodyReader) Close() error {
+	if !b.done {
+		b.release(b.empty)
+	}
+	return nil
+}
+
+// release ends the response: the connection is pooled when its whole
+// response was read and nothing else arrived, closed otherwise.
+func (b *bodyReader) release(complete bool) {
+	b.done = true
+	if b.stop() && complete && b.keep && b.c.br.Buffered() == 0 {
+		b.c.t.put(b.c)
+		return
+	}
+	b.c.nc.Close()
+}

@@ -1,0 +1,269 @@
+// Package h1 is an HTTP/1.1 client transport that does each request's
+// I/O on the goroutine that makes it.
+//
+// net/http's Transport gives every connection a reading and a writing
+// goroutine and hands each request and response between them and the
+// caller over channels: three goroutine switches per request, which on a
+// loopback benchmark cost as much as the request itself (measured here: a
+// bare loop of POSTs costs about twice the CPU through net/http as written
+// straight to the connection). A load generator that costs more than the
+// server it measures measures itself, so readbench's plain-http requests
+// go through this transport: the caller writes the request in one
+// syscall, reads the response through the connection's buffer, and the
+// connection goes back to an idle pool when the body has been read to its
+// end.
+//
+// What it leaves to a fallback (net/http's Transport): https (TLS and
+// HTTP/2) and any scheme but http. Responses are parsed by net/http's own
+// http.ReadResponse, so framing (Content-Length, chunked, until close) and
+// header rules are the standard library's.
+package h1
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"sync"
+	"time"
+)
+
+// Defaults of a Transport's zero fields.
+const (
+	// DefaultMaxIdlePerHost bounds the idle connections kept per host: a
+	// load of hundreds of reads in flight reuses its connections.
+	DefaultMaxIdlePerHost = 1024
+	// DefaultIdleTimeout is how long an idle connection is kept.
+	DefaultIdleTimeout = 90 * time.Second
+	// MaxHeaderBytes bounds a response's status line and headers: a server
+	// that sends headers without end fails the request instead of filling
+	// memory (net/http's client allows 10 MiB; a read needs far less).
+	MaxHeaderBytes = 1 << 20
+	// probeAfter is how long a connection may sit idle before it is probed
+	// for a close by the server before reuse (one non-blocking peek, see
+	// alive): servers close idle connections after a few seconds (Node's
+	// default is 5 s), and a request written to a closed connection fails.
+	// net/http learns of such closes by keeping a read pending on every
+	// idle connection, a goroutine each.
+	probeAfter = 500 * time.Millisecond
+	bufSize    = 4 << 10
+)
+
+// Transport is an http.RoundTripper for http:// URLs (see the package
+// comment); the zero value is ready. It is safe for concurrent use.
+type Transport struct {
+	// Fallback serves the requests this transport does not (https, other
+	// schemes); nil refuses them.
+	Fallback http.RoundTripper
+	// DialContext dials a connection (default: a net.Dialer with a 10 s
+	// timeout and 30 s keep-alive).
+	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
+	// MaxIdlePerHost and IdleTimeout bound the idle pool (0: the defaults).
+	MaxIdlePerHost int
+	IdleTimeout    time.Duration
+
+	mu   sync.Mutex
+	idle map[string][]*conn // by host:port, most recently used last
+}
+
+// RoundTrip sends req and returns its response, whose Body must be read to
+// its end (the connection then goes back to the pool) or closed (the
+// connection is then closed). The request's context bounds every wait:
+// connecting, writing, the headers and the body.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL == nil || req.URL.Scheme != "http" {
+		if t.Fallback == nil {
+			closeBody(req)
+			return nil, fmt.Errorf("h1: unsupported scheme in %v", req.URL)
+		}
+		return t.Fallback.RoundTrip(req)
+	}
+	ctx := req.Context()
+	if err := checkHead(req); err != nil {
+		closeBody(req)
+		return nil, err
+	}
+	body, err := requestBody(req)
+	if err != nil {
+		return nil, err
+	}
+	key := hostPort(req.URL.Host)
+	for attempt := 0; ; attempt++ {
+		c, err := t.get(ctx, key)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.roundTrip(ctx, req, body)
+		if err == nil {
+			return resp, nil
+		}
+		// A connection reused from the pool that the server closed while
+		// it was idle fails before any byte of the request is out: then,
+		// and only then, the request goes again on a new connection (what
+		// net/http does too: a POST is never sent twice).
+		if !c.reused || !errors.Is(err, errNothingWritten) || attempt > 0 || ctx.Err() != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, err
+		}
+	}
+}
+
+// CloseIdleConnections closes the pooled connections (and the fallback's).
+func (t *Transport) CloseIdleConnections() {
+	t.mu.Lock()
+	idle := t.idle
+	t.idle = nil
+	t.mu.Unlock()
+	for _, cs := range idle {
+		for _, c := range cs {
+			c.nc.Close()
+		}
+	}
+	if f, ok := t.Fallback.(interface{ CloseIdleConnections() }); ok {
+		f.CloseIdleConnections()
+	}
+}
+
+// get takes the most recently used idle connection to key, or dials one.
+// A connection idle for long is probed first (probeAfter).
+func (t *Transport) get(ctx context.Context, key string) (*conn, error) {
+	for {
+		c := t.takeIdle(key)
+		if c == nil {
+			break
+		}
+		if time.Since(c.idleSince) < probeAfter || alive(c.nc) {
+			c.reused = true
+			return c, nil
+		}
+		c.nc.Close()
+	}
+	dial := t.DialContext
+	if dial == nil {
+		dial = (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	}
+	nc, err := dial(ctx, "tcp", key)
+	if err != nil {
+		return nil, err
+	}
+	c := &conn{t: t, key: key, nc: nc}
+	c.lim = limitReader{r: nc, left: -1}
+	c.br = bufio.NewReaderSize(&c.lim, bufSize)
+	c.bw = bufio.NewWriterSize(nc, bufSize)
+	return c, nil
+}
+
+func (t *Transport) takeIdle(key string) *conn {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	cs := t.idle[key]
+	timeout := t.IdleTimeout
+	if timeout <= 0 {
+		timeout = DefaultIdleTimeout
+	}
+	for len(cs) > 0 {
+		c := cs[len(cs)-1]
+		cs[len(cs)-1] = nil
+		cs = cs[:len(cs)-1]
+		t.idle[key] = cs
+		if time.Since(c.idleSince) < timeout {
+			return c
+		}
+		c.nc.Close()
+	}
+	return nil
+}
+
+// put returns a connection whose response has been read to its end.
+func (t *Transport) put(c *conn) {
+	max := t.MaxIdlePerHost
+	if max <= 0 {
+		max = DefaultMaxIdlePerHost
+	}
+	c.idleSince = time.Now()
+	t.mu.Lock()
+	if t.idle == nil {
+		t.idle = map[string][]*conn{}
+	}
+	if len(t.idle[c.key]) < max {
+		t.idle[c.key] = append(t.idle[c.key], c)
+		c = nil
+	}
+	t.mu.Unlock()
+	if c != nil {
+		c.nc.Close()
+	}
+}
+
+// hostPort is the address to dial for a URL's host: the default port 80
+// added when it has none.
+func hostPort(host string) string {
+	if _, _, err := net.SplitHostPort(host); err == nil {
+		return host
+	}
+	if len(host) > 1 && host[0] == '[' && host[len(host)-1] == ']' {
+		return host + ":80"
+	}
+	return net.JoinHostPort(host, "80")
+}
+
+// firstByte calls the request's GotFirstResponseByte trace hook, if any.
+func firstByte(ctx context.Context) {
+	if tr := httptrace.ContextClientTrace(ctx); tr != nil && tr.GotFirstResponseByte != nil {
+		tr.GotFirstResponseByte()
+	}
+}
+
+func closeBody(req *http.Request) {
+	if req.Body != nil {
+		req.Body.Close()
+	}
+}
+
+// requestBody reads a request's body whole (readbench's requests are
+// small JSON messages) so that it can be written with the head in one
+// syscall and sent again on a new connection.
+func requestBody(req *http.Request) ([]byte, error) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return nil, nil
+	}
+	defer req.Body.Close()
+	b, err := io.ReadAll(req.Body)
+	if err != nil {
+		return nil, fmt.Errorf("h1: reading the request body: %w", err)
+	}
+	if req.ContentLength > 0 && int64(len(b)) != req.ContentLength {
+		return nil, fmt.Errorf("h1: the request body has %d bytes, its ContentLength says %d", len(b), req.ContentLength)
+	}
+	return b, nil
+}
+
+// limitReader bounds what is read while a response's head is parsed; left
+// < 0 is no bound.
+type limitReader struct {
+	r    io.Reader
+	left int64
+}
+
+var errHeadTooLarge = errors.New("h1: the response's status line and headers exceed 1 MiB")
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return l.r.Read(p)
+	}
+	if l.left == 0 {
+		return 0, errHeadTooLarge
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
