@@ -15,8 +15,8 @@ import (
 // generator that costs more than it should measures itself.
 func profileFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "cpuprofile", Usage: "write readbench's own CPU profile of the run to `FILE` (go tool pprof FILE)"},
-		&cli.StringFlag{Name: "memprofile", Usage: "write readbench's heap profile at the end of the run to `FILE` (go tool pprof FILE)"},
+		&cli.StringFlag{Name: "cpuprofile", Usage: "write readbench's own CPU profile, from start to end, to `FILE` (go tool pprof FILE)"},
+		&cli.StringFlag{Name: "memprofile", Usage: "write readbench's heap profile at the end to `FILE` (go tool pprof FILE)"},
 	}
 }
 

@@ -2,10 +2,35 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
+
+// TestServeProfiles: serve writes its profiles when it exits, here at
+// the end of its stdin, after answering what it read.
+func TestServeProfiles(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "serve", "--stdio", "--cpuprofile", "cpu.pprof", "--memprofile", "mem.pprof")
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n")
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), `"id":1`) {
+		t.Fatalf("serve: %v, answered %q", err, out)
+	}
+	for _, name := range []string{"cpu.pprof", "mem.pprof"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || !bytes.HasPrefix(b, []byte{0x1f, 0x8b}) {
+			t.Errorf("%s: %d bytes, err %v: want a gzip-compressed pprof profile", name, len(b), err)
+		}
+	}
+}
 
 // TestRunProfiles: --cpuprofile and --memprofile write pprof files (gzip
 // protocol buffers) of readbench's own run; a path that cannot be written

@@ -33,8 +33,9 @@ func serveCommand() *cli.Command {
 			"Content is deterministic per URI; any URI that is not a sim: URI is not found (but for the\n" +
 			"test:// fixtures the MCP conformance suite reads). With --listen, GET /files/<path>?<query> serves\n" +
 			"sim:///<path>?<query> as raw bytes with Range, 206, 416 and HEAD (docs/check.md (over plain HTTP)).\n" +
-			"--max-message gives the server a message cap, for `capacity --sweep size` to find (docs/capacity.md).",
-		Flags: []cli.Flag{
+			"--max-message gives the server a message cap, for `capacity --sweep size` to find (docs/capacity.md).\n" +
+			"--cpuprofile and --memprofile profile the server until it exits (stdin's end, Ctrl-C or SIGTERM).",
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "stdio", Usage: "serve newline-delimited JSON-RPC on stdin/stdout"},
 			&cli.StringFlag{Name: "listen", Usage: "serve Streamable HTTP at `ADDR` (endpoint /mcp, plain HTTP documents under /files/), e.g. 127.0.0.1:8080"},
 			&cli.BoolFlag{Name: "stateful", Usage: "HTTP: issue Mcp-Session-Id on initialize (legacy era)"},
@@ -48,7 +49,7 @@ func serveCommand() *cli.Command {
 			&cli.Float64Flag{Name: "delay-scale", Usage: "multiply every read's delay by `F` (1.3: a server 30% slower, to try compare)", Value: 1},
 			&cli.StringFlag{Name: "max-message", Usage: "refuse to send a read's answer over `SIZE` encoded (e.g. 256KiB), answering a JSON-RPC error -32603 that names the cap, as SDKs with a message limit do (default: no cap)"},
 			&cli.StringFlag{Name: "alter-content", Usage: "reads of URIs containing `TEXT` return other bytes of the same size and type (to try compare's content check)"},
-		},
+		}, profileFlags()...),
 		Action: serve,
 	}
 }
@@ -81,11 +82,20 @@ func serve(c *cli.Context) error {
 		MaxMessage: maxMessage,
 		Logf:       func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
 	}
+	stopProfiles, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
+	if err != nil {
+		return cli.Exit("serve: "+err.Error(), exitUsage)
+	}
 	srv := simserver.New(opts)
 	if stdio {
-		return serveStdio(c.Context, srv)
+		err = serveStdio(c.Context, srv)
+	} else {
+		err = serveHTTP(c.Context, srv, listen, c.App.ErrWriter)
 	}
-	return serveHTTP(c.Context, srv, listen, c.App.ErrWriter)
+	if perr := stopProfiles(); perr != nil && err == nil {
+		err = cli.Exit(fmt.Sprintf("serve: writing the profiles: %v", perr), exitFail)
+	}
+	return err
 }
 
 // serveStdio serves until stdin ends, the context is cancelled (Ctrl-C)
