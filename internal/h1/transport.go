@@ -3,15 +3,13 @@
 //
 // net/http's Transport gives every connection a reading and a writing
 // goroutine and hands each request and response between them and the
-// caller over channels: three goroutine switches per request, which on a
-// loopback benchmark cost as much as the request itself (measured here: a
-// bare loop of POSTs costs about twice the CPU through net/http as written
-// straight to the connection). A load generator that costs more than the
-// server it measures measures itself, so readbench's plain-http requests
-// go through this transport: the caller writes the request in one
-// syscall, reads the response through the connection's buffer, and the
-// connection goes back to an idle pool when the body has been read to its
-// end.
+// caller over channels: three goroutine switches per request, a large part
+// of what a loopback request costs the client (BenchmarkRoundTrip compares
+// the two transports). A load generator that costs more than the server it
+// measures measures itself, so readbench's plain-http requests go through
+// this transport: the caller writes the request in one syscall, reads the
+// response through the connection's buffer, and the connection goes back
+// to an idle pool when the body has been read to its end.
 //
 // What it leaves to a fallback (net/http's Transport): https (TLS and
 // HTTP/2) and any scheme but http. Responses are parsed by net/http's own
