@@ -15,6 +15,7 @@ import (
 
 	"github.com/readbench/readbench/internal/h1"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/workload"
 )
 
 // httpTransport speaks Streamable HTTP: every message is a POST; an answer
@@ -241,7 +242,7 @@ func (t *httpTransport) failure(ctx context.Context, req Request, err error) err
 	if errors.Is(err, ErrTransport) || errors.Is(err, ErrProtocol) {
 		return err
 	}
-	return fmt.Errorf("%w: %s %s: %w", ErrTransport, req.method, t.url, err)
+	return fmt.Errorf("%w: %s %s: %w", ErrTransport, req.method, workload.RedactURLs(t.url), err)
 }
 
 // replyInBackground POSTs the reply to a request the server sent on a
@@ -285,7 +286,7 @@ func (t *httpTransport) notify(ctx context.Context, req Request) error {
 	}
 	resp, err := t.client.Do(hr)
 	if err != nil {
-		return fmt.Errorf("%w: %s %s: %w", ErrTransport, req.method, t.url, err)
+		return fmt.Errorf("%w: %s %s: %w", ErrTransport, req.method, workload.RedactURLs(t.url), err)
 	}
 	defer resp.Body.Close()
 	body, _ := readBody(resp, 4096)

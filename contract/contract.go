@@ -104,7 +104,7 @@ func Check(ctx context.Context, o Options) (*Report, error) {
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			return rep, fmt.Errorf("check %s: %w", o.Target, ctx.Err())
+			return rep, fmt.Errorf("check %s: %w", o.Target.Redacted(), ctx.Err())
 		}
 		if errors.Is(err, client.ErrAim) { // refused before any connection: not the server's failure
 			return rep, err
@@ -127,7 +127,7 @@ func Check(ctx context.Context, o Options) (*Report, error) {
 	steps := []func(context.Context){c.listAndSample, c.notFound, c.malformed, c.cancellation, c.readTool}
 	for _, step := range steps {
 		if ctx.Err() != nil {
-			return rep, fmt.Errorf("check %s: %w", o.Target, ctx.Err())
+			return rep, fmt.Errorf("check %s: %w", o.Target.Redacted(), ctx.Err())
 		}
 		step(ctx)
 	}

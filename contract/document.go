@@ -10,7 +10,7 @@ import (
 func (r *Report) Document(tool results.Tool) *results.CheckReport {
 	doc := &results.CheckReport{
 		Tool: tool,
-		Target: results.Target{Address: r.Target.String(), Transport: r.Target.Transport(),
+		Target: results.Target{Address: r.Target.Redacted(), Transport: r.Target.Transport(),
 			Server:          results.Server{Name: r.Server.Name, Version: r.Server.Version},
 			ProtocolVersion: r.ProtocolVersion},
 	}

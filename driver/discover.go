@@ -79,7 +79,7 @@ func Discover(ctx context.Context, o DiscoverOptions) (*Catalog, error) {
 		Embedded: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client, Aim: o.Aim,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("connect to %s: %w", o.Target, err)
+		return nil, fmt.Errorf("connect to %s: %w", o.Target.Redacted(), err)
 	}
 	defer func() { _ = s.Close() }()
 	return catalog(ctx, s, o)
@@ -290,7 +290,7 @@ func (r *runner) buildPlan(ctx context.Context, sim bool) (*workload.Plan, error
 	}
 	cat, err := catalog(ctx, s, DiscoverOptions{SampleTypes: r.sampleWanted(idx), SampleTimeout: max(r.w.Turn.ReadTimeout, DefaultSampleTimeout)})
 	if err != nil {
-		return nil, fmt.Errorf("discover %s: %w", r.w.Target, err)
+		return nil, fmt.Errorf("discover %s: %w", r.w.Target.Redacted(), err)
 	}
 	if r.o.Logf != nil {
 		for _, w := range cat.Warnings {

@@ -223,7 +223,7 @@ func (r *runner) dial(ctx context.Context) ([]*client.Session, error) {
 	wg.Wait()
 	if err := joinDistinct(errs); err != nil {
 		closeAll(sessions)
-		return nil, fmt.Errorf("connect to %s: %w", r.w.Target, err)
+		return nil, fmt.Errorf("connect to %s: %w", r.w.Target.Redacted(), err)
 	}
 	return sessions, nil
 }

@@ -95,7 +95,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 		Segment:    Segment{K: max(m.Segment.K, 1), N: max(m.Segment.N, 1)},
 		Shards:     []Shard{},
 	}
-	r.Target.Address = redactURLs(r.Target.Address)
+	r.Target.Address = workload.RedactURLs(r.Target.Address)
 	var err error
 	blocks := []struct {
 		dst *Latency

@@ -223,23 +223,6 @@ func TestBuildRefusesMissingInput(t *testing.T) {
 	}
 }
 
-func TestRedactURLs(t *testing.T) {
-	cases := []struct{ in, want, why string }{
-		{"embedded", "embedded", "nothing to hide"},
-		{"https://h/mcp", "https://h/mcp", "no user information"},
-		{"https://u@h/mcp", "https://u@h/mcp", "a user name alone is not a secret"},
-		{"https://u:p@h/mcp", "https://u:xxxxx@h/mcp", "the password is"},
-		{"sse+http://u:p@ss@h/sse", "sse+http://u:xxxxx@h/sse", "an @ inside the password"},
-		{"stdio:srv --upstream=https://u:p@h/x -v", "stdio:srv --upstream=https://u:xxxxx@h/x -v", "in an argument"},
-		{"stdio:mail user@example.com", "stdio:mail user@example.com", "an address is not a URL"},
-	}
-	for _, c := range cases {
-		if got := redactURLs(c.in); got != c.want {
-			t.Errorf("%s: redactURLs(%q) = %q, want %q", c.why, c.in, got, c.want)
-		}
-	}
-}
-
 // TestGeneratorBound: a scheduling lag p99 above the bound (1 ms, or a
 // tenth of the ok median) flags the run as generator-bound; a small lag
 // does not. The bound scales with what is measured: 3 ms of lag is

@@ -2,8 +2,6 @@ package results
 
 import (
 	"cmp"
-	"regexp"
-	"strings"
 
 	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
@@ -87,7 +85,7 @@ func resolveWorkload(w *workload.Workload) Workload {
 	r := Workload{
 		Name:       w.Name,
 		Source:     w.Source,
-		Target:     redactURLs(w.Target.String()),
+		Target:     workload.RedactURLs(w.Target.String()),
 		Protocol:   w.Protocol,
 		Sessions:   w.Sessions,
 		Seed:       w.Seed,
@@ -172,16 +170,4 @@ func resolveClass(c workload.Class) MixClass {
 		m.RangedChunk = units.FormatSize(c.Ranged.Chunk)
 	}
 	return m
-}
-
-// redactURLs masks the password of every URL with user information in s
-// ("https://user:secret@host/mcp" -> "https://user:xxxxx@host/mcp"), the
-// one secret a target string carries in a standard place, wherever it
-// appears (an argument such as --upstream=https://u:p@h included).
-func redactURLs(s string) string {
-	if !strings.Contains(s, "@") {
-		return s
-	}
-	userinfo := regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^/?#@\s:]*:)[^/?#\s]*@`)
-	return userinfo.ReplaceAllString(s, "${1}xxxxx@")
 }

@@ -98,7 +98,7 @@ func checkAction(c *cli.Context) error {
 		return err
 	}
 	if !doc.Pass {
-		return cli.Exit(fmt.Sprintf("check: %s breaks the read contract (%d failed)", target, doc.Summary.Fail), exitFail)
+		return cli.Exit(fmt.Sprintf("check: %s breaks the read contract (%d failed)", doc.Target.Address, doc.Summary.Fail), exitFail)
 	}
 	return nil
 }

@@ -96,3 +96,27 @@ mix:
 		t.Errorf("the refusal is not explained: %s", stderr)
 	}
 }
+
+// TestURLPasswordNeverPrinted: a target URL's password is masked in every
+// message, here the failures of a run and a check against a port where
+// nothing listens (Streamable HTTP and HTTP+SSE).
+func TestURLPasswordNeverPrinted(t *testing.T) {
+	const secret = "pa55-in-url"
+	dir := t.TempDir()
+	for _, c := range [][]string{
+		{"run", "--target", "http://bench:" + secret + "@127.0.0.1:1/mcp", "--duration", "1s", "--out", "r.json"},
+		{"run", "--target", "sse+http://bench:" + secret + "@127.0.0.1:1/sse", "--duration", "1s", "--out", "r.json"},
+		{"check", "--target", "http://bench:" + secret + "@127.0.0.1:1/mcp"},
+	} {
+		stdout, stderr, code := readbench(t, dir, c...)
+		if code == 0 {
+			t.Errorf("%v: exit 0 against a closed port", c)
+		}
+		if strings.Contains(stdout+stderr, secret) {
+			t.Errorf("%v printed the URL's password:\n%s\n%s", c, stdout, stderr)
+		}
+		if !strings.Contains(stderr, "bench:") {
+			t.Errorf("%v: the message does not name the target: %s", c, stderr)
+		}
+	}
+}
