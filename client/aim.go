@@ -52,7 +52,7 @@ func CheckAim(t workload.Target, headers map[string]string, aim Aim) error {
 	}
 	u, err := url.Parse(t.Address)
 	if err != nil {
-		return fmt.Errorf("target %s: %w", t, err)
+		return fmt.Errorf("target %s: %w", t.Redacted(), err)
 	}
 	host := u.Hostname()
 	if protocol.IsLoopbackHost(host) {
@@ -60,25 +60,14 @@ func CheckAim(t workload.Target, headers map[string]string, aim Aim) error {
 	}
 	if !slices.ContainsFunc(aim.AllowHosts, func(e string) bool { return allows(e, host, portOf(u)) }) {
 		return &AimError{msg: fmt.Sprintf("target %s: %s is not this machine, and readbench loads another host only when told to: "+
-			"add --allow-host %s to the command line, or allow_hosts: [%s] to the workload", redact(t, u), host, hostEntry(host), hostEntry(host))}
+			"add --allow-host %s to the command line, or allow_hosts: [%s] to the workload", t.Redacted(), host, hostEntry(host), hostEntry(host))}
 	}
 	creds := credentialNames(headers, u)
 	if len(creds) > 0 && strings.EqualFold(u.Scheme, "http") && !aim.InsecureCredentials {
 		return &AimError{msg: fmt.Sprintf("target %s: %s would go to %s in clear text over http://: "+
-			"use https://, or add --insecure-credentials to send them anyway", redact(t, u), strings.Join(creds, " and "), host)}
+			"use https://, or add --insecure-credentials to send them anyway", t.Redacted(), strings.Join(creds, " and "), host)}
 	}
 	return nil
-}
-
-// redact writes the target with a URL's password masked.
-func redact(t workload.Target, u *url.URL) string {
-	switch t.Kind {
-	case workload.TargetSSE:
-		return "sse+" + u.Redacted()
-	case workload.TargetFiles:
-		return "range+" + u.Redacted()
-	}
-	return u.Redacted()
 }
 
 // allows reports whether the allow_hosts entry e names host (and port,
