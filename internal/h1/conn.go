@@ -20,6 +20,7 @@ type conn struct {
 	nc        net.Conn
 	lim       limitReader // under br: bounds the response head
 	br        *bufio.Reader
+	out       countWriter // under bw: whether any byte of a request left
 	bw        *bufio.Writer
 	idleSince time.Time
 	reused    bool // taken from the pool, not dialled for this request
@@ -47,10 +48,14 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*
 		c.nc.Close()
 		return nil, err
 	}
+	c.out.n = 0
 	writeHead(c.bw, req, len(body))
 	c.bw.Write(body)
-	if err := c.flush(); err != nil {
-		return fail(err)
+	if err := c.bw.Flush(); err != nil {
+		if c.out.n == 0 {
+			return fail(fmt.Errorf("%w: %w", errNothingWritten, err))
+		}
+		return fail(fmt.Errorf("h1: writing the request: %w", err))
 	}
 	c.lim.left = MaxHeaderBytes + bufSize
 	if _, err := c.br.Peek(1); err != nil {
@@ -76,18 +81,17 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*
 	return resp, nil
 }
 
-// flush writes what bw holds; a failure before any byte left is
-// errNothingWritten.
-func (c *conn) flush() error {
-	pending := c.bw.Buffered()
-	err := c.bw.Flush()
-	if err == nil {
-		return nil
-	}
-	if c.bw.Buffered() == pending {
-		return fmt.Errorf("%w: %w", errNothingWritten, err)
-	}
-	return fmt.Errorf("h1: writing the request: %w", err)
+// countWriter counts the bytes that reached the connection: a request
+// none of whose bytes left may go again on another connection.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // writeHead writes a request's line and headers (checked beforehand by

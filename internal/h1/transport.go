@@ -153,7 +153,8 @@ func (t *Transport) get(ctx context.Context, key string) (*conn, error) {
 	c := &conn{t: t, key: key, nc: nc}
 	c.lim = limitReader{r: nc, left: -1}
 	c.br = bufio.NewReaderSize(&c.lim, bufSize)
-	c.bw = bufio.NewWriterSize(nc, bufSize)
+	c.out = countWriter{w: nc}
+	c.bw = bufio.NewWriterSize(&c.out, bufSize)
 	return c, nil
 }
 

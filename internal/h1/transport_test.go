@@ -346,3 +346,63 @@ func TestFallbackTakesHTTPS(t *testing.T) {
 		t.Fatalf("%q %v", got, err)
 	}
 }
+
+// failingConn fails its writes from the second request on: with nothing
+// written (partial false) or after writing half of what it was given.
+type failingConn struct {
+	net.Conn
+	writes  *atomic.Int32
+	partial bool
+}
+
+func (c failingConn) Write(p []byte) (int, error) {
+	if c.writes.Add(1) == 1 {
+		return c.Conn.Write(p)
+	}
+	if c.partial {
+		n, _ := c.Conn.Write(p[:len(p)/2])
+		return n, errors.New("broken after half")
+	}
+	return 0, errors.New("broken before any byte")
+}
+
+// TestResendOnlyWhatWasNotWritten: a reused connection that fails before
+// any byte of a request is written gets the request sent again on a new
+// connection; one that fails halfway does not (the server may have the
+// request: a POST is never sent twice).
+func TestResendOnlyWhatWasNotWritten(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	for _, partial := range []bool{false, true} {
+		var dials atomic.Int32
+		tr := &Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			nc, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+			if err != nil || dials.Add(1) > 1 {
+				return nc, err // the new connection works
+			}
+			return failingConn{Conn: nc, writes: new(atomic.Int32), partial: partial}, nil
+		}}
+		for i := range 2 {
+			resp, err := tr.RoundTrip(post(t, context.Background(), srv.URL, "x"))
+			if i == 1 && partial {
+				if err == nil || dials.Load() != 1 {
+					t.Fatalf("half written: err %v after %d dials, want the error and no new connection", err, dials.Load())
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("partial=%v request %d: %v", partial, i, err)
+			}
+			if got, err := readAll(resp); got != "ok" || err != nil {
+				t.Fatalf("partial=%v request %d: %q %v", partial, i, got, err)
+			}
+		}
+		if !partial && dials.Load() != 2 {
+			t.Fatalf("nothing written: %d dials, want 2 (the request sent again on a new connection)", dials.Load())
+		}
+		tr.CloseIdleConnections()
+	}
+}
