@@ -135,8 +135,12 @@ type Generator struct {
 	PeakRSSBytes int64 `json:"peak_rss_bytes"`
 	// CPUAvailable is false where the CPU could not be sampled (no
 	// /proc); the two figures are then 0.
-	CPUAvailable      bool    `json:"cpu_available"`
-	CPUSeconds        float64 `json:"cpu_s"`
+	CPUAvailable bool `json:"cpu_available"`
+	// CPUSeconds is user + system CPU of readbench's own process over
+	// the measured phase (its children, stdio servers, not included).
+	CPUSeconds float64 `json:"cpu_s"`
+	// CPUMsPer1000Reads is CPUSeconds per 1,000 measured reads, the unit
+	// of server_cost, so the two compare directly.
 	CPUMsPer1000Reads float64 `json:"cpu_ms_per_1000_reads"`
 }
 
