@@ -53,7 +53,7 @@ mix:
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{w: w, measured: stats.NewRecorder([]stats.ClassInfo{{Name: "md"}}), warmup: stats.NewRecorder(nil)}
+	r := &runner{w: w, measured: stats.NewRecorder([]stats.ClassInfo{{Name: "md"}}), warmup: stats.NewRecorder(nil), begun: make(chan struct{}, 1)}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if r.sessions, err = r.dial(ctx); err != nil {

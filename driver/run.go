@@ -7,7 +7,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -134,6 +133,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		measured: stats.NewRecorder(classes),
 		warmup:   stats.NewRecorder(classes),
 		cold:     servercost.NewColdStartRecorder(),
+		begun:    make(chan struct{}, 1),
 	}
 	sessions, err := r.dial(ctx)
 	if err != nil {
@@ -200,6 +200,7 @@ type runner struct {
 	fresh     freshness      // cache hints: what a host honouring them would not send
 	digests   contentDigests
 	turns     sync.WaitGroup // every turn goroutine
+	begun     chan struct{}  // a launched turn's goroutine has started (launch; buffer of one)
 	inFlight  atomic.Int64
 	started   atomic.Int64
 	reads     atomic.Int64
@@ -317,11 +318,6 @@ func (r *runner) schedule(ctx context.Context, start time.Time) (mStart, mEnd ti
 			return mStart, time.Now(), true
 		}
 		r.launch(ctx, i, intended, isWarm)
-		// Let the turn run now, on this P, before the next sleep: asleep in
-		// the OS, the scheduler would hold the P the new goroutine is queued
-		// on, and the turn would wait for another thread to steal it
-		// (measured: lag p99 2-3 ms without this, 0.2-0.4 ms with it).
-		runtime.Gosched()
 	}
 	end := time.Now()
 	if r.w.Load.Length() > 0 {
@@ -409,6 +405,16 @@ func (r *runner) closedLoop(ctx context.Context, start time.Time) (partial bool)
 // start would hide the overload). The turn is counted in flight before its
 // goroutine starts, so a catch-up burst cannot launch past the cap before
 // any of it counts.
+//
+// It returns once the turn's goroutine runs, so that the turn sends
+// before the scheduler sleeps again: asleep in the OS, the scheduler
+// holds its P, and a turn queued on it would wait out the sleep (lag p99
+// 2-3 ms). Yielding (runtime.Gosched) was not enough: every 61st time
+// Go's scheduler picks, it takes the global queue first, where a yielder
+// goes, so about one turn in a hundred still waited a whole sleep (lag
+// p99 1.1 ms in a third of the runs at 1,000 turns/s on one core). A wait
+// on the turn's start cannot be reordered: the turn runs, and wakes the
+// scheduler as it goes.
 func (r *runner) launch(ctx context.Context, i uint64, intended time.Time, isWarm bool) {
 	if limit := int64(r.w.Load.MaxInFlight); limit > 0 && r.inFlight.Load() >= limit {
 		r.dropTurn(r.recorder(isWarm), intended, r.plan.Turn(i))
@@ -416,7 +422,11 @@ func (r *runner) launch(ctx context.Context, i uint64, intended time.Time, isWar
 	}
 	r.inFlight.Add(1)
 	r.turns.Add(1)
-	go r.runTurn(ctx, i, intended, isWarm)
+	go func() {
+		r.begun <- struct{}{} // buffered: received below, never blocks
+		r.runTurn(ctx, i, intended, isWarm)
+	}()
+	<-r.begun
 }
 
 // logFailure reports why a read failed, paced by r.failures.
