@@ -47,8 +47,8 @@ type Fetch struct {
 	Done        time.Time // the last part's last byte
 	// Bytes of every part received, counted as reads count them: wire as
 	// received (message and framing; an HTTP body), disk decoded.
-	WireBytes, DiskBytes, Base64Bytes, Base64Padding int64
-	Chunks                                           []time.Duration // each part: its send → its last byte
+	stats.ByteCounts
+	Chunks []time.Duration // each part: its send → its last byte
 }
 
 // FetchDocument fetches uri over s: with chunk > 0 in parts of chunk
@@ -359,8 +359,7 @@ func (r *runner) chunkOf(att workload.Attachment) int64 {
 func (r *runner) readDocument(rctx context.Context, s *client.Session, intended time.Time, att workload.Attachment, sample stats.ReadSample, rec *stats.Recorder) (stats.Outcome, time.Time) {
 	f, err := FetchDocument(rctx, s, att.URI, r.chunkOf(att), r.w.Turn.MaxAnswer, nil)
 	now := time.Now()
-	sample.WireBytes, sample.DiskBytes = f.WireBytes, f.DiskBytes
-	sample.Base64Bytes, sample.Base64Padding = f.Base64Bytes, f.Base64Padding
+	sample.ByteCounts = f.ByteCounts
 	sample.Chunks = f.Chunks
 	if f.Sent.IsZero() { // the first part failed before it was sent
 		f.Sent = intended.Add(sample.Lag)

@@ -86,7 +86,7 @@ func fixtureRun(troubled bool) *stats.Run {
 		for range n {
 			rec.Read(stats.ReadSample{
 				Class: class, Outcome: o, Answered: answered, Latency: lat, Service: lat / 2, TTFB: lat / 4,
-				WireBytes: wire, DiskBytes: disk, Base64Bytes: b64,
+				ByteCounts: stats.ByteCounts{WireBytes: wire, DiskBytes: disk, Base64Bytes: b64},
 			})
 		}
 	}

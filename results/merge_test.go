@@ -42,7 +42,7 @@ func shardedRuns(n int) (whole [2]*stats.Run, shards [][2]*stats.Run) {
 			c := rng.IntN(3)
 			lat := time.Duration(1+rng.IntN(200000)) * time.Microsecond
 			s := stats.ReadSample{Class: c, Outcome: stats.OK, Answered: true, Sent: true, Latency: lat, Service: lat / 2,
-				TTFB: lat / 4, Lag: time.Duration(rng.IntN(900)) * time.Microsecond, WireBytes: 1400, DiskBytes: 1000, End: intended.Add(lat)}
+				TTFB: lat / 4, Lag: time.Duration(rng.IntN(900)) * time.Microsecond, ByteCounts: stats.ByteCounts{WireBytes: 1400, DiskBytes: 1000}, End: intended.Add(lat)}
 			switch {
 			case c == 2:
 				s.Outcome, s.WireBytes, s.DiskBytes = stats.ExpectedError, 90, 0

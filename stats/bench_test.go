@@ -38,8 +38,8 @@ func readSample(start time.Time, i int, lat time.Duration) ReadSample {
 	return ReadSample{
 		Class: 0, Outcome: OK, Answered: true, Sent: true,
 		Latency: lat, Service: lat - 20*time.Microsecond, TTFB: lat / 2, Lag: 20 * time.Microsecond,
-		WireBytes: 1400, DiskBytes: 1024,
-		End: start.Add(time.Duration(i) * time.Millisecond),
+		ByteCounts: ByteCounts{WireBytes: 1400, DiskBytes: 1024},
+		End:        start.Add(time.Duration(i) * time.Millisecond),
 	}
 }
 

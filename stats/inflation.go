@@ -24,3 +24,19 @@ func Ratio(a, b int64) float64 {
 	}
 	return float64(a) / float64(b)
 }
+
+// ByteCounts are what reads carried: the answers as received on the wire
+// (body and framing), decoded (text + blob), the base64 characters of
+// their blobs and the '=' closing those. A sample, a class, a run and a
+// ranged fetch hold the same four, and every sum adds them with Add.
+type ByteCounts struct {
+	WireBytes, DiskBytes, Base64Bytes, Base64Padding int64
+}
+
+// Add adds o into b.
+func (b *ByteCounts) Add(o ByteCounts) {
+	b.WireBytes += o.WireBytes
+	b.DiskBytes += o.DiskBytes
+	b.Base64Bytes += o.Base64Bytes
+	b.Base64Padding += o.Base64Padding
+}

@@ -46,10 +46,7 @@ func (r *Run) Merge(o *Run) {
 	r.Cancel.LateAnswers += o.Cancel.LateAnswers
 	r.Cancel.WastedBytes += o.Cancel.WastedBytes
 	r.Shape.Add(o.Shape)
-	r.WireBytes += o.WireBytes
-	r.DiskBytes += o.DiskBytes
-	r.Base64Bytes += o.Base64Bytes
-	r.Base64Padding += o.Base64Padding
+	r.ByteCounts.Add(o.ByteCounts)
 	r.TimelineBeyond += o.TimelineBeyond
 }
 
@@ -58,10 +55,7 @@ func (c *ClassStats) merge(o *ClassStats) {
 	c.Outcomes.Add(&o.Outcomes)
 	c.Latency.Merge(o.Latency)
 	c.LatencyLowerBounds += o.LatencyLowerBounds
-	c.WireBytes += o.WireBytes
-	c.DiskBytes += o.DiskBytes
-	c.Base64Bytes += o.Base64Bytes
-	c.Base64Padding += o.Base64Padding
+	c.ByteCounts.Add(o.ByteCounts)
 	c.Cache.merge(o.Cache)
 }
 

@@ -12,7 +12,7 @@ func TestRunMerge(t *testing.T) {
 	all, a, b := NewRecorder(classes), NewRecorder(classes), NewRecorder(classes)
 	for i := range 1000 {
 		s := ReadSample{Class: i % 2, Outcome: Outcome(i % 3), Answered: true, Sent: true,
-			Latency: time.Duration(i*37) * time.Microsecond, Service: time.Millisecond, WireBytes: int64(i), DiskBytes: 2,
+			Latency: time.Duration(i*37) * time.Microsecond, Service: time.Millisecond, ByteCounts: ByteCounts{WireBytes: int64(i), DiskBytes: 2},
 			HasTTL: i%5 == 0, TTL: time.Duration(i) * time.Millisecond}
 		half := a
 		if i%4 == 0 {

@@ -25,10 +25,8 @@ type ReadSample struct {
 	// intended start to that moment: the generator's own delay.
 	Sent bool
 	Lag  time.Duration
-	// Bytes of the answer: as received on the wire (body and framing),
-	// decoded (text + blob) and the base64 characters of blobs.
-	WireBytes, DiskBytes, Base64Bytes int64
-	Base64Padding                     int64 // '=' characters closing the blobs
+	// Bytes of the answer (see ByteCounts).
+	ByteCounts
 	// Cache hints the answer carried (2026-07-28 ttlMs and cacheScope):
 	// HasTTL is false when the answer gave no freshness.
 	HasTTL     bool
@@ -129,12 +127,11 @@ type ClassInfo struct {
 // ClassStats are the figures of one class.
 type ClassStats struct {
 	ClassInfo
-	Outcomes                          Counts
-	Latency                           *Histogram // reads sent, from intended start (see Run.Read)
-	LatencyLowerBounds                int64      // of those, cut reads recorded at the cut
-	WireBytes, DiskBytes, Base64Bytes int64
-	Base64Padding                     int64
-	Cache                             CacheHints
+	Outcomes           Counts
+	Latency            *Histogram // reads sent, from intended start (see Run.Read)
+	LatencyLowerBounds int64      // of those, cut reads recorded at the cut
+	ByteCounts
+	Cache CacheHints
 
 	// Chunk is the latency of each part of the class's ranged fetches;
 	// FirstUsable, intended start → first usable byte of its ok reads
@@ -199,8 +196,7 @@ type Run struct {
 	Cancel     Cancellation
 	Shape      Shape
 
-	WireBytes, DiskBytes, Base64Bytes int64
-	Base64Padding                     int64 // '=' characters closing the blobs
+	ByteCounts
 
 	// Timeline is this phase's share of the run's seconds (see
 	// MergeTimelines); TimelineBeyond counts samples past TimelineCap.
@@ -294,14 +290,8 @@ func (r *Recorder) Read(s ReadSample) {
 	if s.FirstUsable > 0 {
 		c.FirstUsable.Record(s.FirstUsable)
 	}
-	run.WireBytes += s.WireBytes
-	run.DiskBytes += s.DiskBytes
-	run.Base64Bytes += s.Base64Bytes
-	run.Base64Padding += s.Base64Padding
-	c.WireBytes += s.WireBytes
-	c.DiskBytes += s.DiskBytes
-	c.Base64Bytes += s.Base64Bytes
-	c.Base64Padding += s.Base64Padding
+	run.ByteCounts.Add(s.ByteCounts)
+	c.ByteCounts.Add(s.ByteCounts)
 	r.recordTimelineRead(s)
 }
 

@@ -127,7 +127,7 @@ func TestRecorderConcurrent(t *testing.T) {
 				if i%10 == 0 {
 					out = Cancelled
 				}
-				r.Read(ReadSample{Class: i % 2, Outcome: out, Answered: out == OK, Latency: time.Millisecond, WireBytes: 10, DiskBytes: 7, Fresh: i%20 == 0})
+				r.Read(ReadSample{Class: i % 2, Outcome: out, Answered: out == OK, Latency: time.Millisecond, ByteCounts: ByteCounts{WireBytes: 10, DiskBytes: 7}, Fresh: i%20 == 0})
 			}
 			r.Turn(TurnSample{Latency: time.Millisecond, End: TurnCut, Reads: 3})
 			r.LateAnswer(100, time.Millisecond)
