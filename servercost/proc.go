@@ -60,19 +60,23 @@ func parseProcStat(b []byte) (procStat, error) {
 
 // parseVmRSS finds "VmRSS: N kB" in /proc/PID/status and returns bytes;
 // ok is false when the line is absent (a kernel thread, a zombie).
-func parseVmRSS(b []byte) (rss int64, ok bool, err error) {
+func parseVmRSS(b []byte) (rss int64, ok bool, err error) { return statusKB(b, "VmRSS:") }
+
+// statusKB finds the line "KEY N kB" of a /proc status file and returns N
+// in bytes; found is false when the line is absent.
+func statusKB(b []byte, key string) (n int64, found bool, err error) {
 	for line := range bytes.Lines(b) {
-		v, found := bytes.CutPrefix(line, []byte("VmRSS:"))
-		if !found {
+		v, ok := bytes.CutPrefix(line, []byte(key))
+		if !ok {
 			continue
 		}
 		f := bytes.Fields(v)
 		if len(f) != 2 || string(f[1]) != "kB" {
-			return 0, false, fmt.Errorf("status: bad VmRSS line %q", bytes.TrimSpace(line))
+			return 0, false, fmt.Errorf("status: bad %s line %q", key[:len(key)-1], bytes.TrimSpace(line))
 		}
 		kb, err := strconv.ParseInt(string(f[0]), 10, 64)
 		if err != nil || kb < 0 || kb > 1<<43 {
-			return 0, false, fmt.Errorf("status: bad VmRSS %q", f[0])
+			return 0, false, fmt.Errorf("status: bad %s %q", key[:len(key)-1], f[0])
 		}
 		return kb << 10, true, nil
 	}

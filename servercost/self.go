@@ -1,10 +1,6 @@
 package servercost
 
-import (
-	"bytes"
-	"os"
-	"strconv"
-)
+import "os"
 
 // SelfPeakRSS is this process's peak resident memory in bytes (VmHWM of
 // /proc/self/status): readbench's own, the client's side of the cost, so
@@ -19,22 +15,9 @@ func SelfPeakRSS() (bytesPeak int64, ok bool) {
 	return parseVmHWM(b)
 }
 
-// parseVmHWM finds "VmHWM: N kB" and returns bytes.
+// parseVmHWM finds "VmHWM: N kB" and returns bytes; a peak of 0 is
+// not a reading.
 func parseVmHWM(b []byte) (int64, bool) {
-	for line := range bytes.Lines(b) {
-		v, found := bytes.CutPrefix(line, []byte("VmHWM:"))
-		if !found {
-			continue
-		}
-		f := bytes.Fields(v)
-		if len(f) != 2 || string(f[1]) != "kB" {
-			return 0, false
-		}
-		kb, err := strconv.ParseInt(string(f[0]), 10, 64)
-		if err != nil || kb <= 0 || kb > 1<<43 {
-			return 0, false
-		}
-		return kb << 10, true
-	}
-	return 0, false
+	v, ok, err := statusKB(b, "VmHWM:")
+	return v, ok && err == nil && v > 0
 }
