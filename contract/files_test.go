@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/peertest"
 
 	"github.com/readbench/readbench/workload"
 )
@@ -86,16 +86,7 @@ func (s *shiftedRange) WriteHeader(code int) {
 
 func serveLocal(t *testing.T, h http.Handler) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewUnstartedServer(h)
-	srv.Listener.Close()
-	srv.Listener = ln
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return srv.URL
+	return peertest.ServeLocal(t, h).URL
 }
 
 // TestCheckHTTPDocuments: a server that follows the seed passes every HTTP

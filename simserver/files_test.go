@@ -5,30 +5,22 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/peertest"
 )
 
 // startFiles serves s's /files/ on 127.0.0.1 and returns the base URL.
 func startFiles(t *testing.T, s *Server) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	mux := http.NewServeMux()
 	mux.Handle(FilesPrefix, s.Files())
-	srv := httptest.NewUnstartedServer(mux)
-	srv.Listener.Close()
-	srv.Listener = ln
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return srv.URL
+	return peertest.ServeLocal(t, mux).URL
 }
 
 // TestFilesRanges drives /files/ with Go's own HTTP client: every answer's

@@ -6,10 +6,10 @@ import (
 	"crypto/sha256"
 	"errors"
 	"io"
-	"net"
-	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/peertest"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,16 +37,7 @@ func startHTTP(t *testing.T, s *Server) string { return startHTTPB(t, s) }
 // startHTTPB is startHTTP for tests and benchmarks alike.
 func startHTTPB(t testing.TB, s *Server) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewUnstartedServer(s.Handler())
-	srv.Listener.Close()
-	srv.Listener = ln
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return srv.URL + "/mcp"
+	return peertest.ServeLocal(t, s.Handler()).URL + "/mcp"
 }
 
 func sdkClient() *mcp.Client {

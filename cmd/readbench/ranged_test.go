@@ -6,14 +6,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/peertest"
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/driver"
@@ -114,11 +114,7 @@ func TestCheckFilesPasses(t *testing.T) {
 // fails the range rules, and check exits 1.
 func TestCheckFilesBrokenFails(t *testing.T) {
 	data := bytes.Repeat([]byte("0123456789abcdef"), 1000)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := peertest.ServeLocal(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/files/doc.txt" {
 			http.NotFound(w, r)
 			return
@@ -126,10 +122,6 @@ func TestCheckFilesBrokenFails(t *testing.T) {
 		w.Header().Set("Content-Type", "text/plain")
 		http.ServeContent(offByOne{w}, r, "", time.Time{}, bytes.NewReader(data))
 	}))
-	srv.Listener.Close()
-	srv.Listener = ln
-	srv.Start()
-	t.Cleanup(srv.Close)
 	d, code, _ := runCheck(t, "--target", "range+"+srv.URL+"/files/", "--read-path", "doc.txt")
 	if code != 1 || d.Pass {
 		t.Errorf("exit %d, pass %v: a wrong Content-Range must fail", code, d.Pass)
