@@ -103,16 +103,14 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 	}
 }
 
-// TestCapacitySizeSweepFindsTheCap: the size sweep finds a message cap and
-// says why reads fail there. The cap here is readbench's own client cap
-// (--max-answer 64KiB): the simulated server has none, and the message
-// names the flag.
-func TestCapacitySizeSweepFindsTheCap(t *testing.T) {
-	dir := t.TempDir()
-	w := writeWorkload(t, dir, kneeWorkload)
-	url := startServe(t)
-	stdout, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<2s,errors<1%", "--sweep", "size",
-		"--rate", "5/s", "--to", "1MiB", "--max-answer", "64KiB", "--step-duration", "600ms", "--step-warmup", "0s", "--format", "json", "-q")
+// sizeSweep runs `capacity --sweep size` of the knee workload against url
+// (5 reads/s, 1 KiB to 1 MiB, short steps), with extra flags, and returns
+// its JSON report.
+func sizeSweep(t *testing.T, dir, url string, extra ...string) capacity.SizeReport {
+	t.Helper()
+	args := append([]string{"capacity", writeWorkload(t, dir, kneeWorkload), "--target", url, "--slo", "read.p99<2s,errors<1%",
+		"--sweep", "size", "--rate", "5/s", "--to", "1MiB", "--step-duration", "600ms", "--step-warmup", "0s", "--format", "json", "-q"}, extra...)
+	stdout, stderr, code := readbench(t, dir, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -120,6 +118,16 @@ func TestCapacitySizeSweepFindsTheCap(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
+	return rep
+}
+
+// TestCapacitySizeSweepFindsTheCap: the size sweep finds a message cap and
+// says why reads fail there. The cap here is readbench's own client cap
+// (--max-answer 64KiB): the simulated server has none, and the message
+// names the flag.
+func TestCapacitySizeSweepFindsTheCap(t *testing.T) {
+	dir := t.TempDir()
+	rep := sizeSweep(t, dir, startServe(t), "--max-answer", "64KiB")
 	if rep.MaxSizeWithinSLO != 32<<10 || rep.FailSize != 64<<10 || rep.FailOutcome != "protocol" ||
 		!strings.Contains(rep.FailReason, "over the size limit") || !strings.Contains(rep.FailReason, "--max-answer") {
 		t.Errorf("sweep: %+v", rep)
@@ -140,17 +148,7 @@ func TestCapacitySizeSweepFindsTheCap(t *testing.T) {
 // server's own error.
 func TestCapacitySizeSweepFindsTheServersCap(t *testing.T) {
 	dir := t.TempDir()
-	w := writeWorkload(t, dir, kneeWorkload)
-	url := startServe(t, "--max-message", "256KiB")
-	stdout, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<2s,errors<1%", "--sweep", "size",
-		"--rate", "5/s", "--to", "1MiB", "--step-duration", "600ms", "--step-warmup", "0s", "--format", "json", "--out", "sweep", "-q")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var rep capacity.SizeReport
-	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
-		t.Fatalf("%v\n%s", err, stdout)
-	}
+	rep := sizeSweep(t, dir, startServe(t, "--max-message", "256KiB"), "--out", "sweep")
 	if rep.MaxSizeWithinSLO != 128<<10 || rep.FailSize != 256<<10 || rep.FailOutcome == "" ||
 		!strings.Contains(rep.FailReason, "maximum message size of 262144 bytes") || strings.Contains(rep.FailReason, "--max-answer") {
 		t.Errorf("sweep: %+v", rep)
