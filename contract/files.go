@@ -86,16 +86,7 @@ func (c *checker) httpRanges(ctx context.Context, d *client.Documents, path, wan
 		c.rep.add("http: range", Skip, path, fmt.Sprintf("the document has %d bytes: too small to read a part of", size))
 		return
 	}
-	n, k := min(size/2, 4096), min(size/2, 16)
-	for _, tc := range []struct {
-		name           string
-		offset, length int64
-		want           []byte
-		eof            bool
-	}{
-		{"http: range", 0, n, whole[:n], false},
-		{"http: tail", size - k, 2 * k, whole[size-k:], true},
-	} {
+	for _, tc := range rangeProbes("http", whole) {
 		ra, got, err := c.get(ctx, d, path, tc.offset, tc.length)
 		st, detail := judgeHTTPRange(ra, got, err, tc.offset, tc.want, size, tc.eof, a.ContentType)
 		c.rep.add(tc.name, st, path, fmt.Sprintf("bytes=%d-%d of %d: %s", tc.offset, tc.offset+tc.length-1, size, detail))

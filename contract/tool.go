@@ -149,23 +149,36 @@ func (c *checker) toolRanges(ctx context.Context, path string) {
 		c.rep.add("read tool: range", Skip, path, fmt.Sprintf("the file has %d bytes: too small to read a part of", size))
 		return
 	}
-	n := min(size/2, 4096)
-	k := min(size/2, 16)
-	cases := []struct {
-		name           string
-		offset, length int64
-		want           []byte
-		eof            bool
-	}{
-		{"read tool: range", 0, n, whole[:n], false},
-		{"read tool: tail", size - k, 2 * k, whole[size-k:], true},
-		{"read tool: past the end", size + 1000, 16, nil, true},
-		{"read tool: length 0", 0, 0, nil, false},
-	}
+	cases := append(rangeProbes("read tool", whole),
+		rangeProbe{"read tool: past the end", size + 1000, 16, nil, true},
+		rangeProbe{"read tool: length 0", 0, 0, nil, false})
 	for _, tc := range cases {
 		ta, err := c.toolCall(ctx, path, &tc.offset, &tc.length)
 		st, detail := judgeRange(ta, err, tc.want, tc.eof)
 		c.rep.add(tc.name, st, path, fmt.Sprintf("offset %d, length %d of %d: %s", tc.offset, tc.length, size, detail))
+	}
+}
+
+// rangeProbe is one part a check reads of a document of known bytes: its
+// offset and length, the bytes it must return and whether it must say
+// eof.
+type rangeProbe struct {
+	name           string
+	offset, length int64
+	want           []byte
+	eof            bool
+}
+
+// rangeProbes are the parts both ways of reading a part check (the read
+// tool and HTTP Range): the first half (at most 4 KiB), and a tail asked
+// past the end, which must be cut at the end and say eof. whole has at
+// least 2 bytes.
+func rangeProbes(prefix string, whole []byte) []rangeProbe {
+	size := int64(len(whole))
+	n, k := min(size/2, 4096), min(size/2, 16)
+	return []rangeProbe{
+		{prefix + ": range", 0, n, whole[:n], false},
+		{prefix + ": tail", size - k, 2 * k, whole[size-k:], true},
 	}
 }
 
