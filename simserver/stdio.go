@@ -122,7 +122,7 @@ type inflight struct {
 func (c *stdioConn) handle(ctx context.Context, wg *sync.WaitGroup, line []byte) {
 	msg, pre, err := decodeMessage(line)
 	if err != nil {
-		c.put([][]byte{protocol.AppendError(nil, nil, protocol.NewError(protocol.CodeParseError, "Parse error: "+err.Error(), nil))}, false)
+		c.put([][]byte{protocol.AppendError(nil, nil, protocol.NewError(protocol.CodeParseError, "Parse error: "+err.Error(), nil))})
 		return
 	}
 	switch {
@@ -136,7 +136,7 @@ func (c *stdioConn) handle(ctx context.Context, wg *sync.WaitGroup, line []byte)
 			c.mu.Unlock()
 		}
 		if perr != nil {
-			c.put(c.s.fail(cl.id, perr).parts, false)
+			c.put(c.s.fail(cl.id, perr).parts)
 			return
 		}
 		if cl.method == protocol.MethodInitialize {
@@ -144,7 +144,7 @@ func (c *stdioConn) handle(ctx context.Context, wg *sync.WaitGroup, line []byte)
 			c.mu.Lock()
 			c.version = a.initialized
 			c.mu.Unlock()
-			c.put(a.parts, false)
+			c.put(a.parts)
 			return
 		}
 		cl.prepare(&c.s.specs)
@@ -156,7 +156,7 @@ func (c *stdioConn) handle(ctx context.Context, wg *sync.WaitGroup, line []byte)
 	case msg.IsResponse():
 		c.s.clientReplied(msg.ID) // the reply to a request of ours (wire=ping, wire=sampling)
 	case len(msg.ID) > 0 && msg.Method == "" && !msg.IsResponse():
-		c.put([][]byte{protocol.AppendError(nil, msg.ID, protocol.NewError(protocol.CodeInvalidRequest, "Invalid request: no method", nil))}, false)
+		c.put([][]byte{protocol.AppendError(nil, msg.ID, protocol.NewError(protocol.CodeInvalidRequest, "Invalid request: no method", nil))})
 	}
 	// Other responses are ignored.
 }
@@ -185,15 +185,13 @@ func (s *Server) instant(c *call) bool {
 	return !sp.HasDelay && sp.Stall <= 0 && sp.Wire == WireNone && sp.Size*int64(max(sp.Entries, 1)) <= inlineMax
 }
 
-// answerNow serves an instant read on the loop. The answer is flushed at
-// once only when it may be the one that crashes the server (CrashAfter),
-// which must not die with it in the buffer.
+// answerNow serves an instant read on the loop.
 func (c *stdioConn) answerNow(ctx context.Context, cl *call) {
 	a := c.s.serve(ctx, ctx, cl)
 	if a.parts == nil {
 		return
 	}
-	if c.put(a.parts, a.read && c.s.opts.CrashAfter > 0) && a.read {
+	if c.put(a.parts) && a.read {
 		c.s.answered(a.late)
 	}
 }
@@ -256,27 +254,29 @@ func (c *stdioConn) notify(msg *protocol.Message, pre *paramsDecoder) {
 // write sends one message and a newline, whole, from a request's
 // goroutine. It flushes unless another goroutine is already waiting to
 // write (that one, or the last of them, flushes both), so answers that
-// are ready together go out in one write; an answer that may crash the
-// server (CrashAfter) is flushed at once. A failed write ends the
+// are ready together go out in one write. A failed write ends the
 // connection; it reports whether the message went out.
 func (c *stdioConn) write(parts [][]byte) bool {
 	c.writers.Add(1)
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	last := c.writers.Add(-1) == 0
-	return c.putLocked(parts, last || c.s.opts.CrashAfter > 0)
+	return c.putLocked(parts, last)
 }
 
-// put writes one message and a newline from the loop, and flushes when
-// flush says so; otherwise the loop flushes before it waits for input.
-func (c *stdioConn) put(parts [][]byte, flush bool) bool {
+// put writes one message and a newline from the loop, which flushes
+// before it waits for input.
+func (c *stdioConn) put(parts [][]byte) bool {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	return c.putLocked(parts, flush)
+	return c.putLocked(parts, false)
 }
 
-// putLocked is put with c.wmu held.
+// putLocked writes one message with c.wmu held, and flushes when flush
+// says so, or always on a server that may crash (CrashAfter): an answer
+// must not die with it in the buffer.
 func (c *stdioConn) putLocked(parts [][]byte, flush bool) bool {
+	flush = flush || c.s.opts.CrashAfter > 0
 	if c.werr != nil {
 		return false
 	}
