@@ -35,9 +35,10 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	s := r.sessions[r.o.Segment.Local(i)%uint64(len(r.sessions))]
 	rec.Schedule(len(atts))
 
-	tctx, cancel := ctx, context.CancelFunc(func() {})
+	// A late answer to any read of the turn is recorded in its phase.
+	tctx, cancel := client.WithLate(ctx, rec.LateAnswer), context.CancelFunc(func() {})
 	if d > 0 {
-		tctx, cancel = context.WithDeadlineCause(ctx, intended.Add(d), errDeadline)
+		tctx, cancel = context.WithDeadlineCause(tctx, intended.Add(d), errDeadline)
 	}
 	defer cancel()
 	outcomes := make([]stats.Outcome, len(atts))
@@ -122,7 +123,7 @@ func (r *runner) doRead(tctx context.Context, s *client.Session, intended time.T
 		sample.Outcome, sample.End = stats.Dropped, send
 		return r.record(rec, sample, att)
 	}
-	rctx, cancel := context.WithTimeoutCause(client.WithLate(tctx, rec.LateAnswer), r.w.Turn.ReadTimeout, errReadTimeout)
+	rctx, cancel := context.WithTimeoutCause(tctx, r.w.Turn.ReadTimeout, errReadTimeout)
 	defer cancel()
 	sample.Sent, sample.Lag = true, send.Sub(intended)
 	sample.Fresh = r.fresh.fresh(att.URI, send)
