@@ -163,9 +163,13 @@ func RedactURLs(s string) string {
 	if !strings.Contains(s, "@") {
 		return s
 	}
-	userinfo := regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^/?#@\s:]*:)[^/?#\s]*@`)
-	return userinfo.ReplaceAllString(s, "${1}xxxxx@")
+	return urlPassword.ReplaceAllString(s, "${1}xxxxx@")
 }
+
+// urlPassword matches the scheme, user and password of a URL with user
+// information (compiled once: error messages of failing reads redact
+// with it, thousands a second under overload).
+var urlPassword = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^/?#@\s:]*:)[^/?#\s]*@`)
 
 // MarshalText writes the target as String does.
 func (t Target) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
