@@ -12,6 +12,7 @@ import (
 
 	"github.com/readbench/readbench/servercost"
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 )
 
@@ -95,7 +96,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 		Segment:    Segment{K: max(m.Segment.K, 1), N: max(m.Segment.N, 1)},
 		Shards:     []Shard{},
 	}
-	r.Target.Address = workload.RedactURLs(r.Target.Address)
+	r.Target.Address = targets.RedactURLs(r.Target.Address)
 	var err error
 	blocks := []struct {
 		dst *Latency

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
 )
@@ -42,7 +43,7 @@ func fixtureWorkload(t testing.TB) *workload.Workload {
 	return &workload.Workload{
 		Name:     "docs-attachments",
 		Source:   "<builtin>/docs-attachments.yaml",
-		Target:   workload.Target{Kind: workload.TargetHTTP, Address: "https://bench:" + secretPassword + "@staging.example.com/mcp"},
+		Target:   targets.Target{Kind: targets.HTTP, Address: "https://bench:" + secretPassword + "@staging.example.com/mcp"},
 		Protocol: "auto",
 		Sessions: 2,
 		Seed:     42,

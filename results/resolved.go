@@ -3,6 +3,7 @@ package results
 import (
 	"cmp"
 
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
 )
@@ -85,7 +86,7 @@ func resolveWorkload(w *workload.Workload) Workload {
 	r := Workload{
 		Name:       w.Name,
 		Source:     w.Source,
-		Target:     workload.RedactURLs(w.Target.String()),
+		Target:     targets.RedactURLs(w.Target.String()),
 		Protocol:   w.Protocol,
 		Sessions:   w.Sessions,
 		Seed:       w.Seed,
@@ -136,7 +137,7 @@ func resolveTurn(t workload.Turn) TurnSpec {
 		Weighted:    make(map[int]int, len(t.Attachments.Weighted)),
 		ReadTimeout: t.ReadTimeout.String(),
 		Deadline:    t.Deadline.String(),
-		MaxAnswer:   units.FormatSize(cmp.Or(t.MaxAnswer, workload.DefaultMaxAnswer)),
+		MaxAnswer:   units.FormatSize(cmp.Or(t.MaxAnswer, targets.DefaultMaxAnswer)),
 	}
 	for n, w := range t.Attachments.Weighted {
 		r.Weighted[n] = w
