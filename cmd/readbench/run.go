@@ -309,6 +309,7 @@ func resultDigests(m map[string]driver.Digest) map[string]results.Digest {
 // buildResult makes the result document of a run (or of one of its
 // shards, seg) from what the driver reported.
 func buildResult(w *workload.Workload, rep *driver.Report, seg workload.Segment) (*results.Result, error) {
+	rw := resultWorkload(w)
 	res, err := results.Build(results.Meta{
 		ToolName: "readbench", ToolVersion: version,
 		Started: rep.Started, Ended: rep.Ended, Partial: rep.Partial,
@@ -320,8 +321,8 @@ func buildResult(w *workload.Workload, rep *driver.Report, seg workload.Segment)
 		AskedRate: rep.AskedRate, Measured: rep.Measured,
 		LateObservable: rep.LateObservable, LateWatch: rep.LateWatch,
 		Cost: rep.Cost, GeneratorPeakRSS: rep.GeneratorPeakRSS, GeneratorCPU: rep.GeneratorCPU, Digests: resultDigests(rep.Digests),
-		Segment: seg,
-	}, w, rep.Run, rep.Warmup)
+		Segment: results.Segment{K: seg.K, N: seg.N},
+	}, &rw, rep.Run, rep.Warmup)
 	if err != nil {
 		return nil, fmt.Errorf("build result: %w", err)
 	}
