@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/targets"
 )
 
 // Dial is what opening one session needs: where the target is, how to
@@ -17,7 +17,7 @@ import (
 // contract check all open their sessions through Connect, so a target
 // behaves the same whichever command meets it.
 type Dial struct {
-	Target   workload.Target
+	Target   targets.Target
 	Protocol string            // "auto" (or "") detects the era; a version forces it
 	Headers  map[string]string // HTTP headers; ${VAR} expands from the environment, values are never kept
 	// Embedded starts the simulated server for the embedded target: the
@@ -29,9 +29,9 @@ type Dial struct {
 	Late     LateFunc   // answers to cancelled requests not tagged WithLate (nil: not counted)
 	// Aim says which hosts besides loopback the target may name, and
 	// whether headers may go to one over plain http; checked before
-	// anything is started or resolved (see CheckAim).
-	Aim Aim
-	// MaxAnswer bounds each answer in bytes (0: DefaultMaxAnswer); a
+	// anything is started or resolved (see targets.CheckAim).
+	Aim targets.Aim
+	// MaxAnswer bounds each answer in bytes (0: targets.DefaultMaxAnswer); a
 	// bigger one ends its read with an ErrProtocol error.
 	MaxAnswer int64
 }
@@ -42,24 +42,24 @@ const HandshakeTimeout = 30 * time.Second
 // Connect starts or reaches the target, then settles the era. It returns
 // the session and how long its handshake took (cold start).
 func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
-	if err := CheckAim(d.Target, d.Headers, d.Aim); err != nil {
+	if err := targets.CheckAim(d.Target, d.Headers, d.Aim); err != nil {
 		return nil, 0, err
 	}
 	var t transport
 	var err error
 	switch tg := d.Target; tg.Kind {
-	case workload.TargetEmbedded, "":
+	case targets.Embedded, "":
 		if len(d.Embedded) == 0 {
 			return nil, 0, errors.New("the embedded target needs the command that starts the simulated server")
 		}
 		t, err = startStdio(d.Embedded, d.Stderr, d.Late, d.MaxAnswer)
-	case workload.TargetStdio:
+	case targets.Stdio:
 		t, err = startStdio(tg.Argv, d.Stderr, d.Late, d.MaxAnswer)
-	case workload.TargetHTTP:
+	case targets.HTTP:
 		t = newHTTPTransport(tg.Address, expandHeaders(d.Headers), d.MaxAnswer)
-	case workload.TargetSSE:
+	case targets.SSE:
 		t, err = startSSE(ctx, tg.Address, expandHeaders(d.Headers), d.Late, d.MaxAnswer)
-	case workload.TargetFiles:
+	case targets.Files:
 		return connectFiles(ctx, d) // plain HTTP documents: no handshake (files.go)
 	default:
 		return nil, 0, fmt.Errorf("target %s: the %s transport is not supported", tg, tg.Kind)

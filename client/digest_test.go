@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/readbench/readbench/internal/peertest"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/targets"
 )
 
 // TestReadDigestMatchesSDKPeerContent: a read asked for a digest carries
@@ -17,10 +17,10 @@ import (
 // (text and blob), over Streamable HTTP (JSON and SSE answers) and stdio;
 // a read that did not ask carries none.
 func TestReadDigestMatchesSDKPeerContent(t *testing.T) {
-	targets := map[string]workload.Target{
-		"http-json": {Kind: workload.TargetHTTP, Address: peertest.StartSDKHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})},
-		"http-sse":  {Kind: workload.TargetHTTP, Address: peertest.StartSDKHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true})},
-		"stdio":     {Kind: workload.TargetStdio, Argv: peertest.Command(t, peertest.SDKStdio)},
+	targets := map[string]targets.Target{
+		"http-json": {Kind: targets.HTTP, Address: peertest.StartSDKHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})},
+		"http-sse":  {Kind: targets.HTTP, Address: peertest.StartSDKHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true})},
+		"stdio":     {Kind: targets.Stdio, Argv: peertest.Command(t, peertest.SDKStdio)},
 	}
 	for name, tg := range targets {
 		t.Run(name, func(t *testing.T) {

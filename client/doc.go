@@ -25,8 +25,9 @@
 //     stdio session (stdiowrite.go), so a child that stops reading blocks
 //     no caller past its context; the answer size limit (limit.go),
 //     counted as bytes arrive and never taken from a header; and the aim
-//     (aim.go): a target other than loopback only when allowed, headers
-//     to one only over https, checked in Connect before anything starts.
+//     (targets.CheckAim): a target other than loopback only when allowed,
+//     headers to one only over https, checked in Connect before anything
+//     starts, with redirects kept to the target's origin (aim.go).
 //   - plain HTTP documents (files.go): a range+http target's session has
 //     no JSON-RPC and no handshake; Session.Documents GETs a URI's path
 //     under the target's prefix, whole or with one Range, streaming the
@@ -34,8 +35,9 @@
 //
 // It knows nothing of turns, rates, outcomes or reports: it imports only
 // protocol (the wire vocabulary it shares with the simulated server),
-// workload (for the target's address) and internal/bounded. It must never
-// import driver, stats, results, report, contract or simserver. The load
+// targets (the target, its aim and URL redaction) and internal/bounded. It
+// must never import workload (so the client links no YAML parser), driver,
+// stats, results, report, contract or simserver. The load
 // driver and the contract check are built on its exported Session, never
 // on a concrete transport.
 package client

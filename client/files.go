@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/targets"
 )
 
 // Documents fetches plain HTTP documents: the range+http target, seed 004's
@@ -94,7 +94,7 @@ func connectFiles(ctx context.Context, d Dial) (*Session, time.Duration, error) 
 	resp, err := docs.client.Do(req)
 	if err != nil {
 		docs.client.CloseIdleConnections()
-		return nil, 0, transportErr("HEAD %s: %v", workload.RedactURLs(docs.prefix), err)
+		return nil, 0, transportErr("HEAD %s: %v", targets.RedactURLs(docs.prefix), err)
 	}
 	_ = resp.Body.Close()
 	info := ServerInfo{}

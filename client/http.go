@@ -15,7 +15,7 @@ import (
 
 	"github.com/readbench/readbench/internal/h1"
 	"github.com/readbench/readbench/protocol"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/targets"
 )
 
 // httpTransport speaks Streamable HTTP: every message is a POST; an answer
@@ -38,7 +38,7 @@ type httpTransport struct {
 
 // newHTTPTransport makes a transport with its own connection pool, so that
 // each session looks like a separate host to the server. Answers are at
-// most maxAnswer bytes (0: DefaultMaxAnswer).
+// most maxAnswer bytes (0: targets.DefaultMaxAnswer).
 func newHTTPTransport(url string, headers http.Header, maxAnswer int64) *httpTransport {
 	return &httpTransport{url: url, client: newHTTPClient(), headers: headers, maxAnswer: answerLimit(maxAnswer)}
 }
@@ -242,7 +242,7 @@ func (t *httpTransport) failure(ctx context.Context, req Request, err error) err
 	if errors.Is(err, ErrTransport) || errors.Is(err, ErrProtocol) {
 		return err
 	}
-	return fmt.Errorf("%w: %s %s: %w", ErrTransport, req.method, workload.RedactURLs(t.url), err)
+	return fmt.Errorf("%w: %s %s: %w", ErrTransport, req.method, targets.RedactURLs(t.url), err)
 }
 
 // replyInBackground POSTs the reply to a request the server sent on a
@@ -286,7 +286,7 @@ func (t *httpTransport) notify(ctx context.Context, req Request) error {
 	}
 	resp, err := t.client.Do(hr)
 	if err != nil {
-		return fmt.Errorf("%w: %s %s: %w", ErrTransport, req.method, workload.RedactURLs(t.url), err)
+		return fmt.Errorf("%w: %s %s: %w", ErrTransport, req.method, targets.RedactURLs(t.url), err)
 	}
 	defer resp.Body.Close()
 	body, _ := readBody(resp, 4096)

@@ -5,21 +5,15 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
-	"github.com/readbench/readbench/workload"
 )
 
-// DefaultMaxAnswer is the largest answer a session accepts when Dial says
-// nothing (the workload's default): generous, yet a server that sends
-// without end, or a header that claims gigabytes, cannot take the
-// machine's memory. A bigger answer is a protocol failure of its read,
-// found while it arrives, never buffered whole.
-const DefaultMaxAnswer = workload.DefaultMaxAnswer
-
-// answerLimit is the limit a transport applies: n, or the default.
+// answerLimit is the limit a transport applies: n, or the default
+// (targets.DefaultMaxAnswer).
 func answerLimit(n int64) int64 {
 	if n <= 0 {
-		return DefaultMaxAnswer
+		return targets.DefaultMaxAnswer
 	}
 	return n
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/protocol"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/targets"
 )
 
 // sseTransport speaks the 2024-11-05 HTTP+SSE transport: one GET stream
@@ -49,7 +49,7 @@ const endpointTimeout = 30 * time.Second
 
 // startSSE opens the session's GET stream and waits for its endpoint
 // event; ctx bounds only that wait, the stream lives until close. Each
-// message is at most maxAnswer bytes (0: DefaultMaxAnswer).
+// message is at most maxAnswer bytes (0: targets.DefaultMaxAnswer).
 func startSSE(ctx context.Context, sseURL string, headers http.Header, late LateFunc, maxAnswer int64) (*sseTransport, error) {
 	streamCtx, stop := context.WithCancel(context.Background())
 	t := &sseTransport{
@@ -70,7 +70,7 @@ func startSSE(ctx context.Context, sseURL string, headers http.Header, late Late
 	}
 	t.client.CloseIdleConnections()
 	if err == nil || wctx.Err() != nil {
-		return nil, fmt.Errorf("%w: %s: no endpoint event: %w", ErrTransport, workload.RedactURLs(sseURL), context.Cause(wctx))
+		return nil, fmt.Errorf("%w: %s: no endpoint event: %w", ErrTransport, targets.RedactURLs(sseURL), context.Cause(wctx))
 	}
 	return nil, err
 }
@@ -91,7 +91,7 @@ func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *sseEvents, err
 	hr.Header.Set("Cache-Control", "no-cache")
 	resp, err := t.client.Do(hr)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: GET %s: %w", ErrTransport, workload.RedactURLs(t.sseURL), err)
+		return nil, nil, fmt.Errorf("%w: GET %s: %w", ErrTransport, targets.RedactURLs(t.sseURL), err)
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode != http.StatusOK || ct != protocol.ContentTypeSSE {
@@ -109,7 +109,7 @@ func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *sseEvents, err
 		})
 		if err != nil {
 			resp.Body.Close()
-			return nil, nil, fmt.Errorf("%w: GET %s: the stream ended before the endpoint event: %w", ErrTransport, workload.RedactURLs(t.sseURL), err)
+			return nil, nil, fmt.Errorf("%w: GET %s: the stream ended before the endpoint event: %w", ErrTransport, targets.RedactURLs(t.sseURL), err)
 		}
 		switch {
 		case ev.name == "endpoint":
@@ -120,7 +120,7 @@ func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *sseEvents, err
 			return resp.Body, r, nil
 		case len(data) > 0:
 			resp.Body.Close()
-			return nil, nil, protocolErr("GET %s: the first event is %q, want the endpoint event", workload.RedactURLs(t.sseURL), ev.name)
+			return nil, nil, protocolErr("GET %s: the first event is %q, want the endpoint event", targets.RedactURLs(t.sseURL), ev.name)
 		}
 	}
 }
@@ -176,7 +176,7 @@ func (t *sseTransport) readLoop(r *sseEvents, body io.ReadCloser) {
 	if t.closing {
 		t.deadErr = transportErr("session closed")
 	} else {
-		t.deadErr = fmt.Errorf("%w: the HTTP+SSE stream %s ended: %w", ErrTransport, workload.RedactURLs(t.sseURL), err)
+		t.deadErr = fmt.Errorf("%w: the HTTP+SSE stream %s ended: %w", ErrTransport, targets.RedactURLs(t.sseURL), err)
 	}
 	t.mu.Unlock()
 	close(t.failed)

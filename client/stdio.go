@@ -46,7 +46,7 @@ type stdioTransport struct {
 }
 
 // startStdio spawns argv (no shell) and starts reading its answers, each
-// at most maxAnswer bytes (0: DefaultMaxAnswer).
+// at most maxAnswer bytes (0: targets.DefaultMaxAnswer).
 func startStdio(argv []string, stderr io.Writer, late LateFunc, maxAnswer int64) (*stdioTransport, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("stdio target: empty command")

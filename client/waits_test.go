@@ -13,7 +13,7 @@ import (
 
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/targets"
 )
 
 // Every wait of the client ends with its context, whatever the server
@@ -85,7 +85,7 @@ func TestStdioChildThatNeverPrints(t *testing.T) {
 	within(t, 5*time.Second, "connecting to a child that never prints", func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		defer cancel()
-		_, _, err := Connect(ctx, Dial{Target: workload.Target{Kind: workload.TargetStdio, Argv: argv}})
+		_, _, err := Connect(ctx, Dial{Target: targets.Target{Kind: targets.Stdio, Argv: argv}})
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("connect: %v, want the context's deadline", err)
 		}

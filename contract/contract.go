@@ -10,13 +10,13 @@ import (
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/targets"
 )
 
 // Options configure Check: which target, how to reach it, and
 // the few things only the caller can say about it.
 type Options struct {
-	Target   workload.Target
+	Target   targets.Target
 	Protocol string            // "auto" or "" detects the era; a version forces it
 	Headers  map[string]string // HTTP headers; ${VAR} expands from the environment
 	// EmbeddedCommand starts the simulated server for the embedded target,
@@ -34,8 +34,8 @@ type Options struct {
 	// than the simulated one, whose paths readbench cannot guess.
 	ReadPath string
 	// Aim names the hosts besides loopback the target may be (see
-	// client.Aim); MaxAnswer bounds each answer (0: the default).
-	Aim       client.Aim
+	// targets.Aim); MaxAnswer bounds each answer (0: the default).
+	Aim       targets.Aim
 	MaxAnswer int64
 }
 
@@ -60,7 +60,7 @@ type Result struct {
 // Report is what Check found: plain data, rendered by the
 // caller (the driver knows nothing of output formats).
 type Report struct {
-	Target          workload.Target
+	Target          targets.Target
 	Server          client.ServerInfo
 	ProtocolVersion string
 	Modern          bool // the stateless 2026-07-28 era
@@ -106,7 +106,7 @@ func Check(ctx context.Context, o Options) (*Report, error) {
 		if ctx.Err() != nil {
 			return rep, fmt.Errorf("check %s: %w", o.Target.Redacted(), ctx.Err())
 		}
-		if errors.Is(err, client.ErrAim) { // refused before any connection: not the server's failure
+		if errors.Is(err, targets.ErrAim) { // refused before any connection: not the server's failure
 			return rep, err
 		}
 		rep.add("handshake", Fail, "", err.Error())

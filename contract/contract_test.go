@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/readbench/readbench/internal/peertest"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/targets"
 )
 
 func TestDecodeToolAnswer(t *testing.T) {
@@ -109,7 +109,7 @@ func TestNotFoundURI(t *testing.T) {
 // failed handshake with every other check skipped, not an error.
 func TestCheckContractUnreachable(t *testing.T) {
 	rep, err := Check(context.Background(), Options{
-		Target: workload.Target{Kind: workload.TargetStdio, Argv: []string{"/nonexistent/readbench-no-such-server"}},
+		Target: targets.Target{Kind: targets.Stdio, Argv: []string{"/nonexistent/readbench-no-such-server"}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestCheckContractSDKPeer(t *testing.T) {
 	url := peertest.StartSDKHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	rep, err := Check(ctx, Options{Target: workload.Target{Kind: workload.TargetHTTP, Address: url}})
+	rep, err := Check(ctx, Options{Target: targets.Target{Kind: targets.HTTP, Address: url}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/readbench/readbench/internal/peertest"
 
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/targets"
 )
 
 // docsServer is a plain HTTP document server following seed 004, with one
@@ -108,7 +108,7 @@ func TestCheckHTTPDocuments(t *testing.T) {
 	for _, tc := range cases {
 		t.Run("flaw="+tc.flaw, func(t *testing.T) {
 			base := serveLocal(t, &docsServer{data: data, flaw: tc.flaw})
-			tg, err := workload.ParseTarget("range+" + base + "/files/")
+			tg, err := targets.Parse("range+" + base + "/files/")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,7 @@ import (
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/servercost"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/targets"
 )
 
 // TestCostStdioColdStart: a real stdio session gives its pid to the
@@ -20,7 +20,7 @@ func TestCostStdioColdStart(t *testing.T) {
 	defer cancel()
 	spawned := time.Now()
 	s, handshake, err := client.Connect(ctx, client.Dial{
-		Target: workload.Target{Kind: workload.TargetStdio, Argv: peertest.Command(t, peertest.SDKStdio)},
+		Target: targets.Target{Kind: targets.Stdio, Argv: peertest.Command(t, peertest.SDKStdio)},
 		Client: client.ServerInfo{Name: "test"},
 	})
 	if err != nil {
@@ -46,7 +46,7 @@ func TestCostStdioColdStart(t *testing.T) {
 		t.Errorf("spawn to first answer %v is longer than the session has lived", cs.SpawnToFirstAnswer)
 	}
 	httpSession := peertest.StartSDKHTTP(t, nil)
-	h, _, err := client.Connect(ctx, client.Dial{Target: workload.Target{Kind: workload.TargetHTTP, Address: httpSession}})
+	h, _, err := client.Connect(ctx, client.Dial{Target: targets.Target{Kind: targets.HTTP, Address: httpSession}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 )
 
@@ -36,13 +37,13 @@ const (
 
 // DiscoverOptions say how to reach a target and how much to learn of it.
 type DiscoverOptions struct {
-	Target          workload.Target
+	Target          targets.Target
 	Protocol        string            // "auto" (or "") or a version to force
 	Headers         map[string]string // as in a workload: ${VAR} is expanded, values are never kept
 	EmbeddedCommand []string          // starts the embedded target (see Options.EmbeddedCommand)
 	Stderr          io.Writer         // stdio servers' stderr; nil keeps only a tail
 	Client          client.ServerInfo // clientInfo sent to the server
-	Aim             client.Aim        // hosts besides loopback the target may be (see client.Aim)
+	Aim             targets.Aim       // hosts besides loopback the target may be (see targets.Aim)
 
 	MaxPages      int                    // per list method; 0: DefaultMaxPages
 	SamplePerType int                    // 0: DefaultSamplePerType; negative: read nothing

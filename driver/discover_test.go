@@ -17,6 +17,7 @@ import (
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 )
 
@@ -97,10 +98,10 @@ func serveCatalogHTTP(t *testing.T, h http.Handler) string {
 	return peertest.ServeLocal(t, h).URL + "/mcp"
 }
 
-func startCatalogPeer(t *testing.T, opts *mcp.StreamableHTTPOptions) workload.Target {
+func startCatalogPeer(t *testing.T, opts *mcp.StreamableHTTPOptions) targets.Target {
 	t.Helper()
 	srv := newCatalogServer()
-	return workload.Target{Kind: workload.TargetHTTP, Address: serveCatalogHTTP(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, opts))}
+	return targets.Target{Kind: targets.HTTP, Address: serveCatalogHTTP(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, opts))}
 }
 
 func catalogCtx(t *testing.T) context.Context {
@@ -255,7 +256,7 @@ mix:
 // cursors go round in a circle and whose listing is odd in every way a
 // listing can be: sizes that are not byte counts, a resource without a
 // type, a duplicate; reads of "bad:" URIs fail.
-func loopServer(t *testing.T) workload.Target {
+func loopServer(t *testing.T) targets.Target {
 	pages := map[string]string{
 		"":   `{"resources":[{"uri":"x:a","mimeType":"text/plain","size":"12"},{"uri":"x:b","mimeType":"text/plain","size":1.5}],"nextCursor":"c1"}`,
 		"c1": `{"resources":[{"uri":"x:c","size":-3},{"uri":"x:a","mimeType":"text/plain"},{"uri":"bad:d","mimeType":"text/plain","size":null}],"nextCursor":"c2"}`,
@@ -290,7 +291,7 @@ func loopServer(t *testing.T) workload.Target {
 		}
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, result)
 	})
-	return workload.Target{Kind: workload.TargetHTTP, Address: serveCatalogHTTP(t, h)}
+	return targets.Target{Kind: targets.HTTP, Address: serveCatalogHTTP(t, h)}
 }
 
 func TestDiscoverLoopAndOddListing(t *testing.T) {
@@ -330,7 +331,7 @@ func TestDiscoverLoopAndOddListing(t *testing.T) {
 }
 
 func TestDiscoverUnreachable(t *testing.T) {
-	_, err := Discover(catalogCtx(t), DiscoverOptions{Target: workload.Target{Kind: workload.TargetHTTP, Address: "http://127.0.0.1:1/mcp"}})
+	_, err := Discover(catalogCtx(t), DiscoverOptions{Target: targets.Target{Kind: targets.HTTP, Address: "http://127.0.0.1:1/mcp"}})
 	if err == nil || !strings.Contains(err.Error(), "connect to http://127.0.0.1:1/mcp") {
 		t.Errorf("Discover of a closed port: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 )
 
@@ -127,11 +128,11 @@ func TestLateAnswersObservable(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	for _, c := range []struct {
-		target workload.Target
+		target targets.Target
 		want   bool
 	}{
-		{workload.Target{Kind: workload.TargetHTTP, Address: peertest.StartSDKHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true})}, false},
-		{workload.Target{Kind: workload.TargetStdio, Argv: peertest.Command(t, peertest.SDKStdio)}, true},
+		{targets.Target{Kind: targets.HTTP, Address: peertest.StartSDKHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true})}, false},
+		{targets.Target{Kind: targets.Stdio, Argv: peertest.Command(t, peertest.SDKStdio)}, true},
 	} {
 		s, _, err := client.Connect(ctx, client.Dial{Target: c.target})
 		if err != nil {

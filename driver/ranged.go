@@ -15,6 +15,7 @@ import (
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 )
 
@@ -62,7 +63,7 @@ func FetchDocument(ctx context.Context, s *client.Session, uri string, chunk, ma
 		sink = io.Discard
 	}
 	if maxBytes <= 0 {
-		maxBytes = client.DefaultMaxAnswer
+		maxBytes = targets.DefaultMaxAnswer
 	}
 	f := Fetch{Outcome: stats.OK}
 	if d := s.Documents(); d != nil {

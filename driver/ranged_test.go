@@ -13,6 +13,7 @@ import (
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 )
 
@@ -77,7 +78,7 @@ func filesSession(t *testing.T, d *docServer) *client.Session {
 // targetSession is a session with a target, closed when the test ends.
 func targetSession(t *testing.T, target string) *client.Session {
 	t.Helper()
-	tg, err := workload.ParseTarget(target)
+	tg, err := targets.Parse(target)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/servercost"
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 	"golang.org/x/time/rate"
 )
@@ -80,7 +81,7 @@ type Report struct {
 	Started, Ended  time.Time
 	Measured        time.Duration // length of the measured phase
 	Partial         bool          // interrupted before the schedule ended
-	Target          workload.Target
+	Target          targets.Target
 	Server          client.ServerInfo
 	ProtocolVersion string
 	// AskedRate is the turns per second the schedule asked for over the
@@ -249,7 +250,7 @@ func (r *runner) open(ctx context.Context) (*client.Session, error) {
 	s, handshake, err := client.Connect(ctx, client.Dial{
 		Target: r.w.Target, Protocol: r.w.Protocol, Headers: r.w.Headers,
 		Embedded: r.o.EmbeddedCommand, Stderr: r.o.Stderr, Client: r.o.Client,
-		Aim:       client.Aim{AllowHosts: r.w.AllowHosts, InsecureCredentials: r.w.InsecureCredentials},
+		Aim:       targets.Aim{AllowHosts: r.w.AllowHosts, InsecureCredentials: r.w.InsecureCredentials},
 		MaxAnswer: r.w.Turn.MaxAnswer,
 	})
 	if err != nil {

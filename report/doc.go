@@ -18,10 +18,10 @@
 // (text.go), the advice rows (advice.go), and the one number format
 // (internal/numfmt), so a latency reads "40.0ms" in every format.
 //
-// It reads documents and nothing else: it imports results (the document),
-// stats (outcome names, ratios) and workload (the names of load models),
-// and never client, driver, contract, servercost or simserver, nor
-// anything that speaks MCP. A report can therefore render a result saved
+// It reads documents and nothing else: it imports results (the document)
+// and stats (outcome names, ratios), and never workload (the document says
+// what the load was, results.LoadSpec.Closed included), client, driver,
+// contract, servercost or simserver, nor anything that speaks MCP. A report can therefore render a result saved
 // years ago on another machine, and a change to how the load is driven
 // cannot change how a saved result reads. results never imports report.
 //

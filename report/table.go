@@ -13,7 +13,6 @@ import (
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
-	"github.com/readbench/readbench/workload"
 )
 
 // WriteTable writes the human report of r: what ran against what, the
@@ -82,7 +81,7 @@ func headerFields(r *results.Result) [][2]string {
 	l := r.Workload.Load
 	asked := orDash(l.Model) + " model"
 	switch {
-	case l.Model == workload.ModelClosed:
+	case l.Closed():
 		asked = fmt.Sprintf("closed model, %d turns in flight", l.Concurrency)
 	case r.Totals.AskedRate > 0:
 		asked = fmt.Sprintf("%s model, asked %s", orDash(l.Model), numfmt.Rate(r.Totals.AskedRate, "turns"))

@@ -12,7 +12,7 @@ import (
 
 	"github.com/readbench/readbench/servercost"
 	"github.com/readbench/readbench/stats"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/targets"
 )
 
 // Meta is what a run knew besides its measurements. The command line fills
@@ -30,7 +30,7 @@ type Meta struct {
 	Cost servercost.Summary
 	// Segment is the share of the run (--segment k/n); the zero value is
 	// the whole run.
-	Segment workload.Segment
+	Segment Segment
 	// LateObservable says whether late answers could be seen on the
 	// target's transport; LateWatch how long the run watched for them
 	// after its last turn.
@@ -45,16 +45,28 @@ type Meta struct {
 	Digests map[string]Digest
 }
 
-// Build makes the result document of a run: measured is the measured phase,
-// warmup the warmup phase (nil when there was none). It fails only when the
-// input is missing or a histogram cannot be encoded; a broken accounting
-// identity is recorded (Totals.IdentityOK) rather than refused, because a
-// run that lost reads must still leave its evidence behind.
-func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, error) {
+// Build makes the result document of a run: w is the workload as the
+// document records it (defaults and flags applied, secrets removed),
+// measured is the measured phase, warmup the warmup phase (nil when there
+// was none). Taking the workload in the document's own form keeps this
+// package free of the workload file format, so that reading a result
+// (report) never links the YAML parser. It fails only when the input is
+// missing or a histogram cannot be encoded; a broken accounting identity is
+// recorded (Totals.IdentityOK) rather than refused, because a run that lost
+// reads must still leave its evidence behind.
+func Build(m Meta, w *Workload, measured, warmup *stats.Run) (*Result, error) {
 	if w == nil {
 		return nil, errors.New("results: build: no workload")
 	}
-	return build(m, resolveWorkload(w), policyOf(w), w.Load.Warmup, measured, warmup, []*stats.Run{warmup, measured})
+	warm, err := durationOf("workload.load.warmup", w.Load.Warmup)
+	if err != nil {
+		return nil, fmt.Errorf("results: build: %w", err)
+	}
+	p, err := policyOfResolved(*w)
+	if err != nil {
+		return nil, fmt.Errorf("results: build: %w", err)
+	}
+	return build(m, *w, p, warm, measured, warmup, []*stats.Run{warmup, measured})
 }
 
 // policy is what the advice needs of the workload: the most reads a turn
@@ -62,10 +74,6 @@ func Build(m Meta, w *workload.Workload, measured, warmup *stats.Run) (*Result, 
 type policy struct {
 	parallel              int
 	deadline, readTimeout time.Duration
-}
-
-func policyOf(w *workload.Workload) policy {
-	return policy{parallel: maxAttachments(w.Turn.Attachments), deadline: w.Turn.Deadline, readTimeout: w.Turn.ReadTimeout}
 }
 
 // build makes the document from the resolved workload rw, the advice's
@@ -95,7 +103,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 		Segment:    Segment{K: max(m.Segment.K, 1), N: max(m.Segment.N, 1)},
 		Shards:     []Shard{},
 	}
-	r.Target.Address = workload.RedactURLs(r.Target.Address)
+	r.Target.Address = targets.RedactURLs(r.Target.Address)
 	var err error
 	blocks := []struct {
 		dst *Latency
@@ -191,19 +199,6 @@ func candidates(ls []stats.Limit) []Candidate {
 		out = append(out, Candidate{Ms: millis(l.Limit), Share: finite(l.Share)})
 	}
 	return out
-}
-
-// maxAttachments is the most reads a turn of the workload issues at once:
-// the deadline is sized on the slowest of them, so the largest N is the
-// conservative one.
-func maxAttachments(a workload.Attachments) int {
-	n := a.Fixed
-	for k, wt := range a.Weighted {
-		if wt > 0 {
-			n = max(n, k)
-		}
-	}
-	return max(n, 1)
 }
 
 // totals computes the counters and rates of the measured phase.

@@ -25,6 +25,12 @@
 //
 // Secrets never reach a result: header values are replaced by "<redacted>"
 // and passwords in target URLs are masked.
+//
+// It never imports workload: Build takes the workload already in the
+// document's own form (Workload, converted by the command line), so that
+// report, which reads documents through this package, links no YAML
+// parser, and a saved result reads the same whatever the file format
+// becomes.
 package results
 
 // Schema is the value of the "schema" key of every result this package

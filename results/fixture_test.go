@@ -5,64 +5,46 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/stats"
-	"github.com/readbench/readbench/units"
-	"github.com/readbench/readbench/workload"
 )
 
-// Secrets the fixture carries; no saved byte may contain them.
-const (
-	secretHeader   = "Bearer s3cr3t-token-xyz"
-	secretPassword = "hunter2"
-)
+// Secrets the fixture's target carries; no saved byte may contain them.
+const secretPassword = "hunter2"
 
 // fixtureStart is the fixture's start time, with sub-millisecond digits
 // that the result must drop.
 func fixtureStart() time.Time { return time.Date(2026, 11, 30, 2, 28, 47, 123456789, time.UTC) }
 
-// fixtureWorkload is a workload as the parser would resolve it, with a
-// header and a target URL that carry secrets.
-func fixtureWorkload(t testing.TB) *workload.Workload {
+// fixtureWorkload is a workload as a run records it (defaults applied,
+// secrets already removed: the command line's resultWorkload does that,
+// and its tests prove it).
+func fixtureWorkload(t testing.TB) *Workload {
 	t.Helper()
-	rate, err := units.ParseRate("50/s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	size, err := units.ParseSizeDist("lognormal(8KiB, 200KiB)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	png, err := units.ParseSizeDist("1834208")
-	if err != nil {
-		t.Fatal(err)
-	}
-	delay, err := units.ParseDurationDist("lognormal(12ms, 40ms)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &workload.Workload{
+	return &Workload{
 		Name:     "docs-attachments",
 		Source:   "<builtin>/docs-attachments.yaml",
-		Target:   workload.Target{Kind: workload.TargetHTTP, Address: "https://bench:" + secretPassword + "@staging.example.com/mcp"},
+		Target:   "https://bench:xxxxx@staging.example.com/mcp",
 		Protocol: "auto",
 		Sessions: 2,
 		Seed:     42,
-		Load: workload.Load{
-			Model: workload.ModelOpen, Rate: rate, Arrival: workload.ArrivalConstant,
-			Warmup: 2 * time.Second, Duration: 10 * time.Second, MaxInFlight: 1000,
-			Stages: []workload.Stage{{Rate: rate, For: 10 * time.Second, Ramp: true}},
+		Load: LoadSpec{
+			Model: "open", Rate: "50/s", RatePerS: 50, Arrival: "constant",
+			Warmup: "2s", Duration: "10s", MaxInFlight: 1000,
+			Stages: []StageSpec{{Rate: "50/s", RatePerS: 50, For: "10s", Ramp: true}},
 		},
-		Turn: workload.Turn{
-			Attachments: workload.Attachments{Fixed: 4},
-			ReadTimeout: 5 * time.Second, Deadline: 800 * time.Millisecond,
+		Turn: TurnSpec{
+			Attachments: 4, Weighted: map[int]int{},
+			ReadTimeout: "5s", Deadline: "800ms", MaxAnswer: "256MiB",
 		},
-		Mix: []workload.Class{
-			{Name: "markdown", Weight: 70, MIME: "text/markdown", Size: &size, Delay: &delay},
-			{Name: "screenshot", Weight: 25, MIME: "image/png", Size: &png},
-			{Name: "renamed-policy", Weight: 5, URI: "docs://team/platform/policy/on-call-escalation", Expect: "not_found"},
+		Mix: []MixClass{
+			{Class: "markdown", Weight: 70, URIs: []string{}, Vars: map[string][]string{}, MIME: "text/markdown",
+				Size: "lognormal(8KiB,200KiB)", Delay: "lognormal(12ms,40ms)"},
+			{Class: "screenshot", Weight: 25, URIs: []string{}, Vars: map[string][]string{}, MIME: "image/png", Size: "1834208"},
+			{Class: "renamed-policy", Weight: 5, URI: "docs://team/platform/policy/on-call-escalation",
+				URIs: []string{}, Vars: map[string][]string{}, Expect: "not_found"},
 		},
-		Headers:    map[string]string{"Authorization": secretHeader},
-		AllowHosts: []string{"staging.example.com"},
 		Thresholds: map[string]string{"turn.p99": "<800ms", "errors": "<1%"},
+		AllowHosts: []string{"staging.example.com"},
+		Headers:    map[string]string{"Authorization": Redacted},
 	}
 }
 

@@ -229,7 +229,10 @@ func firstDifference(a, b Workload) string {
 	return ""
 }
 
-// policyOfResolved is policyOf for a saved workload.
+// policyOfResolved is the advice's policy of a workload as the document
+// records it (a run's, or a saved shard's): the most reads a turn issues
+// at once (the deadline is sized on the slowest of them, so the largest
+// count drawn is the conservative one) and its limits.
 func policyOfResolved(w Workload) (policy, error) {
 	p := policy{parallel: max(w.Turn.Attachments, 1)}
 	for n, wt := range w.Turn.Weighted {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/stats"
-	"github.com/readbench/readbench/workload"
 )
 
 // shardedRuns records the same turns once whole and split over n shards
@@ -72,7 +71,7 @@ func shardedRuns(n int) (whole [2]*stats.Run, shards [][2]*stats.Run) {
 	return whole, shards
 }
 
-func buildShard(t *testing.T, w *workload.Workload, seg workload.Segment, runs [2]*stats.Run, asked float64) *Result {
+func buildShard(t *testing.T, w *Workload, seg Segment, runs [2]*stats.Run, asked float64) *Result {
 	t.Helper()
 	r, err := Build(Meta{
 		ToolName: "readbench", ToolVersion: "test", Started: fixtureStart(), Ended: fixtureStart().Add(13 * time.Second),
@@ -93,10 +92,10 @@ func TestMergeEqualsOneRun(t *testing.T) {
 	w := fixtureWorkload(t)
 	for _, n := range []int{2, 3} {
 		whole, shards := shardedRuns(n)
-		want := buildShard(t, w, workload.Segment{}, whole, 50)
+		want := buildShard(t, w, Segment{}, whole, 50)
 		var in []MergeInput
 		for k := n; k >= 1; k-- { // any order
-			in = append(in, MergeInput{Name: "shard" + string(rune('0'+k)), Result: buildShard(t, w, workload.Segment{K: k, N: n}, shards[k-1], 50/float64(n))})
+			in = append(in, MergeInput{Name: "shard" + string(rune('0'+k)), Result: buildShard(t, w, Segment{K: k, N: n}, shards[k-1], 50/float64(n))})
 		}
 		got, err := Merge(in)
 		if err != nil {
@@ -124,7 +123,7 @@ func TestMergeAddsGeneratorCost(t *testing.T) {
 	_, shards := shardedRuns(2)
 	var in []MergeInput
 	for k := 1; k <= 2; k++ {
-		r := buildShard(t, w, workload.Segment{K: k, N: 2}, shards[k-1], 25)
+		r := buildShard(t, w, Segment{K: k, N: 2}, shards[k-1], 25)
 		r.Generator = generatorOf(int64(k)<<20, time.Duration(k)*time.Second, r.Service.Count)
 		in = append(in, MergeInput{Name: fmt.Sprint("shard", k), Result: r})
 	}
@@ -162,10 +161,10 @@ func field(t *testing.T, r *Result, key string) string {
 func TestMergeRefuses(t *testing.T) {
 	w := fixtureWorkload(t)
 	_, shards := shardedRuns(3)
-	shard := func(k, n int) *Result { return buildShard(t, w, workload.Segment{K: k, N: n}, shards[(k-1)%3], 1) }
+	shard := func(k, n int) *Result { return buildShard(t, w, Segment{K: k, N: n}, shards[(k-1)%3], 1) }
 	other := fixtureWorkload(t)
 	other.Seed = 43
-	otherShard := buildShard(t, other, workload.Segment{K: 3, N: 3}, shards[2], 1)
+	otherShard := buildShard(t, other, Segment{K: 3, N: 3}, shards[2], 1)
 	late := shard(3, 3)
 	late.Started, late.Ended = NewTimestamp(fixtureStart().Add(time.Hour)), NewTimestamp(fixtureStart().Add(time.Hour+time.Minute))
 	server := shard(3, 3)
@@ -183,7 +182,7 @@ func TestMergeRefuses(t *testing.T) {
 		want string
 	}{
 		{"none", nil, "no shards"},
-		{"whole", in(shard(1, 3), buildShard(t, w, workload.Segment{}, shards[0], 1)), "is a whole run"},
+		{"whole", in(shard(1, 3), buildShard(t, w, Segment{}, shards[0], 1)), "is a whole run"},
 		{"splits", in(shard(1, 3), shard(2, 2)), "different splits"},
 		{"duplicate", in(shard(1, 3), shard(2, 3), shard(2, 3)), "both segment 2/3"},
 		{"missing", in(shard(1, 3), shard(3, 3)), "segment 2/3 missing"},
@@ -205,7 +204,7 @@ func TestMergeOddInputs(t *testing.T) {
 	w := fixtureWorkload(t)
 	_, shards := shardedRuns(2)
 	pair := func() (a, b *Result) {
-		return buildShard(t, w, workload.Segment{K: 1, N: 2}, shards[0], 1), buildShard(t, w, workload.Segment{K: 2, N: 2}, shards[1], 1)
+		return buildShard(t, w, Segment{K: 1, N: 2}, shards[0], 1), buildShard(t, w, Segment{K: 2, N: 2}, shards[1], 1)
 	}
 	a, b := pair()
 	b.Classes = b.Classes[:1]

@@ -1,12 +1,5 @@
 package results
 
-import (
-	"cmp"
-
-	"github.com/readbench/readbench/units"
-	"github.com/readbench/readbench/workload"
-)
-
 // Workload is the workload as the run resolved it (defaults applied, flags
 // applied), so that a result alone says what was asked. Values are kept as
 // their text ("50/s", "lognormal(12ms,40ms)", "800ms") as a person wrote
@@ -43,6 +36,12 @@ type LoadSpec struct {
 	MaxInFlight int         `json:"max_in_flight"`
 }
 
+// Closed reports whether the load kept a fixed number of turns in flight
+// (the closed model, load.model "closed" as the workload file names it)
+// rather than starting turns at a rate: renderers word the load line by
+// it without knowing the workload file format.
+func (l LoadSpec) Closed() bool { return l.Model == "closed" }
+
 // StageSpec is workload.Stage as text.
 type StageSpec struct {
 	Rate     string  `json:"rate"`
@@ -78,96 +77,4 @@ type MixClass struct {
 	Entries     int                 `json:"entries"`
 	Expect      string              `json:"expect"`
 	RangedChunk string              `json:"ranged_chunk"` // "" unless fetched with the ranged read
-}
-
-// resolveWorkload converts w for saving, removing its secrets.
-func resolveWorkload(w *workload.Workload) Workload {
-	r := Workload{
-		Name:       w.Name,
-		Source:     w.Source,
-		Target:     workload.RedactURLs(w.Target.String()),
-		Protocol:   w.Protocol,
-		Sessions:   w.Sessions,
-		Seed:       w.Seed,
-		Load:       resolveLoad(w.Load),
-		Turn:       resolveTurn(w.Turn),
-		Mix:        make([]MixClass, 0, len(w.Mix)),
-		Thresholds: make(map[string]string, len(w.Thresholds)),
-		AllowHosts: append([]string{}, w.AllowHosts...),
-		Headers:    make(map[string]string, len(w.Headers)),
-	}
-	for k, v := range w.Thresholds {
-		r.Thresholds[k] = v
-	}
-	for k := range w.Headers {
-		r.Headers[k] = Redacted
-	}
-	for _, c := range w.Mix {
-		r.Mix = append(r.Mix, resolveClass(c))
-	}
-	return r
-}
-
-func resolveLoad(l workload.Load) LoadSpec {
-	r := LoadSpec{
-		Model:       l.Model,
-		Concurrency: l.Concurrency,
-		Arrival:     l.Arrival,
-		Warmup:      l.Warmup.String(),
-		Duration:    l.Duration.String(),
-		Turns:       l.Turns,
-		Stages:      make([]StageSpec, 0, len(l.Stages)),
-		MaxInFlight: l.MaxInFlight,
-	}
-	if l.Rate.PerSecond > 0 || l.Rate.Text != "" {
-		r.Rate, r.RatePerS = l.Rate.String(), l.Rate.PerSecond
-	}
-	for _, s := range l.Stages {
-		r.Stages = append(r.Stages, StageSpec{
-			Rate: s.Rate.String(), RatePerS: s.Rate.PerSecond, For: s.For.String(), Ramp: s.Ramp,
-		})
-	}
-	return r
-}
-
-func resolveTurn(t workload.Turn) TurnSpec {
-	r := TurnSpec{
-		Attachments: t.Attachments.Fixed,
-		Weighted:    make(map[int]int, len(t.Attachments.Weighted)),
-		ReadTimeout: t.ReadTimeout.String(),
-		Deadline:    t.Deadline.String(),
-		MaxAnswer:   units.FormatSize(cmp.Or(t.MaxAnswer, workload.DefaultMaxAnswer)),
-	}
-	for n, w := range t.Attachments.Weighted {
-		r.Weighted[n] = w
-	}
-	if len(r.Weighted) > 0 {
-		r.Attachments = 0
-	}
-	return r
-}
-
-func resolveClass(c workload.Class) MixClass {
-	m := MixClass{
-		Class:    c.Name,
-		Weight:   c.Weight,
-		URI:      c.URI,
-		URIs:     append([]string{}, c.URIs...),
-		Template: c.Template,
-		Vars:     make(map[string][]string, len(c.Vars)),
-		MIME:     c.MIME,
-		Entries:  c.Entries,
-		Expect:   c.Expect,
-	}
-	for k, v := range c.Vars {
-		m.Vars[k] = append([]string{}, v...)
-	}
-	m.Size = c.SizeText()
-	if c.Delay != nil {
-		m.Delay = c.Delay.String()
-	}
-	if c.Ranged != nil {
-		m.RangedChunk = units.FormatSize(c.Ranged.Chunk)
-	}
-	return m
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 )
 
@@ -63,7 +64,7 @@ func TestDocsAttachments(t *testing.T) {
 	got := []any{w.Target.Kind, w.Sessions, w.Seed, w.Load.Model, w.Load.Arrival, w.Load.Rate.PerSecond,
 		w.Load.Warmup.String(), w.Load.Duration.String(), w.Turn.Attachments.Fixed,
 		w.Turn.ReadTimeout.String(), w.Turn.Deadline.String(), len(w.Mix)}
-	want := []any{workload.TargetEmbedded, 2, int64(42), "open", "constant", 10.0, "1s", "10s", 4, "5s", "800ms", 3}
+	want := []any{targets.Embedded, 2, int64(42), "open", "constant", 10.0, "1s", "10s", 4, "5s", "800ms", 3}
 	if !slices.Equal(got, want) {
 		t.Errorf("got  %v\nwant %v", got, want)
 	}

@@ -57,23 +57,3 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
-
-func FuzzParseTarget(f *testing.F) {
-	for _, s := range []string{"", "embedded", "stdio:./server --stdio", `stdio:a "b c" 'd'`, `stdio:a\ b`,
-		"http://127.0.0.1:8080/mcp", "sse+https://h/sse", "https://[::1]:8443/mcp?x=1#f"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		tg, err := ParseTarget(s)
-		if err != nil {
-			return
-		}
-		if err := tg.check(); err != nil {
-			t.Fatalf("ParseTarget(%q) = %#v, which check refuses: %v", s, tg, err)
-		}
-		back, err := ParseTarget(tg.String())
-		if err != nil || back.Kind != tg.Kind || back.Address != tg.Address || !slices.Equal(back.Argv, tg.Argv) {
-			t.Fatalf("ParseTarget(%q) = %#v; its text %q reads back as %#v, %v", s, tg, tg.String(), back, err)
-		}
-	})
-}

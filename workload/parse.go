@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
 	"gopkg.in/yaml.v3"
 )
@@ -162,18 +163,18 @@ func (p *parser) top(w *Workload, key string, v *yaml.Node) error {
 	return err
 }
 
-// target reads "target": a string (see ParseTarget) or {stdio: [CMD, ARG...]}.
-func (p *parser) target(v *yaml.Node, key string) (Target, error) {
+// target reads "target": a string (see targets.Parse) or {stdio: [CMD, ARG...]}.
+func (p *parser) target(v *yaml.Node, key string) (targets.Target, error) {
 	if r := resolve(v); r.Kind != yaml.MappingNode {
-		return convert(p, v, key, "a target", ParseTarget)
+		return convert(p, v, key, "a target", targets.Parse)
 	}
-	var t Target
+	var t targets.Target
 	err := p.fields(v, key, []string{"stdio"}, func(_ string, v *yaml.Node) error {
 		path := joinKey(key, "stdio")
 		var argv []string
 		var err error
 		if r := resolve(v); r.Kind == yaml.ScalarNode && !isNull(r) {
-			argv, err = SplitArgs(r.Value)
+			argv, err = targets.SplitArgs(r.Value)
 			if err != nil {
 				return p.at(r, path, "%v", err)
 			}
@@ -183,7 +184,7 @@ func (p *parser) target(v *yaml.Node, key string) (Target, error) {
 		if len(argv) == 0 || argv[0] == "" {
 			return p.at(resolve(v), path, "want the command and its arguments, as in [./server, --stdio]")
 		}
-		t = Target{Kind: TargetStdio, Argv: argv}
+		t = targets.Target{Kind: targets.Stdio, Argv: argv}
 		return nil
 	})
 	if err == nil && t.Kind == "" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
 )
 
@@ -172,7 +173,7 @@ func TestParseDefaults(t *testing.T) {
 	got := []any{w.Target.Kind, w.Protocol, w.Sessions, w.Seed, w.Load.Model, w.Load.Arrival,
 		w.Load.MaxInFlight, w.Turn.Attachments.Fixed, w.Turn.ReadTimeout, w.Turn.Deadline,
 		w.Load.Duration, w.Mix[0].Weight}
-	want := []any{TargetEmbedded, "auto", 1, int64(1), "open", "constant",
+	want := []any{targets.Embedded, "auto", 1, int64(1), "open", "constant",
 		1000, 1, 5 * time.Second, time.Duration(0), 10 * time.Second, 1.0}
 	if !slices.Equal(got, want) {
 		t.Errorf("defaults:\n got %v\nwant %v", got, want)
@@ -196,7 +197,7 @@ func TestParseValidFiles(t *testing.T) {
 		t.Errorf("stages: %+v", w.Load)
 	}
 	w, _ = LoadFile("testdata/valid/closed.yaml")
-	if w.Load.Concurrency != 16 || w.Target.Kind != TargetSSE || w.Load.Length() != time.Minute {
+	if w.Load.Concurrency != 16 || w.Target.Kind != targets.SSE || w.Load.Length() != time.Minute {
 		t.Errorf("closed: %+v %v", w.Load, w.Target)
 	}
 }
@@ -238,7 +239,7 @@ func TestValidateAfterOverride(t *testing.T) {
 	if err := w.Validate(); err != nil {
 		t.Errorf("Validate() = %v", err)
 	}
-	w.Target = Target{Kind: TargetHTTP, Address: "nope"}
+	w.Target = targets.Target{Kind: targets.HTTP, Address: "nope"}
 	if err := w.Validate(); err == nil || !strings.HasPrefix(err.Error(), "target: ") {
 		t.Errorf("Validate() with a bad target = %v", err)
 	}

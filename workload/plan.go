@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
 )
 
@@ -70,7 +71,7 @@ type PlanOptions struct {
 // resolved from a real target's listing by discovery (NewPlanWith, which
 // driver.Run calls once it is connected).
 func NewPlan(w *Workload) (*Plan, error) {
-	return NewPlanWith(w, PlanOptions{Sim: w.Target.Kind == TargetEmbedded || w.Target.Kind == ""})
+	return NewPlanWith(w, PlanOptions{Sim: w.Target.Kind == targets.Embedded || w.Target.Kind == ""})
 }
 
 // NewSimPlan is NewPlan for a target known to be readbench's simulated

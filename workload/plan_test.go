@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
 )
 
@@ -239,7 +240,7 @@ func TestPlanRealTargetNeedsNames(t *testing.T) {
 		t.Fatalf("NewSimPlan: %v", err)
 	}
 	real := w.Target
-	w.Target = Target{Kind: TargetEmbedded}
+	w.Target = targets.Target{Kind: targets.Embedded}
 	ep, err := NewPlan(w)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/targets"
 )
 
 // typeGroup is what the listing says of one MIME type.
@@ -56,7 +57,7 @@ func groupByType(res []Resource) (groups []*typeGroup, untyped int) {
 // package knows nothing of the driver that discovered it.
 type StarterInput struct {
 	TargetText      string // the target as the user wrote it
-	Target          Target
+	Target          targets.Target
 	Headers         map[string]string // literal values are never written
 	Server, Version string            // serverInfo
 	ProtocolVersion string
@@ -131,7 +132,7 @@ func Starter(cat StarterInput) ([]byte, error) {
 // writeAccess writes what a run needs to be let in: the host of a target
 // that is not loopback, and the header names (an env reference is kept;
 // a literal value is a secret and becomes a ${VAR} to set).
-func writeAccess(b *bytes.Buffer, target Target, headers map[string]string) {
+func writeAccess(b *bytes.Buffer, target targets.Target, headers map[string]string) {
 	if u, err := url.Parse(target.Address); err == nil && u.Hostname() != "" && !protocol.IsLoopbackHost(u.Hostname()) {
 		kv(b, 0, "allow_hosts", "["+yq(u.Hostname())+"]", "a target that is not loopback must be named here")
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
 )
 
@@ -11,7 +12,7 @@ import (
 // unknown sizes, no type, colliding class names, odd templates, a remote
 // host, secret headers — and what it writes parses to what was observed.
 func TestStarterWorkload(t *testing.T) {
-	target, _ := ParseTarget("https://docs.example.com/mcp")
+	target, _ := targets.Parse("https://docs.example.com/mcp")
 	cat := StarterInput{
 		TargetText: "https://docs.example.com/mcp", Target: target,
 		Headers: map[string]string{"Authorization": "Bearer s3cret", "X-Team": "${TEAM}"},

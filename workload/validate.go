@@ -27,7 +27,7 @@ func (w *Workload) Validate() error {
 }
 
 func (w *Workload) checkTop() *Error {
-	if err := w.Target.check(); err != nil {
+	if err := w.Target.Check(); err != nil {
 		return errorf("target", "%v", err)
 	}
 	if w.Protocol != DefaultProtocol && !isVersion(w.Protocol) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
 )
 
@@ -24,11 +25,6 @@ const (
 	// DefaultDuration ends a run that names neither duration, turns nor
 	// stages: long enough for a first look, short enough not to surprise.
 	DefaultDuration = 10 * time.Second
-	// DefaultMaxAnswer is the largest answer a read accepts (turn.max_answer,
-	// --max-answer): generous, since a folder read of 40 mockups of 3 MB is
-	// 160 MB on the wire, yet a server that sends without end cannot take
-	// the machine's memory. A bigger answer is a protocol outcome.
-	DefaultMaxAnswer = 256 << 20
 )
 
 // Load models and arrival processes.
@@ -54,7 +50,7 @@ type Workload struct {
 	Name        string
 	Description string            // one line for "readbench scenarios"; key "description"
 	Source      string            // file name it came from ("<builtin>/docs-attachments.yaml" for scenarios)
-	Target      Target            // default embedded
+	Target      targets.Target    // default embedded
 	Protocol    string            // "auto" (default) or a version string like "2025-11-25"
 	Sessions    int               // default 1
 	Seed        int64             // default 1
@@ -122,7 +118,7 @@ type Turn struct {
 	Attachments Attachments
 	ReadTimeout time.Duration // per read; default 5s
 	Deadline    time.Duration // 0 = no deadline
-	MaxAnswer   int64         // bytes per answer; 0 = DefaultMaxAnswer
+	MaxAnswer   int64         // bytes per answer; 0 = targets.DefaultMaxAnswer
 }
 
 // Attachments is the number of reads per turn: a fixed count, or a count
@@ -183,7 +179,7 @@ func ExpectNames() []string {
 // defaults is a workload with every default applied and nothing else.
 func defaults() *Workload {
 	return &Workload{
-		Target:   Target{Kind: TargetEmbedded},
+		Target:   targets.Target{Kind: targets.Embedded},
 		Protocol: DefaultProtocol,
 		Sessions: DefaultSessions,
 		Seed:     DefaultSeed,
@@ -208,7 +204,7 @@ func defaults() *Workload {
 func (w *Workload) ApplyDefaults() {
 	d := defaults()
 	if w.Target.Kind == "" {
-		w.Target.Kind = TargetEmbedded
+		w.Target.Kind = targets.Embedded
 	}
 	setIfZero(&w.Protocol, d.Protocol)
 	setIfZero(&w.Sessions, d.Sessions)

@@ -3,9 +3,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
-	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
 )
 
@@ -22,7 +21,7 @@ func aimFlags() []cli.Flag {
 
 // maxAnswerFlag is --max-answer.
 func maxAnswerFlag() cli.Flag {
-	return &cli.StringFlag{Name: "max-answer", Usage: "the largest answer a read accepts, e.g. `SIZE` 1GiB (default " + units.FormatSize(workload.DefaultMaxAnswer) + "); a bigger one is a protocol outcome"}
+	return &cli.StringFlag{Name: "max-answer", Usage: "the largest answer a read accepts, e.g. `SIZE` 1GiB (default " + units.FormatSize(targets.DefaultMaxAnswer) + "); a bigger one is a protocol outcome"}
 }
 
 // maxAnswerOf reads --max-answer; 0 when it is not set.
@@ -42,8 +41,8 @@ func maxAnswerOf(c *cli.Context) (int64, error) {
 
 // aimOf is what the flags allow, with the workload's allow_hosts (nil
 // for commands without a workload).
-func aimOf(c *cli.Context, allowHosts []string) client.Aim {
-	return client.Aim{
+func aimOf(c *cli.Context, allowHosts []string) targets.Aim {
+	return targets.Aim{
 		AllowHosts:          append(append([]string(nil), allowHosts...), c.StringSlice("allow-host")...),
 		InsecureCredentials: c.Bool("insecure-credentials"),
 	}
@@ -52,8 +51,8 @@ func aimOf(c *cli.Context, allowHosts []string) client.Aim {
 // checkAim refuses, before anything is started or resolved, a target
 // the user did not allow: a usage error (exit 2) whose message says how
 // to allow it.
-func checkAim(cmd string, t workload.Target, headers map[string]string, aim client.Aim) error {
-	if err := client.CheckAim(t, headers, aim); err != nil {
+func checkAim(cmd string, t targets.Target, headers map[string]string, aim targets.Aim) error {
+	if err := targets.CheckAim(t, headers, aim); err != nil {
 		return cli.Exit(cmd+": "+err.Error(), exitUsage)
 	}
 	return nil

@@ -9,7 +9,7 @@ import (
 	"github.com/readbench/readbench/contract"
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/targets"
 	"github.com/urfave/cli/v2"
 )
 
@@ -57,7 +57,7 @@ func checkAction(c *cli.Context) error {
 	if c.Int("sample") < 1 || c.Duration("timeout") <= 0 {
 		return cli.Exit("check: --sample and --timeout must be positive", exitUsage)
 	}
-	target, err := workload.ParseTarget(c.String("target"))
+	target, err := targets.Parse(c.String("target"))
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("check: --target: %v", err), exitUsage)
 	}

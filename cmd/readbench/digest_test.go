@@ -11,7 +11,7 @@ import (
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/simserver"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/targets"
 )
 
 // TestReadDigestMatchesSimContent: the digest a read asks for is the
@@ -25,7 +25,7 @@ func TestReadDigestMatchesSimContent(t *testing.T) {
 	hs := peertest.ServeLocal(t, mux)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, _, err := client.Connect(ctx, client.Dial{Target: workload.Target{Kind: workload.TargetHTTP, Address: hs.URL + "/mcp"}})
+	s, _, err := client.Connect(ctx, client.Dial{Target: targets.Target{Kind: targets.HTTP, Address: hs.URL + "/mcp"}})
 	if err != nil {
 		t.Fatal(err)
 	}

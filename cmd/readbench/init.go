@@ -7,6 +7,7 @@ import (
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
 )
@@ -42,7 +43,7 @@ func initAction(c *cli.Context) error {
 	if !c.IsSet("target") {
 		return cli.Exit("init: --target is required (see 'readbench init --help')", exitUsage)
 	}
-	target, err := workload.ParseTarget(c.String("target"))
+	target, err := targets.Parse(c.String("target"))
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("init: --target: %v", err), exitUsage)
 	}
@@ -94,7 +95,7 @@ func initAction(c *cli.Context) error {
 }
 
 // starterInput hands what discovery found to the starter writer.
-func starterInput(text string, target workload.Target, headers map[string]string, cat *driver.Catalog) workload.StarterInput {
+func starterInput(text string, target targets.Target, headers map[string]string, cat *driver.Catalog) workload.StarterInput {
 	in := workload.StarterInput{
 		TargetText: text, Target: target, Headers: headers,
 		Server: cat.Server.Name, Version: cat.Server.Version, ProtocolVersion: cat.ProtocolVersion,

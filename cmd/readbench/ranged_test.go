@@ -17,7 +17,7 @@ import (
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/driver"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/targets"
 )
 
 // filesPrefix is the range+http target of a `readbench serve` whose MCP
@@ -28,7 +28,7 @@ func filesPrefix(mcpURL string) string {
 
 func connect(t *testing.T, target string) *client.Session {
 	t.Helper()
-	tg, err := workload.ParseTarget(target)
+	tg, err := targets.Parse(target)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/scenarios"
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
@@ -85,7 +86,7 @@ func runAction(c *cli.Context) error {
 	if _, err := w.Shard(seg); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	if err := checkAim("run", w.Target, w.Headers, client.Aim{AllowHosts: w.AllowHosts, InsecureCredentials: w.InsecureCredentials}); err != nil {
+	if err := checkAim("run", w.Target, w.Headers, targets.Aim{AllowHosts: w.AllowHosts, InsecureCredentials: w.InsecureCredentials}); err != nil {
 		return err
 	}
 	stopProfiles, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
@@ -159,7 +160,7 @@ func loadWorkload(arg string) (*workload.Workload, error) {
 // applyRunFlags lets flags override the workload file, then re-validates.
 func applyRunFlags(c *cli.Context, w *workload.Workload) error {
 	if c.IsSet("target") {
-		t, err := workload.ParseTarget(c.String("target"))
+		t, err := targets.Parse(c.String("target"))
 		if err != nil {
 			return fmt.Errorf("--target: %w", err)
 		}
@@ -308,6 +309,7 @@ func resultDigests(m map[string]driver.Digest) map[string]results.Digest {
 // buildResult makes the result document of a run (or of one of its
 // shards, seg) from what the driver reported.
 func buildResult(w *workload.Workload, rep *driver.Report, seg workload.Segment) (*results.Result, error) {
+	rw := resultWorkload(w)
 	res, err := results.Build(results.Meta{
 		ToolName: "readbench", ToolVersion: version,
 		Started: rep.Started, Ended: rep.Ended, Partial: rep.Partial,
@@ -319,8 +321,8 @@ func buildResult(w *workload.Workload, rep *driver.Report, seg workload.Segment)
 		AskedRate: rep.AskedRate, Measured: rep.Measured,
 		LateObservable: rep.LateObservable, LateWatch: rep.LateWatch,
 		Cost: rep.Cost, GeneratorPeakRSS: rep.GeneratorPeakRSS, GeneratorCPU: rep.GeneratorCPU, Digests: resultDigests(rep.Digests),
-		Segment: seg,
-	}, w, rep.Run, rep.Warmup)
+		Segment: results.Segment{K: seg.K, N: seg.N},
+	}, &rw, rep.Run, rep.Warmup)
 	if err != nil {
 		return nil, fmt.Errorf("build result: %w", err)
 	}

@@ -83,6 +83,7 @@ func TestViolations(t *testing.T) {
 |---|---|---|
 | ` + "`client`" + ` | the client | driver, the YAML library |
 | ` + "`units`" + ` | units | any other readbench package |
+| ` + "`targets`" + ` | targets | any other readbench package but ` + "`protocol`" + ` |
 | ` + "`internal/…`" + ` | helpers | |
 
 ## After
@@ -92,22 +93,24 @@ func TestViolations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rules) != 2 {
-		t.Fatalf("rules = %+v, want client and units", rules)
+	if len(rules) != 3 {
+		t.Fatalf("rules = %+v, want client, units and targets", rules)
 	}
 	tests := []struct {
 		name string
 		deps map[string][]string
 		want []string
 	}{
-		{"clean", map[string][]string{"client": {"units", "internal/h1", "fmt"}, "units": {"internal/suggest"}, "driver": nil, "internal/h1": nil, "internal/suggest": nil}, nil},
-		{"direct", map[string][]string{"client": {"driver"}, "units": nil, "driver": nil},
+		{"clean", map[string][]string{"client": {"units", "internal/h1", "fmt"}, "units": {"internal/suggest"}, "targets": {"protocol"}, "protocol": nil, "driver": nil, "internal/h1": nil, "internal/suggest": nil}, nil},
+		{"but", map[string][]string{"client": nil, "units": nil, "targets": {"protocol", "client"}, "protocol": nil, "driver": nil},
+			[]string{"README:8: targets imports client, which the layout table says it never imports"}},
+		{"direct", map[string][]string{"client": {"driver"}, "units": nil, "targets": nil, "driver": nil},
 			[]string{"README:6: client imports driver, which the layout table says it never imports"}},
-		{"yaml", map[string][]string{"client": {YAMLPath}, "units": nil, "driver": nil},
+		{"yaml", map[string][]string{"client": {YAMLPath}, "units": nil, "targets": nil, "driver": nil},
 			[]string{"README:6: client imports gopkg.in/yaml.v3, which the layout table says it never imports"}},
-		{"any other", map[string][]string{"client": nil, "units": {"client"}, "driver": nil},
+		{"any other", map[string][]string{"client": nil, "units": {"client"}, "targets": nil, "driver": nil},
 			[]string{"README:7: units imports client, which the layout table says it never imports"}},
-		{"renamed package", map[string][]string{"client": nil, "units": nil},
+		{"renamed package", map[string][]string{"client": nil, "units": nil, "targets": nil},
 			[]string{"README:6: client never imports driver: no such package"}},
 	}
 	for _, tt := range tests {
