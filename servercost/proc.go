@@ -12,7 +12,7 @@ import (
 
 // Reading a process's cost from Linux's /proc (proc(5)). The files are
 // outside input, a process's name is chosen by whoever started it, so the
-// parsers trust nothing about them (FuzzParseProcStat).
+// parsers trust nothing about them (FuzzCostProcStat, in sampler_test.go).
 
 // procStat is what readbench takes from /proc/PID/stat.
 type procStat struct {
