@@ -13,6 +13,8 @@
 // marked generator-bound and ends the search: it is never reported as the
 // server's limit.
 //
-// It imports results and bounds; it never imports the driver, the client
-// or any renderer (package report prints what it finds).
+// It imports results, bounds and workload (a step's workload is the
+// search's workload at the step's rate and size: StepWorkload); it never
+// imports the driver, the client or any renderer (package report prints
+// what it finds).
 package capacity
