@@ -13,6 +13,8 @@
 // marked generator-bound and ends the search: it is never reported as the
 // server's limit.
 //
-// It imports results and bounds; it never imports the driver, the client
-// or any renderer (package report prints what it finds).
+// It imports results and bounds; never the workload file format (a step's
+// workload is made by workload.Workload.Step, so the renderers that print
+// a search link no YAML), the driver, the client or any renderer (package
+// report prints what it finds).
 package capacity

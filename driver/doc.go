@@ -18,11 +18,18 @@
 //     would not have sent;
 //   - discovery for workloads (discover.go): resources/list and templates,
 //     sizes learned from sampled reads, to resolve mime+size classes and
-//     to write a starter workload.
+//     to write a starter workload;
+//   - a run's options (options.go): a command's changes to a workload
+//     (Overrides) and how this process runs it (Settings) become the run's
+//     Options in one place, NewOptions;
+//   - a run's result (result.go): a finished run's Report becomes its
+//     results.Result in one place, Report.Result, for run and for every
+//     step of a capacity search.
 //
 // How a message reaches the server, how an era is detected and how an
 // answer is classified belong to package client; what the numbers mean is
-// docs/measurement.md. The driver imports client, servercost, stats and
-// workload; it never imports results, report, contract or simserver, and
-// knows nothing of output formats.
+// docs/measurement.md. The driver imports client, servercost, results,
+// stats and workload (DESIGN §8: results sits below the driver, and the
+// result document is data, not an output format); it never imports
+// report, contract or simserver, and knows nothing of output formats.
 package driver

@@ -78,6 +78,11 @@ func (p Progress) Achieved() float64 {
 // Report is what a run produced: the measurements and what is known of
 // the target.
 type Report struct {
+	// Workload is the workload the run was given (Options.Workload: the
+	// whole run's, before its share was taken) and Segment the share of it
+	// this process drove: a result records both.
+	Workload        *workload.Workload
+	Segment         workload.Segment
 	Started, Ended  time.Time
 	Measured        time.Duration // length of the measured phase
 	Partial         bool          // interrupted before the schedule ended
@@ -148,6 +153,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{
+		Workload: o.Workload, Segment: o.Segment,
 		Target: w.Target, Server: sessions[0].Server(), ProtocolVersion: sessions[0].ProtocolVersion(),
 		AskedRate: askedRate(w.Load) / float64(max(o.Segment.N, 1)), LateObservable: sessions[0].LateAnswersObservable(),
 	}

@@ -15,8 +15,9 @@ import (
 	"github.com/readbench/readbench/targets"
 )
 
-// Meta is what a run knew besides its measurements. The command line fills
-// it from the driver; Build copies it into the result.
+// Meta is what a run knew besides its measurements. The driver fills it
+// from a finished run (driver.Report.Result); Build copies it into the
+// result.
 type Meta struct {
 	ToolName, ToolVersion string
 	Started, Ended        time.Time

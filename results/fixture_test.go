@@ -15,7 +15,7 @@ const secretPassword = "hunter2"
 func fixtureStart() time.Time { return time.Date(2026, 11, 30, 2, 28, 47, 123456789, time.UTC) }
 
 // fixtureWorkload is a workload as a run records it (defaults applied,
-// secrets already removed: the command line's resultWorkload does that,
+// secrets already removed: driver's resultWorkload does that,
 // and its tests prove it).
 func fixtureWorkload(t testing.TB) *Workload {
 	t.Helper()

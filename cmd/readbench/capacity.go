@@ -8,13 +8,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/capacity"
-	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/report"
@@ -66,12 +64,12 @@ func capacityCommand() *cli.Command {
 	}
 }
 
-// capacityRun is what every step of a search shares.
+// capacityRun is what every step of a search shares: opts is the run of
+// the search's workload, which each step changes to its rate and size.
 type capacityRun struct {
 	c        *cli.Context
-	w        *workload.Workload
+	opts     driver.Options
 	dir      string
-	self     string
 	warmup   time.Duration
 	duration time.Duration
 }
@@ -86,18 +84,21 @@ func capacityAction(c *cli.Context) error {
 	if s := c.String("sweep"); s != "" && s != "size" {
 		return cli.Exit(fmt.Sprintf("capacity: --sweep %q: the only sweep is size", s), exitUsage)
 	}
+	set, err := reach()
+	if err != nil {
+		return err
+	}
 	w, err := loadWorkload(c.Args().First())
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	// Capacity sets the load: an open model whose rate each step sets (a
-	// placeholder until then, so that a workload without a rate validates).
-	hadRate := w.Load.Rate.PerSecond > 0
-	w.Load.Model, w.Load.Stages, w.Load.Turns, w.Load.Duration = workload.ModelOpen, nil, 0, c.Duration("step-duration")
-	if !hadRate {
-		w.Load.Rate = units.Rate{PerSecond: 1, Text: "1/s"}
+	hadRate := w.OpenLoad(c.Duration("step-duration"))
+	if set.Overrides, err = overridesOf(c); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
 	}
-	if err := applyRunFlags(c, w); err != nil {
+	set.ServerPID = c.Int("server-pid")
+	opts, err := driver.NewOptions(w, set)
+	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	if !c.IsSet("slo") {
@@ -113,21 +114,17 @@ func capacityAction(c *cli.Context) error {
 	if err := bounds.CheckThresholdClasses(slo, classNames(w)); err != nil {
 		return cli.Exit(fmt.Sprintf("capacity: --slo: %v", err), exitUsage)
 	}
-	if err := checkAim("capacity", w.Target, w.Headers, aimOf(c, w.AllowHosts)); err != nil {
+	if err := checkAim("capacity", w.Target, w.Headers, opts.Aim()); err != nil {
 		return err
 	}
 	if !(c.Duration("step-duration") > 0) || c.Duration("step-warmup") < 0 {
 		return cli.Exit("capacity: --step-duration must be above 0 and --step-warmup not negative", exitUsage)
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("find own executable for the embedded server: %w", err)
-	}
 	dir := c.String("out")
 	if dir == "" {
 		dir = filepath.Join("runs", "capacity-"+time.Now().UTC().Format("20060102T150405Z"))
 	}
-	cr := &capacityRun{c: c, w: w, dir: dir, self: self, warmup: c.Duration("step-warmup"), duration: c.Duration("step-duration")}
+	cr := &capacityRun{c: c, opts: opts, dir: dir, warmup: c.Duration("step-warmup"), duration: c.Duration("step-duration")}
 	if c.String("sweep") == "size" {
 		if !hadRate && !c.IsSet("rate") {
 			return cli.Exit("capacity: --sweep size holds a rate: give --rate or a workload with load.rate", exitUsage)
@@ -162,10 +159,10 @@ func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 
 func (cr *capacityRun) sizeSweep(slo []bounds.Threshold) error {
 	c := cr.c
-	if !slices.ContainsFunc(cr.w.Mix, func(cl workload.Class) bool { return cl.Size != nil }) {
+	if !cr.opts.Workload.Sized() {
 		return cli.Exit("capacity: --sweep size changes the size of classes that name a mime and size; this workload has none", exitUsage)
 	}
-	p := capacity.SizePlan{Rate: cr.w.Load.Rate.PerSecond, From: 1 << 10, To: 256 << 20}
+	p := capacity.SizePlan{Rate: cr.opts.Workload.Load.Rate.PerSecond, From: 1 << 10, To: 256 << 20}
 	if c.IsSet("rate") {
 		r, err := units.ParseRate(c.String("rate"))
 		if err != nil {
@@ -232,29 +229,16 @@ func (cr *capacityRun) failed(err error) error {
 // step runs one step: the workload at the setting's rate (and size),
 // its result saved as DIR/step-NN.json.
 func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.Outcome, error) {
-	w := *cr.w
-	w.Load.Model, w.Load.Rate, w.Load.Stages, w.Load.Turns = workload.ModelOpen, units.Rate{PerSecond: s.Rate, Text: numfmt.Sig3(s.Rate) + "/s"}, nil, 0
-	w.Load.Duration, w.Load.Warmup = cr.duration, cr.warmup
-	if s.Size > 0 {
-		w.Mix = slices.Clone(w.Mix)
-		for i := range w.Mix {
-			if w.Mix[i].Size != nil {
-				w.Mix[i].Size = &units.Dist{Kind: units.DistFixed, A: float64(s.Size), Unit: units.UnitBytes}
-			}
-		}
-	}
 	var firstFailure string
 	var once sync.Once
-	opts := driver.Options{
-		Workload: &w, EmbeddedCommand: []string{cr.self, "serve", "--stdio"},
-		Client: client.ServerInfo{Name: "readbench", Version: version}, ServerPID: cr.c.Int("server-pid"),
-		Logf: func(format string, args ...any) { once.Do(func() { firstFailure = fmt.Sprintf(format, args...) }) },
-	}
+	opts := cr.opts
+	opts.Workload = cr.opts.Workload.Step(s.Rate, s.Size, cr.warmup, cr.duration)
+	opts.Logf = func(format string, args ...any) { once.Do(func() { firstFailure = fmt.Sprintf(format, args...) }) }
 	rep, err := driver.Run(ctx, opts)
 	if err != nil {
 		return capacity.Outcome{}, err
 	}
-	res, err := buildResult(&w, rep, workload.Segment{})
+	res, err := rep.Result(tool())
 	if err != nil {
 		return capacity.Outcome{}, err
 	}

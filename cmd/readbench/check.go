@@ -2,13 +2,10 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"time"
 
-	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/contract"
 	"github.com/readbench/readbench/report"
-	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/targets"
 	"github.com/urfave/cli/v2"
 )
@@ -73,22 +70,21 @@ func checkAction(c *cli.Context) error {
 	if err := checkAim("check", target, headers, aim); err != nil {
 		return err
 	}
-	self, err := os.Executable()
+	set, err := reach()
 	if err != nil {
-		return fmt.Errorf("find own executable for the embedded server: %w", err)
+		return err
 	}
 	rep, err := contract.Check(c.Context, contract.Options{
 		Target: target, Protocol: c.String("protocol"), Headers: headers,
-		EmbeddedCommand: []string{self, "serve", "--stdio"},
-		Client:          client.ServerInfo{Name: "readbench", Version: version},
-		Sample:          c.Int("sample"), Timeout: c.Duration("timeout"),
+		EmbeddedCommand: set.EmbeddedCommand, Client: set.Client,
+		Sample: c.Int("sample"), Timeout: c.Duration("timeout"),
 		CancelURI: c.String("cancel-uri"), ReadPath: c.String("read-path"),
 		Aim: aim, MaxAnswer: maxAnswer,
 	})
 	if err != nil {
 		return cli.Exit(err.Error(), exitFail)
 	}
-	doc := rep.Document(results.Tool{Name: "readbench", Version: version})
+	doc := rep.Document(tool())
 	if format == "json" {
 		err = report.WriteCheckJSON(c.App.Writer, doc)
 	} else {

@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
@@ -61,15 +60,13 @@ func initAction(c *cli.Context) error {
 			return cli.Exit(fmt.Sprintf("init: %s exists (use --force to overwrite)", out), exitUsage)
 		}
 	}
-	self, err := os.Executable()
+	set, err := reach()
 	if err != nil {
-		return fmt.Errorf("find own executable for the embedded server: %w", err)
+		return err
 	}
 	cat, err := driver.Discover(c.Context, driver.DiscoverOptions{
 		Target: target, Protocol: c.String("protocol"), Headers: headers,
-		EmbeddedCommand: []string{self, "serve", "--stdio"},
-		Client:          client.ServerInfo{Name: "readbench", Version: version},
-		Aim:             aim,
+		EmbeddedCommand: set.EmbeddedCommand, Client: set.Client, Aim: aim,
 	})
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("init: %v", err), exitFail)
@@ -77,7 +74,7 @@ func initAction(c *cli.Context) error {
 	for _, w := range cat.Warnings {
 		fmt.Fprintf(c.App.ErrWriter, "readbench: init: %s\n", w)
 	}
-	text, err := workload.Starter(starterInput(strings.TrimSpace(c.String("target")), target, headers, cat))
+	text, err := workload.Starter(cat.StarterInput(strings.TrimSpace(c.String("target")), target, headers))
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("init: %v", err), exitFail)
 	}
@@ -92,17 +89,4 @@ func initAction(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.ErrWriter, "readbench: init: wrote %s; run it with: readbench run %s\n", out, out)
 	return nil
-}
-
-// starterInput hands what discovery found to the starter writer.
-func starterInput(text string, target targets.Target, headers map[string]string, cat *driver.Catalog) workload.StarterInput {
-	in := workload.StarterInput{
-		TargetText: text, Target: target, Headers: headers,
-		Server: cat.Server.Name, Version: cat.Server.Version, ProtocolVersion: cat.ProtocolVersion,
-		Pages: cat.Pages, Sampled: cat.Sampled, Warnings: cat.Warnings, Resources: cat.Resources,
-	}
-	for _, t := range cat.Templates {
-		in.Templates = append(in.Templates, workload.StarterTemplate{URITemplate: t.URITemplate, Name: t.Name})
-	}
-	return in
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
-	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
 )
 
@@ -68,8 +67,7 @@ func mergeAction(c *cli.Context) error {
 	}
 	path := c.String("out")
 	if path == "" {
-		name := results.DefaultName(res.Started.Time, res.Target.Server.Name, res.Target.Server.Version)
-		path = filepath.Join("runs", strings.TrimSuffix(name, ".json")+"-merged.json")
+		path = filepath.Join("runs", results.MergedName(res.Started.Time, res.Target.Server.Name, res.Target.Server.Version))
 	}
 	if err := res.SaveFile(path); err != nil {
 		return cli.Exit(fmt.Sprintf("merge: save: %v", err), exitFail)
@@ -90,16 +88,6 @@ func mergeAction(c *cli.Context) error {
 		return cli.Exit("merge: thresholds broken by the whole run: "+strings.Join(broken, ", "), exitFail)
 	}
 	return nil
-}
-
-// withSuffix marks a shard's default file name with its segment
-// ("...-segment-2of3.json"), so shards started together on one machine
-// never overwrite each other.
-func withSuffix(name string, seg workload.Segment) string {
-	if seg.Whole() {
-		return name
-	}
-	return fmt.Sprintf("%s-segment-%dof%d.json", strings.TrimSuffix(name, ".json"), seg.K, seg.N)
 }
 
 // waitForFiles waits until every path exists, polling each second, for at

@@ -9,14 +9,10 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/bounds"
-	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/scenarios"
-	"github.com/readbench/readbench/stats"
-	"github.com/readbench/readbench/targets"
-	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
 )
@@ -64,11 +60,23 @@ func runAction(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return cli.Exit("run: give at most one workload", exitUsage)
 	}
+	set, err := reach()
+	if err != nil {
+		return err
+	}
 	w, err := loadWorkload(c.Args().First())
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	if err := applyRunFlags(c, w); err != nil {
+	if set.Overrides, err = overridesOf(c); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if set.Segment, set.StartAt, err = shardOf(c, time.Now()); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	set.ServerPID = c.Int("server-pid")
+	opts, err := driver.NewOptions(w, set)
+	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	thresholds, err := runThresholds(c, w)
@@ -79,14 +87,7 @@ func runAction(c *cli.Context) error {
 	if runWriter(format) == nil {
 		return cli.Exit(fmt.Sprintf("run: --format %q: want table, markdown, json or junit", format), exitUsage)
 	}
-	seg, startAt, err := shardOf(c, time.Now())
-	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
-	}
-	if _, err := w.Shard(seg); err != nil {
-		return cli.Exit(err.Error(), exitUsage)
-	}
-	if err := checkAim("run", w.Target, w.Headers, targets.Aim{AllowHosts: w.AllowHosts, InsecureCredentials: w.InsecureCredentials}); err != nil {
+	if err := checkAim("run", w.Target, w.Headers, opts.Aim()); err != nil {
 		return err
 	}
 	stopProfiles, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
@@ -98,10 +99,6 @@ func runAction(c *cli.Context) error {
 			fmt.Fprintf(c.App.ErrWriter, "readbench: writing the profiles: %v\n", err)
 		}
 	}()
-	self, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("find own executable for the embedded server: %w", err)
-	}
 	quiet := c.Bool("quiet")
 	out := resultPath(c.String("out"))
 	stderrLog, err := newServerLog(out.dir)
@@ -109,20 +106,12 @@ func runAction(c *cli.Context) error {
 		return cli.Exit(err.Error(), exitFail)
 	}
 	defer stderrLog.discard()
-	opts := driver.Options{
-		Workload:        w,
-		EmbeddedCommand: []string{self, "serve", "--stdio"},
-		Stderr:          stderrLog.file,
-		Client:          client.ServerInfo{Name: "readbench", Version: version},
-		ServerPID:       c.Int("server-pid"),
-		Segment:         seg,
-		StartAt:         startAt,
-	}
+	opts.Stderr = stderrLog.file
 	if !quiet {
 		opts.Progress = progressPrinter(c.App.ErrWriter)
-		if !startAt.IsZero() {
+		if !set.StartAt.IsZero() {
 			fmt.Fprintf(c.App.ErrWriter, "readbench: segment %s: connecting, then starting the schedule at %s (in %s)\n",
-				seg, startAt.UTC().Format(time.RFC3339Nano), time.Until(startAt).Round(time.Second))
+				set.Segment, set.StartAt.UTC().Format(time.RFC3339Nano), time.Until(set.StartAt).Round(time.Second))
 		}
 	}
 	opts.Logf = func(format string, args ...any) {
@@ -138,7 +127,7 @@ func runAction(c *cli.Context) error {
 		return cli.Exit(err.Error(), exitFail)
 	}
 	clearProgress(c.App.ErrWriter, opts.Progress != nil)
-	return saveAndReport(c, w, rep, runOutput{out: out, stderrLog: stderrLog, quiet: quiet, format: format, thresholds: thresholds, seg: seg})
+	return saveAndReport(c, rep, runOutput{out: out, stderrLog: stderrLog, quiet: quiet, format: format, thresholds: thresholds})
 }
 
 // loadWorkload reads a workload file, or a built-in scenario by name when
@@ -157,59 +146,6 @@ func loadWorkload(arg string) (*workload.Workload, error) {
 	return workload.Parse("<builtin>/"+arg+".yaml", data)
 }
 
-// applyRunFlags lets flags override the workload file, then re-validates.
-func applyRunFlags(c *cli.Context, w *workload.Workload) error {
-	if c.IsSet("target") {
-		t, err := targets.Parse(c.String("target"))
-		if err != nil {
-			return fmt.Errorf("--target: %w", err)
-		}
-		w.Target = t
-	}
-	if c.IsSet("rate") {
-		r, err := units.ParseRate(c.String("rate"))
-		if err != nil {
-			return fmt.Errorf("--rate: %w", err)
-		}
-		w.Load.Rate = r
-		w.Load.Stages = nil
-	}
-	if c.IsSet("duration") {
-		w.Load.Duration = c.Duration("duration")
-		w.Load.Turns = 0
-		w.Load.Stages = nil
-	}
-	if c.IsSet("sessions") {
-		w.Sessions = c.Int("sessions")
-	}
-	if err := w.KeepClasses(c.StringSlice("class")); err != nil {
-		return err
-	}
-	if c.IsSet("protocol") {
-		w.Protocol = c.String("protocol")
-	}
-	headers, err := parseHeaders(c.StringSlice("header"))
-	if err != nil {
-		return err
-	}
-	for name, value := range headers {
-		if w.Headers == nil {
-			w.Headers = map[string]string{}
-		}
-		w.Headers[name] = value
-	}
-	maxAnswer, err := maxAnswerOf(c)
-	if err != nil {
-		return err
-	}
-	if maxAnswer > 0 {
-		w.Turn.MaxAnswer = maxAnswer
-	}
-	aim := aimOf(c, w.AllowHosts)
-	w.AllowHosts, w.InsecureCredentials = aim.AllowHosts, aim.InsecureCredentials
-	return w.Validate()
-}
-
 // runOutput is where and how a run's result goes.
 type runOutput struct {
 	out        resultTarget
@@ -217,7 +153,6 @@ type runOutput struct {
 	quiet      bool
 	format     string
 	thresholds []bounds.Threshold
-	seg        workload.Segment // the share of the run this process ran
 }
 
 // runWriter is how run prints its report in a format, nil for an unknown one.
@@ -235,9 +170,9 @@ func runWriter(format string) func(io.Writer, *results.Result) error {
 	return nil
 }
 
-func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, o runOutput) error {
-	out, stderrLog, quiet, seg := o.out, o.stderrLog, o.quiet, o.seg
-	res, err := buildResult(w, rep, seg)
+func saveAndReport(c *cli.Context, rep *driver.Report, o runOutput) error {
+	out, stderrLog, quiet, seg := o.out, o.stderrLog, o.quiet, rep.Segment
+	res, err := rep.Result(tool())
 	if err != nil {
 		return err
 	}
@@ -253,7 +188,7 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, o r
 	evalErr := holdToThresholds(res, thresholds)
 	path := out.path
 	if path == "" {
-		path = filepath.Join(out.dir, withSuffix(results.DefaultName(rep.Started, rep.Server.Name, rep.Server.Version), seg))
+		path = filepath.Join(out.dir, results.ShardName(rep.Started, rep.Server.Name, rep.Server.Version, results.Segment{K: seg.K, N: seg.N}))
 	}
 	if err := res.SaveFile(path); err != nil {
 		return cli.Exit(fmt.Sprintf("save result: %v", err), exitFail)
@@ -273,13 +208,8 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, o r
 	}
 	// The identity is checked after saving: a run that lost count of a
 	// read still leaves its evidence behind, then fails loudly.
-	for _, phase := range []struct {
-		name string
-		run  *stats.Run
-	}{{"measured", rep.Run}, {"warmup", rep.Warmup}} {
-		if err := stats.CheckIdentity(phase.run.Scheduled, &phase.run.Outcomes); err != nil {
-			return cli.Exit(fmt.Sprintf("%s phase: %v", phase.name, err), exitFail)
-		}
+	if err := rep.CheckIdentity(); err != nil {
+		return cli.Exit(err.Error(), exitFail)
 	}
 	if rep.Partial {
 		fmt.Fprintln(c.App.ErrWriter, "run interrupted: the result is partial")
@@ -296,35 +226,3 @@ func saveAndReport(c *cli.Context, w *workload.Workload, rep *driver.Report, o r
 
 // elapsedString formats a progress duration to whole seconds.
 func elapsedString(d time.Duration) string { return d.Truncate(time.Second).String() }
-
-// resultDigests copies the driver's content digests into the result's form.
-func resultDigests(m map[string]driver.Digest) map[string]results.Digest {
-	out := make(map[string]results.Digest, len(m))
-	for uri, d := range m {
-		out[uri] = results.Digest{SHA256: d.SHA256, MIME: d.MIME, Bytes: d.Bytes}
-	}
-	return out
-}
-
-// buildResult makes the result document of a run (or of one of its
-// shards, seg) from what the driver reported.
-func buildResult(w *workload.Workload, rep *driver.Report, seg workload.Segment) (*results.Result, error) {
-	rw := resultWorkload(w)
-	res, err := results.Build(results.Meta{
-		ToolName: "readbench", ToolVersion: version,
-		Started: rep.Started, Ended: rep.Ended, Partial: rep.Partial,
-		Target: results.Target{
-			Address: w.Target.String(), Transport: w.Target.Transport(),
-			Server:          results.Server{Name: rep.Server.Name, Version: rep.Server.Version},
-			ProtocolVersion: rep.ProtocolVersion,
-		},
-		AskedRate: rep.AskedRate, Measured: rep.Measured,
-		LateObservable: rep.LateObservable, LateWatch: rep.LateWatch,
-		Cost: rep.Cost, GeneratorPeakRSS: rep.GeneratorPeakRSS, GeneratorCPU: rep.GeneratorCPU, Digests: resultDigests(rep.Digests),
-		Segment: results.Segment{K: seg.K, N: seg.N},
-	}, &rw, rep.Run, rep.Warmup)
-	if err != nil {
-		return nil, fmt.Errorf("build result: %w", err)
-	}
-	return res, nil
-}

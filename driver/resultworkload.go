@@ -1,4 +1,4 @@
-package main
+package driver
 
 import (
 	"cmp"
@@ -12,8 +12,8 @@ import (
 // resultWorkload is w as a result document records it: every value as
 // its text, the defaults it ran with written out, and its secrets removed
 // (a target URL's password masked, header values replaced by
-// results.Redacted). It lives on this side of results, which knows
-// nothing of the workload file format.
+// results.Redacted). It lives here, beside the workload and the result,
+// because results knows nothing of the workload file format.
 func resultWorkload(w *workload.Workload) results.Workload {
 	r := results.Workload{
 		Name:       w.Name,

@@ -1,0 +1,149 @@
+package driver
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/targets"
+	"github.com/readbench/readbench/units"
+	"github.com/readbench/readbench/workload"
+)
+
+// optionsWorkload is a workload with a staged load, two classes, a header
+// and an allowed host: every part an override changes.
+func optionsWorkload(t *testing.T) *workload.Workload {
+	t.Helper()
+	w, err := workload.Parse("options.yaml", []byte(`
+name: options
+load:
+  stages: [{rate: 10/s, for: 10s}, {rate: 100/s, for: 30s, ramp: true}]
+turn: {attachments: 1, read_timeout: 5s, deadline: 10s}
+sessions: 4
+headers: {X-Team: reads}
+allow_hosts: [staging.example.com]
+mix:
+  - {class: md, uri: "docs://onboarding/engineering", weight: 1}
+  - {class: png, uri: "docs://logo", weight: 1}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestOverridesApply: each override replaces what the file says, and
+// only that; one given on the command line is the whole of its part of
+// the schedule.
+func TestOverridesApply(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		o     Overrides
+		check func(t *testing.T, w *workload.Workload)
+		err   string // a substring of the error, "" for none
+	}{
+		{"nothing given changes nothing", Overrides{}, func(t *testing.T, w *workload.Workload) {
+			if len(w.Load.Stages) != 2 || w.Sessions != 4 || len(w.Mix) != 2 || w.Target.String() != "embedded" {
+				t.Errorf("the workload changed: %+v", w)
+			}
+		}, ""},
+		{"a rate and a duration replace the stages and turns", Overrides{Rate: &units.Rate{PerSecond: 5, Text: "5/s"}, Duration: ptr(3 * time.Second)}, func(t *testing.T, w *workload.Workload) {
+			if w.Load.Rate.PerSecond != 5 || w.Load.Duration != 3*time.Second || w.Load.Turns != 0 || w.Load.Stages != nil {
+				t.Errorf("rate %v, duration %v, turns %d, stages %v: want 5/s for 3s alone", w.Load.Rate, w.Load.Duration, w.Load.Turns, w.Load.Stages)
+			}
+		}, ""},
+		{"a rate alone drops the stages, and with them the run's end", Overrides{Rate: &units.Rate{PerSecond: 5, Text: "5/s"}}, nil, "nothing ends the run"},
+		{"target, sessions and protocol", Overrides{Target: ptr(mustTarget(t, "http://127.0.0.1:9/mcp")), Sessions: ptr(2), Protocol: ptr("2025-11-25")}, func(t *testing.T, w *workload.Workload) {
+			if w.Target.String() != "http://127.0.0.1:9/mcp" || w.Sessions != 2 || w.Protocol != "2025-11-25" {
+				t.Errorf("target %s, sessions %d, protocol %q", w.Target, w.Sessions, w.Protocol)
+			}
+		}, ""},
+		{"classes keep only those named", Overrides{Classes: []string{"png"}}, func(t *testing.T, w *workload.Workload) {
+			if len(w.Mix) != 1 || w.Mix[0].Name != "png" {
+				t.Errorf("mix %+v: want png alone", w.Mix)
+			}
+		}, ""},
+		{"headers add to the workload's, replacing one of the same name", Overrides{Headers: map[string]string{"X-Team": "writes", "Authorization": "Bearer x"}}, func(t *testing.T, w *workload.Workload) {
+			if w.Headers["X-Team"] != "writes" || w.Headers["Authorization"] != "Bearer x" || len(w.Headers) != 2 {
+				t.Errorf("headers %v", w.Headers)
+			}
+		}, ""},
+		{"hosts add to allow_hosts; insecure credentials come from the command line", Overrides{AllowHosts: []string{"prod.example.com"}, InsecureCredentials: true}, func(t *testing.T, w *workload.Workload) {
+			if !slices.Equal(w.AllowHosts, []string{"staging.example.com", "prod.example.com"}) || !w.InsecureCredentials {
+				t.Errorf("allow_hosts %v, insecure %v", w.AllowHosts, w.InsecureCredentials)
+			}
+		}, ""},
+		{"max answer", Overrides{MaxAnswer: 1 << 30}, func(t *testing.T, w *workload.Workload) {
+			if w.Turn.MaxAnswer != 1<<30 {
+				t.Errorf("max answer %d", w.Turn.MaxAnswer)
+			}
+		}, ""},
+		{"an unknown class is an error", Overrides{Classes: []string{"pgn"}}, nil, `--class "pgn"`},
+		{"a workload the overrides make invalid is refused", Overrides{Sessions: ptr(0)}, nil, "sessions"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := optionsWorkload(t)
+			err := c.o.Apply(w)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("Apply = %v, want an error with %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.check(t, w)
+		})
+	}
+}
+
+func mustTarget(t *testing.T, s string) targets.Target {
+	t.Helper()
+	tg, err := targets.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
+// TestNewOptions: the settings reach the run's options, the workload is
+// the caller's (changed in place, so its result records what ran), and
+// a share the workload cannot be split into is refused before the run.
+func TestNewOptions(t *testing.T) {
+	w := optionsWorkload(t)
+	start := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	s := Settings{
+		Overrides:       Overrides{Sessions: ptr(3)},
+		EmbeddedCommand: []string{"/bin/readbench", "serve", "--stdio"},
+		Client:          client.ServerInfo{Name: "readbench", Version: "9.9.9"},
+		ServerPID:       42, Segment: workload.Segment{K: 1, N: 3}, StartAt: start,
+	}
+	o, err := NewOptions(w, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Workload != w || w.Sessions != 3 {
+		t.Errorf("options' workload %p (sessions %d), want the caller's %p with sessions 3", o.Workload, w.Sessions, w)
+	}
+	if !slices.Equal(o.EmbeddedCommand, s.EmbeddedCommand) || o.Client != s.Client || o.ServerPID != 42 || o.Segment != s.Segment || !o.StartAt.Equal(start) {
+		t.Errorf("options %+v do not carry the settings %+v", o, s)
+	}
+	if o.Progress != nil || o.Logf != nil || o.Stderr != nil {
+		t.Error("NewOptions set how the run is shown: that is the caller's")
+	}
+	if a := o.Aim(); !slices.Equal(a.AllowHosts, []string{"staging.example.com"}) || a.InsecureCredentials {
+		t.Errorf("Aim = %+v, want the workload's allow_hosts", a)
+	}
+
+	if _, err := NewOptions(optionsWorkload(t), Settings{Segment: workload.Segment{K: 1, N: 5}}); err == nil || !strings.Contains(err.Error(), "sessions") {
+		t.Errorf("4 sessions in 5 shares: err = %v, want a sessions error", err)
+	}
+	if _, err := NewOptions(nil, Settings{}); err == nil {
+		t.Error("NewOptions(nil) = nil error, want one")
+	}
+}

@@ -1,0 +1,76 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
+)
+
+// Result turns a finished run into its result document, tool naming the
+// readbench that ran it. It is the one place where what the driver
+// measured and found of the target becomes a results.Result, so `run`,
+// every step of `capacity` and anything later that runs the driver build
+// the same document from the same report.
+//
+// A run whose accounting identity broke still gets its result (it is the
+// evidence): CheckIdentity says so, after the caller has saved it.
+func (r *Report) Result(tool results.Tool) (*results.Result, error) {
+	if r.Workload == nil {
+		return nil, errors.New("build result: the report names no workload")
+	}
+	rw := resultWorkload(r.Workload)
+	res, err := results.Build(r.meta(tool), &rw, r.Run, r.Warmup)
+	if err != nil {
+		return nil, fmt.Errorf("build result: %w", err)
+	}
+	return res, nil
+}
+
+// meta is what the run knew besides its measurements, in the form the
+// result document takes it.
+func (r *Report) meta(tool results.Tool) results.Meta {
+	return results.Meta{
+		ToolName: tool.Name, ToolVersion: tool.Version,
+		Started: r.Started, Ended: r.Ended, Partial: r.Partial,
+		Target: results.Target{
+			Address: r.Target.String(), Transport: r.Target.Transport(),
+			Server:          results.Server{Name: r.Server.Name, Version: r.Server.Version},
+			ProtocolVersion: r.ProtocolVersion,
+		},
+		AskedRate: r.AskedRate, Measured: r.Measured,
+		LateObservable: r.LateObservable, LateWatch: r.LateWatch,
+		Cost: r.Cost, GeneratorPeakRSS: r.GeneratorPeakRSS, GeneratorCPU: r.GeneratorCPU,
+		Digests: resultDigests(r.Digests),
+		Segment: results.Segment{K: r.Segment.K, N: r.Segment.N},
+	}
+}
+
+// resultDigests copies the run's content digests into the result's form.
+func resultDigests(m map[string]Digest) map[string]results.Digest {
+	out := make(map[string]results.Digest, len(m))
+	for uri, d := range m {
+		out[uri] = results.Digest{SHA256: d.SHA256, MIME: d.MIME, Bytes: d.Bytes}
+	}
+	return out
+}
+
+// CheckIdentity checks the accounting identity of both phases: every
+// scheduled read has exactly one outcome. A broken one means readbench
+// lost count of a read, so the run's figures cannot be trusted; the
+// caller saves the result first, then fails with this error.
+func (r *Report) CheckIdentity() error {
+	for _, phase := range []struct {
+		name string
+		run  *stats.Run
+	}{{"measured", r.Run}, {"warmup", r.Warmup}} {
+		if phase.run == nil {
+			continue
+		}
+		if err := stats.CheckIdentity(phase.run.Scheduled, &phase.run.Outcomes); err != nil {
+			return fmt.Errorf("%s phase: %w", phase.name, err)
+		}
+	}
+	return nil
+}

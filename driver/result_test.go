@@ -1,0 +1,116 @@
+package driver
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/workload"
+)
+
+// testWorkload is a small workload for building results without a run.
+func testWorkload(t *testing.T, target string) *workload.Workload {
+	t.Helper()
+	w, err := workload.Parse("result.yaml", []byte(`
+name: result
+target: `+target+`
+load: {rate: 20/s, duration: 2s, warmup: 1s}
+turn: {attachments: 1, read_timeout: 5s, deadline: 10s}
+sessions: 2
+mix:
+  - {class: md, uri: "docs://onboarding/engineering"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// TestReportResult: every fact of a finished run the driver reports
+// reaches the result document, in the document's form.
+func TestReportResult(t *testing.T) {
+	w := testWorkload(t, `"http://user:secret@127.0.0.1:8080/mcp"`)
+	started := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	classes := []stats.ClassInfo{{Name: "md"}}
+	rep := &Report{
+		Workload: w, Segment: workload.Segment{K: 2, N: 3},
+		Started: started, Ended: started.Add(3 * time.Second), Measured: 2 * time.Second, Partial: true,
+		Target: w.Target, Server: client.ServerInfo{Name: "sim", Version: "1.2.3"}, ProtocolVersion: "2025-11-25",
+		AskedRate: 20.0 / 3, Run: stats.NewRecorder(classes).Run(), Warmup: stats.NewRecorder(classes).Run(),
+		LateObservable: true, LateWatch: 250 * time.Millisecond,
+		GeneratorPeakRSS: 64 << 20, GeneratorCPU: 1500 * time.Millisecond,
+		Digests: map[string]Digest{"docs://a": {SHA256: "sha256:" + strings.Repeat("0", 64), MIME: "text/markdown", Bytes: 42}},
+	}
+	res, err := rep.Result(results.Tool{Name: "readbench", Version: "9.9.9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what      string
+		got, want any
+	}{
+		{"tool", res.Tool, results.Tool{Name: "readbench", Version: "9.9.9"}},
+		{"started", res.Started.Time.UTC(), started},
+		{"ended", res.Ended.Time.UTC(), started.Add(3 * time.Second)},
+		{"partial", res.Partial, true},
+		{"address, its password masked", strings.Contains(res.Target.Address, "secret"), false},
+		{"transport", res.Target.Transport, "http"},
+		{"server", res.Target.Server, results.Server{Name: "sim", Version: "1.2.3"}},
+		{"protocol version", res.Target.ProtocolVersion, "2025-11-25"},
+		{"asked rate", res.Totals.AskedRate, 20.0 / 3},
+		{"measured", res.Totals.MeasuredS, 2.0},
+		{"late observable", res.Cancellation.Observable, true},
+		{"late watch", res.Cancellation.LateWatchMs, 250.0},
+		{"generator memory", res.Generator.PeakRSSBytes, int64(64 << 20)},
+		{"generator cpu", res.Generator.CPUSeconds, 1.5},
+		{"digests", res.Digests["docs://a"], results.Digest{SHA256: "sha256:" + strings.Repeat("0", 64), MIME: "text/markdown", Bytes: 42}},
+		{"segment", res.Segment, results.Segment{K: 2, N: 3}},
+		{"the whole workload, not the shard's share", res.Workload.Sessions, 2},
+		{"identity", res.Totals.IdentityOK, true},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: got %v, want %v", c.what, c.got, c.want)
+		}
+	}
+}
+
+// TestReportResultNeedsWorkload: a report that does not say what it ran
+// cannot become a result.
+func TestReportResultNeedsWorkload(t *testing.T) {
+	rep := &Report{Run: stats.NewRecorder(nil).Run()}
+	if _, err := rep.Result(results.Tool{}); err == nil || !strings.Contains(err.Error(), "build result") {
+		t.Fatalf("Result without a workload: err = %v, want a build result error", err)
+	}
+}
+
+func TestReportCheckIdentity(t *testing.T) {
+	lost := func() *stats.Run {
+		r := stats.NewRecorder(nil)
+		r.Schedule(1) // a read scheduled, and no outcome for it
+		return r.Run()
+	}
+	whole := func() *stats.Run { return stats.NewRecorder(nil).Run() }
+	for _, c := range []struct {
+		name        string
+		run, warmup *stats.Run
+		want        string // "" when the identity holds
+	}{
+		{"both phases hold", whole(), whole(), ""},
+		{"no warmup phase", whole(), nil, ""},
+		{"a read lost in the measured phase", lost(), whole(), "measured phase: accounting identity broken"},
+		{"a read lost in the warmup", whole(), lost(), "warmup phase: accounting identity broken"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := (&Report{Run: c.run, Warmup: c.warmup}).CheckIdentity()
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatalf("CheckIdentity = %v, want nil", err)
+			case c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)):
+				t.Fatalf("CheckIdentity = %v, want %q...", err, c.want)
+			}
+		})
+	}
+}
