@@ -4,15 +4,19 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/readbench/readbench/protocol"
 )
 
-// Kind is what an answer to resources/read is, as far as the answer
-// itself can tell: a load run maps it to a read outcome (adding timeout,
-// cancelled, transport and the class's expectation, which only the run
-// knows). String gives the outcome name used in results.
+// Kind is what the answer to a read is, as far as the client can tell,
+// whichever way the document was read (resources/read, the read tool, a
+// plain GET): a load run maps it to a read outcome (adding timeout,
+// cancelled and the class's expectation, which only the run knows). It is
+// decided here and nowhere else: errorKind for a JSON-RPC error,
+// toolCodeKind for a read tool's isError code, statusKind for an HTTP
+// status. String gives the outcome name used in results.
 type Kind uint8
 
 // The kinds of answer; see docs/measurement.md (outcomes).
@@ -24,9 +28,10 @@ const (
 	RPCError                  // any other JSON-RPC error code
 	InputRequired             // resultType input_required
 	Unusable                  // an answer that cannot be used: the protocol outcome
+	Transport                 // no answer: the connection failed (ReadAnswer only)
 )
 
-var kindNames = [...]string{"ok", "not_found", "invalid_params", "internal", "rpc_error", "input_required", "protocol"}
+var kindNames = [...]string{"ok", "not_found", "invalid_params", "internal", "rpc_error", "input_required", "protocol", "transport"}
 
 // String is the outcome name of the kind.
 func (k Kind) String() string {
@@ -124,12 +129,8 @@ func sniff(h []byte) string {
 	return ""
 }
 
-// errorVerdict maps a JSON-RPC error to an outcome. Servers disagree on
-// the code for a missing resource: -32002 (legacy), -32602 (2026-07-28,
-// and the Go SDK in every era), or a code of their own. So: -32002 is not
-// found; -32602 is not found from a 2026-07-28 server or when its message
-// says so, else invalid params; any other code whose message says "not
-// found" is not found too. -32603 is internal whatever it says.
+// errorVerdict classifies a resources/read answer that is a JSON-RPC
+// error (errorKind, by the session's era).
 func errorVerdict(v Verdict, raw []byte, modern bool) Verdict {
 	var e protocol.Error
 	if json.Unmarshal(raw, &e) != nil {
@@ -137,21 +138,74 @@ func errorVerdict(v Verdict, raw []byte, modern bool) Verdict {
 	}
 	v.Code = e.Code
 	v.Detail = fmt.Sprintf("JSON-RPC error %d: %s", e.Code, clipDetail(e.Message))
-	switch {
-	case e.Code == protocol.CodeResourceNotFound:
-		v.Kind = NotFound
-	case e.Code == protocol.CodeInternal:
-		v.Kind = Internal
-	case e.Code == protocol.CodeInvalidParams && (modern || SaysNotFound(e.Message)):
-		v.Kind = NotFound
-	case e.Code == protocol.CodeInvalidParams:
-		v.Kind = InvalidParams
-	case SaysNotFound(e.Message):
-		v.Kind = NotFound
-	default:
-		v.Kind = RPCError
+	ctx := legacyRead
+	if modern {
+		ctx = modernRead
 	}
+	v.Kind = errorKind(e.Code, e.Message, ctx)
 	return v
+}
+
+// errorContext is what a JSON-RPC error answered: what -32602 and a
+// server's own codes mean depends on it.
+type errorContext uint8
+
+const (
+	legacyRead errorContext = iota // resources/read in the handshake era
+	modernRead                     // resources/read in the 2026-07-28 era
+	toolCall                       // a call of the read tool
+)
+
+// errorKind is the one rule for a JSON-RPC error answering a read.
+// Servers disagree on the code for a missing resource: -32002 (legacy),
+// -32602 (2026-07-28, and the Go SDK in every era), or a code of their
+// own. So: -32002 is not found; -32603 is internal whatever it says;
+// -32602 answering resources/read is not found from a 2026-07-28 server
+// or when its message says so (SaysNotFound), else invalid params; any
+// other code answering resources/read whose message says "not found" is
+// not found too. A tool call's -32602 is not found only when worded so
+// (for a tool it also means arguments the tool refused), and a tool's own
+// code is an RPC error whatever its words.
+func errorKind(code int, message string, ctx errorContext) Kind {
+	switch {
+	case code == protocol.CodeResourceNotFound:
+		return NotFound
+	case code == protocol.CodeInternal:
+		return Internal
+	case code == protocol.CodeInvalidParams && (ctx == modernRead || SaysNotFound(message)):
+		return NotFound
+	case code == protocol.CodeInvalidParams:
+		return InvalidParams
+	case ctx != toolCall && SaysNotFound(message):
+		return NotFound
+	}
+	return RPCError
+}
+
+// toolCodeKind is the kind of a read tool's isError code.
+func toolCodeKind(code string) Kind {
+	switch code {
+	case "not_found":
+		return NotFound
+	case "invalid_path":
+		return InvalidParams
+	case "internal":
+		return Internal
+	}
+	return RPCError
+}
+
+// statusKind is the kind of an HTTP status that ends a plain HTTP read.
+func statusKind(status int) Kind {
+	switch {
+	case status == http.StatusNotFound:
+		return NotFound
+	case status == http.StatusBadRequest || status == http.StatusRequestedRangeNotSatisfiable:
+		return InvalidParams
+	case status >= 500:
+		return Internal
+	}
+	return Unusable
 }
 
 // SaysNotFound recognises the ways servers word a missing resource: the

@@ -39,8 +39,9 @@ type Dial struct {
 // HandshakeTimeout bounds opening a session, era detection included.
 const HandshakeTimeout = 30 * time.Second
 
-// Connect starts or reaches the target, then settles the era. It returns
-// the session and how long its handshake took (cold start).
+// Connect starts or reaches an MCP target, then settles the era. It
+// returns the session and how long its handshake took (cold start). A
+// range+http target speaks no MCP: Open reads it (ConnectDocuments).
 func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 	if err := targets.CheckAim(d.Target, d.Headers, d.Aim); err != nil {
 		return nil, 0, err
@@ -60,7 +61,7 @@ func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 	case targets.SSE:
 		t, err = startSSE(ctx, tg.Address, expandHeaders(d.Headers), d.Late, d.MaxAnswer)
 	case targets.Files:
-		return connectFiles(ctx, d) // plain HTTP documents: no handshake (files.go)
+		return nil, 0, fmt.Errorf("target %s serves plain HTTP documents: it speaks no MCP (no JSON-RPC, no listing)", tg.Redacted())
 	default:
 		return nil, 0, fmt.Errorf("target %s: the %s transport is not supported", tg, tg.Kind)
 	}

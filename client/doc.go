@@ -13,31 +13,46 @@
 //     late;
 //   - the session (session.go, session_api.go, connect.go): the era
 //     (the stateless 2026-07-28 or the handshake-era versions) detected as
-//     the specification says, request ids, per-request _meta and headers,
-//     listings walked page by page (Paginate);
-//   - answer classification (classify.go, scan*.go): each resources/read
-//     answer is scanned once as it streams in, in pieces through a fixed
-//     buffer per connection or read in flight (httpread.go, ssestream.go,
-//     inbound.go), never held whole and never decoded into Go values, for
-//     its kind (ok, not found, ... unusable), its sizes, its shape findings
-//     and, when asked (WithDigest), the SHA-256 of its decoded content;
+//     the specification says, what the server advertised (SimURIs: it
+//     serves any sim: URI, learned from capabilities.experimental, never
+//     from its name), request ids, per-request _meta and headers, listings
+//     walked page by page (Paginate);
+//   - reading a document (reader.go): one DocumentReader interface,
+//     ReadDocument(ctx, uri, ReadSpec) → *ReadAnswer, chosen at connect
+//     time from the target by Open. A *Session reads with one
+//     resources/read (read.go) or, for a chunked spec, with the read tool
+//     in parts (readtool.go, whose DecodeToolPart is the one decoding of
+//     the tool's answer); a range+http target opens to *Documents, which
+//     reads with one GET or Range requests (files.go, filesread.go). Every
+//     way ends in one ReadAnswer: kind, code, timings (sent, first byte,
+//     first usable byte, done), byte counts, parts, shape findings,
+//     digest, and why it failed;
+//   - answer classification (classify.go, scan*.go): the kind of every
+//     answer is decided here only (errorKind for JSON-RPC codes,
+//     toolCodeKind for the read tool's codes, statusKind for HTTP
+//     statuses). Each resources/read answer is scanned once as it streams
+//     in, in pieces through a fixed buffer per connection or read in
+//     flight (httpread.go, ssestream.go, inbound.go), never held whole and
+//     never decoded into Go values, for its kind (ok, not found, ...
+//     unusable), its sizes, its shape findings and, when asked
+//     (WithDigest), the SHA-256 of its decoded content;
 //   - the bounds of every wait and every answer: one writer goroutine per
 //     stdio session (stdiowrite.go), so a child that stops reading blocks
 //     no caller past its context; the answer size limit (limit.go),
 //     counted as bytes arrive and never taken from a header; and the aim
 //     (targets.CheckAim): a target other than loopback only when allowed,
-//     headers to one only over https, checked in Connect before anything
-//     starts, with redirects kept to the target's origin (aim.go).
-//   - plain HTTP documents (files.go): a range+http target's session has
-//     no JSON-RPC and no handshake; Session.Documents GETs a URI's path
-//     under the target's prefix, whole or with one Range, streaming the
-//     body to the caller's writer within the answer limit.
+//     headers to one only over https, checked in Open before anything
+//     starts, with redirects kept to the target's origin (aim.go);
+//   - errors (errors.go): ErrTransport and ErrProtocol mark the class of
+//     a failure, and the cause stays wrapped (%w), so callers errors.Is
+//     and errors.As both.
 //
 // It knows nothing of turns, rates, outcomes or reports: it imports only
 // protocol (the wire vocabulary it shares with the simulated server),
-// targets (the target, its aim and URL redaction) and internal/bounded. It
-// must never import workload (so the client links no YAML parser), driver,
-// stats, results, report, contract or simserver. The load
-// driver and the contract check are built on its exported Session, never
-// on a concrete transport.
+// targets (the target, its aim and URL redaction), units and internal/
+// helpers. It must never import workload (so the client links no YAML
+// parser), driver, stats, results, report, contract or simserver. The load
+// driver reads through DocumentReader (a Conn from Open) and the contract
+// check through the exported Session and Documents, never a concrete
+// transport.
 package client

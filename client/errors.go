@@ -13,9 +13,12 @@ import (
 // run counts the read's outcome as transport. Test with errors.Is.
 var ErrTransport = errors.New("transport failure")
 
-// transportErr wraps a cause as a transport failure.
+// transportErr marks a failure as a transport failure. format follows
+// fmt.Errorf: a cause given with %w stays in the chain, so callers can
+// errors.Is or errors.As it (a context error, a *net.OpError) as well as
+// ErrTransport.
 func transportErr(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrTransport, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: "+format, append([]any{ErrTransport}, args...)...)
 }
 
 // ErrProtocol marks a peer that broke the transport's rules in a way no
@@ -24,9 +27,10 @@ func transportErr(format string, args ...any) error {
 // outcome. Test with errors.Is.
 var ErrProtocol = errors.New("protocol violation")
 
-// protocolErr wraps a cause as a protocol violation.
+// protocolErr marks a failure as a protocol violation; a cause given with
+// %w stays in the chain, as for transportErr.
 func protocolErr(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrProtocol, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: "+format, append([]any{ErrProtocol}, args...)...)
 }
 
 // sessionExpiredError is a handshake-era Streamable HTTP server saying

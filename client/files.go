@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -19,13 +20,16 @@ import (
 // read over HTTP (docs/workload.md (targets)). There is no JSON-RPC and no
 // handshake: a class's URI path and query are appended to the target's
 // prefix, a whole document is one GET, a part of one a GET with a single
-// Range. It is safe for concurrent use; open one with Connect, reach it
-// with Session.Documents.
+// Range. It is safe for concurrent use; open one with Open or
+// ConnectDocuments. ReadDocument (filesread.go) is how a run reads; Get
+// and Head are the raw answers the contract check judges.
 type Documents struct {
 	prefix    string // the target's URL prefix, ending in '/'
 	client    *http.Client
 	headers   http.Header
 	maxAnswer int64
+	server    ServerInfo
+	simURIs   bool
 }
 
 // DocAnswer is one HTTP answer for a document, with its timing. Wire bytes
@@ -54,34 +58,17 @@ func (a *DocAnswer) EOF() bool {
 	return a.Size >= 0 && (a.End+1 >= a.Size || a.Size == 0)
 }
 
-// Documents returns the document client of a range+http session, nil for
-// an MCP session.
-func (s *Session) Documents() *Documents {
-	if ft, ok := s.t.(*filesTransport); ok {
-		return ft.docs
+// ConnectDocuments opens a range+http target: one HEAD of the prefix
+// proves the server is there (any HTTP status will do); its Server header,
+// in the form NAME/VERSION, names it in place of a handshake, and its
+// protocol.HeaderSimURIs header says whether it serves any sim: URI.
+func ConnectDocuments(ctx context.Context, d Dial) (*Documents, time.Duration, error) {
+	if d.Target.Kind != targets.Files {
+		return nil, 0, fmt.Errorf("target %s: not a range+http target of plain HTTP documents", d.Target)
 	}
-	return nil
-}
-
-// filesTransport stands in for the transport of a range+http session: it
-// carries the Documents and refuses JSON-RPC, which the target does not
-// speak.
-type filesTransport struct{ docs *Documents }
-
-var errNoJSONRPC = protocolErr("a range+http target serves plain documents: it speaks no JSON-RPC")
-
-func (t *filesTransport) call(context.Context, Request) (*Answer, error) { return nil, errNoJSONRPC }
-func (t *filesTransport) notify(context.Context, Request) error          { return errNoJSONRPC }
-func (t *filesTransport) setEra(string, bool)                            {}
-func (t *filesTransport) close() error {
-	t.docs.client.CloseIdleConnections()
-	return nil
-}
-
-// connectFiles opens a range+http session: one HEAD of the prefix proves
-// the server is there (any HTTP status will do) and its Server header, in
-// the form NAME/VERSION, names it in place of a handshake.
-func connectFiles(ctx context.Context, d Dial) (*Session, time.Duration, error) {
+	if err := targets.CheckAim(d.Target, d.Headers, d.Aim); err != nil {
+		return nil, 0, err
+	}
 	docs := &Documents{prefix: d.Target.Address, client: newHTTPClient(), headers: expandHeaders(d.Headers), maxAnswer: answerLimit(d.MaxAnswer)}
 	hctx, cancel := context.WithTimeout(ctx, HandshakeTimeout)
 	defer cancel()
@@ -94,16 +81,39 @@ func connectFiles(ctx context.Context, d Dial) (*Session, time.Duration, error) 
 	resp, err := docs.client.Do(req)
 	if err != nil {
 		docs.client.CloseIdleConnections()
-		return nil, 0, transportErr("HEAD %s: %v", targets.RedactURLs(docs.prefix), err)
+		return nil, 0, transportErr("HEAD %s: %w", targets.RedactURLs(docs.prefix), err)
 	}
 	_ = resp.Body.Close()
-	info := ServerInfo{}
 	if name, version, ok := strings.Cut(resp.Header.Get("Server"), "/"); ok {
-		info = ServerInfo{Name: name, Version: version}
+		docs.server = ServerInfo{Name: name, Version: version}
 	} else {
-		info.Name = resp.Header.Get("Server")
+		docs.server.Name = resp.Header.Get("Server")
 	}
-	return &Session{t: &filesTransport{docs: docs}, server: info, client: d.Client}, time.Since(start), nil
+	docs.simURIs = resp.Header.Get(protocol.HeaderSimURIs) == "1"
+	return docs, time.Since(start), nil
+}
+
+// Server is what the Server header of the prefix's HEAD said.
+func (d *Documents) Server() ServerInfo { return d.server }
+
+// ProtocolVersion is "": plain HTTP speaks no MCP version.
+func (d *Documents) ProtocolVersion() string { return "" }
+
+// LateAnswersObservable is false: each GET has its own response, closed
+// when the read is given up on, so nothing more can arrive.
+func (d *Documents) LateAnswersObservable() bool { return false }
+
+// Process is never known: readbench starts no plain HTTP server.
+func (d *Documents) Process() (int, time.Duration, bool) { return 0, 0, false }
+
+// SimURIs reports whether the HEAD of the prefix carried
+// protocol.HeaderSimURIs: 1.
+func (d *Documents) SimURIs() bool { return d.simURIs }
+
+// Close drops the idle connections.
+func (d *Documents) Close() error {
+	d.client.CloseIdleConnections()
+	return nil
 }
 
 func (d *Documents) setHeaders(req *http.Request) {
@@ -153,12 +163,12 @@ func (d *Documents) Head(ctx context.Context, uri string) (*DocAnswer, error) {
 func (d *Documents) do(ctx context.Context, method, uri string, offset, length int64, sink io.Writer) (*DocAnswer, error) {
 	target, err := d.URL(uri)
 	if err != nil {
-		return nil, protocolErr("%v", err)
+		return nil, protocolErr("%w", err)
 	}
 	a := &DocAnswer{Start: -1, End: -1, Size: -1}
 	req, err := http.NewRequestWithContext(ctx, method, target, nil)
 	if err != nil {
-		return nil, protocolErr("%v", err)
+		return nil, protocolErr("%w", err)
 	}
 	d.setHeaders(req)
 	if length >= 0 {
@@ -173,7 +183,7 @@ func (d *Documents) do(ctx context.Context, method, uri string, offset, length i
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, transportErr("%s %s: %v", method, target, err)
+		return nil, transportErr("%s %s: %w", method, target, err)
 	}
 	defer resp.Body.Close()
 	a.Status = resp.StatusCode
@@ -224,7 +234,7 @@ func (d *Documents) copyBody(ctx context.Context, a *DocAnswer, body io.Reader, 
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return transportErr("reading the body: %v", err)
+			return transportErr("reading the body: %w", err)
 		}
 	}
 }

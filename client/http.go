@@ -200,7 +200,7 @@ func checkExpired(resp *http.Response, method, sid string) error {
 	case http.StatusBadRequest:
 		body, err := readBody(resp, 1<<20) // an error body: its start is enough
 		if err != nil && !errors.Is(err, protocol.ErrTooLarge) {
-			return transportErr("reading answer: %v", err)
+			return transportErr("reading answer: %w", err)
 		}
 		if saysSessionUnknown(body) {
 			return &sessionExpiredError{sessionID: sid, method: method, status: resp.StatusCode, body: excerpt(body)}

@@ -39,7 +39,7 @@ func readHTTPAnswer(resp *http.Response, id, maxAnswer int64, reply func([]byte)
 		case errors.Is(err, protocol.ErrTooLarge) && resp.StatusCode == http.StatusOK:
 			return nil, tooLargeErr(limit, int64(len(body)))
 		case err != nil && !errors.Is(err, protocol.ErrTooLarge):
-			return nil, transportErr("reading answer: %v", err)
+			return nil, transportErr("reading answer: %w", err)
 		}
 		if resp.StatusCode == http.StatusOK {
 			if got, ok := answerID(body); ok && string(got) != "null" && !idIs(got, id) {
@@ -93,7 +93,7 @@ func readSSEAnswer(body io.Reader, id, maxAnswer int64, reply func([]byte)) (*An
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
-			return nil, transportErr("SSE stream ended before the answer: %v", err)
+			return nil, transportErr("SSE stream ended before the answer: %w", err)
 		}
 		if len(ev.Data) == 0 || (ev.Name != "" && ev.Name != "message") {
 			continue // priming events and other event types

@@ -99,7 +99,7 @@ func readJSONRead(body io.Reader, id, limit int64, spec *readSpec, rb *readBuf) 
 			break
 		}
 		if err != nil {
-			return nil, transportErr("reading answer: %v", err)
+			return nil, transportErr("reading answer: %w", err)
 		}
 	}
 	if got := sc.idOf(); got != nil && !sc.isNullID() && !idIs(got, id) {
@@ -134,9 +134,9 @@ func readSSERead(body io.Reader, id, limit int64, spec *readSpec, reply func([]b
 		case errors.Is(err, errSinkStopped):
 			return nil, tooLargeErr(limit, wire)
 		case err == io.EOF:
-			return nil, transportErr("SSE stream ended before the answer: %v", io.ErrUnexpectedEOF)
+			return nil, transportErr("SSE stream ended before the answer: %w", io.ErrUnexpectedEOF)
 		case err != nil:
-			return nil, transportErr("SSE stream ended before the answer: %v", err)
+			return nil, transportErr("SSE stream ended before the answer: %w", err)
 		}
 		if ev.data == 0 || (ev.name != "" && ev.name != "message") {
 			continue // priming events and other event types

@@ -29,6 +29,7 @@ type Session struct {
 	modern  bool
 	version string
 	server  ServerInfo
+	simURIs bool       // the handshake advertised protocol.CapabilitySimURIs
 	client  ServerInfo // our clientInfo
 	nextID  atomic.Int64
 
@@ -149,6 +150,7 @@ func (s *Session) discover(ctx context.Context, version string) error {
 	defer cancel()
 	var res struct {
 		SupportedVersions []string                   `json:"supportedVersions"`
+		Capabilities      serverCapabilities         `json:"capabilities"`
 		Meta              map[string]json.RawMessage `json:"_meta"`
 	}
 	if err := s.callSmall(pctx, protocol.MethodDiscover, s.withMeta(map[string]any{}), &res); err != nil {
@@ -168,7 +170,33 @@ func (s *Session) discover(ctx context.Context, version string) error {
 	if raw, ok := res.Meta[protocol.MetaServerInfo]; ok {
 		_ = json.Unmarshal(raw, &s.server)
 	}
+	s.simURIs = res.Capabilities.simURIs()
 	return nil
+}
+
+// serverCapabilities is a server's capabilities object as sent. It is
+// read leniently: capabilities readbench does not act on, however odd,
+// never fail a handshake.
+type serverCapabilities struct{ raw json.RawMessage }
+
+// UnmarshalJSON keeps the capabilities as sent.
+func (c *serverCapabilities) UnmarshalJSON(b []byte) error {
+	c.raw = append(c.raw[:0], b...)
+	return nil
+}
+
+// simURIs reports whether the capabilities advertise
+// protocol.CapabilitySimURIs in experimental (any value but false or
+// null).
+func (c serverCapabilities) simURIs() bool {
+	var caps struct {
+		Experimental map[string]json.RawMessage `json:"experimental"`
+	}
+	if json.Unmarshal(c.raw, &caps) != nil {
+		return false
+	}
+	v, ok := caps.Experimental[protocol.CapabilitySimURIs]
+	return ok && string(v) != "false" && string(v) != "null"
 }
 
 // initialize runs the handshake-era lifecycle: initialize, then
@@ -176,11 +204,11 @@ func (s *Session) discover(ctx context.Context, version string) error {
 func (s *Session) initialize(ctx context.Context, version string) error {
 	s.t.setEra(version, false)
 	s.modern, s.version = false, version
-	chosen, server, err := s.exchangeInitialize(ctx, version)
+	chosen, server, caps, err := s.exchangeInitialize(ctx, version)
 	if err != nil {
 		return err
 	}
-	s.version, s.server = chosen, server
+	s.version, s.server, s.simURIs = chosen, server, caps.simURIs()
 	s.t.setEra(s.version, false)
 	return nil
 }
@@ -188,30 +216,31 @@ func (s *Session) initialize(ctx context.Context, version string) error {
 // exchangeInitialize sends initialize offering version and then
 // notifications/initialized. It changes nothing in s, so renewing an
 // expired session while other reads run is not a data race.
-func (s *Session) exchangeInitialize(ctx context.Context, version string) (chosen string, server ServerInfo, err error) {
+func (s *Session) exchangeInitialize(ctx context.Context, version string) (chosen string, server ServerInfo, caps serverCapabilities, err error) {
 	params := map[string]any{
 		"protocolVersion": version,
 		"capabilities":    map[string]any{},
 		"clientInfo":      s.client,
 	}
 	var res struct {
-		ProtocolVersion string     `json:"protocolVersion"`
-		ServerInfo      ServerInfo `json:"serverInfo"`
+		ProtocolVersion string             `json:"protocolVersion"`
+		ServerInfo      ServerInfo         `json:"serverInfo"`
+		Capabilities    serverCapabilities `json:"capabilities"`
 	}
 	if err := s.callSmall(ctx, protocol.MethodInitialize, params, &res); err != nil {
-		return "", ServerInfo{}, fmt.Errorf("initialize: %w", err)
+		return "", ServerInfo{}, caps, fmt.Errorf("initialize: %w", err)
 	}
 	if !protocol.IsKnownVersion(res.ProtocolVersion) || protocol.IsModern(res.ProtocolVersion) {
-		return "", ServerInfo{}, fmt.Errorf("initialize: server chose protocol version %q, which readbench does not speak in the handshake era", res.ProtocolVersion)
+		return "", ServerInfo{}, caps, fmt.Errorf("initialize: server chose protocol version %q, which readbench does not speak in the handshake era", res.ProtocolVersion)
 	}
 	body, err := protocol.AppendRequest(nil, nil, protocol.MethodInitialized, nil)
 	if err != nil {
-		return "", ServerInfo{}, err
+		return "", ServerInfo{}, caps, err
 	}
 	if err := s.t.notify(ctx, Request{method: protocol.MethodInitialized, body: body}); err != nil {
-		return "", ServerInfo{}, fmt.Errorf("notifications/initialized: %w", err)
+		return "", ServerInfo{}, caps, fmt.Errorf("notifications/initialized: %w", err)
 	}
-	return res.ProtocolVersion, res.ServerInfo, nil
+	return res.ProtocolVersion, res.ServerInfo, res.Capabilities, nil
 }
 
 // renew re-initializes after the server forgot the session id expired
@@ -228,7 +257,7 @@ func (s *Session) renew(ctx context.Context, expired *sessionExpiredError) error
 	if st.liveSessionID() != expired.sessionID {
 		return nil // renewed by another read meanwhile
 	}
-	chosen, _, err := s.exchangeInitialize(ctx, s.version)
+	chosen, _, _, err := s.exchangeInitialize(ctx, s.version)
 	if err != nil {
 		return fmt.Errorf("renewing the expired session: %w", err)
 	}

@@ -16,6 +16,11 @@ import (
 // Server is what the server said about itself in the handshake.
 func (s *Session) Server() ServerInfo { return s.server }
 
+// SimURIs reports whether the server advertised the experimental
+// capability protocol.CapabilitySimURIs in its handshake: it serves any
+// sim: URI.
+func (s *Session) SimURIs() bool { return s.simURIs }
+
 // ProtocolVersion is the version the session speaks.
 func (s *Session) ProtocolVersion() string { return s.version }
 
@@ -130,7 +135,7 @@ func (s *Session) Cancel(ctx context.Context, id int64, reason string) error {
 // server that stopped, not a lost connection.
 func (s *Session) PerRequestStream() bool {
 	switch s.t.(type) {
-	case *httpTransport, *filesTransport: // a plain HTTP document: its own response too
+	case *httpTransport:
 		return true
 	}
 	return false

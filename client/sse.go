@@ -135,7 +135,7 @@ func resolveEndpoint(sseURL, data string) (string, error) {
 	}
 	ep, err := base.Parse(strings.TrimSpace(data))
 	if err != nil {
-		return "", protocolErr("endpoint event %q is not a URL: %v", excerpt([]byte(data)), err)
+		return "", protocolErr("endpoint event %q is not a URL: %w", excerpt([]byte(data)), err)
 	}
 	same := ep.Scheme == base.Scheme && (ep.Host == base.Host ||
 		(ep.Port() == base.Port() && protocol.IsLoopbackHost(ep.Hostname()) && protocol.IsLoopbackHost(base.Hostname())))

@@ -55,7 +55,7 @@ func (t *stdioTransport) writeFailure(err error) error {
 		return transportErr("session closed")
 	default:
 	}
-	return transportErr("write to server stdin: %v", err)
+	return transportErr("write to server stdin: %w", err)
 }
 
 // write hands msg to the writer and waits for it to be written, or for

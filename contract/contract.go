@@ -97,7 +97,7 @@ func Check(ctx context.Context, o Options) (*Report, error) {
 		o.Timeout = 10 * time.Second
 	}
 	rep := &Report{Target: o.Target}
-	s, _, err := client.Connect(ctx, client.Dial{
+	conn, _, err := client.Open(ctx, client.Dial{
 		Target: o.Target, Protocol: o.Protocol, Headers: o.Headers,
 		Embedded: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client,
 		Aim: o.Aim, MaxAnswer: o.MaxAnswer,
@@ -115,13 +115,18 @@ func Check(ctx context.Context, o Options) (*Report, error) {
 		}
 		return rep, nil
 	}
-	defer s.Close()
-	rep.Server, rep.ProtocolVersion, rep.Modern = s.Server(), s.ProtocolVersion(), s.Modern()
-	c := &checker{o: o, s: s, rep: rep, sim: s.Server().Name == protocol.SimServerName}
-	if d := s.Documents(); d != nil { // range+http: seed 004 over plain HTTP (files.go)
+	defer conn.Close()
+	rep.Server, rep.ProtocolVersion = conn.Server(), conn.ProtocolVersion()
+	c := &checker{o: o, rep: rep, sim: conn.SimURIs()}
+	switch conn := conn.(type) {
+	case *client.Documents: // range+http: the ranged read over plain HTTP (files.go)
 		c.rep.add("handshake", Pass, "", "plain HTTP documents: HEAD of the prefix answered (no MCP)")
-		c.documents(ctx, d)
+		c.documents(ctx, conn)
 		return rep, nil
+	case *client.Session:
+		c.s, rep.Modern = conn, conn.Modern()
+	default:
+		return rep, fmt.Errorf("check %s: no checks for a %T", o.Target.Redacted(), conn)
 	}
 	c.handshake()
 	steps := []func(context.Context){c.listAndSample, c.notFound, c.malformed, c.cancellation, c.readTool}
@@ -143,7 +148,7 @@ type checker struct {
 	o       Options
 	s       *client.Session
 	rep     *Report
-	sim     bool // the target is readbench's simulated server
+	sim     bool // the server advertised that it serves any sim: URI (client.Conn.SimURIs)
 	listed  []contractResource
 	slowest contractSample // the slowest usable sampled read
 }

@@ -7,74 +7,25 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/targets"
 )
-
-func TestDecodeToolAnswer(t *testing.T) {
-	cases := []struct {
-		why, body string
-		data      string
-		eof       bool
-		isError   bool
-		code      string
-		rpc       bool
-		err       string
-	}{
-		{"bytes, content_type and eof from structuredContent",
-			`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"3 bytes"}],"structuredContent":{"bytes":"YWJj","content_type":"text/plain","eof":true},"isError":false}}`,
-			"abc", true, false, "", false, ""},
-		{"empty bytes are a valid answer",
-			`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"bytes":"","content_type":"text/plain","eof":false}}}`,
-			"", false, false, "", false, ""},
-		{"a tool error with its code in structuredContent",
-			`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"invalid_path: dir"}],"structuredContent":{"code":"invalid_path","message":"dir"},"isError":true}}`,
-			"", false, true, "invalid_path", false, ""},
-		{"a tool error with its code only in the text",
-			`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"not_found: no such file"}],"isError":true}}`,
-			"", false, true, "not_found", false, ""},
-		{"a JSON-RPC error",
-			`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}`,
-			"", false, false, "", true, ""},
-		{"a result without structuredContent cannot be checked",
-			`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"abc"}]}}`,
-			"", false, false, "", false, "no structuredContent"},
-		{"bytes that are not base64",
-			`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"bytes":"a!","content_type":"x/y","eof":true}}}`,
-			"", false, false, "", false, "not standard base64"},
-	}
-	for _, c := range cases {
-		ta, err := decodeToolAnswer([]byte(c.body))
-		if c.err != "" {
-			if err == nil || !strings.Contains(err.Error(), c.err) {
-				t.Errorf("%s: error %v, want %q", c.why, err, c.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v", c.why, err)
-			continue
-		}
-		if string(ta.data) != c.data || ta.eof != c.eof || ta.isError != c.isError || ta.code != c.code || (ta.rpcErr != nil) != c.rpc {
-			t.Errorf("%s: got %+v", c.why, ta)
-		}
-	}
-}
 
 func TestJudgeRange(t *testing.T) {
 	want := []byte("abcd")
 	cases := []struct {
 		why    string
-		ta     toolAnswer
+		ta     client.ToolPart
 		eof    bool
 		status Status
 		detail string
 	}{
-		{"exact bytes and eof", toolAnswer{data: want, eof: true}, true, Pass, "4 bytes, eof true"},
-		{"eof must be false before the end", toolAnswer{data: want, eof: true}, false, Fail, "eof true, want false"},
-		{"short answer", toolAnswer{data: want[:2]}, false, Fail, "2 bytes, want 4"},
-		{"other bytes", toolAnswer{data: []byte("abce")}, false, Fail, "differ"},
-		{"an error where bytes were due", toolAnswer{isError: true, code: "internal"}, false, Fail, `code "internal"`},
+		{"exact bytes and eof", client.ToolPart{Data: want, EOF: true}, true, Pass, "4 bytes, eof true"},
+		{"eof must be false before the end", client.ToolPart{Data: want, EOF: true}, false, Fail, "eof true, want false"},
+		{"short answer", client.ToolPart{Data: want[:2]}, false, Fail, "2 bytes, want 4"},
+		{"other bytes", client.ToolPart{Data: []byte("abce")}, false, Fail, "differ"},
+		{"an error where bytes were due", client.ToolPart{IsError: true, Code: "internal"}, false, Fail, `code "internal"`},
 	}
 	for _, c := range cases {
 		st, d := judgeRange(c.ta, nil, want, c.eof)

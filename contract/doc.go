@@ -5,12 +5,16 @@
 // shape of sampled reads, the error codes for unknown and malformed URIs,
 // cancellation (by notification, or by closing the stream on 2026-07-28
 // HTTP) and the ranged read tool where offered. For a range+http target
-// (plain HTTP documents, no MCP) it checks seed 004's read over HTTP
+// (plain HTTP documents, no MCP) it checks the ranged read over HTTP
 // instead (files.go): Content-Range arithmetic, eof by the last byte, the
 // content type, HEAD, 416 past the end, directory and symlink refused.
 //
-// It uses only the client's exported Session (Read, Call, Paginate,
-// NewRequest, Do, Cancel, PerRequestStream), never a concrete transport.
+// It opens the target with client.Open and checks what it opened to: a
+// client.Session (Read, Call, Paginate, NewRequest, Do, Cancel,
+// PerRequestStream, ReadTool, whose answer the client decodes as a ranged
+// read does) or client.Documents (Get, Head), never a concrete transport.
+// The probes that name sim: URIs are used when the server advertised that
+// it serves any (client.Conn.SimURIs), whatever its name.
 // Its Report is plain data; the result document and its renderers live in
 // results and report. It must never import driver or simserver.
 package contract

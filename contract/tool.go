@@ -3,12 +3,12 @@ package contract
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
 )
 
@@ -17,9 +17,9 @@ import (
 // content_type, eof}; its failures are tool results with isError and a
 // code (not_found, invalid_path, internal).
 const (
-	readToolName = "read"
-	// Paths on the simulated server, whose paths are sim: URIs: a file, a
-	// folder (several entries: a directory to the tool) and a non-sim path.
+	// Paths on a server that serves any sim: URI (it advertised so, as the
+	// simulated server does): a file, a folder (several entries: a
+	// directory to the tool) and a non-sim path.
 	simToolFile    = "sim:///readbench-check/ranged.bin?mime=application/octet-stream&size=10000"
 	simToolDir     = "sim:///readbench-check/folder?entries=3"
 	simToolSymlink = "sim:///readbench-check/link.bin?symlink=true"
@@ -30,17 +30,6 @@ const (
 	maxToolCalls   = 64       // calls to fetch a whole file from a provider that caps length
 	maxToolBytes   = 64 << 20 // bytes of a whole file the check will hold
 )
-
-// toolAnswer is a tools/call answer of the read tool, decoded.
-type toolAnswer struct {
-	data        []byte
-	contentType string
-	eof         bool
-	isError     bool
-	code        string // the tool's error code of an isError result
-	message     string
-	rpcErr      *protocol.Error
-}
 
 // readTool checks the ranged read tool's semantics where it is offered.
 func (c *checker) readTool(ctx context.Context) {
@@ -81,7 +70,7 @@ func (c *checker) findReadTool(ctx context.Context) string {
 			return "", err
 		}
 		for _, t := range res.Tools {
-			if t.Name != readToolName {
+			if t.Name != client.ReadToolName {
 				continue
 			}
 			why = ""
@@ -209,17 +198,17 @@ func (c *checker) toolWhole(ctx context.Context, path string) (data []byte, call
 		switch {
 		case err != nil:
 			return nil, calls, "", err
-		case ta.rpcErr != nil:
-			return nil, calls, "", fmt.Errorf("answered JSON-RPC error %d %q", ta.rpcErr.Code, ta.rpcErr.Message)
-		case ta.isError:
-			return nil, calls, "", fmt.Errorf("failed with code %q: %s", ta.code, ta.message)
+		case ta.RPCError != nil:
+			return nil, calls, "", fmt.Errorf("answered JSON-RPC error %d %q", ta.RPCError.Code, ta.RPCError.Message)
+		case ta.IsError:
+			return nil, calls, "", fmt.Errorf("failed with code %q: %s", ta.Code, ta.Message)
 		}
-		data = append(data, ta.data...)
-		contentType = ta.contentType
-		if ta.eof {
+		data = append(data, ta.Data...)
+		contentType = ta.ContentType
+		if ta.EOF {
 			return data, calls, contentType, nil
 		}
-		if len(ta.data) == 0 {
+		if len(ta.Data) == 0 {
 			return nil, calls, "", fmt.Errorf("empty bytes with eof false at offset %d: the file never ends", len(data))
 		}
 	}
@@ -227,22 +216,22 @@ func (c *checker) toolWhole(ctx context.Context, path string) (data []byte, call
 }
 
 // judgeRange compares a ranged answer with the bytes and eof it must have.
-func judgeRange(ta toolAnswer, err error, want []byte, wantEOF bool) (Status, string) {
+func judgeRange(ta client.ToolPart, err error, want []byte, wantEOF bool) (Status, string) {
 	switch {
 	case err != nil:
 		return Fail, err.Error()
-	case ta.rpcErr != nil:
-		return Fail, fmt.Sprintf("answered JSON-RPC error %d %q; want bytes", ta.rpcErr.Code, ta.rpcErr.Message)
-	case ta.isError:
-		return Fail, fmt.Sprintf("failed with code %q (%s); want bytes, not an error", ta.code, ta.message)
-	case len(ta.data) != len(want):
-		return Fail, fmt.Sprintf("%d bytes, want %d", len(ta.data), len(want))
-	case !bytes.Equal(ta.data, want):
+	case ta.RPCError != nil:
+		return Fail, fmt.Sprintf("answered JSON-RPC error %d %q; want bytes", ta.RPCError.Code, ta.RPCError.Message)
+	case ta.IsError:
+		return Fail, fmt.Sprintf("failed with code %q (%s); want bytes, not an error", ta.Code, ta.Message)
+	case len(ta.Data) != len(want):
+		return Fail, fmt.Sprintf("%d bytes, want %d", len(ta.Data), len(want))
+	case !bytes.Equal(ta.Data, want):
 		return Fail, "the bytes differ from the whole file's at that offset"
-	case ta.eof != wantEOF:
-		return Fail, fmt.Sprintf("eof %t, want %t (eof is true iff the bytes end at the file's last byte)", ta.eof, wantEOF)
+	case ta.EOF != wantEOF:
+		return Fail, fmt.Sprintf("eof %t, want %t (eof is true iff the bytes end at the file's last byte)", ta.EOF, wantEOF)
 	}
-	return Pass, fmt.Sprintf("%d bytes, eof %t", len(ta.data), ta.eof)
+	return Pass, fmt.Sprintf("%d bytes, eof %t", len(ta.Data), ta.EOF)
 }
 
 // toolFailure checks that reading path fails with one of the codes.
@@ -252,89 +241,23 @@ func (c *checker) toolFailure(ctx context.Context, name, path string, codes []st
 	switch {
 	case err != nil:
 		c.rep.add(name, Fail, path, err.Error())
-	case ta.rpcErr != nil:
+	case ta.RPCError != nil:
 		c.rep.add(name, Fail, path, fmt.Sprintf("answered JSON-RPC error %d %q; want a tool result with isError and code %s",
-			ta.rpcErr.Code, ta.rpcErr.Message, want))
-	case !ta.isError:
-		c.rep.add(name, Fail, path, fmt.Sprintf("succeeded with %d bytes; want an error %s", len(ta.data), want))
-	case !slices.Contains(codes, ta.code):
-		c.rep.add(name, Fail, path, fmt.Sprintf("failed with code %q (%s); want %s", ta.code, ta.message, want))
+			ta.RPCError.Code, ta.RPCError.Message, want))
+	case !ta.IsError:
+		c.rep.add(name, Fail, path, fmt.Sprintf("succeeded with %d bytes; want an error %s", len(ta.Data), want))
+	case !slices.Contains(codes, ta.Code):
+		c.rep.add(name, Fail, path, fmt.Sprintf("failed with code %q (%s); want %s", ta.Code, ta.Message, want))
 	default:
-		c.rep.add(name, Pass, path, fmt.Sprintf("isError, code %s: %s", ta.code, ta.message))
+		c.rep.add(name, Pass, path, fmt.Sprintf("isError, code %s: %s", ta.Code, ta.Message))
 	}
 }
 
-// toolCall calls the read tool once and decodes its answer.
-func (c *checker) toolCall(ctx context.Context, path string, offset, length *int64) (toolAnswer, error) {
-	args := map[string]any{"path": path}
-	if offset != nil {
-		args["offset"] = *offset
-	}
-	if length != nil {
-		args["length"] = *length
-	}
-	req, err := c.s.NewRequest(protocol.MethodToolsCall, readToolName, map[string]any{"name": readToolName, "arguments": args})
-	if err != nil {
-		return toolAnswer{}, err
-	}
+// toolCall calls the read tool once and decodes its answer (the client's
+// decoding, the one a ranged read uses).
+func (c *checker) toolCall(ctx context.Context, path string, offset, length *int64) (client.ToolPart, error) {
 	rctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
 	defer cancel()
-	a, err := c.s.Do(rctx, req)
-	if err != nil {
-		return toolAnswer{}, err
-	}
-	return decodeToolAnswer(a.Body)
-}
-
-// decodeToolAnswer reads a read-tool answer: a JSON-RPC error, an isError
-// result with its code, or structuredContent {bytes, content_type, eof}.
-func decodeToolAnswer(body []byte) (toolAnswer, error) {
-	var ta toolAnswer
-	m, err := protocol.Decode(body)
-	if err != nil {
-		return ta, fmt.Errorf("tools/call: %w", err)
-	}
-	if m.Error != nil {
-		ta.rpcErr = m.Error
-		return ta, nil
-	}
-	var res struct {
-		IsError bool `json:"isError"`
-		Content []struct {
-			Text string `json:"text"`
-		} `json:"content"`
-		Structured *struct {
-			Bytes       *string `json:"bytes"`
-			ContentType string  `json:"content_type"`
-			EOF         *bool   `json:"eof"`
-			Code        string  `json:"code"`
-			Message     string  `json:"message"`
-		} `json:"structuredContent"`
-	}
-	if err := json.Unmarshal(m.Result, &res); err != nil {
-		return ta, fmt.Errorf("tools/call result: %w", err)
-	}
-	text := ""
-	if len(res.Content) > 0 {
-		text = res.Content[0].Text
-	}
-	if res.IsError {
-		ta.isError, ta.message = true, text
-		if res.Structured != nil && res.Structured.Code != "" {
-			ta.code, ta.message = res.Structured.Code, res.Structured.Message
-		} else if code, msg, ok := strings.Cut(text, ":"); ok && !strings.ContainsAny(code, " \t") {
-			ta.code, ta.message = code, strings.TrimSpace(msg)
-		}
-		return ta, nil
-	}
-	sc := res.Structured
-	if sc == nil || sc.Bytes == nil || sc.EOF == nil {
-		return ta, fmt.Errorf("the result has no structuredContent {bytes, content_type, eof}")
-	}
-	ta.data, err = base64.StdEncoding.DecodeString(*sc.Bytes)
-	if err != nil {
-		return ta, fmt.Errorf("structuredContent.bytes is not standard base64: %w", err)
-	}
-	ta.contentType, ta.eof = sc.ContentType, *sc.EOF
-	return ta, nil
+	p, _, err := c.s.ReadTool(rctx, path, offset, length)
+	return p, err
 }

@@ -51,10 +51,10 @@ func TestCostStdioColdStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	if pids := costPIDs([]*client.Session{s, h}, 4242); len(pids) != 2 || pids[0] != pid || pids[1] != 4242 {
+	if pids := costPIDs([]client.Conn{s, h}, 4242); len(pids) != 2 || pids[0] != pid || pids[1] != 4242 {
 		t.Errorf("pids %v, want [%d 4242]: an HTTP session has no process of ours", pids, pid)
 	}
-	sum := servercost.Start(ctx, costPIDs([]*client.Session{s}, 0), 10*time.Millisecond).Stop().Summarize(spawned, time.Now(), 1).WithCold(cs, ok)
+	sum := servercost.Start(ctx, costPIDs([]client.Conn{s}, 0), 10*time.Millisecond).Stop().Summarize(spawned, time.Now(), 1).WithCold(cs, ok)
 	if runtime.GOOS == "linux" && (!sum.Available || sum.RSSPeak <= 0 || sum.FirstRead != cs.FirstRead || !sum.ColdStart) {
 		t.Errorf("summary %+v", sum)
 	}

@@ -51,7 +51,7 @@ func (d *contentDigests) want(uri string) bool {
 }
 
 // store keeps the digest of an ok answer, the first one of its URI.
-func (d *contentDigests) store(uri string, v client.Verdict) {
+func (d *contentDigests) store(uri string, v *client.ReadAnswer) {
 	if v.Digest == "" {
 		return
 	}

@@ -278,16 +278,22 @@ func sampleOne(ctx context.Context, s *client.Session, timeout time.Duration, r 
 	return ""
 }
 
-// buildPlan compiles the run's plan once the handshake has named the
-// server: the simulated server (sim) synthesizes the classes it can, and the
-// classes that need a listing are resolved from discovery on the first
-// session before any turn starts (sampled reads are not measured).
+// buildPlan compiles the run's plan once the handshake has said what the
+// server advertises: on one that serves any sim: URI (sim) the classes it
+// can are synthesized, and the classes that need a listing are resolved
+// from discovery on the first session before any turn starts (sampled
+// reads are not measured). Discovery needs an MCP listing: a range+http
+// target has none.
 func (r *runner) buildPlan(ctx context.Context, sim bool) (*workload.Plan, error) {
-	s := r.sessions[0]
 	opts := workload.PlanOptions{Sim: sim}
 	idx := r.w.DiscoveryClasses(sim)
 	if len(idx) == 0 {
 		return workload.NewPlanWith(r.w, opts)
+	}
+	s, ok := r.conns[0].(*client.Session)
+	if !ok {
+		return nil, fmt.Errorf("discover %s: the target serves plain HTTP documents and lists none, so class %s cannot be resolved from a listing: give it a uri",
+			r.w.Target.Redacted(), r.w.Mix[idx[0]].Name)
 	}
 	cat, err := catalog(ctx, s, DiscoverOptions{SampleTypes: r.sampleWanted(idx), SampleTimeout: max(r.w.Turn.ReadTimeout, DefaultSampleTimeout)})
 	if err != nil {

@@ -7,29 +7,33 @@
 //   - the runner (run.go): sessions, the open and closed models,
 //     max_in_flight (a turn that cannot start is dropped and counted, never
 //     started late), progress, the server-cost sampling around the run;
-//   - turns (turn.go): N reads in parallel on one session, cut at the
-//     turn's deadline, each read ended by its timeout; every read gets
-//     exactly one outcome (outcome.go), so scheduled = sum of outcomes;
-//   - ranged reads (ranged.go): a class with ranged: {chunk} fetched in
-//     parts until eof (the read tool of seed 004 over MCP, Range requests
-//     on a range+http target), and every read of a range+http target; the
-//     read's latency is the whole fetch, each part's kept apart;
+//   - turns (turn.go): N reads in parallel on one connection, cut at the
+//     turn's deadline, each read ended by its timeout. One doRead serves
+//     every read, whole or in parts, MCP or plain HTTP: it hands the
+//     client a ReadSpec (ranged.go: a class with ranged: {chunk} is read
+//     in parts) and turns the client's ReadAnswer into a sample; every
+//     read gets exactly one outcome, mapped from the answer's kind and the
+//     class's expect in one place (outcome.go), so scheduled = sum of
+//     outcomes;
 //   - cache freshness (freshness.go): the reads a host honouring ttlMs
 //     would not have sent;
+//   - content digests (digests.go): which reads ask for a digest;
 //   - discovery for workloads (discover.go): resources/list and templates,
 //     sizes learned from sampled reads, to resolve mime+size classes and
-//     to write a starter workload;
+//     to write a starter workload; mime+size classes are synthesized
+//     instead when the server advertises sim: URIs (client.Conn.SimURIs);
 //   - a run's options (options.go): a command's changes to a workload
 //     (Overrides) and how this process runs it (Settings) become the run's
 //     Options in one place, NewOptions;
-//   - a run's result (result.go): a finished run's Report becomes its
-//     results.Result in one place, Report.Result, for run and for every
-//     step of a capacity search.
+//   - a run's result (result.go, resultworkload.go): a finished run's
+//     Report becomes its results.Result in one place, Report.Result, for
+//     run and for every step of a capacity search.
 //
-// How a message reaches the server, how an era is detected and how an
-// answer is classified belong to package client; what the numbers mean is
+// How a document is read (resources/read, the read tool in parts, HTTP
+// Range), how a message reaches the server, how an era is detected and
+// what an answer is (its kind) belong to package client; what the numbers mean is
 // docs/measurement.md. The driver imports client, servercost, results,
-// stats and workload (DESIGN §8: results sits below the driver, and the
-// result document is data, not an output format); it never imports
-// report, contract or simserver, and knows nothing of output formats.
+// stats and workload (results sits below the driver: the result document
+// is data, not an output format); it never imports report, contract or
+// simserver, and knows nothing of output formats.
 package driver

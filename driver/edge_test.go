@@ -57,10 +57,10 @@ mix:
 	r := &runner{w: w, measured: stats.NewRecorder([]stats.ClassInfo{{Name: "md"}}), warmup: stats.NewRecorder(nil), begun: make(chan struct{}, 1)}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if r.sessions, err = r.dial(ctx); err != nil {
+	if r.conns, err = r.dial(ctx); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { closeAll(r.sessions) })
+	t.Cleanup(func() { closeAll(r.conns) })
 	if r.plan, err = workload.NewPlanWith(w, workload.PlanOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,10 @@ import (
 	"github.com/readbench/readbench/stats"
 )
 
-// outcomeOf is the read outcome of a kind of answer: the client says what
-// an answer is, the run adds what only it knows (timeouts, cancellations,
-// transport failures, the class's expectation; see docs/measurement.md).
+// outcomeOf is the read outcome of a kind of answer: the one mapping from
+// what the client says an answer is to a stats outcome. The run adds what
+// only it knows (timeouts, cancellations, the class's expectation:
+// applyExpect; see docs/measurement.md).
 func outcomeOf(k client.Kind) stats.Outcome {
 	switch k {
 	case client.OK:
@@ -22,6 +23,8 @@ func outcomeOf(k client.Kind) stats.Outcome {
 		return stats.RPCError
 	case client.InputRequired:
 		return stats.InputRequired
+	case client.Transport:
+		return stats.Transport
 	}
 	return stats.Protocol
 }

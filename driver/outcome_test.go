@@ -10,7 +10,7 @@ import (
 // TestOutcomeOf: every kind of answer has the outcome of the same name, so
 // the client's vocabulary and the result file's cannot drift apart.
 func TestOutcomeOf(t *testing.T) {
-	for k := client.OK; k <= client.Unusable; k++ {
+	for k := client.OK; k <= client.Transport; k++ {
 		if got := outcomeOf(k); got.String() != k.String() {
 			t.Errorf("outcomeOf(%v) = %v", k, got)
 		}

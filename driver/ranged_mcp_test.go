@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/stats"
 )
@@ -27,12 +28,12 @@ type readOut struct {
 	EOF         bool   `json:"eof"`
 }
 
-// toolServer is the official Go SDK's server offering seed 004's read tool
+// toolServer is the official Go SDK's server offering the ranged read tool
 // over one document, each call held for delay, on stateless HTTP.
 func toolServer(t *testing.T, doc []byte, delay time.Duration) string {
 	t.Helper()
 	srv := peertest.SDKServer(0)
-	mcp.AddTool(srv, &mcp.Tool{Name: ReadToolName}, func(ctx context.Context, _ *mcp.CallToolRequest, in readIn) (*mcp.CallToolResult, readOut, error) {
+	mcp.AddTool(srv, &mcp.Tool{Name: client.ReadToolName}, func(ctx context.Context, _ *mcp.CallToolRequest, in readIn) (*mcp.CallToolResult, readOut, error) {
 		select {
 		case <-time.After(delay):
 		case <-ctx.Done():
@@ -50,20 +51,20 @@ func toolServer(t *testing.T, doc []byte, delay time.Duration) string {
 	return hs.URL + "/mcp"
 }
 
-// TestFetchDocumentMCP: the read tool of another implementation (the Go
+// TestReadInPartsSDK: the read tool of another implementation (the Go
 // SDK's) read in parts until eof gives the document's exact bytes, with
 // base64 counted, one chunk latency per part.
-func TestFetchDocumentMCP(t *testing.T) {
+func TestReadInPartsSDK(t *testing.T) {
 	doc := docBytes(100_001)
 	s := targetSession(t, toolServer(t, doc, 0))
 	h := sha256.New()
-	f, err := FetchDocument(context.Background(), s, "file:///doc.txt", 10_000, 0, h)
-	if err != nil || f.Outcome != stats.OK {
-		t.Fatalf("%v %v %s", err, f.Outcome, f.Detail)
+	f, err := s.ReadDocument(context.Background(), "file:///doc.txt", client.ReadSpec{Chunk: 10_000, Sink: h})
+	if err != nil || f.Kind != client.OK || !f.Answered {
+		t.Fatalf("%v %v %s", err, f.Kind, f.Detail)
 	}
 	want := sha256.Sum256(doc)
-	if !bytes.Equal(h.Sum(nil), want[:]) || f.DiskBytes != int64(len(doc)) || len(f.Chunks) != 11 {
-		t.Errorf("sha256 equal %t, disk %d, %d parts", bytes.Equal(h.Sum(nil), want[:]), f.DiskBytes, len(f.Chunks))
+	if !bytes.Equal(h.Sum(nil), want[:]) || f.DiskBytes != int64(len(doc)) || len(f.Parts) != 11 {
+		t.Errorf("sha256 equal %t, disk %d, %d parts", bytes.Equal(h.Sum(nil), want[:]), f.DiskBytes, len(f.Parts))
 	}
 	// 10 parts of 10,000 bytes (13,336 characters each, 2 of them '='),
 	// then 1 byte (4 characters, 2 '=').

@@ -13,7 +13,6 @@ import (
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/clock"
-	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/servercost"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
@@ -141,26 +140,27 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		cold:     servercost.NewColdStartRecorder(),
 		begun:    make(chan struct{}, 1),
 	}
-	sessions, err := r.dial(ctx)
+	conns, err := r.dial(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer closeAll(sessions)
-	r.sessions = sessions
-	// The plan waits for the handshake: the simulated server synthesizes
-	// mime+size classes on any transport, other servers need discovery.
-	if r.plan, err = r.buildPlan(ctx, sessions[0].Server().Name == protocol.SimServerName); err != nil {
+	defer closeAll(conns)
+	r.conns = conns
+	// The plan waits for the handshake: a server that advertises sim: URIs
+	// (client.Conn.SimURIs) has mime+size classes synthesized on any
+	// transport, other servers need discovery.
+	if r.plan, err = r.buildPlan(ctx, conns[0].SimURIs()); err != nil {
 		return nil, err
 	}
 	rep := &Report{
 		Workload: o.Workload, Segment: o.Segment,
-		Target: w.Target, Server: sessions[0].Server(), ProtocolVersion: sessions[0].ProtocolVersion(),
-		AskedRate: askedRate(w.Load) / float64(max(o.Segment.N, 1)), LateObservable: sessions[0].LateAnswersObservable(),
+		Target: w.Target, Server: conns[0].Server(), ProtocolVersion: conns[0].ProtocolVersion(),
+		AskedRate: askedRate(w.Load) / float64(max(o.Segment.N, 1)), LateObservable: conns[0].LateAnswersObservable(),
 	}
 	if !waitUntil(ctx, o.StartAt) {
 		return nil, fmt.Errorf("interrupted while waiting for --start-at %s: %w", o.StartAt.Format(time.RFC3339), context.Cause(ctx))
 	}
-	cost := servercost.Start(ctx, costPIDs(sessions, o.ServerPID), servercost.Every)
+	cost := servercost.Start(ctx, costPIDs(conns, o.ServerPID), servercost.Every)
 	defer cost.Stop() // before closeAll (defers run last first): the children are still there
 	self := servercost.Start(ctx, []int{os.Getpid()}, servercost.Every)
 	defer self.Stop()
@@ -198,7 +198,7 @@ type runner struct {
 	o        Options
 	w        *workload.Workload
 	plan     *workload.Plan
-	sessions []*client.Session
+	conns    []client.Conn // one per session of the workload
 	measured *stats.Recorder
 	warmup   *stats.Recorder
 	cold     *servercost.ColdStartRecorder
@@ -216,9 +216,9 @@ type runner struct {
 }
 
 // dial opens every session in parallel and settles the era of each.
-func (r *runner) dial(ctx context.Context) ([]*client.Session, error) {
+func (r *runner) dial(ctx context.Context) ([]client.Conn, error) {
 	n := max(r.w.Sessions, 1)
-	sessions := make([]*client.Session, n)
+	sessions := make([]client.Conn, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range sessions {
@@ -238,7 +238,7 @@ func (r *runner) dial(ctx context.Context) ([]*client.Session, error) {
 
 // closeAll closes sessions in parallel: a stdio child may take a while to
 // exit, and children do not wait for each other.
-func closeAll(sessions []*client.Session) {
+func closeAll(sessions []client.Conn) {
 	var wg sync.WaitGroup
 	for _, s := range sessions {
 		if s != nil {
@@ -252,8 +252,8 @@ func closeAll(sessions []*client.Session) {
 	wg.Wait()
 }
 
-func (r *runner) open(ctx context.Context) (*client.Session, error) {
-	s, handshake, err := client.Connect(ctx, client.Dial{
+func (r *runner) open(ctx context.Context) (client.Conn, error) {
+	s, handshake, err := client.Open(ctx, client.Dial{
 		Target: r.w.Target, Protocol: r.w.Protocol, Headers: r.w.Headers,
 		Embedded: r.o.EmbeddedCommand, Stderr: r.o.Stderr, Client: r.o.Client,
 		Aim:       targets.Aim{AllowHosts: r.w.AllowHosts, InsecureCredentials: r.w.InsecureCredentials},
@@ -271,7 +271,7 @@ func (r *runner) open(ctx context.Context) (*client.Session, error) {
 // costPIDs are the processes whose cost a run samples: those behind its
 // stdio sessions, and serverPID (--server-pid, 0: none) for a server
 // started elsewhere on this machine.
-func costPIDs(sessions []*client.Session, serverPID int) []int {
+func costPIDs(sessions []client.Conn, serverPID int) []int {
 	var pids []int
 	for _, s := range sessions {
 		if pid, _, ok := s.Process(); ok {

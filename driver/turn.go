@@ -32,7 +32,7 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	}
 	r.started.Add(1)
 	started := time.Now()
-	s := r.sessions[r.o.Segment.Local(i)%uint64(len(r.sessions))]
+	s := r.conns[r.o.Segment.Local(i)%uint64(len(r.conns))]
 	rec.Schedule(len(atts))
 
 	// A late answer to any read of the turn is recorded in its phase.
@@ -113,9 +113,11 @@ func (r *runner) dropTurn(rec *stats.Recorder, intended time.Time, atts []worklo
 	r.errs.Add(int64(len(atts)))
 }
 
-// doRead performs one read and records it. It returns the outcome and
-// when the read ended.
-func (r *runner) doRead(tctx context.Context, s *client.Session, intended time.Time, att workload.Attachment, rec *stats.Recorder) (stats.Outcome, time.Time) {
+// doRead performs one read and records it: the one place a read's
+// timeout, cancellation and answer become a sample, however the document
+// is read (the client chose the way at connect time). It returns the
+// outcome and when the read ended.
+func (r *runner) doRead(tctx context.Context, c client.DocumentReader, intended time.Time, att workload.Attachment, rec *stats.Recorder) (stats.Outcome, time.Time) {
 	sample := stats.ReadSample{Class: att.Class}
 	send := time.Now()
 	if tctx.Err() != nil && errors.Is(context.Cause(tctx), errDeadline) {
@@ -127,71 +129,66 @@ func (r *runner) doRead(tctx context.Context, s *client.Session, intended time.T
 	defer cancel()
 	sample.Sent, sample.Lag = true, send.Sub(intended)
 	sample.Fresh = r.fresh.fresh(att.URI, send)
-	if s.Documents() != nil || r.chunkOf(att) > 0 {
-		return r.readDocument(rctx, s, intended, att, sample, rec) // ranged.go
-	}
-	var opts []client.ReadOption
 	digest := r.digests.want(att.URI)
-	if digest {
-		opts = append(opts, client.WithDigest())
-	}
-	a, err := s.Read(rctx, att.URI, opts...)
+	a, err := c.ReadDocument(rctx, att.URI, client.ReadSpec{Chunk: r.chunkOf(att), MaxBytes: r.w.Turn.MaxAnswer, Digest: digest})
 	now := time.Now()
+	// What arrived counts, also of a read cut before its end.
+	sample.ByteCounts, sample.Chunks = stats.ByteCounts(a.ByteCounts), a.Parts
 	switch {
 	case err == nil:
-		r.cold.Read(a.Sent, a.Done)
-		r.answered(&sample, a, att, intended, s.Modern(), rec)
+		now = r.answered(&sample, a, att, intended, send, now, rec)
 		if digest {
-			r.digests.store(att.URI, a.Verdict)
+			r.digests.store(att.URI, a)
 		}
-		now = a.Done
 	case errors.Is(context.Cause(rctx), errReadTimeout):
 		sample.Outcome, sample.LowerBound, sample.Latency = stats.Timeout, true, now.Sub(intended)
 		r.abandoned.Add(1)
-	case rctx.Err() != nil:
+	default:
 		sample.Outcome = stats.Cancelled // turn deadline, or the run was interrupted
 		sample.LowerBound, sample.Latency = true, now.Sub(intended)
 		r.abandoned.Add(1)
-	case errors.Is(err, client.ErrProtocol):
-		sample.Outcome = stats.Protocol // e.g. 202 Accepted for a request
-		r.logFailure(att.URI, err.Error())
-	default:
-		sample.Outcome = stats.Transport
-		r.logFailure(att.URI, err.Error())
 	}
 	sample.End = now
 	return r.record(rec, sample, att)
 }
 
-// answered fills sample from an answer: its kind, latencies, bytes, shape
-// findings and cache hints.
-func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att workload.Attachment, intended time.Time, modern bool, rec *stats.Recorder) {
-	v := a.Verdict
-	sample.Outcome = outcomeOf(v.Kind)
-	sample.Answered = true
-	sample.Latency = a.Done.Sub(intended)
-	if sample.Outcome == stats.OK {
-		sample.FirstUsable = sample.Latency // a JSON answer is usable once whole
+// answered fills sample from a read that ended without its context
+// ending: its outcome, latencies, shape findings and cache hints, and
+// logs why it failed. send and now are the read's send and end as the
+// run saw them, for a read that failed before a part was sent. It returns
+// when the read ended.
+func (r *runner) answered(sample *stats.ReadSample, a *client.ReadAnswer, att workload.Attachment, intended, send, now time.Time, rec *stats.Recorder) time.Time {
+	if a.Sent.IsZero() {
+		a.Sent = send
 	}
-	sample.Service = a.Done.Sub(a.Sent)
+	if a.Done.IsZero() {
+		a.Done = now
+	}
+	sample.Outcome, sample.Answered = outcomeOf(a.Kind), a.Answered
+	sample.Latency, sample.Service = a.Done.Sub(intended), a.Done.Sub(a.Sent)
 	if !a.FirstByte.IsZero() {
 		sample.TTFB = a.FirstByte.Sub(a.Sent)
 	}
-	sample.WireBytes, sample.DiskBytes, sample.Base64Bytes = a.WireBytes, v.DiskBytes, v.Base64Bytes
-	sample.Base64Padding = v.Padding
-	sample.HasTTL, sample.TTL, sample.CacheScope = v.HasTTL, time.Duration(v.TTLMs)*time.Millisecond, v.CacheScope
-	r.fresh.store(att.URI, a.Done, sample.TTL)
+	if a.Kind == client.OK && !a.FirstUsable.IsZero() {
+		sample.FirstUsable = a.FirstUsable.Sub(intended)
+	}
+	sample.HasTTL, sample.TTL, sample.CacheScope = a.HasTTL, time.Duration(a.TTLMs)*time.Millisecond, a.CacheScope
+	if a.Answered {
+		r.cold.Read(a.Sent, a.Done)
+		r.fresh.store(att.URI, a.Done, sample.TTL)
+	}
 	switch {
-	case v.Kind == client.Unusable:
-		r.logFailure(att.URI, "unusable answer: "+v.Detail)
-	case (v.Kind == client.Internal || v.Kind == client.RPCError) && applyExpect(sample.Outcome, att.Expect).IsError():
+	case a.Kind == client.Unusable || a.Kind == client.Transport:
+		r.logFailure(att.URI, a.Detail)
+	case (a.Kind == client.Internal || a.Kind == client.RPCError) && applyExpect(sample.Outcome, att.Expect).IsError():
 		// The server's own words say why (a message cap, a crash in its
 		// handler): what a size sweep reports as the cause.
-		r.logFailure(att.URI, v.Detail)
+		r.logFailure(att.URI, a.Detail)
 	}
-	if v.Shape != (client.Shape{}) {
-		rec.Shape(stats.Shape(v.Shape))
+	if a.Shape != (client.Shape{}) {
+		rec.Shape(stats.Shape(a.Shape))
 	}
+	return a.Done
 }
 
 // record applies the class's expectation, records the read and counts it

@@ -37,10 +37,24 @@ func IsKnownVersion(v string) bool {
 // they compare as strings.
 func IsModern(v string) bool { return v >= V20260728 }
 
-// SimServerName is the serverInfo name of readbench's simulated server. A
-// client that meets it knows that sim: URIs describe resources, so it can
-// synthesize the mime+size classes of a workload on any transport.
+// SimServerName is the serverInfo name of readbench's simulated server.
+// It names the server in results; no client behaves differently on it
+// (what a server can do is what it advertises: CapabilitySimURIs).
 const SimServerName = "readbench-simserver"
+
+// How a server says that it serves any sim: URI, synthesizing the
+// resource the URI describes (sim:///NAME?mime=TYPE&size=BYTES...; see
+// docs/simulated-server.md): over MCP an experimental capability
+// (capabilities.experimental in the initialize or server/discover result)
+// named CapabilitySimURIs; over plain HTTP a header HeaderSimURIs: 1 on
+// its answers. readbench's simulated server advertises it, and any server
+// may. A client that learns it synthesizes a workload's mime+size classes
+// as sim: URIs instead of discovering them, and the contract check reads
+// sim: URIs of its own choosing.
+const (
+	CapabilitySimURIs = "io.github.readbench/simURIs"
+	HeaderSimURIs     = "Readbench-Sim-Uris"
+)
 
 // Method names used by a resources/read client and its server.
 const (

@@ -247,8 +247,12 @@ func (s *Server) discover(c *call) answer {
 	return answer{parts: [][]byte{protocol.AppendResult(nil, c.id, s.modernResult(body, protocol.ResultComplete))}}
 }
 
+// capabilities are what the server offers: resources, tools, and the
+// experimental protocol.CapabilitySimURIs, by which a client learns that
+// any sim: URI is served (as it would from any server advertising it).
 func capabilities() map[string]any {
-	return map[string]any{"resources": map[string]any{}, "tools": map[string]any{}}
+	return map[string]any{"resources": map[string]any{}, "tools": map[string]any{},
+		"experimental": map[string]any{protocol.CapabilitySimURIs: map[string]any{}}}
 }
 
 func (s *Server) serverInfo() map[string]string {

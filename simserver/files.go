@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/readbench/readbench/protocol"
 )
 
 // FilesPrefix is where Files is mounted by readbench serve: GET
@@ -15,8 +17,9 @@ const FilesPrefix = "/files/"
 
 // FilesServerHeader is the Server header value of a /files/ answer:
 // Options.Name, a slash and Options.Version. A plain HTTP client has no
-// handshake, so this is how it learns what it is talking to (and that
-// mime+size classes may be synthesized as sim: URIs).
+// handshake, so this is how it learns what it is talking to; that
+// mime+size classes may be synthesized as sim: URIs it learns from
+// protocol.HeaderSimURIs, which every /files/ answer carries.
 func (s *Server) FilesServerHeader() string { return s.opts.Name + "/" + s.opts.Version }
 
 // Files returns the plain HTTP half of the ranged read of seed 004
@@ -43,6 +46,7 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Server", s.FilesServerHeader())
+	w.Header().Set(protocol.HeaderSimURIs, "1") // any sim: URI is served here (its path and query)
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		fileError(w, http.StatusMethodNotAllowed, "invalid_path", "only GET and HEAD")

@@ -16,7 +16,6 @@ import (
 	"github.com/readbench/readbench/internal/peertest"
 
 	"github.com/readbench/readbench/client"
-	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -26,18 +25,20 @@ func filesPrefix(mcpURL string) string {
 	return "range+" + strings.TrimSuffix(mcpURL, "mcp") + "files/"
 }
 
-func connect(t *testing.T, target string) *client.Session {
+// connect opens target as a run does (client.Open): an MCP session, or
+// plain HTTP documents for a range+http target.
+func connect(t *testing.T, target string) client.Conn {
 	t.Helper()
 	tg, err := targets.Parse(target)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := client.Connect(context.Background(), client.Dial{Target: tg, Client: client.ServerInfo{Name: "test", Version: "1"}})
+	c, _, err := client.Open(context.Background(), client.Dial{Target: tg, Client: client.ServerInfo{Name: "test", Version: "1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = s.Close() })
-	return s
+	t.Cleanup(func() { _ = c.Close() })
+	return c
 }
 
 // wholeDigest is the sha256 of what one whole resources/read of uri
@@ -66,29 +67,30 @@ func wholeDigest(t *testing.T, s *client.Session, uri string) []byte {
 func TestSameBytesThreeWays(t *testing.T) {
 	mcpURL := startServe(t)
 	mcpS, files := connect(t, mcpURL), connect(t, filesPrefix(mcpURL))
-	if files.Server().Name != "readbench-simserver" {
-		t.Errorf("plain HTTP server %+v: the Server header names the simulated server", files.Server())
+	if files.Server().Name != "readbench-simserver" || !files.SimURIs() || !mcpS.SimURIs() {
+		t.Errorf("plain HTTP server %+v (sim: URIs %t, over MCP %t): the Server header names the simulated server, both advertise sim: URIs",
+			files.Server(), files.SimURIs(), mcpS.SimURIs())
 	}
 	for _, uri := range []string{
 		"sim:///logs/app.log?mime=text/plain&size=3000001",
 		"sim:///shot.png?mime=image/png&size=1048578",
 	} {
 		t.Run(uri, func(t *testing.T) {
-			whole := wholeDigest(t, mcpS, uri)
+			whole := wholeDigest(t, mcpS.(*client.Session), uri)
 			for _, way := range []struct {
 				name  string
-				s     *client.Session
+				s     client.Conn
 				chunk int64
 			}{{"mcp ranged", mcpS, 256 << 10}, {"http ranges", files, 256<<10 + 7}, {"http whole", files, 0}} {
 				h := sha256.New()
-				f, err := driver.FetchDocument(context.Background(), way.s, uri, way.chunk, 0, h)
-				if err != nil || f.Outcome.String() != "ok" {
-					t.Fatalf("%s: %v %v %s", way.name, err, f.Outcome, f.Detail)
+				f, err := way.s.ReadDocument(context.Background(), uri, client.ReadSpec{Chunk: way.chunk, Sink: h})
+				if err != nil || f.Kind != client.OK {
+					t.Fatalf("%s: %v %v %s", way.name, err, f.Kind, f.Detail)
 				}
 				if got := h.Sum(nil); !bytes.Equal(got, whole) {
 					t.Errorf("%s: sha256 %s, the whole MCP read's %s", way.name, hex.EncodeToString(got), hex.EncodeToString(whole))
 				}
-				t.Logf("%s: %d parts, wire %d, disk %d", way.name, len(f.Chunks), f.WireBytes, f.DiskBytes)
+				t.Logf("%s: %d parts, wire %d, disk %d", way.name, len(f.Parts), f.WireBytes, f.DiskBytes)
 			}
 		})
 	}

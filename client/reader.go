@@ -1,0 +1,211 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/readbench/readbench/targets"
+)
+
+// DocumentReader reads one document, however the target serves it, and
+// says what the answer is: the one way a load run reads. Open chooses the
+// implementation from the target: a *Session (an MCP target: one
+// resources/read, or the read tool in parts) or a *Documents (a
+// range+http target: one GET, or Range requests). Callers branch on the
+// ReadAnswer, never on which of them produced it.
+type DocumentReader interface {
+	// ReadDocument reads uri as spec says and classifies the answer. It
+	// returns ctx's error when ctx ended the read, with what was received
+	// until then (bytes, parts, timings) in the ReadAnswer, never nil. Any
+	// other failure (a dead connection, a broken answer) is a Kind of the
+	// ReadAnswer, with a nil error.
+	ReadDocument(ctx context.Context, uri string, spec ReadSpec) (*ReadAnswer, error)
+}
+
+// Conn is an open target as a load run and the contract check meet it:
+// it reads documents, says who answered and what it advertised, and
+// closes. Open returns one.
+type Conn interface {
+	DocumentReader
+	// Server is what the server said about itself (the handshake's
+	// serverInfo, or a plain HTTP server's Server header).
+	Server() ServerInfo
+	// ProtocolVersion is the MCP version spoken, "" for plain HTTP.
+	ProtocolVersion() string
+	// LateAnswersObservable reports whether an answer to a read given up
+	// on can still be seen (see Session.LateAnswersObservable).
+	LateAnswersObservable() bool
+	// Process describes the server process behind the connection, when
+	// readbench started it (see Session.Process).
+	Process() (pid int, spawnToFirstMessage time.Duration, ok bool)
+	// SimURIs reports whether the server advertised that it serves any
+	// sim: URI (protocol.CapabilitySimURIs, protocol.HeaderSimURIs), so
+	// that mime+size classes can be synthesized instead of discovered.
+	SimURIs() bool
+	Close() error
+}
+
+// Open reaches the target and returns the reader its kind calls for: a
+// range+http target gets *Documents (plain HTTP, no handshake), every
+// other target a *Session whose era is settled. It returns how long
+// opening took (the handshake: cold start).
+func Open(ctx context.Context, d Dial) (Conn, time.Duration, error) {
+	if d.Target.Kind == targets.Files {
+		docs, took, err := ConnectDocuments(ctx, d)
+		if err != nil {
+			return nil, 0, err
+		}
+		return docs, took, nil
+	}
+	s, took, err := Connect(ctx, d)
+	if err != nil {
+		return nil, 0, err
+	}
+	return s, took, nil
+}
+
+// ReadSpec says how to read one document.
+type ReadSpec struct {
+	// Chunk > 0 reads the document in parts of Chunk bytes until its last
+	// byte: the read tool over MCP, Range requests over plain HTTP. 0 reads
+	// it whole: one resources/read, or one GET.
+	Chunk int64
+	// MaxBytes bounds a read in parts: a provider that never says eof is
+	// given up on past this many bytes (0: targets.DefaultMaxAnswer).
+	MaxBytes int64
+	// Digest asks for ReadAnswer.Digest (a whole resources/read only; see
+	// WithDigest).
+	Digest bool
+	// Sink receives the document's bytes in order when the read is in parts
+	// or over plain HTTP (nil: counted and dropped). A whole resources/read
+	// is classified as it streams and keeps no bytes.
+	Sink io.Writer
+}
+
+// ByteCounts are a read's bytes: wire as received (the message and its
+// framing, or an HTTP body), disk decoded, the base64 carried and its
+// padding. The fields match the run's counters in stats, which knows
+// nothing of MCP, so a run converts it as it is (as it does Shape).
+type ByteCounts struct {
+	WireBytes, DiskBytes, Base64Bytes, Base64Padding int64
+}
+
+// ReadAnswer is what one read of a document found, whichever way it was
+// read: the only value a load run maps to an outcome.
+type ReadAnswer struct {
+	Kind Kind
+	Code int // JSON-RPC error code, when the answer was one
+	// Answered is true when the read ended with something the server sent,
+	// so that its timings are an answer's. It is false when the connection
+	// failed (Kind Transport), and for a whole read whose answer broke the
+	// transport's rules (it never arrived whole); a read in parts that
+	// breaks them has had its earlier parts answered.
+	Answered bool
+	// Sent is the first part's send, FirstByte its first byte on the wire
+	// (zero when unknown), Done the last part's last byte. Zero when the
+	// read failed before a part was sent.
+	Sent, FirstByte, Done time.Time
+	// FirstUsable is when the first document byte could be used: the end
+	// of a whole MCP answer or of the first read-tool part (base64 in JSON
+	// is usable once its message is whole), the first body byte over HTTP.
+	// Zero when none arrived.
+	FirstUsable time.Time
+	ByteCounts
+	Parts []time.Duration // a read in parts: each part's send → last byte
+	Shape Shape           // a whole resources/read's shape findings
+	// What a whole resources/read's answer said of itself: its entries,
+	// the first entry's mimeType, the cache hints; Digest as WithDigest.
+	Entries    int
+	MIME       string
+	HasTTL     bool
+	TTLMs      int64
+	CacheScope string
+	Digest     string
+	// Detail says why the read failed, for a log line ("" when it did not).
+	Detail string
+}
+
+// ReadDocument reads uri over MCP: whole with one resources/read, or with
+// spec.Chunk > 0 in parts with the read tool (readtool.go).
+func (s *Session) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (*ReadAnswer, error) {
+	if spec.Chunk > 0 {
+		return s.readInParts(ctx, uri, spec)
+	}
+	var opts []ReadOption
+	if spec.Digest {
+		opts = append(opts, WithDigest())
+	}
+	a, err := s.Read(ctx, uri, opts...)
+	if err != nil {
+		return failure(ctx, &ReadAnswer{}, err)
+	}
+	v := a.Verdict
+	ra := &ReadAnswer{
+		Kind: v.Kind, Code: v.Code, Answered: true,
+		Sent: a.Sent, FirstByte: a.FirstByte, Done: a.Done,
+		ByteCounts: ByteCounts{WireBytes: a.WireBytes, DiskBytes: v.DiskBytes, Base64Bytes: v.Base64Bytes, Base64Padding: v.Padding},
+		Shape:      v.Shape, Entries: v.Entries, MIME: v.MIME,
+		HasTTL: v.HasTTL, TTLMs: v.TTLMs, CacheScope: v.CacheScope, Digest: v.Digest,
+	}
+	switch v.Kind {
+	case OK:
+		ra.FirstUsable = a.Done // a JSON answer is usable once whole
+	case Unusable:
+		ra.Detail = "unusable answer: " + v.Detail
+	default:
+		ra.Detail = v.Detail
+	}
+	return ra, nil
+}
+
+// failure ends a read that got an error instead of an answer: ctx's
+// error when ctx ended it, else a Kind (errors.Is ErrProtocol: the
+// protocol kind; anything else: the connection failed).
+func failure(ctx context.Context, a *ReadAnswer, err error) (*ReadAnswer, error) {
+	if ctx.Err() != nil {
+		return a, ctx.Err()
+	}
+	a.Kind, a.Detail = Transport, err.Error()
+	if errors.Is(err, ErrProtocol) {
+		a.Kind = Unusable
+	}
+	return a, nil
+}
+
+// maxParts bounds the parts of one read: a provider that answers ever
+// fewer bytes without eof must not keep a read alive for ever.
+const maxParts = 1 << 20
+
+// part adds one part's timing and bytes.
+func (a *ReadAnswer) part(sent, firstByte, done time.Time, wire, disk int64) {
+	if a.Sent.IsZero() {
+		a.Sent, a.FirstByte = sent, firstByte
+	}
+	if done.IsZero() {
+		done = time.Now()
+	}
+	a.Done = done
+	a.Parts = append(a.Parts, done.Sub(sent))
+	a.WireBytes += wire
+	a.DiskBytes += disk
+}
+
+// fail ends a read in parts with a kind and why.
+func (a *ReadAnswer) fail(k Kind, format string, args ...any) {
+	a.Kind, a.Detail = k, fmt.Sprintf(format, args...)
+}
+
+// partsDone finishes a read in parts: the error of a part that failed
+// (ctx's, or a Kind), and whether the read counts as answered.
+func partsDone(ctx context.Context, a *ReadAnswer, err error) (*ReadAnswer, error) {
+	if err != nil {
+		if _, err := failure(ctx, a, err); err != nil {
+			return a, err
+		}
+	}
+	a.Answered = a.Kind != Transport // a dead connection is no answer, as for a whole read
+	return a, nil
+}

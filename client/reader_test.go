@@ -1,0 +1,293 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/targets"
+)
+
+// docServer serves one document at /files/doc.txt with net/http's own
+// Range support, and lets a test break it: lie shifts every
+// Content-Range by one byte.
+type docServer struct {
+	data []byte
+	lie  bool
+	sim  bool // advertise protocol.HeaderSimURIs
+}
+
+func (d *docServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if d.sim {
+		w.Header().Set(protocol.HeaderSimURIs, "1")
+	}
+	if r.Method == http.MethodHead {
+		w.Header().Set("Server", "doc-test/1.2")
+		return
+	}
+	if r.URL.Path != "/files/doc.txt" {
+		http.Error(w, `{"code":"not_found"}`, http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain")
+	if d.lie {
+		w = &lyingWriter{ResponseWriter: w}
+	}
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(d.data))
+}
+
+// lyingWriter adds one to the first number of Content-Range.
+type lyingWriter struct{ http.ResponseWriter }
+
+func (l *lyingWriter) WriteHeader(code int) {
+	h := l.Header()
+	var a, b, n int64
+	if _, err := fmt.Sscanf(h.Get("Content-Range"), "bytes %d-%d/%d", &a, &b, &n); err == nil {
+		h.Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", a+1, b, n))
+	}
+	l.ResponseWriter.WriteHeader(code)
+}
+
+func docBytes(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte('a' + i*7%26)
+	}
+	return b
+}
+
+func dialOf(t *testing.T, target string) Dial {
+	t.Helper()
+	tg, err := targets.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Dial{Target: tg}
+}
+
+// TestOpenChoosesReader: the target decides the reader at connect time: a
+// range+http target opens to plain HTTP documents (no session, no
+// JSON-RPC), an MCP target to a session; Connect and ConnectDocuments
+// each refuse the other kind of target.
+func TestOpenChoosesReader(t *testing.T) {
+	files := "range+" + peertest.ServeLocal(t, &docServer{data: docBytes(10), sim: true}).URL + "/files/"
+	mcpURL := peertest.StartSDKHTTP(t, nil)
+	for _, tc := range []struct {
+		target string
+		want   string
+		sim    bool
+	}{
+		{files, "*client.Documents", true},
+		{mcpURL, "*client.Session", false},
+	} {
+		c, _, err := Open(context.Background(), dialOf(t, tc.target))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.target, err)
+		}
+		if got := fmt.Sprintf("%T", c); got != tc.want || c.SimURIs() != tc.sim {
+			t.Errorf("%s opened to %s (sim: URIs %t), want %s (%t)", tc.target, got, c.SimURIs(), tc.want, tc.sim)
+		}
+		_ = c.Close()
+	}
+	if _, _, err := Connect(context.Background(), dialOf(t, files)); err == nil || !strings.Contains(err.Error(), "plain HTTP documents") {
+		t.Errorf("Connect of a range+http target: %v, want a refusal", err)
+	}
+	if _, _, err := ConnectDocuments(context.Background(), dialOf(t, mcpURL)); err == nil {
+		t.Error("ConnectDocuments of an MCP target succeeded")
+	}
+}
+
+// TestReadDocumentHTTP: Range requests until the last byte deliver the
+// document's exact bytes, one part latency per part; a whole GET too; a
+// server that lies in Content-Range or a missing path get the right kind.
+func TestReadDocumentHTTP(t *testing.T) {
+	data := docBytes(100_001)
+	want := sha256.Sum256(data)
+	for _, tc := range []struct {
+		name  string
+		srv   *docServer
+		uri   string
+		chunk int64
+		kind  Kind
+		parts int
+	}{
+		{"ranges", &docServer{data: data}, "sim:///doc.txt", 10_000, OK, 11},
+		{"one chunk bigger than the file", &docServer{data: data}, "sim:///doc.txt", 1 << 20, OK, 1},
+		{"whole", &docServer{data: data}, "sim:///doc.txt", 0, OK, 1},
+		{"missing", &docServer{data: data}, "sim:///nope.txt", 10_000, NotFound, 1},
+		{"lying Content-Range", &docServer{data: data, lie: true}, "sim:///doc.txt", 10_000, Unusable, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, _, err := ConnectDocuments(context.Background(), dialOf(t, "range+"+peertest.ServeLocal(t, tc.srv).URL+"/files/"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			if d.Server() != (ServerInfo{Name: "doc-test", Version: "1.2"}) || d.SimURIs() {
+				t.Errorf("server %+v, sim: URIs %t; want the Server header's name and version, and no sim: URIs", d.Server(), d.SimURIs())
+			}
+			h := sha256.New()
+			a, err := d.ReadDocument(context.Background(), tc.uri, ReadSpec{Chunk: tc.chunk, Sink: h})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Kind != tc.kind || len(a.Parts) != tc.parts || !a.Answered {
+				t.Fatalf("kind %v with %d parts (%s), answered %t; want %v with %d", a.Kind, len(a.Parts), a.Detail, a.Answered, tc.kind, tc.parts)
+			}
+			if tc.kind != OK {
+				if a.DiskBytes != 0 || a.Detail == "" {
+					t.Errorf("a failed part counted %d document bytes, detail %q", a.DiskBytes, a.Detail)
+				}
+				return
+			}
+			if got := h.Sum(nil); !bytes.Equal(got, want[:]) || a.DiskBytes != int64(len(data)) || a.WireBytes != a.DiskBytes {
+				t.Errorf("sha256 %x (want %x), disk %d, wire %d", got, want, a.DiskBytes, a.WireBytes)
+			}
+			if a.FirstUsable.Before(a.Sent) || a.Done.Before(a.FirstUsable) {
+				t.Errorf("sent %v, first usable %v, done %v out of order", a.Sent, a.FirstUsable, a.Done)
+			}
+		})
+	}
+}
+
+// TestReadDocumentFailures: a read that gets no answer is a kind, not an
+// error (a dead server is the transport kind and unanswered), unless its
+// context ended it: then ctx's error comes back.
+func TestReadDocumentFailures(t *testing.T) {
+	srv := peertest.ServeLocal(t, &docServer{data: docBytes(10)})
+	d, _, err := ConnectDocuments(context.Background(), dialOf(t, "range+"+srv.URL+"/files/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if a, err := d.ReadDocument(ctx, "sim:///doc.txt", ReadSpec{}); err != context.Canceled || a == nil {
+		t.Errorf("cancelled read: %v, %v; want context.Canceled and an answer", a, err)
+	}
+	srv.Close()
+	a, err := d.ReadDocument(context.Background(), "sim:///doc.txt", ReadSpec{Chunk: 4})
+	if err != nil || a.Kind != Transport || a.Answered || a.Detail == "" {
+		t.Errorf("read of a closed server: %+v, %v; want the transport kind, unanswered", a, err)
+	}
+}
+
+// toolScript answers each tools/call with body (its result or error
+// member), and everything else as a 2025-06-18 server would.
+func toolScript(tool string) *Session {
+	return &Session{version: protocol.V20250618, t: &scriptTransport{answer: func(method, _ string, _ int) (string, error) {
+		return tool, nil
+	}}}
+}
+
+// TestReadInPartsKinds: a read-tool part's failure is classified by the
+// one rule for codes: a JSON-RPC -32602 is not found only when worded so,
+// a tool's own code is an RPC error whatever its words, isError codes
+// (structured or in the text) map by name.
+func TestReadInPartsKinds(t *testing.T) {
+	for _, tc := range []struct {
+		answer string
+		kind   Kind
+		code   int
+	}{
+		{`"result":{"structuredContent":{"bytes":"aGk=","eof":true}}`, OK, 0},
+		{`"error":{"code":-32602,"message":"missing argument offset"}`, InvalidParams, 0},
+		{`"error":{"code":-32602,"message":"file not found: x"}`, NotFound, 0},
+		{`"error":{"code":-32000,"message":"file not found: x"}`, RPCError, 0},
+		{`"error":{"code":-32002,"message":"gone"}`, NotFound, 0},
+		{`"result":{"isError":true,"structuredContent":{"code":"invalid_path"}}`, InvalidParams, 0},
+		{`"result":{"isError":true,"content":[{"type":"text","text":"not_found: no such file"}]}`, NotFound, 0},
+		{`"result":{"content":[]}`, Unusable, 0},
+	} {
+		a, err := toolScript(tc.answer).ReadDocument(context.Background(), "file:///x", ReadSpec{Chunk: 2})
+		if err != nil || a.Kind != tc.kind || !a.Answered || len(a.Parts) != 1 || (tc.kind != OK) != (a.Detail != "") {
+			t.Errorf("%s: %+v, %v; want kind %v", tc.answer, a, err, tc.kind)
+		}
+	}
+}
+
+// TestErrorKind: the one rule for JSON-RPC codes, for resources/read in
+// either era and for a tool call.
+func TestErrorKind(t *testing.T) {
+	for _, c := range []struct {
+		code int
+		msg  string
+		ctx  errorContext
+		want Kind
+	}{
+		{-32002, "", legacyRead, NotFound},
+		{-32002, "", toolCall, NotFound},
+		{-32602, "Invalid params", legacyRead, InvalidParams},
+		{-32602, "Invalid params", modernRead, NotFound}, // 2026-07-28 retired -32002
+		{-32602, "Invalid params", toolCall, InvalidParams},
+		{-32602, "Resource not found: docs://x", legacyRead, NotFound},
+		{-32602, "Resource not found: docs://x", toolCall, NotFound},
+		{-32603, "not found", legacyRead, Internal},
+		{-32603, "boom", toolCall, Internal},
+		{-32000, "no such file", legacyRead, NotFound},
+		{-32000, "no such file", toolCall, RPCError},
+		{-32000, "custom", modernRead, RPCError},
+	} {
+		if got := errorKind(c.code, c.msg, c.ctx); got != c.want {
+			t.Errorf("errorKind(%d, %q, %d) = %v, want %v", c.code, c.msg, c.ctx, got, c.want)
+		}
+	}
+}
+
+// TestStatusAndToolCodeKinds: an HTTP status and a read tool's isError
+// code map to the kinds of the same meaning.
+func TestStatusAndToolCodeKinds(t *testing.T) {
+	for status, want := range map[int]Kind{404: NotFound, 400: InvalidParams, 416: InvalidParams, 500: Internal, 503: Internal, 403: Unusable, 302: Unusable} {
+		if got := statusKind(status); got != want {
+			t.Errorf("statusKind(%d) = %v, want %v", status, got, want)
+		}
+	}
+	for code, want := range map[string]Kind{"not_found": NotFound, "invalid_path": InvalidParams, "internal": Internal, "": RPCError, "busy": RPCError} {
+		if got := toolCodeKind(code); got != want {
+			t.Errorf("toolCodeKind(%q) = %v, want %v", code, got, want)
+		}
+	}
+}
+
+// TestHandshakeLearnsSimURIs: whether a server serves any sim: URI is
+// what its handshake advertises (capabilities.experimental), in either
+// era, never its name.
+func TestHandshakeLearnsSimURIs(t *testing.T) {
+	const caps = `"capabilities":{"experimental":{"` + protocol.CapabilitySimURIs + `":{}}}`
+	for _, c := range []struct {
+		name   string
+		answer func(method, version string, n int) (string, error)
+		want   bool
+	}{
+		{"initialize advertises", func(method, _ string, _ int) (string, error) {
+			if method == protocol.MethodInitialize {
+				return `"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":"any","version":"1"},` + caps + `}`, nil
+			}
+			return `"error":{"code":-32601,"message":"no"}`, nil
+		}, true},
+		{"discover advertises", func(string, string, int) (string, error) {
+			return `"result":{"supportedVersions":["` + protocol.Latest + `"],` + caps + `}`, nil
+		}, true},
+		{"named like the simulated server, advertises nothing", func(method, _ string, _ int) (string, error) {
+			if method == protocol.MethodInitialize {
+				return `"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":"` + protocol.SimServerName + `","version":"1"},"capabilities":[]}`, nil
+			}
+			return `"error":{"code":-32601,"message":"no"}`, nil
+		}, false},
+	} {
+		s := &Session{t: &scriptTransport{answer: c.answer}}
+		if err := s.handshake(context.Background(), "auto"); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if s.SimURIs() != c.want {
+			t.Errorf("%s: SimURIs %t, want %t", c.name, s.SimURIs(), c.want)
+		}
+	}
+}
