@@ -45,7 +45,7 @@ func runThresholds(c *cli.Context, w *workload.Workload) ([]bounds.Threshold, er
 
 // holdToThresholds evaluates ts on res and stores the verdicts in it.
 func holdToThresholds(res *results.Result, ts []bounds.Threshold) error {
-	vs, err := bounds.EvaluateAll(ts, res)
+	vs, err := results.EvaluateAll(ts, res)
 	if err != nil {
 		return fmt.Errorf("threshold: %w", err)
 	}
