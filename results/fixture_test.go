@@ -62,7 +62,7 @@ func fixtureWorkload(t testing.TB) *workload.Workload {
 		},
 		Headers:    map[string]string{"Authorization": secretHeader},
 		AllowHosts: []string{"staging.example.com"},
-		Thresholds: map[string]string{"turn.p99": "<800ms", "errors": "<1%"},
+		Thresholds: []workload.Threshold{{Metric: "errors", Bound: "<1%"}, {Metric: "turn.p99", Bound: "<800ms"}},
 	}
 }
 

@@ -96,8 +96,8 @@ func resolveWorkload(w *workload.Workload) Workload {
 		AllowHosts: append([]string{}, w.AllowHosts...),
 		Headers:    make(map[string]string, len(w.Headers)),
 	}
-	for k, v := range w.Thresholds {
-		r.Thresholds[k] = v
+	for _, t := range w.Thresholds {
+		r.Thresholds[t.Metric] = t.Bound // as written
 	}
 	for k := range w.Headers {
 		r.Headers[k] = Redacted

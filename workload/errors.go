@@ -10,7 +10,10 @@
 package workload
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -23,6 +26,8 @@ import (
 //
 // Line and Col are 1-based and 0 when the error does not come from a place in
 // the file (for example a bad command-line override found by Validate).
+// When a file has several mistakes, Parse and Validate return them all, as
+// Errors.
 type Error struct {
 	File      string
 	Line, Col int
@@ -53,6 +58,81 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(e.Msg)
 	return b.String()
+}
+
+// Errors is every mistake of one file (or of one Validate), sorted by place
+// in the file: the command line prints one per line, each with its
+// FILE:LINE:COL, so that one run names everything to fix. errors.As finds
+// the first *Error in it.
+type Errors []*Error
+
+// Error is one line per mistake.
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap is the mistakes, for errors.As and errors.Is.
+func (es Errors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+// join is the error of a list of mistakes: nil for none, the *Error
+// itself for one, else Errors sorted by place (errors without a place,
+// from the command line, first; then by line and column; ties keep the
+// order they were found in).
+func join(es []*Error) error {
+	switch len(es) {
+	case 0:
+		return nil
+	case 1:
+		return es[0]
+	}
+	out := slices.Clone(es)
+	slices.SortStableFunc(out, func(a, b *Error) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+	})
+	return Errors(out)
+}
+
+// fail records a mistake found while walking. A mistake at a key path
+// explains what validation later says about that path and the paths under
+// it (a rate that does not parse is also a missing rate); an unknown key
+// explains its siblings too (a misspelt "rat" is the missing "rate").
+func (p *parser) fail(err error, unknownKey bool) {
+	var e *Error
+	if !errors.As(err, &e) {
+		e = &Error{File: p.file, Msg: err.Error()}
+	}
+	p.errs = append(p.errs, e)
+	if unknownKey {
+		p.explain = append(p.explain, parentKey(e.Key))
+	} else {
+		p.explain = append(p.explain, e.Key)
+	}
+}
+
+// explained reports whether a validation error at key follows from a
+// mistake already recorded, at key, above it or below it.
+func (p *parser) explained(key string) bool {
+	for _, x := range p.explain {
+		if under(key, x) || under(x, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// under reports whether key path a is b or inside it.
+func under(a, b string) bool {
+	return b == "" || a == b || strings.HasPrefix(a, b+".") || strings.HasPrefix(a, b+"[")
 }
 
 // errorf builds an *Error that is not tied to a place in the file; Parse

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/readbench/readbench/internal/suggest"
 	"github.com/readbench/readbench/units"
@@ -27,11 +28,37 @@ const maxAliasDepth = 32
 // expand into a huge tree ("billion laughs"); no real workload comes near.
 const maxNodes = 1 << 20
 
-// parser walks one file and records where each key path was written.
+// parser walks one file and records where each key path was written and
+// every mistake it finds: a bad value is recorded and the walk goes on
+// with the next key, so that one run of readbench names all of a file's
+// mistakes, not only the first.
 type parser struct {
-	file  string
-	pos   map[string]position
-	nodes int // nodes visited so far, aliases expanded
+	file    string
+	lines   []string // the source, for columns inside a scalar (see within)
+	pos     map[string]position
+	nodes   int      // nodes visited so far, aliases expanded
+	errs    []*Error // the mistakes found so far
+	explain []string // the key paths whose mistakes explain validation errors under them
+}
+
+// within is the place of byte off of scalar n's value in the source: exact
+// when the value is written on n's line as it reads (plain, or quoted
+// without escapes), else n's own place. Columns count characters, as the
+// YAML library's do.
+func (p *parser) within(n *yaml.Node, off int) position {
+	at := position{n.Line, n.Column}
+	if n.Line < 1 || n.Line > len(p.lines) || n.Column < 1 || off < 0 || off > len(n.Value) {
+		return at
+	}
+	line := []rune(p.lines[n.Line-1])
+	start := n.Column - 1
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		start++
+	}
+	if start > len(line) || !strings.HasPrefix(string(line[start:]), n.Value) {
+		return at
+	}
+	return position{n.Line, start + 1 + utf8.RuneCountInString(n.Value[:off])}
 }
 
 // visit counts n more nodes, failing once the file expands beyond reason.
@@ -117,14 +144,16 @@ func (p *parser) pairs(n *yaml.Node, path string, depth int) ([]pair, error) {
 		k, v := n.Content[i], n.Content[i+1]
 		kr := resolve(k)
 		if kr.Kind != yaml.ScalarNode {
-			return nil, p.at(k, path, "a key must be a plain string, got %s", describe(kr))
+			p.fail(p.at(k, path, "a key must be a plain string, got %s", describe(kr)), false)
+			continue
 		}
 		if kr.ShortTag() == "!!merge" {
 			merges = append(merges, v)
 			continue
 		}
 		if first, dup := seen[kr.Value]; dup {
-			return nil, p.at(k, joinKey(path, kr.Value), "duplicate key (first set at line %d)", first.Line)
+			p.fail(p.at(k, joinKey(path, kr.Value), "duplicate key (first set at line %d)", first.Line), false)
+			continue
 		}
 		seen[kr.Value] = k
 		out = append(out, pair{kr.Value, k, v})
@@ -154,6 +183,8 @@ func (p *parser) pairs(n *yaml.Node, path string, depth int) ([]pair, error) {
 // did-you-mean suggestion, and fn is called with each known key's value in
 // document order. Keys starting with "x-" are ignored, as in Compose files,
 // so that a file can hold anchors for its classes to merge ("<<: *md").
+// The mistakes of each key are recorded (fail) and the walk goes on; the
+// error is for n itself, when it is not a map.
 func (p *parser) fields(n *yaml.Node, path string, known []string, fn func(key string, v *yaml.Node) error) error {
 	ps, err := p.pairs(n, path, 0)
 	if err != nil {
@@ -165,11 +196,12 @@ func (p *parser) fields(n *yaml.Node, path string, known []string, fn func(key s
 			continue // an extension key, such as x-defaults: &anchor {...}, is left alone
 		}
 		if !slices.Contains(known, kv.key) {
-			return p.at(kv.k, key, "unknown key%s", suggest.DidYouMean(kv.key, known))
+			p.fail(p.at(kv.k, key, "unknown key%s", suggest.DidYouMean(kv.key, known)), true)
+			continue
 		}
 		p.mark(key, resolve(kv.v))
 		if err := fn(kv.key, kv.v); err != nil {
-			return err
+			p.fail(err, false)
 		}
 	}
 	return nil
@@ -210,21 +242,29 @@ func (p *parser) str(n *yaml.Node, path string) (string, error) {
 }
 
 // strs reads a list of strings, refusing empty ones unless allowEmpty.
+// The error is the first bad item's; the items after it are checked too.
 func (p *parser) strs(n *yaml.Node, path string, allowEmpty bool) ([]string, error) {
 	its, err := p.items(n, path)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]string, 0, len(its))
+	var first error
 	for i, it := range its {
 		s, err := p.str(it, indexKey(path, i))
-		if err != nil {
-			return nil, err
+		if err == nil && s == "" && !allowEmpty {
+			err = p.at(resolve(it), indexKey(path, i), "empty string")
 		}
-		if s == "" && !allowEmpty {
-			return nil, p.at(resolve(it), indexKey(path, i), "empty string")
+		switch {
+		case err != nil && first == nil:
+			first = err
+		case err != nil:
+			p.fail(err, false)
 		}
 		out = append(out, s)
+	}
+	if first != nil {
+		return nil, first
 	}
 	return out, nil
 }
@@ -317,7 +357,8 @@ func convert[T any](p *parser, n *yaml.Node, path, want string, parse func(strin
 	return v, nil
 }
 
-// stringMap reads a map of strings to strings (headers, thresholds).
+// stringMap reads a map of strings to strings (headers); a bad entry is
+// recorded and left out.
 func (p *parser) stringMap(n *yaml.Node, path string) (map[string]string, error) {
 	ps, err := p.pairs(n, path, 0)
 	if err != nil {
@@ -329,7 +370,8 @@ func (p *parser) stringMap(n *yaml.Node, path string) (map[string]string, error)
 		p.mark(key, resolve(kv.v))
 		v, err := p.str(kv.v, key)
 		if err != nil {
-			return nil, err
+			p.fail(err, false)
+			continue
 		}
 		out[kv.key] = v
 	}
