@@ -102,37 +102,70 @@ func join(es []*Error) error {
 	return Errors(out)
 }
 
+// maxErrors bounds the mistakes one file reports: a file of aliases can
+// repeat one mistake a million times, and a hundred lines already say
+// what to fix.
+const maxErrors = 100
+
 // fail records a mistake found while walking. A mistake at a key path
-// explains what validation later says about that path and the paths under
-// it (a rate that does not parse is also a missing rate); an unknown key
-// explains its siblings too (a misspelt "rat" is the missing "rate").
+// explains what validation later says about that path, the paths under it
+// and the paths above it (a rate that does not parse is also a missing
+// rate, and its class is incomplete); an unknown key explains its
+// siblings too (a misspelt "rat" is the missing "rate").
 func (p *parser) fail(err error, unknownKey bool) {
 	var e *Error
 	if !errors.As(err, &e) {
 		e = &Error{File: p.file, Msg: err.Error()}
 	}
-	p.errs = append(p.errs, e)
+	p.record(e)
+	key := e.Key
 	if unknownKey {
-		p.explain = append(p.explain, parentKey(e.Key))
+		key = parentKey(key)
+	}
+	if p.explain == nil {
+		p.explain, p.explainAbove = map[string]bool{}, map[string]bool{}
+	}
+	p.explain[key] = true
+	for k := key; k != ""; {
+		k = parentKey(k)
+		p.explainAbove[k] = true
+	}
+}
+
+// record keeps e among the file's mistakes, or counts it once there are
+// maxErrors.
+func (p *parser) record(e *Error) {
+	if len(p.errs) < maxErrors {
+		p.errs = append(p.errs, e)
 	} else {
-		p.explain = append(p.explain, e.Key)
+		p.dropped++
 	}
 }
 
 // explained reports whether a validation error at key follows from a
-// mistake already recorded, at key, above it or below it.
+// mistake already recorded: at key, above it or below it.
 func (p *parser) explained(key string) bool {
-	for _, x := range p.explain {
-		if under(key, x) || under(x, key) {
+	if p.explainAbove[key] {
+		return true
+	}
+	for k := key; ; k = parentKey(k) {
+		if p.explain[k] {
 			return true
 		}
+		if k == "" {
+			return false
+		}
 	}
-	return false
 }
 
-// under reports whether key path a is b or inside it.
-func under(a, b string) bool {
-	return b == "" || a == b || strings.HasPrefix(a, b+".") || strings.HasPrefix(a, b+"[")
+// err is the error of the mistakes recorded (see join), with a last line
+// counting those beyond maxErrors.
+func (p *parser) err() error {
+	if p.dropped == 0 {
+		return join(p.errs)
+	}
+	es := join(p.errs).(Errors)
+	return append(es, &Error{File: p.file, Msg: fmt.Sprintf("and %d more mistakes", p.dropped)})
 }
 
 // errorf builds an *Error that is not tied to a place in the file; Parse

@@ -28,7 +28,7 @@ func Parse(file string, data []byte) (w *Workload, err error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{file: file, lines: strings.Split(string(data), "\n"), pos: map[string]position{}}
+	p := &parser{file: file, lines: sourceLines(data), pos: map[string]position{}}
 	p.mark("", root)
 	w = defaults()
 	w.Source = file
@@ -49,10 +49,10 @@ func Parse(file string, data []byte) (w *Workload, err error) {
 	for _, e := range w.problems() {
 		if !p.explained(e.Key) {
 			locate(e, file, p.pos)
-			p.errs = append(p.errs, e)
+			p.record(e)
 		}
 	}
-	if err := join(p.errs); err != nil {
+	if err := p.err(); err != nil {
 		return nil, err
 	}
 	return w, nil

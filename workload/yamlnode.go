@@ -37,8 +37,31 @@ type parser struct {
 	lines   []string // the source, for columns inside a scalar (see within)
 	pos     map[string]position
 	nodes   int      // nodes visited so far, aliases expanded
-	errs    []*Error // the mistakes found so far
-	explain []string // the key paths whose mistakes explain validation errors under them
+	errs    []*Error // the mistakes found so far, at most maxErrors
+	dropped int      // the mistakes found beyond maxErrors
+
+	// explain holds the key paths of the mistakes found (see fail), and
+	// explainAbove every path above one of them.
+	explain, explainAbove map[string]bool
+}
+
+// sourceLines splits a file into lines where YAML does: at LF, CR, CRLF,
+// NEL, LS and PS, so that a node's line indexes the right one.
+func sourceLines(data []byte) []string {
+	var lines []string
+	s := string(data)
+	for {
+		i := strings.IndexAny(s, "\r\n\u0085\u2028\u2029")
+		if i < 0 {
+			return append(lines, s)
+		}
+		lines = append(lines, s[:i])
+		_, n := utf8.DecodeRuneInString(s[i:])
+		if strings.HasPrefix(s[i:], "\r\n") {
+			n = 2
+		}
+		s = s[i+n:]
+	}
 }
 
 // within is the place of byte off of scalar n's value in the source: exact
