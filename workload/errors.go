@@ -3,10 +3,18 @@
 // A workload (docs/workload.md) describes turns: each turn issues a number of
 // parallel resources/read calls whose URIs are drawn from a weighted mix of
 // classes. This package turns the YAML file into a checked Workload, with
-// every mistake reported at its file, line, column and key path, and turns a
-// Workload into a Plan: the deterministic sequence of turns a run issues, so
+// every mistake reported at its file, line, column and key path — all of a
+// file's mistakes at once (Errors), its thresholds included, which are
+// parsed here in the grammar of package bounds — and turns a Workload into
+// a Plan: the deterministic sequence of turns a run issues, so
 // that two runs with the same seed read the same URIs in the same order and
 // shards of one run can generate their share of turns independently.
+//
+// The file is walked as YAML nodes, one section (sections.go: a table of
+// the map's keys, each with how its value is read) per map of the file;
+// yamlnode.go reads single values, validate.go checks what holds across
+// keys, thresholds.go reads the thresholds. It imports units and bounds
+// (both leaves) and the YAML library; never client, driver or results.
 package workload
 
 import (
