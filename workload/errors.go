@@ -24,6 +24,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
 )
 
 // Error is every parse and validation error of a workload. A load test is
@@ -184,6 +187,45 @@ func errorf(key, format string, args ...any) *Error {
 
 // position is a 1-based place in the YAML source.
 type position struct{ line, col int }
+
+// sourceLines splits a file into lines where YAML does: at LF, CR, CRLF,
+// NEL, LS and PS, so that a node's line indexes the right one.
+func sourceLines(data []byte) []string {
+	var lines []string
+	s := string(data)
+	for {
+		i := strings.IndexAny(s, "\r\n\u0085\u2028\u2029")
+		if i < 0 {
+			return append(lines, s)
+		}
+		lines = append(lines, s[:i])
+		_, n := utf8.DecodeRuneInString(s[i:])
+		if strings.HasPrefix(s[i:], "\r\n") {
+			n = 2
+		}
+		s = s[i+n:]
+	}
+}
+
+// within is the place of byte off of scalar n's value in the source: exact
+// when the value is written on n's line as it reads (plain, or quoted
+// without escapes), else n's own place. Columns count characters, as the
+// YAML library's do.
+func (p *parser) within(n *yaml.Node, off int) position {
+	at := position{n.Line, n.Column}
+	if n.Line < 1 || n.Line > len(p.lines) || n.Column < 1 || off < 0 || off > len(n.Value) {
+		return at
+	}
+	line := []rune(p.lines[n.Line-1])
+	start := n.Column - 1
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		start++
+	}
+	if start > len(line) || !strings.HasPrefix(string(line[start:]), n.Value) {
+		return at
+	}
+	return position{n.Line, start + 1 + utf8.RuneCountInString(n.Value[:off])}
+}
 
 // locate fills in the file and the place of e from the positions recorded
 // while parsing: the exact key path when it was written, or else the nearest
