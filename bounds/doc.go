@@ -1,8 +1,17 @@
 // Package bounds is the one grammar of pass/fail bounds: the thresholds of
 // a run (`thresholds:` in a workload, `run --threshold`), the SLO of
 // `capacity --slo` and the bounds of `compare --fail-on` all name their
-// metrics, and are parsed and evaluated, here, so a bound means the same
-// thing wherever it is written (docs/compare.md is the reference).
+// metrics, and are parsed, here, so a bound means the same thing wherever
+// it is written (docs/compare.md is the reference).
+//
+// It is a leaf: it knows the metric names and their units, not the
+// documents they are measured in. So package workload parses a file's
+// thresholds with it, at the file's line and column, and package results
+// (which imports workload) measures a metric in a result
+// (Result.MetricValue) and holds a result to thresholds and compare bounds
+// (results.Evaluate, results.CheckBounds). It imports only units, stats
+// (the outcome names) and internal/suggest; never results, workload,
+// report, driver or client.
 //
 // A metric names one figure of a result document (results.Result):
 //
@@ -26,10 +35,12 @@
 // Errors are *Error values that name the column of the offending
 // character; a misspelt metric is answered with the closest valid one or
 // the list of valid ones. An unknown class or turn size is known only
-// against a result (or a workload): Metric.Value and CheckClasses answer
-// it with an error wrapping ErrUnknown that names the valid ones.
+// against a result (or a workload): results.Result.MetricValue and
+// CheckClasses answer it with an error wrapping ErrUnknown that names the
+// valid ones.
 //
-// The API (Metric, ParseMetric, Threshold, ParseThreshold(s), ParseThresholdPair,
-// Bound, ParseBound(s), Error, ErrUnknown, ErrNotMeasured, Unit) is kept
-// stable: capacity's SLO is built on it.
+// The API (Metric, ParseMetric, Names, Threshold, ParseThreshold(s),
+// ParseThresholdPair, Bound, ParseBound(s), Error, ErrUnknown,
+// ErrNotMeasured, Unit) is kept stable: capacity's SLO and workload files
+// are built on it.
 package bounds

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/readbench/readbench/internal/suggest"
-	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 )
 
@@ -54,8 +53,6 @@ type Metric struct {
 var (
 	latencyBlocks = []string{"read", "read_ok", "turn", "service", "ttfb", "lag"}
 	latencyStats  = []string{"p50", "p90", "p99", "p999", "max", "mean"}
-	// statQuantile is the percentile of each stat; max and mean have none.
-	statQuantile = map[string]float64{"p50": 50, "p90": 90, "p99": 99, "p999": 99.9}
 )
 
 // plainMetrics are the metrics of the run as a whole (besides BLOCK.STAT
@@ -126,7 +123,8 @@ func topUnit(key string) (Unit, bool) {
 
 // ParseMetric parses a metric name (see the package doc). It knows every
 // name but not the classes or turn sizes of a result: those are checked by
-// Value or CheckClasses.
+// CheckClasses against a workload, and by results.Result.MetricValue
+// against a result.
 func ParseMetric(s string) (Metric, error) {
 	return parseMetric(s, s, 0)
 }
@@ -178,162 +176,4 @@ func (m Metric) CheckClasses(classes []string) error {
 		return nil
 	}
 	return fmt.Errorf("%s: %w class %q%s", m.Name, ErrUnknown, m.Class, suggest.DidYouMean(m.Class, classes))
-}
-
-// Value is the metric measured in r, in the metric's unit.
-func (m Metric) Value(r *results.Result) (float64, error) {
-	switch {
-	case m.Class != "":
-		return m.classValue(r)
-	case m.Attachments > 0:
-		var have []string
-		for _, ts := range r.TurnSizes {
-			if ts.Attachments == m.Attachments {
-				return ts.Latency.StatMs(strings.TrimPrefix(m.Key, "turn.")), nil
-			}
-			have = append(have, strconv.Itoa(ts.Attachments))
-		}
-		return 0, fmt.Errorf("%s: %w turn size %d: this result has turns of %s attachments", m.Name, ErrUnknown, m.Attachments, strings.Join(have, ", "))
-	}
-	t := &r.Totals
-	switch m.Key {
-	case "errors":
-		return percent(t.Errors, t.Scheduled), nil
-	case "rate":
-		return t.AchievedRate, nil
-	case "read_rate":
-		return t.ReadsPerS, nil
-	case "asked_rate":
-		return t.AskedRate, nil
-	case "inflation":
-		return t.Inflation, nil
-	}
-	if name, ok := strings.CutPrefix(m.Key, "outcome."); ok {
-		return percent(t.Outcomes[name], t.Scheduled), nil
-	}
-	if v, ok, err := m.costValue(r); ok {
-		return v, err
-	}
-	block, stat, _ := strings.Cut(m.Key, ".")
-	l, _ := Block(r, block)
-	return l.StatMs(stat), nil
-}
-
-// Block returns the latency block named by a metric's first part ("read",
-// "turn", …) of r.
-func Block(r *results.Result, name string) (results.Latency, bool) {
-	switch name {
-	case "read":
-		return r.Read, true
-	case "read_ok":
-		return r.ReadOK, true
-	case "turn":
-		return r.Turn, true
-	case "service":
-		return r.Service, true
-	case "ttfb":
-		return r.TTFB, true
-	case "lag":
-		return r.Lag, true
-	}
-	return results.Latency{}, false
-}
-
-// Histogram returns the histogram a metric's value is a percentile of,
-// and that percentile (0..100), for the noise test of compare; ok is false
-// for metrics that are not a percentile of a histogram (max, mean, counts).
-func (m Metric) Histogram(r *results.Result) (l results.Latency, q float64, ok bool) {
-	key := m.Key
-	switch {
-	case m.Class != "":
-		c, err := findClass(r, m)
-		if err != nil || !strings.HasPrefix(key, "read.") {
-			return results.Latency{}, 0, false
-		}
-		l = c.Latency
-	case m.Attachments > 0:
-		found := false
-		for _, ts := range r.TurnSizes {
-			if ts.Attachments == m.Attachments {
-				l, found = ts.Latency, true
-			}
-		}
-		if !found {
-			return results.Latency{}, 0, false
-		}
-	default:
-		block, _, _ := strings.Cut(key, ".")
-		if l, ok = Block(r, block); !ok {
-			return results.Latency{}, 0, false
-		}
-	}
-	_, stat, _ := strings.Cut(key, ".")
-	q, ok = statQuantile[stat]
-	return l, q, ok
-}
-
-func (m Metric) classValue(r *results.Result) (float64, error) {
-	c, err := findClass(r, m)
-	if err != nil {
-		return 0, err
-	}
-	switch m.Key {
-	case "errors":
-		return percent(c.Errors, c.Reads), nil
-	case "inflation":
-		return c.Inflation, nil
-	}
-	if name, ok := strings.CutPrefix(m.Key, "outcome."); ok {
-		return percent(c.Outcomes[name], c.Reads), nil
-	}
-	return c.Latency.StatMs(strings.TrimPrefix(m.Key, "read.")), nil
-}
-
-func findClass(r *results.Result, m Metric) (*results.Class, error) {
-	var names []string
-	for i := range r.Classes {
-		if r.Classes[i].Class == m.Class {
-			return &r.Classes[i], nil
-		}
-		names = append(names, r.Classes[i].Class)
-	}
-	return nil, fmt.Errorf("%s: %w class %q%s", m.Name, ErrUnknown, m.Class, suggest.DidYouMean(m.Class, names))
-}
-
-// costValue is the value of a server_cost or cold_start metric; ok is
-// false for other metrics.
-func (m Metric) costValue(r *results.Result) (v float64, ok bool, err error) {
-	sc := &r.ServerCost
-	cold := strings.HasPrefix(m.Key, "cold_start.")
-	if !cold && !strings.HasPrefix(m.Key, "server_cost.") {
-		return 0, false, nil
-	}
-	if !sc.Available {
-		return 0, true, fmt.Errorf("%s: %w in this result (%s)", m.Name, ErrNotMeasured, sc.Reason)
-	}
-	if cold && !sc.ColdStart.Available {
-		return 0, true, fmt.Errorf("%s: %w in this result (readbench did not spawn the server)", m.Name, ErrNotMeasured)
-	}
-	switch m.Key {
-	case "server_cost.cpu_per_1000_reads":
-		return sc.CPUMsPer1000Reads, true, nil
-	case "server_cost.rss_peak":
-		return sc.RSS.PeakMiB, true, nil
-	case "server_cost.rss_growth":
-		return sc.RSS.GrowthMiB, true, nil
-	case "cold_start.first_read":
-		return sc.ColdStart.FirstReadMs, true, nil
-	case "cold_start.handshake":
-		return sc.ColdStart.HandshakeMs, true, nil
-	default: // cold_start.spawn
-		return sc.ColdStart.SpawnToFirstAnswerMs, true, nil
-	}
-}
-
-// percent is n of total in %, 0 when total is 0.
-func percent(n, total int64) float64 {
-	if total <= 0 {
-		return 0
-	}
-	return 100 * float64(n) / float64(total)
 }

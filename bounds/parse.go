@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,8 +23,9 @@ const (
 	GreaterEq Op = ">="
 )
 
-// holds reports whether v op limit.
-func (o Op) holds(v, limit float64) bool {
+// Holds reports whether v op limit: whether a measured value v meets the
+// threshold's limit.
+func (o Op) Holds(v, limit float64) bool {
 	switch o {
 	case Less:
 		return v < limit
@@ -290,4 +292,32 @@ func parseAmount(input, s string, off int, u Unit) (float64, error) {
 	default: // Ratio
 		return parseNumber(input, strings.TrimSuffix(s, "x"), off)
 	}
+}
+
+// CheckThresholdClasses answers the first threshold naming a class not in
+// classes (the workload's mix), before a run starts.
+func CheckThresholdClasses(ts []Threshold, classes []string) error {
+	for _, t := range ts {
+		if err := t.Metric.CheckClasses(classes); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FromWorkload parses a thresholds map (metric → bound) as a result
+// document records it, in the order of the metric names so that verdicts
+// print the same way each time. Errors name the key. (A workload file's
+// thresholds are parsed with the file, by package workload, which places
+// each error at its line and column.)
+func FromWorkload(m map[string]string) ([]Threshold, error) {
+	var out []Threshold
+	for _, k := range slices.Sorted(mapKeys(m)) {
+		t, err := ParseThresholdPair(k, m[k])
+		if err != nil {
+			return nil, fmt.Errorf("thresholds.%s: %w", k, err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
 }

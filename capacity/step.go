@@ -50,7 +50,7 @@ func SLO(ts []bounds.Threshold) Judge { return slo(ts) }
 type slo []bounds.Threshold
 
 func (ts slo) Judge(r *results.Result) (bool, string, error) {
-	vs, err := bounds.EvaluateAll(ts, r)
+	vs, err := results.EvaluateAll(ts, r)
 	if err != nil {
 		return false, "", err
 	}
@@ -79,7 +79,7 @@ func (ts slo) Judge(r *results.Result) (bool, string, error) {
 func (ts slo) LagExplains(r *results.Result) bool {
 	lag := r.Lag.P99Ms
 	for _, t := range ts {
-		v, err := t.Evaluate(r)
+		v, err := results.Evaluate(t, r)
 		if err != nil || v.Pass {
 			continue
 		}

@@ -29,8 +29,8 @@ func resultWorkload(w *workload.Workload) results.Workload {
 		AllowHosts: append([]string{}, w.AllowHosts...),
 		Headers:    make(map[string]string, len(w.Headers)),
 	}
-	for k, v := range w.Thresholds {
-		r.Thresholds[k] = v
+	for _, t := range w.Thresholds {
+		r.Thresholds[t.Metric] = t.Bound // as written
 	}
 	for k := range w.Headers {
 		r.Headers[k] = results.Redacted

@@ -48,7 +48,7 @@ func TestResultWorkloadWithoutSecrets(t *testing.T) {
 		},
 		Headers:    map[string]string{"Authorization": secretHeader},
 		AllowHosts: []string{"staging.example.com"},
-		Thresholds: map[string]string{"turn.p99": "<800ms"},
+		Thresholds: []workload.Threshold{{Metric: "turn.p99", Bound: "<800ms"}},
 	}
 	rw := resultWorkload(w)
 	b, err := json.Marshal(rw)

@@ -6,6 +6,13 @@
 // is package report's, which imports this package and is never imported by
 // it.
 //
+// Holding a result to bounds is a computation on the document too: the
+// grammar of thresholds and compare bounds is package bounds' (a leaf, so
+// that workload files can be checked with it), and this package measures
+// a metric in a result (Result.MetricValue), holds a result to thresholds
+// (Evaluate, EvaluateAll) and a comparison to compare bounds (CheckBounds,
+// ContentCheck).
+//
 // One piece of prose is written here, on purpose: the sentences of the
 // policy advice (advice_text.go). The v1 document stores them under
 // advice.reasoning, so whoever builds the document writes them; the

@@ -39,7 +39,7 @@ var errorFiles = map[string]struct {
 	"duplicate-class.yaml":          {5, 12, "mix[1].class", `duplicate class name "a" (also mix[0])`},
 	"empty.yaml":                    {0, 0, "", "empty workload file (want a map with at least load and mix)"},
 	"comments-only.yaml":            {0, 0, "", "empty workload file (want a map with at least load and mix)"},
-	"multi-doc.yaml":                {4, 0, "", "a second YAML document: a workload file holds one (remove the ---)"},
+	"multi-doc.yaml":                {4, 1, "", "a second YAML document: a workload file holds one (remove the ---)"},
 	"syntax.yaml":                   {2, 0, "", "bad YAML: did not find expected '-' indicator"},
 	"no-rate.yaml":                  {3, 3, "load.rate", "the open model needs a rate of turns, such as 50/s (or stages)"},
 	"closed-with-rate.yaml":         {4, 9, "load.rate", "a rate is for the open model; the closed model starts a turn when one ends"},
@@ -162,7 +162,12 @@ func TestParseFull(t *testing.T) {
 	check("Headers.Authorization", w.Headers["Authorization"], "Bearer ${READBENCH_TOKEN}") // not expanded
 	check("Headers.X-Trace", w.Headers["X-Trace"], "1")
 	check("AllowHosts", strings.Join(w.AllowHosts, " "), "staging.example.com 10.0.0.5:8080")
-	check("Thresholds", w.Thresholds["turn.p99"], "<800ms")
+	if len(w.Thresholds) != 2 {
+		t.Fatalf("Thresholds = %+v; want two", w.Thresholds)
+	}
+	check("Thresholds[0] (sorted by metric)", w.Thresholds[0].Metric+": "+w.Thresholds[0].Bound, "errors: <1%")
+	check("Thresholds[1]", w.Thresholds[1].Metric+": "+w.Thresholds[1].Bound, "turn.p99: <800ms")
+	check("Thresholds[1].Parsed", w.Thresholds[1].Parsed.Text, "turn.p99<800ms")
 }
 
 func TestParseDefaults(t *testing.T) {

@@ -31,11 +31,11 @@ func TestSchemaKeys(t *testing.T) {
 		what      string
 		got, want []string
 	}{
-		{"top", keys(root.object), topKeys()},
-		{"load", sub("load"), loadKeys()},
-		{"turn", sub("turn"), turnKeys()},
-		{"stage", keys(root.Defs["stage"]), stageKeys()},
-		{"class", keys(root.Defs["class"]), classKeys()},
+		{"top", keys(root.object), topSection().keys()},
+		{"load", sub("load"), loadSection().keys()},
+		{"turn", sub("turn"), turnSection().keys()},
+		{"stage", keys(root.Defs["stage"]), stageSection().keys()},
+		{"class", keys(root.Defs["class"]), classSection().keys()},
 	} {
 		if want := slices.Sorted(slices.Values(c.want)); !slices.Equal(c.got, want) {
 			t.Errorf("%s keys: schema %v, parser %v", c.what, c.got, want)

@@ -14,29 +14,39 @@ import (
 // Validate checks the invariants of a workload. Parse calls it; the command
 // line calls it again after applying overrides (--rate, --duration,
 // --target...), which is why the checks live here and not in the parser. The
-// error is an *Error whose Key is the key path of the offending field; its
+// error is an *Error whose Key is the key path of the offending field, or
+// Errors when several fields break one (each field says its first); their
 // Line and Col are 0, since an override has no place in the file (Parse
 // fills them in for what the file says).
-func (w *Workload) Validate() error {
-	for _, check := range []func() *Error{w.checkTop, w.checkLoad, w.checkTurn, w.checkMix, w.checkMaps} {
-		if err := check(); err != nil {
-			return err
+func (w *Workload) Validate() error { return join(w.problems()) }
+
+// problems is every invariant w breaks, at most one per field, in the
+// order of the reference.
+func (w *Workload) problems() []*Error {
+	var out []*Error
+	add := func(e *Error) {
+		if e != nil {
+			out = append(out, e)
 		}
 	}
-	return nil
+	w.checkTop(add)
+	w.checkLoad(add)
+	w.checkTurn(add)
+	w.checkMix(add)
+	w.checkMaps(add)
+	return out
 }
 
-func (w *Workload) checkTop() *Error {
+func (w *Workload) checkTop(add func(*Error)) {
 	if err := w.Target.Check(); err != nil {
-		return errorf("target", "%v", err)
+		add(errorf("target", "%v", err))
 	}
 	if w.Protocol != DefaultProtocol && !isVersion(w.Protocol) {
-		return errorf("protocol", "want auto or a protocol version such as 2025-11-25, got %q", w.Protocol)
+		add(errorf("protocol", "want auto or a protocol version such as 2025-11-25, got %q", w.Protocol))
 	}
 	if w.Sessions < 1 || w.Sessions > MaxSessions {
-		return errorf("sessions", "%d is out of range (1 to %d)", w.Sessions, MaxSessions)
+		add(errorf("sessions", "%d is out of range (1 to %d)", w.Sessions, MaxSessions))
 	}
-	return nil
 }
 
 // isVersion reports whether v looks like an MCP protocol version, a date
@@ -56,7 +66,26 @@ func isVersion(v string) bool {
 
 func okRate(r units.Rate) bool { return r.PerSecond > 0 && !math.IsInf(r.PerSecond, 0) }
 
-func (w *Workload) checkLoad() *Error {
+func (w *Workload) checkLoad(add func(*Error)) {
+	add(w.checkModel())
+	l := &w.Load
+	if l.Arrival != ArrivalConstant && l.Arrival != ArrivalPoisson {
+		add(errorf("load.arrival", "unknown arrival %q%s", l.Arrival, suggest.DidYouMean(l.Arrival, []string{ArrivalConstant, ArrivalPoisson})))
+	}
+	add(w.checkLength())
+	for i, s := range l.Stages {
+		key := indexKey("load.stages", i)
+		if !okRate(s.Rate) {
+			add(errorf(key+".rate", "each stage needs a rate, such as 100/s"))
+		}
+		if s.For <= 0 {
+			add(errorf(key+".for", "each stage needs a length, such as for: 30s"))
+		}
+	}
+}
+
+// checkModel checks what the load model asks of the other keys of load.
+func (w *Workload) checkModel() *Error {
 	l := &w.Load
 	switch l.Model {
 	case ModelOpen:
@@ -85,9 +114,12 @@ func (w *Workload) checkLoad() *Error {
 	default:
 		return errorf("load.model", "unknown model %q%s", l.Model, suggest.DidYouMean(l.Model, []string{ModelOpen, ModelClosed}))
 	}
-	if l.Arrival != ArrivalConstant && l.Arrival != ArrivalPoisson {
-		return errorf("load.arrival", "unknown arrival %q%s", l.Arrival, suggest.DidYouMean(l.Arrival, []string{ArrivalConstant, ArrivalPoisson}))
-	}
+	return nil
+}
+
+// checkLength checks what ends the run and the in-flight cap.
+func (w *Workload) checkLength() *Error {
+	l := &w.Load
 	switch {
 	case l.Warmup < 0:
 		return errorf("load.warmup", "must not be negative")
@@ -104,21 +136,24 @@ func (w *Workload) checkLoad() *Error {
 	case l.MaxInFlight < 1 || l.MaxInFlight > MaxInFlight:
 		return errorf("load.max_in_flight", "%d is out of range (1 to %d)", l.MaxInFlight, MaxInFlight)
 	}
-	for i, s := range l.Stages {
-		key := indexKey("load.stages", i)
-		if !okRate(s.Rate) {
-			return errorf(key+".rate", "each stage needs a rate, such as 100/s")
-		}
-		if s.For <= 0 {
-			return errorf(key+".for", "each stage needs a length, such as for: 30s")
-		}
-	}
 	return nil
 }
 
-func (w *Workload) checkTurn() *Error {
+func (w *Workload) checkTurn(add func(*Error)) {
 	t := &w.Turn
-	a := t.Attachments
+	add(t.Attachments.check())
+	if t.ReadTimeout <= 0 {
+		add(errorf("turn.read_timeout", "must be more than zero: a read with no timeout can hang a turn forever"))
+	}
+	if t.Deadline < 0 {
+		add(errorf("turn.deadline", "must not be negative (0 means no deadline)"))
+	}
+	if t.MaxAnswer < 0 {
+		add(errorf("turn.max_answer", "must be more than zero, such as 256MiB"))
+	}
+}
+
+func (a Attachments) check() *Error {
 	switch {
 	case len(a.Weighted) > 0 && a.Fixed != 0:
 		return errorf("turn.attachments", "set a count or weights, not both")
@@ -130,38 +165,26 @@ func (w *Workload) checkTurn() *Error {
 			return errorf("turn.attachments", "a weighted count must be 1 to %d with a weight of at least 1, got %d: %d", MaxAttachments, n, wt)
 		}
 	}
-	if t.ReadTimeout <= 0 {
-		return errorf("turn.read_timeout", "must be more than zero: a read with no timeout can hang a turn forever")
-	}
-	if t.Deadline < 0 {
-		return errorf("turn.deadline", "must not be negative (0 means no deadline)")
-	}
-	if t.MaxAnswer < 0 {
-		return errorf("turn.max_answer", "must be more than zero, such as 256MiB")
-	}
 	return nil
 }
 
-func (w *Workload) checkMix() *Error {
+func (w *Workload) checkMix(add func(*Error)) {
 	if len(w.Mix) == 0 {
-		return errorf("mix", "want at least one class of attachment")
+		add(errorf("mix", "want at least one class of attachment"))
 	}
 	first := map[string]int{}
 	for i := range w.Mix {
 		key := indexKey("mix", i)
 		c := &w.Mix[i]
-		if c.Name == "" {
-			return errorf(key+".class", "every class needs a name (key class)")
+		if j, dup := first[c.Name]; c.Name == "" {
+			add(errorf(key+".class", "every class needs a name (key class)"))
+		} else if dup {
+			add(errorf(key+".class", "duplicate class name %q (also mix[%d])", c.Name, j))
+		} else {
+			first[c.Name] = i
 		}
-		if j, dup := first[c.Name]; dup {
-			return errorf(key+".class", "duplicate class name %q (also mix[%d])", c.Name, j)
-		}
-		first[c.Name] = i
-		if err := c.check(key); err != nil {
-			return err
-		}
+		add(c.check(key))
 	}
-	return nil
 }
 
 // check validates one class; key is its path ("mix[2]").
@@ -310,28 +333,26 @@ func validMIME(m string) bool {
 	return ok && typ != "" && sub != "" && !strings.ContainsAny(m, " \t\r\n?&#%")
 }
 
-func (w *Workload) checkMaps() *Error {
+func (w *Workload) checkMaps(add func(*Error)) {
 	for _, name := range slices.Sorted(maps.Keys(w.Headers)) {
 		v := w.Headers[name]
 		key := "headers." + name
 		if !isToken(name) {
-			return errorf(key, "%q is not a valid header name", name)
-		}
-		if strings.ContainsAny(v, "\r\n\x00") {
-			return errorf(key, "a header value must not contain line breaks")
+			add(errorf(key, "%q is not a valid header name", name))
+		} else if strings.ContainsAny(v, "\r\n\x00") {
+			add(errorf(key, "a header value must not contain line breaks"))
 		}
 	}
 	for i, h := range w.AllowHosts {
 		if h == "" || strings.ContainsAny(h, " \t\r\n/") {
-			return errorf(indexKey("allow_hosts", i), "want a host name such as staging.example.com, got %q", h)
+			add(errorf(indexKey("allow_hosts", i), "want a host name such as staging.example.com, got %q", h))
 		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(w.Thresholds)) {
-		if v := w.Thresholds[name]; name == "" || strings.TrimSpace(v) == "" {
-			return errorf("thresholds."+name, "want a metric and a bound, such as turn.p99: \"<800ms\"")
+	for _, t := range w.Thresholds {
+		if t.Metric == "" || strings.TrimSpace(t.Bound) == "" {
+			add(errorf("thresholds."+t.Metric, "want a metric and a bound, such as turn.p99: \"<800ms\""))
 		}
 	}
-	return nil
 }
 
 // isToken reports whether s is an HTTP token (RFC 9110), the syntax of a

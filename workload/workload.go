@@ -59,7 +59,7 @@ type Workload struct {
 	Mix         []Class           // what each read reads
 	Headers     map[string]string // raw values as written (may contain ${ENV}); not expanded here
 	AllowHosts  []string          // non-loopback hosts the user allows a run to load
-	Thresholds  map[string]string // kept as written, e.g. {"turn.p99": "<800ms"}
+	Thresholds  []Threshold       // parsed with the file, sorted by metric; each also as written, e.g. turn.p99: "<800ms"
 
 	// InsecureCredentials lets headers go to a non-loopback host over
 	// plain http://. No key sets it: only --insecure-credentials, said

@@ -27,11 +27,21 @@ const maxAliasDepth = 32
 // expand into a huge tree ("billion laughs"); no real workload comes near.
 const maxNodes = 1 << 20
 
-// parser walks one file and records where each key path was written.
+// parser walks one file and records where each key path was written and
+// every mistake it finds: a bad value is recorded and the walk goes on
+// with the next key, so that one run of readbench names all of a file's
+// mistakes, not only the first.
 type parser struct {
-	file  string
-	pos   map[string]position
-	nodes int // nodes visited so far, aliases expanded
+	file    string
+	lines   []string // the source, for columns inside a scalar (see within)
+	pos     map[string]position
+	nodes   int      // nodes visited so far, aliases expanded
+	errs    []*Error // the mistakes found so far, at most maxErrors
+	dropped int      // the mistakes found beyond maxErrors
+
+	// explain holds the key paths of the mistakes found (see fail), and
+	// explainAbove every path above one of them.
+	explain, explainAbove map[string]bool
 }
 
 // visit counts n more nodes, failing once the file expands beyond reason.
@@ -117,14 +127,16 @@ func (p *parser) pairs(n *yaml.Node, path string, depth int) ([]pair, error) {
 		k, v := n.Content[i], n.Content[i+1]
 		kr := resolve(k)
 		if kr.Kind != yaml.ScalarNode {
-			return nil, p.at(k, path, "a key must be a plain string, got %s", describe(kr))
+			p.fail(p.at(k, path, "a key must be a plain string, got %s", describe(kr)), false)
+			continue
 		}
 		if kr.ShortTag() == "!!merge" {
 			merges = append(merges, v)
 			continue
 		}
 		if first, dup := seen[kr.Value]; dup {
-			return nil, p.at(k, joinKey(path, kr.Value), "duplicate key (first set at line %d)", first.Line)
+			p.fail(p.at(k, joinKey(path, kr.Value), "duplicate key (first set at line %d)", first.Line), false)
+			continue
 		}
 		seen[kr.Value] = k
 		out = append(out, pair{kr.Value, k, v})
@@ -154,6 +166,8 @@ func (p *parser) pairs(n *yaml.Node, path string, depth int) ([]pair, error) {
 // did-you-mean suggestion, and fn is called with each known key's value in
 // document order. Keys starting with "x-" are ignored, as in Compose files,
 // so that a file can hold anchors for its classes to merge ("<<: *md").
+// The mistakes of each key are recorded (fail) and the walk goes on; the
+// error is for n itself, when it is not a map.
 func (p *parser) fields(n *yaml.Node, path string, known []string, fn func(key string, v *yaml.Node) error) error {
 	ps, err := p.pairs(n, path, 0)
 	if err != nil {
@@ -165,11 +179,12 @@ func (p *parser) fields(n *yaml.Node, path string, known []string, fn func(key s
 			continue // an extension key, such as x-defaults: &anchor {...}, is left alone
 		}
 		if !slices.Contains(known, kv.key) {
-			return p.at(kv.k, key, "unknown key%s", suggest.DidYouMean(kv.key, known))
+			p.fail(p.at(kv.k, key, "unknown key%s", suggest.DidYouMean(kv.key, known)), true)
+			continue
 		}
 		p.mark(key, resolve(kv.v))
 		if err := fn(kv.key, kv.v); err != nil {
-			return err
+			p.fail(err, false)
 		}
 	}
 	return nil
@@ -210,21 +225,29 @@ func (p *parser) str(n *yaml.Node, path string) (string, error) {
 }
 
 // strs reads a list of strings, refusing empty ones unless allowEmpty.
+// The error is the first bad item's; the items after it are checked too.
 func (p *parser) strs(n *yaml.Node, path string, allowEmpty bool) ([]string, error) {
 	its, err := p.items(n, path)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]string, 0, len(its))
+	var first error
 	for i, it := range its {
 		s, err := p.str(it, indexKey(path, i))
-		if err != nil {
-			return nil, err
+		if err == nil && s == "" && !allowEmpty {
+			err = p.at(resolve(it), indexKey(path, i), "empty string")
 		}
-		if s == "" && !allowEmpty {
-			return nil, p.at(resolve(it), indexKey(path, i), "empty string")
+		switch {
+		case err != nil && first == nil:
+			first = err
+		case err != nil:
+			p.fail(err, false)
 		}
 		out = append(out, s)
+	}
+	if first != nil {
+		return nil, first
 	}
 	return out, nil
 }
@@ -317,7 +340,8 @@ func convert[T any](p *parser, n *yaml.Node, path, want string, parse func(strin
 	return v, nil
 }
 
-// stringMap reads a map of strings to strings (headers, thresholds).
+// stringMap reads a map of strings to strings (headers); a bad entry is
+// recorded and left out.
 func (p *parser) stringMap(n *yaml.Node, path string) (map[string]string, error) {
 	ps, err := p.pairs(n, path, 0)
 	if err != nil {
@@ -329,7 +353,8 @@ func (p *parser) stringMap(n *yaml.Node, path string) (map[string]string, error)
 		p.mark(key, resolve(kv.v))
 		v, err := p.str(kv.v, key)
 		if err != nil {
-			return nil, err
+			p.fail(err, false)
+			continue
 		}
 		out[kv.key] = v
 	}

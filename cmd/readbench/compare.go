@@ -95,11 +95,11 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("compare %s %s: %v", basePath, newPath, err), exitUsage)
 	}
-	if cmp.Bounds, err = bounds.Check(cmp, bs, base, nw); err != nil {
+	if cmp.Bounds, err = results.CheckBounds(cmp, bs, base, nw); err != nil {
 		return cli.Exit("compare: --fail-on: "+err.Error(), exitUsage)
 	}
 	if c.Bool("fail-on-content-change") {
-		cmp.Bounds = append(cmp.Bounds, bounds.ContentCheck(cmp))
+		cmp.Bounds = append(cmp.Bounds, results.ContentCheck(cmp))
 	}
 	var buf bytes.Buffer // rendered whole first: a failure leaves no half-written file
 	if err := write(&buf, cmp, base, nw); err != nil {

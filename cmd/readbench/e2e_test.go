@@ -289,12 +289,18 @@ func TestFixedDelayMedian(t *testing.T) {
 func TestBadInputExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	wl, _ := filepath.Abs("testdata/typo.yaml")
+	th, _ := filepath.Abs("testdata/bad-thresholds.yaml")
 	cases := []struct {
 		args []string
 		code int
 		want []string
 	}{
 		{[]string{"run", wl}, 2, []string{"typo.yaml:4:3", "load.rat", `did you mean "rate"`}},
+		// Every mistake of the file, each at its place, thresholds too.
+		{[]string{"run", th}, 2, []string{
+			`bad-thresholds.yaml:6:3: thresholds.erors: unknown metric "erors" (did you mean "errors"?)` + "\n",
+			`bad-thresholds.yaml:7:9: thresholds.class.mdd.read.p99: unknown class "mdd" (did you mean "md"?)` + "\n",
+			`bad-thresholds.yaml:8:17: thresholds.turn.p99: "800" needs a unit`}},
 		{[]string{"run", "no-such-scenario"}, 2, []string{"no-such-scenario", "docs-attachments"}},
 		{[]string{"run", "--rate", "fast"}, 2, []string{"--rate"}},
 		{[]string{"run", "--no-such-flag"}, 2, []string{"no-such-flag"}},

@@ -62,7 +62,7 @@ func mergeAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("merge: %v", err), exitUsage)
 	}
-	if res.Thresholds, err = bounds.EvaluateAll(ts, res); err != nil {
+	if res.Thresholds, err = results.EvaluateAll(ts, res); err != nil {
 		return cli.Exit(fmt.Sprintf("merge: %v", err), exitUsage)
 	}
 	path := c.String("out")

@@ -18,14 +18,13 @@ func thresholdFlag() cli.Flag {
 	return &cli.StringSliceFlag{Name: "threshold", Usage: "hold the run to `BOUND`, e.g. 'turn.p99<800ms' or 'errors<1%,rate>45/s' (repeatable; with the workload's thresholds; a broken one exits 1 after the result is saved)"}
 }
 
-// runThresholds parses the workload's thresholds and --threshold before
-// the run, so a misspelt metric or class never costs a run: an error is a
-// usage error.
+// runThresholds adds --threshold to the workload's thresholds (parsed,
+// with their places in the file, when the workload was) before the run, so
+// a misspelt metric or class never costs a run: an error is a usage error.
+// The classes are checked again here: --class may have left out one a
+// threshold names.
 func runThresholds(c *cli.Context, w *workload.Workload) ([]bounds.Threshold, error) {
-	ts, err := bounds.FromWorkload(w.Thresholds)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", w.Source, err)
-	}
+	ts := w.Bounds()
 	for _, s := range c.StringSlice("threshold") {
 		more, err := bounds.ParseThresholds(s)
 		if err != nil {
@@ -45,7 +44,7 @@ func runThresholds(c *cli.Context, w *workload.Workload) ([]bounds.Threshold, er
 
 // holdToThresholds evaluates ts on res and stores the verdicts in it.
 func holdToThresholds(res *results.Result, ts []bounds.Threshold) error {
-	vs, err := bounds.EvaluateAll(ts, res)
+	vs, err := results.EvaluateAll(ts, res)
 	if err != nil {
 		return fmt.Errorf("threshold: %w", err)
 	}

@@ -1,28 +1,28 @@
-package bounds
+package results
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
-	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/bounds"
 )
 
-// TestCheck: bounds against a comparison pass, break, pass "within the
+// TestCheckBounds: bounds against a comparison pass, break, pass "within the
 // noise", fail for a metric not measured, and refuse an unknown class.
-func TestCheck(t *testing.T) {
+func TestCheckBounds(t *testing.T) {
 	base, nw := loadFixture(t), loadFixture(t) // 10.5 turns/s over 40 s
-	bs, err := ParseBounds("read.p99=+10%,rate=-5%,errors=+0.5pp,server_cost.rss_peak=+10%,class.markdown.outcome.internal=+0pp")
+	bs, err := bounds.ParseBounds("read.p99=+10%,rate=-5%,errors=+0.5pp,server_cost.rss_peak=+10%,class.markdown.outcome.internal=+0pp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	check := func(nw *results.Result) []results.BoundCheck {
+	check := func(nw *Result) []BoundCheck {
 		t.Helper()
-		c, err := results.Compare(base, nw, results.CompareOptions{})
+		c, err := Compare(base, nw, CompareOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := Check(c, bs, base, nw)
+		got, err := CheckBounds(c, bs, base, nw)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,22 +38,22 @@ func TestCheck(t *testing.T) {
 		t.Errorf("server cost not measured: %+v", got[3])
 	}
 	nw.Totals.AchievedRate = 9.8 // -6.7%: beyond the bound, but 420 turns cannot tell it from chance
-	if g := check(nw)[1]; !g.Pass || g.Noise != results.WithinNoise || !strings.Contains(g.Reason, "within the noise") {
+	if g := check(nw)[1]; !g.Pass || g.Noise != WithinNoise || !strings.Contains(g.Reason, "within the noise") {
 		t.Errorf("rate -6.7%%: %+v", g)
 	}
 	nw.Totals.AchievedRate = 5 // halved: significant
-	if g := check(nw)[1]; g.Pass || g.Noise != results.Significant || g.Limit != 10.5*0.95 {
+	if g := check(nw)[1]; g.Pass || g.Noise != Significant || g.Limit != 10.5*0.95 {
 		t.Errorf("rate halved: %+v", g)
 	}
-	unknown, _ := ParseBounds("class.markdwon.read.p99=+10%")
-	c, _ := results.Compare(base, nw, results.CompareOptions{})
-	if _, err := Check(c, unknown, base, nw); !errors.Is(err, ErrUnknown) || !strings.Contains(err.Error(), `did you mean "markdown"`) {
+	unknown, _ := bounds.ParseBounds("class.markdwon.read.p99=+10%")
+	c, _ := Compare(base, nw, CompareOptions{})
+	if _, err := CheckBounds(c, unknown, base, nw); !errors.Is(err, bounds.ErrUnknown) || !strings.Contains(err.Error(), `did you mean "markdown"`) {
 		t.Errorf("unknown class: %v", err)
 	}
 }
 
 func TestContentCheck(t *testing.T) {
-	c := &results.Comparison{}
+	c := &Comparison{}
 	if g := ContentCheck(c); g.Pass || !strings.Contains(g.Reason, "nothing to compare") {
 		t.Errorf("no digests: %+v", g)
 	}
@@ -61,7 +61,7 @@ func TestContentCheck(t *testing.T) {
 	if g := ContentCheck(c); !g.Pass {
 		t.Errorf("nothing changed: %+v", g)
 	}
-	c.Content.Changed = []results.ContentChange{{URI: "docs://a", What: []string{"bytes"}}}
+	c.Content.Changed = []ContentChange{{URI: "docs://a", What: []string{"bytes"}}}
 	if g := ContentCheck(c); g.Pass || !strings.Contains(g.Reason, "1 of 3 URIs") {
 		t.Errorf("one changed: %+v", g)
 	}

@@ -1,29 +1,29 @@
-package bounds
+package results
 
 import (
 	"errors"
 	"fmt"
 
-	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/bounds"
 )
 
-// Check holds the comparison c of nw against base to the bounds, in
+// CheckBounds holds the comparison c of nw against base to the bounds, in
 // order. A bound is broken when the new value goes past the bound's
 // limit in its direction and the change is not within the noise (c's
 // noise test of that metric): a change the runs cannot tell from sampling
 // error passes, and the check says so. A metric either result did not
 // measure fails with the reason. The error is a class or turn size one of
-// the results lacks (it wraps ErrUnknown): a usage error.
-func Check(c *results.Comparison, bs []Bound, base, nw *results.Result) ([]results.BoundCheck, error) {
-	out := make([]results.BoundCheck, 0, len(bs))
+// the results lacks (it wraps bounds.ErrUnknown): a usage error.
+func CheckBounds(c *Comparison, bs []bounds.Bound, base, nw *Result) ([]BoundCheck, error) {
+	out := make([]BoundCheck, 0, len(bs))
 	for _, b := range bs {
-		bc := results.BoundCheck{Bound: b.Text, Metric: b.Metric.Name, Unit: b.Metric.Unit.String()}
+		bc := BoundCheck{Bound: b.Text, Metric: b.Metric.Name, Unit: b.Metric.Unit.String()}
 		d, ok := c.Find(b.Metric.Name)
 		if !ok {
 			// Not in the comparison (an outcome neither side saw, a
 			// figure one side did not measure): from the results.
 			var err error
-			if d, err = fromResults(b.Metric, base, nw); errors.Is(err, ErrUnknown) {
+			if d, err = fromResults(b.Metric, base, nw); errors.Is(err, bounds.ErrUnknown) {
 				return nil, err
 			} else if err != nil {
 				bc.Reason = err.Error()
@@ -35,7 +35,7 @@ func Check(c *results.Comparison, bs []Bound, base, nw *results.Result) ([]resul
 		bc.Limit = b.Limit(d.Base)
 		bc.Pass = true
 		if b.Broken(d.Base, d.New) {
-			if d.Noise == results.WithinNoise {
+			if d.Noise == WithinNoise {
 				bc.Reason = "beyond the bound but within the noise: not evidence of a change"
 			} else {
 				bc.Pass = false
@@ -48,18 +48,18 @@ func Check(c *results.Comparison, bs []Bound, base, nw *results.Result) ([]resul
 
 // fromResults makes the delta of a metric the comparison does not hold,
 // untested, from the two results' values.
-func fromResults(m Metric, base, nw *results.Result) (results.Delta, error) {
-	a, err := m.Value(base)
+func fromResults(m bounds.Metric, base, nw *Result) (Delta, error) {
+	a, err := base.MetricValue(m)
 	if err != nil {
-		return results.Delta{}, fmt.Errorf("base result: %w", err)
+		return Delta{}, fmt.Errorf("base result: %w", err)
 	}
-	b, err := m.Value(nw)
+	b, err := nw.MetricValue(m)
 	if err != nil {
-		return results.Delta{}, fmt.Errorf("new result: %w", err)
+		return Delta{}, fmt.Errorf("new result: %w", err)
 	}
-	d := results.Delta{Metric: m.Name, Unit: m.Unit.String(), Base: a, New: b, Change: b - a, Noise: results.Unchanged}
+	d := Delta{Metric: m.Name, Unit: m.Unit.String(), Base: a, New: b, Change: b - a, Noise: Unchanged}
 	if a != b {
-		d.Noise = results.Untested
+		d.Noise = Untested
 	}
 	return d, nil
 }
@@ -67,9 +67,9 @@ func fromResults(m Metric, base, nw *results.Result) (results.Delta, error) {
 // ContentCheck is the check of `compare --fail-on-content-change`: it
 // fails when any URI read by both results returned other bytes, another
 // MIME type or another size.
-func ContentCheck(c *results.Comparison) results.BoundCheck {
-	bc := results.BoundCheck{Bound: "content unchanged", Metric: "content", Unit: "URIs",
-		New: float64(len(c.Content.Changed)), Pass: len(c.Content.Changed) == 0, Noise: results.Untested}
+func ContentCheck(c *Comparison) BoundCheck {
+	bc := BoundCheck{Bound: "content unchanged", Metric: "content", Unit: "URIs",
+		New: float64(len(c.Content.Changed)), Pass: len(c.Content.Changed) == 0, Noise: Untested}
 	switch {
 	case c.Content.Compared == 0:
 		bc.Pass = false

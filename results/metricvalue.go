@@ -1,0 +1,137 @@
+package results
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/internal/suggest"
+)
+
+// MetricValue is the figure of r a metric names (package bounds parses
+// the names), in the metric's unit. The error wraps bounds.ErrUnknown for a
+// class or turn size r does not have, naming the ones it has, and
+// bounds.ErrNotMeasured for a figure r did not measure.
+func (r *Result) MetricValue(m bounds.Metric) (float64, error) {
+	switch {
+	case m.Class != "":
+		return r.classValue(m)
+	case m.Attachments > 0:
+		var have []string
+		for _, ts := range r.TurnSizes {
+			if ts.Attachments == m.Attachments {
+				return ts.Latency.StatMs(strings.TrimPrefix(m.Key, "turn.")), nil
+			}
+			have = append(have, strconv.Itoa(ts.Attachments))
+		}
+		return 0, fmt.Errorf("%s: %w turn size %d: this result has turns of %s attachments", m.Name, bounds.ErrUnknown, m.Attachments, strings.Join(have, ", "))
+	}
+	t := &r.Totals
+	switch m.Key {
+	case "errors":
+		return percent(t.Errors, t.Scheduled), nil
+	case "rate":
+		return t.AchievedRate, nil
+	case "read_rate":
+		return t.ReadsPerS, nil
+	case "asked_rate":
+		return t.AskedRate, nil
+	case "inflation":
+		return t.Inflation, nil
+	}
+	if name, ok := strings.CutPrefix(m.Key, "outcome."); ok {
+		return percent(t.Outcomes[name], t.Scheduled), nil
+	}
+	if v, ok, err := r.costValue(m); ok {
+		return v, err
+	}
+	block, stat, _ := strings.Cut(m.Key, ".")
+	return r.latencyBlock(block).StatMs(stat), nil
+}
+
+// latencyBlock is the latency block named by a metric's first part
+// ("read", "turn", …); bounds.ParseMetric knows no other names.
+func (r *Result) latencyBlock(name string) Latency {
+	switch name {
+	case "read":
+		return r.Read
+	case "read_ok":
+		return r.ReadOK
+	case "turn":
+		return r.Turn
+	case "service":
+		return r.Service
+	case "ttfb":
+		return r.TTFB
+	case "lag":
+		return r.Lag
+	}
+	return Latency{}
+}
+
+func (r *Result) classValue(m bounds.Metric) (float64, error) {
+	c, err := r.findClass(m)
+	if err != nil {
+		return 0, err
+	}
+	switch m.Key {
+	case "errors":
+		return percent(c.Errors, c.Reads), nil
+	case "inflation":
+		return c.Inflation, nil
+	}
+	if name, ok := strings.CutPrefix(m.Key, "outcome."); ok {
+		return percent(c.Outcomes[name], c.Reads), nil
+	}
+	return c.Latency.StatMs(strings.TrimPrefix(m.Key, "read.")), nil
+}
+
+func (r *Result) findClass(m bounds.Metric) (*Class, error) {
+	var names []string
+	for i := range r.Classes {
+		if r.Classes[i].Class == m.Class {
+			return &r.Classes[i], nil
+		}
+		names = append(names, r.Classes[i].Class)
+	}
+	return nil, fmt.Errorf("%s: %w class %q%s", m.Name, bounds.ErrUnknown, m.Class, suggest.DidYouMean(m.Class, names))
+}
+
+// costValue is the value of a server_cost or cold_start metric; ok is
+// false for other metrics.
+func (r *Result) costValue(m bounds.Metric) (v float64, ok bool, err error) {
+	sc := &r.ServerCost
+	cold := strings.HasPrefix(m.Key, "cold_start.")
+	if !cold && !strings.HasPrefix(m.Key, "server_cost.") {
+		return 0, false, nil
+	}
+	if !sc.Available {
+		return 0, true, fmt.Errorf("%s: %w in this result (%s)", m.Name, bounds.ErrNotMeasured, sc.Reason)
+	}
+	if cold && !sc.ColdStart.Available {
+		return 0, true, fmt.Errorf("%s: %w in this result (readbench did not spawn the server)", m.Name, bounds.ErrNotMeasured)
+	}
+	switch m.Key {
+	case "server_cost.cpu_per_1000_reads":
+		return sc.CPUMsPer1000Reads, true, nil
+	case "server_cost.rss_peak":
+		return sc.RSS.PeakMiB, true, nil
+	case "server_cost.rss_growth":
+		return sc.RSS.GrowthMiB, true, nil
+	case "cold_start.first_read":
+		return sc.ColdStart.FirstReadMs, true, nil
+	case "cold_start.handshake":
+		return sc.ColdStart.HandshakeMs, true, nil
+	default: // cold_start.spawn
+		return sc.ColdStart.SpawnToFirstAnswerMs, true, nil
+	}
+}
+
+// percent is n of total in %, 0 when total is 0.
+func percent(n, total int64) float64 {
+	if total <= 0 {
+		return 0
+	}
+	return 100 * float64(n) / float64(total)
+}
