@@ -22,6 +22,7 @@ build:
 # (pinned in peers/package-lock.json; npm ci installs exactly that).
 deps:
 	$(GO) mod download
+	cd deploy && $(GO) mod download
 	@command -v chromium >/dev/null || (apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null)
 	@command -v xmllint >/dev/null || (apt-get update -qq && \
@@ -32,12 +33,16 @@ vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
+	cd deploy && $(GO) vet ./...
 
 # test: every fuzz target briefly, then every test with the race detector,
 # end-to-end tests included (they build the binary and run it against the
-# embedded server over stdio and HTTP).
+# embedded server over stdio and HTTP), and the tests of deploy/, a module
+# of its own so that its Kubernetes and Dockerfile libraries stay out of
+# the go.mod every user of readbench downloads.
 test: deps vet fuzz-smoke
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+	cd deploy && $(GO) test -race -count=1 ./...
 
 # fuzz-smoke: each fuzz target for CI_FUZZTIME (make test runs it).
 fuzz-smoke:
