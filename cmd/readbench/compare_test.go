@@ -196,6 +196,7 @@ func validateJUnitFile(t *testing.T, dir, doc string) {
 // "thresholds"; the report prints each pass and fail with its value; a
 // misspelt one is refused before the run (exit 2, nothing saved).
 func TestThresholdBrokenExitsAfterSaving(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w := `name: thresholds-e2e
 load: {rate: 20/s, warmup: 0s, duration: 1s}
