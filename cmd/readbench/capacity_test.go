@@ -128,7 +128,7 @@ func sizeSweep(t *testing.T, dir, url string, extra ...string) capacity.SizeRepo
 func TestCapacitySizeSweepFindsTheCap(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	rep := sizeSweep(t, dir, sharedServe(t), "--max-answer", "64KiB")
+	rep := sizeSweep(t, dir, startServe(t), "--max-answer", "64KiB")
 	if rep.MaxSizeWithinSLO != 32<<10 || rep.FailSize != 64<<10 || rep.FailOutcome != "protocol" ||
 		!strings.Contains(rep.FailReason, "over the size limit") || !strings.Contains(rep.FailReason, "--max-answer") {
 		t.Errorf("sweep: %+v", rep)

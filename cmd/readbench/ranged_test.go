@@ -65,7 +65,7 @@ func wholeDigest(t *testing.T, s *client.Session, uri string) []byte {
 // binary alike, with chunk sizes that do not divide the size.
 func TestSameBytesThreeWays(t *testing.T) {
 	t.Parallel()
-	mcpURL := sharedServe(t)
+	mcpURL := startServe(t) // its own: megabytes a read, kept off the shared server
 	mcpS, files := connect(t, mcpURL), connect(t, filesPrefix(mcpURL))
 	if files.Server().Name != "readbench-simserver" {
 		t.Errorf("plain HTTP server %+v: the Server header names the simulated server", files.Server())
@@ -151,7 +151,7 @@ func (o offByOne) WriteHeader(code int) {
 // parts and each process's peak memory.
 func TestLargeLogModes(t *testing.T) {
 	t.Parallel()
-	mcpURL := sharedServe(t)
+	mcpURL := startServe(t) // its own: 12 MiB a read, kept off the shared server
 	dir := t.TempDir()
 	modes := []struct{ out, class, target string }{
 		{"whole.json", "whole", mcpURL},

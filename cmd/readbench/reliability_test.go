@@ -125,7 +125,7 @@ func wireFaults() []wireFault {
 // kept.
 func TestWireFaults(t *testing.T) {
 	t.Parallel()
-	url := sharedServe(t)
+	url := startServe(t) // its own: the ping fault's 500 ms read timeout, whatever other tests read
 	for _, f := range wireFaults() {
 		for _, tr := range []struct {
 			name, target, protocol string
