@@ -6,4 +6,9 @@
 // Indexed Job's shard count agrees with its --segment arguments and with
 // the merge step, and the Dockerfile builds the binary the Makefile
 // builds, statically, for a non-root user.
+//
+// deploy is a Go module of its own (deploy/go.mod, the repository's root
+// module replaced by ../): the Kubernetes API types and the Dockerfile
+// parser its tests need stay out of the go.mod every user of readbench
+// downloads. `make test` runs its tests in their module.
 package deploy

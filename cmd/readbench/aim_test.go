@@ -14,6 +14,7 @@ import (
 // way to allow it; the name is never even resolved (example.invalid
 // resolves nowhere, and a lookup would say "no such host").
 func TestAimRefusedBeforeAnyConnection(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, args := range [][]string{
 		{"run", "--target", "https://example.invalid/mcp", "--duration", "1s"},
@@ -50,6 +51,7 @@ mix: [{class: a, uri: "docs://a"}]
 // run fails to connect (exit 1) instead of being refused; no traffic
 // leaves the machine.
 func TestAimAllowedHostIsReached(t *testing.T) {
+	t.Parallel()
 	own := ownAddress(t)
 	dir := t.TempDir()
 	target := "http://" + own + ":1/mcp"

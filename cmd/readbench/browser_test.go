@@ -36,6 +36,7 @@ var (
 // the screenshot is also copied there as report-run.png, for a person to
 // look at.
 func TestBrowserHTMLReport(t *testing.T) {
+	t.Parallel()
 	chromium := needs.Tool(t, "chromium", installChromium)
 	dir := t.TempDir()
 	if _, stderr, code := readbench(t, dir, "run", "--duration", "2s", "--quiet", "--out", "r.json"); code != 0 {

@@ -126,6 +126,7 @@ func sizeSweep(t *testing.T, dir, url string, extra ...string) capacity.SizeRepo
 // (--max-answer 64KiB): the simulated server has none, and the message
 // names the flag.
 func TestCapacitySizeSweepFindsTheCap(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rep := sizeSweep(t, dir, startServe(t), "--max-answer", "64KiB")
 	if rep.MaxSizeWithinSLO != 32<<10 || rep.FailSize != 64<<10 || rep.FailOutcome != "protocol" ||
@@ -147,6 +148,7 @@ func TestCapacitySizeSweepFindsTheCap(t *testing.T) {
 // once encoded) and the failure at the first size above it, naming the
 // server's own error.
 func TestCapacitySizeSweepFindsTheServersCap(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rep := sizeSweep(t, dir, startServe(t, "--max-message", "256KiB"), "--out", "sweep")
 	if rep.MaxSizeWithinSLO != 128<<10 || rep.FailSize != 256<<10 || rep.FailOutcome == "" ||
@@ -160,6 +162,7 @@ func TestCapacitySizeSweepFindsTheServersCap(t *testing.T) {
 
 // TestCapacityUsage: a bad SLO, sweep or range is exit 2 before anything runs.
 func TestCapacityUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w := writeWorkload(t, dir, kneeWorkload)
 	for _, c := range []struct {
@@ -184,6 +187,7 @@ func TestCapacityUsage(t *testing.T) {
 // TestServeMaxMessageUsage: a --max-message that is not a size above 0 is
 // exit 2, naming the flag.
 func TestServeMaxMessageUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, v := range []string{"lots", "0", "-1KiB"} {
 		_, stderr, code := readbench(t, dir, "serve", "--listen", "127.0.0.1:0", "--max-message", v)

@@ -95,6 +95,7 @@ func allPass(t *testing.T, d checkDoc, code int) {
 }
 
 func TestCheckEmbeddedPasses(t *testing.T) {
+	t.Parallel()
 	d, code, _ := runCheck(t)
 	allPass(t, d, code)
 	if d.Target.Server.Name != "readbench-simserver" || d.Target.ProtocolVersion != "2026-07-28" || d.Target.Transport != "stdio" || d.Era != "stateless" {
@@ -104,7 +105,8 @@ func TestCheckEmbeddedPasses(t *testing.T) {
 }
 
 func TestCheckServeHTTPPasses(t *testing.T) {
-	url := startServe(t)
+	t.Parallel()
+	url := sharedServe(t)
 	d, code, _ := runCheck(t, "--target", url)
 	allPass(t, d, code)
 	d.expect(t, "cancellation", "pass", "by construction")
@@ -119,6 +121,7 @@ func TestCheckServeHTTPPasses(t *testing.T) {
 // is notifications/cancelled on the session, and the check keeps the
 // stream open to see that nothing comes back.
 func TestCheckStatefulLegacyCancel(t *testing.T) {
+	t.Parallel()
 	url := startServe(t, "--stateful")
 	d, _, _ := runCheck(t, "--target", url, "--protocol", "2025-11-25", "--sample", "2")
 	d.expect(t, "handshake", "pass", "2025-11-25")
@@ -129,6 +132,7 @@ func TestCheckStatefulLegacyCancel(t *testing.T) {
 // TestCheckIgnoredCancelFails: a sim: URI that ignores cancellation, over
 // stdio, is a failed check and exit 1.
 func TestCheckIgnoredCancelFails(t *testing.T) {
+	t.Parallel()
 	d, code, stderr := runCheck(t, "--sample", "1", "--cancel-uri", "sim:///slow?delay=400ms&honor_cancel=false")
 	if code != 1 || d.Pass || d.Summary.Fail != 1 {
 		t.Errorf("exit %d, summary %+v: %s", code, d.Summary, stderr)
@@ -190,8 +194,12 @@ func startBrokenServer(t *testing.T, transport string) string {
 }
 
 func TestCheckBrokenServerFails(t *testing.T) {
+	t.Parallel()
 	for _, transport := range []string{"http", "sse"} {
-		t.Run(transport, func(t *testing.T) { checkBroken(t, startBrokenServer(t, transport)) })
+		t.Run(transport, func(t *testing.T) {
+			t.Parallel()
+			checkBroken(t, startBrokenServer(t, transport))
+		})
 	}
 }
 
@@ -237,6 +245,7 @@ func checkBroken(t *testing.T, target string) {
 // code named) and a malformed one with -32603 (fails); its reads are too
 // fast to cancel and it offers no read tool.
 func TestCheckServerEverything(t *testing.T) {
+	t.Parallel()
 	entry := serverEverything(t)
 	d, code, _ := runCheck(t, "--target", "stdio:node "+entry+" stdio")
 	if code != 1 {
@@ -257,6 +266,7 @@ func TestCheckServerEverything(t *testing.T) {
 }
 
 func TestCheckUsageAndUnreachable(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, c := range []struct {
 		args []string

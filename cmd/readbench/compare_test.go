@@ -72,16 +72,22 @@ func TestCompareServers(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "w.yaml"), []byte(compareWorkload), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := func(url, out string) {
-		t.Helper()
-		if stdout, stderr, code := readbench(t, dir, "run", "w.yaml", "--target", url, "--out", out, "-q"); code != 0 {
-			t.Fatalf("run %s: exit %d\n%s\n%s", out, code, stdout, stderr)
+	run := func(url, out string) func() { // safe on any goroutine
+		return func() {
+			if stdout, stderr, code := readbench(t, dir, "run", "w.yaml", "--target", url, "--out", out, "-q"); code != 0 {
+				t.Errorf("run %s: exit %d\n%s\n%s", out, code, stdout, stderr)
+			}
 		}
 	}
+	// Two runs at a time, each pair under the same conditions: base beside
+	// the slower server's run, then same beside the run against a server
+	// that alters one URI of base (chosen from base's digests). base and
+	// same stay in that order: compare DIR takes the newest as new.
 	same := startServe(t)
-	run(same, "runs/base.json")
-	run(same, "runs/same.json")
-	run(startServe(t, "--delay-scale", "1.3"), "slower.json")
+	both(t, run(same, "runs/base.json"), run(startServe(t, "--delay-scale", "1.3"), "slower.json"))
+	uri := alteredURI(t, dir)
+	name := uri[:strings.Index(uri, "?")+1] // "sim:///md-5-2?": this URI only
+	both(t, run(same, "runs/same.json"), run(startServe(t, "--alter-content", name), "altered.json"))
 
 	bound := "read.p50=+10%,turn.p50=+10%"
 	c, code, stderr := compareJSON(t, dir, "runs/base.json", "runs/same.json", "--fail-on", bound)
@@ -144,7 +150,33 @@ func TestCompareServers(t *testing.T) {
 		t.Errorf("--last 2 with two runs: exit %d, %s", code, stderr)
 	}
 
-	// Content: one URI of the base run, served with other bytes.
+	c, code, stderr = compareJSON(t, dir, "runs/base.json", "altered.json", "--fail-on-content-change")
+	if code != 1 || len(c.Content.Changed) != 1 || c.Content.Changed[0].URI != uri || strings.Join(c.Content.Changed[0].What, ",") != "bytes" || c.Content.Compared < 400 {
+		t.Errorf("altered %s: exit %d, content %+v, %s", name, code, c.Content, stderr)
+	}
+	stdout, _, code = readbench(t, dir, "compare", "runs/base.json", "altered.json")
+	if code != 0 || !strings.Contains(stdout, uri+": bytes changed") {
+		t.Errorf("altered, no flag: exit %d\n%s", code, stdout)
+	}
+}
+
+// both runs f and g at once (they report with t.Errorf, never t.Fatal)
+// and returns when both have, ending the test if either failed.
+func both(t *testing.T, f, g func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); g() }()
+	f()
+	<-done
+	if t.Failed() {
+		t.FailNow()
+	}
+}
+
+// alteredURI is the URI of the base run whose bytes the altered server
+// changes: a markdown one when there is one.
+func alteredURI(t *testing.T, dir string) string {
+	t.Helper()
 	var base struct {
 		Digests map[string]struct{ SHA256 string }
 	}
@@ -164,16 +196,7 @@ func TestCompareServers(t *testing.T) {
 			break
 		}
 	}
-	name := uri[:strings.Index(uri, "?")+1] // "sim:///md-5-2?": this URI only
-	run(startServe(t, "--alter-content", name), "altered.json")
-	c, code, stderr = compareJSON(t, dir, "runs/base.json", "altered.json", "--fail-on-content-change")
-	if code != 1 || len(c.Content.Changed) != 1 || c.Content.Changed[0].URI != uri || strings.Join(c.Content.Changed[0].What, ",") != "bytes" || c.Content.Compared < 400 {
-		t.Errorf("altered %s: exit %d, content %+v, %s", name, code, c.Content, stderr)
-	}
-	stdout, _, code = readbench(t, dir, "compare", "runs/base.json", "altered.json")
-	if code != 0 || !strings.Contains(stdout, uri+": bytes changed") {
-		t.Errorf("altered, no flag: exit %d\n%s", code, stdout)
-	}
+	return uri
 }
 
 // validateJUnitFile validates doc against report/testdata/junit.xsd with
@@ -196,6 +219,7 @@ func validateJUnitFile(t *testing.T, dir, doc string) {
 // "thresholds"; the report prints each pass and fail with its value; a
 // misspelt one is refused before the run (exit 2, nothing saved).
 func TestThresholdBrokenExitsAfterSaving(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w := `name: thresholds-e2e
 load: {rate: 20/s, warmup: 0s, duration: 1s}

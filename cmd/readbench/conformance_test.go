@@ -43,6 +43,7 @@ import (
 // preloaded script that binds each listener to 127.0.0.1 (and exits when
 // one is not).
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	node, suite := conformanceSuite(t)
 	preload, err := filepath.Abs("../../peers/loopback.cjs") // shared with scripts/conformance.sh
 	if err != nil {

@@ -54,6 +54,7 @@ func loadServerCost(t *testing.T, path string) serverCost {
 // TestServerCostStdio: the embedded server is two children over stdio;
 // their CPU, memory and cold start are in the result.
 func TestServerCostStdio(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, stderr, code := readbench(t, dir, "run", "--duration", "2s", "--sessions", "2", "--quiet", "--out", "r.json")
 	if code != 0 {
@@ -84,6 +85,7 @@ func TestServerCostStdio(t *testing.T) {
 // TestServerCostPID: an HTTP target is sampled only when its pid is given,
 // and a result without it says why there are no figures.
 func TestServerCostPID(t *testing.T) {
+	t.Parallel()
 	url, proc := startServeProc(t)
 
 	dir := t.TempDir()

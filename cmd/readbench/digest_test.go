@@ -19,6 +19,7 @@ import (
 // URI (simserver.Content, entry by entry in order), for text full of JSON
 // escapes, a PNG blob and a folder read of several entries.
 func TestReadDigestMatchesSimContent(t *testing.T) {
+	t.Parallel()
 	srv := simserver.New(simserver.Options{})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.Handler())

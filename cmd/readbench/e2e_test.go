@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -30,8 +28,9 @@ func TestMain(m *testing.M) {
 	peertest.Run(m, peertest.Options{Peers: signalPeers(), Setup: buildBinary})
 }
 
-// buildBinary builds readbench into a temporary folder, removed after the
-// tests.
+// buildBinary builds readbench once into a temporary folder, for every
+// test; the teardown ends the shared server (sharedServe) and removes the
+// folder.
 func buildBinary() (func(), error) {
 	dir, err := os.MkdirTemp("", "readbench-e2e")
 	if err != nil {
@@ -42,7 +41,7 @@ func buildBinary() (func(), error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("go build: %w\n%s", err, out)
 	}
-	return func() { os.RemoveAll(dir) }, nil
+	return func() { shared.stop(); os.RemoveAll(dir) }, nil
 }
 
 // readbench runs the binary in dir and returns stdout, stderr and the exit code.
@@ -163,6 +162,7 @@ func onlyGood(t *testing.T, r result) {
 }
 
 func TestRunDefaultScenarioEmbedded(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	stdout, stderr, code := readbench(t, dir, "run", "--duration", "3s", "--out", "r.json")
 	if code != 0 {
@@ -194,6 +194,7 @@ func TestRunDefaultScenarioEmbedded(t *testing.T) {
 }
 
 func TestRunSavesUnderRuns(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, stderr, code := readbench(t, dir, "run", "--duration", "1s", "--quiet")
 	if code != 0 {
@@ -206,50 +207,12 @@ func TestRunSavesUnderRuns(t *testing.T) {
 	loadResult(t, files[0])
 }
 
-// startServe runs `readbench serve --listen 127.0.0.1:0` and returns its URL.
-func startServe(t *testing.T, extra ...string) string {
-	url, _ := startServeProc(t, extra...)
-	return url
-}
-
-// startServeProc is startServe that also returns the server's process.
-func startServeProc(t *testing.T, extra ...string) (string, *os.Process) {
-	return startServeAt(t, "127.0.0.1:0", extra...)
-}
-
-// startServeAt runs `readbench serve --listen addr` until the test ends and
-// returns its URL and process.
-func startServeAt(t *testing.T, addr string, extra ...string) (string, *os.Process) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, binary, append([]string{"serve", "--listen", addr}, extra...)...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
-	sc := bufio.NewScanner(stderr)
-	re := regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`)
-	for sc.Scan() {
-		if u := re.FindString(sc.Text()); u != "" {
-			go func() { // keep draining so the server never blocks on stderr
-				for sc.Scan() {
-				}
-			}()
-			return u, cmd.Process
-		}
-	}
-	t.Fatalf("serve on %s printed no address (the port may still be taken)", addr)
-	return "", nil
-}
-
 func TestRunAgainstServeHTTP(t *testing.T) {
-	url := startServe(t)
+	t.Parallel()
+	url := sharedServe(t)
 	for _, c := range []struct{ proto, want string }{{"auto", "2026-07-28"}, {"2025-11-25", "2025-11-25"}} {
 		t.Run(c.proto, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			stdout, stderr, code := readbench(t, dir, "run", "--target", url, "--protocol", c.proto, "--duration", "2s", "--out", "r.json")
 			if code != 0 {
@@ -287,6 +250,7 @@ func TestFixedDelayMedian(t *testing.T) {
 }
 
 func TestBadInputExitCodes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	wl, _ := filepath.Abs("testdata/typo.yaml")
 	th, _ := filepath.Abs("testdata/bad-thresholds.yaml")
@@ -321,6 +285,7 @@ func TestBadInputExitCodes(t *testing.T) {
 }
 
 func TestHelpHasExamples(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range []string{"run", "serve", "scenarios", "check", "init", "schema", "inflation"} {
 		stdout, _, code := readbench(t, t.TempDir(), cmd, "--help")
 		if code != 0 || !strings.Contains(stdout, "readbench "+cmd) {
@@ -342,6 +307,7 @@ func TestHelpHasExamples(t *testing.T) {
 // and disk bytes), from sizes and from a file whose answer is encoded for
 // real.
 func TestInflation(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	png := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 1834200)...)
 	if err := os.WriteFile(filepath.Join(dir, "architecture.png"), png, 0o644); err != nil {

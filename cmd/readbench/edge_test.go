@@ -78,6 +78,7 @@ func runEdge(t *testing.T, body string, args ...string) (edgeResult, string) {
 // reads recorded at the cut as lower bounds, a read tail at or past the
 // deadline, the ok-only block beside it, and the scheduling lag.
 func TestOverloadReport(t *testing.T) {
+	t.Parallel()
 	url := startServe(t, "--workers", "2")
 	r, table := runEdge(t, `
 name: overload
@@ -122,6 +123,7 @@ mix:
 // those late answers belong to the warmup, so the measured phase never
 // counts more late answers than reads it gave up on (it used to).
 func TestLateAnswersChargedToTheirPhase(t *testing.T) {
+	t.Parallel()
 	r, _ := runEdge(t, `
 name: deaf
 load: {rate: 20/s, warmup: 1s, duration: 1s}
@@ -146,7 +148,8 @@ mix:
 // read's stream is closed, so the count is null and the table says "not
 // observable", never "0 late answers".
 func TestLateAnswersNotObservableOverHTTP(t *testing.T) {
-	url := startServe(t)
+	t.Parallel()
+	url := sharedServe(t)
 	r, table := runEdge(t, `
 name: cut-http
 load: {rate: 20/s, duration: 1s}

@@ -21,7 +21,8 @@ func writeWorkload(t *testing.T, dir, body string) string {
 }
 
 func TestFaultOutcomes(t *testing.T) {
-	url := startServe(t)
+	t.Parallel()
+	url := sharedServe(t)
 	cases := []struct {
 		name   string
 		target string
@@ -143,6 +144,7 @@ mix:
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			wl := writeWorkload(t, dir, c.body)
 			stdout, stderr, code := readbench(t, dir, "run", wl, "--target", c.target, "--out", "r.json")
@@ -160,6 +162,7 @@ mix:
 // result. (The server counts answers as it writes them, so a few reads in
 // flight at the crash may still be answered: hence the loose bound.)
 func TestServerDiesMidRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	wl := writeWorkload(t, dir, fmt.Sprintf(`
 name: crash

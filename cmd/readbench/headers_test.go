@@ -101,6 +101,7 @@ mix:
 // message, here the failures of a run and a check against a port where
 // nothing listens (Streamable HTTP and HTTP+SSE).
 func TestURLPasswordNeverPrinted(t *testing.T) {
+	t.Parallel()
 	const secret = "pa55-in-url"
 	dir := t.TempDir()
 	for _, c := range [][]string{

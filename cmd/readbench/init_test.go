@@ -13,7 +13,8 @@ import (
 // that parses, and that workload runs with only ok outcomes: its classes
 // are resolved from the server's catalog, not synthesized.
 func TestInitThenRun(t *testing.T) {
-	url := startServe(t)
+	t.Parallel()
+	url := sharedServe(t)
 	dir := t.TempDir()
 	stdout, stderr, code := readbench(t, dir, "init", "--target", url)
 	if code != 0 {
@@ -56,7 +57,8 @@ func TestInitThenRun(t *testing.T) {
 }
 
 func TestInitOutAndExitCodes(t *testing.T) {
-	url := startServe(t)
+	t.Parallel()
+	url := sharedServe(t)
 	dir := t.TempDir()
 	if _, stderr, code := readbench(t, dir, "init", "--target", url, "--out", "w.yaml"); code != 0 || !strings.Contains(stderr, "wrote w.yaml") {
 		t.Fatalf("init --out: exit %d: %s", code, stderr)

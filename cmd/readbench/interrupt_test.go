@@ -12,10 +12,11 @@ import (
 
 // fakeProcess records what the interrupt handler did to the process.
 type fakeProcess struct {
-	mu     sync.Mutex
-	stderr bytes.Buffer
-	killed int
-	exits  chan int
+	mu       sync.Mutex
+	stderr   bytes.Buffer
+	killed   int
+	exits    chan int
+	finished chan struct{} // closed when the handler returned
 }
 
 func (p *fakeProcess) Write(b []byte) (int, error) {
@@ -42,13 +43,12 @@ func handler(t *testing.T) (chan os.Signal, chan struct{}, context.Context, *fak
 	t.Helper()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	t.Cleanup(func() { cancel(nil) })
-	p := &fakeProcess{exits: make(chan int, 1)}
+	p := &fakeProcess{exits: make(chan int, 1), finished: make(chan struct{})}
 	h := &interrupts{cancel: cancel, stderr: p, exit: func(code int) { p.exits <- code },
 		killChildren: func() { p.mu.Lock(); p.killed++; p.mu.Unlock() },
 		stopWithin:   300 * time.Millisecond, secondGrace: 100 * time.Millisecond}
 	sigs, done := make(chan os.Signal, 2), make(chan struct{})
-	finished := make(chan struct{})
-	go func() { defer close(finished); h.watch(sigs, done) }()
+	go func() { defer close(p.finished); h.watch(sigs, done) }()
 	t.Cleanup(func() {
 		select {
 		case <-done:
@@ -56,7 +56,7 @@ func handler(t *testing.T) (chan os.Signal, chan struct{}, context.Context, *fak
 			close(done)
 		}
 		select {
-		case <-finished:
+		case <-p.finished:
 		case <-time.After(5 * time.Second):
 			t.Error("the handler never returned")
 		}
@@ -76,10 +76,11 @@ func TestFirstInterruptCancelsWithItsCause(t *testing.T) {
 		t.Errorf("cause %v, said %q", context.Cause(ctx), p.said())
 	}
 	close(done) // the command saved its result and returned in time
+	p.returned(t)
 	select {
 	case code := <-p.exits:
 		t.Errorf("exit(%d) although the command returned in time", code)
-	case <-time.After(500 * time.Millisecond):
+	default:
 	}
 	if p.kills() != 0 {
 		t.Error("children killed although the command returned in time")
@@ -104,9 +105,9 @@ func TestInterruptedCommandThatHangsIsEnded(t *testing.T) {
 }
 
 func TestSecondInterruptKillsAndQuits(t *testing.T) {
-	sigs, _, _, p := handler(t)
+	sigs, _, ctx, p := handler(t)
 	sigs <- os.Interrupt
-	time.Sleep(50 * time.Millisecond)
+	cancelled(t, ctx) // the first interrupt was handled
 	second := time.Now()
 	sigs <- os.Interrupt
 	select {
@@ -123,18 +124,40 @@ func TestSecondInterruptKillsAndQuits(t *testing.T) {
 }
 
 func TestSecondInterruptLetsTheSaveFinish(t *testing.T) {
-	sigs, done, _, p := handler(t)
+	sigs, done, ctx, p := handler(t)
 	sigs <- os.Interrupt
-	time.Sleep(50 * time.Millisecond)
+	cancelled(t, ctx)
 	sigs <- os.Interrupt
-	time.Sleep(20 * time.Millisecond)
+	eventually(t, 5*time.Second, "the second interrupt kills the children", func() bool { return p.kills() == 1 })
 	close(done) // the save finished within the grace: main exits, not the handler
+	p.returned(t)
 	select {
 	case code := <-p.exits:
 		t.Errorf("exit(%d) although the command returned within the grace", code)
-	case <-time.After(300 * time.Millisecond):
+	default:
 	}
 	if p.kills() != 1 {
 		t.Errorf("%d kills", p.kills())
+	}
+}
+
+// cancelled waits for the handler to cancel the command's context.
+func cancelled(t *testing.T, ctx context.Context) {
+	t.Helper()
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first interrupt did not cancel the command")
+	}
+}
+
+// returned waits for the handler to return: whatever it was going to do
+// to the process, it has done.
+func (p *fakeProcess) returned(t *testing.T) {
+	t.Helper()
+	select {
+	case <-p.finished:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the handler did not return once the command had")
 	}
 }

@@ -17,6 +17,7 @@ var shapeKeys = []string{"neither", "both", "uri_rewritten", "mime_missing", "mi
 	"bad_base64", "empty_contents", "multi_entry"}
 
 func TestShapeViolationsEachInTheirCounter(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		uri     string // the violating class's URI

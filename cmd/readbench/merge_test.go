@@ -35,6 +35,7 @@ thresholds: {rate: ">25/s", errors: "<1%"}
 // histograms within the histogram's precision, and sit near the single
 // run's (a separate run, so only near: timing differs between runs).
 func TestShardsMergeToOneRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w := writeWorkload(t, dir, shardWorkload)
 	const n = 3
@@ -155,6 +156,7 @@ func sameCounts(t *testing.T, what string, got, want map[string]int64) {
 // TestMergeRefusesWhatIsNotOneRun: a missing shard, one given twice and a
 // whole run are refused with exit 2 and a message naming the problem.
 func TestMergeRefusesWhatIsNotOneRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w := writeWorkload(t, dir, strings.Replace(shardWorkload, "duration: 2s", "duration: 1s", 1))
 	at := time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339)

@@ -12,6 +12,7 @@ import (
 // over stdio: templates, text and blob resources, a static document of
 // known size and a URI it does not have.
 func TestRunAgainstServerEverything(t *testing.T) {
+	t.Parallel()
 	entry := serverEverything(t)
 	doc, err := os.Stat(filepath.Join(filepath.Dir(entry), "docs", "architecture.md"))
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 // TestServeProfiles: serve writes its profiles when it exits, here at
 // the end of its stdin, after answering what it read.
 func TestServeProfiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -36,6 +37,7 @@ func TestServeProfiles(t *testing.T) {
 // protocol buffers) of readbench's own run; a path that cannot be written
 // is a usage error before anything runs.
 func TestRunProfiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, stderr, code := readbench(t, dir, "run", "--duration", "1s", "--quiet", "--out", "r.json",
 		"--cpuprofile", "cpu.pprof", "--memprofile", "mem.pprof")

@@ -65,7 +65,8 @@ func wholeDigest(t *testing.T, s *client.Session, uri string) []byte {
 // from one `readbench serve` arrives as the same bytes (sha256), text and
 // binary alike, with chunk sizes that do not divide the size.
 func TestSameBytesThreeWays(t *testing.T) {
-	mcpURL := startServe(t)
+	t.Parallel()
+	mcpURL := startServe(t) // its own: megabytes a read, kept off the shared server
 	mcpS, files := connect(t, mcpURL), connect(t, filesPrefix(mcpURL))
 	if files.Server().Name != "readbench-simserver" || !files.SimURIs() || !mcpS.SimURIs() {
 		t.Errorf("plain HTTP server %+v (sim: URIs %t, over MCP %t): the Server header names the simulated server, both advertise sim: URIs",
@@ -100,7 +101,8 @@ func TestSameBytesThreeWays(t *testing.T) {
 // readbench serve's /files/ (the MCP side passes in TestCheckServeHTTPPasses,
 // read tool symlink and content type included).
 func TestCheckFilesPasses(t *testing.T) {
-	d, code, _ := runCheck(t, "--target", filesPrefix(startServe(t)))
+	t.Parallel()
+	d, code, _ := runCheck(t, "--target", filesPrefix(sharedServe(t)))
 	if code != 0 || !d.Pass || d.Summary.Fail != 0 || d.Summary.Skip != 0 || d.Target.Transport != "files" {
 		t.Errorf("exit %d, pass %v, summary %+v, transport %q", code, d.Pass, d.Summary, d.Target.Transport)
 	}
@@ -115,6 +117,7 @@ func TestCheckFilesPasses(t *testing.T) {
 // TestCheckFilesBrokenFails: a server whose Content-Range is one byte off
 // fails the range rules, and check exits 1.
 func TestCheckFilesBrokenFails(t *testing.T) {
+	t.Parallel()
 	data := bytes.Repeat([]byte("0123456789abcdef"), 1000)
 	srv := peertest.ServeLocal(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/files/doc.txt" {
@@ -149,7 +152,8 @@ func (o offByOne) WriteHeader(code int) {
 // side with the same document bytes, MCP's inflation, HTTP's none, the
 // parts and each process's peak memory.
 func TestLargeLogModes(t *testing.T) {
-	mcpURL := startServe(t)
+	t.Parallel()
+	mcpURL := startServe(t) // its own: 12 MiB a read, kept off the shared server
 	dir := t.TempDir()
 	modes := []struct{ out, class, target string }{
 		{"whole.json", "whole", mcpURL},

@@ -72,6 +72,7 @@ func runFor(t *testing.T, target, body string, limit time.Duration, extra ...str
 // the run: the reads end at their timeout, or at the turn deadline, the
 // run ends on time and saves its result.
 func TestWedgedStdioServer(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("p", 8000)
 	for _, c := range []struct {
 		turn string
@@ -123,7 +124,8 @@ func wireFaults() []wireFault {
 // outcome on stdio, on Streamable HTTP in both eras, with the identity
 // kept.
 func TestWireFaults(t *testing.T) {
-	url := startServe(t)
+	t.Parallel()
+	url := startServe(t) // its own: the ping fault's 500 ms read timeout, whatever other tests read
 	for _, f := range wireFaults() {
 		for _, tr := range []struct {
 			name, target, protocol string
@@ -152,7 +154,8 @@ mix:
 // turn.max_answer, or --max-answer) are protocol outcomes on stdio and on
 // Streamable HTTP as JSON and as SSE; smaller ones in the same run stay ok.
 func TestAnswerOverTheLimit(t *testing.T) {
-	url := startServe(t)
+	t.Parallel()
+	url := sharedServe(t)
 	body := `
 name: limit
 load: {rate: 20/s, turns: 10}
@@ -190,6 +193,7 @@ mix:
 // back, in the stateless era and in a stateful legacy session (which is
 // renewed).
 func TestServerRestartsMidRun(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		serve []string
@@ -199,6 +203,7 @@ func TestServerRestartsMidRun(t *testing.T) {
 		{"stateful 2025-11-25", []string{"--stateful"}, []string{"--protocol", "2025-11-25"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			url, first := startServeProc(t, c.serve...)
 			addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
 			dir := t.TempDir()
@@ -241,6 +246,7 @@ mix:
 // (--crash-after) turns the reads after it into transport outcomes at once,
 // and the exit status is in the explanation.
 func TestChildExitsNonZero(t *testing.T) {
+	t.Parallel()
 	r, stderr := runFor(t, fmt.Sprintf("stdio:%s serve --stdio --crash-after 10", binary), `
 name: crash
 load: {rate: 20/s, duration: 1s}
@@ -257,6 +263,7 @@ mix:
 // TestUnreachableTargetSaysSoOnce: several sessions failing alike print
 // the reason once.
 func TestUnreachableTargetSaysSoOnce(t *testing.T) {
+	t.Parallel()
 	_, stderr, code := readbench(t, t.TempDir(), "run", "--target", "http://127.0.0.1:1/mcp", "--sessions", "3", "--duration", "1s")
 	if code != 1 || strings.Count(stderr, "connection refused") != 1 {
 		t.Errorf("exit %d; want 1 and the reason once:\n%s", code, stderr)

@@ -10,6 +10,7 @@ import (
 
 // TestReportFormats runs a short run and re-renders it in every format.
 func TestReportFormats(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, stderr, code := readbench(t, dir, "run", "--duration", "1s", "--quiet", "--out", "r.json"); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr)
@@ -45,6 +46,7 @@ func TestReportFormats(t *testing.T) {
 }
 
 func TestReportBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"schema": 1`), 0o644); err != nil {
 		t.Fatal(err)

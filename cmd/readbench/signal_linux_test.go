@@ -21,11 +21,7 @@ func TestKilledReadbenchTakesItsServerAlong(t *testing.T) {
 	if len(pids) != 2 {
 		t.Fatalf("the peer recorded %v", pids)
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for !processGone(pids[0]) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !processGone(pids[0]) {
+	if !poll(2*time.Second, func() bool { return processGone(pids[0]) }) {
 		t.Errorf("the server (%d), deaf to its stdin closing and to SIGTERM, outlived a killed readbench", pids[0])
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -18,8 +19,8 @@ import (
 // The stdio peers of these tests (the test binary re-executed, see
 // peertest.Run). Each writes its pid, and its child's, to the file
 // peerPIDsEnv names, and creates the file peerReadyEnv names when the
-// moment to interrupt has come (its first read, or its start when it never
-// reads).
+// moment to interrupt has come (readyReads reads in flight, or its start
+// when it never reads).
 const (
 	slowPeer    = "signal-slow"    // the SDK's server, every read 1 s (cancellable)
 	stuckPeer   = "signal-stuck"   // answers the handshake, never a read; ignores SIGTERM and stdin closing
@@ -32,6 +33,11 @@ const (
 	// peerLife bounds every peer: whatever a failing test leaves behind
 	// ends by itself.
 	peerLife = time.Minute
+
+	// readyReads is how many reads a reading peer has been sent when it
+	// says the moment to interrupt has come: two turns of two
+	// attachments, so that the interrupt cuts several reads in flight.
+	readyReads = 4
 )
 
 // signalPeers are the peer modes for TestMain.
@@ -63,9 +69,12 @@ func stubborn() {
 // server that ignores its stdin closing does.
 func servePeerSDK(delay time.Duration, honour bool) int {
 	s := mcp.NewServer(&mcp.Implementation{Name: "signal-peer", Version: "1.2.3"}, nil)
+	var reads atomic.Int64 // the SDK runs each read's handler on its own goroutine
 	s.AddResource(&mcp.Resource{URI: "slow://doc", MIMEType: "text/plain", Name: "doc"},
 		func(ctx context.Context, _ *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			markReady()
+			if reads.Add(1) == readyReads {
+				markReady()
+			}
 			done := ctx.Done()
 			if !honour {
 				done = nil

@@ -6,11 +6,17 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -29,7 +35,7 @@ type interruptible struct {
 	t                 *testing.T
 	dir, pids, ready  string
 	cmd               *exec.Cmd
-	stdout, stderr    bytes.Buffer
+	stdout, stderr    syncBuffer
 	exited            chan struct{}
 	exitedAt          time.Time
 	code              int
@@ -37,21 +43,37 @@ type interruptible struct {
 }
 
 // startInterruptible starts `readbench run` against the peer of mode with
-// a workload of slow reads, in a fresh folder.
+// a workload of slow reads, in a fresh folder (the peer finds its files
+// in the environment: the test cannot run in parallel).
 func startInterruptible(t *testing.T, mode string) *interruptible {
 	t.Helper()
 	argv := peertest.Command(t, mode)
-	return startRun(t, fmt.Sprintf("{stdio: [%q]}", argv[0]), "slow://doc")
+	r := newInterruptible(t)
+	t.Setenv(peerPIDsEnv, r.pids)
+	t.Setenv(peerReadyEnv, r.ready)
+	r.start(fmt.Sprintf("{stdio: [%q]}", argv[0]), "slow://doc")
+	return r
 }
 
 // startRun starts `readbench run` against target (YAML) reading uri, in a
 // fresh folder.
 func startRun(t *testing.T, target, uri string) *interruptible {
 	t.Helper()
+	r := newInterruptible(t)
+	r.start(target, uri)
+	return r
+}
+
+func newInterruptible(t *testing.T) *interruptible {
 	r := &interruptible{t: t, dir: t.TempDir(), exited: make(chan struct{})}
 	r.pids, r.ready = filepath.Join(r.dir, "pids"), filepath.Join(r.dir, "ready")
-	t.Setenv(peerPIDsEnv, r.pids)
-	t.Setenv(peerReadyEnv, r.ready)
+	return r
+}
+
+// start starts the run of uri against target.
+func (r *interruptible) start(target, uri string) {
+	t := r.t
+	t.Helper()
 	wl := writeWorkload(t, r.dir, fmt.Sprintf(`
 name: interrupted
 target: %s
@@ -85,23 +107,41 @@ mix:
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
-	return r
 }
 
 // waitReady waits until the peer says the moment to interrupt has come.
 func (r *interruptible) waitReady() {
 	r.t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if _, err := os.Stat(r.ready); err == nil {
-			return
-		}
+	r.waitFor("the peer to be ready", func() bool {
+		_, err := os.Stat(r.ready)
+		return err == nil
+	})
+}
+
+// waitFor waits at most 30 s for cond, failing the test when readbench
+// exits first.
+func (r *interruptible) waitFor(what string, cond func() bool) {
+	r.t.Helper()
+	exited := false
+	if !poll(30*time.Second, func() bool {
 		select {
 		case <-r.exited:
-			r.t.Fatalf("readbench exited %d before the peer was ready:\n%s", r.code, r.stderr.String())
+			exited = true
+			return true
 		default:
+			return cond()
 		}
+	}) {
+		r.t.Fatalf("waited 30 s for %s:\n%s", what, r.stderr.String())
 	}
-	r.t.Fatal("the peer never became ready")
+	if exited && !cond() {
+		r.t.Fatalf("readbench exited %d before %s:\n%s", r.code, what, r.stderr.String())
+	}
+}
+
+// said reports whether readbench wrote text on its stderr so far.
+func (r *interruptible) said(text string) func() bool {
+	return func() bool { return strings.Contains(r.stderr.String(), text) }
 }
 
 // signal sends sig to readbench.
@@ -148,11 +188,7 @@ func (r *interruptible) noneLeft(want int) {
 		r.t.Fatalf("the peer recorded %d pids, want %d: %v", len(pids), want, pids)
 	}
 	for _, pid := range pids {
-		deadline := time.Now().Add(time.Second)
-		for !processGone(pid) && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if !processGone(pid) {
+		if !poll(time.Second, func() bool { return processGone(pid) }) {
 			r.t.Errorf("process %d outlived readbench", pid)
 		}
 	}
@@ -205,8 +241,7 @@ func TestInterruptSavesPartialResult(t *testing.T) {
 	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			r := startInterruptible(t, slowPeer)
-			r.waitReady()
-			time.Sleep(300 * time.Millisecond) // a few turns in flight
+			r.waitReady() // a few reads in flight
 			r.signal(sig)
 			r.waitExit(5 * time.Second)
 			r.savedPartial("signal-peer")
@@ -218,8 +253,10 @@ func TestInterruptSavesPartialResult(t *testing.T) {
 // TestInterruptHTTP (a) over Streamable HTTP: reads of 3 s from
 // `readbench serve`, cut by the interrupt (their streams closed).
 func TestInterruptHTTP(t *testing.T) {
-	r := startRun(t, startServe(t), "sim:///slow?mime=text/plain&size=100&delay=3s")
-	time.Sleep(1500 * time.Millisecond) // connected, a few turns in flight
+	t.Parallel()
+	reads := countReads(t, startServe(t))
+	r := startRun(t, reads.url, "sim:///slow?mime=text/plain&size=100&delay=3s")
+	r.waitFor("reads in flight", func() bool { return reads.n.Load() >= readyReads })
 	r.signal(os.Interrupt)
 	r.waitExit(5 * time.Second)
 	r.savedPartial("readbench-simserver")
@@ -232,7 +269,6 @@ func TestInterruptHTTP(t *testing.T) {
 func TestInterruptStuckServer(t *testing.T) {
 	r := startInterruptible(t, stuckPeer)
 	r.waitReady()
-	time.Sleep(300 * time.Millisecond)
 	r.signal(os.Interrupt)
 	r.waitExit(5 * time.Second)
 	r.savedPartial("signal-peer")
@@ -262,9 +298,9 @@ func TestInterruptSilentServer(t *testing.T) {
 func TestSecondInterruptQuitsAtOnce(t *testing.T) {
 	r := startInterruptible(t, stuckPeer)
 	r.waitReady()
-	time.Sleep(300 * time.Millisecond)
 	r.signal(os.Interrupt)
-	time.Sleep(200 * time.Millisecond) // the first is closing the sessions: the stuck server waits for SIGKILL
+	// The first is closing the sessions: the stuck server waits for SIGKILL.
+	r.waitFor("the first interrupt to be handled", r.said("readbench: interrupted: stopping"))
 	r.signal(os.Interrupt)
 	r.waitExit(secondGrace + 300*time.Millisecond)
 	if !strings.Contains(r.stderr.String(), "interrupted again") {
@@ -281,4 +317,58 @@ func TestSecondInterruptQuitsAtOnce(t *testing.T) {
 		t.Errorf("temporary files left: %v", tmp)
 	}
 	r.noneLeft(2)
+}
+
+// syncBuffer is a bytes.Buffer a test may read while the process it is the
+// stdout or stderr of still writes to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// readCounter is a reverse proxy that counts the resources/read requests
+// it passes on to a server, so that a test can wait for reads in flight.
+type readCounter struct {
+	url string // the proxy's MCP endpoint
+	n   atomic.Int64
+}
+
+// countReads starts a readCounter in front of the MCP endpoint upstream,
+// closed when the test ends.
+func countReads(t *testing.T, upstream string) *readCounter {
+	t.Helper()
+	u, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &readCounter{}
+	proxy := &httputil.ReverseProxy{
+		Rewrite:       func(r *httputil.ProxyRequest) { r.SetURL(&url.URL{Scheme: u.Scheme, Host: u.Host}) },
+		FlushInterval: -1, // SSE answers pass at once
+	}
+	c.url = peertest.ServeLocal(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"resources/read"`)) {
+			c.n.Add(1)
+		}
+		proxy.ServeHTTP(w, r)
+	})).URL + u.Path
+	return c
 }
