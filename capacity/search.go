@@ -54,9 +54,9 @@ const (
 	LimitFirstStep = "first_step" // the first step already broke the SLO
 )
 
-// Report is what a rate search found: the JSON of `readbench capacity
+// RateFinding is what a rate search found: the JSON of `readbench capacity
 // --format json`, and what the table prints.
-type Report struct {
+type RateFinding struct {
 	Target string `json:"target"`
 	Server string `json:"server"` // name and version the target announced
 	// MaxSustainableRate is the highest rate (turns per second) a step held
@@ -83,8 +83,8 @@ type Report struct {
 // held the SLO with its lag counted in (latency runs from the intended
 // start) is a good step. When ctx is cancelled the steps so far are
 // returned with the error.
-func Search(ctx context.Context, p Plan, run Runner, j Judge) (*Report, error) {
-	rep := &Report{Unit: "turns/s", Steps: []Step{}}
+func Search(ctx context.Context, p Plan, run Runner, j Judge) (*RateFinding, error) {
+	rep := &RateFinding{Unit: "turns/s", Steps: []Step{}}
 	var good, bad *Step
 	n := 0
 	do := func(phase string, rate float64) (*Step, error) {
@@ -107,7 +107,7 @@ func Search(ctx context.Context, p Plan, run Runner, j Judge) (*Report, error) {
 		}
 		return &rep.Steps[len(rep.Steps)-1], nil
 	}
-	finish := func(limit string) (*Report, error) {
+	finish := func(limit string) (*RateFinding, error) {
 		rep.LimitedBy = limit
 		if good != nil {
 			rep.MaxSustainableRate, rep.ReadsPerS, rep.WireMBPerS = good.Rate, good.ReadsPerS, good.WireMBPerS
@@ -161,7 +161,7 @@ func copyStep(s *Step) *Step { c := *s; return &c }
 // conclusion is the sentence under the table: what was found, in the
 // terms of what was measured (readbench does not know the server's
 // configuration, so it never states a theoretical figure).
-func conclusion(r *Report, bad *Step) string {
+func conclusion(r *RateFinding, bad *Step) string {
 	rate := func(v float64) string { return numfmt.Sig3(v) + " turns/s" }
 	at := fmt.Sprintf("%s reads/s, %s MB/s on the wire", numfmt.Sig3(r.ReadsPerS), numfmt.Sig3(r.WireMBPerS))
 	switch r.LimitedBy {

@@ -44,8 +44,8 @@ func (p SizePlan) Check() error {
 // against delivering it too slowly for the SLO).
 const outright = 0.5
 
-// SizeReport is what a size sweep found.
-type SizeReport struct {
+// SizeFinding is what a size sweep found.
+type SizeFinding struct {
 	Target string  `json:"target"`
 	Server string  `json:"server"`
 	SLO    string  `json:"slo"`
@@ -67,8 +67,8 @@ type SizeReport struct {
 }
 
 // SweepSize runs the sweep until a size fails outright or To is done.
-func SweepSize(ctx context.Context, p SizePlan, run Runner, j Judge) (*SizeReport, error) {
-	rep := &SizeReport{Rate: p.Rate, Steps: []Step{}}
+func SweepSize(ctx context.Context, p SizePlan, run Runner, j Judge) (*SizeFinding, error) {
+	rep := &SizeFinding{Rate: p.Rate, Steps: []Step{}}
 	broke := false
 	for i, size := range p.Sizes() {
 		s := Setting{Index: i + 1, Rate: p.Rate, Size: size}
@@ -115,7 +115,7 @@ func dominantError(outcomes map[string]int64) string {
 	return best
 }
 
-func sizeConclusion(r *SizeReport) string {
+func sizeConclusion(r *SizeFinding) string {
 	var s string
 	if r.MaxSizeWithinSLO > 0 {
 		s = fmt.Sprintf("The largest size served within the SLO at %s turns/s: %s.", numfmt.Sig3(r.Rate), units.FormatSize(r.MaxSizeWithinSLO))

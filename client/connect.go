@@ -24,9 +24,9 @@ type Dial struct {
 	// CLI passes its own executable with "serve --stdio", so the server is
 	// a real child process behind real pipes.
 	Embedded []string
-	Stderr   io.Writer  // stdio servers' stderr (nil: kept only to explain a server that dies)
-	Client   ServerInfo // our clientInfo
-	Late     LateFunc   // answers to cancelled requests not tagged WithLate (nil: not counted)
+	Stderr   io.Writer      // stdio servers' stderr (nil: kept only to explain a server that dies)
+	Client   Implementation // our clientInfo
+	Late     LateFunc       // answers to cancelled requests not tagged WithLate (nil: not counted)
 	// Aim says which hosts besides loopback the target may name, and
 	// whether headers may go to one over plain http; checked before
 	// anything is started or resolved (see targets.CheckAim).

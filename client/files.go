@@ -28,7 +28,7 @@ type Documents struct {
 	client    *http.Client
 	headers   http.Header
 	maxAnswer int64
-	server    ServerInfo
+	server    Implementation
 	simURIs   bool
 }
 
@@ -85,7 +85,7 @@ func ConnectDocuments(ctx context.Context, d Dial) (*Documents, time.Duration, e
 	}
 	_ = resp.Body.Close()
 	if name, version, ok := strings.Cut(resp.Header.Get("Server"), "/"); ok {
-		docs.server = ServerInfo{Name: name, Version: version}
+		docs.server = Implementation{Name: name, Version: version}
 	} else {
 		docs.server.Name = resp.Header.Get("Server")
 	}
@@ -94,7 +94,7 @@ func ConnectDocuments(ctx context.Context, d Dial) (*Documents, time.Duration, e
 }
 
 // Server is what the Server header of the prefix's HEAD said.
-func (d *Documents) Server() ServerInfo { return d.server }
+func (d *Documents) Server() Implementation { return d.server }
 
 // ProtocolVersion is "": plain HTTP speaks no MCP version.
 func (d *Documents) ProtocolVersion() string { return "" }

@@ -32,7 +32,7 @@ type Conn interface {
 	DocumentReader
 	// Server is what the server said about itself (the handshake's
 	// serverInfo, or a plain HTTP server's Server header).
-	Server() ServerInfo
+	Server() Implementation
 	// ProtocolVersion is the MCP version spoken, "" for plain HTTP.
 	ProtocolVersion() string
 	// LateAnswersObservable reports whether an answer to a read given up

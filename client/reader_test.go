@@ -130,7 +130,7 @@ func TestReadDocumentHTTP(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer d.Close()
-			if d.Server() != (ServerInfo{Name: "doc-test", Version: "1.2"}) || d.SimURIs() {
+			if d.Server() != (Implementation{Name: "doc-test", Version: "1.2"}) || d.SimURIs() {
 				t.Errorf("server %+v, sim: URIs %t; want the Server header's name and version, and no sim: URIs", d.Server(), d.SimURIs())
 			}
 			h := sha256.New()

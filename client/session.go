@@ -12,9 +12,11 @@ import (
 	"github.com/readbench/readbench/protocol"
 )
 
-// ServerInfo is what a server says about itself; results are compared
-// across server versions, so it goes into every result.
-type ServerInfo struct {
+// Implementation names a piece of MCP software and its version, as the
+// protocol's own Implementation type does: the serverInfo a server gives
+// (results are compared across server versions, so it goes into every
+// result) and the clientInfo readbench sends.
+type Implementation struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
 }
@@ -28,9 +30,9 @@ type Session struct {
 	t       transport
 	modern  bool
 	version string
-	server  ServerInfo
-	simURIs bool       // the handshake advertised protocol.CapabilitySimURIs
-	client  ServerInfo // our clientInfo
+	server  Implementation
+	simURIs bool           // the handshake advertised protocol.CapabilitySimURIs
+	client  Implementation // our clientInfo
 	nextID  atomic.Int64
 
 	renewMu  sync.Mutex   // one renewal at a time when many reads meet the same expired session
@@ -216,7 +218,7 @@ func (s *Session) initialize(ctx context.Context, version string) error {
 // exchangeInitialize sends initialize offering version and then
 // notifications/initialized. It changes nothing in s, so renewing an
 // expired session while other reads run is not a data race.
-func (s *Session) exchangeInitialize(ctx context.Context, version string) (chosen string, server ServerInfo, caps serverCapabilities, err error) {
+func (s *Session) exchangeInitialize(ctx context.Context, version string) (chosen string, server Implementation, caps serverCapabilities, err error) {
 	params := map[string]any{
 		"protocolVersion": version,
 		"capabilities":    map[string]any{},
@@ -224,21 +226,21 @@ func (s *Session) exchangeInitialize(ctx context.Context, version string) (chose
 	}
 	var res struct {
 		ProtocolVersion string             `json:"protocolVersion"`
-		ServerInfo      ServerInfo         `json:"serverInfo"`
+		ServerInfo      Implementation     `json:"serverInfo"`
 		Capabilities    serverCapabilities `json:"capabilities"`
 	}
 	if err := s.callSmall(ctx, protocol.MethodInitialize, params, &res); err != nil {
-		return "", ServerInfo{}, caps, fmt.Errorf("initialize: %w", err)
+		return "", Implementation{}, caps, fmt.Errorf("initialize: %w", err)
 	}
 	if !protocol.IsKnownVersion(res.ProtocolVersion) || protocol.IsModern(res.ProtocolVersion) {
-		return "", ServerInfo{}, caps, fmt.Errorf("initialize: server chose protocol version %q, which readbench does not speak in the handshake era", res.ProtocolVersion)
+		return "", Implementation{}, caps, fmt.Errorf("initialize: server chose protocol version %q, which readbench does not speak in the handshake era", res.ProtocolVersion)
 	}
 	body, err := protocol.AppendRequest(nil, nil, protocol.MethodInitialized, nil)
 	if err != nil {
-		return "", ServerInfo{}, caps, err
+		return "", Implementation{}, caps, err
 	}
 	if err := s.t.notify(ctx, Request{method: protocol.MethodInitialized, body: body}); err != nil {
-		return "", ServerInfo{}, caps, fmt.Errorf("notifications/initialized: %w", err)
+		return "", Implementation{}, caps, fmt.Errorf("notifications/initialized: %w", err)
 	}
 	return res.ProtocolVersion, res.ServerInfo, res.Capabilities, nil
 }

@@ -14,7 +14,7 @@ import (
 // built on these, never on a concrete transport.
 
 // Server is what the server said about itself in the handshake.
-func (s *Session) Server() ServerInfo { return s.server }
+func (s *Session) Server() Implementation { return s.server }
 
 // SimURIs reports whether the server advertised the experimental
 // capability protocol.CapabilitySimURIs in its handshake: it serves any

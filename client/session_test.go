@@ -167,7 +167,7 @@ func TestHandshakeFollowsBackwardCompatibilityRules(t *testing.T) {
 			if c.legacyOnly {
 				tr = legacyScript{st}
 			}
-			s := &Session{t: tr, client: ServerInfo{Name: "readbench-test", Version: "0"}}
+			s := &Session{t: tr, client: Implementation{Name: "readbench-test", Version: "0"}}
 			err := s.handshake(context.Background(), c.proto)
 			if c.wantVersion == "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {

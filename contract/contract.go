@@ -23,7 +23,7 @@ type Options struct {
 	// as in Options.
 	EmbeddedCommand []string
 	Stderr          io.Writer // stdio servers' stderr; nil keeps only a tail
-	Client          client.ServerInfo
+	Client          client.Implementation
 	Sample          int           // resources of the listing to read (default 10)
 	Timeout         time.Duration // per request (default 10 s)
 	// CancelURI is the resource the cancellation check reads; "" picks a
@@ -57,18 +57,18 @@ type Result struct {
 	Detail string // what was seen, or why the check was skipped
 }
 
-// Report is what Check found: plain data, rendered by the
-// caller (the driver knows nothing of output formats).
-type Report struct {
+// Findings is what Check found: plain data, rendered by the caller (the
+// contract knows nothing of output formats).
+type Findings struct {
 	Target          targets.Target
-	Server          client.ServerInfo
+	Server          client.Implementation
 	ProtocolVersion string
 	Modern          bool // the stateless 2026-07-28 era
 	Checks          []Result
 }
 
 // Failed reports whether any check failed.
-func (r *Report) Failed() bool {
+func (r *Findings) Failed() bool {
 	for _, c := range r.Checks {
 		if c.Status == Fail {
 			return true
@@ -89,14 +89,14 @@ func checkNames() []string {
 // ranged read tool where offered.
 // A target that cannot be reached is a failed handshake in the report, not
 // an error; the error is for an interrupted check (ctx ended).
-func Check(ctx context.Context, o Options) (*Report, error) {
+func Check(ctx context.Context, o Options) (*Findings, error) {
 	if o.Sample <= 0 {
 		o.Sample = 10
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
 	}
-	rep := &Report{Target: o.Target}
+	rep := &Findings{Target: o.Target}
 	conn, _, err := client.Open(ctx, client.Dial{
 		Target: o.Target, Protocol: o.Protocol, Headers: o.Headers,
 		Embedded: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client,
@@ -139,7 +139,7 @@ func Check(ctx context.Context, o Options) (*Report, error) {
 	return rep, nil
 }
 
-func (r *Report) add(name string, st Status, uri, detail string) {
+func (r *Findings) add(name string, st Status, uri, detail string) {
 	r.Checks = append(r.Checks, Result{Name: name, Status: st, URI: uri, Detail: detail})
 }
 
@@ -147,7 +147,7 @@ func (r *Report) add(name string, st Status, uri, detail string) {
 type checker struct {
 	o       Options
 	s       *client.Session
-	rep     *Report
+	rep     *Findings
 	sim     bool // the server advertised that it serves any sim: URI (client.Conn.SimURIs)
 	listed  []contractResource
 	slowest contractSample // the slowest usable sampled read

@@ -7,8 +7,8 @@ import (
 // Document turns the report into the check document ("readbench/check/v1",
 // docs/results.md), which every renderer reads: the checker knows nothing
 // of output formats, and the CLI only wires.
-func (r *Report) Document(tool results.Tool) *results.CheckReport {
-	doc := &results.CheckReport{
+func (r *Findings) Document(tool results.Tool) *results.CheckDocument {
+	doc := &results.CheckDocument{
 		Tool: tool,
 		Target: results.Target{Address: r.Target.Redacted(), Transport: r.Target.Transport(),
 			Server:          results.Server{Name: r.Server.Name, Version: r.Server.Version},

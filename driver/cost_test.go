@@ -21,7 +21,7 @@ func TestCostStdioColdStart(t *testing.T) {
 	spawned := time.Now()
 	s, handshake, err := client.Connect(ctx, client.Dial{
 		Target: targets.Target{Kind: targets.Stdio, Argv: peertest.Command(t, peertest.SDKStdio)},
-		Client: client.ServerInfo{Name: "test"},
+		Client: client.Implementation{Name: "test"},
 	})
 	if err != nil {
 		t.Fatal(err)

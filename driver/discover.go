@@ -38,12 +38,12 @@ const (
 // DiscoverOptions say how to reach a target and how much to learn of it.
 type DiscoverOptions struct {
 	Target          targets.Target
-	Protocol        string            // "auto" (or "") or a version to force
-	Headers         map[string]string // as in a workload: ${VAR} is expanded, values are never kept
-	EmbeddedCommand []string          // starts the embedded target (see Options.EmbeddedCommand)
-	Stderr          io.Writer         // stdio servers' stderr; nil keeps only a tail
-	Client          client.ServerInfo // clientInfo sent to the server
-	Aim             targets.Aim       // hosts besides loopback the target may be (see targets.Aim)
+	Protocol        string                // "auto" (or "") or a version to force
+	Headers         map[string]string     // as in a workload: ${VAR} is expanded, values are never kept
+	EmbeddedCommand []string              // starts the embedded target (see Options.EmbeddedCommand)
+	Stderr          io.Writer             // stdio servers' stderr; nil keeps only a tail
+	Client          client.Implementation // clientInfo sent to the server
+	Aim             targets.Aim           // hosts besides loopback the target may be (see targets.Aim)
 
 	MaxPages      int                    // per list method; 0: DefaultMaxPages
 	SamplePerType int                    // 0: DefaultSamplePerType; negative: read nothing
@@ -53,7 +53,7 @@ type DiscoverOptions struct {
 
 // Catalog is what discovery learned of a target.
 type Catalog struct {
-	Server          client.ServerInfo
+	Server          client.Implementation
 	ProtocolVersion string
 	Resources       []workload.Resource // listing order, each URI once
 	Templates       []Template

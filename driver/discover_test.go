@@ -122,7 +122,7 @@ func TestDiscoverSDK(t *testing.T) {
 		{"stateful-legacy", protocol.V20251125, mcp.StreamableHTTPOptions{}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cat, err := Discover(catalogCtx(t), DiscoverOptions{Target: startCatalogPeer(t, &c.opts), Client: client.ServerInfo{Name: "t", Version: "0"}})
+			cat, err := Discover(catalogCtx(t), DiscoverOptions{Target: startCatalogPeer(t, &c.opts), Client: client.Implementation{Name: "t", Version: "0"}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,8 +26,9 @@
 //     (Overrides) and how this process runs it (Settings) become the run's
 //     Options in one place, NewOptions;
 //   - a run's result (result.go, resultworkload.go): a finished run's
-//     Report becomes its results.Result in one place, Report.Result, for
-//     run and for every step of a capacity search.
+//     Measurements become its results.Result in one place,
+//     Measurements.Result, for run and for every step of a capacity
+//     search.
 //
 // How a document is read (resources/read, the read tool in parts, HTTP
 // Range), how a message reaches the server, how an era is detected and

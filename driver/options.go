@@ -82,7 +82,7 @@ type Settings struct {
 	// EmbeddedCommand starts the simulated server (see
 	// Options.EmbeddedCommand); Client is the clientInfo sent to servers.
 	EmbeddedCommand []string
-	Client          client.ServerInfo
+	Client          client.Implementation
 	ServerPID       int              // see Options.ServerPID
 	Segment         workload.Segment // see Options.Segment
 	StartAt         time.Time        // see Options.StartAt

@@ -120,7 +120,7 @@ func TestNewOptions(t *testing.T) {
 	s := Settings{
 		Overrides:       Overrides{Sessions: ptr(3)},
 		EmbeddedCommand: []string{"/bin/readbench", "serve", "--stdio"},
-		Client:          client.ServerInfo{Name: "readbench", Version: "9.9.9"},
+		Client:          client.Implementation{Name: "readbench", Version: "9.9.9"},
 		ServerPID:       42, Segment: workload.Segment{K: 1, N: 3}, StartAt: start,
 	}
 	o, err := NewOptions(w, s)

@@ -19,39 +19,39 @@ type pacer interface {
 	next() (at time.Duration, ok bool)
 }
 
-// segment is a stretch of the schedule with a rate going linearly from
+// stretch is a stretch of the schedule with a rate going linearly from
 // `from` to `to` turns per second (equal for a constant rate).
-type segment struct {
+type stretch struct {
 	from, to float64
 	length   time.Duration
 }
 
-// constantPacer spaces turns evenly: turn k of a segment of constant rate
+// constantPacer spaces turns evenly: turn k of a stretch of constant rate
 // r starts at k/r. With a ramp the rate grows linearly, so the number of
 // turns started by time t is N(t) = r0·t + (r1−r0)·t²/(2T); turn k starts
 // where N(t) = k, the positive root of that quadratic.
 type constantPacer struct {
-	segs   []segment
-	seg    int
-	base   time.Duration // start of the current segment
-	k      float64       // index of the next turn within the segment
-	limit  uint64        // stop after this many turns (0: no limit)
-	issued uint64
+	stretches []stretch
+	seg       int
+	base      time.Duration // start of the current stretch
+	k         float64       // index of the next turn within the stretch
+	limit     uint64        // stop after this many turns (0: no limit)
+	issued    uint64
 }
 
 func (p *constantPacer) next() (time.Duration, bool) {
 	if p.limit > 0 && p.issued >= p.limit {
 		return 0, false
 	}
-	for p.seg < len(p.segs) {
-		s := p.segs[p.seg]
+	for p.seg < len(p.stretches) {
+		s := p.stretches[p.seg]
 		T := s.length.Seconds()
-		if t, ok := segmentTime(s, p.k); ok && t < T {
+		if t, ok := stretchTime(s, p.k); ok && t < T {
 			p.k++
 			p.issued++
 			return p.base + time.Duration(t*float64(time.Second)), true
 		}
-		// Carry the fraction of a turn left at the segment's end, so that a
+		// Carry the fraction of a turn left at the stretch's end, so that a
 		// change of rate does not skip or double a turn.
 		total := s.from*T + (s.to-s.from)*T/2
 		p.k -= total
@@ -61,8 +61,8 @@ func (p *constantPacer) next() (time.Duration, bool) {
 	return 0, false
 }
 
-// segmentTime solves N(t) = k within a segment.
-func segmentTime(s segment, k float64) (float64, bool) {
+// stretchTime solves N(t) = k within a stretch.
+func stretchTime(s stretch, k float64) (float64, bool) {
 	T := s.length.Seconds()
 	a := (s.to - s.from) / (2 * T)
 	if math.Abs(a) < 1e-12 {
@@ -86,11 +86,11 @@ func segmentTime(s segment, k float64) (float64, bool) {
 // scheduled instead of ending the run. The draws come from the workload
 // seed, so a run's schedule can be reproduced.
 type poissonPacer struct {
-	rng    *rand.Rand
-	segs   []segment
-	t      float64 // seconds
-	limit  uint64
-	issued uint64
+	rng       *rand.Rand
+	stretches []stretch
+	t         float64 // seconds
+	limit     uint64
+	issued    uint64
 }
 
 func (p *poissonPacer) next() (time.Duration, bool) {
@@ -98,7 +98,7 @@ func (p *poissonPacer) next() (time.Duration, bool) {
 		return 0, false
 	}
 	peak := 0.0
-	for _, s := range p.segs {
+	for _, s := range p.stretches {
 		peak = max(peak, s.from, s.to)
 	}
 	if peak <= 0 {
@@ -106,7 +106,7 @@ func (p *poissonPacer) next() (time.Duration, bool) {
 	}
 	for {
 		p.t += p.rng.ExpFloat64() / peak
-		rate, ok := rateAt(p.segs, p.t)
+		rate, ok := rateAt(p.stretches, p.t)
 		if !ok {
 			return 0, false
 		}
@@ -118,8 +118,8 @@ func (p *poissonPacer) next() (time.Duration, bool) {
 }
 
 // rateAt is the scheduled rate at t seconds; ok is false past the end.
-func rateAt(segs []segment, t float64) (float64, bool) {
-	for _, s := range segs {
+func rateAt(stretches []stretch, t float64) (float64, bool) {
+	for _, s := range stretches {
 		T := s.length.Seconds()
 		if t < T {
 			return s.from + (s.to-s.from)*t/T, true
@@ -146,10 +146,10 @@ func askedRate(l workload.Load) float64 {
 	}
 	from, to := l.Warmup.Seconds(), (l.Warmup + length).Seconds()
 	var turns, t0 float64
-	for _, s := range scheduleSegments(l) {
+	for _, s := range scheduleStretches(l) {
 		T := s.length.Seconds()
 		a, b := max(from, t0), min(to, t0+T)
-		if b > a { // the rate is linear in the segment: integrate it exactly
+		if b > a { // the rate is linear in the stretch: integrate it exactly
 			ra := s.from + (s.to-s.from)*(a-t0)/T
 			rb := s.from + (s.to-s.from)*(b-t0)/T
 			turns += (ra + rb) / 2 * (b - a)

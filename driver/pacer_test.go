@@ -26,25 +26,25 @@ func drain(p pacer, max int) []time.Duration {
 func TestConstantPacer(t *testing.T) {
 	sec := time.Second
 	cases := []struct {
-		why   string
-		segs  []segment
-		limit uint64
-		count int
-		check map[int]time.Duration // turn index → intended offset
+		why       string
+		stretches []stretch
+		limit     uint64
+		count     int
+		check     map[int]time.Duration // turn index → intended offset
 	}{
 		{"10/s for 1s: ten turns, 100ms apart, the first at once",
-			[]segment{{10, 10, sec}}, 0, 10, map[int]time.Duration{0: 0, 1: 100 * time.Millisecond, 9: 900 * time.Millisecond}},
+			[]stretch{{10, 10, sec}}, 0, 10, map[int]time.Duration{0: 0, 1: 100 * time.Millisecond, 9: 900 * time.Millisecond}},
 		{"3/s for 1s: the fraction at the end is not rounded into an extra turn",
-			[]segment{{3, 3, sec}}, 0, 3, map[int]time.Duration{2: 666666666}},
+			[]stretch{{3, 3, sec}}, 0, 3, map[int]time.Duration{2: 666666666}},
 		{"a change of rate carries the fraction: 3/s then 10/s, first turn of the second stage at 1s",
-			[]segment{{3, 3, sec}, {10, 10, sec}}, 0, 13, map[int]time.Duration{3: sec, 4: sec + 100*time.Millisecond}},
+			[]stretch{{3, 3, sec}, {10, 10, sec}}, 0, 13, map[int]time.Duration{3: sec, 4: sec + 100*time.Millisecond}},
 		{"a ramp 0→20/s over 1s starts 10 turns, the k-th at sqrt(k/10) s",
-			[]segment{{0, 20, sec}}, 0, 10, map[int]time.Duration{1: time.Duration(math.Sqrt(0.1) * 1e9), 9: time.Duration(math.Sqrt(0.9) * 1e9)}},
-		{"a turn limit stops the schedule", []segment{{100, 100, sec}}, 0, 100, nil},
-		{"a zero-rate stage is a pause", []segment{{0, 0, sec}, {2, 2, sec}}, 0, 2, map[int]time.Duration{0: sec, 1: 1500 * time.Millisecond}},
+			[]stretch{{0, 20, sec}}, 0, 10, map[int]time.Duration{1: time.Duration(math.Sqrt(0.1) * 1e9), 9: time.Duration(math.Sqrt(0.9) * 1e9)}},
+		{"a turn limit stops the schedule", []stretch{{100, 100, sec}}, 0, 100, nil},
+		{"a zero-rate stage is a pause", []stretch{{0, 0, sec}, {2, 2, sec}}, 0, 2, map[int]time.Duration{0: sec, 1: 1500 * time.Millisecond}},
 	}
 	for _, c := range cases {
-		got := drain(&constantPacer{segs: c.segs, limit: c.limit}, 10000)
+		got := drain(&constantPacer{stretches: c.stretches, limit: c.limit}, 10000)
 		if len(got) != c.count {
 			t.Errorf("%s: %d turns, want %d", c.why, len(got), c.count)
 			continue
@@ -60,13 +60,13 @@ func TestConstantPacer(t *testing.T) {
 			}
 		}
 	}
-	if got := drain(&constantPacer{segs: []segment{{1000, 1000, time.Hour}}, limit: 7}, 100); len(got) != 7 {
+	if got := drain(&constantPacer{stretches: []stretch{{1000, 1000, time.Hour}}, limit: 7}, 100); len(got) != 7 {
 		t.Errorf("limit 7: %d turns", len(got))
 	}
 }
 
 func TestPoissonPacer(t *testing.T) {
-	p := &poissonPacer{rng: rand.New(rand.NewPCG(1, 2)), segs: []segment{{200, 200, 50 * time.Second}}}
+	p := &poissonPacer{rng: rand.New(rand.NewPCG(1, 2)), stretches: []stretch{{200, 200, 50 * time.Second}}}
 	got := drain(p, 1e6)
 	// 10,000 expected arrivals: the count is Poisson, sd 100; 5 sd is 500.
 	if n := len(got); n < 9500 || n > 10500 {
@@ -84,7 +84,7 @@ func TestPoissonPacer(t *testing.T) {
 	if math.Abs(cv-1) > 0.05 { // exponential gaps: sd equals the mean
 		t.Errorf("coefficient of variation %.3f, want 1", cv)
 	}
-	again := drain(&poissonPacer{rng: rand.New(rand.NewPCG(1, 2)), segs: p.segs}, 1e6)
+	again := drain(&poissonPacer{rng: rand.New(rand.NewPCG(1, 2)), stretches: p.stretches}, 1e6)
 	if len(again) != len(got) || again[100] != got[100] {
 		t.Error("same seed, different schedule")
 	}
@@ -97,29 +97,29 @@ func TestPoissonPacer(t *testing.T) {
 func TestRampFromZeroAndPauses(t *testing.T) {
 	sec := time.Second
 	cases := []struct {
-		why  string
-		segs []segment
-		want float64 // expected turns
+		why       string
+		stretches []stretch
+		want      float64 // expected turns
 	}{
-		{"a ramp 0 → 100/s over 30 s", []segment{{0, 100, 30 * sec}}, 1500},
-		{"a pause between two stages", []segment{{50, 50, 10 * sec}, {0, 0, 10 * sec}, {50, 50, 10 * sec}}, 1000},
-		{"a pause first", []segment{{0, 0, 5 * sec}, {100, 100, 10 * sec}}, 1000},
+		{"a ramp 0 → 100/s over 30 s", []stretch{{0, 100, 30 * sec}}, 1500},
+		{"a pause between two stages", []stretch{{50, 50, 10 * sec}, {0, 0, 10 * sec}, {50, 50, 10 * sec}}, 1000},
+		{"a pause first", []stretch{{0, 0, 5 * sec}, {100, 100, 10 * sec}}, 1000},
 	}
 	for _, c := range cases {
 		for seed := uint64(1); seed <= 5; seed++ {
-			got := drain(&poissonPacer{rng: rand.New(rand.NewPCG(seed, 7)), segs: c.segs}, 1e6)
+			got := drain(&poissonPacer{rng: rand.New(rand.NewPCG(seed, 7)), stretches: c.stretches}, 1e6)
 			// the count is Poisson: 5 sd of sqrt(want)
 			if n := float64(len(got)); math.Abs(n-c.want) > 5*math.Sqrt(c.want) {
 				t.Errorf("poisson, %s (seed %d): %d turns, want about %.0f", c.why, seed, len(got), c.want)
 			}
 			for _, at := range got {
-				if r, _ := rateAt(c.segs, at.Seconds()); r <= 0 {
+				if r, _ := rateAt(c.stretches, at.Seconds()); r <= 0 {
 					t.Errorf("poisson, %s: a turn at %v, where the rate is 0", c.why, at)
 					break
 				}
 			}
 		}
-		if got := drain(&constantPacer{segs: c.segs}, 1e6); math.Abs(float64(len(got))-c.want) > 1 {
+		if got := drain(&constantPacer{stretches: c.stretches}, 1e6); math.Abs(float64(len(got))-c.want) > 1 {
 			t.Errorf("constant, %s: %d turns, want %.0f", c.why, len(got), c.want)
 		}
 	}
@@ -156,23 +156,23 @@ func TestScheduleSegments(t *testing.T) {
 	cases := []struct {
 		why  string
 		load workload.Load
-		want []segment
+		want []stretch
 	}{
 		{"one rate: warmup and duration are one stretch",
 			workload.Load{Rate: r(10), Warmup: time.Second, Duration: 5 * time.Second},
-			[]segment{{10, 10, 6 * time.Second}}},
+			[]stretch{{10, 10, 6 * time.Second}}},
 		{"stages follow a warmup at the first stage's rate",
 			workload.Load{Warmup: 2 * time.Second, Stages: []workload.Stage{{Rate: r(10), For: time.Second}, {Rate: r(50), For: time.Second, Ramp: true}}},
-			[]segment{{10, 10, 2 * time.Second}, {10, 10, time.Second}, {10, 50, time.Second}}},
+			[]stretch{{10, 10, 2 * time.Second}, {10, 10, time.Second}, {10, 50, time.Second}}},
 		{"a first ramp starts from the load's rate, and so does the warmup",
 			workload.Load{Rate: r(5), Warmup: time.Second, Stages: []workload.Stage{{Rate: r(20), For: time.Second, Ramp: true}}},
-			[]segment{{5, 5, time.Second}, {5, 20, time.Second}}},
-		{"no warmup, no warmup segment",
+			[]stretch{{5, 5, time.Second}, {5, 20, time.Second}}},
+		{"no warmup, no warmup stretch",
 			workload.Load{Stages: []workload.Stage{{Rate: r(20), For: time.Second, Ramp: true}}},
-			[]segment{{0, 20, time.Second}}},
+			[]stretch{{0, 20, time.Second}}},
 	}
 	for _, c := range cases {
-		if got := scheduleSegments(c.load); !reflect.DeepEqual(got, c.want) {
+		if got := scheduleStretches(c.load); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.why, got, c.want)
 		}
 	}

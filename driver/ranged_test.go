@@ -67,7 +67,7 @@ func targetSession(t *testing.T, target string) *client.Session {
 }
 
 // runWorkload parses a workload and runs it, bounded by 30 seconds.
-func runWorkload(t *testing.T, yaml string) *Report {
+func runWorkload(t *testing.T, yaml string) *Measurements {
 	t.Helper()
 	w, err := workload.Parse("ranged.yaml", []byte(yaml))
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 //
 // A run whose accounting identity broke still gets its result (it is the
 // evidence): CheckIdentity says so, after the caller has saved it.
-func (r *Report) Result(tool results.Tool) (*results.Result, error) {
+func (r *Measurements) Result(tool results.Tool) (*results.Result, error) {
 	if r.Workload == nil {
 		return nil, errors.New("build result: the report names no workload")
 	}
@@ -30,7 +30,7 @@ func (r *Report) Result(tool results.Tool) (*results.Result, error) {
 
 // meta is what the run knew besides its measurements, in the form the
 // result document takes it.
-func (r *Report) meta(tool results.Tool) results.Meta {
+func (r *Measurements) meta(tool results.Tool) results.Meta {
 	return results.Meta{
 		ToolName: tool.Name, ToolVersion: tool.Version,
 		Started: r.Started, Ended: r.Ended, Partial: r.Partial,
@@ -60,7 +60,7 @@ func resultDigests(m map[string]Digest) map[string]results.Digest {
 // scheduled read has exactly one outcome. A broken one means readbench
 // lost count of a read, so the run's figures cannot be trusted; the
 // caller saves the result first, then fails with this error.
-func (r *Report) CheckIdentity() error {
+func (r *Measurements) CheckIdentity() error {
 	for _, phase := range []struct {
 		name string
 		run  *stats.Run

@@ -35,10 +35,10 @@ func TestReportResult(t *testing.T) {
 	w := testWorkload(t, `"http://user:secret@127.0.0.1:8080/mcp"`)
 	started := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 	classes := []stats.ClassInfo{{Name: "md"}}
-	rep := &Report{
+	rep := &Measurements{
 		Workload: w, Segment: workload.Segment{K: 2, N: 3},
 		Started: started, Ended: started.Add(3 * time.Second), Measured: 2 * time.Second, Partial: true,
-		Target: w.Target, Server: client.ServerInfo{Name: "sim", Version: "1.2.3"}, ProtocolVersion: "2025-11-25",
+		Target: w.Target, Server: client.Implementation{Name: "sim", Version: "1.2.3"}, ProtocolVersion: "2025-11-25",
 		AskedRate: 20.0 / 3, Run: stats.NewRecorder(classes).Run(), Warmup: stats.NewRecorder(classes).Run(),
 		LateObservable: true, LateWatch: 250 * time.Millisecond,
 		GeneratorPeakRSS: 64 << 20, GeneratorCPU: 1500 * time.Millisecond,
@@ -80,7 +80,7 @@ func TestReportResult(t *testing.T) {
 // TestReportResultNeedsWorkload: a report that does not say what it ran
 // cannot become a result.
 func TestReportResultNeedsWorkload(t *testing.T) {
-	rep := &Report{Run: stats.NewRecorder(nil).Run()}
+	rep := &Measurements{Run: stats.NewRecorder(nil).Run()}
 	if _, err := rep.Result(results.Tool{}); err == nil || !strings.Contains(err.Error(), "build result") {
 		t.Fatalf("Result without a workload: err = %v, want a build result error", err)
 	}
@@ -104,7 +104,7 @@ func TestReportCheckIdentity(t *testing.T) {
 		{"a read lost in the warmup", whole(), lost(), "warmup phase: accounting identity broken"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := (&Report{Run: c.run, Warmup: c.warmup}).CheckIdentity()
+			err := (&Measurements{Run: c.run, Warmup: c.warmup}).CheckIdentity()
 			switch {
 			case c.want == "" && err != nil:
 				t.Fatalf("CheckIdentity = %v, want nil", err)

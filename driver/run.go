@@ -32,7 +32,7 @@ type Options struct {
 	// server that dies).
 	Stderr io.Writer
 	// Client is the clientInfo sent to servers.
-	Client client.ServerInfo
+	Client client.Implementation
 	// Progress, when set, is called about once a second from a goroutine
 	// the run owns.
 	Progress func(Progress)
@@ -74,9 +74,9 @@ func (p Progress) Achieved() float64 {
 	return float64(p.Turns) / p.Elapsed.Seconds()
 }
 
-// Report is what a run produced: the measurements and what is known of
-// the target.
-type Report struct {
+// Measurements is what a finished run produced: what it recorded and what
+// it learned of the target. Result turns it into the result document.
+type Measurements struct {
 	// Workload is the workload the run was given (Options.Workload: the
 	// whole run's, before its share was taken) and Segment the share of it
 	// this process drove: a result records both.
@@ -86,7 +86,7 @@ type Report struct {
 	Measured        time.Duration // length of the measured phase
 	Partial         bool          // interrupted before the schedule ended
 	Target          targets.Target
-	Server          client.ServerInfo
+	Server          client.Implementation
 	ProtocolVersion string
 	// AskedRate is the turns per second the schedule asked for over the
 	// measured phase: the load's rate, or the mean of its stages (ramps
@@ -120,7 +120,7 @@ var (
 
 // Run executes the workload and returns what it measured. Cancelling ctx
 // stops scheduling, cancels reads in flight and returns a partial report.
-func Run(ctx context.Context, o Options) (*Report, error) {
+func Run(ctx context.Context, o Options) (*Measurements, error) {
 	if err := o.Workload.Validate(); err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if r.plan, err = r.buildPlan(ctx, conns[0].SimURIs()); err != nil {
 		return nil, err
 	}
-	rep := &Report{
+	rep := &Measurements{
 		Workload: o.Workload, Segment: o.Segment,
 		Target: w.Target, Server: conns[0].Server(), ProtocolVersion: conns[0].ProtocolVersion(),
 		AskedRate: askedRate(w.Load) / float64(max(o.Segment.N, 1)), LateObservable: conns[0].LateAnswersObservable(),
@@ -336,18 +336,18 @@ func (r *runner) schedule(ctx context.Context, start time.Time) (mStart, mEnd ti
 // newPacer builds the open-model schedule from the workload: the warmup,
 // then the measured run (one rate, or the stages).
 func (r *runner) newPacer() pacer {
-	segs := scheduleSegments(r.w.Load)
+	stretches := scheduleStretches(r.w.Load)
 	if r.w.Load.Arrival == workload.ArrivalPoisson {
-		return &poissonPacer{rng: rand.New(rand.NewPCG(uint64(r.w.Seed), 0x9e3779b97f4a7c15)), segs: segs}
+		return &poissonPacer{rng: rand.New(rand.NewPCG(uint64(r.w.Seed), 0x9e3779b97f4a7c15)), stretches: stretches}
 	}
-	return &constantPacer{segs: segs}
+	return &constantPacer{stretches: stretches}
 }
 
-// scheduleSegments turns the load into rate segments. Stages come after
+// scheduleStretches turns the load into stretches of the schedule. Stages come after
 // the warmup, which runs at the rate the stages start from; a ramping
 // first stage starts from the load's rate.
-func scheduleSegments(l workload.Load) []segment {
-	var segs []segment
+func scheduleStretches(l workload.Load) []stretch {
+	var stretches []stretch
 	if len(l.Stages) > 0 {
 		prev := l.Rate.PerSecond
 		if l.Warmup > 0 {
@@ -355,14 +355,14 @@ func scheduleSegments(l workload.Load) []segment {
 			if l.Stages[0].Ramp && prev > 0 {
 				warm = prev
 			}
-			segs = append(segs, segment{from: warm, to: warm, length: l.Warmup})
+			stretches = append(stretches, stretch{from: warm, to: warm, length: l.Warmup})
 		}
 		for _, st := range l.Stages {
 			from := st.Rate.PerSecond
 			if st.Ramp {
 				from = prev
 			}
-			segs = append(segs, segment{from: from, to: st.Rate.PerSecond, length: st.For})
+			stretches = append(stretches, stretch{from: from, to: st.Rate.PerSecond, length: st.For})
 			prev = st.Rate.PerSecond
 		}
 	} else {
@@ -370,9 +370,9 @@ func scheduleSegments(l workload.Load) []segment {
 		if l.Turns > 0 && l.Duration == 0 {
 			length = time.Duration(1<<62 - 1) // ended by the turn count
 		}
-		segs = []segment{{from: l.Rate.PerSecond, to: l.Rate.PerSecond, length: length}}
+		stretches = []stretch{{from: l.Rate.PerSecond, to: l.Rate.PerSecond, length: length}}
 	}
-	return segs
+	return stretches
 }
 
 // closedLoop runs Concurrency workers that each start a turn as soon as

@@ -43,7 +43,7 @@ mix:
 // checkSDKRun asserts what every run against the SDK peer must show:
 // the identity, only ok and expected outcomes, exact decoded sizes, the
 // server's name and version, and the protocol version spoken.
-func checkSDKRun(t *testing.T, rep *Report, wantVersion string) {
+func checkSDKRun(t *testing.T, rep *Measurements, wantVersion string) {
 	t.Helper()
 	run := rep.Run
 	if err := stats.CheckIdentity(run.Scheduled, &run.Outcomes); err != nil {
@@ -88,11 +88,11 @@ func checkSDKRun(t *testing.T, rep *Report, wantVersion string) {
 	}
 }
 
-func runSDK(t *testing.T, w *workload.Workload) *Report {
+func runSDK(t *testing.T, w *workload.Workload) *Measurements {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	rep, err := Run(ctx, Options{Workload: w, Client: client.ServerInfo{Name: "readbench-test", Version: "0"}})
+	rep, err := Run(ctx, Options{Workload: w, Client: client.Implementation{Name: "readbench-test", Version: "0"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ func TestCatalogStarterInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	cat := &Catalog{
-		Server: client.ServerInfo{Name: "docs", Version: "2.0"}, ProtocolVersion: "2025-11-25",
+		Server: client.Implementation{Name: "docs", Version: "2.0"}, ProtocolVersion: "2025-11-25",
 		Resources: []workload.Resource{{URI: "docs://a", MIME: "text/markdown", Size: 12, Sampled: true}},
 		Templates: []Template{{URITemplate: "docs://{id}", Name: "doc", MIME: "text/markdown", Description: "dropped"}},
 		Pages:     3, Sampled: 1, SampleFailed: 2, Warnings: []string{"listing cut at 3 pages"},

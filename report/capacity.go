@@ -12,7 +12,7 @@ import (
 // WriteCapacity prints a rate search: every step (asked and achieved
 // rate, read and turn p50/p99, errors, scheduling lag, the verdict and
 // why), then the maximum sustainable rate and what ended the search.
-func WriteCapacity(w io.Writer, r *capacity.Report) error {
+func WriteCapacity(w io.Writer, r *capacity.RateFinding) error {
 	fmt.Fprintf(w, "capacity of %s (%s), SLO %s\n", r.Target, r.Server, r.SLO)
 	if err := stepTable(w, r.Steps, false); err != nil {
 		return err
@@ -29,7 +29,7 @@ func WriteCapacity(w io.Writer, r *capacity.Report) error {
 
 // WriteSizeSweep prints a size sweep: every size's step, then the largest
 // size served within the SLO and where reads fail outright, and why.
-func WriteSizeSweep(w io.Writer, r *capacity.SizeReport) error {
+func WriteSizeSweep(w io.Writer, r *capacity.SizeFinding) error {
 	fmt.Fprintf(w, "size sweep of %s (%s) at %s, SLO %s\n", r.Target, r.Server, numfmt.Rate(r.Rate, "turns"), r.SLO)
 	if err := stepTable(w, r.Steps, true); err != nil {
 		return err

@@ -10,7 +10,7 @@ import (
 )
 
 func TestWriteCapacity(t *testing.T) {
-	r := &capacity.Report{
+	r := &capacity.RateFinding{
 		Target: "http://127.0.0.1:8080/mcp", Server: "sim 1", SLO: "read.p99<50ms", Unit: "turns/s",
 		MaxSustainableRate: 375, ReadsPerS: 375, WireMBPerS: 0.526, LimitedBy: capacity.LimitGenerator, Conclusion: "the conclusion.",
 		Steps: []capacity.Step{
@@ -31,7 +31,7 @@ func TestWriteCapacity(t *testing.T) {
 		}
 	}
 	b.Reset()
-	if err := WriteSizeSweep(&b, &capacity.SizeReport{Rate: 5, Conclusion: "sizes.", Steps: []capacity.Step{{Phase: "size", Size: 64 << 10, Rate: 5}}}); err != nil {
+	if err := WriteSizeSweep(&b, &capacity.SizeFinding{Rate: 5, Conclusion: "sizes.", Steps: []capacity.Step{{Phase: "size", Size: 64 << 10, Rate: 5}}}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "64KiB") || !strings.Contains(b.String(), "sizes.") {

@@ -70,7 +70,7 @@ type marker struct {
 // asked, the maximum sustainable rate (the knee) and the first failing
 // rate marked, generator-bound steps drawn hollow and grey and labelled,
 // then the step table of the text report.
-func CapacityHTML(w io.Writer, r *capacity.Report) error {
+func CapacityHTML(w io.Writer, r *capacity.RateFinding) error {
 	hc := htmlCapacity{Kind: "capacity", Target: printable(orDash(r.Target)), XName: "rate", Conclusion: printable(r.Conclusion),
 		Steps: htmlTable{Class: "steps", Header: stepHeader(false), Left: 1, Rows: printableRows(stepRows(r.Steps, false))}}
 	maxRate := "none found"
@@ -97,7 +97,7 @@ func CapacityHTML(w io.Writer, r *capacity.Report) error {
 // and turn latency against the size each step read (log scale), the
 // largest size within the SLO, the first size that broke it and the size
 // at which reads fail outright (with why) marked, then the step table.
-func SizeSweepHTML(w io.Writer, r *capacity.SizeReport) error {
+func SizeSweepHTML(w io.Writer, r *capacity.SizeFinding) error {
 	hc := htmlCapacity{Kind: "size sweep", Target: printable(orDash(r.Target)), XName: "size", Conclusion: printable(r.Conclusion),
 		Steps: htmlTable{Class: "steps", Header: stepHeader(true), Left: 1, Rows: printableRows(stepRows(r.Steps, true))}}
 	size := func(n int64) string {

@@ -11,9 +11,9 @@ import (
 
 // capacityFixture is a search with a grid, a refinement, a failing step,
 // a generator-bound one and a hostile target and server name.
-func capacityFixture() *capacity.Report {
+func capacityFixture() *capacity.RateFinding {
 	pct := func(p50, p99 float64) capacity.Percentiles { return capacity.Percentiles{P50Ms: p50, P99Ms: p99} }
-	return &capacity.Report{
+	return &capacity.RateFinding{
 		Target: `http://x/<script>alert(1)</script>`, Server: `evil"<b>`, SLO: "read.p99<100ms,errors<1%", Unit: "turns/s",
 		MaxSustainableRate: 300, ReadsPerS: 299, WireMBPerS: 0.4, LimitedBy: capacity.LimitSLO, FirstBadRate: 400,
 		Conclusion: "The knee & more.",
@@ -99,7 +99,7 @@ func TestSizeSweepHTML(t *testing.T) {
 		}
 		steps = append(steps, st)
 	}
-	r := &capacity.SizeReport{Target: "http://127.0.0.1/mcp", Rate: 5, SLO: "errors<1%", MaxSizeWithinSLO: 128 << 10,
+	r := &capacity.SizeFinding{Target: "http://127.0.0.1/mcp", Rate: 5, SLO: "errors<1%", MaxSizeWithinSLO: 128 << 10,
 		SLOBreakSize: 256 << 10, FailSize: 512 << 10, FailOutcome: "internal", FailReason: "read x: JSON-RPC error -32603: message too big",
 		Conclusion: "sizes.", Steps: steps}
 	var b bytes.Buffer

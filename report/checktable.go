@@ -10,7 +10,7 @@ import (
 )
 
 // WriteCheckJSON writes r as indented JSON, for CI.
-func WriteCheckJSON(w io.Writer, r *results.CheckReport) error {
+func WriteCheckJSON(w io.Writer, r *results.CheckDocument) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false) // URIs with & stay readable
@@ -28,7 +28,7 @@ const detailWidth = 64
 // check (a failed one says FAIL, so it stands out in a CI log), then the
 // verdict. The detail is wrapped, a URI broken where it must be, so the
 // table fits 100 columns with plain ASCII rules and no colours.
-func WriteCheckTable(w io.Writer, r *results.CheckReport) error {
+func WriteCheckTable(w io.Writer, r *results.CheckDocument) error {
 	bw := new(bytes.Buffer)
 	fmt.Fprintf(bw, "%s: read contract check\n", printable(toolName(r.Tool)))
 	t := r.Target

@@ -13,8 +13,8 @@ import (
 
 // checkFixture is a report with every status, a URI too long for the
 // column, rows that share a URI and a detail with a control character.
-func checkFixture() *results.CheckReport {
-	r := &results.CheckReport{
+func checkFixture() *results.CheckDocument {
+	r := &results.CheckDocument{
 		Tool: results.Tool{Name: "readbench", Version: "0.1.0"},
 		Target: results.Target{Address: "http://127.0.0.1:8080/mcp", Transport: "http",
 			Server: results.Server{Name: "docs-server", Version: "2.3.1"}, ProtocolVersion: "2025-11-25"},
@@ -69,7 +69,7 @@ func TestWriteCheckJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.Check(t, "check.json.golden", "the report", buf.Bytes())
-	var back results.CheckReport
+	var back results.CheckDocument
 	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 // Package report renders documents for people and for tools: every output
 // format of a result (results.Result) and of a contract check
-// (results.CheckReport) is here, one file per format:
+// (results.CheckDocument) is here, one file per format:
 //
 //	table.go, table_advice.go  the terminal report (WriteTable)
 //	markdown.go                 the same figures for a pull request (WriteMarkdown)

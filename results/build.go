@@ -16,7 +16,7 @@ import (
 )
 
 // Meta is what a run knew besides its measurements. The driver fills it
-// from a finished run (driver.Report.Result); Build copies it into the
+// from a finished run (driver.Measurements.Result); Build copies it into the
 // result.
 type Meta struct {
 	ToolName, ToolVersion string

@@ -15,9 +15,10 @@ const (
 	CheckSkip = "skip"
 )
 
-// CheckReport is what readbench check found about a target's read
-// contract: one entry per check, and the target as a result records it.
-type CheckReport struct {
+// CheckDocument is the readbench/check/v1 document: what readbench check
+// found about a target's read contract, one entry per check, and the
+// target as a result records it.
+type CheckDocument struct {
 	Schema  string       `json:"schema"`
 	Tool    Tool         `json:"tool"`
 	Target  Target       `json:"target"`
@@ -45,7 +46,7 @@ type Check struct {
 
 // Finish fills the schema, the summary and the verdict from the checks,
 // so the counts and the verdict can never disagree with the rows.
-func (r *CheckReport) Finish() {
+func (r *CheckDocument) Finish() {
 	r.Schema = CheckSchema
 	r.Summary = CheckSummary{}
 	for _, c := range r.Checks {

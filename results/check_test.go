@@ -7,8 +7,8 @@ import "testing"
 var checkStatuses = []string{CheckPass, CheckPass, CheckPass, CheckPass, CheckFail, CheckFail, CheckFail, CheckFail,
 	CheckPass, CheckSkip, CheckSkip}
 
-func TestCheckReportFinish(t *testing.T) {
-	r := &CheckReport{Tool: Tool{Name: "readbench", Version: "0.1.0"}}
+func TestCheckDocumentFinish(t *testing.T) {
+	r := &CheckDocument{Tool: Tool{Name: "readbench", Version: "0.1.0"}}
 	for i, s := range checkStatuses {
 		r.Checks = append(r.Checks, Check{Name: "check " + string(rune('a'+i)), Status: s})
 	}

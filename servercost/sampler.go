@@ -25,8 +25,8 @@ type Sample struct {
 	RSS int64         // resident memory, bytes
 }
 
-// Report is what a sampler saw: plain data, summarised by Summarize.
-type Report struct {
+// Trace is what a sampler saw: plain data, summarised by Summarize.
+type Trace struct {
 	Available bool
 	Reason    string // why not, when not Available
 	PIDs      []int
@@ -41,7 +41,7 @@ type Sampler struct {
 	every time.Duration
 	tick  int64 // clock ticks per second, for /proc/PID/stat's times
 	last  []Sample
-	rep   Report
+	rep   Trace
 
 	stop chan struct{}
 	done chan struct{}
@@ -56,7 +56,7 @@ func Start(ctx context.Context, pids []int, every time.Duration) *Sampler {
 	c := &Sampler{
 		pids: pids, every: max(every, 10*time.Millisecond),
 		last: make([]Sample, len(pids)),
-		rep:  Report{PIDs: pids},
+		rep:  Trace{PIDs: pids},
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	switch {
@@ -105,7 +105,7 @@ func (c *Sampler) loop(ctx context.Context) {
 
 // Stop ends the sampling with a last sample and returns what was seen.
 // It may be called more than once; every call returns the same report.
-func (c *Sampler) Stop() Report {
+func (c *Sampler) Stop() Trace {
 	c.once.Do(func() { close(c.stop) })
 	<-c.done
 	return c.rep
@@ -173,7 +173,7 @@ type Summary struct {
 
 // Summarize computes the figures for the measured phase [from, to] and
 // reads answered in it.
-func (r Report) Summarize(from, to time.Time, reads int64) Summary {
+func (r Trace) Summarize(from, to time.Time, reads int64) Summary {
 	s := Summary{Available: r.Available, Reason: r.Reason, Processes: len(r.PIDs), Samples: len(r.Samples), Reads: reads}
 	if !r.Available || len(r.Samples) == 0 {
 		return s

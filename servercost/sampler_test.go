@@ -285,7 +285,7 @@ func TestCostSummarize(t *testing.T) {
 			RSS: 100<<20 + int64(i)*(1<<20)/6})
 	}
 	ss[30].RSS = 500 << 20 // a spike
-	rep := Report{Available: true, PIDs: []int{1, 2}, Samples: ss}
+	rep := Trace{Available: true, PIDs: []int{1, 2}, Samples: ss}
 	s := rep.Summarize(t0.Add(10*time.Second+500*time.Millisecond), t0.Add(40*time.Second+500*time.Millisecond), 3000)
 	if s.CPU != 30*time.Second {
 		t.Errorf("CPU %v, want 30s", s.CPU)

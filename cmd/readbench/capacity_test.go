@@ -31,7 +31,7 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 	dir := t.TempDir()
 	w := writeWorkload(t, dir, kneeWorkload)
 	url := startServe(t, "--workers", "4")
-	var rep capacity.Report
+	var rep capacity.RateFinding
 	var stdout string
 	// On a machine busy with other work the generator can fall behind:
 	// the search then says so (generator-bound, never the server's limit)
@@ -45,7 +45,7 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		stdout, rep = out, capacity.Report{}
+		stdout, rep = out, capacity.RateFinding{}
 		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 			t.Fatalf("%v\n%s", err, stdout)
 		}
@@ -106,7 +106,7 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 // sizeSweep runs `capacity --sweep size` of the knee workload against url
 // (5 reads/s, 1 KiB to 1 MiB, short steps), with extra flags, and returns
 // its JSON report.
-func sizeSweep(t *testing.T, dir, url string, extra ...string) capacity.SizeReport {
+func sizeSweep(t *testing.T, dir, url string, extra ...string) capacity.SizeFinding {
 	t.Helper()
 	args := append([]string{"capacity", writeWorkload(t, dir, kneeWorkload), "--target", url, "--slo", "read.p99<2s,errors<1%",
 		"--sweep", "size", "--rate", "5/s", "--to", "1MiB", "--step-duration", "600ms", "--step-warmup", "0s", "--format", "json", "-q"}, extra...)
@@ -114,7 +114,7 @@ func sizeSweep(t *testing.T, dir, url string, extra ...string) capacity.SizeRepo
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var rep capacity.SizeReport
+	var rep capacity.SizeFinding
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}

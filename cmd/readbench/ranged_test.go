@@ -33,7 +33,7 @@ func connect(t *testing.T, target string) client.Conn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _, err := client.Open(context.Background(), client.Dial{Target: tg, Client: client.ServerInfo{Name: "test", Version: "1"}})
+	c, _, err := client.Open(context.Background(), client.Dial{Target: tg, Client: client.Implementation{Name: "test", Version: "1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -170,7 +170,7 @@ func runWriter(format string) func(io.Writer, *results.Result) error {
 	return nil
 }
 
-func saveAndReport(c *cli.Context, rep *driver.Report, o runOutput) error {
+func saveAndReport(c *cli.Context, rep *driver.Measurements, o runOutput) error {
 	out, stderrLog, quiet, seg := o.out, o.stderrLog, o.quiet, rep.Segment
 	res, err := rep.Result(tool())
 	if err != nil {

@@ -25,7 +25,7 @@ func reach() (driver.Settings, error) {
 	}
 	return driver.Settings{
 		EmbeddedCommand: []string{self, "serve", "--stdio"},
-		Client:          client.ServerInfo{Name: "readbench", Version: version},
+		Client:          client.Implementation{Name: "readbench", Version: version},
 	}, nil
 }
 
