@@ -87,7 +87,7 @@ func (a *answer) size() int {
 // what newCall takes instead of decoding msg.Params again, else nil. The
 // error is the message's, as protocol.Decode words it.
 func decodeMessage(b []byte) (msg *protocol.Message, pre *paramsDecoder, err error) {
-	d := &paramsDecoder{nested: true}
+	d := &paramsDecoder{}
 	msg, visited, err := protocol.DecodeVisit(b, d.visit)
 	if err != nil || !visited {
 		return msg, nil, err
@@ -103,7 +103,7 @@ func newCall(msg *protocol.Message, pre *paramsDecoder) (*call, *protocol.Error)
 	if pre != nil {
 		c.p = pre.p
 	} else if len(msg.Params) > 0 && string(msg.Params) != "null" {
-		if err := decodeParams(msg.Params, &c.p); err != nil {
+		if err := json.Unmarshal(msg.Params, &c.p); err != nil {
 			return c, protocol.NewError(protocol.CodeInvalidParams, "Invalid params: "+err.Error(), nil)
 		}
 	}

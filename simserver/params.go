@@ -11,26 +11,17 @@ import (
 	"github.com/readbench/readbench/protocol"
 )
 
-// decodeParams decodes a request's params into p exactly as
-// json.Unmarshal would. raw is the params value of a decoded message, so
-// it is valid JSON (the scanner is not the judge of that). Decoding params
-// with encoding/json was a sixth of a small read's handling
-// (BenchmarkHandlerRead), so the shape clients send — each key once,
-// spelled as the tags, strings of valid UTF-8 — is walked with the
-// protocol's scanner instead, and anything else (a surrogate escape, a
-// key in another case, a repeated key, a value of the wrong type) goes to
-// encoding/json, whose answer stands. FuzzDecodeParams checks the two
-// agree.
-func decodeParams(raw []byte, p *params) error {
-	var fast params
-	if fastParams(raw, &fast) {
-		*p = fast
-		return nil
-	}
-	return json.Unmarshal(raw, p)
-}
+// The params of a request are decoded in the message's own pass
+// (protocol.DecodeVisit, decodeMessage) by paramsDecoder, exactly as
+// json.Unmarshal would decode them: decoding params with encoding/json
+// was a sixth of a small read's handling (BenchmarkHandlerRead). The
+// decoder takes the shape clients send — each key once, spelled as the
+// tags, strings of valid UTF-8 — and rejects anything else (a surrogate
+// escape, a key in another case, a repeated key, a value of the wrong
+// type), which newCall then leaves to encoding/json, whose answer stands.
+// FuzzDecodeParams checks the two agree.
 
-// errSlow stops the scanner's walk: this input is encoding/json's.
+// errSlow stops the walk: these params are encoding/json's.
 var errSlow = errors.New("simserver: params need encoding/json")
 
 // The JSON names of the fields of params and of requestMeta, for
@@ -40,29 +31,18 @@ const (
 	metaNames  = protocol.MetaProtocolVersion + " " + protocol.MetaClientCapabilities
 )
 
-func fastParams(raw []byte, p *params) bool {
-	var d paramsDecoder
-	if protocol.ObjectFields(raw, d.member) != nil {
-		return false
-	}
-	*p = d.p
-	return true
-}
-
-// paramsDecoder is fastParams member by member, so that the members can
-// come from protocol.DecodeVisit's walk of the message (decodeMessage)
-// as well as from a walk of params alone.
+// paramsDecoder decodes params member by member as protocol.DecodeVisit
+// hands them over.
 type paramsDecoder struct {
 	p    params
 	seen uint // the members met, by bit: a repeated key is encoding/json's
-	// nested: the members of _meta come to visit before _meta itself
-	// (protocol.DecodeVisit), into meta; otherwise member walks _meta.
-	nested bool
-	meta   metaDecoder
+	// meta holds the members of _meta, which come to visit before _meta
+	// itself.
+	meta metaDecoder
 }
 
-// visit is member for protocol.DecodeVisit, which also hands over the
-// members of the members' object values: those of _meta are decoded,
+// visit is what protocol.DecodeVisit calls with each member of params
+// and of the members' object values: those of _meta are decoded,
 // the others (a tool's arguments, clientInfo) are not the server's
 // concern here.
 func (d *paramsDecoder) visit(parent, k, v []byte) error {
@@ -90,9 +70,6 @@ func (d *paramsDecoder) member(k, v []byte) error {
 	case "_meta":
 		if !d.first(1 << 0) {
 			return errSlow
-		}
-		if !d.nested {
-			return fastMeta(v, &p.Meta)
 		}
 		switch {
 		case isNull(v):
@@ -128,19 +105,7 @@ func (d *paramsDecoder) member(k, v []byte) error {
 	return keyCheck(paramNames, k)
 }
 
-func fastMeta(v []byte, m **requestMeta) error {
-	if isNull(v) {
-		return nil
-	}
-	d := &metaDecoder{}
-	if err := protocol.ObjectFields(v, d.member); err != nil {
-		return errSlow // not an object, or not the usual shape
-	}
-	*m = &d.m
-	return nil
-}
-
-// metaDecoder is fastMeta member by member.
+// metaDecoder decodes the members of _meta.
 type metaDecoder struct {
 	m    requestMeta
 	seen uint
