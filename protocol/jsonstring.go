@@ -1,6 +1,11 @@
 package protocol
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
 
 // StringStyle is how AppendString writes what JSON leaves to the writer:
 // which characters it escapes, and what becomes of invalid UTF-8. The
@@ -94,4 +99,90 @@ func AppendEscaped[T string | []byte](dst []byte, s T, style StringStyle) []byte
 		start = i
 	}
 	return append(dst, s[start:]...)
+}
+
+// Unquote decodes the JSON string token raw (quotes included) as
+// encoding/json does, for the strings clients send: valid UTF-8 with the
+// usual escapes (Go's encoder writes & as \u0026). ok is false for
+// anything else — not a well-formed string, invalid UTF-8 or a raw
+// control character, a surrogate escape (which encoding/json pairs or
+// replaces) — and the caller then asks encoding/json. A server decodes
+// the strings of its requests so without encoding/json's reflection.
+func Unquote(raw []byte) (s string, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	in := raw[1 : len(raw)-1]
+	if end, plain := strictString(raw, 0); plain && end == len(raw) {
+		return string(in), true
+	}
+	if !utf8.Valid(in) {
+		return "", false
+	}
+	var out strings.Builder
+	out.Grow(len(in))
+	for {
+		k := bytes.IndexByte(in, '\\') // the plain stretch up to the next escape
+		if k < 0 {
+			k = len(in)
+		}
+		for _, c := range in[:k] {
+			if c < 0x20 || c == '"' {
+				return "", false
+			}
+		}
+		out.Write(in[:k])
+		if in = in[k:]; len(in) == 0 {
+			return out.String(), true
+		}
+		if len(in) < 2 {
+			return "", false
+		}
+		switch c := in[1]; c {
+		case '"', '\\', '/':
+			out.WriteByte(c)
+		case 'b':
+			out.WriteByte('\b')
+		case 'f':
+			out.WriteByte('\f')
+		case 'n':
+			out.WriteByte('\n')
+		case 'r':
+			out.WriteByte('\r')
+		case 't':
+			out.WriteByte('\t')
+		case 'u':
+			r, ok := hex4(in[2:])
+			if !ok || utf16.IsSurrogate(r) {
+				return "", false
+			}
+			out.WriteRune(r)
+			in = in[6:]
+			continue
+		default:
+			return "", false
+		}
+		in = in[2:]
+	}
+}
+
+// hex4 reads the four hex digits at the start of h (a \u escape's).
+func hex4(h []byte) (rune, bool) {
+	if len(h) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range h[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }

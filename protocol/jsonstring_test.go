@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // stringCases exercise every escape of both styles and invalid UTF-8.
 var stringCases = []string{
 	"", "plain", "q\"b\\n\nt\tr\r", "\x00\x01\x1f\b\f\x7f", "<a href=\"x\">&amp;</a>", "é日本🎉",
-	"\u2028\u2029", "bad \xff utf8", "\xff\xfe run", "\xe2\x82 cut", "\xef\xbf\xbd\xff real and replaced",
+	"\u2028\u2029", `\u00e9\ud83d\ude00\/`, `a\"b`, "bad \xff utf8", "\xff\xfe run", "\xe2\x82 cut", "\xef\xbf\xbd\xff real and replaced",
 	strings.Repeat("ab\"", 100),
 }
 
@@ -61,6 +62,25 @@ func checkString(t *testing.T, s string) {
 	var back string
 	if err := json.Unmarshal(want, &back); err != nil || back != strings.ToValidUTF8(s, "\uFFFD") {
 		t.Errorf("AsServersSend %q reads back as %q (%v)", s, back, err)
+	}
+	checkUnquote(t, []byte(s))
+	checkUnquote(t, []byte(`"`+s+`"`))
+	checkUnquote(t, AppendString(nil, s, LikeEncodingJSON))
+	checkUnquote(t, want)
+}
+
+// checkUnquote: what Unquote decodes, encoding/json decodes the same, and
+// a string of valid UTF-8 that it writes is Unquote's to decode.
+func checkUnquote(t *testing.T, raw []byte) {
+	t.Helper()
+	got, ok := Unquote(raw)
+	var want string
+	err := json.Unmarshal(raw, &want)
+	if ok && (err != nil || got != want) {
+		t.Errorf("Unquote(%q) = %q, encoding/json says %q, %v", raw, got, want, err)
+	}
+	if !ok && err == nil && utf8.ValidString(want) && !strings.ContainsRune(want, utf8.RuneError) && raw[0] == '"' && raw[len(raw)-1] == '"' && !bytes.Contains(raw, []byte(`\u`)) {
+		t.Errorf("Unquote(%q) leaves an escape-free string of valid UTF-8 to encoding/json", raw)
 	}
 }
 

@@ -39,7 +39,7 @@ func strictString(b []byte, i int) (end int, plain bool) {
 			switch b[j] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			case 'u':
-				if j+5 > len(b) || !isHex4(b[j+1:j+5]) {
+				if _, ok := hex4(b[j+1:]); !ok {
 					return -1, false
 				}
 				j += 4

@@ -110,8 +110,8 @@ func newCall(msg *protocol.Message, pre *paramsDecoder) (*call, *protocol.Error)
 	if m := c.p.Meta; m != nil && m.ProtocolVersion != nil {
 		if v, ok := knownVersion(m.ProtocolVersion); ok {
 			c.metaVersion = v // the usual case, without an allocation
-		} else if v, ok := plainString(m.ProtocolVersion); ok {
-			c.metaVersion = v // the usual case, without a second decode
+		} else if v, ok := protocol.Unquote(m.ProtocolVersion); ok {
+			c.metaVersion = v // without encoding/json's reflection
 		} else if err := json.Unmarshal(m.ProtocolVersion, &c.metaVersion); err != nil {
 			c.metaVersion = ""
 		}
@@ -143,22 +143,6 @@ func (c *call) resolveEra(fallback string) *protocol.Error {
 		}
 	}
 	return nil
-}
-
-// plainString is the value of a JSON string that has no escapes and is
-// plain ASCII, the form a version takes; ok is false for anything else,
-// which encoding/json then decodes.
-func plainString(raw json.RawMessage) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return "", false
-	}
-	in := raw[1 : len(raw)-1]
-	for _, b := range in {
-		if b < 0x20 || b >= 0x7f || b == '"' || b == '\\' {
-			return "", false
-		}
-	}
-	return string(in), true
 }
 
 // knownVersion is the version the raw JSON string names, when it is one

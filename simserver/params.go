@@ -1,11 +1,9 @@
 package simserver
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/readbench/readbench/protocol"
@@ -180,87 +178,13 @@ func setRaw(first bool, v []byte, dst *json.RawMessage) error {
 	return nil
 }
 
-// fastString decodes a JSON string value as encoding/json does, for the
-// strings clients send: valid UTF-8, with the usual escapes (Go's own
-// encoder writes & as \u0026). A surrogate escape, or invalid UTF-8,
-// which encoding/json replaces, is errSlow.
+// fastString decodes a JSON string value as encoding/json does
+// (protocol.Unquote); errSlow for one it leaves to encoding/json.
 func fastString(v []byte) (string, error) {
-	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
-		return "", errSlow
-	}
-	in := v[1 : len(v)-1]
-	if s, ok := plainString(v); ok {
+	if s, ok := protocol.Unquote(v); ok {
 		return s, nil
 	}
-	if !utf8.Valid(in) {
-		return "", errSlow
-	}
-	var out strings.Builder
-	out.Grow(len(in))
-	for {
-		k := bytes.IndexByte(in, '\\') // the plain stretch up to the next escape
-		if k < 0 {
-			k = len(in)
-		}
-		for _, c := range in[:k] {
-			if c < 0x20 || c == '"' {
-				return "", errSlow
-			}
-		}
-		out.Write(in[:k])
-		if in = in[k:]; len(in) == 0 {
-			return out.String(), nil
-		}
-		if len(in) < 2 {
-			return "", errSlow
-		}
-		switch c := in[1]; c {
-		case '"', '\\', '/':
-			out.WriteByte(c)
-		case 'b':
-			out.WriteByte('\b')
-		case 'f':
-			out.WriteByte('\f')
-		case 'n':
-			out.WriteByte('\n')
-		case 'r':
-			out.WriteByte('\r')
-		case 't':
-			out.WriteByte('\t')
-		case 'u':
-			r, ok := hex4(in[2:])
-			if !ok || utf16.IsSurrogate(r) {
-				return "", errSlow
-			}
-			out.WriteRune(r)
-			in = in[6:]
-			continue
-		default:
-			return "", errSlow
-		}
-		in = in[2:]
-	}
-}
-
-// hex4 reads the four hex digits at the start of h.
-func hex4(h []byte) (rune, bool) {
-	if len(h) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range h[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
+	return "", errSlow
 }
 
 func isNull(v []byte) bool { return string(v) == "null" }
