@@ -62,10 +62,11 @@ func skipValue(b []byte, i, depth int) (int, error) {
 }
 
 func skipLiteral(b []byte, i int, lit string) (int, error) {
-	if !bytes.HasPrefix(b[i:], []byte(lit)) {
+	end := strictLiteral(b, i, lit)
+	if end < 0 {
 		return 0, syntaxErr(i, "bad literal")
 	}
-	return i + len(lit), nil
+	return end, nil
 }
 
 func skipNumber(b []byte, i int) (int, error) {
