@@ -1,6 +1,10 @@
 package protocol
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
 
 // The one-pass decoder. encoding/json's reflection and its separate
 // validation pass were over a third of the simulated server's CPU per
@@ -117,7 +121,7 @@ func decodeFast(in []byte, visit func(parent, key, value []byte) error) (m *Mess
 				m.Result = b[vs:ve:ve]
 			}
 		default:
-			if foldsOntoMember(key) {
+			if FoldsOnto(key, "jsonrpc", "id", "method", "params", "result", "error") {
 				return nil, false, false
 			}
 			ve = strictValue(b, vs, 1)
@@ -144,11 +148,26 @@ func decodeFast(in []byte, visit func(parent, key, value []byte) error) (m *Mess
 	return m, visited, true
 }
 
-// foldsOntoMember reports whether encoding/json might decode the member
-// key (plain ASCII) into a field of Message: its matching ignores case.
-func foldsOntoMember(key []byte) bool {
-	for _, name := range [...]string{"jsonrpc", "id", "method", "params", "result", "error"} {
-		if bytes.EqualFold(key, []byte(name)) {
+// FoldsOnto reports whether encoding/json might decode the member whose
+// raw key (between its quotes, escapes kept) is key into a field named one
+// of names: its matching ignores case, with Unicode's folding (K and ſ
+// fold onto k and s), and a key with escapes might spell any name. A
+// one-pass decoder that meets such a key leaves the message to
+// encoding/json.
+func FoldsOnto(key []byte, names ...string) bool {
+	ascii := true
+	for _, c := range key {
+		if c == '\\' {
+			return true
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
+	}
+	for _, name := range names {
+		// Two ASCII strings equal under folding have the same length; a
+		// non-ASCII key may fold onto a name of another length.
+		if (!ascii || len(key) == len(name)) && strings.EqualFold(string(key), name) {
 			return true
 		}
 	}

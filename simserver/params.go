@@ -3,8 +3,6 @@ package simserver
 import (
 	"encoding/json"
 	"errors"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/readbench/readbench/protocol"
 )
@@ -21,13 +19,6 @@ import (
 
 // errSlow stops the walk: these params are encoding/json's.
 var errSlow = errors.New("simserver: params need encoding/json")
-
-// The JSON names of the fields of params and of requestMeta, for
-// keyCheck.
-const (
-	paramNames = "_meta uri cursor requestState protocolVersion requestId name arguments"
-	metaNames  = protocol.MetaProtocolVersion + " " + protocol.MetaClientCapabilities
-)
 
 // paramsDecoder decodes params member by member as protocol.DecodeVisit
 // hands them over.
@@ -100,7 +91,7 @@ func (d *paramsDecoder) member(k, v []byte) error {
 	case "arguments":
 		return setRaw(d.first(1<<7), v, &p.Arguments)
 	}
-	return keyCheck(paramNames, k)
+	return unknownKey(k, "_meta", "uri", "cursor", "requestState", "protocolVersion", "requestId", "name", "arguments")
 }
 
 // metaDecoder decodes the members of _meta.
@@ -117,7 +108,7 @@ func (d *metaDecoder) member(k, v []byte) error {
 	case protocol.MetaClientCapabilities:
 		bit = 1 << 1
 	default:
-		return keyCheck(metaNames, k)
+		return unknownKey(k, protocol.MetaProtocolVersion, protocol.MetaClientCapabilities)
 	}
 	first := d.seen&bit == 0
 	d.seen |= bit
@@ -127,27 +118,12 @@ func (d *metaDecoder) member(k, v []byte) error {
 	return setRaw(first, v, &d.m.ClientCapabilities)
 }
 
-// keyCheck lets an unknown key be skipped, as encoding/json skips it,
-// unless encoding/json would take it for one of names (space-separated):
-// another case of a name, or a key with escapes that might spell one.
-func keyCheck(names string, k []byte) error {
-	ascii := true
-	for _, c := range k {
-		if c == '\\' {
-			return errSlow
-		}
-		if c >= utf8.RuneSelf {
-			ascii = false
-		}
-	}
-	for names != "" {
-		var name string
-		name, names, _ = strings.Cut(names, " ")
-		// Two ASCII strings equal under folding have the same length; a
-		// non-ASCII key may fold onto a name of another length (K, ſ).
-		if (!ascii || len(k) == len(name)) && strings.EqualFold(string(k), name) {
-			return errSlow
-		}
+// unknownKey lets an unknown key be skipped, as encoding/json skips it,
+// unless encoding/json would take it for one of the names of the fields
+// being decoded (protocol.FoldsOnto).
+func unknownKey(k []byte, names ...string) error {
+	if protocol.FoldsOnto(k, names...) {
+		return errSlow
 	}
 	return nil
 }
