@@ -23,8 +23,8 @@ var errSlow = errors.New("simserver: params need encoding/json")
 // paramsDecoder decodes params member by member as protocol.DecodeVisit
 // hands them over.
 type paramsDecoder struct {
-	p    params
-	seen uint // the members met, by bit: a repeated key is encoding/json's
+	p params
+	seen
 	// meta holds the members of _meta, which come to visit before _meta
 	// itself.
 	meta metaDecoder
@@ -44,10 +44,14 @@ func (d *paramsDecoder) visit(parent, k, v []byte) error {
 	return nil
 }
 
+// seen is the members a decoder has met, by bit: a repeated key is
+// encoding/json's to decode (it keeps the last).
+type seen uint
+
 // first reports whether the member of that bit is met for the first time.
-func (d *paramsDecoder) first(bit uint) bool {
-	ok := d.seen&bit == 0
-	d.seen |= bit
+func (s *seen) first(bit uint) bool {
+	ok := *s&seen(bit) == 0
+	*s |= seen(bit)
 	return ok
 }
 
@@ -96,26 +100,18 @@ func (d *paramsDecoder) member(k, v []byte) error {
 
 // metaDecoder decodes the members of _meta.
 type metaDecoder struct {
-	m    requestMeta
-	seen uint
+	m requestMeta
+	seen
 }
 
 func (d *metaDecoder) member(k, v []byte) error {
-	bit := uint(0)
 	switch string(k) {
 	case protocol.MetaProtocolVersion:
-		bit = 1 << 0
+		return setRaw(d.first(1<<0), v, &d.m.ProtocolVersion)
 	case protocol.MetaClientCapabilities:
-		bit = 1 << 1
-	default:
-		return unknownKey(k, protocol.MetaProtocolVersion, protocol.MetaClientCapabilities)
+		return setRaw(d.first(1<<1), v, &d.m.ClientCapabilities)
 	}
-	first := d.seen&bit == 0
-	d.seen |= bit
-	if bit == 1<<0 {
-		return setRaw(first, v, &d.m.ProtocolVersion)
-	}
-	return setRaw(first, v, &d.m.ClientCapabilities)
+	return unknownKey(k, protocol.MetaProtocolVersion, protocol.MetaClientCapabilities)
 }
 
 // unknownKey lets an unknown key be skipped, as encoding/json skips it,
