@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -138,7 +139,7 @@ func supportedVersions(data json.RawMessage) ([]string, bool) {
 // pickVersion returns the newest version both readbench and the list speak.
 func pickVersion(theirs []string) string {
 	for _, ours := range protocol.Versions() {
-		if contains(theirs, ours) {
+		if slices.Contains(theirs, ours) {
 			return ours
 		}
 	}
@@ -161,7 +162,7 @@ func (s *Session) discover(ctx context.Context, version string) error {
 	}
 	// A server may answer discover yet not speak this version (the Go SDK's
 	// stateful server lists only handshake versions): it is then legacy.
-	if !contains(res.SupportedVersions, version) {
+	if !slices.Contains(res.SupportedVersions, version) {
 		s.modern, s.version = false, ""
 		data, err := json.Marshal(map[string]any{"supported": res.SupportedVersions, "requested": version})
 		if err != nil {
@@ -341,12 +342,3 @@ func (s *Session) sendOnce(ctx context.Context, method, name string, params any,
 // Close ends the session: a stdio child is shut down, an HTTP session
 // deleted, an HTTP+SSE stream closed.
 func (s *Session) Close() error { return s.t.close() }
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"hash/fnv"
 	"sync"
 
 	"github.com/readbench/readbench/client"
@@ -78,10 +79,7 @@ func (d *contentDigests) snapshot() map[string]Digest {
 
 // fnv1a is the 64-bit FNV-1a hash of s: stable across runs and versions.
 func fnv1a(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
+	h := fnv.New64a()
+	h.Write([]byte(s)) // on the concrete hash: no allocation
+	return h.Sum64()
 }

@@ -57,3 +57,17 @@ func TestDigestRule(t *testing.T) {
 		t.Errorf("%d digests (%d asked beyond the first %d, %d in the sample): want %d in all", n, asked, digestAll, sampled, digestMax)
 	}
 }
+
+// TestFNV1a pins the sampling hash: FNV-1a, 64 bit, so every run and
+// version samples the same URIs.
+func TestFNV1a(t *testing.T) {
+	for s, want := range map[string]uint64{
+		"":  0xcbf29ce484222325,
+		"a": 0xaf63dc4c8601ec8c,
+		"sim:///compare/text.md?mime=text/markdown&size=1024": 0xa7c26e312531b7cf,
+	} {
+		if got := fnv1a(s); got != want {
+			t.Errorf("fnv1a(%q) = %#x, want %#x", s, got, want)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package protocol
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
 
 // The one-pass decoder. encoding/json's reflection and its separate
 // validation pass were over a third of the simulated server's CPU per
@@ -104,7 +108,7 @@ func decodeFast(in []byte, visit func(parent, key, value []byte) error) (m *Mess
 		case "params":
 			bit = seenParams
 			if visit != nil && b[vs] == '{' {
-				ve, visited = walkParams(b, vs, visit)
+				ve, visited = strictObject(b, vs, 1, nil, visit)
 			} else {
 				ve = strictValue(b, vs, 1)
 			}
@@ -117,7 +121,7 @@ func decodeFast(in []byte, visit func(parent, key, value []byte) error) (m *Mess
 				m.Result = b[vs:ve:ve]
 			}
 		default:
-			if foldsOntoMember(key) {
+			if FoldsOnto(key, "jsonrpc", "id", "method", "params", "result", "error") {
 				return nil, false, false
 			}
 			ve = strictValue(b, vs, 1)
@@ -144,11 +148,26 @@ func decodeFast(in []byte, visit func(parent, key, value []byte) error) (m *Mess
 	return m, visited, true
 }
 
-// foldsOntoMember reports whether encoding/json might decode the member
-// key (plain ASCII) into a field of Message: its matching ignores case.
-func foldsOntoMember(key []byte) bool {
-	for _, name := range [...]string{"jsonrpc", "id", "method", "params", "result", "error"} {
-		if bytes.EqualFold(key, []byte(name)) {
+// FoldsOnto reports whether encoding/json might decode the member whose
+// raw key (between its quotes, escapes kept) is key into a field named one
+// of names: its matching ignores case, with Unicode's folding (K and ſ
+// fold onto k and s), and a key with escapes might spell any name. A
+// one-pass decoder that meets such a key leaves the message to
+// encoding/json.
+func FoldsOnto(key []byte, names ...string) bool {
+	ascii := true
+	for _, c := range key {
+		if c == '\\' {
+			return true
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
+	}
+	for _, name := range names {
+		// Two ASCII strings equal under folding have the same length; a
+		// non-ASCII key may fold onto a name of another length.
+		if (!ascii || len(key) == len(name)) && strings.EqualFold(string(key), name) {
 			return true
 		}
 	}
@@ -177,59 +196,4 @@ func methodName(b []byte) string {
 		return MethodToolsCall
 	}
 	return string(b)
-}
-
-// walkParams validates the params object at b[i] and hands its members,
-// and those of its members' object values, to visit. end is -1 when the
-// object is not valid JSON.
-func walkParams(b []byte, i int, visit func(parent, key, value []byte) error) (end int, visited bool) {
-	return walkMembers(b, i, 1, nil, visit)
-}
-
-// walkMembers validates the object at b[i] (depth its nesting) and hands
-// its members to visit with parent (nil: the members are params'; then
-// the members of their object values are visited too). visited turns
-// false when visit rejects a member, and the visits stop.
-func walkMembers(b []byte, i, depth int, parent []byte, visit func(parent, key, value []byte) error) (end int, visited bool) {
-	visited = true
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1, true
-	}
-	for {
-		ks := i
-		ke, _ := strictString(b, i)
-		if ke < 0 {
-			return -1, false
-		}
-		key := b[ks+1 : ke-1 : ke-1]
-		i = skipSpace(b, ke)
-		if i >= len(b) || b[i] != ':' {
-			return -1, false
-		}
-		vs := skipSpace(b, i+1)
-		var ve int
-		if parent == nil && vs < len(b) && b[vs] == '{' && visited {
-			ve, visited = walkMembers(b, vs, depth+1, key, visit)
-		} else {
-			ve = strictValue(b, vs, depth+1)
-		}
-		if ve < 0 {
-			return -1, false
-		}
-		if visited && visit(parent, key, b[vs:ve:ve]) != nil {
-			visited = false
-		}
-		i = skipSpace(b, ve)
-		if i >= len(b) {
-			return -1, false
-		}
-		if b[i] == '}' {
-			return i + 1, visited
-		}
-		if b[i] != ',' {
-			return -1, false
-		}
-		i = skipSpace(b, i+1)
-	}
 }

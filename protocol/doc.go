@@ -2,7 +2,8 @@
 // measures) and the simulated server (the thing measured) share: protocol
 // versions and eras, method names, HTTP header names, error codes, _meta keys,
 // JSON-RPC envelopes and the two framings (newline-delimited stdio and SSE),
-// and the one rule both sides apply to origins: which hosts are loopback
+// JSON strings in the style each side writes (AppendString), and the one
+// rule both sides apply to origins: which hosts are loopback
 // (IsLoopbackHost).
 //
 // It holds words, framing and that shared rule only, never behaviour: the

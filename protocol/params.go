@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 )
 
 // appendParams appends the JSON encoding of a request's params. A read's
@@ -34,7 +33,7 @@ func appendFast(dst []byte, v any) (_ []byte, ok bool) {
 	case nil:
 		return append(dst, "null"...), true
 	case string:
-		return appendString(dst, x), true
+		return AppendString(dst, x, LikeEncodingJSON), true
 	case bool:
 		return strconv.AppendBool(dst, x), true
 	case int:
@@ -63,7 +62,7 @@ func appendFast(dst []byte, v any) (_ []byte, ok bool) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = append(appendString(dst, k), ':')
+			dst = append(AppendString(dst, k, LikeEncodingJSON), ':')
 			if dst, ok = appendFast(dst, x[k]); !ok {
 				return dst, false
 			}
@@ -85,61 +84,4 @@ func appendFast(dst []byte, v any) (_ []byte, ok bool) {
 		return append(dst, ']'), true
 	}
 	return dst, false
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string the way encoding/json does by
-// default: the short escapes, \u00XX for other control characters and
-// for <, > and & (HTML-safe), \ufffd for invalid UTF-8, and \u2028 and
-// \u2029 (which JavaScript reads as line ends).
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '"', '\\':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }

@@ -62,10 +62,11 @@ func skipValue(b []byte, i, depth int) (int, error) {
 }
 
 func skipLiteral(b []byte, i int, lit string) (int, error) {
-	if !bytes.HasPrefix(b[i:], []byte(lit)) {
+	end := strictLiteral(b, i, lit)
+	if end < 0 {
 		return 0, syntaxErr(i, "bad literal")
 	}
-	return i + len(lit), nil
+	return end, nil
 }
 
 func skipNumber(b []byte, i int) (int, error) {
@@ -136,7 +137,7 @@ func scanEscapes(b []byte, j, q int) (end int, done bool, err error) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				j += 2
 			case 'u':
-				if j+6 > len(b) || !isHex4(b[j+2:j+6]) {
+				if _, ok := hex4(b[j+2:]); !ok {
 					return 0, false, syntaxErr(j, "bad \\u escape")
 				}
 				j += 6
@@ -151,15 +152,6 @@ func scanEscapes(b []byte, j, q int) (end int, done bool, err error) {
 		return q + 1, true, nil
 	}
 	return j, false, nil // an escape consumed the quote at q
-}
-
-func isHex4(h []byte) bool {
-	for _, c := range h {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
 
 // ObjectFields calls fn for each member of the JSON object at the start of b
@@ -284,13 +276,13 @@ func StringLen(raw []byte) (int64, error) {
 			i += 2
 			continue
 		}
-		if i+6 > len(s) || !isHex4(s[i+2:i+6]) {
+		r, ok := hex4(s[i+2:])
+		if !ok {
 			return 0, syntaxErr(i, "bad \\u escape")
 		}
-		r := hex4(s[i+2 : i+6])
 		i += 6
-		if r >= 0xD800 && r < 0xDC00 && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' && isHex4(s[i+2:i+6]) {
-			if lo := hex4(s[i+2 : i+6]); lo >= 0xDC00 && lo < 0xE000 {
+		if r >= 0xD800 && r < 0xDC00 && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+			if lo, ok := hex4(s[i+2:]); ok && lo >= 0xDC00 && lo < 0xE000 {
 				n += 4 // a surrogate pair is one 4-byte rune
 				i += 6
 				continue
@@ -303,20 +295,4 @@ func StringLen(raw []byte) (int64, error) {
 		n += int64(utf8.RuneLen(rune(r)))
 	}
 	return n, nil
-}
-
-func hex4(h []byte) rune {
-	var r rune
-	for _, c := range h {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c-'a') + 10
-		default:
-			r |= rune(c-'A') + 10
-		}
-	}
-	return r
 }

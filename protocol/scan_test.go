@@ -115,3 +115,27 @@ func FuzzScan(f *testing.F) {
 		_ = ArrayElements(b, func(e []byte) error { return nil })
 	})
 }
+
+// BenchmarkSkipString is why the client's walker stays lenient: the
+// string of a 256 KiB read-tool part (the driver walks every part with
+// ObjectFields) found by bytes.IndexByte, against the strict walker's
+// check of every byte that encoding/json's acceptance needs.
+func BenchmarkSkipString(b *testing.B) {
+	raw := []byte(`"` + strings.Repeat("QUJDRA==", 32<<10) + `"`)
+	b.Run("lenient", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			if _, err := SkipString(raw, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("strict", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			if end, _ := strictString(raw, 0); end != len(raw) {
+				b.Fatal(end)
+			}
+		}
+	})
+}

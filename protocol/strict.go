@@ -39,7 +39,7 @@ func strictString(b []byte, i int) (end int, plain bool) {
 			switch b[j] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			case 'u':
-				if j+5 > len(b) || !isHex4(b[j+1:j+5]) {
+				if _, ok := hex4(b[j+1:]); !ok {
 					return -1, false
 				}
 				j += 4
@@ -77,7 +77,8 @@ func strictValue(b []byte, i, depth int) int {
 		end, _ := strictString(b, i)
 		return end
 	case c == '{':
-		return strictObject(b, i, depth)
+		end, _ := strictObject(b, i, depth, nil, nil)
+		return end
 	case c == '[':
 		return strictArray(b, i, depth)
 	case c == 't':
@@ -143,33 +144,50 @@ func digits(b []byte, i int) int {
 	return i
 }
 
-func strictObject(b []byte, i, depth int) int {
+// strictObject walks the object at b[i]; depth is its nesting. With
+// visit not nil it also hands the object's members to visit with parent
+// (nil: the members are params'; then the members of their object values
+// are visited too, during the same walk); visited turns false when visit
+// rejects a member, and the visits stop.
+func strictObject(b []byte, i, depth int, parent []byte, visit func(parent, key, value []byte) error) (end int, visited bool) {
+	visited = visit != nil
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return i + 1
+		return i + 1, visited
 	}
 	for {
+		ks := i
 		ke, _ := strictString(b, i)
 		if ke < 0 {
-			return -1
+			return -1, false
 		}
+		key := b[ks+1 : ke-1 : ke-1]
 		i = skipSpace(b, ke)
 		if i >= len(b) || b[i] != ':' {
-			return -1
+			return -1, false
 		}
-		ve := strictValue(b, skipSpace(b, i+1), depth+1)
+		vs := skipSpace(b, i+1)
+		var ve int
+		if visited && parent == nil && vs < len(b) && b[vs] == '{' {
+			ve, visited = strictObject(b, vs, depth+1, key, visit)
+		} else {
+			ve = strictValue(b, vs, depth+1)
+		}
 		if ve < 0 {
-			return -1
+			return -1, false
+		}
+		if visited && visit(parent, key, b[vs:ve:ve]) != nil {
+			visited = false
 		}
 		i = skipSpace(b, ve)
 		if i >= len(b) {
-			return -1
+			return -1, false
 		}
 		if b[i] == '}' {
-			return i + 1
+			return i + 1, visited
 		}
 		if b[i] != ',' {
-			return -1
+			return -1, false
 		}
 		i = skipSpace(b, i+1)
 	}

@@ -87,7 +87,7 @@ func (a *answer) size() int {
 // what newCall takes instead of decoding msg.Params again, else nil. The
 // error is the message's, as protocol.Decode words it.
 func decodeMessage(b []byte) (msg *protocol.Message, pre *paramsDecoder, err error) {
-	d := &paramsDecoder{nested: true}
+	d := &paramsDecoder{}
 	msg, visited, err := protocol.DecodeVisit(b, d.visit)
 	if err != nil || !visited {
 		return msg, nil, err
@@ -103,15 +103,15 @@ func newCall(msg *protocol.Message, pre *paramsDecoder) (*call, *protocol.Error)
 	if pre != nil {
 		c.p = pre.p
 	} else if len(msg.Params) > 0 && string(msg.Params) != "null" {
-		if err := decodeParams(msg.Params, &c.p); err != nil {
+		if err := json.Unmarshal(msg.Params, &c.p); err != nil {
 			return c, protocol.NewError(protocol.CodeInvalidParams, "Invalid params: "+err.Error(), nil)
 		}
 	}
 	if m := c.p.Meta; m != nil && m.ProtocolVersion != nil {
 		if v, ok := knownVersion(m.ProtocolVersion); ok {
 			c.metaVersion = v // the usual case, without an allocation
-		} else if v, ok := plainString(m.ProtocolVersion); ok {
-			c.metaVersion = v // the usual case, without a second decode
+		} else if v, ok := protocol.Unquote(m.ProtocolVersion); ok {
+			c.metaVersion = v // without encoding/json's reflection
 		} else if err := json.Unmarshal(m.ProtocolVersion, &c.metaVersion); err != nil {
 			c.metaVersion = ""
 		}
@@ -143,22 +143,6 @@ func (c *call) resolveEra(fallback string) *protocol.Error {
 		}
 	}
 	return nil
-}
-
-// plainString is the value of a JSON string that has no escapes and is
-// plain ASCII, the form a version takes; ok is false for anything else,
-// which encoding/json then decodes.
-func plainString(raw json.RawMessage) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return "", false
-	}
-	in := raw[1 : len(raw)-1]
-	for _, b := range in {
-		if b < 0x20 || b >= 0x7f || b == '"' || b == '\\' {
-			return "", false
-		}
-	}
-	return string(in), true
 }
 
 // knownVersion is the version the raw JSON string names, when it is one

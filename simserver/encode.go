@@ -5,8 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"strings"
-	"unicode/utf8"
+
+	"github.com/readbench/readbench/protocol"
 )
 
 // encodeContents renders the contents array of a read, faults applied, as
@@ -88,54 +88,16 @@ func (g *generator) appendPayload64(dst []byte, s *Spec, seed uint64, text bool)
 	return g.appendBlob64(dst, s, seed)
 }
 
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD
-// so that the output is always valid JSON.
-func appendJSONString(dst []byte, s string) []byte {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	dst = append(dst, '"')
-	return append(appendEscaped(dst, s), '"')
+// appendJSONString appends s as a JSON string, as servers write them
+// (protocol.AsServersSend).
+func appendJSONString[T string | []byte](dst []byte, s T) []byte {
+	return protocol.AppendString(dst, s, protocol.AsServersSend)
 }
 
-// appendJSONText is appendJSONString for bytes.
-func appendJSONText(dst, b []byte) []byte {
-	if !utf8.Valid(b) {
-		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
-	}
-	dst = append(dst, '"')
-	return append(appendEscaped(dst, b), '"')
-}
-
-// appendEscaped appends valid UTF-8 escaped for the inside of a JSON
-// string: quotes, backslashes and control characters escaped, everything
-// else (non-ASCII included) raw, as most servers send it. Runs of plain
-// bytes are copied at once.
+// appendEscaped appends s escaped for the inside of a JSON string, as
+// servers write them.
 func appendEscaped[T string | []byte](dst []byte, s T) []byte {
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		start = i + 1
-	}
-	return append(dst, s[start:]...)
+	return protocol.AppendEscaped(dst, s, protocol.AsServersSend)
 }
 
 // marshal encodes v as JSON without HTML escaping: a server that sends

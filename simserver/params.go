@@ -1,68 +1,37 @@
 package simserver
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/readbench/readbench/protocol"
 )
 
-// decodeParams decodes a request's params into p exactly as
-// json.Unmarshal would. raw is the params value of a decoded message, so
-// it is valid JSON (the scanner is not the judge of that). Decoding params
-// with encoding/json was a sixth of a small read's handling
-// (BenchmarkHandlerRead), so the shape clients send — each key once,
-// spelled as the tags, strings of valid UTF-8 — is walked with the
-// protocol's scanner instead, and anything else (a surrogate escape, a
-// key in another case, a repeated key, a value of the wrong type) goes to
-// encoding/json, whose answer stands. FuzzDecodeParams checks the two
-// agree.
-func decodeParams(raw []byte, p *params) error {
-	var fast params
-	if fastParams(raw, &fast) {
-		*p = fast
-		return nil
-	}
-	return json.Unmarshal(raw, p)
-}
+// The params of a request are decoded in the message's own pass
+// (protocol.DecodeVisit, decodeMessage) by paramsDecoder, exactly as
+// json.Unmarshal would decode them: decoding params with encoding/json
+// was a sixth of a small read's handling (BenchmarkHandlerRead). The
+// decoder takes the shape clients send — each key once, spelled as the
+// tags, strings of valid UTF-8 — and rejects anything else (a surrogate
+// escape, a key in another case, a repeated key, a value of the wrong
+// type), which newCall then leaves to encoding/json, whose answer stands.
+// FuzzDecodeParams checks the two agree.
 
-// errSlow stops the scanner's walk: this input is encoding/json's.
+// errSlow stops the walk: these params are encoding/json's.
 var errSlow = errors.New("simserver: params need encoding/json")
 
-// The JSON names of the fields of params and of requestMeta, for
-// keyCheck.
-const (
-	paramNames = "_meta uri cursor requestState protocolVersion requestId name arguments"
-	metaNames  = protocol.MetaProtocolVersion + " " + protocol.MetaClientCapabilities
-)
-
-func fastParams(raw []byte, p *params) bool {
-	var d paramsDecoder
-	if protocol.ObjectFields(raw, d.member) != nil {
-		return false
-	}
-	*p = d.p
-	return true
-}
-
-// paramsDecoder is fastParams member by member, so that the members can
-// come from protocol.DecodeVisit's walk of the message (decodeMessage)
-// as well as from a walk of params alone.
+// paramsDecoder decodes params member by member as protocol.DecodeVisit
+// hands them over.
 type paramsDecoder struct {
-	p    params
-	seen uint // the members met, by bit: a repeated key is encoding/json's
-	// nested: the members of _meta come to visit before _meta itself
-	// (protocol.DecodeVisit), into meta; otherwise member walks _meta.
-	nested bool
-	meta   metaDecoder
+	p params
+	seen
+	// meta holds the members of _meta, which come to visit before _meta
+	// itself.
+	meta metaDecoder
 }
 
-// visit is member for protocol.DecodeVisit, which also hands over the
-// members of the members' object values: those of _meta are decoded,
+// visit is what protocol.DecodeVisit calls with each member of params
+// and of the members' object values: those of _meta are decoded,
 // the others (a tool's arguments, clientInfo) are not the server's
 // concern here.
 func (d *paramsDecoder) visit(parent, k, v []byte) error {
@@ -75,10 +44,14 @@ func (d *paramsDecoder) visit(parent, k, v []byte) error {
 	return nil
 }
 
+// seen is the members a decoder has met, by bit: a repeated key is
+// encoding/json's to decode (it keeps the last).
+type seen uint
+
 // first reports whether the member of that bit is met for the first time.
-func (d *paramsDecoder) first(bit uint) bool {
-	ok := d.seen&bit == 0
-	d.seen |= bit
+func (s *seen) first(bit uint) bool {
+	ok := *s&seen(bit) == 0
+	*s |= seen(bit)
 	return ok
 }
 
@@ -90,9 +63,6 @@ func (d *paramsDecoder) member(k, v []byte) error {
 	case "_meta":
 		if !d.first(1 << 0) {
 			return errSlow
-		}
-		if !d.nested {
-			return fastMeta(v, &p.Meta)
 		}
 		switch {
 		case isNull(v):
@@ -125,66 +95,31 @@ func (d *paramsDecoder) member(k, v []byte) error {
 	case "arguments":
 		return setRaw(d.first(1<<7), v, &p.Arguments)
 	}
-	return keyCheck(paramNames, k)
+	return unknownKey(k, "_meta", "uri", "cursor", "requestState", "protocolVersion", "requestId", "name", "arguments")
 }
 
-func fastMeta(v []byte, m **requestMeta) error {
-	if isNull(v) {
-		return nil
-	}
-	d := &metaDecoder{}
-	if err := protocol.ObjectFields(v, d.member); err != nil {
-		return errSlow // not an object, or not the usual shape
-	}
-	*m = &d.m
-	return nil
-}
-
-// metaDecoder is fastMeta member by member.
+// metaDecoder decodes the members of _meta.
 type metaDecoder struct {
-	m    requestMeta
-	seen uint
+	m requestMeta
+	seen
 }
 
 func (d *metaDecoder) member(k, v []byte) error {
-	bit := uint(0)
 	switch string(k) {
 	case protocol.MetaProtocolVersion:
-		bit = 1 << 0
+		return setRaw(d.first(1<<0), v, &d.m.ProtocolVersion)
 	case protocol.MetaClientCapabilities:
-		bit = 1 << 1
-	default:
-		return keyCheck(metaNames, k)
+		return setRaw(d.first(1<<1), v, &d.m.ClientCapabilities)
 	}
-	first := d.seen&bit == 0
-	d.seen |= bit
-	if bit == 1<<0 {
-		return setRaw(first, v, &d.m.ProtocolVersion)
-	}
-	return setRaw(first, v, &d.m.ClientCapabilities)
+	return unknownKey(k, protocol.MetaProtocolVersion, protocol.MetaClientCapabilities)
 }
 
-// keyCheck lets an unknown key be skipped, as encoding/json skips it,
-// unless encoding/json would take it for one of names (space-separated):
-// another case of a name, or a key with escapes that might spell one.
-func keyCheck(names string, k []byte) error {
-	ascii := true
-	for _, c := range k {
-		if c == '\\' {
-			return errSlow
-		}
-		if c >= utf8.RuneSelf {
-			ascii = false
-		}
-	}
-	for names != "" {
-		var name string
-		name, names, _ = strings.Cut(names, " ")
-		// Two ASCII strings equal under folding have the same length; a
-		// non-ASCII key may fold onto a name of another length (K, ſ).
-		if (!ascii || len(k) == len(name)) && strings.EqualFold(string(k), name) {
-			return errSlow
-		}
+// unknownKey lets an unknown key be skipped, as encoding/json skips it,
+// unless encoding/json would take it for one of the names of the fields
+// being decoded (protocol.FoldsOnto).
+func unknownKey(k []byte, names ...string) error {
+	if protocol.FoldsOnto(k, names...) {
+		return errSlow
 	}
 	return nil
 }
@@ -215,87 +150,13 @@ func setRaw(first bool, v []byte, dst *json.RawMessage) error {
 	return nil
 }
 
-// fastString decodes a JSON string value as encoding/json does, for the
-// strings clients send: valid UTF-8, with the usual escapes (Go's own
-// encoder writes & as \u0026). A surrogate escape, or invalid UTF-8,
-// which encoding/json replaces, is errSlow.
+// fastString decodes a JSON string value as encoding/json does
+// (protocol.Unquote); errSlow for one it leaves to encoding/json.
 func fastString(v []byte) (string, error) {
-	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
-		return "", errSlow
-	}
-	in := v[1 : len(v)-1]
-	if s, ok := plainString(v); ok {
+	if s, ok := protocol.Unquote(v); ok {
 		return s, nil
 	}
-	if !utf8.Valid(in) {
-		return "", errSlow
-	}
-	var out strings.Builder
-	out.Grow(len(in))
-	for {
-		k := bytes.IndexByte(in, '\\') // the plain stretch up to the next escape
-		if k < 0 {
-			k = len(in)
-		}
-		for _, c := range in[:k] {
-			if c < 0x20 || c == '"' {
-				return "", errSlow
-			}
-		}
-		out.Write(in[:k])
-		if in = in[k:]; len(in) == 0 {
-			return out.String(), nil
-		}
-		if len(in) < 2 {
-			return "", errSlow
-		}
-		switch c := in[1]; c {
-		case '"', '\\', '/':
-			out.WriteByte(c)
-		case 'b':
-			out.WriteByte('\b')
-		case 'f':
-			out.WriteByte('\f')
-		case 'n':
-			out.WriteByte('\n')
-		case 'r':
-			out.WriteByte('\r')
-		case 't':
-			out.WriteByte('\t')
-		case 'u':
-			r, ok := hex4(in[2:])
-			if !ok || utf16.IsSurrogate(r) {
-				return "", errSlow
-			}
-			out.WriteRune(r)
-			in = in[6:]
-			continue
-		default:
-			return "", errSlow
-		}
-		in = in[2:]
-	}
-}
-
-// hex4 reads the four hex digits at the start of h.
-func hex4(h []byte) (rune, bool) {
-	if len(h) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range h[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
+	return "", errSlow
 }
 
 func isNull(v []byte) bool { return string(v) == "null" }

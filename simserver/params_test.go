@@ -24,24 +24,18 @@ var paramsSeeds = []string{
 	`{"uri":"\u0000"}`, "{\"uri\":\"\xff\"}",
 }
 
-// checkParams: decodeParams and json.Unmarshal agree on raw, error and
-// value. Params come from a decoded message, so raw is valid JSON; other
-// bytes are not decodeParams' to judge.
+// checkParams: the params a message's own pass decodes (decodeMessage)
+// are what json.Unmarshal decodes, and a pass that leaves them to
+// encoding/json (pre nil) leaves newCall to decode them so. Params come
+// from a decoded message, so raw is valid JSON; other bytes are not the
+// params decoder's to judge.
 func checkParams(t *testing.T, raw []byte) {
 	t.Helper()
 	if !json.Valid(raw) {
 		return
 	}
-	var want, got params
+	var want params
 	wantErr := json.Unmarshal(raw, &want)
-	gotErr := decodeParams(raw, &got)
-	if (wantErr == nil) != (gotErr == nil) || wantErr != nil && wantErr.Error() != gotErr.Error() {
-		t.Fatalf("%q: error %v, encoding/json says %v", raw, gotErr, wantErr)
-	}
-	if wantErr == nil && !reflect.DeepEqual(got, want) {
-		t.Fatalf("%q:\ngot  %+v\nwant %+v", raw, got, want)
-	}
-	// The same params decoded in the message's own pass (decodeMessage).
 	msg, pre, err := decodeMessage([]byte(`{"jsonrpc":"2.0","id":1,"method":"x","params":` + string(raw) + `}`))
 	if err != nil {
 		t.Fatalf("%q: %v", raw, err)
@@ -49,9 +43,15 @@ func checkParams(t *testing.T, raw []byte) {
 	if pre != nil && (wantErr != nil || !reflect.DeepEqual(pre.p, want)) {
 		t.Fatalf("%q: decoded with the message:\ngot  %+v\nwant %+v (%v)", raw, pre.p, want, wantErr)
 	}
-	var c params
-	if pre == nil && len(msg.Params) > 0 && msg.Params[0] == '{' && fastParams(msg.Params, &c) {
-		t.Errorf("%q: decodeParams takes the params, the message's pass does not", raw)
+	c, perr := newCall(msg, pre)
+	if wantErr != nil {
+		if perr == nil || perr.Message != "Invalid params: "+wantErr.Error() {
+			t.Fatalf("%q: newCall says %v, encoding/json %v", raw, perr, wantErr)
+		}
+		return
+	}
+	if !reflect.DeepEqual(c.p, want) {
+		t.Fatalf("%q: newCall:\ngot  %+v\nwant %+v", raw, c.p, want)
 	}
 }
 
@@ -59,19 +59,16 @@ func TestDecodeParams(t *testing.T) {
 	for _, s := range paramsSeeds {
 		checkParams(t, []byte(s))
 	}
-	// The usual read takes the fast path, & escaped as Go's encoder does.
+	// The usual read takes the message's pass, & escaped as Go's encoder does.
 	usual := `{"_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"uri":"sim:///a?mime=text/plain\u0026size=3"}`
-	var p params
-	if !fastParams([]byte(usual), &p) || p.URI == nil || *p.URI != "sim:///a?mime=text/plain&size=3" || p.Meta == nil || string(p.Meta.ClientCapabilities) != "{}" {
-		t.Errorf("the usual read params missed the fast path: %+v", p)
-	}
-	if _, pre, err := decodeMessage([]byte(`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":` + usual + `}`)); err != nil || pre == nil || pre.p.URI == nil || pre.p.Meta == nil || string(pre.p.Meta.ProtocolVersion) != `"2026-07-28"` {
+	if _, pre, err := decodeMessage([]byte(`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":` + usual + `}`)); err != nil || pre == nil || pre.p.URI == nil || *pre.p.URI != "sim:///a?mime=text/plain&size=3" ||
+		pre.p.Meta == nil || string(pre.p.Meta.ProtocolVersion) != `"2026-07-28"` || string(pre.p.Meta.ClientCapabilities) != "{}" {
 		t.Errorf("the usual read missed the message's own pass: %+v, %v", pre, err)
 	}
 }
 
-// FuzzDecodeParams: whatever the bytes, decodeParams answers what
-// encoding/json answers.
+// FuzzDecodeParams: whatever the bytes, the params a request carries are
+// decoded as encoding/json decodes them.
 func FuzzDecodeParams(f *testing.F) {
 	for _, s := range paramsSeeds {
 		f.Add([]byte(s))

@@ -167,7 +167,7 @@ func (tb *textBlock) appendRaw(dst []byte, size int, seed uint64) []byte {
 func (tb *textBlock) appendJSON(dst []byte, size int, seed uint64) []byte {
 	runs, pad, ok := tb.units(size, seed)
 	if !ok {
-		return appendJSONText(dst, tb.k.small(nil, size))
+		return appendJSONString(dst, tb.k.small(nil, size))
 	}
 	dst = append(dst, '"')
 	dst = appendEscaped(dst, tb.k.prefix)

@@ -9,13 +9,17 @@ import (
 	"time"
 )
 
-// sizeDistCases are shared with the fuzz targets as seeds.
-var sizeDistCases = []struct {
+// distCase is a distribution as written, what it parses to, its
+// canonical String() and the error it gives ("" for none).
+type distCase struct {
 	in   string
 	want Dist
 	str  string // canonical String(); "" = error
 	err  string
-}{
+}
+
+// sizeDistCases are shared with the fuzz targets as seeds.
+var sizeDistCases = []distCase{
 	{"1834208", Dist{DistFixed, 1834208, 0, UnitBytes}, "1834208", ""},
 	{"8KiB", Dist{DistFixed, 8192, 0, UnitBytes}, "8KiB", ""},
 	{"fixed(8KiB)", Dist{DistFixed, 8192, 0, UnitBytes}, "8KiB", ""},
@@ -45,12 +49,7 @@ var sizeDistCases = []struct {
 }
 
 // durDistCases are shared with FuzzParseDurationDist as its seed corpus.
-var durDistCases = []struct {
-	in   string
-	want Dist
-	str  string
-	err  string
-}{
+var durDistCases = []distCase{
 	{"20ms", Dist{DistFixed, 20e6, 0, UnitDuration}, "20ms", ""},
 	{"0s", Dist{DistFixed, 0, 0, UnitDuration}, "0s", ""},
 	{"0", Dist{DistFixed, 0, 0, UnitDuration}, "0s", ""},
@@ -71,18 +70,19 @@ var durDistCases = []struct {
 
 func TestParseSizeDist(t *testing.T) {
 	for _, c := range sizeDistCases {
-		checkDist(t, "ParseSizeDist", ParseSizeDist, c.in, c.want, c.str, c.err)
+		checkDist(t, "ParseSizeDist", ParseSizeDist, c)
 	}
 }
 
 func TestParseDurationDist(t *testing.T) {
 	for _, c := range durDistCases {
-		checkDist(t, "ParseDurationDist", ParseDurationDist, c.in, c.want, c.str, c.err)
+		checkDist(t, "ParseDurationDist", ParseDurationDist, c)
 	}
 }
 
-func checkDist(t *testing.T, fn string, parse func(string) (Dist, error), in string, want Dist, str, wantErr string) {
+func checkDist(t *testing.T, fn string, parse func(string) (Dist, error), c distCase) {
 	t.Helper()
+	in, want, str, wantErr := c.in, c.want, c.str, c.err
 	got, err := parse(in)
 	if wantErr != "" {
 		if err == nil || !strings.Contains(err.Error(), wantErr) {
