@@ -17,6 +17,9 @@ func (d *Documents) ReadDocument(ctx context.Context, uri string, spec ReadSpec)
 	}
 	a := &ReadAnswer{Kind: OK}
 	for off, n := int64(0), 0; ; n++ {
+		if err := ctx.Err(); err != nil {
+			return a, err // ended before this part was sent: never send it
+		}
 		if n == maxParts || off > maxBytes {
 			a.fail(Unusable, "no last byte after %d parts and %d bytes", n, off)
 			return partsDone(ctx, a, nil)

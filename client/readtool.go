@@ -94,6 +94,9 @@ func (s *Session) readInParts(ctx context.Context, uri string, spec ReadSpec) (*
 	sink, maxBytes := sinkOf(spec)
 	a := &ReadAnswer{Kind: OK}
 	for off, n := int64(0), 0; ; n++ {
+		if err := ctx.Err(); err != nil {
+			return a, err // ended before this part was sent: never send it
+		}
 		if n == maxParts || off > maxBytes {
 			a.fail(Unusable, "no eof after %d parts and %d bytes", n, off)
 			return partsDone(ctx, a, nil)
