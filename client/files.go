@@ -16,8 +16,8 @@ import (
 	"github.com/readbench/readbench/targets"
 )
 
-// Documents fetches plain HTTP documents: the range+http target, seed 004's
-// read over HTTP (docs/workload.md (targets)). There is no JSON-RPC and no
+// Documents fetches plain HTTP documents: the range+http target, the
+// ranged read over HTTP (docs/workload.md (targets), docs/check.md). There is no JSON-RPC and no
 // handshake: a class's URI path and query are appended to the target's
 // prefix, a whole document is one GET, a part of one a GET with a single
 // Range. It is safe for concurrent use; open one with Open or

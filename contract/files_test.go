@@ -15,7 +15,7 @@ import (
 	"github.com/readbench/readbench/targets"
 )
 
-// docsServer is a plain HTTP document server following seed 004, with one
+// docsServer is a plain HTTP document server following the ranged read's HTTP rules (docs/check.md), with one
 // deliberate flaw at a time.
 type docsServer struct {
 	data []byte

@@ -37,4 +37,16 @@
 // stats and workload (results sits below the driver: the result document
 // is data, not an output format); it never imports report, contract or
 // simserver, and knows nothing of output formats.
+//
+// Words with one meaning each, here and in the packages around it: a run
+// is one execution of a workload, recorded in two phases (warmup and
+// measured, each a stats.Phase); a segment is one shard's share of a run
+// (--segment k/n, workload.Segment, the result's segment key) and nothing
+// else; a stage is a piece of the load as the workload file writes it
+// (load.stages), a stretch the pacer's piece of the schedule with a rate
+// that is constant or linear (the warmup, then each stage); a part is one
+// request of a ranged read (a read-tool call or a Range GET); the
+// simulated server lays a document out in pieces. A run ends in
+// Measurements, which become a results.Result; a check ends in
+// contract.Findings, which become a results.CheckDocument.
 package driver

@@ -79,7 +79,7 @@ func TestMaxInFlightIsAHardCap(t *testing.T) {
 		r.launch(ctx, uint64(i), now, false)
 	}
 	r.turns.Wait()
-	run := r.measured.Run()
+	run := r.measured.Phase()
 	if p := cs.peak.Load(); p > 2 || cs.reads.Load() != 2 {
 		t.Errorf("the server saw %d reads, %d at once: max_in_flight 2 must cap both", cs.reads.Load(), p)
 	}
@@ -107,7 +107,7 @@ func TestGeneratorPastTheDeadlineDrops(t *testing.T) {
 	r.inFlight.Add(1)
 	r.turns.Add(1)
 	r.runTurn(ctx, 1, behind, false)
-	run := r.measured.Run()
+	run := r.measured.Phase()
 	if cs.reads.Load() != 1 || run.Outcomes[stats.Dropped] != 1 || run.Outcomes[stats.Cancelled] != 0 || run.Outcomes[stats.OK] != 1 {
 		t.Errorf("server reads %d, outcomes %v: the late turn must be dropped, unsent", cs.reads.Load(), run.Outcomes.Map())
 	}

@@ -63,7 +63,7 @@ func resultDigests(m map[string]Digest) map[string]results.Digest {
 func (r *Measurements) CheckIdentity() error {
 	for _, phase := range []struct {
 		name string
-		run  *stats.Run
+		run  *stats.Phase
 	}{{"measured", r.Run}, {"warmup", r.Warmup}} {
 		if phase.run == nil {
 			continue

@@ -39,7 +39,7 @@ func TestReportResult(t *testing.T) {
 		Workload: w, Segment: workload.Segment{K: 2, N: 3},
 		Started: started, Ended: started.Add(3 * time.Second), Measured: 2 * time.Second, Partial: true,
 		Target: w.Target, Server: client.Implementation{Name: "sim", Version: "1.2.3"}, ProtocolVersion: "2025-11-25",
-		AskedRate: 20.0 / 3, Run: stats.NewRecorder(classes).Run(), Warmup: stats.NewRecorder(classes).Run(),
+		AskedRate: 20.0 / 3, Run: stats.NewRecorder(classes).Phase(), Warmup: stats.NewRecorder(classes).Phase(),
 		LateObservable: true, LateWatch: 250 * time.Millisecond,
 		GeneratorPeakRSS: 64 << 20, GeneratorCPU: 1500 * time.Millisecond,
 		Digests: map[string]Digest{"docs://a": {SHA256: "sha256:" + strings.Repeat("0", 64), MIME: "text/markdown", Bytes: 42}},
@@ -80,22 +80,22 @@ func TestReportResult(t *testing.T) {
 // TestReportResultNeedsWorkload: a report that does not say what it ran
 // cannot become a result.
 func TestReportResultNeedsWorkload(t *testing.T) {
-	rep := &Measurements{Run: stats.NewRecorder(nil).Run()}
+	rep := &Measurements{Run: stats.NewRecorder(nil).Phase()}
 	if _, err := rep.Result(results.Tool{}); err == nil || !strings.Contains(err.Error(), "build result") {
 		t.Fatalf("Result without a workload: err = %v, want a build result error", err)
 	}
 }
 
 func TestReportCheckIdentity(t *testing.T) {
-	lost := func() *stats.Run {
+	lost := func() *stats.Phase {
 		r := stats.NewRecorder(nil)
 		r.Schedule(1) // a read scheduled, and no outcome for it
-		return r.Run()
+		return r.Phase()
 	}
-	whole := func() *stats.Run { return stats.NewRecorder(nil).Run() }
+	whole := func() *stats.Phase { return stats.NewRecorder(nil).Phase() }
 	for _, c := range []struct {
 		name        string
-		run, warmup *stats.Run
+		run, warmup *stats.Phase
 		want        string // "" when the identity holds
 	}{
 		{"both phases hold", whole(), whole(), ""},

@@ -92,7 +92,7 @@ type Measurements struct {
 	// measured phase: the load's rate, or the mean of its stages (ramps
 	// included); 0 for the closed model, which asks for no rate.
 	AskedRate   float64
-	Run, Warmup *stats.Run
+	Run, Warmup *stats.Phase
 	// LateObservable says whether an answer to a cancelled read could be
 	// seen on this transport (see client.Session.LateAnswersObservable);
 	// LateWatch is how long after the last turn the run kept watching.
@@ -179,7 +179,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	if !measuredStart.IsZero() && measuredEnd.After(measuredStart) {
 		rep.Measured = measuredEnd.Sub(measuredStart)
 	}
-	rep.Run, rep.Warmup = r.measured.Run(), r.warmup.Run()
+	rep.Run, rep.Warmup = r.measured.Phase(), r.warmup.Phase()
 	rep.GeneratorPeakRSS, _ = servercost.SelfPeakRSS()
 	rep.Digests = r.digests.snapshot()
 	rep.Cost = cost.Stop().Summarize(measuredStart, measuredEnd, rep.Run.Service.Count()).WithCold(r.cold.Result())

@@ -9,8 +9,13 @@
 //	htmlchart*.go, htmlspectrum.go  the SVG charts both pages draw
 //	hlog.go                     HdrHistogram's interval log (WriteHlog)
 //	jsonreport.go               results as saved, for jq (WriteJSON)
+//	comparemd.go, compare.go    compare as a table and markdown
+//	junit.go, thresholds.go     JUnit for CI, and the thresholds' PASS/FAIL rows
+//	capacity.go, capacityhtml.go  a capacity search as a table, JSON or a page
 //	checktable.go               the check as a table or JSON (WriteCheckTable, WriteCheckJSON)
 //	inflation.go                the wire arithmetic of sizes (WriteInflation)
+//	latency.go                  the latency rows every format shares
+//	modes.go                    one document read several ways, side by side (WriteModes)
 //
 // A new format is one new file here, a function from a document to an
 // io.Writer, and a case in the command line's --format switch. What the
@@ -18,10 +23,12 @@
 // (text.go), the advice rows (advice.go), and the one number format
 // (internal/numfmt), so a latency reads "40.0ms" in every format.
 //
-// It reads documents and nothing else: it imports results (the document)
-// and stats (outcome names, ratios), and never workload (the document says
-// what the load was, results.LoadSpec.Closed included), client, driver,
-// contract, servercost or simserver, nor anything that speaks MCP. A report can therefore render a result saved
+// It reads documents and nothing else: it imports results (the document),
+// capacity (a search's findings), stats (outcome names, ratios) and units,
+// and never workload (the document says what the load was,
+// results.LoadSpec.Closed included; so a renderer links no YAML), client,
+// driver, contract, servercost or simserver, nor anything that speaks
+// MCP. A report can therefore render a result saved
 // years ago on another machine, and a change to how the load is driven
 // cannot change how a saved result reads. results never imports report.
 //

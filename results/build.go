@@ -55,7 +55,7 @@ type Meta struct {
 // missing or a histogram cannot be encoded; a broken accounting identity is
 // recorded (Totals.IdentityOK) rather than refused, because a run that lost
 // reads must still leave its evidence behind.
-func Build(m Meta, w *Workload, measured, warmup *stats.Run) (*Result, error) {
+func Build(m Meta, w *Workload, measured, warmup *stats.Phase) (*Result, error) {
 	if w == nil {
 		return nil, errors.New("results: build: no workload")
 	}
@@ -67,7 +67,7 @@ func Build(m Meta, w *Workload, measured, warmup *stats.Run) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("results: build: %w", err)
 	}
-	return build(m, *w, p, warm, measured, warmup, []*stats.Run{warmup, measured})
+	return build(m, *w, p, warm, measured, warmup, []*stats.Phase{warmup, measured})
 }
 
 // policy is what the advice needs of the workload: the most reads a turn
@@ -81,7 +81,7 @@ type policy struct {
 // policy p, the warmup's length and the recorded phases; the timeline is
 // the seconds of phases (a run's warmup and measured phases, or the
 // shards of a merge placed on one clock).
-func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *stats.Run, phases []*stats.Run) (*Result, error) {
+func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *stats.Phase, phases []*stats.Phase) (*Result, error) {
 	if measured == nil {
 		return nil, errors.New("results: build: no measured run")
 	}
@@ -157,7 +157,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 
 // timeline merges the phases' seconds into the result's timeline: one
 // entry per second from the run's start, warmup included and marked.
-func timeline(warm time.Duration, phases ...*stats.Run) ([]Second, error) {
+func timeline(warm time.Duration, phases ...*stats.Phase) ([]Second, error) {
 	secs, err := stats.MergeTimelines(warm, phases...)
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
@@ -176,7 +176,7 @@ func timeline(warm time.Duration, phases ...*stats.Run) ([]Second, error) {
 // advice prices candidate limits on the measured phase and recommends a
 // pair (stats.Advise says how and why), with the reasoning written out in
 // sentences (adviceReasoning), which the document stores for every report.
-func advice(p policy, run *stats.Run) Advice {
+func advice(p policy, run *stats.Phase) Advice {
 	// The read tail is the ok answers' (the one to size a timeout on);
 	// dropped turns, recorded at the deadline like cut ones, count with
 	// them as turns the deadline did not see finish.
@@ -203,7 +203,7 @@ func candidates(ls []stats.Limit) []Candidate {
 }
 
 // totals computes the counters and rates of the measured phase.
-func totals(m Meta, run *stats.Run) Totals {
+func totals(m Meta, run *stats.Phase) Totals {
 	secs := m.Measured.Seconds()
 	perS := func(n float64) float64 {
 		if secs <= 0 {
@@ -323,7 +323,7 @@ func shape(s stats.Shape) Shape {
 }
 
 // warmupOf summarises the warmup phase; no warmup gives zero counts.
-func warmupOf(run *stats.Run) (Warmup, error) {
+func warmupOf(run *stats.Phase) (Warmup, error) {
 	if run == nil {
 		run = stats.NewRun(nil)
 	}

@@ -245,7 +245,7 @@ func TestGeneratorBound(t *testing.T) {
 		for range 200 {
 			rec.Read(stats.ReadSample{Outcome: stats.OK, Answered: true, Sent: true, Latency: c.lat, Lag: c.lag})
 		}
-		r, err := Build(fixtureMeta(false), fixtureWorkload(t), rec.Run(), nil)
+		r, err := Build(fixtureMeta(false), fixtureWorkload(t), rec.Phase(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -58,7 +58,7 @@ const (
 
 // fixtureRun records the measured phase. troubled adds what a bad run
 // shows: cancellations with late answers, shape findings and a lost read.
-func fixtureRun(troubled bool) *stats.Run {
+func fixtureRun(troubled bool) *stats.Phase {
 	rec := stats.NewRecorder([]stats.ClassInfo{
 		{Name: "markdown", MIME: "text/markdown"}, {Name: "screenshot", MIME: "image/png"},
 		{Name: "renamed-policy", MIME: ""},
@@ -94,11 +94,11 @@ func fixtureRun(troubled bool) *stats.Run {
 		rec.LateAnswer(pngWire, 250*time.Millisecond)
 		rec.Shape(stats.Shape{MIMEMismatch: 3, URIRewritten: 1})
 	}
-	return rec.Run()
+	return rec.Phase()
 }
 
 // fixtureWarmup records a short warmup: 40 reads at 50 ms.
-func fixtureWarmup() *stats.Run {
+func fixtureWarmup() *stats.Phase {
 	rec := stats.NewRecorder([]stats.ClassInfo{{Name: "markdown", MIME: "text/markdown"}})
 	rec.Schedule(40)
 	for range 40 {
@@ -107,7 +107,7 @@ func fixtureWarmup() *stats.Run {
 	for range 10 {
 		rec.Turn(stats.TurnSample{Latency: 60 * time.Millisecond})
 	}
-	return rec.Run()
+	return rec.Phase()
 }
 
 // The troubled run was over HTTP+SSE, where answers to cancelled reads can

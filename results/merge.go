@@ -50,8 +50,8 @@ func Merge(in []MergeInput) (*Result, error) {
 	}
 	origin := first.Started.Time
 	mStart, mEnd := time.Time{}, time.Time{}
-	var measured, warmup *stats.Run
-	var phases []*stats.Run
+	var measured, warmup *stats.Phase
+	var phases []*stats.Phase
 	m := Meta{
 		ToolName: first.Tool.Name, ToolVersion: first.Tool.Version,
 		Target: first.Target, LateObservable: first.Cancellation.Observable,

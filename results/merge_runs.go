@@ -13,7 +13,7 @@ import (
 
 // runsOf rebuilds the recorded phases of a result: counters and
 // histograms of the measured phase, and what the warmup block keeps.
-func runsOf(r *Result) (measured, warmup *stats.Run, err error) {
+func runsOf(r *Result) (measured, warmup *stats.Phase, err error) {
 	classes := make([]stats.ClassInfo, len(r.Classes))
 	for i, c := range r.Classes {
 		classes[i] = stats.ClassInfo{Name: c.Class, MIME: c.MIME}
@@ -108,7 +108,7 @@ func msDuration(ms float64) time.Duration {
 // rounded to the nearest second (0 for shards started together with
 // --start-at). Turns ended in a second are rebuilt from the in-flight
 // counts (in flight before + started − in flight after).
-func timelineRun(r *Result, origin time.Time) (*stats.Run, error) {
+func timelineRun(r *Result, origin time.Time) (*stats.Phase, error) {
 	shift := int(math.Round(r.Started.Sub(origin).Seconds()))
 	if shift+len(r.Timeline) > stats.TimelineCap {
 		return nil, fmt.Errorf("timeline would pass %d seconds once placed %d s after the first shard", stats.TimelineCap, shift)

@@ -14,7 +14,7 @@ import (
 // shardedRuns records the same turns once whole and split over n shards
 // the way --segment splits them (turn i to shard i mod n), measured and
 // warmup phases on one clock: what merge must reproduce.
-func shardedRuns(n int) (whole [2]*stats.Run, shards [][2]*stats.Run) {
+func shardedRuns(n int) (whole [2]*stats.Phase, shards [][2]*stats.Phase) {
 	classes := []stats.ClassInfo{{Name: "markdown", MIME: "text/markdown"}, {Name: "screenshot", MIME: "image/png"}, {Name: "renamed-policy"}}
 	start := fixtureStart()
 	newPair := func() [2]*stats.Recorder {
@@ -64,14 +64,14 @@ func shardedRuns(n int) (whole [2]*stats.Run, shards [][2]*stats.Run) {
 			rec.Turn(stats.TurnSample{Latency: last.Sub(intended), Intended: intended, Started: intended, Ended: last, Reads: len(reads)})
 		}
 	}
-	whole = [2]*stats.Run{all[0].Run(), all[1].Run()}
+	whole = [2]*stats.Phase{all[0].Phase(), all[1].Phase()}
 	for _, p := range parts {
-		shards = append(shards, [2]*stats.Run{p[0].Run(), p[1].Run()})
+		shards = append(shards, [2]*stats.Phase{p[0].Phase(), p[1].Phase()})
 	}
 	return whole, shards
 }
 
-func buildShard(t *testing.T, w *Workload, seg Segment, runs [2]*stats.Run, asked float64) *Result {
+func buildShard(t *testing.T, w *Workload, seg Segment, runs [2]*stats.Phase, asked float64) *Result {
 	t.Helper()
 	r, err := Build(Meta{
 		ToolName: "readbench", ToolVersion: "test", Started: fixtureStart(), Ended: fixtureStart().Add(13 * time.Second),

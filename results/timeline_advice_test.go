@@ -11,7 +11,7 @@ import (
 // second as the driver does: 20 turns asked per second, each of 4 reads at
 // 10-19 ms, except second 7 where the reads stall at 900 ms and 5 turns
 // are dropped. Nothing sleeps: the times are synthetic.
-func timedRuns(start time.Time) (warmup, measured *stats.Run) {
+func timedRuns(start time.Time) (warmup, measured *stats.Phase) {
 	classes := []stats.ClassInfo{{Name: "markdown", MIME: "text/markdown"}}
 	warm, meas := stats.NewRecorder(classes), stats.NewRecorder(classes)
 	warm.StartTimeline(start)
@@ -43,7 +43,7 @@ func timedRuns(start time.Time) (warmup, measured *stats.Run) {
 			rec.Turn(stats.TurnSample{Latency: lat, End: stats.TurnComplete, Intended: intended, Started: intended, Ended: end})
 		}
 	}
-	return warm.Run(), meas.Run()
+	return warm.Phase(), meas.Phase()
 }
 
 // timelineFixture builds the result of timedRuns with a fixed host, so

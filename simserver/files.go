@@ -22,8 +22,8 @@ const FilesPrefix = "/files/"
 // protocol.HeaderSimURIs, which every /files/ answer carries.
 func (s *Server) FilesServerHeader() string { return s.opts.Name + "/" + s.opts.Version }
 
-// Files returns the plain HTTP half of the ranged read of seed 004
-// (docs/check.md (HTTP documents)): GET or HEAD of FilesPrefix+NAME?QUERY
+// Files returns the plain HTTP half of the ranged read (docs/check.md
+// (read tool, over plain HTTP)): GET or HEAD of FilesPrefix+NAME?QUERY
 // answers the bytes of sim:///NAME?QUERY raw, with the Content-Type the
 // listing and the read tool declare, Content-Length and Accept-Ranges:
 // bytes. One Range (bytes=a-b, a- or -n) gets 206 and Content-Range; a range

@@ -25,7 +25,7 @@ func startFiles(t *testing.T, s *Server) string {
 
 // TestFilesRanges drives /files/ with Go's own HTTP client: every answer's
 // status, Content-Range, Content-Type, Accept-Ranges and bytes are what
-// RFC 9110 and seed 004 say, and the bytes are the sim: URI's own.
+// RFC 9110 and the ranged read's HTTP rules (docs/check.md, over plain HTTP) say, and the bytes are the sim: URI's own.
 func TestFilesRanges(t *testing.T) {
 	base := startFiles(t, New(Options{}))
 	const q = "log.txt?mime=text/plain&size=100000"
@@ -155,7 +155,7 @@ func TestFilesRangeOfAHugeDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := make([]byte, 256<<10)
-	if _, err := newSegmentReader(s.gen.segments(spec, seedOf(spec.URI))).ReadAt(want, 150<<20); err != nil {
+	if _, err := newPieceReader(s.gen.pieces(spec, seedOf(spec.URI))).ReadAt(want, 150<<20); err != nil {
 		t.Fatal(err)
 	}
 	req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1"+FilesPrefix+q, nil)

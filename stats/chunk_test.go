@@ -16,7 +16,7 @@ func TestRecorderChunksApart(t *testing.T) {
 	rec.Read(ReadSample{Class: 0, Outcome: Cancelled, LowerBound: true, Sent: true, Latency: time.Second,
 		Chunks: []time.Duration{300 * time.Millisecond}})
 	rec.Read(ReadSample{Class: 1, Outcome: OK, Answered: true, Sent: true, Latency: 50 * time.Millisecond, FirstUsable: 50 * time.Millisecond})
-	run := rec.Run()
+	run := rec.Phase()
 	if run.Read.Count() != 3 || run.Chunk.Count() != 4 {
 		t.Errorf("read count %d (want 3: one per read), chunk count %d (want 4)", run.Read.Count(), run.Chunk.Count())
 	}

@@ -2,6 +2,8 @@
 // counts, byte counts and the inflation arithmetic. It knows nothing of MCP
 // (the driver translates protocol events into these plain records) so that
 // the numbers can be merged, saved and re-read without the protocol code.
+// A Recorder records one phase of a run (warmup or measured) and ends in a
+// Phase, plain data that results saves and merges.
 //
 // It also does the policy maths (Advise): the candidate limits priced, the
 // recommended deadline and timeout, and every figure that recommendation

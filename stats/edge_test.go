@@ -24,7 +24,7 @@ func TestReadBlocksAtTheEdge(t *testing.T) {
 		rec.Read(ReadSample{Outcome: Cancelled, LowerBound: true, Sent: true, Latency: 800 * ms, Lag: 3 * ms})
 	}
 	rec.Read(ReadSample{Outcome: Dropped})
-	run := rec.Run()
+	run := rec.Phase()
 	if run.Read.Count() != 99 || run.ReadLowerBounds != 4 || run.Classes[0].LatencyLowerBounds != 4 {
 		t.Errorf("all reads: %d values, %d lower bounds; want 99 and 4", run.Read.Count(), run.ReadLowerBounds)
 	}
@@ -47,10 +47,10 @@ func TestReadBlocksAtTheEdge(t *testing.T) {
 func TestRecorderClosedByRun(t *testing.T) {
 	rec := NewRecorder(nil)
 	rec.LateAnswer(10, time.Millisecond)
-	run := rec.Run()
+	run := rec.Phase()
 	rec.LateAnswer(20, time.Millisecond)
 	rec.Turn(TurnSample{End: TurnComplete})
-	if run.Cancel.LateAnswers != 1 || run.Cancel.WastedBytes != 10 || run.Turns != 0 || rec.Run() != run {
+	if run.Cancel.LateAnswers != 1 || run.Cancel.WastedBytes != 10 || run.Turns != 0 || rec.Phase() != run {
 		t.Errorf("after Run: %d late answers, %d bytes, %d turns", run.Cancel.LateAnswers, run.Cancel.WastedBytes, run.Turns)
 	}
 }
@@ -64,7 +64,7 @@ func TestDroppedTurnIsAFailedTurn(t *testing.T) {
 	rec.StartTimeline(start)
 	rec.Turn(TurnSample{End: TurnComplete, Latency: 20 * time.Millisecond, Intended: start, Started: start, Ended: start.Add(20 * time.Millisecond), Reads: 4})
 	rec.Turn(TurnSample{End: TurnDropped, Latency: 800 * time.Millisecond, LowerBound: true, Intended: start.Add(time.Millisecond), Reads: 4})
-	run := rec.Run()
+	run := rec.Phase()
 	if run.Turns != 2 || run.TurnEndCount(TurnDropped) != 1 || run.TurnLowerBounds != 1 || run.Turn.Max() < 799*time.Millisecond {
 		t.Errorf("turns %d, dropped %d, lower bounds %d, max %v", run.Turns, run.TurnEndCount(TurnDropped), run.TurnLowerBounds, run.Turn.Max())
 	}

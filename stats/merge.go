@@ -12,7 +12,7 @@ import (
 // placed). Merging the shards of a run (--segment) this way gives the
 // figures one process would have recorded, percentiles within the
 // histograms' precision (3 significant digits).
-func (r *Run) Merge(o *Run) {
+func (r *Phase) Merge(o *Phase) {
 	r.Scheduled += o.Scheduled
 	r.Turns += o.Turns
 	r.Outcomes.Add(&o.Outcomes)

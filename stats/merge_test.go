@@ -24,8 +24,8 @@ func TestRunMerge(t *testing.T) {
 			r.Turn(TurnSample{Latency: s.Latency, End: TurnEnd(i % 4), Reads: 1 + i%3})
 		}
 	}
-	want, got := all.Run(), a.Run()
-	got.Merge(b.Run())
+	want, got := all.Phase(), a.Phase()
+	got.Merge(b.Phase())
 	if got.Scheduled != want.Scheduled || got.Turns != want.Turns || got.Outcomes != want.Outcomes || got.TurnEnds != want.TurnEnds ||
 		got.WireBytes != want.WireBytes || got.Classes[1].Cache != want.Classes[1].Cache || got.Classes[0].Outcomes != want.Classes[0].Outcomes {
 		t.Errorf("merged counters differ from one recorder's")

@@ -165,9 +165,9 @@ func (s *Shape) Add(o Shape) {
 	s.MultiEntry += o.MultiEntry
 }
 
-// Run is everything one phase of a run (warmup or measured) recorded.
+// Phase is everything one phase of a run (warmup or measured) recorded.
 // It is plain data: saved by results, merged by merge.
-type Run struct {
+type Phase struct {
 	Scheduled int64 // reads scheduled (dropped ones included)
 	Turns     int64 // turns finished or dropped
 	Outcomes  Counts
@@ -205,11 +205,11 @@ type Run struct {
 }
 
 // TurnEndCount returns how many turns ended e.
-func (r *Run) TurnEndCount(e TurnEnd) int64 { return r.TurnEnds[e] }
+func (r *Phase) TurnEndCount(e TurnEnd) int64 { return r.TurnEnds[e] }
 
 // NewRun returns an empty Run for the given classes.
-func NewRun(classes []ClassInfo) *Run {
-	r := &Run{
+func NewRun(classes []ClassInfo) *Phase {
+	r := &Phase{
 		Read: NewHistogram(), ReadOK: NewHistogram(), Service: NewHistogram(), TTFB: NewHistogram(),
 		Lag: NewHistogram(), Turn: NewHistogram(), Chunk: NewHistogram(),
 		TurnBySize: map[int]*Histogram{},
@@ -226,7 +226,7 @@ func NewRun(classes []ClassInfo) *Run {
 // second) it is far from the bottleneck, and it keeps merging trivial.
 type Recorder struct {
 	mu     sync.Mutex
-	run    *Run
+	run    *Phase
 	tl     timeline
 	closed bool // Run was called: what still arrives (late answers) is not this run's
 }
@@ -350,12 +350,12 @@ func (r *Recorder) Shape(s Shape) {
 	r.mu.Unlock()
 }
 
-// Run closes the Recorder and returns the recorded data. Call it after
+// Phase closes the Recorder and returns the recorded data. Call it after
 // every read and turn has finished; what is recorded afterwards (a late
 // answer still arriving while sessions close) is ignored, so the returned
-// Run never changes under its reader. Calling it again returns the same
-// Run.
-func (r *Recorder) Run() *Run {
+// Phase never changes under its reader. Calling it again returns the same
+// Phase.
+func (r *Recorder) Phase() *Phase {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.closed {

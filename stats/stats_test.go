@@ -134,7 +134,7 @@ func TestRecorderConcurrent(t *testing.T) {
 		}(g)
 	}
 	wg.Wait()
-	run := r.Run()
+	run := r.Phase()
 	if err := CheckIdentity(run.Scheduled, &run.Outcomes); err != nil {
 		t.Fatal(err)
 	}

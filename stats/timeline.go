@@ -162,7 +162,7 @@ func (r *Recorder) finishTimeline() {
 // began before warmup ended). Each second's merged histogram is kept as
 // its encoding (LatencyHDR), so that timelines of shards can be merged
 // again exactly; no decoded histogram is held.
-func MergeTimelines(warmup time.Duration, runs ...*Run) ([]SecondStats, error) {
+func MergeTimelines(warmup time.Duration, runs ...*Phase) ([]SecondStats, error) {
 	n := 0
 	for _, r := range runs {
 		if r != nil {

@@ -83,7 +83,7 @@ func TestTimelineBucketing(t *testing.T) {
 			warm.StartTimeline(t0)
 			meas.StartTimeline(t0)
 			c.record(warm, meas)
-			tl, err := MergeTimelines(time.Second, warm.Run(), meas.Run())
+			tl, err := MergeTimelines(time.Second, warm.Phase(), meas.Phase())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +109,7 @@ func TestTimelineShowsAStall(t *testing.T) {
 	}
 	// A straggler for a closed second reopens it.
 	rec.Read(ReadSample{Outcome: OK, Answered: true, Latency: 12 * time.Millisecond, End: at(3.5)})
-	run := rec.Run()
+	run := rec.Phase()
 	tl, err := MergeTimelines(0, run)
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +139,7 @@ func TestTimelineShowsAStall(t *testing.T) {
 func TestTimelineNotStarted(t *testing.T) {
 	rec := NewRecorder([]ClassInfo{{}})
 	rec.Read(ReadSample{Outcome: OK, Answered: true, Latency: time.Millisecond, End: t0})
-	if tl := rec.Run().Timeline; len(tl) != 0 {
+	if tl := rec.Phase().Timeline; len(tl) != 0 {
 		t.Errorf("a recorder without a start recorded %d seconds", len(tl))
 	}
 }

@@ -18,7 +18,7 @@ const (
 	HTTP     Kind = "http"     // http:// or https:// Streamable HTTP
 	SSE      Kind = "sse"      // sse+http:// or sse+https:// legacy HTTP+SSE
 	// Files is range+http:// or range+https://: plain HTTP documents
-	// (seed 004 over HTTP), no MCP. A class's URI path and query are
+	// (the ranged read over HTTP, docs/check.md), no MCP. A class's URI path and query are
 	// appended to the prefix; whole GETs, or Range requests for ranged
 	// classes.
 	Files Kind = "files"

@@ -97,7 +97,7 @@ func TestSameBytesThreeWays(t *testing.T) {
 	}
 }
 
-// TestCheckFilesPasses: check passes every HTTP rule of seed 004 against
+// TestCheckFilesPasses: check passes every HTTP rule of the ranged read (docs/check.md) against
 // readbench serve's /files/ (the MCP side passes in TestCheckServeHTTPPasses,
 // read tool symlink and content type included).
 func TestCheckFilesPasses(t *testing.T) {
@@ -193,8 +193,8 @@ func TestLargeLogModes(t *testing.T) {
 		return ""
 	}
 	// A text log travels as a JSON string in a whole resources/read (only
-	// escapes inflate it), as base64 in the read tool's bytes (seed 004:
-	// 4 bytes per 3), raw over plain HTTP.
+	// escapes inflate it), as base64 in the read tool's bytes (4 bytes per
+	// 3), raw over plain HTTP.
 	for _, c := range []struct {
 		mode         string
 		infLo, infHi float64

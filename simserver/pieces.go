@@ -14,75 +14,75 @@ import (
 
 // document returns a reader of spec's bytes (a single-entry spec): from
 // the answer cache when the document fits in a quarter of it, so parts of
-// a document read over and over cost a lookup; otherwise from its segments,
-// never built whole (segments cost about 2 ms per 12 MiB of text to lay out,
+// a document read over and over cost a lookup; otherwise from its pieces,
+// never built whole (pieces cost about 2 ms per 12 MiB of text to lay out,
 // a tenth of building the bytes).
-func (s *Server) document(spec *Spec) *segmentReader {
+func (s *Server) document(spec *Spec) *pieceReader {
 	seed := s.gen.seed(spec.URI)
 	if spec.Size <= s.cache.max/4 {
 		data := s.cache.get("raw\x00"+spec.URI, func() []byte { return s.gen.data(spec, seed) })
-		return newSegmentReader([][]byte{data})
+		return newPieceReader([][]byte{data})
 	}
-	return newSegmentReader(s.gen.segments(spec, seed))
+	return newPieceReader(s.gen.pieces(spec, seed))
 }
 
-// segments returns slices whose concatenation is data(s, seed). The
+// pieces returns slices whose concatenation is data(s, seed). The
 // slices are shared and must never be modified.
-func (g *generator) segments(s *Spec, seed uint64) [][]byte {
+func (g *generator) pieces(s *Spec, seed uint64) [][]byte {
 	if s.kind != nil {
 		tb := g.textBlock(s.kind)
 		runs, pad, ok := tb.units(int(s.Size), seed)
 		if !ok {
 			return [][]byte{tb.k.small(nil, int(s.Size))}
 		}
-		segs := make([][]byte, 0, len(runs)+2)
-		segs = append(segs, []byte(tb.k.prefix))
+		pieces := make([][]byte, 0, len(runs)+2)
+		pieces = append(pieces, []byte(tb.k.prefix))
 		for i, r := range runs {
 			to := tb.bound[r[1]]
 			if i == len(runs)-1 {
 				to -= len(tb.k.sep)
 			}
-			segs = append(segs, tb.raw[tb.bound[r[0]]:to])
+			pieces = append(pieces, tb.raw[tb.bound[r[0]]:to])
 		}
-		return append(segs, tb.k.frameEnd(nil, pad))
+		return append(pieces, tb.k.frameEnd(nil, pad))
 	}
-	segs := [][]byte{g.head(s.base, s.Size, seed)}
-	g.body(s.Size, seed, func(off, n int) { segs = append(segs, g.block[off:off+n]) })
-	return segs
+	pieces := [][]byte{g.head(s.base, s.Size, seed)}
+	g.body(s.Size, seed, func(off, n int) { pieces = append(pieces, g.block[off:off+n]) })
+	return pieces
 }
 
-// segmentReader reads a list of slices as one document: an io.ReadSeeker
+// pieceReader reads a list of slices as one document: an io.ReadSeeker
 // (for http.ServeContent) and io.ReaderAt.
-type segmentReader struct {
-	segs  [][]byte
-	start []int64 // start[i]: offset of segs[i]; start[len(segs)]: the size
-	pos   int64
+type pieceReader struct {
+	pieces [][]byte
+	start  []int64 // start[i]: offset of pieces[i]; start[len(pieces)]: the size
+	pos    int64
 }
 
-func newSegmentReader(segs [][]byte) *segmentReader {
-	r := &segmentReader{segs: segs, start: make([]int64, len(segs)+1)}
-	for i, s := range segs {
+func newPieceReader(pieces [][]byte) *pieceReader {
+	r := &pieceReader{pieces: pieces, start: make([]int64, len(pieces)+1)}
+	for i, s := range pieces {
 		r.start[i+1] = r.start[i] + int64(len(s))
 	}
 	return r
 }
 
 // Size is the document's length in bytes.
-func (r *segmentReader) Size() int64 { return r.start[len(r.segs)] }
+func (r *pieceReader) Size() int64 { return r.start[len(r.pieces)] }
 
 // ReadAt copies the bytes at off into p.
-func (r *segmentReader) ReadAt(p []byte, off int64) (int, error) {
+func (r *pieceReader) ReadAt(p []byte, off int64) (int, error) {
 	if off < 0 {
 		return 0, errors.New("simserver: negative offset")
 	}
 	if off >= r.Size() {
 		return 0, io.EOF
 	}
-	i := sort.Search(len(r.segs), func(i int) bool { return r.start[i+1] > off })
+	i := sort.Search(len(r.pieces), func(i int) bool { return r.start[i+1] > off })
 	n := 0
-	for ; i < len(r.segs) && n < len(p); i++ {
+	for ; i < len(r.pieces) && n < len(p); i++ {
 		from := max(off+int64(n)-r.start[i], 0)
-		n += copy(p[n:], r.segs[i][from:])
+		n += copy(p[n:], r.pieces[i][from:])
 	}
 	if n < len(p) {
 		return n, io.EOF
@@ -90,7 +90,7 @@ func (r *segmentReader) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-func (r *segmentReader) Read(p []byte) (int, error) {
+func (r *pieceReader) Read(p []byte) (int, error) {
 	n, err := r.ReadAt(p, r.pos)
 	r.pos += int64(n)
 	if err == io.EOF && n > 0 {
@@ -99,7 +99,7 @@ func (r *segmentReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (r *segmentReader) Seek(offset int64, whence int) (int64, error) {
+func (r *pieceReader) Seek(offset int64, whence int) (int64, error) {
 	switch whence {
 	case io.SeekStart:
 	case io.SeekCurrent:

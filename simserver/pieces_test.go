@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestSegmentsAreTheData: the slices of a document are, end to end, the
+// TestPiecesAreTheData: the slices of a document are, end to end, the
 // bytes data() builds, for text and binary types, tiny and multi-chunk
 // sizes; ReadAt and Seek+Read give any range of them.
-func TestSegmentsAreTheData(t *testing.T) {
+func TestPiecesAreTheData(t *testing.T) {
 	g := newGenerator()
 	for _, uri := range []string{
 		"sim:///a.txt?mime=text/plain&size=0",
@@ -26,13 +26,13 @@ func TestSegmentsAreTheData(t *testing.T) {
 		}
 		seed := seedOf(s.URI)
 		want := g.data(s, seed)
-		r := newSegmentReader(g.segments(s, seed))
+		r := newPieceReader(g.pieces(s, seed))
 		if r.Size() != int64(len(want)) {
 			t.Fatalf("%s: size %d, want %d", uri, r.Size(), len(want))
 		}
 		got, err := io.ReadAll(r)
 		if err != nil || !bytes.Equal(got, want) {
-			t.Fatalf("%s: segments differ from data (%d bytes, %v)", uri, len(got), err)
+			t.Fatalf("%s: pieces differ from data (%d bytes, %v)", uri, len(got), err)
 		}
 		for _, rg := range [][2]int64{{0, 1}, {1, 5000}, {int64(len(want)) / 3, 70000}, {int64(len(want)) - 3, 3}} {
 			off, n := rg[0], min(rg[1], int64(len(want))-rg[0])
