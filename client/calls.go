@@ -31,7 +31,7 @@ type calls struct {
 // pendingCall is a request waiting for its answer: read says how to
 // classify it as it streams in (nil: not a read, its answer is kept whole).
 type pendingCall struct {
-	ch   chan *Answer
+	ch   chan *Response
 	read *readSpec
 }
 
@@ -65,12 +65,12 @@ func newCalls(late LateFunc) *calls {
 
 // add registers a request about to be sent; its answer comes on the
 // returned channel.
-func (c *calls) add(id int64) chan *Answer { return c.addCall(id, nil) }
+func (c *calls) add(id int64) chan *Response { return c.addCall(id, nil) }
 
 // addCall registers a request about to be sent, with how to classify its
 // answer when it is a read.
-func (c *calls) addCall(id int64, read *readSpec) chan *Answer {
-	ch := make(chan *Answer, 1)
+func (c *calls) addCall(id int64, read *readSpec) chan *Response {
+	ch := make(chan *Response, 1)
 	c.mu.Lock()
 	c.pending[id] = pendingCall{ch: ch, read: read}
 	c.count(read, 1)
@@ -128,7 +128,7 @@ func (c *calls) forget(id int64) bool {
 // closed) it returns dead(); when ctx ends first, id is abandoned — a
 // tombstone remembers it — and cancelled is true: the caller tells the
 // server. An answer that raced either end in is returned after all.
-func (c *calls) wait(ctx context.Context, id int64, ch chan *Answer, failed <-chan struct{}, dead func() error) (a *Answer, cancelled bool, err error) {
+func (c *calls) wait(ctx context.Context, id int64, ch chan *Response, failed <-chan struct{}, dead func() error) (a *Response, cancelled bool, err error) {
 	select {
 	case a := <-ch:
 		return a, false, nil
@@ -155,7 +155,7 @@ func (c *calls) wait(ctx context.Context, id int64, ch chan *Answer, failed <-ch
 // given up on is cancelled with notifications/cancelled, handed to send
 // (which must not block the caller: the transport sends it in the
 // background), except initialize, which is never cancelled.
-func (c *calls) await(ctx context.Context, req Request, ch chan *Answer, sent time.Time, failed <-chan struct{}, dead func() error, send func(Request)) (*Answer, error) {
+func (c *calls) await(ctx context.Context, req Request, ch chan *Response, sent time.Time, failed <-chan struct{}, dead func() error, send func(Request)) (*Response, error) {
 	a, cancelled, err := c.wait(ctx, req.ID, ch, failed, dead)
 	if cancelled && req.method != protocol.MethodInitialize {
 		if n, nerr := cancelNotification(req.ID, cancelReason(ctx)); nerr == nil {
@@ -177,17 +177,17 @@ func (c *calls) await(ctx context.Context, req Request, ch chan *Answer, sent ti
 // from the server gets the reply route returns for the transport to send;
 // notifications (logging, progress) are not answers and are dropped.
 // wire is the bytes the message took on the wire, framing included;
-// answer builds the Answer only when a caller is waiting, so a transport
+// answer builds the Response only when a caller is waiting, so a transport
 // that must copy the message pays for it only then, never for a late one.
-func (c *calls) route(msg []byte, wire int64, now time.Time, answer func() *Answer) (reply []byte) {
+func (c *calls) route(msg []byte, wire int64, now time.Time, answer func() *Response) (reply []byte) {
 	id, method := routing(msg)
-	return c.routeID(id, method, wire, now, func(*readSpec) *Answer { return answer() })
+	return c.routeID(id, method, wire, now, func(*readSpec) *Response { return answer() })
 }
 
 // routeID is route for a message already scanned: its raw id (nil when
 // none) and method ("" for a response). answer is given how the request
 // reads its answer.
-func (c *calls) routeID(id []byte, method string, wire int64, now time.Time, answer func(read *readSpec) *Answer) (reply []byte) {
+func (c *calls) routeID(id []byte, method string, wire int64, now time.Time, answer func(read *readSpec) *Response) (reply []byte) {
 	if method != "" {
 		if id != nil {
 			return replyToServer(id, method)

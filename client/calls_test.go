@@ -22,7 +22,7 @@ func TestCallsMatchCancelAndLate(t *testing.T) {
 	failed := make(chan struct{})
 	dead := func() error { return errors.New("dead") }
 	msg := func(id string) []byte { return []byte(`{"jsonrpc":"2.0","id":` + id + `,"result":{}}`) }
-	answer := func(b []byte) func() *Answer { return func() *Answer { return &Answer{Body: b} } }
+	answer := func(b []byte) func() *Response { return func() *Response { return &Response{Body: b} } }
 
 	ch := c.add(1) // answered: the caller gets it
 	c.route(msg("1"), 10, time.Now(), answer(msg("1")))
@@ -43,7 +43,7 @@ func TestCallsMatchCancelAndLate(t *testing.T) {
 	if _, cancelled, err := c.wait(ctx, 3, ch, failed, dead); !cancelled || !errors.Is(err, context.Canceled) {
 		t.Fatalf("abandoned call: cancelled %v, err %v", cancelled, err)
 	}
-	c.route(msg("3"), 42, time.Now(), func() *Answer { t.Fatal("a late answer was built"); return nil })
+	c.route(msg("3"), 42, time.Now(), func() *Response { t.Fatal("a late answer was built"); return nil })
 	c.route(msg("3"), 42, time.Now(), answer(msg("3")))
 	if len(lates) != 1 || lates[0].wire != 42 || lates[0].after < 0 {
 		t.Errorf("late answers %+v, want one of 42 bytes", lates)

@@ -28,7 +28,7 @@ const (
 	RPCError                  // any other JSON-RPC error code
 	InputRequired             // resultType input_required
 	Unusable                  // an answer that cannot be used: the protocol outcome
-	Transport                 // no answer: the connection failed (ReadAnswer only)
+	Transport                 // no answer: the connection failed (Answer only)
 )
 
 var kindNames = [...]string{"ok", "not_found", "invalid_params", "internal", "rpc_error", "input_required", "protocol", "transport"}

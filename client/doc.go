@@ -18,13 +18,13 @@
 //     from its name), request ids, per-request _meta and headers, listings
 //     walked page by page (Paginate);
 //   - reading a document (reader.go): one DocumentReader interface,
-//     ReadDocument(ctx, uri, ReadSpec) → *ReadAnswer, chosen at connect
+//     ReadDocument(ctx, uri, ReadSpec) → *Answer, chosen at connect
 //     time from the target by Open. A *Session reads with one
 //     resources/read (read.go) or, for a chunked spec, with the read tool
 //     in parts (readtool.go, whose DecodeToolPart is the one decoding of
 //     the tool's answer); a range+http target opens to *Documents, which
 //     reads with one GET or Range requests (files.go, filesread.go). Every
-//     way ends in one ReadAnswer: kind, code, timings (sent, first byte,
+//     way ends in one Answer: kind, code, timings (sent, first byte,
 //     first usable byte, done), byte counts, parts, shape findings,
 //     digest, and why it failed;
 //   - answer classification (classify.go, scan*.go): the kind of every

@@ -9,13 +9,13 @@ import (
 // Range requests of Chunk bytes until the last byte. The body goes to
 // spec.Sink as it arrives. An error status ends the read with its kind
 // (statusKind); an error body is wire bytes, never document bytes.
-func (d *Documents) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (*ReadAnswer, error) {
+func (d *Documents) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (*Answer, error) {
 	sink, maxBytes := sinkOf(spec)
 	length := int64(-1)
 	if spec.Chunk > 0 {
 		length = spec.Chunk
 	}
-	a := &ReadAnswer{Kind: OK}
+	a := &Answer{Kind: OK}
 	for off, n := int64(0), 0; ; n++ {
 		if err := ctx.Err(); err != nil {
 			return a, err // ended before this part was sent: never send it

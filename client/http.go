@@ -133,7 +133,7 @@ func (t *httpTransport) liveSessionID() string {
 	return sid
 }
 
-func (t *httpTransport) call(ctx context.Context, req Request) (*Answer, error) {
+func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error) {
 	var first time.Time
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GotFirstResponseByte: func() { first = time.Now() },
@@ -151,7 +151,7 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Answer, error) 
 	if err := checkExpired(resp, req.method, sid); err != nil {
 		return nil, err
 	}
-	var a *Answer
+	var a *Response
 	if req.read != nil {
 		rb := t.bufs.get()
 		a, err = readHTTPRead(resp, req.ID, t.maxAnswer, req.read, t.replyInBackground, rb)

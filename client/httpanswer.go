@@ -20,7 +20,7 @@ import (
 // the reply to each request the server sends on an SSE stream. Modern
 // servers carry JSON-RPC errors on 400 and 404, so any status with a
 // JSON-RPC body for our id (or null) is an answer.
-func readHTTPAnswer(resp *http.Response, id, maxAnswer int64, reply func([]byte)) (*Answer, error) {
+func readHTTPAnswer(resp *http.Response, id, maxAnswer int64, reply func([]byte)) (*Response, error) {
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
 	case resp.StatusCode == http.StatusAccepted:
@@ -45,10 +45,10 @@ func readHTTPAnswer(resp *http.Response, id, maxAnswer int64, reply func([]byte)
 			if got, ok := answerID(body); ok && string(got) != "null" && !idIs(got, id) {
 				return nil, protocolErr("the answer's id is %s, the request's %d: an answer to another request", excerpt(got), id)
 			}
-			return &Answer{Body: body, WireBytes: int64(len(body))}, nil
+			return &Response{Body: body, WireBytes: int64(len(body))}, nil
 		}
 		if isAnswerFor(body, id) {
-			return &Answer{Body: body, WireBytes: int64(len(body))}, nil
+			return &Response{Body: body, WireBytes: int64(len(body))}, nil
 		}
 		return nil, &StatusError{status: resp.StatusCode, method: "request", body: excerpt(body)}
 	default:
@@ -78,7 +78,7 @@ func readBody(resp *http.Response, limit int64) ([]byte, error) {
 // byte read counts as wire bytes. A request the server sends meanwhile
 // (a ping, sampling/createMessage) gets its reply through reply (nil:
 // none). An event over maxAnswer ends the read there.
-func readSSEAnswer(body io.Reader, id, maxAnswer int64, reply func([]byte)) (*Answer, error) {
+func readSSEAnswer(body io.Reader, id, maxAnswer int64, reply func([]byte)) (*Response, error) {
 	r := protocol.NewSSEReader(body)
 	r.SetMax(answerLimit(maxAnswer))
 	var wire int64
@@ -99,7 +99,7 @@ func readSSEAnswer(body io.Reader, id, maxAnswer int64, reply func([]byte)) (*An
 			continue // priming events and other event types
 		}
 		if isAnswerFor(ev.Data, id) {
-			return &Answer{Body: bytes.Clone(ev.Data), WireBytes: wire}, nil
+			return &Response{Body: bytes.Clone(ev.Data), WireBytes: wire}, nil
 		}
 		if sid, method := routing(ev.Data); method != "" && sid != nil && reply != nil {
 			reply(replyToServer(sid, method))

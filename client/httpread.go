@@ -61,7 +61,7 @@ func (p *readBufs) put(b *readBuf) {
 // readHTTPRead reads the answer to read request id, classifying it as it
 // arrives. A status other than 200 (an error body, small) and a content
 // type that is neither JSON nor SSE go the way of readHTTPAnswer.
-func readHTTPRead(resp *http.Response, id, maxAnswer int64, spec *readSpec, reply func([]byte), rb *readBuf) (*Answer, error) {
+func readHTTPRead(resp *http.Response, id, maxAnswer int64, spec *readSpec, reply func([]byte), rb *readBuf) (*Response, error) {
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	limit := answerLimit(maxAnswer)
 	switch {
@@ -84,7 +84,7 @@ func readHTTPRead(resp *http.Response, id, maxAnswer int64, spec *readSpec, repl
 }
 
 // readJSONRead scans an application/json answer through rb.
-func readJSONRead(body io.Reader, id, limit int64, spec *readSpec, rb *readBuf) (*Answer, error) {
+func readJSONRead(body io.Reader, id, limit int64, spec *readSpec, rb *readBuf) (*Response, error) {
 	sc := &rb.sc
 	sc.reset(true, spec.uri, spec.digest)
 	var n int64
@@ -113,7 +113,7 @@ func readJSONRead(body io.Reader, id, limit int64, spec *readSpec, rb *readBuf) 
 // answers is known only at its end) and every byte read counts as wire
 // bytes. A request the server sends meanwhile gets its reply through
 // reply (nil: none). An event whose data passes limit ends the read.
-func readSSERead(body io.Reader, id, limit int64, spec *readSpec, reply func([]byte), rb *readBuf) (*Answer, error) {
+func readSSERead(body io.Reader, id, limit int64, spec *readSpec, reply func([]byte), rb *readBuf) (*Response, error) {
 	events := rb.events(body)
 	sc := &rb.sc
 	var wire, data int64

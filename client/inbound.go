@@ -110,7 +110,7 @@ func (m *inbound) end(wire int64, now time.Time) (reply []byte) {
 		}
 		return nil
 	}
-	return m.calls.routeID(m.sc.idOf(), m.sc.methodOf(), wire, now, func(read *readSpec) *Answer {
+	return m.calls.routeID(m.sc.idOf(), m.sc.methodOf(), wire, now, func(read *readSpec) *Response {
 		if read != nil {
 			a := scannedAnswer(&m.sc, read, wire)
 			a.FirstByte, a.Done = m.first, now
@@ -120,7 +120,7 @@ func (m *inbound) end(wire int64, now time.Time) (reply []byte) {
 		if !m.lost {
 			body = bytes.Clone(m.body)
 		}
-		return &Answer{Body: body, WireBytes: wire, FirstByte: m.first, Done: now}
+		return &Response{Body: body, WireBytes: wire, FirstByte: m.first, Done: now}
 	})
 }
 

@@ -36,7 +36,7 @@ func (c *calls) tooLarge(tl *protocol.TooLargeError, now time.Time) {
 	}
 	standIn := fmt.Appendf(nil, `{"id":%s}`, tl.ID)
 	err := tooLargeErr(tl.Limit, tl.Read)
-	_ = c.route(standIn, tl.Read, now, func() *Answer {
-		return &Answer{WireBytes: tl.Read, Done: now, err: err}
+	_ = c.route(standIn, tl.Read, now, func() *Response {
+		return &Response{WireBytes: tl.Read, Done: now, err: err}
 	})
 }

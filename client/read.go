@@ -33,12 +33,12 @@ type readSpec struct {
 }
 
 // Read issues one resources/read and classifies its answer as it streams
-// in (Answer.Verdict): no transport holds a whole answer to a read, so
-// Answer.Body is nil, except for a JSON-RPC error, whose id and error
+// in (Response.Verdict): no transport holds a whole answer to a read, so
+// Response.Body is nil, except for a JSON-RPC error, whose id and error
 // members it keeps. When ctx ends first the read is cancelled the way the
 // transport and era say (see docs/measurement.md, cancellation) and ctx's
 // error returned.
-func (s *Session) Read(ctx context.Context, uri string, opts ...ReadOption) (*Answer, error) {
+func (s *Session) Read(ctx context.Context, uri string, opts ...ReadOption) (*Response, error) {
 	var cfg readConfig
 	for _, o := range opts {
 		o(&cfg)
@@ -54,13 +54,13 @@ func (s *Session) Read(ctx context.Context, uri string, opts ...ReadOption) (*An
 	return a, nil
 }
 
-// scannedAnswer is the Answer to a read that sc has followed to its end.
-func scannedAnswer(sc *answerScanner, spec *readSpec, wire int64) *Answer {
+// scannedAnswer is the Response to a read that sc has followed to its end.
+func scannedAnswer(sc *answerScanner, spec *readSpec, wire int64) *Response {
 	v := sc.verdict(spec.uri, spec.modern)
 	if !spec.digest {
 		v.Digest = ""
 	}
-	a := &Answer{Verdict: v, WireBytes: wire, classified: true}
+	a := &Response{Verdict: v, WireBytes: wire, classified: true}
 	if sc.msg.hasError && !sc.msg.errOver {
 		id := sc.idOf()
 		if id == nil {
@@ -73,7 +73,7 @@ func scannedAnswer(sc *answerScanner, spec *readSpec, wire int64) *Answer {
 
 // bufferedReadAnswer classifies a read's answer held whole (an error
 // status's body, an answer in an HTTP+SSE POST's body).
-func bufferedReadAnswer(body []byte, wire int64, spec *readSpec) *Answer {
+func bufferedReadAnswer(body []byte, wire int64, spec *readSpec) *Response {
 	var sc answerScanner
 	sc.reset(true, spec.uri, spec.digest)
 	sc.feed(body)

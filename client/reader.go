@@ -15,14 +15,14 @@ import (
 // implementation from the target: a *Session (an MCP target: one
 // resources/read, or the read tool in parts) or a *Documents (a
 // range+http target: one GET, or Range requests). Callers branch on the
-// ReadAnswer, never on which of them produced it.
+// Answer, never on which of them produced it.
 type DocumentReader interface {
 	// ReadDocument reads uri as spec says and classifies the answer. It
 	// returns ctx's error when ctx ended the read, with what was received
-	// until then (bytes, parts, timings) in the ReadAnswer, never nil. Any
+	// until then (bytes, parts, timings) in the Answer, never nil. Any
 	// other failure (a dead connection, a broken answer) is a Kind of the
-	// ReadAnswer, with a nil error.
-	ReadDocument(ctx context.Context, uri string, spec ReadSpec) (*ReadAnswer, error)
+	// Answer, with a nil error.
+	ReadDocument(ctx context.Context, uri string, spec ReadSpec) (*Answer, error)
 }
 
 // Conn is an open target as a load run and the contract check meet it:
@@ -76,7 +76,7 @@ type ReadSpec struct {
 	// MaxBytes bounds a read in parts: a provider that never says eof is
 	// given up on past this many bytes (0: targets.DefaultMaxAnswer).
 	MaxBytes int64
-	// Digest asks for ReadAnswer.Digest (a whole resources/read only; see
+	// Digest asks for Answer.Digest (a whole resources/read only; see
 	// WithDigest).
 	Digest bool
 	// Sink receives the document's bytes in order when the read is in parts
@@ -93,9 +93,9 @@ type ByteCounts struct {
 	WireBytes, DiskBytes, Base64Bytes, Base64Padding int64
 }
 
-// ReadAnswer is what one read of a document found, whichever way it was
+// Answer is what one read of a document found, whichever way it was
 // read: the only value a load run maps to an outcome.
-type ReadAnswer struct {
+type Answer struct {
 	Kind Kind
 	Code int // JSON-RPC error code, when the answer was one
 	// Answered is true when the read ended with something the server sent,
@@ -130,7 +130,7 @@ type ReadAnswer struct {
 
 // ReadDocument reads uri over MCP: whole with one resources/read, or with
 // spec.Chunk > 0 in parts with the read tool (readtool.go).
-func (s *Session) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (*ReadAnswer, error) {
+func (s *Session) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (*Answer, error) {
 	if spec.Chunk > 0 {
 		return s.readInParts(ctx, uri, spec)
 	}
@@ -140,10 +140,10 @@ func (s *Session) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (
 	}
 	a, err := s.Read(ctx, uri, opts...)
 	if err != nil {
-		return failure(ctx, &ReadAnswer{}, err)
+		return failure(ctx, &Answer{}, err)
 	}
 	v := a.Verdict
-	ra := &ReadAnswer{
+	ra := &Answer{
 		Kind: v.Kind, Code: v.Code, Answered: true,
 		Sent: a.Sent, FirstByte: a.FirstByte, Done: a.Done,
 		ByteCounts: ByteCounts{WireBytes: a.WireBytes, DiskBytes: v.DiskBytes, Base64Bytes: v.Base64Bytes, Base64Padding: v.Padding},
@@ -164,7 +164,7 @@ func (s *Session) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (
 // failure ends a read that got an error instead of an answer: ctx's
 // error when ctx ended it, else a Kind (errors.Is ErrProtocol: the
 // protocol kind; anything else: the connection failed).
-func failure(ctx context.Context, a *ReadAnswer, err error) (*ReadAnswer, error) {
+func failure(ctx context.Context, a *Answer, err error) (*Answer, error) {
 	if ctx.Err() != nil {
 		return a, ctx.Err()
 	}
@@ -180,7 +180,7 @@ func failure(ctx context.Context, a *ReadAnswer, err error) (*ReadAnswer, error)
 const maxParts = 1 << 20
 
 // part adds one part's timing and bytes.
-func (a *ReadAnswer) part(sent, firstByte, done time.Time, wire, disk int64) {
+func (a *Answer) part(sent, firstByte, done time.Time, wire, disk int64) {
 	if a.Sent.IsZero() {
 		a.Sent, a.FirstByte = sent, firstByte
 	}
@@ -194,13 +194,13 @@ func (a *ReadAnswer) part(sent, firstByte, done time.Time, wire, disk int64) {
 }
 
 // fail ends a read in parts with a kind and why.
-func (a *ReadAnswer) fail(k Kind, format string, args ...any) {
+func (a *Answer) fail(k Kind, format string, args ...any) {
 	a.Kind, a.Detail = k, fmt.Sprintf(format, args...)
 }
 
 // partsDone finishes a read in parts: the error of a part that failed
 // (ctx's, or a Kind), and whether the read counts as answered.
-func partsDone(ctx context.Context, a *ReadAnswer, err error) (*ReadAnswer, error) {
+func partsDone(ctx context.Context, a *Answer, err error) (*Answer, error) {
 	if err != nil {
 		if _, err := failure(ctx, a, err); err != nil {
 			return a, err

@@ -64,7 +64,7 @@ func (p *ToolPart) describe() string {
 // for length bytes (nil: not sent, the rest of the file), and decodes the
 // answer. An error is ctx's, the transport's, or an answer that is no
 // read-tool answer (DecodeToolPart).
-func (s *Session) ReadTool(ctx context.Context, path string, offset, length *int64) (ToolPart, *Answer, error) {
+func (s *Session) ReadTool(ctx context.Context, path string, offset, length *int64) (ToolPart, *Response, error) {
 	args := map[string]any{"path": path}
 	if offset != nil {
 		args["offset"] = *offset
@@ -90,9 +90,9 @@ var errNotToolAnswer = errors.New("not a read-tool answer")
 
 // readInParts reads uri with the read tool, spec.Chunk bytes a call, until
 // eof.
-func (s *Session) readInParts(ctx context.Context, uri string, spec ReadSpec) (*ReadAnswer, error) {
+func (s *Session) readInParts(ctx context.Context, uri string, spec ReadSpec) (*Answer, error) {
 	sink, maxBytes := sinkOf(spec)
-	a := &ReadAnswer{Kind: OK}
+	a := &Answer{Kind: OK}
 	for off, n := int64(0), 0; ; n++ {
 		if err := ctx.Err(); err != nil {
 			return a, err // ended before this part was sent: never send it

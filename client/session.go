@@ -309,13 +309,13 @@ func (s *Session) callSmall(ctx context.Context, method string, params any, out 
 // says the session expired, the session is renewed and the request sent
 // once more with a new id: the caller sees one answer (or one error), so
 // nothing is counted twice.
-func (s *Session) send(ctx context.Context, method, name string, params any) (*Answer, error) {
+func (s *Session) send(ctx context.Context, method, name string, params any) (*Response, error) {
 	return s.sendRead(ctx, method, name, params, nil)
 }
 
 // sendRead is send for a request whose answer read says how to classify
 // as it streams in (nil: keep it whole).
-func (s *Session) sendRead(ctx context.Context, method, name string, params any, read *readSpec) (*Answer, error) {
+func (s *Session) sendRead(ctx context.Context, method, name string, params any, read *readSpec) (*Response, error) {
 	a, err := s.sendOnce(ctx, method, name, params, read)
 	var expired *sessionExpiredError
 	if err == nil || method == protocol.MethodInitialize || !errors.As(err, &expired) {
@@ -330,7 +330,7 @@ func (s *Session) sendRead(ctx context.Context, method, name string, params any,
 	return s.sendOnce(ctx, method, name, params, read)
 }
 
-func (s *Session) sendOnce(ctx context.Context, method, name string, params any, read *readSpec) (*Answer, error) {
+func (s *Session) sendOnce(ctx context.Context, method, name string, params any, read *readSpec) (*Response, error) {
 	id := s.nextID.Add(1)
 	body, err := protocol.AppendRequest(nil, protocol.IntID(id), method, params)
 	if err != nil {

@@ -115,7 +115,7 @@ func (s *Session) NewRequest(method, name string, params map[string]any) (Reques
 
 // Do sends req once (no session renewal) and waits for its answer; when
 // ctx ends first the transport cancels it as its era says.
-func (s *Session) Do(ctx context.Context, req Request) (*Answer, error) {
+func (s *Session) Do(ctx context.Context, req Request) (*Response, error) {
 	return s.t.call(ctx, req)
 }
 

@@ -24,7 +24,7 @@ type scriptTransport struct {
 	calls []string // "method version" in order
 }
 
-func (t *scriptTransport) call(ctx context.Context, req Request) (*Answer, error) {
+func (t *scriptTransport) call(ctx context.Context, req Request) (*Response, error) {
 	var m struct {
 		Params struct {
 			ProtocolVersion string                     `json:"protocolVersion"`
@@ -54,7 +54,7 @@ func (t *scriptTransport) call(ctx context.Context, req Request) (*Answer, error
 		return nil, ctx.Err()
 	}
 	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,%s}`, req.ID, obj)
-	return &Answer{Body: []byte(body), WireBytes: int64(len(body))}, nil
+	return &Response{Body: []byte(body), WireBytes: int64(len(body))}, nil
 }
 
 func (t *scriptTransport) notify(_ context.Context, req Request) error {

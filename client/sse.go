@@ -228,7 +228,7 @@ func (t *sseTransport) post(ctx context.Context, body []byte, method string) ([]
 	return b, nil
 }
 
-func (t *sseTransport) call(ctx context.Context, req Request) (*Answer, error) {
+func (t *sseTransport) call(ctx context.Context, req Request) (*Response, error) {
 	select {
 	case <-t.failed:
 		return nil, t.deadErr
@@ -243,7 +243,7 @@ func (t *sseTransport) call(ctx context.Context, req Request) (*Answer, error) {
 		return nil, err
 	case err == nil && isAnswerFor(ack, req.ID) && t.calls.forget(req.ID):
 		// A server that answers in the POST body as well: take it there.
-		return &Answer{Body: ack, WireBytes: int64(len(ack)), Sent: sent, Done: time.Now(), Status: http.StatusOK}, nil
+		return &Response{Body: ack, WireBytes: int64(len(ack)), Sent: sent, Done: time.Now(), Status: http.StatusOK}, nil
 	}
 	return t.calls.await(ctx, req, ch, sent, t.failed, func() error { return t.deadErr }, func(n Request) {
 		t.background(func(ctx context.Context) { _, _ = t.post(ctx, n.body, n.method) })

@@ -106,7 +106,7 @@ func TestSSEAnswersInAnyOrderWithWireBytes(t *testing.T) {
 	})
 	tr := f.start(t, nil)
 	var wg sync.WaitGroup
-	got := make([]*Answer, 3)
+	got := make([]*Response, 3)
 	errs := make([]error, 3)
 	for _, id := range []int64{1, 2} {
 		wg.Go(func() {

@@ -167,7 +167,7 @@ func trailingCRs(piece []byte, before int64) int64 {
 	return int64(len(piece) - k)
 }
 
-func (t *stdioTransport) call(ctx context.Context, req Request) (*Answer, error) {
+func (t *stdioTransport) call(ctx context.Context, req Request) (*Response, error) {
 	ch := t.calls.addCall(req.ID, req.read)
 	sent := time.Now()
 	if handed, err := t.write(ctx, req.body); !handed || (err != nil && ctx.Err() == nil) {

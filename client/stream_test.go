@@ -112,7 +112,7 @@ var genURIs = []string{
 
 // checkGen checks the answer to read id of uri against the buffered
 // classification of what the server sent.
-func checkGen(t *testing.T, what string, id int64, uri string, a *Answer, digest bool) {
+func checkGen(t *testing.T, what string, id int64, uri string, a *Response, digest bool) {
 	t.Helper()
 	want := classifyRef(genAnswer(id, uri), uri, false)
 	if !sameVerdict(a.Verdict, want) || a.Verdict.Kind != OK {
@@ -268,7 +268,7 @@ func sizedRead(id int64, n int, idLast bool) Request {
 func TestStreamedReadOverLimit(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	next := func(what string, a *Answer, err error) {
+	next := func(what string, a *Response, err error) {
 		t.Helper()
 		if err != nil || a.Verdict.Kind != Unusable || !a.classified { // the big peers' results have no contents
 			t.Errorf("%s: the read after it: %+v %v", what, a, err)

@@ -16,10 +16,12 @@ type Request struct {
 	read   *readSpec // a read: its answer is classified as it streams in
 }
 
-// Answer is the response message to one request, with its timing. Body is
-// the JSON-RPC response exactly as received; classify it with Classify.
-// An answer to Session.Read carries its Verdict.
-type Answer struct {
+// Response is the JSON-RPC response message to one request, with its
+// timing: what a transport delivers. Body is the message exactly as
+// received; classify it with Classify. A response to Session.Read carries
+// its Verdict. A read of a document ends in an Answer (reader.go), which
+// is built from one or more responses.
+type Response struct {
 	Body      []byte
 	Verdict   Verdict // what a resources/read answer is (Session.Read only)
 	WireBytes int64   // bytes received for it, framing included
@@ -32,7 +34,7 @@ type Answer struct {
 
 	// err, when set, is what a shared stream found instead of an answer
 	// (one over the size limit): the transport returns it to the caller
-	// rather than the Answer.
+	// rather than the Response.
 	err error
 }
 
@@ -42,7 +44,7 @@ type transport interface {
 	// call sends req and waits for the response with the same id. When ctx
 	// ends first it cancels the request the way the transport and era say
 	// and returns ctx's error.
-	call(ctx context.Context, req Request) (*Answer, error)
+	call(ctx context.Context, req Request) (*Response, error)
 	// notify sends a notification; nothing comes back.
 	notify(ctx context.Context, req Request) error
 	// setEra tells the transport which protocol version the session speaks

@@ -85,7 +85,7 @@ func (c *checker) cancelByClosing(ctx context.Context, req client.Request, uri s
 
 // lateProbe is what the cancelled call ended with.
 type lateProbe struct {
-	a   *client.Answer
+	a   *client.Response
 	err error
 	at  time.Time
 }

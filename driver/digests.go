@@ -52,7 +52,7 @@ func (d *contentDigests) want(uri string) bool {
 }
 
 // store keeps the digest of an ok answer, the first one of its URI.
-func (d *contentDigests) store(uri string, v *client.ReadAnswer) {
+func (d *contentDigests) store(uri string, v *client.Answer) {
 	if v.Digest == "" {
 		return
 	}

@@ -16,12 +16,12 @@ func TestDigestRule(t *testing.T) {
 	if !d.want("u") {
 		t.Fatal("a new URI is not asked for")
 	}
-	d.store("u", &client.ReadAnswer{}) // a failed read: no digest
+	d.store("u", &client.Answer{}) // a failed read: no digest
 	if !d.want("u") {
 		t.Fatal("a URI whose read failed is not asked again")
 	}
-	d.store("u", &client.ReadAnswer{Digest: "sha256:aa", MIME: "text/plain", ByteCounts: client.ByteCounts{DiskBytes: 3}})
-	d.store("u", &client.ReadAnswer{Digest: "sha256:bb"}) // the first digest stays
+	d.store("u", &client.Answer{Digest: "sha256:aa", MIME: "text/plain", ByteCounts: client.ByteCounts{DiskBytes: 3}})
+	d.store("u", &client.Answer{Digest: "sha256:bb"}) // the first digest stays
 	if d.want("u") {
 		t.Fatal("a digested URI is asked again")
 	}
@@ -33,7 +33,7 @@ func TestDigestRule(t *testing.T) {
 		if !d.want(uri) {
 			t.Fatalf("URI %d of the first %d not asked for", i, digestAll)
 		}
-		d.store(uri, &client.ReadAnswer{Digest: "sha256:x"})
+		d.store(uri, &client.Answer{Digest: "sha256:x"})
 	}
 	asked, sampled := 0, 0
 	for i := range 100000 {
@@ -47,7 +47,7 @@ func TestDigestRule(t *testing.T) {
 		}
 		if want {
 			asked++
-			d.store(uri, &client.ReadAnswer{Digest: "sha256:y"})
+			d.store(uri, &client.Answer{Digest: "sha256:y"})
 		}
 		if fnv1a(uri)%digestSample == 0 {
 			sampled++

@@ -11,7 +11,7 @@
 //     turn's deadline, each read ended by its timeout. One doRead serves
 //     every read, whole or in parts, MCP or plain HTTP: it hands the
 //     client a ReadSpec (ranged.go: a class with ranged: {chunk} is read
-//     in parts) and turns the client's ReadAnswer into a sample; every
+//     in parts) and turns the client's Answer into a sample; every
 //     read gets exactly one outcome, mapped from the answer's kind and the
 //     class's expect in one place (outcome.go), so scheduled = sum of
 //     outcomes;

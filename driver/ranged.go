@@ -5,7 +5,7 @@ import "github.com/readbench/readbench/workload"
 // A class with ranged: {chunk} is read in parts until eof (docs/workload.md
 // (ranged), docs/measurement.md (ranged reads)): the client reads it with
 // the read tool over MCP or with Range requests on a range+http target,
-// whichever the target is, and answers one client.ReadAnswer. The read's
+// whichever the target is, and answers one client.Answer. The read's
 // latency is the whole read, intended start to the last byte of the last
 // part; each part's own latency is kept apart (ReadSample.Chunks). A
 // deadline or a timeout cuts it like any read.

@@ -157,7 +157,7 @@ func (r *runner) doRead(tctx context.Context, c client.DocumentReader, intended 
 // logs why it failed. send and now are the read's send and end as the
 // run saw them, for a read that failed before a part was sent. It returns
 // when the read ended.
-func (r *runner) answered(sample *stats.ReadSample, a *client.ReadAnswer, att workload.Attachment, intended, send, now time.Time, rec *stats.Recorder) time.Time {
+func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att workload.Attachment, intended, send, now time.Time, rec *stats.Recorder) time.Time {
 	if a.Sent.IsZero() {
 		a.Sent = send
 	}
