@@ -5,63 +5,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/targets"
 )
-
-// docServer serves one document at /files/doc.txt with net/http's own
-// Range support, and lets a test break it: lie shifts every
-// Content-Range by one byte.
-type docServer struct {
-	data []byte
-	lie  bool
-	sim  bool // advertise protocol.HeaderSimURIs
-}
-
-func (d *docServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if d.sim {
-		w.Header().Set(protocol.HeaderSimURIs, "1")
-	}
-	if r.Method == http.MethodHead {
-		w.Header().Set("Server", "doc-test/1.2")
-		return
-	}
-	if r.URL.Path != "/files/doc.txt" {
-		http.Error(w, `{"code":"not_found"}`, http.StatusNotFound)
-		return
-	}
-	w.Header().Set("Content-Type", "text/plain")
-	if d.lie {
-		w = &lyingWriter{ResponseWriter: w}
-	}
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(d.data))
-}
-
-// lyingWriter adds one to the first number of Content-Range.
-type lyingWriter struct{ http.ResponseWriter }
-
-func (l *lyingWriter) WriteHeader(code int) {
-	h := l.Header()
-	var a, b, n int64
-	if _, err := fmt.Sscanf(h.Get("Content-Range"), "bytes %d-%d/%d", &a, &b, &n); err == nil {
-		h.Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", a+1, b, n))
-	}
-	l.ResponseWriter.WriteHeader(code)
-}
-
-func docBytes(n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte('a' + i*7%26)
-	}
-	return b
-}
 
 func dialOf(t *testing.T, target string) Dial {
 	t.Helper()
@@ -77,7 +27,7 @@ func dialOf(t *testing.T, target string) Dial {
 // JSON-RPC), an MCP target to a session; Connect and ConnectDocuments
 // each refuse the other kind of target.
 func TestOpenChoosesReader(t *testing.T) {
-	files := "range+" + peertest.ServeLocal(t, &docServer{data: docBytes(10), sim: true}).URL + "/files/"
+	files := "range+" + peertest.ServeLocal(t, &peertest.Document{Data: peertest.DocBytes(10), Headers: map[string]string{protocol.HeaderSimURIs: "1"}}).URL + "/files/"
 	mcpURL := peertest.StartSDKHTTP(t, nil)
 	for _, tc := range []struct {
 		target string
@@ -108,21 +58,21 @@ func TestOpenChoosesReader(t *testing.T) {
 // document's exact bytes, one part latency per part; a whole GET too; a
 // server that lies in Content-Range or a missing path get the right kind.
 func TestReadDocumentHTTP(t *testing.T) {
-	data := docBytes(100_001)
+	data := peertest.DocBytes(100_001)
 	want := sha256.Sum256(data)
 	for _, tc := range []struct {
 		name  string
-		srv   *docServer
+		srv   *peertest.Document
 		uri   string
 		chunk int64
 		kind  Kind
 		parts int
 	}{
-		{"ranges", &docServer{data: data}, "sim:///doc.txt", 10_000, OK, 11},
-		{"one chunk bigger than the file", &docServer{data: data}, "sim:///doc.txt", 1 << 20, OK, 1},
-		{"whole", &docServer{data: data}, "sim:///doc.txt", 0, OK, 1},
-		{"missing", &docServer{data: data}, "sim:///nope.txt", 10_000, NotFound, 1},
-		{"lying Content-Range", &docServer{data: data, lie: true}, "sim:///doc.txt", 10_000, Unusable, 1},
+		{"ranges", &peertest.Document{Data: data}, "sim:///doc.txt", 10_000, OK, 11},
+		{"one chunk bigger than the file", &peertest.Document{Data: data}, "sim:///doc.txt", 1 << 20, OK, 1},
+		{"whole", &peertest.Document{Data: data}, "sim:///doc.txt", 0, OK, 1},
+		{"missing", &peertest.Document{Data: data}, "sim:///nope.txt", 10_000, NotFound, 1},
+		{"lying Content-Range", &peertest.Document{Data: data, Lie: true}, "sim:///doc.txt", 10_000, Unusable, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, _, err := ConnectDocuments(context.Background(), dialOf(t, "range+"+peertest.ServeLocal(t, tc.srv).URL+"/files/"))
@@ -161,7 +111,7 @@ func TestReadDocumentHTTP(t *testing.T) {
 // error (a dead server is the transport kind and unanswered), unless its
 // context ended it: then ctx's error comes back.
 func TestReadDocumentFailures(t *testing.T) {
-	srv := peertest.ServeLocal(t, &docServer{data: docBytes(10)})
+	srv := peertest.ServeLocal(t, &peertest.Document{Data: peertest.DocBytes(10)})
 	d, _, err := ConnectDocuments(context.Background(), dialOf(t, "range+"+srv.URL+"/files/"))
 	if err != nil {
 		t.Fatal(err)

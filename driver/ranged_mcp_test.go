@@ -55,7 +55,7 @@ func toolServer(t *testing.T, doc []byte, delay time.Duration) string {
 // SDK's) read in parts until eof gives the document's exact bytes, with
 // base64 counted, one chunk latency per part.
 func TestReadInPartsSDK(t *testing.T) {
-	doc := docBytes(100_001)
+	doc := peertest.DocBytes(100_001)
 	s := targetSession(t, toolServer(t, doc, 0))
 	h := sha256.New()
 	f, err := s.ReadDocument(context.Background(), "file:///doc.txt", client.ReadSpec{Chunk: 10_000, Sink: h})
@@ -79,7 +79,7 @@ func TestReadInPartsSDK(t *testing.T) {
 // TestRangedMCPRunCutByDeadline: a ranged read over MCP whose parts are
 // slow is cut by its turn's deadline: cancelled, at the cut, a lower bound.
 func TestRangedMCPRunCutByDeadline(t *testing.T) {
-	url := toolServer(t, docBytes(50_000), 120*time.Millisecond)
+	url := toolServer(t, peertest.DocBytes(50_000), 120*time.Millisecond)
 	rep := runWorkload(t, fmt.Sprintf(`
 name: ranged-mcp
 target: %q

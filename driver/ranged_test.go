@@ -1,10 +1,8 @@
 package driver
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -15,41 +13,6 @@ import (
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 )
-
-// docServer serves one document at /files/doc.txt with net/http's own
-// Range support; delay holds each answer.
-type docServer struct {
-	data  []byte
-	delay time.Duration
-}
-
-func (d *docServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodHead {
-		w.Header().Set("Server", "doc-test/1.2")
-		return
-	}
-	if r.URL.Path != "/files/doc.txt" {
-		http.Error(w, `{"code":"not_found"}`, http.StatusNotFound)
-		return
-	}
-	if d.delay > 0 {
-		select {
-		case <-time.After(d.delay):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	w.Header().Set("Content-Type", "text/plain")
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(d.data))
-}
-
-func docBytes(n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte('a' + i*7%26)
-	}
-	return b
-}
 
 // targetSession is a session with a target, closed when the test ends.
 func targetSession(t *testing.T, target string) *client.Session {
@@ -86,7 +49,7 @@ func runWorkload(t *testing.T, yaml string) *Measurements {
 // its turn's deadline: cancelled, recorded at the cut as a lower bound,
 // never as a fast read; the parts that did arrive are kept apart.
 func TestRangedRunCutByDeadline(t *testing.T) {
-	hs := peertest.ServeLocal(t, &docServer{data: docBytes(50_000), delay: 120 * time.Millisecond})
+	hs := peertest.ServeLocal(t, &peertest.Document{Data: peertest.DocBytes(50_000), Delay: 120 * time.Millisecond})
 	rep := runWorkload(t, fmt.Sprintf(`
 name: ranged
 target: %q
@@ -114,7 +77,7 @@ mix:
 // range+http target: every read ok, chunk latency apart from read latency,
 // wire = disk (raw bytes), first usable byte before the last.
 func TestRangedRunHTTP(t *testing.T) {
-	hs := peertest.ServeLocal(t, &docServer{data: docBytes(100_000)})
+	hs := peertest.ServeLocal(t, &peertest.Document{Data: peertest.DocBytes(100_000)})
 	rep := runWorkload(t, fmt.Sprintf(`
 name: ranged
 target: %q
