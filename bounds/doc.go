@@ -7,7 +7,7 @@
 // It is a leaf: it knows the metric names and their units, not the
 // documents they are measured in. So package workload parses a file's
 // thresholds with it, at the file's line and column, and package results
-// (which imports workload) measures a metric in a result
+// (which never imports workload) measures a metric in a result
 // (Result.MetricValue) and holds a result to thresholds and compare bounds
 // (results.Evaluate, results.CheckBounds). It imports only units, stats
 // (the outcome names) and internal/suggest; never results, workload,

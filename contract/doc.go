@@ -15,6 +15,6 @@
 // read does) or client.Documents (Get, Head), never a concrete transport.
 // The probes that name sim: URIs are used when the server advertised that
 // it serves any (client.Conn.SimURIs), whatever its name.
-// Its Report is plain data; the result document and its renderers live in
+// Its Findings are plain data; the result document and its renderers live in
 // results and report. It must never import driver or simserver.
 package contract

@@ -13,8 +13,9 @@
 // The file is walked as YAML nodes, one section (sections.go: a table of
 // the map's keys, each with how its value is read) per map of the file;
 // yamlnode.go reads single values, validate.go checks what holds across
-// keys, thresholds.go reads the thresholds. It imports units and bounds
-// (both leaves) and the YAML library; never client, driver or results.
+// keys, thresholds.go reads the thresholds, step.go makes a capacity
+// step's workload. It imports units, bounds and targets (leaves) and the
+// YAML library; never client, driver or results.
 package workload
 
 import (
