@@ -264,3 +264,114 @@ func (c peerCheck) judge(t *testing.T, d checkDoc, code int, stderr string) {
 		t.Errorf("exit %d, pass %v; want exit %d\n%s", code, d.Pass, wantCode, stderr)
 	}
 }
+
+// peerRun is a short `readbench run` against one real server: the target,
+// the mix, and the decoded size of each class whose every read must come
+// back ok with exactly that many bytes, and the reads per second (enough
+// that the seeded plan draws every class in 2 s).
+type peerRun struct {
+	name   string
+	rate   int
+	target func(t *testing.T, node string) string
+	mix    string
+	size   map[string]int64
+}
+
+// sdkMix reads sdk-resources.mjs's text, blob and template documents and
+// a URI it does not have.
+const sdkMix = `
+  - {class: text, uri: "doc://text/1k"}
+  - {class: blob, uri: "doc://blob/4k"}
+  - {class: sized, template: "doc://sized/{bytes}", vars: {bytes: ["100", "100"]}}
+  - {class: missing, uri: "doc://no/such/document", expect: error, weight: 0.3}
+`
+
+func peerRuns() []peerRun {
+	sdkSizes := map[string]int64{"text": 1024, "blob": 4096, "sized": 100}
+	pdfMix := `
+  - {class: viewer, uri: "ui://pdf-viewer/mcp-app.html"}
+`
+	pdfSize := map[string]int64{"viewer": 4336789}
+	sdkHTTP := func(state, body string) func(t *testing.T, node string) string {
+		return func(t *testing.T, node string) string {
+			return startHTTPPeer(t, node, sdkServer(t), "http", "{port}", state, body)
+		}
+	}
+	return []peerRun{{
+		name: "sdk/stdio", rate: 10,
+		target: func(t *testing.T, node string) string { return "stdio:" + node + " " + sdkServer(t) + " stdio" },
+		mix:    sdkMix, size: sdkSizes,
+	}, {
+		name: "sdk/http-stateful-sse", rate: 10, target: sdkHTTP("stateful", "sse"), mix: sdkMix, size: sdkSizes,
+	}, {
+		name: "sdk/http-stateless-json", rate: 10, target: sdkHTTP("stateless", "json"), mix: sdkMix, size: sdkSizes,
+	}, {
+		name: "pdf/stdio", rate: 5,
+		target: func(t *testing.T, node string) string {
+			return "stdio:" + node + " " + pdfServer(t) + " --stdio " + pdfPage(t)
+		},
+		mix: pdfMix, size: pdfSize,
+	}, {
+		name: "pdf/http-stateless", rate: 5,
+		target: func(t *testing.T, node string) string { return startHTTPPeer(t, node, pdfServer(t), pdfPage(t)) },
+		mix:    pdfMix, size: pdfSize,
+	}, {
+		name: "basic-vanillajs/stdio", rate: 5,
+		target: func(t *testing.T, node string) string { return "stdio:" + node + " " + appServer(t) + " --stdio" },
+		mix: `
+  - {class: page, uri: "ui://get-time/mcp-app.html"}
+`,
+		size: map[string]int64{"page": 217951},
+	}}
+}
+
+// TestRunMorePeers: a 2 s run at 5 or 10 reads/s against each real server reads
+// every document ok with its size, the URI it lacks as an expected error,
+// and nothing else, and the accounting identity holds.
+func TestRunMorePeers(t *testing.T) {
+	t.Parallel()
+	for _, c := range peerRuns() {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			node := pinnedNode(t)
+			dir := t.TempDir()
+			wl := writeWorkload(t, dir, fmt.Sprintf(`
+name: peer
+target: %q
+sessions: 2
+load: {rate: %d/s, duration: 2s}
+turn: {attachments: 1, read_timeout: 30s}
+mix:%s`, c.target(t, node), c.rate, c.mix))
+			stdout, stderr, code := readbench(t, dir, "run", wl, "--out", "r.json")
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			r := loadResult(t, filepath.Join(dir, "r.json")) // the identity
+			onlyGood(t, r)
+			if r.Target.Server.Name == "" || r.Target.ProtocolVersion == "" {
+				t.Errorf("server or protocol not recorded: %+v", r.Target)
+			}
+			seen := 0
+			for _, cl := range r.Classes {
+				want, sized := c.size[cl.Class]
+				switch {
+				case sized:
+					seen++
+					ok := cl.Outcomes["ok"]
+					if ok == 0 || ok != sumOutcomes(cl.Outcomes) || cl.DiskBytes != ok*want {
+						t.Errorf("class %s: outcomes %v, disk bytes %d, want %d ok reads of %d bytes", cl.Class, cl.Outcomes, cl.DiskBytes, ok, want)
+					}
+				case cl.Class == "missing":
+					if n := cl.Outcomes["expected_error"]; n == 0 || n != sumOutcomes(cl.Outcomes) {
+						t.Errorf("missing: %v", cl.Outcomes)
+					}
+				default:
+					t.Errorf("unexpected class %s", cl.Class)
+				}
+			}
+			if seen != len(c.size) {
+				t.Errorf("%d of the %d classes in the result", seen, len(c.size))
+			}
+		})
+	}
+}
