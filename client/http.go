@@ -95,6 +95,9 @@ func (t *httpTransport) newRequest(ctx context.Context, req Request) (*http.Requ
 	if err != nil {
 		return nil, "", fmt.Errorf("build request: %w", err)
 	}
+	if req.accepted != nil {
+		hr.Body = &acceptedBody{r: bytes.NewReader(req.body), req: req}
+	}
 	hr.Header.Set("Content-Type", protocol.ContentTypeJSON)
 	hr.Header.Set("Accept", protocol.AcceptBoth)
 	sid, version, modern := t.state()
@@ -110,6 +113,26 @@ func (t *httpTransport) newRequest(ctx context.Context, req Request) (*http.Requ
 	}
 	return hr, sid, nil
 }
+
+// acceptedBody is a request body that tells its request's OnAccepted hook
+// once it has been read to its end: the transport has then written it to
+// the connection.
+type acceptedBody struct {
+	r    *bytes.Reader
+	req  Request
+	told bool
+}
+
+func (b *acceptedBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err == io.EOF && !b.told {
+		b.told = true
+		b.req.tellAccepted()
+	}
+	return n, err
+}
+
+func (b *acceptedBody) Close() error { return nil }
 
 // setCommon adds what every request of the session carries: the
 // workload's headers, the session id and the protocol version header.

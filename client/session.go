@@ -33,6 +33,7 @@ type Session struct {
 	version string
 	server  Implementation
 	simURIs bool           // the handshake advertised protocol.CapabilitySimURIs
+	caps    Capabilities   // what the handshake declared
 	client  Implementation // our clientInfo
 	nextID  atomic.Int64
 
@@ -173,7 +174,7 @@ func (s *Session) discover(ctx context.Context, version string) error {
 	if raw, ok := res.Meta[protocol.MetaServerInfo]; ok {
 		_ = json.Unmarshal(raw, &s.server)
 	}
-	s.simURIs = res.Capabilities.simURIs()
+	s.simURIs, s.caps = res.Capabilities.simURIs(), res.Capabilities.declared()
 	return nil
 }
 
@@ -202,6 +203,44 @@ func (c serverCapabilities) simURIs() bool {
 	return ok && string(v) != "false" && string(v) != "null"
 }
 
+// Capabilities are the server capabilities readbench acts on, as the
+// handshake (initialize or server/discover) declared them: a check of a
+// method the server never offered is not applicable, not a failure.
+type Capabilities struct {
+	// Known: the handshake carried a capabilities object. Without one
+	// nothing is known, and every other field is false.
+	Known bool
+	// Resources: resources/list, resources/read and
+	// resources/templates/list are offered; Subscribe and ListChanged are
+	// its flags.
+	Resources, Subscribe, ListChanged bool
+	// Tools: tools/list and tools/call are offered.
+	Tools bool
+}
+
+// declared reads the capabilities readbench acts on: a capability is
+// declared by its key with an object (or any value but false or null).
+func (c serverCapabilities) declared() Capabilities {
+	var caps map[string]json.RawMessage
+	if json.Unmarshal(c.raw, &caps) != nil || caps == nil {
+		return Capabilities{}
+	}
+	on := func(v json.RawMessage, ok bool) bool { return ok && string(v) != "false" && string(v) != "null" }
+	out := Capabilities{Known: true}
+	res, ok := caps["resources"]
+	out.Resources = on(res, ok)
+	t, ok := caps["tools"]
+	out.Tools = on(t, ok)
+	var flags struct {
+		Subscribe   bool `json:"subscribe"`
+		ListChanged bool `json:"listChanged"`
+	}
+	if out.Resources && json.Unmarshal(res, &flags) == nil {
+		out.Subscribe, out.ListChanged = flags.Subscribe, flags.ListChanged
+	}
+	return out
+}
+
 // initialize runs the handshake-era lifecycle: initialize, then
 // notifications/initialized, and records what the server chose.
 func (s *Session) initialize(ctx context.Context, version string) error {
@@ -211,7 +250,7 @@ func (s *Session) initialize(ctx context.Context, version string) error {
 	if err != nil {
 		return err
 	}
-	s.version, s.server, s.simURIs = chosen, server, caps.simURIs()
+	s.version, s.server, s.simURIs, s.caps = chosen, server, caps.simURIs(), caps.declared()
 	s.t.setEra(s.version, false)
 	return nil
 }

@@ -21,6 +21,11 @@ func (s *Session) Server() Implementation { return s.server }
 // sim: URI.
 func (s *Session) SimURIs() bool { return s.simURIs }
 
+// Capabilities are what the server declared it offers in the handshake:
+// the contract check marks the rows of a capability it lacks not
+// applicable.
+func (s *Session) Capabilities() Capabilities { return s.caps }
+
 // ProtocolVersion is the version the session speaks.
 func (s *Session) ProtocolVersion() string { return s.version }
 

@@ -154,6 +154,9 @@ func (t *sseTransport) readLoop(r *sseEvents, body io.ReadCloser) {
 	defer body.Close()
 	in := &inbound{calls: t.calls, max: t.maxAnswer}
 	sink := func(b []byte) bool {
+		if in.n == 0 && in.first.IsZero() {
+			in.first = time.Now() // the event's first data byte
+		}
 		in.write(b)
 		return true
 	}
@@ -244,6 +247,8 @@ func (t *sseTransport) call(ctx context.Context, req Request) (*Response, error)
 	case err == nil && isAnswerFor(ack, req.ID) && t.calls.forget(req.ID):
 		// A server that answers in the POST body as well: take it there.
 		return &Response{Body: ack, WireBytes: int64(len(ack)), Sent: sent, Done: time.Now(), Status: http.StatusOK}, nil
+	case err == nil:
+		req.tellAccepted() // the POST was acknowledged: the server has it
 	}
 	return t.calls.await(ctx, req, ch, sent, t.failed, func() error { return t.deadErr }, func(n Request) {
 		t.background(func(ctx context.Context) { _, _ = t.post(ctx, n.body, n.method) })

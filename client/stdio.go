@@ -170,11 +170,15 @@ func trailingCRs(piece []byte, before int64) int64 {
 func (t *stdioTransport) call(ctx context.Context, req Request) (*Response, error) {
 	ch := t.calls.addCall(req.ID, req.read)
 	sent := time.Now()
-	if handed, err := t.write(ctx, req.body); !handed || (err != nil && ctx.Err() == nil) {
+	handed, err := t.write(ctx, req.body)
+	if !handed || (err != nil && ctx.Err() == nil) {
 		// Never sent, or the pipe broke (the child died, the session
 		// closed): nothing to cancel, no answer to expect.
 		t.calls.forget(req.ID)
 		return nil, err
+	}
+	if err == nil {
+		req.tellAccepted() // written whole to the child's stdin
 	}
 	// Handed to the writer (written, or being written: a message is never
 	// cut): from here on the server may answer, so a context that ends

@@ -14,6 +14,28 @@ type Request struct {
 	name   string // Mcp-Name header value (the uri of a read); "" when none
 	body   []byte
 	read   *readSpec // a read: its answer is classified as it streams in
+	// accepted, when set, is told when the request is on the server's side
+	// of the transport (see OnAccepted).
+	accepted func(at time.Time)
+}
+
+// OnAccepted returns req with f called once the request is on the
+// server's side of the transport: on stdio when its line is written to
+// the child's stdin, over HTTP+SSE when the POST was accepted (2xx), over
+// Streamable HTTP when the POST's body was written. A cancellation sent
+// before then may overtake its request, so the contract check cancels
+// only afterwards. f is called at most once, from the transport's
+// goroutine; a request that fails before then never calls it.
+func (r Request) OnAccepted(f func(at time.Time)) Request {
+	r.accepted = f
+	return r
+}
+
+// tellAccepted calls the OnAccepted hook, if any.
+func (r Request) tellAccepted() {
+	if r.accepted != nil {
+		r.accepted(time.Now())
+	}
 }
 
 // Response is the JSON-RPC response message to one request, with its

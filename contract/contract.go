@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/readbench/readbench/client"
@@ -42,11 +43,16 @@ type Options struct {
 // Status is how one contract check ended.
 type Status string
 
-// The statuses of a check: skip always comes with the reason.
+// The statuses of a check: skip and n/a always come with the reason. Skip
+// is a check that could not tell (nothing slow enough to cancel, no path
+// to read); NotApplicable is one whose subject the server does not offer
+// by its own declaration or design (no resources capability, no tools, a
+// stateless session a cancel cannot name). Neither ever fails a check.
 const (
-	Pass Status = "pass"
-	Fail Status = "fail"
-	Skip Status = "skip"
+	Pass          Status = "pass"
+	Fail          Status = "fail"
+	Skip          Status = "skip"
+	NotApplicable Status = "n/a"
 )
 
 // Result is one row of the contract report.
@@ -80,7 +86,7 @@ func (r *Findings) Failed() bool {
 // checkNames are the checks after the handshake, in report order:
 // skipped together when no session could be opened.
 func checkNames() []string {
-	return []string{"server info", "resources/list", "read", "not-found error", "malformed uri", "cancellation", "read tool"}
+	return []string{"server info", "capabilities", "resources/list", "read", "not-found error", "malformed uri", "cancellation", "read tool"}
 }
 
 // Check opens one session to the target and checks its read contract
@@ -130,6 +136,12 @@ func Check(ctx context.Context, o Options) (*Findings, error) {
 	}
 	c.handshake()
 	steps := []func(context.Context){c.listAndSample, c.notFound, c.malformed, c.cancellation, c.readTool}
+	if why := c.capabilities(); why != "" {
+		steps = []func(context.Context){c.readTool}
+		for _, n := range []string{"resources/list", "read", "not-found error", "malformed uri", "cancellation"} {
+			rep.add(n, NotApplicable, "", why)
+		}
+	}
 	for _, step := range steps {
 		if ctx.Err() != nil {
 			return rep, fmt.Errorf("check %s: %w", o.Target.Redacted(), ctx.Err())
@@ -150,7 +162,7 @@ type checker struct {
 	rep     *Findings
 	sim     bool // the server advertised that it serves any sim: URI (client.Conn.SimURIs)
 	listed  []contractResource
-	slowest contractSample // the slowest usable sampled read
+	slowest contractSample // the usable sampled read whose first byte came last
 }
 
 type contractResource struct {
@@ -160,7 +172,7 @@ type contractResource struct {
 
 type contractSample struct {
 	uri     string
-	latency time.Duration
+	latency time.Duration // to the answer's first byte (its end when the transport cannot tell)
 }
 
 func (c *checker) handshake() {
@@ -175,6 +187,50 @@ func (c *checker) handshake() {
 	default:
 		c.rep.add("server info", Pass, "", sv.Name+" "+sv.Version)
 	}
+}
+
+// noResources is the reason of every resource row on a server that
+// declared no resources capability.
+const noResources = "the server declares no resources capability"
+
+// capabilities reports what the handshake declared, once, as its own
+// row; it returns why the resource rows are not applicable ("" when they
+// are). A handshake without a capabilities object declares nothing
+// readbench can rely on, so every check runs as on any server.
+func (c *checker) capabilities() string {
+	caps := c.s.Capabilities()
+	if !caps.Known {
+		c.rep.add("capabilities", Skip, "", "the handshake carried no capabilities object: every check runs")
+		return ""
+	}
+	var have, lack []string
+	for _, k := range []struct {
+		on   bool
+		name string
+	}{{caps.Resources, "resources"}, {caps.Subscribe, "resources.subscribe"}, {caps.Tools, "tools"}} {
+		if k.on {
+			have = append(have, k.name)
+		} else {
+			lack = append(lack, k.name)
+		}
+	}
+	d := "declares " + orNone(have)
+	if len(lack) > 0 {
+		d += "; not " + strings.Join(lack, ", ")
+	}
+	if !caps.Resources {
+		c.rep.add("capabilities", NotApplicable, "", noResources+" ("+d+"): resources/list, read, not-found error, malformed uri and cancellation are not applicable")
+		return noResources
+	}
+	c.rep.add("capabilities", Pass, "", d)
+	return ""
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "nothing"
+	}
+	return strings.Join(s, ", ")
 }
 
 // maxListPages bounds the listing walk: a server whose cursors never end
@@ -237,6 +293,10 @@ func (c *checker) sampleRead(ctx context.Context, uri string) {
 		return
 	}
 	latency := a.Done.Sub(a.Sent)
+	firstByte := latency // what a cancel must beat: the answer's start
+	if at, known := c.answerStart(a.FirstByte, a.Done); known {
+		firstByte = at.Sub(a.Sent)
+	}
 	v := a.Verdict
 	switch v.Kind {
 	case client.OK:
@@ -267,9 +327,20 @@ func (c *checker) sampleRead(ctx context.Context, uri string) {
 		c.rep.add("read", Pass, uri, fmt.Sprintf("%d %s, %d bytes on disk, %d on the wire, %s",
 			v.Entries, plural(v.Entries, "entry", "entries"), v.DiskBytes, a.WireBytes, roundLatency(latency)))
 	}
-	if latency > c.slowest.latency {
-		c.slowest = contractSample{uri: uri, latency: latency}
+	if c.slowest.uri == "" || firstByte > c.slowest.latency {
+		c.slowest = contractSample{uri: uri, latency: firstByte}
 	}
+}
+
+// answerStart is when an answer started: its first byte where the
+// transport can tell (a stdio line, an HTTP+SSE event), else its end.
+// Over Streamable HTTP the first response byte may be the headers of a
+// stream that carries the answer much later, so the end is used there.
+func (c *checker) answerStart(firstByte, done time.Time) (time.Time, bool) {
+	if firstByte.IsZero() || (c.s != nil && c.s.PerRequestStream()) {
+		return done, false
+	}
+	return firstByte, true
 }
 
 // roundLatency keeps three or so significant digits of a latency.

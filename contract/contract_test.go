@@ -98,7 +98,7 @@ func TestCheckContractSDKPeer(t *testing.T) {
 		t.Errorf("server %+v, protocol %q", rep.Server, rep.ProtocolVersion)
 	}
 	want := map[string]Status{"handshake": Pass, "server info": Pass, "resources/list": Pass,
-		"read tool": Skip}
+		"read tool": NotApplicable, "capabilities": Pass}
 	if got := status["cancellation"]; len(got) != 1 || got[0] == Fail {
 		t.Errorf("cancellation: %v", got)
 	}

@@ -33,8 +33,12 @@ const (
 
 // readTool checks the ranged read tool's semantics where it is offered.
 func (c *checker) readTool(ctx context.Context) {
-	if why := c.findReadTool(ctx); why != "" {
-		c.rep.add("read tool", Skip, "", why)
+	if caps := c.s.Capabilities(); caps.Known && !caps.Tools {
+		c.rep.add("read tool", NotApplicable, "", "the server declares no tools capability")
+		return
+	}
+	if st, why := c.findReadTool(ctx); why != "" {
+		c.rep.add("read tool", st, "", why)
 		return
 	}
 	file, dir, unknown := c.toolPaths()
@@ -53,8 +57,10 @@ func (c *checker) readTool(ctx context.Context) {
 }
 
 // findReadTool walks tools/list for a tool named read that takes path,
-// offset and length; it returns why not when there is none.
-func (c *checker) findReadTool(ctx context.Context) string {
+// offset and length; it returns why not when there is none: not
+// applicable when the server offers no such tool, skip when tools/list
+// could not tell.
+func (c *checker) findReadTool(ctx context.Context) (Status, string) {
 	why := "no tool named read in tools/list"
 	_, err := c.s.Paginate(ctx, protocol.MethodToolsList, maxToolPages, c.o.Timeout, func(raw json.RawMessage) (string, error) {
 		var res struct {
@@ -86,11 +92,11 @@ func (c *checker) findReadTool(ctx context.Context) string {
 	})
 	switch {
 	case err != nil && isMethodNotFound(err):
-		return "the server offers no tools (tools/list: method not found)"
+		return NotApplicable, "the server offers no tools (tools/list: method not found)"
 	case err != nil:
-		return "tools/list failed: " + err.Error()
+		return Skip, "tools/list failed: " + err.Error()
 	}
-	return why
+	return NotApplicable, why
 }
 
 // toolPaths returns a file, a directory ("" when unknown) and a path that

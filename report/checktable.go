@@ -63,7 +63,11 @@ func WriteCheckTable(w io.Writer, r *results.CheckDocument) error {
 	if !r.Pass {
 		verdict = "FAIL"
 	}
-	line(bw, "verdict", "%s: %d passed, %d failed, %d skipped", verdict, s.Pass, s.Fail, s.Skip)
+	na := ""
+	if s.NA > 0 {
+		na = fmt.Sprintf(", %d not applicable", s.NA)
+	}
+	line(bw, "verdict", "%s: %d passed, %d failed, %d skipped%s", verdict, s.Pass, s.Fail, s.Skip, na)
 	out := make([]byte, 0, bw.Len())
 	for l := range bytes.Lines(bw.Bytes()) {
 		out = append(out, bytes.TrimRight(l, " \n")...)
@@ -83,6 +87,8 @@ func statusText(s string) string {
 		return "FAIL"
 	case results.CheckSkip:
 		return "skip"
+	case results.CheckNA:
+		return "n/a"
 	}
 	return clip(s)
 }

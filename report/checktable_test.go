@@ -81,3 +81,22 @@ func TestWriteCheckJSON(t *testing.T) {
 		t.Errorf("row 7 URI %q", back.Checks[6].URI)
 	}
 }
+
+// TestWriteCheckTableNotApplicable: an n/a row reads n/a, the verdict
+// counts it apart and a report of n/a rows alone passes.
+func TestWriteCheckTableNotApplicable(t *testing.T) {
+	r := &results.CheckDocument{Tool: results.Tool{Name: "readbench", Version: "0.1.0"}, Checks: []results.Check{
+		{Name: "handshake", Status: results.CheckPass, Detail: "protocol 2025-11-25"},
+		{Name: "capabilities", Status: results.CheckNA, Detail: "the server declares no resources capability"},
+		{Name: "resources/list", Status: results.CheckNA, Detail: "the server declares no resources capability"},
+	}}
+	r.Finish()
+	var buf bytes.Buffer
+	if err := WriteCheckTable(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "PASS: 1 passed, 0 failed, 0 skipped, 2 not applicable") || strings.Count(out, "| n/a") != 2 {
+		t.Errorf("table:\n%s", out)
+	}
+}

@@ -9,10 +9,13 @@ package results
 const CheckSchema = "readbench/check/v1"
 
 // Check statuses as printed: a CI step greps for fail, a person reads FAIL.
+// Skip is a check that could not tell; n/a one whose subject the server
+// does not offer (a capability it does not declare): neither fails.
 const (
 	CheckPass = "pass"
 	CheckFail = "fail"
 	CheckSkip = "skip"
+	CheckNA   = "n/a"
 )
 
 // CheckDocument is the readbench/check/v1 document: what readbench check
@@ -33,10 +36,11 @@ type CheckSummary struct {
 	Pass int `json:"pass"`
 	Fail int `json:"fail"`
 	Skip int `json:"skip"`
+	NA   int `json:"na"` // not applicable
 }
 
 // Check is one row: what was checked, how it ended, on which URI or path,
-// and what was seen (or why it was skipped).
+// and what was seen (or why it was skipped or is not applicable).
 type Check struct {
 	Name   string `json:"name"`
 	Status string `json:"status"`
@@ -55,6 +59,8 @@ func (r *CheckDocument) Finish() {
 			r.Summary.Pass++
 		case CheckFail:
 			r.Summary.Fail++
+		case CheckNA:
+			r.Summary.NA++
 		default:
 			r.Summary.Skip++
 		}

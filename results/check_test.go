@@ -22,3 +22,14 @@ func TestCheckDocumentFinish(t *testing.T) {
 		t.Error("a report without a failed check does not pass")
 	}
 }
+
+// TestCheckDocumentNotApplicable: n/a rows are counted apart and never
+// fail the document.
+func TestCheckDocumentNotApplicable(t *testing.T) {
+	r := &CheckDocument{Checks: []Check{{Name: "handshake", Status: CheckPass}, {Name: "capabilities", Status: CheckNA},
+		{Name: "resources/list", Status: CheckNA}, {Name: "read tool", Status: CheckSkip}}}
+	r.Finish()
+	if !r.Pass || r.Summary != (CheckSummary{Pass: 1, Skip: 1, NA: 2}) {
+		t.Errorf("pass %v, summary %+v", r.Pass, r.Summary)
+	}
+}
