@@ -124,22 +124,29 @@ func startHTTPPeer(t *testing.T, node string, args ...string) string {
 }
 
 // peerCheck is what `readbench check` must say of one real server: every
-// row it prints is named in exactly one of pass, skip, fail or falseAlarm.
+// row it prints is named in exactly one of pass, skip, na, fail,
+// neverFail or knownFalseAlarm.
 type peerCheck struct {
 	name   string
 	target func(t *testing.T, node string) string
 	// pass: rows that pass; reads: URI -> what a read row of it says.
 	pass  []string
 	reads map[string]string
-	// skip and fail: row -> what its detail says. A failed row is a real
-	// bug of the server, never of readbench.
-	skip, fail map[string]string
-	// falseAlarm: row -> the detail with which readbench's check still
-	// fails it although the server is right (issue 19 item 3: it times the
-	// last byte of a large answer that the server had written before it
-	// could read the cancel, and judges a stateless server that no
-	// notification can reach). The row may pass, skip, or fail only so.
-	falseAlarm map[string]string
+	// skip, na and fail: row -> what its detail says. A failed row is a
+	// real bug of the server, never of readbench.
+	skip, na, fail map[string]string
+	// neverFail: rows whose verdict depends on timing the server does not
+	// promise (how fast it answers a read before a cancel can reach it):
+	// they may pass, skip or be n/a, and must never fail. A server that
+	// honours cancellation gets no false alarm.
+	neverFail []string
+	// knownFalseAlarm: row -> the detail with which check can still fail
+	// it although the server is right. The one left: a single-threaded
+	// server busy writing a 4 MB answer reads the cancel off its stdin only
+	// when done, so the first byte can come well after the cancel entered
+	// the pipe (check cannot yet see when the server read it). The row may
+	// pass, skip, or fail only so; the failure is logged.
+	knownFalseAlarm map[string]string
 }
 
 // peerChecks are the real servers and what check must report of each.
@@ -147,7 +154,8 @@ func peerChecks() []peerCheck {
 	pdfRows := []string{"handshake", "server info", "resources/list", "read", "not-found error", "malformed uri"}
 	pdfRead := map[string]string{"ui://pdf-viewer/mcp-app.html": "1 entry, 4336789 bytes on disk"}
 	noReadTool := map[string]string{"read tool": "no tool named read"}
-	sdkRows := []string{"handshake", "server info", "resources/list", "read", "not-found error"}
+	pdfRows = append(pdfRows, "capabilities")
+	sdkRows := []string{"handshake", "server info", "capabilities", "resources/list", "read", "not-found error"}
 	sdkReads := map[string]string{
 		"doc://text/1k": "1 entry, 1024 bytes on disk", "doc://text/64k": "1 entry, 65536 bytes on disk",
 		"doc://blob/4k": "1 entry, 4096 bytes on disk", "doc://slow": "1 entry, 16 bytes on disk",
@@ -155,7 +163,7 @@ func peerChecks() []peerCheck {
 	// The SDK 1.x answers a malformed URI with -32603: McpServer parses it
 	// with new URL() outside its own error handling (a bug of the SDK).
 	sdkFail := map[string]string{"malformed uri": `-32603 "Invalid URL"`}
-	sdkSkip := map[string]string{"read tool": "offers no tools"}
+	sdkNA := map[string]string{"read tool": "declares no tools capability"}
 	sdkHTTP := func(state, body string) func(t *testing.T, node string) string {
 		return func(t *testing.T, node string) string {
 			return startHTTPPeer(t, node, sdkServer(t), "http", "{port}", state, body)
@@ -166,15 +174,15 @@ func peerChecks() []peerCheck {
 		target: func(t *testing.T, node string) string {
 			return "stdio:" + node + " " + pdfServer(t) + " --stdio " + pdfPage(t)
 		},
-		pass: pdfRows, reads: pdfRead, skip: noReadTool,
-		falseAlarm: map[string]string{"cancellation": "the server did the work and sent it anyway"},
+		pass: pdfRows, reads: pdfRead, na: noReadTool,
+		knownFalseAlarm: map[string]string{"cancellation": "ignored the cancel"},
 	}, {
 		name: "pdf/http-stateless",
 		target: func(t *testing.T, node string) string {
 			return startHTTPPeer(t, node, pdfServer(t), pdfPage(t))
 		},
-		pass: pdfRows, reads: pdfRead, skip: noReadTool,
-		falseAlarm: map[string]string{"cancellation": "cannot name the request"},
+		pass: pdfRows, reads: pdfRead,
+		na: map[string]string{"read tool": "no tool named read", "cancellation": "issued no Mcp-Session-Id"},
 	}, {
 		name: "basic-vanillajs/stdio",
 		target: func(t *testing.T, node string) string {
@@ -182,26 +190,26 @@ func peerChecks() []peerCheck {
 		},
 		pass:  pdfRows,
 		reads: map[string]string{"ui://get-time/mcp-app.html": "1 entry, 217951 bytes on disk"},
-		skip:  noReadTool,
+		na:    noReadTool,
 		// The page is answered in ~15 ms (a skip: nothing to cancel); on a
 		// busy machine it can take longer than check's 50 ms.
-		falseAlarm: map[string]string{"cancellation": "the server did the work and sent it anyway"},
+		neverFail: []string{"cancellation"},
 	}, {
 		name: "sdk/stdio",
 		target: func(t *testing.T, node string) string {
 			return "stdio:" + node + " " + sdkServer(t) + " stdio"
 		},
-		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, skip: sdkSkip,
+		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, na: sdkNA,
 	}, {
 		name: "sdk/http-stateful-json", target: sdkHTTP("stateful", "json"),
-		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, skip: sdkSkip,
+		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, na: sdkNA,
 	}, {
 		name: "sdk/http-stateful-sse", target: sdkHTTP("stateful", "sse"),
-		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, skip: sdkSkip,
+		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, na: sdkNA,
 	}, {
 		name: "sdk/http-stateless-sse", target: sdkHTTP("stateless", "sse"),
-		pass: sdkRows, reads: sdkReads, fail: sdkFail, skip: sdkSkip,
-		falseAlarm: map[string]string{"cancellation": "cannot name the request"},
+		pass: sdkRows, reads: sdkReads, fail: sdkFail,
+		na: map[string]string{"read tool": "declares no tools capability", "cancellation": "issued no Mcp-Session-Id"},
 	}}
 }
 
@@ -226,15 +234,23 @@ func (c peerCheck) judge(t *testing.T, d checkDoc, code int, stderr string) {
 	for _, r := range d.Checks {
 		want, detail := "pass", ""
 		switch {
-		case c.falseAlarm[r.Name] != "":
+		case c.knownFalseAlarm[r.Name] != "":
 			if r.Status == "fail" {
-				if !strings.Contains(r.Detail, c.falseAlarm[r.Name]) {
-					t.Errorf("%s %s: fail %q, not the known false alarm %q", r.Name, r.URI, r.Detail, c.falseAlarm[r.Name])
+				if !strings.Contains(r.Detail, c.knownFalseAlarm[r.Name]) {
+					t.Errorf("%s %s: fail %q, not the known false alarm %q", r.Name, r.URI, r.Detail, c.knownFalseAlarm[r.Name])
 				}
-				t.Logf("known false alarm of check (issue 19 item 3): %s %s: %s", r.Name, r.URI, r.Detail)
+				t.Logf("known false alarm of check: %s %s: %s", r.Name, r.URI, r.Detail)
 				failed = true
 			}
 			continue
+		case slices.Contains(c.neverFail, r.Name):
+			if r.Status == "fail" {
+				t.Errorf("%s %s: fail %q: a false alarm (the server is right)", r.Name, r.URI, r.Detail)
+			}
+			t.Logf("%s %s: %s %q", r.Name, r.URI, r.Status, r.Detail)
+			continue
+		case c.na[r.Name] != "":
+			want, detail = "n/a", c.na[r.Name]
 		case c.fail[r.Name] != "":
 			want, detail = "fail", c.fail[r.Name]
 		case c.skip[r.Name] != "":
