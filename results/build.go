@@ -233,7 +233,7 @@ func totals(m Meta, run *stats.Phase) Totals {
 		AskedRate:    finite(m.AskedRate),
 		AchievedRate: perS(float64(started)),
 		Base64Bytes:  run.Base64Bytes,
-		Inflation:    stats.Ratio(run.WireBytes, run.DiskBytes),
+		Inflation:    quotient(float64(run.WireBytes), float64(run.DiskBytes), nil),
 		WireMBPerS:   perS(float64(run.WireBytes) / 1e6),
 		DiskMBPerS:   perS(float64(run.DiskBytes) / 1e6),
 		IdentityOK:   stats.CheckIdentity(run.Scheduled, &run.Outcomes) == nil,
@@ -304,7 +304,7 @@ func class(c *stats.ClassStats) (Class, error) {
 		WireBytes:     c.WireBytes,
 		DiskBytes:     c.DiskBytes,
 		Base64Bytes:   c.Base64Bytes,
-		Inflation:     stats.Ratio(c.WireBytes, c.DiskBytes),
+		Inflation:     quotient(float64(c.WireBytes), float64(c.DiskBytes), nil),
 		EncodingBytes: enc, EnvelopeBytes: env, Base64Padding: c.Base64Padding,
 		Cache: Cache{
 			Hinted: c.Cache.Hinted, MinTTLMs: millis(c.Cache.MinTTL), MaxTTLMs: millis(c.Cache.MaxTTL),

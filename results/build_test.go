@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/stats"
 )
 
@@ -100,8 +101,8 @@ func TestBuildFigures(t *testing.T) {
 	if tot.WireBytes != wire || tot.DiskBytes != disk || tot.Base64Bytes != 100*pngB64 {
 		t.Errorf("bytes %d/%d/%d", tot.WireBytes, tot.DiskBytes, tot.Base64Bytes)
 	}
-	if tot.Inflation != float64(wire)/float64(disk) || tot.WireMBPerS != float64(wire)/1e6/10 {
-		t.Errorf("inflation %v, wire MB/s %v", tot.Inflation, tot.WireMBPerS)
+	if tot.Inflation == nil || *tot.Inflation != float64(wire)/float64(disk) || tot.WireMBPerS != float64(wire)/1e6/10 {
+		t.Errorf("inflation %v, wire MB/s %v", numfmt.Opt(tot.Inflation, numfmt.Ratio), tot.WireMBPerS)
 	}
 	if tot.TurnEnds != (TurnEnds{Complete: 100, Cut: 3, Failed: 2}) || tot.Turns != 105 {
 		t.Errorf("turns %d %+v", tot.Turns, tot.TurnEnds)
@@ -129,13 +130,13 @@ func TestBuildFigures(t *testing.T) {
 
 	md, png, pol := r.Classes[0], r.Classes[1], r.Classes[2]
 	if md.Class != "markdown" || md.MIME != "text/markdown" || md.Reads != 305 || md.Count != 300 ||
-		!near(md.P99Ms, 20) || md.Inflation != 1.4 || md.Errors != 5 {
+		!near(md.P99Ms, 20) || md.Inflation == nil || *md.Inflation != 1.4 || md.Errors != 5 {
 		t.Errorf("markdown %+v", md)
 	}
-	if png.Inflation != float64(pngWire)/pngDisk || png.Base64Bytes != 100*pngB64 || !near(png.P50Ms, 100) {
+	if png.Inflation == nil || *png.Inflation != float64(pngWire)/pngDisk || png.Base64Bytes != 100*pngB64 || !near(png.P50Ms, 100) {
 		t.Errorf("screenshot %+v", png)
 	}
-	if pol.Inflation != 0 || pol.Outcomes["expected_error"] != 10 || len(pol.Outcomes) != int(stats.NumOutcomes) {
+	if pol.Inflation != nil || pol.Outcomes["expected_error"] != 10 || len(pol.Outcomes) != int(stats.NumOutcomes) {
 		t.Errorf("renamed-policy %+v: inflation is 0 when nothing was decoded", pol)
 	}
 	if r.Cancellation.CancelToLateMs.Count != 0 || r.Cancellation.CancelToLateMs.HDR == "" {

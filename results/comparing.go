@@ -57,9 +57,11 @@ func Compare(base, nw *Result, o CompareOptions) (*Comparison, error) {
 	c.TurnSizes = turnSizeDeltas(base, nw, noiseOf("turn", base, nw, floor))
 	c.Rates = rateDeltas(base.Totals, nw.Totals, floor)
 	c.Outcomes = outcomeDeltas("", base.Totals.Outcomes, nw.Totals.Outcomes, base.Totals.Scheduled, nw.Totals.Scheduled, true)
-	infl := newDelta("inflation", "inflation", "x", base.Totals.Inflation, nw.Totals.Inflation)
-	untested(&infl, "a ratio of byte counts: no test")
-	c.Inflation = []Delta{infl}
+	c.Inflation = []Delta{}
+	if infl, ok := figureDelta("inflation", "inflation", "x", base.Totals.Inflation, nw.Totals.Inflation); ok {
+		untested(&infl, "a ratio of byte counts: no test")
+		c.Inflation = append(c.Inflation, infl)
+	}
 	c.ServerCost, c.ColdStart = costDeltas(base.ServerCost, nw.ServerCost)
 	c.Content = compareContent(base.Digests, nw.Digests)
 	return c, nil
@@ -72,6 +74,17 @@ func newDelta(metric, label, unit string, a, b float64) Delta {
 		d.Relative, d.RelativeOK = (b-a)/a, true
 	}
 	return d
+}
+
+// figureDelta is the delta of a figure that may have no value (JSON
+// null); ok is false when either side has none: there is no change to
+// state, and a 0 in its place would be one. Bounds on such a metric are
+// then held to the results, which say it was not measured.
+func figureDelta(metric, label, unit string, a, b *float64) (Delta, bool) {
+	if a == nil || b == nil {
+		return Delta{}, false
+	}
+	return newDelta(metric, label, unit, *a, *b), true
 }
 
 func sideOf(r *Result, label string) Side {
@@ -142,8 +155,10 @@ func classDeltas(base, nw *Result, n noise) []ClassDelta {
 				cd.Errors = newDelta(p+"errors", "errors", "%", pct(a.Errors, a.Reads), pct(b.Errors, b.Reads))
 				testShare(&cd.Errors, a.Errors, a.Reads, b.Errors, b.Reads)
 				cd.Outcomes = outcomeDeltas(p, a.Outcomes, b.Outcomes, a.Reads, b.Reads, false)
-				cd.Inflation = newDelta(p+"inflation", "inflation", "x", a.Inflation, b.Inflation)
-				untested(&cd.Inflation, "a ratio of byte counts: no test")
+				if infl, ok := figureDelta(p+"inflation", "inflation", "x", a.Inflation, b.Inflation); ok {
+					cd.Inflation = infl // else the zero Delta: no metric, no row
+					untested(&cd.Inflation, "a ratio of byte counts: no test")
+				}
 			}
 			out = append(out, cd)
 		}
@@ -212,11 +227,14 @@ func outcomeDeltas(prefix string, a, b map[string]int64, na, nb int64, all bool)
 func costDeltas(a, b ServerCost) (cost, cold []Delta) {
 	cost, cold = []Delta{}, []Delta{}
 	if a.Available && b.Available {
-		for _, d := range []Delta{
-			newDelta("server_cost.cpu_per_1000_reads", "CPU per 1,000 reads", "ms", a.CPUMsPer1000Reads, b.CPUMsPer1000Reads),
+		ds := []Delta{}
+		if d, ok := figureDelta("server_cost.cpu_per_1000_reads", "CPU per 1,000 reads", "ms", a.CPUMsPer1000Reads, b.CPUMsPer1000Reads); ok {
+			ds = append(ds, d)
+		}
+		for _, d := range append(ds,
 			newDelta("server_cost.rss_peak", "peak RSS", "MiB", a.RSS.PeakMiB, b.RSS.PeakMiB),
 			newDelta("server_cost.rss_growth", "RSS growth", "MiB", a.RSS.GrowthMiB, b.RSS.GrowthMiB),
-		} {
+		) {
 			untested(&d, "one measurement per run: no test")
 			cost = append(cost, d)
 		}

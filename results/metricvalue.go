@@ -38,7 +38,7 @@ func (r *Result) MetricValue(m bounds.Metric) (float64, error) {
 	case "asked_rate":
 		return t.AskedRate, nil
 	case "inflation":
-		return t.Inflation, nil
+		return valueOf(m.Name, t.Inflation, "no bytes were decoded")
 	}
 	if name, ok := strings.CutPrefix(m.Key, "outcome."); ok {
 		return percent(t.Outcomes[name], t.Scheduled), nil
@@ -79,7 +79,7 @@ func (r *Result) classValue(m bounds.Metric) (float64, error) {
 	case "errors":
 		return percent(c.Errors, c.Reads), nil
 	case "inflation":
-		return c.Inflation, nil
+		return valueOf(m.Name, c.Inflation, "the class decoded no bytes")
 	}
 	if name, ok := strings.CutPrefix(m.Key, "outcome."); ok {
 		return percent(c.Outcomes[name], c.Reads), nil
@@ -114,7 +114,8 @@ func (r *Result) costValue(m bounds.Metric) (v float64, ok bool, err error) {
 	}
 	switch m.Key {
 	case "server_cost.cpu_per_1000_reads":
-		return sc.CPUMsPer1000Reads, true, nil
+		v, err := valueOf(m.Name, sc.CPUMsPer1000Reads, "no read was answered")
+		return v, true, err
 	case "server_cost.rss_peak":
 		return sc.RSS.PeakMiB, true, nil
 	case "server_cost.rss_growth":
