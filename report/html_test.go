@@ -54,9 +54,9 @@ func everything(t testing.TB) *results.Result {
 			SlopeMiBPerMinute: num(2.5), SlopeStdErr: num(0.2)}}
 	r.ServerCost.ColdStart.Available = true
 	r.ServerCost.ColdStart.SpawnToFirstAnswerMs = 35
-	r.ServerCost.ColdStart.FirstReadMs = 12
+	r.ServerCost.ColdStart.FirstReadMs = num(12)
 	r.ServerCost.ColdStart.FirstReadVsMedian = num(4)
-	r.ServerCost.ColdStart.SteadyMedianMs = 3
+	r.ServerCost.ColdStart.SteadyMedianMs = num(3)
 	r.Classes[0].Cache = results.Cache{Hinted: 30, MinTTLMs: 1000, MaxTTLMs: 60000, Public: 20, Private: 10, WouldNotSend: 12}
 	r.TurnSizes = []results.TurnSize{{Attachments: 1, Latency: block(t, steps(200)...)},
 		{Attachments: 4, Latency: block(t, steps(400)...)}}

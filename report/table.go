@@ -334,12 +334,16 @@ func serverCostFields(c results.ServerCost) [][2]string {
 			c.RSS.StartMiB, c.RSS.PeakMiB, c.RSS.EndMiB, c.RSS.GrowthMiB, slopeText(c.RSS))},
 	}
 	if cs := c.ColdStart; cs.Available {
-		vs := "no steady median to compare with"
-		if cs.FirstReadVsMedian != nil {
-			vs = numfmt.Times(cs.FirstReadVsMedian) + " the steady median " + numfmt.Ms(cs.SteadyMedianMs)
+		first := "first read - (none answered)"
+		switch {
+		case cs.FirstReadVsMedian != nil:
+			first = fmt.Sprintf("first read %s (%s the steady median %s)", numfmt.Opt(cs.FirstReadMs, numfmt.Ms),
+				numfmt.Times(cs.FirstReadVsMedian), numfmt.Opt(cs.SteadyMedianMs, numfmt.Ms))
+		case cs.FirstReadMs != nil:
+			first = fmt.Sprintf("first read %s (- the steady median: none measured)", numfmt.Ms(*cs.FirstReadMs))
 		}
-		fs = append(fs, [2]string{"cold start", fmt.Sprintf("spawn to first answer %s, handshake %s, first read %s (%s)",
-			numfmt.Ms(cs.SpawnToFirstAnswerMs), numfmt.Ms(cs.HandshakeMs), numfmt.Ms(cs.FirstReadMs), vs)})
+		fs = append(fs, [2]string{"cold start", fmt.Sprintf("spawn to first answer %s, handshake %s, %s",
+			numfmt.Ms(cs.SpawnToFirstAnswerMs), numfmt.Ms(cs.HandshakeMs), first)})
 	}
 	return fs
 }

@@ -47,18 +47,19 @@ type RSSCost struct {
 // against the steady-state median service time, the cost a host pays on
 // every fresh spawn.
 type Cold struct {
-	Available            bool    `json:"available"` // false unless readbench spawned the server
-	SpawnToFirstAnswerMs float64 `json:"spawn_to_first_answer_ms"`
-	HandshakeMs          float64 `json:"handshake_ms"`
-	FirstReadMs          float64 `json:"first_read_ms"`
-	SteadyMedianMs       float64 `json:"steady_median_ms"`
+	Available            bool     `json:"available"` // false unless readbench spawned the server
+	SpawnToFirstAnswerMs float64  `json:"spawn_to_first_answer_ms"`
+	HandshakeMs          float64  `json:"handshake_ms"`
+	FirstReadMs          *float64 `json:"first_read_ms"`    // null when no read was answered
+	SteadyMedianMs       *float64 `json:"steady_median_ms"` // service.p50_ms; null when service.count is 0
 	// FirstReadVsMedian is first_read_ms / steady_median_ms, null
 	// without a median (no read answered in the measured phase).
 	FirstReadVsMedian *float64 `json:"first_read_vs_median"`
 }
 
 // ServerCostOf makes the block from the driver's figures and the
-// steady-state median service time (the result's service.p50_ms).
+// steady-state median service time (the result's service.p50_ms; 0 when
+// no read was answered, as the latency block of nothing has it).
 func ServerCostOf(c servercost.Summary, steadyMedianMs float64) ServerCost {
 	s := ServerCost{Available: c.Available, Reason: c.Reason, Processes: c.Processes, Samples: c.Samples, Reads: c.Reads}
 	if !c.Available {
@@ -83,11 +84,15 @@ func ServerCostOf(c servercost.Summary, steadyMedianMs float64) ServerCost {
 			Available:            true,
 			SpawnToFirstAnswerMs: costMillis(c.SpawnToFirstAnswer),
 			HandshakeMs:          costMillis(c.Handshake),
-			FirstReadMs:          costMillis(c.FirstRead),
-			SteadyMedianMs:       steadyMedianMs,
 		}
-		s.ColdStart.FirstReadVsMedian = quotient(s.ColdStart.FirstReadMs, steadyMedianMs,
-			func(v float64) float64 { return roundTo(v, 1e3) })
+		if steadyMedianMs > 0 {
+			s.ColdStart.SteadyMedianMs = figure(steadyMedianMs)
+		}
+		if c.FirstRead > 0 { // the recorder saw an answered read
+			first := costMillis(c.FirstRead)
+			s.ColdStart.FirstReadMs = &first
+			s.ColdStart.FirstReadVsMedian = quotient(first, steadyMedianMs, func(v float64) float64 { return roundTo(v, 1e3) })
+		}
 	}
 	return s
 }

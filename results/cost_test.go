@@ -21,7 +21,7 @@ func TestServerCostOf(t *testing.T) {
 	want := ServerCost{
 		Available: true, Processes: 2, Samples: 41, CPUSeconds: 1.5, Reads: 3000, CPUMsPer1000Reads: figure(500),
 		RSS:       RSSCost{StartMiB: 20, PeakMiB: 64, EndMiB: 30, GrowthMiB: 10, SlopeMiBPerMinute: figure(1.235), SlopeStdErr: figure(0.044)},
-		ColdStart: Cold{Available: true, SpawnToFirstAnswerMs: 80, HandshakeMs: 12, FirstReadMs: 9, SteadyMedianMs: 1.5, FirstReadVsMedian: figure(6)},
+		ColdStart: Cold{Available: true, SpawnToFirstAnswerMs: 80, HandshakeMs: 12, FirstReadMs: figure(9), SteadyMedianMs: figure(1.5), FirstReadVsMedian: figure(6)},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)

@@ -121,7 +121,8 @@ func (r *Result) costValue(m bounds.Metric) (v float64, ok bool, err error) {
 	case "server_cost.rss_growth":
 		return sc.RSS.GrowthMiB, true, nil
 	case "cold_start.first_read":
-		return sc.ColdStart.FirstReadMs, true, nil
+		v, err := valueOf(m.Name, sc.ColdStart.FirstReadMs, "no read was answered")
+		return v, true, err
 	case "cold_start.handshake":
 		return sc.ColdStart.HandshakeMs, true, nil
 	default: // cold_start.spawn
