@@ -128,3 +128,27 @@ func isNull(v any) bool {
 	}
 	return false
 }
+
+// TestRatesOverNoTime: a result with no measured time has no rates: the
+// reports print "-" where a rate would be, not "0 reads/s".
+func TestRatesOverNoTime(t *testing.T) {
+	r := fixture(t, false)
+	tot := &r.Totals
+	tot.MeasuredS, tot.ReadsPerS, tot.TurnsPerS, tot.AchievedRate, tot.WireMBPerS, tot.DiskMBPerS = 0, nil, nil, nil, nil, nil
+	var table, md bytes.Buffer
+	if err := WriteTable(&table, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct{ out, want string }{
+		"table":    {table.String(), "achieved -, -\n"},
+		"bytes":    {table.String(), "(wire -, disk -;"},
+		"markdown": {md.String(), "Wire -, disk -;"},
+	} {
+		if !strings.Contains(c.out, c.want) || strings.Contains(c.out, " 0 reads/s") || strings.Contains(c.out, "0 B/s") {
+			t.Errorf("%s: want %q and no zero rate in\n%s", name, c.want, c.out)
+		}
+	}
+}

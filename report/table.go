@@ -92,7 +92,7 @@ func headerFields(r *results.Result) [][2]string {
 		{"server", fmt.Sprintf("%s, protocol %s", serverText(t), orDash(t.ProtocolVersion))},
 		{"started", fmt.Sprintf("%s, %s, %d sessions", started, measured, r.Workload.Sessions)},
 		{"load", fmt.Sprintf("%s, achieved %s, %s", asked,
-			numfmt.Rate(r.Totals.AchievedRate, "turns"), numfmt.Rate(r.Totals.ReadsPerS, "reads"))},
+			rate(r.Totals.AchievedRate, "turns"), rate(r.Totals.ReadsPerS, "reads"))},
 		{"host", fmt.Sprintf("%s, %s/%s, %d CPUs, %s", orDash(h.Hostname), h.OS, h.Arch, h.CPUs, h.GoVersion)},
 	}
 	switch {
@@ -145,8 +145,8 @@ func bytesRow(name, mime string, reads, errs, wire, disk, b64 int64, infl *float
 
 func bytesTable(w io.Writer, r *results.Result) error {
 	tot := r.Totals
-	fmt.Fprintf(w, "reads and bytes (wire %s/s, disk %s/s; inflation = wire / disk)\n",
-		numfmt.Bytes(int64(tot.WireMBPerS*1e6)), numfmt.Bytes(int64(tot.DiskMBPerS*1e6)))
+	fmt.Fprintf(w, "reads and bytes (wire %s, disk %s; inflation = wire / disk)\n",
+		bytesPerS(tot.WireMBPerS), bytesPerS(tot.DiskMBPerS))
 	t := newTable(w, 2, "class", "mime", "reads", "errors", "wire", "disk", "base64", "inflation")
 	for _, c := range r.Classes {
 		row := bytesRow(c.Class, c.MIME, c.Reads, c.Errors, c.WireBytes, c.DiskBytes, c.Base64Bytes, c.Inflation)
@@ -346,6 +346,17 @@ func serverCostFields(c results.ServerCost) [][2]string {
 			numfmt.Ms(cs.SpawnToFirstAnswerMs), numfmt.Ms(cs.HandshakeMs), first)})
 	}
 	return fs
+}
+
+// rate is a per-second figure of the measured phase, "50.0 turns/s", or
+// "-" over no measured time.
+func rate(perS *float64, unit string) string {
+	return numfmt.Opt(perS, func(v float64) string { return numfmt.Rate(v, unit) })
+}
+
+// bytesPerS is a rate in MB/s written in SI units, "24.5 MB/s", or "-".
+func bytesPerS(mbPerS *float64) string {
+	return numfmt.Opt(mbPerS, func(v float64) string { return numfmt.Bytes(int64(v*1e6)) + "/s" })
 }
 
 // perThousand is a CPU figure per 1,000 reads, "3009.8 ms", or "-" for a

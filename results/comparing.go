@@ -191,11 +191,16 @@ func turnSizeDeltas(base, nw *Result, n noise) []TurnSizeDelta {
 func rateDeltas(a, b Totals, floor float64) []Delta {
 	asked := newDelta("asked_rate", "asked turns/s", "/s", a.AskedRate, b.AskedRate)
 	untested(&asked, "asked, not measured")
-	rate := newDelta("rate", "achieved turns/s", "/s", a.AchievedRate, b.AchievedRate)
-	testRate(&rate, a.AchievedRate*a.MeasuredS, b.AchievedRate*b.MeasuredS, a.MeasuredS, b.MeasuredS, floor)
-	reads := newDelta("read_rate", "reads/s", "/s", a.ReadsPerS, b.ReadsPerS)
-	testRate(&reads, a.ReadsPerS*a.MeasuredS, b.ReadsPerS*b.MeasuredS, a.MeasuredS, b.MeasuredS, floor)
-	return []Delta{asked, rate, reads}
+	out := []Delta{asked}
+	if rate, ok := figureDelta("rate", "achieved turns/s", "/s", a.AchievedRate, b.AchievedRate); ok {
+		testRate(&rate, rate.Base*a.MeasuredS, rate.New*b.MeasuredS, a.MeasuredS, b.MeasuredS, floor)
+		out = append(out, rate)
+	}
+	if reads, ok := figureDelta("read_rate", "reads/s", "/s", a.ReadsPerS, b.ReadsPerS); ok {
+		testRate(&reads, reads.Base*a.MeasuredS, reads.New*b.MeasuredS, a.MeasuredS, b.MeasuredS, floor)
+		out = append(out, reads)
+	}
+	return out
 }
 
 // outcomeDeltas compares the share of each outcome (in % of n reads), with

@@ -99,7 +99,7 @@ type Shard struct {
 	GeneratorBound bool       `json:"generator_bound"`
 	Scheduled      int64      `json:"scheduled"`
 	AskedRate      float64    `json:"asked_rate"`
-	AchievedRate   float64    `json:"achieved_rate"`
+	AchievedRate   *float64   `json:"achieved_rate"`
 	ServerCost     ServerCost `json:"server_cost"`
 }
 
@@ -182,8 +182,8 @@ type Host struct {
 type Totals struct {
 	Scheduled    int64            `json:"scheduled"` // reads scheduled, dropped ones included
 	Outcomes     map[string]int64 `json:"outcomes"`  // every outcome name, zeros too
-	ReadsPerS    float64          `json:"reads_per_s"`
-	TurnsPerS    float64          `json:"turns_per_s"`
+	ReadsPerS    *float64         `json:"reads_per_s"` // null, as every rate, when measured_s is 0
+	TurnsPerS    *float64         `json:"turns_per_s"`
 	WireBytes    int64            `json:"wire_bytes"`
 	DiskBytes    int64            `json:"disk_bytes"`
 	Turns        int64            `json:"turns"`
@@ -191,11 +191,11 @@ type Totals struct {
 	Errors       int64            `json:"errors"`
 	ErrorRate    float64          `json:"error_rate"`
 	AskedRate    float64          `json:"asked_rate"`    // turns/s asked; 0 for the closed model
-	AchievedRate float64          `json:"achieved_rate"` // turns/s that started (= TurnsPerS): dropped turns are not achieved
+	AchievedRate *float64         `json:"achieved_rate"` // turns/s that started (= TurnsPerS): dropped turns are not achieved
 	Base64Bytes  int64            `json:"base64_bytes"`
 	Inflation    *float64         `json:"inflation"` // wire/disk, null when nothing was decoded
-	WireMBPerS   float64          `json:"wire_mb_per_s"`
-	DiskMBPerS   float64          `json:"disk_mb_per_s"`
+	WireMBPerS   *float64         `json:"wire_mb_per_s"`
+	DiskMBPerS   *float64         `json:"disk_mb_per_s"`
 	// IdentityOK is scheduled = sum of outcomes. A false here means reads
 	// were lost by the generator: the other figures cannot be trusted.
 	IdentityOK bool    `json:"identity_ok"`

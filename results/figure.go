@@ -40,3 +40,14 @@ func valueOf(name string, v *float64, why string) (float64, error) {
 	}
 	return *v, nil
 }
+
+// ZeroIfNone is *v, or 0 when there is no value: for a consumer for
+// which "nothing measured" and "nothing achieved" are the same verdict
+// (a capacity step with no measured time sustained no rate). Reports
+// print the figure with numfmt.Opt instead, so a reader sees "-".
+func ZeroIfNone(v *float64) float64 {
+	if v == nil {
+		return 0
+	}
+	return *v
+}

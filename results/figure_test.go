@@ -25,6 +25,14 @@ func TestQuotient(t *testing.T) {
 	}
 }
 
+// is is *v for a comparison, NaN (equal to nothing) for no value.
+func is(v *float64) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	return *v
+}
+
 func deref(v *float64) any {
 	if v == nil {
 		return "null"

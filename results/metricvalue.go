@@ -32,9 +32,9 @@ func (r *Result) MetricValue(m bounds.Metric) (float64, error) {
 	case "errors":
 		return percent(t.Errors, t.Scheduled), nil
 	case "rate":
-		return t.AchievedRate, nil
+		return valueOf(m.Name, t.AchievedRate, "no measured time")
 	case "read_rate":
-		return t.ReadsPerS, nil
+		return valueOf(m.Name, t.ReadsPerS, "no measured time")
 	case "asked_rate":
 		return t.AskedRate, nil
 	case "inflation":
