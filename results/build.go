@@ -206,8 +206,8 @@ func candidates(ls []stats.Limit) []Candidate {
 func totals(m Meta, run *stats.Phase) Totals {
 	secs := m.Measured.Seconds()
 	perS := func(n float64) *float64 { return quotient(n, secs, nil) } // null over no measured time
-	sent := run.Outcomes.Total() - run.Outcomes[stats.Dropped] // dropped reads were never sent
-	started := run.Turns - run.TurnEndCount(stats.TurnDropped) // dropped turns never started: not achieved
+	sent := run.Outcomes.Total() - run.Outcomes[stats.Dropped]         // dropped reads were never sent
+	started := run.Turns - run.TurnEndCount(stats.TurnDropped)         // dropped turns never started: not achieved
 	errs := run.Outcomes.Errors()
 	return Totals{
 		Scheduled: run.Scheduled,

@@ -180,8 +180,8 @@ type Host struct {
 // excluded). ErrorRate is a fraction of the scheduled reads (0.01 = 1%), the
 // same base as the identity. MB are 10^6 bytes.
 type Totals struct {
-	Scheduled    int64            `json:"scheduled"` // reads scheduled, dropped ones included
-	Outcomes     map[string]int64 `json:"outcomes"`  // every outcome name, zeros too
+	Scheduled    int64            `json:"scheduled"`   // reads scheduled, dropped ones included
+	Outcomes     map[string]int64 `json:"outcomes"`    // every outcome name, zeros too
 	ReadsPerS    *float64         `json:"reads_per_s"` // null, as every rate, when measured_s is 0
 	TurnsPerS    *float64         `json:"turns_per_s"`
 	WireBytes    int64            `json:"wire_bytes"`
