@@ -5,23 +5,20 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/readbench/readbench/results"
-	"github.com/readbench/readbench/servercost"
 )
 
 // cancelledRun is a stdio run in which every read was cancelled: the
 // server spent CPU, answered nothing, and ran for 5 s, too short for a
-// memory slope. Its cost block is what results.ServerCostOf makes of it.
+// memory slope. Its cost block is what results.ServerCostOf makes of it
+// (results' TestNoFigureWithoutADivisor): every figure with nothing under
+// it nil.
 func cancelledRun(t testing.TB) *results.Result {
 	r := document(t, "timeline.json")
-	r.ServerCost = results.ServerCostOf(servercost.Summary{
-		Available: true, Processes: 1, Samples: 21, CPU: 6020 * time.Millisecond, Reads: 0,
-		RSSStart: 40 << 20, RSSPeak: 44 << 20, RSSEnd: 44 << 20, RSSGrowth: 4 << 20,
-		RSSSlope:  servercost.FitSlope(nil),
-		ColdStart: true, SpawnToFirstAnswer: 30 * time.Millisecond, Handshake: 12 * time.Millisecond,
-	}, 0)
+	r.ServerCost = results.ServerCost{Available: true, Processes: 1, Samples: 21, CPUSeconds: 6.02,
+		RSS:       results.RSSCost{StartMiB: 40, PeakMiB: 44, EndMiB: 44, GrowthMiB: 4},
+		ColdStart: results.Cold{Available: true, SpawnToFirstAnswerMs: 30, HandshakeMs: 12}}
 	r.Generator = results.Generator{PeakRSSBytes: 16 << 20, CPUAvailable: true, CPUSeconds: 0.5}
 	r.ReadOK, r.Service = results.Latency{HDR: r.ReadOK.HDR}, results.Latency{HDR: r.Service.HDR}
 	return r

@@ -9,7 +9,7 @@ import (
 )
 
 // Every is how often the server's processes are sampled: often enough
-// for a peak and a slope over a short run, rare enough (two small /proc
+// for a peak over a short run and a slope over a minute (FitSlope), rare enough (two small /proc
 // reads per process) to cost the generator nothing measurable.
 const Every = 250 * time.Millisecond
 
