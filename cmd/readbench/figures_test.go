@@ -59,7 +59,7 @@ mix:
 		t.Fatalf("report table: exit %d: %s", code, stderr)
 	}
 	for name, out := range map[string]string{"run": table, "table": again, "html": html, "markdown": md} {
-		for _, bad := range []string{"0.0 ms per 1,000 reads", "0.00×", "0.000×", "MiB/min"} {
+		for _, bad := range []string{"0.0 ms per 1,000 reads", "0.00×", "0.000×", "MiB/min", "read median 0"} {
 			if strings.Contains(out, bad) {
 				t.Errorf("%s report says %q with no read answered:\n%s", name, bad, out)
 			}
