@@ -27,7 +27,8 @@ func (f *fakeServer) run(_ context.Context, s Setting) (Outcome, error) {
 	t := &r.Totals
 	t.AskedRate, t.MeasuredS = s.Rate, 2
 	t.Turns = int64(s.Rate * 2)
-	t.Scheduled, t.AchievedRate, t.ReadsPerS, t.IdentityOK = t.Turns, s.Rate, s.Rate, true
+	rate := s.Rate
+	t.Scheduled, t.AchievedRate, t.ReadsPerS, t.IdentityOK = t.Turns, &rate, &rate, true
 	t.Outcomes = map[string]int64{"ok": t.Scheduled}
 	r.Turn.P99Ms, r.Read.P99Ms = 10, 10
 	if s.Rate > f.knee {

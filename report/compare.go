@@ -124,7 +124,9 @@ func compareSections(c *results.Comparison) []compareSection {
 				cls.rows = append(cls.rows, deltaRow(cl.Class+" "+d.Label, d))
 			}
 		}
-		cls.rows = append(cls.rows, deltaRow(cl.Class+" inflation", cl.Inflation))
+		if cl.Inflation.Metric != "" { // no delta: a side decoded no bytes
+			cls.rows = append(cls.rows, deltaRow(cl.Class+" inflation", cl.Inflation))
+		}
 	}
 	out = append(out, cls)
 	if len(c.TurnSizes) > 1 {

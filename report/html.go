@@ -186,8 +186,8 @@ func resultSections(r *results.Result, suffix string, pair *timelineScale) ([]ht
 
 	by := sec("bytes", "Classes: reads and bytes")
 	tot := r.Totals
-	by.Notes = []string{fmt.Sprintf("Wire %s/s, disk %s/s; inflation = wire / disk.",
-		numfmt.Bytes(int64(tot.WireMBPerS*1e6)), numfmt.Bytes(int64(tot.DiskMBPerS*1e6)))}
+	by.Notes = []string{fmt.Sprintf("Wire %s, disk %s; inflation = wire / disk.",
+		bytesPerS(tot.WireMBPerS), bytesPerS(tot.DiskMBPerS))}
 	by.Tables = []htmlTable{bytesHTMLTable(r)}
 	cats := classNames(r)
 	by.Charts = []template.HTML{inflationChart(r, "inflation"+suffix)}

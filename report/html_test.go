@@ -41,18 +41,22 @@ func steps(n int) []time.Duration {
 	return vs
 }
 
+// num is a measured figure of the document's nullable ones.
+func num(v float64) *float64 { return &v }
+
 // everything is the timeline fixture with what no stored fixture has:
 // measured server cost with a cold start, caching hints and two turn
 // sizes, so every line of every section is drawn.
 func everything(t testing.TB) *results.Result {
 	r := document(t, "timeline.json")
 	r.ServerCost = results.ServerCost{Available: true, Processes: 1, Samples: 20, CPUSeconds: 1.25,
-		Reads: 400, CPUMsPer1000Reads: 3.1, RSS: results.RSSCost{StartMiB: 12, PeakMiB: 20.5, EndMiB: 19, GrowthMiB: 7, SlopeMiBPerMinute: 2.5}}
+		Reads: 400, CPUMsPer1000Reads: num(3.1), RSS: results.RSSCost{StartMiB: 12, PeakMiB: 20.5, EndMiB: 19, GrowthMiB: 7,
+			SlopeMiBPerMinute: num(2.5), SlopeStdErr: num(0.2)}}
 	r.ServerCost.ColdStart.Available = true
 	r.ServerCost.ColdStart.SpawnToFirstAnswerMs = 35
-	r.ServerCost.ColdStart.FirstReadMs = 12
-	r.ServerCost.ColdStart.FirstReadVsMedian = 4
-	r.ServerCost.ColdStart.SteadyMedianMs = 3
+	r.ServerCost.ColdStart.FirstReadMs = num(12)
+	r.ServerCost.ColdStart.FirstReadVsMedian = num(4)
+	r.ServerCost.ColdStart.SteadyMedianMs = num(3)
 	r.Classes[0].Cache = results.Cache{Hinted: 30, MinTTLMs: 1000, MaxTTLMs: 60000, Public: 20, Private: 10, WouldNotSend: 12}
 	r.TurnSizes = []results.TurnSize{{Attachments: 1, Latency: block(t, steps(200)...)},
 		{Attachments: 4, Latency: block(t, steps(400)...)}}
@@ -194,7 +198,7 @@ func TestHTMLFiguresMatchTheDocument(t *testing.T) {
 	s = html.UnescapeString(s)
 	for _, w := range []string{
 		"CPU 1.25 s over the measured run, 3.1 ms per 1,000 reads (1 process(es), 20 samples)",
-		"RSS 12.0 MiB at start, 20.5 peak, 19.0 at end: +7.0 MiB, +2.5 MiB/min",
+		"RSS 12.0 MiB at start, 20.5 peak, 19.0 at end: +7.0 MiB, slope +2.5 ± 0.4 MiB/min (2 standard errors)",
 		"first read 12.0ms (4.00× the steady median 3.00ms)",
 		"ttl 1.00s..60.0s, 20 public, 10 private; 12 reads",
 		`<td>4</td><td class="num">400</td>`, `id="turn-sizes"`, `data-chart="turn-sizes"`,

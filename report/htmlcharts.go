@@ -134,7 +134,7 @@ func inflationChart(r *results.Result, id string) template.HTML {
 	cats := []string{}
 	disk, enc, env := series{name: "disk"}, series{name: "base64"}, series{name: "JSON envelope"}
 	for i, c := range r.Classes {
-		cats = append(cats, fmt.Sprintf("%s (%s)", c.Class, numfmt.Ratio(c.Inflation)))
+		cats = append(cats, fmt.Sprintf("%s (%s)", c.Class, numfmt.Opt(c.Inflation, numfmt.Ratio)))
 		wire := float64(max(c.WireBytes, 1))
 		blob := math.Min(float64(c.DiskBytes), float64(c.Base64Bytes)*3/4)
 		e := float64(c.Base64Bytes) - blob

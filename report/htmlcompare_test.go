@@ -34,7 +34,7 @@ func comparePair(t testing.TB, factor float64) (base, nw *results.Result, c *res
 		r.Timeline = document(t, "timeline.json").Timeline
 		e := everything(t)
 		r.ServerCost, r.TurnSizes = e.ServerCost, e.TurnSizes
-		r.ServerCost.CPUMsPer1000Reads *= f
+		r.ServerCost.CPUMsPer1000Reads = num(*e.ServerCost.CPUMsPer1000Reads * f)
 		r.Target.Server.Version = version
 		r.Read, r.ReadOK = block(t, lognormal(5000, 20*f, 0.7)...), block(t, lognormal(4900, 19*f, 0.7)...)
 		r.Turn = block(t, lognormal(1250, 45*f, 0.6)...)

@@ -12,8 +12,13 @@ import (
 // and the notes that say what each row's clock is and how many values
 // are lower bounds.
 
-// latencyRow is one row of figures, every format's cells.
+// latencyRow is one row of figures, every format's cells. A block that
+// recorded nothing has no percentiles: its cells read "-", not the 0 of
+// its JSON (whose count says there is nothing under them).
 func latencyRow(name string, l results.Latency) []string {
+	if l.Count == 0 {
+		return []string{clip(name), "0", numfmt.None, numfmt.None, numfmt.None, numfmt.None, numfmt.None, numfmt.None}
+	}
 	return []string{clip(name), numfmt.Count(l.Count), numfmt.Ms(l.P50Ms), numfmt.Ms(l.P90Ms),
 		numfmt.Ms(l.P99Ms), numfmt.Ms(l.P999Ms), numfmt.Ms(l.MaxMs), numfmt.Ms(l.MeanMs)}
 }

@@ -94,8 +94,8 @@ func mdLatency(b *bytes.Buffer, r *results.Result) {
 
 func mdBytes(b *bytes.Buffer, r *results.Result) {
 	tot := r.Totals
-	fmt.Fprintf(b, "### Reads and bytes\n\nWire %s/s, disk %s/s; inflation = wire / disk.\n\n",
-		numfmt.Bytes(int64(tot.WireMBPerS*1e6)), numfmt.Bytes(int64(tot.DiskMBPerS*1e6)))
+	fmt.Fprintf(b, "### Reads and bytes\n\nWire %s, disk %s; inflation = wire / disk.\n\n",
+		bytesPerS(tot.WireMBPerS), bytesPerS(tot.DiskMBPerS))
 	rows := [][]string{}
 	for _, c := range r.Classes {
 		row := bytesRow(c.Class, c.MIME, c.Reads, c.Errors, c.WireBytes, c.DiskBytes, c.Base64Bytes, c.Inflation)

@@ -50,7 +50,7 @@ func WriteModes(w io.Writer, rs []*results.Result) error {
 				partP50 = numfmt.Ms(c.Chunk.P50Ms)
 			}
 			if err := t.Append([]string{clip(c.Class), clip(modeName(r, i)), fmt.Sprintf("%d/%d", ok, c.Reads), per(c.DiskBytes), per(c.WireBytes),
-				numfmt.Ratio(c.Inflation), usable, numfmt.Ms(c.P50Ms), numfmt.Ms(c.P99Ms), parts, partP50, rss}); err != nil {
+				numfmt.Opt(c.Inflation, numfmt.Ratio), usable, numfmt.Ms(c.P50Ms), numfmt.Ms(c.P99Ms), parts, partP50, rss}); err != nil {
 				return fmt.Errorf("report: modes: %w", err)
 			}
 			if ok < c.Reads {

@@ -13,7 +13,7 @@ func modeResult(transport, class, chunk string, reads, ok, chunks, wire, disk in
 	r.Target.Transport = transport
 	r.Workload.Name = "large-log"
 	r.Workload.Mix = []results.MixClass{{Class: class, RangedChunk: chunk}}
-	c := results.Class{Class: class, Reads: reads, Outcomes: map[string]int64{"ok": ok}, WireBytes: wire, DiskBytes: disk, Inflation: infl}
+	c := results.Class{Class: class, Reads: reads, Outcomes: map[string]int64{"ok": ok}, WireBytes: wire, DiskBytes: disk, Inflation: &infl}
 	c.Latency = results.Latency{Count: reads, P50Ms: 120, P99Ms: 180}
 	c.Chunk = results.Latency{Count: chunks, P50Ms: 3}
 	c.FirstUsable = results.Latency{Count: ok, P50Ms: 4}

@@ -92,7 +92,7 @@ func headerFields(r *results.Result) [][2]string {
 		{"server", fmt.Sprintf("%s, protocol %s", serverText(t), orDash(t.ProtocolVersion))},
 		{"started", fmt.Sprintf("%s, %s, %d sessions", started, measured, r.Workload.Sessions)},
 		{"load", fmt.Sprintf("%s, achieved %s, %s", asked,
-			numfmt.Rate(r.Totals.AchievedRate, "turns"), numfmt.Rate(r.Totals.ReadsPerS, "reads"))},
+			rate(r.Totals.AchievedRate, "turns"), rate(r.Totals.ReadsPerS, "reads"))},
 		{"host", fmt.Sprintf("%s, %s/%s, %d CPUs, %s", orDash(h.Hostname), h.OS, h.Arch, h.CPUs, h.GoVersion)},
 	}
 	switch {
@@ -138,15 +138,15 @@ func newTable(w io.Writer, left int, header ...string) *tablewriter.Table {
 	return t
 }
 
-func bytesRow(name, mime string, reads, errs, wire, disk, b64 int64, infl float64) []string {
+func bytesRow(name, mime string, reads, errs, wire, disk, b64 int64, infl *float64) []string {
 	return []string{clip(name), clip(orDash(mime)), numfmt.Count(reads), numfmt.Percent(errs, reads),
-		numfmt.Bytes(wire), numfmt.Bytes(disk), numfmt.Bytes(b64), numfmt.Ratio(infl)}
+		numfmt.Bytes(wire), numfmt.Bytes(disk), numfmt.Bytes(b64), numfmt.Opt(infl, numfmt.Ratio)}
 }
 
 func bytesTable(w io.Writer, r *results.Result) error {
 	tot := r.Totals
-	fmt.Fprintf(w, "reads and bytes (wire %s/s, disk %s/s; inflation = wire / disk)\n",
-		numfmt.Bytes(int64(tot.WireMBPerS*1e6)), numfmt.Bytes(int64(tot.DiskMBPerS*1e6)))
+	fmt.Fprintf(w, "reads and bytes (wire %s, disk %s; inflation = wire / disk)\n",
+		bytesPerS(tot.WireMBPerS), bytesPerS(tot.DiskMBPerS))
 	t := newTable(w, 2, "class", "mime", "reads", "errors", "wire", "disk", "base64", "inflation")
 	for _, c := range r.Classes {
 		row := bytesRow(c.Class, c.MIME, c.Reads, c.Errors, c.WireBytes, c.DiskBytes, c.Base64Bytes, c.Inflation)
@@ -240,8 +240,8 @@ func footerFields(r *results.Result) [][2]string {
 	add("shape", "%s", shapeText(r.Shape))
 	fs = append(fs, serverCostFields(r.ServerCost)...)
 	if g := r.Generator; g.CPUAvailable {
-		add("readbench", "CPU %.2f s over the measured run, %.1f ms per 1,000 reads (the generator itself)",
-			g.CPUSeconds, g.CPUMsPer1000Reads)
+		add("readbench", "CPU %.2f s over the measured run, %s per 1,000 reads (the generator itself)",
+			g.CPUSeconds, perThousand(g.CPUMsPer1000Reads))
 	}
 	add("timeline", "%s", timelineNote(r.Timeline))
 	if wu := r.Warmup; wu.Scheduled > 0 || wu.Turns > 0 {
@@ -328,17 +328,53 @@ func serverCostFields(c results.ServerCost) [][2]string {
 		return [][2]string{{"server", why}}
 	}
 	fs := [][2]string{
-		{"server", fmt.Sprintf("CPU %.2f s over the measured run, %.1f ms per 1,000 reads (%d process(es), %d samples)",
-			c.CPUSeconds, c.CPUMsPer1000Reads, c.Processes, c.Samples)},
-		{"memory", fmt.Sprintf("RSS %.1f MiB at start, %.1f peak, %.1f at end: %+.1f MiB, %+.1f MiB/min",
-			c.RSS.StartMiB, c.RSS.PeakMiB, c.RSS.EndMiB, c.RSS.GrowthMiB, c.RSS.SlopeMiBPerMinute)},
+		{"server", fmt.Sprintf("CPU %.2f s over the measured run, %s per 1,000 reads (%d process(es), %d samples)",
+			c.CPUSeconds, perThousand(c.CPUMsPer1000Reads), c.Processes, c.Samples)},
+		{"memory", fmt.Sprintf("RSS %.1f MiB at start, %.1f peak, %.1f at end: %+.1f MiB, slope %s",
+			c.RSS.StartMiB, c.RSS.PeakMiB, c.RSS.EndMiB, c.RSS.GrowthMiB, slopeText(c.RSS))},
 	}
 	if cs := c.ColdStart; cs.Available {
-		fs = append(fs, [2]string{"cold start", fmt.Sprintf("spawn to first answer %s, handshake %s, first read %s (%.2f× the steady median %s)",
-			numfmt.Ms(cs.SpawnToFirstAnswerMs), numfmt.Ms(cs.HandshakeMs), numfmt.Ms(cs.FirstReadMs),
-			cs.FirstReadVsMedian, numfmt.Ms(cs.SteadyMedianMs))})
+		first := "first read - (none answered)"
+		switch {
+		case cs.FirstReadVsMedian != nil:
+			first = fmt.Sprintf("first read %s (%s the steady median %s)", numfmt.Opt(cs.FirstReadMs, numfmt.Ms),
+				numfmt.Times(cs.FirstReadVsMedian), numfmt.Opt(cs.SteadyMedianMs, numfmt.Ms))
+		case cs.FirstReadMs != nil:
+			first = fmt.Sprintf("first read %s (- the steady median: none measured)", numfmt.Ms(*cs.FirstReadMs))
+		}
+		fs = append(fs, [2]string{"cold start", fmt.Sprintf("spawn to first answer %s, handshake %s, %s",
+			numfmt.Ms(cs.SpawnToFirstAnswerMs), numfmt.Ms(cs.HandshakeMs), first)})
 	}
 	return fs
+}
+
+// rate is a per-second figure of the measured phase, "50.0 turns/s", or
+// "-" over no measured time.
+func rate(perS *float64, unit string) string {
+	return numfmt.Opt(perS, func(v float64) string { return numfmt.Rate(v, unit) })
+}
+
+// bytesPerS is a rate in MB/s written in SI units, "24.5 MB/s", or "-".
+func bytesPerS(mbPerS *float64) string {
+	return numfmt.Opt(mbPerS, func(v float64) string { return numfmt.Bytes(int64(v*1e6)) + "/s" })
+}
+
+// perThousand is a CPU figure per 1,000 reads, "3009.8 ms", or "-" for a
+// run that answered no read.
+func perThousand(ms *float64) string { return numfmt.Opt(ms, numfmt.Fixed(1, " ms")) }
+
+// slopeText is the memory slope with two standard errors either side,
+// "+1.2 ± 0.3 MiB/min", or "-" with the rule when the run was too short
+// to fit one (docs/measurement.md, the server's cost).
+func slopeText(r results.RSSCost) string {
+	if r.SlopeMiBPerMinute == nil {
+		return numfmt.None + " (a slope needs a minute of samples)"
+	}
+	se := 0.0
+	if r.SlopeStdErr != nil {
+		se = *r.SlopeStdErr
+	}
+	return fmt.Sprintf("%+.1f ± %.1f MiB/min (2 standard errors)", *r.SlopeMiBPerMinute, 2*se)
 }
 
 // notFound counts the reads that found nothing: not_found outcomes, and

@@ -70,9 +70,13 @@ func adviceReasoning(a stats.Advice) []string {
 			"so the deadline below is a floor; rerun with a longer one to measure the tail.",
 			numfmt.Share(a.CutShare), dur(dl))
 	}
-	say("Deadline %s = %d x the turn tail %s, rounded up; never the read median %s: all %d reads "+
-		"beat it only 0.5^%d = %s of the time.",
-		dur(a.Deadline), stats.DeadlineHeadway, dur(a.Tail), dur(a.ReadP50), n, n, numfmt.Share(a.AllBeatMedian))
+	if a.Reads > 0 {
+		say("Deadline %s = %d x the turn tail %s, rounded up; never the read median %s: all %d reads "+
+			"beat it only 0.5^%d = %s of the time.",
+			dur(a.Deadline), stats.DeadlineHeadway, dur(a.Tail), dur(a.ReadP50), n, n, numfmt.Share(a.AllBeatMedian))
+	} else { // no read median to set against it: not "the read median 0"
+		say("Deadline %s = %d x the turn tail %s, rounded up.", dur(a.Deadline), stats.DeadlineHeadway, dur(a.Tail))
+	}
 	if a.FewTurns {
 		out = append(out, fewSamples("turn", a.Turns))
 	}

@@ -64,6 +64,14 @@ func TestAdviceReasoning(t *testing.T) {
 			want: []string{"10 x read max 2.00s", "1 parallel reads"},
 		},
 		{
+			name: "every read cancelled: the deadline from the turns, no read median quoted",
+			in: stats.AdviceInput{
+				Read: adviceHist(), Turn: adviceHist(20, 100*ms), Turns: 20, Cut: 20, Cancelled: 40,
+				Parallel: 2, Deadline: 100 * ms, ReadTimeout: 5 * time.Second,
+			},
+			want: []string{"Deadline 200ms = 2 x the turn tail 100ms, rounded up.", "No read answered"},
+		},
+		{
 			name: "no samples: says so, and no NaN",
 			in:   stats.AdviceInput{Deadline: 800 * ms, ReadTimeout: 5 * time.Second, Parallel: 4},
 			want: []string{"No read answered", "No turn finished"},
@@ -71,6 +79,9 @@ func TestAdviceReasoning(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			all := strings.Join(adviceReasoning(stats.Advise(c.in)), "\n")
+			if strings.Contains(all, "read median 0") {
+				t.Errorf("a median of no reads quoted as 0:\n%s", all)
+			}
 			for _, s := range c.want {
 				if !strings.Contains(all, s) {
 					t.Errorf("reasoning lacks %q:\n%s", s, all)

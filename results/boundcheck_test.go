@@ -37,11 +37,11 @@ func TestCheckBounds(t *testing.T) {
 	if !strings.Contains(got[3].Reason, "not measured") {
 		t.Errorf("server cost not measured: %+v", got[3])
 	}
-	nw.Totals.AchievedRate = 9.8 // -6.7%: beyond the bound, but 420 turns cannot tell it from chance
+	nw.Totals.AchievedRate = figure(9.8) // -6.7%: beyond the bound, but 420 turns cannot tell it from chance
 	if g := check(nw)[1]; !g.Pass || g.Noise != WithinNoise || !strings.Contains(g.Reason, "within the noise") {
 		t.Errorf("rate -6.7%%: %+v", g)
 	}
-	nw.Totals.AchievedRate = 5 // halved: significant
+	nw.Totals.AchievedRate = figure(5) // halved: significant
 	if g := check(nw)[1]; g.Pass || g.Noise != Significant || g.Limit != 10.5*0.95 {
 		t.Errorf("rate halved: %+v", g)
 	}

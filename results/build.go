@@ -205,14 +205,9 @@ func candidates(ls []stats.Limit) []Candidate {
 // totals computes the counters and rates of the measured phase.
 func totals(m Meta, run *stats.Phase) Totals {
 	secs := m.Measured.Seconds()
-	perS := func(n float64) float64 {
-		if secs <= 0 {
-			return 0
-		}
-		return n / secs
-	}
-	sent := run.Outcomes.Total() - run.Outcomes[stats.Dropped] // dropped reads were never sent
-	started := run.Turns - run.TurnEndCount(stats.TurnDropped) // dropped turns never started: not achieved
+	perS := func(n float64) *float64 { return quotient(n, secs, nil) } // null over no measured time
+	sent := run.Outcomes.Total() - run.Outcomes[stats.Dropped]         // dropped reads were never sent
+	started := run.Turns - run.TurnEndCount(stats.TurnDropped)         // dropped turns never started: not achieved
 	errs := run.Outcomes.Errors()
 	return Totals{
 		Scheduled: run.Scheduled,
@@ -233,7 +228,7 @@ func totals(m Meta, run *stats.Phase) Totals {
 		AskedRate:    finite(m.AskedRate),
 		AchievedRate: perS(float64(started)),
 		Base64Bytes:  run.Base64Bytes,
-		Inflation:    stats.Ratio(run.WireBytes, run.DiskBytes),
+		Inflation:    quotient(float64(run.WireBytes), float64(run.DiskBytes), nil),
 		WireMBPerS:   perS(float64(run.WireBytes) / 1e6),
 		DiskMBPerS:   perS(float64(run.DiskBytes) / 1e6),
 		IdentityOK:   stats.CheckIdentity(run.Scheduled, &run.Outcomes) == nil,
@@ -304,7 +299,7 @@ func class(c *stats.ClassStats) (Class, error) {
 		WireBytes:     c.WireBytes,
 		DiskBytes:     c.DiskBytes,
 		Base64Bytes:   c.Base64Bytes,
-		Inflation:     stats.Ratio(c.WireBytes, c.DiskBytes),
+		Inflation:     quotient(float64(c.WireBytes), float64(c.DiskBytes), nil),
 		EncodingBytes: enc, EnvelopeBytes: env, Base64Padding: c.Base64Padding,
 		Cache: Cache{
 			Hinted: c.Cache.Hinted, MinTTLMs: millis(c.Cache.MinTTL), MaxTTLMs: millis(c.Cache.MaxTTL),

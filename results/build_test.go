@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/stats"
 )
 
@@ -89,8 +90,8 @@ func TestBuildFigures(t *testing.T) {
 		}
 	}
 	// 415 reads were sent (the 5 dropped were not) in 10 s; 105 turns.
-	if tot.ReadsPerS != 41.5 || tot.TurnsPerS != 10.5 || tot.AchievedRate != 10.5 || tot.AskedRate != 50 {
-		t.Errorf("rates: reads %v turns %v achieved %v asked %v", tot.ReadsPerS, tot.TurnsPerS, tot.AchievedRate, tot.AskedRate)
+	if is(tot.ReadsPerS) != 41.5 || is(tot.TurnsPerS) != 10.5 || is(tot.AchievedRate) != 10.5 || tot.AskedRate != 50 {
+		t.Errorf("rates: reads %v turns %v achieved %v asked %v", deref(tot.ReadsPerS), deref(tot.TurnsPerS), deref(tot.AchievedRate), tot.AskedRate)
 	}
 	if tot.Errors != 10 || tot.ErrorRate != 10.0/420 {
 		t.Errorf("errors %d rate %v: timeouts and drops count, expected errors do not", tot.Errors, tot.ErrorRate)
@@ -100,8 +101,8 @@ func TestBuildFigures(t *testing.T) {
 	if tot.WireBytes != wire || tot.DiskBytes != disk || tot.Base64Bytes != 100*pngB64 {
 		t.Errorf("bytes %d/%d/%d", tot.WireBytes, tot.DiskBytes, tot.Base64Bytes)
 	}
-	if tot.Inflation != float64(wire)/float64(disk) || tot.WireMBPerS != float64(wire)/1e6/10 {
-		t.Errorf("inflation %v, wire MB/s %v", tot.Inflation, tot.WireMBPerS)
+	if tot.Inflation == nil || *tot.Inflation != float64(wire)/float64(disk) || is(tot.WireMBPerS) != float64(wire)/1e6/10 {
+		t.Errorf("inflation %v, wire MB/s %v", numfmt.Opt(tot.Inflation, numfmt.Ratio), deref(tot.WireMBPerS))
 	}
 	if tot.TurnEnds != (TurnEnds{Complete: 100, Cut: 3, Failed: 2}) || tot.Turns != 105 {
 		t.Errorf("turns %d %+v", tot.Turns, tot.TurnEnds)
@@ -129,13 +130,13 @@ func TestBuildFigures(t *testing.T) {
 
 	md, png, pol := r.Classes[0], r.Classes[1], r.Classes[2]
 	if md.Class != "markdown" || md.MIME != "text/markdown" || md.Reads != 305 || md.Count != 300 ||
-		!near(md.P99Ms, 20) || md.Inflation != 1.4 || md.Errors != 5 {
+		!near(md.P99Ms, 20) || md.Inflation == nil || *md.Inflation != 1.4 || md.Errors != 5 {
 		t.Errorf("markdown %+v", md)
 	}
-	if png.Inflation != float64(pngWire)/pngDisk || png.Base64Bytes != 100*pngB64 || !near(png.P50Ms, 100) {
+	if png.Inflation == nil || *png.Inflation != float64(pngWire)/pngDisk || png.Base64Bytes != 100*pngB64 || !near(png.P50Ms, 100) {
 		t.Errorf("screenshot %+v", png)
 	}
-	if pol.Inflation != 0 || pol.Outcomes["expected_error"] != 10 || len(pol.Outcomes) != int(stats.NumOutcomes) {
+	if pol.Inflation != nil || pol.Outcomes["expected_error"] != 10 || len(pol.Outcomes) != int(stats.NumOutcomes) {
 		t.Errorf("renamed-policy %+v: inflation is 0 when nothing was decoded", pol)
 	}
 	if r.Cancellation.CancelToLateMs.Count != 0 || r.Cancellation.CancelToLateMs.HDR == "" {
@@ -210,14 +211,16 @@ func TestBuildRefusesMissingInput(t *testing.T) {
 	if _, err := Build(fixtureMeta(false), fixtureWorkload(t), nil, nil); err == nil {
 		t.Error("no measured run: want an error")
 	}
-	// No warmup and no measured time: zeros, never a division by zero.
+	// No warmup and no measured time: no rate (null), never a division by zero.
 	m := fixtureMeta(false)
 	m.Measured = 0
 	r, err := Build(m, fixtureWorkload(t), fixtureRun(false), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Totals.ReadsPerS != 0 || r.Warmup.Scheduled != 0 || r.Warmup.Read.HDR == "" ||
+	tot := r.Totals
+	if tot.ReadsPerS != nil || tot.TurnsPerS != nil || tot.AchievedRate != nil || tot.WireMBPerS != nil || tot.DiskMBPerS != nil ||
+		r.Warmup.Scheduled != 0 || r.Warmup.Read.HDR == "" ||
 		len(r.Warmup.Outcomes) != int(stats.NumOutcomes) {
 		t.Errorf("totals %+v warmup %+v", r.Totals, r.Warmup)
 	}

@@ -121,7 +121,9 @@ type ClassDelta struct {
 	Read      []Delta `json:"read"`     // class.NAME.read.p50 … max, mean
 	Errors    Delta   `json:"errors"`   // class.NAME.errors
 	Outcomes  []Delta `json:"outcomes"` // class.NAME.outcome.X, for outcomes either side saw
-	Inflation Delta   `json:"inflation"`
+	// Inflation is the zero Delta (metric "") when either side decoded
+	// no bytes: it has no inflation to compare.
+	Inflation Delta `json:"inflation"`
 }
 
 // TurnSizeDelta is the turn latency of turns with Attachments attachments.
@@ -196,7 +198,10 @@ func (c *Comparison) all() []Delta {
 	}
 	for _, cl := range c.Classes {
 		out = append(out, cl.Read...)
-		out = append(out, cl.Errors, cl.Inflation)
+		out = append(out, cl.Errors)
+		if cl.Inflation.Metric != "" { // a side without decoded bytes has no inflation delta
+			out = append(out, cl.Inflation)
+		}
 		out = append(out, cl.Outcomes...)
 	}
 	for _, ts := range c.TurnSizes {

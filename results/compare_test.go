@@ -39,7 +39,7 @@ func synthetic(t *testing.T, n int, scale float64, seed uint64) *Result {
 	r.Classes = []Class{{Class: "md", Reads: int64(n), Errors: int64(n / 100), Outcomes: map[string]int64{"ok": int64(n - n/100), "timeout": int64(n / 100)}, Latency: r.Read}}
 	r.TurnSizes = []TurnSize{{Attachments: 2, Latency: r.Turn}}
 	r.Totals = Totals{Scheduled: int64(n), Outcomes: map[string]int64{"ok": int64(n - n/100), "timeout": int64(n / 100)},
-		Errors: int64(n / 100), AchievedRate: 50, ReadsPerS: 100, MeasuredS: float64(n) / 100, IdentityOK: true}
+		Errors: int64(n / 100), AchievedRate: figure(50), ReadsPerS: figure(100), MeasuredS: float64(n) / 100, IdentityOK: true}
 	return r
 }
 
@@ -126,7 +126,7 @@ func TestLagSlack(t *testing.T) {
 func TestShareAndRate(t *testing.T) {
 	a, b := synthetic(t, 1000, 1, 1), synthetic(t, 1000, 1, 2)
 	b.Totals.Errors, b.Totals.Outcomes["timeout"], b.Totals.Outcomes["ok"] = 100, 100, 900
-	b.Totals.AchievedRate = 25
+	b.Totals.AchievedRate = figure(25)
 	cmp, _ := Compare(a, b, CompareOptions{})
 	for metric, want := range map[string]Noise{"errors": Significant, "outcome.timeout": Significant, "outcome.ok": Significant,
 		"outcome.cancelled": Unchanged, "rate": Significant, "read_rate": Unchanged, "class.md.errors": Unchanged} {

@@ -57,9 +57,11 @@ func Compare(base, nw *Result, o CompareOptions) (*Comparison, error) {
 	c.TurnSizes = turnSizeDeltas(base, nw, noiseOf("turn", base, nw, floor))
 	c.Rates = rateDeltas(base.Totals, nw.Totals, floor)
 	c.Outcomes = outcomeDeltas("", base.Totals.Outcomes, nw.Totals.Outcomes, base.Totals.Scheduled, nw.Totals.Scheduled, true)
-	infl := newDelta("inflation", "inflation", "x", base.Totals.Inflation, nw.Totals.Inflation)
-	untested(&infl, "a ratio of byte counts: no test")
-	c.Inflation = []Delta{infl}
+	c.Inflation = []Delta{}
+	if infl, ok := figureDelta("inflation", "inflation", "x", base.Totals.Inflation, nw.Totals.Inflation); ok {
+		untested(&infl, "a ratio of byte counts: no test")
+		c.Inflation = append(c.Inflation, infl)
+	}
 	c.ServerCost, c.ColdStart = costDeltas(base.ServerCost, nw.ServerCost)
 	c.Content = compareContent(base.Digests, nw.Digests)
 	return c, nil
@@ -72,6 +74,17 @@ func newDelta(metric, label, unit string, a, b float64) Delta {
 		d.Relative, d.RelativeOK = (b-a)/a, true
 	}
 	return d
+}
+
+// figureDelta is the delta of a figure that may have no value (JSON
+// null); ok is false when either side has none: there is no change to
+// state, and a 0 in its place would be one. Bounds on such a metric are
+// then held to the results, which say it was not measured.
+func figureDelta(metric, label, unit string, a, b *float64) (Delta, bool) {
+	if a == nil || b == nil {
+		return Delta{}, false
+	}
+	return newDelta(metric, label, unit, *a, *b), true
 }
 
 func sideOf(r *Result, label string) Side {
@@ -142,8 +155,10 @@ func classDeltas(base, nw *Result, n noise) []ClassDelta {
 				cd.Errors = newDelta(p+"errors", "errors", "%", pct(a.Errors, a.Reads), pct(b.Errors, b.Reads))
 				testShare(&cd.Errors, a.Errors, a.Reads, b.Errors, b.Reads)
 				cd.Outcomes = outcomeDeltas(p, a.Outcomes, b.Outcomes, a.Reads, b.Reads, false)
-				cd.Inflation = newDelta(p+"inflation", "inflation", "x", a.Inflation, b.Inflation)
-				untested(&cd.Inflation, "a ratio of byte counts: no test")
+				if infl, ok := figureDelta(p+"inflation", "inflation", "x", a.Inflation, b.Inflation); ok {
+					cd.Inflation = infl // else the zero Delta: no metric, no row
+					untested(&cd.Inflation, "a ratio of byte counts: no test")
+				}
 			}
 			out = append(out, cd)
 		}
@@ -176,11 +191,16 @@ func turnSizeDeltas(base, nw *Result, n noise) []TurnSizeDelta {
 func rateDeltas(a, b Totals, floor float64) []Delta {
 	asked := newDelta("asked_rate", "asked turns/s", "/s", a.AskedRate, b.AskedRate)
 	untested(&asked, "asked, not measured")
-	rate := newDelta("rate", "achieved turns/s", "/s", a.AchievedRate, b.AchievedRate)
-	testRate(&rate, a.AchievedRate*a.MeasuredS, b.AchievedRate*b.MeasuredS, a.MeasuredS, b.MeasuredS, floor)
-	reads := newDelta("read_rate", "reads/s", "/s", a.ReadsPerS, b.ReadsPerS)
-	testRate(&reads, a.ReadsPerS*a.MeasuredS, b.ReadsPerS*b.MeasuredS, a.MeasuredS, b.MeasuredS, floor)
-	return []Delta{asked, rate, reads}
+	out := []Delta{asked}
+	if rate, ok := figureDelta("rate", "achieved turns/s", "/s", a.AchievedRate, b.AchievedRate); ok {
+		testRate(&rate, rate.Base*a.MeasuredS, rate.New*b.MeasuredS, a.MeasuredS, b.MeasuredS, floor)
+		out = append(out, rate)
+	}
+	if reads, ok := figureDelta("read_rate", "reads/s", "/s", a.ReadsPerS, b.ReadsPerS); ok {
+		testRate(&reads, reads.Base*a.MeasuredS, reads.New*b.MeasuredS, a.MeasuredS, b.MeasuredS, floor)
+		out = append(out, reads)
+	}
+	return out
 }
 
 // outcomeDeltas compares the share of each outcome (in % of n reads), with
@@ -212,11 +232,14 @@ func outcomeDeltas(prefix string, a, b map[string]int64, na, nb int64, all bool)
 func costDeltas(a, b ServerCost) (cost, cold []Delta) {
 	cost, cold = []Delta{}, []Delta{}
 	if a.Available && b.Available {
-		for _, d := range []Delta{
-			newDelta("server_cost.cpu_per_1000_reads", "CPU per 1,000 reads", "ms", a.CPUMsPer1000Reads, b.CPUMsPer1000Reads),
+		ds := []Delta{}
+		if d, ok := figureDelta("server_cost.cpu_per_1000_reads", "CPU per 1,000 reads", "ms", a.CPUMsPer1000Reads, b.CPUMsPer1000Reads); ok {
+			ds = append(ds, d)
+		}
+		for _, d := range append(ds,
 			newDelta("server_cost.rss_peak", "peak RSS", "MiB", a.RSS.PeakMiB, b.RSS.PeakMiB),
 			newDelta("server_cost.rss_growth", "RSS growth", "MiB", a.RSS.GrowthMiB, b.RSS.GrowthMiB),
-		} {
+		) {
 			untested(&d, "one measurement per run: no test")
 			cost = append(cost, d)
 		}
@@ -225,8 +248,11 @@ func costDeltas(a, b ServerCost) (cost, cold []Delta) {
 		for _, d := range []Delta{
 			newDelta("cold_start.spawn", "spawn to first answer", "ms", a.ColdStart.SpawnToFirstAnswerMs, b.ColdStart.SpawnToFirstAnswerMs),
 			newDelta("cold_start.handshake", "handshake", "ms", a.ColdStart.HandshakeMs, b.ColdStart.HandshakeMs),
-			newDelta("cold_start.first_read", "first read", "ms", a.ColdStart.FirstReadMs, b.ColdStart.FirstReadMs),
 		} {
+			untested(&d, "one measurement per run: no test")
+			cold = append(cold, d)
+		}
+		if d, ok := figureDelta("cold_start.first_read", "first read", "ms", a.ColdStart.FirstReadMs, b.ColdStart.FirstReadMs); ok {
 			untested(&d, "one measurement per run: no test")
 			cold = append(cold, d)
 		}

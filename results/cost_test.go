@@ -14,20 +14,20 @@ func TestServerCostOf(t *testing.T) {
 	c := servercost.Summary{
 		Available: true, Processes: 2, Samples: 41, CPU: 1500 * time.Millisecond, Reads: 3000,
 		CPUPer1000Reads: 500 * time.Millisecond,
-		RSSStart:        20 << 20, RSSPeak: 64 << 20, RSSEnd: 30 << 20, RSSGrowth: 10 << 20, RSSSlopeMiBPerMin: 1.23456,
+		RSSStart:        20 << 20, RSSPeak: 64 << 20, RSSEnd: 30 << 20, RSSGrowth: 10 << 20, RSSSlope: servercost.Slope{OK: true, MiBPerMin: 1.23456, StdErr: 0.0444},
 		ColdStart: true, SpawnToFirstAnswer: 80 * time.Millisecond, Handshake: 12 * time.Millisecond, FirstRead: 9 * time.Millisecond,
 	}
 	got := ServerCostOf(c, 1.5)
 	want := ServerCost{
-		Available: true, Processes: 2, Samples: 41, CPUSeconds: 1.5, Reads: 3000, CPUMsPer1000Reads: 500,
-		RSS:       RSSCost{StartMiB: 20, PeakMiB: 64, EndMiB: 30, GrowthMiB: 10, SlopeMiBPerMinute: 1.235},
-		ColdStart: Cold{Available: true, SpawnToFirstAnswerMs: 80, HandshakeMs: 12, FirstReadMs: 9, SteadyMedianMs: 1.5, FirstReadVsMedian: 6},
+		Available: true, Processes: 2, Samples: 41, CPUSeconds: 1.5, Reads: 3000, CPUMsPer1000Reads: figure(500),
+		RSS:       RSSCost{StartMiB: 20, PeakMiB: 64, EndMiB: 30, GrowthMiB: 10, SlopeMiBPerMinute: figure(1.235), SlopeStdErr: figure(0.044)},
+		ColdStart: Cold{Available: true, SpawnToFirstAnswerMs: 80, HandshakeMs: 12, FirstReadMs: figure(9), SteadyMedianMs: figure(1.5), FirstReadVsMedian: figure(6)},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
-	if s := ServerCostOf(c, 0); s.ColdStart.FirstReadVsMedian != 0 {
-		t.Errorf("ratio without a median: %v", s.ColdStart.FirstReadVsMedian)
+	if s := ServerCostOf(c, 0); s.ColdStart.FirstReadVsMedian != nil {
+		t.Errorf("ratio without a median: %v", *s.ColdStart.FirstReadVsMedian)
 	}
 	c.ColdStart = false
 	if s := ServerCostOf(c, 1.5); s.ColdStart != (Cold{}) {
@@ -54,7 +54,7 @@ func TestServerCostNotAvailable(t *testing.T) {
 			}
 		}
 		var back ServerCost
-		if err := json.Unmarshal(b, &back); err != nil || back != s {
+		if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, s) {
 			t.Errorf("round trip: %+v, %v", back, err)
 		}
 	}

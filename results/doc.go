@@ -28,7 +28,10 @@
 // other HDR tools can read them, and every top-level key is present in
 // every result, empty rather than absent, so scripts (jq, dashboards) never
 // need to guess. The schema only grows: a v1 key is never removed or
-// changed in meaning.
+// changed in meaning. A figure with nothing under it (a ratio over a zero
+// or missing divisor, a rate over no measured time, a slope of a run too
+// short to fit one) is null, never a 0 that would read as measured; the
+// ratios are all made by one function (quotient, figure.go).
 //
 // Secrets never reach a result: header values are replaced by "<redacted>"
 // and passwords in target URLs are masked.

@@ -99,7 +99,7 @@ type Shard struct {
 	GeneratorBound bool       `json:"generator_bound"`
 	Scheduled      int64      `json:"scheduled"`
 	AskedRate      float64    `json:"asked_rate"`
-	AchievedRate   float64    `json:"achieved_rate"`
+	AchievedRate   *float64   `json:"achieved_rate"`
 	ServerCost     ServerCost `json:"server_cost"`
 }
 
@@ -140,8 +140,9 @@ type Generator struct {
 	// the measured phase (its children, stdio servers, not included).
 	CPUSeconds float64 `json:"cpu_s"`
 	// CPUMsPer1000Reads is CPUSeconds per 1,000 measured reads, the unit
-	// of server_cost, so the two compare directly.
-	CPUMsPer1000Reads float64 `json:"cpu_ms_per_1000_reads"`
+	// of server_cost, so the two compare directly; null without CPU
+	// figures or without an answered read.
+	CPUMsPer1000Reads *float64 `json:"cpu_ms_per_1000_reads"`
 }
 
 // generatorOf makes the generator block: cpu 0 is unknown; reads are the
@@ -153,9 +154,7 @@ func generatorOf(peakRSS int64, cpu time.Duration, reads int64) Generator {
 	}
 	g.CPUAvailable = true
 	g.CPUSeconds = costMillis(cpu) / 1000
-	if reads > 0 {
-		g.CPUMsPer1000Reads = costMillis(time.Duration(float64(cpu) * 1000 / float64(reads)))
-	}
+	g.CPUMsPer1000Reads = perThousandReads(cpu, reads)
 	return g
 }
 
@@ -181,10 +180,10 @@ type Host struct {
 // excluded). ErrorRate is a fraction of the scheduled reads (0.01 = 1%), the
 // same base as the identity. MB are 10^6 bytes.
 type Totals struct {
-	Scheduled    int64            `json:"scheduled"` // reads scheduled, dropped ones included
-	Outcomes     map[string]int64 `json:"outcomes"`  // every outcome name, zeros too
-	ReadsPerS    float64          `json:"reads_per_s"`
-	TurnsPerS    float64          `json:"turns_per_s"`
+	Scheduled    int64            `json:"scheduled"`   // reads scheduled, dropped ones included
+	Outcomes     map[string]int64 `json:"outcomes"`    // every outcome name, zeros too
+	ReadsPerS    *float64         `json:"reads_per_s"` // null, as every rate, when measured_s is 0
+	TurnsPerS    *float64         `json:"turns_per_s"`
 	WireBytes    int64            `json:"wire_bytes"`
 	DiskBytes    int64            `json:"disk_bytes"`
 	Turns        int64            `json:"turns"`
@@ -192,11 +191,11 @@ type Totals struct {
 	Errors       int64            `json:"errors"`
 	ErrorRate    float64          `json:"error_rate"`
 	AskedRate    float64          `json:"asked_rate"`    // turns/s asked; 0 for the closed model
-	AchievedRate float64          `json:"achieved_rate"` // turns/s that started (= TurnsPerS): dropped turns are not achieved
+	AchievedRate *float64         `json:"achieved_rate"` // turns/s that started (= TurnsPerS): dropped turns are not achieved
 	Base64Bytes  int64            `json:"base64_bytes"`
-	Inflation    float64          `json:"inflation"` // wire/disk, 0 when nothing was decoded
-	WireMBPerS   float64          `json:"wire_mb_per_s"`
-	DiskMBPerS   float64          `json:"disk_mb_per_s"`
+	Inflation    *float64         `json:"inflation"` // wire/disk, null when nothing was decoded
+	WireMBPerS   *float64         `json:"wire_mb_per_s"`
+	DiskMBPerS   *float64         `json:"disk_mb_per_s"`
 	// IdentityOK is scheduled = sum of outcomes. A false here means reads
 	// were lost by the generator: the other figures cannot be trusted.
 	IdentityOK bool    `json:"identity_ok"`
@@ -252,10 +251,10 @@ type Class struct {
 	Errors   int64            `json:"errors"`
 	Outcomes map[string]int64 `json:"outcomes"`
 	Latency
-	WireBytes   int64   `json:"wire_bytes"`
-	DiskBytes   int64   `json:"disk_bytes"`
-	Base64Bytes int64   `json:"base64_bytes"`
-	Inflation   float64 `json:"inflation"` // wire/disk, 0 when disk is 0
+	WireBytes   int64    `json:"wire_bytes"`
+	DiskBytes   int64    `json:"disk_bytes"`
+	Base64Bytes int64    `json:"base64_bytes"`
+	Inflation   *float64 `json:"inflation"` // wire/disk, null when disk is 0
 	// The inflation split: EncodingBytes is what base64 adds (a quarter of
 	// the base64 characters, exact up to padding), EnvelopeBytes the rest
 	// of the wire bytes above disk (JSON framing, field names, escaping).

@@ -133,7 +133,7 @@ func TestMergeAddsGeneratorCost(t *testing.T) {
 	}
 	g := got.Generator
 	reads := in[0].Result.Service.Count + in[1].Result.Service.Count
-	if !g.CPUAvailable || g.CPUSeconds != 3 || g.PeakRSSBytes != 2<<20 || g.CPUMsPer1000Reads != costMillis(time.Duration(3e12/float64(reads))) {
+	if !g.CPUAvailable || g.CPUSeconds != 3 || g.PeakRSSBytes != 2<<20 || g.CPUMsPer1000Reads == nil || *g.CPUMsPer1000Reads != costMillis(time.Duration(3e12/float64(reads))) {
 		t.Fatalf("merged generator %+v, want 3 s of CPU over %d reads and a 2 MiB peak", g, reads)
 	}
 	in[1].Result.Generator.CPUAvailable = false

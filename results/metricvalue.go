@@ -32,13 +32,13 @@ func (r *Result) MetricValue(m bounds.Metric) (float64, error) {
 	case "errors":
 		return percent(t.Errors, t.Scheduled), nil
 	case "rate":
-		return t.AchievedRate, nil
+		return valueOf(m.Name, t.AchievedRate, "no measured time")
 	case "read_rate":
-		return t.ReadsPerS, nil
+		return valueOf(m.Name, t.ReadsPerS, "no measured time")
 	case "asked_rate":
 		return t.AskedRate, nil
 	case "inflation":
-		return t.Inflation, nil
+		return valueOf(m.Name, t.Inflation, "no bytes were decoded")
 	}
 	if name, ok := strings.CutPrefix(m.Key, "outcome."); ok {
 		return percent(t.Outcomes[name], t.Scheduled), nil
@@ -79,7 +79,7 @@ func (r *Result) classValue(m bounds.Metric) (float64, error) {
 	case "errors":
 		return percent(c.Errors, c.Reads), nil
 	case "inflation":
-		return c.Inflation, nil
+		return valueOf(m.Name, c.Inflation, "the class decoded no bytes")
 	}
 	if name, ok := strings.CutPrefix(m.Key, "outcome."); ok {
 		return percent(c.Outcomes[name], c.Reads), nil
@@ -114,13 +114,15 @@ func (r *Result) costValue(m bounds.Metric) (v float64, ok bool, err error) {
 	}
 	switch m.Key {
 	case "server_cost.cpu_per_1000_reads":
-		return sc.CPUMsPer1000Reads, true, nil
+		v, err := valueOf(m.Name, sc.CPUMsPer1000Reads, "no read was answered")
+		return v, true, err
 	case "server_cost.rss_peak":
 		return sc.RSS.PeakMiB, true, nil
 	case "server_cost.rss_growth":
 		return sc.RSS.GrowthMiB, true, nil
 	case "cold_start.first_read":
-		return sc.ColdStart.FirstReadMs, true, nil
+		v, err := valueOf(m.Name, sc.ColdStart.FirstReadMs, "no read was answered")
+		return v, true, err
 	case "cold_start.handshake":
 		return sc.ColdStart.HandshakeMs, true, nil
 	default: // cold_start.spawn

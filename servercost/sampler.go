@@ -9,7 +9,7 @@ import (
 )
 
 // Every is how often the server's processes are sampled: often enough
-// for a peak and a slope over a short run, rare enough (two small /proc
+// for a peak over a short run and a slope over a minute (FitSlope), rare enough (two small /proc
 // reads per process) to cost the generator nothing measurable.
 const Every = 250 * time.Millisecond
 
@@ -162,8 +162,11 @@ type Summary struct {
 	CPUPer1000Reads time.Duration // 0 without reads
 	// RSS over the whole sampling (handshake to the end of the run).
 	RSSStart, RSSPeak, RSSEnd int64
-	RSSGrowth                 int64   // end - start, bytes
-	RSSSlopeMiBPerMin         float64 // least squares over the samples: a leak shows as a steady positive slope
+	RSSGrowth                 int64 // end - start, bytes
+	// RSSSlope is the least-squares slope over the samples, when the
+	// run was long enough to fit one (FitSlope): a leak shows as a
+	// steady positive slope well above its standard error.
+	RSSSlope Slope
 	// Cold start (stdio targets), see ColdStart.
 	ColdStart          bool
 	SpawnToFirstAnswer time.Duration
@@ -190,7 +193,7 @@ func (r Trace) Summarize(from, to time.Time, reads int64) Summary {
 		s.RSSPeak = max(s.RSSPeak, x.RSS)
 	}
 	s.RSSGrowth = s.RSSEnd - s.RSSStart
-	s.RSSSlopeMiBPerMin = rssSlope(r.Samples)
+	s.RSSSlope = FitSlope(r.Samples)
 	return s
 }
 
@@ -221,28 +224,4 @@ func cpuAt(ss []Sample, t time.Time) time.Duration {
 		return a.CPU + time.Duration(f*float64(b.CPU-a.CPU))
 	}
 	return ss[len(ss)-1].CPU
-}
-
-// rssSlope is the least-squares slope of RSS over time, MiB per minute;
-// 0 with fewer than two distinct instants.
-func rssSlope(ss []Sample) float64 {
-	if len(ss) < 2 {
-		return 0
-	}
-	t0 := ss[0].At
-	var n, sx, sy, sxx, sxy float64
-	for _, x := range ss {
-		m := x.At.Sub(t0).Minutes()
-		y := float64(x.RSS) / (1 << 20)
-		n++
-		sx += m
-		sy += y
-		sxx += m * m
-		sxy += m * y
-	}
-	den := n*sxx - sx*sx
-	if den <= 1e-18 {
-		return 0
-	}
-	return (n*sxy - sx*sy) / den
 }

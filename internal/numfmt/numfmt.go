@@ -154,3 +154,30 @@ func Ratio(r float64) string {
 func Percentile(q float64) string {
 	return strconv.FormatFloat(math.Round(q*10000)/100, 'f', -1, 64)
 }
+
+// None is what every format prints for a figure with nothing under it: a
+// ratio whose divisor is zero or missing (CPU per 1,000 reads of a run
+// that answered none, a first read against a median that was never
+// measured), a slope of a run too short to fit one. A 0 there would read
+// as a measured value ("the server is free").
+const None = "-"
+
+// Opt writes *v with f, or None when v is nil: the one way the reports
+// print a figure the result document may hold as null, so no format can
+// print a zero instead.
+func Opt(v *float64, f func(float64) string) string {
+	if v == nil || math.IsNaN(*v) || math.IsInf(*v, 0) {
+		return None
+	}
+	return f(*v)
+}
+
+// Fixed returns a formatter with d decimals and a unit suffix
+// ("3009.8 ms" for Fixed(1, " ms")), for Opt.
+func Fixed(d int, suffix string) func(float64) string {
+	return func(v float64) string { return strconv.FormatFloat(v, 'f', d, 64) + suffix }
+}
+
+// Times writes a ratio of two measurements with two decimals, "4.00×", or
+// None when there is no ratio (v nil).
+func Times(v *float64) string { return Opt(v, Fixed(2, "×")) }

@@ -1,6 +1,9 @@
 package numfmt
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestFormats(t *testing.T) {
 	ms := []struct {
@@ -67,5 +70,28 @@ func TestFormats(t *testing.T) {
 	}
 	if got := Rate(49.96, "turns"); got != "50.0 turns/s" {
 		t.Errorf("Rate = %q", got)
+	}
+}
+
+// TestOpt: a figure with nothing under it prints None in every format,
+// never a zero; a measured zero still prints as one.
+func TestOpt(t *testing.T) {
+	zero, four, nan := 0.0, 4.0, math.NaN()
+	for _, c := range []struct {
+		name string
+		got  string
+		want string
+	}{
+		{"nil ratio", Times(nil), "-"},
+		{"ratio", Times(&four), "4.00×"},
+		{"measured zero", Times(&zero), "0.00×"},
+		{"NaN", Times(&nan), "-"},
+		{"nil per 1000", Opt(nil, Fixed(1, " ms")), "-"},
+		{"per 1000", Opt(&four, Fixed(1, " ms")), "4.0 ms"},
+		{"nil in Ms", Opt(nil, Ms), "-"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, c.got, c.want)
+		}
 	}
 }
