@@ -211,17 +211,28 @@ func saveAndReport(c *cli.Context, rep *driver.Measurements, o runOutput) error 
 	if err := rep.CheckIdentity(); err != nil {
 		return cli.Exit(err.Error(), exitFail)
 	}
-	if rep.Partial {
-		fmt.Fprintln(c.App.ErrWriter, "run interrupted: the result is partial")
+	if evalErr != nil && thresholdUsage(evalErr) {
+		return cli.Exit(evalErr.Error(), exitUsage)
 	}
+	verdict := thresholdFailure(res.Thresholds)
 	if evalErr != nil {
-		code := exitFail
-		if thresholdUsage(evalErr) {
-			code = exitUsage
-		}
-		return cli.Exit(evalErr.Error(), code)
+		verdict = cli.Exit(evalErr.Error(), exitFail)
 	}
-	return thresholdFailure(res.Thresholds)
+	if rep.Partial {
+		// A cancelled CI job must not look green, whatever was measured.
+		if verdict != nil {
+			fmt.Fprintf(c.App.ErrWriter, "readbench: %v\n", verdict)
+		}
+		return cli.Exit("run interrupted: the result is partial", exitInterrupted)
+	}
+	// A run that measured nothing usable fails whatever its thresholds.
+	if why := results.Useless(res.Totals); why != "" {
+		if verdict != nil {
+			fmt.Fprintf(c.App.ErrWriter, "readbench: %v\n", verdict)
+		}
+		return cli.Exit("useless run: "+why, exitFail)
+	}
+	return verdict
 }
 
 // elapsedString formats a progress duration to whole seconds.
