@@ -85,7 +85,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Description: "readbench drives resources/read traffic at an MCP server and reports read and turn\n" +
 			"latency (from the intended start: no coordinated omission), outcomes, wire versus disk\n" +
 			"bytes, and the server's name, version and protocol version.\n\n" +
-			"Start with:  readbench run        (the built-in docs-attachments scenario, embedded server)",
+			"Start with:  readbench run        (the built-in docs-attachments scenario, embedded server)\n\n" +
+			"Exit codes, for every command: 0 ok; 1 a failure (each command's help says which); 2 bad\n" +
+			"usage, an unknown command included; 130 interrupted.",
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		ExitErrHandler:  func(*cli.Context, error) {}, // run() prints and picks the exit code
