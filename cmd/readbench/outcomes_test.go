@@ -133,3 +133,14 @@ func TestUsageExitIs2(t *testing.T) {
 		t.Errorf("no command: exit %d, want the help and 0:\n%s", code, stdout)
 	}
 }
+
+// exitFor is the exit code a run with result r must end with when nothing
+// else failed: 1 when it was useless (no read succeeded), 0 otherwise, so
+// a test of a run whose every read is cancelled or an error can still
+// check its exit.
+func exitFor(r result) int {
+	if r.Totals.Outcomes["ok"]+r.Totals.Outcomes["expected_error"] == 0 {
+		return exitFail
+	}
+	return exitOK
+}
