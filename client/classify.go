@@ -21,17 +21,18 @@ type Kind uint8
 
 // The kinds of answer; see docs/measurement.md (outcomes).
 const (
-	OK            Kind = iota // a usable answer
-	NotFound                  // -32002, or -32602 from a 2026-07-28 server or worded so
-	InvalidParams             // -32602
-	Internal                  // -32603
-	RPCError                  // any other JSON-RPC error code
-	InputRequired             // resultType input_required
-	Unusable                  // an answer that cannot be used: the protocol outcome
-	Transport                 // no answer: the connection failed (Answer only)
+	OK             Kind = iota // a usable answer
+	NotFound                   // -32002, or -32602 from a 2026-07-28 server or worded so
+	InvalidParams              // -32602
+	Internal                   // -32603
+	RPCError                   // any other JSON-RPC error code
+	MethodNotFound             // -32601: the server does not implement the method read with
+	InputRequired              // resultType input_required
+	Unusable                   // an answer that cannot be used: the protocol outcome
+	Transport                  // no answer: the connection failed (Answer only)
 )
 
-var kindNames = [...]string{"ok", "not_found", "invalid_params", "internal", "rpc_error", "input_required", "protocol", "transport"}
+var kindNames = [...]string{"ok", "not_found", "invalid_params", "internal", "rpc_error", "method_not_found", "input_required", "protocol", "transport"}
 
 // String is the outcome name of the kind.
 func (k Kind) String() string {
@@ -159,7 +160,10 @@ const (
 // errorKind is the one rule for a JSON-RPC error answering a read.
 // Servers disagree on the code for a missing resource: -32002 (legacy),
 // -32602 (2026-07-28, and the Go SDK in every era), or a code of their
-// own. So: -32002 is not found; -32603 is internal whatever it says;
+// own. The code decides first, the words last: -32601 is a method the
+// server does not implement (its message, "Method not found", says
+// nothing about the resource); -32002 is not found; -32603 is internal
+// whatever it says;
 // -32602 answering resources/read is not found from a 2026-07-28 server
 // or when its message says so (SaysNotFound), else invalid params; any
 // other code answering resources/read whose message says "not found" is
@@ -168,6 +172,8 @@ const (
 // code is an RPC error whatever its words.
 func errorKind(code int, message string, ctx errorContext) Kind {
 	switch {
+	case code == protocol.CodeMethodNotFound:
+		return MethodNotFound
 	case code == protocol.CodeResourceNotFound:
 		return NotFound
 	case code == protocol.CodeInternal:

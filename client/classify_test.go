@@ -53,6 +53,11 @@ func TestClassify(t *testing.T) {
 		{"-32602 is invalid params from a legacy server", `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}`, false, InvalidParams, 0, Shape{}},
 		{"-32602 is not found from a 2026-07-28 server", `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}`, true, NotFound, 0, Shape{}},
 		{"-32602 saying not found is not found from any server (the Go SDK's legacy answer)", `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Resource not found"}}`, false, NotFound, 0, Shape{}},
+		// The code decides before the words: "Method not found" is a server
+		// without resources/read (the TypeScript SDK's answer), not a
+		// missing resource.
+		{"-32601 saying not found is method not found", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`, false, MethodNotFound, 0, Shape{}},
+		{"-32601 is method not found from a 2026-07-28 server", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"resources not supported"}}`, true, MethodNotFound, 0, Shape{}},
 		{"a code of the server's own saying not found", `{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"No such document: docs://x"}}`, false, NotFound, 0, Shape{}},
 		{"internal stays internal whatever it says", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"backend not found"}}`, false, Internal, 0, Shape{}},
 		{"internal", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"down"}}`, false, Internal, 0, Shape{}},

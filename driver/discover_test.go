@@ -316,7 +316,7 @@ func TestDiscoverLoopAndOddListing(t *testing.T) {
 		}
 	}
 	joined := strings.Join(cat.Warnings, "\n")
-	for _, w := range []string{`repeated cursor "c1" after 3 pages`, "1 of 4 reads made to learn sizes failed (first: bad:d: not_found"} {
+	for _, w := range []string{`repeated cursor "c1" after 3 pages`, "1 of 4 reads made to learn sizes failed (first: bad:d: method_not_found"} {
 		if !strings.Contains(joined, w) {
 			t.Errorf("warnings lack %q: %v", w, cat.Warnings)
 		}

@@ -30,6 +30,11 @@ func TestApplyExpect(t *testing.T) {
 		{stats.Timeout, "not_found", stats.Timeout},
 		{stats.Timeout, "timeout", stats.ExpectedError},
 		{stats.Transport, "error", stats.Transport}, // "error" means a JSON-RPC error, not a broken connection
+		// A server without resources/read answers "Method not found": no
+		// class expects that, whatever it names.
+		{stats.MethodNotFound, "not_found", stats.MethodNotFound},
+		{stats.MethodNotFound, "error", stats.MethodNotFound},
+		{stats.MethodNotFound, "method_not_found", stats.MethodNotFound},
 	}
 	for _, c := range cases {
 		if got := applyExpect(c.o, c.expect); got != c.want {

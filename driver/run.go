@@ -204,6 +204,7 @@ type runner struct {
 	cold     *servercost.ColdStartRecorder
 
 	failures  rate.Sometimes // paces Options.Logf
+	noMethod  sync.Once      // says once that the server does not implement the read's method
 	fresh     freshness      // cache hints: what a host honouring them would not send
 	digests   contentDigests
 	turns     sync.WaitGroup // every turn goroutine

@@ -180,6 +180,11 @@ func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att worklo
 	switch {
 	case a.Kind == client.Unusable || a.Kind == client.Transport:
 		r.logFailure(att.URI, a.Detail)
+	case a.Kind == client.MethodNotFound && r.o.Logf != nil:
+		// One fact about the server, not about any read: said once.
+		r.noMethod.Do(func() {
+			r.o.Logf("the server does not implement the method readbench reads with (%s): every such read is method_not_found", a.Detail)
+		})
 	case (a.Kind == client.Internal || a.Kind == client.RPCError) && applyExpect(sample.Outcome, att.Expect).IsError():
 		// The server's own words say why (a message cap, a crash in its
 		// handler): what a size sweep reports as the cause.

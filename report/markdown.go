@@ -122,6 +122,9 @@ func mdOutcomes(b *bytes.Buffer, r *results.Result) {
 		}
 	}
 	mdTable(b, "lrr", []string{"outcome", "count", "%"}, rows)
+	if n := tot.Outcomes["method_not_found"]; n > 0 {
+		fmt.Fprintf(b, "**No method:** %s.\n\n", methodNotFoundText(n, tot.Scheduled))
+	}
 }
 
 func mdTurns(b *bytes.Buffer, r *results.Result) {

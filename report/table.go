@@ -230,6 +230,10 @@ func footerFields(r *results.Result) [][2]string {
 		add("late", "%s", late)
 	}
 	add("inflation", "%s", inflationText(r.Classes))
+	if n := r.Totals.Outcomes["method_not_found"]; n > 0 {
+		// One fact about the server, not about the documents: nothing to re-list.
+		add("no method", "%s", methodNotFoundText(n, r.Totals.Scheduled))
+	}
 	if nf := notFound(r); nf > 0 {
 		// A stored URI whose resource was renamed is only discovered by reading it.
 		add("not found", "%s reads (%s) named nothing the server has; a host should re-list and offer",
@@ -375,6 +379,13 @@ func slopeText(r results.RSSCost) string {
 		se = *r.SlopeStdErr
 	}
 	return fmt.Sprintf("%+.1f ± %.1f MiB/min (2 standard errors)", *r.SlopeMiBPerMinute, 2*se)
+}
+
+// methodNotFoundText says that the server lacks the method reads use, as
+// the table, HTML and markdown reports say it.
+func methodNotFoundText(n, scheduled int64) string {
+	return fmt.Sprintf("the server does not implement resources/read: %s reads (%s) answered -32601 Method not found",
+		numfmt.Count(n), numfmt.Percent(n, scheduled))
 }
 
 // notFound counts the reads that found nothing: not_found outcomes, and

@@ -103,3 +103,33 @@ func TestTableSaysGeneratorBound(t *testing.T) {
 		t.Error("a run that was not generator-bound says it was")
 	}
 }
+
+// TestReportsSayMethodNotFound: reads answered -32601 are one line saying
+// the server lacks resources/read, in the table, markdown and HTML, and
+// never the not-found advice to re-list.
+func TestReportsSayMethodNotFound(t *testing.T) {
+	r := fixture(t, false)
+	for k := range r.Totals.Outcomes {
+		r.Totals.Outcomes[k] = 0
+	}
+	r.Totals.Outcomes["method_not_found"] = r.Totals.Scheduled
+	for i := range r.Classes {
+		for k := range r.Classes[i].Outcomes {
+			r.Classes[i].Outcomes[k] = 0
+		}
+	}
+	var table, md, page bytes.Buffer
+	for _, err := range []error{WriteTable(&table, r), WriteMarkdown(&md, r), WriteHTML(&page, []*results.Result{r})} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, out := range map[string]string{"table": table.String(), "markdown": md.String(), "html": page.String()} {
+		if n := strings.Count(out, "the server does not implement resources/read"); n != 1 {
+			t.Errorf("%s says %d times that the server lacks resources/read, want once:\n%s", name, n, out)
+		}
+		if strings.Contains(out, "re-list") {
+			t.Errorf("%s advises re-listing for a missing method", name)
+		}
+	}
+}

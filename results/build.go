@@ -187,10 +187,14 @@ func advice(p policy, run *stats.Phase) Advice {
 		Parallel: p.parallel,
 		Deadline: p.deadline, ReadTimeout: p.readTimeout,
 	})
+	reasoning := adviceReasoning(a)
+	if n := run.Outcomes[stats.MethodNotFound]; n > 0 {
+		reasoning = append([]string{methodNotFoundReason(n, run.Scheduled)}, reasoning...)
+	}
 	return Advice{
 		Deadlines: candidates(a.Deadlines), Timeouts: candidates(a.Timeouts),
 		RecommendedDeadlineMs: millis(a.Deadline), RecommendedTimeoutMs: millis(a.Timeout),
-		Reasoning: adviceReasoning(a),
+		Reasoning: reasoning,
 	}
 }
 

@@ -11,10 +11,12 @@
 // that workload files can be checked with it), and this package measures
 // a metric in a result (Result.MetricValue), holds a result to thresholds
 // (Evaluate, EvaluateAll) and a comparison to compare bounds (CheckBounds,
-// ContentCheck).
+// ContentCheck). Whether a run measured anything at all, whatever its
+// bounds, is decided here too (Useless, useless.go).
 //
 // One piece of prose is written here, on purpose: the sentences of the
-// policy advice (advice_text.go). The v1 document stores them under
+// policy advice (advice_text.go, and useless.go's about a server without
+// resources/read). The v1 document stores them under
 // advice.reasoning, so whoever builds the document writes them; the
 // reports print them as stored. Their numbers use the reports' one format
 // (internal/numfmt).

@@ -8,23 +8,24 @@ type Outcome int
 
 // The outcomes of docs/measurement.md (outcomes), in report order.
 const (
-	OK            Outcome = iota // a usable answer
-	ExpectedError                // the class's expect was met
-	NotFound                     // -32002, or -32602 from a 2026-07-28 server
-	InvalidParams                // -32602
-	Internal                     // -32603
-	RPCError                     // any other JSON-RPC error code
-	InputRequired                // resultType input_required
-	Timeout                      // the per-read timeout ended it
-	Cancelled                    // the turn deadline cancelled it
-	Transport                    // the connection, process or HTTP exchange failed
-	Protocol                     // an answer that cannot be used
-	Dropped                      // never sent: max_in_flight was reached
-	NumOutcomes                  // count of outcomes, not an outcome
+	OK             Outcome = iota // a usable answer
+	ExpectedError                 // the class's expect was met
+	NotFound                      // -32002, or -32602 from a 2026-07-28 server
+	MethodNotFound                // -32601: the server does not implement the read's method
+	InvalidParams                 // -32602
+	Internal                      // -32603
+	RPCError                      // any other JSON-RPC error code
+	InputRequired                 // resultType input_required
+	Timeout                       // the per-read timeout ended it
+	Cancelled                     // the turn deadline cancelled it
+	Transport                     // the connection, process or HTTP exchange failed
+	Protocol                      // an answer that cannot be used
+	Dropped                       // never sent: max_in_flight was reached
+	NumOutcomes                   // count of outcomes, not an outcome
 )
 
 var outcomeNames = [NumOutcomes]string{
-	"ok", "expected_error", "not_found", "invalid_params", "internal", "rpc_error",
+	"ok", "expected_error", "not_found", "method_not_found", "invalid_params", "internal", "rpc_error",
 	"input_required", "timeout", "cancelled", "transport", "protocol", "dropped",
 }
 

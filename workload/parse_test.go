@@ -47,6 +47,7 @@ var errorFiles = map[string]struct {
 	"two-ways.yaml":                 {5, 5, "mix[1]", `class "b" names its resources 2 ways (uri, mime+size): use one of uri, uris, template (with vars) or mime and size`},
 	"size-without-mime.yaml":        {3, 5, "mix[0].mime", "size needs mime: the type of the resource, such as text/markdown"},
 	"bad-expect.yaml":               {5, 13, "mix[0].expect", `unknown outcome "notfound" (did you mean "not_found"?)`},
+	"expect-method-not-found.yaml":  {5, 13, "mix[0].expect", `method_not_found cannot be expected: a server without the method answers every read so, and a run of it measures nothing`},
 	"template-vars.yaml":            {6, 7, "mix[0].vars", `the template uses {page} but vars has no page (did you mean "pages"?)`},
 	"weighted-attachments-bad.yaml": {3, 24, "turn.attachments.four", `a key is a number of attachments: want a whole number, got "four"`},
 	"empty-mix.yaml":                {2, 6, "mix", "want at least one class of attachment"},

@@ -215,6 +215,9 @@ func (c *Class) check(key string) *Error {
 	if err := c.checkResources(key, synth); err != nil {
 		return err
 	}
+	if c.Expect == methodNotFound {
+		return errorf(key+".expect", "%s cannot be expected: a server without the method answers every read so, and a run of it measures nothing", c.Expect)
+	}
 	if c.Expect != "" && !slices.Contains(ExpectNames(), c.Expect) {
 		return errorf(key+".expect", "unknown outcome %q%s", c.Expect, suggest.DidYouMean(c.Expect, ExpectNames()))
 	}

@@ -168,9 +168,11 @@ type Ranged struct {
 }
 
 // ExpectNames are the outcomes a class may expect (docs/measurement.md (outcomes)), plus "error",
-// meaning any JSON-RPC error. "expected_error" and "dropped" are not among
-// them: the first is what a met expectation is counted as, and the second is
-// the driver's doing, never the server's answer.
+// meaning any JSON-RPC error. "expected_error", "dropped" and
+// "method_not_found" are not among them: the first is what a met
+// expectation is counted as, the second is the driver's doing, never the
+// server's answer, and the third is a server without the read's method,
+// which answers every read so whatever it names: no class's error.
 func ExpectNames() []string {
 	return []string{"ok", "error", "not_found", "invalid_params", "internal", "rpc_error",
 		"input_required", "timeout", "cancelled", "transport", "protocol"}
@@ -240,3 +242,8 @@ func LoadFile(path string) (*Workload, error) {
 	}
 	return Parse(path, data)
 }
+
+// methodNotFound is the outcome of a read the server has no method for:
+// named here so that `expect: method_not_found` is refused with the
+// reason, not as an unknown outcome.
+const methodNotFound = "method_not_found"

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -24,12 +25,17 @@ var version = "0.1.0-dev"
 // Exit codes, the same for every command (README.md, docs/check.md).
 const (
 	exitOK    = 0
-	exitFail  = 1 // a bound was broken or the target could not be reached
-	exitUsage = 2 // bad usage or bad input file
-	// exitInterrupted: interrupted (SIGINT, SIGTERM) before a result could
-	// be saved; 128 + SIGINT, as shells report it (interrupt.go).
+	exitFail  = 1 // a bound was broken, the target could not be reached, or the run measured nothing usable
+	exitUsage = 2 // bad usage (an unknown command too) or bad input file
+	// exitInterrupted: interrupted (SIGINT, SIGTERM), whether or not a
+	// partial result was saved; 128 + SIGINT, as shells report it
+	// (interrupt.go). A cancelled CI job must not look green.
 	exitInterrupted = 130
 )
+
+// cliHelpTopicExit is the code urfave/cli gives "No help topic for X"
+// (`readbench help nosuch`); run turns it into exitUsage.
+const cliHelpTopicExit = 3
 
 func main() {
 	ctx, cancel := context.WithCancelCause(context.Background())
@@ -59,6 +65,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if errors.As(err, &ec) {
 		code = ec.ExitCode()
 	}
+	if code == cliHelpTopicExit {
+		code = exitUsage // `readbench help nosuch`: a usage error like any other
+	}
 	if code == exitFail && interrupted(ctx) {
 		// Whatever failed, failed because of the interrupt: say so, once.
 		fmt.Fprintf(stderr, "readbench: interrupted before it could finish, nothing saved: %v\n", err)
@@ -76,12 +85,15 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Description: "readbench drives resources/read traffic at an MCP server and reports read and turn\n" +
 			"latency (from the intended start: no coordinated omission), outcomes, wire versus disk\n" +
 			"bytes, and the server's name, version and protocol version.\n\n" +
-			"Start with:  readbench run        (the built-in docs-attachments scenario, embedded server)",
+			"Start with:  readbench run        (the built-in docs-attachments scenario, embedded server)\n\n" +
+			"Exit codes, for every command: 0 ok; 1 a failure (each command's help says which); 2 bad\n" +
+			"usage, an unknown command included; 130 interrupted.",
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		ExitErrHandler:  func(*cli.Context, error) {}, // run() prints and picks the exit code
 		OnUsageError:    usageError,
 		HideHelpCommand: true,
+		Action:          rootAction,
 		Commands: []*cli.Command{
 			runCommand(),
 			serveCommand(),
@@ -100,6 +112,23 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		c.OnUsageError = usageError
 	}
 	return app
+}
+
+// rootAction answers readbench with no command (its help, exit 0) or with
+// an unknown one: a usage error (exit 2) naming the commands, where the
+// library would exit 3 with "No help topic".
+func rootAction(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return cli.ShowAppHelp(c)
+	}
+	names := make([]string, 0, len(c.App.Commands))
+	for _, cmd := range c.App.Commands {
+		if !cmd.Hidden {
+			names = append(names, cmd.Name)
+		}
+	}
+	return cli.Exit(fmt.Sprintf("unknown command %q: the commands are %s (see 'readbench --help')",
+		c.Args().First(), strings.Join(names, ", ")), exitUsage)
 }
 
 // usageError makes flag mistakes exit 2 with the command's usage hint.

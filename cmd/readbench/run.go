@@ -36,7 +36,10 @@ func runCommand() *cli.Command {
 		Description: "With no argument runs the built-in docs-attachments scenario; with no target, against the\n" +
 			"embedded simulated server (readbench serve --stdio). The result is saved as\n" +
 			"runs/<start>-<server>-<version>.json (or --out) and the report printed on stdout.\n" +
-			"Flags override the workload file.",
+			"Flags override the workload file.\n\n" +
+			"Exit codes: 0 ok; 1 unreachable target, a broken threshold, or a useless run (no read sent,\n" +
+			"or none succeeded), each after saving the result; 2 bad usage; 130 interrupted (the partial\n" +
+			"result is saved first).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse, range+http(s)://HOST:PORT/PREFIX/ (plain HTTP documents)"},
 			&cli.StringSliceFlag{Name: "class", Usage: "run only the mix class `NAME` (repeatable): one mode of a comparison per process"},
@@ -211,17 +214,28 @@ func saveAndReport(c *cli.Context, rep *driver.Measurements, o runOutput) error 
 	if err := rep.CheckIdentity(); err != nil {
 		return cli.Exit(err.Error(), exitFail)
 	}
-	if rep.Partial {
-		fmt.Fprintln(c.App.ErrWriter, "run interrupted: the result is partial")
+	if evalErr != nil && thresholdUsage(evalErr) {
+		return cli.Exit(evalErr.Error(), exitUsage)
 	}
+	verdict := thresholdFailure(res.Thresholds)
 	if evalErr != nil {
-		code := exitFail
-		if thresholdUsage(evalErr) {
-			code = exitUsage
-		}
-		return cli.Exit(evalErr.Error(), code)
+		verdict = cli.Exit(evalErr.Error(), exitFail)
 	}
-	return thresholdFailure(res.Thresholds)
+	if rep.Partial {
+		// A cancelled CI job must not look green, whatever was measured.
+		if verdict != nil {
+			fmt.Fprintf(c.App.ErrWriter, "readbench: %v\n", verdict)
+		}
+		return cli.Exit("run interrupted: the result is partial", exitInterrupted)
+	}
+	// A run that measured nothing usable fails whatever its thresholds.
+	if why := results.Useless(res.Totals); why != "" {
+		if verdict != nil {
+			fmt.Fprintf(c.App.ErrWriter, "readbench: %v\n", verdict)
+		}
+		return cli.Exit("useless run: "+why, exitFail)
+	}
+	return verdict
 }
 
 // elapsedString formats a progress duration to whole seconds.
