@@ -82,21 +82,45 @@ func WriteOutput(path string, data []byte, stdout io.Writer) error {
 // refused, and so is a path whose folder does not exist: a misspelt
 // folder must not be created silently.
 func WriteFile(path string, data []byte) error {
+	stream, err := checkOutput(path)
+	switch {
+	case err != nil:
+		return err
+	case stream:
+		return writeThrough(path, data)
+	}
+	return WriteFileAtomic(path, data)
+}
+
+// CheckOutput says, before any work is done, whether WriteOutput could
+// write to path: nil for "-", a device, a FIFO, a regular file or a new
+// path in an existing folder; the error WriteOutput would give for a
+// directory or a missing folder. A run checks its --out first, so that a
+// typo costs a second, not the run.
+func CheckOutput(path string) error {
+	if path == Stdout {
+		return nil
+	}
+	_, err := checkOutput(path)
+	return err
+}
+
+// checkOutput classifies path: stream is true when it must be written
+// through (see IsStream).
+func checkOutput(path string) (stream bool, err error) {
 	info, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := checkFolder(filepath.Dir(path)); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+			return false, fmt.Errorf("%s: %w", path, err)
 		}
-		return WriteFileAtomic(path, data)
+		return false, nil
 	case err != nil:
-		return err
+		return false, err
 	case info.IsDir():
-		return fmt.Errorf("%s is a directory: name a file in it", path)
-	case info.Mode().IsRegular():
-		return WriteFileAtomic(path, data)
+		return false, fmt.Errorf("%s is a directory: name a file in it", path)
 	}
-	return writeThrough(path, data)
+	return !info.Mode().IsRegular(), nil
 }
 
 // checkFolder is nil when dir is an existing directory, and otherwise says

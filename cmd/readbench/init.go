@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
@@ -55,7 +56,12 @@ func initAction(c *cli.Context) error {
 		return err
 	}
 	out := c.String("out")
-	if out != "" && !c.Bool("force") {
+	if out != "" {
+		if err := results.CheckOutput(out); err != nil {
+			return cli.Exit(fmt.Sprintf("init: --out: %v", err), exitUsage)
+		}
+	}
+	if out != "" && !c.Bool("force") && !results.IsStream(out) {
 		if _, err := os.Stat(out); err == nil {
 			return cli.Exit(fmt.Sprintf("init: %s exists (use --force to overwrite)", out), exitUsage)
 		}
@@ -84,8 +90,11 @@ func initAction(c *cli.Context) error {
 		_, err = c.App.Writer.Write(text)
 		return err
 	}
-	if err := os.WriteFile(out, text, 0o644); err != nil {
+	if err := results.WriteOutput(out, text, c.App.Writer); err != nil {
 		return cli.Exit(fmt.Sprintf("init: %v", err), exitFail)
+	}
+	if out == results.Stdout {
+		return nil
 	}
 	fmt.Fprintf(c.App.ErrWriter, "readbench: init: wrote %s; run it with: readbench run %s\n", out, out)
 	return nil

@@ -15,7 +15,7 @@ import (
 //   - The first signal cancels the command's context with errInterrupted:
 //     a run stops scheduling, cancels its reads in flight, closes its
 //     sessions (a stdio child's process group gets SIGTERM, then SIGKILL),
-//     saves the partial result (atomically: results.WriteFileAtomic) and
+//     saves the partial result (atomically, or through a device: results.WriteFile) and
 //     exits. Whatever the target does, the process is gone within
 //     stopWithin: past it, the children are killed and readbench exits
 //     with exitInterrupted.
