@@ -216,7 +216,7 @@ func (t *sseTransport) post(ctx context.Context, body []byte, method string) ([]
 	defer resp.Body.Close()
 	b, err := readBody(resp, t.maxAnswer) // an acknowledgement, or an answer sent in the POST's body
 	if resp.StatusCode/100 != 2 {
-		return nil, &StatusError{status: resp.StatusCode, method: method, body: excerpt(b)}
+		return nil, statusError(resp.StatusCode, method, b)
 	}
 	var tl *protocol.TooLargeError
 	if errors.As(err, &tl) {
