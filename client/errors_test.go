@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/readbench/readbench/protocol"
@@ -116,5 +117,38 @@ func TestHandshakeNonMCPTarget(t *testing.T) {
 	msg := err.Error()
 	if strings.Contains(msg, "initialize: initialize:") || strings.Contains(msg, "Unsupported method") || !strings.Contains(msg, "initialize: HTTP 501") {
 		t.Errorf("handshake error: %s", msg)
+	}
+}
+
+// TestHandshakeTimeoutNamed: a target that accepts the request and never
+// answers fails when Dial.HandshakeTimeout expires, with an error naming
+// the limit and the flag that sets it; the caller's own deadline is left
+// as it is.
+func TestHandshakeTimeoutNamed(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select { // never answers: waits for the client to give up
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	target, err := targets.Parse(srv.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Connect(context.Background(), Dial{Target: target, HandshakeTimeout: 100 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "no answer within the handshake timeout of 100ms (--handshake-timeout sets it") {
+		t.Errorf("err = %v, want the limit and its flag named", err)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v: the deadline must stay in the chain", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, _, err = Connect(ctx, Dial{Target: target, HandshakeTimeout: time.Hour})
+	if err == nil || strings.Contains(err.Error(), "handshake timeout") {
+		t.Errorf("the caller's deadline: err = %v, want no handshake timeout blamed", err)
 	}
 }

@@ -60,6 +60,7 @@ func capacityCommand() *cli.Command {
 			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines on stderr"},
 			maxAnswerFlag(),
+			handshakeTimeoutFlag(),
 		}, aimFlags()...),
 		Action: capacityAction,
 	}
@@ -85,7 +86,7 @@ func capacityAction(c *cli.Context) error {
 	if s := c.String("sweep"); s != "" && s != "size" {
 		return cli.Exit(fmt.Sprintf("capacity: --sweep %q: the only sweep is size", s), exitUsage)
 	}
-	set, err := reach()
+	set, err := reach(c)
 	if err != nil {
 		return err
 	}

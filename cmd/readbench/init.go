@@ -29,6 +29,7 @@ func initCommand() *cli.Command {
 			&cli.StringFlag{Name: "target", Usage: "`TARGET` to discover: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH"},
 			&cli.StringFlag{Name: "out", Usage: "write the workload to `FILE` instead of stdout"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite --out FILE if it exists"},
+			handshakeTimeoutFlag(),
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto", Value: workload.DefaultProtocol},
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` for the target (repeatable; ${VAR} is expanded)"},
 		}, aimFlags()...),
@@ -66,13 +67,14 @@ func initAction(c *cli.Context) error {
 			return cli.Exit(fmt.Sprintf("init: %s exists (use --force to overwrite)", out), exitUsage)
 		}
 	}
-	set, err := reach()
+	set, err := reach(c)
 	if err != nil {
 		return err
 	}
 	cat, err := driver.Discover(c.Context, driver.DiscoverOptions{
 		Target: target, Protocol: c.String("protocol"), Headers: headers,
 		EmbeddedCommand: set.EmbeddedCommand, Client: set.Client, Aim: aim,
+		HandshakeTimeout: set.HandshakeTimeout,
 	})
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("init: %v", err), exitFail)

@@ -51,6 +51,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Usage: "the report on stdout: table, markdown, json or junit (thresholds as test cases)", Value: "table"},
 			thresholdFlag(),
 			maxAnswerFlag(),
+			handshakeTimeoutFlag(),
 		}, append(append(aimFlags(), profileFlags()...), shardFlags()...)...),
 		Action: runAction,
 	}
@@ -60,7 +61,7 @@ func runAction(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return cli.Exit("run: give at most one workload", exitUsage)
 	}
-	set, err := reach()
+	set, err := reach(c)
 	if err != nil {
 		return err
 	}
