@@ -87,6 +87,10 @@ func (s *Session) detect(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	var echo *echoError
+	if errors.As(err, &echo) {
+		return err // no era would be answered either
+	}
 	var rpcErr *protocol.Error
 	if errors.As(err, &rpcErr) {
 		switch rpcErr.Code {

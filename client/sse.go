@@ -234,7 +234,7 @@ func (t *sseTransport) call(ctx context.Context, req Request) (*Response, error)
 		return nil, t.deadErr
 	default:
 	}
-	ch := t.calls.addCall(req.ID, req.read)
+	ch := t.calls.addCall(req.ID, req.method, req.read)
 	sent := time.Now()
 	ack, err := t.post(ctx, req.body, req.method)
 	switch {

@@ -26,3 +26,19 @@ func TestHandshakeTimeoutFlag(t *testing.T) {
 		t.Errorf("--handshake-timeout 0s: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestNotAnMCPServerSaysSo: run against programs that are no MCP server
+// says what happened in words a newcomer can act on.
+func TestNotAnMCPServerSaysSo(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for target, want := range map[string]string{
+		"stdio:cat": "the server echoed readbench's own server/discover request back instead of answering it: is this an MCP server?",
+		"stdio:ls":  "the server exited (exit status 0) before answering server/discover",
+	} {
+		_, stderr, code := readbench(t, dir, "run", "--target", target, "--duration", "1s", "--out", "r.json")
+		if code == 0 || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant %q", target, code, stderr, want)
+		}
+	}
+}
