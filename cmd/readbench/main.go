@@ -103,6 +103,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 }
 
 // usageError makes flag mistakes exit 2 with the command's usage hint.
-func usageError(c *cli.Context, err error, _ bool) error {
-	return cli.Exit(fmt.Sprintf("%v (see 'readbench %s --help')", err, c.Command.Name), exitUsage)
+func usageError(c *cli.Context, err error, isSubcommand bool) error {
+	help := "readbench --help"
+	if isSubcommand {
+		help = "readbench " + c.Command.Name + " --help"
+	}
+	return cli.Exit(fmt.Sprintf("%v%s (see '%s')", err, flagHint(c, err), help), exitUsage)
 }
