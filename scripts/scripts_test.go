@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package scripts holds the tests of the shell scripts beside it; it has
 // no Go code of its own.
 package scripts

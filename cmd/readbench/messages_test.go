@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bufio"
+	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -40,5 +44,59 @@ func TestNotAnMCPServerSaysSo(t *testing.T) {
 		if code == 0 || !strings.Contains(stderr, want) {
 			t.Errorf("%s: exit %d, stderr:\n%s\nwant %q", target, code, stderr, want)
 		}
+	}
+}
+
+// TestInterruptMessagePerCommand: only a run is told it saves what it
+// measured; a server stopped by SIGTERM is shutting down.
+func TestInterruptMessagePerCommand(t *testing.T) {
+	cases := []struct {
+		command string
+		sig     os.Signal
+		want    string
+	}{
+		{"run", os.Interrupt, "readbench: interrupted: stopping; a run saves what it measured"},
+		{"run", syscall.SIGTERM, "readbench: terminated (SIGTERM): stopping; a run saves what it measured"},
+		{"serve", syscall.SIGTERM, "readbench serve: terminated (SIGTERM): shutting down"},
+		{"serve", os.Interrupt, "readbench serve: interrupted: shutting down"},
+		{"check", os.Interrupt, "readbench: interrupted: stopping (interrupt again to quit at once)"},
+	}
+	for _, c := range cases {
+		if got := (&interrupts{command: c.command}).stopping(c.sig); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s, %v: %q, want %q", c.command, c.sig, got, c.want)
+		}
+	}
+}
+
+// TestServeSIGTERM: `readbench serve` stopped by its supervisor says it
+// is shutting down, not that a run saves what it measured.
+func TestServeSIGTERM(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(binary, "serve", "--listen", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if strings.Contains(sc.Text(), "/mcp") {
+			break
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	_ = cmd.Wait()
+	out := strings.Join(lines, "\n")
+	if strings.Contains(out, "a run saves") || !strings.Contains(out, "readbench serve: terminated (SIGTERM): shutting down") {
+		t.Errorf("serve's stderr after SIGTERM:\n%s", out)
 	}
 }
