@@ -67,10 +67,10 @@ func mergeAction(c *cli.Context) error {
 	}
 	path := c.String("out")
 	if path == "" {
-		if err := os.MkdirAll("runs", 0o755); err != nil {
-			return cli.Exit(fmt.Sprintf("merge: save: %v", err), exitFail)
-		}
 		path = filepath.Join("runs", results.MergedName(res.Started.Time, res.Target.Server.Name, res.Target.Server.Version))
+	}
+	if err := runsFolder(path); err != nil {
+		return cli.Exit(fmt.Sprintf("merge: save: %v", err), exitFail)
 	}
 	if err := res.SaveTo(path, c.App.Writer); err != nil {
 		return cli.Exit(fmt.Sprintf("merge: save: %v", err), exitFail)

@@ -19,15 +19,18 @@ type resultTarget struct {
 // resultPath checks --out before the run (a directory or a missing folder
 // is refused then, not after the run) and says where the result and the
 // server's stderr log go. The default runs/ folder is the one folder
-// readbench creates. A result written through a device, a FIFO or stdout
-// ("-") has no folder of its own to keep the log beside, so the log goes
-// to the system's temporary folder.
+// readbench creates (see runsFolder). A result written through a device,
+// a FIFO or stdout ("-") has no folder of its own to keep the log beside,
+// so the log goes to the system's temporary folder.
 func resultPath(out string) (resultTarget, error) {
 	if out == "" {
-		if err := os.MkdirAll("runs", 0o755); err != nil {
-			return resultTarget{}, fmt.Errorf("result directory: %w", err)
+		if err := runsFolder(filepath.Join("runs", "x")); err != nil {
+			return resultTarget{}, err
 		}
 		return resultTarget{dir: "runs"}, nil
+	}
+	if err := runsFolder(out); err != nil {
+		return resultTarget{}, err
 	}
 	if err := results.CheckOutput(out); err != nil {
 		return resultTarget{}, fmt.Errorf("--out: %w", err)
@@ -36,6 +39,20 @@ func resultPath(out string) (resultTarget, error) {
 		return resultTarget{path: out, dir: os.TempDir()}, nil
 	}
 	return resultTarget{path: out, dir: filepath.Dir(out)}, nil
+}
+
+// runsFolder creates the default runs/ folder of the working directory
+// when path is a file in it (the default, or --out runs/base.json): that
+// one folder is readbench's own. Any other missing folder is the user's
+// to create, so that a misspelt --out is refused rather than made.
+func runsFolder(path string) error {
+	if filepath.Clean(filepath.Dir(path)) != "runs" {
+		return nil
+	}
+	if err := os.MkdirAll("runs", 0o755); err != nil {
+		return fmt.Errorf("result directory: %w", err)
+	}
+	return nil
 }
 
 // outName names where an output went, for "result saved to ...".
