@@ -27,13 +27,14 @@ build:
 # (libxml2-utils: the JUnit output is validated against its schema) and the
 # npm MCP servers the end-to-end tests drive
 # (pinned in peers/package-lock.json; npm ci installs exactly that).
+# scripts/apt-install.sh waits (APT_LOCK_TIMEOUT, 300 s) for another
+# package manager's dpkg or apt lock instead of failing on it.
 deps:
 	$(GO) mod download
 	cd deploy && $(GO) mod download
-	@command -v chromium >/dev/null || (apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null)
-	@command -v xmllint >/dev/null || (apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libxml2-utils >/dev/null)
+	@missing=; command -v chromium >/dev/null || missing="$$missing chromium"; \
+		command -v xmllint >/dev/null || missing="$$missing libxml2-utils"; \
+		[ -z "$$missing" ] || ./scripts/apt-install.sh $$missing
 	cd peers && npm ci --no-audit --no-fund
 
 vet:

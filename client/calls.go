@@ -31,8 +31,9 @@ type calls struct {
 // pendingCall is a request waiting for its answer: read says how to
 // classify it as it streams in (nil: not a read, its answer is kept whole).
 type pendingCall struct {
-	ch   chan *Response
-	read *readSpec
+	ch     chan *Response
+	read   *readSpec
+	method string // what was asked: a request of that method and id coming back is our own, echoed
 }
 
 // tomb is what is remembered of a request given up on: when, and who
@@ -65,14 +66,14 @@ func newCalls(late LateFunc) *calls {
 
 // add registers a request about to be sent; its answer comes on the
 // returned channel.
-func (c *calls) add(id int64) chan *Response { return c.addCall(id, nil) }
+func (c *calls) add(id int64) chan *Response { return c.addCall(id, "", nil) }
 
-// addCall registers a request about to be sent, with how to classify its
-// answer when it is a read.
-func (c *calls) addCall(id int64, read *readSpec) chan *Response {
+// addCall registers a request of method about to be sent, with how to
+// classify its answer when it is a read.
+func (c *calls) addCall(id int64, method string, read *readSpec) chan *Response {
 	ch := make(chan *Response, 1)
 	c.mu.Lock()
-	c.pending[id] = pendingCall{ch: ch, read: read}
+	c.pending[id] = pendingCall{ch: ch, read: read, method: method}
 	c.count(read, 1)
 	c.mu.Unlock()
 	return ch
@@ -189,10 +190,13 @@ func (c *calls) route(msg []byte, wire int64, now time.Time, answer func() *Resp
 // reads its answer.
 func (c *calls) routeID(id []byte, method string, wire int64, now time.Time, answer func(read *readSpec) *Response) (reply []byte) {
 	if method != "" {
-		if id != nil {
-			return replyToServer(id, method)
+		if id == nil {
+			return nil
 		}
-		return nil
+		if c.echoed(id, method) {
+			return nil // answering our own request would only be echoed again
+		}
+		return replyToServer(id, method)
 	}
 	n, ok := protocol.ParseIntID(id)
 	if !ok {
@@ -210,6 +214,42 @@ func (c *calls) routeID(id []byte, method string, wire int64, now time.Time, ans
 	}
 	return nil
 }
+
+// echoed reports whether a request from the stream is one of ours come
+// back (same id, same method: a program such as cat that echoes its
+// input), and if so fails the waiting call with an echoError. A server's own
+// request (sampling, roots) has its own method, so it is never taken for
+// one of ours.
+func (c *calls) echoed(id []byte, method string) bool {
+	n, ok := protocol.ParseIntID(id)
+	if !ok {
+		return false
+	}
+	c.mu.Lock()
+	p, mine := c.pending[n]
+	if mine && p.method == method {
+		c.takeLocked(n)
+	}
+	c.mu.Unlock()
+	if !mine || p.method != method {
+		return false
+	}
+	p.ch <- &Response{err: &echoError{method: method}}
+	return true
+}
+
+// echoError is a target that sent readbench's own request back instead
+// of answering it: not an MCP server (stdio:cat does this). It unwraps to
+// ErrProtocol; the handshake stops at it rather than trying another era,
+// which would be echoed too.
+type echoError struct{ method string }
+
+func (e *echoError) Error() string {
+	return "the server echoed readbench's own " + e.method + " request back instead of answering it: is this an MCP server? (a program such as cat echoes its input; an MCP server answers with a result or an error)"
+}
+
+// Unwrap makes an echo a protocol violation for errors.Is.
+func (e *echoError) Unwrap() error { return ErrProtocol }
 
 // routing reads a message's id (raw) and method.
 func routing(msg []byte) (id []byte, method string) {

@@ -3,8 +3,11 @@ package client
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/targets"
 )
 
 // TestCallsMatchCancelAndLate: the one table stdio and HTTP+SSE share
@@ -96,5 +99,57 @@ func TestCancelReason(t *testing.T) {
 	<-ctx.Done()
 	if got := cancelReason(ctx); got != "timeout" {
 		t.Errorf("deadline: %q", got)
+	}
+}
+
+// TestCallsEcho: a request with the id and method of one of ours is our
+// own request come back (cat): the caller gets an echoError and nothing is
+// sent back; a server's own request that happens to reuse one of our ids
+// under another method is answered as usual.
+func TestCallsEcho(t *testing.T) {
+	c := newCalls(nil)
+	failed := make(chan struct{})
+	dead := func() error { return errors.New("dead") }
+	ch := c.addCall(1, "initialize", nil)
+	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{}}`)
+	if reply := c.route(req, int64(len(req)), time.Now(), nil); reply == nil {
+		t.Error("a server's request reusing our id under its own method got no reply")
+	}
+	echo := []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
+	if reply := c.route(echo, int64(len(echo)), time.Now(), nil); reply != nil {
+		t.Errorf("our own request echoed back was answered: %s", reply)
+	}
+	a, _, err := c.wait(context.Background(), 1, ch, failed, dead)
+	if err == nil && a != nil {
+		err = a.err
+	}
+	var e *echoError
+	if !errors.As(err, &e) || !errors.Is(err, ErrProtocol) || !strings.Contains(err.Error(), "echoed readbench's own initialize request back") {
+		t.Errorf("err = %v, want the echo named", err)
+	}
+}
+
+// TestHandshakeNotAnMCPServer: programs that are no MCP server are told
+// apart: one that echoes its input, and one that exits (status 0) before
+// answering, with its stderr.
+func TestHandshakeNotAnMCPServer(t *testing.T) {
+	cases := []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"cat"}, "the server echoed readbench's own server/discover request back instead of answering it: is this an MCP server?"},
+		{[]string{"sh", "-c", "echo listing; echo 'no config' >&2"}, "the server exited (exit status 0) before answering server/discover; its stderr ends: no config"},
+		{[]string{"sh", "-c", "exit 0"}, "the server exited (exit status 0) before answering server/discover; its stderr is empty"},
+	}
+	for _, c := range cases {
+		s, _, err := Connect(context.Background(), Dial{Target: targets.Target{Kind: targets.Stdio, Argv: c.argv}, HandshakeTimeout: time.Minute})
+		if err == nil {
+			s.Close()
+			t.Errorf("%v passed the handshake", c.argv)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v: %v\nwant %s", c.argv, err, c.want)
+		}
 	}
 }

@@ -34,10 +34,52 @@ type Dial struct {
 	// MaxAnswer bounds each answer in bytes (0: targets.DefaultMaxAnswer); a
 	// bigger one ends its read with an ErrProtocol error.
 	MaxAnswer int64
+	// HandshakeTimeout bounds opening the session, era detection included
+	// (0: DefaultHandshakeTimeout). A server that never answers fails with
+	// an error naming this limit and --handshake-timeout, which sets it.
+	HandshakeTimeout time.Duration
 }
 
-// HandshakeTimeout bounds opening a session, era detection included.
-const HandshakeTimeout = 30 * time.Second
+// DefaultHandshakeTimeout bounds opening a session when Dial does not say:
+// long enough for a stdio server that installs itself on first start
+// (npx), short enough that a target which never answers is reported.
+const DefaultHandshakeTimeout = 30 * time.Second
+
+// handshakeTimeout is d's limit on opening a session.
+func (d Dial) handshakeTimeout() time.Duration {
+	if d.HandshakeTimeout > 0 {
+		return d.HandshakeTimeout
+	}
+	return DefaultHandshakeTimeout
+}
+
+// handshakeExpired names the limit that expired when the handshake's own
+// deadline (not the caller's) ended it, and the flag that sets it; other
+// errors are returned as they are.
+func handshakeExpired(ctx, hctx context.Context, limit time.Duration, err error) error {
+	if ctx.Err() != nil || !errors.Is(hctx.Err(), context.DeadlineExceeded) {
+		return err
+	}
+	return &handshakeTimeoutError{limit: limit, err: err}
+}
+
+// handshakeTimeoutError is a session that did not open within its
+// handshake timeout. It unwraps to what the handshake was doing (often
+// context.DeadlineExceeded itself, which the message then leaves out).
+type handshakeTimeoutError struct {
+	limit time.Duration
+	err   error
+}
+
+func (e *handshakeTimeoutError) Error() string {
+	msg := fmt.Sprintf("no answer within the handshake timeout of %s (--handshake-timeout sets it; a server that starts slowly, such as one npx installs first, may need more)", e.limit)
+	if e.err.Error() != context.DeadlineExceeded.Error() {
+		msg += ": " + e.err.Error()
+	}
+	return msg
+}
+
+func (e *handshakeTimeoutError) Unwrap() error { return e.err }
 
 // Connect starts or reaches an MCP target, then settles the era. It
 // returns the session and how long its handshake took (cold start). A
@@ -69,12 +111,13 @@ func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 		return nil, 0, err
 	}
 	s := &Session{t: t, client: d.Client}
-	hctx, cancel := context.WithTimeout(ctx, HandshakeTimeout)
+	limit := d.handshakeTimeout()
+	hctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	start := time.Now()
 	if err := s.handshake(hctx, d.Protocol); err != nil {
 		_ = t.close()
-		return nil, 0, err
+		return nil, 0, handshakeExpired(ctx, hctx, limit, err)
 	}
 	return s, time.Since(start), nil
 }

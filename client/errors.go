@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/readbench/readbench/protocol"
 )
@@ -61,9 +62,39 @@ func (e *sessionExpiredError) Unwrap() error { return ErrTransport }
 type StatusError struct {
 	status int
 	method string
-	body   string // a short excerpt, for the message
+	body   string // a short excerpt, for the message (see statusBody)
 }
 
+// statusError is the StatusError of an HTTP answer without JSON-RPC: its
+// body is cut to its first line, as a web server's HTML error page would
+// otherwise fill the terminal.
+func statusError(status int, method string, body []byte) *StatusError {
+	return &StatusError{status: status, method: method, body: statusBody(body)}
+}
+
+// maxStatusBody bounds the excerpt of a body a StatusError quotes.
+const maxStatusBody = 120
+
+// statusBody is the first non-empty line of body, cut to maxStatusBody
+// bytes (at a character boundary), with "…" when anything was left out.
+func statusBody(body []byte) string {
+	s := strings.TrimSpace(string(body))
+	line, rest, _ := strings.Cut(s, "\n")
+	line = strings.TrimSpace(line)
+	cut := rest != ""
+	if len(line) > maxStatusBody {
+		line = strings.ToValidUTF8(line[:maxStatusBody], "")
+		cut = true
+	}
+	if cut {
+		line += " …"
+	}
+	return line
+}
+
+// Error says what was expected (a JSON-RPC answer), what arrived (the
+// status and the body's first line) and, where the status or the body
+// points at one, what to try.
 func (e *StatusError) Error() string {
 	msg := fmt.Sprintf("%s: HTTP %d %s", e.method, e.status, http.StatusText(e.status))
 	switch e.status {
@@ -72,10 +103,28 @@ func (e *StatusError) Error() string {
 	case http.StatusUnsupportedMediaType:
 		msg += " (the server refused Content-Type: application/json)"
 	}
+	msg += ", not a JSON-RPC answer"
 	if e.body != "" {
-		msg += ": " + e.body
+		msg += fmt.Sprintf(" (body: %q)", e.body)
+	}
+	if hint := e.hint(); hint != "" {
+		msg += ": " + hint
 	}
 	return msg
+}
+
+// hint is what to try for a status that usually means the URL names no
+// MCP endpoint: a web page, a path that does not exist, a server that
+// takes no POST.
+func (e *StatusError) hint() string {
+	html := strings.HasPrefix(strings.ToLower(e.body), "<!doctype html") || strings.HasPrefix(strings.ToLower(e.body), "<html")
+	switch {
+	case html:
+		return "the target answered with an HTML page; is it an MCP server, and is the URL its MCP endpoint (often /mcp; an HTTP+SSE server is targeted as sse+http://HOST:PORT/sse)?"
+	case e.status == http.StatusNotFound || e.status == http.StatusMethodNotAllowed || e.status == http.StatusNotImplemented:
+		return "is the URL the server's MCP endpoint (often /mcp; an HTTP+SSE server is targeted as sse+http://HOST:PORT/sse)?"
+	}
+	return ""
 }
 
 // Unwrap makes a status error a transport failure for errors.Is.

@@ -70,7 +70,8 @@ func ConnectDocuments(ctx context.Context, d Dial) (*Documents, time.Duration, e
 		return nil, 0, err
 	}
 	docs := &Documents{prefix: d.Target.Address, client: newHTTPClient(), headers: expandHeaders(d.Headers), maxAnswer: answerLimit(d.MaxAnswer)}
-	hctx, cancel := context.WithTimeout(ctx, HandshakeTimeout)
+	limit := d.handshakeTimeout()
+	hctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	start := time.Now()
 	req, err := http.NewRequestWithContext(hctx, http.MethodHead, docs.prefix, nil)
@@ -81,7 +82,7 @@ func ConnectDocuments(ctx context.Context, d Dial) (*Documents, time.Duration, e
 	resp, err := docs.client.Do(req)
 	if err != nil {
 		docs.client.CloseIdleConnections()
-		return nil, 0, transportErr("HEAD %s: %w", targets.RedactURLs(docs.prefix), err)
+		return nil, 0, handshakeExpired(ctx, hctx, limit, transportErr("HEAD %s: %w", targets.RedactURLs(docs.prefix), err))
 	}
 	_ = resp.Body.Close()
 	if name, version, ok := strings.Cut(resp.Header.Get("Server"), "/"); ok {

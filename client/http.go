@@ -314,7 +314,7 @@ func (t *httpTransport) notify(ctx context.Context, req Request) error {
 	defer resp.Body.Close()
 	body, _ := readBody(resp, 4096)
 	if resp.StatusCode/100 != 2 {
-		return &StatusError{status: resp.StatusCode, method: req.method, body: excerpt(body)}
+		return statusError(resp.StatusCode, req.method, body)
 	}
 	return nil
 }

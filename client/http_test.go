@@ -37,7 +37,7 @@ func TestReadHTTPAnswer(t *testing.T) {
 			response(400, "application/json", `{"jsonrpc":"2.0","id":7,"error":{"code":-32020,"message":"header mismatch"}}`), `{"jsonrpc":"2.0","id":7,"error":{"code":-32020,"message":"header mismatch"}}`, 0, ""},
 		{"an error with id null on 404 is an answer",
 			response(404, "application/json", `{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"no"}}`), `{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"no"}}`, 0, ""},
-		{"a plain-text 500 is a transport failure with the body quoted", response(500, "text/plain", "database down"), "", 0, "HTTP 500 Internal Server Error: database down"},
+		{"a plain-text 500 is a transport failure with the body quoted", response(500, "text/plain", "database down"), "", 0, `HTTP 500 Internal Server Error, not a JSON-RPC answer (body: "database down")`},
 		{"406 is explained", response(406, "", ""), "", 0, "refused our Accept"},
 		{"415 is explained", response(415, "", ""), "", 0, "refused Content-Type"},
 		{"200 with an unknown content type", response(200, "text/html", "<html>"), "", 0, `Content-Type "text/html"`},

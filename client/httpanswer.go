@@ -50,13 +50,13 @@ func readHTTPAnswer(resp *http.Response, id, maxAnswer int64, reply func([]byte)
 		if isAnswerFor(body, id) {
 			return &Response{Body: body, WireBytes: int64(len(body))}, nil
 		}
-		return nil, &StatusError{status: resp.StatusCode, method: "request", body: excerpt(body)}
+		return nil, statusError(resp.StatusCode, "request", body)
 	default:
 		body, _ := readBody(resp, 4096)
 		if resp.StatusCode == http.StatusOK {
 			return nil, transportErr("answer has Content-Type %q, want JSON or SSE", resp.Header.Get("Content-Type"))
 		}
-		return nil, &StatusError{status: resp.StatusCode, method: "request", body: excerpt(body)}
+		return nil, statusError(resp.StatusCode, "request", body)
 	}
 }
 

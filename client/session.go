@@ -88,6 +88,10 @@ func (s *Session) detect(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	var echo *echoError
+	if errors.As(err, &echo) {
+		return err // no era would be answered either
+	}
 	var rpcErr *protocol.Error
 	if errors.As(err, &rpcErr) {
 		switch rpcErr.Code {
@@ -270,6 +274,10 @@ func (s *Session) exchangeInitialize(ctx context.Context, version string) (chose
 		Capabilities    serverCapabilities `json:"capabilities"`
 	}
 	if err := s.callSmall(ctx, protocol.MethodInitialize, params, &res); err != nil {
+		var se *StatusError
+		if errors.As(err, &se) && se.method == protocol.MethodInitialize {
+			return "", Implementation{}, caps, err // it says "initialize:" already
+		}
 		return "", Implementation{}, caps, fmt.Errorf("initialize: %w", err)
 	}
 	if !protocol.IsKnownVersion(res.ProtocolVersion) || protocol.IsModern(res.ProtocolVersion) {

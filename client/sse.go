@@ -219,7 +219,7 @@ func (t *sseTransport) post(ctx context.Context, body []byte, method string) ([]
 	defer resp.Body.Close()
 	b, err := readBody(resp, t.maxAnswer) // an acknowledgement, or an answer sent in the POST's body
 	if resp.StatusCode/100 != 2 {
-		return nil, &StatusError{status: resp.StatusCode, method: method, body: excerpt(b)}
+		return nil, statusError(resp.StatusCode, method, b)
 	}
 	var tl *protocol.TooLargeError
 	if errors.As(err, &tl) {
@@ -237,7 +237,7 @@ func (t *sseTransport) call(ctx context.Context, req Request) (*Response, error)
 		return nil, t.deadErr
 	default:
 	}
-	ch := t.calls.addCall(req.ID, req.read)
+	ch := t.calls.addCall(req.ID, req.method, req.read)
 	sent := time.Now()
 	ack, err := t.post(ctx, req.body, req.method)
 	switch {

@@ -99,21 +99,72 @@ func (t *stdioTransport) readLoop(stdout io.Reader) {
 	defer close(t.exited)
 	readErr := t.readLines(bufio.NewReaderSize(stdout, 256<<10))
 	waitErr := t.cmd.Wait()
-	msg := "server process closed its stdout"
+	e := &exitError{}
 	if waitErr != nil {
-		msg = "server process exited: " + waitErr.Error()
+		e.status = waitErr.Error()
 	} else if t.cmd.ProcessState != nil {
-		msg = "server process exited: " + t.cmd.ProcessState.String()
+		e.status = t.cmd.ProcessState.String()
 	}
 	if readErr != nil && readErr != io.EOF {
-		msg += " (reading stdout: " + readErr.Error() + ")"
+		e.reading = readErr.Error()
 	}
-	if tail := strings.TrimSpace(t.stderr.String()); tail != "" {
-		msg += "; its stderr ends: " + tail
-	}
-	t.deadErr = transportErr("%s", msg)
+	e.stderr = strings.TrimSpace(t.stderr.String())
+	t.deadErr = e
 	close(t.failed)
 }
+
+// deadBefore is the error of a request whose answer the child's end
+// overtook (t.failed is closed): the exit, naming the request.
+func (t *stdioTransport) deadBefore(method string) error {
+	return unanswered(t.deadErr, method)
+}
+
+// unanswered names method as the request a dead server did not answer,
+// when err is that server's exitError; other errors are returned as they
+// are. The shared exitError is copied, never changed.
+func unanswered(err error, method string) error {
+	var e *exitError
+	if !errors.As(err, &e) || e.before != "" {
+		return err
+	}
+	c := *e
+	c.before = method
+	return &c
+}
+
+// exitError is a stdio server that is gone: its exit status, the request
+// it did not answer (when one was waiting) and the end of its stderr. A
+// server that exits before answering the handshake is often no MCP server
+// at all (stdio:ls exits with status 0), so the message says which
+// request it left unanswered. It unwraps to ErrTransport.
+type exitError struct {
+	status  string // "exit status 0", "signal: killed"; "" when only stdout closed
+	reading string // an error reading its stdout, if any
+	before  string // the method of the request it did not answer ("": none waiting)
+	stderr  string // the end of its stderr
+}
+
+func (e *exitError) Error() string {
+	msg := "the server closed its stdout"
+	if e.status != "" {
+		msg = "the server exited (" + e.status + ")"
+	}
+	if e.before != "" {
+		msg += " before answering " + e.before
+	}
+	if e.reading != "" {
+		msg += " (reading stdout: " + e.reading + ")"
+	}
+	if e.stderr != "" {
+		msg += "; its stderr ends: " + e.stderr
+	} else if e.before != "" {
+		msg += "; its stderr is empty"
+	}
+	return msg
+}
+
+// Unwrap makes a dead server a transport failure for errors.Is.
+func (e *exitError) Unwrap() error { return ErrTransport }
 
 // readLines reads newline-delimited messages as they arrive, each piece
 // of a line (however long) going through the read buffer to an inbound
@@ -168,14 +219,14 @@ func trailingCRs(piece []byte, before int64) int64 {
 }
 
 func (t *stdioTransport) call(ctx context.Context, req Request) (*Response, error) {
-	ch := t.calls.addCall(req.ID, req.read)
+	ch := t.calls.addCall(req.ID, req.method, req.read)
 	sent := time.Now()
 	handed, err := t.write(ctx, req.body)
 	if !handed || (err != nil && ctx.Err() == nil) {
 		// Never sent, or the pipe broke (the child died, the session
 		// closed): nothing to cancel, no answer to expect.
 		t.calls.forget(req.ID)
-		return nil, err
+		return nil, unanswered(err, req.method)
 	}
 	if err == nil {
 		req.tellAccepted() // written whole to the child's stdin
@@ -185,7 +236,7 @@ func (t *stdioTransport) call(ctx context.Context, req Request) (*Response, erro
 	// leaves a tombstone and a cancellation, as for any sent request.
 	// A cancellation goes in the background, so the read's end is never
 	// delayed by a full pipe.
-	return t.calls.await(ctx, req, ch, sent, t.failed, func() error { return t.deadErr }, func(n Request) { t.background(n.body) })
+	return t.calls.await(ctx, req, ch, sent, t.failed, func() error { return t.deadBefore(req.method) }, func(n Request) { t.background(n.body) })
 }
 
 func (t *stdioTransport) notify(ctx context.Context, req Request) error {

@@ -45,15 +45,23 @@ func (t *stdioTransport) writeLoop() {
 	}
 }
 
+// deathWait bounds how long a failed write waits for the reader to see
+// the child's end: a pipe broken by a child that exited is explained by
+// its exit status and stderr (exitError), not by "broken pipe", whichever
+// of the writer and the reader noticed first.
+const deathWait = time.Second
+
 // writeFailure explains a failed write: the child's death when it is
-// known, else the pipe's error.
+// known within deathWait, else the pipe's error.
 func (t *stdioTransport) writeFailure(err error) error {
+	timer := time.NewTimer(deathWait)
+	defer timer.Stop()
 	select {
 	case <-t.failed:
 		return t.deadErr
 	case <-t.stop:
 		return transportErr("session closed")
-	default:
+	case <-timer.C:
 	}
 	return transportErr("write to server stdin: %w", err)
 }

@@ -38,6 +38,8 @@ type Options struct {
 	// targets.Aim); MaxAnswer bounds each answer (0: the default).
 	Aim       targets.Aim
 	MaxAnswer int64
+	// HandshakeTimeout bounds opening the session (0: the client's default).
+	HandshakeTimeout time.Duration
 }
 
 // Status is how one contract check ended.
@@ -106,7 +108,7 @@ func Check(ctx context.Context, o Options) (*Findings, error) {
 	conn, _, err := client.Open(ctx, client.Dial{
 		Target: o.Target, Protocol: o.Protocol, Headers: o.Headers,
 		Embedded: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client,
-		Aim: o.Aim, MaxAnswer: o.MaxAnswer,
+		Aim: o.Aim, MaxAnswer: o.MaxAnswer, HandshakeTimeout: o.HandshakeTimeout,
 	})
 	if err != nil {
 		if ctx.Err() != nil {

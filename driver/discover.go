@@ -44,6 +44,8 @@ type DiscoverOptions struct {
 	Stderr          io.Writer             // stdio servers' stderr; nil keeps only a tail
 	Client          client.Implementation // clientInfo sent to the server
 	Aim             targets.Aim           // hosts besides loopback the target may be (see targets.Aim)
+	// HandshakeTimeout bounds opening the session (0: the client's default).
+	HandshakeTimeout time.Duration
 
 	MaxPages      int                    // per list method; 0: DefaultMaxPages
 	SamplePerType int                    // 0: DefaultSamplePerType; negative: read nothing
@@ -78,6 +80,7 @@ func Discover(ctx context.Context, o DiscoverOptions) (*Catalog, error) {
 	s, _, err := client.Connect(ctx, client.Dial{
 		Target: o.Target, Protocol: o.Protocol, Headers: o.Headers,
 		Embedded: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client, Aim: o.Aim,
+		HandshakeTimeout: o.HandshakeTimeout,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", o.Target.Redacted(), err)

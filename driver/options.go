@@ -86,6 +86,8 @@ type Settings struct {
 	ServerPID       int              // see Options.ServerPID
 	Segment         workload.Segment // see Options.Segment
 	StartAt         time.Time        // see Options.StartAt
+	// HandshakeTimeout bounds opening a session (see Options.HandshakeTimeout).
+	HandshakeTimeout time.Duration
 }
 
 // NewOptions applies s.Overrides to w in place (the caller's workload is
@@ -104,12 +106,13 @@ func NewOptions(w *workload.Workload, s Settings) (Options, error) {
 		return Options{}, err
 	}
 	return Options{
-		Workload:        w,
-		EmbeddedCommand: s.EmbeddedCommand,
-		Client:          s.Client,
-		ServerPID:       s.ServerPID,
-		Segment:         s.Segment,
-		StartAt:         s.StartAt,
+		Workload:         w,
+		EmbeddedCommand:  s.EmbeddedCommand,
+		Client:           s.Client,
+		ServerPID:        s.ServerPID,
+		Segment:          s.Segment,
+		StartAt:          s.StartAt,
+		HandshakeTimeout: s.HandshakeTimeout,
 	}, nil
 }
 

@@ -33,6 +33,9 @@ type Options struct {
 	Stderr io.Writer
 	// Client is the clientInfo sent to servers.
 	Client client.Implementation
+	// HandshakeTimeout bounds opening each session (0: the client's
+	// default; see client.Dial.HandshakeTimeout).
+	HandshakeTimeout time.Duration
 	// Progress, when set, is called about once a second from a goroutine
 	// the run owns.
 	Progress func(Progress)
@@ -258,7 +261,7 @@ func (r *runner) open(ctx context.Context) (client.Conn, error) {
 		Target: r.w.Target, Protocol: r.w.Protocol, Headers: r.w.Headers,
 		Embedded: r.o.EmbeddedCommand, Stderr: r.o.Stderr, Client: r.o.Client,
 		Aim:       targets.Aim{AllowHosts: r.w.AllowHosts, InsecureCredentials: r.w.InsecureCredentials},
-		MaxAnswer: r.w.Turn.MaxAnswer,
+		MaxAnswer: r.w.Turn.MaxAnswer, HandshakeTimeout: r.o.HandshakeTimeout,
 	})
 	if err != nil {
 		return nil, err

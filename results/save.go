@@ -2,7 +2,10 @@ package results
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,14 +23,136 @@ func (r *Result) Marshal() ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// SaveFile writes r to path atomically (see WriteFileAtomic).
+// Stdout is the output name that means standard output, as in most Unix
+// tools: `--out -`.
+const Stdout = "-"
+
+// SaveFile writes r to path as WriteFile does.
 func (r *Result) SaveFile(path string) error {
+	return r.SaveTo(path, nil)
+}
+
+// SaveTo writes r where a user named it (see WriteOutput): "-" is stdout.
+func (r *Result) SaveTo(path string, stdout io.Writer) error {
 	data, err := r.Marshal()
 	if err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(path, data); err != nil {
+	if err := WriteOutput(path, data, stdout); err != nil {
 		return fmt.Errorf("results: save: %w", err)
+	}
+	return nil
+}
+
+// IsStream reports whether path names something that is written through
+// rather than replaced: "-" (standard output), a device such as /dev/null,
+// a FIFO, a socket, or a symbolic link (written through so that the link,
+// and whatever it points at, stays what it is). A new path, a regular file
+// and anything that cannot be looked at are not streams.
+func IsStream(path string) bool {
+	if path == Stdout {
+		return true
+	}
+	info, err := os.Lstat(path)
+	return err == nil && !info.Mode().IsRegular() && !info.IsDir()
+}
+
+// WriteOutput writes data to the output a user named: "-" goes to stdout
+// (an error when stdout is nil), and everything else as WriteFile does.
+func WriteOutput(path string, data []byte, stdout io.Writer) error {
+	if path == Stdout {
+		if stdout == nil {
+			return errors.New("standard output (-) is not available here")
+		}
+		if _, err := stdout.Write(data); err != nil {
+			return fmt.Errorf("standard output: %w", err)
+		}
+		return nil
+	}
+	return WriteFile(path, data)
+}
+
+// WriteFile writes data to path without ever destroying what path is. A
+// new path or a regular file is replaced atomically (WriteFileAtomic), so
+// that a crash leaves the old file or the complete new one. Anything else
+// that exists is written through, opened without creating or replacing
+// it: renaming a file over /dev/null (as root) would have replaced the
+// device with a regular file and broken every later `> /dev/null` on the
+// machine, and a FIFO's reader would never see the data. A directory is
+// refused, and so is a path whose folder does not exist: a misspelt
+// folder must not be created silently.
+func WriteFile(path string, data []byte) error {
+	stream, err := checkOutput(path)
+	switch {
+	case err != nil:
+		return err
+	case stream:
+		return writeThrough(path, data)
+	}
+	return WriteFileAtomic(path, data)
+}
+
+// CheckOutput says, before any work is done, whether WriteOutput could
+// write to path: nil for "-", a device, a FIFO, a regular file or a new
+// path in an existing folder; the error WriteOutput would give for a
+// directory or a missing folder. A run checks its --out first, so that a
+// typo costs a second, not the run.
+func CheckOutput(path string) error {
+	if path == Stdout {
+		return nil
+	}
+	_, err := checkOutput(path)
+	return err
+}
+
+// checkOutput classifies path: stream is true when it must be written
+// through (see IsStream).
+func checkOutput(path string) (stream bool, err error) {
+	info, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := checkFolder(filepath.Dir(path)); err != nil {
+			return false, fmt.Errorf("%s: %w", path, err)
+		}
+		return false, nil
+	case err != nil:
+		return false, err
+	case info.IsDir():
+		return false, fmt.Errorf("%s is a directory: name a file in it", path)
+	}
+	return !info.Mode().IsRegular(), nil
+}
+
+// checkFolder is nil when dir is an existing directory, and otherwise says
+// what is wrong with it in words a user can act on.
+func checkFolder(dir string) error {
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("the folder %s does not exist (readbench does not create it: create it first)", dir)
+	case err != nil:
+		return err
+	case !info.IsDir():
+		return fmt.Errorf("%s is not a folder", dir)
+	}
+	return nil
+}
+
+// writeThrough writes data into an existing device, FIFO, socket or the
+// file a symbolic link points at, leaving the node itself in place. It
+// never creates: a node that vanished since it was looked at is an error,
+// not a new regular file.
+func writeThrough(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
 }
@@ -35,13 +160,10 @@ func (r *Result) SaveFile(path string) error {
 // WriteFileAtomic writes data to path atomically: a temporary file in the
 // same directory is written, synced and renamed over path, so that a crash
 // or a second Ctrl-C leaves either the old file or the complete new one,
-// never a truncated result or report. The directory is created when
-// missing.
+// never a truncated result or report. It is for a new path or a regular
+// file only (WriteFile chooses); the directory must exist.
 func WriteFileAtomic(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err

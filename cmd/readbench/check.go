@@ -38,6 +38,7 @@ func checkCommand() *cli.Command {
 			&cli.StringFlag{Name: "read-path", Usage: "`PATH` of a file for the ranged read tool checks on a server other than the simulated one"},
 			&cli.StringFlag{Name: "format", Usage: "table or json", Value: "table"},
 			maxAnswerFlag(),
+			handshakeTimeoutFlag(),
 		}, aimFlags()...),
 		Action: checkAction,
 	}
@@ -70,7 +71,7 @@ func checkAction(c *cli.Context) error {
 	if err := checkAim("check", target, headers, aim); err != nil {
 		return err
 	}
-	set, err := reach()
+	set, err := reach(c)
 	if err != nil {
 		return err
 	}
@@ -79,7 +80,7 @@ func checkAction(c *cli.Context) error {
 		EmbeddedCommand: set.EmbeddedCommand, Client: set.Client,
 		Sample: c.Int("sample"), Timeout: c.Duration("timeout"),
 		CancelURI: c.String("cancel-uri"), ReadPath: c.String("read-path"),
-		Aim: aim, MaxAnswer: maxAnswer,
+		Aim: aim, MaxAnswer: maxAnswer, HandshakeTimeout: set.HandshakeTimeout,
 	})
 	if err != nil {
 		return cli.Exit(err.Error(), exitFail)

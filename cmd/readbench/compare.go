@@ -106,7 +106,7 @@ func compareAction(c *cli.Context) error {
 		return cli.Exit(err.Error(), exitFail)
 	}
 	if out := c.String("out"); out != "" {
-		if err := results.WriteFileAtomic(out, buf.Bytes()); err != nil {
+		if err := results.WriteOutput(out, buf.Bytes(), c.App.Writer); err != nil {
 			return cli.Exit(fmt.Sprintf("compare: %v", err), exitFail)
 		}
 	} else if _, err := c.App.Writer.Write(buf.Bytes()); err != nil {

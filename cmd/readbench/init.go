@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
@@ -28,6 +29,7 @@ func initCommand() *cli.Command {
 			&cli.StringFlag{Name: "target", Usage: "`TARGET` to discover: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH"},
 			&cli.StringFlag{Name: "out", Usage: "write the workload to `FILE` instead of stdout"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite --out FILE if it exists"},
+			handshakeTimeoutFlag(),
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto", Value: workload.DefaultProtocol},
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` for the target (repeatable; ${VAR} is expanded)"},
 		}, aimFlags()...),
@@ -55,18 +57,24 @@ func initAction(c *cli.Context) error {
 		return err
 	}
 	out := c.String("out")
-	if out != "" && !c.Bool("force") {
+	if out != "" {
+		if err := results.CheckOutput(out); err != nil {
+			return cli.Exit(fmt.Sprintf("init: --out: %v", err), exitUsage)
+		}
+	}
+	if out != "" && !c.Bool("force") && !results.IsStream(out) {
 		if _, err := os.Stat(out); err == nil {
 			return cli.Exit(fmt.Sprintf("init: %s exists (use --force to overwrite)", out), exitUsage)
 		}
 	}
-	set, err := reach()
+	set, err := reach(c)
 	if err != nil {
 		return err
 	}
 	cat, err := driver.Discover(c.Context, driver.DiscoverOptions{
 		Target: target, Protocol: c.String("protocol"), Headers: headers,
 		EmbeddedCommand: set.EmbeddedCommand, Client: set.Client, Aim: aim,
+		HandshakeTimeout: set.HandshakeTimeout,
 	})
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("init: %v", err), exitFail)
@@ -84,8 +92,11 @@ func initAction(c *cli.Context) error {
 		_, err = c.App.Writer.Write(text)
 		return err
 	}
-	if err := os.WriteFile(out, text, 0o644); err != nil {
+	if err := results.WriteOutput(out, text, c.App.Writer); err != nil {
 		return cli.Exit(fmt.Sprintf("init: %v", err), exitFail)
+	}
+	if out == results.Stdout {
+		return nil
 	}
 	fmt.Fprintf(c.App.ErrWriter, "readbench: init: wrote %s; run it with: readbench run %s\n", out, out)
 	return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 	"time"
 )
 
@@ -15,7 +16,7 @@ import (
 //   - The first signal cancels the command's context with errInterrupted:
 //     a run stops scheduling, cancels its reads in flight, closes its
 //     sessions (a stdio child's process group gets SIGTERM, then SIGKILL),
-//     saves the partial result (atomically: results.WriteFileAtomic) and
+//     saves the partial result (atomically, or through a device: results.WriteFile) and
 //     exits. Whatever the target does, the process is gone within
 //     stopWithin: past it, the children are killed and readbench exits
 //     with exitInterrupted.
@@ -36,6 +37,7 @@ const (
 
 // interrupts is the signal handling of one process.
 type interrupts struct {
+	command      string // the command being run ("run", "serve"; "" when none): what stopping means
 	cancel       context.CancelCauseFunc
 	stderr       io.Writer
 	tty          bool      // stderr is a terminal: a progress line may be on it
@@ -48,12 +50,13 @@ type interrupts struct {
 // watch handles sigs until done is closed (the command returned). It is
 // main's goroutine: nothing else may call exit.
 func (h *interrupts) watch(sigs <-chan os.Signal, done <-chan struct{}) {
+	var sig os.Signal
 	select {
-	case <-sigs:
+	case sig = <-sigs:
 	case <-done:
 		return
 	}
-	h.say("readbench: interrupted: stopping; a run saves what it measured (interrupt again to quit at once)")
+	h.say(h.stopping(sig))
 	h.cancel(errInterrupted)
 	limit := time.NewTimer(h.stopWithin)
 	defer limit.Stop()
@@ -75,6 +78,24 @@ func (h *interrupts) watch(sigs <-chan os.Signal, done <-chan struct{}) {
 		h.killChildren()
 	}
 	h.exit(exitInterrupted)
+}
+
+// stopping is what the first signal is answered with: what the command
+// does now. Only a run (and capacity's runs) has a measurement to save; a
+// server stopped by its supervisor (SIGTERM) is shutting down, not
+// interrupted.
+func (h *interrupts) stopping(sig os.Signal) string {
+	what := "interrupted"
+	if sig == syscall.SIGTERM {
+		what = "terminated (SIGTERM)"
+	}
+	switch h.command {
+	case "run", "capacity":
+		return "readbench: " + what + ": stopping; a run saves what it measured (interrupt again to quit at once)"
+	case "serve":
+		return "readbench serve: " + what + ": shutting down"
+	}
+	return "readbench: " + what + ": stopping (interrupt again to quit at once)"
 }
 
 // say prints one line on stderr, on a line of its own even when a

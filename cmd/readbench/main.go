@@ -42,7 +42,7 @@ func main() {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
-	h := &interrupts{cancel: cancel, stderr: os.Stderr, tty: progressPrinter(os.Stderr) != nil,
+	h := &interrupts{command: commandOf(os.Args), cancel: cancel, stderr: os.Stderr, tty: progressPrinter(os.Stderr) != nil,
 		killChildren: killChildren, exit: os.Exit, stopWithin: stopWithin, secondGrace: secondGrace}
 	go h.watch(sigs, done) // interrupt.go: the first signal stops, the second quits
 	code := run(ctx, os.Args, os.Stdout, os.Stderr)
@@ -50,6 +50,15 @@ func main() {
 	signal.Stop(sigs)
 	cancel(nil)
 	os.Exit(code)
+}
+
+// commandOf is the command a command line runs ("" for none): the first
+// argument, as interspersed reads it.
+func commandOf(args []string) string {
+	if len(args) < 2 {
+		return ""
+	}
+	return args[1]
 }
 
 // run executes the command line and returns the exit code; main is the
@@ -132,6 +141,10 @@ func rootAction(c *cli.Context) error {
 }
 
 // usageError makes flag mistakes exit 2 with the command's usage hint.
-func usageError(c *cli.Context, err error, _ bool) error {
-	return cli.Exit(fmt.Sprintf("%v (see 'readbench %s --help')", err, c.Command.Name), exitUsage)
+func usageError(c *cli.Context, err error, isSubcommand bool) error {
+	help := "readbench --help"
+	if isSubcommand {
+		help = "readbench " + c.Command.Name + " --help"
+	}
+	return cli.Exit(fmt.Sprintf("%v%s (see '%s')", err, flagHint(c, err), help), exitUsage)
 }

@@ -69,14 +69,21 @@ func mergeAction(c *cli.Context) error {
 	if path == "" {
 		path = filepath.Join("runs", results.MergedName(res.Started.Time, res.Target.Server.Name, res.Target.Server.Version))
 	}
-	if err := res.SaveFile(path); err != nil {
+	if err := runsFolder(path); err != nil {
+		return cli.Exit(fmt.Sprintf("merge: save: %v", err), exitFail)
+	}
+	if err := res.SaveTo(path, c.App.Writer); err != nil {
 		return cli.Exit(fmt.Sprintf("merge: save: %v", err), exitFail)
 	}
 	if !c.Bool("quiet") {
-		if err := report.WriteTable(c.App.Writer, res); err != nil {
+		w := c.App.Writer // with --out - stdout holds the result alone
+		if path == results.Stdout {
+			w = c.App.ErrWriter
+		}
+		if err := report.WriteTable(w, res); err != nil {
 			return err
 		}
-		fmt.Fprintf(c.App.ErrWriter, "%d shards merged, result saved to %s\n", len(in), path)
+		fmt.Fprintf(c.App.ErrWriter, "%d shards merged, result saved to %s\n", len(in), outName(path))
 	}
 	var broken []string
 	for _, v := range res.Thresholds {

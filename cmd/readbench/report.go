@@ -105,7 +105,7 @@ func reportAction(c *cli.Context) error {
 		}
 		return nil
 	}
-	if err := results.WriteFileAtomic(out, buf.Bytes()); err != nil {
+	if err := results.WriteOutput(out, buf.Bytes(), c.App.Writer); err != nil {
 		return cli.Exit(fmt.Sprintf("report: %v", err), exitFail)
 	}
 	return nil

@@ -47,13 +47,14 @@ func runCommand() *cli.Command {
 			&cli.DurationFlag{Name: "duration", Usage: "measured run length, e.g. 30s (warmup not included)"},
 			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions (stdio: one child process each)"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
-			&cli.StringFlag{Name: "out", Usage: "save the result to `FILE` instead of runs/"},
+			&cli.StringFlag{Name: "out", Usage: "save the result to `FILE` instead of runs/ (- for stdout; a device or FIFO is written through)"},
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; ${VAR} expands from the environment; never saved)"},
 			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine (an HTTP target; stdio servers are sampled anyway)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 			&cli.StringFlag{Name: "format", Usage: "the report on stdout: table, markdown, json or junit (thresholds as test cases)", Value: "table"},
 			thresholdFlag(),
 			maxAnswerFlag(),
+			handshakeTimeoutFlag(),
 		}, append(append(aimFlags(), profileFlags()...), shardFlags()...)...),
 		Action: runAction,
 	}
@@ -63,7 +64,7 @@ func runAction(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return cli.Exit("run: give at most one workload", exitUsage)
 	}
-	set, err := reach()
+	set, err := reach(c)
 	if err != nil {
 		return err
 	}
@@ -103,7 +104,10 @@ func runAction(c *cli.Context) error {
 		}
 	}()
 	quiet := c.Bool("quiet")
-	out := resultPath(c.String("out"))
+	out, err := resultPath(c.String("out"))
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
 	stderrLog, err := newServerLog(out.dir)
 	if err != nil {
 		return cli.Exit(err.Error(), exitFail)
@@ -193,7 +197,7 @@ func saveAndReport(c *cli.Context, rep *driver.Measurements, o runOutput) error 
 	if path == "" {
 		path = filepath.Join(out.dir, results.ShardName(rep.Started, rep.Server.Name, rep.Server.Version, results.Segment{K: seg.K, N: seg.N}))
 	}
-	if err := res.SaveFile(path); err != nil {
+	if err := res.SaveTo(path, c.App.Writer); err != nil {
 		return cli.Exit(fmt.Sprintf("save result: %v", err), exitFail)
 	}
 	logPath, err := stderrLog.keep(path)
@@ -201,10 +205,16 @@ func saveAndReport(c *cli.Context, rep *driver.Measurements, o runOutput) error 
 		fmt.Fprintf(c.App.ErrWriter, "readbench: keep the server's stderr: %v\n", err)
 	}
 	if !quiet {
-		if err := runWriter(o.format)(c.App.Writer, res); err != nil {
+		// With --out - standard output holds the result alone, so that
+		// it pipes into jq; the report goes to stderr.
+		w := c.App.Writer
+		if path == results.Stdout {
+			w = c.App.ErrWriter
+		}
+		if err := runWriter(o.format)(w, res); err != nil {
 			return err
 		}
-		fmt.Fprintf(c.App.ErrWriter, "result saved to %s\n", path)
+		fmt.Fprintf(c.App.ErrWriter, "result saved to %s\n", outName(path))
 		if logPath != "" {
 			fmt.Fprintf(c.App.ErrWriter, "the server's stderr saved to %s\n", logPath)
 		}

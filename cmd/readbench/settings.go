@@ -16,17 +16,29 @@ import (
 // driver's plain values: driver.NewOptions makes a run of them.
 
 // reach is how every command reaches a target: the embedded server is
-// this executable's "serve --stdio", and servers are told we are
-// readbench at this version.
-func reach() (driver.Settings, error) {
+// this executable's "serve --stdio", servers are told we are readbench at
+// this version, and --handshake-timeout bounds opening a session.
+func reach(c *cli.Context) (driver.Settings, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return driver.Settings{}, fmt.Errorf("find own executable for the embedded server: %w", err)
 	}
+	limit := c.Duration("handshake-timeout")
+	if limit <= 0 {
+		return driver.Settings{}, cli.Exit(fmt.Sprintf("%s: --handshake-timeout must be above 0, such as 30s", c.Command.Name), exitUsage)
+	}
 	return driver.Settings{
-		EmbeddedCommand: []string{self, "serve", "--stdio"},
-		Client:          client.Implementation{Name: "readbench", Version: version},
+		EmbeddedCommand:  []string{self, "serve", "--stdio"},
+		Client:           client.Implementation{Name: "readbench", Version: version},
+		HandshakeTimeout: limit,
 	}, nil
+}
+
+// handshakeTimeoutFlag is --handshake-timeout, on every command that opens
+// a session.
+func handshakeTimeoutFlag() cli.Flag {
+	return &cli.DurationFlag{Name: "handshake-timeout", Value: client.DefaultHandshakeTimeout,
+		Usage: "how long opening a session (starting a stdio server, the handshake) may take before the target is reported as not answering"}
 }
 
 // tool is readbench as a result or check document names it.
