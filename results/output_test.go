@@ -27,8 +27,9 @@ func nullDevice(t *testing.T, dir string) string {
 	return path
 }
 
-// TestWriteFileKeepsDevice is the /dev/null of issue 19: saving a result to
-// a device must write through it and leave the node a device.
+// TestWriteFileKeepsDevice: `run --out /dev/null` as root once replaced the
+// device with a regular file. Saving a result to a device must write
+// through it and leave the node a device.
 func TestWriteFileKeepsDevice(t *testing.T) {
 	dir := t.TempDir()
 	dev := nullDevice(t, dir)
