@@ -158,3 +158,45 @@ func askedRate(l workload.Load) float64 {
 	}
 	return turns / (to - from)
 }
+
+// newPacer builds the open-model schedule from the workload: the warmup,
+// then the measured run (one rate, or the stages).
+func (r *runner) newPacer() pacer {
+	stretches := scheduleStretches(r.w.Load)
+	if r.w.Load.Arrival == workload.ArrivalPoisson {
+		return &poissonPacer{rng: rand.New(rand.NewPCG(uint64(r.w.Seed), 0x9e3779b97f4a7c15)), stretches: stretches}
+	}
+	return &constantPacer{stretches: stretches}
+}
+
+// scheduleStretches turns the load into stretches of the schedule. Stages come after
+// the warmup, which runs at the rate the stages start from; a ramping
+// first stage starts from the load's rate.
+func scheduleStretches(l workload.Load) []stretch {
+	var stretches []stretch
+	if len(l.Stages) > 0 {
+		prev := l.Rate.PerSecond
+		if l.Warmup > 0 {
+			warm := l.Stages[0].Rate.PerSecond
+			if l.Stages[0].Ramp && prev > 0 {
+				warm = prev
+			}
+			stretches = append(stretches, stretch{from: warm, to: warm, length: l.Warmup})
+		}
+		for _, st := range l.Stages {
+			from := st.Rate.PerSecond
+			if st.Ramp {
+				from = prev
+			}
+			stretches = append(stretches, stretch{from: from, to: st.Rate.PerSecond, length: st.For})
+			prev = st.Rate.PerSecond
+		}
+	} else {
+		length := l.Warmup + l.Duration
+		if l.Turns > 0 && l.Duration == 0 {
+			length = time.Duration(1<<62 - 1) // ended by the turn count
+		}
+		stretches = []stretch{{from: l.Rate.PerSecond, to: l.Rate.PerSecond, length: length}}
+	}
+	return stretches
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -219,75 +218,6 @@ type runner struct {
 	abandoned atomic.Int64 // reads given up on (deadline or timeout): a late answer may follow
 }
 
-// dial opens every session in parallel and settles the era of each.
-func (r *runner) dial(ctx context.Context) ([]client.Conn, error) {
-	n := max(r.w.Sessions, 1)
-	sessions := make([]client.Conn, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range sessions {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sessions[i], errs[i] = r.open(ctx)
-		}()
-	}
-	wg.Wait()
-	if err := joinDistinct(errs); err != nil {
-		closeAll(sessions)
-		return nil, fmt.Errorf("connect to %s: %w", r.w.Target.Redacted(), err)
-	}
-	return sessions, nil
-}
-
-// closeAll closes sessions in parallel: a stdio child may take a while to
-// exit, and children do not wait for each other.
-func closeAll(sessions []client.Conn) {
-	var wg sync.WaitGroup
-	for _, s := range sessions {
-		if s != nil {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_ = s.Close()
-			}()
-		}
-	}
-	wg.Wait()
-}
-
-func (r *runner) open(ctx context.Context) (client.Conn, error) {
-	s, handshake, err := client.Open(ctx, client.Dial{
-		Target: r.w.Target, Protocol: r.w.Protocol, Headers: r.w.Headers,
-		Embedded: r.o.EmbeddedCommand, Stderr: r.o.Stderr, Client: r.o.Client,
-		Aim:       targets.Aim{AllowHosts: r.w.AllowHosts, InsecureCredentials: r.w.InsecureCredentials},
-		MaxAnswer: r.w.Turn.MaxAnswer, HandshakeTimeout: r.o.HandshakeTimeout,
-	})
-	if err != nil {
-		return nil, err
-	}
-	if _, first, ok := s.Process(); ok {
-		r.cold.Session(first, handshake)
-	}
-	return s, nil
-}
-
-// costPIDs are the processes whose cost a run samples: those behind its
-// stdio sessions, and serverPID (--server-pid, 0: none) for a server
-// started elsewhere on this machine.
-func costPIDs(sessions []client.Conn, serverPID int) []int {
-	var pids []int
-	for _, s := range sessions {
-		if pid, _, ok := s.Process(); ok {
-			pids = append(pids, pid)
-		}
-	}
-	if serverPID > 0 {
-		pids = append(pids, serverPID)
-	}
-	return pids
-}
-
 // schedule starts turns until the schedule ends or ctx is cancelled, and
 // returns the bounds of the measured phase.
 func (r *runner) schedule(ctx context.Context, start time.Time) (mStart, mEnd time.Time, partial bool) {
@@ -335,48 +265,6 @@ func (r *runner) schedule(ctx context.Context, start time.Time) (mStart, mEnd ti
 		end = mStart.Add(r.w.Load.Length()) // the schedule's own end, not the last turn's
 	}
 	return mStart, end, false
-}
-
-// newPacer builds the open-model schedule from the workload: the warmup,
-// then the measured run (one rate, or the stages).
-func (r *runner) newPacer() pacer {
-	stretches := scheduleStretches(r.w.Load)
-	if r.w.Load.Arrival == workload.ArrivalPoisson {
-		return &poissonPacer{rng: rand.New(rand.NewPCG(uint64(r.w.Seed), 0x9e3779b97f4a7c15)), stretches: stretches}
-	}
-	return &constantPacer{stretches: stretches}
-}
-
-// scheduleStretches turns the load into stretches of the schedule. Stages come after
-// the warmup, which runs at the rate the stages start from; a ramping
-// first stage starts from the load's rate.
-func scheduleStretches(l workload.Load) []stretch {
-	var stretches []stretch
-	if len(l.Stages) > 0 {
-		prev := l.Rate.PerSecond
-		if l.Warmup > 0 {
-			warm := l.Stages[0].Rate.PerSecond
-			if l.Stages[0].Ramp && prev > 0 {
-				warm = prev
-			}
-			stretches = append(stretches, stretch{from: warm, to: warm, length: l.Warmup})
-		}
-		for _, st := range l.Stages {
-			from := st.Rate.PerSecond
-			if st.Ramp {
-				from = prev
-			}
-			stretches = append(stretches, stretch{from: from, to: st.Rate.PerSecond, length: st.For})
-			prev = st.Rate.PerSecond
-		}
-	} else {
-		length := l.Warmup + l.Duration
-		if l.Turns > 0 && l.Duration == 0 {
-			length = time.Duration(1<<62 - 1) // ended by the turn count
-		}
-		stretches = []stretch{{from: l.Rate.PerSecond, to: l.Rate.PerSecond, length: length}}
-	}
-	return stretches
 }
 
 // closedLoop runs Concurrency workers that each start a turn as soon as
