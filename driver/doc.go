@@ -4,9 +4,10 @@
 //   - the pacer (pacer.go): when each turn of an open-model run should
 //     start. Latency is measured from that intended start, so a stalled
 //     server or generator cannot hide behind coordinated omission;
-//   - the runner (run.go; its connections in conns.go): the open and closed models,
-//     max_in_flight (a turn that cannot start is dropped and counted, never
-//     started late), progress, the server-cost sampling around the run;
+//   - the runner (run.go; its connections in conns.go): the open and
+//     closed models, max_in_flight (a turn that cannot start is dropped
+//     and counted, never started late), progress, the server-cost
+//     sampling around the run;
 //   - turns (turn.go): N reads in parallel on one connection, cut at the
 //     turn's deadline, each read ended by its timeout. One doRead serves
 //     every read, whole or in parts, MCP or plain HTTP: it hands the
