@@ -30,7 +30,7 @@ func (r *Result) MetricValue(m bounds.Metric) (float64, error) {
 	t := &r.Totals
 	switch m.Key {
 	case "errors":
-		return percent(t.Errors, t.Scheduled), nil
+		return pct(t.Errors, t.Scheduled), nil
 	case "rate":
 		return valueOf(m.Name, t.AchievedRate, "no measured time")
 	case "read_rate":
@@ -41,7 +41,7 @@ func (r *Result) MetricValue(m bounds.Metric) (float64, error) {
 		return valueOf(m.Name, t.Inflation, "no bytes were decoded")
 	}
 	if name, ok := strings.CutPrefix(m.Key, "outcome."); ok {
-		return percent(t.Outcomes[name], t.Scheduled), nil
+		return pct(t.Outcomes[name], t.Scheduled), nil
 	}
 	if v, ok, err := r.costValue(m); ok {
 		return v, err
@@ -77,12 +77,12 @@ func (r *Result) classValue(m bounds.Metric) (float64, error) {
 	}
 	switch m.Key {
 	case "errors":
-		return percent(c.Errors, c.Reads), nil
+		return pct(c.Errors, c.Reads), nil
 	case "inflation":
 		return valueOf(m.Name, c.Inflation, "the class decoded no bytes")
 	}
 	if name, ok := strings.CutPrefix(m.Key, "outcome."); ok {
-		return percent(c.Outcomes[name], c.Reads), nil
+		return pct(c.Outcomes[name], c.Reads), nil
 	}
 	return c.Latency.StatMs(strings.TrimPrefix(m.Key, "read.")), nil
 }
@@ -128,12 +128,4 @@ func (r *Result) costValue(m bounds.Metric) (v float64, ok bool, err error) {
 	default: // cold_start.spawn
 		return sc.ColdStart.SpawnToFirstAnswerMs, true, nil
 	}
-}
-
-// percent is n of total in %, 0 when total is 0.
-func percent(n, total int64) float64 {
-	if total <= 0 {
-		return 0
-	}
-	return 100 * float64(n) / float64(total)
 }
