@@ -275,9 +275,9 @@ func (m cancelMoments) readAfter() string {
 	case !m.readKnown:
 		return ""
 	case !had:
-		return ", still unread in the server's stdin"
+		return " (still unread in the server's stdin)"
 	default:
-		return fmt.Sprintf(", read by the server %s after it was sent", roundLatency(at.Sub(m.sent)))
+		return fmt.Sprintf(" (read off the server's stdin %s after it was sent)", roundLatency(at.Sub(m.sent)))
 	}
 }
 
@@ -322,30 +322,37 @@ func (c *checker) judgeLate(ctx context.Context, p cancelPlan, r lateProbe, m ca
 		if at, known := c.answerStart(r.a.FirstByte, r.a.Done); !known {
 			first, which = at, "end (the transport cannot tell its first byte)"
 		}
+		// What the delay is counted from: the cancel on the server's side.
+		sent := "notifications/cancelled at " + roundLatency(p.at).String()
+		reached, crossed := sent+" reached the server", sent
+		if m.readKnown && hadIt {
+			reached = fmt.Sprintf("the server read %s off its stdin (%s after it was sent)", sent, roundLatency(had.Sub(m.sent)))
+			crossed = reached
+		}
 		switch after := first.Sub(had); {
 		case first.Before(m.sending):
 			c.rep.add("cancellation", Skip, p.uri, fmt.Sprintf("could not find a read slow enough to cancel: the answer's %s came %s before %s was sent (give a slower --cancel-uri)",
-				which, roundLatency(m.sending.Sub(first)), how))
+				which, roundLatency(m.sending.Sub(first)), sent))
 		case !hadIt || first.Before(had):
 			read := "it was still unread in the server's stdin when the answer ended"
 			if hadIt {
 				read = fmt.Sprintf("the server read it off its stdin only %s after it was sent", roundLatency(had.Sub(m.sent)))
 			}
-			c.rep.add("cancellation", Skip, p.uri, fmt.Sprintf("answered after the cancel: the answer's %s came %s after notifications/cancelled at %s was sent, and %s, "+
+			c.rep.add("cancellation", Skip, p.uri, fmt.Sprintf("answered after the cancel: the answer's %s came %s after %s was sent, and %s, "+
 				"so the answer was on its way before the server read the cancel (%d bytes wasted; not a failure, and no proof either: give a slower --cancel-uri, or one whose server is not busy all the while)",
-				which, roundLatency(max(first.Sub(m.sent), 0)), roundLatency(p.at), read, r.a.WireBytes))
+				which, roundLatency(max(first.Sub(m.sent), 0)), sent, read, r.a.WireBytes))
 		case after > p.allowance:
-			c.rep.add("cancellation", Fail, p.uri, fmt.Sprintf("ignored the cancel: the answer's %s came %s after %s reached the server, beyond %s; %d bytes: the server did the work and sent it anyway",
-				which, roundLatency(after), how, allowance, r.a.WireBytes))
+			c.rep.add("cancellation", Fail, p.uri, fmt.Sprintf("ignored the cancel: the answer's %s came %s after %s, beyond %s; %d bytes: the server did the work and sent it anyway",
+				which, roundLatency(after), reached, allowance, r.a.WireBytes))
 		default:
 			c.rep.add("cancellation", Skip, p.uri, fmt.Sprintf("answered after the cancel: the answer's %s came %s after %s, within %s, so it was on its way before the server could act on the cancel (%d bytes wasted; not a failure, and no proof either: give a slower --cancel-uri)",
-				which, roundLatency(max(after, 0)), how, allowance, r.a.WireBytes))
+				which, roundLatency(max(after, 0)), crossed, allowance, r.a.WireBytes))
 		}
 	case errors.Is(r.err, context.DeadlineExceeded) && ctx.Err() == nil && !hadIt:
-		c.rep.add("cancellation", Skip, p.uri, fmt.Sprintf("could not tell: no answer within %s after %s, but the server had not read the cancel off its stdin by then "+
-			"(busy all the while: an answer to come cannot be judged; give a --cancel-uri whose server is not busy all the while)", p.watch, how))
+		c.rep.add("cancellation", Skip, p.uri, fmt.Sprintf("could not tell: no answer within %s after notifications/cancelled at %s, but the server had not read it off its stdin by then "+
+			"(busy all the while: an answer to come cannot be judged; give a --cancel-uri whose server is not busy all the while)", roundLatency(p.watch), roundLatency(p.at)))
 	case errors.Is(r.err, context.DeadlineExceeded) && ctx.Err() == nil:
-		c.rep.add("cancellation", Pass, p.uri, fmt.Sprintf("no answer within %s after %s", p.watch, how))
+		c.rep.add("cancellation", Pass, p.uri, fmt.Sprintf("no answer within %s after %s", roundLatency(p.watch), how))
 	case c.s.PerRequestStream() && errors.Is(r.err, client.ErrTransport) && !errors.As(r.err, &se) && ctx.Err() == nil:
 		c.rep.add("cancellation", Pass, p.uri, "the server ended the response stream without an answer after "+how)
 	default:

@@ -50,16 +50,17 @@ func TestJudgeLate(t *testing.T) {
 		{"no answer", lateProbe{err: context.DeadlineExceeded}, sent, Pass, "no answer within 1s"},
 		{"stdio: first byte 400 ms after the cancel was sent, the cancel read 500 ms after", answer(400*time.Millisecond, 900*time.Millisecond, result), readAt(500 * time.Millisecond), Skip, "the server read it off its stdin only 500ms after it was sent, so the answer was on its way"},
 		{"stdio: the cancel still unread when the answer ended", answer(400*time.Millisecond, 900*time.Millisecond, result), unread, Skip, "still unread in the server's stdin when the answer ended"},
-		{"stdio: first byte 400 ms after the server read the cancel", answer(401*time.Millisecond, 900*time.Millisecond, result), readAt(time.Millisecond), Fail, "ignored the cancel"},
-		{"stdio: first byte within the allowance of the read", answer(210*time.Millisecond, 900*time.Millisecond, result), readAt(200 * time.Millisecond), Skip, "within the round-trip allowance"},
-		{"stdio: no answer, the cancel read", lateProbe{err: context.DeadlineExceeded}, readAt(time.Millisecond), Pass, "no answer within 1s"},
-		{"stdio: no answer, the cancel never read", lateProbe{err: context.DeadlineExceeded}, unread, Skip, "had not read the cancel"},
+		{"stdio: first byte 400 ms after the server read the cancel", answer(401*time.Millisecond, 900*time.Millisecond, result), readAt(time.Millisecond), Fail, "ignored the cancel: the answer's first byte came 400ms after the server read notifications/cancelled at 50ms off its stdin (1ms after it was sent)"},
+		{"stdio: first byte within the allowance of the read", answer(210*time.Millisecond, 900*time.Millisecond, result), readAt(200 * time.Millisecond), Skip, "came 10ms after the server read notifications/cancelled at 50ms off its stdin (200ms after it was sent), within the round-trip allowance"},
+		{"stdio: no answer, the cancel read", lateProbe{err: context.DeadlineExceeded}, readAt(time.Millisecond), Pass, "no answer within 1s after notifications/cancelled at 50ms (read off the server's stdin 1ms after it was sent)"},
+		{"stdio: no answer, the cancel never read", lateProbe{err: context.DeadlineExceeded}, unread, Skip, "the server had not read it off its stdin by then"},
 	} {
 		ch := &checker{rep: &Findings{}}
 		ch.judgeLate(context.Background(), p, c.r, c.m)
 		if len(ch.rep.Checks) != 1 {
 			t.Fatalf("%s: %d rows", c.why, len(ch.rep.Checks))
 		}
+		t.Logf("%s: %s %s", c.why, ch.rep.Checks[0].Status, ch.rep.Checks[0].Detail)
 		if got := ch.rep.Checks[0]; got.Status != c.status || !strings.Contains(got.Detail, c.detail) {
 			t.Errorf("%s: %s %q, want %s with %q", c.why, got.Status, got.Detail, c.status, c.detail)
 		}
