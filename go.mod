@@ -12,6 +12,7 @@ require (
 	github.com/segmentio/asm v1.1.3
 	github.com/urfave/cli/v2 v2.27.7
 	go.uber.org/goleak v1.3.0
+	golang.org/x/sys v0.48.0
 	golang.org/x/time v0.16.0
 	gopkg.in/yaml.v3 v3.0.1
 )
@@ -38,6 +39,5 @@ require (
 	golang.org/x/exp v0.0.0-20260603202125-055de637280b // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.23.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
 )

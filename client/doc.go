@@ -38,7 +38,9 @@
 //     (WithDigest), the SHA-256 of its decoded content;
 //   - the bounds of every wait and every answer: one writer goroutine per
 //     stdio session (stdiowrite.go), so a child that stops reading blocks
-//     no caller past its context; the answer size limit (limit.go),
+//     no caller past its context, and on Linux the moment a stdio child
+//     has read what was written to it, its stdin pipe drained
+//     (Session.Delivered, stdiodrain*.go); the answer size limit (limit.go),
 //     counted as bytes arrive and never taken from a header; and the aim
 //     (targets.CheckAim): a target other than loopback only when allowed,
 //     headers to one only over https, checked in Open before anything
@@ -49,8 +51,8 @@
 //
 // It knows nothing of turns, rates, outcomes or reports: it imports only
 // protocol (the wire vocabulary it shares with the simulated server),
-// targets (the target, its aim and URL redaction), units and internal/
-// helpers. It must never import workload (so the client links no YAML
+// targets (the target, its aim and URL redaction), units, internal/
+// helpers and golang.org/x/sys/unix (FIONREAD). It must never import workload (so the client links no YAML
 // parser), driver, stats, results, report, contract or simserver. The load
 // driver reads through DocumentReader (a Conn from Open) and the contract
 // check through the exported Session and Documents, never a concrete

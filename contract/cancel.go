@@ -17,8 +17,9 @@ import (
 // have answered anyway. Only what the server could know is judged: the
 // cancel is sent once the request is on the server's side of the
 // transport, and an answer whose first byte comes within the round-trip
-// allowance of the cancel was on its way before the server could act on
-// it.
+// allowance of the moment the server had the cancel (over stdio: read it
+// off its stdin), or before it, was on its way before the server could
+// act on it.
 const (
 	cancelAfter   = 50 * time.Millisecond
 	rttFactor     = 4                     // the allowance is this many round trips ...
@@ -191,16 +192,26 @@ func (c *checker) cancelByNotification(ctx context.Context, p cancelPlan) {
 			due = true
 		}
 	}
-	cancelling := time.Now()
+	m := cancelMoments{sending: time.Now()}
 	err = c.s.Cancel(wctx, req.ID, "readbench check: cancellation probe")
-	cancelled := time.Now() // the notification is on the server's side
+	m.sent = time.Now() // the notification is in the server's transport
 	if err != nil {
 		stop()
 		<-done
 		c.rep.add("cancellation", Fail, p.uri, "could not send notifications/cancelled: "+err.Error())
 		return
 	}
-	watch := time.NewTimer(p.watch - time.Since(cancelled))
+	// In a stdio server's stdin pipe the cancel is not yet in the server:
+	// a server busy with the answer reads it when that is written. Watch
+	// for the moment it has read it, where the transport can tell.
+	dctx, endDrain := context.WithCancel(wctx)
+	defer endDrain()
+	drained := make(chan cancelRead, 1)
+	go func() {
+		at, err := c.s.Delivered(dctx)
+		drained <- cancelRead{at: at, err: err}
+	}()
+	watch := time.NewTimer(p.watch - time.Since(m.sent))
 	defer watch.Stop()
 	var r lateProbe
 	select {
@@ -211,7 +222,63 @@ func (c *checker) cancelByNotification(ctx context.Context, p cancelPlan) {
 			r.err = context.DeadlineExceeded // the watch ended, not the session
 		}
 	}
-	c.judgeLate(ctx, p, r, cancelling, cancelled)
+	endDrain()
+	m.setRead(<-drained)
+	c.judgeLate(ctx, p, r, m)
+}
+
+// cancelRead is what the wait for the server to read the cancel ended
+// with.
+type cancelRead struct {
+	at  time.Time
+	err error
+}
+
+// cancelMoments are the moments of the cancel that the judgement starts
+// from: what the server could know, and when.
+type cancelMoments struct {
+	sending, sent time.Time // around the write of notifications/cancelled
+	// read: when the server had read it (stdio: its stdin pipe drained).
+	// Zero either where the transport cannot tell (readKnown false: the
+	// cancel counts as the server's once sent) or when it was still
+	// unread as the probe ended.
+	read      time.Time
+	readKnown bool
+}
+
+// setRead records how the wait for the server to read the cancel ended.
+func (m *cancelMoments) setRead(d cancelRead) {
+	switch {
+	case d.err == nil:
+		m.read, m.readKnown = d.at, true
+	case errors.Is(d.err, context.Canceled) || errors.Is(d.err, context.DeadlineExceeded):
+		m.readKnown = true // ended by the probe with bytes still unread
+	}
+}
+
+// onServer is when the server had the cancel in hand, and whether it ever
+// had: false for a cancel still unread in its stdin when the probe ended.
+func (m cancelMoments) onServer() (time.Time, bool) {
+	switch {
+	case !m.readKnown:
+		return m.sent, true
+	case m.read.IsZero():
+		return time.Time{}, false
+	}
+	return m.read, true
+}
+
+// readAfter says, where it is known, how long after it was sent the
+// server read the cancel, for the verdict's detail.
+func (m cancelMoments) readAfter() string {
+	switch at, had := m.onServer(); {
+	case !m.readKnown:
+		return ""
+	case !had:
+		return " (still unread in the server's stdin)"
+	default:
+		return fmt.Sprintf(" (read off the server's stdin %s after it was sent)", roundLatency(at.Sub(m.sent)))
+	}
 }
 
 // answeredFirst is an answer that came before the cancel could be sent.
@@ -230,40 +297,62 @@ func (c *checker) answeredFirst(p cancelPlan, r lateProbe, start time.Time) {
 
 // judgeLate decides from what the cancelled call ended with, on what the
 // server could know: the first byte of an answer against the moment the
-// cancel was on its side. A result starting more than the round-trip
-// allowance after the cancel ignored it; one starting sooner crossed it on
-// the wire (bytes wasted, not a failure). An error answer means it
-// stopped (the specification says to send nothing, but an error costs a
-// few bytes and no work).
-func (c *checker) judgeLate(ctx context.Context, p cancelPlan, r lateProbe, cancelling, cancelled time.Time) {
-	how := fmt.Sprintf("notifications/cancelled at %s", p.at)
+// server had the cancel (over stdio, when it read it off its stdin; else
+// when it was sent). A result starting more than the round-trip
+// allowance after that ignored it; one starting sooner, or while the
+// cancel was still unread, crossed it (bytes wasted, not a failure). An
+// error answer means it stopped (the specification says to send nothing,
+// but an error costs a few bytes and no work). No answer passes only when
+// the server had the cancel: a server that read nothing all the watch
+// long proved nothing.
+func (c *checker) judgeLate(ctx context.Context, p cancelPlan, r lateProbe, m cancelMoments) {
+	how := fmt.Sprintf("notifications/cancelled at %s%s", roundLatency(p.at), m.readAfter())
 	allowance := fmt.Sprintf("the round-trip allowance %s (%d× the slowest of %d small reads, %s, at least %s)",
 		roundLatency(p.allowance), rttFactor, rttProbes, roundLatency(p.rtt), rttFloor)
+	had, hadIt := m.onServer()
 	var se *client.StatusError
 	switch {
 	case r.err == nil:
-		if m, err := protocol.Decode(r.a.Body); err == nil && m.Error != nil {
+		if msg, err := protocol.Decode(r.a.Body); err == nil && msg.Error != nil {
 			c.rep.add("cancellation", Pass, p.uri, fmt.Sprintf("stopped: sent %s %s after %s (the specification says to send nothing)",
-				describeError(r.a.Body), roundLatency(r.at.Sub(cancelled)), how))
+				describeError(r.a.Body), roundLatency(r.at.Sub(m.sent)), how))
 			return
 		}
 		first, which := r.a.FirstByte, "first byte"
 		if at, known := c.answerStart(r.a.FirstByte, r.a.Done); !known {
 			first, which = at, "end (the transport cannot tell its first byte)"
 		}
-		switch after := first.Sub(cancelled); {
-		case first.Before(cancelling):
+		// What the delay is counted from: the cancel on the server's side.
+		sent := "notifications/cancelled at " + roundLatency(p.at).String()
+		reached, crossed := sent+" reached the server", sent
+		if m.readKnown && hadIt {
+			reached = fmt.Sprintf("the server read %s off its stdin (%s after it was sent)", sent, roundLatency(had.Sub(m.sent)))
+			crossed = reached
+		}
+		switch after := first.Sub(had); {
+		case first.Before(m.sending):
 			c.rep.add("cancellation", Skip, p.uri, fmt.Sprintf("could not find a read slow enough to cancel: the answer's %s came %s before %s was sent (give a slower --cancel-uri)",
-				which, roundLatency(cancelling.Sub(first)), how))
+				which, roundLatency(m.sending.Sub(first)), sent))
+		case !hadIt || first.Before(had):
+			read := "it was still unread in the server's stdin when the answer ended"
+			if hadIt {
+				read = fmt.Sprintf("the server read it off its stdin only %s after it was sent", roundLatency(had.Sub(m.sent)))
+			}
+			c.rep.add("cancellation", Skip, p.uri, fmt.Sprintf("answered after the cancel: the answer's %s came %s after %s was sent, and %s, "+
+				"so the answer was on its way before the server read the cancel (%d bytes wasted; not a failure, and no proof either: give a slower --cancel-uri, or one whose server is not busy all the while)",
+				which, roundLatency(max(first.Sub(m.sent), 0)), sent, read, r.a.WireBytes))
 		case after > p.allowance:
-			c.rep.add("cancellation", Fail, p.uri, fmt.Sprintf("ignored the cancel: the answer's %s came %s after %s reached the server, beyond %s; %d bytes: the server did the work and sent it anyway",
-				which, roundLatency(after), how, allowance, r.a.WireBytes))
+			c.rep.add("cancellation", Fail, p.uri, fmt.Sprintf("ignored the cancel: the answer's %s came %s after %s, beyond %s; %d bytes: the server did the work and sent it anyway",
+				which, roundLatency(after), reached, allowance, r.a.WireBytes))
 		default:
 			c.rep.add("cancellation", Skip, p.uri, fmt.Sprintf("answered after the cancel: the answer's %s came %s after %s, within %s, so it was on its way before the server could act on the cancel (%d bytes wasted; not a failure, and no proof either: give a slower --cancel-uri)",
-				which, roundLatency(max(after, 0)), how, allowance, r.a.WireBytes))
+				which, roundLatency(max(after, 0)), crossed, allowance, r.a.WireBytes))
 		}
+	case errors.Is(r.err, context.DeadlineExceeded) && ctx.Err() == nil && !hadIt:
+		c.rep.add("cancellation", Skip, p.uri, fmt.Sprintf("could not tell: no answer within %s after notifications/cancelled at %s, but the server had not read it off its stdin by then "+
+			"(busy all the while: an answer to come cannot be judged; give a --cancel-uri whose server is not busy all the while)", roundLatency(p.watch), roundLatency(p.at)))
 	case errors.Is(r.err, context.DeadlineExceeded) && ctx.Err() == nil:
-		c.rep.add("cancellation", Pass, p.uri, fmt.Sprintf("no answer within %s after %s", p.watch, how))
+		c.rep.add("cancellation", Pass, p.uri, fmt.Sprintf("no answer within %s after %s", roundLatency(p.watch), how))
 	case c.s.PerRequestStream() && errors.Is(r.err, client.ErrTransport) && !errors.As(r.err, &se) && ctx.Err() == nil:
 		c.rep.add("cancellation", Pass, p.uri, "the server ended the response stream without an answer after "+how)
 	default:
