@@ -78,7 +78,7 @@ func TestRenewExpiredSessionAgainstSDK(t *testing.T) {
 		t.Fatalf("DELETE: %v %v", resp, err)
 	}
 	var wg sync.WaitGroup
-	for i := range 8 { // reads in flight meet the expiry together: one renewal
+	for i := range 8 { // reads in flight that meet the expiry together: one renewal
 		wg.Go(func() { mustRead(t, s, peertest.Docs()[i%len(peertest.Docs())].URI) })
 	}
 	wg.Wait()
@@ -88,8 +88,10 @@ func TestRenewExpiredSessionAgainstSDK(t *testing.T) {
 	if n := count(&counts, protocol.MethodInitialize); n != 2 || s.renewals.Load() != 1 {
 		t.Errorf("%d initialize, %d renewals; want 2 and 1", n, s.renewals.Load())
 	}
-	if n := count(&counts, protocol.MethodResourcesRead); n != 1+8+8 {
-		t.Errorf("%d reads sent, want 17 (each expired read retried once)", n)
+	// A read sent once the renewal is done carries the new id and is not
+	// retried, so between 1 and 8 of the eight were retried, each once.
+	if n := count(&counts, protocol.MethodResourcesRead); n < 1+8+1 || n > 1+8+8 {
+		t.Errorf("%d reads sent, want 10 to 17 (each expired read retried once)", n)
 	}
 }
 
