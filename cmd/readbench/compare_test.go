@@ -110,13 +110,17 @@ func TestCompareServers(t *testing.T) {
 		}
 	}
 
-	c, code, _ = compareJSON(t, dir, "runs/base.json", "slower.json", "--fail-on", bound)
+	c, code, stderr = compareJSON(t, dir, "runs/base.json", "slower.json", "--fail-on", bound)
+	if code != 0 || c.Method != "pair" || len(c.Bounds) != 2 || !c.Bounds[0].Pass {
+		t.Errorf("30%% slower server, one run a side: exit %d (want 0: inconclusive), %+v %s", code, c.Bounds, stderr)
+	}
+	c, code, _ = compareJSON(t, dir, "runs/base.json", "slower.json", "--fail-on", bound, "--single-run")
 	if code != 1 {
-		t.Errorf("30%% slower server: exit %d, want 1", code)
+		t.Errorf("30%% slower server, --single-run: exit %d, want 1", code)
 	}
 	for _, b := range c.Bounds {
 		if b.Pass {
-			t.Errorf("30%% slower server: %s held", b.Bound)
+			t.Errorf("30%% slower server, --single-run: %s held", b.Bound)
 		}
 	}
 	if _, stderr, code := readbench(t, dir, "compare", "runs/base.json", "slower.json", "--fail-on", bound, "--single-run"); code != 1 || !strings.Contains(stderr, "2 of 2 bounds broken") {
