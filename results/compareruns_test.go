@@ -52,6 +52,7 @@ func scaledSide(rng *rand.Rand, templates []*Result, k int, scale, sigma float64
 		for _, l := range []*Latency{&r.Read, &r.ReadOK, &r.Turn, &r.Service, &r.TTFB} {
 			scaleLatency(l)
 		}
+		r.Lag.HDR = ""
 		r.Classes = []Class{r.Classes[0]}
 		scaleLatency(&r.Classes[0].Latency)
 		r.TurnSizes = []TurnSize{r.TurnSizes[0]}
@@ -96,6 +97,7 @@ func mustCompareRuns(t *testing.T, base, nw []Run, o RunsOptions) *Comparison {
 // A within-run test on these pairs calls most of the same-server changes
 // significant (TestCompareRunsWithinRunMisleads).
 func TestCompareRunsGateErrorRates(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(2026, 20))
 	var templates []*Result
 	for seed := range uint64(4) {
@@ -138,9 +140,10 @@ func TestCompareRunsGateErrorRates(t *testing.T) {
 // the reads of one run say how well that run is known, not how the next
 // run will differ. It is why a pair is inconclusive.
 func TestCompareRunsWithinRunMisleads(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 7))
 	significant := 0
-	for range 40 {
+	for range 20 {
 		a, b := sideN(t, rng, 1, 3000, 1, 0.1), sideN(t, rng, 1, 3000, 1, 0.1)
 		c, err := Compare(a[0].Result, b[0].Result, CompareOptions{NoiseFloor: 0})
 		if err != nil {
@@ -150,8 +153,9 @@ func TestCompareRunsWithinRunMisleads(t *testing.T) {
 			significant++
 		}
 	}
-	if significant < 20 {
-		t.Errorf("within-run test: %d of 40 same-server pairs significant; the demonstration wants most", significant)
+	t.Logf("within-run test: %d of 20 same-server pairs significant at p50", significant)
+	if significant < 10 {
+		t.Errorf("within-run test: %d of 20 same-server pairs significant; the demonstration wants most", significant)
 	}
 }
 
