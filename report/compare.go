@@ -53,11 +53,14 @@ func changeText(d results.Delta) string {
 }
 
 // noiseText is a delta's verdict in a cell; "~" marks within the noise,
-// as benchstat does.
+// as benchstat does, and a change without a verdict with what it needs
+// ("~ need at least 4 runs per side").
 func noiseText(d results.Delta) string {
 	switch d.Noise {
 	case results.WithinNoise:
 		return "~ within the noise"
+	case results.Inconclusive:
+		return "~ " + d.Note
 	case results.Unchanged:
 		return ""
 	}
@@ -226,7 +229,7 @@ func WriteCompareTable(w io.Writer, c *results.Comparison) error {
 	for _, n := range c.Notes {
 		line(&b, "note", "%s", n)
 	}
-	line(&b, "noise", "a change is significant when its 99%% interval excludes zero and it is at least %.0f%% (latency, rates); ~ within the noise", 100*c.NoiseFloor)
+	line(&b, "test", "%s", c.Test)
 	for _, s := range compareSections(c) {
 		if len(s.rows) == 0 {
 			continue

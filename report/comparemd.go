@@ -35,7 +35,7 @@ func WriteCompareMarkdown(w io.Writer, c *results.Comparison) error {
 	for _, n := range c.Notes {
 		fmt.Fprintf(&b, "> Note: %s\n\n", mdEscape(n))
 	}
-	fmt.Fprintf(&b, "A change is *significant* when its 99%% interval excludes zero and it is at least %.0f%% (latency, rates); ~ is within the noise.\n\n", 100*c.NoiseFloor)
+	fmt.Fprintf(&b, "Test: %s.\n\n", mdEscape(c.Test))
 	for i, s := range compareSections(c) {
 		if len(s.rows) == 0 {
 			continue

@@ -87,9 +87,11 @@ func htmlCompareOf(c *results.Comparison, base, nw *results.Result) (htmlCompare
 	for _, n := range c.Notes {
 		hc.Warnings = append(hc.Warnings, printable(n))
 	}
-	hc.NoiseNote = fmt.Sprintf("A change is significant when its 99%% interval excludes zero and it is at least %.0f%% "+
-		"(latency, rates); \"within the noise\" is a change the two runs cannot tell from sampling error. "+
-		"Base is dashed in the charts, new solid.", 100*c.NoiseFloor)
+	hc.NoiseNote = "Test: " + printable(c.Test) + ". Base is dashed in the charts, new solid"
+	if len(c.Base.Runs) > 1 || len(c.New.Runs) > 1 {
+		hc.NoiseNote += "; the charts and sections show the newest run of each side"
+	}
+	hc.NoiseNote += "."
 	hc.Deltas = htmlDeltaGroups(c)
 	hc.Content = htmlContentLines(c.Content)
 	if len(c.Bounds) > 0 {

@@ -9,11 +9,15 @@ import (
 
 // CheckBounds holds the comparison c of nw against base to the bounds, in
 // order. A bound is broken when the new value goes past the bound's
-// limit in its direction and the change is not within the noise (c's
-// noise test of that metric): a change the runs cannot tell from sampling
-// error passes, and the check says so. A metric either result did not
-// measure fails with the reason. The error is a class or turn size one of
-// the results lacks (it wraps bounds.ErrUnknown): a usage error.
+// limit in its direction and c's test of that metric found the change
+// significant. A change the test calls within the noise passes; one
+// without a verdict (Inconclusive: too few runs; Untested: no test
+// applies) passes too, saying so, unless c.Gate.FailOnInconclusive.
+// A one-run-per-side comparison with c.Gate.SingleRun is held to the
+// figures as measured: the raw bound, whatever the verdict. A metric
+// either result did not measure fails with the reason. The error is a
+// class or turn size one of the results lacks (it wraps
+// bounds.ErrUnknown): a usage error.
 func CheckBounds(c *Comparison, bs []bounds.Bound, base, nw *Result) ([]BoundCheck, error) {
 	out := make([]BoundCheck, 0, len(bs))
 	for _, b := range bs {
@@ -35,15 +39,31 @@ func CheckBounds(c *Comparison, bs []bounds.Bound, base, nw *Result) ([]BoundChe
 		bc.Limit = b.Limit(d.Base)
 		bc.Pass = true
 		if b.Broken(d.Base, d.New) {
-			if d.Noise == WithinNoise {
-				bc.Reason = "beyond the bound but within the noise: not evidence of a change"
-			} else {
-				bc.Pass = false
-			}
+			bc.Pass, bc.Reason = gate(c, d)
 		}
 		out = append(out, bc)
 	}
 	return out, nil
+}
+
+// gate is the verdict on a bound the figures break: pass or not, and why.
+func gate(c *Comparison, d Delta) (pass bool, reason string) {
+	switch {
+	case c.Method == MethodPair && c.Gate.SingleRun:
+		return false, "" // --single-run: the raw bound
+	case d.Noise == WithinNoise:
+		return true, "beyond the bound but within the noise: not evidence of a change"
+	case d.Noise == Inconclusive || d.Noise == Untested:
+		why := d.Note
+		if c.Method == MethodPair && d.Noise == Inconclusive {
+			why = "one run per side cannot separate the server from the machine (--single-run gates on the figures)"
+		}
+		if c.Gate.FailOnInconclusive {
+			return false, "inconclusive (--fail-on-inconclusive): " + why
+		}
+		return true, "beyond the bound but inconclusive: " + why
+	}
+	return false, ""
 }
 
 // fromResults makes the delta of a metric the comparison does not hold,

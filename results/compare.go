@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// Comparison is what `readbench compare BASE NEW` computes: every figure a
-// release review asks about, side by side with its change, each change
-// tested against the noise of the two runs (noise.go), the content that
+// Comparison is what `readbench compare` computes: every figure a release
+// review asks about, side by side with its change, each change tested
+// against the run-to-run spread of the runs on each side
+// (compareruns.go; one run per side cannot be, and says so), the content that
 // changed per URI, and, when the caller held it to bounds, each bound's
 // verdict. Every view (table, markdown, JSON, JUnit, HTML) renders this
 // one model and computes nothing of its own; its JSON form is
@@ -18,6 +19,16 @@ import (
 type Comparison struct {
 	Base Side `json:"base"`
 	New  Side `json:"new"`
+	// Method is the test the verdicts come from: MethodRuns (a rank test
+	// of the runs of each side), MethodHistory (one run against the
+	// spread of the other side's runs) or MethodPair (one run per side:
+	// no verdict across runs). Alpha is its significance level, and Test
+	// says the method in a sentence every view prints.
+	Method string  `json:"method"`
+	Alpha  float64 `json:"alpha"`
+	Test   string  `json:"test"`
+	// Gate is how CheckBounds treats a change without a verdict.
+	Gate Gate `json:"gate"`
 	// Differences are how the two workloads differ in what they ask (name,
 	// mix, turn, load): Compare refuses unless forced, and a forced
 	// comparison keeps them so every view can say so.
@@ -49,7 +60,8 @@ type Comparison struct {
 // protocol, when, and with which readbench, printed at the top of every
 // view because a comparison is only as good as knowing what was compared.
 type Side struct {
-	Label           string    `json:"label"` // the file as given
+	Label           string    `json:"label"` // the file as given; for several, how many and the first and last
+	Runs            []string  `json:"runs"`  // every result of the side, oldest first
 	Workload        string    `json:"workload"`
 	Server          Server    `json:"server"`
 	ProtocolVersion string    `json:"protocol_version"`
@@ -80,7 +92,20 @@ const (
 	Untested Noise = "no test"
 	// Unchanged: both sides hold the same value.
 	Unchanged Noise = "unchanged"
+	// Inconclusive: too few runs for a test across runs (one run per
+	// side, or fewer than the test needs); Note says how many it needs.
+	// It never breaks a bound unless Gate.FailOnInconclusive.
+	Inconclusive Noise = "inconclusive"
 )
+
+// Gate says how CheckBounds holds a comparison to its bounds where the
+// verdict cannot: SingleRun gates a one-run-per-side comparison on the
+// figures as measured (the raw bound), FailOnInconclusive makes a bound
+// broken by a change without a verdict fail.
+type Gate struct {
+	SingleRun          bool `json:"single_run"`
+	FailOnInconclusive bool `json:"fail_on_inconclusive"`
+}
 
 // Delta is one figure in both results and its change.
 type Delta struct {
@@ -95,7 +120,9 @@ type Delta struct {
 	Relative   float64 `json:"relative"`
 	RelativeOK bool    `json:"relative_ok"`
 	Noise      Noise   `json:"noise"`
-	// Low and High bound the 99% interval of Change when it was tested.
+	// Low and High bound the interval of Change when it was tested: at
+	// 1 − Alpha (99% within one pair; 95% across runs: the Hodges–Lehmann
+	// interval, or for one run the other side's prediction interval).
 	Low  float64 `json:"low"`
 	High float64 `json:"high"`
 	Note string  `json:"note"` // why there is no test, or what qualifies it

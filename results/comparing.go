@@ -41,6 +41,8 @@ func Compare(base, nw *Result, o CompareOptions) (*Comparison, error) {
 	}
 	c := &Comparison{
 		Base: sideOf(base, o.BaseLabel), New: sideOf(nw, o.NewLabel),
+		Method: MethodPair, Alpha: 0.01,
+		Test:        fmt.Sprintf("within one run: a change is significant when its 99%% interval excludes zero and it is at least %.0f%% (latency, rates); ~ within the noise", 100*floor),
 		Differences: append([]string{}, diffs...), Forced: len(diffs) > 0,
 		Notes: notes(base, nw), NoiseFloor: floor,
 		Bounds: []BoundCheck{},
@@ -88,7 +90,7 @@ func figureDelta(metric, label, unit string, a, b *float64) (Delta, bool) {
 }
 
 func sideOf(r *Result, label string) Side {
-	return Side{Label: label, Workload: r.Workload.Name, Server: r.Target.Server, ProtocolVersion: r.Target.ProtocolVersion,
+	return Side{Label: label, Runs: []string{label}, Workload: r.Workload.Name, Server: r.Target.Server, ProtocolVersion: r.Target.ProtocolVersion,
 		Transport: r.Target.Transport, Address: r.Target.Address, Started: r.Started, Tool: r.Tool,
 		MeasuredS: r.Totals.MeasuredS, Scheduled: r.Totals.Scheduled, Partial: r.Partial, GeneratorBound: r.GeneratorBound}
 }

@@ -1,7 +1,9 @@
 // Package results holds the result document: it builds it from what a run
 // recorded, saves and loads it, and holds the document of `readbench
-// check`. Merging shards and the arithmetic of comparing two results
-// belong here too: they are computations on documents. It never renders:
+// check`. Merging shards and the arithmetic of comparing results belong
+// here too: they are computations on documents. A comparison has one or
+// more runs per side, the run being its statistical unit (CompareRuns,
+// compareruns.go; the tests themselves are package stats'). It never renders:
 // every output format (table, markdown, HTML, hlog, JSON, the check table)
 // is package report's, which imports this package and is never imported by
 // it.

@@ -55,3 +55,54 @@ func PickHistory(dir string, n int) (base, nw string, err error) {
 	}
 	return same[len(same)-n].path, newest.path, nil
 }
+
+// LoadRuns loads the results a folder holds, oldest first by start time,
+// each labelled with its path; files that are not results are passed
+// over, as in PickHistory. A folder without a result is an error.
+func LoadRuns(dir string) ([]Run, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	var runs []Run
+	for _, p := range paths {
+		if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		r, err := Load(p)
+		if err != nil {
+			continue
+		}
+		runs = append(runs, Run{Label: p, Result: r})
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("%s holds no result", dir)
+	}
+	return byStart(runs), nil
+}
+
+// PickRuns is history as compare's runs: the newest result of a folder,
+// and up to most of the results before it of the same workload (the
+// latest of them), so that one new run is held against the base's own
+// run-to-run spread. It is an error when the newest has no earlier
+// result of its workload.
+func PickRuns(dir string, most int) (base []Run, nw Run, err error) {
+	runs, err := LoadRuns(dir)
+	if err != nil {
+		return nil, Run{}, err
+	}
+	nw = runs[len(runs)-1]
+	for _, r := range runs[:len(runs)-1] {
+		if SameWorkload(r.Result.Workload, nw.Result.Workload) {
+			base = append(base, r)
+		}
+	}
+	if len(base) == 0 {
+		return nil, Run{}, fmt.Errorf("%s: the newest result %s (workload %q) has no earlier result of the same workload",
+			dir, nw.Label, nw.Result.Workload.Name)
+	}
+	if most > 0 && len(base) > most {
+		base = base[len(base)-most:]
+	}
+	return base, nw, nil
+}

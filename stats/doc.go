@@ -9,4 +9,8 @@
 // recommended deadline and timeout, and every figure that recommendation
 // rests on. Numbers only: the sentences that explain it are written by the
 // result document (package results) and printed by the reports.
+//
+// And the small-sample tests compare uses when the run is the unit
+// (ranktest.go): the Mann–Whitney U test, the Hodges–Lehmann shift and
+// its interval, and the prediction interval of one more run.
 package stats

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -37,23 +38,32 @@ var compareFormats = map[string]compareWriter{
 func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "compare",
-		Usage:     "compare two results: every delta marked significant or within the noise; gate on bounds",
-		ArgsUsage: "BASE.json NEW.json | DIR",
-		UsageText: "readbench compare runs/old.json runs/new.json\n" +
-			"readbench compare runs/                    # the newest result against the one before it, same workload\n" +
-			"readbench compare --last 3                 # the newest in runs/ against the third before it\n" +
-			"readbench compare base.json new.json --fail-on 'read.p99=+10%,turn.p99=+50ms,errors=+0.5pp,rate=-5%'\n" +
-			"readbench compare base.json new.json --format markdown >> \"$GITHUB_STEP_SUMMARY\"\n" +
-			"readbench compare base.json new.json --fail-on 'read.p99=+10%' --format junit --out compare.xml",
-		Description: "Exit 0 when every bound holds, 1 when one is broken (a change beyond it that is not\n" +
-			"within the noise), 2 on usage errors: a misspelt metric or class, unreadable results,\n" +
+		Usage:     "compare runs of two server versions, the run as the unit: every delta tested across runs; gate on bounds",
+		ArgsUsage: "BASE NEW | DIR   (each of BASE and NEW a result, a folder of results or a quoted glob)",
+		UsageText: "readbench compare base/ new/                # several runs per side: the sound comparison\n" +
+			"readbench compare 'runs/v1-*.json' 'runs/v2-*.json' --fail-on 'read.p50=+10%'\n" +
+			"readbench compare --base a1.json,a2.json --new b1.json,b2.json\n" +
+			"readbench compare runs/                    # the newest result against up to 10 before it, same workload\n" +
+			"readbench compare old.json new.json --single-run --fail-on 'read.p99=+10%'   # one pair: the raw bound\n" +
+			"readbench compare base/ new/ --format markdown >> \"$GITHUB_STEP_SUMMARY\"",
+		Description: "Each run contributes one value of each figure; the sides' values are tested with the\n" +
+			"Mann-Whitney U test (4 or more runs per side), or one run against the prediction interval\n" +
+			"of 5 or more (history). One run per side has no verdict: its bounds pass, saying so, unless\n" +
+			"--single-run (the raw figures) or --fail-on-inconclusive.\n" +
+			"Exit 0 when every bound holds, 1 when one is broken (a significant change beyond it),\n" +
+			"2 on usage errors: a misspelt metric or class, unreadable results,\n" +
 			"or results of different workloads (name, mix, turn, load) without --force.",
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "fail-on", Usage: "fail (exit 1) when a change breaks `BOUNDS`, e.g. 'read.p99=+10%,errors=+0.5pp,rate=-5%,class.NAME.read.p99=+20%' (repeatable)"},
 			&cli.BoolFlag{Name: "fail-on-content-change", Usage: "fail when a URI read by both returned other bytes, MIME type or size"},
+			&cli.BoolFlag{Name: "fail-on-inconclusive", Usage: "fail when a bound is broken by a change with no verdict (too few runs)"},
+			&cli.BoolFlag{Name: "single-run", Usage: "with one run per side: hold the bounds to the figures as measured"},
 			&cli.BoolFlag{Name: "force", Usage: "compare results of different workloads anyway (the differences are printed)"},
-			&cli.StringFlag{Name: "noise-floor", Value: "10%", Usage: "the smallest latency or rate change that may be called significant, in `PERCENT`"},
-			&cli.IntFlag{Name: "last", Usage: "with a folder (runs/ by default): compare the newest result with the `N`th before it of the same workload"},
+			&cli.StringSliceFlag{Name: "base", Usage: "the base side: results, folders or globs (`FILES`, comma-separated or repeated)"},
+			&cli.StringSliceFlag{Name: "new", Usage: "the new side: results, folders or globs (`FILES`)"},
+			&cli.StringFlag{Name: "noise-floor", Value: "10%", Usage: "the smallest latency or rate change that may be called significant, in `PERCENT` (one run per side: 10%; across runs: none unless set)"},
+			&cli.IntFlag{Name: "history", Value: 10, Usage: "with a folder (runs/ by default): hold the newest result against up to `N` results before it of the same workload"},
+			&cli.IntFlag{Name: "last", Usage: "with a folder: compare the newest result with the `N`th before it of the same workload (one pair)"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, markdown, json, junit (the bounds as test cases) or html"},
 			&cli.StringFlag{Name: "out", Usage: "write to `FILE` instead of standard output"},
 		},
@@ -75,34 +85,34 @@ func compareAction(c *cli.Context) error {
 		}
 		bs = append(bs, more...)
 	}
-	floor, err := parseFloor(c.String("noise-floor"))
-	if err != nil {
-		return cli.Exit("compare: --noise-floor: "+err.Error(), exitUsage)
+	floor := -1.0 // the default: 10% for one pair, none across runs
+	if c.IsSet("noise-floor") {
+		f, err := parseFloor(c.String("noise-floor"))
+		if err != nil {
+			return cli.Exit("compare: --noise-floor: "+err.Error(), exitUsage)
+		}
+		floor = f
 	}
-	basePath, newPath, err := comparePaths(c)
-	if err != nil {
-		return cli.Exit("compare: "+err.Error(), exitUsage)
-	}
-	base, err := results.Load(basePath)
-	if err != nil {
-		return cli.Exit("compare: "+err.Error(), exitUsage)
-	}
-	nw, err := results.Load(newPath)
+	base, nw, err := compareRuns(c)
 	if err != nil {
 		return cli.Exit("compare: "+err.Error(), exitUsage)
 	}
-	cmp, err := results.Compare(base, nw, results.CompareOptions{BaseLabel: basePath, NewLabel: newPath, Force: c.Bool("force"), NoiseFloor: floor})
+	cmp, err := results.CompareRuns(base, nw, results.RunsOptions{Force: c.Bool("force"), NoiseFloor: floor,
+		Gate: results.Gate{SingleRun: c.Bool("single-run"), FailOnInconclusive: c.Bool("fail-on-inconclusive")}})
 	if err != nil {
-		return cli.Exit(fmt.Sprintf("compare %s %s: %v", basePath, newPath, err), exitUsage)
+		return cli.Exit(fmt.Sprintf("compare %s %s: %v", cmpLabel(base), cmpLabel(nw), err), exitUsage)
 	}
-	if cmp.Bounds, err = results.CheckBounds(cmp, bs, base, nw); err != nil {
+	// The newest run of each side, as CompareRuns took them: the layout,
+	// content and charts come from them.
+	bl, nl := runLabelled(base, cmp.Base.Runs), runLabelled(nw, cmp.New.Runs)
+	if cmp.Bounds, err = results.CheckBounds(cmp, bs, bl, nl); err != nil {
 		return cli.Exit("compare: --fail-on: "+err.Error(), exitUsage)
 	}
 	if c.Bool("fail-on-content-change") {
 		cmp.Bounds = append(cmp.Bounds, results.ContentCheck(cmp))
 	}
 	var buf bytes.Buffer // rendered whole first: a failure leaves no half-written file
-	if err := write(&buf, cmp, base, nw); err != nil {
+	if err := write(&buf, cmp, bl, nl); err != nil {
 		return cli.Exit(err.Error(), exitFail)
 	}
 	if out := c.String("out"); out != "" {
@@ -113,6 +123,25 @@ func compareAction(c *cli.Context) error {
 		return cli.Exit(fmt.Sprintf("compare: %v", err), exitFail)
 	}
 	return boundsFailure(cmp.Bounds)
+}
+
+// runLabelled is the run of a side the comparison names last in its
+// side's runs (oldest first): the newest.
+func runLabelled(runs []results.Run, labels []string) *results.Result {
+	for _, r := range runs {
+		if r.Label == labels[len(labels)-1] {
+			return r.Result
+		}
+	}
+	return runs[len(runs)-1].Result
+}
+
+// cmpLabel names a side in an error: the file, or how many.
+func cmpLabel(runs []results.Run) string {
+	if len(runs) == 1 {
+		return runs[0].Label
+	}
+	return fmt.Sprintf("(%d results)", len(runs))
 }
 
 // boundsFailure is the exit-1 error naming each broken bound; nil when
@@ -143,33 +172,92 @@ func parseFloor(s string) (float64, error) {
 	return f / 100, nil
 }
 
-// comparePaths picks the two results: BASE NEW as given, or from a
-// folder (the argument, or runs/ with --last) the newest and the Nth
-// before it of the same workload.
-func comparePaths(c *cli.Context) (base, nw string, err error) {
-	last := c.Int("last")
+// compareRuns picks the two sides: --base and --new, or BASE NEW as
+// given (each a result, a folder or a glob), or from a folder (the
+// argument, or runs/) the newest result and, as its base, up to
+// --history results before it of the same workload, or with --last the
+// Nth before it alone.
+func compareRuns(c *cli.Context) (base, nw []results.Run, err error) {
+	if c.IsSet("base") || c.IsSet("new") {
+		if c.NArg() > 0 || !c.IsSet("base") || !c.IsSet("new") {
+			return nil, nil, errors.New("--base and --new go together, without BASE NEW or a folder")
+		}
+		if base, err = loadSide(c.StringSlice("base")); err != nil {
+			return nil, nil, err
+		}
+		nw, err = loadSide(c.StringSlice("new"))
+		return base, nw, err
+	}
 	switch {
 	case c.NArg() == 2 && !c.IsSet("last"):
-		return c.Args().Get(0), c.Args().Get(1), nil
+		if base, err = loadSide([]string{c.Args().Get(0)}); err != nil {
+			return nil, nil, err
+		}
+		nw, err = loadSide([]string{c.Args().Get(1)})
+		return base, nw, err
 	case c.NArg() == 2:
-		return "", "", errors.New("--last picks from a folder: give one folder, or two results without --last")
+		return nil, nil, errors.New("--last picks from a folder: give one folder, or two results without --last")
 	case c.NArg() > 2:
-		return "", "", errors.New("give two results (BASE NEW) or one folder")
+		return nil, nil, errors.New("give two sides (BASE NEW, each a result, a folder or a quoted glob), --base and --new, or one folder")
 	}
 	dir := "runs"
 	if c.NArg() == 1 {
 		dir = c.Args().First()
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return "", "", fmt.Errorf("%s is not a folder of results: give two results (BASE NEW), or a folder", dir)
+		return nil, nil, fmt.Errorf("%s is not a folder of results: give two results (BASE NEW), or a folder", dir)
 	}
-	if !c.IsSet("last") {
-		last = 1
+	if c.IsSet("last") {
+		last := c.Int("last")
+		if last < 1 {
+			return nil, nil, fmt.Errorf("--last %d: want 1 or more", last)
+		}
+		b, n, err := results.PickHistory(dir, last)
+		if err != nil {
+			return nil, nil, err
+		}
+		if base, err = loadSide([]string{b}); err != nil {
+			return nil, nil, err
+		}
+		nw, err = loadSide([]string{n})
+		return base, nw, err
 	}
-	if last < 1 {
-		return "", "", fmt.Errorf("--last %d: want 1 or more", last)
+	if h := c.Int("history"); h < 1 {
+		return nil, nil, fmt.Errorf("--history %d: want 1 or more", h)
 	}
-	return results.PickHistory(dir, last)
+	base, n, err := results.PickRuns(dir, c.Int("history"))
+	return base, []results.Run{n}, err
+}
+
+// loadSide loads the results of one side: each spec a result file, a
+// folder (every result in it) or a glob.
+func loadSide(specs []string) ([]results.Run, error) {
+	var out []results.Run
+	for _, spec := range specs {
+		if st, err := os.Stat(spec); err == nil && st.IsDir() {
+			runs, err := results.LoadRuns(spec)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, runs...)
+			continue
+		}
+		paths := []string{spec}
+		if strings.ContainsAny(spec, "*?[") {
+			var err error
+			if paths, err = filepath.Glob(spec); err != nil || len(paths) == 0 {
+				return nil, fmt.Errorf("%s: no result matches", spec)
+			}
+		}
+		for _, p := range paths {
+			r, err := results.Load(p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, results.Run{Label: p, Result: r})
+		}
+	}
+	return out, nil
 }
 
 func writeComparisonJSON(w io.Writer, c *results.Comparison) error {

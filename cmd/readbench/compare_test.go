@@ -26,6 +26,9 @@ mix:
 
 // comparison is the part of `compare --format json` the tests read.
 type comparison struct {
+	Method  string
+	Base    struct{ Runs []string }
+	New     struct{ Runs []string }
 	Latency []struct {
 		Block  string
 		Deltas []struct {
@@ -63,10 +66,11 @@ func compareJSON(t *testing.T, dir string, args ...string) (comparison, int, str
 
 // TestCompareServers is the release question end to end, against
 // `readbench serve` servers: two runs of one server compare within the
-// noise and exit 0 under a 10% bound; a server made 30% slower breaks it
-// (exit 1); a misspelt bound is a usage error (exit 2); a server that
-// changed the bytes of one URI is caught; the JUnit validates; and
-// compare DIR picks the two newest runs of the workload.
+// noise and exit 0 under a 10% bound; a server made 30% slower, one run
+// against one, is inconclusive (exit 0, saying so) and breaks the bound
+// with --single-run (exit 1); a misspelt bound is a usage error (exit 2);
+// a server that changed the bytes of one URI is caught; the JUnit
+// validates; and compare DIR picks the runs of the workload.
 func TestCompareServers(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "w.yaml"), []byte(compareWorkload), 0o644); err != nil {
@@ -106,16 +110,20 @@ func TestCompareServers(t *testing.T) {
 		}
 	}
 
-	c, code, _ = compareJSON(t, dir, "runs/base.json", "slower.json", "--fail-on", bound)
+	c, code, stderr = compareJSON(t, dir, "runs/base.json", "slower.json", "--fail-on", bound)
+	if code != 0 || c.Method != "pair" || len(c.Bounds) != 2 || !c.Bounds[0].Pass {
+		t.Errorf("30%% slower server, one run a side: exit %d (want 0: inconclusive), %+v %s", code, c.Bounds, stderr)
+	}
+	c, code, _ = compareJSON(t, dir, "runs/base.json", "slower.json", "--fail-on", bound, "--single-run")
 	if code != 1 {
-		t.Errorf("30%% slower server: exit %d, want 1", code)
+		t.Errorf("30%% slower server, --single-run: exit %d, want 1", code)
 	}
 	for _, b := range c.Bounds {
 		if b.Pass {
-			t.Errorf("30%% slower server: %s held", b.Bound)
+			t.Errorf("30%% slower server, --single-run: %s held", b.Bound)
 		}
 	}
-	if _, stderr, code := readbench(t, dir, "compare", "runs/base.json", "slower.json", "--fail-on", bound); code != 1 || !strings.Contains(stderr, "2 of 2 bounds broken") {
+	if _, stderr, code := readbench(t, dir, "compare", "runs/base.json", "slower.json", "--fail-on", bound, "--single-run"); code != 1 || !strings.Contains(stderr, "2 of 2 bounds broken") {
 		t.Errorf("table: exit %d, stderr %s", code, stderr)
 	}
 
@@ -130,19 +138,20 @@ func TestCompareServers(t *testing.T) {
 	}
 
 	// JUnit: the bounds as test cases, valid against the schema.
-	stdout, _, code := readbench(t, dir, "compare", "runs/base.json", "slower.json", "--fail-on", bound, "--format", "junit")
+	stdout, _, code := readbench(t, dir, "compare", "runs/base.json", "slower.json", "--fail-on", bound, "--single-run", "--format", "junit")
 	if code != 1 || !strings.Contains(stdout, `failures="2"`) {
 		t.Errorf("junit: exit %d\n%s", code, stdout)
 	}
 	validateJUnitFile(t, dir, stdout)
 
 	// HTML: the compare page, its overlaid spectra drawn from both results.
-	stdout, stderr, code = readbench(t, dir, "compare", "runs/base.json", "slower.json", "--fail-on", bound, "--format", "html")
+	stdout, stderr, code = readbench(t, dir, "compare", "runs/base.json", "slower.json", "--fail-on", bound, "--single-run", "--format", "html")
 	if code != 1 || !strings.Contains(stdout, `<figure id="spectrum"`) || !strings.Contains(stdout, `data-series="new read"`) {
 		t.Errorf("html: exit %d, %s\n%.300s", code, stderr, stdout)
 	}
 
-	// History: runs/ holds base and same; the newest against the one before.
+	// History: runs/ holds base and same; the newest against the one
+	// before, the only run of the workload before it.
 	stdout, stderr, code = readbench(t, dir, "compare", "runs")
 	if code != 0 || !strings.Contains(stdout, "base       runs/base.json") || !strings.Contains(stdout, "new        runs/same.json") {
 		t.Errorf("compare runs: exit %d\n%s\n%s", code, stdout, stderr)
