@@ -48,7 +48,8 @@ func (f *fakeServer) run(_ context.Context, s Setting) (Outcome, error) {
 	o := Outcome{Result: r}
 	if f.capBytes > 0 && s.Size > f.capBytes {
 		t.Outcomes = map[string]int64{"protocol": t.Scheduled}
-		t.Errors, t.ErrorRate = t.Scheduled, 1
+		one := 1.0
+		t.Errors, t.ErrorRate = t.Scheduled, &one
 		o.FirstFailure = "answer over the size limit"
 	} else if s.Size > f.capBytes/4 && f.capBytes > 0 {
 		r.Turn.P99Ms = 1200 // large answers are slow before they are refused

@@ -141,7 +141,7 @@ func judge(phase string, s Setting, o Outcome, j Judge) (Step, error) {
 	st := Step{
 		Phase: phase, Rate: s.Rate, Size: s.Size, Achieved: results.ZeroIfNone(r.Totals.AchievedRate),
 		Read: Percentiles{r.Read.P50Ms, r.Read.P99Ms}, Turn: Percentiles{r.Turn.P50Ms, r.Turn.P99Ms},
-		Outcomes: r.Totals.Outcomes, ErrorRate: r.Totals.ErrorRate, LagP99Ms: r.Lag.P99Ms,
+		Outcomes: r.Totals.Outcomes, ErrorRate: results.ZeroIfNone(r.Totals.ErrorRate), LagP99Ms: r.Lag.P99Ms,
 		ReadsPerS: results.ZeroIfNone(r.Totals.ReadsPerS), WireMBPerS: results.ZeroIfNone(r.Totals.WireMBPerS),
 		FirstFailure: o.FirstFailure, File: o.File,
 	}

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -36,8 +37,23 @@ type Dial struct {
 	MaxAnswer int64
 	// HandshakeTimeout bounds opening the session, era detection included
 	// (0: DefaultHandshakeTimeout). A server that never answers fails with
-	// an error naming this limit and --handshake-timeout, which sets it.
+	// an error naming this limit and what sets it: HandshakeSetBy, a clause
+	// such as "load.handshake_timeout in the workload sets it", or
+	// "--handshake-timeout sets it" when that is "".
 	HandshakeTimeout time.Duration
+	HandshakeSetBy   string
+	// Step, when set, is told what opening the session waits for: "start"
+	// (a stdio server being started, an HTTP+SSE stream being opened), then
+	// "handshake". It is how a terminal shows a newcomer why nothing has
+	// happened yet.
+	Step func(step string)
+}
+
+// step tells d.Step what opening the session waits for now.
+func (d Dial) step(s string) {
+	if d.Step != nil {
+		d.Step(s)
+	}
 }
 
 // DefaultHandshakeTimeout bounds opening a session when Dial does not say:
@@ -56,11 +72,11 @@ func (d Dial) handshakeTimeout() time.Duration {
 // handshakeExpired names the limit that expired when the handshake's own
 // deadline (not the caller's) ended it, and the flag that sets it; other
 // errors are returned as they are.
-func handshakeExpired(ctx, hctx context.Context, limit time.Duration, err error) error {
+func handshakeExpired(ctx, hctx context.Context, limit time.Duration, setBy string, err error) error {
 	if ctx.Err() != nil || !errors.Is(hctx.Err(), context.DeadlineExceeded) {
 		return err
 	}
-	return &handshakeTimeoutError{limit: limit, err: err}
+	return &handshakeTimeoutError{limit: limit, setBy: cmp.Or(setBy, "--handshake-timeout sets it"), err: err}
 }
 
 // handshakeTimeoutError is a session that did not open within its
@@ -68,11 +84,12 @@ func handshakeExpired(ctx, hctx context.Context, limit time.Duration, err error)
 // context.DeadlineExceeded itself, which the message then leaves out).
 type handshakeTimeoutError struct {
 	limit time.Duration
+	setBy string // what sets the limit, a clause: "--handshake-timeout sets it"
 	err   error
 }
 
 func (e *handshakeTimeoutError) Error() string {
-	msg := fmt.Sprintf("no answer within the handshake timeout of %s (--handshake-timeout sets it; a server that starts slowly, such as one npx installs first, may need more)", e.limit)
+	msg := fmt.Sprintf("no answer within the handshake timeout of %s (%s; a server that starts slowly, such as one npx installs first, may need more)", e.limit, e.setBy)
 	if e.err.Error() != context.DeadlineExceeded.Error() {
 		msg += ": " + e.err.Error()
 	}
@@ -95,12 +112,15 @@ func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 		if len(d.Embedded) == 0 {
 			return nil, 0, errors.New("the embedded target needs the command that starts the simulated server")
 		}
+		d.step("start")
 		t, err = startStdio(d.Embedded, d.Stderr, d.Late, d.MaxAnswer)
 	case targets.Stdio:
+		d.step("start")
 		t, err = startStdio(tg.Argv, d.Stderr, d.Late, d.MaxAnswer)
 	case targets.HTTP:
 		t = newHTTPTransport(tg.Address, expandHeaders(d.Headers), d.MaxAnswer)
 	case targets.SSE:
+		d.step("start")
 		t, err = startSSE(ctx, tg.Address, expandHeaders(d.Headers), d.Late, d.MaxAnswer)
 	case targets.Files:
 		return nil, 0, fmt.Errorf("target %s serves plain HTTP documents: it speaks no MCP (no JSON-RPC, no listing)", tg.Redacted())
@@ -115,9 +135,10 @@ func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 	hctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	start := time.Now()
+	d.step("handshake")
 	if err := s.handshake(hctx, d.Protocol); err != nil {
 		_ = t.close()
-		return nil, 0, handshakeExpired(ctx, hctx, limit, err)
+		return nil, 0, handshakeExpired(ctx, hctx, limit, d.HandshakeSetBy, err)
 	}
 	return s, time.Since(start), nil
 }

@@ -74,6 +74,7 @@ func ConnectDocuments(ctx context.Context, d Dial) (*Documents, time.Duration, e
 	hctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	start := time.Now()
+	d.step("handshake")
 	req, err := http.NewRequestWithContext(hctx, http.MethodHead, docs.prefix, nil)
 	if err != nil {
 		return nil, 0, fmt.Errorf("target %s: %w", d.Target, err)
@@ -82,7 +83,7 @@ func ConnectDocuments(ctx context.Context, d Dial) (*Documents, time.Duration, e
 	resp, err := docs.client.Do(req)
 	if err != nil {
 		docs.client.CloseIdleConnections()
-		return nil, 0, handshakeExpired(ctx, hctx, limit, transportErr("HEAD %s: %w", targets.RedactURLs(docs.prefix), err))
+		return nil, 0, handshakeExpired(ctx, hctx, limit, d.HandshakeSetBy, transportErr("HEAD %s: %w", targets.RedactURLs(docs.prefix), err))
 	}
 	_ = resp.Body.Close()
 	if name, version, ok := strings.Cut(resp.Header.Get("Server"), "/"); ok {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/targets"
@@ -14,16 +15,25 @@ import (
 // server processes behind them whose cost the run samples.
 
 // dial opens every session in parallel and settles the era of each.
+// Each step is told to Options.Setup with the sessions open so far.
 func (r *runner) dial(ctx context.Context) ([]client.Conn, error) {
 	n := max(r.w.Sessions, 1)
 	sessions := make([]client.Conn, n)
 	errs := make([]error, n)
+	var opened atomic.Int64
+	step := func(doing string) {
+		r.setup.say(SetupStep{Stage: StageConnect, Doing: doing, Done: int(opened.Load()), Of: n})
+	}
 	var wg sync.WaitGroup
 	for i := range sessions {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sessions[i], errs[i] = r.open(ctx)
+			sessions[i], errs[i] = r.open(ctx, step)
+			if errs[i] == nil {
+				opened.Add(1)
+				step("open")
+			}
 		}()
 	}
 	wg.Wait()
@@ -50,12 +60,13 @@ func closeAll(sessions []client.Conn) {
 	wg.Wait()
 }
 
-func (r *runner) open(ctx context.Context) (client.Conn, error) {
+func (r *runner) open(ctx context.Context, step func(string)) (client.Conn, error) {
+	limit, setBy := r.o.HandshakeLimit()
 	s, handshake, err := client.Open(ctx, client.Dial{
 		Target: r.w.Target, Protocol: r.w.Protocol, Headers: r.w.Headers,
 		Embedded: r.o.EmbeddedCommand, Stderr: r.o.Stderr, Client: r.o.Client,
 		Aim:       targets.Aim{AllowHosts: r.w.AllowHosts, InsecureCredentials: r.w.InsecureCredentials},
-		MaxAnswer: r.w.Turn.MaxAnswer, HandshakeTimeout: r.o.HandshakeTimeout,
+		MaxAnswer: r.w.Turn.MaxAnswer, HandshakeTimeout: limit, HandshakeSetBy: setBy, Step: step,
 	})
 	if err != nil {
 		return nil, err

@@ -46,6 +46,9 @@ type DiscoverOptions struct {
 	Aim             targets.Aim           // hosts besides loopback the target may be (see targets.Aim)
 	// HandshakeTimeout bounds opening the session (0: the client's default).
 	HandshakeTimeout time.Duration
+	// Setup, when set, is told each step of connecting and listing (see
+	// SetupStep), one call at a time.
+	Setup func(SetupStep)
 
 	MaxPages      int                    // per list method; 0: DefaultMaxPages
 	SamplePerType int                    // 0: DefaultSamplePerType; negative: read nothing
@@ -77,29 +80,32 @@ type Template struct {
 // Discover opens one session to the target, the way a run does, lists it
 // and closes the session.
 func Discover(ctx context.Context, o DiscoverOptions) (*Catalog, error) {
+	tell := setupOf(o.Setup)
 	s, _, err := client.Connect(ctx, client.Dial{
 		Target: o.Target, Protocol: o.Protocol, Headers: o.Headers,
 		Embedded: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client, Aim: o.Aim,
 		HandshakeTimeout: o.HandshakeTimeout,
+		Step:             func(doing string) { tell.say(SetupStep{Stage: StageConnect, Doing: doing, Of: 1}) },
 	})
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", o.Target.Redacted(), err)
 	}
 	defer func() { _ = s.Close() }()
-	return catalog(ctx, s, o)
+	return catalog(ctx, s, o, tell)
 }
 
 // catalog lists the session's target and samples the sizes it leaves out.
-func catalog(ctx context.Context, s *client.Session, o DiscoverOptions) (*Catalog, error) {
+// Each step is told to tell (nil: silent).
+func catalog(ctx context.Context, s *client.Session, o DiscoverOptions, tell *setupTell) (*Catalog, error) {
 	maxPages := cmp.Or(max(o.MaxPages, 0), DefaultMaxPages)
 	cat := &Catalog{Server: s.Server(), ProtocolVersion: s.ProtocolVersion()}
-	if err := listResources(ctx, s, maxPages, cat); err != nil {
+	if err := listResources(ctx, s, maxPages, cat, tell); err != nil {
 		return nil, err
 	}
-	if err := listTemplates(ctx, s, maxPages, cat); err != nil {
+	if err := listTemplates(ctx, s, maxPages, cat, tell); err != nil {
 		return nil, err
 	}
-	sample(ctx, s, o, cat)
+	sample(ctx, s, o, cat, tell)
 	return cat, nil
 }
 
@@ -110,9 +116,15 @@ func unimplemented(err error) bool {
 }
 
 // listResources reads every page of resources/list into cat.
-func listResources(ctx context.Context, s *client.Session, maxPages int, cat *Catalog) error {
+func listResources(ctx context.Context, s *client.Session, maxPages int, cat *Catalog, tell *setupTell) error {
 	seen := map[string]bool{}
+	pages := 0
+	tell.say(SetupStep{Stage: StageDiscover, Doing: protocol.MethodResourcesList})
 	l, err := s.Paginate(ctx, protocol.MethodResourcesList, maxPages, pageTimeout, func(raw json.RawMessage) (string, error) {
+		pages++
+		defer func() {
+			tell.say(SetupStep{Stage: StageDiscover, Doing: protocol.MethodResourcesList, Done: pages, Listed: len(cat.Resources)})
+		}()
 		var page struct {
 			Resources []struct {
 				URI      string          `json:"uri"`
@@ -161,7 +173,8 @@ func listedSize(raw json.RawMessage) int64 {
 
 // listTemplates reads every page of resources/templates/list into cat; a
 // server without templates is common and not worth a warning.
-func listTemplates(ctx context.Context, s *client.Session, maxPages int, cat *Catalog) error {
+func listTemplates(ctx context.Context, s *client.Session, maxPages int, cat *Catalog, tell *setupTell) error {
+	tell.say(SetupStep{Stage: StageDiscover, Doing: protocol.MethodResourceTemplates})
 	l, err := s.Paginate(ctx, protocol.MethodResourceTemplates, maxPages, pageTimeout, func(raw json.RawMessage) (string, error) {
 		var page struct {
 			ResourceTemplates []Template `json:"resourceTemplates"`
@@ -188,12 +201,13 @@ func listTemplates(ctx context.Context, s *client.Session, maxPages int, cat *Ca
 // records the decoded size (and the type the answer declares) of each read
 // that succeeds; each worker writes only the resources it is handed. Reads
 // that fail leave the size unknown and are counted.
-func sample(ctx context.Context, s *client.Session, o DiscoverOptions, cat *Catalog) {
+func sample(ctx context.Context, s *client.Session, o DiscoverOptions, cat *Catalog, tell *setupTell) {
 	perType, timeout := cmp.Or(o.SamplePerType, DefaultSamplePerType), cmp.Or(o.SampleTimeout, DefaultSampleTimeout)
 	jobs := samplePicks(cat.Resources, perType, o.SampleTypes)
 	if len(jobs) == 0 {
 		return
 	}
+	tell.say(SetupStep{Stage: StageDiscover, Doing: "sizes", Of: len(jobs)})
 	var mu sync.Mutex
 	var firstErr string
 	work := make(chan int)
@@ -210,7 +224,9 @@ func sample(ctx context.Context, s *client.Session, o DiscoverOptions, cat *Cata
 				} else if cat.SampleFailed++; firstErr == "" {
 					firstErr = cat.Resources[i].URI + ": " + why
 				}
+				done := cat.Sampled + cat.SampleFailed
 				mu.Unlock()
+				tell.say(SetupStep{Stage: StageDiscover, Doing: "sizes", Done: done, Of: len(jobs)})
 			}
 		}()
 	}
@@ -298,7 +314,7 @@ func (r *runner) buildPlan(ctx context.Context, sim bool) (*workload.Plan, error
 		return nil, fmt.Errorf("discover %s: the target serves plain HTTP documents and lists none, so class %s cannot be resolved from a listing: give it a uri",
 			r.w.Target.Redacted(), r.w.Mix[idx[0]].Name)
 	}
-	cat, err := catalog(ctx, s, DiscoverOptions{SampleTypes: r.sampleWanted(idx), SampleTimeout: max(r.w.Turn.ReadTimeout, DefaultSampleTimeout)})
+	cat, err := catalog(ctx, s, DiscoverOptions{SampleTypes: r.sampleWanted(idx), SampleTimeout: max(r.w.Turn.ReadTimeout, DefaultSampleTimeout)}, r.setup)
 	if err != nil {
 		return nil, fmt.Errorf("discover %s: %w", r.w.Target.Redacted(), err)
 	}

@@ -167,13 +167,29 @@ func TestDiscoverSDK(t *testing.T) {
 // TestDiscoverSampleBound: at most SamplePerType reads per type, only for
 // the types asked for; the others keep an unknown size.
 func TestDiscoverSampleBound(t *testing.T) {
+	var steps []SetupStep // Setup is called one call at a time
 	cat, err := Discover(catalogCtx(t), DiscoverOptions{
 		Target:        startCatalogPeer(t, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}),
 		SamplePerType: 2,
 		SampleTypes:   func(m string) bool { return m != "application/json" },
+		Setup:         func(s SetupStep) { steps = append(steps, s) },
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Each step is told: the handshake, the listing's pages, the templates,
+	// and every size read, the last one of all of them.
+	told := map[string]bool{}
+	for _, s := range steps {
+		told[s.Stage+" "+s.Doing] = true
+	}
+	for _, want := range []string{"connect handshake", "discover resources/list", "discover resources/templates/list", "discover sizes"} {
+		if !told[want] {
+			t.Errorf("no %q step in %+v", want, steps)
+		}
+	}
+	if last := steps[len(steps)-1]; last.Doing != "sizes" || last.Done != 4 || last.Of != 4 {
+		t.Errorf("last step %+v, want the 4th of 4 sizes", last)
 	}
 	sampled := map[string]int{}
 	unknown := map[string]int{}

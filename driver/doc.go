@@ -7,7 +7,9 @@
 //   - the runner (run.go; its connections in conns.go): the open and
 //     closed models, max_in_flight (a turn that cannot start is dropped
 //     and counted, never started late), progress, the server-cost
-//     sampling around the run;
+//     sampling around the run; the steps before the first turn
+//     (setup.go: connecting and discovering, told to Options.Setup) and
+//     the handshake limit (the flag's, else load.handshake_timeout);
 //   - turns (turn.go): N reads in parallel on one connection, cut at the
 //     turn's deadline, each read ended by its timeout. One doRead serves
 //     every read, whole or in parts, MCP or plain HTTP: it hands the

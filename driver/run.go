@@ -32,9 +32,14 @@ type Options struct {
 	Stderr io.Writer
 	// Client is the clientInfo sent to servers.
 	Client client.Implementation
-	// HandshakeTimeout bounds opening each session (0: the client's
-	// default; see client.Dial.HandshakeTimeout).
+	// HandshakeTimeout bounds opening each session: --handshake-timeout,
+	// which overrides the workload's load.handshake_timeout (0: that key,
+	// or the client's default; see Options.HandshakeLimit).
 	HandshakeTimeout time.Duration
+	// Setup, when set, is told each step of connecting and discovering
+	// before the first turn (see SetupStep), from the run's goroutines,
+	// one call at a time.
+	Setup func(SetupStep)
 	// Progress, when set, is called about once a second from a goroutine
 	// the run owns.
 	Progress func(Progress)
@@ -141,6 +146,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 		warmup:   stats.NewRecorder(classes),
 		cold:     servercost.NewColdStartRecorder(),
 		begun:    make(chan struct{}, 1),
+		setup:    setupOf(o.Setup),
 	}
 	conns, err := r.dial(ctx)
 	if err != nil {
@@ -154,6 +160,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	if r.plan, err = r.buildPlan(ctx, conns[0].SimURIs()); err != nil {
 		return nil, err
 	}
+	r.setup.say(SetupStep{Stage: StageReady})
 	rep := &Measurements{
 		Workload: o.Workload, Segment: o.Segment,
 		Target: w.Target, Server: conns[0].Server(), ProtocolVersion: conns[0].ProtocolVersion(),
@@ -204,6 +211,7 @@ type runner struct {
 	measured *stats.Recorder
 	warmup   *stats.Recorder
 	cold     *servercost.ColdStartRecorder
+	setup    *setupTell // Options.Setup, one call at a time
 
 	failures  rate.Sometimes // paces Options.Logf
 	noMethod  sync.Once      // says once that the server does not implement the read's method

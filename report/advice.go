@@ -42,8 +42,8 @@ func adviceRows(a results.Advice) [][]string {
 	return rows
 }
 
-func shareByMs(cs []results.Candidate) map[float64]float64 {
-	m := make(map[float64]float64, len(cs))
+func shareByMs(cs []results.Candidate) map[float64]*float64 {
+	m := make(map[float64]*float64, len(cs))
 	for _, c := range cs {
 		m[c.Ms] = c.Share
 	}
@@ -51,13 +51,9 @@ func shareByMs(cs []results.Candidate) map[float64]float64 {
 }
 
 // shareCell writes the share priced for a limit, "-" when it was not
-// priced.
-func shareCell(m map[float64]float64, ms float64) string {
-	f, ok := m[ms]
-	if !ok {
-		return "-"
-	}
-	return numfmt.Share(f)
+// priced or there was nothing to price it over.
+func shareCell(m map[float64]*float64, ms float64) string {
+	return numfmt.Opt(m[ms], numfmt.Share)
 }
 
 // recommendation is the recommended pair in words, "" when the result

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
 )
 
@@ -47,7 +48,7 @@ func changeText(d results.Delta) string {
 		s = sign + Value(d.Unit, abs)
 	}
 	if d.RelativeOK && d.Unit != "%" {
-		s += fmt.Sprintf(" %+.1f%%", 100*d.Relative)
+		s += fmt.Sprintf(" %+.1f%%", 100**d.Relative)
 	}
 	return s
 }
@@ -121,7 +122,11 @@ func compareSections(c *results.Comparison) []compareSection {
 		for _, d := range cl.Read {
 			cls.rows = append(cls.rows, deltaRow(cl.Class+" "+d.Label, d))
 		}
-		cls.rows = append(cls.rows, deltaRow(cl.Class+" errors", cl.Errors))
+		if cl.Errors.Metric != "" { // no delta: a side had no reads
+			cls.rows = append(cls.rows, deltaRow(cl.Class+" errors", cl.Errors))
+		} else {
+			cls.rows = append(cls.rows, compareRow{cells: []string{clip(cl.Class + " errors"), numfmt.None, numfmt.None, numfmt.None, "no reads on a side"}})
+		}
 		for _, d := range cl.Outcomes {
 			if d.Label != "ok" {
 				cls.rows = append(cls.rows, deltaRow(cl.Class+" "+d.Label, d))

@@ -67,14 +67,23 @@ func WriteInflation(w io.Writer, rows []InflationRow) error {
 		return err
 	}
 	fmt.Fprintf(w, "\n%s on disk is %s on the wire (%s): the encoding turns 3 bytes into 4; what is above 4/3 is the JSON envelope.\n",
-		numfmt.Bytes(disk), numfmt.Bytes(wire), numfmt.Ratio(stats.Ratio(wire, disk)))
+		numfmt.Bytes(disk), numfmt.Bytes(wire), ratioOf(wire, disk))
 	return nil
 }
 
 func inflationCells(input string, n, disk, payload, env int64) []string {
 	wire := payload + env
 	return []string{input, strconv.FormatInt(n, 10), numfmt.Bytes(disk), numfmt.Bytes(payload), numfmt.Bytes(env), numfmt.Bytes(wire),
-		numfmt.Ratio(stats.Ratio(wire, disk)), numfmt.Ratio(stats.Ratio(payload, disk)), numfmt.Percent(env, wire)}
+		ratioOf(wire, disk), ratioOf(payload, disk), numfmt.Percent(env, wire)}
+}
+
+// ratioOf writes a/b as a ratio, numfmt.None when b is 0 (an empty input):
+// no ratio, not 0.000×.
+func ratioOf(a, b int64) string {
+	if b <= 0 {
+		return numfmt.None
+	}
+	return numfmt.Ratio(stats.Ratio(a, b))
 }
 
 func padding(n int) string {

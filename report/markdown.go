@@ -155,13 +155,13 @@ func mdAdvice(b *bytes.Buffer, r *results.Result) {
 		return
 	}
 	fmt.Fprintf(b, "### Advice\n\nRecommended turn deadline **%s**, read timeout **%s**.\n\n",
-		numfmt.Ms(a.RecommendedDeadlineMs), numfmt.Ms(a.RecommendedTimeoutMs))
+		limitText(a.RecommendedDeadlineMs), limitText(a.RecommendedTimeoutMs))
 	rows := [][]string{}
 	for _, c := range a.Deadlines {
-		rows = append(rows, []string{"turn deadline", numfmt.Ms(c.Ms), numfmt.Share(c.Share) + " of turns cut"})
+		rows = append(rows, []string{"turn deadline", numfmt.Ms(c.Ms), numfmt.Opt(c.Share, numfmt.Share) + " of turns cut"})
 	}
 	for _, c := range a.Timeouts {
-		rows = append(rows, []string{"read timeout", numfmt.Ms(c.Ms), numfmt.Share(c.Share) + " of reads ended"})
+		rows = append(rows, []string{"read timeout", numfmt.Ms(c.Ms), numfmt.Opt(c.Share, numfmt.Share) + " of reads ended"})
 	}
 	if len(rows) > 0 {
 		mdTable(b, "lrr", []string{"candidate", "limit", "would have"}, rows)

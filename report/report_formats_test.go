@@ -25,8 +25,8 @@ func withTimeline(t *testing.T) *results.Result {
 			Reads: 42, Errors: int64(i % 2), InFlight: int64(3 + i%4), P50Ms: 20 + float64(i), P99Ms: 100 + 10*float64(i%5)})
 	}
 	r.Advice = results.Advice{
-		Deadlines:             []results.Candidate{{Ms: 500, Share: 0.03}, {Ms: 1000, Share: 0.01}},
-		Timeouts:              []results.Candidate{{Ms: 200, Share: 0.0025}},
+		Deadlines:             []results.Candidate{{Ms: 500, Share: share(0.03)}, {Ms: 1000, Share: share(0.01)}},
+		Timeouts:              []results.Candidate{{Ms: 200, Share: share(0.0025)}},
 		RecommendedDeadlineMs: 1000, RecommendedTimeoutMs: 200,
 		Reasoning: []string{"p99.9 of turns is 800ms: a 1s deadline cuts 1% of turns"},
 	}
@@ -230,3 +230,6 @@ func TestJSONReport(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// share is a candidate's priced share, as the document holds it.
+func share(v float64) *float64 { return &v }

@@ -268,7 +268,7 @@ func cacheFields(classes []results.Class) [][2]string {
 			}
 			fs = append(fs, [2]string{"cache", fmt.Sprintf("%s: %s, %d public, %d private; %s reads (%s) a host honouring the hints would not have sent",
 				clip(c.Class), ttl, c.Cache.Public, c.Cache.Private,
-				numfmt.Count(c.Cache.WouldNotSend), numfmt.Percent(c.Cache.WouldNotSend, c.Reads))})
+				numfmt.Count(c.Cache.WouldNotSend), numfmt.Opt(c.Cache.WouldNotSendShare, numfmt.Share))})
 		}
 	}
 	return fs

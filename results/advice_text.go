@@ -31,11 +31,11 @@ func adviceReasoning(a stats.Advice) []string {
 	dl, to := a.ConfiguredDeadline, a.ConfiguredTimeout
 	if dl > 0 || to > 0 {
 		say("Configured: deadline %s cut or outlasted %s of turns; timeout %s ended %s of reads.",
-			limit(dl), numfmt.Share(a.DeadlineShare), limit(to), numfmt.Share(a.TimeoutShare))
+			limit(dl), numfmt.Opt(share(a.DeadlineShare, a.Turns), numfmt.Share), limit(to), numfmt.Opt(share(a.TimeoutShare, a.Sent), numfmt.Share))
 	}
 	if dl > 0 {
 		say("Deadlines above %s cannot be priced: cut turns are recorded at %s, so a longer one "+
-			"would cut at most %s.", dur(dl), dur(dl), numfmt.Share(a.DeadlineShare))
+			"would cut at most %s.", dur(dl), dur(dl), numfmt.Opt(share(a.DeadlineShare, a.Turns), numfmt.Share))
 	}
 	if a.TimeoutsLowerBound {
 		say("%d reads were cancelled at the deadline before a timeout above %s could act: "+

@@ -201,7 +201,7 @@ func advice(p policy, run *stats.Phase) Advice {
 func candidates(ls []stats.Limit) []Candidate {
 	out := make([]Candidate, 0, len(ls))
 	for _, l := range ls {
-		out = append(out, Candidate{Ms: millis(l.Limit), Share: finite(l.Share)})
+		out = append(out, Candidate{Ms: millis(l.Limit), Share: share(l.Share, l.Of)})
 	}
 	return out
 }
@@ -228,7 +228,7 @@ func totals(m Meta, run *stats.Phase) Totals {
 			Dropped:  run.TurnEndCount(stats.TurnDropped),
 		},
 		Errors:       errs,
-		ErrorRate:    stats.Ratio(errs, run.Scheduled),
+		ErrorRate:    quotient(float64(errs), float64(run.Scheduled), nil),
 		AskedRate:    finite(m.AskedRate),
 		AchievedRate: perS(float64(started)),
 		Base64Bytes:  run.Base64Bytes,
@@ -308,7 +308,7 @@ func class(c *stats.ClassStats) (Class, error) {
 		Cache: Cache{
 			Hinted: c.Cache.Hinted, MinTTLMs: millis(c.Cache.MinTTL), MaxTTLMs: millis(c.Cache.MaxTTL),
 			Public: c.Cache.Public, Private: c.Cache.Private,
-			WouldNotSend: c.Cache.WouldNotSend, WouldNotSendShare: stats.Ratio(c.Cache.WouldNotSend, c.Outcomes.Total()),
+			WouldNotSend: c.Cache.WouldNotSend, WouldNotSendShare: quotient(float64(c.Cache.WouldNotSend), float64(c.Outcomes.Total()-c.Outcomes[stats.Dropped]), nil),
 		},
 	}, nil
 }

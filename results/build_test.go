@@ -93,8 +93,8 @@ func TestBuildFigures(t *testing.T) {
 	if is(tot.ReadsPerS) != 41.5 || is(tot.TurnsPerS) != 10.5 || is(tot.AchievedRate) != 10.5 || tot.AskedRate != 50 {
 		t.Errorf("rates: reads %v turns %v achieved %v asked %v", deref(tot.ReadsPerS), deref(tot.TurnsPerS), deref(tot.AchievedRate), tot.AskedRate)
 	}
-	if tot.Errors != 10 || tot.ErrorRate != 10.0/420 {
-		t.Errorf("errors %d rate %v: timeouts and drops count, expected errors do not", tot.Errors, tot.ErrorRate)
+	if tot.Errors != 10 || is(tot.ErrorRate) != 10.0/420 {
+		t.Errorf("errors %d rate %v: timeouts and drops count, expected errors do not", tot.Errors, deref(tot.ErrorRate))
 	}
 	wire := int64(300*mdWire + 100*pngWire + 10*180)
 	disk := int64(300*mdDisk + 100*pngDisk)

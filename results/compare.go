@@ -115,11 +115,11 @@ type Delta struct {
 	Base   float64 `json:"base"`
 	New    float64 `json:"new"`
 	Change float64 `json:"change"` // New - Base, in Unit
-	// Relative is Change / Base (0.1 = +10%); RelativeOK is false when
-	// Base is 0 and there is no relative change to speak of.
-	Relative   float64 `json:"relative"`
-	RelativeOK bool    `json:"relative_ok"`
-	Noise      Noise   `json:"noise"`
+	// Relative is Change / Base (0.1 = +10%); null, and RelativeOK
+	// false, when Base is 0 and there is no relative change to speak of.
+	Relative   *float64 `json:"relative"`
+	RelativeOK bool     `json:"relative_ok"`
+	Noise      Noise    `json:"noise"`
 	// Low and High bound the interval of Change when it was tested: at
 	// 1 − Alpha (99% within one pair; 95% across runs: the Hodges–Lehmann
 	// interval, or for one run the other side's prediction interval).
@@ -146,7 +146,7 @@ type ClassDelta struct {
 	BaseReads int64   `json:"base_reads"`
 	NewReads  int64   `json:"new_reads"`
 	Read      []Delta `json:"read"`     // class.NAME.read.p50 … max, mean
-	Errors    Delta   `json:"errors"`   // class.NAME.errors
+	Errors    Delta   `json:"errors"`   // class.NAME.errors; the zero Delta (metric "") when a side had no reads
 	Outcomes  []Delta `json:"outcomes"` // class.NAME.outcome.X, for outcomes either side saw
 	// Inflation is the zero Delta (metric "") when either side decoded
 	// no bytes: it has no inflation to compare.
@@ -225,7 +225,9 @@ func (c *Comparison) all() []Delta {
 	}
 	for _, cl := range c.Classes {
 		out = append(out, cl.Read...)
-		out = append(out, cl.Errors)
+		if cl.Errors.Metric != "" { // a side without reads has no errors delta
+			out = append(out, cl.Errors)
+		}
 		if cl.Inflation.Metric != "" { // a side without decoded bytes has no inflation delta
 			out = append(out, cl.Inflation)
 		}

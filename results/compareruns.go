@@ -193,7 +193,7 @@ func judgeRuns(d *Delta, a, b []float64, floor float64) {
 		switch {
 		case p > RunAlpha:
 			d.Noise = WithinNoise
-		case d.RelativeOK && math.Abs(d.Relative) < max(floor, resolution):
+		case d.RelativeOK && math.Abs(*d.Relative) < max(floor, resolution):
 			d.Noise = WithinNoise
 			d.Note = fmt.Sprintf("below the noise floor of %.0f%%", 100*max(floor, resolution))
 			return

@@ -73,7 +73,8 @@ func Compare(base, nw *Result, o CompareOptions) (*Comparison, error) {
 func newDelta(metric, label, unit string, a, b float64) Delta {
 	d := Delta{Metric: metric, Label: label, Unit: unit, Base: a, New: b, Change: b - a}
 	if a != 0 {
-		d.Relative, d.RelativeOK = (b-a)/a, true
+		r := (b - a) / a
+		d.Relative, d.RelativeOK = &r, true
 	}
 	return d
 }
@@ -154,8 +155,10 @@ func classDeltas(base, nw *Result, n noise) []ClassDelta {
 			if a != nil && b != nil {
 				p := "class." + cl.Class + "."
 				cd.Read = latencyDeltas(p+"read.", a.Latency, b.Latency, n)
-				cd.Errors = newDelta(p+"errors", "errors", "%", pct(a.Errors, a.Reads), pct(b.Errors, b.Reads))
-				testShare(&cd.Errors, a.Errors, a.Reads, b.Errors, b.Reads)
+				if e, ok := figureDelta(p+"errors", "errors", "%", pctOf(a.Errors, a.Reads), pctOf(b.Errors, b.Reads)); ok {
+					cd.Errors = e // else the zero Delta: a side had no reads, no share to compare
+					testShare(&cd.Errors, a.Errors, a.Reads, b.Errors, b.Reads)
+				}
 				cd.Outcomes = outcomeDeltas(p, a.Outcomes, b.Outcomes, a.Reads, b.Reads, false)
 				if infl, ok := figureDelta(p+"inflation", "inflation", "x", a.Inflation, b.Inflation); ok {
 					cd.Inflation = infl // else the zero Delta: no metric, no row
@@ -206,10 +209,16 @@ func rateDeltas(a, b Totals, floor float64) []Delta {
 }
 
 // outcomeDeltas compares the share of each outcome (in % of n reads), with
-// errors first; all keeps outcomes neither side saw.
+// errors first; all keeps outcomes neither side saw. A side with no reads
+// has no shares: no deltas, rather than a change from or to a 0 that was
+// never measured (a bound on one is then held to the results, which say
+// so).
 func outcomeDeltas(prefix string, a, b map[string]int64, na, nb int64, all bool) []Delta {
 	var errA, errB int64
 	out := []Delta{}
+	if na <= 0 || nb <= 0 {
+		return out
+	}
 	for o := stats.Outcome(0); o < stats.NumOutcomes; o++ {
 		name := o.String()
 		if o.IsError() {
@@ -262,10 +271,5 @@ func costDeltas(a, b ServerCost) (cost, cold []Delta) {
 	return cost, cold
 }
 
-// pct is n of total in %, 0 when total is 0.
-func pct(n, total int64) float64 {
-	if total <= 0 {
-		return 0
-	}
-	return 100 * float64(n) / float64(total)
-}
+// pct is n of total in %, over a total known to be positive.
+func pct(n, total int64) float64 { return 100 * float64(n) / float64(total) }

@@ -178,7 +178,8 @@ type Host struct {
 //
 // Rates divide by MeasuredS, the length of the measured phase (warmup
 // excluded). ErrorRate is a fraction of the scheduled reads (0.01 = 1%), the
-// same base as the identity. MB are 10^6 bytes.
+// same base as the identity, and null when no read was scheduled. MB are
+// 10^6 bytes.
 type Totals struct {
 	Scheduled    int64            `json:"scheduled"`   // reads scheduled, dropped ones included
 	Outcomes     map[string]int64 `json:"outcomes"`    // every outcome name, zeros too
@@ -189,7 +190,7 @@ type Totals struct {
 	Turns        int64            `json:"turns"`
 	TurnEnds     TurnEnds         `json:"turn_ends"`
 	Errors       int64            `json:"errors"`
-	ErrorRate    float64          `json:"error_rate"`
+	ErrorRate    *float64         `json:"error_rate"`    // null when nothing was scheduled
 	AskedRate    float64          `json:"asked_rate"`    // turns/s asked; 0 for the closed model
 	AchievedRate *float64         `json:"achieved_rate"` // turns/s that started (= TurnsPerS): dropped turns are not achieved
 	Base64Bytes  int64            `json:"base64_bytes"`
@@ -279,9 +280,10 @@ type Cache struct {
 	Private  int64   `json:"private"`
 	// WouldNotSend counts reads sent while an earlier answer for the same
 	// URI was still fresh: a host honouring the hints would have skipped
-	// them. Share is of the class's reads.
-	WouldNotSend      int64   `json:"would_not_send"`
-	WouldNotSendShare float64 `json:"would_not_send_share"`
+	// them. Share is of the class's sent reads (dropped ones were never
+	// sent), null when none was sent.
+	WouldNotSend      int64    `json:"would_not_send"`
+	WouldNotSendShare *float64 `json:"would_not_send_share"`
 }
 
 // TurnSize is the latency of turns with a given number of attachments.
@@ -403,8 +405,9 @@ type Advice struct {
 }
 
 // Candidate is one candidate limit and the share (0..1) of turns or reads
-// that would have exceeded it in this run.
+// that would have exceeded it in this run: null when no turn finished (a
+// deadline) or no read was sent (a timeout).
 type Candidate struct {
-	Ms    float64 `json:"ms"`
-	Share float64 `json:"share"`
+	Ms    float64  `json:"ms"`
+	Share *float64 `json:"share"`
 }

@@ -28,6 +28,22 @@ func quotient(num, den float64, round func(float64) float64) *float64 {
 	return &v
 }
 
+// share is a share already computed over of items, or nil when there
+// were none: stats prices its candidates at 0 over nothing, and that 0 is
+// no figure.
+func share(v float64, of int64) *float64 {
+	if of <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// pctOf is n of total in %, nil when total is 0: a share of nothing is
+// no figure, and a bound held to it must say so rather than pass on 0.
+func pctOf(n, total int64) *float64 {
+	return quotient(100*float64(n), float64(total), nil)
+}
+
 // figure is a measured value as the document's nullable figures hold it.
 func figure(v float64) *float64 { return &v }
 

@@ -43,7 +43,7 @@ func judge(d *Delta, low, high, floor float64) {
 		d.Noise = Unchanged
 	case low <= 0 && high >= 0:
 		d.Noise = WithinNoise
-	case d.RelativeOK && math.Abs(d.Relative) < max(floor, resolution):
+	case d.RelativeOK && math.Abs(*d.Relative) < max(floor, resolution):
 		d.Noise = WithinNoise
 		d.Note = fmt.Sprintf("below the noise floor of %.0f%%", 100*max(floor, resolution))
 	default:

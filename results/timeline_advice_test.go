@@ -99,7 +99,7 @@ func TestBuildTimelineAndAdvice(t *testing.T) {
 	}
 	// The 5 dropped turns are failed turns too (recorded at the 800 ms
 	// deadline): 15 slow and 5 dropped of 200 turns exceed 100 ms.
-	if d := a.Deadlines[0]; d.Ms != 100 || !near(d.Share, 20.0/200) {
+	if d := a.Deadlines[0]; d.Ms != 100 || d.Share == nil || !near(*d.Share, 20.0/200) {
 		t.Errorf("first deadline candidate %+v, want 100 ms cutting 20/200 (dropped turns count)", d)
 	}
 

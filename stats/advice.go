@@ -24,10 +24,13 @@ type AdviceInput struct {
 }
 
 // Limit is a candidate limit and the share (0..1) of turns or reads that
-// exceeded it in the run.
+// exceeded it in the run. Of is the count the share is of (finished turns,
+// sent reads): with none, Share is 0 and means nothing, so the result
+// document writes it as null.
 type Limit struct {
 	Limit time.Duration
 	Share float64
+	Of    int64
 }
 
 // Advice is the policy advice: the candidates priced, the recommended
@@ -49,6 +52,9 @@ type Advice struct {
 	// than MinSamples of them.
 	Reads, Turns       int64
 	FewReads, FewTurns bool
+	// Sent counts the reads the timeouts are priced over (answered, timed
+	// out or cancelled): with none, TimeoutShare means nothing.
+	Sent int64
 	// Cancelled counts the reads the deadline cancelled. When the timeout
 	// is longer than the deadline (or absent) they were cancelled before a
 	// timeout above the deadline could act, so TimeoutsLowerBound: those
@@ -158,15 +164,16 @@ func Advise(in AdviceInput) Advice {
 		if d == in.Deadline {
 			above += in.Cut // recorded at the deadline: equivalent to it, yet cut
 		}
-		a.Deadlines = append(a.Deadlines, Limit{d, Ratio(above, in.Turns)})
+		a.Deadlines = append(a.Deadlines, Limit{d, Ratio(above, in.Turns), in.Turns})
 	}
 	sent := read.Count() + in.Timeouts + in.Cancelled
+	a.Sent = sent
 	for _, t := range candidates(timeoutCandidates(), in.ReadTimeout) {
 		above := CountAbove(read, t) + in.Timeouts
 		if in.Deadline > 0 && t <= in.Deadline {
 			above += in.Cancelled
 		}
-		a.Timeouts = append(a.Timeouts, Limit{t, Ratio(above, sent)})
+		a.Timeouts = append(a.Timeouts, Limit{t, Ratio(above, sent), sent})
 	}
 	a.DeadlineShare, a.TimeoutShare = shareAt(a.Deadlines, in.Deadline), shareAt(a.Timeouts, in.ReadTimeout)
 	a.TimeoutsLowerBound = in.Cancelled > 0 && in.Deadline > 0 && (in.ReadTimeout == 0 || in.ReadTimeout > in.Deadline)

@@ -55,6 +55,8 @@ var errorFiles = map[string]struct {
 	"alias-stdio.yaml":              {1, 21, "target.stdio", "want the command and its arguments, as in [./server, --stdio]"},
 	"bad-max-answer.yaml":           {4, 15, "turn.max_answer", `bad size "256mb": unit "mb" is ambiguous: write KiB/MiB/GiB for powers of 1024 or KB/MB/GB for powers of 1000`},
 	"zero-max-answer.yaml":          {3, 38, "turn.max_answer", "must be more than zero, such as 256MiB"},
+	"zero-handshake-timeout.yaml":   {2, 38, "load.handshake_timeout", "must be more than zero, such as 30s"},
+	"handshake-typo.yaml":           {4, 3, "load.handshake_timout", `unknown key (did you mean "handshake_timeout"?)`},
 }
 
 func TestErrorFiles(t *testing.T) {
@@ -278,5 +280,27 @@ func TestParseAliasBomb(t *testing.T) {
 	// (the bound is loose for loaded test machines).
 	if el := time.Since(start); el > 30*time.Second {
 		t.Errorf("Parse of an alias bomb took %v", el)
+	}
+}
+
+// TestParseHandshakeTimeout: load.handshake_timeout is read as the limit
+// on opening each session; unset, it is 0 (the client's default, or the
+// flag's).
+func TestParseHandshakeTimeout(t *testing.T) {
+	for _, c := range []struct {
+		load string
+		want time.Duration
+	}{
+		{"{rate: 5/s, handshake_timeout: 300ms}", 300 * time.Millisecond},
+		{"{rate: 5/s, handshake_timeout: 2m}", 2 * time.Minute},
+		{"{rate: 5/s}", 0},
+	} {
+		w, err := Parse("w.yaml", []byte("name: h\nload: "+c.load+"\nmix: [{class: a, uri: docs://a}]\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", c.load, err)
+		}
+		if w.Load.HandshakeTimeout != c.want {
+			t.Errorf("%s: handshake timeout %v, want %v", c.load, w.Load.HandshakeTimeout, c.want)
+		}
 	}
 }

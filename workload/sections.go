@@ -101,6 +101,16 @@ func positive(p *parser, v *yaml.Node, path string) (int64, error) {
 	return n, err
 }
 
+// positiveDuration reads a duration that must be more than zero: a limit
+// of 0 would fail every session before it could answer.
+func positiveDuration(p *parser, v *yaml.Node, path string) (time.Duration, error) {
+	d, err := p.duration(v, path)
+	if err == nil && d <= 0 {
+		err = p.at(resolve(v), path, "must be more than zero, such as 30s")
+	}
+	return d, err
+}
+
 // stringList reads a list of strings; allowEmpty lets an item be "".
 func stringList(allowEmpty bool) reader[[]string] {
 	return func(p *parser, v *yaml.Node, path string) ([]string, error) {
@@ -136,6 +146,7 @@ func loadSection() section[Load] {
 		set("turns", whole[int](1, math.MaxInt32), func(l *Load) *int { return &l.Turns }),
 		set("stages", (*parser).stages, func(l *Load) *[]Stage { return &l.Stages }),
 		set("max_in_flight", whole[int](1, MaxInFlight), func(l *Load) *int { return &l.MaxInFlight }),
+		set("handshake_timeout", positiveDuration, func(l *Load) *time.Duration { return &l.HandshakeTimeout }),
 	}
 }
 

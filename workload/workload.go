@@ -86,6 +86,10 @@ type Load struct {
 	Turns       int           // alternative to Duration
 	Stages      []Stage       // a rate profile (open model); sets the run's length
 	MaxInFlight int           // default 1000 (turns); beyond it a turn's reads are dropped, counted, never queued
+	// HandshakeTimeout bounds opening each session (starting a stdio
+	// server, the handshake); 0 when unset: the client's default, or
+	// --handshake-timeout, which overrides it.
+	HandshakeTimeout time.Duration
 }
 
 // Length is how long the measured run lasts (after warmup): Duration, or the

@@ -280,7 +280,7 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.O
 			what = units.FormatSize(s.Size) + " at " + what
 		}
 		fmt.Fprintf(cr.c.App.ErrWriter, "step %d: %s: achieved %s, turn p99 %s, errors %s, saved to %s\n", s.Index, what,
-			numfmt.Opt(res.Totals.AchievedRate, func(v float64) string { return numfmt.Rate(v, "turns") }), numfmt.Ms(res.Turn.P99Ms), numfmt.Share(res.Totals.ErrorRate), path)
+			numfmt.Opt(res.Totals.AchievedRate, func(v float64) string { return numfmt.Rate(v, "turns") }), numfmt.Ms(res.Turn.P99Ms), numfmt.Opt(res.Totals.ErrorRate, numfmt.Share), path)
 	}
 	return capacity.Outcome{Result: res, File: path, FirstFailure: firstFailure}, nil
 }

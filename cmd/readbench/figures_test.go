@@ -73,3 +73,54 @@ mix:
 		}
 	}
 }
+
+// TestNoShareWithoutSentReads: a rate the generator cannot start drops
+// every read, so no read was sent: the share of reads a host would not
+// have sent and the share each timeout would have ended have nothing
+// under them. Null in the document, "-" in the table and the markdown,
+// never a 0% that reads as "no read would have been affected".
+func TestNoShareWithoutSentReads(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	table, stderr, code := readbench(t, dir, "run", "--rate", "100000/s", "--duration", "10ms", "--out", "r.json")
+	if code != exitFail {
+		t.Fatalf("exit %d, want %d (nothing sent)\n%s\n%s", code, exitFail, table, stderr)
+	}
+	raw := rawResult(t, filepath.Join(dir, "r.json"))
+	tot := raw["totals"].(map[string]any)
+	if out := tot["outcomes"].(map[string]any); out["dropped"] != tot["scheduled"] {
+		t.Fatalf("not every read was dropped: %v", out)
+	}
+	for _, c := range raw["classes"].([]any) {
+		c := c.(map[string]any)
+		if v := c["cache"].(map[string]any)["would_not_send_share"]; v != nil {
+			t.Errorf("class %v: cache.would_not_send_share %v, want null: no read was sent", c["class"], v)
+		}
+	}
+	timeouts := raw["advice"].(map[string]any)["timeouts"].([]any)
+	if len(timeouts) == 0 {
+		t.Fatal("no timeout candidates in the advice")
+	}
+	for _, c := range timeouts {
+		if c := c.(map[string]any); c["share"] != nil {
+			t.Errorf("advice timeout %v ms: share %v, want null: no read was sent", c["ms"], c["share"])
+		}
+	}
+	md, stderr, code := readbench(t, dir, "report", "r.json", "--format", "markdown")
+	if code != 0 {
+		t.Fatalf("report markdown: exit %d: %s", code, stderr)
+	}
+	for name, out := range map[string]string{"table": table, "markdown": md} {
+		if !strings.Contains(out, "timeout 5.00s ended - of reads") {
+			t.Errorf("%s: no \"timeout 5.00s ended - of reads\":\n%s", name, out)
+		}
+		for _, bad := range []string{"ended 0% of reads", "0% of reads ended", "read timeout **0**"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s says %q with no read sent:\n%s", name, bad, out)
+			}
+		}
+	}
+	if !strings.Contains(md, "| read timeout | 5.00s | - of reads ended |") {
+		t.Errorf("markdown advice row of 5 s is not '-':\n%s", md)
+	}
+}

@@ -71,11 +71,13 @@ func initAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	tell, stopSetup := setupPrinter(c.App.ErrWriter, targetName(target), set.HandshakeTimeout)
 	cat, err := driver.Discover(c.Context, driver.DiscoverOptions{
 		Target: target, Protocol: c.String("protocol"), Headers: headers,
 		EmbeddedCommand: set.EmbeddedCommand, Client: set.Client, Aim: aim,
-		HandshakeTimeout: set.HandshakeTimeout,
+		HandshakeTimeout: set.HandshakeTimeout, Setup: tell,
 	})
+	stopSetup()
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("init: %v", err), exitFail)
 	}

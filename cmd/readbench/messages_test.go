@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestHandshakeTimeoutFlag: a server that never answers is reported when
@@ -28,6 +29,39 @@ func TestHandshakeTimeoutFlag(t *testing.T) {
 	}
 	if _, stderr, code := readbench(t, dir, "run", "--handshake-timeout", "0s"); code != exitUsage || !strings.Contains(stderr, "--handshake-timeout must be above 0") {
 		t.Errorf("--handshake-timeout 0s: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestHandshakeTimeoutKey: a workload's load.handshake_timeout bounds
+// opening a session to a server that never answers: the run fails within
+// seconds (not the default 30 s), naming the limit and the key that sets
+// it; --handshake-timeout overrides the key and is named instead. Stderr
+// is no terminal here: no connecting line is drawn.
+func TestHandshakeTimeoutKey(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	wl := writeWorkload(t, dir, `
+name: silent
+target: "stdio:sleep 30"
+load: {rate: 5/s, duration: 1s, handshake_timeout: 300ms}
+mix: [{class: a, uri: "docs://a"}]
+`)
+	start := time.Now()
+	stdout, stderr, code := readbench(t, dir, "run", wl, "--out", "r.json")
+	took := time.Since(start)
+	want := "handshake timeout of 300ms (load.handshake_timeout in the workload sets it, --handshake-timeout overrides it"
+	if code != exitFail || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, want %d and %q:\n%s\n%s", code, exitFail, want, stdout, stderr)
+	}
+	if took > 20*time.Second {
+		t.Errorf("the run took %v to fail: the key did not bound the handshake", took)
+	}
+	if strings.Contains(stderr, "connecting to") {
+		t.Errorf("a connecting line on a stderr that is no terminal:\n%q", stderr)
+	}
+	_, stderr, code = readbench(t, dir, "run", wl, "--handshake-timeout", "500ms", "--out", "r.json")
+	if want := "handshake timeout of 500ms (--handshake-timeout sets it"; code != exitFail || !strings.Contains(stderr, want) {
+		t.Errorf("with the flag: exit %d, want %q:\n%s", code, want, stderr)
 	}
 }
 

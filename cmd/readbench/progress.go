@@ -13,8 +13,7 @@ import (
 // progressPrinter returns a live one-line progress display on w, or nil
 // when w is not a terminal: progress is for people, never for logs.
 func progressPrinter(w io.Writer) func(driver.Progress) {
-	f, ok := w.(*os.File)
-	if !ok || !(isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())) {
+	if !terminal(w) {
 		return nil
 	}
 	return func(p driver.Progress) {
@@ -26,6 +25,13 @@ func progressPrinter(w io.Writer) func(driver.Progress) {
 			elapsedString(p.Elapsed), elapsedString(p.Total), phase, p.Turns, p.Achieved(), p.Reads, p.InFlight,
 			p.P99.Round(10*time.Microsecond), p.Errors)
 	}
+}
+
+// terminal says whether w is a terminal: the one test of whether
+// progress (the run's line, the connecting and discovering line) is shown.
+func terminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
 // clearProgress erases the progress line before the report is printed.

@@ -115,7 +115,16 @@ func runAction(c *cli.Context) error {
 	defer stderrLog.discard()
 	opts.Stderr = stderrLog.file
 	if !quiet {
-		opts.Progress = progressPrinter(c.App.ErrWriter)
+		limit, _ := opts.HandshakeLimit()
+		tell, stopSetup := setupPrinter(c.App.ErrWriter, targetName(w.Target), limit)
+		defer stopSetup()
+		opts.Setup = tell
+		if progress := progressPrinter(c.App.ErrWriter); progress != nil {
+			opts.Progress = func(p driver.Progress) {
+				stopSetup() // the first turns are under way: the run's own line takes over
+				progress(p)
+			}
+		}
 		if !set.StartAt.IsZero() {
 			fmt.Fprintf(c.App.ErrWriter, "readbench: segment %s: connecting, then starting the schedule at %s (in %s)\n",
 				set.Segment, set.StartAt.UTC().Format(time.RFC3339Nano), time.Until(set.StartAt).Round(time.Second))

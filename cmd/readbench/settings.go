@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/driver"
@@ -17,15 +18,19 @@ import (
 
 // reach is how every command reaches a target: the embedded server is
 // this executable's "serve --stdio", servers are told we are readbench at
-// this version, and --handshake-timeout bounds opening a session.
+// this version, and --handshake-timeout, when given, bounds opening a
+// session (it overrides a workload's load.handshake_timeout; without
+// either the client's default applies).
 func reach(c *cli.Context) (driver.Settings, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return driver.Settings{}, fmt.Errorf("find own executable for the embedded server: %w", err)
 	}
-	limit := c.Duration("handshake-timeout")
-	if limit <= 0 {
-		return driver.Settings{}, cli.Exit(fmt.Sprintf("%s: --handshake-timeout must be above 0, such as 30s", c.Command.Name), exitUsage)
+	var limit time.Duration
+	if c.IsSet("handshake-timeout") {
+		if limit = c.Duration("handshake-timeout"); limit <= 0 {
+			return driver.Settings{}, cli.Exit(fmt.Sprintf("%s: --handshake-timeout must be above 0, such as 30s", c.Command.Name), exitUsage)
+		}
 	}
 	return driver.Settings{
 		EmbeddedCommand:  []string{self, "serve", "--stdio"},
@@ -38,7 +43,7 @@ func reach(c *cli.Context) (driver.Settings, error) {
 // a session.
 func handshakeTimeoutFlag() cli.Flag {
 	return &cli.DurationFlag{Name: "handshake-timeout", Value: client.DefaultHandshakeTimeout,
-		Usage: "how long opening a session (starting a stdio server, the handshake) may take before the target is reported as not answering"}
+		Usage: "how long opening a session (starting a stdio server, the handshake) may take before the target is reported as not answering; overrides the workload's load.handshake_timeout"}
 }
 
 // tool is readbench as a result or check document names it.

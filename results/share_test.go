@@ -1,0 +1,105 @@
+package results
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/stats"
+)
+
+// TestNoShareWithoutADivisor: every share of the document (the error
+// rate, the reads a host would not have sent, the advice's priced
+// limits) is null when nothing is under it, and its value otherwise.
+func TestNoShareWithoutADivisor(t *testing.T) {
+	empty := totals(Meta{Measured: time.Second}, stats.NewRun(nil))
+	if empty.ErrorRate != nil {
+		t.Errorf("error_rate of no scheduled read = %v, want null", deref(empty.ErrorRate))
+	}
+	dropped := stats.NewRun(nil)
+	dropped.Scheduled, dropped.Outcomes[stats.Dropped] = 4, 4
+	if got := totals(Meta{Measured: time.Second}, dropped).ErrorRate; is(got) != 1 {
+		t.Errorf("error_rate of 4 dropped of 4 = %v, want 1 (dropped reads are errors)", deref(got))
+	}
+
+	for _, c := range []struct {
+		name                string
+		ok, drop, wouldSkip int64
+		want                *float64
+	}{
+		{name: "every read dropped", drop: 5},
+		{name: "no read", want: nil},
+		{name: "sent and dropped", ok: 4, drop: 4, wouldSkip: 2, want: figure(0.5)},
+		{name: "sent, none skippable", ok: 3, want: figure(0)},
+	} {
+		cs := &stats.ClassStats{Latency: stats.NewHistogram(), Chunk: stats.NewHistogram(), FirstUsable: stats.NewHistogram()}
+		cs.Outcomes[stats.OK], cs.Outcomes[stats.Dropped], cs.Cache.WouldNotSend = c.ok, c.drop, c.wouldSkip
+		cl, err := class(cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cl.Cache.WouldNotSendShare; (got == nil) != (c.want == nil) || got != nil && *got != *c.want {
+			t.Errorf("%s: would_not_send_share = %v, want %v (of the sent reads)", c.name, deref(got), deref(c.want))
+		}
+	}
+
+	cands := candidates([]stats.Limit{{Limit: time.Second}, {Limit: 2 * time.Second, Share: 0.25, Of: 4}})
+	if cands[0].Share != nil || is(cands[1].Share) != 0.25 {
+		t.Errorf("candidates %v %v, want null over nothing and 0.25 over 4", deref(cands[0].Share), deref(cands[1].Share))
+	}
+	b, err := json.Marshal(Advice{Deadlines: cands})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `{"ms":1000,"share":null}`) {
+		t.Errorf("no null share in %s", b)
+	}
+	text := strings.Join(adviceReasoning(stats.Advise(stats.AdviceInput{Deadline: time.Second, ReadTimeout: 5 * time.Second})), "\n")
+	if !strings.Contains(text, "cut or outlasted - of turns; timeout 5.00s ended - of reads") {
+		t.Errorf("advice over nothing does not say '-':\n%s", text)
+	}
+}
+
+// TestNoShareMetricWithoutReads: a bound on the error or outcome share of
+// a result (or class) without reads is held to "not measured", never to 0.
+func TestNoShareMetricWithoutReads(t *testing.T) {
+	r := &Result{Classes: []Class{{Class: "png"}}}
+	for _, name := range []string{"errors", "outcome.timeout", "class.png.errors", "class.png.outcome.timeout"} {
+		m, err := bounds.ParseMetric(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err := r.MetricValue(m); !errors.Is(err, bounds.ErrNotMeasured) {
+			t.Errorf("%s of no reads = %v, %v; want not measured", name, v, err)
+		}
+	}
+}
+
+// TestNoDeltaFromNothing: compare states no relative change from a 0 base
+// (null), and no share delta when a side had no reads.
+func TestNoDeltaFromNothing(t *testing.T) {
+	if d := newDelta("read.p99", "p99", "ms", 0, 3); d.Relative != nil || d.RelativeOK {
+		t.Errorf("relative from 0: %v %v, want null", deref(d.Relative), d.RelativeOK)
+	}
+	if d := newDelta("read.p99", "p99", "ms", 2, 3); is(d.Relative) != 0.5 || !d.RelativeOK {
+		t.Errorf("relative from 2 to 3: %v", deref(d.Relative))
+	}
+	if ds := outcomeDeltas("", map[string]int64{}, map[string]int64{"ok": 5}, 0, 5, true); len(ds) != 0 {
+		t.Errorf("outcome deltas against a side of no reads: %+v", ds)
+	}
+	base := &Result{Classes: []Class{{Class: "png", Outcomes: map[string]int64{}}}}
+	nw := &Result{Classes: []Class{{Class: "png", Reads: 4, Errors: 1, Outcomes: map[string]int64{"ok": 3, "timeout": 1}}}}
+	c, err := Compare(base, nw, CompareOptions{NoiseFloor: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cl := c.Classes[0]; cl.Errors.Metric != "" || len(cl.Outcomes) != 0 {
+		t.Errorf("class deltas against no reads: errors %+v outcomes %+v", cl.Errors, cl.Outcomes)
+	}
+	if _, ok := c.Find("class.png.errors"); ok {
+		t.Error("class.png.errors found in the comparison: a side had no reads")
+	}
+}
