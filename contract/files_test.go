@@ -11,15 +11,20 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/protocol"
 
 	"github.com/readbench/readbench/targets"
 )
 
 // docsServer is a plain HTTP document server following the ranged read's HTTP rules (docs/check.md), with one
-// deliberate flaw at a time.
+// deliberate flaw at a time. With sim it says it serves sim: URIs (protocol.HeaderSimURIs), so the check
+// reads its own paths there (simHTTPFile, simHTTPDir, simHTTPSymlink) and knows the file's type.
 type docsServer struct {
 	data []byte
-	flaw string // "", "content-range", "accept-ranges", "past-end-200", "dir-404", "range-type", "head-405"
+	// "", "content-range", "accept-ranges", "past-end-200", "dir-404", "range-type", "head-405",
+	// "whole-500", "type", "symlink-200", "unknown-200"
+	flaw string
+	sim  bool
 }
 
 func (s *docsServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -28,23 +33,41 @@ func (s *docsServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(status)
 		fmt.Fprintf(w, `{"code":%q,"message":"x"}`, code)
 	}
+	if s.sim {
+		w.Header().Set(protocol.HeaderSimURIs, "1")
+	}
 	switch r.URL.Path {
 	case "/files/":
 		return // the HEAD of the prefix
-	case "/files/docs":
+	case "/files/docs", "/files/readbench-check/folder":
 		if s.flaw == "dir-404" {
 			jsonErr(http.StatusNotFound, "not_found")
 			return
 		}
 		jsonErr(http.StatusBadRequest, "invalid_path")
 		return
-	case "/files/docs/guide.md":
+	case "/files/readbench-check/link.md":
+		if s.flaw != "symlink-200" {
+			jsonErr(http.StatusBadRequest, "invalid_path")
+			return
+		}
+	case "/files/docs/guide.md", "/files/readbench-check/page.md":
 	default:
+		if s.flaw == "unknown-200" {
+			break
+		}
 		jsonErr(http.StatusNotFound, "not_found")
 		return
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/markdown")
+	if s.flaw == "type" {
+		h.Set("Content-Type", "text/plain")
+	}
+	if s.flaw == "whole-500" && r.Method == http.MethodGet && r.Header.Get("Range") == "" {
+		jsonErr(http.StatusInternalServerError, "internal")
+		return
+	}
 	rng := r.Header.Get("Range")
 	if s.flaw == "accept-ranges" {
 		w = &noAcceptRanges{ResponseWriter: w}
@@ -90,24 +113,32 @@ func serveLocal(t *testing.T, h http.Handler) string {
 }
 
 // TestCheckHTTPDocuments: a server that follows the seed passes every HTTP
-// rule; each deliberately broken one fails exactly the rule it breaks.
+// rule; each deliberately broken one fails exactly the rule it breaks (and
+// a whole document that cannot be read leaves no rule of its parts to
+// judge).
 func TestCheckHTTPDocuments(t *testing.T) {
 	data := bytes.Repeat([]byte("# Guide\nline with \"quotes\" and é\n"), 400)
 	cases := []struct {
 		flaw string
+		sim  bool
 		fail []string
 	}{
-		{"", nil},
-		{"content-range", []string{"http: range", "http: tail"}},
-		{"accept-ranges", []string{"http: range", "http: tail"}},
-		{"range-type", []string{"http: range", "http: tail"}},
-		{"past-end-200", []string{"http: past the end"}},
-		{"dir-404", []string{"http: directory"}},
-		{"head-405", []string{"http: head"}},
+		{"", false, nil},
+		{"", true, nil},
+		{"content-range", false, []string{"http: range", "http: tail"}},
+		{"accept-ranges", false, []string{"http: range", "http: tail"}},
+		{"range-type", false, []string{"http: range", "http: tail"}},
+		{"past-end-200", false, []string{"http: past the end"}},
+		{"dir-404", false, []string{"http: directory"}},
+		{"head-405", false, []string{"http: head"}},
+		{"whole-500", false, []string{"http: whole document"}},
+		{"type", true, []string{"http: content type"}},
+		{"symlink-200", true, []string{"http: symlink"}},
+		{"unknown-200", false, []string{"http: unknown path"}},
 	}
 	for _, tc := range cases {
-		t.Run("flaw="+tc.flaw, func(t *testing.T) {
-			base := serveLocal(t, &docsServer{data: data, flaw: tc.flaw})
+		t.Run(fmt.Sprintf("flaw=%s/sim=%t", tc.flaw, tc.sim), func(t *testing.T) {
+			base := serveLocal(t, &docsServer{data: data, flaw: tc.flaw, sim: tc.sim})
 			tg, err := targets.Parse("range+" + base + "/files/")
 			if err != nil {
 				t.Fatal(err)
@@ -126,8 +157,21 @@ func TestCheckHTTPDocuments(t *testing.T) {
 			if !slices.Equal(failed, tc.fail) {
 				t.Errorf("failed %v, want %v\n%+v", failed, tc.fail, rep.Checks)
 			}
-			for _, want := range []string{"handshake", "http: whole document", "http: content type", "http: head", "http: range", "http: tail",
-				"http: past the end", "http: directory", "http: symlink", "http: unknown path"} {
+			rows := []string{"handshake", "http: whole document", "http: content type", "http: head", "http: range", "http: tail",
+				"http: past the end", "http: directory", "http: symlink", "http: unknown path"}
+			if tc.flaw == "whole-500" {
+				rows = slices.DeleteFunc(rows, func(n string) bool {
+					return n == "http: content type" || n == "http: head" || n == "http: range" || n == "http: tail" || n == "http: past the end"
+				})
+			}
+			status := map[string]Status{}
+			for _, c := range rep.Checks {
+				status[c.Name] = c.Status
+			}
+			if tc.sim && (status["http: content type"] == Skip || status["http: symlink"] == Skip) {
+				t.Errorf("on a server of sim: URIs the type and the symlink are judged: %+v", rep.Checks)
+			}
+			for _, want := range rows {
 				if !slices.Contains(names, want) {
 					t.Errorf("no %q row: %v", want, names)
 				}
