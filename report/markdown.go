@@ -155,7 +155,7 @@ func mdAdvice(b *bytes.Buffer, r *results.Result) {
 		return
 	}
 	fmt.Fprintf(b, "### Advice\n\nRecommended turn deadline **%s**, read timeout **%s**.\n\n",
-		numfmt.Ms(a.RecommendedDeadlineMs), numfmt.Ms(a.RecommendedTimeoutMs))
+		limitText(a.RecommendedDeadlineMs), limitText(a.RecommendedTimeoutMs))
 	rows := [][]string{}
 	for _, c := range a.Deadlines {
 		rows = append(rows, []string{"turn deadline", numfmt.Ms(c.Ms), numfmt.Share(c.Share) + " of turns cut"})
