@@ -18,6 +18,7 @@ type fakeServer struct {
 	capBytes     int64 // reads above it fail with a protocol outcome (0: none)
 	lagFrom      float64
 	lagSmall     float64
+	dropAllFrom  float64 // from this rate readbench sends nothing: every read dropped (0: never)
 	asked        []float64
 }
 
@@ -44,6 +45,11 @@ func (f *fakeServer) run(_ context.Context, s Setting) (Outcome, error) {
 	}
 	if f.lagSmall > 0 && s.Rate > f.knee { // lagging, yet the server's queue is what breaks
 		r.GeneratorBound, r.Lag.P99Ms, r.LagBoundMs = true, f.lagSmall, 1
+	}
+	if f.dropAllFrom > 0 && s.Rate >= f.dropAllFrom {
+		t.Outcomes = map[string]int64{"dropped": t.Scheduled}
+		one := 1.0
+		t.Errors, t.ErrorRate = t.Scheduled, &one
 	}
 	o := Outcome{Result: r}
 	if f.capBytes > 0 && s.Size > f.capBytes {
@@ -82,6 +88,8 @@ func TestSearch(t *testing.T) {
 		// The generator gives out before the server: never the server's limit.
 		{"generator", fakeServer{knee: 400, genMax: 150}, Plan{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitGenerator, 100, 100, true},
 		{"lag explains", fakeServer{knee: 400, lagFrom: 200}, Plan{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitGenerator, 100, 100, true},
+		// A step that sent nothing says nothing of the server.
+		{"nothing sent", fakeServer{knee: 400, dropAllFrom: 200}, Plan{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitGenerator, 100, 100, true},
 		// A lag over its bound that cannot account for the break: the server's limit.
 		{"lag small", fakeServer{knee: 400, lagSmall: 7}, Plan{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitSLO, 375, 400, false},
 	} {

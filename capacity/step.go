@@ -156,9 +156,17 @@ func judge(phase string, s Setting, o Outcome, j Judge) (Step, error) {
 	case !r.Totals.IdentityOK:
 		st.Pass, st.Reason = false, "the accounting identity broke: reads were lost, the figures cannot be trusted"
 	}
+	// The run's own decision (generator_bound, results.JudgeGenerator)
+	// says whether the generator limited the step; a failure is charged to
+	// it when the lag could explain the failure, and a step that sent
+	// nothing says nothing of the server, pass or fail.
 	why := unscheduled(r)
-	if why == "" && !st.Pass && r.GeneratorBound && j.LagExplains(r) {
-		why = fmt.Sprintf("scheduling lag p99 %s ms, over its bound of %s ms, could account for the failure", numfmt.Sig3(r.Lag.P99Ms), numfmt.Sig3(r.LagBoundMs))
+	switch g := results.JudgeGenerator(r); {
+	case why != "":
+	case g.NothingSent:
+		why = "readbench " + strings.Join(g.Why, "; ")
+	case !st.Pass && r.GeneratorBound && j.LagExplains(r):
+		why = fmt.Sprintf("scheduling lag p99 %s ms could account for the failure%s", numfmt.Sig3(r.Lag.P99Ms), boundWhy(r.Generator))
 	}
 	if why != "" {
 		st.GeneratorBound = true
@@ -168,6 +176,18 @@ func judge(phase string, s Setting, o Outcome, j Judge) (Step, error) {
 		st.Reason += "generator-bound: " + why
 	}
 	return st, nil
+}
+
+// boundWhy is how the generator limited a step, in the result's words
+// ("" for a result that does not say).
+func boundWhy(g results.Generator) string {
+	switch {
+	case g.Saturated:
+		return " (readbench " + g.Saturation + ")"
+	case g.JitterMaterial:
+		return fmt.Sprintf(" (readbench's own lag is %s of the read figures)", numfmt.Share(g.LagShare))
+	}
+	return ""
 }
 
 // unscheduled says why readbench did not even schedule the step as

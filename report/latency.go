@@ -68,6 +68,9 @@ func latencyNotes(r *results.Result) []string {
 		clocks += " Scheduling lag: intended start to send, the generator's own delay."
 	}
 	notes := []string{"From each turn's intended start (count: reads sent, cut ones at the cut; turns: finished or dropped).", clocks}
+	if n := r.Generator.Note; n != "" && !r.GeneratorBound { // when bound, the banner says it
+		notes = append(notes, "Scheduling lag: "+n+".")
+	}
 	for _, b := range []struct {
 		what, how string
 		l         results.Latency

@@ -126,9 +126,18 @@ func sortedKeys[V any](m map[string]V) []string {
 // generatorBound says plainly when the generator, not the server, limited
 // the run, "" when it did not.
 func generatorBound(r *results.Result) string {
-	if !r.GeneratorBound {
+	g := r.Generator
+	switch {
+	case !r.GeneratorBound:
 		return ""
+	case g.Saturated:
+		return "GENERATOR-BOUND: readbench could not keep the schedule: it " + g.Saturation + ";\n" +
+			"the server did not get the load asked for, so the figures answer another question than the one asked"
+	case g.JitterMaterial:
+		return "GENERATOR-BOUND: " + g.Note + ":\n" +
+			"the figures say as much about readbench as about the server (service time is the server's part)"
 	}
+	// A result written before the generator block said why.
 	return fmt.Sprintf("GENERATOR-BOUND: scheduling lag p99 %s, max %s (bound %s): readbench itself fell behind the\n"+
 		"schedule, so the run measured its own limits as well as the server's; the latencies include the lag",
 		numfmt.Ms(r.Lag.P99Ms), numfmt.Ms(r.Lag.MaxMs), numfmt.Ms(r.LagBoundMs))

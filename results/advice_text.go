@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/readbench/readbench/internal/numfmt"
@@ -37,17 +38,32 @@ func adviceReasoning(a stats.Advice) []string {
 		say("Deadlines above %s cannot be priced: cut turns are recorded at %s, so a longer one "+
 			"would cut at most %s.", dur(dl), dur(dl), numfmt.Opt(share(a.DeadlineShare, a.Turns), numfmt.Share))
 	}
+	if a.Dropped > 0 {
+		say("readbench itself dropped %s of %s turns (%s) before sending them: max_in_flight %s caps the turns in flight, "+
+			"and a turn whose deadline passed before its send is dropped too. The deadline did not cut them, so they are "+
+			"not charged to it: the deadline figures are of the %s turns that started.",
+			numfmt.Count(a.Dropped), numfmt.Count(a.Dropped+a.Turns), numfmt.Share(a.DroppedShare), capText(a.MaxInFlight),
+			numfmt.Count(a.Turns))
+	}
 	if a.TimeoutsLowerBound {
 		say("%d reads were cancelled at the deadline before a timeout above %s could act: "+
 			"those timeouts' shares are lower bounds.", a.Cancelled, dur(dl))
 	}
 
+	if a.Noisy {
+		say("No deadline or timeout is recommended: figures readbench could not drive as asked say nothing of the server.")
+		return out
+	}
+	tail, p99, most := "read", a.ReadP99, a.ReadMax
+	if a.OnService {
+		tail, p99, most = "service", a.ServiceP99, a.ServiceMax
+	}
 	if a.Reads == 0 {
 		say("No read answered: there is no read tail to size a timeout on.")
 	} else {
-		say("Timeout %s = max(%d x read p99 %s, %d x read max %s, %s), rounded up: it separates slow "+
+		say("Timeout %s = max(%d x %s p99 %s, %d x %s max %s, %s), rounded up: it separates slow "+
 			"from never, so it sits far above the read tail; near it, it would fail healthy reads.",
-			dur(a.Timeout), stats.TimeoutOverP99, dur(a.ReadP99), stats.TimeoutOverMax, dur(a.ReadMax),
+			dur(a.Timeout), stats.TimeoutOverP99, tail, dur(p99), stats.TimeoutOverMax, tail, dur(most),
 			dur(stats.MinTimeout))
 		if a.FewReads {
 			out = append(out, fewSamples("read", a.Reads))
@@ -66,7 +82,7 @@ func adviceReasoning(a stats.Advice) []string {
 			numfmt.Percentile(a.TurnP99AsReadQuantile), n, dur(a.TurnP99FromReads), dur(a.TurnP99))
 	}
 	if a.DeadlineIsFloor {
-		say("%s of turns were cut or dropped at %s: the turn p99 is at least that and its true value unknown, "+
+		say("%s of the turns that started were cut at %s: the turn p99 is at least that and its true value unknown, "+
 			"so the deadline below is a floor; rerun with a longer one to measure the tail.",
 			numfmt.Share(a.CutShare), dur(dl))
 	}
@@ -85,6 +101,35 @@ func adviceReasoning(a stats.Advice) []string {
 	}
 	say("The server sets the deadline's floor; the user's patience sets its ceiling.")
 	return out
+}
+
+// generatorReasons are the sentences that come first when readbench's
+// own lag or schedule bears on the advice: a run too noisy to advise from
+// says why, and a timeout sized on service time says so and how much of
+// the read figures was lag.
+func generatorReasons(a stats.Advice, g GeneratorFinding) []string {
+	out := []string{}
+	if a.Noisy {
+		out = append(out, fmt.Sprintf("This run is too noisy to advise from: readbench could not keep its schedule: it %s. "+
+			"The limits are priced as measured, for reference; rerun at a rate readbench keeps (a lower rate, or a quieter machine) "+
+			"before choosing one.", strings.Join(g.Why, "; ")))
+	}
+	if a.OnService {
+		out = append(out, fmt.Sprintf("readbench's own scheduling lag is %s of the read figures (up to %s of the "+
+			"read p99, %s of the p50): the timeout, which runs from the send, is sized and priced on service time "+
+			"(actual send to last byte), not on read latency from the intended start.",
+			numfmt.Share(g.LagShare), dur(time.Duration(g.JitterP99Ms*float64(time.Millisecond))),
+			dur(time.Duration(g.JitterP50Ms*float64(time.Millisecond)))))
+	}
+	return out
+}
+
+// capText is a max_in_flight cap as the sentences quote it.
+func capText(n int) string {
+	if n <= 0 {
+		return "(none set)"
+	}
+	return fmt.Sprint(n)
 }
 
 // fewSamples warns that the p99 of what rests on n samples, too few to

@@ -123,7 +123,6 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 	r.Target.WireCounts = WireCountsOf(r.Target.Transport)
 	r.Generator = generatorOf(m.GeneratorPeakRSS, m.GeneratorCPU, measured.Service.Count())
 	r.LagBoundMs = millis(LagBound(measured.ReadOK))
-	r.GeneratorBound = r.Lag.Count > 0 && r.Lag.P99Ms > r.LagBoundMs
 	if r.TurnSizes, err = turnSizes(measured.TurnBySize); err != nil {
 		return nil, err
 	}
@@ -151,7 +150,8 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 	if r.Timeline, err = timeline(warm, phases...); err != nil {
 		return nil, err
 	}
-	r.Advice = advice(p, measured)
+	g := setGenerator(r) // reads the totals, the blocks and the timeline above
+	r.Advice = advice(p, measured, g, rw.Load.MaxInFlight)
 	return r, nil
 }
 
@@ -176,18 +176,23 @@ func timeline(warm time.Duration, phases ...*stats.Phase) ([]Second, error) {
 // advice prices candidate limits on the measured phase and recommends a
 // pair (stats.Advise says how and why), with the reasoning written out in
 // sentences (adviceReasoning), which the document stores for every report.
-func advice(p policy, run *stats.Phase) Advice {
-	// The read tail is the ok answers' (the one to size a timeout on);
-	// dropped turns, recorded at the deadline like cut ones, count with
-	// them as turns the deadline did not see finish.
+// g is the generator finding of the run: a material lag sizes the timeout
+// on service time, a schedule not kept recommends nothing; maxInFlight is
+// the cap named when readbench dropped turns.
+func advice(p policy, run *stats.Phase, g GeneratorFinding, maxInFlight int) Advice {
+	// The read tail is the ok answers' (the one to size a timeout on).
+	// Dropped turns, recorded at the deadline like cut ones, are passed
+	// apart: readbench dropped them, the deadline did not cut them.
 	a := stats.Advise(stats.AdviceInput{
-		Turn: run.Turn, Read: run.ReadOK,
-		Turns: run.Turns, Cut: run.TurnEndCount(stats.TurnCut) + run.TurnEndCount(stats.TurnDropped),
-		Timeouts: run.Outcomes[stats.Timeout], Cancelled: run.Outcomes[stats.Cancelled],
+		Turn: run.Turn, Read: run.ReadOK, Service: run.Service,
+		Turns: run.Turns, Cut: run.TurnEndCount(stats.TurnCut), Dropped: run.TurnEndCount(stats.TurnDropped),
+		MaxInFlight: maxInFlight,
+		Timeouts:    run.Outcomes[stats.Timeout], Cancelled: run.Outcomes[stats.Cancelled],
 		Parallel: p.parallel,
 		Deadline: p.deadline, ReadTimeout: p.readTimeout,
+		OnService: g.Material, Noisy: g.Noisy(),
 	})
-	reasoning := adviceReasoning(a)
+	reasoning := append(generatorReasons(a, g), adviceReasoning(a)...)
 	if n := run.Outcomes[stats.MethodNotFound]; n > 0 {
 		reasoning = append([]string{methodNotFoundReason(n, run.Scheduled)}, reasoning...)
 	}

@@ -34,9 +34,12 @@ type Result struct {
 	Read   Latency `json:"read"`
 	ReadOK Latency `json:"read_ok"`
 	// Lag is the scheduling lag of every read sent: from its intended
-	// start to the moment the generator handed it to the transport. When
-	// its p99 is above LagBoundMs the generator, not the server, limited
-	// the run: GeneratorBound, and the reports say so.
+	// start to the moment the generator handed it to the transport.
+	// GeneratorBound says the generator, not the server, limited the run:
+	// it could not keep the schedule, or its lag is a material share of
+	// the read figures (the generator block says which, and how much);
+	// the reports say so. LagBoundMs is max(1 ms, read_ok p50 / 10), kept
+	// for the figures' sake: a lag below it is under timer noise.
 	Lag            Latency `json:"lag"`
 	LagBoundMs     float64 `json:"lag_bound_ms"`
 	GeneratorBound bool    `json:"generator_bound"`
@@ -143,6 +146,21 @@ type Generator struct {
 	// of server_cost, so the two compare directly; null without CPU
 	// figures or without an answered read.
 	CPUMsPer1000Reads *float64 `json:"cpu_ms_per_1000_reads"`
+	// Saturated says readbench could not keep the schedule (sent nothing,
+	// scheduled too few turns, dropped sends itself, or fell further
+	// behind over the run); Saturation says how ("" when it kept it).
+	// JitterMs and JitterP50Ms are readbench's own lag's estimated part of
+	// the read p99 and p50, LagShare the larger share of the two figures
+	// it is (0..1), JitterMaterial whether that is at least
+	// MaterialLagShare. Note is the sentence the reports print. See
+	// GeneratorFinding; generator_bound is Saturated or JitterMaterial.
+	Saturated      bool    `json:"saturated"`
+	Saturation     string  `json:"saturation"`
+	JitterMs       float64 `json:"jitter_ms"`
+	JitterP50Ms    float64 `json:"jitter_p50_ms"`
+	LagShare       float64 `json:"lag_share"`
+	JitterMaterial bool    `json:"jitter_material"`
+	Note           string  `json:"note"`
 }
 
 // generatorOf makes the generator block: cpu 0 is unknown; reads are the

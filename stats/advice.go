@@ -11,8 +11,16 @@ import (
 type AdviceInput struct {
 	Turn *Histogram // finished turns; cut turns are recorded AT the deadline
 	Read *Histogram // answered reads, from intended start
-	// Turns and Cut count finished turns and those the deadline cut.
-	Turns, Cut int64
+	// Turns counts the turns of the run, dropped ones included (Turn holds
+	// them too); Cut those the deadline cut, and Dropped those readbench
+	// dropped itself before sending (max_in_flight, or a deadline passed
+	// before the send), recorded in Turn at the turn's limit (the deadline,
+	// else the read timeout). Dropped turns are never charged to the
+	// deadline: every deadline figure is of the turns that started.
+	Turns, Cut, Dropped int64
+	// MaxInFlight is the cap on turns in flight the run had (0: none), so
+	// that the advice names the cap that dropped turns.
+	MaxInFlight int
 	// Timeouts and Cancelled count reads that never answered: ended by
 	// the read timeout, or cancelled by the turn deadline.
 	Timeouts, Cancelled int64
@@ -21,6 +29,16 @@ type AdviceInput struct {
 	Parallel int
 	// Deadline and ReadTimeout are the configured limits (0: none).
 	Deadline, ReadTimeout time.Duration
+	// Service is answered reads from the actual send. With OnService
+	// (readbench's own lag is a material share of read latency) the
+	// timeout, which runs from the send, is sized and priced on it rather
+	// than on Read, which counts from the intended start.
+	Service   *Histogram
+	OnService bool
+	// Noisy says the figures are not the server's (the generator did not
+	// keep the schedule): the candidates are priced, nothing is
+	// recommended.
+	Noisy bool
 }
 
 // Limit is a candidate limit and the share (0..1) of turns or reads that
@@ -62,7 +80,7 @@ type Advice struct {
 	Cancelled          int64
 	TimeoutsLowerBound bool
 	// ReadP50, ReadP99 and ReadMax are the read tail the timeout is sized on
-	// (and the median the deadline must never be sized on).
+	// unless OnService (and the median the deadline must never be sized on).
 	ReadP50, ReadP99, ReadMax time.Duration
 	// Parallel is N, the reads a turn waits for (at least 1).
 	// ReadP99AsTurnQuantile is 0.99^N, the turn quantile the read p99 is;
@@ -88,6 +106,20 @@ type Advice struct {
 	// TimeoutRaised says the timeout was raised to the deadline: a shorter
 	// one would fail reads the turn still waits for.
 	TimeoutRaised bool
+	// Dropped is the turns readbench dropped itself and DroppedShare
+	// their share of all turns; MaxInFlight the cap the run had. They are
+	// reported apart: Turns, CutShare and the deadline's shares are of the
+	// turns that started.
+	Dropped      int64
+	DroppedShare float64
+	MaxInFlight  int
+	// OnService says the timeout was sized and priced on service time,
+	// ServiceP99 and ServiceMax, instead of ReadP99 and ReadMax; Noisy
+	// that nothing was recommended because the run is too noisy to advise
+	// from.
+	OnService              bool
+	ServiceP99, ServiceMax time.Duration
+	Noisy                  bool
 }
 
 // Thresholds of the recommendation rule (see Advise), exported because the
@@ -148,28 +180,51 @@ func timeoutCandidates() []time.Duration {
 // from the intended start, as read latency is: when the generator fell
 // behind this overstates what they would end.
 //
+// Turns readbench dropped itself are left out of the deadline's figures:
+// the deadline did not cut them, and counting them (at the limit they are
+// recorded at) raised the turn tail to the deadline and the recommendation
+// with it. When the lag is material (OnService) the timeout is sized and
+// priced on service time: it runs from the send, and the lag before the
+// send is readbench's, not the server's. A Noisy run is priced but given
+// no recommendation.
+//
 // With no answered read there is no timeout, and with no finished turn no
 // deadline: both stay 0 rather than being guessed.
 func Advise(in AdviceInput) Advice {
 	turn, read := orEmpty(in.Turn), orEmpty(in.Read)
+	tail := read // what the timeout is sized and priced on
+	if in.OnService && in.Service != nil && in.Service.Count() > 0 {
+		tail = in.Service
+	}
 	n := max(in.Parallel, 1)
+	dropped := min(max(in.Dropped, 0), in.Turns)
+	ran := in.Turns - dropped
 	a := Advice{
 		Deadlines: []Limit{}, Timeouts: []Limit{},
 		ConfiguredDeadline: in.Deadline, ConfiguredTimeout: in.ReadTimeout,
-		Reads: read.Count(), Turns: in.Turns, Cancelled: in.Cancelled, Parallel: n,
+		Reads: tail.Count(), Turns: ran, Cancelled: in.Cancelled, Parallel: n,
+		Dropped: dropped, DroppedShare: Ratio(dropped, in.Turns), MaxInFlight: in.MaxInFlight,
+		OnService: tail != read, Noisy: in.Noisy,
+	}
+	dropLimit := in.Deadline // where dropped turns are recorded
+	if dropLimit <= 0 {
+		dropLimit = in.ReadTimeout
 	}
 
 	for _, d := range candidates(deadlineCandidates(), in.Deadline) {
 		above := CountAbove(turn, d)
+		if d < dropLimit {
+			above = max(above-dropped, 0) // recorded at their limit, above d: not the deadline's
+		}
 		if d == in.Deadline {
 			above += in.Cut // recorded at the deadline: equivalent to it, yet cut
 		}
-		a.Deadlines = append(a.Deadlines, Limit{d, Ratio(above, in.Turns), in.Turns})
+		a.Deadlines = append(a.Deadlines, Limit{d, Ratio(above, ran), ran})
 	}
-	sent := read.Count() + in.Timeouts + in.Cancelled
+	sent := tail.Count() + in.Timeouts + in.Cancelled
 	a.Sent = sent
 	for _, t := range candidates(timeoutCandidates(), in.ReadTimeout) {
-		above := CountAbove(read, t) + in.Timeouts
+		above := CountAbove(tail, t) + in.Timeouts
 		if in.Deadline > 0 && t <= in.Deadline {
 			above += in.Cancelled
 		}
@@ -181,17 +236,26 @@ func Advise(in AdviceInput) Advice {
 	a.FewReads, a.FewTurns = a.Reads < MinSamples, a.Turns < MinSamples
 	if a.Reads > 0 {
 		a.ReadP50, a.ReadP99, a.ReadMax = read.Quantile(50), read.Quantile(99), read.Max()
-		a.Timeout = NiceUp(max(TimeoutOverP99*a.ReadP99, TimeoutOverMax*a.ReadMax, MinTimeout))
+		p99, most := a.ReadP99, a.ReadMax
+		if a.OnService {
+			a.ServiceP99, a.ServiceMax = tail.Quantile(99), tail.Max()
+			p99, most = a.ServiceP99, a.ServiceMax
+		}
+		a.Timeout = NiceUp(max(TimeoutOverP99*p99, TimeoutOverMax*most, MinTimeout))
 	}
-	if in.Turns == 0 {
+	if ran <= 0 {
+		a.Timeout = noisy(a.Timeout, in.Noisy)
 		return a
 	}
-	a.TurnP99 = turn.Quantile(99)
+	// The dropped turns sit at the top of the histogram (at their limit,
+	// where no started turn is above): the p99 of the turns that started
+	// is the histogram's quantile 99 x ran/turns.
+	a.TurnP99 = turn.Quantile(99 * float64(ran) / float64(in.Turns))
 	a.ReadP99AsTurnQuantile = math.Pow(0.99, float64(n))
 	a.TurnP99AsReadQuantile = math.Pow(0.99, 1/float64(n))
 	a.TurnP99FromReads = read.Quantile(100 * a.TurnP99AsReadQuantile)
 	a.Tail = max(a.TurnP99, a.TurnP99FromReads)
-	a.CutShare = Ratio(in.Cut, in.Turns)
+	a.CutShare = Ratio(in.Cut, ran)
 	if in.Deadline > 0 && a.CutShare >= 0.01 {
 		a.DeadlineIsFloor = true
 		a.Tail = max(a.Tail, in.Deadline)
@@ -202,7 +266,19 @@ func Advise(in AdviceInput) Advice {
 		a.Timeout = a.Deadline
 		a.TimeoutRaised = true
 	}
+	if in.Noisy {
+		a.Deadline, a.Timeout, a.TimeoutRaised = 0, 0, false
+	}
 	return a
+}
+
+// noisy is the recommended limit l, 0 when the run is too noisy to
+// recommend one.
+func noisy(l time.Duration, isNoisy bool) time.Duration {
+	if isNoisy {
+		return 0
+	}
+	return l
 }
 
 // shareAt is the share priced for limit l (0 when l is not a candidate).
