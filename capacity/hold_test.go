@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // timedServer models the README's knee with a per-second timeline: reads
@@ -191,5 +192,50 @@ func TestHoldNotDrivenCleanly(t *testing.T) {
 	if rep.LimitedBy != LimitGenerator || rep.Hold == nil || rep.Hold.Pass || rep.Hold.Rate != 375 || len(rep.Steps) != 9 ||
 		!strings.Contains(rep.Conclusion, "could not tell") || !strings.Contains(rep.Conclusion, "not the server's") {
 		t.Errorf("limited by %s, hold %+v, phases %v: %s", rep.LimitedBy, rep.Hold, phases(rep), rep.Conclusion)
+	}
+}
+
+// TestUnsteadyTakesTheKeptSecondsTogether: over a 20 s hold, one second
+// the generator kept whose own p99 is over the bound (ten slow reads of
+// 300) does not make the breach the server's: the kept seconds together
+// meet the bound, and the breach is the lag spike's. When the kept
+// seconds together break it too, it is the server's.
+func TestUnsteadyTakesTheKeptSecondsTogether(t *testing.T) {
+	second := func(t *testing.T, i int, slow int, slowMs, lagMax float64) results.Second {
+		h := stats.NewHistogram()
+		for n := range 300 {
+			d := 10 * time.Millisecond
+			if n < slow {
+				d = time.Duration(slowMs * float64(time.Millisecond))
+			}
+			h.Record(d)
+		}
+		enc, err := h.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return results.Second{T: i, Reads: 300, P50Ms: 10, P99Ms: ms(h.Quantile(99)), LagMaxMs: lagMax, HDR: enc}
+	}
+	for _, c := range []struct {
+		name    string
+		slowAll int // slow reads in every kept second
+		want    bool
+	}{{"one slow second", 0, true}, {"every second slow", 15, false}} {
+		r := &results.Result{}
+		r.Read.P99Ms = 120
+		for i := 1; i <= 20; i++ {
+			switch i {
+			case 5:
+				r.Timeline = append(r.Timeline, second(t, i, 300, 180, 152)) // the spike
+			case 9:
+				r.Timeline = append(r.Timeline, second(t, i, 10, 80, 3))
+			default:
+				r.Timeline = append(r.Timeline, second(t, i, c.slowAll, 80, 3))
+			}
+		}
+		why := sloJudge(t, "read.p99<50ms").Unsteady(r)
+		if (why != "") != c.want || c.want && !strings.Contains(why, "1 of 20 measured seconds") {
+			t.Errorf("%s: %q", c.name, why)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // headroomShare is the share of the SLO's latency headroom one second's
@@ -20,16 +21,16 @@ const headroomShare = 0.5
 
 // Unsteady: the step failed, some measured second's worst scheduling lag
 // (the timeline's lag_max_ms) took more than half the SLO's headroom (see
-// headroom), and no other measured second breaches the broken bounds on
-// its own figures. A breach that also shows in the seconds the generator
+// headroom), and the other measured seconds, taken together, meet the
+// broken bounds. A breach that also shows in the seconds the generator
 // kept its schedule is the server's (at a real knee the queue, and the
 // latency, grow in every second), so the step is charged to it.
 //
-// The seconds' figures are of every read that finished in the second, of
-// all classes: a latency bound is held to the second's p50 (for a p50 or
-// mean bound) or p99 (any other), an error bound to the second's share of
-// errors; any other bound shows in every second, so a step breaking one
-// is the server's whenever some second kept the schedule.
+// The seconds' figures are of every read that finished in them, of all
+// classes: a latency bound is held to the statistic of the seconds'
+// merged histograms, an error bound to their share of errors; any other
+// bound shows in every second, so a step breaking one is the server's
+// whenever some second kept the schedule.
 func (ts slo) Unsteady(r *results.Result) string {
 	allow := headroomShare * ts.headroom(r)
 	var spiked, kept []results.Second
@@ -59,10 +60,8 @@ func (ts slo) Unsteady(r *results.Result) string {
 	if len(broken) == 0 {
 		return ""
 	}
-	for _, s := range kept {
-		if breaches(broken, s) {
-			return ""
-		}
+	if breaches(broken, kept) {
+		return ""
 	}
 	return fmt.Sprintf("%d of %d measured seconds had scheduling lag over %s ms (half the SLO's %s ms headroom; worst %s ms at %d s), and the breach shows only in those seconds",
 		len(spiked), len(spiked)+len(kept), numfmt.Sig3(allow), numfmt.Sig3(allow/headroomShare), numfmt.Sig3(worst.LagMaxMs), worst.T)
@@ -113,20 +112,39 @@ func upperLatency(t bounds.Threshold) bool {
 	return false
 }
 
-// breaches: the second's own figures break one of the broken bounds.
-func breaches(broken []bounds.Threshold, s results.Second) bool {
+// breaches: the seconds' reads, together, break one of the broken bounds.
+// Without the seconds' histograms (a result that lacks them) a latency
+// bound is held to each second's own p50 (for a p50 or mean bound) or p99.
+func breaches(broken []bounds.Threshold, secs []results.Second) bool {
+	if len(secs) == 0 {
+		return false
+	}
+	h := merged(secs)
+	var reads, errs int64
+	for _, s := range secs {
+		reads, errs = reads+s.Reads, errs+s.Errors
+	}
 	for _, t := range broken {
 		switch {
 		case upperLatency(t):
-			v := s.P99Ms
-			if st := t.Metric.Name[strings.LastIndex(t.Metric.Name, ".")+1:]; st == "p50" || st == "mean" {
-				v = s.P50Ms
+			stat := t.Metric.Name[strings.LastIndex(t.Metric.Name, ".")+1:]
+			if h != nil {
+				if !t.Op.Holds(ms(statOf(h, stat)), t.Limit) {
+					return true
+				}
+				continue
 			}
-			if !t.Op.Holds(v, t.Limit) {
-				return true
+			for _, s := range secs {
+				v := s.P99Ms
+				if stat == "p50" || stat == "mean" {
+					v = s.P50Ms
+				}
+				if !t.Op.Holds(v, t.Limit) {
+					return true
+				}
 			}
 		case t.Metric.Name == "errors":
-			if s.Reads > 0 && !t.Op.Holds(100*float64(s.Errors)/float64(s.Reads), t.Limit) {
+			if reads > 0 && !t.Op.Holds(100*float64(errs)/float64(reads), t.Limit) {
 				return true
 			}
 		default:
@@ -135,6 +153,46 @@ func breaches(broken []bounds.Threshold, s results.Second) bool {
 	}
 	return false
 }
+
+// merged is the histogram of the seconds' reads; nil when a second with
+// reads has none, or one does not decode.
+func merged(secs []results.Second) *stats.Histogram {
+	h := stats.NewHistogram()
+	for _, s := range secs {
+		if s.HDR == "" {
+			if s.Reads > 0 {
+				return nil
+			}
+			continue
+		}
+		d, err := stats.DecodeHistogram(s.HDR)
+		if err != nil {
+			return nil
+		}
+		h.Merge(d)
+	}
+	return h
+}
+
+// statOf is a latency statistic of a histogram (p50, p90, p99, p999, max,
+// mean).
+func statOf(h *stats.Histogram, stat string) time.Duration {
+	switch stat {
+	case "max":
+		return h.Max()
+	case "mean":
+		return h.Mean()
+	case "p50":
+		return h.Quantile(50)
+	case "p90":
+		return h.Quantile(90)
+	case "p999":
+		return h.Quantile(99.9)
+	}
+	return h.Quantile(99)
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // lagMax is the largest scheduling lag of any measured second, ms.
 func lagMax(r *results.Result) float64 {
