@@ -8,12 +8,15 @@
 // reads fail outright. Each step is a whole run with a short warmup, run
 // by a Runner the caller provides (the command line runs the driver and
 // saves each step's result), and judged by a Judge: the SLO, in the one
-// bound grammar of package bounds. A step the generator could not drive
-// (its scheduling lag over the bound, or turns it never scheduled) is
-// marked generator-bound and ends the search: it is never reported as the
-// server's limit.
+// bound grammar of package bounds. The best rate is then held for longer
+// (Plan.Hold), stepping down when the hold breaks, so the rate reported is
+// one that held that long. A step the generator could not drive (its
+// scheduling lag over the bound, turns it never scheduled, or a breach
+// only in seconds whose lag ate the SLO's headroom) is run again
+// (Plan.Retries); one that stays so is marked generator-bound and ends the
+// search: it is never reported as the server's limit.
 //
-// It imports results and bounds; never the workload file format (a step's
+// It imports results, bounds and stats; never the workload file format (a step's
 // workload is made by workload.Workload.Step, so the renderers that print
 // a search link no YAML), the driver, the client or any renderer (package
 // report prints what it finds).

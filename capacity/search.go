@@ -1,21 +1,32 @@
 package capacity
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/readbench/readbench/internal/numfmt"
 )
 
 // Plan is a rate search: the grid from From to To, each step Grow times
 // the one before (the last one To itself), then Refine bisection steps
-// between the last good and the first bad rate.
+// between the last good and the first bad rate; then the candidate is
+// held for Hold (0: not held), stepping down to the next good rate below
+// it when the hold breaks the SLO, at most Holds holds. A step or hold
+// the generator could not drive cleanly is run again, at most Retries
+// times.
 type Plan struct {
 	From, To float64 // turns per second
 	Grow     float64 // > 1
 	Refine   int
+	Retries  int
+	Hold     time.Duration
+	Holds    int
 }
 
 // Grid is the rates the plan steps through before refining.
@@ -38,6 +49,12 @@ func (p Plan) Check() error {
 		return errors.New("--grow must be above 1 (each grid step that many times the one before), at most 100")
 	case p.Refine < 0 || p.Refine > 20:
 		return errors.New("--refine must be 0 to 20 bisection steps")
+	case p.Retries < 0 || p.Retries > 5:
+		return errors.New("--retries must be 0 to 5 runs again of a step the generator could not drive cleanly")
+	case p.Hold < 0:
+		return errors.New("--hold must not be negative (0: report the best step without holding it)")
+	case p.Hold > 0 && (p.Holds < 1 || p.Holds > 10):
+		return errors.New("--holds must be 1 to 10 holds of a candidate rate and the good rates below it")
 	case len(p.Grid()) > maxGrid:
 		return fmt.Errorf("the grid from %s/s to %s/s growing ×%s has more than %d steps: raise --grow", numfmt.Sig3(p.From), numfmt.Sig3(p.To), numfmt.Sig3(p.Grow), maxGrid)
 	}
@@ -52,6 +69,7 @@ const (
 	LimitGenerator = "generator"  // a failing step was generator-bound: the server's limit is not known
 	LimitRange     = "range"      // every step passed: the limit is above --to
 	LimitFirstStep = "first_step" // the first step already broke the SLO
+	LimitHold      = "hold"       // every hold broke the SLO: no rate is known to be sustained
 )
 
 // RateFinding is what a rate search found: the JSON of `readbench capacity
@@ -71,110 +89,238 @@ type RateFinding struct {
 	// lowest rate that failed (0 when none did).
 	LimitedBy    string  `json:"limited_by"`
 	FirstBadRate float64 `json:"first_bad_rate"`
-	Conclusion   string  `json:"conclusion"` // one sentence, printed under the table
-	Steps        []Step  `json:"steps"`
+	// Resolution is the gap, turns/s, between the maximum sustainable rate
+	// and the lowest rate that broke the SLO: the server's limit lies in
+	// it. 0 unless the search ended at the SLO.
+	Resolution float64 `json:"resolution"`
+	// Hold is the last hold run: the candidate confirmed (or not) by a run
+	// of the hold's length; nil when nothing was held (--hold 0, or no
+	// step passed).
+	Hold       *Hold  `json:"hold"`
+	Conclusion string `json:"conclusion"` // one sentence, printed under the table
+	Steps      []Step `json:"steps"`
 }
 
-// Search runs the plan: the grid until a step fails, then the bisection.
-// A generator-bound step ends the search (LimitGenerator): one whose load
-// was not scheduled as asked (evidence of nothing, pass or fail), or a
-// failing one whose scheduling lag could account for the failure (see
-// Judge.LagExplains): never reported as the server's limit. A step that
+// Hold is a candidate rate held for longer than a step, so that the rate
+// reported is one the server sustained for that long, not for one short
+// step: short steps overstate (a queue that grows slowly breaks the SLO
+// only after a while).
+type Hold struct {
+	Rate      float64 `json:"rate"`       // turns per second held
+	DurationS float64 `json:"duration_s"` // measured length of the hold
+	// Pass: the SLO held throughout, the generator keeping its schedule.
+	Pass   bool   `json:"pass"`
+	Reason string `json:"reason"` // why it broke, or why the generator could not tell; "" for a pass
+}
+
+// Search runs the plan: the grid until a step fails, then the bisection,
+// then the holds. A generator-bound step (one whose load was not
+// scheduled as asked, or a failing one whose scheduling lag could account
+// for the failure: Judge.LagExplains, Judge.Unsteady) is run again, at
+// most Plan.Retries times; one that stays generator-bound ends the search
+// (LimitGenerator): never reported as the server's limit. A step that
 // held the SLO with its lag counted in (latency runs from the intended
 // start) is a good step. When ctx is cancelled the steps so far are
 // returned with the error.
 func Search(ctx context.Context, p Plan, run Runner, j Judge) (*RateFinding, error) {
-	rep := &RateFinding{Unit: "turns/s", Steps: []Step{}}
-	var good, bad *Step
-	n := 0
-	do := func(phase string, rate float64) (*Step, error) {
-		n++
-		o, err := run(ctx, Setting{Index: n, Rate: rate})
-		if err != nil {
-			return nil, err
-		}
-		if rep.Target == "" {
-			rep.Target = o.Result.Target.Address
-			rep.Server = o.Result.Target.Server.Name + " " + o.Result.Target.Server.Version
-		}
-		st, err := judge(phase, Setting{Index: n, Rate: rate}, o, j)
-		if err != nil {
-			return nil, err
-		}
-		rep.Steps = append(rep.Steps, st)
-		if ctx.Err() != nil {
-			return nil, context.Cause(ctx)
-		}
-		return &rep.Steps[len(rep.Steps)-1], nil
+	s := &search{ctx: ctx, plan: p, run: run, j: j, rep: &RateFinding{Unit: "turns/s", Steps: []Step{}}}
+	limit, err := s.search()
+	if err != nil {
+		return s.rep, err
 	}
-	finish := func(limit string) (*RateFinding, error) {
-		rep.LimitedBy = limit
-		if good != nil {
-			rep.MaxSustainableRate, rep.ReadsPerS, rep.WireMBPerS = good.Rate, good.ReadsPerS, good.WireMBPerS
+	if p.Hold > 0 && s.good != nil {
+		if limit, err = s.confirm(limit); err != nil {
+			return s.rep, err
 		}
-		if bad != nil {
-			rep.FirstBadRate = bad.Rate
-		}
-		rep.Conclusion = conclusion(rep, bad)
-		return rep, nil
 	}
-	for _, rate := range p.Grid() {
-		st, err := do("step", rate)
-		if err != nil {
-			return rep, err
-		}
-		if !st.Pass || st.GeneratorBound {
-			bad = copyStep(st)
-			break
-		}
-		good = copyStep(st)
-	}
-	switch {
-	case bad == nil:
-		return finish(LimitRange)
-	case bad.GeneratorBound:
-		return finish(LimitGenerator)
-	case good == nil:
-		return finish(LimitFirstStep)
-	}
-	for range p.Refine {
-		mid := (good.Rate + bad.Rate) / 2
-		st, err := do("refine", mid)
-		if err != nil {
-			return rep, err
-		}
-		if st.GeneratorBound {
-			bad = copyStep(st)
-			return finish(LimitGenerator)
-		}
-		if st.Pass {
-			good = copyStep(st)
-			continue
-		}
-		bad = copyStep(st)
-	}
-	return finish(LimitSLO)
+	return s.finish(limit), nil
 }
 
-func copyStep(s *Step) *Step { c := *s; return &c }
+// search is one rate search under way.
+type search struct {
+	ctx  context.Context
+	plan Plan
+	run  Runner
+	j    Judge
+	rep  *RateFinding
+	n    int // runs so far, for the step files
+	// good is the candidate (the highest rate that passed); bad the
+	// lowest that failed, or the generator-bound step that ended the
+	// search; passed every step whose verdict held the SLO.
+	good, bad *Step
+	passed    []Step
+}
+
+// search runs the grid and the bisection and says what ended them.
+func (s *search) search() (string, error) {
+	for _, rate := range s.plan.Grid() {
+		st, err := s.attempt("step", rate, 0)
+		if err != nil {
+			return "", err
+		}
+		if !st.Pass || st.GeneratorBound {
+			s.bad = st
+			break
+		}
+		s.pass(st)
+	}
+	switch {
+	case s.bad == nil:
+		return LimitRange, nil
+	case s.bad.GeneratorBound:
+		return LimitGenerator, nil
+	case s.good == nil:
+		return LimitFirstStep, nil
+	}
+	for range s.plan.Refine {
+		st, err := s.attempt("refine", (s.good.Rate+s.bad.Rate)/2, 0)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case st.GeneratorBound:
+			s.bad = st
+			return LimitGenerator, nil
+		case st.Pass:
+			s.pass(st)
+		default:
+			s.bad = st
+		}
+	}
+	return LimitSLO, nil
+}
+
+func (s *search) pass(st *Step) { s.good = st; s.passed = append(s.passed, *st) }
+
+// attempt runs one rate (for d, 0: the runner's step length) until the
+// generator drives it cleanly, at most 1 + Plan.Retries times; every run
+// is a step of the report, those run again marked Rerun. It returns the
+// attempt whose verdict counts: the first clean one, or the last.
+func (s *search) attempt(phase string, rate float64, d time.Duration) (*Step, error) {
+	for a := 1; ; a++ {
+		s.n++
+		set := Setting{Index: s.n, Rate: rate, Duration: d}
+		o, err := s.run(s.ctx, set)
+		if err != nil {
+			return nil, err
+		}
+		if s.rep.Target == "" {
+			s.rep.Target = o.Result.Target.Address
+			s.rep.Server = o.Result.Target.Server.Name + " " + o.Result.Target.Server.Version
+		}
+		st, err := judge(phase, set, o, s.j)
+		if err != nil {
+			return nil, err
+		}
+		st.Attempt, st.Retries, st.Rerun = a, a-1, st.GeneratorBound && a <= s.plan.Retries
+		s.rep.Steps = append(s.rep.Steps, st)
+		if s.ctx.Err() != nil {
+			return nil, context.Cause(s.ctx)
+		}
+		if !st.Rerun {
+			return &st, nil
+		}
+	}
+}
+
+// confirm holds the candidate for Plan.Hold; when the hold breaks the SLO
+// it steps down to the next good rate below and holds that, at most
+// Plan.Holds holds. The rate reported is the one that held; what ended
+// the search changes when a hold broke (the SLO, now at a lower rate),
+// when the generator could not drive a hold (it cannot tell), or when
+// every hold broke (LimitHold).
+func (s *search) confirm(limit string) (string, error) {
+	cands := slices.Clone(s.passed)
+	slices.SortStableFunc(cands, func(a, b Step) int { return cmp.Compare(b.Rate, a.Rate) })
+	cands = slices.CompactFunc(cands, func(a, b Step) bool { return a.Rate == b.Rate })
+	broke := false
+	for i, c := range cands {
+		if i == s.plan.Holds {
+			break
+		}
+		st, err := s.attempt("hold", c.Rate, s.plan.Hold)
+		if err != nil {
+			return "", err
+		}
+		s.rep.Hold = &Hold{Rate: c.Rate, DurationS: s.plan.Hold.Seconds(), Pass: st.Pass && !st.GeneratorBound, Reason: st.Reason}
+		switch {
+		case s.rep.Hold.Pass:
+			s.good = st
+			if broke {
+				return LimitSLO, nil
+			}
+			return limit, nil
+		case st.GeneratorBound:
+			s.good = &c // what the step measured, unconfirmed
+			return LimitGenerator, nil
+		}
+		broke, s.bad = true, st
+	}
+	s.good = nil
+	return LimitHold, nil
+}
+
+// finish fills in the finding from the candidate and the bad step.
+func (s *search) finish(limit string) *RateFinding {
+	rep := s.rep
+	rep.LimitedBy = limit
+	if s.good != nil {
+		rep.MaxSustainableRate, rep.ReadsPerS, rep.WireMBPerS = s.good.Rate, s.good.ReadsPerS, s.good.WireMBPerS
+	}
+	if s.bad != nil {
+		rep.FirstBadRate = s.bad.Rate
+	}
+	if limit == LimitSLO && s.good != nil && s.bad != nil {
+		rep.Resolution = s.bad.Rate - s.good.Rate
+	}
+	rep.Conclusion = conclusion(rep, s.bad)
+	return rep
+}
 
 // conclusion is the sentence under the table: what was found, in the
 // terms of what was measured (readbench does not know the server's
-// configuration, so it never states a theoretical figure).
+// configuration, so it never states a theoretical figure), how long the
+// rate was held and the resolution of the answer.
 func conclusion(r *RateFinding, bad *Step) string {
-	rate := func(v float64) string { return numfmt.Sig3(v) + " turns/s" }
+	rate := func(v float64) string { return short(v) + " turns/s" }
 	at := fmt.Sprintf("%s reads/s, %s MB/s on the wire", numfmt.Sig3(r.ReadsPerS), numfmt.Sig3(r.WireMBPerS))
-	switch r.LimitedBy {
-	case LimitRange:
-		return fmt.Sprintf("Every step held the SLO up to %s (%s): the limit is above the range searched; raise --to.", rate(r.MaxSustainableRate), at)
-	case LimitFirstStep:
+	held := "not held longer than a step (--hold 0)"
+	if h := r.Hold; h != nil && h.Pass {
+		held = fmt.Sprintf("held for %s s", short(h.DurationS))
+	}
+	switch h := r.Hold; {
+	case r.LimitedBy == LimitHold:
+		return fmt.Sprintf("No rate held the SLO for %s s: the last hold, at %s, broke it (%s); a step is too short to show it: lower --from, or raise --holds.", short(h.DurationS), rate(h.Rate), h.Reason)
+	case r.LimitedBy == LimitGenerator && h != nil && !h.Pass:
+		return fmt.Sprintf("The %s s hold of %s could not be driven cleanly (%s): the generator could not tell whether the server sustains it, and that is not the server's limit; it held the SLO in a step (%s). Run again on a quieter or larger machine, or more shards (--segment).",
+			short(h.DurationS), rate(h.Rate), h.Reason, at)
+	case r.LimitedBy == LimitRange:
+		return fmt.Sprintf("Every step held the SLO up to %s (%s; %s): the limit is above the range searched; raise --to.", rate(r.MaxSustainableRate), at, held)
+	case r.LimitedBy == LimitFirstStep:
 		return fmt.Sprintf("The first step, %s, already broke the SLO (%s): lower --from.", rate(bad.Rate), bad.Reason)
-	case LimitGenerator:
+	case r.LimitedBy == LimitGenerator:
 		s := fmt.Sprintf("At %s readbench could not drive the load (%s): that is this generator's limit, not the server's, which is at least ", rate(bad.Rate), bad.Reason)
 		if r.MaxSustainableRate > 0 {
-			return s + rate(r.MaxSustainableRate) + " (" + at + "). Run more shards (--segment) or a larger machine."
+			return s + rate(r.MaxSustainableRate) + " (" + at + "; " + held + "). Run more shards (--segment) or a larger machine."
 		}
 		return s + "unknown. Run more shards (--segment) or a larger machine."
 	}
-	return fmt.Sprintf("Maximum sustainable rate %s (%s), measured; the SLO broke at %s: %s.", rate(r.MaxSustainableRate), at, rate(bad.Rate), bad.Reason)
+	broke := rate(bad.Rate)
+	if bad.Phase == "hold" {
+		broke += fmt.Sprintf(" held for %s s", short(r.Hold.DurationS))
+	}
+	if r.Hold != nil && r.Hold.Pass {
+		held = "and " + held
+	}
+	return fmt.Sprintf("Maximum sustainable rate %s (%s), measured, %s; the SLO broke at %s: %s; resolution %s.", rate(r.MaxSustainableRate), at, held, broke, bad.Reason, rate(r.Resolution))
+}
+
+// short is a figure in three significant digits without a trailing ".0"
+// (20 s, 25 turns/s, 187.5 turns/s).
+func short(v float64) string {
+	s := numfmt.Sig3(v)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
 }

@@ -13,10 +13,14 @@ import (
 
 // Setting is what one step asks for: a rate (turns per second) and, in a
 // size sweep, the size every sized class reads (bytes; 0: the workload's).
+// Duration is the measured length when it is not the runner's step
+// length: a hold, which confirms a candidate rate for longer than a step
+// (0: the step length).
 type Setting struct {
-	Index int // 1-based, for file names
-	Rate  float64
-	Size  int64
+	Index    int // 1-based, for file names
+	Rate     float64
+	Size     int64
+	Duration time.Duration
 }
 
 // Outcome is what a Runner returns for one step: its result document, the
@@ -38,9 +42,18 @@ type Runner func(ctx context.Context, s Setting) (Outcome, error)
 // LagExplains says whether the generator's scheduling lag alone could
 // account for a failure, so that a failing step is charged to the
 // generator, never to the server, when it might be the generator's.
+//
+// Unsteady says why a failing step's breach may be the generator's
+// lateness in some seconds rather than the server's ("" when the
+// generator kept its schedule throughout, or when the breach shows in
+// seconds it kept): a second of lag that eats the SLO's headroom bunches
+// turns that then queue at the server, so one such second can break a
+// p99 the server meets. Such a step is run again, never charged to the
+// server.
 type Judge interface {
 	Judge(r *results.Result) (pass bool, reason string, err error)
 	LagExplains(r *results.Result) bool
+	Unsteady(r *results.Result) string
 }
 
 // SLO is the Judge of thresholds in the bound grammar (bounds.ParseThresholds):
@@ -111,8 +124,10 @@ type Step struct {
 	Turn     Percentiles      `json:"turn"`
 	Outcomes map[string]int64 `json:"outcomes"`
 	// ErrorRate is the share of scheduled reads with an error outcome (0.01 = 1%).
-	ErrorRate  float64 `json:"error_rate"`
-	LagP99Ms   float64 `json:"lag_p99_ms"`
+	ErrorRate float64 `json:"error_rate"`
+	LagP99Ms  float64 `json:"lag_p99_ms"`
+	// LagMaxMs is the worst measured second's largest scheduling lag.
+	LagMaxMs   float64 `json:"lag_max_ms"`
 	ReadsPerS  float64 `json:"reads_per_s"`
 	WireMBPerS float64 `json:"wire_mb_per_s"`
 	Pass       bool    `json:"pass"`
@@ -122,6 +137,13 @@ type Step struct {
 	Reason         string `json:"reason"` // why it failed (or was generator-bound); "" for a clean pass
 	FirstFailure   string `json:"first_failure"`
 	File           string `json:"file"` // the step's full result
+	// Attempt is which run of this rate and phase the step is (1 the
+	// first); Rerun marks an attempt the generator could not drive
+	// cleanly, run again: its verdict is not used. Retries, on the attempt
+	// whose verdict is used, is how many attempts before it were re-run.
+	Attempt int  `json:"attempt"`
+	Rerun   bool `json:"rerun"`
+	Retries int  `json:"retries"`
 }
 
 // Percentiles are a latency block's median and 99th percentile, ms.
@@ -143,7 +165,7 @@ func judge(phase string, s Setting, o Outcome, j Judge) (Step, error) {
 		Read: Percentiles{r.Read.P50Ms, r.Read.P99Ms}, Turn: Percentiles{r.Turn.P50Ms, r.Turn.P99Ms},
 		Outcomes: r.Totals.Outcomes, ErrorRate: results.ZeroIfNone(r.Totals.ErrorRate), LagP99Ms: r.Lag.P99Ms,
 		ReadsPerS: results.ZeroIfNone(r.Totals.ReadsPerS), WireMBPerS: results.ZeroIfNone(r.Totals.WireMBPerS),
-		FirstFailure: o.FirstFailure, File: o.File,
+		LagMaxMs: lagMax(r), FirstFailure: o.FirstFailure, File: o.File, Attempt: 1,
 	}
 	pass, reason, err := j.Judge(r)
 	if err != nil {
@@ -167,6 +189,9 @@ func judge(phase string, s Setting, o Outcome, j Judge) (Step, error) {
 		why = "readbench " + strings.Join(g.Why, "; ")
 	case !st.Pass && r.GeneratorBound && j.LagExplains(r):
 		why = fmt.Sprintf("scheduling lag p99 %s ms could account for the failure%s", numfmt.Sig3(r.Lag.P99Ms), boundWhy(r.Generator))
+	}
+	if why == "" && !st.Pass && !r.Partial && r.Totals.IdentityOK {
+		why = j.Unsteady(r)
 	}
 	if why != "" {
 		st.GeneratorBound = true

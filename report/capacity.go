@@ -23,6 +23,16 @@ func WriteCapacity(w io.Writer, r *capacity.RateFinding) error {
 	} else {
 		fmt.Fprintln(w, "\nmaximum sustainable rate: none found")
 	}
+	if h := r.Hold; h != nil {
+		verdict := "held the SLO"
+		if !h.Pass {
+			verdict = "did not hold: " + h.Reason
+		}
+		fmt.Fprintf(w, "hold: %s for %gs %s\n", numfmt.Rate(h.Rate, "turns"), h.DurationS, verdict)
+	}
+	if r.Resolution > 0 {
+		fmt.Fprintf(w, "resolution: %s (the limit lies between %s and %s)\n", numfmt.Rate(r.Resolution, "turns"), numfmt.Sig3(r.MaxSustainableRate), numfmt.Rate(r.FirstBadRate, "turns"))
+	}
 	_, err := fmt.Fprintln(w, r.Conclusion)
 	return err
 }
@@ -72,7 +82,14 @@ func stepRows(steps []capacity.Step, bySize bool) [][]string {
 		if s.Reason != "" {
 			verdict += ": " + s.Reason
 		}
-		rows = append(rows, []string{fmt.Sprintf("%d %s", i+1, s.Phase), lead, numfmt.Sig3(s.Achieved),
+		if s.Rerun { // its verdict is not used: the next row is the same rate again
+			verdict = "run again: " + verdict
+		}
+		label := fmt.Sprintf("%d %s", i+1, s.Phase)
+		if s.Attempt > 1 {
+			label += fmt.Sprintf(" #%d", s.Attempt)
+		}
+		rows = append(rows, []string{label, lead, numfmt.Sig3(s.Achieved),
 			numfmt.Ms(s.Read.P50Ms), numfmt.Ms(s.Read.P99Ms), numfmt.Ms(s.Turn.P50Ms), numfmt.Ms(s.Turn.P99Ms),
 			numfmt.Share(s.ErrorRate), numfmt.Ms(s.LagP99Ms), verdict})
 	}

@@ -60,3 +60,29 @@ func TestTableNamesShards(t *testing.T) {
 		t.Errorf("merged header:\n%.600s", b.String())
 	}
 }
+
+// TestWriteCapacityHold: a step run again is marked so, its next run
+// numbered; the hold and the resolution are printed under the rate.
+func TestWriteCapacityHold(t *testing.T) {
+	r := &capacity.RateFinding{
+		Target: "http://127.0.0.1:8080/mcp", Server: "sim 1", SLO: "read.p99<50ms", Unit: "turns/s",
+		MaxSustainableRate: 350, ReadsPerS: 350, LimitedBy: capacity.LimitSLO, FirstBadRate: 375, Resolution: 25, Conclusion: "the conclusion.",
+		Hold: &capacity.Hold{Rate: 350, DurationS: 20, Pass: true},
+		Steps: []capacity.Step{
+			{Phase: "step", Rate: 200, Attempt: 1, Rerun: true, GeneratorBound: true, Reason: "read.p99<50ms measured 120ms; generator-bound: 1 of 2 measured seconds had scheduling lag over 25 ms"},
+			{Phase: "step", Rate: 200, Attempt: 2, Retries: 1, Pass: true},
+			{Phase: "hold", Rate: 350, Attempt: 1, Pass: true},
+		},
+	}
+	var b bytes.Buffer
+	if err := WriteCapacity(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"run again: FAIL: read.p99<50ms measured 120ms; generator-bound", "2 step #2", "3 hold",
+		"hold: 350 turns/s for 20s held the SLO", "resolution: 25.0 turns/s (the limit lies between 350 and 375 turns/s)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}

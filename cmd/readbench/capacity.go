@@ -35,11 +35,14 @@ func capacityCommand() *cli.Command {
 			"readbench capacity w.yaml --slo 'read.p99<50ms' --from 50/s --to 800/s --format html -q > capacity.html",
 		Description: "Steps the open-model rate up from --from (each step --grow times the one before, the last\n" +
 			"--to), each step a run of --step-duration after a --step-warmup, until a step breaks the SLO;\n" +
-			"then bisects (--refine steps) between the last good and the first bad rate. A step readbench\n" +
-			"could not drive (scheduling lag over its bound, or turns it never scheduled) is generator-bound\n" +
-			"and ends the search: it is never reported as the server's limit. Every step's full result is\n" +
-			"saved in --out DIR (default runs/capacity-<time>/step-NN.json). The SLO is in the grammar of\n" +
-			"thresholds (docs/compare.md). --sweep size holds the rate and doubles the size of every sized\n" +
+			"then bisects (--refine steps) between the last good and the first bad rate; then holds the best\n" +
+			"rate for --hold (default 20s), stepping down to the next good rate when the hold breaks the SLO\n" +
+			"(at most --holds holds), so the rate reported is one that held that long. A failing step whose\n" +
+			"breach shows only in seconds of scheduling lag over half the SLO's headroom, or that readbench\n" +
+			"could not drive (lag over its bound, or turns it never scheduled), is run again (--retries);\n" +
+			"one that stays so is generator-bound and ends the search: it is never reported as the server's\n" +
+			"limit. Every step's full result is saved in --out DIR (default runs/capacity-<time>/step-NN.json).\n" +
+			"The SLO is in the grammar of thresholds (docs/compare.md). --sweep size holds the rate and doubles the size of every sized\n" +
 			"class from --from (default 1KiB) to --to (default 256MiB) until reads fail outright.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "slo", Usage: "the SLO, thresholds in the bound grammar, e.g. `'turn.p99<800ms,errors<1%'` (required)"},
@@ -49,6 +52,9 @@ func capacityCommand() *cli.Command {
 			&cli.IntFlag{Name: "refine", Value: 4, Usage: "bisection steps between the last good and the first bad rate"},
 			&cli.DurationFlag{Name: "step-duration", Value: 10 * time.Second, Usage: "measured length of each step"},
 			&cli.DurationFlag{Name: "step-warmup", Value: time.Second, Usage: "warmup of each step, recorded apart"},
+			&cli.DurationFlag{Name: "hold", Value: 20 * time.Second, Usage: "hold the best rate this long before reporting it (0: report the best step unheld)"},
+			&cli.IntFlag{Name: "holds", Value: 3, Usage: "at most this many holds, stepping down to the next good rate each time one breaks the SLO"},
+			&cli.IntFlag{Name: "retries", Value: 2, Usage: "run a step (or hold) the generator could not drive cleanly again at most this many times"},
 			&cli.StringFlag{Name: "sweep", Usage: "`size`: hold the rate and double the attachment size instead"},
 			&cli.StringFlag{Name: "rate", Usage: "the rate a --sweep size holds (default: the workload's)"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or html (a self-contained page: latency against the asked rate or size, the knee marked, the step table)"},
@@ -140,7 +146,8 @@ func capacityAction(c *cli.Context) error {
 
 func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 	c := cr.c
-	p := capacity.Plan{From: 10, To: 1000, Grow: c.Float64("grow"), Refine: c.Int("refine")}
+	p := capacity.Plan{From: 10, To: 1000, Grow: c.Float64("grow"), Refine: c.Int("refine"),
+		Retries: c.Int("retries"), Hold: c.Duration("hold"), Holds: c.Int("holds")}
 	parseRate := func(v string) (float64, error) {
 		r, err := units.ParseRate(v)
 		return r.PerSecond, err
@@ -257,7 +264,11 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.O
 	var firstFailure string
 	var once sync.Once
 	opts := cr.opts
-	opts.Workload = cr.opts.Workload.Step(s.Rate, s.Size, cr.warmup, cr.duration)
+	duration := cr.duration
+	if s.Duration > 0 { // a hold
+		duration = s.Duration
+	}
+	opts.Workload = cr.opts.Workload.Step(s.Rate, s.Size, cr.warmup, duration)
 	opts.Logf = func(format string, args ...any) { once.Do(func() { firstFailure = fmt.Sprintf(format, args...) }) }
 	rep, err := driver.Run(ctx, opts)
 	if err != nil {
@@ -278,6 +289,9 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.O
 		what := numfmt.Rate(s.Rate, "turns")
 		if s.Size > 0 {
 			what = units.FormatSize(s.Size) + " at " + what
+		}
+		if s.Duration > 0 {
+			what += " held for " + s.Duration.String()
 		}
 		fmt.Fprintf(cr.c.App.ErrWriter, "step %d: %s: achieved %s, turn p99 %s, errors %s, saved to %s\n", s.Index, what,
 			numfmt.Opt(res.Totals.AchievedRate, func(v float64) string { return numfmt.Rate(v, "turns") }), numfmt.Ms(res.Turn.P99Ms), numfmt.Opt(res.Totals.ErrorRate, numfmt.Share), path)

@@ -26,7 +26,9 @@ mix:
 // 10 ms read, the search finds a maximum sustainable rate near the
 // 400 reads/s the server's configuration allows (a generous band: the
 // machine is shared), ended by the SLO, each step saved; the report
-// states what was measured, never a figure it could not measure.
+// states what was measured, never a figure it could not measure. The
+// rate found is held (--hold 2s here, to keep the test short) before it
+// is reported, and the hold is saved as a step of its own length.
 func TestCapacityFindsTheKnee(t *testing.T) {
 	dir := t.TempDir()
 	w := writeWorkload(t, dir, kneeWorkload)
@@ -41,7 +43,7 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 	for attempt := 1; attempt <= 3; attempt++ {
 		out, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<100ms,errors<1%",
 			"--from", "150/s", "--to", "800/s", "--step-duration", "1500ms", "--step-warmup", "500ms", "--refine", "2",
-			"--format", "json", "--out", "caps", "-q")
+			"--hold", "2s", "--format", "json", "--out", "caps", "-q")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -49,7 +51,7 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 			t.Fatalf("%v\n%s", err, stdout)
 		}
-		if rep.LimitedBy != capacity.LimitGenerator && rep.LimitedBy != capacity.LimitFirstStep {
+		if rep.LimitedBy != capacity.LimitGenerator && rep.LimitedBy != capacity.LimitFirstStep && rep.LimitedBy != capacity.LimitHold {
 			break
 		}
 		t.Logf("attempt %d: the generator could not drive the load: %s", attempt, rep.Conclusion)
@@ -62,6 +64,10 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 	}
 	if strings.Contains(stdout, "theoretical") || !strings.Contains(rep.Conclusion, "measured") {
 		t.Errorf("conclusion %q", rep.Conclusion)
+	}
+	if h := rep.Hold; h == nil || !h.Pass || h.DurationS != 2 || h.Rate != rep.MaxSustainableRate || rep.Resolution <= 0 ||
+		rep.Resolution != rep.FirstBadRate-rep.MaxSustainableRate || !strings.Contains(rep.Conclusion, "held for 2 s") {
+		t.Errorf("hold %+v, resolution %v:\n%s", rep.Hold, rep.Resolution, stdout)
 	}
 	var refined, failed bool
 	for i, s := range rep.Steps {
@@ -78,6 +84,9 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 		if r.Totals.AskedRate != s.Rate || r.Totals.Scheduled == 0 {
 			t.Errorf("step %d saved asked %v, scheduled %d; the step says %v", i+1, r.Totals.AskedRate, r.Totals.Scheduled, s.Rate)
 		}
+		if long := r.Totals.MeasuredS > 1.8; long != (s.Phase == "hold") {
+			t.Errorf("step %d (%s) measured %v s: want 2 s for the hold, 1.5 s for a step", i+1, s.Phase, r.Totals.MeasuredS)
+		}
 	}
 	if !refined || !failed {
 		t.Errorf("no refinement or no failing step:\n%s", stdout)
@@ -85,15 +94,15 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 	// The table says the same (with a bound no hiccup of a busy machine
 	// breaks at 100/s: these two runs test what is printed).
 	stdout, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<2s",
-		"--from", "50/s", "--to", "100/s", "--step-duration", "500ms", "--step-warmup", "0s", "--refine", "0", "--out", "caps2")
-	if code != 0 || !strings.Contains(stdout, "maximum sustainable rate: 100 turns/s") || !strings.Contains(stdout, "above the range") ||
+		"--from", "50/s", "--to", "100/s", "--step-duration", "500ms", "--step-warmup", "0s", "--refine", "0", "--hold", "0", "--out", "caps2")
+	if code != 0 || !strings.Contains(stdout, "maximum sustainable rate: 100 turns/s") || !strings.Contains(stdout, "above the range") || !strings.Contains(stdout, "not held") ||
 		!strings.Contains(stderr, "step 2: 100 turns/s") {
 		t.Errorf("table: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	// And the page: the knee marked at the rate found, every step in its
 	// table, written where it was asked.
 	page, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<2s",
-		"--from", "50/s", "--to", "100/s", "--step-duration", "500ms", "--step-warmup", "0s", "--refine", "0", "--out", "caps3", "--format", "html", "-q")
+		"--from", "50/s", "--to", "100/s", "--step-duration", "500ms", "--step-warmup", "0s", "--refine", "0", "--hold", "0", "--out", "caps3", "--format", "html", "-q")
 	if err := os.WriteFile(filepath.Join(dir, "capacity.html"), []byte(page), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -174,6 +183,9 @@ func TestCapacityUsage(t *testing.T) {
 		{[]string{"--slo", "class.nope.read.p99<1s"}, "nope"},
 		{[]string{"--slo", "errors<1%", "--from", "100/s", "--to", "10/s"}, "--to"},
 		{[]string{"--slo", "errors<1%", "--sweep", "rate"}, "--sweep"},
+		{[]string{"--slo", "errors<1%", "--hold=-1s"}, "--hold"},
+		{[]string{"--slo", "errors<1%", "--holds", "0"}, "--holds"},
+		{[]string{"--slo", "errors<1%", "--retries", "9"}, "--retries"},
 		{[]string{"--slo", "errors<1%", "--format", "xml"}, "table, json or html"},
 		{[]string{}, "slo"},
 	} {

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# capacity-repeat.sh — how repeatable `readbench capacity` is: the README's
+# knee example run N times against one simulated server.
+#
+# Builds readbench, starts `readbench serve --listen 127.0.0.1:PORT
+# --workers 4` (four workers that hold each read 10 ms: at most 400
+# reads/s), and runs the README's capacity search of knee.yaml N times
+# (SLO read.p99<50ms,errors<1%, 100/s to 800/s, 2 s steps, three
+# bisections, the default 20 s hold). For each run it prints the maximum
+# sustainable rate, what ended the search, the hold (its rate and whether
+# it held the SLO), the resolution and how many steps were run again;
+# then the spread: lowest and highest rate reported, how many fell in
+# 350–400 turns/s, how many the generator could not tell, how many were
+# charged to the server below 350.
+#
+#   ./scripts/capacity-repeat.sh          # N=8; about a minute a run
+#   N=4 HOLD=20s PORT=18437 ./scripts/capacity-repeat.sh
+#
+# Each run's JSON finding and step results are kept in OUT (default a
+# temporary folder, removed on exit unless OUT is given). Needs Go and
+# python3. The server it starts is ended on exit, Ctrl-C included.
+set -euo pipefail
+
+N=${N:-8}
+PORT=${PORT:-18437}
+HOLD=${HOLD:-20s}
+
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+out=${OUT:-$tmp/runs}
+mkdir -p "$out"
+server_pid=
+cleanup() {
+	if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+die() { echo "capacity-repeat.sh: $*" >&2; exit 1; }
+for c in go python3; do command -v "$c" >/dev/null || die "needs $c"; done
+
+echo "building readbench…" >&2
+go build -o "$tmp/readbench" ./cmd/readbench
+"$tmp/readbench" serve --listen "127.0.0.1:$PORT" --workers 4 >"$tmp/serve.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 50); do
+	if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then break; fi
+	kill -0 "$server_pid" 2>/dev/null || die "the server did not start: $(cat "$tmp/serve.log")"
+	sleep 0.1
+done
+
+printf '%s\n' 'name: knee' 'sessions: 4' 'load: {rate: 50/s}' 'turn: {attachments: 1, read_timeout: 5s, deadline: 3s}' \
+	'mix: [{class: doc, weight: 1, mime: text/markdown, size: 1KiB, delay: 10ms}]' >"$tmp/knee.yaml"
+
+printf 'machine: %s cores, load average %s\n' "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a)"
+printf '%-4s %-9s %-11s %-22s %-11s %-8s %s\n' run "max/s" limited_by hold resolution re-runs seconds
+for i in $(seq "$N"); do
+	start=$SECONDS
+	"$tmp/readbench" capacity "$tmp/knee.yaml" --target "http://127.0.0.1:$PORT/mcp" --slo 'read.p99<50ms,errors<1%' \
+		--from 100/s --to 800/s --step-duration 2s --step-warmup 500ms --refine 3 --hold "$HOLD" \
+		--format json -q --out "$out/run-$i" >"$out/run-$i.json" || die "run $i failed (exit $?)"
+	python3 - "$out/run-$i.json" "$i" $((SECONDS - start)) <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+h = r.get("hold")
+hold = "none" if not h else "%g/s %gs %s" % (h["rate"], h["duration_s"], "pass" if h["pass"] else "FAIL")
+reruns = sum(1 for s in r["steps"] if s.get("rerun"))
+print("%-4s %-9g %-11s %-22s %-11s %-8d %s" % (sys.argv[2], r["max_sustainable_rate"], r["limited_by"], hold,
+      "%g/s" % r["resolution"] if r["resolution"] else "-", reruns, sys.argv[3]))
+EOF
+done
+
+python3 - "$out" "$N" <<'EOF'
+import json, sys
+rs = [json.load(open("%s/run-%d.json" % (sys.argv[1], i))) for i in range(1, int(sys.argv[2]) + 1)]
+rates = [r["max_sustainable_rate"] for r in rs]
+told = [r for r in rs if r["limited_by"] in ("slo", "range", "hold")]  # charged to the server (hold: 0, no rate held)
+tr = [r["max_sustainable_rate"] for r in told]
+inband = sum(1 for v in tr if 350 <= v <= 400)
+gen = sum(1 for r in rs if r["limited_by"] == "generator")
+low = sum(1 for v in tr if v < 350)
+held = sum(1 for r in rs if r.get("hold") and r["hold"]["pass"])
+print()
+print("reported: %s" % ", ".join("%g" % v for v in rates))
+if tr:
+    print("charged to the server: %d runs, %g–%g turns/s (spread %g), %d in 350–400, %d below 350" % (len(tr), min(tr), max(tr), max(tr) - min(tr), inband, low))
+print("the generator could not tell: %d; every hold broke (0 reported): %d; hold passed: %d of %d" % (gen, sum(1 for r in rs if r["limited_by"] == "hold"), held, len(rs)))
+EOF
