@@ -56,7 +56,14 @@ func (s *answerScanner) stringBytes(p []byte, i int) int {
 			}
 		}
 		if len(seg) > 0 {
+			if s.strRole != rBlob {
+				s.controlIn(seg, i)
+			}
 			n := s.content(seg)
+			if s.strRole == rBlob && s.blob.bad {
+				// Only a blob that left the alphabet can hold a control.
+				s.controlIn(seg[:n], i)
+			}
 			i += n
 			if n < len(seg) { // a blob stopped at a backslash
 				s.esc = 1
@@ -349,7 +356,7 @@ func (t *textState) finish(d *digester) {
 // ASCII without quotes or backslashes, and takes simple escapes and whole
 // runes in stride; it stops where the general path must go on (the
 // closing quote, a \u escape, an escape or a rune cut by the chunk's end,
-// invalid UTF-8) and returns where. Only when nothing is hashed.
+// invalid UTF-8, a raw control character) and returns where. Only when nothing is hashed.
 func (t *textState) fast(p []byte, i int) int {
 	end := len(p)
 	const ones, high = 0x0101010101010101, 0x8080808080808080
@@ -358,7 +365,8 @@ func (t *textState) fast(p []byte, i int) int {
 			x := binary.LittleEndian.Uint64(p[i:])
 			y := x ^ (ones * '\\')
 			q := x ^ (ones * '"')
-			m := (x | ((y - ones) &^ y) | ((q - ones) &^ q)) & high // bytes >= 0x80, backslashes, quotes
+			// bytes >= 0x80, backslashes, quotes, controls
+			m := (x | ((y - ones) &^ y) | ((q - ones) &^ q) | ((x - ones*0x20) &^ x)) & high
 			if m == 0 {
 				t.n += 8
 				i += 8
@@ -383,6 +391,8 @@ func (t *textState) fast(p []byte, i int) int {
 			default:
 				return i
 			}
+		case c < 0x20:
+			return i // a raw control: the general path notes it
 		case c < utf8.RuneSelf:
 			t.n++
 			i++
