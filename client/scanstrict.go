@@ -144,31 +144,34 @@ func (s *answerScanner) trailing(p []byte, i int) {
 // controlAt is the index of the first byte of b below 0x20, which a JSON
 // string may not hold raw, or -1. It tests eight bytes a round (a
 // borrow out of a byte below 0x20 can flag only bytes after it, so the
-// first one flagged is exact): checking a string costs little beside
-// finding its end.
+// first one flagged is exact; bytes already found clean flag nothing):
+// checking a string costs little beside finding its end.
 func controlAt(b []byte) int {
 	const ones, high = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; len(b)-i >= 8; i += 8 {
+	if len(b) < 8 {
+		for i, c := range b {
+			if c < 0x20 {
+				return i
+			}
+		}
+		return -1
+	}
+	// The last round reads the last eight bytes, overlapping clean ones.
+	for i := 0; ; i += 8 {
+		i = min(i, len(b)-8)
 		x := binary.LittleEndian.Uint64(b[i:])
 		if m := (x - ones*0x20) &^ x & high; m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
-	}
-	for ; i < len(b); i++ {
-		if b[i] < 0x20 {
-			return i
+		if i == len(b)-8 {
+			return -1
 		}
 	}
-	return -1
 }
 
 // controlIn notes a raw control character in b, which starts at chunk
 // index i of a string.
 func (s *answerScanner) controlIn(b []byte, i int) {
-	if s.invalid != "" {
-		return
-	}
 	if k := controlAt(b); k >= 0 {
 		s.invalidAt(i+k, fmt.Sprintf("control character %#02x in a string", b[k]))
 	}

@@ -48,6 +48,11 @@ func (s *answerScanner) stringBytes(p []byte, i int) int {
 			if q := bytes.IndexByte(p[i:], '"'); q >= 0 {
 				s.qpos = i + q
 			}
+			if s.strRole != rBlob && s.invalid == "" {
+				// The stretch to the quote at once, its escapes and
+				// all: one pass, however short the runs between escapes.
+				s.controlIn(p[i:s.qpos], i)
+			}
 		}
 		seg := p[i:s.qpos]
 		if s.strRole != rBlob { // a blob's validation finds a backslash itself
@@ -56,9 +61,6 @@ func (s *answerScanner) stringBytes(p []byte, i int) int {
 			}
 		}
 		if len(seg) > 0 {
-			if s.strRole != rBlob {
-				s.controlIn(seg, i)
-			}
 			n := s.content(seg)
 			if s.strRole == rBlob && s.blob.bad {
 				// Only a blob that left the alphabet can hold a control.
@@ -364,9 +366,11 @@ func (t *textState) fast(p []byte, i int) int {
 		if end-i >= 8 {
 			x := binary.LittleEndian.Uint64(p[i:])
 			y := x ^ (ones * '\\')
-			q := x ^ (ones * '"')
-			// bytes >= 0x80, backslashes, quotes, controls
-			m := (x | ((y - ones) &^ y) | ((q - ones) &^ q) | ((x - ones*0x20) &^ x)) & high
+			// Flipping bit 1 maps the quote (0x22) to 0x20 and the
+			// controls (below 0x20) onto themselves, so one test for
+			// bytes below 0x21 finds both.
+			q := x ^ (ones * 0x02)
+			m := (x | ((y - ones) &^ y) | ((q - ones*0x21) &^ q)) & high // bytes >= 0x80, backslashes, quotes, controls
 			if m == 0 {
 				t.n += 8
 				i += 8
