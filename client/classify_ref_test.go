@@ -3,7 +3,8 @@ package client
 // The buffered classification that the streaming scanner replaced, kept
 // as the oracle of the fuzz targets and of the scan benchmarks: it walks
 // a whole answer with protocol.ObjectFields, decodes small fields with
-// encoding/json and blobs with encoding/base64.
+// encoding/json and blobs with encoding/base64, after json.Valid has
+// judged the answer as encoding/json would.
 
 import (
 	"bytes"
@@ -20,6 +21,9 @@ import (
 // the session's era (it decides what -32602 means).
 func classifyRef(body []byte, uri string, modern bool) Verdict {
 	var v Verdict
+	if !json.Valid(body) {
+		return protocolVerdict(v, "answer is not valid JSON")
+	}
 	var result, rpcErr []byte
 	err := protocol.ObjectFields(body, func(k, val []byte) error {
 		switch string(k) {

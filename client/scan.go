@@ -11,9 +11,10 @@ import (
 // uri and mimeType of entries, an error object) and, for a text entry that
 // may be JSON, the text up to jsonTextKeep bytes. What it concludes is
 // what the buffered walk of protocol.ObjectFields would conclude on the
-// same bytes (see classify_ref_test.go, the oracle of its fuzz targets):
-// the same lenient syntax (protocol/scan.go), the last of a repeated
-// member winning, trailing bytes after the object ignored.
+// same bytes (see classify_ref_test.go, the oracle of its fuzz targets),
+// the last of a repeated member winning, except that an answer
+// encoding/json would reject is never usable: json.Valid is the judge
+// (see scanstrict.go).
 
 // maxScanDepth is protocol's nesting bound: a value nested deeper is a
 // syntax error.
@@ -29,9 +30,9 @@ const (
 	sArrFirst        // a value or ']'
 	sAfter           // ',' or the container's closer
 	sString          // inside a string
-	sNumber          // inside a number
+	sNumber          // inside a number (numState says where)
 	sLiteral         // inside true, false or null
-	sDone            // the message's object is closed: the rest is ignored
+	sDone            // the message's object is closed: only whitespace may follow
 	sBroken          // a syntax error was found
 )
 
@@ -72,11 +73,15 @@ type answerScanner struct {
 	depth  int
 	role   uint8 // role of the value about to start (sValue, sArrFirst)
 	detail string
-	offset int64 // bytes fed so far
+	// invalid is the first fault the walk read past (see invalidAt);
+	// "" when none.
+	invalid string
+	offset  int64 // bytes fed so far
 
 	lit    string // literal being matched
 	litPos int
-	digits bool // the number has a digit
+	digits bool  // the number has a digit
+	num    uint8 // where the number is in the JSON grammar (nMinus ...)
 
 	// string state
 	strRole  uint8
@@ -222,6 +227,9 @@ func (s *answerScanner) feed(p []byte) {
 		s.structural(p, i, c)
 		i++
 	}
+	if s.state == sDone && s.invalid == "" {
+		s.trailing(p, i)
+	}
 	if s.capOn {
 		s.capture(p[s.capFrom:])
 	}
@@ -329,7 +337,7 @@ func (s *answerScanner) startValue(p []byte, i int, c byte) {
 	case c == 'n':
 		s.lit, s.litPos, s.state = "null", 1, sLiteral
 	case c == '-' || (c >= '0' && c <= '9'):
-		s.digits, s.state = c != '-', sNumber
+		s.digits, s.state, s.num = c != '-', sNumber, numNext(nStart, c)
 	default:
 		s.broken(i, fmt.Sprintf("unexpected %q", c))
 	}
@@ -372,28 +380,6 @@ func (s *answerScanner) capture(b []byte) {
 		return
 	}
 	s.capBuf = append(s.capBuf, b...)
-}
-
-// numberBytes continues a number from p[i]; protocol's lenient rule: a run
-// of digits, '.', 'e', 'E', '+', '-' with at least one digit.
-func (s *answerScanner) numberBytes(p []byte, i int) int {
-	for i < len(p) {
-		c := p[i]
-		switch {
-		case c >= '0' && c <= '9':
-			s.digits = true
-		case c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-':
-		default:
-			if !s.digits {
-				s.broken(i, "bad number")
-				return i
-			}
-			s.valueEnd(p, i)
-			return i // c is handled as structure
-		}
-		i++
-	}
-	return i
 }
 
 // finishSyntax ends the answer: a message not closed is a syntax error.

@@ -35,6 +35,49 @@ func scanChunked(body, cuts []byte, uri string, uriLate, modern, digest bool) Ve
 	return s.verdict(uri, modern)
 }
 
+// scanSyntaxOK reports whether the scanner, fed body in the chunks cuts
+// says, finds no syntax fault in it.
+func scanSyntaxOK(body, cuts []byte) bool {
+	var s answerScanner
+	s.reset(true, "u", false)
+	for _, c := range cuts {
+		n := min(max(int(c), 1), len(body))
+		s.feed(body[:n])
+		body = body[n:]
+	}
+	s.feed(body)
+	s.finishSyntax()
+	return s.state == sDone && s.invalid == ""
+}
+
+// isObjectNested reports whether b is an object whose containers nest
+// fewer than depth deep (b is valid JSON, or the answer does not matter).
+func isObjectNested(b []byte, depth int) bool {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 || b[0] != '{' {
+		return false
+	}
+	d, inStr, esc := 0, false, false
+	for _, c := range b {
+		switch {
+		case esc:
+			esc = false
+		case inStr && c == '\\':
+			esc = true
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '{' || c == '[':
+			if d++; d >= depth {
+				return false
+			}
+		case c == '}' || c == ']':
+			d--
+		}
+	}
+	return true
+}
+
 // sameVerdict compares everything but Detail (whose wording of a syntax
 // error may differ) and Digest.
 func sameVerdict(a, b Verdict) bool {
@@ -122,7 +165,12 @@ func noRepeats(b []byte) bool {
 // encoding/base64 concludes (outcome, code, sizes, padding, entries, MIME,
 // cache hints, shape findings), with the request's uri known early or
 // late; and a usable answer's digest is the sha256 of what encoding/json
-// and encoding/base64 decode.
+// and encoding/base64 decode. json.Valid is the oracle of syntax: the
+// scanner finds a fault exactly when json.Valid rejects the bytes, for
+// every input whose value is an object nested less than maxScanDepth
+// deep (a value of another kind is a fault for the scanner whatever
+// json.Valid says, and nesting near the bound, which encoding/json allows
+// to 10000, may be), so an answer json.Valid rejects is never ok.
 func FuzzScanMatchesReference(f *testing.F) {
 	png := base64.StdEncoding.EncodeToString(append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 40)...))
 	for _, s := range scanSeeds(png) {
@@ -135,6 +183,14 @@ func FuzzScanMatchesReference(f *testing.F) {
 		got := scanChunked(body, cuts, "u", late, modern, digest)
 		if !sameVerdict(got, want) {
 			t.Fatalf("streaming %+v\n   buffered %+v\n   body %q cuts %v", got, want, body, cuts)
+		}
+		valid := json.Valid(body)
+		sound := scanSyntaxOK(body, cuts)
+		if sound && !valid || !sound && valid && isObjectNested(body, maxScanDepth) {
+			t.Fatalf("the scanner finds the syntax sound: %v, json.Valid: %v\n   %+v\n   body %q cuts %v", sound, valid, got, body, cuts)
+		}
+		if !valid && got.Kind != Unusable {
+			t.Fatalf("%v on bytes json.Valid rejects: %q", got.Kind, body)
 		}
 		if got.Kind == OK && digest && plainForDigest(body) {
 			if d := refDigest(body); d != got.Digest {
@@ -171,6 +227,8 @@ func scanSeeds(png string) []string {
 		`{"error":{"code":"x"}}`,
 		`{"id":1}`,
 		`  {"result":{"contents":[{"uri":"u","text":"\u0041\\"}]}} trailing`,
+		`{"result":{"contents":[{"uri":"u","text":"a"}],"n":[0,-0.5e-1,1E+2]},"id":1}` + " \r\n",
+		`{"id":01,"result":{"contents":[{"uri":"u","text":"a` + "\t" + `"}],"n":1-2e}}`,
 		`{"result":{"contents":[{"uri":"u","text":"` + "\xe2\x82\xac\xff\xe2\x82" + `"}]}}`,
 		`[1,2]`,
 		`{"a":[[[{"b":-1.5e+3,"c":true,"d":false,"e":null}]]],"result":{"contents":[{"uri":"u","text":""}]}}`,

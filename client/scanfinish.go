@@ -155,6 +155,8 @@ func (s *answerScanner) verdict(uri string, modern bool) Verdict {
 	switch {
 	case s.state == sBroken:
 		return protocolVerdict(v, s.detail)
+	case s.invalid != "":
+		return protocolVerdict(v, s.invalid)
 	case s.msg.hasError && s.msg.errOver:
 		return protocolVerdict(v, "error object over the size readbench keeps of one")
 	case s.msg.hasError:

@@ -48,6 +48,11 @@ func (s *answerScanner) stringBytes(p []byte, i int) int {
 			if q := bytes.IndexByte(p[i:], '"'); q >= 0 {
 				s.qpos = i + q
 			}
+			if s.strRole != rBlob && s.invalid == "" {
+				// The stretch to the quote at once, its escapes and
+				// all: one pass, however short the runs between escapes.
+				s.controlIn(p[i:s.qpos], i)
+			}
 		}
 		seg := p[i:s.qpos]
 		if s.strRole != rBlob { // a blob's validation finds a backslash itself
@@ -57,6 +62,10 @@ func (s *answerScanner) stringBytes(p []byte, i int) int {
 		}
 		if len(seg) > 0 {
 			n := s.content(seg)
+			if s.strRole == rBlob && s.blob.bad {
+				// Only a blob that left the alphabet can hold a control.
+				s.controlIn(seg[:n], i)
+			}
 			i += n
 			if n < len(seg) { // a blob stopped at a backslash
 				s.esc = 1
@@ -349,7 +358,7 @@ func (t *textState) finish(d *digester) {
 // ASCII without quotes or backslashes, and takes simple escapes and whole
 // runes in stride; it stops where the general path must go on (the
 // closing quote, a \u escape, an escape or a rune cut by the chunk's end,
-// invalid UTF-8) and returns where. Only when nothing is hashed.
+// invalid UTF-8, a raw control character) and returns where. Only when nothing is hashed.
 func (t *textState) fast(p []byte, i int) int {
 	end := len(p)
 	const ones, high = 0x0101010101010101, 0x8080808080808080
@@ -357,8 +366,11 @@ func (t *textState) fast(p []byte, i int) int {
 		if end-i >= 8 {
 			x := binary.LittleEndian.Uint64(p[i:])
 			y := x ^ (ones * '\\')
-			q := x ^ (ones * '"')
-			m := (x | ((y - ones) &^ y) | ((q - ones) &^ q)) & high // bytes >= 0x80, backslashes, quotes
+			// Flipping bit 1 maps the quote (0x22) to 0x20 and the
+			// controls (below 0x20) onto themselves, so one test for
+			// bytes below 0x21 finds both.
+			q := x ^ (ones * 0x02)
+			m := (x | ((y - ones) &^ y) | ((q - ones*0x21) &^ q)) & high // bytes >= 0x80, backslashes, quotes, controls
 			if m == 0 {
 				t.n += 8
 				i += 8
@@ -383,6 +395,8 @@ func (t *textState) fast(p []byte, i int) int {
 			default:
 				return i
 			}
+		case c < 0x20:
+			return i // a raw control: the general path notes it
 		case c < utf8.RuneSelf:
 			t.n++
 			i++

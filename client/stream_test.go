@@ -51,7 +51,9 @@ func genContent(uri string) (data []byte, mime string, text, idLast bool) {
 	return b, "image/png", false, idLast
 }
 
-// genAnswer is the answer to read id of a gen: URI, exactly as sent.
+// genAnswer is the answer to read id of a gen: URI, exactly as sent. A
+// URI ending in /badnum has a number encoding/json rejects in its result,
+// one ending in /trailing data after the message.
 func genAnswer(id int64, uri string) []byte {
 	data, mime, text, idLast := genContent(uri)
 	entry := map[string]any{"uri": uri, "mimeType": mime}
@@ -62,10 +64,19 @@ func genAnswer(id int64, uri string) []byte {
 	}
 	result, _ := json.Marshal(map[string]any{"contents": []any{entry}})
 	result = bytes.ReplaceAll(result, []byte("😀"), []byte(`\ud83d\ude00`))
-	if idLast {
-		return fmt.Appendf(nil, `{"result":%s,"jsonrpc":"2.0","id":%d}`, result, id)
+	if strings.HasSuffix(uri, "/badnum") {
+		result = bytes.Replace(result, []byte(`{"contents":`), []byte(`{"n":01,"contents":`), 1)
 	}
-	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":%s}`, id, result)
+	var answer []byte
+	if idLast {
+		answer = fmt.Appendf(nil, `{"result":%s,"jsonrpc":"2.0","id":%d}`, result, id)
+	} else {
+		answer = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":%s}`, id, result)
+	}
+	if strings.HasSuffix(uri, "/trailing") {
+		answer = append(answer, " x"...)
+	}
+	return answer
 }
 
 // genDigest is the digest of a gen: URI's content.
