@@ -28,7 +28,11 @@ type calls struct {
 	digests  int                      // pending reads that asked for a digest
 	tombs    bounded.Map[int64, tomb] // cancelled ids
 
-	fastest atomic.Int64 // ns from send to first byte of the fastest answer: the round trip (0: none yet)
+	fastest atomic.Int64              // ns from send to first byte of the fastest answer: the round trip (0: none yet)
+	answers atomic.Int64              // answers given to callers: the first (the connection's start in it) is no round trip
+	probes  bounded.Map[int64, probe] // ping id -> the cancelled id it follows (see probeAfter)
+	slowest atomic.Int64              // ns: the slowest probe's round trip (0: none yet)
+	probeN  int64                     // probes sent: their ids are -1, -2, ...
 }
 
 // pendingCall is a request waiting for its answer: read says how to
@@ -44,9 +48,11 @@ type pendingCall struct {
 // its cancel is on the server's side (zero: not yet, or never sent), and
 // who counts its answer should it come anyway.
 type tomb struct {
-	at       time.Time
-	onServer time.Time
-	late     LateFunc
+	at        time.Time
+	onServer  time.Time
+	probed    bool      // a ping followed the cancel (see probeAfter)
+	probeBack time.Time // when its answer started (zero: not yet)
+	late      LateFunc
 }
 
 type lateKey struct{}
@@ -190,7 +196,12 @@ func (c *calls) sendCancel(ctx context.Context, req Request, send func(Request))
 		return
 	}
 	id := req.ID
-	send(n.OnAccepted(func(at time.Time) { c.cancelOnServer(id, at) }))
+	send(n.OnAccepted(func(at time.Time) {
+		c.cancelOnServer(id, at)
+		if p, ok := c.probeAfter(id); ok {
+			send(p)
+		}
+	}))
 }
 
 // route handles one message from the stream: an answer goes to its caller
@@ -222,6 +233,10 @@ func (c *calls) routeID(id []byte, method string, wire int64, first, now time.Ti
 	if !ok {
 		return nil // not an answer to anything we sent
 	}
+	if n < 0 {
+		c.probeBack(n, first)
+		return nil
+	}
 	c.mu.Lock()
 	p, waiting := c.takeLocked(n)
 	tb, isLate := c.tombs.Take(n)
@@ -229,7 +244,7 @@ func (c *calls) routeID(id []byte, method string, wire int64, first, now time.Ti
 	switch {
 	case waiting:
 		a := answer(p.read)
-		if a.err == nil {
+		if c.answers.Add(1) > 1 && a.err == nil {
 			at := a.FirstByte
 			if at.IsZero() {
 				at = now

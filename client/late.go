@@ -2,6 +2,8 @@ package client
 
 import (
 	"time"
+
+	"github.com/readbench/readbench/protocol"
 )
 
 // Late is an answer that arrived for a request given up on: its bytes
@@ -42,7 +44,8 @@ func CancelAllowance(rtt time.Duration) time.Duration {
 // its first byte: the fastest so far is the connection's round trip (an
 // upper bound of it: the fastest answer still includes some work), which
 // the allowance is built on. An overestimate makes fewer answers count as
-// ignored, never more.
+// ignored, never more. The connection's first answer is not one: it
+// includes the connection's start (a child's spawn, a TCP connect).
 func (c *calls) sawRoundTrip(sent, first time.Time) {
 	d := int64(first.Sub(sent))
 	if d <= 0 {
@@ -59,9 +62,21 @@ func (c *calls) sawRoundTrip(sent, first time.Time) {
 	}
 }
 
-// allowance is the round-trip allowance on this connection now.
+// allowance is the round-trip allowance on this connection now: on the
+// slowest round trip of the probes that followed cancels (measured as the
+// server was reading cancels, under the run's load; the slowest counts, as
+// in `readbench check`), else the fastest answer.
 func (c *calls) allowance() time.Duration {
+	if s := c.slowest.Load(); s > 0 {
+		return CancelAllowance(time.Duration(s))
+	}
 	return CancelAllowance(time.Duration(c.fastest.Load()))
+}
+
+// probe is a ping that followed a cancel: which, and when it was made.
+type probe struct {
+	id   int64
+	sent time.Time
 }
 
 // cancelOnServer notes that the cancel of id is on the server's side of
@@ -77,13 +92,69 @@ func (c *calls) cancelOnServer(id int64, at time.Time) {
 	}
 }
 
+// probeAfter makes the ping that follows the cancel of id down the same
+// path (the stdio pipe, the next POST once the cancel's was acknowledged):
+// a server reads its input in order, so by the time it answers the ping it
+// has read the cancel. A late answer that starts before the ping's answer
+// was written before the server could know; one that starts after it
+// ignored a cancel the server had read. This orders the events without
+// trusting clocks, which a busy machine skews by tens of milliseconds on
+// either side. Probes have negative ids, which readbench's own requests
+// never use.
+func (c *calls) probeAfter(id int64) (Request, bool) {
+	c.mu.Lock()
+	c.probeN++
+	pid := -c.probeN
+	tb, ok := c.tombs.Get(id)
+	if ok {
+		tb.probed = true
+		c.tombs.Put(id, tb)
+		c.probes.Put(pid, probe{id: id, sent: time.Now()})
+	}
+	c.mu.Unlock()
+	if !ok {
+		return Request{}, false // the answer came already: nothing to order
+	}
+	body, err := protocol.AppendRequest(nil, protocol.IntID(pid), protocol.MethodPing, nil)
+	if err != nil {
+		return Request{}, false
+	}
+	return Request{ID: pid, method: protocol.MethodPing, body: body}, true
+}
+
+// probeBack notes that the answer to probe pid started at first.
+func (c *calls) probeBack(pid int64, first time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.probes.Take(pid)
+	if !ok {
+		return
+	}
+	if d := int64(first.Sub(p.sent)); d > c.slowest.Load() {
+		c.slowest.Store(d) // under mu: no other writer
+	}
+	if tb, ok := c.tombs.Get(p.id); ok {
+		tb.probeBack = first
+		c.tombs.Put(p.id, tb)
+	}
+}
+
 // judge describes a late answer of wire bytes to the request tb
-// remembers, whose first byte came at first and whole at now.
+// remembers, whose first byte came at first and whole at now. With a probe
+// sent after the cancel, the order decides (see probeAfter): ignored when
+// the answer started after the probe's answer, and by more than the
+// allowance after the cancel reached the server. Without one, the clock
+// alone: ignored when it started more than the allowance after the cancel
+// reached the server.
 func (c *calls) judge(tb tomb, wire int64, first, now time.Time) Late {
 	l := Late{WireBytes: wire, AfterCancel: now.Sub(tb.at), Allowance: c.allowance()}
 	if first.IsZero() {
 		first = now
 	}
-	l.Ignored = !tb.onServer.IsZero() && first.Sub(tb.onServer) > l.Allowance
+	late := !tb.onServer.IsZero() && first.Sub(tb.onServer) > l.Allowance
+	if tb.probed {
+		late = late && !tb.probeBack.IsZero() && first.After(tb.probeBack)
+	}
+	l.Ignored = late
 	return l
 }
