@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/readbench/readbench/internal/bounded"
@@ -15,8 +16,8 @@ import (
 // calls matches answers arriving on a stream shared by many requests (a
 // stdio child's stdout, the HTTP+SSE GET stream) to the requests waiting
 // for them, by id. A request given up on leaves a tombstone, so an answer
-// that comes anyway is counted as late (the server did not honour the
-// cancellation) instead of being dropped unseen. Both transports that
+// that comes anyway is counted as late (and judged: did it cross the
+// cancel on the wire, or ignore it?) instead of being dropped unseen. Both transports that
 // share a stream use it, so they match, cancel and count alike.
 type calls struct {
 	late LateFunc // nil: late answers are not counted
@@ -26,6 +27,12 @@ type calls struct {
 	nonReads int                      // pending calls that are not reads: their answers are kept whole
 	digests  int                      // pending reads that asked for a digest
 	tombs    bounded.Map[int64, tomb] // cancelled ids
+
+	fastest atomic.Int64              // ns from send to first byte of the fastest answer: the round trip (0: none yet)
+	answers atomic.Int64              // answers given to callers: the first (the connection's start in it) is no round trip
+	probes  bounded.Map[int64, probe] // ping id -> the cancelled id it follows (see probeAfter)
+	slowest atomic.Int64              // ns: the slowest probe's round trip (0: none yet)
+	probeN  int64                     // probes sent: their ids are -1, -2, ...
 }
 
 // pendingCall is a request waiting for its answer: read says how to
@@ -34,13 +41,18 @@ type pendingCall struct {
 	ch     chan *Response
 	read   *readSpec
 	method string // what was asked: a request of that method and id coming back is our own, echoed
+	sent   time.Time
 }
 
-// tomb is what is remembered of a request given up on: when, and who
-// counts its answer should it come anyway.
+// tomb is what is remembered of a request given up on: when, since when
+// its cancel is on the server's side (zero: not yet, or never sent), and
+// who counts its answer should it come anyway.
 type tomb struct {
-	at   time.Time
-	late LateFunc
+	at        time.Time
+	onServer  time.Time
+	probed    bool      // a ping followed the cancel (see probeAfter)
+	probeBack time.Time // when its answer started (zero: not yet)
+	late      LateFunc
 }
 
 type lateKey struct{}
@@ -73,7 +85,7 @@ func (c *calls) add(id int64) chan *Response { return c.addCall(id, "", nil) }
 func (c *calls) addCall(id int64, method string, read *readSpec) chan *Response {
 	ch := make(chan *Response, 1)
 	c.mu.Lock()
-	c.pending[id] = pendingCall{ch: ch, read: read, method: method}
+	c.pending[id] = pendingCall{ch: ch, read: read, method: method, sent: time.Now()}
 	c.count(read, 1)
 	c.mu.Unlock()
 	return ch
@@ -155,13 +167,12 @@ func (c *calls) wait(ctx context.Context, id int64, ch chan *Response, failed <-
 // await waits for the answer to req (see wait), sent at sent. A request
 // given up on is cancelled with notifications/cancelled, handed to send
 // (which must not block the caller: the transport sends it in the
-// background), except initialize, which is never cancelled.
+// background, and calls the notification's OnAccepted hook once it is on
+// the server's side), except initialize, which is never cancelled.
 func (c *calls) await(ctx context.Context, req Request, ch chan *Response, sent time.Time, failed <-chan struct{}, dead func() error, send func(Request)) (*Response, error) {
 	a, cancelled, err := c.wait(ctx, req.ID, ch, failed, dead)
-	if cancelled && req.method != protocol.MethodInitialize {
-		if n, nerr := cancelNotification(req.ID, cancelReason(ctx)); nerr == nil {
-			send(n)
-		}
+	if cancelled {
+		c.sendCancel(ctx, req, send)
 	}
 	if err != nil {
 		return nil, err
@@ -173,6 +184,26 @@ func (c *calls) await(ctx context.Context, req Request, ch chan *Response, sent 
 	return a, nil
 }
 
+// sendCancel hands send the notifications/cancelled of req, abandoned
+// with ctx; its arrival on the server's side is noted on req's tomb.
+// initialize is never cancelled.
+func (c *calls) sendCancel(ctx context.Context, req Request, send func(Request)) {
+	if req.method == protocol.MethodInitialize {
+		return
+	}
+	n, err := cancelNotification(req.ID, cancelReason(ctx))
+	if err != nil {
+		return
+	}
+	id := req.ID
+	send(n.OnAccepted(func(at time.Time) {
+		c.cancelOnServer(id, at)
+		if p, ok := c.probeAfter(id); ok {
+			send(p)
+		}
+	}))
+}
+
 // route handles one message from the stream: an answer goes to its caller
 // (or to the late counter when its request was given up on); a request
 // from the server gets the reply route returns for the transport to send;
@@ -182,13 +213,13 @@ func (c *calls) await(ctx context.Context, req Request, ch chan *Response, sent 
 // that must copy the message pays for it only then, never for a late one.
 func (c *calls) route(msg []byte, wire int64, now time.Time, answer func() *Response) (reply []byte) {
 	id, method := routing(msg)
-	return c.routeID(id, method, wire, now, func(*readSpec) *Response { return answer() })
+	return c.routeID(id, method, wire, now, now, func(*readSpec) *Response { return answer() })
 }
 
 // routeID is route for a message already scanned: its raw id (nil when
-// none) and method ("" for a response). answer is given how the request
-// reads its answer.
-func (c *calls) routeID(id []byte, method string, wire int64, now time.Time, answer func(read *readSpec) *Response) (reply []byte) {
+// none) and method ("" for a response), whose first byte came at first
+// and whole at now. answer is given how the request reads its answer.
+func (c *calls) routeID(id []byte, method string, wire int64, first, now time.Time, answer func(read *readSpec) *Response) (reply []byte) {
 	if method != "" {
 		if id == nil {
 			return nil
@@ -202,15 +233,27 @@ func (c *calls) routeID(id []byte, method string, wire int64, now time.Time, ans
 	if !ok {
 		return nil // not an answer to anything we sent
 	}
+	if n < 0 {
+		c.probeBack(n, first)
+		return nil
+	}
 	c.mu.Lock()
 	p, waiting := c.takeLocked(n)
 	tb, isLate := c.tombs.Take(n)
 	c.mu.Unlock()
 	switch {
 	case waiting:
-		p.ch <- answer(p.read)
+		a := answer(p.read)
+		if c.answers.Add(1) > 1 && a.err == nil {
+			at := a.FirstByte
+			if at.IsZero() {
+				at = now
+			}
+			c.sawRoundTrip(p.sent, at)
+		}
+		p.ch <- a
 	case isLate && tb.late != nil:
-		tb.late(wire, now.Sub(tb.at))
+		tb.late(c.judge(tb, wire, first, now))
 	}
 	return nil
 }

@@ -110,7 +110,7 @@ func (m *inbound) end(wire int64, now time.Time) (reply []byte) {
 		}
 		return nil
 	}
-	return m.calls.routeID(m.sc.idOf(), m.sc.methodOf(), wire, now, func(read *readSpec) *Response {
+	return m.calls.routeID(m.sc.idOf(), m.sc.methodOf(), wire, m.first, now, func(read *readSpec) *Response {
 		if read != nil {
 			a := scannedAnswer(&m.sc, read, wire)
 			a.FirstByte, a.Done = m.first, now

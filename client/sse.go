@@ -30,7 +30,8 @@ type sseTransport struct {
 	calls     *calls      // answers matched to callers, cancelled ids remembered
 	maxAnswer int64       // bytes; a bigger event is a protocol failure of its read
 
-	stopStream context.CancelFunc // ends the GET stream
+	life       context.Context    // the session's: ends when it closes (bounds every POST)
+	stopStream context.CancelFunc // ends the GET stream and life
 	readerDone chan struct{}      // closed when readLoop has returned
 	bg         sync.WaitGroup     // cancellations and replies being POSTed
 	closeOnce  sync.Once
@@ -54,7 +55,7 @@ func startSSE(ctx context.Context, sseURL string, headers http.Header, late Late
 	streamCtx, stop := context.WithCancel(context.Background())
 	t := &sseTransport{
 		sseURL: sseURL, client: newHTTPClient(), headers: headers, calls: newCalls(late), maxAnswer: answerLimit(maxAnswer),
-		stopStream: stop, readerDone: make(chan struct{}), failed: make(chan struct{}),
+		life: streamCtx, stopStream: stop, readerDone: make(chan struct{}), failed: make(chan struct{}),
 	}
 	wctx, cancel := context.WithTimeout(ctx, endpointTimeout)
 	defer cancel()
@@ -237,22 +238,112 @@ func (t *sseTransport) call(ctx context.Context, req Request) (*Response, error)
 		return nil, t.deadErr
 	default:
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // never POST a request whose caller is gone: nothing to cancel
+	}
 	ch := t.calls.addCall(req.ID, req.method, req.read)
 	sent := time.Now()
-	ack, err := t.post(ctx, req.body, req.method)
-	switch {
-	case err != nil && ctx.Err() == nil:
-		t.calls.forget(req.ID)
-		return nil, err
-	case err == nil && isAnswerFor(ack, req.ID) && t.calls.forget(req.ID):
-		// A server that answers in the POST body as well: take it there.
-		return &Response{Body: ack, WireBytes: int64(len(ack)), Sent: sent, Done: time.Now(), Status: http.StatusOK}, nil
-	case err == nil:
-		req.tellAccepted() // the POST was acknowledged: the server has it
+	p := &ssePost{done: make(chan struct{})}
+	t.bg.Go(func() { p.run(t, req) })
+	dead := func() error { return t.deadErr }
+	select {
+	case <-p.done:
+		switch {
+		case p.err != nil && t.calls.forget(req.ID):
+			return nil, p.err
+		case p.err == nil && isAnswerFor(p.ack, req.ID) && t.calls.forget(req.ID):
+			// A server that answers in the POST body as well: take it there.
+			return &Response{Body: p.ack, WireBytes: int64(len(p.ack)), Sent: sent, Done: time.Now(), Status: http.StatusOK}, nil
+		case p.err == nil:
+			req.tellAccepted() // the POST was acknowledged: the server has it
+		}
+	case <-ctx.Done():
+		// Cut before the POST was acknowledged: the cancel waits for the
+		// acknowledgement (a cancel POSTed now could overtake its request),
+		// and is not sent at all when the POST fails: the server never
+		// had the request.
+		a, cancelled, err := t.calls.wait(ctx, req.ID, ch, t.failed, dead)
+		if cancelled {
+			p.onAccepted(func() { t.calls.sendCancel(ctx, req, t.postCancel) })
+		}
+		return answered(a, err, sent)
+	case a := <-ch: // the answer came on the stream before the POST's acknowledgement
+		req.tellAccepted()
+		ch <- a
 	}
-	return t.calls.await(ctx, req, ch, sent, t.failed, func() error { return t.deadErr }, func(n Request) {
-		t.background(func(ctx context.Context) { _, _ = t.post(ctx, n.body, n.method) })
+	return t.calls.await(ctx, req, ch, sent, t.failed, dead, t.postCancel)
+}
+
+// postCancel POSTs a notifications/cancelled in the background and tells
+// its OnAccepted hook once the server acknowledged it.
+func (t *sseTransport) postCancel(n Request) {
+	t.background(func(ctx context.Context) {
+		if _, err := t.post(ctx, n.body, n.method); err == nil {
+			n.tellAccepted()
+		}
 	})
+}
+
+// acceptTimeout bounds a request's POST. The POST is not cut when its
+// read is (the read returns at once; the POST goes on in the background),
+// so that whether the server has the request is known before a cancel is
+// sent.
+const acceptTimeout = 30 * time.Second
+
+// ssePost is one request's POST, run in the background: done is closed
+// with its outcome; a read cut before then leaves what to do once the
+// POST is acknowledged (send its cancel).
+type ssePost struct {
+	done chan struct{}
+	ack  []byte
+	err  error
+
+	mu       sync.Mutex
+	finished bool
+	then     func() // run once acknowledged, when set before the POST finished
+}
+
+// run POSTs req, bounded by acceptTimeout and the session's life.
+func (p *ssePost) run(t *sseTransport, req Request) {
+	ctx, cancel := context.WithTimeout(t.life, acceptTimeout)
+	defer cancel()
+	p.ack, p.err = t.post(ctx, req.body, req.method)
+	p.mu.Lock()
+	p.finished = true
+	then := p.then
+	p.mu.Unlock()
+	close(p.done)
+	if then != nil && p.err == nil {
+		then()
+	}
+}
+
+// onAccepted runs f once the POST is acknowledged: now if it already is,
+// never if it failed.
+func (p *ssePost) onAccepted(f func()) {
+	p.mu.Lock()
+	if !p.finished {
+		p.then = f
+		p.mu.Unlock()
+		return
+	}
+	p.mu.Unlock()
+	if p.err == nil {
+		f()
+	}
+}
+
+// answered is what a call given up on returns: an answer that raced the
+// end after all, or the error.
+func answered(a *Response, err error, sent time.Time) (*Response, error) {
+	switch {
+	case err != nil:
+		return nil, err
+	case a.err != nil:
+		return nil, a.err
+	}
+	a.Sent = sent
+	return a, nil
 }
 
 func (t *sseTransport) notify(ctx context.Context, req Request) error {

@@ -167,7 +167,7 @@ func TestSSECancellationAndLateAnswer(t *testing.T) {
 			send(answer) // a server that does not honour the cancellation
 		}
 	})
-	tr := f.start(t, func(wire int64, after time.Duration) { lates <- lateAnswer{wire, after} })
+	tr := f.start(t, func(l Late) { lates <- lateAnswer{l.WireBytes, l.AfterCancel} })
 	ctx, cancel := context.WithTimeoutCause(context.Background(), 300*time.Millisecond, errors.New("read timeout"))
 	defer cancel()
 	if _, err := tr.call(ctx, testRequest(7, protocol.MethodResourcesRead)); !errors.Is(err, context.DeadlineExceeded) {

@@ -236,7 +236,7 @@ func (t *stdioTransport) call(ctx context.Context, req Request) (*Response, erro
 	// leaves a tombstone and a cancellation, as for any sent request.
 	// A cancellation goes in the background, so the read's end is never
 	// delayed by a full pipe.
-	return t.calls.await(ctx, req, ch, sent, t.failed, func() error { return t.deadBefore(req.method) }, func(n Request) { t.background(n.body) })
+	return t.calls.await(ctx, req, ch, sent, t.failed, func() error { return t.deadBefore(req.method) }, t.backgroundRequest)
 }
 
 func (t *stdioTransport) notify(ctx context.Context, req Request) error {

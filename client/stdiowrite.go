@@ -97,7 +97,11 @@ func (t *stdioTransport) write(ctx context.Context, msg []byte) (handed bool, er
 
 // background sends msg without making anyone wait for it; once the
 // session is closing it sends nothing.
-func (t *stdioTransport) background(msg []byte) {
+func (t *stdioTransport) background(msg []byte) { t.backgroundRequest(Request{body: msg}) }
+
+// backgroundRequest is background for a request or notification, whose
+// OnAccepted hook is told once it is written whole to the child's stdin.
+func (t *stdioTransport) backgroundRequest(req Request) {
 	t.bgMu.Lock()
 	defer t.bgMu.Unlock()
 	select {
@@ -108,7 +112,9 @@ func (t *stdioTransport) background(msg []byte) {
 	t.bg.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), backgroundSendTimeout)
 		defer cancel()
-		_, _ = t.write(ctx, msg)
+		if handed, err := t.write(ctx, req.body); handed && err == nil {
+			req.tellAccepted()
+		}
 	})
 }
 

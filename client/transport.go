@@ -92,8 +92,3 @@ type sessionIDTransport interface {
 	transport
 	liveSessionID() string
 }
-
-// LateFunc receives an answer that arrived after its read was cancelled:
-// the server did not honour the cancellation. The load driver counts these
-// (late answers, wasted bytes, time from the cancel).
-type LateFunc func(wireBytes int64, afterCancel time.Duration)

@@ -36,7 +36,7 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	rec.Schedule(len(atts))
 
 	// A late answer to any read of the turn is recorded in its phase.
-	tctx, cancel := client.WithLate(ctx, rec.LateAnswer), context.CancelFunc(func() {})
+	tctx, cancel := client.WithLate(ctx, lateTo(rec)), context.CancelFunc(func() {})
 	if d > 0 {
 		tctx, cancel = context.WithDeadlineCause(tctx, intended.Add(d), errDeadline)
 	}
@@ -57,6 +57,13 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	outcomes[last], ends[last] = r.doRead(tctx, s, intended, atts[last], rec)
 	wg.Wait()
 	rec.Turn(r.turnSample(intended, started, outcomes, ends))
+}
+
+// lateTo records a late answer, judged by the client, in rec.
+func lateTo(rec *stats.Recorder) client.LateFunc {
+	return func(l client.Late) {
+		rec.Late(stats.LateSample{WireBytes: l.WireBytes, AfterCancel: l.AfterCancel, Ignored: l.Ignored, Allowance: l.Allowance})
+	}
 }
 
 // turnSample sums up a turn from its reads: cut when the deadline

@@ -128,7 +128,7 @@ func footerKind(label string) string {
 	switch label {
 	case "turns", "no method", "not found", "shape":
 		return "outcomes"
-	case "cancelled", "late":
+	case "cancelled", "late", "ignored":
 		return "cancellation"
 	case "inflation":
 		return "bytes"

@@ -133,10 +133,13 @@ func mdTurns(b *bytes.Buffer, r *results.Result) {
 	b.WriteString("### Turn ends\n\n")
 	mdTable(b, "rrrrr", []string{"turns", "complete", "cut by the deadline", "failed", "dropped"}, [][]string{{
 		numfmt.Count(tot.Turns), numfmt.Count(e.Complete), numfmt.Count(e.Cut), numfmt.Count(e.Failed), numfmt.Count(e.Dropped)}})
-	cancelled, late := cancellationText(r.Cancellation)
+	cancelled, late, ignored := cancellationText(r.Cancellation)
 	fmt.Fprintf(b, "- **cancelled**: %s", mdEscape(cancelled))
 	if late != "" {
-		fmt.Fprintf(b, ": %s", mdEscape(late))
+		fmt.Fprintf(b, "\n- **late**: %s", mdEscape(late))
+	}
+	if ignored != "" {
+		fmt.Fprintf(b, "\n- **ignored**: %s", mdEscape(ignored))
 	}
 	fmt.Fprintf(b, "\n- **shape**: %s\n", mdEscape(shapeText(r.Shape)))
 	if wu := r.Warmup; wu.Scheduled > 0 || wu.Turns > 0 {

@@ -224,10 +224,17 @@ func footerFields(r *results.Result) [][2]string {
 	e := tot.TurnEnds
 	add("turns", "%s: %s complete, %s cut by the deadline, %s failed, %s dropped (never started)", numfmt.Count(tot.Turns),
 		numfmt.Count(e.Complete), numfmt.Count(e.Cut), numfmt.Count(e.Failed), numfmt.Count(e.Dropped))
-	cancelled, late := cancellationText(r.Cancellation)
+	cancelled, late, ignored := cancellationText(r.Cancellation)
 	add("cancelled", "%s", cancelled)
-	if late != "" {
-		add("late", "%s", late)
+	for _, l := range [][2]string{{"late", late}, {"ignored", ignored}} {
+		if l[1] == "" {
+			continue
+		}
+		label := l[0]
+		for _, line := range strings.Split(wrapText(l[1], 100-len("ignored    ")), "\n") {
+			add(label, "%s", line)
+			label = "" // a continuation
+		}
 	}
 	add("inflation", "%s", inflationText(r.Classes))
 	if n := r.Totals.Outcomes["method_not_found"]; n > 0 {

@@ -144,22 +144,53 @@ func generatorBound(r *results.Result) string {
 }
 
 // cancellationText says what was cancelled and what the server did after:
-// late answers where they can be seen ("not observable" where they cannot,
-// never a 0 that reads as "honoured"), and, when some came, what they
-// wasted and when.
-func cancellationText(c results.Cancellation) (cancelled, late string) {
+// answers after the cancel where they can be seen ("not observable" where
+// they cannot, never a 0 that reads as "honoured"), what they wasted and
+// when — they may have crossed the cancel on the wire, no verdict — and,
+// on a line of its own, the cancels the server ignored: answers that
+// started beyond the round-trip allowance after the cancel reached it, the
+// only verdict against the server ("" when the document does not say).
+func cancellationText(c results.Cancellation) (cancelled, late, ignored string) {
 	switch {
 	case c.LateAnswers == nil:
-		return numfmt.Count(c.Cancelled) + " reads; late answers not observable on this transport (the request's stream is closed)", ""
+		return numfmt.Count(c.Cancelled) + " reads; late answers not observable on this transport (the request's stream is closed)", "", ""
 	case *c.LateAnswers == 0:
-		return fmt.Sprintf("%s reads, 0 late answers (watched until %s after the last turn)",
-			numfmt.Count(c.Cancelled), numfmt.Ms(c.LateWatchMs)), ""
+		return fmt.Sprintf("%s reads, 0 answered after the cancel (watched until %s after the last turn)",
+			numfmt.Count(c.Cancelled), numfmt.Ms(c.LateWatchMs)), "", ""
 	}
-	var wasted int64
+	var wasted, ign, ignBytes int64
 	if c.WastedBytes != nil {
 		wasted = *c.WastedBytes
 	}
-	return fmt.Sprintf("%s reads, %s late answers (the server did not honour the cancel)", numfmt.Count(c.Cancelled), numfmt.Count(*c.LateAnswers)),
-		fmt.Sprintf("%s wasted; answers came p50 %s, max %s after the cancel",
-			numfmt.Bytes(wasted), numfmt.Ms(c.CancelToLateMs.P50Ms), numfmt.Ms(c.CancelToLateMs.MaxMs))
+	if c.Ignored != nil {
+		ign = *c.Ignored
+	}
+	if c.IgnoredBytes != nil {
+		ignBytes = *c.IgnoredBytes
+	}
+	crossed := "they crossed it on the wire"
+	switch {
+	case c.Ignored == nil:
+		crossed = "they crossed it on the wire or were ignored"
+	case ign == *c.LateAnswers:
+		crossed = "every one ignored it"
+	case ign > 0:
+		crossed = fmt.Sprintf("%s crossed it on the wire, %s ignored it", numfmt.Count(*c.LateAnswers-ign), numfmt.Count(ign))
+	}
+	late = fmt.Sprintf("%s answered after the cancel, %s wasted: %s (they came p50 %s, max %s after the cancel)",
+		numfmt.Count(*c.LateAnswers), numfmt.Bytes(wasted), crossed, numfmt.Ms(c.CancelToLateMs.P50Ms), numfmt.Ms(c.CancelToLateMs.MaxMs))
+	if c.Ignored == nil {
+		return numfmt.Count(c.Cancelled) + " reads", late, ""
+	}
+	allowance := "the round-trip allowance"
+	if c.AllowanceMs != nil {
+		allowance += " " + numfmt.Ms(*c.AllowanceMs)
+	}
+	if ign == 0 {
+		ignored = fmt.Sprintf("0 ignored the cancel: every answer after it started within %s of the cancel reaching the server", allowance)
+	} else {
+		ignored = fmt.Sprintf("%s ignored the cancel (%s): the answer started more than %s after the cancel reached the server, which had time to act on it and did not honour it",
+			numfmt.Count(ign), numfmt.Bytes(ignBytes), allowance)
+	}
+	return numfmt.Count(c.Cancelled) + " reads", late, ignored
 }

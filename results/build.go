@@ -133,6 +133,12 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 		late, wasted := measured.Cancel.LateAnswers, measured.Cancel.WastedBytes
 		r.Cancellation.LateAnswers, r.Cancellation.WastedBytes = &late, &wasted
 		r.Cancellation.LateWatchMs = millis(m.LateWatch)
+		ignored, ignoredBytes := measured.Cancel.Ignored, measured.Cancel.IgnoredBytes
+		r.Cancellation.Ignored, r.Cancellation.IgnoredBytes = &ignored, &ignoredBytes
+		if late > 0 {
+			allowance := millis(measured.Cancel.Allowance)
+			r.Cancellation.AllowanceMs = &allowance
+		}
 	}
 	for _, c := range measured.Classes {
 		if c == nil {

@@ -196,7 +196,10 @@ func TestBuildBrokenIdentityIsRecorded(t *testing.T) {
 	if c.Cancelled != 7 || c.LateAnswers == nil || *c.LateAnswers != 2 || *c.WastedBytes != 2*pngWire || c.CancelToLateMs.Count != 2 || c.LateWatchMs != 250 {
 		t.Errorf("cancellation %+v", c)
 	}
-	if c := fixture(t, false).Cancellation; c.Observable || c.LateAnswers != nil || c.WastedBytes != nil {
+	if c.Ignored == nil || *c.Ignored != 1 || *c.IgnoredBytes != pngWire || c.AllowanceMs == nil || *c.AllowanceMs != 25 {
+		t.Errorf("of the late answers, one ignored the cancel (25 ms allowance): %+v", c)
+	}
+	if c := fixture(t, false).Cancellation; c.Observable || c.LateAnswers != nil || c.WastedBytes != nil || c.Ignored != nil || c.IgnoredBytes != nil || c.AllowanceMs != nil {
 		t.Errorf("over Streamable HTTP late answers cannot be seen: want null, not 0; got %+v", c)
 	}
 	if r.Shape.MIMEMismatch != 3 || r.Shape.URIRewritten != 1 || !r.Partial {

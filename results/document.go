@@ -311,19 +311,27 @@ type TurnSize struct {
 }
 
 // Cancellation is what the turn deadline cancelled and what the server did
-// after: a late answer is a cancel the server did not honour (an answer to
-// a read the deadline or the timeout gave up on). Where the transport
-// cannot see one (Streamable HTTP closes the request's stream), Observable
-// is false and LateAnswers and WastedBytes are null: "not observable",
-// never a 0 that would read as "the server honoured it". LateWatchMs is
+// after: a late answer is an answer to a read the deadline or the timeout
+// gave up on, its bytes wasted — it may have crossed the cancel on the
+// wire. Ignored counts apart the late answers whose first byte came more
+// than the round-trip allowance (AllowanceMs, the largest used) after the
+// cancel was on the server's side: cancels the server had time to act on,
+// the only verdict against it. Where the transport cannot see late answers
+// (Streamable HTTP closes the request's stream), Observable is false and
+// LateAnswers, WastedBytes, Ignored and IgnoredBytes are null: "not
+// observable", never a 0 that would read as "the server honoured it";
+// AllowanceMs is null too when no late answer was judged. LateWatchMs is
 // how long after the last turn the run kept watching for late answers.
 type Cancellation struct {
-	Cancelled      int64   `json:"cancelled"`
-	Observable     bool    `json:"late_observable"`
-	LateAnswers    *int64  `json:"late_answers"`
-	WastedBytes    *int64  `json:"wasted_bytes"`
-	LateWatchMs    float64 `json:"late_watch_ms"`
-	CancelToLateMs Latency `json:"cancel_to_late_ms"` // a zero block (count 0) when none
+	Cancelled      int64    `json:"cancelled"`
+	Observable     bool     `json:"late_observable"`
+	LateAnswers    *int64   `json:"late_answers"`
+	WastedBytes    *int64   `json:"wasted_bytes"`
+	LateWatchMs    float64  `json:"late_watch_ms"`
+	CancelToLateMs Latency  `json:"cancel_to_late_ms"` // a zero block (count 0) when none
+	Ignored        *int64   `json:"ignored"`
+	IgnoredBytes   *int64   `json:"ignored_bytes"`
+	AllowanceMs    *float64 `json:"allowance_ms"`
 }
 
 // Shape counts the response-shape findings: entries with neither or both

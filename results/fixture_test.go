@@ -91,7 +91,7 @@ func fixtureRun(troubled bool) *stats.Phase {
 		rec.Schedule(8)
 		read(7, 1, stats.Cancelled, false, 0, 0, 0, 0) // one of the 8 is never counted
 		rec.LateAnswer(pngWire, 30*time.Millisecond)
-		rec.LateAnswer(pngWire, 250*time.Millisecond)
+		rec.Late(stats.LateSample{WireBytes: pngWire, AfterCancel: 250 * time.Millisecond, Ignored: true, Allowance: 25 * time.Millisecond})
 		rec.Shape(stats.Shape{MIMEMismatch: 3, URIRewritten: 1})
 	}
 	return rec.Phase()

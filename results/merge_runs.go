@@ -66,6 +66,15 @@ func runsOf(r *Result) (measured, warmup *stats.Phase, err error) {
 	if r.Cancellation.WastedBytes != nil {
 		m.Cancel.WastedBytes = *r.Cancellation.WastedBytes
 	}
+	if r.Cancellation.Ignored != nil {
+		m.Cancel.Ignored = *r.Cancellation.Ignored
+	}
+	if r.Cancellation.IgnoredBytes != nil {
+		m.Cancel.IgnoredBytes = *r.Cancellation.IgnoredBytes
+	}
+	if r.Cancellation.AllowanceMs != nil {
+		m.Cancel.Allowance = msDuration(*r.Cancellation.AllowanceMs)
+	}
 	s := r.Shape
 	m.Shape = stats.Shape{Neither: s.Neither, Both: s.Both, URIRewritten: s.URIRewritten, MIMEMissing: s.MIMEMissing,
 		MIMEMismatch: s.MIMEMismatch, BadBase64: s.BadBase64, EmptyContents: s.EmptyContents, MultiEntry: s.MultiEntry}

@@ -45,6 +45,9 @@ func (r *Phase) Merge(o *Phase) {
 	r.Cancel.Cancelled += o.Cancel.Cancelled
 	r.Cancel.LateAnswers += o.Cancel.LateAnswers
 	r.Cancel.WastedBytes += o.Cancel.WastedBytes
+	r.Cancel.Ignored += o.Cancel.Ignored
+	r.Cancel.IgnoredBytes += o.Cancel.IgnoredBytes
+	r.Cancel.Allowance = max(r.Cancel.Allowance, o.Cancel.Allowance)
 	r.Shape.Add(o.Shape)
 	r.ByteCounts.Add(o.ByteCounts)
 	r.TimelineBeyond += o.TimelineBeyond

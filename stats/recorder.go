@@ -140,12 +140,26 @@ type ClassStats struct {
 }
 
 // Cancellation counts reads cancelled by a turn deadline and what the
-// server did after: a late answer means it did not honour the cancel.
+// server did after: a late answer came after the cancel (its bytes
+// wasted; it may have crossed the cancel on the wire); of those, Ignored
+// came so long after the cancel reached the server (beyond the round-trip
+// allowance) that the server had time to act on it and did not.
 type Cancellation struct {
 	Cancelled    int64
 	LateAnswers  int64
 	WastedBytes  int64
 	CancelToLate *Histogram // time from the cancel to the late answer
+	Ignored      int64
+	IgnoredBytes int64
+	Allowance    time.Duration // the largest round-trip allowance a late answer was judged with
+}
+
+// LateSample is one answer that arrived for a cancelled read.
+type LateSample struct {
+	WireBytes   int64
+	AfterCancel time.Duration
+	Ignored     bool          // the server had time to act on the cancel
+	Allowance   time.Duration // the round-trip allowance it was judged with
 }
 
 // Shape counts findings of the response-shape checks (docs/measurement.md (shape)).
@@ -331,14 +345,25 @@ func (r *Recorder) ReadP99() time.Duration {
 // charged to the phase of its read; once Run has been called it is no
 // longer this run's and is ignored.
 func (r *Recorder) LateAnswer(wireBytes int64, afterCancel time.Duration) {
+	r.Late(LateSample{WireBytes: wireBytes, AfterCancel: afterCancel})
+}
+
+// Late records a late answer with its judgement (see LateAnswer).
+func (r *Recorder) Late(s LateSample) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return
 	}
-	r.run.Cancel.LateAnswers++
-	r.run.Cancel.WastedBytes += wireBytes
-	r.run.Cancel.CancelToLate.Record(afterCancel)
+	c := &r.run.Cancel
+	c.LateAnswers++
+	c.WastedBytes += s.WireBytes
+	c.CancelToLate.Record(s.AfterCancel)
+	c.Allowance = max(c.Allowance, s.Allowance)
+	if s.Ignored {
+		c.Ignored++
+		c.IgnoredBytes += s.WireBytes
+	}
 }
 
 // Shape adds response-shape findings.

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// busyMachine keeps every core busy with CPU-burning child processes
+// until the test ends (and at most a minute): the cancellation verdicts
+// must hold on a loaded machine, where the server and readbench are both
+// scheduled late.
+func busyMachine(t *testing.T) {
+	t.Helper()
+	ctx, stop := context.WithTimeout(context.Background(), time.Minute)
+	var cmds []*exec.Cmd
+	for range runtime.NumCPU() {
+		c := exec.CommandContext(ctx, "yes") // stdout is the null device
+		if err := c.Start(); err != nil {
+			t.Skipf("cannot start a CPU burner: %v", err)
+		}
+		cmds = append(cmds, c)
+	}
+	t.Cleanup(func() {
+		stop()
+		for _, c := range cmds {
+			_ = c.Wait()
+		}
+	})
+}
+
+// cancelSplit is the part of the result the split is read from.
+type cancelSplit struct {
+	Cancelled    int64    `json:"cancelled"`
+	LateAnswers  *int64   `json:"late_answers"`
+	WastedBytes  *int64   `json:"wasted_bytes"`
+	Ignored      *int64   `json:"ignored"`
+	IgnoredBytes *int64   `json:"ignored_bytes"`
+	AllowanceMs  *float64 `json:"allowance_ms"`
+}
+
+func runCancelSplit(t *testing.T, body string) (cancelSplit, string) {
+	t.Helper()
+	dir := t.TempDir()
+	stdout, stderr, _ := readbench(t, dir, "run", writeWorkload(t, dir, body), "--out", "r.json")
+	data, err := os.ReadFile(filepath.Join(dir, "r.json"))
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, stdout, stderr)
+	}
+	var doc struct {
+		Cancellation cancelSplit `json:"cancellation"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	c := doc.Cancellation
+	if c.LateAnswers == nil || c.Ignored == nil || c.IgnoredBytes == nil {
+		t.Fatalf("over stdio late answers are observable: want late_answers and ignored counted, got %+v", c)
+	}
+	return c, stdout
+}
+
+// TestCancelSplitOverStdio: against the simulated server over stdio, on a
+// machine made busy on purpose, every answer after the cancel is counted
+// (bytes wasted), but only a cancel the server had time to act on counts
+// as ignored. A server that honours cancellation (its delay outlasts the
+// deadline, so the cancel reaches it while it waits) gets 0 ignored in
+// each of five runs; one that ignores it (a delay six times the deadline)
+// gets every late answer ignored, and the report says so on a line of its
+// own.
+func TestCancelSplitOverStdio(t *testing.T) {
+	busyMachine(t)
+	for i := range 5 {
+		c, table := runCancelSplit(t, `
+name: honours
+load: {rate: 40/s, duration: 1s}
+turn: {attachments: 2, read_timeout: 5s, deadline: 100ms}
+mix:
+  - {class: slow, uri: "sim:///slow?mime=text/plain&size=20000&delay=300ms"}
+`)
+		if *c.Ignored != 0 || *c.IgnoredBytes != 0 {
+			t.Errorf("run %d: an honouring server was judged to ignore %d cancels (%d answered after the cancel, allowance %v ms)\n%s",
+				i+1, *c.Ignored, *c.LateAnswers, deref(c.AllowanceMs), table)
+		}
+		if c.Cancelled == 0 {
+			t.Errorf("run %d: nothing was cancelled", i+1)
+		}
+	}
+
+	c, table := runCancelSplit(t, `
+name: deaf
+load: {rate: 20/s, duration: 1s}
+turn: {attachments: 2, read_timeout: 5s, deadline: 100ms}
+mix:
+  - {class: deaf, uri: "sim:///deaf?mime=text/plain&size=1000&delay=600ms&honor_cancel=false"}
+`)
+	if *c.LateAnswers == 0 || *c.Ignored != *c.LateAnswers || *c.IgnoredBytes != *c.WastedBytes {
+		t.Errorf("a server that ignores cancellation: want every late answer ignored, got %+v", c)
+	}
+	if c.AllowanceMs == nil || *c.AllowanceMs < 25 {
+		t.Errorf("allowance_ms %v: at least the 25 ms floor", c.AllowanceMs)
+	}
+	for _, want := range []string{"answered after the cancel", "every one ignored it", "ignored the cancel (", "did not honour it"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("the table does not say %q:\n%s", want, table)
+		}
+	}
+}
+
+func deref(f *float64) any {
+	if f == nil {
+		return nil
+	}
+	return *f
+}
