@@ -69,6 +69,7 @@ type answer struct {
 	sse         bool   // HTTP: the read asked for an SSE answer (sse=true)
 	read        bool   // a resources/read answer: counts toward Stats and CrashAfter
 	late        bool   // answered although cancelled (honor_cancel=false)
+	honours     bool   // a read that stops on cancellation: not written once cancelled
 	initialized string // initialize: the version negotiated
 	wire        Wire   // a read's framing or matching violation (wire=)
 }

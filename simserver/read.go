@@ -53,7 +53,7 @@ func (s *Server) read(ctx, base context.Context, c *call) answer {
 			a = s.fail(c.id, overCap(n, s.opts.MaxMessage))
 		}
 	}
-	a.read, a.late, a.sse = true, late, spec.SSE
+	a.read, a.late, a.sse, a.honours = true, late, spec.SSE, spec.HonorCancel
 	return a
 }
 

@@ -222,9 +222,12 @@ func (c *stdioConn) start(ctx context.Context, wg *sync.WaitGroup, cl *call) {
 			return
 		}
 		sent := false
-		if a.wire != WireNone {
+		switch {
+		case a.wire != WireNone:
 			sent = c.writeWire(rctx, &a)
-		} else {
+		case a.honours:
+			sent = c.writeUnlessCancelled(rctx, a.parts)
+		default:
 			sent = c.write(a.parts)
 		}
 		if sent && a.read {
@@ -261,6 +264,26 @@ func (c *stdioConn) write(parts [][]byte) bool {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	last := c.writers.Add(-1) == 0
+	return c.putLocked(parts, last)
+}
+
+// writeUnlessCancelled is write for a read that honours cancellation:
+// ctx is checked with the writer's lock held, so an answer is never
+// written after the loop has read its cancel. The loop cancels ctx as it
+// reads notifications/cancelled, before it reads (and answers) whatever
+// follows, so every answer the loop writes after that cancel — a ping's,
+// say — is behind this one in the stream, or this one is not sent.
+func (c *stdioConn) writeUnlessCancelled(ctx context.Context, parts [][]byte) bool {
+	c.writers.Add(1)
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	last := c.writers.Add(-1) == 0
+	if ctx.Err() != nil {
+		if last && c.werr == nil && c.w.Buffered() > 0 {
+			c.werr = c.w.Flush() // the writers waiting behind this one counted on it
+		}
+		return false
+	}
 	return c.putLocked(parts, last)
 }
 
