@@ -32,11 +32,18 @@ const (
 )
 
 // cancelTarget picks the read to cancel and how long its first byte takes
-// uncancelled (0 when unknown), or says why there is none.
-func (c *checker) cancelTarget() (uri string, takes time.Duration, why string) {
+// uncancelled (0 when unknown), or says why there is none. A --cancel-uri
+// is read once uncancelled first: without its time the watch would be a
+// fixed second, and a server that ignores the cancel but answers later
+// than that would pass.
+func (c *checker) cancelTarget(ctx context.Context) (uri string, takes time.Duration, why string) {
 	switch {
 	case c.o.CancelURI != "":
-		return c.o.CancelURI, 0, ""
+		takes, err := c.timeUncancelled(ctx, c.o.CancelURI)
+		if err != nil {
+			return "", 0, fmt.Sprintf("could not time --cancel-uri %s uncancelled: %v", c.o.CancelURI, err)
+		}
+		return c.o.CancelURI, takes, ""
 	case c.sim:
 		return simCancelURI, simCancelTime, ""
 	case c.slowest.uri != "":
@@ -58,9 +65,9 @@ type cancelPlan struct {
 // era say, and watches for an answer that should not come.
 func (c *checker) cancellation(ctx context.Context) {
 	if c.s.PerRequestStream() && c.s.Modern() {
-		uri, takes, why := c.cancelTarget()
+		uri, takes, why := c.cancelTarget(ctx)
 		if uri == "" {
-			c.rep.add("cancellation", Skip, "", why)
+			c.rep.add("cancellation", Skip, c.o.CancelURI, why)
 			return
 		}
 		at := cancelAfter
@@ -87,16 +94,17 @@ func (c *checker) cancellation(ctx context.Context) {
 // planCancel picks the read, measures the round trip and says when to
 // cancel; why says why no probe can tell anything.
 func (c *checker) planCancel(ctx context.Context) (cancelPlan, string) {
-	uri, takes, why := c.cancelTarget()
+	uri, takes, why := c.cancelTarget(ctx)
 	if uri == "" {
-		return cancelPlan{}, why
+		return cancelPlan{uri: c.o.CancelURI}, why
 	}
 	p := cancelPlan{uri: uri, at: cancelAfter, watch: cancelWatch}
 	p.rtt = c.roundTrip(ctx)
 	p.allowance = max(rttFactor*p.rtt, rttFloor)
 	if takes > 0 {
 		p.at = min(cancelAfter, takes/4)
-		p.watch = min(max(cancelWatch, 2*takes), maxWatch)
+		// Long enough to see the answer of a server that ignores the cancel.
+		p.watch = max(min(max(cancelWatch, 2*takes), maxWatch), takes+2*p.allowance)
 		if takes-p.at <= 2*p.allowance {
 			return p, fmt.Sprintf("could not find a read slow enough to cancel: the slowest sampled read's first byte came after %s, "+
 				"too soon after a cancel at %s to tell a server that ignores it (round-trip allowance %s); give a slower --cancel-uri",
@@ -104,6 +112,22 @@ func (c *checker) planCancel(ctx context.Context) (cancelPlan, string) {
 		}
 	}
 	return p, ""
+}
+
+// timeUncancelled reads uri once, uncancelled, and returns when its
+// answer started (see answerStart), counted from the send.
+func (c *checker) timeUncancelled(ctx context.Context, uri string) (time.Duration, error) {
+	rctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+	defer cancel()
+	a, err := c.s.Read(rctx, uri)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			return 0, fmt.Errorf("no answer within the --timeout of %s (a longer --timeout lets the check time it)", c.o.Timeout)
+		}
+		return 0, err
+	}
+	at, _ := c.answerStart(a.FirstByte, a.Done)
+	return at.Sub(a.Sent), nil
 }
 
 // roundTrip times a few small reads on the session (a URI that cannot

@@ -56,7 +56,7 @@ func TestCheckStatelessLegacyCancelNotApplicable(t *testing.T) {
 // cancellation verdicts. The simulated server's delayed read (500 ms,
 // cancelled at 50 ms, far beyond any round trip) that honours the cancel
 // passes every time; one that ignores it (honor_cancel=false) fails every
-// time as "ignored the cancel".
+// time as "ignored the cancel", however long it takes to answer.
 func TestCheckCancelVerdictsRepeat(t *testing.T) {
 	t.Parallel()
 	const runs = 5
@@ -65,6 +65,9 @@ func TestCheckCancelVerdictsRepeat(t *testing.T) {
 	}{
 		{"sim:///readbench-check/slow.txt?mime=text/plain&size=1024&delay=500ms", "pass", "no answer within"},
 		{"sim:///readbench-check/slow.txt?mime=text/plain&size=1024&delay=500ms&honor_cancel=false", "fail", "ignored the cancel"},
+		// Slower than the fixed one-second watch: the check times the read
+		// uncancelled first and watches long enough to see the answer.
+		{"sim:///readbench-check/slow.txt?mime=text/plain&size=1024&delay=1500ms&honor_cancel=false", "fail", "ignored the cancel"},
 	} {
 		for i := range runs {
 			d, _, _ := runCheck(t, "--sample", "1", "--cancel-uri", c.uri)
