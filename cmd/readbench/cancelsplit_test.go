@@ -43,6 +43,10 @@ type cancelSplit struct {
 	Ignored      *int64   `json:"ignored"`
 	IgnoredBytes *int64   `json:"ignored_bytes"`
 	AllowanceMs  *float64 `json:"allowance_ms"`
+	CancelToLate struct {
+		P50Ms float64 `json:"p50_ms"`
+		MaxMs float64 `json:"max_ms"`
+	} `json:"cancel_to_late_ms"`
 }
 
 func runCancelSplit(t *testing.T, body string) (cancelSplit, string) {
@@ -110,11 +114,16 @@ mix:
 	if *c.LateAnswers == 0 || *c.Ignored != *c.LateAnswers || *c.IgnoredBytes != *c.WastedBytes {
 		t.Errorf("a server that ignores cancellation: want every late answer ignored, got %+v", c)
 	}
+	// Answered 600 ms after the send, cancelled at 100 ms: about 500 ms
+	// after the cancel (later on a busy machine, never sooner).
+	if p50 := c.CancelToLate.P50Ms; p50 < 450 || p50 > 2000 || c.CancelToLate.MaxMs < p50 {
+		t.Errorf("cancel_to_late_ms p50 %v max %v: want about 500 ms after the cancel", p50, c.CancelToLate.MaxMs)
+	}
 	if c.AllowanceMs == nil || *c.AllowanceMs < 25 {
 		t.Errorf("allowance_ms %v: at least the 25 ms floor", c.AllowanceMs)
 	}
 	flat := strings.Join(strings.Fields(table), " ") // the report wraps its sentences
-	for _, want := range []string{"answered after the cancel", "every one ignored it", "ignored the cancel (", "did not honour it"} {
+	for _, want := range []string{"answered after the cancel", "every one ignored it", "(they came p50 ", "ignored the cancel (", "did not honour it"} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the table does not say %q:\n%s", want, table)
 		}
