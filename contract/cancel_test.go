@@ -66,3 +66,11 @@ func TestJudgeLate(t *testing.T) {
 		}
 	}
 }
+
+// TestSimSlowURI: the simulated server's usual read to cancel is the one
+// simSlowURI makes for its time, so a slower one differs only in delay.
+func TestSimSlowURI(t *testing.T) {
+	if got := simSlowURI(simCancelTime); got != simCancelURI {
+		t.Errorf("simSlowURI(%s) = %q, want %q", simCancelTime, got, simCancelURI)
+	}
+}

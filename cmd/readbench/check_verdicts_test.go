@@ -53,7 +53,7 @@ func TestCheckStatelessLegacyCancelNotApplicable(t *testing.T) {
 }
 
 // TestCheckCancelVerdictsRepeat: identical checks give identical
-// cancellation verdicts. The simulated server's delayed read (500 ms,
+// cancellation verdicts. The simulated server's delayed read (1 s,
 // cancelled at 50 ms, far beyond any round trip) that honours the cancel
 // passes every time; one that ignores it (honor_cancel=false) fails every
 // time as "ignored the cancel", however long it takes to answer.
@@ -63,11 +63,11 @@ func TestCheckCancelVerdictsRepeat(t *testing.T) {
 	for _, c := range []struct {
 		uri, status, want string
 	}{
-		{"sim:///readbench-check/slow.txt?mime=text/plain&size=1024&delay=500ms", "pass", "no answer within"},
-		{"sim:///readbench-check/slow.txt?mime=text/plain&size=1024&delay=500ms&honor_cancel=false", "fail", "ignored the cancel"},
+		{"sim:///readbench-check/slow.txt?mime=text/plain&size=1024&delay=1s", "pass", "no answer within"},
+		{"sim:///readbench-check/slow.txt?mime=text/plain&size=1024&delay=1s&honor_cancel=false", "fail", "ignored the cancel"},
 		// Slower than the fixed one-second watch: the check times the read
 		// uncancelled first and watches long enough to see the answer.
-		{"sim:///readbench-check/slow.txt?mime=text/plain&size=1024&delay=1500ms&honor_cancel=false", "fail", "ignored the cancel"},
+		{"sim:///readbench-check/slow.txt?mime=text/plain&size=1024&delay=2500ms&honor_cancel=false", "fail", "ignored the cancel"},
 	} {
 		for i := range runs {
 			d, _, _ := runCheck(t, "--sample", "1", "--cancel-uri", c.uri)

@@ -81,15 +81,28 @@ mix:
 // never a 0% that reads as "no read would have been affected".
 func TestNoShareWithoutSentReads(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	table, stderr, code := readbench(t, dir, "run", "--rate", "100000/s", "--duration", "10ms", "--out", "r.json")
-	if code != exitFail {
-		t.Fatalf("exit %d, want %d (nothing sent)\n%s\n%s", code, exitFail, table, stderr)
-	}
-	raw := rawResult(t, filepath.Join(dir, "r.json"))
-	tot := raw["totals"].(map[string]any)
-	if out := tot["outcomes"].(map[string]any); out["dropped"] != tot["scheduled"] {
-		t.Fatalf("not every read was dropped: %v", out)
+	// On a busy machine the generator can still start a read or two
+	// before it falls behind: then the shares are measured, and the run
+	// is tried again (at most three times) until nothing was sent.
+	var dir, table string
+	var raw map[string]any
+	for try := 1; ; try++ {
+		dir = t.TempDir()
+		var stderr string
+		var code int
+		table, stderr, code = readbench(t, dir, "run", "--rate", "100000/s", "--duration", "10ms", "--out", "r.json")
+		raw = rawResult(t, filepath.Join(dir, "r.json"))
+		tot := raw["totals"].(map[string]any)
+		out := tot["outcomes"].(map[string]any)
+		if out["dropped"] == tot["scheduled"] {
+			if code != exitFail {
+				t.Fatalf("exit %d, want %d (nothing sent)\n%s\n%s", code, exitFail, table, stderr)
+			}
+			break
+		}
+		if try == 3 {
+			t.Fatalf("not every read was dropped in %d tries: %v", try, out)
+		}
 	}
 	for _, c := range raw["classes"].([]any) {
 		c := c.(map[string]any)
