@@ -154,6 +154,8 @@ func cancellationText(c results.Cancellation) (cancelled, late, ignored string) 
 	switch {
 	case c.LateAnswers == nil:
 		return numfmt.Count(c.Cancelled) + " reads; late answers not observable on this transport (the request's stream is closed)", "", ""
+	case c.Cancelled == 0:
+		return "0 reads", "", ""
 	case *c.LateAnswers == 0:
 		return fmt.Sprintf("%s reads, 0 answered after the cancel (watched until %s after the last turn)",
 			numfmt.Count(c.Cancelled), numfmt.Ms(c.LateWatchMs)), "", ""
@@ -187,7 +189,7 @@ func cancellationText(c results.Cancellation) (cancelled, late, ignored string) 
 		allowance += " " + numfmt.Ms(*c.AllowanceMs)
 	}
 	if ign == 0 {
-		ignored = fmt.Sprintf("0 ignored the cancel: every answer after it started within %s of the cancel reaching the server", allowance)
+		ignored = fmt.Sprintf("0 ignored the cancel: every answer after it was on its way before the server could act on the cancel (it started within %s of the cancel reaching the server, or before the server had read it)", allowance)
 	} else {
 		ignored = fmt.Sprintf("%s ignored the cancel (%s): the answer started more than %s after the cancel reached the server, which had time to act on it and did not honour it",
 			numfmt.Count(ign), numfmt.Bytes(ignBytes), allowance)
