@@ -239,3 +239,19 @@ func TestUnsteadyTakesTheKeptSecondsTogether(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldStepsDownOneResolution: the knee example's 400/s passes its
+// step, 450/s does not (the bisection ends 50/s apart), and 400/s breaks
+// when held: the next hold is one resolution below, 350/s, which holds —
+// not the grid's 200/s, half the knee, charged to the server.
+func TestHoldStepsDownOneResolution(t *testing.T) {
+	f := &timedServer{knee: 440, holdKnee: 360}
+	rep, err := Search(context.Background(), kneePlan(20*time.Second), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.MaxSustainableRate != 350 || rep.Hold == nil || !rep.Hold.Pass || rep.Hold.Rate != 350 || rep.FirstBadRate != 400 || rep.Resolution != 50 {
+		t.Errorf("reported %v (hold %+v, first bad %v, resolution %v), want 350 held, 400 bad, 50 apart: %s",
+			rep.MaxSustainableRate, rep.Hold, rep.FirstBadRate, rep.Resolution, rep.Conclusion)
+	}
+}

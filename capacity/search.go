@@ -1,12 +1,10 @@
 package capacity
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -16,8 +14,9 @@ import (
 // Plan is a rate search: the grid from From to To, each step Grow times
 // the one before (the last one To itself), then Refine bisection steps
 // between the last good and the first bad rate; then the candidate is
-// held for Hold (0: not held), stepping down to the next good rate below
-// it when the hold breaks the SLO, at most Holds holds. A step or hold
+// held for Hold (0: not held), stepping down by the bisection's final gap
+// (or to the next good step, when higher) when the hold breaks the SLO,
+// at most Holds holds. A step or hold
 // the generator could not drive cleanly is run again, at most Retries
 // times.
 type Plan struct {
@@ -224,25 +223,26 @@ func (s *search) attempt(phase string, rate float64, d time.Duration) (*Step, er
 }
 
 // confirm holds the candidate for Plan.Hold; when the hold breaks the SLO
-// it steps down to the next good rate below and holds that, at most
-// Plan.Holds holds. The rate reported is the one that held; what ended
-// the search changes when a hold broke (the SLO, now at a lower rate),
-// when the generator could not drive a hold (it cannot tell), or when
-// every hold broke (LimitHold).
+// it steps down and holds the next rate, at most Plan.Holds holds. The
+// next rate is one resolution of the search below (the gap the bisection
+// ended with), or the next good step when that is higher: a knee found to
+// 25 turns/s that does not hold is not halved to the grid step below it.
+// The rate reported is the one that held; what ended the search changes
+// when a hold broke (the SLO, now at a lower rate), when the generator
+// could not drive a hold (it cannot tell), or when every hold broke
+// (LimitHold).
 func (s *search) confirm(limit string) (string, error) {
-	cands := slices.Clone(s.passed)
-	slices.SortStableFunc(cands, func(a, b Step) int { return cmp.Compare(b.Rate, a.Rate) })
-	cands = slices.CompactFunc(cands, func(a, b Step) bool { return a.Rate == b.Rate })
+	var gap float64
+	if limit == LimitSLO && s.bad != nil {
+		gap = s.bad.Rate - s.good.Rate
+	}
 	broke := false
-	for i, c := range cands {
-		if i == s.plan.Holds {
-			break
-		}
-		st, err := s.attempt("hold", c.Rate, s.plan.Hold)
+	for rate, i := s.good.Rate, 0; rate > 0 && i < s.plan.Holds; i++ {
+		st, err := s.attempt("hold", rate, s.plan.Hold)
 		if err != nil {
 			return "", err
 		}
-		s.rep.Hold = &Hold{Rate: c.Rate, DurationS: s.plan.Hold.Seconds(), Pass: st.Pass && !st.GeneratorBound, Reason: st.Reason}
+		s.rep.Hold = &Hold{Rate: rate, DurationS: s.plan.Hold.Seconds(), Pass: st.Pass && !st.GeneratorBound, Reason: st.Reason}
 		switch {
 		case s.rep.Hold.Pass:
 			s.good = st
@@ -251,13 +251,42 @@ func (s *search) confirm(limit string) (string, error) {
 			}
 			return limit, nil
 		case st.GeneratorBound:
-			s.good = &c // what the step measured, unconfirmed
+			s.good = s.passedAtMost(rate) // what a step measured, unconfirmed
 			return LimitGenerator, nil
 		}
 		broke, s.bad = true, st
+		next := s.passedBelow(rate)
+		if gap > 0 && rate-gap > next {
+			next = rate - gap
+		}
+		rate = next
 	}
 	s.good = nil
 	return LimitHold, nil
+}
+
+// passedBelow is the highest rate a step passed below rate, 0 when none.
+func (s *search) passedBelow(rate float64) float64 {
+	var best float64
+	for _, p := range s.passed {
+		if p.Rate < rate && p.Rate > best {
+			best = p.Rate
+		}
+	}
+	return best
+}
+
+// passedAtMost is the passed step of the highest rate at most rate (nil
+// when none): a hold the generator could not drive reports what a step at
+// or below its rate measured.
+func (s *search) passedAtMost(rate float64) *Step {
+	var best *Step
+	for i := range s.passed {
+		if p := &s.passed[i]; p.Rate <= rate && (best == nil || p.Rate > best.Rate) {
+			best = p
+		}
+	}
+	return best
 }
 
 // finish fills in the finding from the candidate and the bad step.
