@@ -3,7 +3,8 @@
 # finds a slower server, on this machine (docs/compare.md, "ab").
 #
 # Builds readbench, then runs E experiments per condition, each an `ab` of
-# R rounds x D against two `readbench serve --stdio` servers:
+# R rounds x D of scripts/ab-experiment.yaml against two `readbench serve
+# --stdio` servers:
 #   same    the same server on both sides            (a false alarm: exit 1)
 #   slow30  the new one 30% slower (--delay-scale 1.3) (found: exit 1)
 #   slow20  the new one 20% slower (--delay-scale 1.2)
@@ -37,14 +38,7 @@ mkdir -p "$OUT"
 go build -o "$OUT/readbench" ./cmd/readbench
 bin=$OUT/readbench
 
-cat >"$OUT/w.yaml" <<'EOF'
-name: ab-experiment
-seed: 11
-load: {rate: 25/s, warmup: 500ms, duration: 2s}
-turn: {attachments: 2, read_timeout: 5s, deadline: 2s}
-mix:
-  - {class: doc, weight: 1, mime: text/markdown, size: 4KiB, delay: "lognormal(20ms, 40ms)"}
-EOF
+cp scripts/ab-experiment.yaml "$OUT/w.yaml"
 
 hogs=()
 stop_hog() {
