@@ -220,7 +220,11 @@ func (o *Outcome) Notes() []string {
 	if o.Interrupted {
 		head += "; interrupted: the rounds that ran"
 	}
-	return append([]string{head}, out...)
+	out = append([]string{head}, out...)
+	if a := o.AdviceNote(New); a != "" {
+		out = append(out, a)
+	}
+	return out
 }
 
 func joinWhy(ws []string) string { return strings.Join(ws, "; ") }
