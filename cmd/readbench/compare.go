@@ -77,13 +77,9 @@ func compareAction(c *cli.Context) error {
 	if !known {
 		return cli.Exit(fmt.Sprintf("compare: --format %q: want table, markdown, json, junit or html", format), exitUsage)
 	}
-	var bs []bounds.Bound
-	for _, s := range c.StringSlice("fail-on") {
-		more, err := bounds.ParseBounds(s)
-		if err != nil {
-			return cli.Exit("compare: --fail-on: "+err.Error(), exitUsage)
-		}
-		bs = append(bs, more...)
+	bs, err := failOnBounds(c)
+	if err != nil {
+		return err
 	}
 	floor := -1.0 // the default: 10% for one pair, none across runs
 	if c.IsSet("noise-floor") {
@@ -102,11 +98,33 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("compare %s %s: %v", cmpLabel(base), cmpLabel(nw), err), exitUsage)
 	}
+	return gateAndWrite(c, "compare", cmp, bs, base, nw, write, c.String("out"))
+}
+
+// failOnBounds parses every --fail-on: a mistake is a usage error.
+func failOnBounds(c *cli.Context) ([]bounds.Bound, error) {
+	var bs []bounds.Bound
+	for _, s := range c.StringSlice("fail-on") {
+		more, err := bounds.ParseBounds(s)
+		if err != nil {
+			return nil, cli.Exit(c.Command.Name+": --fail-on: "+err.Error(), exitUsage)
+		}
+		bs = append(bs, more...)
+	}
+	return bs, nil
+}
+
+// gateAndWrite holds a comparison of runs to the bounds (and, with
+// --fail-on-content-change, to unchanged content), renders it whole with
+// write to out (standard output when ""), and returns the bounds' exit:
+// compare and ab end the same way.
+func gateAndWrite(c *cli.Context, cmd string, cmp *results.Comparison, bs []bounds.Bound, base, nw []results.Run, write compareWriter, out string) error {
 	// The newest run of each side, as CompareRuns took them: the layout,
 	// content and charts come from them.
 	bl, nl := runLabelled(base, cmp.Base.Runs), runLabelled(nw, cmp.New.Runs)
+	var err error
 	if cmp.Bounds, err = results.CheckBounds(cmp, bs, bl, nl); err != nil {
-		return cli.Exit("compare: --fail-on: "+err.Error(), exitUsage)
+		return cli.Exit(cmd+": --fail-on: "+err.Error(), exitUsage)
 	}
 	if c.Bool("fail-on-content-change") {
 		cmp.Bounds = append(cmp.Bounds, results.ContentCheck(cmp))
@@ -115,12 +133,12 @@ func compareAction(c *cli.Context) error {
 	if err := write(&buf, cmp, bl, nl); err != nil {
 		return cli.Exit(err.Error(), exitFail)
 	}
-	if out := c.String("out"); out != "" {
+	if out != "" {
 		if err := results.WriteOutput(out, buf.Bytes(), c.App.Writer); err != nil {
-			return cli.Exit(fmt.Sprintf("compare: %v", err), exitFail)
+			return cli.Exit(fmt.Sprintf("%s: %v", cmd, err), exitFail)
 		}
 	} else if _, err := c.App.Writer.Write(buf.Bytes()); err != nil {
-		return cli.Exit(fmt.Sprintf("compare: %v", err), exitFail)
+		return cli.Exit(fmt.Sprintf("%s: %v", cmd, err), exitFail)
 	}
 	return boundsFailure(cmp.Bounds)
 }

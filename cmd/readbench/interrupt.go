@@ -90,7 +90,7 @@ func (h *interrupts) stopping(sig os.Signal) string {
 		what = "terminated (SIGTERM)"
 	}
 	switch h.command {
-	case "run", "capacity":
+	case "run", "capacity", "ab":
 		return "readbench: " + what + ": stopping; a run saves what it measured (interrupt again to quit at once)"
 	case "serve":
 		return "readbench serve: " + what + ": shutting down"

@@ -115,6 +115,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			compareCommand(),
 			mergeCommand(),
 			capacityCommand(),
+			abCommand(),
 		},
 	}
 	for _, c := range app.Commands {

@@ -1,0 +1,270 @@
+package ab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/results"
+)
+
+// fixture is a result of a clean run: the results fixture, its lag well
+// within the policy's share.
+func fixture(t *testing.T) *results.Result {
+	t.Helper()
+	r, err := results.Load("../results/testdata/result.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rate := 10.0
+	r.Partial = false
+	r.Totals.AskedRate, r.Totals.AchievedRate = rate, &rate
+	r.Lag.Count, r.Lag.P50Ms, r.Lag.P99Ms = 100, 0.2, 1
+	r.Read.P50Ms, r.Read.P99Ms = 20, 60
+	return r
+}
+
+// fake is a runner of scripted runs: noisy(side, round, attempt) says
+// which runs to make noisy (their lag p50 half the read p50), and every
+// call is recorded.
+type fake struct {
+	t     *testing.T
+	calls []string
+	noisy func(side Side, round, attempt int) bool
+	hook  func(side Side, round, attempt int) (*results.Result, error)
+}
+
+func (f *fake) run(_ context.Context, side Side, round, attempt int) (*results.Result, error) {
+	f.calls = append(f.calls, fmt.Sprintf("%d.%d%s", round, attempt, side[:1]))
+	if f.hook != nil {
+		if r, err := f.hook(side, round, attempt); r != nil || err != nil {
+			return r, err
+		}
+	}
+	r := fixture(f.t)
+	if f.noisy != nil && f.noisy(side, round, attempt) {
+		r.Lag.P50Ms = 10
+	}
+	return r, nil
+}
+
+func plan(t *testing.T, rounds int) Plan {
+	return Plan{Rounds: rounds, Retries: DefaultRetries, Policy: DefaultPolicy(nil), Dir: t.TempDir()}
+}
+
+func files(t *testing.T, dir, sub string) []string {
+	t.Helper()
+	es, err := os.ReadDir(filepath.Join(dir, sub))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+func TestOrder(t *testing.T) {
+	want := [][2]Side{{Base, New}, {New, Base}, {Base, New}, {New, Base}}
+	for i, w := range want {
+		if got := Order(i + 1); got != w {
+			t.Errorf("round %d: %v, want %v", i+1, got, w)
+		}
+	}
+}
+
+// TestRunRotates: clean rounds run in the rotated order, each run saved
+// under its side's folder with its round in the name, kept in round order.
+func TestRunRotates(t *testing.T) {
+	f := &fake{t: t}
+	p := plan(t, 4)
+	var told []int
+	p.Told = func(rd Round) { told = append(told, rd.Index) }
+	o, err := Run(context.Background(), p, f.run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"1.1b", "1.1n", "2.1n", "2.1b", "3.1b", "3.1n", "4.1n", "4.1b"}; !slices.Equal(f.calls, want) {
+		t.Errorf("calls %v, want %v", f.calls, want)
+	}
+	if len(o.Base) != 4 || len(o.New) != 4 || o.Interrupted || !slices.Equal(told, []int{1, 2, 3, 4}) {
+		t.Fatalf("outcome %+v, told %v", o, told)
+	}
+	if got := files(t, p.Dir, "new"); !slices.Equal(got, []string{"round-01-new.json", "round-02-new.json", "round-03-new.json", "round-04-new.json"}) {
+		t.Errorf("new/: %v", got)
+	}
+	if o.Base[2].Label != filepath.Join(p.Dir, "base", "round-03-base.json") {
+		t.Errorf("base run 3 labelled %s", o.Base[2].Label)
+	}
+	if len(files(t, p.Dir, Excluded)) != 0 || len(o.Notes()) != 2 || !strings.Contains(o.Notes()[0], "4 of 4 rounds kept") {
+		t.Errorf("excluded %v, notes %v", files(t, p.Dir, Excluded), o.Notes())
+	}
+}
+
+// TestRunReruns: a noisy run ends its attempt (the other side is not
+// run), is saved in excluded/, and the round is run again; a round noisy
+// on every attempt is excluded with both sides (its clean runs moved to
+// excluded/), and said.
+func TestRunReruns(t *testing.T) {
+	f := &fake{t: t, noisy: func(side Side, round, attempt int) bool {
+		return round == 2 && attempt == 1 && side == New || // round 2 runs new first
+			round == 3 && side == New // round 3: base then new, new always noisy
+	}}
+	p := plan(t, 4)
+	o, err := Run(context.Background(), p, f.run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"1.1b", "1.1n", "2.1n", "2.2n", "2.2b", "3.1b", "3.1n", "3.2b", "3.2n", "3.3b", "3.3n", "4.1n", "4.1b"}
+	if !slices.Equal(f.calls, want) {
+		t.Errorf("calls %v, want %v", f.calls, want)
+	}
+	if len(o.Base) != 3 || len(o.New) != 3 {
+		t.Fatalf("kept %d and %d runs, want 3 each", len(o.Base), len(o.New))
+	}
+	rd := o.Rounds[2]
+	if rd.Kept || rd.Attempts != 3 || len(rd.Noisy) != 3 || !strings.HasPrefix(rd.Noisy[0], "new: scheduling lag p50 10.0ms is 50% of read p50 20.0ms") {
+		t.Errorf("round 3: %+v", rd)
+	}
+	if rd := o.Rounds[1]; !rd.Kept || rd.Attempts != 2 {
+		t.Errorf("round 2: %+v", rd)
+	}
+	wantX := []string{"round-02-attempt-1-new.json",
+		"round-03-attempt-1-base.json", "round-03-attempt-1-new.json", "round-03-attempt-2-base.json",
+		"round-03-attempt-2-new.json", "round-03-attempt-3-base.json", "round-03-attempt-3-new.json"}
+	if got := files(t, p.Dir, Excluded); !slices.Equal(got, wantX) {
+		t.Errorf("excluded/: %v, want %v", got, wantX)
+	}
+	if got := files(t, p.Dir, "base"); !slices.Equal(got, []string{"round-01-base.json", "round-02-base.json", "round-04-base.json"}) {
+		t.Errorf("base/: %v", got)
+	}
+	notes := strings.Join(o.Notes(), "\n")
+	for _, w := range []string{"3 of 4 rounds kept", "round 2 re-run 1 time(s): new: scheduling lag", "round 3 excluded after 3 attempt(s)"} {
+		if !strings.Contains(notes, w) {
+			t.Errorf("notes lack %q:\n%s", w, notes)
+		}
+	}
+
+	// No retries: a noisy round is excluded at once.
+	f = &fake{t: t, noisy: func(side Side, round, _ int) bool { return round == 1 && side == Base }}
+	p = plan(t, 2)
+	p.Retries = 0
+	if o, err = Run(context.Background(), p, f.run); err != nil || len(o.Base) != 1 || !slices.Equal(f.calls, []string{"1.1b", "2.1n", "2.1b"}) {
+		t.Errorf("no retries: %v, calls %v", err, f.calls)
+	}
+}
+
+// TestRunInterrupted: an interrupted run (a partial result) is saved in
+// excluded/ with the clean run of its round, and the experiment stops
+// with the rounds before it kept; a runner's error stops it too.
+func TestRunInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f := &fake{t: t}
+	f.hook = func(side Side, round, _ int) (*results.Result, error) {
+		if round == 2 && side == Base { // round 2: new, then base
+			cancel()
+			r := fixture(t)
+			r.Partial = true
+			return r, nil
+		}
+		return nil, nil
+	}
+	p := plan(t, 4)
+	o, err := Run(ctx, p, f.run)
+	if err != nil || !o.Interrupted || len(o.Base) != 1 || len(o.Rounds) != 2 {
+		t.Fatalf("interrupted: %v %+v", err, o)
+	}
+	if !slices.Equal(f.calls, []string{"1.1b", "1.1n", "2.1n", "2.1b"}) {
+		t.Errorf("calls %v", f.calls)
+	}
+	if got := files(t, p.Dir, Excluded); !slices.Equal(got, []string{"round-02-attempt-1-base.json", "round-02-attempt-1-new.json"}) {
+		t.Errorf("excluded/: %v", got)
+	}
+	if !strings.Contains(o.Notes()[0], "interrupted") {
+		t.Errorf("notes %v", o.Notes())
+	}
+
+	boom := errors.New("connection refused")
+	f = &fake{t: t, hook: func(side Side, round, _ int) (*results.Result, error) {
+		if round == 2 && side == Base {
+			return nil, boom
+		}
+		return nil, nil
+	}}
+	p = plan(t, 4)
+	o, err = Run(context.Background(), p, f.run)
+	if !errors.Is(err, boom) || o.Interrupted || len(o.Base) != 1 || len(files(t, p.Dir, "new")) != 1 {
+		t.Errorf("runner error: %v %+v, new/ %v", err, o, files(t, p.Dir, "new"))
+	}
+	if err := (Plan{Rounds: 0, Dir: "x"}).Check(); err == nil {
+		t.Error("0 rounds accepted")
+	}
+}
+
+func TestPolicy(t *testing.T) {
+	bs, err := bounds.ParseBounds("read.p99=+10%,service.p50=+10%,class.doc.read.p90=+5%,turn.mean=+1ms,errors=+1pp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := DefaultPolicy(bs)
+	if !slices.Equal(p.Stats, []string{"p50", "p99", "p90"}) {
+		t.Errorf("stats %v", p.Stats)
+	}
+	for _, c := range []struct {
+		name string
+		edit func(r *results.Result)
+		want string
+	}{
+		{"clean", func(*results.Result) {}, ""},
+		{"interrupted", func(r *results.Result) { r.Partial = true }, "interrupted"},
+		{"nothing sent", func(r *results.Result) { r.Lag.Count = 0 }, "the generator sent no read"},
+		{"saturated", func(r *results.Result) { v := 8.5; r.Totals.AchievedRate = &v }, "the generator started 8.50 turns/s of the 10.0 turns/s asked (saturated)"},
+		{"achieved 90%", func(r *results.Result) { v := 9.0; r.Totals.AchievedRate = &v }, ""},
+		{"lag at p99", func(r *results.Result) { r.Lag.P99Ms = 7 }, "scheduling lag p99 7.00ms is 12% of read p99 60.0ms (over 10%)"},
+		{"lag at p99 of 10%", func(r *results.Result) { r.Lag.P99Ms = 6 }, ""},
+		{"lag at p999, not gated", func(r *results.Result) { r.Lag.P999Ms, r.Read.P999Ms = 50, 60 }, ""},
+	} {
+		r := fixture(t)
+		c.edit(r)
+		if got := p.Noisy(r); !strings.HasPrefix(got, c.want) || (c.want == "") != (got == "") {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	r := fixture(t)
+	r.Lag.P99Ms = 50
+	if got := DefaultPolicy(nil).Noisy(r); got != "" {
+		t.Errorf("a tail of lag, no gate on the tail: %q", got)
+	}
+}
+
+// TestAdviceNote: across runs the advice covers the slowest run's tail
+// and says how far the tail swung; one run has no such note.
+func TestAdviceNote(t *testing.T) {
+	o := &Outcome{}
+	for i, p99 := range []float64{40, 95, 60} {
+		r := fixture(t)
+		r.Turn.P99Ms = p99
+		r.Advice.RecommendedDeadlineMs = []float64{100, 200, 200}[i]
+		r.Advice.RecommendedTimeoutMs = []float64{5000, 10000, 5000}[i]
+		o.New = append(o.New, results.Run{Label: fmt.Sprint(i), Result: r})
+	}
+	want := "advice across the 3 new runs: turn p99 swung from 40.0ms to 95.0ms (2.38x) between runs; deadline 200ms and timeout 10.0s cover the slowest of them with the usual headroom (one run alone recommended a deadline of 100ms to 200ms)"
+	if got := o.AdviceNote(New); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if n := o.Notes(); n[len(n)-1] != want {
+		t.Errorf("notes %v", n)
+	}
+	o.New = o.New[:1]
+	if got := o.AdviceNote(New); got != "" {
+		t.Errorf("one run: %q", got)
+	}
+}

@@ -1,0 +1,41 @@
+package ab
+
+import (
+	"fmt"
+
+	"github.com/readbench/readbench/internal/numfmt"
+)
+
+// AdviceNote is the policy advice of a side's kept runs taken together,
+// "" with fewer than two. Each run's advice doubles its own turn tail as
+// headroom for a tail that moves between runs; with several runs the
+// move is measured, so the pair recommended is the largest any run
+// recommends (the slowest run's tail, doubled), and the note says how
+// far the tail swung from run to run.
+func (o *Outcome) AdviceNote(side Side) string {
+	runs := o.Base
+	if side == New {
+		runs = o.New
+	}
+	var lo, hi, deadline, dlo, timeout float64
+	n := 0
+	for _, r := range runs {
+		a, p99 := r.Result.Advice, r.Result.Turn.P99Ms
+		if a.RecommendedDeadlineMs <= 0 || p99 <= 0 {
+			continue
+		}
+		if n == 0 || p99 < lo {
+			lo = p99
+		}
+		if n == 0 || a.RecommendedDeadlineMs < dlo {
+			dlo = a.RecommendedDeadlineMs
+		}
+		hi, deadline, timeout = max(hi, p99), max(deadline, a.RecommendedDeadlineMs), max(timeout, a.RecommendedTimeoutMs)
+		n++
+	}
+	if n < 2 {
+		return ""
+	}
+	return fmt.Sprintf("advice across the %d %s runs: turn p99 swung from %s to %s (%sx) between runs; deadline %s and timeout %s cover the slowest of them with the usual headroom (one run alone recommended a deadline of %s to %s)",
+		n, side, numfmt.Ms(lo), numfmt.Ms(hi), numfmt.Sig3(hi/lo), numfmt.Ms(deadline), numfmt.Ms(timeout), numfmt.Ms(dlo), numfmt.Ms(deadline))
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// abWorkload is short and slow enough per read (a fixed 40 ms) that the
+// generator's lag and a busy machine stay small beside it.
+const abWorkload = `name: ab-e2e
+seed: 5
+load: {rate: 10/s, warmup: 300ms, duration: 1500ms}
+turn: {attachments: 2, read_timeout: 5s, deadline: 2s}
+mix:
+  - {class: md, weight: 1, mime: text/markdown, size: 2KiB, delay: 40ms}
+`
+
+// abJSON is the part of `ab --format json` (a comparison) the test reads.
+type abJSON struct {
+	Method  string
+	Notes   []string
+	Base    struct{ Runs []string }
+	New     struct{ Runs []string }
+	Latency []struct {
+		Block  string
+		Deltas []struct {
+			Metric   string
+			Relative *float64
+			Noise    string
+		}
+	}
+	Bounds []struct {
+		Bound string
+		Pass  bool
+	}
+}
+
+// TestAB: readbench ab against the simulated server, the embedded one
+// as base and a stdio one as new: the same server on both sides passes
+// its gate (exit 0); a server 50% slower breaks read.p50=+10% (exit 1),
+// its service time compared as a figure of its own; the rounds alternate
+// their order, each run is saved under base/ or new/ named by round and
+// side, and each round is told on stderr. Usage mistakes exit 2 before
+// anything runs.
+func TestAB(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "w.yaml"), []byte(abWorkload), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ab := func(out, newTarget, bound string) (abJSON, int, string) {
+		t.Helper()
+		stdout, stderr, code := readbench(t, dir, "ab", "w.yaml", "--base", "embedded", "--new", newTarget,
+			"--rounds", "4", "--fail-on", bound, "--format", "json", "--out", out)
+		var c abJSON
+		if err := json.Unmarshal([]byte(stdout), &c); err != nil {
+			t.Fatalf("ab json: %v\n%s\n%s", err, stdout, stderr)
+		}
+		return c, code, stderr
+	}
+	serve := "stdio:" + binary + " serve --stdio"
+
+	// The same server: a bound no run-to-run swing of it reaches.
+	c, code, stderr := ab("same", serve, "read.p50=+50%")
+	if code != 0 || c.Method != "runs" || len(c.Bounds) != 1 || !c.Bounds[0].Pass {
+		t.Errorf("same server: exit %d, method %q, %+v\n%s", code, c.Method, c.Bounds, stderr)
+	}
+	for _, want := range []string{"round 1/4 (base, new): kept", "round 2/4 (new, base): kept", "round 4/4 (new, base)", "readbench compare same/base same/new"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	for _, f := range []string{"base/round-01-base.json", "new/round-01-new.json", "base/round-04-base.json", "new/round-04-new.json"} {
+		if _, err := os.Stat(filepath.Join(dir, "same", f)); err != nil && !strings.Contains(strings.Join(c.Notes, "\n"), "excluded") {
+			t.Errorf("same server: %v", err)
+		}
+	}
+	if len(c.Notes) == 0 || !strings.Contains(c.Notes[0], "rounds kept, base and new interleaved") {
+		t.Errorf("notes %v", c.Notes)
+	}
+
+	c, code, stderr = ab("slower", serve+" --delay-scale 1.5", "read.p50=+10%")
+	if code != 1 || len(c.Bounds) != 1 || c.Bounds[0].Pass || len(c.Base.Runs) < 4 {
+		t.Errorf("50%% slower server: exit %d, %+v, base runs %v\n%s", code, c.Bounds, c.Base.Runs, stderr)
+	}
+	if !strings.Contains(stderr, "1 of 1 bounds broken: read.p50=+10%") {
+		t.Errorf("stderr: %s", stderr)
+	}
+	found := false
+	for _, l := range c.Latency {
+		for _, d := range l.Deltas {
+			if d.Metric == "service.p50" {
+				found = true
+				if d.Noise != "significant" || d.Relative == nil || *d.Relative < 0.3 {
+					t.Errorf("service.p50 of a 50%% slower server: %s %v", d.Noise, d.Relative)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Error("no service.p50 delta")
+	}
+	// The kept runs compare again as they were.
+	if _, _, code := readbench(t, dir, "compare", "slower/base", "slower/new", "--fail-on", "read.p50=+10%"); code != 1 {
+		t.Errorf("compare slower/base slower/new: exit %d", code)
+	}
+
+	for _, args := range [][]string{
+		{"ab", "w.yaml", "--base", "embedded"},
+		{"ab", "w.yaml", "--base", "embedded", "--new", "embedded", "--fail-on", "read.p51=+10%"},
+		{"ab", "w.yaml", "--base", "embedded", "--new", "embedded", "--fail-on", "class.nosuch.read.p50=+10%"},
+		{"ab", "w.yaml", "--base", "embedded", "--new", "embedded", "--rounds", "0"},
+		{"ab", "w.yaml", "--base", "embedded", "--new", "embedded", "--format", "pdf"},
+		{"ab", "w.yaml", "--base", "nosuch://x", "--new", "embedded"},
+	} {
+		if _, stderr, code := readbench(t, dir, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2: %s", args, code, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "runs")); err == nil {
+		t.Error("a usage error made runs/")
+	}
+}
