@@ -16,7 +16,12 @@
 // (Plan.Retries); one that stays so is marked generator-bound and ends the
 // search: it is never reported as the server's limit.
 //
-// It imports results, bounds and stats; never the workload file format (a step's
+// A failed step of a server on this machine (targets.Target.OnThisMachine)
+// while the machine's CPUs were contended for over half of it (the
+// result's host.cpu_pressure) is not charged to the server either: it is
+// run again, and said to be the machine's if it stays so.
+//
+// It imports results, bounds, stats and targets; never the workload file format (a step's
 // workload is made by workload.Workload.Step, so the renderers that print
 // a search link no YAML), the driver, the client or any renderer (package
 // report prints what it finds).

@@ -20,7 +20,12 @@ import (
 type timedServer struct {
 	knee, holdKnee float64
 	spike          func(rate float64, nth int) bool
-	runs           map[float64]int
+	// busy says which runs the machine's CPU pressure took over half of
+	// (the server is slowed as above the knee); address is the target's
+	// (default on loopback).
+	busy    func(rate float64, nth int) bool
+	address string
+	runs    map[float64]int
 	asked          []Setting
 }
 
@@ -35,7 +40,16 @@ func (f *timedServer) run(_ context.Context, s Setting) (Outcome, error) {
 	if s.Duration > 0 {
 		secs, knee = int(s.Duration/time.Second), f.holdKnee
 	}
-	r := &results.Result{Target: results.Target{Address: "http://127.0.0.1:1/mcp", Server: results.Server{Name: "fake", Version: "1"}}}
+	addr := f.address
+	if addr == "" {
+		addr = "http://127.0.0.1:1/mcp"
+	}
+	r := &results.Result{Target: results.Target{Address: addr, Server: results.Server{Name: "fake", Version: "1"}}}
+	pressure := 0.1
+	if f.busy != nil && f.busy(s.Rate, f.runs[s.Rate]) {
+		pressure, knee = 0.7, 0 // every read slow: the machine starves the server
+	}
+	r.Host.CPUPressure = &pressure
 	t := &r.Totals
 	rate := s.Rate
 	t.AskedRate, t.MeasuredS, t.Turns = rate, float64(secs), int64(rate*float64(secs))
@@ -253,5 +267,30 @@ func TestHoldStepsDownOneResolution(t *testing.T) {
 	if rep.MaxSustainableRate != 350 || rep.Hold == nil || !rep.Hold.Pass || rep.Hold.Rate != 350 || rep.FirstBadRate != 400 || rep.Resolution != 50 {
 		t.Errorf("reported %v (hold %+v, first bad %v, resolution %v), want 350 held, 400 bad, 50 apart: %s",
 			rep.MaxSustainableRate, rep.Hold, rep.FirstBadRate, rep.Resolution, rep.Conclusion)
+	}
+}
+
+// TestBusyMachineIsNotTheServers: a step failing while some task on the
+// machine waited for a CPU most of the time, against a server on this
+// machine, is run again, not charged to the server; against a server
+// elsewhere the machine's load is not the server's either way, so the
+// failure is the server's.
+func TestBusyMachineIsNotTheServers(t *testing.T) {
+	busyOnce := func(rate float64, nth int) bool { return rate == 200 && nth == 1 }
+	f := &timedServer{knee: 390, holdKnee: 390, busy: busyOnce}
+	rep, err := Search(context.Background(), kneePlan(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.MaxSustainableRate != 375 || f.runs[200] != 2 || !strings.Contains(rep.Steps[1].Reason, "the machine was busy") {
+		t.Errorf("local server: reported %v after %d runs of 200/s (%q), want 375 and 200/s run again", rep.MaxSustainableRate, f.runs[200], rep.Steps[1].Reason)
+	}
+	f = &timedServer{knee: 390, holdKnee: 390, busy: busyOnce, address: "https://mcp.example.com/mcp"}
+	rep, err = Search(context.Background(), kneePlan(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.FirstBadRate != 200 || rep.LimitedBy != LimitSLO || f.runs[200] != 1 {
+		t.Errorf("remote server: first bad %v (%s) after %d runs of 200/s, want 200, the SLO's", rep.FirstBadRate, rep.LimitedBy, f.runs[200])
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/targets"
 )
 
 // Setting is what one step asks for: a rate (turns per second) and, in a
@@ -193,6 +194,9 @@ func judge(phase string, s Setting, o Outcome, j Judge) (Step, error) {
 	if why == "" && !st.Pass && !r.Partial && r.Totals.IdentityOK {
 		why = j.Unsteady(r)
 	}
+	if why == "" && !st.Pass {
+		why = busyMachine(r)
+	}
 	if why != "" {
 		st.GeneratorBound = true
 		if st.Reason != "" {
@@ -201,6 +205,31 @@ func judge(phase string, s Setting, o Outcome, j Judge) (Step, error) {
 		st.Reason += "generator-bound: " + why
 	}
 	return st, nil
+}
+
+// maxPressure is the share of a step in which some task on the machine
+// may wait for a CPU before a failure of a server on that machine says
+// nothing of the server: past half the step, the server was kept waiting
+// by the machine about as often as it ran, and a slow answer is no longer
+// its own. What readbench and the server make on their own, and what
+// another job makes, is measured in docs/capacity.md.
+const maxPressure = 0.5
+
+// busyMachine says why a failed step of a server on this machine is not
+// the server's to answer for: the machine's CPUs were contended for most
+// of it ("" when not, or when the target is elsewhere or the kernel does
+// not say).
+func busyMachine(r *results.Result) string {
+	p := r.Host.CPUPressure
+	if p == nil || *p < maxPressure {
+		return ""
+	}
+	t, err := targets.Parse(r.Target.Address)
+	if err != nil || !t.OnThisMachine() {
+		return ""
+	}
+	return fmt.Sprintf("the machine was busy: some task waited for a CPU %s of the step (over %s), and the server runs on this machine, so it was slowed by the machine, not only by its own work",
+		numfmt.Share(*p), numfmt.Share(maxPressure))
 }
 
 // boundWhy is how the generator limited a step, in the result's words

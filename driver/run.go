@@ -114,6 +114,10 @@ type Measurements struct {
 	// server's is: beside the server's cost it shows which side of the
 	// measurement is the busier (0: unknown).
 	GeneratorCPU time.Duration
+	// CPUPressure is the share of the measured phase in which some task
+	// on this machine waited for a CPU (nil: unknown): a server on the
+	// same machine is slowed by it, whatever its own work.
+	CPUPressure *float64
 	// Digests is what a read of each URI returned (sampled: digests.go),
 	// warmup reads included.
 	Digests map[string]Digest
@@ -194,6 +198,9 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	rep.Cost = cost.Stop().Summarize(measuredStart, measuredEnd, rep.Run.Service.Count()).WithCold(r.cold.Result())
 	if g := self.Stop().Summarize(measuredStart, measuredEnd, 0); g.Available {
 		rep.GeneratorCPU = g.CPU
+		if g.PressureKnown {
+			rep.CPUPressure = &g.CPUPressure
+		}
 	}
 	return rep, nil
 }

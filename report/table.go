@@ -93,7 +93,7 @@ func headerFields(r *results.Result) [][2]string {
 		{"started", fmt.Sprintf("%s, %s, %d sessions", started, measured, r.Workload.Sessions)},
 		{"load", fmt.Sprintf("%s, achieved %s, %s", asked,
 			rate(r.Totals.AchievedRate, "turns"), rate(r.Totals.ReadsPerS, "reads"))},
-		{"host", fmt.Sprintf("%s, %s/%s, %d CPUs, %s", orDash(h.Hostname), h.OS, h.Arch, h.CPUs, h.GoVersion)},
+		{"host", fmt.Sprintf("%s, %s/%s, %d CPUs, %s%s", orDash(h.Hostname), h.OS, h.Arch, h.CPUs, h.GoVersion, pressureText(h.CPUPressure))},
 	}
 	switch {
 	case r.Segment.N > 1:
@@ -410,4 +410,13 @@ func notFound(r *results.Result) int64 {
 		}
 	}
 	return n
+}
+
+// pressureText is the machine's CPU pressure for the host line ("" when
+// the result does not say): a busy machine slows a server that runs on it.
+func pressureText(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return fmt.Sprintf("; CPU contended %s of the measured run (some task waiting)", numfmt.Share(*p))
 }

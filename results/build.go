@@ -42,6 +42,9 @@ type Meta struct {
 	// (0: unknown; a measured phase never costs nothing).
 	GeneratorPeakRSS int64
 	GeneratorCPU     time.Duration
+	// CPUPressure is the share of the measured phase some task on the
+	// generator's machine waited for a CPU (nil: unknown).
+	CPUPressure *float64
 	// Digests is what a read of each URI returned (driver: sampled).
 	Digests map[string]Digest
 }
@@ -93,7 +96,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 		Partial:    m.Partial,
 		Workload:   rw,
 		Target:     m.Target,
-		Host:       thisHost(),
+		Host:       thisHost(m.CPUPressure),
 		Totals:     totals(m, measured),
 		Classes:    make([]Class, 0, len(measured.Classes)),
 		Shape:      shape(measured.Shape),
@@ -347,10 +350,10 @@ func warmupOf(run *stats.Phase) (Warmup, error) {
 
 // thisHost describes the machine running the generator. A hostname that
 // cannot be read is left empty: it is information, not a requirement.
-func thisHost() Host {
+func thisHost(pressure *float64) Host {
 	name, _ := os.Hostname()
 	return Host{
-		Hostname:  name,
+		Hostname: name, CPUPressure: pressure,
 		OS:        runtime.GOOS,
 		Arch:      runtime.GOARCH,
 		CPUs:      runtime.NumCPU(),

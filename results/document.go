@@ -190,6 +190,11 @@ type Host struct {
 	Arch      string `json:"arch"`
 	CPUs      int    `json:"cpus"`
 	GoVersion string `json:"go_version"`
+	// CPUPressure is the share of the measured phase (0..1) in which some
+	// task on this machine waited for a CPU (Linux PSI); null where the
+	// kernel does not say. A high one means a server on this machine was
+	// slowed by the machine: capacity does not charge such a step to it.
+	CPUPressure *float64 `json:"cpu_pressure"`
 }
 
 // Totals are the run's counters and rates over the measured phase.

@@ -285,5 +285,6 @@ func mergedHost(in []MergeInput) Host {
 		}
 	}
 	h.Hostname = strings.Join(names, ",")
+	h.CPUPressure = nil // a figure of one machine: the shards' are kept per shard
 	return h
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 )
@@ -23,6 +24,10 @@ type Sample struct {
 	At  time.Time
 	CPU time.Duration // user + system CPU time since each process started
 	RSS int64         // resident memory, bytes
+	// Stall is the machine's CPU pressure: the total time some task was
+	// ready to run and waited for a CPU (/proc/pressure/cpu "some"),
+	// since boot; -1 where it cannot be read.
+	Stall time.Duration
 }
 
 // Trace is what a sampler saw: plain data, summarised by Summarize.
@@ -131,7 +136,10 @@ func (c *Sampler) sample(strict bool) error {
 		sum.CPU += c.last[i].CPU
 		sum.RSS += c.last[i].RSS
 	}
-	sum.At = now
+	sum.At, sum.Stall = now, -1
+	if st, err := readCPUStall(); err == nil {
+		sum.Stall = st
+	}
 	c.rep.Samples = append(c.rep.Samples, sum)
 	return nil
 }
@@ -160,6 +168,12 @@ type Summary struct {
 	CPU             time.Duration
 	Reads           int64         // reads answered in the measured phase
 	CPUPer1000Reads time.Duration // 0 without reads
+	// CPUPressure is the share of the measured phase (0..1) in which some
+	// task on the machine waited for a CPU; PressureKnown is false where
+	// the kernel does not report it. A server on the same machine that is
+	// made to wait so is slowed by the machine, not by its own work.
+	CPUPressure   float64
+	PressureKnown bool
 	// RSS over the whole sampling (handshake to the end of the run).
 	RSSStart, RSSPeak, RSSEnd int64
 	RSSGrowth                 int64 // end - start, bytes
@@ -182,7 +196,11 @@ func (r Trace) Summarize(from, to time.Time, reads int64) Summary {
 		return s
 	}
 	if to.After(from) {
-		s.CPU = max(cpuAt(r.Samples, to)-cpuAt(r.Samples, from), 0)
+		s.CPU = max(at(r.Samples, to, cpuOf)-at(r.Samples, from, cpuOf), 0)
+		if !slices.ContainsFunc(r.Samples, func(x Sample) bool { return x.Stall < 0 }) {
+			stall := max(at(r.Samples, to, stallOf)-at(r.Samples, from, stallOf), 0)
+			s.CPUPressure, s.PressureKnown = min(float64(stall)/float64(to.Sub(from)), 1), true
+		}
 	}
 	if reads > 0 {
 		s.CPUPer1000Reads = time.Duration(float64(s.CPU) * 1000 / float64(reads))
@@ -204,12 +222,16 @@ func (s Summary) WithCold(c ColdStart, ok bool) Summary {
 	return s
 }
 
-// cpuAt is the CPU time at t, linear between the samples around it and
-// clamped to the first and last: CPU spent before the sampler started (the
-// handshake, the server's start-up) is not the measured phase's.
-func cpuAt(ss []Sample, t time.Time) time.Duration {
+func cpuOf(s Sample) time.Duration   { return s.CPU }
+func stallOf(s Sample) time.Duration { return s.Stall }
+
+// at is a sample's figure (cpuOf, stallOf) at t, linear between the
+// samples around it and clamped to the first and last: CPU spent before
+// the sampler started (the handshake, the server's start-up) is not the
+// measured phase's.
+func at(ss []Sample, t time.Time, of func(Sample) time.Duration) time.Duration {
 	if !t.After(ss[0].At) {
-		return ss[0].CPU
+		return of(ss[0])
 	}
 	for i := 1; i < len(ss); i++ {
 		a, b := ss[i-1], ss[i]
@@ -218,10 +240,10 @@ func cpuAt(ss []Sample, t time.Time) time.Duration {
 		}
 		span := b.At.Sub(a.At)
 		if span <= 0 {
-			return b.CPU
+			return of(b)
 		}
 		f := float64(t.Sub(a.At)) / float64(span)
-		return a.CPU + time.Duration(f*float64(b.CPU-a.CPU))
+		return of(a) + time.Duration(f*float64(of(b)-of(a)))
 	}
-	return ss[len(ss)-1].CPU
+	return of(ss[len(ss)-1])
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/readbench/readbench/protocol"
 )
 
 // Kind is the transport readbench uses to reach a server (docs/workload.md (targets)).
@@ -163,4 +165,17 @@ func (t *Target) UnmarshalText(b []byte) error {
 	}
 	*t = v
 	return nil
+}
+
+// OnThisMachine reports whether the target runs on the machine readbench
+// runs on: a child process (embedded, stdio) or a loopback address. Such
+// a server shares the machine's CPUs with readbench and everything else
+// on it, so a busy machine slows it whatever its own work.
+func (t Target) OnThisMachine() bool {
+	switch t.Kind {
+	case Embedded, Stdio, "":
+		return true
+	}
+	u, err := url.Parse(t.Address)
+	return err == nil && protocol.IsLoopbackHost(u.Hostname())
 }
