@@ -26,7 +26,7 @@ type timedServer struct {
 	busy    func(rate float64, nth int) bool
 	address string
 	runs    map[float64]int
-	asked          []Setting
+	asked   []Setting
 }
 
 func (f *timedServer) run(_ context.Context, s Setting) (Outcome, error) {
