@@ -21,6 +21,6 @@
 // The names and labels are docs/metrics.md; the dashboard reading them is
 // deploy/grafana/readbench.json. The driver never imports this package:
 // cmd/readbench hands the driver an Options.Observe that returns this
-// package's observers. It imports stats and targets, never any other
-// readbench package.
+// package's observers. It imports stats and targets (and protocol through
+// targets), never any other readbench package.
 package metrics
