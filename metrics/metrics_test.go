@@ -192,3 +192,18 @@ func TestToWriteHistogram(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkObserveRead is the cost --metrics adds to each read recorded,
+// with classic buckets only and with native histograms too.
+func BenchmarkObserveRead(b *testing.B) {
+	s := stats.ReadSample{Class: 0, Outcome: stats.OK, Answered: true, Sent: true, Latency: 3 * time.Millisecond,
+		Service: 2 * time.Millisecond, Lag: 20 * time.Microsecond, ByteCounts: stats.ByteCounts{WireBytes: 100, DiskBytes: 70, Base64Bytes: 90}}
+	for _, native := range []bool{false, true} {
+		b.Run(map[bool]string{false: "classic", true: "native"}[native], func(b *testing.B) {
+			_, measured := New(Options{Native: native}).Start(Run{ID: "x"}, []stats.ClassInfo{{Name: "a"}}, 0)
+			for b.Loop() {
+				measured.ObserveRead(s)
+			}
+		})
+	}
+}
