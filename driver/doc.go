@@ -31,7 +31,12 @@
 //   - a run's result (result.go, resultworkload.go): a finished run's
 //     Measurements become its results.Result in one place,
 //     Measurements.Result, for run and for every step of a capacity
-//     search.
+//     search;
+//   - live observation (observe.go): Options.Observe is handed what the
+//     run knows before its first turn (Ready) and returns a
+//     stats.Observer per phase, told of every sample the phase records;
+//     the command wires live metrics there, the driver knows nothing of
+//     them.
 //
 // How a document is read (resources/read, the read tool in parts, HTTP
 // Range), how a message reaches the server, how an era is detected and

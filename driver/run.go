@@ -60,6 +60,12 @@ type Options struct {
 	// still connecting at StartAt starts its schedule at StartAt anyway:
 	// its first turns are late, and their lag and latency say so.
 	StartAt time.Time
+	// Observe, when set, is called once before the first turn (after the
+	// handshake and discovery) with what the run knows of its target; the
+	// observers it returns (nil: none) are told of every read and turn the
+	// warmup and the measured phase record (stats.Observer). Live metrics
+	// are wired here by the command; the driver knows nothing of them.
+	Observe func(Ready) (warmup, measured stats.Observer)
 }
 
 // Progress is a live snapshot for a progress line.
@@ -170,6 +176,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 		Target: w.Target, Server: conns[0].Server(), ProtocolVersion: conns[0].ProtocolVersion(),
 		AskedRate: askedRate(w.Load) / float64(max(o.Segment.N, 1)), LateObservable: conns[0].LateAnswersObservable(),
 	}
+	r.observe(Ready{Workload: w.Name, Target: w.Target, Server: rep.Server, Segment: o.Segment, Classes: classes, AskedRate: rep.AskedRate})
 	if !waitUntil(ctx, o.StartAt) {
 		return nil, fmt.Errorf("interrupted while waiting for --start-at %s: %w", o.StartAt.Format(time.RFC3339), context.Cause(ctx))
 	}

@@ -243,6 +243,7 @@ type Recorder struct {
 	run    *Phase
 	tl     timeline
 	closed bool // Run was called: what still arrives (late answers) is not this run's
+	obs    Observer
 }
 
 // NewRecorder returns a Recorder for the given classes.
@@ -307,6 +308,9 @@ func (r *Recorder) Read(s ReadSample) {
 	run.ByteCounts.Add(s.ByteCounts)
 	c.ByteCounts.Add(s.ByteCounts)
 	r.recordTimelineRead(s)
+	if r.obs != nil {
+		r.obs.ObserveRead(s)
+	}
 }
 
 // Turn records one finished or dropped turn.
@@ -331,6 +335,9 @@ func (r *Recorder) Turn(t TurnSample) {
 		h.Record(t.Latency)
 	}
 	r.recordTimelineTurn(t)
+	if r.obs != nil {
+		r.obs.ObserveTurn(t)
+	}
 }
 
 // ReadP99 is the read latency p99 so far, for a progress line.

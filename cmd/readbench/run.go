@@ -55,7 +55,7 @@ func runCommand() *cli.Command {
 			thresholdFlag(),
 			maxAnswerFlag(),
 			handshakeTimeoutFlag(),
-		}, append(append(aimFlags(), profileFlags()...), shardFlags()...)...),
+		}, append(append(append(aimFlags(), profileFlags()...), shardFlags()...), metricsFlags()...)...),
 		Action: runAction,
 	}
 }
@@ -130,11 +130,20 @@ func runAction(c *cli.Context) error {
 				set.Segment, set.StartAt.UTC().Format(time.RFC3339Nano), time.Until(set.StartAt).Round(time.Second))
 		}
 	}
+	shown := opts.Progress != nil
 	opts.Logf = func(format string, args ...any) {
-		clearProgress(c.App.ErrWriter, opts.Progress != nil)
+		clearProgress(c.App.ErrWriter, shown)
 		fmt.Fprintf(c.App.ErrWriter, "readbench: "+format+"\n", args...)
 	}
+	live, err := startMetrics(c, set.StartAt)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	defer live.close(c.App.ErrWriter)
+	live.wire(&opts)
 	rep, err := driver.Run(c.Context, opts)
+	clearProgress(c.App.ErrWriter, shown && err == nil)
+	live.close(c.App.ErrWriter) // the final push: the counts are the result's
 	if err != nil {
 		var we *workload.Error
 		if errors.As(err, &we) {
@@ -142,7 +151,6 @@ func runAction(c *cli.Context) error {
 		}
 		return cli.Exit(err.Error(), exitFail)
 	}
-	clearProgress(c.App.ErrWriter, opts.Progress != nil)
 	return saveAndReport(c, rep, runOutput{out: out, stderrLog: stderrLog, quiet: quiet, format: format, thresholds: thresholds})
 }
 

@@ -1,0 +1,98 @@
+package metrics
+
+import (
+	"math"
+	"sort"
+	"strconv"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/prometheus/prompb"
+)
+
+// toWrite turns gathered families into one remote-write request, every
+// sample at ts (milliseconds): counters and gauges as one sample each, a
+// histogram as its classic series (_bucket by le, _sum, _count) and, when
+// native is set and the histogram has native buckets, as one native
+// histogram under its own name.
+func toWrite(families []*dto.MetricFamily, ts int64, native bool) *prompb.WriteRequest {
+	req := &prompb.WriteRequest{}
+	add := func(name string, base []prompb.Label, v float64, extra ...prompb.Label) {
+		req.Timeseries = append(req.Timeseries, prompb.TimeSeries{
+			Labels:  withName(name, base, extra...),
+			Samples: []prompb.Sample{{Value: v, Timestamp: ts}},
+		})
+	}
+	for _, f := range families {
+		name := f.GetName()
+		for _, m := range f.GetMetric() {
+			base := make([]prompb.Label, 0, len(m.GetLabel())+2)
+			for _, l := range m.GetLabel() {
+				base = append(base, prompb.Label{Name: l.GetName(), Value: l.GetValue()})
+			}
+			switch f.GetType() {
+			case dto.MetricType_COUNTER:
+				add(name, base, m.GetCounter().GetValue())
+			case dto.MetricType_GAUGE:
+				add(name, base, m.GetGauge().GetValue())
+			case dto.MetricType_HISTOGRAM:
+				h := m.GetHistogram()
+				for _, b := range h.GetBucket() {
+					add(name+"_bucket", base, float64(b.GetCumulativeCount()), prompb.Label{Name: "le", Value: formatLE(b.GetUpperBound())})
+				}
+				add(name+"_bucket", base, float64(h.GetSampleCount()), prompb.Label{Name: "le", Value: "+Inf"})
+				add(name+"_sum", base, h.GetSampleSum())
+				add(name+"_count", base, float64(h.GetSampleCount()))
+				if native && h.Schema != nil {
+					req.Timeseries = append(req.Timeseries, prompb.TimeSeries{
+						Labels:     withName(name, base),
+						Histograms: []prompb.Histogram{nativeOf(h, ts)},
+					})
+				}
+			}
+		}
+	}
+	return req
+}
+
+// withName returns base with __name__ and extra added, sorted by name as
+// remote write asks.
+func withName(name string, base []prompb.Label, extra ...prompb.Label) []prompb.Label {
+	ls := make([]prompb.Label, 0, len(base)+len(extra)+1)
+	ls = append(ls, prompb.Label{Name: "__name__", Value: name})
+	ls = append(ls, base...)
+	ls = append(ls, extra...)
+	sort.Slice(ls, func(i, j int) bool { return ls[i].Name < ls[j].Name })
+	return ls
+}
+
+// formatLE writes a bucket's upper bound as Prometheus does.
+func formatLE(v float64) string {
+	if math.IsInf(v, +1) {
+		return "+Inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// nativeOf is a client_golang native histogram as remote write carries
+// it: the same schema, spans and deltas.
+func nativeOf(h *dto.Histogram, ts int64) prompb.Histogram {
+	spans := func(ss []*dto.BucketSpan) []prompb.BucketSpan {
+		out := make([]prompb.BucketSpan, 0, len(ss))
+		for _, s := range ss {
+			out = append(out, prompb.BucketSpan{Offset: s.GetOffset(), Length: s.GetLength()})
+		}
+		return out
+	}
+	return prompb.Histogram{
+		Count:          &prompb.Histogram_CountInt{CountInt: h.GetSampleCount()},
+		Sum:            h.GetSampleSum(),
+		Schema:         h.GetSchema(),
+		ZeroThreshold:  h.GetZeroThreshold(),
+		ZeroCount:      &prompb.Histogram_ZeroCountInt{ZeroCountInt: h.GetZeroCount()},
+		NegativeSpans:  spans(h.GetNegativeSpan()),
+		NegativeDeltas: h.GetNegativeDelta(),
+		PositiveSpans:  spans(h.GetPositiveSpan()),
+		PositiveDeltas: h.GetPositiveDelta(),
+		Timestamp:      ts,
+	}
+}

@@ -1,0 +1,88 @@
+package metrics
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/readbench/readbench/targets"
+)
+
+// Run is what labels every series of one run: set once the run knows its
+// server (driver.Ready), the same on every series so that a dashboard can
+// pick a run, a server or a shard.
+type Run struct {
+	Workload      string
+	ID            string // the run id (NewRunID): the same on every shard of one run
+	Target        string // the target's one-string form; redacted here
+	ServerName    string
+	ServerVersion string
+	Shard         string // the segment, k/n ("1/1": the whole run)
+}
+
+// labels returns the run's constant labels. The target is redacted
+// (targets.RedactURLs): a password in a URL never reaches a dashboard.
+func (r Run) labels() prometheus.Labels {
+	return prometheus.Labels{
+		"workload":       r.Workload,
+		"run_id":         r.ID,
+		"target":         targets.RedactURLs(r.Target),
+		"server_name":    r.ServerName,
+		"server_version": r.ServerVersion,
+		"shard":          r.Shard,
+	}
+}
+
+// NewRunID returns a run id: the moment the schedule starts (a sharded
+// run's --start-at, so that every shard of it has the same id) or, when
+// start is zero, now, with a random suffix so that two runs started in
+// one second differ.
+func NewRunID(start time.Time) string {
+	if !start.IsZero() {
+		return start.UTC().Format("20060102T150405.000Z")
+	}
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
+
+// Phase label values: the warmup's samples are kept apart from the
+// measured phase's, whose totals are the result file's.
+const (
+	PhaseWarmup   = "warmup"
+	PhaseMeasured = "measured"
+)
+
+// ParseHeaders reads READBENCH_METRICS_HEADERS: one `Name: value` per
+// line (a value may hold commas). Empty lines are skipped.
+func ParseHeaders(s string) (map[string]string, error) {
+	h := map[string]string{}
+	for i, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(line, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return nil, fmt.Errorf("READBENCH_METRICS_HEADERS line %d: want 'Name: value'", i+1)
+		}
+		h[name] = strings.TrimSpace(value)
+	}
+	return h, nil
+}
+
+// headerNames lists h's names, sorted, for messages: values are never
+// printed.
+func headerNames(h map[string]string) []string {
+	names := make([]string, 0, len(h))
+	for n := range h {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

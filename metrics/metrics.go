@@ -1,0 +1,236 @@
+package metrics
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/readbench/readbench/stats"
+)
+
+// DefaultBuckets are the classic buckets, in seconds, of the latency
+// histograms (read, service, turn): 500 µs to a minute, about three to a
+// decade, so that a p99 from histogram_quantile lands within a bucket of
+// the result's HDR p99 for latencies from a loopback server's to a slow
+// remote one's.
+var DefaultBuckets = []float64{
+	0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 60,
+}
+
+// lagBuckets are the scheduling-lag histogram's: lag is the generator's
+// own delay, tens of microseconds when it keeps up.
+var lagBuckets = []float64{
+	0.00001, 0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1,
+}
+
+// ParseBuckets reads --metrics-buckets: durations separated by commas
+// ("1ms,5ms,20ms,100ms,1s"), increasing, as the histograms' upper bounds
+// in seconds.
+func ParseBuckets(s string) ([]float64, error) {
+	var b []float64
+	for _, f := range strings.Split(s, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("--metrics-buckets %q: %w", s, err)
+		}
+		sec := d.Seconds()
+		if sec <= 0 || (len(b) > 0 && sec <= b[len(b)-1]) {
+			return nil, fmt.Errorf("--metrics-buckets %q: want positive durations in increasing order", s)
+		}
+		b = append(b, sec)
+	}
+	return b, nil
+}
+
+// Options shape the histograms.
+type Options struct {
+	Buckets []float64 // the latency histograms' classic buckets, seconds (nil: DefaultBuckets)
+	// Native adds native (sparse, exponential) histograms beside the
+	// classic buckets: a receiver that accepts them gets both.
+	Native bool
+}
+
+// Registry holds the series of the run under way. It is safe for
+// concurrent use: the run's goroutines observe, the pusher and the scrape
+// endpoint gather.
+type Registry struct {
+	opts Options
+	mu   sync.Mutex
+	reg  *prometheus.Registry // nil until Start
+	live *liveGauges
+}
+
+// New returns an empty Registry: it gathers nothing until Start.
+func New(o Options) *Registry {
+	if len(o.Buckets) == 0 {
+		o.Buckets = DefaultBuckets
+	}
+	return &Registry{opts: o}
+}
+
+// liveGauges are set from the run's progress, about once a second.
+type liveGauges struct {
+	inFlight, asked prometheus.Gauge
+}
+
+// Start registers a run's series, labelled with run, and returns the
+// observers of its two phases (for driver.Options.Observe). A second
+// Start (the next step of a capacity search) replaces the first's series:
+// its counters start again from zero, which rate() reads as a reset.
+func (r *Registry) Start(run Run, classes []stats.ClassInfo, askedRate float64) (warmup, measured stats.Observer) {
+	reg := prometheus.NewRegistry()
+	f := factory{reg: prometheus.WrapRegistererWith(run.labels(), reg), opts: r.opts}
+	s := f.series()
+	live := &liveGauges{
+		inFlight: f.gauge("readbench_turns_in_flight", "Turns started and not yet ended."),
+		asked:    f.gauge("readbench_asked_rate", "Turns per second the schedule asks for over the measured phase (0: the closed model)."),
+	}
+	live.asked.Set(askedRate)
+	r.mu.Lock()
+	r.reg, r.live = reg, live
+	r.mu.Unlock()
+	return s.phase(PhaseWarmup, classes), s.phase(PhaseMeasured, classes)
+}
+
+// SetInFlight sets the in-flight gauge (from driver.Progress).
+func (r *Registry) SetInFlight(n int64) {
+	r.mu.Lock()
+	live := r.live
+	r.mu.Unlock()
+	if live != nil {
+		live.inFlight.Set(float64(n))
+	}
+}
+
+// Gather returns the current run's series (none before Start): a
+// prometheus.Gatherer for the pusher and the scrape endpoint.
+func (r *Registry) Gather() ([]*dto.MetricFamily, error) {
+	r.mu.Lock()
+	reg := r.reg
+	r.mu.Unlock()
+	if reg == nil {
+		return nil, nil
+	}
+	return reg.Gather()
+}
+
+// factory makes and registers one run's collectors.
+type factory struct {
+	reg  prometheus.Registerer
+	opts Options
+}
+
+func (f factory) gauge(name, help string) prometheus.Gauge {
+	g := prometheus.NewGauge(prometheus.GaugeOpts{Name: name, Help: help})
+	f.reg.MustRegister(g)
+	return g
+}
+
+func (f factory) counters(name, help string, labels ...string) *prometheus.CounterVec {
+	c := prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
+	f.reg.MustRegister(c)
+	return c
+}
+
+func (f factory) histograms(name, help string, buckets []float64, labels ...string) *prometheus.HistogramVec {
+	o := prometheus.HistogramOpts{Name: name, Help: help, Buckets: buckets}
+	if f.opts.Native {
+		o.NativeHistogramBucketFactor = 1.1
+		o.NativeHistogramMaxBucketNumber = 160
+		o.NativeHistogramMinResetDuration = time.Hour
+	}
+	h := prometheus.NewHistogramVec(o, labels)
+	f.reg.MustRegister(h)
+	return h
+}
+
+// series are one run's vectors, both phases in each.
+type series struct {
+	reads, turns, wire, disk, base64 *prometheus.CounterVec
+	read, service, turn, lag         *prometheus.HistogramVec
+}
+
+func (f factory) series() *series {
+	return &series{
+		reads:   f.counters("readbench_reads_total", "Reads finished, by class and outcome (dropped ones included).", "phase", "class", "outcome"),
+		turns:   f.counters("readbench_turns_total", "Turns finished or dropped, by how they ended.", "phase", "end"),
+		wire:    f.counters("readbench_wire_bytes_total", "Bytes of the answers as they crossed the wire.", "phase", "class"),
+		disk:    f.counters("readbench_disk_bytes_total", "Bytes of the documents the answers carried, decoded.", "phase", "class"),
+		base64:  f.counters("readbench_base64_bytes_total", "Bytes of base64 text in the answers.", "phase", "class"),
+		read:    f.histograms("readbench_read_latency_seconds", "Read latency from the intended start to the last byte (cut reads at the cut).", f.opts.Buckets, "phase", "class"),
+		service: f.histograms("readbench_read_service_seconds", "Answered reads, actual send to the last byte.", f.opts.Buckets, "phase", "class"),
+		turn:    f.histograms("readbench_turn_latency_seconds", "Turn latency from the intended start (cut and dropped turns at their limit).", f.opts.Buckets, "phase"),
+		lag:     f.histograms("readbench_schedule_lag_seconds", "Scheduling lag of every read sent: intended start to the hand-over to the transport.", lagBuckets, "phase"),
+	}
+}
+
+// phaseObserver feeds one phase's series: every child is looked up once,
+// here, so that observing a sample is a few atomic adds.
+type phaseObserver struct {
+	reads              [][stats.NumOutcomes]prometheus.Counter
+	read, service      []prometheus.Observer
+	wire, disk, base64 []prometheus.Counter
+	turns              [stats.TurnDropped + 1]prometheus.Counter
+	turn, lag          prometheus.Observer
+}
+
+func (s *series) phase(phase string, classes []stats.ClassInfo) *phaseObserver {
+	o := &phaseObserver{
+		reads: make([][stats.NumOutcomes]prometheus.Counter, len(classes)),
+		turn:  s.turn.WithLabelValues(phase), lag: s.lag.WithLabelValues(phase),
+	}
+	for i, c := range classes {
+		for k := range stats.NumOutcomes {
+			o.reads[i][k] = s.reads.WithLabelValues(phase, c.Name, k.String())
+		}
+		o.read = append(o.read, s.read.WithLabelValues(phase, c.Name))
+		o.service = append(o.service, s.service.WithLabelValues(phase, c.Name))
+		o.wire = append(o.wire, s.wire.WithLabelValues(phase, c.Name))
+		o.disk = append(o.disk, s.disk.WithLabelValues(phase, c.Name))
+		o.base64 = append(o.base64, s.base64.WithLabelValues(phase, c.Name))
+	}
+	for e := range o.turns {
+		o.turns[e] = s.turns.WithLabelValues(phase, stats.TurnEnd(e).String())
+	}
+	return o
+}
+
+// ObserveRead counts one read as stats.Recorder.Read does: its outcome,
+// its latency when it was sent (answered or cut), its service time when
+// answered, its lag when sent, its bytes.
+func (o *phaseObserver) ObserveRead(s stats.ReadSample) {
+	if s.Class < 0 || s.Class >= len(o.reads) || s.Outcome < 0 || s.Outcome >= stats.NumOutcomes {
+		return
+	}
+	o.reads[s.Class][s.Outcome].Inc()
+	if s.Answered || s.LowerBound {
+		o.read[s.Class].Observe(s.Latency.Seconds())
+	}
+	if s.Answered {
+		o.service[s.Class].Observe(s.Service.Seconds())
+	}
+	if s.Sent {
+		o.lag.Observe(s.Lag.Seconds())
+	}
+	if s.WireBytes > 0 {
+		o.wire[s.Class].Add(float64(s.WireBytes))
+	}
+	if s.DiskBytes > 0 {
+		o.disk[s.Class].Add(float64(s.DiskBytes))
+	}
+	if s.Base64Bytes > 0 {
+		o.base64[s.Class].Add(float64(s.Base64Bytes))
+	}
+}
+
+// ObserveTurn counts one turn by its end, and its latency.
+func (o *phaseObserver) ObserveTurn(t stats.TurnSample) {
+	if t.End < 0 || int(t.End) >= len(o.turns) {
+		return
+	}
+	o.turns[t.End].Inc()
+	o.turn.Observe(t.Latency.Seconds())
+}
