@@ -68,12 +68,17 @@ func newModel(title string, st styles) model {
 	return model{title: title, st: st, width: 80, height: 24}
 }
 
-// Init starts the clock that redraws the screen each second, so a slow
-// step's elapsed time advances between the run's own messages.
+// Init starts the clock that redraws the screen a few times a second
+// until the schedule starts, so a slow step's elapsed time advances
+// between the run's own messages; from then on the run's seconds do.
 func (m model) Init() tea.Cmd { return clock() }
 
+// clockEvery is the clock's period: a step's whole seconds are drawn at
+// most this late.
+const clockEvery = 250 * time.Millisecond
+
 func clock() tea.Cmd {
-	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return clockMsg{at: t} })
+	return tea.Tick(clockEvery, func(t time.Time) tea.Msg { return clockMsg{at: t} })
 }
 
 // Update applies one message.
@@ -83,6 +88,9 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 	case clockMsg:
 		m.at(msg.at)
+		if m.ready {
+			return m, nil
+		}
 		return m, clock()
 	case stepMsg:
 		m.at(msg.at)

@@ -70,7 +70,7 @@ func TestSetupSteps(t *testing.T) {
 		t.Errorf("a step under a second shows no time: %q", got)
 	}
 	m = feed(m, clockMsg{at: t0.Add(2500 * time.Millisecond)})
-	if got := lineOf(t, m.View(), "connect"); !strings.HasSuffix(got, "handshake (2s)") {
+	if got := lineOf(t, m.View(), "connect"); !strings.HasSuffix(got, "connect    2s · connecting to S: waiting for the server to answer the handshake") {
 		t.Errorf("a slow step shows its time as the clock goes: %q", got)
 	}
 	if got := lineOf(t, m.View(), "load"); !strings.Contains(got, "waiting for the sessions") {
@@ -209,5 +209,30 @@ func TestLinesFitTheWidth(t *testing.T) {
 				t.Errorf("width %d: a line of %d cells: %q", width, w, l)
 			}
 		}
+	}
+}
+
+// BenchmarkSecond is what the view costs each second of a run: one tick
+// applied and the screen drawn, with an hour of sparkline behind it.
+func BenchmarkSecond(b *testing.B) {
+	m := feed(plain(120), readyMsg{at: t0})
+	for i := 1; i <= 3600; i++ {
+		m = feed(m, second(i, int64(10*i), int64(40*i), time.Duration(i%17+1)*time.Millisecond))
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		m = feed(m, second(3601+i, int64(10*i), int64(40*i), time.Millisecond))
+		_ = m.View()
+	}
+}
+
+func TestClockStopsOnceReady(t *testing.T) {
+	m := plain(80)
+	if _, cmd := m.Update(clockMsg{at: t0}); cmd == nil {
+		t.Error("before the schedule the clock goes on")
+	}
+	m = feed(m, readyMsg{at: t0})
+	if _, cmd := m.Update(clockMsg{at: t0.Add(time.Second)}); cmd != nil {
+		t.Error("once the schedule started the clock goes on: the run's seconds redraw the screen")
 	}
 }

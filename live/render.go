@@ -71,11 +71,10 @@ func (m model) stepText(s step) string {
 	if !s.ended.IsZero() {
 		return m.st.good.Render("done") + " in " + numfmt.Ms(ms(s.ended.Sub(s.began))) + m.st.dim.Render(" · "+s.text)
 	}
-	text := s.text
-	if d := m.now.Sub(s.began); d >= time.Second {
-		text += " (" + whole(d) + ")"
+	if d := m.now.Sub(s.began); d >= time.Second { // first: a long text is clipped at its end
+		return whole(d) + " · " + s.text
 	}
-	return text
+	return s.text
 }
 
 // loadText is the load's line: waiting, or elapsed of total with what is

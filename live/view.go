@@ -16,6 +16,12 @@ import (
 // figures can be read, and the one-line progress serves it better.
 const MinLength = 5 * time.Second
 
+// fps is how often the renderer looks for a new frame: the figures change
+// once a second, so a few looks a second show them promptly without
+// waking the generator's process sixty times a second (bubbletea's
+// default).
+const fps = 4
+
 // View is the live view of one run on a terminal: started by Start,
 // told of the run by Step, Ready, Progress and Note from any goroutine,
 // and ended by Stop, which must be called before anything else is
@@ -41,7 +47,7 @@ func Start(out io.Writer, title string) *View {
 		out:  out,
 		done: make(chan struct{}),
 		p: tea.NewProgram(m, tea.WithOutput(out), tea.WithInput(nil), tea.WithAltScreen(),
-			tea.WithoutSignalHandler()),
+			tea.WithoutSignalHandler(), tea.WithFPS(fps)),
 	}
 	go func() {
 		defer close(v.done)

@@ -48,3 +48,24 @@ func TestLiveFigures(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLive is what the live figures cost each second: the snapshot
+// of a phase of a million reads and the last second's p99, the recorder's
+// lock held meanwhile.
+func BenchmarkLive(b *testing.B) {
+	start := time.Now()
+	r := NewRecorder([]ClassInfo{{Name: "doc"}})
+	r.StartTimeline(start)
+	for i := range 1_000_000 {
+		d := time.Duration(1000+i%50_000) * time.Microsecond
+		r.Read(ReadSample{Outcome: OK, Answered: true, Sent: true, Latency: d, Lag: d / 100, End: start.Add(time.Duration(i) * time.Microsecond)})
+		if i%4 == 0 {
+			r.Turn(TurnSample{Latency: 2 * d})
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		_ = r.Live()
+		_ = r.SecondP99(0)
+	}
+}

@@ -83,7 +83,14 @@ func (r liveRun) setup(st driver.SetupStep) {
 		r.v.Ready()
 		return
 	}
-	r.v.Step(st.Stage, strings.TrimPrefix(setupText(r.target, st, 0, r.limit), "readbench: "))
+	text := setupText(r.target, st, 0, r.limit)
+	if _, rest, ok := strings.Cut(text, r.target+": "); ok { // the view's title names the target
+		text = rest
+	}
+	if st.Stage == driver.StageConnect && st.Doing == "handshake" {
+		text += fmt.Sprintf(" · the handshake timeout is %s", r.limit) // the view adds the time waited
+	}
+	r.v.Step(st.Stage, text)
 }
 
 func (r liveRun) progress(p driver.Progress) {

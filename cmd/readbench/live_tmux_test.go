@@ -79,6 +79,7 @@ var (
 	liveRate    = regexp.MustCompile(`turns asked 10\.0/s · achieved [0-9.]+/s`)
 	liveP99     = regexp.MustCompile(`read +p50 \S+ · p90 \S+ · p99 [0-9.]+(µs|ms|s)`)
 	liveSpark   = regexp.MustCompile(`p99 each s +([▁▂▃▄▅▆▇█ ]+)  `)
+	liveWait    = regexp.MustCompile(`connect +\ds · waiting for the server to answer the handshake \(0 of 2 sessions open\) · the handshake timeout is 2\.5s`)
 	exitLine    = regexp.MustCompile(`readbench-exit=(\d+)`)
 )
 
@@ -88,6 +89,7 @@ type liveSeen struct {
 	spark   map[int]bool // the sparkline lengths drawn
 	rate    bool         // the asked and achieved rate line was drawn
 	p99     bool         // the read p99 was drawn
+	waiting bool         // the connect step waiting for a handshake was drawn, with its time
 }
 
 // watch reads the panes every 200 ms until each one's command ends (or a
@@ -122,31 +124,39 @@ func (s *tmuxServer) watch(names ...string) (map[string]*liveSeen, map[string]st
 			}
 			v.rate = v.rate || liveRate.MatchString(scr)
 			v.p99 = v.p99 || liveP99.MatchString(scr)
+			v.waiting = v.waiting || liveWait.MatchString(scr)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
 	return seen, last
 }
 
-// TestLiveViewInTmux: a 6 s run with --live, and one of 5 s with no flag
-// (the default on a terminal), each show the live view while they go on:
-// the asked and achieved rate and the read p99 drawn, the elapsed time
+// TestLiveViewInTmux: a 5 s run with --live, and one with no flag (the
+// default on a terminal), each show the live view while they go on: the
+// asked and achieved rate and the read p99 drawn, the elapsed time
 // advancing and the sparkline growing; when they end the normal report is
 // on screen, the view's screen is gone and no escape sequence is left
-// behind as text.
+// behind as text. A third run waits for a server that never answers: the
+// view shows the connect step and the time waited, then the error is on
+// screen.
 func TestLiveViewInTmux(t *testing.T) {
 	s := newTmux(t)
 	dir := t.TempDir()
 	runs := map[string]string{
 		"asked":   binary + " run --duration 5s --live --out asked.json",
 		"default": binary + " run --duration 5s --out default.json",
+		"silent":  binary + " run --target \"stdio:sleep 30\" --handshake-timeout 2500ms --live --out silent.json",
 	}
-	names := []string{"asked", "default"}
+	names := []string{"asked", "default", "silent"}
 	for _, name := range names {
 		s.start(name, dir, runs[name])
 	}
 	seen, lasts := s.watch(names...)
-	for _, name := range names {
+	if v, last := seen["silent"], s.screen("silent", true); !v.waiting ||
+		!strings.Contains(last, "no answer within the handshake timeout of 2.5s") || !strings.Contains(last, "readbench-exit=1") {
+		t.Errorf("silent: the wait drawn %v; after it:\n%s", v.waiting, last)
+	}
+	for _, name := range names[:2] {
 		seen, last := seen[name], lasts[name]
 		if !seen.rate || !seen.p99 {
 			t.Errorf("%s: rate drawn %v, p99 drawn %v", name, seen.rate, seen.p99)
