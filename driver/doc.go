@@ -6,7 +6,8 @@
 //     server or generator cannot hide behind coordinated omission;
 //   - the runner (run.go; its connections in conns.go): the open and
 //     closed models, max_in_flight (a turn that cannot start is dropped
-//     and counted, never started late), progress, the server-cost
+//     and counted, never started late), progress (once a second: counts,
+//     the asked rate, the current phase's figures for a live view), the server-cost
 //     sampling around the run; the steps before the first turn
 //     (setup.go: connecting and discovering, told to Options.Setup) and
 //     the handshake limit (the flag's, else load.handshake_timeout);

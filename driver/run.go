@@ -77,6 +77,14 @@ type Progress struct {
 	Errors         int64         // reads finished with an error outcome
 	InFlight       int64         // turns in flight
 	P99            time.Duration // read latency p99 so far (measured phase)
+	// Asked is the turns per second the schedule asks for at Elapsed
+	// (this process's share; 0 for the closed model, which asks for none,
+	// and past the schedule's end).
+	Asked float64
+	// Phase is the current phase's figures so far (the warmup's while
+	// Warmup), with the read p99 of the last whole second: what a live
+	// view draws, taken once a second from the recorder (stats.Live).
+	Phase stats.Live
 }
 
 // Achieved is the turn rate achieved so far.

@@ -222,6 +222,8 @@ func (r *runner) startProgress(ctx context.Context, start time.Time) (stop func(
 		return func() {}
 	}
 	done := make(chan struct{})
+	stretches := scheduleStretches(r.w.Load)
+	share := float64(max(r.o.Segment.N, 1))
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -236,11 +238,19 @@ func (r *runner) startProgress(ctx context.Context, start time.Time) (stop func(
 				return
 			case now := <-tick.C:
 				el := now.Sub(start)
-				r.o.Progress(Progress{
-					Elapsed: el, Total: r.w.Load.Warmup + r.w.Load.Length(), Warmup: el < r.w.Load.Warmup,
+				warm := el < r.w.Load.Warmup
+				p := Progress{
+					Elapsed: el, Total: r.w.Load.Warmup + r.w.Load.Length(), Warmup: warm,
 					Turns: r.started.Load(), Reads: r.reads.Load(), Errors: r.errs.Load(), InFlight: r.inFlight.Load(),
-					P99: r.measured.ReadP99(),
-				})
+					P99:   r.measured.ReadP99(),
+					Phase: r.recorder(warm).Live(),
+				}
+				last := int(el/time.Second) - 1 // the last whole second, in the recorder of its phase
+				p.Phase.SecondP99 = r.recorder(time.Duration(last)*time.Second < r.w.Load.Warmup).SecondP99(last)
+				if asked, ok := rateAt(stretches, el.Seconds()); ok && r.w.Load.Model != workload.ModelClosed {
+					p.Asked = asked / share
+				}
+				r.o.Progress(p)
 			}
 		}
 	}()

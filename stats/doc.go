@@ -3,7 +3,9 @@
 // (the driver translates protocol events into these plain records) so that
 // the numbers can be merged, saved and re-read without the protocol code.
 // A Recorder records one phase of a run (warmup or measured) and ends in a
-// Phase, plain data that results saves and merges.
+// Phase, plain data that results saves and merges. While the run goes on,
+// Recorder.Live and Recorder.SecondP99 (live.go) give a live view the
+// phase so far, taken once a second under the recorder's lock.
 //
 // It also does the policy maths (Advise): the candidate limits priced, the
 // recommended deadline and timeout, and every figure that recommendation

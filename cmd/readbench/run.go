@@ -55,7 +55,7 @@ func runCommand() *cli.Command {
 			thresholdFlag(),
 			maxAnswerFlag(),
 			handshakeTimeoutFlag(),
-		}, append(append(append(aimFlags(), profileFlags()...), shardFlags()...), metricsFlags()...)...),
+		}, append(append(append(append(aimFlags(), profileFlags()...), shardFlags()...), metricsFlags()...), liveFlags()...)...),
 		Action: runAction,
 	}
 }
@@ -114,7 +114,11 @@ func runAction(c *cli.Context) error {
 	}
 	defer stderrLog.discard()
 	opts.Stderr = stderrLog.file
-	if !quiet {
+	showLive, err := wantLive(c, c.App.ErrWriter, quiet, w.Load)
+	if err != nil {
+		return err
+	}
+	if !quiet && !showLive {
 		limit, _ := opts.HandshakeLimit()
 		tell, stopSetup := setupPrinter(c.App.ErrWriter, targetName(w.Target), limit)
 		defer stopSetup()
@@ -125,25 +129,31 @@ func runAction(c *cli.Context) error {
 				progress(p)
 			}
 		}
-		if !set.StartAt.IsZero() {
-			fmt.Fprintf(c.App.ErrWriter, "readbench: segment %s: connecting, then starting the schedule at %s (in %s)\n",
-				set.Segment, set.StartAt.UTC().Format(time.RFC3339Nano), time.Until(set.StartAt).Round(time.Second))
-		}
+	}
+	if !quiet && !set.StartAt.IsZero() { // before a live view: it stays on the screen the view gives back
+		fmt.Fprintf(c.App.ErrWriter, "readbench: segment %s: connecting, then starting the schedule at %s (in %s)\n",
+			set.Segment, set.StartAt.UTC().Format(time.RFC3339Nano), time.Until(set.StartAt).Round(time.Second))
 	}
 	shown := opts.Progress != nil
 	opts.Logf = func(format string, args ...any) {
 		clearProgress(c.App.ErrWriter, shown)
 		fmt.Fprintf(c.App.ErrWriter, "readbench: "+format+"\n", args...)
 	}
-	live, err := startMetrics(c, set.StartAt)
+	mx, err := startMetrics(c, set.StartAt)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	defer live.close(c.App.ErrWriter)
-	live.wire(&opts)
+	defer mx.close(c.App.ErrWriter)
+	stopLive := func() {}
+	if showLive { // the view takes the setup line's, progress line's and failures' place
+		stopLive = startLive(c.App.ErrWriter, w, &opts)
+		defer stopLive()
+	}
+	mx.wire(&opts) // after the view: the metrics chain to the progress it set
 	rep, err := driver.Run(c.Context, opts)
+	stopLive() // the terminal is restored before anything else is printed
 	clearProgress(c.App.ErrWriter, shown && err == nil)
-	live.close(c.App.ErrWriter) // the final push: the counts are the result's
+	mx.close(c.App.ErrWriter) // the final push: the counts are the result's
 	if err != nil {
 		var we *workload.Error
 		if errors.As(err, &we) {

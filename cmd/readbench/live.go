@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/live"
+	"github.com/readbench/readbench/workload"
+	"github.com/urfave/cli/v2"
+)
+
+// liveFlags are --live and --no-live: the full-screen view of a run on
+// the terminal (package live), shown by default for a run of at least
+// live.MinLength when stderr is a terminal.
+func liveFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "live", Usage: "draw the live view on stderr (a terminal) while the run goes on; the default for runs of 5s or more on a terminal"},
+		&cli.BoolFlag{Name: "no-live", Usage: "no live view: the one-line progress instead"},
+	}
+}
+
+// wantLive says whether a run of load shows the live view on stderr:
+// never with --quiet or --no-live, nor when stderr is not a terminal
+// (--live then says so in one line and the run goes on without it, as
+// the default would); with --live, or by default when the run is to last
+// live.MinLength or more.
+func wantLive(c *cli.Context, stderr io.Writer, quiet bool, l workload.Load) (bool, error) {
+	asked, off := c.Bool("live"), c.Bool("no-live")
+	switch {
+	case asked && off:
+		return false, cli.Exit("run: give --live or --no-live, not both", exitUsage)
+	case quiet || off:
+		return false, nil
+	case !terminal(stderr):
+		if asked {
+			fmt.Fprintln(stderr, "readbench: --live: stderr is not a terminal; no live view")
+		}
+		return false, nil
+	}
+	return asked || expectedLength(l) >= live.MinLength, nil
+}
+
+// expectedLength is how long the schedule of l lasts: warmup and length,
+// or, for a run ended by a turn count, the count at the asked rate (0:
+// not known ahead, the closed model's).
+func expectedLength(l workload.Load) time.Duration {
+	if n := l.Length(); n > 0 {
+		return l.Warmup + n
+	}
+	if l.Turns > 0 && l.Model != workload.ModelClosed && l.Rate.PerSecond > 0 {
+		return l.Warmup + time.Duration(float64(l.Turns)/l.Rate.PerSecond*float64(time.Second))
+	}
+	return 0
+}
+
+// liveRun feeds a live.View from a run's callbacks: the driver's types
+// become the view's, and nothing else happens here.
+type liveRun struct {
+	v      *live.View
+	target string        // targetName of the run's target
+	limit  time.Duration // the handshake timeout, for the setup step's words
+}
+
+// startLive starts the view of the run of w on stderr and sets the run's
+// callbacks to it; the returned stop must be called before the report or
+// an error is printed (more than once is fine).
+func startLive(stderr io.Writer, w *workload.Workload, opts *driver.Options) (stop func()) {
+	limit, _ := opts.HandshakeLimit()
+	r := liveRun{v: live.Start(stderr, "readbench run · "+w.Name+" · "+targetName(w.Target)), target: targetName(w.Target), limit: limit}
+	opts.Setup, opts.Progress, opts.Logf = r.setup, r.progress, r.logf
+	return func() {
+		if err := r.v.Stop(); err != nil {
+			fmt.Fprintf(stderr, "readbench: the live view: %v\n", err)
+		}
+	}
+}
+
+func (r liveRun) setup(st driver.SetupStep) {
+	if st.Stage == driver.StageReady {
+		r.v.Ready()
+		return
+	}
+	text := setupText(r.target, st, 0, r.limit)
+	if _, rest, ok := strings.Cut(text, r.target+": "); ok { // the view's title names the target
+		text = rest
+	}
+	if st.Stage == driver.StageConnect && st.Doing == "handshake" {
+		text += fmt.Sprintf(" · the handshake timeout is %s", r.limit) // the view adds the time waited
+	}
+	r.v.Step(st.Stage, text)
+}
+
+func (r liveRun) progress(p driver.Progress) {
+	r.v.Progress(live.Tick{
+		Elapsed: p.Elapsed, Total: p.Total, Warmup: p.Warmup, Asked: p.Asked,
+		Turns: p.Turns, Reads: p.Reads, InFlight: p.InFlight, Phase: p.Phase,
+	})
+}
+
+func (r liveRun) logf(format string, args ...any) {
+	r.v.Note(fmt.Sprintf("readbench: "+format, args...))
+}

@@ -1,0 +1,24 @@
+// Package live is the live terminal view of a run: a full screen on
+// stderr, redrawn each second while the run goes on, with the connect and
+// discovery steps before the load, the asked and achieved rate, turns in
+// flight, read and turn latency percentiles with a sparkline of the read
+// p99 of each second, outcomes, scheduling lag, wire and disk bytes, and
+// the time elapsed and remaining.
+//
+// It is for people watching a run, never for logs: the command starts it
+// only when stderr is a terminal, and stops it (leaving the alternate
+// screen, so the terminal is as it was) before the report is printed.
+// The figures come from the driver's once-a-second progress (copied into
+// a Tick by the command), so the view adds nothing to a read's path.
+// Keys are not read: the terminal stays in its normal mode, and Ctrl-C
+// interrupts the run as it always does.
+//
+// Built on charmbracelet's bubbletea (the program, the alternate screen,
+// resizes) and lipgloss (styles). The model (model.go) is plain data
+// updated by messages and drawn by View (render.go), so tests drive it
+// with a sequence of ticks and read what is drawn; the sparkline's
+// arithmetic is in spark.go.
+//
+// It never imports client, driver or simserver: it draws figures, it does
+// not take them.
+package live
