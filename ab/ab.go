@@ -220,11 +220,7 @@ func (o *Outcome) Notes() []string {
 	if o.Interrupted {
 		head += "; interrupted: the rounds that ran"
 	}
-	out = append([]string{head}, out...)
-	if a := o.AdviceNote(New); a != "" {
-		out = append(out, a)
-	}
-	return out
+	return append([]string{head}, out...) // the advice across runs is compare's note (results.AdviceAcross)
 }
 
 func joinWhy(ws []string) string { return strings.Join(ws, "; ") }

@@ -103,7 +103,7 @@ func TestRunRotates(t *testing.T) {
 	if o.Base[2].Label != filepath.Join(p.Dir, "base", "round-03-base.json") {
 		t.Errorf("base run 3 labelled %s", o.Base[2].Label)
 	}
-	if len(files(t, p.Dir, Excluded)) != 0 || len(o.Notes()) != 2 || !strings.Contains(o.Notes()[0], "4 of 4 rounds kept") {
+	if len(files(t, p.Dir, Excluded)) != 0 || len(o.Notes()) != 1 || !strings.Contains(o.Notes()[0], "4 of 4 rounds kept") {
 		t.Errorf("excluded %v, notes %v", files(t, p.Dir, Excluded), o.Notes())
 	}
 }
@@ -242,29 +242,5 @@ func TestPolicy(t *testing.T) {
 	r.Lag.P99Ms = 50
 	if got := DefaultPolicy(nil).Noisy(r); got != "" {
 		t.Errorf("a tail of lag, no gate on the tail: %q", got)
-	}
-}
-
-// TestAdviceNote: across runs the advice covers the slowest run's tail
-// and says how far the tail swung; one run has no such note.
-func TestAdviceNote(t *testing.T) {
-	o := &Outcome{}
-	for i, p99 := range []float64{40, 95, 60} {
-		r := fixture(t)
-		r.Turn.P99Ms = p99
-		r.Advice.RecommendedDeadlineMs = []float64{100, 200, 200}[i]
-		r.Advice.RecommendedTimeoutMs = []float64{5000, 10000, 5000}[i]
-		o.New = append(o.New, results.Run{Label: fmt.Sprint(i), Result: r})
-	}
-	want := "advice across the 3 new runs: turn p99 swung from 40.0ms to 95.0ms (2.38x) between runs; deadline 200ms and timeout 10.0s cover the slowest of them with the usual headroom (one run alone recommended a deadline of 100ms to 200ms)"
-	if got := o.AdviceNote(New); got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
-	}
-	if n := o.Notes(); n[len(n)-1] != want {
-		t.Errorf("notes %v", n)
-	}
-	o.New = o.New[:1]
-	if got := o.AdviceNote(New); got != "" {
-		t.Errorf("one run: %q", got)
 	}
 }

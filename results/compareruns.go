@@ -87,6 +87,9 @@ func CompareRuns(base, nw []Run, o RunsOptions) (*Comparison, error) {
 	c.Gate = o.Gate
 	c.Base, c.New = sideOfRuns(base), sideOfRuns(nw)
 	c.Notes = runNotes(base, nw)
+	if a := AdviceAcross(nw, "new"); a != "" {
+		c.Notes = append(c.Notes, a)
+	}
 	n, m := len(base), len(nw)
 	switch {
 	case n == 1 && m == 1:

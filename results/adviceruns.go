@@ -1,4 +1,4 @@
-package ab
+package results
 
 import (
 	"fmt"
@@ -6,17 +6,14 @@ import (
 	"github.com/readbench/readbench/internal/numfmt"
 )
 
-// AdviceNote is the policy advice of a side's kept runs taken together,
-// "" with fewer than two. Each run's advice doubles its own turn tail as
-// headroom for a tail that moves between runs; with several runs the
-// move is measured, so the pair recommended is the largest any run
-// recommends (the slowest run's tail, doubled), and the note says how
-// far the tail swung from run to run.
-func (o *Outcome) AdviceNote(side Side) string {
-	runs := o.Base
-	if side == New {
-		runs = o.New
-	}
+// AdviceAcross is the policy advice of several runs of one side taken
+// together, "" with fewer than two that recommended a deadline. Each
+// run's advice doubles its own turn tail as headroom for a tail that
+// moves between runs; with several runs the move is measured, so the pair
+// recommended is the largest any run recommends (the slowest run's tail,
+// doubled), and the note says how far the tail swung from run to run.
+// side names the runs in the sentence ("new").
+func AdviceAcross(runs []Run, side string) string {
 	var lo, hi, deadline, dlo, timeout float64
 	n := 0
 	for _, r := range runs {
