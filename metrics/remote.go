@@ -2,9 +2,11 @@ package metrics
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,6 +53,7 @@ type Pusher struct {
 	send    sync.WaitGroup // the sending goroutine
 	sent    atomic.Int64   // samples delivered
 	dropped atomic.Int64   // samples not delivered
+	secrets []string // what the receiver was sent that must never be printed
 	mu      sync.Mutex
 	lastErr error
 }
@@ -78,6 +81,7 @@ func StartPush(r *Registry, o PushOptions) (*Pusher, error) {
 		gather: r.Gather, api: api, url: targets.RedactURLs(o.URL), every: o.Interval,
 		queue: make(chan *prompb.WriteRequest, queueLen), stop: make(chan struct{}), ctx: ctx, cancel: cancel,
 	}
+	p.secrets = secretsOf(o)
 	p.native.Store(o.Native)
 	p.tick.Add(1)
 	go p.ticker()
@@ -158,8 +162,33 @@ func (p *Pusher) write(req *prompb.WriteRequest) {
 func (p *Pusher) drop(req *prompb.WriteRequest, err error) {
 	p.dropped.Add(int64(len(req.Timeseries)))
 	p.mu.Lock()
-	p.lastErr = err
+	p.lastErr = errors.New(redact(err.Error(), p.secrets))
 	p.mu.Unlock()
+}
+
+// secretsOf lists the credentials a push carries, in every form they
+// travel in: a receiver's error may echo them back, and its message is
+// printed at the end of the run.
+func secretsOf(o PushOptions) []string {
+	var out []string
+	for _, v := range o.Headers {
+		out = append(out, v)
+	}
+	if o.BasicAuth != "" {
+		out = append(out, o.BasicAuth, base64.StdEncoding.EncodeToString([]byte(o.BasicAuth)))
+		if _, pass, ok := strings.Cut(o.BasicAuth, ":"); ok {
+			out = append(out, pass)
+		}
+	}
+	return slices.DeleteFunc(out, func(s string) bool { return s == "" })
+}
+
+// redact replaces every secret in s.
+func redact(s string, secrets []string) string {
+	for _, v := range secrets {
+		s = strings.ReplaceAll(s, v, "[redacted]")
+	}
+	return s
 }
 
 // Close pushes the series once more, waits up to grace for the queue to
