@@ -84,15 +84,17 @@ func startMetrics(c *cli.Context, startAt time.Time) (*liveMetrics, error) {
 }
 
 // wire hands the run's options the observers and the in-flight gauge.
-func (m *liveMetrics) wire(opts *driver.Options) {
+// part tells the runs of one command apart (its Step, or Side and Round;
+// zero for readbench run): the rest of the labels come from the run.
+func (m *liveMetrics) wire(opts *driver.Options, part metrics.Run) {
 	if m == nil {
 		return
 	}
 	opts.Observe = func(r driver.Ready) (warmup, measured stats.Observer) {
-		return m.reg.Start(metrics.Run{
-			Workload: r.Workload, ID: m.runID, Target: r.Target.String(),
-			ServerName: r.Server.Name, ServerVersion: r.Server.Version, Shard: r.Segment.String(),
-		}, r.Classes, r.AskedRate)
+		run := part
+		run.Workload, run.ID, run.Target = r.Workload, m.runID, r.Target.String()
+		run.ServerName, run.ServerVersion, run.Shard = r.Server.Name, r.Server.Version, r.Segment.String()
+		return m.reg.Start(run, r.Classes, r.AskedRate)
 	}
 	progress := opts.Progress
 	opts.Progress = func(p driver.Progress) {
@@ -100,6 +102,17 @@ func (m *liveMetrics) wire(opts *driver.Options) {
 		if progress != nil {
 			progress(p)
 		}
+	}
+}
+
+// ended pushes the counts of one of a command's runs as they ended, before
+// the next run replaces them (a scrape endpoint has them until then).
+func (m *liveMetrics) ended() {
+	if m == nil {
+		return
+	}
+	for _, p := range m.pusher {
+		p.Push()
 	}
 }
 

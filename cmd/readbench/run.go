@@ -10,6 +10,7 @@ import (
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/scenarios"
@@ -149,7 +150,7 @@ func runAction(c *cli.Context) error {
 		stopLive = startLive(c.App.ErrWriter, w, &opts)
 		defer stopLive()
 	}
-	mx.wire(&opts) // after the view: the metrics chain to the progress it set
+	mx.wire(&opts, metrics.Run{}) // after the view: the metrics chain to the progress it set
 	rep, err := driver.Run(c.Context, opts)
 	stopLive() // the terminal is restored before anything else is printed
 	clearProgress(c.App.ErrWriter, shown && err == nil)
