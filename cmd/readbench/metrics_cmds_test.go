@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,5 +91,49 @@ func TestMetricsAB(t *testing.T) {
 	}
 	if got := measuredReads(t, prom, ended, "side", "round"); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("reads by side and round: prometheus %v, runs saved %v", got, want)
+	}
+}
+
+// serveMetricsWorkload has no warmup: every read the server answers is one
+// the result counts.
+const serveMetricsWorkload = `name: serve-metrics
+seed: 3
+load: {rate: 20/s, warmup: 0s, duration: 1s}
+turn: {attachments: 2, read_timeout: 5s, deadline: 5s}
+mix:
+  - {class: md, weight: 1, mime: text/markdown, size: 1KiB}
+`
+
+// serve --metrics listen=ADDR exports the simulated server's side: the
+// reads it answered are the reads the run says were answered.
+func TestServeMetrics(t *testing.T) {
+	dir := t.TempDir()
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	url := startServe(t, "--metrics", "listen="+addr)
+	out := filepath.Join(dir, "r.json")
+	if _, stderr, code := readbench(t, dir, "run", writeWorkload(t, dir, serveMetricsWorkload), "--target", url, "--out", out, "-q"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	outcomes := counts(t, rawResult(t, out)["totals"].(map[string]any), "outcomes")
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := regexp.MustCompile(`(?m)^readbench_sim_answers_total\{code="",outcome="result",server_name="[^"]+",server_version="[^"]+"\} (\d+)$`).FindSubmatch(body)
+	if answered == nil {
+		t.Fatalf("no answered reads in:\n%s", body)
+	}
+	if n, _ := strconv.ParseInt(string(answered[1]), 10, 64); n != outcomes["ok"] || n == 0 {
+		t.Errorf("the server answered %d reads, the run got %v", n, outcomes)
+	}
+	for _, want := range []string{"readbench_sim_reads_in_flight{", "readbench_sim_answer_bytes_total{", "readbench_sim_reads_total{"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("no %s in:\n%s", want, body)
+		}
 	}
 }
