@@ -9,6 +9,7 @@ import (
 
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/metrics"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 	"github.com/urfave/cli/v2"
 )
@@ -37,6 +38,9 @@ type liveMetrics struct {
 	pusher []*metrics.Pusher
 	server []*metrics.Server
 	linger time.Duration
+	// undelivered counts the samples the closed pushers dropped: the
+	// result's metrics.undelivered_samples.
+	undelivered int64
 }
 
 // startMetrics starts what --metrics asks for (nil when it is not given).
@@ -105,6 +109,15 @@ func (m *liveMetrics) wire(opts *driver.Options, part metrics.Run) {
 	}
 }
 
+// result is the result's metrics key, after close (nil without
+// --metrics: the key is absent then).
+func (m *liveMetrics) result() *results.LiveMetrics {
+	if m == nil {
+		return nil
+	}
+	return &results.LiveMetrics{UndeliveredSamples: m.undelivered}
+}
+
 // ended pushes the counts of one of a command's runs as they ended, before
 // the next run replaces them (a scrape endpoint has them until then).
 func (m *liveMetrics) ended() {
@@ -125,7 +138,9 @@ func (m *liveMetrics) close(w io.Writer) {
 	}
 	m.reg.SetInFlight(0)
 	for _, p := range m.pusher {
-		if s := p.Close(10 * time.Second).String(); s != "" {
+		sum := p.Close(10 * time.Second)
+		m.undelivered += sum.Dropped
+		if s := sum.String(); s != "" {
 			fmt.Fprintf(w, "readbench: %s\n", s)
 		}
 	}
