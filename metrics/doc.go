@@ -16,7 +16,8 @@
 //     endpoint drops samples (counted) and never slows the load;
 //   - the scrape endpoint (listen.go): the same registry in the
 //     OpenMetrics text format (promhttp), kept open after the run for
-//     a final scrape.
+//     a final scrape; ListenGatherer serves any other gatherer the same
+//     way (readbench serve's simulated server's counters).
 //
 // The names and labels are docs/metrics.md; the dashboard reading them is
 // deploy/grafana/readbench.json. The driver never imports this package:

@@ -22,12 +22,20 @@ type Run struct {
 	ServerName    string
 	ServerVersion string
 	Shard         string // the segment, k/n ("1/1": the whole run)
+
+	// A command that makes several runs under one run id (capacity's
+	// steps, ab's rounds) tells them apart, so that each run's counters
+	// are series of their own rather than resets of the last run's: Step
+	// is a capacity search's step (its step-NN.json), Side and Round an
+	// ab run's side (base, new) and round. An empty one is no label: a
+	// plain run's series carry none of them.
+	Step, Side, Round string
 }
 
 // labels returns the run's constant labels. The target is redacted
 // (targets.RedactURLs): a password in a URL never reaches a dashboard.
 func (r Run) labels() prometheus.Labels {
-	return prometheus.Labels{
+	l := prometheus.Labels{
 		"workload":       r.Workload,
 		"run_id":         r.ID,
 		"target":         targets.RedactURLs(r.Target),
@@ -35,6 +43,12 @@ func (r Run) labels() prometheus.Labels {
 		"server_version": r.ServerVersion,
 		"shard":          r.Shard,
 	}
+	for name, v := range map[string]string{"step": r.Step, "side": r.Side, "round": r.Round} {
+		if v != "" {
+			l[name] = v
+		}
+	}
+	return l
 }
 
 // NewRunID returns a run id: the moment the schedule starts (a sharded

@@ -28,12 +28,18 @@ type Server struct {
 
 // Listen starts serving r's series on addr (host:port; port 0 picks one).
 func Listen(r *Registry, addr string) (*Server, error) {
+	return ListenGatherer(prometheus.GathererFunc(r.Gather), addr)
+}
+
+// ListenGatherer serves g's series on addr as Listen does: for series
+// that are not a run's, such as readbench serve's simulated server's.
+func ListenGatherer(g prometheus.Gatherer, addr string) (*Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("--metrics listen=%s: %w", addr, err)
 	}
 	s := &Server{ln: ln, done: make(chan struct{}), final: make(chan struct{})}
-	h := promhttp.HandlerFor(prometheus.GathererFunc(r.Gather), promhttp.HandlerOpts{EnableOpenMetrics: true})
+	h := promhttp.HandlerFor(g, promhttp.HandlerOpts{EnableOpenMetrics: true})
 	mux := http.NewServeMux()
 	mux.HandleFunc("/metrics", func(w http.ResponseWriter, req *http.Request) {
 		s.mu.Lock()

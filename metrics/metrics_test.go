@@ -51,6 +51,28 @@ func TestRunLabelsRedactTarget(t *testing.T) {
 	}
 }
 
+// The runs of a capacity search or an ab carry the label that tells them
+// apart, and only that one.
+func TestRunLabelsOfParts(t *testing.T) {
+	for _, tc := range []struct {
+		run  Run
+		want map[string]string
+	}{
+		{Run{Step: "3"}, map[string]string{"step": "3"}},
+		{Run{Side: "base", Round: "2"}, map[string]string{"side": "base", "round": "2"}},
+	} {
+		l := tc.run.labels()
+		if len(l) != 6+len(tc.want) {
+			t.Errorf("%+v: labels %v", tc.run, l)
+		}
+		for k, v := range tc.want {
+			if l[k] != v {
+				t.Errorf("%+v: %s=%q, want %q", tc.run, k, l[k], v)
+			}
+		}
+	}
+}
+
 func TestNewRunIDSharedByShards(t *testing.T) {
 	at := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 	if a, b := NewRunID(at), NewRunID(at); a != b {

@@ -105,6 +105,12 @@ func (p *Pusher) ticker() {
 	}
 }
 
+// Push gathers the series now and queues them, as every interval does: a
+// command that makes several runs calls it at the end of each, before the
+// next run's Start replaces the series, so that each run's final counts
+// are sent.
+func (p *Pusher) Push() { p.enqueue() }
+
 // enqueue gathers the series now and queues them; a full queue loses its
 // oldest push, whose samples are counted as dropped.
 func (p *Pusher) enqueue() {

@@ -83,6 +83,21 @@ type Result struct {
 	// where it ran, with its server cost; empty for a run of one process.
 	Segment Segment `json:"segment"`
 	Shards  []Shard `json:"shards"`
+	// Metrics is what --metrics did. It is the one key written only when
+	// the run asked for it: a run without --metrics has the key paths of
+	// every result before it (and of readbench merge's output, which never
+	// has it). Added in v1.
+	Metrics *LiveMetrics `json:"metrics,omitempty"`
+}
+
+// LiveMetrics is the "metrics" key: how much of the live metrics did not
+// reach their remote-write endpoints, so that a dashboard missing counts
+// can be told from a run missing reads.
+type LiveMetrics struct {
+	// UndeliveredSamples counts the samples pushed and dropped (a slow or
+	// dead endpoint, its retries spent), over every prometheus-rw= of the
+	// run; 0 with listen= alone, which drops nothing.
+	UndeliveredSamples int64 `json:"undelivered_samples"`
 }
 
 // Segment is the "segment" key: the k-th of n shares of a run.

@@ -2,6 +2,7 @@ package simserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -133,4 +134,29 @@ func TestHTTPSessionCancel(t *testing.T) {
 		t.Fatal("the cancelled read is still open")
 	}
 	waitStats(t, s, "one cancelled read", func(st Stats) bool { return st.Cancelled == 1 && st.Answered == 0 })
+}
+
+// TestStatsByCode: the answers sent are counted by their error code (0 for
+// a result), and their bytes: what serve --metrics exports.
+func TestStatsByCode(t *testing.T) {
+	s := New(Options{})
+	p := startStdio(t, s)
+	var bytes int
+	for i, uri := range []string{"sim:///a?size=10", "sim:///b?size=20", "sim:///c?error=-32603"} {
+		line := request(t, i+1, protocol.MethodResourcesRead, readParams(uri, ""))
+		m := p.roundTrip(line)
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bytes += len(b)
+	}
+	p.close()
+	st := s.Stats()
+	if st.Codes[0] != 2 || st.Codes[-32603] != 1 || len(st.Codes) != 2 {
+		t.Errorf("answers by code %v", st.Codes)
+	}
+	if st.Bytes < int64(bytes)/2 || st.Bytes > 2*int64(bytes) {
+		t.Errorf("bytes %d, the answers are about %d", st.Bytes, bytes)
+	}
 }

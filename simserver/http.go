@@ -141,7 +141,7 @@ func (s *Server) serveHTTPRequest(w http.ResponseWriter, r *http.Request, msg *p
 	case a.parts != nil:
 		s.writeAnswer(w, r, &a, c.modern)
 		if a.read {
-			s.answered(a.late)
+			s.answered(&a)
 		}
 	case s.isCrashed():
 		panic(http.ErrAbortHandler)

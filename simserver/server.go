@@ -109,6 +109,9 @@ type Server struct {
 type counters struct {
 	reads, answered, cancelled, late, inFlight atomic.Int64
 	requests                                   atomic.Int64 // every request, for WedgeAfter
+	bytes                                      atomic.Int64 // of the read answers sent
+	codesMu                                    sync.Mutex
+	codes                                      map[int]int64 // read answers sent, by error code (0: a result)
 }
 
 // Stats counts reads, for tests and for readbench serve's summary.
@@ -118,6 +121,10 @@ type Stats struct {
 	Cancelled int64 // reads whose request was cancelled before the answer
 	Late      int64 // cancelled reads answered anyway (honor_cancel=false)
 	InFlight  int64 // reads being handled now
+	// Codes counts the read answers sent by their JSON-RPC error code, 0
+	// for a result: what readbench serve --metrics exports by outcome.
+	Codes map[int]int64
+	Bytes int64 // bytes of the read answers sent (their JSON-RPC messages)
 }
 
 // New returns a server with the given options, defaults filled in.
@@ -163,7 +170,20 @@ func (s *Server) Stats() Stats {
 		Cancelled: s.stats.cancelled.Load(),
 		Late:      s.stats.late.Load(),
 		InFlight:  s.stats.inFlight.Load(),
+		Codes:     s.stats.codeCounts(),
+		Bytes:     s.stats.bytes.Load(),
 	}
+}
+
+// codeCounts copies the answers by code.
+func (c *counters) codeCounts() map[int]int64 {
+	c.codesMu.Lock()
+	defer c.codesMu.Unlock()
+	out := make(map[int]int64, len(c.codes))
+	for k, v := range c.codes {
+		out[k] = v
+	}
+	return out
 }
 
 // Crashed is closed when Options.CrashAfter is reached, so that whoever
@@ -176,12 +196,19 @@ func (s *Server) logf(format string, args ...any) {
 	}
 }
 
-// answered records a read answer and crashes the server when CrashAfter
-// answers have gone out.
-func (s *Server) answered(cancelled bool) {
-	if cancelled {
+// answered records a read answer sent (its code and size) and crashes
+// the server when CrashAfter answers have gone out.
+func (s *Server) answered(a *answer) {
+	if a.late {
 		s.stats.late.Add(1)
 	}
+	s.stats.bytes.Add(int64(a.size()))
+	s.stats.codesMu.Lock()
+	if s.stats.codes == nil {
+		s.stats.codes = map[int]int64{}
+	}
+	s.stats.codes[a.code]++
+	s.stats.codesMu.Unlock()
 	n := s.stats.answered.Add(1)
 	if s.opts.CrashAfter > 0 && n >= int64(s.opts.CrashAfter) {
 		s.crash(fmt.Sprintf("crashing after %d reads", n))

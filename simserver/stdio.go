@@ -192,7 +192,7 @@ func (c *stdioConn) answerNow(ctx context.Context, cl *call) {
 		return
 	}
 	if c.put(a.parts) && a.read {
-		c.s.answered(a.late)
+		c.s.answered(&a)
 	}
 }
 
@@ -231,7 +231,7 @@ func (c *stdioConn) start(ctx context.Context, wg *sync.WaitGroup, cl *call) {
 			sent = c.write(a.parts)
 		}
 		if sent && a.read {
-			c.s.answered(a.late)
+			c.s.answered(&a)
 		}
 	}()
 }

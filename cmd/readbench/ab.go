@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/readbench/readbench/ab"
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
@@ -61,7 +63,7 @@ func abCommand() *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			maxAnswerFlag(),
 			handshakeTimeoutFlag(),
-		}, aimFlags()...),
+		}, append(aimFlags(), metricsFlags()...)...),
 		Action: abAction,
 	}
 }
@@ -143,6 +145,11 @@ func abAction(c *cli.Context) error {
 			}
 		}
 	}
+	mx, err := startMetrics(c, time.Time{})
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	defer mx.close(c.App.ErrWriter)
 	runner := func(ctx context.Context, side ab.Side, round, attempt int) (*results.Result, error) {
 		opts := sides[side]
 		var progress func(driver.Progress)
@@ -156,7 +163,9 @@ func abAction(c *cli.Context) error {
 				fmt.Fprintf(c.App.ErrWriter, "readbench: round %d, %s: "+format+"\n", append([]any{round, side}, args...)...)
 			}
 		}
+		mx.wire(&opts, metrics.Run{Side: string(side), Round: strconv.Itoa(round)}) // a round's attempts share its series
 		rep, err := driver.Run(ctx, opts)
+		mx.ended()
 		clearProgress(c.App.ErrWriter, progress != nil)
 		if err != nil {
 			return nil, err
@@ -167,6 +176,7 @@ func abAction(c *cli.Context) error {
 		return rep.Result(tool())
 	}
 	o, err := ab.Run(c.Context, plan, runner)
+	mx.close(c.App.ErrWriter) // the last run's final push
 	if err != nil && (o == nil || !o.Interrupted) {
 		var we *workload.Error
 		if errors.As(err, &we) {

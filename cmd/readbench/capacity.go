@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/readbench/readbench/capacity"
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
@@ -67,7 +69,7 @@ func capacityCommand() *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines on stderr"},
 			maxAnswerFlag(),
 			handshakeTimeoutFlag(),
-		}, aimFlags()...),
+		}, append(aimFlags(), metricsFlags()...)...),
 		Action: capacityAction,
 	}
 }
@@ -80,6 +82,7 @@ type capacityRun struct {
 	dir      string
 	warmup   time.Duration
 	duration time.Duration
+	mx       *liveMetrics // --metrics: every step feeds it, labelled with its step
 }
 
 func capacityAction(c *cli.Context) error {
@@ -134,7 +137,12 @@ func capacityAction(c *cli.Context) error {
 	} else if err := capacityDir(dir); err != nil {
 		return cli.Exit(fmt.Sprintf("capacity: --out: %v", err), exitUsage)
 	}
-	cr := &capacityRun{c: c, opts: opts, dir: dir, warmup: c.Duration("step-warmup"), duration: c.Duration("step-duration")}
+	mx, err := startMetrics(c, time.Time{})
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	defer mx.close(c.App.ErrWriter)
+	cr := &capacityRun{c: c, opts: opts, dir: dir, warmup: c.Duration("step-warmup"), duration: c.Duration("step-duration"), mx: mx}
 	if c.String("sweep") == "size" {
 		if !hadRate && !c.IsSet("rate") {
 			return cli.Exit("capacity: --sweep size holds a rate: give --rate or a workload with load.rate", exitUsage)
@@ -159,6 +167,7 @@ func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 		return cli.Exit("capacity: "+err.Error(), exitUsage)
 	}
 	rep, err := capacity.Search(c.Context, p, cr.step, capacity.SLO(slo))
+	cr.mx.close(c.App.ErrWriter) // the last step's final push
 	if rep != nil {
 		rep.SLO = c.String("slo")
 	}
@@ -188,6 +197,7 @@ func (cr *capacityRun) sizeSweep(slo []bounds.Threshold) error {
 		return cli.Exit("capacity: "+err.Error(), exitUsage)
 	}
 	rep, err := capacity.SweepSize(c.Context, p, cr.step, capacity.SLO(slo))
+	cr.mx.close(c.App.ErrWriter) // the last step's final push
 	if rep != nil {
 		rep.SLO = c.String("slo")
 	}
@@ -270,7 +280,9 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.O
 	}
 	opts.Workload = cr.opts.Workload.Step(s.Rate, s.Size, cr.warmup, duration)
 	opts.Logf = func(format string, args ...any) { once.Do(func() { firstFailure = fmt.Sprintf(format, args...) }) }
+	cr.mx.wire(&opts, metrics.Run{Step: strconv.Itoa(s.Index)})
 	rep, err := driver.Run(ctx, opts)
+	cr.mx.ended()
 	if err != nil {
 		return capacity.Outcome{}, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/metrics"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 	"github.com/urfave/cli/v2"
 )
@@ -37,6 +38,9 @@ type liveMetrics struct {
 	pusher []*metrics.Pusher
 	server []*metrics.Server
 	linger time.Duration
+	// undelivered counts the samples the closed pushers dropped: the
+	// result's metrics.undelivered_samples.
+	undelivered int64
 }
 
 // startMetrics starts what --metrics asks for (nil when it is not given).
@@ -84,15 +88,17 @@ func startMetrics(c *cli.Context, startAt time.Time) (*liveMetrics, error) {
 }
 
 // wire hands the run's options the observers and the in-flight gauge.
-func (m *liveMetrics) wire(opts *driver.Options) {
+// part tells the runs of one command apart (its Step, or Side and Round;
+// zero for readbench run): the rest of the labels come from the run.
+func (m *liveMetrics) wire(opts *driver.Options, part metrics.Run) {
 	if m == nil {
 		return
 	}
 	opts.Observe = func(r driver.Ready) (warmup, measured stats.Observer) {
-		return m.reg.Start(metrics.Run{
-			Workload: r.Workload, ID: m.runID, Target: r.Target.String(),
-			ServerName: r.Server.Name, ServerVersion: r.Server.Version, Shard: r.Segment.String(),
-		}, r.Classes, r.AskedRate)
+		run := part
+		run.Workload, run.ID, run.Target = r.Workload, m.runID, r.Target.String()
+		run.ServerName, run.ServerVersion, run.Shard = r.Server.Name, r.Server.Version, r.Segment.String()
+		return m.reg.Start(run, r.Classes, r.AskedRate)
 	}
 	progress := opts.Progress
 	opts.Progress = func(p driver.Progress) {
@@ -100,6 +106,26 @@ func (m *liveMetrics) wire(opts *driver.Options) {
 		if progress != nil {
 			progress(p)
 		}
+	}
+}
+
+// result is the result's metrics key, after close (nil without
+// --metrics: the key is absent then).
+func (m *liveMetrics) result() *results.LiveMetrics {
+	if m == nil {
+		return nil
+	}
+	return &results.LiveMetrics{UndeliveredSamples: m.undelivered}
+}
+
+// ended pushes the counts of one of a command's runs as they ended, before
+// the next run replaces them (a scrape endpoint has them until then).
+func (m *liveMetrics) ended() {
+	if m == nil {
+		return
+	}
+	for _, p := range m.pusher {
+		p.Push()
 	}
 }
 
@@ -112,7 +138,9 @@ func (m *liveMetrics) close(w io.Writer) {
 	}
 	m.reg.SetInFlight(0)
 	for _, p := range m.pusher {
-		if s := p.Close(10 * time.Second).String(); s != "" {
+		sum := p.Close(10 * time.Second)
+		m.undelivered += sum.Dropped
+		if s := sum.String(); s != "" {
 			fmt.Fprintf(w, "readbench: %s\n", s)
 		}
 	}

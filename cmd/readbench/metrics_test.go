@@ -114,8 +114,8 @@ func dashboardExprs(t *testing.T) []string {
 func TestMetricsRemoteWrite(t *testing.T) {
 	prom := startPrometheus(t, "")
 	res, stderr, ended := metricsRun(t, "--metrics", "prometheus-rw="+prom+"/api/v1/write", "--metrics-interval", "1s", "--metrics-native")
-	if strings.Contains(stderr, "not delivered") {
-		t.Errorf("stderr: %s", stderr)
+	if strings.Contains(stderr, "not delivered") || fmt.Sprint(res["metrics"]) != "map[undelivered_samples:0]" {
+		t.Errorf("metrics %v, stderr: %s", res["metrics"], stderr)
 	}
 	checkAgainstResult(t, prom, res, ended)
 	// The native histograms arrived too: histogram_quantile reads them.
@@ -140,7 +140,15 @@ func TestMetricsEndpointDown(t *testing.T) {
 	if got, want := counts(t, res["totals"].(map[string]any), "outcomes"), counts(t, plain["totals"].(map[string]any), "outcomes"); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("outcomes with a dead endpoint %v, without metrics %v", got, want)
 	}
-	if !regexp.MustCompile(`metrics: \d+ of \d+ samples not delivered to ` + regexp.QuoteMeta(dead)).MatchString(stderr) {
-		t.Errorf("stderr does not say the samples were lost: %q", stderr)
+	said := regexp.MustCompile(`metrics: (\d+) of \d+ samples not delivered to ` + regexp.QuoteMeta(dead)).FindStringSubmatch(stderr)
+	if said == nil {
+		t.Fatalf("stderr does not say the samples were lost: %q", stderr)
+	}
+	// The result says it too; a run without --metrics has no metrics key.
+	if m, ok := res["metrics"].(map[string]any); !ok || fmt.Sprint(m["undelivered_samples"]) != said[1] {
+		t.Errorf("result's metrics %v, stderr says %s samples not delivered", res["metrics"], said[1])
+	}
+	if _, ok := plain["metrics"]; ok {
+		t.Errorf("a run without --metrics has a metrics key: %v", plain["metrics"])
 	}
 }

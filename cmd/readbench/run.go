@@ -10,6 +10,7 @@ import (
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/scenarios"
@@ -149,7 +150,7 @@ func runAction(c *cli.Context) error {
 		stopLive = startLive(c.App.ErrWriter, w, &opts)
 		defer stopLive()
 	}
-	mx.wire(&opts) // after the view: the metrics chain to the progress it set
+	mx.wire(&opts, metrics.Run{}) // after the view: the metrics chain to the progress it set
 	rep, err := driver.Run(c.Context, opts)
 	stopLive() // the terminal is restored before anything else is printed
 	clearProgress(c.App.ErrWriter, shown && err == nil)
@@ -161,7 +162,7 @@ func runAction(c *cli.Context) error {
 		}
 		return cli.Exit(err.Error(), exitFail)
 	}
-	return saveAndReport(c, rep, runOutput{out: out, stderrLog: stderrLog, quiet: quiet, format: format, thresholds: thresholds})
+	return saveAndReport(c, rep, runOutput{out: out, stderrLog: stderrLog, quiet: quiet, format: format, thresholds: thresholds, metrics: mx.result()})
 }
 
 // loadWorkload reads a workload file, or a built-in scenario by name when
@@ -187,6 +188,7 @@ type runOutput struct {
 	quiet      bool
 	format     string
 	thresholds []bounds.Threshold
+	metrics    *results.LiveMetrics // --metrics: the result's metrics key (nil: none)
 }
 
 // runWriter is how run prints its report in a format, nil for an unknown one.
@@ -210,6 +212,7 @@ func saveAndReport(c *cli.Context, rep *driver.Measurements, o runOutput) error 
 	if err != nil {
 		return err
 	}
+	res.Metrics = o.metrics
 	// Thresholds are evaluated on the result as built, stored in it, and
 	// enforced only after it is saved: a broken bound leaves its evidence.
 	// A shard carries a share of the load (rate>45/s would fail on every

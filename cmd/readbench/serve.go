@@ -48,6 +48,7 @@ func serveCommand() *cli.Command {
 			&cli.IntFlag{Name: "catalog-size", Usage: "resources in resources/list", Value: 100},
 			&cli.Float64Flag{Name: "delay-scale", Usage: "multiply every read's delay by `F` (1.3: a server 30% slower, to try compare)", Value: 1},
 			&cli.StringFlag{Name: "max-message", Usage: "refuse to send a read's answer over `SIZE` encoded (e.g. 256KiB), answering a JSON-RPC error -32603 that names the cap, as SDKs with a message limit do (default: no cap)"},
+			&cli.StringFlag{Name: "metrics", Usage: "serve the server's read counters for Prometheus at http://ADDR/metrics: `listen=ADDR` (docs/metrics.md)"},
 			&cli.StringFlag{Name: "alter-content", Usage: "reads of URIs containing `TEXT` return other bytes of the same size and type (to try compare's content check)"},
 		}, profileFlags()...),
 		Action: serve,
@@ -87,6 +88,14 @@ func serve(c *cli.Context) error {
 		return cli.Exit("serve: "+err.Error(), exitUsage)
 	}
 	srv := simserver.New(opts)
+	ms, err := serveMetrics(c.String("metrics"), srv, opts, c.App.ErrWriter)
+	if err != nil {
+		_ = stopProfiles()
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if ms != nil {
+		defer ms.Close(0)
+	}
 	if stdio {
 		err = serveStdio(c.Context, srv)
 	} else {
