@@ -83,11 +83,10 @@ type Result struct {
 	// where it ran, with its server cost; empty for a run of one process.
 	Segment Segment `json:"segment"`
 	Shards  []Shard `json:"shards"`
-	// Metrics is what --metrics did. It is the one key written only when
-	// the run asked for it: a run without --metrics has the key paths of
-	// every result before it (and of readbench merge's output, which never
-	// has it). Added in v1.
-	Metrics *LiveMetrics `json:"metrics,omitempty"`
+	// Metrics is what --metrics did; null in a run without it (and in
+	// readbench merge's output, and the steps and runs of capacity and ab,
+	// whose pushes end with the command). Added in v1.
+	Metrics *LiveMetrics `json:"metrics"`
 }
 
 // LiveMetrics is the "metrics" key: how much of the live metrics did not

@@ -148,7 +148,7 @@ func TestMetricsEndpointDown(t *testing.T) {
 	if m, ok := res["metrics"].(map[string]any); !ok || fmt.Sprint(m["undelivered_samples"]) != said[1] {
 		t.Errorf("result's metrics %v, stderr says %s samples not delivered", res["metrics"], said[1])
 	}
-	if _, ok := plain["metrics"]; ok {
-		t.Errorf("a run without --metrics has a metrics key: %v", plain["metrics"])
+	if m, ok := plain["metrics"]; !ok || m != nil {
+		t.Errorf("a run without --metrics: metrics %v (present %v), want null", m, ok)
 	}
 }
