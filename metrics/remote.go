@@ -53,7 +53,7 @@ type Pusher struct {
 	send    sync.WaitGroup // the sending goroutine
 	sent    atomic.Int64   // samples delivered
 	dropped atomic.Int64   // samples not delivered
-	secrets []string // what the receiver was sent that must never be printed
+	secrets []string       // what the receiver was sent that must never be printed
 	mu      sync.Mutex
 	lastErr error
 }
