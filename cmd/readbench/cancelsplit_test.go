@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/needs"
 )
 
 // busyMachine keeps every core busy with CPU-burning child processes
@@ -23,7 +25,7 @@ func busyMachine(t *testing.T) {
 	for range runtime.NumCPU() {
 		c := exec.CommandContext(ctx, "yes") // stdout is the null device
 		if err := c.Start(); err != nil {
-			t.Skipf("cannot start a CPU burner: %v", err)
+			needs.Missing(t, "a CPU burner, `yes` ("+err.Error()+")", "apt-get install coreutils")
 		}
 		cmds = append(cmds, c)
 	}

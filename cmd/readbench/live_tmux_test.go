@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/needs"
 )
 
 // The live view tested as a person sees it: readbench runs in a tmux
@@ -28,13 +30,7 @@ type tmuxServer struct {
 // `make deps` installs it) and skips elsewhere, saying how to get it.
 func newTmux(t *testing.T) *tmuxServer {
 	t.Helper()
-	bin, err := exec.LookPath("tmux")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("tmux is missing (make deps installs it): %v", err)
-		}
-		t.Skip("tmux is missing: make deps installs it")
-	}
+	bin := needs.Tool(t, "tmux", "make deps")
 	s := &tmuxServer{t: t, bin: bin, sock: filepath.Join(t.TempDir(), "tmux.sock")}
 	t.Cleanup(func() { _ = s.cmd("kill-server").Run() })
 	return s

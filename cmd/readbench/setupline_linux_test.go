@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/readbench/readbench/internal/needs"
 )
 
 // openPTY opens a pseudo-terminal: the controller, read by the test, and
@@ -22,7 +24,7 @@ func openPTY(t *testing.T) (ctl, term *os.File) {
 	t.Helper()
 	ctl, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
-		t.Skipf("no pseudo-terminals here: %v", err)
+		needs.Missing(t, "a pseudo-terminal, /dev/ptmx ("+err.Error()+")", "run where /dev/pts is mounted")
 	}
 	var unlock int32
 	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, ctl.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); errno != 0 {
