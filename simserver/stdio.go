@@ -259,10 +259,12 @@ func (c *stdioConn) notify(msg *protocol.Message, pre *paramsDecoder) {
 // write (that one, or the last of them, flushes both), so answers that
 // are ready together go out in one write. A failed write ends the
 // connection; it reports whether the message went out.
-func (c *stdioConn) write(parts [][]byte) bool { return c.writeUnlessCancelled(nil, parts) }
+func (c *stdioConn) write(parts [][]byte) bool {
+	return c.writeUnlessCancelled(context.Background(), parts)
+}
 
 // writeUnlessCancelled is write for a read that honours cancellation
-// (ctx its read's; nil: always written): ctx is checked with the writer's
+// (ctx its read's): ctx is checked with the writer's
 // lock held, so an answer is never written after the loop has read its
 // cancel. The loop cancels ctx as it reads notifications/cancelled,
 // before it reads (and answers) whatever follows, so every answer the
@@ -273,7 +275,7 @@ func (c *stdioConn) writeUnlessCancelled(ctx context.Context, parts [][]byte) bo
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	last := c.writers.Add(-1) == 0
-	if ctx != nil && ctx.Err() != nil {
+	if ctx.Err() != nil {
 		if last && c.werr == nil && c.w.Buffered() > 0 {
 			c.werr = c.w.Flush() // the writers waiting behind this one counted on it
 		}
