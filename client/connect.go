@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -21,6 +22,9 @@ type Dial struct {
 	Target   targets.Target
 	Protocol string            // "auto" (or "") detects the era; a version forces it
 	Headers  map[string]string // HTTP headers; ${VAR} expands from the environment, values are never kept
+	// Auth, when set, gives every HTTP request its bearer token and is told
+	// of the server refusing one (an OAuth-protected target).
+	Auth auth.Tokens
 	// Embedded starts the simulated server for the embedded target: the
 	// CLI passes its own executable with "serve --stdio", so the server is
 	// a real child process behind real pipes.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/targets"
@@ -20,6 +21,7 @@ type Options struct {
 	Target   targets.Target
 	Protocol string            // "auto" or "" detects the era; a version forces it
 	Headers  map[string]string // HTTP headers; ${VAR} expands from the environment
+	Auth     auth.Tokens       // an OAuth-protected target's tokens (nil: none)
 	// EmbeddedCommand starts the simulated server for the embedded target,
 	// as in Options.
 	EmbeddedCommand []string

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/targets"
@@ -40,6 +41,7 @@ type DiscoverOptions struct {
 	Target          targets.Target
 	Protocol        string                // "auto" (or "") or a version to force
 	Headers         map[string]string     // as in a workload: ${VAR} is expanded, values are never kept
+	Auth            auth.Tokens           // an OAuth-protected target's tokens (nil: none)
 	EmbeddedCommand []string              // starts the embedded target (see Options.EmbeddedCommand)
 	Stderr          io.Writer             // stdio servers' stderr; nil keeps only a tail
 	Client          client.Implementation // clientInfo sent to the server

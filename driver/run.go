@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/clock"
 	"github.com/readbench/readbench/servercost"
@@ -32,6 +33,10 @@ type Options struct {
 	Stderr io.Writer
 	// Client is the clientInfo sent to servers.
 	Client client.Implementation
+	// Auth, when set, authorizes every HTTP request of the run (an
+	// OAuth-protected target); its token requests become the result's
+	// auth block.
+	Auth auth.Tokens
 	// HandshakeTimeout bounds opening each session: --handshake-timeout,
 	// which overrides the workload's load.handshake_timeout (0: that key,
 	// or the client's default; see Options.HandshakeLimit).
