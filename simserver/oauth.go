@@ -225,14 +225,14 @@ func (a *OAuth) Mount(mux *http.ServeMux) {
 
 func (a *OAuth) serveMetadata(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, &oauthex.AuthServerMeta{
-		Issuer:                            a.opts.Issuer,
-		AuthorizationEndpoint:             a.endpoint("/authorize"),
-		TokenEndpoint:                     a.endpoint("/token"),
-		RegistrationEndpoint:              a.endpoint("/register"),
-		ScopesSupported:                   a.known,
-		ResponseTypesSupported:            []string{"code"},
-		GrantTypesSupported:               []string{grantClientCredentials, grantAuthorizationCode, grantRefreshToken},
-		TokenEndpointAuthMethodsSupported: []string{"client_secret_basic", "client_secret_post", "private_key_jwt", "none"},
+		Issuer:                                     a.opts.Issuer,
+		AuthorizationEndpoint:                      a.endpoint("/authorize"),
+		TokenEndpoint:                              a.endpoint("/token"),
+		RegistrationEndpoint:                       a.endpoint("/register"),
+		ScopesSupported:                            a.known,
+		ResponseTypesSupported:                     []string{"code"},
+		GrantTypesSupported:                        []string{grantClientCredentials, grantAuthorizationCode, grantRefreshToken},
+		TokenEndpointAuthMethodsSupported:          []string{"client_secret_basic", "client_secret_post", "private_key_jwt", "none"},
 		TokenEndpointAuthSigningAlgValuesSupported: assertionAlgs,
 		CodeChallengeMethodsSupported:              []string{"S256"},
 		AuthorizationResponseIssParameterSupported: true,
