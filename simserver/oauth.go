@@ -211,11 +211,13 @@ func (a *OAuth) Mount(mux *http.ServeMux) {
 		mux.Handle("GET /.well-known/oauth-protected-resource", prm)
 	}
 	meta := http.HandlerFunc(a.serveMetadata)
-	for _, p := range []string{
+	paths := []string{
 		"/.well-known/oauth-authorization-server" + ip,
 		"/.well-known/openid-configuration" + ip,
 		ip + "/.well-known/openid-configuration",
-	} {
+	}
+	slices.Sort(paths)
+	for _, p := range slices.Compact(paths) {
 		mux.Handle("GET "+p, meta)
 	}
 	mux.HandleFunc(ip+"/authorize", a.serveAuthorize)
