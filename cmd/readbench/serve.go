@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/readbench/readbench/protocol"
@@ -34,7 +36,9 @@ func serveCommand() *cli.Command {
 			"test:// fixtures the MCP conformance suite reads). With --listen, GET /files/<path>?<query> serves\n" +
 			"sim:///<path>?<query> as raw bytes with Range, 206, 416 and HEAD (docs/check.md (over plain HTTP)).\n" +
 			"--max-message gives the server a message cap, for `capacity --sweep size` to find (docs/capacity.md).\n" +
-			"--cpuprofile and --memprofile profile the server until it exits (stdin's end, Ctrl-C or SIGTERM).",
+			"--cpuprofile and --memprofile profile the server until it exits (stdin's end, Ctrl-C or SIGTERM).\n" +
+			"--oauth protects /mcp with OAuth and serves an authorization server beside it that approves\n" +
+			"every request at once, on 127.0.0.1 only (docs/serve-oauth.md).",
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "stdio", Usage: "serve newline-delimited JSON-RPC on stdin/stdout"},
 			&cli.StringFlag{Name: "listen", Usage: "serve Streamable HTTP at `ADDR` (endpoint /mcp, plain HTTP documents under /files/), e.g. 127.0.0.1:8080"},
@@ -50,7 +54,7 @@ func serveCommand() *cli.Command {
 			&cli.StringFlag{Name: "max-message", Usage: "refuse to send a read's answer over `SIZE` encoded (e.g. 256KiB), answering a JSON-RPC error -32603 that names the cap, as SDKs with a message limit do (default: no cap)"},
 			&cli.StringFlag{Name: "metrics", Usage: "serve the server's read counters for Prometheus at http://ADDR/metrics: `listen=ADDR` (docs/metrics.md)"},
 			&cli.StringFlag{Name: "alter-content", Usage: "reads of URIs containing `TEXT` return other bytes of the same size and type (to try compare's content check)"},
-		}, profileFlags()...),
+		}, append(oauthServeFlags(), profileFlags()...)...),
 		Action: serve,
 	}
 }
@@ -83,6 +87,18 @@ func serve(c *cli.Context) error {
 		MaxMessage: maxMessage,
 		Logf:       func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
 	}
+	oauth, err := oauthServeOptions(c)
+	if err != nil {
+		return cli.Exit("serve: "+err.Error(), exitUsage)
+	}
+	if oauth != nil && stdio {
+		return cli.Exit("serve: --oauth protects the HTTP endpoint: give --listen ADDR, not --stdio", exitUsage)
+	}
+	if oauth != nil {
+		if host, _, err := net.SplitHostPort(listen); err != nil || host == "" || !protocol.IsLoopbackHost(host) {
+			return cli.Exit(fmt.Sprintf("serve: --oauth: --listen %s: the authorization server approves everyone, so it listens on a loopback address only, such as 127.0.0.1:8080", listen), exitUsage)
+		}
+	}
 	stopProfiles, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
 	if err != nil {
 		return cli.Exit("serve: "+err.Error(), exitUsage)
@@ -99,7 +115,7 @@ func serve(c *cli.Context) error {
 	if stdio {
 		err = serveStdio(c.Context, srv)
 	} else {
-		err = serveHTTP(c.Context, srv, listen, c.App.ErrWriter)
+		err = serveHTTP(c.Context, srv, listen, oauth, c.App.ErrWriter)
 	}
 	if perr := stopProfiles(); perr != nil && err == nil {
 		err = cli.Exit(fmt.Sprintf("serve: writing the profiles: %v", perr), exitFail)
@@ -127,13 +143,23 @@ func serveStdio(ctx context.Context, srv *simserver.Server) error {
 	}
 }
 
-func serveHTTP(ctx context.Context, srv *simserver.Server, addr string, log interface{ Write([]byte) (int, error) }) error {
+func serveHTTP(ctx context.Context, srv *simserver.Server, addr string, oauth *simserver.OAuthOptions, log io.Writer) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("serve: %v", err), exitFail)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.Handler())
+	var mcp http.Handler = srv.Handler()
+	if oauth != nil {
+		as, err := startOAuth(mux, *oauth, ln.Addr().String(), log)
+		if err != nil {
+			ln.Close()
+			return cli.Exit("serve: "+err.Error(), exitUsage)
+		}
+		defer func() { fmt.Fprintf(log, "readbench serve: OAuth %s\n", as.Counts()) }()
+		mcp = as.Protect(mcp)
+	}
+	mux.Handle("/mcp", mcp)
 	mux.Handle(simserver.FilesPrefix, srv.Files())
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(log, "readbench serve: Streamable HTTP on http://%s/mcp, documents on http://%s%s\n", ln.Addr(), ln.Addr(), simserver.FilesPrefix)
@@ -157,4 +183,82 @@ func serveHTTP(ctx context.Context, srv *simserver.Server, addr string, log inte
 		return cli.Exit("serve: "+simserver.ErrCrashed.Error(), exitFail)
 	}
 	return nil
+}
+
+// oauthServeFlags are serve's OAuth flags (docs/serve-oauth.md).
+func oauthServeFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "oauth", Usage: "HTTP: require an OAuth bearer token on /mcp, and serve an authorization server (metadata, /authorize, /token, /register) on the same listener"},
+		&cli.DurationFlag{Name: "oauth-token-ttl", Usage: "OAuth: access tokens last `D` (a few seconds makes clients refresh)", Value: time.Hour},
+		&cli.StringFlag{Name: "oauth-scopes", Usage: "OAuth: the scopes the server knows and grants by default, space- or comma-separated", Value: "mcp:read"},
+		&cli.StringFlag{Name: "oauth-required-scopes", Usage: "OAuth: the scopes a token needs for /mcp, else 403 insufficient_scope (default: --oauth-scopes)"},
+		&cli.StringSliceFlag{Name: "oauth-client", Usage: "OAuth: a pre-registered client `ID:SECRET` (client_secret_basic or client_secret_post), or ID alone for a public one; repeatable"},
+		&cli.StringSliceFlag{Name: "oauth-client-key", Usage: "OAuth: a pre-registered private_key_jwt client `ID:FILE`, FILE a PEM public (or private) key; repeatable"},
+	}
+}
+
+// oauthServeOptions reads the OAuth flags: nil without --oauth. The
+// issuer and resource URLs are filled in once the listener's address is
+// known.
+func oauthServeOptions(c *cli.Context) (*simserver.OAuthOptions, error) {
+	if !c.Bool("oauth") {
+		for _, f := range []string{"oauth-token-ttl", "oauth-scopes", "oauth-required-scopes", "oauth-client", "oauth-client-key"} {
+			if c.IsSet(f) {
+				return nil, fmt.Errorf("--%s needs --oauth", f)
+			}
+		}
+		return nil, nil
+	}
+	o := &simserver.OAuthOptions{TokenTTL: c.Duration("oauth-token-ttl"), Scopes: scopeList(c.String("oauth-scopes"))}
+	if o.TokenTTL < time.Second {
+		return nil, fmt.Errorf("--oauth-token-ttl %v: want at least 1s (expires_in counts whole seconds)", o.TokenTTL)
+	}
+	if c.IsSet("oauth-required-scopes") {
+		o.RequiredScopes = scopeList(c.String("oauth-required-scopes"))
+	}
+	for _, v := range c.StringSlice("oauth-client") {
+		id, secret, _ := strings.Cut(v, ":")
+		if id == "" {
+			return nil, errors.New("--oauth-client: want ID:SECRET, or ID for a public client")
+		}
+		o.Clients = append(o.Clients, simserver.OAuthClient{ID: id, Secret: secret})
+	}
+	for _, v := range c.StringSlice("oauth-client-key") {
+		id, file, ok := strings.Cut(v, ":")
+		if !ok || id == "" || file == "" {
+			return nil, fmt.Errorf("--oauth-client-key %q: want ID:FILE", v)
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("--oauth-client-key: %w", err)
+		}
+		k, err := simserver.ParsePublicKeyPEM(b)
+		if err != nil {
+			return nil, fmt.Errorf("--oauth-client-key %s: %w", file, err)
+		}
+		o.Clients = append(o.Clients, simserver.OAuthClient{ID: id, PublicKey: k})
+	}
+	return o, nil
+}
+
+// scopeList splits a list of scopes given with spaces or commas.
+func scopeList(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' })
+}
+
+// startOAuth mounts the authorization server and the protected resource
+// metadata for the server listening at addr, and says where they are
+// (never a client's secret).
+func startOAuth(mux *http.ServeMux, o simserver.OAuthOptions, addr string, log io.Writer) (*simserver.OAuth, error) {
+	o.Issuer = "http://" + addr
+	o.Resource = o.Issuer + "/mcp"
+	o.Logf = func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) }
+	as, err := simserver.NewOAuth(o)
+	if err != nil {
+		return nil, err
+	}
+	as.Mount(mux)
+	fmt.Fprintf(log, "readbench serve: OAuth on /mcp: authorization server %s (tokens last %v, scopes %s), resource metadata %s, %d pre-registered clients\n",
+		o.Issuer, o.TokenTTL, strings.Join(o.Scopes, " "), as.ResourceMetadataURL(), len(o.Clients))
+	return as, nil
 }
