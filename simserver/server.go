@@ -4,6 +4,12 @@
 // any workload can be served without a corpus, over stdio or Streamable
 // HTTP, in both protocol eras (2026-07-28 and the handshake-era versions).
 //
+// With OAuth (NewOAuth; readbench serve --oauth) it is also an
+// OAuth-protected resource as the MCP authorization specification
+// describes, with a small authorization server beside it that approves at
+// once, so readbench's OAuth client can be tested, and authorization's
+// cost measured, without a real identity provider.
+//
 // It shares nothing with the driver but the wire vocabulary of package
 // protocol: the client that measures and the server that is measured meet
 // only on the wire, as a real client and server do.
