@@ -201,7 +201,7 @@ func (a *OAuth) Mount(mux *http.ServeMux) {
 	prm := auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 		Resource:               a.opts.Resource,
 		AuthorizationServers:   []string{a.opts.Issuer},
-		ScopesSupported:        a.known,
+		ScopesSupported:        a.opts.Scopes, // never offline_access: that is the authorization server's to offer
 		BearerMethodsSupported: []string{"header"},
 		ResourceName:           "readbench simulated MCP server",
 	})

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -109,8 +110,8 @@ func TestOAuthUnauthenticated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(prm.AuthorizationServers) != 1 || prm.AuthorizationServers[0] != f.base {
-		t.Fatalf("authorization servers %q", prm.AuthorizationServers)
+	if len(prm.AuthorizationServers) != 1 || prm.AuthorizationServers[0] != f.base || !slices.Equal(prm.ScopesSupported, []string{"mcp:read"}) {
+		t.Fatalf("authorization servers %q, scopes %q", prm.AuthorizationServers, prm.ScopesSupported)
 	}
 	if _, err := oauthex.GetProtectedResourceMetadata(ctx, f.base+"/.well-known/oauth-protected-resource", f.mcp, f.httpClient); err != nil {
 		t.Fatalf("root fallback: %v", err)
@@ -120,7 +121,7 @@ func TestOAuthUnauthenticated(t *testing.T) {
 		if err != nil || asm == nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		if asm.TokenEndpoint != f.base+"/token" || asm.RegistrationEndpoint != f.base+"/register" || asm.CodeChallengeMethodsSupported[0] != "S256" {
+		if asm.TokenEndpoint != f.base+"/token" || !slices.Contains(asm.ScopesSupported, "offline_access") || asm.RegistrationEndpoint != f.base+"/register" || asm.CodeChallengeMethodsSupported[0] != "S256" {
 			t.Fatalf("%s: %+v", p, asm)
 		}
 	}
