@@ -206,9 +206,9 @@ func (a *OAuth) Mount(mux *http.ServeMux) {
 		ResourceName:           "readbench simulated MCP server",
 	})
 	prmPath := strings.TrimPrefix(a.prmURL, a.resource.Scheme+"://"+a.resource.Host)
-	mux.Handle("GET "+prmPath, prm)
+	mux.Handle(prmPath, prm) // the SDK handler answers CORS preflights itself
 	if prmPath != "/.well-known/oauth-protected-resource" {
-		mux.Handle("GET /.well-known/oauth-protected-resource", prm)
+		mux.Handle("/.well-known/oauth-protected-resource", prm)
 	}
 	meta := http.HandlerFunc(a.serveMetadata)
 	paths := []string{

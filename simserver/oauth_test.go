@@ -116,6 +116,16 @@ func TestOAuthUnauthenticated(t *testing.T) {
 	if _, err := oauthex.GetProtectedResourceMetadata(ctx, f.base+"/.well-known/oauth-protected-resource", f.mcp, f.httpClient); err != nil {
 		t.Fatalf("root fallback: %v", err)
 	}
+	// A browser-based client's preflight.
+	pre, _ := http.NewRequest(http.MethodOptions, param(ch, "resource_metadata"), nil)
+	resp, err := f.httpClient.Do(pre)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Errorf("preflight of the resource metadata: %d", resp.StatusCode)
+	}
 	for _, p := range []string{"/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"} {
 		asm, err := oauthex.GetAuthServerMeta(ctx, f.base+p, f.base, f.httpClient)
 		if err != nil || asm == nil {
