@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
@@ -224,5 +225,42 @@ func TestOAuthTokenErrors(t *testing.T) {
 	}
 	if got := f.a.Counts().TokenErrors; got != int64(len(cases)) {
 		t.Errorf("refused token requests: %d, want %d", got, len(cases))
+	}
+}
+
+// TestOAuthEveryRequest: the token is checked on every request, not once
+// per session: one SDK session reads while its token lasts and is refused
+// on the next read once it has expired.
+func TestOAuthEveryRequest(t *testing.T) {
+	f := startOAuth(t, OAuthOptions{TokenTTL: 3 * time.Second, Clients: []OAuthClient{{ID: "bench", Secret: "pw"}}})
+	cfg := clientcredentials.Config{ClientID: "bench", ClientSecret: "pw", TokenURL: f.base + "/token"}
+	tok, err := cfg.Token(f.ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := f.ctx(t)
+	cs, err := sdkConnect(ctx, f.mcp, oauth2.NewClient(ctx, oauth2.StaticTokenSource(tok)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	read := func() error {
+		_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "sim:///a?mime=text/plain&size=10"})
+		return err
+	}
+	if err := read(); err != nil {
+		t.Fatalf("read with a fresh token: %v", err)
+	}
+	f.clock.Advance(2 * time.Second)
+	if err := read(); err != nil {
+		t.Fatalf("read at 2 s of 3: %v", err)
+	}
+	before := f.a.Counts().Unauthorized
+	f.clock.Advance(2 * time.Second)
+	if err := read(); err == nil {
+		t.Fatal("read at 4 s of 3 succeeded")
+	}
+	if got := f.a.Counts().Unauthorized; got != before+1 {
+		t.Errorf("401s: %d, want %d", got, before+1)
 	}
 }
