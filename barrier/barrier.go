@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -24,8 +25,9 @@ const (
 // file is stale when its shard became ready more than Timeout before this
 // wait began (that shard has given up since, or started an earlier run),
 // or when it says its shard already computed a start that was past when
-// this wait began (an earlier run, started). So the files an earlier run
-// left behind never release a new one; a run id unique to each run (the
+// this wait began (an earlier run, started); and a shard that gives up
+// removes its own. So the files an earlier run left behind never release
+// a new one; a run id unique to each run (the
 // Kubernetes Job's uid) makes that certain even for back-to-back runs.
 type Config struct {
 	Dir  string // the folder every shard sees; created when missing
@@ -130,12 +132,21 @@ func Wait(ctx context.Context, c Config) (Outcome, error) {
 		}
 		select {
 		case <-ctx.Done():
+			c.withdraw()
 			return Outcome{}, fmt.Errorf("barrier: waiting for %s: %w", (&NotReadyError{Missing: missing, N: c.N}).what(), context.Cause(ctx))
 		case <-deadline.C:
+			c.withdraw()
 			return Outcome{}, &NotReadyError{Missing: missing, N: c.N, After: c.Timeout}
 		case <-tick.C:
 		}
 	}
+}
+
+// withdraw removes this shard's file when it gives up, so that a shard
+// coming later does not count it as ready (best effort: a shard that dies
+// leaves it, and the stale rule retires it).
+func (c Config) withdraw() {
+	_ = os.Remove(filepath.Join(c.Dir, FileName(c.Run, c.K, c.N)))
 }
 
 // what is the Error's subject alone: "shards 2/3 and 3/3".

@@ -126,6 +126,10 @@ func TestWaitNamesTheMissingShards(t *testing.T) {
 	if !errors.As(err, &nr) || err.Error() != "shards 2/3 and 3/3 not ready after 50ms" {
 		t.Fatalf("err %v: want shards 2/3 and 3/3 named", err)
 	}
+	// It withdrew: a shard coming now must not count it as ready.
+	if _, ok := read(dir, "r1", 1, 3); ok {
+		t.Error("the shard that gave up left its ready file")
+	}
 }
 
 // TestWaitIgnoresStaleFiles: the files an earlier run left (one started,
