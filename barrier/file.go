@@ -82,6 +82,9 @@ func write(dir string, r Ready) error {
 		return fmt.Errorf("barrier: %w", err)
 	}
 	_, err = tmp.Write(append(data, '\n'))
+	if err == nil { // readable by shards running as other users (CreateTemp makes it 0600)
+		err = tmp.Chmod(0o644)
+	}
 	if err == nil {
 		err = tmp.Sync() // on a network volume, the rename must not overtake the data
 	}

@@ -1,6 +1,8 @@
 package barrier
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -46,6 +48,9 @@ func TestWriteThenRead(t *testing.T) {
 	w := Ready{Run: "r", K: 1, N: 2, Host: "h", Ready: time.Date(2026, 12, 1, 9, 0, 0, 123456789, time.UTC)}
 	if err := write(dir, w); err != nil {
 		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, FileName("r", 1, 2))); err != nil || fi.Mode().Perm()&0o044 != 0o044 {
+		t.Errorf("the ready file %v, %v: others cannot read it", fi, err)
 	}
 	if r, ok := read(dir, "r", 1, 2); !ok || r != w {
 		t.Errorf("read %+v, %v; wrote %+v", r, ok, w)
