@@ -64,15 +64,19 @@ type NotReadyError struct {
 
 // Error reads "shards 2/3 and 3/3 not ready after 5m0s".
 func (e *NotReadyError) Error() string {
+	return fmt.Sprintf("%s not ready after %s", e.what(), e.After)
+}
+
+// what names the missing shards: "shard 3/3", "shards 2/3 and 3/3".
+func (e *NotReadyError) what() string {
 	names := make([]string, len(e.Missing))
 	for i, k := range e.Missing {
 		names[i] = shardName(k, e.N)
 	}
-	what := "shard " + names[0]
-	if len(names) > 1 {
-		what = "shards " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	if len(names) == 1 {
+		return "shard " + names[0]
 	}
-	return fmt.Sprintf("%s not ready after %s", what, e.After)
+	return "shards " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // RunID is the run id shards derive alike from what they share: the
@@ -147,12 +151,6 @@ func Wait(ctx context.Context, c Config) (Outcome, error) {
 // leaves it, and the stale rule retires it).
 func (c Config) withdraw() {
 	_ = os.Remove(filepath.Join(c.Dir, FileName(c.Run, c.K, c.N)))
-}
-
-// what is the Error's subject alone: "shards 2/3 and 3/3".
-func (e *NotReadyError) what() string {
-	s := e.Error()
-	return s[:strings.Index(s, " not ready")]
 }
 
 func (c Config) withDefaults() Config {
