@@ -73,7 +73,10 @@ func (e *NotReadyError) what() string {
 	for i, k := range e.Missing {
 		names[i] = shardName(k, e.N)
 	}
-	if len(names) == 1 {
+	switch len(names) {
+	case 0:
+		return "no shard"
+	case 1:
 		return "shard " + names[0]
 	}
 	return "shards " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]

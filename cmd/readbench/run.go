@@ -139,7 +139,7 @@ func runAction(c *cli.Context) error {
 			set.Segment, set.StartAt.UTC().Format(time.RFC3339Nano), time.Until(set.StartAt).Round(time.Second))
 	}
 	if b := set.Barrier; !quiet && b != nil {
-		fmt.Fprintf(c.App.ErrWriter, "readbench: segment %s: connecting, then waiting in %s for the %d shards of run %s (up to %s)\n",
+		fmt.Fprintf(c.App.ErrWriter, "readbench: segment %s: connecting, then waiting in %s for all %d shards of run %s (up to %s)\n",
 			set.Segment, b.Dir, b.N, b.Run, b.Timeout)
 	}
 	shown := opts.Progress != nil
