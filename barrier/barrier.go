@@ -55,23 +55,36 @@ type Outcome struct {
 }
 
 // NotReadyError is a wait that timed out: the shards whose files never
-// came, by k.
+// came, and those that were ready and gave up (withdrew their file)
+// before the others came, by k.
 type NotReadyError struct {
 	Missing []int
+	GaveUp  []int
 	N       int
 	After   time.Duration
 }
 
-// Error reads "shards 2/3 and 3/3 not ready after 5m0s".
+// Error reads "shards 2/3 and 3/3 not ready after 5m0s", and, when some
+// shard withdrew, "shard 3/3 not ready after 5m0s; shard 1/3 was ready
+// and gave up".
 func (e *NotReadyError) Error() string {
-	return fmt.Sprintf("%s not ready after %s", e.what(), e.After)
+	s := fmt.Sprintf("%s not ready after %s", names(e.Missing, e.N), e.After)
+	if len(e.Missing) == 0 {
+		s = "not every shard ready after " + e.After.String()
+	}
+	if len(e.GaveUp) == 1 {
+		s += "; " + names(e.GaveUp, e.N) + " was ready and gave up"
+	} else if len(e.GaveUp) > 1 {
+		s += "; " + names(e.GaveUp, e.N) + " were ready and gave up"
+	}
+	return s
 }
 
-// what names the missing shards: "shard 3/3", "shards 2/3 and 3/3".
-func (e *NotReadyError) what() string {
-	names := make([]string, len(e.Missing))
-	for i, k := range e.Missing {
-		names[i] = shardName(k, e.N)
+// names names shards: "shard 3/3", "shards 2/3 and 3/3".
+func names(ks []int, n int) string {
+	names := make([]string, len(ks))
+	for i, k := range ks {
+		names[i] = shardName(k, n)
 	}
 	switch len(names) {
 	case 0:
@@ -127,8 +140,12 @@ func Wait(ctx context.Context, c Config) (Outcome, error) {
 	defer deadline.Stop()
 	tick := time.NewTicker(c.Poll)
 	defer tick.Stop()
+	seen := make([]bool, c.N+1) // by k: its file counted at some poll
 	for {
 		shards, missing := c.look(me, begun)
+		for _, s := range shards {
+			seen[s.K] = true
+		}
 		if len(missing) == 0 {
 			out := Outcome{Run: c.Run, Ready: me.Ready, StartAt: StartAt(shards, c.Margin), Shards: shards}
 			me.StartAt = out.StartAt
@@ -140,10 +157,18 @@ func Wait(ctx context.Context, c Config) (Outcome, error) {
 		select {
 		case <-ctx.Done():
 			c.withdraw()
-			return Outcome{}, fmt.Errorf("barrier: waiting for %s: %w", (&NotReadyError{Missing: missing, N: c.N}).what(), context.Cause(ctx))
+			return Outcome{}, fmt.Errorf("barrier: waiting for %s: %w", names(missing, c.N), context.Cause(ctx))
 		case <-deadline.C:
 			c.withdraw()
-			return Outcome{}, &NotReadyError{Missing: missing, N: c.N, After: c.Timeout}
+			e := &NotReadyError{N: c.N, After: c.Timeout}
+			for _, k := range missing {
+				if seen[k] {
+					e.GaveUp = append(e.GaveUp, k)
+				} else {
+					e.Missing = append(e.Missing, k)
+				}
+			}
+			return Outcome{}, e
 		case <-tick.C:
 		}
 	}

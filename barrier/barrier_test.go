@@ -66,6 +66,17 @@ func TestNotReadyError(t *testing.T) {
 			t.Errorf("%v: %q, want %q", c.missing, got, c.want)
 		}
 	}
+	for _, c := range []struct {
+		missing, gaveUp []int
+		want            string
+	}{
+		{[]int{3}, []int{1}, "shard 3/3 not ready after 5m0s; shard 1/3 was ready and gave up"},
+		{nil, []int{1, 2}, "not every shard ready after 5m0s; shards 1/3 and 2/3 were ready and gave up"},
+	} {
+		if got := (&NotReadyError{Missing: c.missing, GaveUp: c.gaveUp, N: 3, After: 5 * time.Minute}).Error(); got != c.want {
+			t.Errorf("%v: %q, want %q", c.missing, got, c.want)
+		}
+	}
 }
 
 func TestRunID(t *testing.T) {
@@ -129,6 +140,31 @@ func TestWaitNamesTheMissingShards(t *testing.T) {
 	// It withdrew: a shard coming now must not count it as ready.
 	if _, ok := read(dir, "r1", 1, 3); ok {
 		t.Error("the shard that gave up left its ready file")
+	}
+}
+
+// TestWaitTellsAShardThatGaveUp: a shard seen ready that withdrew before
+// the others came is named as such, not as one that never came.
+func TestWaitTellsAShardThatGaveUp(t *testing.T) {
+	dir := t.TempDir()
+	first := make(chan error, 1)
+	go func() {
+		_, err := Wait(context.Background(), Config{Dir: dir, Run: "r1", K: 1, N: 3, Poll: 5 * time.Millisecond, Timeout: 2 * time.Second})
+		first <- err
+	}()
+	for {
+		if _, ok := read(dir, "r1", 1, 3); ok {
+			break // shard 1 is ready: shard 2 will see it
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// Shard 2 reads the folder at once, long before shard 1 gives up.
+	_, err := Wait(context.Background(), Config{Dir: dir, Run: "r1", K: 2, N: 3, Poll: 5 * time.Millisecond, Timeout: 3 * time.Second})
+	if err == nil || err.Error() != "shard 3/3 not ready after 3s; shard 1/3 was ready and gave up" {
+		t.Errorf("shard 2: %v", err)
+	}
+	if err := <-first; err == nil {
+		t.Error("shard 1 was released")
 	}
 }
 

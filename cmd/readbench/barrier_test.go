@@ -135,7 +135,8 @@ func TestBarrierStartsShardsTogether(t *testing.T) {
 }
 
 // TestBarrierNamesTheMissingShard: two of three shards come; both give up
-// after the bounded wait, exit 1, naming the one that never came.
+// after the bounded wait, exit 1, naming the one that never came (the
+// second, which gives up last, also says that the first gave up).
 func TestBarrierNamesTheMissingShard(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -146,9 +147,12 @@ func TestBarrierNamesTheMissingShard(t *testing.T) {
 			"--barrier-timeout", "3s", "--out", fmt.Sprintf("shard-%d.json", k)}
 	})
 	for k, r := range runs {
-		if r.code != 1 || !strings.Contains(r.stderr, "shard 3/3 not ready after 3s") {
-			t.Errorf("shard %d/3: exit %d, %q; want 1 naming shard 3/3", k, r.code, r.stderr)
+		if r.code != 1 || !strings.Contains(r.stderr, ": shard 3/3 not ready after 3s") {
+			t.Errorf("shard %d/3: exit %d, %q; want 1 naming shard 3/3 alone", k, r.code, r.stderr)
 		}
+	}
+	if r := runs[2]; !strings.Contains(r.stderr, "shard 1/3 was ready and gave up") {
+		t.Errorf("shard 2/3: %q: want shard 1/3 named as gone", r.stderr)
 	}
 }
 
