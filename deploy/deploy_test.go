@@ -166,19 +166,31 @@ func TestShardsJob(t *testing.T) {
 		e.ValueFrom.FieldRef.FieldPath != "metadata.annotations['batch.kubernetes.io/job-completion-index']" {
 		t.Errorf("JOB_COMPLETION_INDEX is not the completion index: %+v", e)
 	}
-	if flagValue(t, args, "--start-at") != "$(START_AT)" {
-		t.Error("--start-at is not $(START_AT)")
+	// No hand-set start: the shards start themselves through a folder on
+	// the shared volume, under a run id unique to the Job.
+	for _, a := range args {
+		if strings.HasPrefix(a, "--start-at") {
+			t.Errorf("%s: the shards must start themselves (--barrier), not at a hand-set time", a)
+		}
 	}
-	startAt := env["START_AT"]
-	if startAt.ValueFrom == nil || startAt.ValueFrom.ConfigMapKeyRef == nil || startAt.ValueFrom.ConfigMapKeyRef.Key != "START_AT" {
-		t.Fatalf("START_AT does not come from a ConfigMap: %+v", startAt)
+	barrierDir := flagValue(t, args, "--barrier")
+	if barrierDir == "" {
+		t.Fatal("the shards do not start through --barrier")
 	}
-	gen := generated(t, m.k, startAt.ValueFrom.ConfigMapKeyRef.Name)
-	if !slices.ContainsFunc(gen.Literals, func(l string) bool { return strings.HasPrefix(l, "START_AT=") }) {
-		t.Errorf("the ConfigMap %s sets no START_AT", gen.Name)
+	if e := env["READBENCH_RUN_ID"]; e.ValueFrom == nil || e.ValueFrom.FieldRef == nil ||
+		e.ValueFrom.FieldRef.FieldPath != "metadata.labels['batch.kubernetes.io/controller-uid']" {
+		t.Errorf("READBENCH_RUN_ID (--run-id) is not the Job's uid: %+v", e)
+	}
+	for _, g := range m.k.ConfigMapGenerator {
+		for _, l := range g.Literals {
+			if strings.HasPrefix(l, "START_AT=") {
+				t.Errorf("the ConfigMap %s still sets %s", g.Name, l)
+			}
+		}
 	}
 	// The workload is the generated ConfigMap's file, mounted where run reads it, and parses.
 	wl := mountedFile(t, j, args[1])
+	gen := generated(t, m.k, wl.configMap)
 	if wl.configMap != gen.Name || !slices.Contains(gen.Files, wl.key) {
 		t.Errorf("the workload %s comes from %+v, not a file of the generated ConfigMap %s", args[1], wl, gen.Name)
 	}
@@ -198,6 +210,9 @@ func TestShardsJob(t *testing.T) {
 	pvc := m.claims[claim]
 	if pvc == nil || !slices.Contains(pvc.Spec.AccessModes, corev1.ReadWriteMany) {
 		t.Errorf("results go to claim %q, which is not a ReadWriteMany PersistentVolumeClaim of the kustomization", claim)
+	}
+	if claimAt(t, j, filepath.Dir(barrierDir)) != claim {
+		t.Errorf("--barrier=%s is not on the shared volume the results go to", barrierDir)
 	}
 	if j.Spec.Template.Spec.RestartPolicy != corev1.RestartPolicyNever || s.BackoffLimit == nil || *s.BackoffLimit != 0 {
 		t.Error("a shard must not be retried: it could not rejoin a run whose start has passed")

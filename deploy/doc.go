@@ -4,8 +4,10 @@
 // them without a cluster or a container daemon: every manifest decodes
 // strictly into the Kubernetes API types (a misspelt field fails), the
 // Indexed Job's shard count agrees with its --segment arguments and with
-// the merge step, and the Dockerfile builds the binary the Makefile
-// builds, statically, for a non-root user.
+// the merge step, the shards start through --barrier on the shared volume
+// with no hand-set time (and their command line, run here as n local
+// processes, does start them together and merge), and the Dockerfile
+// builds the binary the Makefile builds, statically, for a non-root user.
 //
 // deploy is a Go module of its own (deploy/go.mod, the repository's root
 // module replaced by ../): the Kubernetes API types and the Dockerfile

@@ -33,6 +33,10 @@
 //     Measurements become its results.Result in one place,
 //     Measurements.Result, for run and for every step of a capacity
 //     search;
+//   - the start of a shard (startat.go, barrier.go): at once, at
+//     Options.StartAt, or at the instant the run's shards compute through
+//     a shared folder (Options.Barrier, package barrier), always after the
+//     sessions are open;
 //   - live observation (observe.go): Options.Observe is handed what the
 //     run knows before its first turn (Ready) and returns a
 //     stats.Observer per phase, told of every sample the phase records;
@@ -43,7 +47,7 @@
 // Range), how a message reaches the server, how an era is detected and
 // what an answer is (its kind) belong to package client; what the numbers mean is
 // docs/measurement.md. The driver imports client, servercost, results,
-// stats and workload (results sits below the driver: the result document
+// stats, workload and barrier (results sits below the driver: the result document
 // is data, not an output format); it never imports report, contract or
 // simserver, and knows nothing of output formats.
 //

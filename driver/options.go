@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/readbench/readbench/barrier"
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
@@ -86,6 +87,7 @@ type Settings struct {
 	ServerPID       int              // see Options.ServerPID
 	Segment         workload.Segment // see Options.Segment
 	StartAt         time.Time        // see Options.StartAt
+	Barrier         *barrier.Config  // see Options.Barrier
 	// HandshakeTimeout bounds opening a session (see Options.HandshakeTimeout).
 	HandshakeTimeout time.Duration
 }
@@ -112,6 +114,7 @@ func NewOptions(w *workload.Workload, s Settings) (Options, error) {
 		ServerPID:        s.ServerPID,
 		Segment:          s.Segment,
 		StartAt:          s.StartAt,
+		Barrier:          s.Barrier,
 		HandshakeTimeout: s.HandshakeTimeout,
 	}, nil
 }

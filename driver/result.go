@@ -43,7 +43,7 @@ func (r *Measurements) meta(tool results.Tool) results.Meta {
 		LateObservable: r.LateObservable, LateWatch: r.LateWatch,
 		Cost: r.Cost, GeneratorPeakRSS: r.GeneratorPeakRSS, GeneratorCPU: r.GeneratorCPU, CPUPressure: r.CPUPressure,
 		Digests: resultDigests(r.Digests),
-		Segment: results.Segment{K: r.Segment.K, N: r.Segment.N},
+		Segment: results.Segment{K: r.Segment.K, N: r.Segment.N, Barrier: barrierRecord(r.Barrier)},
 	}
 }
 

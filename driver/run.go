@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/auth"
+	"github.com/readbench/readbench/barrier"
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/clock"
 	"github.com/readbench/readbench/servercost"
@@ -65,6 +65,11 @@ type Options struct {
 	// still connecting at StartAt starts its schedule at StartAt anyway:
 	// its first turns are late, and their lag and latency say so.
 	StartAt time.Time
+	// Barrier, when set, starts the schedule instead of StartAt
+	// (--barrier DIR): sessions are opened first, then this shard waits
+	// for the run's other shards in the folder and starts at the instant
+	// they all compute (package barrier).
+	Barrier *barrier.Config
 	// Observe, when set, is called once before the first turn (after the
 	// handshake and discovery) with what the run knows of its target; the
 	// observers it returns (nil: none) are told of every read and turn the
@@ -108,6 +113,7 @@ type Measurements struct {
 	// this process drove: a result records both.
 	Workload        *workload.Workload
 	Segment         workload.Segment
+	Barrier         *Barriered // how --barrier started this shard (nil: it did not)
 	Started, Ended  time.Time
 	Measured        time.Duration // length of the measured phase
 	Partial         bool          // interrupted before the schedule ended
@@ -190,16 +196,18 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 		AskedRate: askedRate(w.Load) / float64(max(o.Segment.N, 1)), LateObservable: conns[0].LateAnswersObservable(),
 	}
 	r.observe(Ready{Workload: w.Name, Target: w.Target, Server: rep.Server, Segment: o.Segment, Classes: classes, AskedRate: rep.AskedRate})
-	if !waitUntil(ctx, o.StartAt) {
-		return nil, fmt.Errorf("interrupted while waiting for --start-at %s: %w", o.StartAt.Format(time.RFC3339), context.Cause(ctx))
+	startAt, bar, err := startOf(ctx, o)
+	if err != nil {
+		return nil, err
 	}
+	rep.Barrier = bar
 	cost := servercost.Start(ctx, costPIDs(conns, o.ServerPID), servercost.Every)
 	defer cost.Stop() // before closeAll (defers run last first): the children are still there
 	self := servercost.Start(ctx, []int{os.Getpid()}, servercost.Every)
 	defer self.Stop()
 	rep.Started = time.Now()
-	if !o.StartAt.IsZero() {
-		rep.Started = o.StartAt
+	if !startAt.IsZero() {
+		rep.Started = startAt
 	}
 	measuredStart, measuredEnd, partial := r.schedule(ctx, rep.Started)
 	r.turns.Wait()

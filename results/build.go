@@ -104,7 +104,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 		Thresholds: []Verdict{},
 		Timeline:   []Second{},
 		Advice:     Advice{Deadlines: []Candidate{}, Timeouts: []Candidate{}, Reasoning: []string{}},
-		Segment:    Segment{K: max(m.Segment.K, 1), N: max(m.Segment.N, 1)},
+		Segment:    Segment{K: max(m.Segment.K, 1), N: max(m.Segment.N, 1), Barrier: m.Segment.Barrier},
 		Shards:     []Shard{},
 	}
 	r.Target.Address = targets.RedactURLs(r.Target.Address)

@@ -16,10 +16,34 @@ type LiveMetrics struct {
 	UndeliveredSamples int64 `json:"undelivered_samples"`
 }
 
-// Segment is the "segment" key: the k-th of n shares of a run.
+// Segment is the "segment" key: the k-th of n shares of a run, and how
+// the shard was started when --barrier started it.
 type Segment struct {
 	K int `json:"k"`
 	N int `json:"n"`
+	// Barrier is present only on a shard started by --barrier: a whole
+	// run, a merged one and a shard of --start-at have no such key.
+	Barrier *Barrier `json:"barrier,omitempty"`
+}
+
+// Barrier is segment.barrier: how the shards of a run started together
+// through a shared folder (readbench run --barrier), so that a shard that
+// started late, or a clock that was off, can be seen afterwards.
+type Barrier struct {
+	Run     string    `json:"run"`      // the run id the shards agreed on
+	Ready   Timestamp `json:"ready"`    // when this shard was ready (its sessions open)
+	StartAt Timestamp `json:"start_at"` // the instant every shard computed: the latest ready time plus the margin
+	// Began is when the schedule began on this shard: start_at, or later
+	// when the last shard's file was seen after start_at.
+	Began  Timestamp      `json:"began"`
+	Shards []BarrierShard `json:"shards"` // every shard's ready file, by k
+}
+
+// BarrierShard is one shard's ready file as this shard read it.
+type BarrierShard struct {
+	K     int       `json:"k"`
+	Host  string    `json:"host"`
+	Ready Timestamp `json:"ready"`
 }
 
 // Shard is one shard of a merged result, as its own result file said.

@@ -76,14 +76,17 @@ func runAction(c *cli.Context) error {
 	if set.Overrides, err = overridesOf(c); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	if set.Segment, set.StartAt, err = shardOf(c, time.Now()); err != nil {
+	sh, err := shardOf(c, time.Now())
+	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
+	set.Segment, set.StartAt, set.Barrier = sh.segment, sh.startAt, sh.barrier
 	set.ServerPID = c.Int("server-pid")
 	opts, err := driver.NewOptions(w, set)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
+	sh.withRun(c, opts.Workload)
 	thresholds, err := runThresholds(c, w)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
@@ -135,6 +138,10 @@ func runAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "readbench: segment %s: connecting, then starting the schedule at %s (in %s)\n",
 			set.Segment, set.StartAt.UTC().Format(time.RFC3339Nano), time.Until(set.StartAt).Round(time.Second))
 	}
+	if b := set.Barrier; !quiet && b != nil {
+		fmt.Fprintf(c.App.ErrWriter, "readbench: segment %s: connecting, then waiting in %s for all %d shards of run %s (up to %s)\n",
+			set.Segment, b.Dir, b.N, b.Run, b.Timeout)
+	}
 	shown := opts.Progress != nil
 	opts.Logf = func(format string, args ...any) {
 		clearProgress(c.App.ErrWriter, shown)
@@ -143,6 +150,9 @@ func runAction(c *cli.Context) error {
 	mx, err := startMetrics(c, set.StartAt)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
+	}
+	if mx != nil && set.Barrier != nil { // the shards of one run share it, as with --start-at
+		mx.runID = "barrier-" + set.Barrier.Run
 	}
 	defer mx.close(c.App.ErrWriter)
 	stopLive := func() {}

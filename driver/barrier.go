@@ -1,0 +1,70 @@
+package driver
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/readbench/readbench/barrier"
+	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/workload"
+)
+
+// Barriered is how a shard started by --barrier began: what the wait
+// found, and when its schedule did begin on this process (StartAt, or
+// later when the wait was released after it).
+type Barriered struct {
+	barrier.Outcome
+	Began time.Time
+}
+
+// WorkloadDigest is the SHA-256 of w as a result records it, its source
+// path left out (shards may name the same file differently): shards of
+// one run compute it alike, so it goes into the barrier's run id.
+func WorkloadDigest(w *workload.Workload) string {
+	rw := resultWorkload(w)
+	rw.Source = ""
+	data, err := json.Marshal(rw)
+	if err != nil { // plain data: cannot fail
+		panic(fmt.Sprintf("driver: workload digest: %v", err))
+	}
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
+
+// startOf waits for the moment the schedule starts and returns it (zero:
+// now): o.StartAt, or the instant the barrier's shards computed.
+func startOf(ctx context.Context, o Options) (time.Time, *Barriered, error) {
+	if o.Barrier == nil {
+		if !waitUntil(ctx, o.StartAt) {
+			return time.Time{}, nil, fmt.Errorf("interrupted while waiting for --start-at %s: %w", o.StartAt.Format(time.RFC3339), context.Cause(ctx))
+		}
+		return o.StartAt, nil, nil
+	}
+	out, err := barrier.Wait(ctx, *o.Barrier)
+	if err != nil {
+		return time.Time{}, nil, fmt.Errorf("--barrier %s: %w", o.Barrier.Dir, err)
+	}
+	if !waitUntil(ctx, out.StartAt) {
+		return time.Time{}, nil, fmt.Errorf("interrupted while waiting for the barrier's start %s: %w", out.StartAt.Format(time.RFC3339Nano), context.Cause(ctx))
+	}
+	return out.StartAt, &Barriered{Outcome: out, Began: time.Now()}, nil
+}
+
+// barrierRecord is the result's segment.barrier (nil without --barrier).
+func barrierRecord(b *Barriered) *results.Barrier {
+	if b == nil {
+		return nil
+	}
+	r := &results.Barrier{
+		Run: b.Run, Ready: results.NewTimestamp(b.Ready), StartAt: results.NewTimestamp(b.StartAt),
+		Began: results.NewTimestamp(b.Began), Shards: make([]results.BarrierShard, 0, len(b.Shards)),
+	}
+	for _, s := range b.Shards {
+		r.Shards = append(r.Shards, results.BarrierShard{K: s.K, Host: s.Host, Ready: results.NewTimestamp(s.Ready)})
+	}
+	return r
+}
