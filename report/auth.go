@@ -114,3 +114,23 @@ func authHTMLSection(r *results.Result, suffix string) (htmlSection, bool) {
 	return htmlSection{Kind: "auth", ID: "auth" + suffix, Title: "Authorization", Notes: []string{authNote},
 		Fields: printableFields(authFields(a)), Tables: []htmlTable{t}}, true
 }
+
+// authCompareSection is compare's authorization rows (p50, p99 and max of
+// token requests and of reads on a fresh token), when both runs had
+// tokens; ok is false otherwise.
+func authCompareSection(c *results.Comparison) (compareSection, bool) {
+	s := compareSection{title: "authorization"}
+	labels := map[string]string{"auth.token": "token request", "auth.reads_fresh_token": "read, fresh token"}
+	for _, l := range c.Latency {
+		label, ok := labels[l.Block]
+		if !ok {
+			continue
+		}
+		for _, d := range l.Deltas {
+			if d.Label == "p50" || d.Label == "p99" || d.Label == "max" {
+				s.rows = append(s.rows, deltaRow(label+" "+d.Label, d))
+			}
+		}
+	}
+	return s, len(s.rows) > 0
+}

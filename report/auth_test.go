@@ -58,3 +58,21 @@ func TestAuthInEveryFormat(t *testing.T) {
 		})
 	}
 }
+
+// TestAuthCompareRows: compare shows the authorization rows when both
+// runs had tokens.
+func TestAuthCompareRows(t *testing.T) {
+	a, b := withAuth(t), withAuth(t)
+	b.Auth.TokenRequests.Latency.P99Ms = 150
+	c, err := results.Compare(a, b, results.CompareOptions{NoiseFloor: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := WriteCompareTable(&out, c); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "authorization") || !strings.Contains(s, "token request p99") || !strings.Contains(s, "read, fresh token p50") {
+		t.Errorf("no authorization rows in:\n%s", s)
+	}
+}
