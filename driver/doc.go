@@ -42,8 +42,10 @@
 // How a document is read (resources/read, the read tool in parts, HTTP
 // Range), how a message reaches the server, how an era is detected and
 // what an answer is (its kind) belong to package client; what the numbers mean is
-// docs/measurement.md. The driver imports client, servercost, results,
-// stats and workload (results sits below the driver: the result document
+// docs/measurement.md. The driver imports auth (a run's tokens, handed to
+// every session; their requests become the measured phase's token
+// figures and a run that lost its authorization says so: auth.go),
+// client, servercost, results, stats and workload (results sits below the driver: the result document
 // is data, not an output format); it never imports report, contract or
 // simserver, and knows nothing of output formats.
 //
