@@ -33,6 +33,10 @@
 //     Measurements become its results.Result in one place,
 //     Measurements.Result, for run and for every step of a capacity
 //     search;
+//   - authorization (auth.go): a run's tokens (Options.Auth, package
+//     auth) are handed to every session; their requests become the
+//     measured phase's token figures, and a run whose reads the server
+//     kept refusing says so in one line;
 //   - live observation (observe.go): Options.Observe is handed what the
 //     run knows before its first turn (Ready) and returns a
 //     stats.Observer per phase, told of every sample the phase records;
@@ -42,10 +46,8 @@
 // How a document is read (resources/read, the read tool in parts, HTTP
 // Range), how a message reaches the server, how an era is detected and
 // what an answer is (its kind) belong to package client; what the numbers mean is
-// docs/measurement.md. The driver imports auth (a run's tokens, handed to
-// every session; their requests become the measured phase's token
-// figures and a run that lost its authorization says so: auth.go),
-// client, servercost, results, stats and workload (results sits below the driver: the result document
+// docs/measurement.md. The driver imports client, servercost, results,
+// stats and workload (results sits below the driver: the result document
 // is data, not an output format); it never imports report, contract or
 // simserver, and knows nothing of output formats.
 //

@@ -42,9 +42,8 @@ func (r *Measurements) meta(tool results.Tool) results.Meta {
 		AskedRate: r.AskedRate, Measured: r.Measured,
 		LateObservable: r.LateObservable, LateWatch: r.LateWatch,
 		Cost: r.Cost, GeneratorPeakRSS: r.GeneratorPeakRSS, GeneratorCPU: r.GeneratorCPU, CPUPressure: r.CPUPressure,
-		Digests:  resultDigests(r.Digests),
-		Segment:  results.Segment{K: r.Segment.K, N: r.Segment.N},
-		AuthLost: r.AuthLost,
+		Digests: resultDigests(r.Digests), AuthLost: r.AuthLost,
+		Segment: results.Segment{K: r.Segment.K, N: r.Segment.N},
 	}
 }
 
