@@ -26,6 +26,10 @@
 //     sizes learned from sampled reads, to resolve mime+size classes and
 //     to write a starter workload; mime+size classes are synthesized
 //     instead when the server advertises sim: URIs (client.Conn.SimURIs);
+//   - authorization (auth.go): a run's tokens (Options.Auth, package
+//     auth) are handed to every session; their requests become the
+//     measured phase's token figures, and a run whose reads the server
+//     kept refusing says so in one line;
 //   - a run's options (options.go): a command's changes to a workload
 //     (Overrides) and how this process runs it (Settings) become the run's
 //     Options in one place, NewOptions;
@@ -33,10 +37,6 @@
 //     Measurements become its results.Result in one place,
 //     Measurements.Result, for run and for every step of a capacity
 //     search;
-//   - authorization (auth.go): a run's tokens (Options.Auth, package
-//     auth) are handed to every session; their requests become the
-//     measured phase's token figures, and a run whose reads the server
-//     kept refusing says so in one line;
 //   - live observation (observe.go): Options.Observe is handed what the
 //     run knows before its first turn (Ready) and returns a
 //     stats.Observer per phase, told of every sample the phase records;

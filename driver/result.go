@@ -40,9 +40,9 @@ func (r *Measurements) meta(tool results.Tool) results.Meta {
 			ProtocolVersion: r.ProtocolVersion,
 		},
 		AskedRate: r.AskedRate, Measured: r.Measured,
-		LateObservable: r.LateObservable, LateWatch: r.LateWatch,
+		LateObservable: r.LateObservable, LateWatch: r.LateWatch, AuthLost: r.AuthLost,
 		Cost: r.Cost, GeneratorPeakRSS: r.GeneratorPeakRSS, GeneratorCPU: r.GeneratorCPU, CPUPressure: r.CPUPressure,
-		Digests: resultDigests(r.Digests), AuthLost: r.AuthLost,
+		Digests: resultDigests(r.Digests),
 		Segment: results.Segment{K: r.Segment.K, N: r.Segment.N},
 	}
 }
