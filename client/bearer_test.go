@@ -347,3 +347,27 @@ func TestBearerNotWithoutAuth(t *testing.T) {
 		t.Errorf("kind %v fresh %v, want transport, not fresh", a.Kind, a.FreshToken)
 	}
 }
+
+// countingTokens counts Token calls: a stdio session must make none.
+type countingTokens struct {
+	fakeTokens
+	calls atomic.Int64
+}
+
+func (c *countingTokens) Token(ctx context.Context) (auth.Token, error) {
+	c.calls.Add(1)
+	return c.fakeTokens.Token(ctx)
+}
+
+// TestBearerStdioIgnoresAuth: a stdio target has no HTTP to carry a token:
+// its session never asks for one, and its reads are never on a fresh token.
+func TestBearerStdioIgnoresAuth(t *testing.T) {
+	f := &countingTokens{}
+	s := connectAuth(t, targets.Target{Kind: targets.Stdio, Argv: peertest.Command(t, peertest.SDKStdio)}, f, nil)
+	if a := readDoc(t, s); a.Kind != OK || a.FreshToken {
+		t.Errorf("kind %v (%s) fresh %v", a.Kind, a.Detail, a.FreshToken)
+	}
+	if n := f.calls.Load(); n != 0 {
+		t.Errorf("%d Token calls for a stdio session", n)
+	}
+}
