@@ -25,6 +25,7 @@
 //	class.NAME.read.p99    class.NAME.errors  class.NAME.outcome.NAME  class.NAME.inflation
 //	server_cost.cpu_per_1000_reads  server_cost.rss_peak  server_cost.rss_growth
 //	cold_start.first_read  cold_start.handshake  cold_start.spawn
+//	auth.token.p99  auth.reads_fresh_token.p99  auth.reads_later.p99  (a run with tokens: OAuth)
 //
 // A threshold holds a run to a limit: `turn.p99<800ms`, `errors<=1%`,
 // `rate>45/s`. A compare bound limits the change from a base result to a

@@ -55,6 +55,11 @@ var (
 	latencyStats  = []string{"p50", "p90", "p99", "p999", "max", "mean"}
 )
 
+// authBlocks are the latency blocks of a run with tokens, as
+// auth.BLOCK.STAT metrics (auth.token.p99: token requests; reads on a
+// fresh token and later).
+var authBlocks = []string{"token", "reads_fresh_token", "reads_later"}
+
 // plainMetrics are the metrics of the run as a whole (besides BLOCK.STAT
 // and outcome.NAME).
 var plainMetrics = map[string]Unit{
@@ -91,6 +96,9 @@ func Names() []string {
 	for _, k := range slices.Sorted(mapKeys(plainMetrics)) {
 		names = append(names, k)
 	}
+	for _, b := range authBlocks {
+		names = append(names, "auth."+b+".p99")
+	}
 	return append(names, "turn_size.N.p99", "class.NAME.read.p99", "class.NAME.errors",
 		"class.NAME.outcome.NAME", "class.NAME.inflation")
 }
@@ -113,6 +121,10 @@ func topUnit(key string) (Unit, bool) {
 	if name, ok := strings.CutPrefix(key, "outcome."); ok {
 		_, known := stats.ParseOutcome(name)
 		return Percent, known
+	}
+	if rest, ok := strings.CutPrefix(key, "auth."); ok {
+		block, stat, ok := strings.Cut(rest, ".")
+		return Millis, ok && slices.Contains(authBlocks, block) && slices.Contains(latencyStats, stat)
 	}
 	block, stat, ok := strings.Cut(key, ".")
 	if ok && slices.Contains(latencyBlocks, block) && slices.Contains(latencyStats, stat) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"time"
@@ -22,8 +23,13 @@ type Dial struct {
 	Target   targets.Target
 	Protocol string            // "auto" (or "") detects the era; a version forces it
 	Headers  map[string]string // HTTP headers; ${VAR} expands from the environment, values are never kept
-	// Auth, when set, gives every HTTP request its bearer token and is told
-	// of the server refusing one (an OAuth-protected target).
+	// Auth, when set, gives every HTTP request of Streamable HTTP and
+	// HTTP+SSE its bearer token (Authorization: Bearer), and is told of the
+	// server refusing one (401, or 403 insufficient_scope): that request is
+	// sent once more with the renewed token, and a read refused again is
+	// Kind Unauthorized (ErrUnauthorized). When Headers also has an
+	// Authorization, Auth wins: its token replaces that header. Stdio and
+	// range+http targets ignore it.
 	Auth auth.Tokens
 	// Embedded starts the simulated server for the embedded target: the
 	// CLI passes its own executable with "serve --stdio", so the server is
@@ -106,7 +112,7 @@ func (e *handshakeTimeoutError) Unwrap() error { return e.err }
 // returns the session and how long its handshake took (cold start). A
 // range+http target speaks no MCP: Open reads it (ConnectDocuments).
 func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
-	if err := targets.CheckAim(d.Target, d.Headers, d.Aim); err != nil {
+	if err := targets.CheckAim(d.Target, d.aimHeaders(), d.Aim); err != nil {
 		return nil, 0, err
 	}
 	var t transport
@@ -122,10 +128,13 @@ func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 		d.step("start")
 		t, err = startStdio(tg.Argv, d.Stderr, d.Late, d.MaxAnswer)
 	case targets.HTTP:
-		t = newHTTPTransport(tg.Address, expandHeaders(d.Headers), d.MaxAnswer)
+		ht := newHTTPTransport(tg.Address, expandHeaders(d.Headers), d.MaxAnswer)
+		ht.auth = newBearer(d.Auth)
+		t = ht
 	case targets.SSE:
 		d.step("start")
-		t, err = startSSE(ctx, tg.Address, expandHeaders(d.Headers), d.Late, d.MaxAnswer)
+		t, err = startAuthorizedSSE(ctx, tg.Address, expandHeaders(d.Headers), newBearer(d.Auth), d.Late, d.MaxAnswer)
+		err = handshakeRefused(err)
 	case targets.Files:
 		return nil, 0, fmt.Errorf("target %s serves plain HTTP documents: it speaks no MCP (no JSON-RPC, no listing)", tg.Redacted())
 	default:
@@ -142,9 +151,31 @@ func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 	d.step("handshake")
 	if err := s.handshake(hctx, d.Protocol); err != nil {
 		_ = t.close()
-		return nil, 0, handshakeExpired(ctx, hctx, limit, d.HandshakeSetBy, err)
+		return nil, 0, handshakeExpired(ctx, hctx, limit, d.HandshakeSetBy, handshakeRefused(err))
 	}
 	return s, time.Since(start), nil
+}
+
+// aimHeaders are the headers the aim is checked with: the workload's, and
+// the bearer token's Authorization when the target has tokens (a token
+// is a credential too, kept off plain http to another host).
+func (d Dial) aimHeaders() map[string]string {
+	if d.Auth == nil {
+		return d.Headers
+	}
+	h := make(map[string]string, len(d.Headers)+1)
+	maps.Copy(h, d.Headers)
+	h["Authorization"] = "Bearer (token)"
+	return h
+}
+
+// handshakeRefused says plainly that opening the session failed on
+// authorization, rather than leaving it to read as a transport failure.
+func handshakeRefused(err error) error {
+	if err != nil && errors.Is(err, ErrUnauthorized) {
+		return fmt.Errorf("the server refused readbench's authorization: %w", err)
+	}
+	return err
 }
 
 // expandHeaders expands ${VAR} in header values from the environment.

@@ -45,11 +45,19 @@
 //     (targets.CheckAim): a target other than loopback only when allowed,
 //     headers to one only over https, checked in Open before anything
 //     starts, with redirects kept to the target's origin (aim.go);
+//   - bearer tokens (bearer.go): with Dial.Auth, every Streamable HTTP
+//     and HTTP+SSE request carries its token; a token the server refuses
+//     (401, or 403 insufficient_scope) is renewed once, one Refused per
+//     token and session, and the request sent once more, before anything
+//     of its answer is counted; refused again, the read is Unauthorized
+//     (ErrUnauthorized), and the Answer says whether it was the
+//     session's first read on its token (FreshToken);
 //   - errors (errors.go): ErrTransport and ErrProtocol mark the class of
 //     a failure, and the cause stays wrapped (%w), so callers errors.Is
 //     and errors.As both.
 //
 // It knows nothing of turns, rates, outcomes or reports: it imports only
+// auth (the Tokens interface a session asks for its bearer tokens),
 // protocol (the wire vocabulary it shares with the simulated server),
 // targets (the target, its aim and URL redaction), units, internal/
 // helpers and golang.org/x/sys/unix (FIONREAD). It must never import workload (so the client links no YAML

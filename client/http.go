@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/internal/h1"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/targets"
@@ -29,6 +30,7 @@ type httpTransport struct {
 	maxAnswer int64          // bytes; a bigger answer is a protocol failure of its read
 	bufs      readBufs       // what each read in flight reads its answer through
 	bg        sync.WaitGroup // notifications/cancelled and replies being POSTed; close waits
+	auth      *bearer        // the target's tokens (nil: none)
 
 	mu        sync.Mutex
 	sessionID string
@@ -88,8 +90,25 @@ func (t *httpTransport) state() (sessionID, version string, modern bool) {
 	return t.sessionID, t.version, t.modern
 }
 
+// send POSTs req, with the session's bearer token when it has tokens (a
+// refused token renewed once and the request sent once more: bearer.do),
+// and returns the answer, the session id the request carried ("" when
+// none: a 404 means that id expired, not another one), the token and when
+// the request was first sent (once it had its token).
+func (t *httpTransport) send(ctx context.Context, req Request) (resp *http.Response, sid string, tok auth.Token, sent time.Time, err error) {
+	resp, tok, err = t.auth.do(ctx, t.client, req.method, func(auth.Token) (*http.Request, error) {
+		hr, s, err := t.newRequest(ctx, req)
+		sid = s
+		if sent.IsZero() {
+			sent = time.Now()
+		}
+		return hr, err
+	})
+	return resp, sid, tok, sent, err
+}
+
 // newRequest builds the POST for req and returns the session id it
-// carries ("" when none): a 404 means that id expired, not another one.
+// carries ("" when none).
 func (t *httpTransport) newRequest(ctx context.Context, req Request) (*http.Request, string, error) {
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(req.body))
 	if err != nil {
@@ -134,8 +153,25 @@ func (b *acceptedBody) Read(p []byte) (int, error) {
 
 func (b *acceptedBody) Close() error { return nil }
 
+// authorize puts the session's bearer token on a request sent in the
+// background (a reply, the closing DELETE), which is not retried when
+// refused: it reports false when no token could be had (nothing to send).
+func (t *httpTransport) authorize(ctx context.Context, hr *http.Request) bool {
+	if t.auth == nil {
+		return true
+	}
+	tok, err := t.auth.token(ctx, hr.Method)
+	if err != nil {
+		return false
+	}
+	setBearer(hr, tok)
+	return true
+}
+
 // setCommon adds what every request of the session carries: the
-// workload's headers, the session id and the protocol version header.
+// workload's headers (an Authorization among them is replaced by the
+// bearer token when the session has tokens), the session id and the
+// protocol version header.
 // Legacy clients send the version header from 2025-06-18 on, after
 // initialize; modern clients on every request.
 func (t *httpTransport) setCommon(hr *http.Request, sid, version string, modern bool, method string) {
@@ -161,12 +197,10 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GotFirstResponseByte: func() { first = time.Now() },
 	})
-	hr, sid, err := t.newRequest(ctx, req)
-	if err != nil {
-		return nil, err
+	if t.auth != nil {
+		req = req.acceptedOnce() // a request sent twice (its token refused) is accepted once
 	}
-	sent := time.Now()
-	resp, err := t.client.Do(hr)
+	resp, sid, tok, sent, err := t.send(ctx, req)
 	if err != nil {
 		return nil, t.failure(ctx, req, err)
 	}
@@ -193,6 +227,7 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 		t.adoptSession(resp.Header.Get(protocol.HeaderSessionID), a.Body)
 	}
 	a.Sent, a.FirstByte, a.Done, a.Status = sent, first, time.Now(), resp.StatusCode
+	a.FreshToken = countsFresh(req.method) && t.auth.fresh(tok)
 	return a, nil
 }
 
@@ -262,7 +297,7 @@ func (t *httpTransport) failure(ctx context.Context, req Request, err error) err
 		}
 		return ctx.Err()
 	}
-	if errors.Is(err, ErrTransport) || errors.Is(err, ErrProtocol) {
+	if errors.Is(err, ErrTransport) || errors.Is(err, ErrProtocol) || errors.Is(err, ErrUnauthorized) {
 		return err
 	}
 	return fmt.Errorf("%w: %s %s: %w", ErrTransport, req.method, targets.RedactURLs(t.url), err)
@@ -283,6 +318,9 @@ func (t *httpTransport) replyInBackground(msg []byte) {
 		hr.Header.Set("Accept", protocol.AcceptBoth)
 		sid, version, modern := t.state()
 		t.setCommon(hr, sid, version, modern, "")
+		if !t.authorize(ctx, hr) {
+			return
+		}
 		if resp, err := t.client.Do(hr); err == nil {
 			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
 			resp.Body.Close()
@@ -303,11 +341,10 @@ func (t *httpTransport) postCancel(id int64, reason string) {
 }
 
 func (t *httpTransport) notify(ctx context.Context, req Request) error {
-	hr, _, err := t.newRequest(ctx, req)
-	if err != nil {
+	resp, _, _, _, err := t.send(ctx, req)
+	if errors.Is(err, ErrUnauthorized) {
 		return err
 	}
-	resp, err := t.client.Do(hr)
 	if err != nil {
 		return fmt.Errorf("%w: %s %s: %w", ErrTransport, req.method, targets.RedactURLs(t.url), err)
 	}
@@ -330,6 +367,10 @@ func (t *httpTransport) close() error {
 		defer cancel()
 		if hr, err := http.NewRequestWithContext(ctx, http.MethodDelete, t.url, nil); err == nil {
 			t.setCommon(hr, sid, version, modern, http.MethodDelete)
+			if !t.authorize(ctx, hr) {
+				t.client.CloseIdleConnections()
+				return nil
+			}
 			if resp, err := t.client.Do(hr); err == nil {
 				_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
 				resp.Body.Close()

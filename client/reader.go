@@ -126,6 +126,11 @@ type Answer struct {
 	Digest     string
 	// Detail says why the read failed, for a log line ("" when it did not).
 	Detail string
+	// FreshToken is true when the read was the first of its session on its
+	// bearer token (Dial.Auth): a run keeps the latency of such reads apart,
+	// since a server often validates a token it meets for the first time
+	// at a cost. Always false without Auth.
+	FreshToken bool
 }
 
 // ReadDocument reads uri over MCP: whole with one resources/read, or with
@@ -149,6 +154,7 @@ func (s *Session) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (
 		ByteCounts: ByteCounts{WireBytes: a.WireBytes, DiskBytes: v.DiskBytes, Base64Bytes: v.Base64Bytes, Base64Padding: v.Padding},
 		Shape:      v.Shape, Entries: v.Entries, MIME: v.MIME,
 		HasTTL: v.HasTTL, TTLMs: v.TTLMs, CacheScope: v.CacheScope, Digest: v.Digest,
+		FreshToken: a.FreshToken,
 	}
 	switch v.Kind {
 	case OK:
@@ -162,14 +168,18 @@ func (s *Session) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (
 }
 
 // failure ends a read that got an error instead of an answer: ctx's
-// error when ctx ended it, else a Kind (errors.Is ErrProtocol: the
-// protocol kind; anything else: the connection failed).
+// error when ctx ended it, else a Kind (errors.Is ErrUnauthorized: the
+// unauthorized kind, decided first; ErrProtocol: the protocol kind;
+// anything else: the connection failed).
 func failure(ctx context.Context, a *Answer, err error) (*Answer, error) {
 	if ctx.Err() != nil {
 		return a, ctx.Err()
 	}
 	a.Kind, a.Detail = Transport, err.Error()
-	if errors.Is(err, ErrProtocol) {
+	switch {
+	case errors.Is(err, ErrUnauthorized):
+		a.Kind = Unauthorized
+	case errors.Is(err, ErrProtocol):
 		a.Kind = Unusable
 	}
 	return a, nil

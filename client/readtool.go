@@ -107,6 +107,7 @@ func (s *Session) readInParts(ctx context.Context, uri string, spec ReadSpec) (*
 			return partsDone(ctx, a, err)
 		}
 		a.part(msg.Sent, msg.FirstByte, msg.Done, msg.WireBytes, int64(len(p.Data)))
+		a.FreshToken = a.FreshToken || msg.FreshToken // any part on a fresh token
 		a.Base64Bytes += p.Base64Bytes
 		a.Base64Padding += p.Base64Padding
 		if err != nil {

@@ -89,7 +89,7 @@ func (s *Session) detect(ctx context.Context) error {
 		return ctx.Err()
 	}
 	var echo *echoError
-	if errors.As(err, &echo) {
+	if errors.As(err, &echo) || errors.Is(err, ErrUnauthorized) {
 		return err // no era would be answered either
 	}
 	var rpcErr *protocol.Error

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/targets"
 )
@@ -29,6 +30,7 @@ type sseTransport struct {
 	headers   http.Header // from the workload, already expanded; never logged
 	calls     *calls      // answers matched to callers, cancelled ids remembered
 	maxAnswer int64       // bytes; a bigger event is a protocol failure of its read
+	auth      *bearer     // the target's tokens (nil: none)
 
 	life       context.Context    // the session's: ends when it closes (bounds every POST)
 	stopStream context.CancelFunc // ends the GET stream and life
@@ -52,9 +54,15 @@ const endpointTimeout = 30 * time.Second
 // event; ctx bounds only that wait, the stream lives until close. Each
 // message is at most maxAnswer bytes (0: targets.DefaultMaxAnswer).
 func startSSE(ctx context.Context, sseURL string, headers http.Header, late LateFunc, maxAnswer int64) (*sseTransport, error) {
+	return startAuthorizedSSE(ctx, sseURL, headers, nil, late, maxAnswer)
+}
+
+// startAuthorizedSSE is startSSE with the session's bearer: every GET
+// and POST carries its token (nil: none).
+func startAuthorizedSSE(ctx context.Context, sseURL string, headers http.Header, b *bearer, late LateFunc, maxAnswer int64) (*sseTransport, error) {
 	streamCtx, stop := context.WithCancel(context.Background())
 	t := &sseTransport{
-		sseURL: sseURL, client: newHTTPClient(), headers: headers, calls: newCalls(late), maxAnswer: answerLimit(maxAnswer),
+		sseURL: sseURL, client: newHTTPClient(), headers: headers, calls: newCalls(late), maxAnswer: answerLimit(maxAnswer), auth: b,
 		life: streamCtx, stopStream: stop, readerDone: make(chan struct{}), failed: make(chan struct{}),
 	}
 	wctx, cancel := context.WithTimeout(ctx, endpointTimeout)
@@ -81,16 +89,21 @@ const maxEndpoint = 8 << 10
 
 // open sends the GET and reads up to the endpoint event.
 func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *sseEvents, error) {
-	hr, err := http.NewRequestWithContext(ctx, http.MethodGet, t.sseURL, nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("build request: %w", err)
+	resp, _, err := t.auth.do(ctx, t.client, "GET "+targets.RedactURLs(t.sseURL), func(auth.Token) (*http.Request, error) {
+		hr, err := http.NewRequestWithContext(ctx, http.MethodGet, t.sseURL, nil)
+		if err != nil {
+			return nil, fmt.Errorf("build request: %w", err)
+		}
+		for k, vs := range t.headers {
+			hr.Header[k] = vs
+		}
+		hr.Header.Set("Accept", protocol.ContentTypeSSE)
+		hr.Header.Set("Cache-Control", "no-cache")
+		return hr, nil
+	})
+	if errors.Is(err, ErrUnauthorized) {
+		return nil, nil, err
 	}
-	for k, vs := range t.headers {
-		hr.Header[k] = vs
-	}
-	hr.Header.Set("Accept", protocol.ContentTypeSSE)
-	hr.Header.Set("Cache-Control", "no-cache")
-	resp, err := t.client.Do(hr)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: GET %s: %w", ErrTransport, targets.RedactURLs(t.sseURL), err)
 	}
@@ -199,21 +212,37 @@ func (t *sseTransport) background(f func(ctx context.Context)) {
 // post sends one message to the endpoint and returns the response body
 // (normally empty: answers come on the stream).
 func (t *sseTransport) post(ctx context.Context, body []byte, method string) ([]byte, error) {
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, t.postURL, bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("build request: %w", err)
+	return t.postWith(ctx, body, method, nil)
+}
+
+// postWith is post, telling use (when set) each token the POST is about
+// to carry: a refused token is renewed once and the POST sent once more
+// (bearer.do), before it is acknowledged, so the order of a request, its
+// acknowledgement and its cancel is kept.
+func (t *sseTransport) postWith(ctx context.Context, body []byte, method string, use func(auth.Token)) ([]byte, error) {
+	resp, _, err := t.auth.do(ctx, t.client, method, func(tok auth.Token) (*http.Request, error) {
+		hr, err := http.NewRequestWithContext(ctx, http.MethodPost, t.postURL, bytes.NewReader(body))
+		if err != nil {
+			return nil, fmt.Errorf("build request: %w", err)
+		}
+		for k, vs := range t.headers {
+			hr.Header[k] = vs
+		}
+		hr.Header.Set("Content-Type", protocol.ContentTypeJSON)
+		t.mu.Lock()
+		version := t.version
+		t.mu.Unlock()
+		if version >= protocol.V20250618 && method != protocol.MethodInitialize {
+			hr.Header.Set(protocol.HeaderProtocolVersion, version)
+		}
+		if use != nil {
+			use(tok)
+		}
+		return hr, nil
+	})
+	if errors.Is(err, ErrUnauthorized) {
+		return nil, err
 	}
-	for k, vs := range t.headers {
-		hr.Header[k] = vs
-	}
-	hr.Header.Set("Content-Type", protocol.ContentTypeJSON)
-	t.mu.Lock()
-	version := t.version
-	t.mu.Unlock()
-	if version >= protocol.V20250618 && method != protocol.MethodInitialize {
-		hr.Header.Set(protocol.HeaderProtocolVersion, version)
-	}
-	resp, err := t.client.Do(hr)
 	if err != nil {
 		return nil, fmt.Errorf("%w: POST %s: %w", ErrTransport, method, err)
 	}
@@ -233,6 +262,16 @@ func (t *sseTransport) post(ctx context.Context, body []byte, method string) ([]
 }
 
 func (t *sseTransport) call(ctx context.Context, req Request) (*Response, error) {
+	p := &ssePost{done: make(chan struct{})}
+	a, err := t.exchange(ctx, req, p)
+	if a != nil && countsFresh(req.method) {
+		a.FreshToken = t.auth.fresh(p.token())
+	}
+	return a, err
+}
+
+// exchange POSTs req through p and waits for its answer on the stream.
+func (t *sseTransport) exchange(ctx context.Context, req Request, p *ssePost) (*Response, error) {
 	select {
 	case <-t.failed:
 		return nil, t.deadErr
@@ -243,7 +282,6 @@ func (t *sseTransport) call(ctx context.Context, req Request) (*Response, error)
 	}
 	ch := t.calls.addCall(req.ID, req.method, req.read)
 	sent := time.Now()
-	p := &ssePost{done: make(chan struct{})}
 	t.bg.Go(func() { p.run(t, req) })
 	dead := func() error { return t.deadErr }
 	select {
@@ -300,14 +338,27 @@ type ssePost struct {
 
 	mu       sync.Mutex
 	finished bool
-	then     func() // run once acknowledged, when set before the POST finished
+	then     func()     // run once acknowledged, when set before the POST finished
+	tok      auth.Token // the bearer token the POST carries (its latest attempt)
+}
+
+// token is the bearer token the POST carried last: the one the server
+// answered, since it answers only a POST it accepted.
+func (p *ssePost) token() auth.Token {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tok
 }
 
 // run POSTs req, bounded by acceptTimeout and the session's life.
 func (p *ssePost) run(t *sseTransport, req Request) {
 	ctx, cancel := context.WithTimeout(t.life, acceptTimeout)
 	defer cancel()
-	p.ack, p.err = t.post(ctx, req.body, req.method)
+	p.ack, p.err = t.postWith(ctx, req.body, req.method, func(tok auth.Token) {
+		p.mu.Lock()
+		p.tok = tok
+		p.mu.Unlock()
+	})
 	p.mu.Lock()
 	p.finished = true
 	then := p.then

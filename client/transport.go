@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -31,6 +32,17 @@ func (r Request) OnAccepted(f func(at time.Time)) Request {
 	return r
 }
 
+// acceptedOnce returns r with its OnAccepted hook, if any, called at most
+// once however many times r is sent: a request whose token was refused is
+// sent again, and its hook was told by the first attempt.
+func (r Request) acceptedOnce() Request {
+	if f := r.accepted; f != nil {
+		var once sync.Once
+		r.accepted = func(at time.Time) { once.Do(func() { f(at) }) }
+	}
+	return r
+}
+
 // tellAccepted calls the OnAccepted hook, if any.
 func (r Request) tellAccepted() {
 	if r.accepted != nil {
@@ -51,6 +63,10 @@ type Response struct {
 	FirstByte time.Time // zero when the transport cannot tell
 	Done      time.Time
 	Status    int // HTTP status; 0 on stdio
+	// FreshToken is true when the request was a read (resources/read, a
+	// read tool part) and the first of its session to carry its bearer
+	// token (Dial.Auth): the server met that token for the first time.
+	FreshToken bool
 
 	classified bool // Verdict is set: the transport classified the answer
 

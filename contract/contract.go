@@ -108,7 +108,7 @@ func Check(ctx context.Context, o Options) (*Findings, error) {
 	}
 	rep := &Findings{Target: o.Target}
 	conn, _, err := client.Open(ctx, client.Dial{
-		Target: o.Target, Protocol: o.Protocol, Headers: o.Headers,
+		Target: o.Target, Protocol: o.Protocol, Headers: o.Headers, Auth: o.Auth,
 		Embedded: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client,
 		Aim: o.Aim, MaxAnswer: o.MaxAnswer, HandshakeTimeout: o.HandshakeTimeout,
 	})

@@ -63,7 +63,7 @@ func closeAll(sessions []client.Conn) {
 func (r *runner) open(ctx context.Context, step func(string)) (client.Conn, error) {
 	limit, setBy := r.o.HandshakeLimit()
 	s, handshake, err := client.Open(ctx, client.Dial{
-		Target: r.w.Target, Protocol: r.w.Protocol, Headers: r.w.Headers,
+		Target: r.w.Target, Protocol: r.w.Protocol, Headers: r.w.Headers, Auth: r.o.Auth,
 		Embedded: r.o.EmbeddedCommand, Stderr: r.o.Stderr, Client: r.o.Client,
 		Aim:       targets.Aim{AllowHosts: r.w.AllowHosts, InsecureCredentials: r.w.InsecureCredentials},
 		MaxAnswer: r.w.Turn.MaxAnswer, HandshakeTimeout: limit, HandshakeSetBy: setBy, Step: step,

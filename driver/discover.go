@@ -84,7 +84,7 @@ type Template struct {
 func Discover(ctx context.Context, o DiscoverOptions) (*Catalog, error) {
 	tell := setupOf(o.Setup)
 	s, _, err := client.Connect(ctx, client.Dial{
-		Target: o.Target, Protocol: o.Protocol, Headers: o.Headers,
+		Target: o.Target, Protocol: o.Protocol, Headers: o.Headers, Auth: o.Auth,
 		Embedded: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client, Aim: o.Aim,
 		HandshakeTimeout: o.HandshakeTimeout,
 		Step:             func(doing string) { tell.say(SetupStep{Stage: StageConnect, Doing: doing, Of: 1}) },

@@ -26,6 +26,10 @@
 //     sizes learned from sampled reads, to resolve mime+size classes and
 //     to write a starter workload; mime+size classes are synthesized
 //     instead when the server advertises sim: URIs (client.Conn.SimURIs);
+//   - authorization (auth.go): a run's tokens (Options.Auth, package
+//     auth) are handed to every session; their requests become the
+//     measured phase's token figures, and a run whose reads the server
+//     kept refusing says so in one line;
 //   - a run's options (options.go): a command's changes to a workload
 //     (Overrides) and how this process runs it (Settings) become the run's
 //     Options in one place, NewOptions;

@@ -27,6 +27,8 @@ func outcomeOf(k client.Kind) stats.Outcome {
 		return stats.InputRequired
 	case client.Transport:
 		return stats.Transport
+	case client.Unauthorized:
+		return stats.Unauthorized
 	}
 	return stats.Protocol
 }

@@ -146,6 +146,9 @@ type Measurements struct {
 	// Digests is what a read of each URI returned (sampled: digests.go),
 	// warmup reads included.
 	Digests map[string]Digest
+	// AuthLost is the one line saying that the run lost its authorization
+	// (the server kept refusing its reads: auth.go), "" when it did not.
+	AuthLost string
 }
 
 // Context causes, so a cancelled read can tell a deadline from a timeout.
@@ -177,6 +180,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 		begun:    make(chan struct{}, 1),
 		setup:    setupOf(o.Setup),
 	}
+	r.enableAuth()
 	conns, err := r.dial(ctx)
 	if err != nil {
 		return nil, err
@@ -223,6 +227,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	rep.Run, rep.Warmup = r.measured.Phase(), r.warmup.Phase()
 	rep.GeneratorPeakRSS, _ = servercost.SelfPeakRSS()
 	rep.Digests = r.digests.snapshot()
+	r.finishAuth(rep)
 	rep.Cost = cost.Stop().Summarize(measuredStart, measuredEnd, rep.Run.Service.Count()).WithCold(r.cold.Result())
 	if g := self.Stop().Summarize(measuredStart, measuredEnd, 0); g.Available {
 		rep.GeneratorCPU = g.CPU
@@ -259,6 +264,7 @@ type runner struct {
 	reads     atomic.Int64
 	errs      atomic.Int64
 	abandoned atomic.Int64 // reads given up on (deadline or timeout): a late answer may follow
+	authLost  authWatch    // unauthorized reads: did the run lose its authorization?
 }
 
 // schedule starts turns until the schedule ends or ctx is cancelled, and

@@ -81,7 +81,7 @@ func (r *runner) turnSample(intended, started time.Time, outcomes []stats.Outcom
 		case stats.Dropped:
 			dropped++
 			fallthrough
-		case stats.Transport, stats.Protocol, stats.Timeout:
+		case stats.Transport, stats.Protocol, stats.Timeout, stats.Unauthorized:
 			if t.End != stats.TurnCut {
 				t.End = stats.TurnFailed
 			}
@@ -171,7 +171,7 @@ func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att worklo
 	if a.Done.IsZero() {
 		a.Done = now
 	}
-	sample.Outcome, sample.Answered = outcomeOf(a.Kind), a.Answered
+	sample.Outcome, sample.Answered, sample.FreshToken = outcomeOf(a.Kind), a.Answered, a.FreshToken
 	sample.Latency, sample.Service = a.Done.Sub(intended), a.Done.Sub(a.Sent)
 	if !a.FirstByte.IsZero() {
 		sample.TTFB = a.FirstByte.Sub(a.Sent)
@@ -184,8 +184,11 @@ func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att worklo
 		r.cold.Read(a.Sent, a.Done)
 		r.fresh.store(att.URI, a.Done, sample.TTL)
 	}
+	if r.o.Auth != nil {
+		r.authLost.read(a.Kind == client.Unauthorized, a.Done, a.Detail)
+	}
 	switch {
-	case a.Kind == client.Unusable || a.Kind == client.Transport:
+	case a.Kind == client.Unusable || a.Kind == client.Transport || a.Kind == client.Unauthorized:
 		r.logFailure(att.URI, a.Detail)
 	case a.Kind == client.MethodNotFound && r.o.Logf != nil:
 		// One fact about the server, not about any read: said once.

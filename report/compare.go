@@ -102,13 +102,16 @@ func compareSections(c *results.Comparison) []compareSection {
 	lat := compareSection{title: "latency"}
 	for _, l := range c.Latency {
 		if l.Block != "read" && l.Block != "read_ok" && l.Block != "turn" {
-			continue // service, ttfb, lag: in the JSON, and boundable
+			continue // service, ttfb, lag: in the JSON, and boundable; auth.*: authCompareSection
 		}
 		for _, d := range l.Deltas {
 			lat.rows = append(lat.rows, deltaRow(l.Block+" "+d.Label, d))
 		}
 	}
 	out = append(out, lat)
+	if s, ok := authCompareSection(c); ok {
+		out = append(out, s)
+	}
 	cls := compareSection{title: "per class"}
 	for _, cl := range c.Classes {
 		if !cl.InBase || !cl.InNew {

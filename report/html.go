@@ -225,6 +225,9 @@ func resultSections(r *results.Result, suffix string, pair *timelineScale) ([]ht
 	if compared {
 		all = append(all[:1], all[2:]...) // the compare page overlays the spectra
 	}
+	if as, ok := authHTMLSection(r, suffix); ok {
+		all = append(all, as)
+	}
 	if len(r.Thresholds) > 0 {
 		th := sec("thresholds", "Thresholds")
 		th.Tables = []htmlTable{thresholdsHTMLTable(r)}

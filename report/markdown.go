@@ -23,6 +23,7 @@ func WriteMarkdown(w io.Writer, r *results.Result) error {
 	mdLatency(&b, r)
 	mdBytes(&b, r)
 	mdOutcomes(&b, r)
+	mdAuth(&b, r)
 	mdTurns(&b, r)
 	mdAdvice(&b, r)
 	mdTimeline(&b, r)

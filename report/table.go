@@ -33,6 +33,9 @@ func WriteTable(w io.Writer, r *results.Result) error {
 	if err := thresholdsTable(bw, r); err != nil {
 		return fmt.Errorf("report: report: %w", err)
 	}
+	if err := authTable(bw, r); err != nil {
+		return fmt.Errorf("report: report: %w", err)
+	}
 	fmt.Fprintln(bw)
 	writeFooter(bw, r)
 	// The table pads its last column; trailing blanks only get in the way

@@ -47,6 +47,8 @@ type Meta struct {
 	CPUPressure *float64
 	// Digests is what a read of each URI returned (driver: sampled).
 	Digests map[string]Digest
+	// AuthLost is the line saying the run lost its authorization (Auth.Lost).
+	AuthLost string
 }
 
 // Build makes the result document of a run: w is the workload as the
@@ -157,6 +159,9 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 		return nil, err
 	}
 	if r.Timeline, err = timeline(warm, phases...); err != nil {
+		return nil, err
+	}
+	if r.Auth, err = authOf(measured, m.AuthLost); err != nil {
 		return nil, err
 	}
 	g := setGenerator(r) // reads the totals, the blocks and the timeline above

@@ -55,6 +55,7 @@ func Compare(base, nw *Result, o CompareOptions) (*Comparison, error) {
 		c.Latency = append(c.Latency, LatencyDelta{Block: b.name, BaseCount: b.a.Count, NewCount: b.b.Count,
 			Deltas: latencyDeltas(b.name+".", b.a, b.b, noiseOf(b.name, base, nw, floor))})
 	}
+	c.Latency = append(c.Latency, authLatencyDeltas(base, nw, floor)...)
 	c.Classes = classDeltas(base, nw, noiseOf("read", base, nw, floor))
 	c.TurnSizes = turnSizeDeltas(base, nw, noiseOf("turn", base, nw, floor))
 	c.Rates = rateDeltas(base.Totals, nw.Totals, floor)

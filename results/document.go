@@ -87,6 +87,9 @@ type Result struct {
 	// readbench merge's output, and the steps and runs of capacity and ab,
 	// whose pushes end with the command). Added in v1.
 	Metrics *LiveMetrics `json:"metrics"`
+	// Auth is authorization as a measured cost (auth.go); null in a run
+	// without tokens. Added in v1.
+	Auth *Auth `json:"auth"`
 }
 
 // Totals are the run's counters and rates over the measured phase.

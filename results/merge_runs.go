@@ -82,6 +82,9 @@ func runsOf(r *Result) (measured, warmup *stats.Phase, err error) {
 	for _, c := range r.Classes {
 		m.Base64Padding += c.Base64Padding
 	}
+	if m.Auth, err = authPhase(r.Auth); err != nil {
+		return nil, nil, err
+	}
 	w := stats.NewRun(nil)
 	w.Scheduled, w.Turns = r.Warmup.Scheduled, r.Warmup.Turns
 	if w.Outcomes, err = countsOf(r.Warmup.Outcomes); err != nil {

@@ -46,8 +46,27 @@ func (r *Result) MetricValue(m bounds.Metric) (float64, error) {
 	if v, ok, err := r.costValue(m); ok {
 		return v, err
 	}
+	if rest, ok := strings.CutPrefix(m.Key, "auth."); ok {
+		return r.authValue(m, rest)
+	}
 	block, stat, _ := strings.Cut(m.Key, ".")
 	return r.latencyBlock(block).StatMs(stat), nil
+}
+
+// authValue is an auth.BLOCK.STAT metric (rest is BLOCK.STAT); a run
+// without tokens did not measure it.
+func (r *Result) authValue(m bounds.Metric, rest string) (float64, error) {
+	if r.Auth == nil {
+		return 0, fmt.Errorf("%s: %w: the run had no tokens (no OAuth)", m.Name, bounds.ErrNotMeasured)
+	}
+	block, stat, _ := strings.Cut(rest, ".")
+	switch block {
+	case "token":
+		return r.Auth.TokenRequests.Latency.StatMs(stat), nil
+	case "reads_fresh_token":
+		return r.Auth.ReadsFreshToken.StatMs(stat), nil
+	}
+	return r.Auth.ReadsLater.StatMs(stat), nil
 }
 
 // latencyBlock is the latency block named by a metric's first part

@@ -5,7 +5,10 @@
 // A Recorder records one phase of a run (warmup or measured) and ends in a
 // Phase, plain data that results saves and merges. While the run goes on,
 // Recorder.Live and Recorder.SecondP99 (live.go) give a live view the
-// phase so far, taken once a second under the recorder's lock.
+// phase so far, taken once a second under the recorder's lock. A phase of
+// a run with tokens (Recorder.EnableAuth) also keeps authorization as a
+// cost (auth.go): read latency on a fresh token apart from later reads,
+// and the token requests the driver adds, by reason.
 //
 // It also does the policy maths (Advise): the candidate limits priced, the
 // recommended deadline and timeout, and every figure that recommendation

@@ -51,6 +51,7 @@ func (r *Phase) Merge(o *Phase) {
 	r.Shape.Add(o.Shape)
 	r.ByteCounts.Add(o.ByteCounts)
 	r.TimelineBeyond += o.TimelineBeyond
+	r.Auth = mergeAuth(r.Auth, o.Auth)
 }
 
 // merge adds o's figures into c.

@@ -16,6 +16,7 @@ const (
 	Internal                      // -32603
 	RPCError                      // any other JSON-RPC error code
 	InputRequired                 // resultType input_required
+	Unauthorized                  // the server refused the read's token after one renewal, or none could be had
 	Timeout                       // the per-read timeout ended it
 	Cancelled                     // the turn deadline cancelled it
 	Transport                     // the connection, process or HTTP exchange failed
@@ -26,7 +27,7 @@ const (
 
 var outcomeNames = [NumOutcomes]string{
 	"ok", "expected_error", "not_found", "method_not_found", "invalid_params", "internal", "rpc_error",
-	"input_required", "timeout", "cancelled", "transport", "protocol", "dropped",
+	"input_required", "unauthorized", "timeout", "cancelled", "transport", "protocol", "dropped",
 }
 
 // String is the outcome's name in results and reports.

@@ -48,6 +48,9 @@ type ReadSample struct {
 	// the message is whole), of the first chunk of a ranged fetch, the
 	// first body byte of a plain HTTP document. 0 when none arrived.
 	FirstUsable time.Duration
+	// FreshToken is true when the read was the first of its session on its
+	// bearer token (a target with tokens; see Auth).
+	FreshToken bool
 }
 
 // CacheHints summarise the freshness hints of a class's answers: how many
@@ -216,6 +219,10 @@ type Phase struct {
 	// MergeTimelines); TimelineBeyond counts samples past TimelineCap.
 	Timeline       []SecondStats
 	TimelineBeyond int64
+
+	// Auth is authorization as a cost, nil when the run had no tokens
+	// (Recorder.EnableAuth).
+	Auth *Auth
 }
 
 // TurnEndCount returns how many turns ended e.
@@ -280,6 +287,9 @@ func (r *Recorder) Read(s ReadSample) {
 	if s.Answered || s.LowerBound {
 		run.Read.Record(s.Latency)
 		c.Latency.Record(s.Latency)
+		if run.Auth != nil {
+			run.Auth.read(s)
+		}
 	}
 	if s.LowerBound {
 		run.ReadLowerBounds++

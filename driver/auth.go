@@ -1,0 +1,92 @@
+package driver
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/readbench/readbench/auth"
+	"github.com/readbench/readbench/stats"
+)
+
+// Authorization as a run sees it (Options.Auth): the recorders keep read
+// latency on fresh tokens apart, the token source's requests become the
+// measured phase's token figures, and a run whose reads the server kept
+// refusing says so in one line.
+
+// lostAfter is how many unauthorized reads in a row, up to the end of the
+// run, or in all, make a run one that lost its authorization: a few
+// refusals around a renewal are noise, this many are not.
+const lostAfter = 5
+
+// authWatch follows the unauthorized reads of a run to tell whether it
+// lost its authorization. It is safe for concurrent use.
+type authWatch struct {
+	mu          sync.Mutex
+	total       int64     // unauthorized reads
+	streak      int64     // unauthorized reads since the last read that was not
+	streakStart time.Time // when the first of them ended
+	why         string    // the last unauthorized read's detail
+}
+
+// read counts one read that ended at end, unauthorized or not.
+func (w *authWatch) read(unauthorized bool, end time.Time, why string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !unauthorized {
+		w.streak = 0
+		return
+	}
+	w.total++
+	if w.streak == 0 {
+		w.streakStart = end
+	}
+	w.streak++
+	w.why = why
+}
+
+// lost is the one line that says the run lost its authorization, "" when
+// it did not: start is the run's start, for "after …".
+func (w *authWatch) lost(start time.Time) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.total < lostAfter && w.streak < lostAfter {
+		return ""
+	}
+	n, when := w.total, ""
+	if w.streak >= lostAfter {
+		n, when = w.streak, fmt.Sprintf(" after %s (every read from then on)", w.streakStart.Sub(start).Round(100*time.Millisecond))
+	}
+	return fmt.Sprintf("the server refused authorization for %d reads%s; the token could not be renewed: %s", n, when, w.why)
+}
+
+// enableAuth makes both phases record authorization when the run has
+// tokens.
+func (r *runner) enableAuth() {
+	if r.o.Auth == nil {
+		return
+	}
+	r.measured.EnableAuth()
+	r.warmup.EnableAuth()
+}
+
+// finishAuth adds the token source's requests to the measured phase
+// (those of the warmup and of opening sessions too: a token is the run's,
+// not a phase's) and says whether the run lost its authorization.
+func (r *runner) finishAuth(rep *Measurements) {
+	if r.o.Auth == nil || rep.Run == nil || rep.Run.Auth == nil {
+		return
+	}
+	recordTokenRequests(rep.Run.Auth, r.o.Auth.Requests())
+	rep.AuthLost = r.authLost.lost(rep.Started)
+	if rep.AuthLost != "" && r.o.Logf != nil {
+		r.o.Logf("%s", rep.AuthLost)
+	}
+}
+
+// recordTokenRequests counts a token source's requests into a.
+func recordTokenRequests(a *stats.Auth, reqs []auth.Request) {
+	for _, q := range reqs {
+		a.Request(stats.TokenRequest{Reason: q.Reason, Took: q.Took, Failed: q.Err != nil})
+	}
+}

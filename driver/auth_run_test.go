@@ -1,0 +1,163 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/readbench/readbench/auth"
+	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
+)
+
+// runTokens is a token source for a run: one token, its initial request
+// recorded; Refused fails with refuseErr (or renews when nil).
+type runTokens struct {
+	refuseErr error
+
+	mu      sync.Mutex
+	serial  int
+	reqs    []auth.Request
+	refused int
+}
+
+func (f *runTokens) Token(context.Context) (auth.Token, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.serial == 0 {
+		f.serial = 1
+		f.reqs = append(f.reqs, auth.Request{Grant: "client_credentials", Reason: "initial", Start: time.Now(), Took: 5 * time.Millisecond})
+	}
+	return auth.Token{Value: "tok", Serial: f.serial}, nil
+}
+
+func (f *runTokens) Refused(context.Context, auth.Token, int, string) (auth.Token, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.refused++
+	f.reqs = append(f.reqs, auth.Request{Grant: "client_credentials", Reason: "refused", Start: time.Now(), Took: time.Millisecond, Err: f.refuseErr})
+	if f.refuseErr != nil {
+		return auth.Token{}, f.refuseErr
+	}
+	f.serial++
+	return auth.Token{Value: "tok", Serial: f.serial}, nil
+}
+
+func (f *runTokens) Requests() []auth.Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]auth.Request(nil), f.reqs...)
+}
+
+// readGate is the SDK's server that wants "Bearer tok" on every request,
+// and, when reads is false, refuses every resources/read whatever it
+// carries.
+func readGate(t *testing.T, reads bool) (string, *sync.Map) {
+	srv := peertest.SDKServer(0)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	var seen sync.Map
+	return peertest.ServeLocal(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		seen.Store(r.Header.Get("Authorization"), true)
+		if r.Header.Get("Authorization") != "Bearer tok" || (!reads && bytes.Contains(body, []byte(`"resources/read"`))) {
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})).URL, &seen
+}
+
+// TestRunWithTokens: a run's tokens reach every session; its reads on a
+// fresh token are recorded apart (one per session), and its token
+// requests become the result's auth block.
+func TestRunWithTokens(t *testing.T) {
+	url, seen := readGate(t, true)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	f := &runTokens{}
+	rep, err := Run(ctx, Options{Workload: sdkWorkload(t, url, "auto"), Auth: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := rep.Run
+	if err := stats.CheckIdentity(run.Scheduled, &run.Outcomes); err != nil {
+		t.Fatal(err)
+	}
+	if run.Outcomes[stats.Unauthorized] != 0 || run.Outcomes[stats.Transport] != 0 || run.Outcomes[stats.OK] == 0 {
+		t.Errorf("outcomes %v", run.Outcomes.Map())
+	}
+	fresh := run.Auth.FreshToken.Count() + rep.Warmup.Auth.FreshToken.Count()
+	if run.Auth == nil || fresh != 2 || run.Auth.LaterToken.Count() == 0 {
+		t.Errorf("fresh-token reads %d (want one per session: 2), later %d", fresh, run.Auth.LaterToken.Count())
+	}
+	if run.Auth.Tokens.Count != 1 || run.Auth.Tokens.ByReason["initial"] != 1 || rep.AuthLost != "" {
+		t.Errorf("token requests %+v, lost %q", run.Auth.Tokens, rep.AuthLost)
+	}
+	seen.Range(func(k, _ any) bool {
+		if k != "Bearer tok" {
+			t.Errorf("a request went with Authorization %q, not the token", k)
+		}
+		return true
+	})
+	res, err := rep.Result(results.Tool{Name: "readbench", Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Auth == nil || res.Auth.TokenRequests.Count != 1 || res.Auth.ReadsLater.Count == 0 {
+		t.Errorf("auth block %+v", res.Auth)
+	}
+}
+
+// TestRunLosesAuthorization: a server that refuses every read, with a
+// token that cannot be renewed, makes every sent read unauthorized and
+// the run say so in one line.
+func TestRunLosesAuthorization(t *testing.T) {
+	url, _ := readGate(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	f := &runTokens{refuseErr: errors.New("invalid_grant: the refresh token was revoked")}
+	var logged []string
+	var mu sync.Mutex
+	rep, err := Run(ctx, Options{Workload: sdkWorkload(t, url, "auto"), Auth: f, Logf: func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		logged = append(logged, format)
+		if len(args) > 0 {
+			if s, ok := args[0].(string); ok {
+				logged = append(logged, s)
+			}
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := rep.Run
+	if err := stats.CheckIdentity(run.Scheduled, &run.Outcomes); err != nil {
+		t.Fatal(err)
+	}
+	sent := run.Scheduled - run.Outcomes[stats.Dropped]
+	if run.Outcomes[stats.Unauthorized] != sent || sent == 0 {
+		t.Errorf("outcomes %v: want every sent read unauthorized", run.Outcomes.Map())
+	}
+	if !strings.Contains(rep.AuthLost, "the server refused authorization for") || !strings.Contains(rep.AuthLost, "invalid_grant") {
+		t.Errorf("lost %q", rep.AuthLost)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(strings.Join(logged, "\n"), rep.AuthLost) {
+		t.Errorf("the lost line was not logged: %q", logged)
+	}
+	if run.Auth.Tokens.Failures == 0 || run.Auth.Tokens.ByReason["refused"] == 0 {
+		t.Errorf("token requests %+v", run.Auth.Tokens)
+	}
+}

@@ -1,0 +1,136 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
+)
+
+// Authorization as a measured cost (results.Auth), in every format: one
+// latency table (token requests, reads on a fresh token, later reads),
+// the counts beside it, and the one line of a run that lost its
+// authorization. A result without tokens (auth: null) shows nothing.
+
+// authRows are the latency rows of the auth block.
+func authRows(a *results.Auth) []namedLatency {
+	return []namedLatency{
+		{"token requests", a.TokenRequests.Latency},
+		{"reads, fresh token", a.ReadsFreshToken},
+		{"reads, later", a.ReadsLater},
+	}
+}
+
+// authFields are the counts of the auth block, as label and text.
+func authFields(a *results.Auth) [][2]string {
+	q := a.TokenRequests
+	var reasons []string
+	for _, k := range stats.TokenReasons {
+		reasons = append(reasons, fmt.Sprintf("%s %s", k, numfmt.Count(q.ByReason[k])))
+	}
+	for k, n := range q.ByReason { // a reason this readbench does not know: shown, never lost
+		if !isTokenReason(k) && n != 0 {
+			reasons = append(reasons, fmt.Sprintf("%s %s", printable(k), numfmt.Count(n)))
+		}
+	}
+	fs := [][2]string{
+		{"token requests", fmt.Sprintf("%s (%s failed; %s), %s refreshes", numfmt.Count(q.Count), numfmt.Count(q.Failures), strings.Join(reasons, ", "), numfmt.Count(q.Refreshes))},
+		{"unauthorized", numfmt.Count(a.Unauthorized) + " reads"},
+	}
+	if a.Lost != "" {
+		fs = append(fs, [2]string{"authorization lost", a.Lost})
+	}
+	return fs
+}
+
+func isTokenReason(k string) bool {
+	for _, r := range stats.TokenReasons {
+		if r == k {
+			return true
+		}
+	}
+	return false
+}
+
+// authNote says what the rows hold.
+const authNote = "Token requests: sent to answer, warmup and session opening included. Reads: from the intended start, a read first of its session on its token apart from the others."
+
+// authTable is the terminal's auth block; nothing without tokens.
+func authTable(w io.Writer, r *results.Result) error {
+	a := r.Auth
+	if a == nil {
+		return nil
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "authorization")
+	t := newTable(w, 1, "", "count", "p50", "p90", "p99", "p99.9", "max", "mean")
+	for _, row := range authRows(a) {
+		if err := t.Append(latencyRow(row.name, row.l)); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	for _, f := range authFields(a) {
+		fmt.Fprintln(w, wrapText(printable(f[0]+": "+f[1]), 100))
+	}
+	fmt.Fprintln(w, wrapText(authNote, 100))
+	return nil
+}
+
+// mdAuth is the markdown auth block; nothing without tokens.
+func mdAuth(b *bytes.Buffer, r *results.Result) {
+	a := r.Auth
+	if a == nil {
+		return
+	}
+	b.WriteString("### Authorization\n\n" + authNote + "\n\n")
+	var rows [][]string
+	for _, row := range authRows(a) {
+		rows = append(rows, mdLatencyRow(row.name, row.l))
+	}
+	mdTable(b, "lrrrrrrr", []string{"", "count", "p50", "p90", "p99", "p99.9", "max", "mean"}, rows)
+	for _, f := range authFields(a) {
+		b.WriteString("- " + f[0] + ": " + mdEscape(f[1]) + "\n")
+	}
+	b.WriteString("\n")
+}
+
+// authHTMLSection is the page's auth section; ok is false without tokens.
+func authHTMLSection(r *results.Result, suffix string) (htmlSection, bool) {
+	a := r.Auth
+	if a == nil {
+		return htmlSection{}, false
+	}
+	t := htmlTable{Class: "latency", Left: 1, Header: []string{"", "count", "p50", "p90", "p99", "p99.9", "max", "mean"}}
+	for _, row := range authRows(a) {
+		t.Rows = append(t.Rows, latencyRow(row.name, row.l))
+	}
+	return htmlSection{Kind: "auth", ID: "auth" + suffix, Title: "Authorization", Notes: []string{authNote},
+		Fields: printableFields(authFields(a)), Tables: []htmlTable{t}}, true
+}
+
+// authCompareSection is compare's authorization rows (p50, p99 and max of
+// token requests and of reads on a fresh token), when both runs had
+// tokens; ok is false otherwise.
+func authCompareSection(c *results.Comparison) (compareSection, bool) {
+	s := compareSection{title: "authorization"}
+	labels := map[string]string{"auth.token": "token request", "auth.reads_fresh_token": "read, fresh token"}
+	for _, l := range c.Latency {
+		label, ok := labels[l.Block]
+		if !ok {
+			continue
+		}
+		for _, d := range l.Deltas {
+			if d.Label == "p50" || d.Label == "p99" || d.Label == "max" {
+				s.rows = append(s.rows, deltaRow(label+" "+d.Label, d))
+			}
+		}
+	}
+	return s, len(s.rows) > 0
+}

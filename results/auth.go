@@ -1,0 +1,130 @@
+package results
+
+import (
+	"github.com/readbench/readbench/stats"
+)
+
+// Auth is authorization as a measured cost, for a run against an
+// OAuth-protected target (one with tokens); the result's auth key is null
+// for a run without. Added in v1.
+type Auth struct {
+	TokenRequests TokenRequests `json:"token_requests"`
+	// ReadsFreshToken is the read latency (as read: reads sent, from their
+	// intended start) of the reads that were the first of their session on
+	// their token, ReadsLater that of every other read: what a server's
+	// first sight of a token costs.
+	ReadsFreshToken Latency `json:"reads_fresh_token"`
+	ReadsLater      Latency `json:"reads_later"`
+	// Unauthorized is the reads the server refused after one renewal of
+	// their token, or that had no token (totals.outcomes.unauthorized).
+	Unauthorized int64 `json:"unauthorized"`
+	// Lost is the one line saying the run lost its authorization (the
+	// server kept refusing its reads), "" when it did not.
+	Lost string `json:"lost"`
+}
+
+// TokenRequests are the token requests of the run (those made while
+// sessions opened and during the warmup included: a token is the run's).
+type TokenRequests struct {
+	Count    int64 `json:"count"`
+	Failures int64 `json:"failures"`
+	// ByReason counts them by why they were made: initial, expiring
+	// (renewed ahead of expiry), refused (after a 401), step-up (a 403
+	// insufficient_scope); every one of those keys is present.
+	ByReason map[string]int64 `json:"by_reason"`
+	Latency  Latency          `json:"latency"` // each request, sent → answer or failure
+	// Refreshes are the requests that renewed a token the run already had
+	// and got one.
+	Refreshes int64 `json:"refreshes"`
+}
+
+// authOf is the auth block of a measured phase, nil when it had no tokens.
+func authOf(measured *stats.Phase, lost string) (*Auth, error) {
+	a := measured.Auth
+	if a == nil {
+		return nil, nil
+	}
+	out := &Auth{
+		TokenRequests: TokenRequests{
+			Count: a.Tokens.Count, Failures: a.Tokens.Failures, Refreshes: a.Tokens.Refreshes,
+			ByReason: make(map[string]int64, len(stats.TokenReasons)),
+		},
+		Unauthorized: measured.Outcomes[stats.Unauthorized],
+		Lost:         lost,
+	}
+	for _, k := range stats.TokenReasons {
+		out.TokenRequests.ByReason[k] = 0
+	}
+	for k, n := range a.Tokens.ByReason {
+		out.TokenRequests.ByReason[k] = n
+	}
+	var err error
+	for _, b := range []struct {
+		dst *Latency
+		h   *stats.Histogram
+	}{
+		{&out.TokenRequests.Latency, a.Tokens.Latency}, {&out.ReadsFreshToken, a.FreshToken}, {&out.ReadsLater, a.LaterToken},
+	} {
+		if *b.dst, err = latency(b.h); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// authPhase reads an auth block back into what the recorder held (nil
+// for a result without one), for merging shards.
+func authPhase(a *Auth) (*stats.Auth, error) {
+	if a == nil {
+		return nil, nil
+	}
+	out := stats.NewAuth()
+	t := &out.Tokens
+	t.Count, t.Failures, t.Refreshes = a.TokenRequests.Count, a.TokenRequests.Failures, a.TokenRequests.Refreshes
+	for k, n := range a.TokenRequests.ByReason {
+		t.ByReason[k] = n
+	}
+	var err error
+	for _, b := range []struct {
+		dst **stats.Histogram
+		l   Latency
+	}{
+		{&t.Latency, a.TokenRequests.Latency}, {&out.FreshToken, a.ReadsFreshToken}, {&out.LaterToken, a.ReadsLater},
+	} {
+		if *b.dst, err = b.l.Histogram(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// mergedLost is the first shard's line saying it lost its authorization.
+func mergedLost(in []MergeInput) string {
+	for _, s := range in {
+		if s.Result.Auth != nil && s.Result.Auth.Lost != "" {
+			return s.Name + ": " + s.Result.Auth.Lost
+		}
+	}
+	return ""
+}
+
+// authLatencyDeltas are compare's latency blocks of authorization, when
+// both runs had tokens: token requests (auth.token) and reads on a fresh
+// token (auth.reads_fresh_token), metrics as bounds names them.
+func authLatencyDeltas(base, nw *Result, floor float64) []LatencyDelta {
+	if base.Auth == nil || nw.Auth == nil {
+		return nil
+	}
+	var out []LatencyDelta
+	for _, b := range []struct {
+		name string
+		a, b Latency
+	}{
+		{"auth.token", base.Auth.TokenRequests.Latency, nw.Auth.TokenRequests.Latency},
+		{"auth.reads_fresh_token", base.Auth.ReadsFreshToken, nw.Auth.ReadsFreshToken},
+	} {
+		out = append(out, LatencyDelta{Block: b.name, BaseCount: b.a.Count, NewCount: b.b.Count,
+			Deltas: latencyDeltas(b.name+".", b.a, b.b, noiseOf(b.name, base, nw, floor))})
+	}
+	return out
+}

@@ -1,0 +1,104 @@
+package stats
+
+import "time"
+
+// The reasons a token was requested for (auth.Request.Reason), in report
+// order: every one is a key of TokenRequests.ByReason, zeros too.
+var TokenReasons = []string{"initial", "expiring", "refused", "step-up"}
+
+// Auth is what a run against an OAuth-protected target (one with
+// tokens) recorded of authorization as a cost: its token requests, and
+// read latency on a token the session had not used yet apart from the
+// others (a server often validates a token it meets for the first time
+// at a cost). A Phase without tokens has none (nil).
+type Auth struct {
+	Tokens TokenRequests
+	// FreshToken is the read latency (as Phase.Read: reads sent, from
+	// their intended start) of reads that were the first of their
+	// session on their token; LaterToken that of every other read.
+	FreshToken, LaterToken *Histogram
+}
+
+// TokenRequests are the token requests of a run.
+type TokenRequests struct {
+	Count, Failures int64
+	ByReason        map[string]int64 // TokenReasons, and any other reason a token source gives
+	Latency         *Histogram       // each request, sent → answer or failure
+	// Refreshes are the requests that renewed a token the run already had
+	// (any reason but initial) and got one.
+	Refreshes int64
+}
+
+// TokenRequest is one token request as stats counts it (the driver
+// converts the token source's record, which stats does not know).
+type TokenRequest struct {
+	Reason string
+	Took   time.Duration
+	Failed bool
+}
+
+// NewAuth returns an empty Auth.
+func NewAuth() *Auth {
+	return &Auth{
+		Tokens:     TokenRequests{ByReason: map[string]int64{}, Latency: NewHistogram()},
+		FreshToken: NewHistogram(), LaterToken: NewHistogram(),
+	}
+}
+
+// Request counts one token request.
+func (a *Auth) Request(q TokenRequest) {
+	t := &a.Tokens
+	t.Count++
+	t.ByReason[q.Reason]++
+	t.Latency.Record(q.Took)
+	switch {
+	case q.Failed:
+		t.Failures++
+	case q.Reason != "initial":
+		t.Refreshes++
+	}
+}
+
+// read records a read's latency on a fresh or a later token.
+func (a *Auth) read(s ReadSample) {
+	if s.FreshToken {
+		a.FreshToken.Record(s.Latency)
+	} else {
+		a.LaterToken.Record(s.Latency)
+	}
+}
+
+// merge adds o into a.
+func (a *Auth) merge(o *Auth) {
+	a.Tokens.Count += o.Tokens.Count
+	a.Tokens.Failures += o.Tokens.Failures
+	a.Tokens.Refreshes += o.Tokens.Refreshes
+	for k, n := range o.Tokens.ByReason {
+		a.Tokens.ByReason[k] += n
+	}
+	a.Tokens.Latency.Merge(o.Tokens.Latency)
+	a.FreshToken.Merge(o.FreshToken)
+	a.LaterToken.Merge(o.LaterToken)
+}
+
+// mergeAuth is a merged with o: nil only when both are.
+func mergeAuth(a, o *Auth) *Auth {
+	switch {
+	case o == nil:
+		return a
+	case a == nil:
+		a = NewAuth()
+	}
+	a.merge(o)
+	return a
+}
+
+// EnableAuth makes the phase record authorization (Phase.Auth): call it
+// before the first read of a run that has tokens.
+func (r *Recorder) EnableAuth() {
+	r.mu.Lock()
+	if r.run.Auth == nil {
+		r.run.Auth = NewAuth()
+	}
+	r.mu.Unlock()
+}
