@@ -2,6 +2,13 @@ package client
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/readbench/readbench/protocol"
@@ -45,5 +52,73 @@ func TestAppendReadRequest(t *testing.T) {
 	want, _ := protocol.AppendRequest(nil, protocol.IntID(1), protocol.MethodResourcesRead, s.withMeta(map[string]any{"uri": "x"}))
 	if got := s.appendReadRequest(nil, 1, "x"); !bytes.Equal(got, want) || string(got) == first {
 		t.Errorf("after the version changed:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestReadRequestOnTheWire: the POST of a read carries the headers and
+// body it always did, in both eras, with the workload's headers and the
+// session id, and a 307 within the origin is followed with the same body.
+func TestReadRequestOnTheWire(t *testing.T) {
+	const uri = "sim:///a.md?mime=text/markdown&size=10"
+	type seen struct {
+		path   string
+		header http.Header
+		body   string
+	}
+	got := make(chan seen, 4)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			return // the DELETE that closes a session
+		}
+		if r.URL.Path == "/old" {
+			http.Redirect(w, r, "/mcp", http.StatusTemporaryRedirect)
+			return
+		}
+		b, _ := io.ReadAll(r.Body)
+		got <- seen{r.URL.Path, r.Header.Clone(), string(b)}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"result":{"contents":[{"uri":%q,"mimeType":"text/markdown","text":"hi"}]}}`, 1, uri)
+	}))
+	defer srv.Close()
+	for _, c := range []struct {
+		name, path, version, sid string
+		modern                   bool
+	}{
+		{"2026-07-28", "/mcp", protocol.V20260728, "", true},
+		{"legacy with a session", "/mcp", protocol.V20250618, "sess-1", false},
+		{"redirected", "/old", protocol.V20260728, "", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := newHTTPTransport(srv.URL+c.path, http.Header{"X-Workload": {"w"}}, 0)
+			tr.setEra(c.version, c.modern)
+			tr.sessionID = c.sid
+			s := &Session{t: tr, modern: c.modern, version: c.version, client: Implementation{Name: "rb", Version: "1"}}
+			defer s.Close()
+			if _, err := s.Read(context.Background(), uri); err != nil {
+				t.Fatal(err)
+			}
+			r := <-got
+			wantBody, _ := protocol.AppendRequest(nil, protocol.IntID(1), protocol.MethodResourcesRead, s.withMeta(map[string]any{"uri": uri}))
+			want := http.Header{
+				"Content-Type": {protocol.ContentTypeJSON}, "Accept": {protocol.AcceptBoth},
+				"X-Workload": {"w"}, "User-Agent": {"Go-http-client/1.1"},
+				"Content-Length": {strconv.Itoa(len(wantBody))}, "Accept-Encoding": nil,
+			}
+			if c.sid != "" {
+				want.Set(protocol.HeaderSessionID, c.sid)
+			}
+			want.Set(protocol.HeaderProtocolVersion, c.version)
+			if c.modern {
+				want.Set(protocol.HeaderMethod, protocol.MethodResourcesRead)
+				want.Set(protocol.HeaderName, uri)
+			}
+			delete(want, "Accept-Encoding")
+			if c.path == "/old" {
+				want.Set("Referer", srv.URL+c.path) // what net/http's client adds to a redirect
+			}
+			if r.path != "/mcp" || r.body != string(wantBody) || !reflect.DeepEqual(r.header, want) {
+				t.Errorf("got %s %v\n%s\nwant %v\n%s", r.path, r.header, r.body, want, wantBody)
+			}
+		})
 	}
 }
