@@ -266,7 +266,7 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 		return nil, err
 	}
 	sent := time.Now()
-	resp, err := t.client.Do(hr)
+	resp, err := t.do(hr)
 	if err != nil {
 		return nil, t.failure(ctx, req, err)
 	}
@@ -294,6 +294,48 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 	}
 	a.Sent, a.FirstByte, a.Done, a.Status = sent, first, time.Now(), resp.StatusCode
 	return a, nil
+}
+
+// do is t.client.Do(hr) without the client's work on a request that is
+// not redirected: the round trip goes straight to the client's transport,
+// and only a redirect's answer is handed to the client (as the first
+// answer of its Do, so nothing is sent twice), which follows it as ever.
+// A URL with user info (basic auth) goes through the client whole.
+func (t *httpTransport) do(hr *http.Request) (*http.Response, error) {
+	rt := t.client.Transport
+	if rt == nil || hr.URL.User != nil || t.client.Jar != nil || t.client.Timeout != 0 {
+		return t.client.Do(hr)
+	}
+	resp, err := rt.RoundTrip(hr)
+	if err != nil {
+		return nil, &url.Error{Op: "Post", URL: hr.URL.String(), Err: err} // as the client says it
+	}
+	switch resp.StatusCode {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		c := *t.client
+		c.Transport = &answeredOnce{resp: resp, rt: rt}
+		return c.Do(hr)
+	}
+	return resp, nil
+}
+
+// answeredOnce is a RoundTripper whose first round trip is already done:
+// it returns that answer, then sends through rt.
+type answeredOnce struct {
+	mu   sync.Mutex
+	resp *http.Response
+	rt   http.RoundTripper
+}
+
+func (a *answeredOnce) RoundTrip(req *http.Request) (*http.Response, error) {
+	a.mu.Lock()
+	resp := a.resp
+	a.resp = nil
+	a.mu.Unlock()
+	if resp != nil {
+		return resp, nil
+	}
+	return a.rt.RoundTrip(req)
 }
 
 // adoptSession records the session id an initialize result came with. A

@@ -3,10 +3,13 @@ package client
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"reflect"
 	"strconv"
 	"testing"
@@ -120,5 +123,31 @@ func TestReadRequestOnTheWire(t *testing.T) {
 				t.Errorf("got %s %v\n%s\nwant %v\n%s", r.path, r.header, r.body, want, wantBody)
 			}
 		})
+	}
+}
+
+// TestDoFailsAsTheClientDoes: a POST that fails is the same error,
+// word for word and type, with or without net/http's client.
+func TestDoFailsAsTheClientDoes(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	tr := newHTTPTransport("http://"+addr+"/mcp", nil, 0)
+	defer tr.close()
+	post := func() *http.Request {
+		hr, err := tr.post(context.Background(), []byte("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hr
+	}
+	_, direct := tr.do(post())
+	_, viaClient := tr.client.Do(post())
+	var ue *url.Error
+	if direct == nil || viaClient == nil || direct.Error() != viaClient.Error() || !errors.As(direct, &ue) {
+		t.Fatalf("do: %v\nclient: %v", direct, viaClient)
 	}
 }
