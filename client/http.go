@@ -258,9 +258,12 @@ func (t *httpTransport) liveSessionID() string {
 
 func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error) {
 	var first time.Time
-	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		GotFirstResponseByte: func() { first = time.Now() },
-	})
+	if u := t.fixed.target; u == nil || u.Scheme != "http" {
+		// not h1 (https: net/http's transport): the first byte from a trace
+		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+			GotFirstResponseByte: func() { first = time.Now() },
+		})
+	}
 	hr, sid, err := t.newRequest(ctx, req)
 	if err != nil {
 		return nil, err
@@ -269,6 +272,9 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 	resp, err := t.do(hr)
 	if err != nil {
 		return nil, t.failure(ctx, req, err)
+	}
+	if at, ok := h1.FirstByte(resp.Body); ok {
+		first = at
 	}
 	defer resp.Body.Close()
 	if err := checkExpired(resp, req.method, sid); err != nil {

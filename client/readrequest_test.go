@@ -60,7 +60,8 @@ func TestAppendReadRequest(t *testing.T) {
 
 // TestReadRequestOnTheWire: the POST of a read carries the headers and
 // body it always did, in both eras, with the workload's headers and the
-// session id, and a 307 within the origin is followed with the same body.
+// session id, and a 307 within the origin is followed with the same body;
+// the answer's first byte is timed between its send and its end.
 func TestReadRequestOnTheWire(t *testing.T) {
 	const uri = "sim:///a.md?mime=text/markdown&size=10"
 	type seen struct {
@@ -97,8 +98,12 @@ func TestReadRequestOnTheWire(t *testing.T) {
 			tr.sessionID = c.sid
 			s := &Session{t: tr, modern: c.modern, version: c.version, client: Implementation{Name: "rb", Version: "1"}}
 			defer s.Close()
-			if _, err := s.Read(context.Background(), uri); err != nil {
+			a, err := s.Read(context.Background(), uri)
+			if err != nil {
 				t.Fatal(err)
+			}
+			if a.FirstByte.IsZero() || a.FirstByte.Before(a.Sent) || a.Done.Before(a.FirstByte) {
+				t.Errorf("sent %v, first byte %v, done %v", a.Sent, a.FirstByte, a.Done)
 			}
 			r := <-got
 			wantBody, _ := protocol.AppendRequest(nil, protocol.IntID(1), protocol.MethodResourcesRead, s.withMeta(map[string]any{"uri": uri}))

@@ -70,6 +70,7 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*
 	if _, err := c.br.Peek(1); err != nil {
 		return fail(fmt.Errorf("h1: waiting for the response: %w", err))
 	}
+	first := time.Now()
 	firstByte(ctx)
 	var resp *http.Response
 	for {
@@ -86,7 +87,7 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*
 	}
 	c.lim.left = -1
 	keep := !resp.Close && !req.Close && resp.StatusCode != http.StatusSwitchingProtocols
-	resp.Body = &bodyReader{rc: resp.Body, c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: keep, empty: resp.Body == http.NoBody}
+	resp.Body = &bodyReader{rc: resp.Body, c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: keep, empty: resp.Body == http.NoBody, first: first}
 	return resp, nil
 }
 
@@ -230,6 +231,19 @@ type bodyReader struct {
 	keep      bool // the connection may carry another request
 	empty     bool // the response has no body (1xx, 204, 304, HEAD, Content-Length: 0)
 	done      bool // the connection is released
+	first     time.Time
+}
+
+// FirstByte is when the first byte of the response whose Body is body
+// arrived, as the GotFirstResponseByte trace hook would have seen it,
+// for a response of this transport: a caller that needs only that moment
+// installs no trace (a context value and a closure per request). ok is
+// false for a body h1 did not make.
+func FirstByte(body io.ReadCloser) (at time.Time, ok bool) {
+	if b, ok := body.(*bodyReader); ok {
+		return b.first, true
+	}
+	return time.Time{}, false
 }
 
 func (b *bodyReader) Read(p []byte) (int, error) {

@@ -8,8 +8,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httptrace"
 	"net/url"
 	"testing"
+	"time"
 )
 
 // wholeBody holds its bytes whole and fails any Read: only a transport
@@ -76,5 +78,30 @@ func TestWriteRequestURI(t *testing.T) {
 	w.Flush()
 	if b.String() != u.RequestURI() {
 		t.Errorf("opaque: wrote %q, RequestURI %q", b.String(), u.RequestURI())
+	}
+}
+
+// TestFirstByteWithoutTrace: FirstByte gives the moment the trace hook
+// sees, for h1's bodies only.
+func TestFirstByteWithoutTrace(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }))
+	defer srv.Close()
+	tr := &Transport{}
+	defer tr.CloseIdleConnections()
+	var hook time.Time
+	ctx := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{GotFirstResponseByte: func() { hook = time.Now() }})
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+	before := time.Now()
+	resp, err := tr.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	at, ok := FirstByte(resp.Body)
+	if !ok || at.Before(before) || hook.Before(at) || hook.Sub(at) > time.Second {
+		t.Fatalf("FirstByte %v %v, before %v, hook %v", at, ok, before, hook)
+	}
+	if _, ok := FirstByte(io.NopCloser(nil)); ok {
+		t.Fatal("FirstByte of a body h1 did not make")
 	}
 }
