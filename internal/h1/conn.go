@@ -72,6 +72,16 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*
 	}
 	first := time.Now()
 	firstByte(ctx)
+	if resp, n := simpleHead(c.br, req); resp != nil {
+		c.lim.left = -1
+		b := &bodyReader{c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: !req.Close, first: first}
+		b.rc, b.length = &b.length, lengthBody{br: c.br, n: n}
+		if n == 0 {
+			b.rc, b.empty = http.NoBody, true
+		}
+		resp.Body = b
+		return resp, nil
+	}
 	var resp *http.Response
 	for {
 		r, err := http.ReadResponse(c.br, req)
@@ -232,6 +242,7 @@ type bodyReader struct {
 	empty     bool // the response has no body (1xx, 204, 304, HEAD, Content-Length: 0)
 	done      bool // the connection is released
 	first     time.Time
+	length    lengthBody // rc of a response simpleHead read
 }
 
 // FirstByte is when the first byte of the response whose Body is body

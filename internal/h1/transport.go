@@ -14,7 +14,10 @@
 // What it leaves to a fallback (net/http's Transport): https (TLS and
 // HTTP/2) and any scheme but http. Responses are parsed by net/http's own
 // http.ReadResponse, so framing (Content-Length, chunked, until close) and
-// header rules are the standard library's.
+// header rules are the standard library's; only a plain head (HTTP/1.1,
+// Content-Length, canonical names, printable ASCII: head.go) is read
+// straight from the connection's buffer, the way ReadResponse reads it
+// (FuzzSimpleHead holds the two to the same answers).
 package h1
 
 import (
