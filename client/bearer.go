@@ -207,13 +207,13 @@ func discard(resp *http.Response) {
 // answer that was not refused and the token it was sent with, an
 // *UnauthorizedError when authorization failed, or the HTTP client's
 // error as it is.
-func (b *bearer) do(ctx context.Context, c *http.Client, method string, build func(auth.Token) (*http.Request, error)) (*http.Response, auth.Token, error) {
+func (b *bearer) do(ctx context.Context, send func(*http.Request) (*http.Response, error), method string, build func(auth.Token) (*http.Request, error)) (*http.Response, auth.Token, error) {
 	if b == nil {
 		hr, err := build(auth.Token{})
 		if err != nil {
 			return nil, auth.Token{}, err
 		}
-		resp, err := c.Do(hr)
+		resp, err := send(hr)
 		return resp, auth.Token{}, err
 	}
 	tok, err := b.token(ctx, method)
@@ -226,7 +226,7 @@ func (b *bearer) do(ctx context.Context, c *http.Client, method string, build fu
 			return nil, tok, err
 		}
 		setBearer(hr, tok)
-		resp, err := c.Do(hr)
+		resp, err := send(hr)
 		if err != nil || !refusal(resp) {
 			return resp, tok, err
 		}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptrace"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -31,6 +32,7 @@ type httpTransport struct {
 	bufs      readBufs       // what each read in flight reads its answer through
 	bg        sync.WaitGroup // notifications/cancelled and replies being POSTed; close waits
 	auth      *bearer        // the target's tokens (nil: none)
+	fixed     fixedHeaders   // see post
 
 	mu        sync.Mutex
 	sessionID string
@@ -42,7 +44,80 @@ type httpTransport struct {
 // each session looks like a separate host to the server. Answers are at
 // most maxAnswer bytes (0: targets.DefaultMaxAnswer).
 func newHTTPTransport(url string, headers http.Header, maxAnswer int64) *httpTransport {
-	return &httpTransport{url: url, client: newHTTPClient(), headers: headers, maxAnswer: answerLimit(maxAnswer)}
+	t := &httpTransport{url: url, client: newHTTPClient(), headers: headers, maxAnswer: answerLimit(maxAnswer)}
+	t.fixed = newFixedHeaders(url)
+	return t
+}
+
+// fixedHeaders is what every POST of a transport shares, made once: the
+// parsed URL and the header values that do not change between requests.
+// A request's header map holds these slices: nothing writes a request's
+// header values after newRequest (net/http's client copies them before
+// a redirect changes any).
+type fixedHeaders struct {
+	target                          *url.URL // nil: t.url does not parse, and NewRequest says why
+	contentType, accept, methodRead []string
+	version                         []string // the value of versionFor
+	versionFor                      string
+}
+
+func newFixedHeaders(rawURL string) fixedHeaders {
+	f := fixedHeaders{
+		contentType: []string{protocol.ContentTypeJSON},
+		accept:      []string{protocol.AcceptBoth},
+		methodRead:  []string{protocol.MethodResourcesRead},
+	}
+	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
+		u.Host = strings.TrimSuffix(u.Host, ":") // as NewRequest does (an empty port)
+		f.target = u
+	}
+	return f
+}
+
+// Header names as net/http's Header.Set writes them.
+var (
+	canonicalSessionID       = http.CanonicalHeaderKey(protocol.HeaderSessionID)
+	canonicalProtocolVersion = http.CanonicalHeaderKey(protocol.HeaderProtocolVersion)
+	canonicalMethod          = http.CanonicalHeaderKey(protocol.HeaderMethod)
+	canonicalName            = http.CanonicalHeaderKey(protocol.HeaderName)
+)
+
+// post is a POST of body to the transport's URL: what
+// http.NewRequestWithContext makes of it, the URL parsed once for all.
+func (t *httpTransport) post(ctx context.Context, body []byte) (*http.Request, error) {
+	u := t.fixed.target
+	if u == nil {
+		return http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(body))
+	}
+	pb := &postBody{raw: body}
+	pb.r.Reset(body)
+	base := http.Request{
+		Method: http.MethodPost, URL: u, Host: u.Host,
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: make(http.Header, 8),
+		Body:   pb, ContentLength: int64(len(body)), GetBody: pb.again,
+	}
+	return base.WithContext(ctx), nil
+}
+
+// postBody is a request body held whole: h1 writes Bytes without copying
+// them, net/http reads it.
+type postBody struct {
+	r   bytes.Reader
+	raw []byte
+}
+
+func (b *postBody) Read(p []byte) (int, error) { return b.r.Read(p) }
+func (b *postBody) Close() error               { return nil }
+
+// Bytes is the whole body (h1's way of sending it without a copy).
+func (b *postBody) Bytes() []byte { return b.raw }
+
+// again is the body to send once more (a redirect).
+func (b *postBody) again() (io.ReadCloser, error) {
+	n := &postBody{raw: b.raw}
+	n.r.Reset(b.raw)
+	return n, nil
 }
 
 // newHTTPClient is one session's HTTP client: its own connection pool,
@@ -83,6 +158,17 @@ func (t *httpTransport) setEra(version string, modern bool) {
 	t.mu.Unlock()
 }
 
+// versionHeader is the protocol version header's value for version: one
+// slice per transport while the version stays the same.
+func (t *httpTransport) versionHeader(version string) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.fixed.versionFor != version || t.fixed.version == nil {
+		t.fixed.version, t.fixed.versionFor = []string{version}, version
+	}
+	return t.fixed.version
+}
+
 // state returns the session id and era under the lock.
 func (t *httpTransport) state() (sessionID, version string, modern bool) {
 	t.mu.Lock()
@@ -96,7 +182,7 @@ func (t *httpTransport) state() (sessionID, version string, modern bool) {
 // none: a 404 means that id expired, not another one), the token and when
 // the request was first sent (once it had its token).
 func (t *httpTransport) send(ctx context.Context, req Request) (resp *http.Response, sid string, tok auth.Token, sent time.Time, err error) {
-	resp, tok, err = t.auth.do(ctx, t.client, req.method, func(auth.Token) (*http.Request, error) {
+	resp, tok, err = t.auth.do(ctx, t.do, req.method, func(auth.Token) (*http.Request, error) {
 		hr, s, err := t.newRequest(ctx, req)
 		sid = s
 		if sent.IsZero() {
@@ -110,27 +196,41 @@ func (t *httpTransport) send(ctx context.Context, req Request) (resp *http.Respo
 // newRequest builds the POST for req and returns the session id it
 // carries ("" when none).
 func (t *httpTransport) newRequest(ctx context.Context, req Request) (*http.Request, string, error) {
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(req.body))
+	hr, err := t.post(ctx, req.body)
 	if err != nil {
 		return nil, "", fmt.Errorf("build request: %w", err)
 	}
 	if req.accepted != nil {
 		hr.Body = &acceptedBody{r: bytes.NewReader(req.body), req: req}
 	}
-	hr.Header.Set("Content-Type", protocol.ContentTypeJSON)
-	hr.Header.Set("Accept", protocol.AcceptBoth)
+	t.setFixed(hr)
 	sid, version, modern := t.state()
 	if req.method == protocol.MethodInitialize {
 		sid = "" // a new session starts without one, also when renewing an expired one
 	}
 	t.setCommon(hr, sid, version, modern, req.method)
 	if modern {
-		hr.Header.Set(protocol.HeaderMethod, req.method)
+		if req.method == protocol.MethodResourcesRead && t.fixed.methodRead != nil {
+			hr.Header[canonicalMethod] = t.fixed.methodRead
+		} else {
+			hr.Header[canonicalMethod] = []string{req.method}
+		}
 		if req.name != "" {
-			hr.Header.Set(protocol.HeaderName, protocol.EncodeHeaderValue(req.name))
+			hr.Header[canonicalName] = []string{protocol.EncodeHeaderValue(req.name)}
 		}
 	}
 	return hr, sid, nil
+}
+
+// setFixed sets the Content-Type and Accept of a POST.
+func (t *httpTransport) setFixed(hr *http.Request) {
+	if t.fixed.contentType == nil { // a transport made without newHTTPTransport
+		hr.Header.Set("Content-Type", protocol.ContentTypeJSON)
+		hr.Header.Set("Accept", protocol.AcceptBoth)
+		return
+	}
+	hr.Header["Content-Type"] = t.fixed.contentType
+	hr.Header["Accept"] = t.fixed.accept
 }
 
 // acceptedBody is a request body that tells its request's OnAccepted hook
@@ -179,10 +279,10 @@ func (t *httpTransport) setCommon(hr *http.Request, sid, version string, modern 
 		hr.Header[k] = vs
 	}
 	if sid != "" {
-		hr.Header.Set(protocol.HeaderSessionID, sid)
+		hr.Header[canonicalSessionID] = []string{sid}
 	}
 	if version != "" && method != protocol.MethodInitialize && (modern || version >= protocol.V20250618) {
-		hr.Header.Set(protocol.HeaderProtocolVersion, version)
+		hr.Header[canonicalProtocolVersion] = t.versionHeader(version)
 	}
 }
 
@@ -194,15 +294,21 @@ func (t *httpTransport) liveSessionID() string {
 
 func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error) {
 	var first time.Time
-	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		GotFirstResponseByte: func() { first = time.Now() },
-	})
+	if u := t.fixed.target; u == nil || u.Scheme != "http" {
+		// not h1 (https: net/http's transport): the first byte from a trace
+		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+			GotFirstResponseByte: func() { first = time.Now() },
+		})
+	}
 	if t.auth != nil {
 		req = req.acceptedOnce() // a request sent twice (its token refused) is accepted once
 	}
 	resp, sid, tok, sent, err := t.send(ctx, req)
 	if err != nil {
 		return nil, t.failure(ctx, req, err)
+	}
+	if at, ok := h1.FirstByte(resp.Body); ok {
+		first = at
 	}
 	defer resp.Body.Close()
 	if err := checkExpired(resp, req.method, sid); err != nil {
@@ -229,6 +335,48 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 	a.Sent, a.FirstByte, a.Done, a.Status = sent, first, time.Now(), resp.StatusCode
 	a.FreshToken = countsFresh(req.method) && t.auth.fresh(tok)
 	return a, nil
+}
+
+// do is t.client.Do(hr) without the client's work on a request that is
+// not redirected: the round trip goes straight to the client's transport,
+// and only a redirect's answer is handed to the client (as the first
+// answer of its Do, so nothing is sent twice), which follows it as ever.
+// A URL with user info (basic auth) goes through the client whole.
+func (t *httpTransport) do(hr *http.Request) (*http.Response, error) {
+	rt := t.client.Transport
+	if rt == nil || hr.URL.User != nil || t.client.Jar != nil || t.client.Timeout != 0 {
+		return t.client.Do(hr)
+	}
+	resp, err := rt.RoundTrip(hr)
+	if err != nil {
+		return nil, &url.Error{Op: "Post", URL: hr.URL.String(), Err: err} // as the client says it
+	}
+	switch resp.StatusCode {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		c := *t.client
+		c.Transport = &answeredOnce{resp: resp, rt: rt}
+		return c.Do(hr)
+	}
+	return resp, nil
+}
+
+// answeredOnce is a RoundTripper whose first round trip is already done:
+// it returns that answer, then sends through rt.
+type answeredOnce struct {
+	mu   sync.Mutex
+	resp *http.Response
+	rt   http.RoundTripper
+}
+
+func (a *answeredOnce) RoundTrip(req *http.Request) (*http.Response, error) {
+	a.mu.Lock()
+	resp := a.resp
+	a.resp = nil
+	a.mu.Unlock()
+	if resp != nil {
+		return resp, nil
+	}
+	return a.rt.RoundTrip(req)
 }
 
 // adoptSession records the session id an initialize result came with. A
@@ -310,12 +458,11 @@ func (t *httpTransport) replyInBackground(msg []byte) {
 	t.bg.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		hr, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(msg))
+		hr, err := t.post(ctx, msg)
 		if err != nil {
 			return
 		}
-		hr.Header.Set("Content-Type", protocol.ContentTypeJSON)
-		hr.Header.Set("Accept", protocol.AcceptBoth)
+		t.setFixed(hr)
 		sid, version, modern := t.state()
 		t.setCommon(hr, sid, version, modern, "")
 		if !t.authorize(ctx, hr) {

@@ -3,6 +3,7 @@ package client
 import (
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"strings"
 	"testing"
@@ -52,6 +53,20 @@ func TestReadHTTPAnswer(t *testing.T) {
 		}
 		if err != nil || string(a.Body) != c.wantBody || (c.wantWire > 0 && a.WireBytes != c.wantWire) {
 			t.Errorf("%s: got %v, %v", c.why, a, err)
+		}
+	}
+}
+
+// TestContentMediaType: the known types are what mime.ParseMediaType makes of
+// them, and anything else goes through it.
+func TestContentMediaType(t *testing.T) {
+	for _, ct := range []string{
+		"application/json", "text/event-stream", "Application/JSON", "application/json; charset=utf-8",
+		"text/event-stream;charset=utf-8", "", "nonsense/", "application/json ",
+	} {
+		want, _, _ := mime.ParseMediaType(ct)
+		if got := contentMediaType(ct); got != want {
+			t.Errorf("%q: %q, mime.ParseMediaType %q", ct, got, want)
 		}
 	}
 }

@@ -62,7 +62,7 @@ func (p *readBufs) put(b *readBuf) {
 // arrives. A status other than 200 (an error body, small) and a content
 // type that is neither JSON nor SSE go the way of readHTTPAnswer.
 func readHTTPRead(resp *http.Response, id, maxAnswer int64, spec *readSpec, reply func([]byte), rb *readBuf) (*Response, error) {
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	ct := contentMediaType(resp.Header.Get("Content-Type"))
 	limit := answerLimit(maxAnswer)
 	switch {
 	case resp.StatusCode != http.StatusOK:
@@ -81,6 +81,18 @@ func readHTTPRead(resp *http.Response, id, maxAnswer int64, spec *readSpec, repl
 	b := bufferedReadAnswer(a.Body, a.WireBytes, spec)
 	a.Verdict, a.classified = b.Verdict, true
 	return a, nil
+}
+
+// contentMediaType is the media type of a Content-Type as mime.ParseMediaType
+// gives it ("" when it does not parse); the plain JSON and SSE types
+// servers send are known without parsing.
+func contentMediaType(contentType string) string {
+	switch contentType {
+	case protocol.ContentTypeJSON, protocol.ContentTypeSSE:
+		return contentType
+	}
+	ct, _, _ := mime.ParseMediaType(contentType)
+	return ct
 }
 
 // readJSONRead scans an application/json answer through rb.

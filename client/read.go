@@ -44,7 +44,8 @@ func (s *Session) Read(ctx context.Context, uri string, opts ...ReadOption) (*Re
 		o(&cfg)
 	}
 	spec := &readSpec{uri: uri, modern: s.modern, digest: cfg.digest}
-	a, err := s.sendRead(ctx, protocol.MethodResourcesRead, uri, s.withMeta(map[string]any{"uri": uri}), spec)
+	// params nil: sendOnce encodes the read from spec.uri (appendReadRequest)
+	a, err := s.sendRead(ctx, protocol.MethodResourcesRead, uri, nil, spec)
 	if err != nil {
 		return nil, err
 	}

@@ -108,6 +108,10 @@ type answerScanner struct {
 	text textState
 	blob blobState
 	dig  digester
+
+	// lastMIME is the last entry mimeType read, kept across answers: the
+	// next answer's is most often the same string, then not allocated again.
+	lastMIME string
 }
 
 // messageState is what the message's top-level members said.
@@ -180,6 +184,7 @@ func (s *answerScanner) reset(uriKnown bool, uri string, digest bool) {
 	*s = answerScanner{
 		capBuf: s.capBuf[:0], msg: messageState{id: s.msg.id[:0], errRaw: s.msg.errRaw[:0]},
 		text: textState{keep: s.text.keep[:0]}, blob: s.blob.reuse(), dig: s.dig.reuse(digest),
+		lastMIME: s.lastMIME,
 	}
 	s.cont.uriKnown, s.cont.uri = uriKnown, uri
 	s.qpos = -1

@@ -43,20 +43,41 @@ func (s *answerScanner) captured() {
 	case capResultType:
 		unquote(raw, over, &s.res.resultType)
 	case capTTL:
-		s.res.hasTTL = !over && json.Unmarshal(raw, &s.res.ttlMs) == nil && s.res.ttlMs >= 0
+		s.res.hasTTL = !over && unmarshalInt(raw, &s.res.ttlMs) && s.res.ttlMs >= 0
 	case capScope:
-		unquote(raw, over, &s.res.cacheScope)
+		unquote(raw, over, &s.res.cacheScope, "public", "private")
 	case capURI:
-		unquote(raw, over, &s.entry.uri)
+		unquote(raw, over, &s.entry.uri, s.cont.uri)
 	case capMIME:
-		unquote(raw, over, &s.entry.mime)
+		unquote(raw, over, &s.entry.mime, s.lastMIME)
+		s.lastMIME = s.entry.mime
 	}
+}
+
+// unmarshalInt sets *dst as json.Unmarshal into an int64 would and
+// reports whether it did: a plain run of digits (what servers send) is
+// parsed without reflection.
+func unmarshalInt(raw []byte, dst *int64) bool {
+	plain := len(raw) > 0 && len(raw) < 19 && (raw[0] != '0' || len(raw) == 1)
+	for _, c := range raw {
+		plain = plain && c >= '0' && c <= '9'
+	}
+	if !plain {
+		return json.Unmarshal(raw, dst) == nil
+	}
+	var n int64
+	for _, c := range raw {
+		n = n*10 + int64(c-'0')
+	}
+	*dst = n
+	return true
 }
 
 // unquote sets *dst as json.Unmarshal into a string would (unchanged when
 // raw is not a string), without reflection for the plain strings servers
-// send. A string over the capture bound becomes overlong.
-func unquote(raw []byte, over bool, dst *string) {
+// send, and without allocating one equal to *dst or to one of known (the
+// value expected). A string over the capture bound becomes overlong.
+func unquote(raw []byte, over bool, dst *string, known ...string) {
 	if over {
 		if len(raw) > 0 && raw[0] == '"' {
 			*dst = overlong
@@ -64,9 +85,17 @@ func unquote(raw []byte, over bool, dst *string) {
 		return
 	}
 	if len(raw) >= 2 && raw[0] == '"' && plainString(raw[1:len(raw)-1]) {
-		if string(raw[1:len(raw)-1]) != *dst {
-			*dst = string(raw[1 : len(raw)-1])
+		plain := raw[1 : len(raw)-1]
+		if string(plain) == *dst {
+			return
 		}
+		for _, k := range known {
+			if string(plain) == k {
+				*dst = k
+				return
+			}
+		}
+		*dst = string(plain)
 		return
 	}
 	_ = json.Unmarshal(raw, dst)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,8 +38,9 @@ type Session struct {
 	client  Implementation // our clientInfo
 	nextID  atomic.Int64
 
-	renewMu  sync.Mutex   // one renewal at a time when many reads meet the same expired session
-	renewals atomic.Int64 // sessions re-initialized after the server forgot them
+	renewMu  sync.Mutex                  // one renewal at a time when many reads meet the same expired session
+	renewals atomic.Int64                // sessions re-initialized after the server forgot them
+	meta     atomic.Pointer[encodedMeta] // see metaJSON
 }
 
 // probeTimeout bounds the era probe: a legacy stdio server may ignore a
@@ -321,15 +323,64 @@ func (s *Session) renew(ctx context.Context, expired *sessionExpiredError) error
 // withMeta adds the stateless era's per-request _meta to params.
 func (s *Session) withMeta(params map[string]any) map[string]any {
 	if s.modern {
-		params["_meta"] = map[string]any{
-			protocol.MetaProtocolVersion:    s.version,
-			protocol.MetaClientCapabilities: map[string]any{},
-			// a map, not the struct: the same bytes, and protocol encodes
-			// maps of strings without reflection (one per read)
-			protocol.MetaClientInfo: map[string]any{"name": s.client.Name, "version": s.client.Version},
-		}
+		params["_meta"] = s.metaParams()
 	}
 	return params
+}
+
+// metaParams is the stateless era's per-request _meta as a value to encode.
+func (s *Session) metaParams() map[string]any {
+	return map[string]any{
+		protocol.MetaProtocolVersion:    s.version,
+		protocol.MetaClientCapabilities: map[string]any{},
+		// a map, not the struct: the same bytes, and protocol encodes
+		// maps of strings without reflection
+		protocol.MetaClientInfo: map[string]any{"name": s.client.Name, "version": s.client.Version},
+	}
+}
+
+// encodedMeta is a session's _meta encoded once, for the version it was
+// encoded for.
+type encodedMeta struct {
+	version string
+	raw     []byte
+}
+
+// metaJSON is the encoding of metaParams, made once per version: every
+// read carries the same bytes, so a read encodes none of it again.
+func (s *Session) metaJSON() []byte {
+	if m := s.meta.Load(); m != nil && m.version == s.version {
+		return m.raw
+	}
+	raw, err := protocol.AppendRequest(nil, nil, "", s.metaParams())
+	if err != nil {
+		panic(err) // strings and maps of strings always encode
+	}
+	// {"jsonrpc":"2.0","method":"","params":META}: the params alone.
+	raw = raw[len(`{"jsonrpc":"2.0","method":"","params":`) : len(raw)-1]
+	s.meta.Store(&encodedMeta{version: s.version, raw: raw})
+	return raw
+}
+
+// appendReadRequest appends the resources/read of uri with id: byte for
+// byte what protocol.AppendRequest makes of withMeta({"uri": uri}) (keys
+// in order: _meta, then uri), without building the maps. It is the
+// request readbench sends most, once per read.
+func (s *Session) appendReadRequest(dst []byte, id int64, uri string) []byte {
+	if dst == nil {
+		dst = make([]byte, 0, 96+len(uri)+len(s.metaJSON()))
+	}
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = strconv.AppendInt(dst, id, 10)
+	dst = append(dst, `,"method":"`+protocol.MethodResourcesRead+`","params":{`...)
+	if s.modern {
+		dst = append(dst, `"_meta":`...)
+		dst = append(dst, s.metaJSON()...)
+		dst = append(dst, ',')
+	}
+	dst = append(dst, `"uri":`...)
+	dst = protocol.AppendString(dst, uri, protocol.LikeEncodingJSON)
+	return append(dst, `}}`...)
 }
 
 // callSmall sends a request whose answer is small and decodes its result
@@ -377,11 +428,19 @@ func (s *Session) sendRead(ctx context.Context, method, name string, params any,
 	return s.sendOnce(ctx, method, name, params, read)
 }
 
+// sendOnce encodes and sends one request with a fresh id. A whole read
+// (method resources/read with read set and params nil) is encoded by
+// appendReadRequest from read.uri.
 func (s *Session) sendOnce(ctx context.Context, method, name string, params any, read *readSpec) (*Response, error) {
 	id := s.nextID.Add(1)
-	body, err := protocol.AppendRequest(nil, protocol.IntID(id), method, params)
-	if err != nil {
-		return nil, err
+	var body []byte
+	if method == protocol.MethodResourcesRead && read != nil && params == nil {
+		body = s.appendReadRequest(nil, id, read.uri)
+	} else {
+		var err error
+		if body, err = protocol.AppendRequest(nil, protocol.IntID(id), method, params); err != nil {
+			return nil, err
+		}
 	}
 	return s.t.call(ctx, Request{ID: id, method: method, name: name, body: body, read: read})
 }

@@ -89,7 +89,7 @@ const maxEndpoint = 8 << 10
 
 // open sends the GET and reads up to the endpoint event.
 func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *sseEvents, error) {
-	resp, _, err := t.auth.do(ctx, t.client, "GET "+targets.RedactURLs(t.sseURL), func(auth.Token) (*http.Request, error) {
+	resp, _, err := t.auth.do(ctx, t.client.Do, "GET "+targets.RedactURLs(t.sseURL), func(auth.Token) (*http.Request, error) {
 		hr, err := http.NewRequestWithContext(ctx, http.MethodGet, t.sseURL, nil)
 		if err != nil {
 			return nil, fmt.Errorf("build request: %w", err)
@@ -220,7 +220,7 @@ func (t *sseTransport) post(ctx context.Context, body []byte, method string) ([]
 // (bearer.do), before it is acknowledged, so the order of a request, its
 // acknowledgement and its cancel is kept.
 func (t *sseTransport) postWith(ctx context.Context, body []byte, method string, use func(auth.Token)) ([]byte, error) {
-	resp, _, err := t.auth.do(ctx, t.client, method, func(tok auth.Token) (*http.Request, error) {
+	resp, _, err := t.auth.do(ctx, t.client.Do, method, func(tok auth.Token) (*http.Request, error) {
 		hr, err := http.NewRequestWithContext(ctx, http.MethodPost, t.postURL, bytes.NewReader(body))
 		if err != nil {
 			return nil, fmt.Errorf("build request: %w", err)

@@ -263,8 +263,9 @@ type runner struct {
 	started   atomic.Int64
 	reads     atomic.Int64
 	errs      atomic.Int64
-	abandoned atomic.Int64 // reads given up on (deadline or timeout): a late answer may follow
-	authLost  authWatch    // unauthorized reads: did the run lose its authorization?
+	abandoned atomic.Int64            // reads given up on (deadline or timeout): a late answer may follow
+	authLost  authWatch               // unauthorized reads: did the run lose its authorization?
+	late      atomic.Pointer[lateCtx] // see lateContext
 }
 
 // schedule starts turns until the schedule ends or ctx is cancelled, and

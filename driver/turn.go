@@ -36,7 +36,7 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	rec.Schedule(len(atts))
 
 	// A late answer to any read of the turn is recorded in its phase.
-	tctx, cancel := client.WithLate(ctx, lateTo(rec)), context.CancelFunc(func() {})
+	tctx, cancel := r.lateContext(ctx, rec), context.CancelFunc(func() {})
 	if d > 0 {
 		tctx, cancel = context.WithDeadlineCause(tctx, intended.Add(d), errDeadline)
 	}
@@ -57,6 +57,25 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	outcomes[last], ends[last] = r.doRead(tctx, s, intended, atts[last], rec)
 	wg.Wait()
 	rec.Turn(r.turnSample(intended, started, outcomes, ends))
+}
+
+// lateCtx is a run context with late answers recorded in a recorder.
+type lateCtx struct {
+	parent context.Context
+	rec    *stats.Recorder
+	ctx    context.Context
+}
+
+// lateContext is ctx with late answers recorded in rec (client.WithLate):
+// made once for each phase of the run, which every turn of it shares,
+// not once per turn.
+func (r *runner) lateContext(ctx context.Context, rec *stats.Recorder) context.Context {
+	if lc := r.late.Load(); lc != nil && lc.parent == ctx && lc.rec == rec {
+		return lc.ctx
+	}
+	lc := &lateCtx{parent: ctx, rec: rec, ctx: client.WithLate(ctx, lateTo(rec))}
+	r.late.Store(lc)
+	return lc.ctx
 }
 
 // lateTo records a late answer, judged by the client, in rec.

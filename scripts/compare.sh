@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# compare.sh — what readbench costs per read, against vegeta and wrk on the
-# same reads of the same server.
+# compare.sh — what readbench costs per read, against vegeta, bombardier
+# and wrk on the same reads of the same server.
 #
 # Starts `readbench serve --listen` on 127.0.0.1 pinned to one core
 # (GOMAXPROCS=1, taskset -c 1) and runs each generator, pinned to the other
 # cores, for a fixed duration per case: generator CPU (user + sys of its
 # process, from /usr/bin/time) per read, the median over REPEAT rounds,
 # and the readbench/vegeta ratio (the median of each round's ratio: the
-# tools of a round share the machine's load of the moment). Then the peak
+# tools of a round share the machine's load of the moment), and the
+# readbench/bombardier ratio the same way. Then the peak
 # RSS of readbench for 4 reads in flight of a 40 MiB blob and for the
 # design-mockups scenario; readbench's scheduling lag in the open loop; and
 # the simulated server's capacity against what readbench can drive: over
@@ -19,8 +20,8 @@
 #   REPEAT=5 ./scripts/compare.sh
 #
 # Needs Go, curl, python3, GNU time (/usr/bin/time) and taskset
-# (util-linux); installs vegeta v12.13.0 with `go install` into a temporary
-# GOBIN and wrk from Debian (apt-get) when it is missing (the wrk column is
+# (util-linux); installs vegeta v12.13.0 and bombardier v1.2.6 with
+# `go install` into a temporary GOBIN and wrk from Debian (apt-get) when it is missing (the wrk column is
 # n/a when it cannot be installed). Every process it starts is ended on
 # exit, Ctrl-C included.
 set -euo pipefail
@@ -28,6 +29,7 @@ set -euo pipefail
 REPEAT=${REPEAT:-3}
 DURATION=${DURATION:-5s}
 VEGETA_VERSION=v12.13.0
+BOMBARDIER_VERSION=v1.2.6
 CONC=16
 
 cd "$(dirname "$0")/.."
@@ -44,10 +46,11 @@ die() { echo "compare.sh: $*" >&2; exit 1; }
 [[ -x /usr/bin/time ]] || die "needs GNU time at /usr/bin/time (Debian: apt-get install time)"
 for c in go curl python3; do command -v "$c" >/dev/null || die "needs $c"; done
 
-echo "building readbench; installing vegeta $VEGETA_VERSION (go install)…" >&2
+echo "building readbench; installing vegeta $VEGETA_VERSION and bombardier $BOMBARDIER_VERSION (go install)…" >&2
 go build -o "$tmp/readbench" ./cmd/readbench
 GOBIN="$tmp/bin" go install "github.com/tsenart/vegeta/v12@$VEGETA_VERSION"
-vegeta="$tmp/bin/vegeta"
+GOBIN="$tmp/bin" go install "github.com/codesenberg/bombardier@$BOMBARDIER_VERSION"
+vegeta="$tmp/bin/vegeta" bombardier="$tmp/bin/bombardier"
 wrk=$(command -v wrk || true)
 if [[ -z $wrk ]]; then
 	sudo=; [[ $(id -u) == 0 ]] || sudo="sudo -n"
@@ -86,9 +89,12 @@ text="sim:///compare/text.md?mime=text/markdown&size=1024"
 png="sim:///compare/shot.png?mime=image/png&size=1048576"
 big="sim:///compare/big.png?mime=image/png&size=41943040"
 for _ in $(seq 50); do curl -s -o /dev/null "$url" 2>/dev/null && break; sleep 0.1; done
+declare -A answer_bytes # URI -> the size of its answer's body (bombardier's check)
 for u in "$text" "$png"; do # one request checked by hand, and the server's cache warmed
-	curl_read "$u" | python3 -c 'import json,sys; r=json.load(sys.stdin); c=r["result"]["contents"][0]; assert ("text" in c) != ("blob" in c), r' ||
+	curl_read "$u" >"$tmp/answer"
+	python3 -c 'import json,sys; r=json.load(sys.stdin); c=r["result"]["contents"][0]; assert ("text" in c) != ("blob" in c), r' <"$tmp/answer" ||
 		die "the check request for $u failed"
+	answer_bytes[$u]=$(wc -c <"$tmp/answer")
 done
 
 # Per case: a readbench workload, a vegeta targets file, a wrk script.
@@ -171,6 +177,27 @@ assert r["status_codes"] == {"200": r["requests"]}, "vegeta: not every request w
 print("\t".join(map(str, [sys.argv[3], "vegeta", sys.argv[4], float(u) + float(s), r["requests"], r["throughput"], m])))
 PY
 }
+# bombardier (fasthttp) checks no body: its status counts must all be 2xx,
+# with no errors, and the bytes it read per request must hold the answer
+# curl got (its body, plus a response head of under 1 KiB).
+run_bombardier() { # CASE ROUND
+	local rate=()
+	[[ $1 == text-open ]] && rate=(-r 1000)
+	local h=() x
+	for x in "${headers[@]}" "Mcp-Name: ${case_uri[$1]}"; do h+=(-H "$x"); done
+	timed "$tmp/t" "${pin_gen[@]}" "$bombardier" -c "$CONC" -d "$DURATION" "${rate[@]}" -t 10s -m POST -f "$tmp/$1.body" \
+		"${h[@]}" -p r -o json "$url" >"$tmp/b.json" || die "bombardier $1 failed"
+	python3 - "$tmp/t" "$tmp/b.json" "$1" "$2" "${answer_bytes[${case_uri[$1]}]}" >>"$results" <<'PY'
+import json, sys
+u, s, m = open(sys.argv[1]).read().split()[-3:]
+r = json.load(open(sys.argv[2]))["result"]
+n, other = r["req2xx"], {k: r[k] for k in ("req1xx", "req3xx", "req4xx", "req5xx", "others")}
+assert n > 0 and not any(other.values()) and not r.get("errors"), "bombardier: not every request was 2xx: %d 2xx, %s %s" % (n, other, r.get("errors"))
+per, want = r["bytesRead"] / n, int(sys.argv[5])
+assert want <= per < want + 1024, "bombardier: %.0f bytes read per request, the answer has %d" % (per, want)
+print("\t".join(map(str, [sys.argv[3], "bombardier", sys.argv[4], float(u) + float(s), n, n / r["timeTakenSeconds"], m])))
+PY
+}
 run_wrk() { # CASE ROUND
 	[[ -n $wrk ]] || return 0
 	timed "$tmp/t" "${pin_gen[@]}" "$wrk" -t1 -c$CONC -d"$DURATION" -s "$tmp/$1.lua" "$url" >"$tmp/w.txt" || die "wrk $1 failed"
@@ -208,6 +235,7 @@ for round in $(seq "$REPEAT"); do
 		echo "round $round/$REPEAT: $c" >&2
 		run_readbench "$c" "$round"
 		run_vegeta "$c" "$round"
+		run_bombardier "$c" "$round"
 		run_wrk "$c" "$round"
 	done
 	echo "round $round/$REPEAT: server capacity" >&2
@@ -243,20 +271,21 @@ print("readbench compare — %s, %s cores (%s), %s; median of %s rounds of %s ea
       (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), nproc, model, platform.release(), rounds, duration))
 print("server: readbench serve --listen, GOMAXPROCS=1, pinned to core 1; generators on the other cores")
 print()
-print("| case | readbench µs CPU/read | vegeta µs/req | wrk µs/req | readbench/vegeta | reads/s (readbench, vegeta, wrk) |")
-print("|---|---:|---:|---:|---:|---|")
+print("| case | readbench µs CPU/read | vegeta µs/req | bombardier µs/req | wrk µs/req | readbench/vegeta | readbench/bombardier | reads/s (readbench, vegeta, bombardier, wrk) |")
+print("|---|---:|---:|---:|---:|---:|---:|---|")
 fmt = lambda v: "n/a" if v is None else "{:,.1f}".format(v)
 rb_us = []
 for case in titles:
     rs = [v for (c, _), v in rows.items() if c == case]
     med = lambda tool, i: statistics.median([r[tool][i] for r in rs if tool in r]) if any(tool in r for r in rs) else None
-    ratio = statistics.median([r["readbench"][0] / r["vegeta"][0] for r in rs if "vegeta" in r and "readbench" in r])
-    rates = ", ".join("{:,.0f}".format(med(t, 1)) if med(t, 1) else "n/a" for t in ("readbench", "vegeta", "wrk"))
-    print("| %s | %s | %s | %s | %.2f× | %s |" % (titles[case], fmt(med("readbench", 0)), fmt(med("vegeta", 0)), fmt(med("wrk", 0)), ratio, rates))
+    ratio = lambda tool: statistics.median([r["readbench"][0] / r[tool][0] for r in rs if tool in r and "readbench" in r])
+    rates = ", ".join("{:,.0f}".format(med(t, 1)) if med(t, 1) else "n/a" for t in ("readbench", "vegeta", "bombardier", "wrk"))
+    print("| %s | %s | %s | %s | %s | %.2f× | %.2f× | %s |" % (titles[case], fmt(med("readbench", 0)), fmt(med("vegeta", 0)), fmt(med("bombardier", 0)),
+          fmt(med("wrk", 0)), ratio("vegeta"), ratio("bombardier"), rates))
     if case == "text-closed":
         rb_us = med("readbench", 0)
-print("| 4 reads in flight of a 40 MiB PNG blob | peak RSS %.0f MiB | | | | |" % (int(rss_big) / 1024))
-print("| readbench run design-mockups (40 × 3 MB in one answer) | peak RSS %.0f MiB | | | | |" % (int(rss_mock) / 1024))
+print("| 4 reads in flight of a 40 MiB PNG blob | peak RSS %.0f MiB | | | | | | |" % (int(rss_big) / 1024))
+print("| readbench run design-mockups (40 × 3 MB in one answer) | peak RSS %.0f MiB | | | | | | |" % (int(rss_mock) / 1024))
 cap = [v for (c, _), v in rows.items() if c == "capacity"]
 drive = {rnd: v["readbench"][1] for (c, rnd), v in rows.items() if c == "text-closed" and "readbench" in v}
 served = statistics.median(v["server"][1] for v in cap)

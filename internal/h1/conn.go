@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,11 @@ type conn struct {
 	bw        *bufio.Writer
 	idleSince time.Time
 	reused    bool // taken from the pool, not dialled for this request
+	// cancelled is set by onCancel, which the request's context calls
+	// when it ends first: made once per connection, registered for each
+	// request (and unregistered before the connection is pooled again).
+	cancelled atomic.Bool
+	onCancel  func()
 }
 
 // errNothingWritten marks a failure before any byte of the request left:
@@ -38,11 +44,14 @@ var aLongTimeAgo = time.Unix(1, 0)
 // response's head. The context ends every wait by setting a past deadline
 // on the connection, which is then never reused.
 func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*http.Response, error) {
-	var cancelled atomic.Bool
-	stop := context.AfterFunc(ctx, func() {
-		cancelled.Store(true)
-		c.nc.SetDeadline(aLongTimeAgo)
-	})
+	if c.onCancel == nil {
+		c.onCancel = func() {
+			c.cancelled.Store(true)
+			c.nc.SetDeadline(aLongTimeAgo)
+		}
+	}
+	c.cancelled.Store(false)
+	stop := context.AfterFunc(ctx, c.onCancel)
 	fail := func(err error) (*http.Response, error) {
 		stop()
 		c.nc.Close()
@@ -61,7 +70,18 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*
 	if _, err := c.br.Peek(1); err != nil {
 		return fail(fmt.Errorf("h1: waiting for the response: %w", err))
 	}
+	first := time.Now()
 	firstByte(ctx)
+	if resp, n := simpleHead(c.br, req); resp != nil {
+		c.lim.left = -1
+		b := &bodyReader{c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: !req.Close, first: first}
+		b.rc, b.length = &b.length, lengthBody{br: c.br, n: n}
+		if n == 0 {
+			b.rc, b.empty = http.NoBody, true
+		}
+		resp.Body = b
+		return resp, nil
+	}
 	var resp *http.Response
 	for {
 		r, err := http.ReadResponse(c.br, req)
@@ -77,7 +97,7 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*
 	}
 	c.lim.left = -1
 	keep := !resp.Close && !req.Close && resp.StatusCode != http.StatusSwitchingProtocols
-	resp.Body = &bodyReader{rc: resp.Body, c: c, stop: stop, cancelled: &cancelled, ctx: ctx, keep: keep, empty: resp.Body == http.NoBody}
+	resp.Body = &bodyReader{rc: resp.Body, c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: keep, empty: resp.Body == http.NoBody, first: first}
 	return resp, nil
 }
 
@@ -99,7 +119,7 @@ func (c *countWriter) Write(p []byte) (int, error) {
 func writeHead(w *bufio.Writer, req *http.Request, n int) {
 	w.WriteString(req.Method)
 	w.WriteByte(' ')
-	w.WriteString(req.URL.RequestURI())
+	writeRequestURI(w, req.URL)
 	w.WriteString(" HTTP/1.1\r\nHost: ")
 	if req.Host != "" {
 		w.WriteString(req.Host)
@@ -135,6 +155,24 @@ func writeHead(w *bufio.Writer, req *http.Request, n int) {
 		w.WriteString("Connection: close\r\n")
 	}
 	w.WriteString("\r\n")
+}
+
+// writeRequestURI writes u.RequestURI() without building it: its path
+// and query as they are.
+func writeRequestURI(w *bufio.Writer, u *url.URL) {
+	if u.Opaque != "" {
+		w.WriteString(u.RequestURI())
+		return
+	}
+	p := u.EscapedPath()
+	if p == "" {
+		p = "/"
+	}
+	w.WriteString(p)
+	if u.ForceQuery || u.RawQuery != "" {
+		w.WriteByte('?')
+		w.WriteString(u.RawQuery)
+	}
 }
 
 // checkHead refuses what would not be one well-formed request head: a
@@ -203,6 +241,20 @@ type bodyReader struct {
 	keep      bool // the connection may carry another request
 	empty     bool // the response has no body (1xx, 204, 304, HEAD, Content-Length: 0)
 	done      bool // the connection is released
+	first     time.Time
+	length    lengthBody // rc of a response simpleHead read
+}
+
+// FirstByte is when the first byte of the response whose Body is body
+// arrived, as the GotFirstResponseByte trace hook would have seen it,
+// for a response of this transport: a caller that needs only that moment
+// installs no trace (a context value and a closure per request). ok is
+// false for a body h1 did not make.
+func FirstByte(body io.ReadCloser) (at time.Time, ok bool) {
+	if b, ok := body.(*bodyReader); ok {
+		return b.first, true
+	}
+	return time.Time{}, false
 }
 
 func (b *bodyReader) Read(p []byte) (int, error) {

@@ -14,7 +14,10 @@
 // What it leaves to a fallback (net/http's Transport): https (TLS and
 // HTTP/2) and any scheme but http. Responses are parsed by net/http's own
 // http.ReadResponse, so framing (Content-Length, chunked, until close) and
-// header rules are the standard library's.
+// header rules are the standard library's; only a plain head (HTTP/1.1,
+// Content-Length, canonical names, printable ASCII: head.go) is read
+// straight from the connection's buffer, the way ReadResponse reads it
+// (FuzzSimpleHead holds the two to the same answers).
 package h1
 
 import (
@@ -227,12 +230,21 @@ func closeBody(req *http.Request) {
 
 // requestBody reads a request's body whole (readbench's requests are
 // small JSON messages) so that it can be written with the head in one
-// syscall and sent again on a new connection.
+// syscall and sent again on a new connection. A body that holds its bytes
+// whole says so with a Bytes method (WholeBody): those are sent, not a
+// copy.
 func requestBody(req *http.Request) ([]byte, error) {
 	if req.Body == nil || req.Body == http.NoBody {
 		return nil, nil
 	}
 	defer req.Body.Close()
+	if w, ok := req.Body.(WholeBody); ok {
+		b := w.Bytes()
+		if req.ContentLength > 0 && int64(len(b)) != req.ContentLength {
+			return nil, fmt.Errorf("h1: the request body has %d bytes, its ContentLength says %d", len(b), req.ContentLength)
+		}
+		return b, nil
+	}
 	b, err := io.ReadAll(req.Body)
 	if err != nil {
 		return nil, fmt.Errorf("h1: reading the request body: %w", err)
@@ -241,6 +253,14 @@ func requestBody(req *http.Request) ([]byte, error) {
 		return nil, fmt.Errorf("h1: the request body has %d bytes, its ContentLength says %d", len(b), req.ContentLength)
 	}
 	return b, nil
+}
+
+// WholeBody is a request body that holds all its bytes, none read yet:
+// the transport writes Bytes as they are instead of reading the body
+// into a copy. The bytes must not change until RoundTrip returns.
+type WholeBody interface {
+	io.ReadCloser
+	Bytes() []byte
 }
 
 // limitReader bounds what is read while a response's head is parsed; left

@@ -1,0 +1,96 @@
+package h1
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"reflect"
+	"testing"
+)
+
+// headSeeds are heads simpleHead reads and heads it must leave to
+// http.ReadResponse.
+var headSeeds = []string{
+	"HTTP/1.1 200 OK\r\nContent-Length: 4\r\nContent-Type: application/json\r\nDate: Tue, 01 Dec 2026 20:55:49 GMT\r\n\r\nbody",
+	"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+	"HTTP/1.1 404 Not Found\r\nContent-Length:1\r\nX-A: 1\r\nX-A:  2 \r\n\r\nx",
+	"HTTP/1.1 200 OK\r\nConnection: Keep-Alive\r\nKeep-Alive: timeout=5\r\nContent-Length: 2\r\n\r\nokEXTRA",
+	"HTTP/1.1 200\r\nContent-Length: 3\r\n\r\nabc",
+	"HTTP/1.1 200 \r\nContent-Length: 3\r\n\r\nab",
+	"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort",
+	"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 1\r\n\r\nx",
+	"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nbody\r\n0\r\n\r\n",
+	"HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\nx",
+	"HTTP/1.1 200 OK\r\nContent-Length: 01\r\n\r\nx",
+	"HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\nx",
+	"HTTP/1.1 200 OK\r\nX: a\r\n b\r\nContent-Length: 1\r\n\r\nx",
+	"HTTP/1.1 200 OK\nContent-Length: 1\r\n\r\nx",
+	"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n",
+	"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nx",
+	"HTTP/1.0 200 OK\r\nContent-Length: 1\r\n\r\nx",
+	"HTTP/1.1 200 OK\r\nPragma: no-cache\r\nContent-Length: 1\r\n\r\nx",
+	"HTTP/1.1 200 OK\r\nX-\xff: 1\r\nContent-Length: 1\r\n\r\nx",
+	"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n",
+}
+
+// TestSimpleHeadReadsPlainHeads: the plain heads are read by simpleHead,
+// the others left whole to http.ReadResponse.
+func TestSimpleHeadReadsPlainHeads(t *testing.T) {
+	for i, s := range headSeeds {
+		br := bufio.NewReader(bytes.NewReader([]byte(s)))
+		br.Peek(1)
+		resp, _ := simpleHead(br, mustPost())
+		if got, want := resp != nil, i < 7; got != want {
+			t.Errorf("%q: read by simpleHead %v, want %v", s, got, want)
+		}
+	}
+}
+
+// FuzzSimpleHead: whatever simpleHead reads, http.ReadResponse reads the
+// same way — status, version, headers, length, close, the body's bytes
+// and how it ends — and what it does not read it leaves unread.
+func FuzzSimpleHead(f *testing.F) {
+	for _, s := range headSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		br := bufio.NewReaderSize(bytes.NewReader(data), bufSize)
+		br.Peek(1) // the head in the buffer, as roundTrip has it
+		buffered := br.Buffered()
+		req := mustPost()
+		got, n := simpleHead(br, req)
+		if got == nil {
+			if br.Buffered() != buffered {
+				t.Fatalf("%q: simpleHead refused it and consumed bytes", data)
+			}
+			return
+		}
+		want, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(data)), req)
+		if err != nil {
+			t.Fatalf("%q: simpleHead read it, http.ReadResponse: %v", data, err)
+		}
+		if got.Status != want.Status || got.StatusCode != want.StatusCode || got.Proto != want.Proto ||
+			got.ProtoMajor != want.ProtoMajor || got.ProtoMinor != want.ProtoMinor || got.ContentLength != want.ContentLength ||
+			got.Close != want.Close || !reflect.DeepEqual(got.Header, want.Header) || want.TransferEncoding != nil || want.Trailer != nil {
+			t.Fatalf("%q:\nsimpleHead %+v\nReadResponse %+v", data, got, want)
+		}
+		gotBody, gotErr := io.ReadAll(&lengthBody{br: br, n: n})
+		wantBody, wantErr := io.ReadAll(want.Body)
+		if !bytes.Equal(gotBody, wantBody) || !errors.Is(gotErr, wantErr) && gotErr != wantErr {
+			t.Fatalf("%q: body %q %v, ReadResponse's %q %v", data, gotBody, gotErr, wantBody, wantErr)
+		}
+		if (n == 0) != (want.Body == http.NoBody) {
+			t.Fatalf("%q: length %d, ReadResponse's body %T", data, n, want.Body)
+		}
+	})
+}
+
+func mustPost() *http.Request {
+	req, err := http.NewRequest(http.MethodPost, "http://h/mcp", nil)
+	if err != nil {
+		panic(err)
+	}
+	return req
+}
