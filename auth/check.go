@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -31,7 +32,12 @@ func (r *Refusal) Error() string {
 	return s
 }
 
-const checkProtocol = "2025-11-25"
+// The versions the check speaks: the handshake era's initialize, and the
+// stateless era's server/discover.
+const (
+	checkProtocol  = "2025-11-25"
+	modernProtocol = "2026-07-28"
+)
 
 // mcpCall is one JSON-RPC exchange over Streamable HTTP.
 type mcpCall struct {
@@ -40,12 +46,21 @@ type mcpCall struct {
 	token   string // "" for the unauthenticated probe
 	session string
 	proto   string
+	modern  bool // the 2026-07-28 era: _meta and headers on every request
 }
 
 // post sends one JSON-RPC message; for a request it returns the answer's
 // result or error object. A 401 or 403 is a *Refusal.
 func (m *mcpCall) post(ctx context.Context, id int, method string, params any) (json.RawMessage, *rpcError, error) {
 	msg := map[string]any{"jsonrpc": "2.0", "method": method}
+	if m.modern {
+		// The stateless era: every request says who is asking in _meta.
+		params = map[string]any{"_meta": map[string]any{
+			"io.modelcontextprotocol/protocolVersion":    modernProtocol,
+			"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+			"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "readbench", "version": "login"},
+		}}
+	}
 	if params != nil {
 		msg["params"] = params
 	}
@@ -67,6 +82,10 @@ func (m *mcpCall) post(ctx context.Context, id int, method string, params any) (
 	}
 	if m.proto != "" {
 		req.Header.Set("MCP-Protocol-Version", m.proto)
+	}
+	if m.modern {
+		req.Header.Set("MCP-Protocol-Version", modernProtocol)
+		req.Header.Set("Mcp-Method", method)
 	}
 	res, err := m.hc.Do(req)
 	if err != nil {
@@ -141,15 +160,26 @@ func initializeParams() map[string]any {
 	}
 }
 
-// probe sends an unauthenticated initialize to learn what the server
-// asks for: its challenge when it refuses (nil when it does not).
+// probe makes the MCP exchange unauthenticated to learn what the server
+// asks for: its refusal of initialize, or, from a server that lets
+// initialize through, of the ping after it; nil when it refuses neither.
 func probe(ctx context.Context, hc *http.Client, target string) (*Refusal, error) {
 	m := &mcpCall{hc: hc, target: target}
+	var r *Refusal
 	_, _, err := m.post(ctx, 1, "initialize", initializeParams())
-	if r, ok := err.(*Refusal); ok {
+	if errors.As(err, &r) {
 		return r, nil
 	}
-	return nil, nil // any other answer: nothing asked of us yet
+	if err != nil {
+		return nil, nil // not an answer we can learn from: discovery goes by the well-known URLs
+	}
+	if _, _, err := m.post(ctx, 0, "notifications/initialized", nil); errors.As(err, &r) {
+		return r, nil
+	}
+	if _, _, err := m.post(ctx, 2, "ping", nil); errors.As(err, &r) {
+		return r, nil
+	}
+	return nil, nil
 }
 
 // CheckAccess makes the authenticated MCP exchange that proves a token
@@ -163,7 +193,10 @@ func CheckAccess(ctx context.Context, hc *http.Client, target, token string) err
 		return err
 	}
 	if rerr != nil {
-		res, rerr, err = m.post(ctx, 1, "server/discover", map[string]any{})
+		// No initialize: a server of the stateless era, whose
+		// server/discover carrying the token is the check.
+		m.modern = true
+		_, rerr, err = m.post(ctx, 1, "server/discover", nil)
 		if err != nil {
 			return err
 		}
@@ -180,7 +213,10 @@ func CheckAccess(ctx context.Context, hc *http.Client, target, token string) err
 			return err
 		}
 	}
-	// Any JSON-RPC answer, even method-not-found, means the token was accepted.
+	// A second request, as a run's first read would be: a server may take
+	// a token once and refuse it after (it moved to another authorization
+	// server). Any JSON-RPC answer, even method-not-found, means the token
+	// was accepted.
 	_, _, err = m.post(ctx, 2, "ping", nil)
 	return err
 }

@@ -28,6 +28,7 @@ type client struct {
 	method   string
 	tokenURL string
 	authURL  string
+	issuer   string // the audience of a client assertion ("": the token endpoint)
 	resource string
 	hc       *http.Client
 	now      func() time.Time
@@ -179,7 +180,11 @@ func (t *tokenTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		form.Set("resource", t.c.resource)
 	}
 	if t.c.method == MethodJWT && form.Get("client_assertion") == "" {
-		a, err := t.c.key.assertion(t.c.id, t.c.tokenURL, t.c.now())
+		aud := t.c.issuer
+		if aud == "" {
+			aud = t.c.tokenURL
+		}
+		a, err := t.c.key.assertion(t.c.id, aud, t.c.now())
 		if err != nil {
 			return nil, err
 		}

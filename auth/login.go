@@ -54,7 +54,8 @@ func (l *Login) Summary(now time.Time) string {
 	return fmt.Sprintf("resource %s\nscope    %s\nexpires  %s\n", l.Entry.Resource, scope, expiresIn(l.Token, now))
 }
 
-// maxLoginStepUps bounds re-authorizations for more scope during login.
+// maxLoginStepUps bounds re-authorizations during login (for more
+// scope, or after the server moved to another authorization server).
 const maxLoginStepUps = 2
 
 // RunLogin obtains tokens for cfg.Target (the authorization code flow
@@ -94,10 +95,21 @@ func RunLogin(ctx context.Context, cfg LoginConfig) (*Login, error) {
 		}
 		err = CheckAccess(ctx, hc, cfg.Target, l.Token.Value)
 		var r *Refusal
-		if errors.As(err, &r) && r.Status == http.StatusForbidden && r.Challenge.InsufficientScope() && stepUps < maxLoginStepUps {
-			wider := union(scope, r.Challenge.Scope)
-			if len(wider) > len(scope) {
-				scope = wider
+		if errors.As(err, &r) && stepUps < maxLoginStepUps {
+			switch {
+			case r.Status == http.StatusForbidden && r.Challenge.InsufficientScope():
+				if wider := union(scope, r.Challenge.Scope); len(wider) > len(scope) {
+					scope = wider
+					continue
+				}
+			case r.Status == http.StatusUnauthorized:
+				// The fresh token was refused: the server may have moved to
+				// another authorization server. Discover again and start over
+				// (registering anew with a new one).
+				if md, err = Discover(ctx, hc, cfg.Target, r.Challenge); err != nil {
+					return nil, err
+				}
+				scope = chooseScope(cfg.Scope, r.Challenge, md, true)
 				continue
 			}
 		}
@@ -133,7 +145,7 @@ func machineLogin(ctx context.Context, cfg Config) (*Login, error) {
 		}
 	}
 	e := &Entry{
-		Target: cfg.Target, Resource: s.cl.resource, TokenEndpoint: s.cl.tokenURL, ClientID: s.cl.id,
+		Target: cfg.Target, Resource: s.cl.resource, Issuer: s.cl.issuer, TokenEndpoint: s.cl.tokenURL, ClientID: s.cl.id,
 		AuthMethod: s.cl.method, Grant: GrantClientCredentials, Scope: s.Granted(),
 		AccessToken: t.Value, Expiry: t.Expiry, Saved: cfg.now(),
 	}
@@ -235,22 +247,12 @@ func authorize(ctx context.Context, cfg LoginConfig, md *Metadata, scope []strin
 func checkIss(q url.Values, as *oauthex.AuthServerMeta) error {
 	iss, present := q.Get("iss"), q.Has("iss")
 	switch {
-	case present && !sameIssuer(iss, as.Issuer):
+	case present && iss != as.Issuer: // compared as strings, never normalized (RFC 9207 §2.4)
 		return fmt.Errorf("the authorization response comes from issuer %q, not %q", iss, as.Issuer)
 	case !present && as.AuthorizationResponseIssParameterSupported:
 		return errors.New("the authorization server promises an iss parameter but its response has none")
 	}
 	return nil
-}
-
-func sameIssuer(a, b string) bool {
-	ua, err1 := url.Parse(a)
-	ub, err2 := url.Parse(b)
-	if err1 != nil || err2 != nil {
-		return a == b
-	}
-	return strings.EqualFold(ua.Scheme, ub.Scheme) && strings.EqualFold(ua.Host, ub.Host) &&
-		strings.TrimSuffix(ua.Path, "/") == strings.TrimSuffix(ub.Path, "/")
 }
 
 // loginClient is the client a person's login uses: the pre-registered
@@ -266,7 +268,7 @@ func loginClient(ctx context.Context, cfg LoginConfig, md *Metadata, redirect st
 		reg, err := oauthex.RegisterClient(ctx, md.AS.RegistrationEndpoint, &oauthex.ClientRegistrationMetadata{
 			RedirectURIs: []string{redirect}, ClientName: "readbench",
 			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
-			TokenEndpointAuthMethod: MethodNone,
+			TokenEndpointAuthMethod: MethodNone, ApplicationType: "native", // a loopback redirect: a native application (OpenID Connect Registration)
 		}, c.httpClient())
 		if err != nil {
 			return nil, fmt.Errorf("dynamic client registration at %s: %w", md.AS.RegistrationEndpoint, err)

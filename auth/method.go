@@ -20,8 +20,8 @@ const (
 // the one asked for when given (it must be one the server lists, when it
 // lists any), else private_key_jwt for a client with a key, else, for one
 // with a secret, client_secret_basic unless the server lists only
-// client_secret_post (RFC 8414: an absent list means basic), else none (a
-// public client, such as a person's login).
+// client_secret_post (RFC 8414: an absent list means basic) or only none,
+// else none (a public client, such as a person's login).
 func SelectMethod(supported []string, asked string, haveSecret, haveKey bool) (string, error) {
 	offered := func(m string) bool { return len(supported) == 0 || slices.Contains(supported, m) }
 	switch {
@@ -44,6 +44,9 @@ func SelectMethod(supported []string, asked string, haveSecret, haveKey bool) (s
 		}
 		if slices.Contains(supported, MethodPost) {
 			return MethodPost, nil
+		}
+		if slices.Contains(supported, MethodNone) {
+			return MethodNone, nil // a server that takes public clients needs no secret
 		}
 		return "", fmt.Errorf("a client secret was given but the authorization server supports neither %s nor %s (%v)", MethodBasic, MethodPost, supported)
 	default:

@@ -63,7 +63,7 @@ func newClient(cfg Config, md *Metadata) (*client, error) {
 	}
 	return &client{
 		id: cfg.ClientID, secret: cfg.ClientSecret, key: key, method: method,
-		tokenURL: md.AS.TokenEndpoint, authURL: md.AS.AuthorizationEndpoint, resource: md.Resource,
+		tokenURL: md.AS.TokenEndpoint, authURL: md.AS.AuthorizationEndpoint, issuer: md.AS.Issuer, resource: md.Resource,
 		hc: cfg.httpClient(), now: cfg.now,
 	}, nil
 }
@@ -105,7 +105,7 @@ func fromCache(ctx context.Context, cfg Config) (*Source, error) {
 		return nil, err
 	}
 	cl := &client{
-		id: e.ClientID, secret: e.ClientSecret, method: e.AuthMethod, tokenURL: e.TokenEndpoint,
+		id: e.ClientID, secret: e.ClientSecret, method: e.AuthMethod, tokenURL: e.TokenEndpoint, issuer: e.Issuer,
 		resource: e.Resource, hc: cfg.httpClient(), now: cfg.now,
 	}
 	if cl.method == MethodJWT {
