@@ -2,8 +2,10 @@
 // suite (@modelcontextprotocol/conformance) into a readbench login. It is
 // the one place that knows the suite's conventions: the suite runs
 //
-//   node scripts/conformance-client.mjs READBENCH SERVER_URL
+//   node scripts/conformance-client.mjs READBENCH [CACHE_DIR] SERVER_URL
 //
+// (CACHE_DIR, when given, is where readbench login caches its tokens, in
+// place of the user's cache folder)
 // with the scenario in MCP_CONFORMANCE_SCENARIO and its credentials in
 // MCP_CONFORMANCE_CONTEXT (JSON: client_id, client_secret,
 // private_key_pem, ...), and judges the client by what it did and its
@@ -13,9 +15,11 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const [readbench, url] = process.argv.slice(2);
-if (!readbench || !url) {
-  console.error('usage: conformance-client.mjs READBENCH SERVER_URL');
+const argv = process.argv.slice(2);
+const [readbench, url] = [argv[0], argv[argv.length - 1]];
+const cacheDir = argv.length === 3 ? argv[1] : undefined;
+if (argv.length < 2 || argv.length > 3) {
+  console.error('usage: conformance-client.mjs READBENCH [CACHE_DIR] SERVER_URL');
   process.exit(2);
 }
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -28,6 +32,7 @@ const cimd = 'https://conformance-test.local/client-metadata.json';
 
 const args = ['login', '--headless', '--no-browser', '--target', url, '--oauth-client-metadata-url', cimd];
 const env = { ...process.env };
+if (cacheDir) env.XDG_CACHE_HOME = cacheDir;
 if (ctx.client_id) args.push('--oauth-client-id', ctx.client_id);
 if (ctx.client_secret) {
   // Through the environment, as a person would pass it: never on argv.
