@@ -208,3 +208,9 @@ func parseMetadata[T any](body []byte) (*T, error) {
 	}
 	return &t, nil
 }
+
+// The two metadata documents discovery reads, by the go-sdk's types.
+type (
+	prmDoc = oauthex.ProtectedResourceMetadata
+	asDoc  = oauthex.AuthServerMeta
+)
