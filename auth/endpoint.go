@@ -3,6 +3,7 @@ package auth
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -109,13 +110,25 @@ func (c *client) tidy(t *oauth2.Token, err error) (*oauth2.Token, error) {
 	return nil, c.redact(err)
 }
 
-// redact removes the client's secret from an error's text, in case a
-// library quoted the request.
+// redact removes the client's secret from an error's text, as written
+// and as a request carries it (form-encoded, and in a Basic
+// Authorization header), in case a server or library quoted the request.
 func (c *client) redact(err error) error {
-	if c.secret == "" || !strings.Contains(err.Error(), c.secret) {
+	if c.secret == "" {
 		return err
 	}
-	return redacted{msg: strings.ReplaceAll(err.Error(), c.secret, "[redacted]"), err: err}
+	msg := err.Error()
+	for _, form := range []string{
+		c.secret, url.QueryEscape(c.secret),
+		base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(c.id) + ":" + url.QueryEscape(c.secret))),
+		base64.StdEncoding.EncodeToString([]byte(c.id + ":" + c.secret)),
+	} {
+		msg = strings.ReplaceAll(msg, form, "[redacted]")
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return redacted{msg: msg, err: err}
 }
 
 type redacted struct {
