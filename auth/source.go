@@ -35,6 +35,9 @@ type Source struct {
 	stepUps   int
 	flight    *flight
 	closed    bool
+	failures  int       // consecutive failed token requests
+	coolUntil time.Time // after a failure, no new request before this: the last error stands
+	lastErr   error
 	reqs      []Request
 }
 
@@ -145,6 +148,13 @@ func (s *Source) renew(ctx context.Context, seen int, reason string, scope []str
 		s.mu.Unlock()
 		return Token{}, errors.New("oauth tokens closed")
 	}
+	if s.flight == nil && scope == nil && s.now().Before(s.coolUntil) {
+		// A token request just failed: answer with its error rather than
+		// send the authorization server one more per refused read.
+		err := s.lastErr
+		s.mu.Unlock()
+		return Token{}, err
+	}
 	f := s.flight
 	if f == nil {
 		f = &flight{done: make(chan struct{})}
@@ -213,10 +223,14 @@ func (s *Source) fly(f *flight, reason string) {
 				err = fmt.Errorf("a token was issued but could not be cached: %w", serr)
 			}
 		}
+		s.failures, s.lastErr, s.coolUntil = 0, nil, time.Time{}
 	} else {
-		// Try again later in the background; Token still returns the old
-		// token while it lasts.
-		s.refreshAt = s.now().Add(time.Second)
+		// Try again later in the background, backing off (1 s, doubling,
+		// at most 30 s); Token still returns the old token while it lasts.
+		s.failures++
+		wait := min(time.Second<<min(s.failures-1, 5), 30*time.Second)
+		s.refreshAt = s.now().Add(wait)
+		s.lastErr, s.coolUntil = err, s.now().Add(min(wait, 5*time.Second))
 	}
 	f.tok, f.err = s.cur, err
 	if err != nil {

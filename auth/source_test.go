@@ -276,3 +276,44 @@ func TestCache(t *testing.T) {
 		t.Errorf("an entry prints a token: %s", s)
 	}
 }
+
+// TestFailedRequestCools: after a failed token request, refusals get its
+// error at once instead of sending the authorization server another
+// request each.
+func TestFailedRequestCools(t *testing.T) {
+	f := newFixture(t)
+	f.standard(MethodBasic)
+	var clk clock
+	s := newTestSource(t, f, Config{ClientSecret: testSecret, Now: clk.now})
+	f.mu.Lock()
+	f.docs = map[string]any{}
+	f.mu.Unlock()
+	s.cl.tokenURL = f.url("/echo") // every request from now on is refused
+	tok, _ := s.Token(context.Background())
+	for i := range 5 {
+		if _, err := s.Refused(context.Background(), tok, 401, ""); err == nil {
+			t.Fatalf("refusal %d: no error from a refusing token endpoint", i)
+		}
+	}
+	// Counted by reason: the background refresher may also try again
+	// once its back-off (a real second) is over.
+	refused := func() (n int) {
+		for _, r := range s.Requests() {
+			if r.Reason == "refused" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := refused(); n != 1 {
+		t.Errorf("%d token requests for 5 refusals (%+v), want 1", n, s.Requests())
+	}
+	before := len(s.Requests())
+	clk.advance(10 * time.Second) // past the cool-down
+	if _, err := s.Refused(context.Background(), tok, 401, ""); err == nil {
+		t.Fatal("no error")
+	}
+	if after := len(s.Requests()); after <= before {
+		t.Errorf("no token request after the cool-down (%d before, %d after)", before, after)
+	}
+}
