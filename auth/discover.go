@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -75,6 +76,9 @@ func Discover(ctx context.Context, hc *http.Client, serverURL string, ch Challen
 	if err != nil || is.Host == "" || (is.Scheme != "https" && is.Scheme != "http") {
 		return nil, fmt.Errorf("authorization server %q: not an http(s) URL", issuer)
 	}
+	if err := httpsOrLoopback(issuer); err != nil {
+		return nil, fmt.Errorf("authorization server: %w", err)
+	}
 	for _, u := range asURLs(is) {
 		as, err := getMetadata[oauthex.AuthServerMeta](ctx, hc, u)
 		if err != nil {
@@ -88,6 +92,11 @@ func Discover(ctx context.Context, hc *http.Client, serverURL string, ch Challen
 		}
 		if as.TokenEndpoint == "" {
 			return nil, fmt.Errorf("authorization server metadata %s has no token_endpoint", u)
+		}
+		for _, e := range []string{as.TokenEndpoint, as.AuthorizationEndpoint, as.RegistrationEndpoint} {
+			if err := httpsOrLoopback(e); err != nil {
+				return nil, fmt.Errorf("authorization server metadata %s: %w", u, err)
+			}
 		}
 		md.AS = as
 		return md, nil
@@ -104,6 +113,27 @@ func Discover(ctx context.Context, hc *http.Client, serverURL string, ch Challen
 	}
 	md.Defaulted = true
 	return md, nil
+}
+
+// httpsOrLoopback refuses an endpoint that credentials would reach in
+// the clear: OAuth endpoints are https, but for a loopback address (test
+// and development servers). "" is no endpoint.
+func httpsOrLoopback(endpoint string) error {
+	if endpoint == "" {
+		return nil
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return fmt.Errorf("endpoint %q: %w", endpoint, err)
+	}
+	if u.Scheme == "https" {
+		return nil
+	}
+	h := u.Hostname()
+	if ip := net.ParseIP(h); u.Scheme == "http" && (strings.EqualFold(h, "localhost") || (ip != nil && ip.IsLoopback())) {
+		return nil
+	}
+	return fmt.Errorf("endpoint %q is neither https nor on a loopback address", endpoint)
 }
 
 // canonicalResource is the server URL as a resource indicator: no

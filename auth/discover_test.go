@@ -114,6 +114,20 @@ func TestDiscoverRefuses(t *testing.T) {
 	}
 }
 
+func TestHTTPSOrLoopback(t *testing.T) {
+	for _, c := range []struct {
+		endpoint string
+		ok       bool
+	}{
+		{"", true}, {"https://as.example.com/token", true}, {"http://127.0.0.1:8080/token", true}, {"http://localhost/token", true},
+		{"http://[::1]:9/token", true}, {"http://as.example.com/token", false}, {"http://10.0.0.1/token", false}, {"ftp://as/token", false},
+	} {
+		if err := httpsOrLoopback(c.endpoint); (err == nil) != c.ok {
+			t.Errorf("httpsOrLoopback(%q) = %v, want ok %v", c.endpoint, err, c.ok)
+		}
+	}
+}
+
 func TestResourceCovers(t *testing.T) {
 	for _, c := range []struct {
 		resource, server string
