@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -30,7 +31,10 @@ func oauthFlags() []cli.Flag {
 
 // oauthConfig merges the workload's auth block and the flags (which win);
 // ok is false when neither asks for OAuth.
-func oauthConfig(c *cli.Context, wa *workload.Auth, target targets.Target) (cfg auth.Config, ok bool, err error) {
+//
+// With neither, an HTTP target that readbench login got into before uses
+// that login's cached tokens (cached is then true).
+func oauthConfig(c *cli.Context, wa *workload.Auth, target targets.Target) (cfg auth.Config, ok, cached bool, err error) {
 	var o workload.OAuth
 	if wa != nil && wa.OAuth != nil {
 		o, ok = *wa.OAuth, true
@@ -46,11 +50,22 @@ func oauthConfig(c *cli.Context, wa *workload.Auth, target targets.Target) (cfg 
 			*f.to, ok = c.String(f.flag), true
 		}
 	}
+	if !ok && (target.Kind == targets.HTTP || target.Kind == targets.SSE) {
+		// No OAuth asked for, but readbench login got in here before: use it.
+		_, err := auth.LoadEntry("", target.Address)
+		if errors.Is(err, auth.ErrNoLogin) {
+			return cfg, false, false, nil
+		}
+		if err != nil {
+			return cfg, true, cached, err
+		}
+		o.Grant, ok, cached = auth.GrantAuthorizationCode, true, true
+	}
 	if !ok {
-		return cfg, false, nil
+		return cfg, false, false, nil
 	}
 	if target.Kind != targets.HTTP && target.Kind != targets.SSE {
-		return cfg, true, fmt.Errorf("OAuth is for an HTTP target; %s is not one", targetName(target))
+		return cfg, true, cached, fmt.Errorf("OAuth is for an HTTP target; %s is not one", targetName(target))
 	}
 	cfg = auth.Config{
 		Target: target.Address, Grant: o.Grant, ClientID: o.ClientID,
@@ -59,13 +74,13 @@ func oauthConfig(c *cli.Context, wa *workload.Auth, target targets.Target) (cfg 
 	}
 	if o.PrivateKey != "" {
 		if cfg.PrivateKey, err = auth.ReadPrivateKey(o.PrivateKey); err != nil {
-			return cfg, true, err
+			return cfg, true, cached, err
 		}
 	}
 	if cfg.Grant == auth.GrantAuthorizationCode {
-		return cfg, true, nil // login's client: its id and secret are in the cache
+		return cfg, true, cached, nil // login's client: its id and secret are in the cache
 	}
-	return cfg, true, cfg.Validate()
+	return cfg, true, cached, cfg.Validate()
 }
 
 // oauthTokens makes the Tokens of a command's target, or nil when it asks
@@ -73,7 +88,7 @@ func oauthConfig(c *cli.Context, wa *workload.Auth, target targets.Target) (cfg 
 // (exit 2), failing to obtain a first token a failure to reach the target
 // (exit 1).
 func oauthTokens(c *cli.Context, wa *workload.Auth, target targets.Target) (tokens auth.Tokens, done func(), err error) {
-	cfg, ok, err := oauthConfig(c, wa, target)
+	cfg, ok, cached, err := oauthConfig(c, wa, target)
 	if err != nil {
 		return nil, func() {}, cli.Exit(c.Command.Name+": "+err.Error(), exitUsage)
 	}
@@ -85,6 +100,9 @@ func oauthTokens(c *cli.Context, wa *workload.Auth, target targets.Target) (toke
 	src, err := auth.New(ctx, cfg)
 	if err != nil {
 		return nil, func() {}, cli.Exit(fmt.Sprintf("%s: authorization at %s: %v", c.Command.Name, cfg.Target, err), exitFail)
+	}
+	if cached && !c.Bool("quiet") {
+		fmt.Fprintf(c.App.ErrWriter, "readbench: using the login cached for %s (readbench login)\n", cfg.Target)
 	}
 	return src, src.Close, nil
 }
@@ -123,7 +141,7 @@ func loginAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit("login: --target: "+err.Error(), exitUsage)
 	}
-	cfg, _, err := oauthConfig(c, &workload.Auth{OAuth: &workload.OAuth{Grant: auth.GrantAuthorizationCode}}, target)
+	cfg, _, _, err := oauthConfig(c, &workload.Auth{OAuth: &workload.OAuth{Grant: auth.GrantAuthorizationCode}}, target)
 	if err != nil {
 		return cli.Exit("login: "+err.Error(), exitUsage)
 	}

@@ -144,6 +144,10 @@ mix:
 auth:
   oauth: {client_id: oauth-test, client_secret: "${RB_OAUTH_SECRET}", scope: "mcp:read"}
 `)
+	plain := filepath.Join(dir, "plain.yaml")
+	if err := os.WriteFile(plain, []byte("load: {rate: 10/s, duration: 1s}\nmix:\n  - {class: md, uri: \"sim:///h?mime=text/markdown&size=100\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name  string
 		args  []string
@@ -151,6 +155,7 @@ auth:
 	}{
 		{"run with the workload's client", []string{"run", wl, "--target", target, "--out", "cc.json"}, "client_credentials"},
 		{"run with the cached login", []string{"run", wl, "--target", target, "--oauth-grant", "authorization_code", "--out", "ac.json"}, ""},
+		{"run with no OAuth asked: the cached login", []string{"run", plain, "--target", target, "--out", "plain.json"}, ""},
 		{"login with client credentials", []string{"login", "--target", target, "--oauth-grant", "client_credentials",
 			"--oauth-client-id", "oauth-test", "--oauth-client-secret", "${RB_OAUTH_SECRET}"}, "client_credentials"},
 	} {
@@ -162,6 +167,9 @@ auth:
 			continue
 		}
 		grants, resources := o.tokenRequests()
+		if strings.HasPrefix(c.name, "run with no OAuth") && !strings.Contains(stderr, "using the login cached for "+target) {
+			t.Errorf("%s: stderr does not say the cached login is used:\n%s", c.name, stderr)
+		}
 		if c.grant == "" {
 			if len(grants) != len(before) {
 				t.Errorf("%s: %d token requests, want none (the cached token is valid)", c.name, len(grants)-len(before))
