@@ -286,6 +286,9 @@ func (s *Source) refresher() {
 	for {
 		s.mu.Lock()
 		at, serial := s.refreshAt, s.cur.Serial
+		if !at.IsZero() && at.Before(s.coolUntil) {
+			at = s.coolUntil // a request just failed: not before the back-off is over
+		}
 		s.mu.Unlock()
 		var timer *time.Timer
 		var fire <-chan time.Time
