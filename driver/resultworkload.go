@@ -38,6 +38,14 @@ func resultWorkload(w *workload.Workload) results.Workload {
 	for _, c := range w.Mix {
 		r.Mix = append(r.Mix, resolveClass(c))
 	}
+	if w.Auth != nil && w.Auth.OAuth != nil {
+		o := w.Auth.OAuth
+		r.Auth = &results.AuthSpec{OAuth: results.OAuthSpec{Grant: cmp.Or(o.Grant, "client_credentials"), ClientID: o.ClientID,
+			Scope: o.Scope, PrivateKey: o.PrivateKey, TokenEndpointAuth: o.TokenEndpointAuth}}
+		if o.ClientSecret != "" {
+			r.Auth.OAuth.ClientSecret = results.Redacted
+		}
+	}
 	return r
 }
 

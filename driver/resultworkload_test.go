@@ -16,7 +16,7 @@ import (
 // what ran, every value as its text, and keeps none of its secrets: a
 // header keeps its name and loses its value, a target URL its password.
 func TestResultWorkloadWithoutSecrets(t *testing.T) {
-	const secretHeader, secretPassword = "Bearer s3cr3t-token-xyz", "hunter2"
+	const secretHeader, secretPassword, clientSecret = "Bearer s3cr3t-token-xyz", "hunter2", "cl13nt-s3cr3t"
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -49,17 +49,21 @@ func TestResultWorkloadWithoutSecrets(t *testing.T) {
 		Headers:    map[string]string{"Authorization": secretHeader},
 		AllowHosts: []string{"staging.example.com"},
 		Thresholds: []workload.Threshold{{Metric: "turn.p99", Bound: "<800ms"}},
+		Auth:       &workload.Auth{OAuth: &workload.OAuth{ClientID: "loadtest", ClientSecret: clientSecret, Scope: "mcp:read"}},
 	}
 	rw := resultWorkload(w)
 	b, err := json.Marshal(rw)
 	must(err)
-	for _, secret := range []string{secretHeader, "s3cr3t", secretPassword} {
+	for _, secret := range []string{secretHeader, "s3cr3t", secretPassword, clientSecret} {
 		if bytes.Contains(b, []byte(secret)) {
 			t.Errorf("the recorded workload contains the secret %q: %s", secret, b)
 		}
 	}
 	if rw.Headers["Authorization"] != results.Redacted {
 		t.Errorf("headers %v: the name stays, the value is redacted", rw.Headers)
+	}
+	if a := rw.Auth; a == nil || a.OAuth.ClientSecret != results.Redacted || a.OAuth.ClientID != "loadtest" || a.OAuth.Grant != "client_credentials" {
+		t.Errorf("auth %+v: the client stays, its secret is redacted", a)
 	}
 	if rw.Target != "https://bench:xxxxx@staging.example.com/mcp" {
 		t.Errorf("target %q", rw.Target)

@@ -13,8 +13,21 @@ net.Server.prototype.listen = function (...args) {
     }
   } else if (a === undefined || typeof a === 'function' || typeof a === 'number' || /^\d+$/.test(String(a))) {
     if (a === undefined || typeof a === 'function') args.unshift(0);
-    if (typeof args[1] === 'string') args[1] = '127.0.0.1';
-    else args.splice(1, 0, '127.0.0.1');
+    if (typeof args[1] === 'string') args.splice(1, 1);
+    // Bind 127.0.0.1 now, as listen(port) with no host binds at once: with
+    // a host, listen looks it up first and address() is null until then,
+    // and some of the suite's servers read their port right after listen().
+    const quiet = process.noDeprecation;
+    process.noDeprecation = true;
+    const { TCP, constants } = process.binding('tcp_wrap');
+    process.noDeprecation = quiet;
+    const handle = new TCP(constants.SERVER);
+    const err = handle.bind('127.0.0.1', Number(args[0]));
+    if (err) {
+      process.stderr.write('loopback.cjs: cannot bind 127.0.0.1:' + args[0] + ' (' + err + ')\n');
+      process.exit(70);
+    }
+    args[0] = { handle };
   }
   this.once('listening', () => {
     const addr = this.address();

@@ -185,6 +185,9 @@ func (r *Result) fillEmpty() {
 	for k := range w.Headers {
 		w.Headers[k] = Redacted
 	}
+	if w.Auth != nil && w.Auth.OAuth.ClientSecret != "" {
+		w.Auth.OAuth.ClientSecret = Redacted
+	}
 }
 
 func emptyMap[V any](m *map[string]V) {

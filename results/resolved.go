@@ -20,6 +20,25 @@ type Workload struct {
 	// Headers maps every header name to Redacted: which headers were sent
 	// is useful, their values are secrets and are never saved.
 	Headers map[string]string `json:"headers"`
+	// Auth is the workload's OAuth client, its secret Redacted (absent
+	// when the run had none).
+	Auth *AuthSpec `json:"auth,omitempty"`
+}
+
+// AuthSpec is the workload's auth block as a result keeps it.
+type AuthSpec struct {
+	OAuth OAuthSpec `json:"oauth"`
+}
+
+// OAuthSpec is an OAuth client without its secret: client_secret is
+// Redacted when one was given, private_key the file's name.
+type OAuthSpec struct {
+	Grant             string `json:"grant"`
+	ClientID          string `json:"client_id"`
+	ClientSecret      string `json:"client_secret,omitempty"`
+	Scope             string `json:"scope,omitempty"`
+	PrivateKey        string `json:"private_key,omitempty"`
+	TokenEndpointAuth string `json:"token_endpoint_auth,omitempty"`
 }
 
 // LoadSpec is workload.Load as text.

@@ -57,6 +57,9 @@ var errorFiles = map[string]struct {
 	"zero-max-answer.yaml":          {3, 38, "turn.max_answer", "must be more than zero, such as 256MiB"},
 	"zero-handshake-timeout.yaml":   {2, 38, "load.handshake_timeout", "must be more than zero, such as 30s"},
 	"handshake-typo.yaml":           {4, 3, "load.handshake_timout", `unknown key (did you mean "handshake_timeout"?)`},
+	"auth-typo.yaml":                {6, 5, "auth.oauth.client_secert", `unknown key (did you mean "client_secret"?)`},
+	"auth-bad-grant.yaml":           {4, 18, "auth.oauth.grant", `want client_credentials or authorization_code, got "password"`},
+	"auth-unknown.yaml":             {4, 3, "auth.basic", `unknown key (want one of: oauth)`},
 }
 
 func TestErrorFiles(t *testing.T) {
@@ -171,6 +174,24 @@ func TestParseFull(t *testing.T) {
 	check("Thresholds[0] (sorted by metric)", w.Thresholds[0].Metric+": "+w.Thresholds[0].Bound, "errors: <1%")
 	check("Thresholds[1]", w.Thresholds[1].Metric+": "+w.Thresholds[1].Bound, "turn.p99: <800ms")
 	check("Thresholds[1].Parsed", w.Thresholds[1].Parsed.Text, "turn.p99<800ms")
+}
+
+func TestParseAuth(t *testing.T) {
+	w, err := LoadFile("testdata/valid/auth.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Auth == nil || w.Auth.OAuth == nil {
+		t.Fatalf("Auth = %+v; want the oauth block", w.Auth)
+	}
+	want := OAuth{Grant: "client_credentials", ClientID: "loadtest", ClientSecret: "${SECRET}", // not expanded
+		Scope: "mcp:read mcp:write", TokenEndpointAuth: "client_secret_post"}
+	if *w.Auth.OAuth != want {
+		t.Errorf("OAuth = %+v\nwant %+v", *w.Auth.OAuth, want)
+	}
+	if w, _ := LoadFile("testdata/valid/minimal.yaml"); w.Auth != nil {
+		t.Errorf("no auth block: Auth = %+v, want nil", w.Auth)
+	}
 }
 
 func TestParseDefaults(t *testing.T) {

@@ -36,6 +36,8 @@ func TestSchemaKeys(t *testing.T) {
 		{"turn", sub("turn"), turnSection().keys()},
 		{"stage", keys(root.Defs["stage"]), stageSection().keys()},
 		{"class", keys(root.Defs["class"]), classSection().keys()},
+		{"auth", sub("auth"), authSection().keys()},
+		{"auth.oauth", oauthKeys(t, root.Properties["auth"]), oauthSection().keys()},
 	} {
 		if want := slices.Sorted(slices.Values(c.want)); !slices.Equal(c.got, want) {
 			t.Errorf("%s keys: schema %v, parser %v", c.what, c.got, want)
@@ -53,4 +55,20 @@ func TestSchemaKeys(t *testing.T) {
 	if !slices.Equal(class.Properties.Expect.Enum, ExpectNames()) {
 		t.Errorf("expect enum %v, want %v", class.Properties.Expect.Enum, ExpectNames())
 	}
+}
+
+// oauthKeys is the keys of the schema's auth.oauth object.
+func oauthKeys(t *testing.T, auth json.RawMessage) []string {
+	t.Helper()
+	var a struct {
+		Properties struct {
+			OAuth struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"oauth"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(auth, &a); err != nil {
+		t.Fatal(err)
+	}
+	return slices.Sorted(maps.Keys(a.Properties.OAuth.Properties))
 }

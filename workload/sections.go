@@ -132,6 +132,10 @@ func topSection() section[Workload] {
 		set("headers", (*parser).stringMap, func(w *Workload) *map[string]string { return &w.Headers }),
 		set("allow_hosts", stringList(false), func(w *Workload) *[]string { return &w.AllowHosts }),
 		set("thresholds", (*parser).thresholds, func(w *Workload) *[]Threshold { return &w.Thresholds }),
+		{"auth", func(p *parser, w *Workload, v *yaml.Node, path string) error {
+			w.Auth = &Auth{}
+			return authSection().read(p, v, path, w.Auth)
+		}},
 	}
 }
 

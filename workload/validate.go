@@ -34,6 +34,7 @@ func (w *Workload) problems() []*Error {
 	w.checkTurn(add)
 	w.checkMix(add)
 	w.checkMaps(add)
+	w.checkAuth(add)
 	return out
 }
 

@@ -60,6 +60,7 @@ type Workload struct {
 	Headers     map[string]string // raw values as written (may contain ${ENV}); not expanded here
 	AllowHosts  []string          // non-loopback hosts the user allows a run to load
 	Thresholds  []Threshold       // parsed with the file, sorted by metric; each also as written, e.g. turn.p99: "<800ms"
+	Auth        *Auth             // an OAuth-protected server's authorization; nil: none
 
 	// InsecureCredentials lets headers go to a non-loopback host over
 	// plain http://. No key sets it: only --insecure-credentials, said

@@ -63,7 +63,7 @@ func abCommand() *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			maxAnswerFlag(),
 			handshakeTimeoutFlag(),
-		}, append(aimFlags(), metricsFlags()...)...),
+		}, append(append(aimFlags(), metricsFlags()...), oauthFlags()...)...),
 		Action: abAction,
 	}
 }
@@ -122,6 +122,12 @@ func abAction(c *cli.Context) error {
 		if err := checkAim("ab", t, wc.Headers, opts.Aim()); err != nil {
 			return err
 		}
+		tokens, closeTokens, err := oauthTokens(c, wc.Auth, t)
+		if err != nil {
+			return err
+		}
+		defer closeTokens()
+		opts.Auth = tokens
 		sides[side] = opts
 	}
 	dir := c.String("out")

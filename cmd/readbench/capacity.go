@@ -69,7 +69,7 @@ func capacityCommand() *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines on stderr"},
 			maxAnswerFlag(),
 			handshakeTimeoutFlag(),
-		}, append(aimFlags(), metricsFlags()...)...),
+		}, append(append(aimFlags(), metricsFlags()...), oauthFlags()...)...),
 		Action: capacityAction,
 	}
 }
@@ -128,6 +128,12 @@ func capacityAction(c *cli.Context) error {
 	if err := checkAim("capacity", w.Target, w.Headers, opts.Aim()); err != nil {
 		return err
 	}
+	tokens, closeTokens, err := oauthTokens(c, w.Auth, w.Target)
+	if err != nil {
+		return err
+	}
+	defer closeTokens()
+	opts.Auth = tokens
 	if !(c.Duration("step-duration") > 0) || c.Duration("step-warmup") < 0 {
 		return cli.Exit("capacity: --step-duration must be above 0 and --step-warmup not negative", exitUsage)
 	}

@@ -39,7 +39,7 @@ func checkCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Usage: "table or json", Value: "table"},
 			maxAnswerFlag(),
 			handshakeTimeoutFlag(),
-		}, aimFlags()...),
+		}, append(aimFlags(), oauthFlags()...)...),
 		Action: checkAction,
 	}
 }
@@ -75,8 +75,13 @@ func checkAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	tokens, closeTokens, err := oauthTokens(c, nil, target)
+	if err != nil {
+		return err
+	}
+	defer closeTokens()
 	rep, err := contract.Check(c.Context, contract.Options{
-		Target: target, Protocol: c.String("protocol"), Headers: headers,
+		Target: target, Protocol: c.String("protocol"), Headers: headers, Auth: tokens,
 		EmbeddedCommand: set.EmbeddedCommand, Client: set.Client,
 		Sample: c.Int("sample"), Timeout: c.Duration("timeout"),
 		CancelURI: c.String("cancel-uri"), ReadPath: c.String("read-path"),

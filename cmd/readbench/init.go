@@ -32,7 +32,7 @@ func initCommand() *cli.Command {
 			handshakeTimeoutFlag(),
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto", Value: workload.DefaultProtocol},
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` for the target (repeatable; ${VAR} is expanded)"},
-		}, aimFlags()...),
+		}, append(aimFlags(), oauthFlags()...)...),
 		Action: initAction,
 	}
 }
@@ -71,9 +71,14 @@ func initAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	tokens, closeTokens, err := oauthTokens(c, nil, target)
+	if err != nil {
+		return err
+	}
+	defer closeTokens()
 	tell, stopSetup := setupPrinter(c.App.ErrWriter, targetName(target), set.HandshakeTimeout)
 	cat, err := driver.Discover(c.Context, driver.DiscoverOptions{
-		Target: target, Protocol: c.String("protocol"), Headers: headers,
+		Target: target, Protocol: c.String("protocol"), Headers: headers, Auth: tokens,
 		EmbeddedCommand: set.EmbeddedCommand, Client: set.Client, Aim: aim,
 		HandshakeTimeout: set.HandshakeTimeout, Setup: tell,
 	})

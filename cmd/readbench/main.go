@@ -116,6 +116,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			mergeCommand(),
 			capacityCommand(),
 			abCommand(),
+			loginCommand(),
 		},
 	}
 	for _, c := range app.Commands {

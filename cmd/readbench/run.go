@@ -56,7 +56,7 @@ func runCommand() *cli.Command {
 			thresholdFlag(),
 			maxAnswerFlag(),
 			handshakeTimeoutFlag(),
-		}, append(append(append(append(aimFlags(), profileFlags()...), shardFlags()...), metricsFlags()...), liveFlags()...)...),
+		}, append(append(append(append(append(aimFlags(), profileFlags()...), shardFlags()...), metricsFlags()...), liveFlags()...), oauthFlags()...)...),
 		Action: runAction,
 	}
 }
@@ -98,6 +98,12 @@ func runAction(c *cli.Context) error {
 	if err := checkAim("run", w.Target, w.Headers, opts.Aim()); err != nil {
 		return err
 	}
+	tokens, closeTokens, err := oauthTokens(c, w.Auth, w.Target)
+	if err != nil {
+		return err
+	}
+	defer closeTokens()
+	opts.Auth = tokens
 	stopProfiles, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)

@@ -1,0 +1,327 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+)
+
+// LoginConfig is readbench login's: the Config of the client (a
+// pre-registered one, or none, for dynamic registration or a client ID
+// metadata document), and how the person approves.
+type LoginConfig struct {
+	Config
+	// ClientMetadataURL is the https URL of the client's metadata document
+	// (a client ID metadata document): used as the client id when the
+	// authorization server supports them and no client id is given.
+	ClientMetadataURL string
+	// Headless follows the authorization URL with an HTTP client instead
+	// of a person's browser: for test authorization servers that approve
+	// without one.
+	Headless bool
+	// Open shows the authorization URL to the person (a browser); nil or
+	// failing, the URL is printed to Out.
+	Open func(url string) error
+	Out  io.Writer
+}
+
+// Login is what a login obtained and proved: the cached entry and the
+// token that got in.
+type Login struct {
+	Entry   *Entry
+	Token   Token
+	Granted []string
+}
+
+// Summary is what login prints: the resource, the scope granted and when
+// the token expires; never the token.
+func (l *Login) Summary(now time.Time) string {
+	scope := strings.Join(l.Granted, " ")
+	if scope == "" {
+		scope = "(none named)"
+	}
+	return fmt.Sprintf("resource %s\nscope    %s\nexpires  %s\n", l.Entry.Resource, scope, expiresIn(l.Token, now))
+}
+
+// maxLoginStepUps bounds re-authorizations during login (for more
+// scope, or after the server moved to another authorization server).
+const maxLoginStepUps = 2
+
+// RunLogin obtains tokens for cfg.Target (the authorization code flow
+// with PKCE, or the machine grant cfg names), proves them with an
+// authenticated initialize, and caches them for the other commands.
+func RunLogin(ctx context.Context, cfg LoginConfig) (*Login, error) {
+	if cfg.Grant == "" {
+		cfg.Grant = GrantAuthorizationCode
+	}
+	if cfg.ClientSecret != "" && len(cfg.PrivateKey) > 0 {
+		return nil, errors.New("oauth: give a client secret or a private key, not both")
+	}
+	if cfg.Grant == GrantClientCredentials {
+		return machineLogin(ctx, cfg.Config)
+	}
+	if cfg.Grant != GrantAuthorizationCode {
+		return nil, cfg.Validate()
+	}
+	hc := cfg.httpClient()
+	var ch Challenge
+	refusal, err := probe(ctx, hc, cfg.Target)
+	if err != nil {
+		return nil, err
+	}
+	if refusal != nil {
+		ch = refusal.Challenge
+	}
+	md, err := Discover(ctx, hc, cfg.Target, ch)
+	if err != nil {
+		return nil, err
+	}
+	scope := chooseScope(cfg.Scope, ch, md, true)
+	for stepUps := 0; ; stepUps++ {
+		l, err := authorize(ctx, cfg, md, scope)
+		if err != nil {
+			return nil, err
+		}
+		err = CheckAccess(ctx, hc, cfg.Target, l.Token.Value)
+		var r *Refusal
+		if errors.As(err, &r) && stepUps < maxLoginStepUps {
+			switch {
+			case r.Status == http.StatusForbidden && r.Challenge.InsufficientScope():
+				if wider := union(scope, r.Challenge.Scope); len(wider) > len(scope) {
+					scope = wider
+					continue
+				}
+			case r.Status == http.StatusUnauthorized:
+				// The fresh token was refused: the server may have moved to
+				// another authorization server. Discover again and start over
+				// (registering anew with a new one).
+				if md, err = Discover(ctx, hc, cfg.Target, r.Challenge); err != nil {
+					return nil, err
+				}
+				scope = chooseScope(cfg.Scope, r.Challenge, md, true)
+				continue
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("the token was issued but the server did not let readbench in: %w", err)
+		}
+		return l, SaveEntry(cfg.CacheDir, l.Entry)
+	}
+}
+
+// machineLogin is login with the client credentials grant: the token is
+// obtained as a run would, proved and cached.
+func machineLogin(ctx context.Context, cfg Config) (*Login, error) {
+	s, err := New(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	t, err := s.Token(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckAccess(ctx, cfg.httpClient(), cfg.Target, t.Value); err != nil {
+		var r *Refusal
+		if !errors.As(err, &r) {
+			return nil, err
+		}
+		if t, err = s.Refused(ctx, t, r.Status, r.Header); err != nil {
+			return nil, err
+		}
+		if err := CheckAccess(ctx, cfg.httpClient(), cfg.Target, t.Value); err != nil {
+			return nil, fmt.Errorf("the token was issued but the server did not let readbench in: %w", err)
+		}
+	}
+	e := &Entry{
+		Target: cfg.Target, Resource: s.cl.resource, Issuer: s.cl.issuer, TokenEndpoint: s.cl.tokenURL, ClientID: s.cl.id,
+		AuthMethod: s.cl.method, Grant: GrantClientCredentials, Scope: s.Granted(),
+		AccessToken: t.Value, Expiry: t.Expiry, Saved: cfg.now(),
+	}
+	return &Login{Entry: e, Token: t, Granted: s.Granted()}, SaveEntry(cfg.CacheDir, e)
+}
+
+// authorize runs one authorization code flow with PKCE (S256) through a
+// 127.0.0.1 redirect listener.
+func authorize(ctx context.Context, cfg LoginConfig, md *Metadata, scope []string) (*Login, error) {
+	if md.AS.AuthorizationEndpoint == "" {
+		return nil, errors.New("the authorization server has no authorization_endpoint")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("the redirect listener: %w", err)
+	}
+	redirect := "http://" + ln.Addr().String() + "/callback"
+	cl, err := loginClient(ctx, cfg, md, redirect)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	state := randomHex(16)
+	verifier := oauth2.GenerateVerifier()
+	conf := cl.oauth2Config(scope, redirect)
+	authURL := conf.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", md.Resource))
+
+	got := make(chan url.Values, 1)
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/callback" {
+			http.NotFound(w, r)
+			return
+		}
+		select {
+		case got <- r.URL.Query():
+		default:
+		}
+		fmt.Fprintln(w, "readbench: authorization received; you may close this window.")
+	})}
+	served := make(chan struct{})
+	go func() { defer close(served); _ = srv.Serve(ln) }()
+	defer func() { _ = srv.Close(); <-served }()
+
+	follow := make(chan error, 1)
+	if cfg.Headless {
+		go func() { follow <- followHeadless(ctx, cfg.httpClient(), authURL) }()
+	} else if cfg.Open == nil || cfg.Open(authURL) != nil {
+		if cfg.Out != nil {
+			fmt.Fprintf(cfg.Out, "Open this URL to authorize readbench:\n%s\n", authURL)
+		}
+	}
+	var q url.Values
+	select {
+	case q = <-got:
+	case err := <-follow:
+		if err == nil {
+			select {
+			case q = <-got:
+			default:
+				return nil, errors.New("headless login: the authorization server never redirected to readbench's redirect URI")
+			}
+		} else {
+			return nil, fmt.Errorf("headless login: %w", err)
+		}
+	case <-ctx.Done():
+		return nil, fmt.Errorf("waiting for the authorization: %w", ctx.Err())
+	}
+	if e := q.Get("error"); e != "" {
+		return nil, fmt.Errorf("the authorization server refused: %s %s", e, q.Get("error_description"))
+	}
+	if q.Get("state") != state {
+		return nil, errors.New("the authorization response's state does not match the request's")
+	}
+	if err := checkIss(q, md.AS); err != nil {
+		return nil, err
+	}
+	code := q.Get("code")
+	if code == "" {
+		return nil, errors.New("the authorization response has no code")
+	}
+	tok, err := cl.exchange(ctx, code, verifier, redirect, scope)
+	if err != nil {
+		return nil, fmt.Errorf("exchanging the authorization code: %w", err)
+	}
+	granted := scope
+	if g, ok := tok.Extra("scope").(string); ok && g != "" {
+		granted = strings.Fields(g)
+	}
+	e := &Entry{
+		Target: cfg.Target, Resource: md.Resource, Issuer: md.AS.Issuer, TokenEndpoint: cl.tokenURL,
+		ClientID: cl.id, ClientSecret: cl.secret, AuthMethod: cl.method, Grant: GrantAuthorizationCode,
+		Scope: scope, AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry, Saved: cfg.now(),
+	}
+	return &Login{Entry: e, Token: Token{Value: tok.AccessToken, Expiry: tok.Expiry, Serial: 1}, Granted: granted}, nil
+}
+
+// checkIss applies RFC 9207: an iss in the authorization response must be
+// the issuer's, and must be there when the server says it sends one.
+func checkIss(q url.Values, as *oauthex.AuthServerMeta) error {
+	iss, present := q.Get("iss"), q.Has("iss")
+	switch {
+	case present && iss != as.Issuer: // compared as strings, never normalized (RFC 9207 §2.4)
+		return fmt.Errorf("the authorization response comes from issuer %q, not %q", iss, as.Issuer)
+	case !present && as.AuthorizationResponseIssParameterSupported:
+		return errors.New("the authorization server promises an iss parameter but its response has none")
+	}
+	return nil
+}
+
+// loginClient is the client a person's login uses: the pre-registered
+// one, a client ID metadata document's URL, or one registered now
+// (RFC 7591), in that order.
+func loginClient(ctx context.Context, cfg LoginConfig, md *Metadata, redirect string) (*client, error) {
+	c := cfg.Config
+	switch {
+	case c.ClientID != "":
+	case cfg.ClientMetadataURL != "" && md.AS.ClientIDMetadataDocumentSupported:
+		c.ClientID = cfg.ClientMetadataURL
+	case md.AS.RegistrationEndpoint != "":
+		reg, err := oauthex.RegisterClient(ctx, md.AS.RegistrationEndpoint, &oauthex.ClientRegistrationMetadata{
+			RedirectURIs: []string{redirect}, ClientName: "readbench",
+			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
+			TokenEndpointAuthMethod: MethodNone, ApplicationType: "native", // a loopback redirect: a native application (OpenID Connect Registration)
+		}, c.httpClient())
+		if err != nil {
+			return nil, fmt.Errorf("dynamic client registration at %s: %w", md.AS.RegistrationEndpoint, err)
+		}
+		c.ClientID, c.ClientSecret = reg.ClientID, reg.ClientSecret
+		if reg.TokenEndpointAuthMethod != "" && c.AuthMethod == "" {
+			c.AuthMethod = reg.TokenEndpointAuthMethod
+		}
+	default:
+		return nil, errors.New("the authorization server offers no dynamic client registration: give --oauth-client-id (a pre-registered client)")
+	}
+	return newClient(c, md)
+}
+
+// followHeadless opens the authorization URL with an HTTP client and
+// follows its redirects until the redirect to readbench's 127.0.0.1
+// listener has been delivered.
+func followHeadless(ctx context.Context, hc *http.Client, authURL string) error {
+	h := *hc
+	h.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 10 {
+			return errors.New("more than 10 redirects")
+		}
+		return nil
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
+	if err != nil {
+		return err
+	}
+	res, err := h.Do(req)
+	if err != nil {
+		return fmt.Errorf("following the authorization URL: %w", redactURLError(err))
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
+	if res.StatusCode >= 400 {
+		return fmt.Errorf("the authorization endpoint answered %d at %s", res.StatusCode, res.Request.URL.Redacted())
+	}
+	return nil
+}
+
+// redactURLError drops the URL (which carries the code) from a redirect
+// error.
+func redactURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s: %w", ue.Op, ue.Err)
+	}
+	return err
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
