@@ -27,7 +27,6 @@ type httpTransport struct {
 	client    *http.Client
 	headers   http.Header    // from the workload, already expanded
 	maxAnswer int64          // bytes; a bigger answer is a protocol failure of its read
-	bufs      readBufs       // what each read in flight reads its answer through
 	bg        sync.WaitGroup // notifications/cancelled and replies being POSTed; close waits
 
 	mu        sync.Mutex
@@ -176,9 +175,9 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 	}
 	var a *Response
 	if req.read != nil {
-		rb := t.bufs.get()
+		rb := sharedReadBufs.get()
 		a, err = readHTTPRead(resp, req.ID, t.maxAnswer, req.read, t.replyInBackground, rb)
-		t.bufs.put(rb)
+		sharedReadBufs.put(rb)
 	} else {
 		a, err = readHTTPAnswer(resp, req.ID, t.maxAnswer, t.replyInBackground)
 	}

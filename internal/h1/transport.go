@@ -18,7 +18,6 @@
 package h1
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -150,11 +149,9 @@ func (t *Transport) get(ctx context.Context, key string) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &conn{t: t, key: key, nc: nc}
+	c := &conn{t: t, key: key, nc: nc, raw: rawConn(nc)}
 	c.lim = limitReader{r: nc, left: -1}
-	c.br = bufio.NewReaderSize(&c.lim, bufSize)
 	c.out = countWriter{w: nc}
-	c.bw = bufio.NewWriterSize(&c.out, bufSize)
 	return c, nil
 }
 
@@ -244,15 +241,26 @@ func requestBody(req *http.Request) ([]byte, error) {
 }
 
 // limitReader bounds what is read while a response's head is parsed; left
-// < 0 is no bound.
+// < 0 is no bound. Its first bytes are those awaitResponse read (already
+// counted in left), in firstBuf, given back once read.
 type limitReader struct {
-	r    io.Reader
-	left int64
+	r        io.Reader
+	left     int64
+	first    []byte
+	firstBuf *[bufSize]byte
 }
 
 var errHeadTooLarge = errors.New("h1: the response's status line and headers exceed 1 MiB")
 
 func (l *limitReader) Read(p []byte) (int, error) {
+	if len(l.first) > 0 {
+		n := copy(p, l.first)
+		l.first = l.first[n:]
+		if len(l.first) == 0 {
+			l.dropFirst()
+		}
+		return n, nil
+	}
 	if l.left < 0 {
 		return l.r.Read(p)
 	}

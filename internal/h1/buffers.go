@@ -1,0 +1,89 @@
+package h1
+
+import (
+	"bufio"
+	"io"
+	"sync"
+)
+
+// A connection holds buffers only while it moves bytes: a request's
+// writer while the request is written, a response's reader from the
+// response's first byte until its body has been read. A connection that
+// waits for its answer (a server that takes a second) or sits idle in the
+// pool holds neither, so a run of thousands of reads in flight costs a
+// connection each, not a connection and 8 KiB of buffers. The buffers
+// come from pools shared by every Transport of the process (net/http's
+// bufio pools are shared the same way): how many exist follows the I/O
+// under way at one moment, not the connections or sessions open.
+var (
+	writers sync.Pool // *bufio.Writer of bufSize
+	readers sync.Pool // *bufio.Reader of bufSize
+	chunks  sync.Pool // *[bufSize]byte: a response's first bytes (awaitResponse)
+)
+
+func getWriter(w io.Writer) *bufio.Writer {
+	if bw, ok := writers.Get().(*bufio.Writer); ok {
+		bw.Reset(w)
+		return bw
+	}
+	return bufio.NewWriterSize(w, bufSize)
+}
+
+func putWriter(bw *bufio.Writer) {
+	bw.Reset(nil)
+	writers.Put(bw)
+}
+
+func getReader(r io.Reader) *bufio.Reader {
+	if br, ok := readers.Get().(*bufio.Reader); ok {
+		br.Reset(r)
+		return br
+	}
+	return bufio.NewReaderSize(r, bufSize)
+}
+
+func getChunk() *[bufSize]byte {
+	if b, ok := chunks.Get().(*[bufSize]byte); ok {
+		return b
+	}
+	return new([bufSize]byte)
+}
+
+// dropReader gives the connection's reader back to the pool, once no
+// byte it buffers is wanted: the response was read to its end, or the
+// connection is closed.
+func (c *conn) dropReader() {
+	if c.br != nil {
+		c.br.Reset(nil)
+		readers.Put(c.br)
+		c.br = nil
+	}
+	c.lim.dropFirst()
+}
+
+// awaitResponse waits for the response's first bytes and sets up the
+// reader that parses it. Where the connection allows (a socket), the
+// wait holds no buffer: a chunk is taken only for the read that follows
+// readiness, in the same number of syscalls as a plain read (awaitFirst),
+// and its bytes are the reader's first.
+func (c *conn) awaitResponse() error {
+	if c.raw != nil {
+		chunk, n, err := awaitFirst(c.raw)
+		if err != nil {
+			return err
+		}
+		c.lim.first, c.lim.firstBuf = chunk[:n], chunk
+		c.lim.left -= int64(n)
+	}
+	c.br = getReader(&c.lim)
+	_, err := c.br.Peek(1)
+	return err
+}
+
+// dropFirst gives back the chunk of a response's first bytes.
+func (l *limitReader) dropFirst() {
+	if l.firstBuf != nil {
+		chunks.Put(l.firstBuf)
+		l.first, l.firstBuf = nil, nil
+	}
+}
