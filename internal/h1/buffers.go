@@ -16,10 +16,60 @@ import (
 // bufio pools are shared the same way): how many exist follows the I/O
 // under way at one moment, not the connections or sessions open.
 var (
+	bodies  sync.Pool // *[]byte: a request's body until it is written (reqBody)
 	writers sync.Pool // *bufio.Writer of bufSize
 	readers sync.Pool // *bufio.Reader of bufSize
 	chunks  sync.Pool // *[bufSize]byte: a response's first bytes (awaitResponse)
 )
+
+// reqBody holds a request's body from RoundTrip's start until the
+// request is written (or RoundTrip ends): a request whose answer takes a
+// second holds no copy of its body meanwhile. It is RoundTrip's own
+// value, so the buffer goes back to the pool once.
+type reqBody struct{ p *[]byte }
+
+// bytes is the body (nil when there is none, or once released).
+func (b *reqBody) bytes() []byte {
+	if b.p == nil {
+		return nil
+	}
+	return *b.p
+}
+
+// release gives the body's buffer back; a second call does nothing.
+func (b *reqBody) release() {
+	if b.p != nil {
+		*b.p = (*b.p)[:0]
+		bodies.Put(b.p)
+		b.p = nil
+	}
+}
+
+// readBody reads r to its end into a buffer of the pool.
+func readBody(r io.Reader) (reqBody, error) {
+	p, ok := bodies.Get().(*[]byte)
+	if !ok {
+		p = new([]byte)
+	}
+	b := reqBody{p: p}
+	buf := *p
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			*p = buf
+			return b, nil
+		}
+		if err != nil {
+			*p = buf
+			b.release()
+			return reqBody{}, err
+		}
+	}
+}
 
 func getWriter(w io.Writer) *bufio.Writer {
 	if bw, ok := writers.Get().(*bufio.Writer); ok {

@@ -36,9 +36,11 @@ var errNothingWritten = errors.New("h1: the connection failed before the request
 var aLongTimeAgo = time.Unix(1, 0)
 
 // roundTrip writes req (its head from req, its body given) and reads the
-// response's head. The context ends every wait by setting a past deadline
-// on the connection, which is then never reused.
-func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*http.Response, error) {
+// response's head. The body is released once written: it is kept only for
+// a request none of whose bytes left (RoundTrip sends it again). The
+// context ends every wait by setting a past deadline on the connection,
+// which is then never reused.
+func (c *conn) roundTrip(ctx context.Context, req *http.Request, body *reqBody) (*http.Response, error) {
 	var cancelled atomic.Bool
 	stop := context.AfterFunc(ctx, func() {
 		cancelled.Store(true)
@@ -52,8 +54,8 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*
 	}
 	c.out.n = 0
 	bw := getWriter(&c.out)
-	writeHead(bw, req, len(body))
-	bw.Write(body)
+	writeHead(bw, req, len(body.bytes()))
+	bw.Write(body.bytes())
 	err := bw.Flush()
 	putWriter(bw)
 	if err != nil {
@@ -62,6 +64,7 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*
 		}
 		return fail(fmt.Errorf("h1: writing the request: %w", err))
 	}
+	body.release()
 	c.lim.left = MaxHeaderBytes + bufSize
 	if err := c.awaitResponse(); err != nil {
 		return fail(fmt.Errorf("h1: waiting for the response: %w", err))

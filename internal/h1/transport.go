@@ -88,13 +88,14 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer body.release()
 	key := hostPort(req.URL.Host)
 	for attempt := 0; ; attempt++ {
 		c, err := t.get(ctx, key)
 		if err != nil {
 			return nil, err
 		}
-		resp, err := c.roundTrip(ctx, req, body)
+		resp, err := c.roundTrip(ctx, req, &body)
 		if err == nil {
 			return resp, nil
 		}
@@ -224,18 +225,20 @@ func closeBody(req *http.Request) {
 
 // requestBody reads a request's body whole (readbench's requests are
 // small JSON messages) so that it can be written with the head in one
-// syscall and sent again on a new connection.
-func requestBody(req *http.Request) ([]byte, error) {
+// syscall and sent again on a new connection. The bytes are in a buffer
+// of the bodies pool (buffers.go) until the request is out.
+func requestBody(req *http.Request) (reqBody, error) {
 	if req.Body == nil || req.Body == http.NoBody {
-		return nil, nil
+		return reqBody{}, nil
 	}
 	defer req.Body.Close()
-	b, err := io.ReadAll(req.Body)
+	b, err := readBody(req.Body)
 	if err != nil {
-		return nil, fmt.Errorf("h1: reading the request body: %w", err)
+		return reqBody{}, fmt.Errorf("h1: reading the request body: %w", err)
 	}
-	if req.ContentLength > 0 && int64(len(b)) != req.ContentLength {
-		return nil, fmt.Errorf("h1: the request body has %d bytes, its ContentLength says %d", len(b), req.ContentLength)
+	if n := len(b.bytes()); req.ContentLength > 0 && int64(n) != req.ContentLength {
+		b.release()
+		return reqBody{}, fmt.Errorf("h1: the request body has %d bytes, its ContentLength says %d", n, req.ContentLength)
 	}
 	return b, nil
 }
