@@ -112,15 +112,17 @@ func startSimHTTP(b *testing.B) string {
 	return strings.TrimSpace(line)
 }
 
-// memUse is the heap and stacks in use after a collection: what the
-// process holds, without the garbage waiting for the next one.
-type memUse struct{ heap, stack int64 }
+// memUse is the heap and stacks in use after two collections: what the
+// process holds, without the garbage waiting for the next one nor the
+// buffers pooled for the next answers (a pool's are dropped over two).
+type memUse struct{ heap, stack, alloc int64 }
 
 func memInUse() memUse {
 	runtime.GC()
+	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	return memUse{heap: int64(m.HeapInuse), stack: int64(m.StackInuse)}
+	return memUse{heap: int64(m.HeapInuse), stack: int64(m.StackInuse), alloc: int64(m.HeapAlloc)}
 }
 
 func (m memUse) total() int64 { return m.heap + m.stack }
@@ -136,7 +138,8 @@ func (m memUse) total() int64 { return m.heap + m.stack }
 //	READBENCH_MEM_HEAPPROFILE=/tmp/inflight.pprof go test -run '^$' -bench BenchmarkMemoryInFlight -benchtime 1x ./client/
 //
 // B/read-in-flight-stack is the part of B/read-in-flight that is
-// goroutine stacks. With READBENCH_MEM_HEAPPROFILE every allocation is
+// goroutine stacks; B/idle-session-live the bytes of live objects of an
+// idle session (HeapAlloc), without the spans they share with freed ones. With READBENCH_MEM_HEAPPROFILE every allocation is
 // sampled and two profiles are written: FILE while the reads are in
 // flight and FILE.idle with the sessions idle (go tool pprof
 // -sample_index=inuse_space -base FILE.idle FILE: a read in flight).
@@ -189,6 +192,7 @@ func BenchmarkMemoryInFlight(b *testing.B) {
 		writeHeapProfile(b, profile+".idle")
 	}
 	perSession := float64(idle.total()-base.total()) / float64(nSessions)
+	perSessionLive := float64(idle.alloc-base.alloc) / float64(nSessions)
 
 	var perRead, perReadStack float64
 	b.ResetTimer()
@@ -220,6 +224,7 @@ func BenchmarkMemoryInFlight(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(perSession, "B/idle-session")
+	b.ReportMetric(perSessionLive, "B/idle-session-live")
 	b.ReportMetric(perRead/float64(b.N), "B/read-in-flight")
 	b.ReportMetric(perReadStack/float64(b.N), "B/read-in-flight-stack")
 	b.ReportMetric(0, "ns/op")
