@@ -8,8 +8,10 @@
 // the two transports). A load generator that costs more than the server it
 // measures measures itself, so readbench's plain-http requests go through
 // this transport: the caller writes the request in one syscall, reads the
-// response through the connection's buffer, and the connection goes back
-// to an idle pool when the body has been read to its end.
+// response through a buffer the connection holds from the response's
+// first byte to its end (buffers.go: a connection waiting or idle holds
+// none), and the connection goes back to an idle pool when the body has
+// been read to its end.
 //
 // What it leaves to a fallback (net/http's Transport): https (TLS and
 // HTTP/2) and any scheme but http. Responses are parsed by net/http's own
