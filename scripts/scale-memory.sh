@@ -16,7 +16,10 @@
 #             (in flight - idle) / reads is the cost of a read in flight.
 #
 # Prints the three peak RSS figures, the two per-unit figures and PASS or
-# FAIL for each bound; exits 1 when one fails.
+# FAIL for each bound; exits 1 when one fails. A peak includes opening the
+# sessions: when all of them connect at once, their handshakes' stacks and
+# garbage at one moment are most of the idle figure (bounded connect
+# parallelism, issue 21 item 2, is what lowers it).
 #
 #   ./scripts/scale-memory.sh                  # 2,000 sessions, 10,000 reads in flight, 10s each
 #   SESSIONS=500 TURNS=500 ./scripts/scale-memory.sh
