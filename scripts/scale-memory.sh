@@ -15,13 +15,16 @@
 #             flight (4 × TURNS reads), each held 1 s by the server:
 #             (in flight - idle) / reads is the cost of a read in flight.
 #
-# Prints the three peak RSS figures, the two per-unit figures and PASS or
+# With REPEAT=n each run is done n times and the median of each peak is
+# taken (peaks move between runs on a busy machine). Prints the three peak
+# RSS figures, the two per-unit figures and PASS or
 # FAIL for each bound; exits 1 when one fails. A peak includes opening the
 # sessions: when all of them connect at once, their handshakes' stacks and
 # garbage at one moment are most of the idle figure (bounded connect
 # parallelism, issue 21 item 2, is what lowers it).
 #
 #   ./scripts/scale-memory.sh                  # 2,000 sessions, 10,000 reads in flight, 10s each
+#   REPEAT=3 ./scripts/scale-memory.sh         # the median of 3 rounds; about 4 minutes
 #   SESSIONS=500 TURNS=500 ./scripts/scale-memory.sh
 #
 # Needs Go, python3 and GNU time (/usr/bin/time). The open-files limit is
@@ -30,6 +33,7 @@
 # included.
 set -euo pipefail
 
+REPEAT=${REPEAT:-1}
 SESSIONS=${SESSIONS:-2000}
 TURNS=${TURNS:-2500}
 DURATION=${DURATION:-10s}
@@ -53,6 +57,7 @@ die() { echo "scale-memory.sh: $*" >&2; exit 1; }
 for c in go python3; do command -v "$c" >/dev/null || die "needs $c"; done
 secs=${DURATION%s}
 [[ $secs =~ ^[0-9]+$ ]] || die "DURATION must be whole seconds, such as 10s"
+[[ $REPEAT =~ ^[1-9][0-9]*$ ]] || die "REPEAT must be a count of at least 1"
 
 # A connection per read in flight and per session, on each side, and some
 # to spare.
@@ -97,17 +102,26 @@ print("  %s: %d reads, %d ok%s" % (sys.argv[2], t["scheduled"], t["outcomes"].ge
 PY
 	tail -n 1 "$tmp/$1.time"
 }
-echo "base: 1 session, 1 turn/s for $DURATION" >&2
-rss_base=$(run base)
-echo "idle: $SESSIONS sessions, 1 turn/s for $DURATION" >&2
-rss_idle=$(run idle)
-echo "in flight: $SESSIONS sessions, $reads reads in flight (closed model, $TURNS turns of 4, 1 s server delay) for $DURATION" >&2
-rss_inflight=$(run inflight)
+rss_base= rss_idle= rss_inflight=
+for round in $(seq "$REPEAT"); do
+	echo "round $round/$REPEAT" >&2
+	echo "base: 1 session, 1 turn/s for $DURATION" >&2
+	rss_base+="$(run base),"
+	echo "idle: $SESSIONS sessions, 1 turn/s for $DURATION" >&2
+	rss_idle+="$(run idle),"
+	echo "in flight: $SESSIONS sessions, $reads reads in flight (closed model, $TURNS turns of 4, 1 s server delay) for $DURATION" >&2
+	rss_inflight+="$(run inflight),"
+done
 
 python3 - "$rss_base" "$rss_idle" "$rss_inflight" "$SESSIONS" "$reads" \
 	"$MAX_RSS_MIB" "$MAX_PER_READ_KIB" "$MAX_PER_SESSION_KIB" <<'PY'
-import sys
-base, idle, inflight, sessions, reads, max_rss, max_read, max_session = map(int, sys.argv[1:])
+import statistics, sys
+rounds = [[int(x) for x in a.split(",") if x] for a in sys.argv[1:4]]
+if len(rounds[0]) > 1:
+    for name, r in zip(("base", "idle", "in flight"), rounds):
+        print("peak RSS of %s, each round: %s MiB" % (name, ", ".join("%.1f" % (x / 1024) for x in r)))
+base, idle, inflight = (statistics.median(r) for r in rounds)  # the median round of each
+sessions, reads, max_rss, max_read, max_session = map(int, sys.argv[4:])
 per_session = (idle - base) / sessions  # KiB
 per_read = (inflight - idle) / reads
 fails = 0
@@ -116,7 +130,7 @@ def line(what, value, bound, unit):
     ok = value <= bound
     fails += not ok
     print("%-44s %9.1f %s  (bound %d %s)  %s" % (what, value, unit, bound, unit, "PASS" if ok else "FAIL"))
-print("peak RSS of readbench: base %.1f MiB, %d idle sessions %.1f MiB, %d reads in flight %.1f MiB"
+print("peak RSS of readbench (median round): base %.1f MiB, %d idle sessions %.1f MiB, %d reads in flight %.1f MiB"
       % (base / 1024, sessions, idle / 1024, reads, inflight / 1024))
 line("peak RSS, %d reads in flight" % reads, inflight / 1024, max_rss, "MiB")
 line("per read in flight ((in flight - idle) / reads)", per_read, max_read, "KiB")
