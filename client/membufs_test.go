@@ -2,6 +2,8 @@ package client
 
 import (
 	"bytes"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -71,4 +73,27 @@ func TestMetaBuiltOncePerVersion(t *testing.T) {
 	if _, ok := s.withMeta(map[string]any{})["_meta"]; ok {
 		t.Error("a handshake-era request carries _meta")
 	}
+}
+
+// TestHTTPSFallbackMadeAtFirstUse: a session's pool makes its net/http
+// Transport (TLS, HTTP/2) only when an https request comes: a plain http
+// session never pays for it, and an https one still goes through it.
+func TestHTTPSFallbackMadeAtFirstUse(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	defer srv.Close()
+	rt := newHTTPRoundTripper()
+	lazy := rt.Fallback.(*lazyTransport)
+	rt.CloseIdleConnections()
+	if lazy.get(false) != nil {
+		t.Fatal("the fallback was made before any https request")
+	}
+	req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
+	_, err := rt.RoundTrip(req) // the test server's certificate is not trusted
+	if err == nil || !strings.Contains(err.Error(), "certificate") {
+		t.Errorf("https request: %v, want a certificate error from the TLS fallback", err)
+	}
+	if lazy.get(false) == nil {
+		t.Error("an https request did not make the fallback")
+	}
+	rt.CloseIdleConnections()
 }
