@@ -31,8 +31,8 @@
 //     answer is decided here only (errorKind for JSON-RPC codes,
 //     toolCodeKind for the read tool's codes, statusKind for HTTP
 //     statuses). Each resources/read answer is scanned once as it streams
-//     in, in pieces through a fixed buffer per connection or read in
-//     flight (httpread.go, ssestream.go, inbound.go), never held whole and
+//     in, in pieces through a fixed buffer per connection or per answer
+//     arriving (httpread.go, ssestream.go, inbound.go), never held whole and
 //     never decoded into Go values, for its kind (ok, not found, ...
 //     unusable), its sizes, its shape findings and, when asked
 //     (WithDigest), the SHA-256 of its decoded content;

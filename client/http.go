@@ -29,7 +29,6 @@ type httpTransport struct {
 	client    *http.Client
 	headers   http.Header    // from the workload, already expanded
 	maxAnswer int64          // bytes; a bigger answer is a protocol failure of its read
-	bufs      readBufs       // what each read in flight reads its answer through
 	bg        sync.WaitGroup // notifications/cancelled and replies being POSTed; close waits
 	auth      *bearer        // the target's tokens (nil: none)
 	fixed     fixedHeaders   // see post
@@ -139,16 +138,48 @@ func newHTTPRoundTripper() *h1.Transport {
 		DialContext:    dial,
 		MaxIdlePerHost: 1024,
 		IdleTimeout:    90 * time.Second,
-		Fallback: &http.Transport{
-			Proxy:               nil, // a benchmark measures the server, not a proxy
-			DialContext:         dial,
-			TLSHandshakeTimeout: 10 * time.Second,
-			MaxIdleConns:        0,
-			MaxIdleConnsPerHost: 1024,
-			IdleConnTimeout:     90 * time.Second,
-			DisableCompression:  true, // wire bytes are the bytes the server sent
-			ForceAttemptHTTP2:   true,
-		},
+		Fallback: &lazyTransport{make: func() *http.Transport {
+			return &http.Transport{
+				Proxy:               nil, // a benchmark measures the server, not a proxy
+				DialContext:         dial,
+				TLSHandshakeTimeout: 10 * time.Second,
+				MaxIdleConns:        0,
+				MaxIdleConnsPerHost: 1024,
+				IdleConnTimeout:     90 * time.Second,
+				DisableCompression:  true, // wire bytes are the bytes the server sent
+				ForceAttemptHTTP2:   true,
+			}
+		}},
+	}
+}
+
+// lazyTransport is the https fallback of a session's pool, made at its
+// first request: a session over plain http (thousands of them in one run)
+// never pays for a net/http Transport it does not use.
+type lazyTransport struct {
+	make func() *http.Transport
+	mu   sync.Mutex
+	t    *http.Transport
+}
+
+func (l *lazyTransport) get(create bool) *http.Transport {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.t == nil && create {
+		l.t = l.make()
+	}
+	return l.t
+}
+
+func (l *lazyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	return l.get(true).RoundTrip(req)
+}
+
+// CloseIdleConnections closes the idle connections of the transport, if
+// one was made.
+func (l *lazyTransport) CloseIdleConnections() {
+	if t := l.get(false); t != nil {
+		t.CloseIdleConnections()
 	}
 }
 
@@ -316,9 +347,9 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 	}
 	var a *Response
 	if req.read != nil {
-		rb := t.bufs.get()
+		rb := sharedReadBufs.get()
 		a, err = readHTTPRead(resp, req.ID, t.maxAnswer, req.read, t.replyInBackground, rb)
-		t.bufs.put(rb)
+		sharedReadBufs.put(rb)
 	} else {
 		a, err = readHTTPAnswer(resp, req.ID, t.maxAnswer, t.replyInBackground)
 	}

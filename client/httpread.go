@@ -14,12 +14,20 @@ import (
 
 // Reading the answer to a read over Streamable HTTP as it streams in: the
 // body (JSON, or the SSE events carrying it) goes through a fixed buffer
-// to the answer scanner, never kept. Each request in flight borrows a
-// readBuf from its transport's pool, so a session holds as many buffers
-// as it has reads in flight, whatever their answers' sizes.
+// to the answer scanner, never kept. A read borrows a readBuf once its
+// answer's head has arrived and gives it back at the answer's end, so
+// what exists follows the answers arriving at one moment, not the reads
+// in flight (a read waiting for its server holds none) nor the sessions
+// open. The buffer starts small and doubles, up to readBufSize, while
+// reads fill it: a 1 KiB answer never needs more than the first size, a
+// 40 MiB blob streams through readBufSize whatever its size.
 
-// readBufSize is the size of the buffer an HTTP answer is read through.
-const readBufSize = 64 << 10
+// readBufSize is the largest buffer an HTTP answer is read through;
+// readBufFirst the size a new one starts at.
+const (
+	readBufSize  = 64 << 10
+	readBufFirst = 4 << 10
+)
 
 // readBuf is what one read in flight borrows: its buffer and scanner,
 // and the reader of an SSE answer.
@@ -41,20 +49,36 @@ func (rb *readBuf) events(body io.Reader) *sseEvents {
 	return &rb.ev
 }
 
-// readBufs is a transport's pool of readBufs.
+// filled is told that a read put n bytes in rb.buf: a buffer that came
+// back full is doubled (up to readBufSize), since the answer is larger.
+func (rb *readBuf) filled(n int) {
+	if n == len(rb.buf) && n < readBufSize {
+		rb.buf = make([]byte, min(2*n, readBufSize))
+	}
+}
+
+// readBufs is a pool of readBufs. One serves every Streamable HTTP
+// session of the process (sharedReadBufs): a pool per session would keep
+// a buffer per session between collections, the cost of a session that
+// does nothing.
 type readBufs struct{ pool sync.Pool }
+
+// sharedReadBufs is the pool every httpTransport borrows from; like
+// net/http's own buffer pools it holds no state a caller can see.
+var sharedReadBufs readBufs
 
 func (p *readBufs) get() *readBuf {
 	if b, ok := p.pool.Get().(*readBuf); ok {
 		return b
 	}
-	return &readBuf{buf: make([]byte, readBufSize)}
+	return &readBuf{buf: make([]byte, readBufFirst)}
 }
 
 func (p *readBufs) put(b *readBuf) {
 	if b.br != nil {
 		b.br.Reset(nil) // holds no body between reads
 	}
+	b.ev = sseEvents{}
 	p.pool.Put(b)
 }
 
@@ -107,6 +131,7 @@ func readJSONRead(body io.Reader, id, limit int64, spec *readSpec, rb *readBuf) 
 			return nil, tooLargeErr(limit, n)
 		}
 		sc.feed(rb.buf[:k])
+		rb.filled(k)
 		if err == io.EOF {
 			break
 		}

@@ -28,6 +28,7 @@ func faultPeers() map[string]func() int {
 		silentStdioPeer:   serveSilentStdio,
 		bigStdioPeer:      serveBigStdio,
 		genStdioPeer:      serveGenStdio,
+		simHTTPPeer:       serveSimHTTP,
 	}
 }
 

@@ -37,6 +37,7 @@ type Session struct {
 	caps    Capabilities   // what the handshake declared
 	client  Implementation // our clientInfo
 	nextID  atomic.Int64
+	metaMap atomic.Pointer[sessionMeta] // the stateless era's _meta, built once (withMeta)
 
 	renewMu  sync.Mutex                  // one renewal at a time when many reads meet the same expired session
 	renewals atomic.Int64                // sessions re-initialized after the server forgot them
@@ -320,10 +321,18 @@ func (s *Session) renew(ctx context.Context, expired *sessionExpiredError) error
 	return nil
 }
 
-// withMeta adds the stateless era's per-request _meta to params.
+// withMeta adds the stateless era's per-request _meta to params. The
+// _meta is the same for every request of the session's version, so it is
+// built once per version and shared (never modified once built): a read
+// in flight holds its own params, not three maps more.
 func (s *Session) withMeta(params map[string]any) map[string]any {
 	if s.modern {
-		params["_meta"] = s.metaParams()
+		m := s.metaMap.Load()
+		if m == nil || m.version != s.version {
+			m = &sessionMeta{version: s.version, meta: s.metaParams()}
+			s.metaMap.Store(m)
+		}
+		params["_meta"] = m.meta
 	}
 	return params
 }
@@ -381,6 +390,12 @@ func (s *Session) appendReadRequest(dst []byte, id int64, uri string) []byte {
 	dst = append(dst, `"uri":`...)
 	dst = protocol.AppendString(dst, uri, protocol.LikeEncodingJSON)
 	return append(dst, `}}`...)
+}
+
+// sessionMeta is the _meta of every request of one version (withMeta).
+type sessionMeta struct {
+	version string
+	meta    map[string]any
 }
 
 // callSmall sends a request whose answer is small and decodes its result

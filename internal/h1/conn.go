@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -19,10 +20,10 @@ type conn struct {
 	t         *Transport
 	key       string
 	nc        net.Conn
-	lim       limitReader // under br: bounds the response head
-	br        *bufio.Reader
-	out       countWriter // under bw: whether any byte of a request left
-	bw        *bufio.Writer
+	raw       syscall.RawConn // nc's descriptor, for awaitResponse; nil when none
+	lim       limitReader     // under br: bounds the response head
+	br        *bufio.Reader   // from a response's first byte to its end (buffers.go)
+	out       countWriter     // whether any byte of a request left
 	idleSince time.Time
 	reused    bool // taken from the pool, not dialled for this request
 	// cancelled is set by onCancel, which the request's context calls
@@ -41,9 +42,11 @@ var errNothingWritten = errors.New("h1: the connection failed before the request
 var aLongTimeAgo = time.Unix(1, 0)
 
 // roundTrip writes req (its head from req, its body given) and reads the
-// response's head. The context ends every wait by setting a past deadline
-// on the connection, which is then never reused.
-func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*http.Response, error) {
+// response's head. The body is released once written: it is kept only for
+// a request none of whose bytes left (RoundTrip sends it again). The
+// context ends every wait by setting a past deadline on the connection,
+// which is then never reused.
+func (c *conn) roundTrip(ctx context.Context, req *http.Request, body *reqBody) (*http.Response, error) {
 	if c.onCancel == nil {
 		c.onCancel = func() {
 			c.cancelled.Store(true)
@@ -55,19 +58,24 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body []byte) (*
 	fail := func(err error) (*http.Response, error) {
 		stop()
 		c.nc.Close()
+		c.dropReader()
 		return nil, err
 	}
 	c.out.n = 0
-	writeHead(c.bw, req, len(body))
-	c.bw.Write(body)
-	if err := c.bw.Flush(); err != nil {
+	bw := getWriter(&c.out)
+	writeHead(bw, req, len(body.bytes()))
+	bw.Write(body.bytes())
+	err := bw.Flush()
+	putWriter(bw)
+	if err != nil {
 		if c.out.n == 0 {
 			return fail(fmt.Errorf("%w: %w", errNothingWritten, err))
 		}
 		return fail(fmt.Errorf("h1: writing the request: %w", err))
 	}
+	body.release()
 	c.lim.left = MaxHeaderBytes + bufSize
-	if _, err := c.br.Peek(1); err != nil {
+	if err := c.awaitResponse(); err != nil {
 		return fail(fmt.Errorf("h1: waiting for the response: %w", err))
 	}
 	first := time.Now()
@@ -285,9 +293,11 @@ func (b *bodyReader) Close() error {
 // response was read and nothing else arrived, closed otherwise.
 func (b *bodyReader) release(complete bool) {
 	b.done = true
-	if b.stop() && complete && b.keep && b.c.br.Buffered() == 0 {
+	if b.stop() && complete && b.keep && b.c.br.Buffered() == 0 && len(b.c.lim.first) == 0 {
+		b.c.dropReader()
 		b.c.t.put(b.c)
 		return
 	}
 	b.c.nc.Close()
+	b.c.dropReader()
 }

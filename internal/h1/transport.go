@@ -8,8 +8,10 @@
 // the two transports). A load generator that costs more than the server it
 // measures measures itself, so readbench's plain-http requests go through
 // this transport: the caller writes the request in one syscall, reads the
-// response through the connection's buffer, and the connection goes back
-// to an idle pool when the body has been read to its end.
+// response through a buffer the connection holds from the response's
+// first byte to its end (buffers.go: a connection waiting or idle holds
+// none), and the connection goes back to an idle pool when the body has
+// been read to its end.
 //
 // What it leaves to a fallback (net/http's Transport): https (TLS and
 // HTTP/2) and any scheme but http. Responses are parsed by net/http's own
@@ -21,7 +23,6 @@
 package h1
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -92,13 +93,14 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer body.release()
 	key := hostPort(req.URL.Host)
 	for attempt := 0; ; attempt++ {
 		c, err := t.get(ctx, key)
 		if err != nil {
 			return nil, err
 		}
-		resp, err := c.roundTrip(ctx, req, body)
+		resp, err := c.roundTrip(ctx, req, &body)
 		if err == nil {
 			return resp, nil
 		}
@@ -153,11 +155,9 @@ func (t *Transport) get(ctx context.Context, key string) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &conn{t: t, key: key, nc: nc}
+	c := &conn{t: t, key: key, nc: nc, raw: rawConn(nc)}
 	c.lim = limitReader{r: nc, left: -1}
-	c.br = bufio.NewReaderSize(&c.lim, bufSize)
 	c.out = countWriter{w: nc}
-	c.bw = bufio.NewWriterSize(&c.out, bufSize)
 	return c, nil
 }
 
@@ -230,27 +230,29 @@ func closeBody(req *http.Request) {
 
 // requestBody reads a request's body whole (readbench's requests are
 // small JSON messages) so that it can be written with the head in one
-// syscall and sent again on a new connection. A body that holds its bytes
-// whole says so with a Bytes method (WholeBody): those are sent, not a
-// copy.
-func requestBody(req *http.Request) ([]byte, error) {
+// syscall and sent again on a new connection. The bytes are in a buffer
+// of the bodies pool (buffers.go) until the request is out; a body that
+// holds its bytes whole says so with a Bytes method (WholeBody): those are
+// sent, not a copy.
+func requestBody(req *http.Request) (reqBody, error) {
 	if req.Body == nil || req.Body == http.NoBody {
-		return nil, nil
+		return reqBody{}, nil
 	}
 	defer req.Body.Close()
 	if w, ok := req.Body.(WholeBody); ok {
 		b := w.Bytes()
 		if req.ContentLength > 0 && int64(len(b)) != req.ContentLength {
-			return nil, fmt.Errorf("h1: the request body has %d bytes, its ContentLength says %d", len(b), req.ContentLength)
+			return reqBody{}, fmt.Errorf("h1: the request body has %d bytes, its ContentLength says %d", len(b), req.ContentLength)
 		}
-		return b, nil
+		return reqBody{p: &b, borrowed: true}, nil
 	}
-	b, err := io.ReadAll(req.Body)
+	b, err := readBody(req.Body)
 	if err != nil {
-		return nil, fmt.Errorf("h1: reading the request body: %w", err)
+		return reqBody{}, fmt.Errorf("h1: reading the request body: %w", err)
 	}
-	if req.ContentLength > 0 && int64(len(b)) != req.ContentLength {
-		return nil, fmt.Errorf("h1: the request body has %d bytes, its ContentLength says %d", len(b), req.ContentLength)
+	if n := len(b.bytes()); req.ContentLength > 0 && int64(n) != req.ContentLength {
+		b.release()
+		return reqBody{}, fmt.Errorf("h1: the request body has %d bytes, its ContentLength says %d", n, req.ContentLength)
 	}
 	return b, nil
 }
@@ -264,15 +266,26 @@ type WholeBody interface {
 }
 
 // limitReader bounds what is read while a response's head is parsed; left
-// < 0 is no bound.
+// < 0 is no bound. Its first bytes are those awaitResponse read (already
+// counted in left), in firstBuf, given back once read.
 type limitReader struct {
-	r    io.Reader
-	left int64
+	r        io.Reader
+	left     int64
+	first    []byte
+	firstBuf *[bufSize]byte
 }
 
 var errHeadTooLarge = errors.New("h1: the response's status line and headers exceed 1 MiB")
 
 func (l *limitReader) Read(p []byte) (int, error) {
+	if len(l.first) > 0 {
+		n := copy(p, l.first)
+		l.first = l.first[n:]
+		if len(l.first) == 0 {
+			l.dropFirst()
+		}
+		return n, nil
+	}
 	if l.left < 0 {
 		return l.r.Read(p)
 	}

@@ -1,0 +1,142 @@
+package h1
+
+import (
+	"bufio"
+	"io"
+	"sync"
+)
+
+// A connection holds buffers only while it moves bytes: a request's
+// writer while the request is written, a response's reader from the
+// response's first byte until its body has been read. A connection that
+// waits for its answer (a server that takes a second) or sits idle in the
+// pool holds neither, so a run of thousands of reads in flight costs a
+// connection each, not a connection and 8 KiB of buffers. The buffers
+// come from pools shared by every Transport of the process (net/http's
+// bufio pools are shared the same way): how many exist follows the I/O
+// under way at one moment, not the connections or sessions open.
+var (
+	bodies  sync.Pool // *[]byte: a request's body until it is written (reqBody)
+	writers sync.Pool // *bufio.Writer of bufSize
+	readers sync.Pool // *bufio.Reader of bufSize
+	chunks  sync.Pool // *[bufSize]byte: a response's first bytes (awaitResponse)
+)
+
+// reqBody holds a request's body from RoundTrip's start until the
+// request is written (or RoundTrip ends): a request whose answer takes a
+// second holds no copy of its body meanwhile. It is RoundTrip's own
+// value, so the buffer goes back to the pool once.
+type reqBody struct {
+	p        *[]byte
+	borrowed bool // the caller's bytes (WholeBody): never put in the pool
+}
+
+// bytes is the body (nil when there is none, or once released).
+func (b *reqBody) bytes() []byte {
+	if b.p == nil {
+		return nil
+	}
+	return *b.p
+}
+
+// release gives the body's buffer back; a second call does nothing.
+func (b *reqBody) release() {
+	if b.p != nil && !b.borrowed {
+		*b.p = (*b.p)[:0]
+		bodies.Put(b.p)
+	}
+	b.p = nil
+}
+
+// readBody reads r to its end into a buffer of the pool.
+func readBody(r io.Reader) (reqBody, error) {
+	p, ok := bodies.Get().(*[]byte)
+	if !ok {
+		p = new([]byte)
+	}
+	b := reqBody{p: p}
+	buf := *p
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			*p = buf
+			return b, nil
+		}
+		if err != nil {
+			*p = buf
+			b.release()
+			return reqBody{}, err
+		}
+	}
+}
+
+func getWriter(w io.Writer) *bufio.Writer {
+	if bw, ok := writers.Get().(*bufio.Writer); ok {
+		bw.Reset(w)
+		return bw
+	}
+	return bufio.NewWriterSize(w, bufSize)
+}
+
+func putWriter(bw *bufio.Writer) {
+	bw.Reset(nil)
+	writers.Put(bw)
+}
+
+func getReader(r io.Reader) *bufio.Reader {
+	if br, ok := readers.Get().(*bufio.Reader); ok {
+		br.Reset(r)
+		return br
+	}
+	return bufio.NewReaderSize(r, bufSize)
+}
+
+func getChunk() *[bufSize]byte {
+	if b, ok := chunks.Get().(*[bufSize]byte); ok {
+		return b
+	}
+	return new([bufSize]byte)
+}
+
+// dropReader gives the connection's reader back to the pool, once no
+// byte it buffers is wanted: the response was read to its end, or the
+// connection is closed.
+func (c *conn) dropReader() {
+	if c.br != nil {
+		c.br.Reset(nil)
+		readers.Put(c.br)
+		c.br = nil
+	}
+	c.lim.dropFirst()
+}
+
+// awaitResponse waits for the response's first bytes and sets up the
+// reader that parses it. Where the connection allows (a socket), the
+// wait holds no buffer: a chunk is taken only for the read that follows
+// readiness, in the same number of syscalls as a plain read (awaitFirst),
+// and its bytes are the reader's first.
+func (c *conn) awaitResponse() error {
+	if c.raw != nil {
+		chunk, n, err := awaitFirst(c.raw)
+		if err != nil {
+			return err
+		}
+		c.lim.first, c.lim.firstBuf = chunk[:n], chunk
+		c.lim.left -= int64(n)
+	}
+	c.br = getReader(&c.lim)
+	_, err := c.br.Peek(1)
+	return err
+}
+
+// dropFirst gives back the chunk of a response's first bytes.
+func (l *limitReader) dropFirst() {
+	if l.firstBuf != nil {
+		chunks.Put(l.firstBuf)
+		l.first, l.firstBuf = nil, nil
+	}
+}
