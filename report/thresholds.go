@@ -104,7 +104,12 @@ func mdVerdicts(b *bytes.Buffer, rows []verdictRow) {
 func verdictsHTMLTable(class string, rows []verdictRow) htmlTable {
 	t := htmlTable{Class: class, Left: 3, Header: []string{"verdict", "bound", "measured"}}
 	for _, v := range rows {
-		t.Rows = append(t.Rows, []string{verdictWord(v.pass), printable(v.bound), printable(v.measured)})
+		mark, cl := markPass, "pass"
+		if !v.pass {
+			mark, cl = markFail, "fail"
+		}
+		t.Rows = append(t.Rows, []string{mark + " " + verdictWord(v.pass), printable(v.bound), printable(v.measured)})
+		t.RowClass = append(t.RowClass, cl)
 	}
 	return t
 }
