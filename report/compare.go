@@ -76,12 +76,14 @@ type compareRow struct {
 	cells       []string
 	significant bool
 	untested    string
+	full        string         // the label uncut: the page wraps it
+	delta       *results.Delta // nil for a row with no delta
 }
 
 // deltaRow is a delta's row under a label.
 func deltaRow(label string, d results.Delta) compareRow {
 	r := compareRow{cells: []string{clip(label), Value(d.Unit, d.Base), Value(d.Unit, d.New), changeText(d), noiseText(d)},
-		significant: d.Noise == results.Significant}
+		significant: d.Noise == results.Significant, full: printable(label), delta: &d}
 	if d.Noise == results.Untested {
 		r.untested = d.Note
 	}

@@ -29,6 +29,9 @@ func Value(unit string, v float64) string {
 	case "MiB":
 		return numfmt.Sig3(v) + " MiB"
 	case "x":
+		if v == 0 { // a ratio of nothing (a class with no bytes): none, as every table says
+			return numfmt.None
+		}
 		return strconv.FormatFloat(v, 'f', 3, 64) + "×"
 	}
 	return numfmt.Sig3(v) + " " + unit
