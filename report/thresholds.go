@@ -53,16 +53,6 @@ func verdictText(v results.Verdict) string {
 	return "measured " + Value(v.Unit, v.Measured)
 }
 
-// thresholdsTable writes one line per threshold of r, pass or fail with
-// the measured value; nothing when the run had none.
-func thresholdsTable(w io.Writer, r *results.Result) error {
-	if len(r.Thresholds) == 0 {
-		return nil
-	}
-	writeVerdicts(w, "thresholds", thresholdRows(r))
-	return nil
-}
-
 // thresholdRows are the verdict rows of r's thresholds.
 func thresholdRows(r *results.Result) []verdictRow {
 	rows := make([]verdictRow, 0, len(r.Thresholds))
