@@ -252,10 +252,11 @@ func capacityChart(id, title, xLabel string, steps []capacity.Step, xOf func(cap
 		by := y(bd.ms)
 		fmt.Fprintf(&b, `<line class="slo-bound" data-line="%s" data-ms="%g" x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="#000" stroke-width="1.5" stroke-dasharray="2 3"/>`,
 			html.EscapeString(bd.line), bd.ms, padL, by, plotW-padR, by)
-		labels = append(labels, label{class: "slo-label", text: "SLO " + bd.line + " < " + numfmt.Ms(bd.ms), colour: "#000", x: padL})
+		labels = append(labels, label{class: "slo-label", text: "SLO " + bd.line + " < " + numfmt.Ms(bd.ms), colour: "#000", x: plotW - padR, y: by})
 		marks = append(marks, box{padL, by - 1, plotW - padR - padL, 2})
 	}
 	seriesPaths(&b, ss, x, y)
+	boundAt := map[float64]bool{}
 	for _, st := range order {
 		cx := x(xOf(st))
 		for _, m := range metrics {
@@ -263,7 +264,8 @@ func capacityChart(id, title, xLabel string, steps []capacity.Step, xOf func(cap
 			marks = append(marks, box{cx - 7, cy - 7, 14, 14})
 			b.WriteString(stepMark(st, m, cx, cy))
 		}
-		if st.GeneratorBound {
+		if st.GeneratorBound && !boundAt[cx] { // one label for a rate run again
+			boundAt[cx] = true
 			labels = append(labels, label{class: "generator-bound-label", text: "generator-bound", colour: "#555", x: cx})
 		}
 	}

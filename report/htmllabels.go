@@ -22,9 +22,13 @@ func (a box) overlaps(b box) bool {
 
 // label is a text to place next to x: to its right (start) or, when that
 // leaves the plot, to its left (end).
+//
+// y, when not 0, is a horizontal line the label names: it is placed just
+// above or below it, then farther away, instead of in the lanes from the
+// plot's top.
 type label struct {
 	class, text, colour string
-	x                   float64
+	x, y                float64
 }
 
 // Label geometry: the labels' font is 13px (labelCharW a character at
@@ -54,6 +58,16 @@ func placeLabels(ls []label, obstacles []box, left, right, top float64) []placed
 		var chosen *placedLabel
 		for lane := 0; lane < labelLanes && chosen == nil; lane++ {
 			y := top + 2 + float64(lane)*labelH
+			if l.y != 0 { // above the line, below it, then farther each way
+				step := float64(lane/2) * labelH
+				y = l.y - labelH - step
+				if lane%2 == 1 {
+					y = l.y + 2 + step
+				}
+				if y < top {
+					continue
+				}
+			}
 			for _, side := range []string{"start", "end"} {
 				x := l.x + 5
 				if side == "end" {
