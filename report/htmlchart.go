@@ -98,7 +98,7 @@ const (
 	legendRowH   = 20.0
 	legendSwatch = 26.0
 	legendGap    = 18.0
-	charW        = 8.0
+	charW        = 8.4
 )
 
 // legendItem is one entry of the legend laid out: the swatch starts at

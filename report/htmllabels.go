@@ -34,9 +34,9 @@ type label struct {
 // Label geometry: the labels' font is 13px (labelCharW a character at
 // most), one lane of labels below another from the plot's top.
 const (
-	labelCharW = 7.6
+	labelCharW = 8.4
 	labelH     = 16.0
-	labelLanes = 16
+	labelLanes = 18 // (plotH - padT - padB) / labelH
 )
 
 // placedLabel is a label with its box and text anchor.
@@ -68,17 +68,13 @@ func placeLabels(ls []label, obstacles []box, left, right, top float64) []placed
 					continue
 				}
 			}
-			for _, side := range []string{"start", "end"} {
-				x := l.x + 5
-				if side == "end" {
-					x = l.x - 5 - w
-				}
-				if x < left || x+w > right {
+			for _, c := range candidates(l.x, w) {
+				if c.x < left || c.x+w > right {
 					continue
 				}
-				b := box{x, y, w, labelH - 2}
+				b := box{c.x, y, w, labelH - 2}
 				if !collides(b, out, obstacles) {
-					chosen = &placedLabel{label: l, b: b, anchor: side}
+					chosen = &placedLabel{label: l, b: b, anchor: c.anchor}
 					break
 				}
 			}
@@ -90,6 +86,24 @@ func placeLabels(ls []label, obstacles []box, left, right, top float64) []placed
 		out = append(out, *chosen)
 	}
 	return out
+}
+
+// candidates are where a label of width w may start near x: just right
+// of it, just left of it, then slid away on either side, a little farther
+// each time (a crowd of labels at one place fans out).
+func candidates(x, w float64) []struct {
+	x      float64
+	anchor string
+} {
+	type cand = struct {
+		x      float64
+		anchor string
+	}
+	cs := []cand{{x + 5, "start"}, {x - 5 - w, "end"}}
+	for d := 20.0; d <= 240; d += 20 {
+		cs = append(cs, cand{x + 5 + d, "start"}, cand{x - 5 - w - d, "end"})
+	}
+	return cs
 }
 
 func collides(b box, placed []placedLabel, obstacles []box) bool {
