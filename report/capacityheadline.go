@@ -15,11 +15,10 @@ import (
 // and the first rate that failed, with why; the conclusion once, under it.
 func rateHeadline(r *capacity.RateFinding) htmlHeadline {
 	h := htmlHeadline{Kind: "capacity", Title: "readbench capacity: " + printable(orDash(r.Target)), Note: printable(r.Conclusion)}
-	maxT := htmlTile{Label: "max sustainable rate", Value: "none found", Class: "fail", Sub: "no step held the SLO"}
+	// The verdict says the rate once; the tiles say what bounds it.
 	if r.MaxSustainableRate > 0 {
-		h.Verdict = passMark("max sustainable " + numfmt.Rate(r.MaxSustainableRate, "turns"))
-		maxT = htmlTile{Label: "max sustainable rate", Value: numfmt.Rate(r.MaxSustainableRate, "turns"), Class: "pass",
-			Sub: numfmt.Sig3(r.ReadsPerS) + " reads/s, " + numfmt.Sig3(r.WireMBPerS) + " MB/s on the wire"}
+		h.Verdict = passMark("max sustainable " + numfmt.Rate(r.MaxSustainableRate, "turns") + " (" +
+			numfmt.Sig3(r.ReadsPerS) + " reads/s, " + numfmt.Sig3(r.WireMBPerS) + " MB/s on the wire)")
 	} else {
 		h.Verdict = failMark("no rate held the SLO")
 	}
@@ -27,7 +26,7 @@ func rateHeadline(r *capacity.RateFinding) htmlHeadline {
 	if r.FirstBadRate > 0 {
 		first = htmlTile{Label: "first failure", Value: numfmt.Rate(r.FirstBadRate, "turns"), Class: "fail", Sub: printable(failReason(r.Steps, func(s capacity.Step) bool { return s.Rate == r.FirstBadRate }))}
 	}
-	h.Tiles = []htmlTile{maxT, first, {Label: "SLO", Value: printable(r.SLO), Sub: "limited by " + printable(orDash(r.LimitedBy))}}
+	h.Tiles = []htmlTile{first, {Label: "SLO", Value: printable(r.SLO), Sub: "limited by " + printable(orDash(r.LimitedBy))}}
 	return h
 }
 
@@ -47,10 +46,9 @@ func sizeHeadline(r *capacity.SizeFinding) htmlHeadline {
 		return units.FormatSize(n)
 	}
 	h.Tiles = []htmlTile{
-		{Label: "largest within the SLO", Value: size(r.MaxSizeWithinSLO), Class: "pass", Sub: "at " + numfmt.Rate(r.Rate, "turns")},
 		{Label: "first failure", Value: size(r.SLOBreakSize), Class: "fail", Sub: printable(failReason(r.Steps, func(s capacity.Step) bool { return s.Size == r.SLOBreakSize }))},
 		{Label: "reads fail outright at", Value: size(r.FailSize), Sub: printable(orDash(r.FailOutcome))},
-		{Label: "SLO", Value: printable(r.SLO)},
+		{Label: "SLO", Value: printable(r.SLO), Sub: "at " + numfmt.Rate(r.Rate, "turns")},
 	}
 	return h
 }
