@@ -26,6 +26,17 @@ func worse(d results.Delta) bool {
 	return d.Change > 0
 }
 
+// plural is one when n is 1, else many (with n for a %d in it).
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	if strings.Contains(many, "%d") {
+		return fmt.Sprintf(many, n)
+	}
+	return many
+}
+
 // decidingLimit is how many deltas the headline lists.
 const decidingLimit = 5
 
@@ -66,13 +77,13 @@ func compareHeadline(c *results.Comparison, title string, rows []compareRow) htm
 	top := func(ms []htmlMark) []htmlMark { return ms[:min(len(ms), decidingLimit)] }
 	switch {
 	case len(broken) > 0:
-		h.Verdict = failMark(fmt.Sprintf("regression: %d of %d bounds broken", len(broken), len(c.Bounds)))
+		h.Verdict = failMark(fmt.Sprintf("regression: %d of %d %s broken", len(broken), len(c.Bounds), plural(len(c.Bounds), "bound", "bounds")))
 		h.Lines = top(append(broken, worseRows...))
 	case len(open) > 0:
 		h.Verdict = warnMark(fmt.Sprintf("inconclusive: %d of %d bounds have no verdict", len(open), len(c.Bounds)))
 		h.Lines = top(append(open, held...))
 	case len(c.Bounds) > 0:
-		h.Verdict = passMark(fmt.Sprintf("no regression: all %d bounds held", len(c.Bounds)))
+		h.Verdict = passMark(fmt.Sprintf("no regression: %s held", plural(len(c.Bounds), "the bound", "all %d bounds")))
 		for i := range worseRows {
 			worseRows[i] = warnMark("changed within the bounds: " + worseRows[i].Text)
 		}
