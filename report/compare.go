@@ -228,6 +228,17 @@ func boundRows(c *results.Comparison) []verdictRow {
 func WriteCompareTable(w io.Writer, c *results.Comparison) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "readbench compare: %s\n", printable(c.New.Workload))
+	// The verdict and what decided it first, as the page's headline.
+	var rows []compareRow
+	for _, s := range compareSections(c) {
+		rows = append(rows, s.rows...)
+	}
+	h := compareHeadline(c, "", rows)
+	fmt.Fprintf(&b, "%s %s\n", h.Verdict.Mark, h.Verdict.Text)
+	for _, l := range h.Lines {
+		fmt.Fprintf(&b, "  %s %s\n", l.Mark, l.Text)
+	}
+	fmt.Fprintln(&b)
 	line(&b, "base", "%s", sideText(c.Base))
 	line(&b, "new", "%s", sideText(c.New))
 	if c.Forced {
