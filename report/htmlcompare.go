@@ -111,6 +111,9 @@ func htmlCompareOf(c *results.Comparison, base, nw *results.Result) (htmlCompare
 	hc.DeltaCount = len(rows)
 	hc.Headline = compareHeadline(c, "readbench compare: "+hc.Title, rows)
 	hc.Key = keyDeltas(c, hc.Deltas)
+	if hc.Headline.Note != "" { // the headline says the test already: once is enough
+		hc.NoiseNote = strings.TrimPrefix(hc.NoiseNote, "Test: "+printable(c.Test)+". ")
+	}
 	hc.Content = htmlContentLines(c.Content)
 	if len(c.Bounds) > 0 {
 		t := verdictsHTMLTable("bounds", boundRows(c))
