@@ -29,10 +29,9 @@ const capacitySource = `{{define "capacity"}}<!DOCTYPE html>
 <title>readbench {{.Kind}}: {{.Target}}</title>
 </head>
 <body>
-<h1>readbench {{.Kind}}: {{.Target}}</h1>
+{{template "headline" .Headline}}
 <section class="part" id="summary" data-section="summary">
 {{template "fields" .Fields}}
-<p class="note">{{.Conclusion}}</p>
 </section>
 <section class="part" id="latency" data-section="latency">
 <h3>Latency against the {{.XName}} asked</h3>
@@ -49,6 +48,7 @@ const capacitySource = `{{define "capacity"}}<!DOCTYPE html>
 
 // htmlCapacity is what the capacity page shows.
 type htmlCapacity struct {
+	Headline                        htmlHeadline
 	Kind, Target, XName, Conclusion string
 	Fields                          [][2]string
 	Notes                           []string
@@ -73,23 +73,33 @@ type marker struct {
 func CapacityHTML(w io.Writer, r *capacity.RateFinding) error {
 	hc := htmlCapacity{Kind: "capacity", Target: printable(orDash(r.Target)), XName: "rate", Conclusion: printable(r.Conclusion),
 		Steps: htmlTable{Class: "steps", Header: stepHeader(false), Left: 1, Rows: printableRows(stepRows(r.Steps, false))}}
-	maxRate := "none found"
-	if r.MaxSustainableRate > 0 {
-		maxRate = fmt.Sprintf("%s (%s reads/s, %s MB/s on the wire)", numfmt.Rate(r.MaxSustainableRate, "turns"),
-			numfmt.Sig3(r.ReadsPerS), numfmt.Sig3(r.WireMBPerS))
+	// The headline says the rate, the first failure and the conclusion,
+	// once; the fields say what was searched.
+	hc.Headline = rateHeadline(r)
+	markSteps(&hc.Steps, r.Steps)
+	fields := [][2]string{{"server", orDash(r.Server)}, {"SLO", r.SLO}, {"limited by", orDash(r.LimitedBy)}}
+	if r.Resolution > 0 {
+		fields = append(fields, [2]string{"resolution", fmt.Sprintf("%s (the limit lies between %s and %s)",
+			numfmt.Rate(r.Resolution, "turns"), numfmt.Sig3(r.MaxSustainableRate), numfmt.Rate(r.FirstBadRate, "turns"))})
 	}
-	hc.Fields = printableFields([][2]string{{"server", orDash(r.Server)}, {"SLO", r.SLO},
-		{"maximum sustainable rate", maxRate}, {"limited by", orDash(r.LimitedBy)}})
+	if h := r.Hold; h != nil {
+		verdict := "held the SLO"
+		if !h.Pass {
+			verdict = "did not hold: " + h.Reason
+		}
+		fields = append(fields, [2]string{"hold", fmt.Sprintf("%s for %gs %s", numfmt.Rate(h.Rate, "turns"), h.DurationS, verdict)})
+	}
+	hc.Fields = printableFields(fields)
 	var ms []marker
 	if r.MaxSustainableRate > 0 {
-		ms = append(ms, marker{"knee", "max sustainable " + numfmt.Sig3(r.MaxSustainableRate) + "/s", r.MaxSustainableRate, "#009e73", false})
+		ms = append(ms, marker{"knee", "max sustainable " + numfmt.Sig3(r.MaxSustainableRate) + "/s", r.MaxSustainableRate, "#0072b2", false})
 	}
 	if r.FirstBadRate > 0 {
-		ms = append(ms, marker{"first-fail", "first failure " + numfmt.Sig3(r.FirstBadRate) + "/s", r.FirstBadRate, "#c00000", true})
+		ms = append(ms, marker{"first-fail", "first failure " + numfmt.Sig3(r.FirstBadRate) + "/s", r.FirstBadRate, "#d55e00", true})
 	}
 	hc.Notes = chartNotes(r.Steps)
 	hc.Chart = capacityChart("capacity-latency", "Read and turn latency against the asked rate", "asked rate (turns/s)",
-		r.Steps, func(s capacity.Step) float64 { return s.Rate }, false, ms)
+		r.Steps, func(s capacity.Step) float64 { return s.Rate }, false, ms, sloLatencyBounds(r.SLO))
 	return writeCapacityPage(w, hc)
 }
 
@@ -100,31 +110,26 @@ func CapacityHTML(w io.Writer, r *capacity.RateFinding) error {
 func SizeSweepHTML(w io.Writer, r *capacity.SizeFinding) error {
 	hc := htmlCapacity{Kind: "size sweep", Target: printable(orDash(r.Target)), XName: "size", Conclusion: printable(r.Conclusion),
 		Steps: htmlTable{Class: "steps", Header: stepHeader(true), Left: 1, Rows: printableRows(stepRows(r.Steps, true))}}
-	size := func(n int64) string {
-		if n <= 0 {
-			return "none"
-		}
-		return units.FormatSize(n)
-	}
-	fields := [][2]string{{"server", orDash(r.Server)}, {"SLO", r.SLO}, {"rate held", numfmt.Rate(r.Rate, "turns")},
-		{"largest size within the SLO", size(r.MaxSizeWithinSLO)}, {"SLO broke at", size(r.SLOBreakSize)}, {"reads fail outright at", size(r.FailSize)}}
+	hc.Headline = sizeHeadline(r)
+	markSteps(&hc.Steps, r.Steps)
+	fields := [][2]string{{"server", orDash(r.Server)}, {"SLO", r.SLO}, {"rate held", numfmt.Rate(r.Rate, "turns")}}
 	if r.FailSize > 0 {
 		fields = append(fields, [2]string{"why", orDash(r.FailOutcome) + ": " + orDash(r.FailReason)})
 	}
 	hc.Fields = printableFields(fields)
 	var ms []marker
 	if r.MaxSizeWithinSLO > 0 {
-		ms = append(ms, marker{"knee", "largest within SLO " + units.FormatSize(r.MaxSizeWithinSLO), float64(r.MaxSizeWithinSLO), "#009e73", false})
+		ms = append(ms, marker{"knee", "largest within SLO " + units.FormatSize(r.MaxSizeWithinSLO), float64(r.MaxSizeWithinSLO), "#0072b2", false})
 	}
 	if r.SLOBreakSize > 0 {
-		ms = append(ms, marker{"first-fail", "first failure " + units.FormatSize(r.SLOBreakSize), float64(r.SLOBreakSize), "#c00000", true})
+		ms = append(ms, marker{"first-fail", "first failure " + units.FormatSize(r.SLOBreakSize), float64(r.SLOBreakSize), "#d55e00", true})
 	}
 	if r.FailSize > 0 && r.FailSize != r.SLOBreakSize {
-		ms = append(ms, marker{"fails-outright", "fails outright " + units.FormatSize(r.FailSize), float64(r.FailSize), "#7f0000", true})
+		ms = append(ms, marker{"fails-outright", "fails outright " + units.FormatSize(r.FailSize), float64(r.FailSize), "#7a2e00", true})
 	}
 	hc.Notes = chartNotes(r.Steps)
 	hc.Chart = capacityChart("size-latency", "Read and turn latency against the size read", "size read (log scale)",
-		r.Steps, func(s capacity.Step) float64 { return float64(s.Size) }, true, ms)
+		r.Steps, func(s capacity.Step) float64 { return float64(s.Size) }, true, ms, sloLatencyBounds(r.SLO))
 	return writeCapacityPage(w, hc)
 }
 
@@ -154,8 +159,10 @@ func printableRows(rows [][]string) [][]string {
 // chartNotes says how to read the chart, and names the generator-bound
 // steps, whose latency says nothing of the server.
 func chartNotes(steps []capacity.Step) []string {
-	notes := []string{"Solid lines are p99, dashed p50; a filled dot is a step that held the SLO, a hollow red dot one that broke it. " +
-		"Latency is on a log scale and counts from each read's intended start."}
+	notes := []string{"Read latency is the wide light-blue line with round marks, turn latency the thin vermillion line with square marks " +
+		"(with one read per turn they coincide); solid is p99, dashed p50. A filled mark is a step that held the SLO, a hollow " +
+		"vermillion one a step that broke it (✗ in the step table); the SLO's latency bounds are the dotted horizontal lines. Latency is on a log scale and counts " +
+		"from each read's intended start."}
 	var bound []string
 	for i, s := range steps {
 		if s.GeneratorBound {
@@ -169,26 +176,52 @@ func chartNotes(steps []capacity.Step) []string {
 	return notes
 }
 
+// markSteps colours the step table's verdicts: ✓ pass, ✗ FAIL, the
+// last column.
+func markSteps(t *htmlTable, steps []capacity.Step) {
+	t.MarkCol = len(t.Header) - 1
+	for i, s := range steps {
+		cl, mark := "pass", markPass
+		if !s.Pass {
+			cl, mark = "fail", markFail
+		}
+		if s.Rerun || s.GeneratorBound {
+			cl, mark = "warn", markWarn
+		}
+		t.RowClass = append(t.RowClass, cl)
+		t.Rows[i][t.MarkCol] = mark + " " + t.Rows[i][t.MarkCol]
+	}
+}
+
+// capacityMetric is one line of the capacity chart. Read lines are wide
+// and light, turn lines thin and dark on top of them, with other marks:
+// with one read per turn the two coincide and both stay visible.
+type capacityMetric struct {
+	name   string
+	colour string
+	dashed bool
+	width  float64
+	square bool
+	v      func(capacity.Step) float64
+}
+
 // capacityChart draws read and turn p50 and p99 against each step's x (a
-// rate, linear; or a size, logarithmic), a mark per step and series, and
-// the markers as vertical lines with their labels.
-func capacityChart(id, title, xLabel string, steps []capacity.Step, xOf func(capacity.Step) float64, logX bool, ms []marker) template.HTML {
+// rate, linear; or a size, logarithmic), a mark per step and series, the
+// SLO's latency bounds as horizontal lines and the markers as vertical
+// lines; every label is placed clear of the marks and of the others.
+func capacityChart(id, title, xLabel string, steps []capacity.Step, xOf func(capacity.Step) float64, logX bool, ms []marker, slo []sloBound) template.HTML {
 	order := slices.Clone(steps)
 	slices.SortStableFunc(order, func(a, b capacity.Step) int { return cmp.Compare(xOf(a), xOf(b)) })
-	metrics := []struct {
-		name   string
-		colour string
-		dashed bool
-		v      func(capacity.Step) float64
-	}{
-		{"read p99", color(0), false, func(s capacity.Step) float64 { return s.Read.P99Ms }},
-		{"read p50", color(0), true, func(s capacity.Step) float64 { return s.Read.P50Ms }},
-		{"turn p99", color(1), false, func(s capacity.Step) float64 { return s.Turn.P99Ms }},
-		{"turn p50", color(1), true, func(s capacity.Step) float64 { return s.Turn.P50Ms }},
+	const readC, turnC = "#56b4e9", "#d55e00"
+	metrics := []capacityMetric{
+		{"read p99", readC, false, 6, false, func(s capacity.Step) float64 { return s.Read.P99Ms }},
+		{"read p50", readC, true, 6, false, func(s capacity.Step) float64 { return s.Read.P50Ms }},
+		{"turn p99", turnC, false, 2, true, func(s capacity.Step) float64 { return s.Turn.P99Ms }},
+		{"turn p50", turnC, true, 2, true, func(s capacity.Step) float64 { return s.Turn.P50Ms }},
 	}
 	var ss []series
 	for _, m := range metrics {
-		s := series{name: m.name, colour: m.colour, dashed: m.dashed}
+		s := series{name: m.name, colour: m.colour, dashed: m.dashed, width: m.width}
 		for _, st := range order {
 			s.pts = append(s.pts, [2]float64{xOf(st), m.v(st)})
 		}
@@ -198,8 +231,12 @@ func capacityChart(id, title, xLabel string, steps []capacity.Step, xOf func(cap
 		return template.HTML(fmt.Sprintf(`<figure id="%s" data-chart="capacity"><figcaption>%s</figcaption><p class="empty">No step ran.</p></figure>`,
 			html.EscapeString(id), html.EscapeString(title)))
 	}
+	scale := ss
+	for _, b := range slo { // the scale reaches the bounds, so they are drawn
+		scale = append(scale, series{pts: [][2]float64{{0, b.ms}}})
+	}
 	ms2 := func(v float64) string { return numfmt.Ms(v) }
-	yt, y, ok := logScale(ss, ms2)
+	yt, y, ok := logScale(scale, ms2)
 	if !ok { // no latency at all: a flat axis to 1 ms
 		var top float64
 		yt, top = niceTicks(1, ms2)
@@ -209,45 +246,79 @@ func capacityChart(id, title, xLabel string, steps []capacity.Step, xOf func(cap
 	var b strings.Builder
 	svgOpen(&b, title, xLabel, "latency (log scale)")
 	axes(&b, xt, yt, x, y)
+	var labels []label
+	var marks []box
+	for _, bd := range slo {
+		by := y(bd.ms)
+		fmt.Fprintf(&b, `<line class="slo-bound" data-line="%s" data-ms="%g" x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="#000" stroke-width="1.5" stroke-dasharray="2 3"/>`,
+			html.EscapeString(bd.line), bd.ms, padL, by, plotW-padR, by)
+		labels = append(labels, label{class: "slo-label", text: "SLO " + bd.line + " < " + numfmt.Ms(bd.ms), colour: "#000", x: plotW - padR, y: by})
+		marks = append(marks, box{padL, by - 1, plotW - padR - padL, 2})
+	}
 	seriesPaths(&b, ss, x, y)
+	boundAt := map[float64]bool{}
 	for _, st := range order {
 		cx := x(xOf(st))
-		top := plotH
 		for _, m := range metrics {
 			cy := y(m.v(st))
-			top = math.Min(top, cy)
-			switch {
-			case st.GeneratorBound:
-				fmt.Fprintf(&b, `<rect class="step generator-bound" x="%.1f" y="%.1f" width="8" height="8" fill="#fff" stroke="#777" stroke-width="2"/>`, cx-4, cy-4)
-			case st.Pass:
-				fmt.Fprintf(&b, `<circle class="step pass" cx="%.1f" cy="%.1f" r="3.5" fill="%s"/>`, cx, cy, m.colour)
-			default:
-				fmt.Fprintf(&b, `<circle class="step fail" cx="%.1f" cy="%.1f" r="4" fill="#fff" stroke="#c00000" stroke-width="2"/>`, cx, cy)
-			}
+			marks = append(marks, box{cx - 7, cy - 7, 14, 14})
+			b.WriteString(stepMark(st, m, cx, cy))
 		}
-		if st.GeneratorBound {
-			fmt.Fprintf(&b, `<text class="generator-bound-label" x="%.1f" y="%.1f" text-anchor="middle" fill="#555">generator-bound</text>`, cx, math.Max(top-10, padT+10))
+		if st.GeneratorBound && !boundAt[cx] { // one label for a rate run again
+			boundAt[cx] = true
+			labels = append(labels, label{class: "generator-bound-label", text: "generator-bound", colour: "#555", x: cx})
 		}
 	}
-	for i, m := range ms {
+	for _, m := range ms {
 		mx := x(m.at)
 		dash := ""
 		if m.dashed {
-			dash = ` stroke-dasharray="4 3"`
+			dash = ` stroke-dasharray="6 4"`
 		}
-		// A label reads away from the plot's nearer edge, so it never runs
-		// into the legend.
-		tx, anchor := mx+4, "start"
-		if mx > padL+(plotW-padL-padR)/2 {
-			tx, anchor = mx-4, "end"
-		}
-		fmt.Fprintf(&b, `<g class="marker %s" data-at="%g"><line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="%s" stroke-width="2"%s/>`+
-			`<text x="%.1f" y="%g" text-anchor="%s" fill="%s">%s</text></g>`,
-			m.class, m.at, mx, padT, mx, plotH-padB, m.colour, dash, tx, padT+12+float64(i)*14, anchor, m.colour, html.EscapeString(m.label))
+		fmt.Fprintf(&b, `<g class="marker %s" data-at="%g"><line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="%s" stroke-width="2.5"%s/></g>`,
+			m.class, m.at, mx, padT, mx, plotH-padB, m.colour, dash)
+		marks = append(marks, box{mx - 1.5, padT, 3, plotH - padB - padT})
+		labels = append(labels, label{class: "marker-label " + m.class, text: m.label, colour: m.colour, x: mx})
 	}
+	// Marker labels first: they name the answer; the SLO's and the
+	// generator's after, wherever is left.
+	slices.SortStableFunc(labels, func(a, b label) int { return cmp.Compare(labelRank(a), labelRank(b)) })
+	drawLabels(&b, placeLabels(labels, marks, padL, plotW-padR, padT))
 	legend(&b, ss)
 	b.WriteString(`</svg>`)
 	return figure(id, "capacity", title, b.String())
+}
+
+// labelRank orders the labels placed: the markers' first.
+func labelRank(l label) int {
+	if strings.HasPrefix(l.class, "marker-label") {
+		return 0
+	}
+	return 1
+}
+
+// stepMark is one step's mark on one line: filled in the line's colour
+// when the step held the SLO, hollow with ✗ when it broke it, a grey
+// hollow square when readbench, not the target, limited it; read marks
+// are circles, turn marks squares.
+func stepMark(st capacity.Step, m capacityMetric, cx, cy float64) string {
+	shape := func(fill, stroke string, r float64) string {
+		if m.square {
+			return fmt.Sprintf(`x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" stroke="%s" stroke-width="2"`, cx-r, cy-r, 2*r, 2*r, fill, stroke)
+		}
+		return fmt.Sprintf(`cx="%.1f" cy="%.1f" r="%.1f" fill="%s" stroke="%s" stroke-width="2"`, cx, cy, r+1, fill, stroke)
+	}
+	el := "circle"
+	if m.square {
+		el = "rect"
+	}
+	switch {
+	case st.GeneratorBound:
+		return fmt.Sprintf(`<rect class="step generator-bound" x="%.1f" y="%.1f" width="9" height="9" fill="#fff" stroke="#777" stroke-width="2"/>`, cx-4.5, cy-4.5)
+	case st.Pass:
+		return fmt.Sprintf(`<%s class="step pass" %s/>`, el, shape(m.colour, "#fff", 4))
+	}
+	return fmt.Sprintf(`<%s class="step fail" %s/>`, el, shape("#fff", "#d55e00", 4.5))
 }
 
 // capacityXAxis is the chart's x axis: linear from 0 for rates, log2 for

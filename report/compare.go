@@ -76,12 +76,14 @@ type compareRow struct {
 	cells       []string
 	significant bool
 	untested    string
+	full        string         // the label uncut: the page wraps it
+	delta       *results.Delta // nil for a row with no delta
 }
 
 // deltaRow is a delta's row under a label.
 func deltaRow(label string, d results.Delta) compareRow {
 	r := compareRow{cells: []string{clip(label), Value(d.Unit, d.Base), Value(d.Unit, d.New), changeText(d), noiseText(d)},
-		significant: d.Noise == results.Significant}
+		significant: d.Noise == results.Significant, full: printable(label), delta: &d}
 	if d.Noise == results.Untested {
 		r.untested = d.Note
 	}
@@ -229,6 +231,17 @@ func boundRows(c *results.Comparison) []verdictRow {
 func WriteCompareTable(w io.Writer, c *results.Comparison) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "readbench compare: %s\n", printable(c.New.Workload))
+	// The verdict and what decided it first, as the page's headline.
+	var rows []compareRow
+	for _, s := range compareSections(c) {
+		rows = append(rows, s.rows...)
+	}
+	h := compareHeadline(c, "", rows)
+	fmt.Fprintf(&b, "%s %s\n", h.Verdict.Mark, h.Verdict.Text)
+	for _, l := range h.Lines {
+		fmt.Fprintf(&b, "  %s %s\n", l.Mark, l.Text)
+	}
+	fmt.Fprintln(&b)
 	line(&b, "base", "%s", sideText(c.Base))
 	line(&b, "new", "%s", sideText(c.New))
 	if c.Forced {

@@ -2,16 +2,18 @@
 // format of a result (results.Result) and of a contract check
 // (results.CheckDocument) is here, one file per format:
 //
-//	table.go, table_advice.go  the terminal report (WriteTable)
+//	table.go, table_advice.go, tablesummary.go  the terminal report (WriteTable), its verdict first
 //	markdown.go                 the same figures for a pull request (WriteMarkdown)
 //	html.go, report.html        one self-contained page with charts (WriteHTML),
-//	htmlcompare*.go             and the compare page (CompareHTML);
-//	htmlchart*.go, htmlspectrum.go  the SVG charts both pages draw
+//	htmlheadline.go             the headline every page opens with (the answer first)
+//	htmlcompare*.go             and the compare page (CompareHTML), its verdict;
+//	htmlchart*.go, htmlspectrum.go  the SVG charts both pages draw,
+//	htmltimeline.go, htmllabels.go  the timelines (warmup, partial seconds) and label placement
 //	hlog.go                     HdrHistogram's interval log (WriteHlog)
 //	jsonreport.go               results as saved, for jq (WriteJSON)
 //	comparemd.go, compare.go    compare as a table and markdown
 //	junit.go, thresholds.go     JUnit for CI, and the thresholds' PASS/FAIL rows
-//	capacity.go, capacityhtml.go  a capacity search as a table, JSON or a page
+//	capacity.go, capacityhtml.go, capacityheadline.go  a capacity search as a table, JSON or a page
 //	checktable.go               the check as a table or JSON (WriteCheckTable, WriteCheckJSON)
 //	inflation.go                the wire arithmetic of sizes (WriteInflation)
 //	latency.go                  the latency rows every format shares

@@ -28,6 +28,7 @@ func htmlPage() (*template.Template, error) { return template.New("report").Pars
 // htmlResult is what the page shows of one result: its header and its
 // sections, in order.
 type htmlResult struct {
+	Headline       htmlHeadline
 	Title          string
 	Partial        string
 	GeneratorBound string
@@ -50,11 +51,16 @@ type htmlSection struct {
 
 // htmlTable is a table of cells; the first Left columns are names, the
 // rest figures, right-aligned so their digits line up.
+//
+// RowClass, when set, is a class per row ("pass", "fail": the page's
+// colours) and MarkCol the column of the row's verdict, drawn in them.
 type htmlTable struct {
-	Class  string
-	Header []string
-	Left   int
-	Rows   [][]string
+	Class    string
+	Header   []string
+	Left     int
+	Rows     [][]string
+	RowClass []string
+	MarkCol  int
 }
 
 // WriteHTML writes one HTML page for the results: per result what ran
@@ -95,7 +101,7 @@ func WriteHTML(w io.Writer, rs []*results.Result) error {
 // htmlOf lays out one result; pair is nil on the result page (see
 // resultSections).
 func htmlOf(r *results.Result, suffix string, pair *timelineScale) (htmlResult, error) {
-	hr := htmlResult{Title: printable(toolName(r.Tool) + ": " + workloadTitle(r.Workload)),
+	hr := htmlResult{Headline: resultHeadline(r), Title: printable(toolName(r.Tool) + ": " + workloadTitle(r.Workload)),
 		GeneratorBound: printable(strings.ReplaceAll(generatorBound(r), "\n", " "))}
 	if r.Partial {
 		hr.Partial = "Partial result: the run was interrupted; the figures cover its first " + numfmt.Seconds(r.Totals.MeasuredS) + "."
@@ -300,5 +306,11 @@ const spectrumNote = "From the full histograms, on HdrHistogram's percentile axi
 // recorded at a cut: a spectrum's flat tail at the deadline is then a
 // floor, not a measured tail.
 func lowerBoundNotes(r *results.Result) []string {
-	return latencyNotes(r)[2:]
+	var out []string
+	for _, n := range latencyNotes(r)[2:] {
+		if !strings.HasPrefix(n, lagNotePrefix) { // the latency section says it, once
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"html"
 	"io"
 	"math"
@@ -164,7 +165,12 @@ func TestHTMLSectionsSayWhatTheTableSays(t *testing.T) {
 			}
 			want = append(want, identityText(c.r.Totals))
 			for _, v := range c.r.Thresholds {
-				want = append(want, cells([]string{verdictWord(v.Pass), v.Bound, verdictText(v)}, 3))
+				mark, cl := markPass, "pass"
+				if !v.Pass {
+					mark, cl = markFail, "fail"
+				}
+				want = append(want, `<tr class="`+cl+`"><td class="verdict-cell">`+mark+" "+verdictWord(v.Pass)+"</td>"+
+					cells([]string{v.Bound, verdictText(v)}, 3))
 			}
 			for _, w := range want {
 				if !strings.Contains(text, w) {
@@ -298,7 +304,7 @@ func TestSpectrumEndsWhereTheSamplesEnd(t *testing.T) {
 		t.Fatalf("one value: %v, %v; want one point at (0, 7ms)", one, err)
 	}
 	dot := string(lineChart("dot", "k", "t", "x", "y", nil, 0, 1, one, func(float64) string { return "" }, 0))
-	if !regexp.MustCompile(`stroke-width="7" stroke-linecap="round" d="M70.0 [0-9.]+h0"`).MatchString(dot) {
+	if !regexp.MustCompile(`stroke-width="7" stroke-linecap="round" d="M` + fmt.Sprintf("%.1f", padL) + ` [0-9.]+h0"`).MatchString(dot) {
 		t.Errorf("one value is not drawn as a dot: %s", dot)
 	}
 	if _, _, err := spectrumSeries([]spectrumLine{{name: "bad", l: results.Latency{Count: 3, HDR: "not base64!"}}}); err == nil {

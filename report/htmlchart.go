@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"html/template"
@@ -29,6 +30,7 @@ type series struct {
 	pts    [][2]float64
 	colour string
 	dashed bool
+	width  float64 // the line's width; 0 for the usual 2
 }
 
 // stroke is the colour series i is drawn in.
@@ -46,10 +48,12 @@ type tick struct {
 }
 
 // Plot geometry, in SVG user units. The SVG scales to the width of its
-// box (a column of the page's grid), keeping these proportions.
+// box (the page's width, up to a readable maximum), keeping these
+// proportions. The legend sits in a band above the plot (padT), so the
+// plot takes the chart's whole width.
 const (
-	plotW, plotH           = 820.0, 340.0
-	padL, padR, padT, padB = 70.0, 190.0, 16.0, 50.0
+	plotW, plotH           = 960.0, 400.0
+	padL, padR, padT, padB = 84.0, 24.0, 58.0, 54.0
 )
 
 // color is the i-th colour of a colour-blind-safe palette (Okabe-Ito),
@@ -85,24 +89,85 @@ func axes(b *strings.Builder, xt, yt []tick, x, y func(float64) float64) {
 	b.WriteString(`</g>`)
 }
 
-// legendRows is how many names fit beside a plot.
-const legendRows = 15 // (plotH - padT - padB) / 18
+// Legend geometry: rows of entries in the band above the plot, each a
+// swatch and a name; charW is the width of a character of the legend's
+// font (14px, at most this wide for the page's sans-serif), so entries
+// are laid out from the names' lengths and never overlap.
+const (
+	legendRows   = 2
+	legendRowH   = 20.0
+	legendSwatch = 26.0
+	legendGap    = 18.0
+	charW        = 8.4
+)
 
-// legend lists the series names on the right, in their colours and
-// strokes; names past what fits are summed up in a last line.
-func legend(b *strings.Builder, ss []series) {
-	for i, s := range ss {
-		y := padT + 8 + float64(i)*18
-		if i == legendRows-1 && len(ss) > legendRows {
-			fmt.Fprintf(b, `<g class="legend"><text x="%g" y="%g">and %d more</text></g>`, plotW-padR+12, y, len(ss)-i)
-			return
+// legendItem is one entry of the legend laid out: the swatch starts at
+// x, the row's text baseline is y, w is the entry's width.
+type legendItem struct {
+	x, y, w float64
+	name    string
+}
+
+// layoutLegend places the names in rows above the plot, left to right,
+// wrapping at the plot's right edge; names that would need more than
+// legendRows rows are counted in more (their series stay drawn), and the
+// last row then keeps room for the "and N more" that says so.
+func layoutLegend(names []string) (items []legendItem, more int) {
+	width := func(n string) float64 { return legendSwatch + 6 + float64(len([]rune(n)))*charW }
+	right := plotW - padR
+	x, row := padL, 0
+	for i, n := range names {
+		w := width(n)
+		if x > padL && x+w > right {
+			x, row = padL, row+1
 		}
+		if row == legendRows {
+			return items, len(names) - i
+		}
+		if row == legendRows-1 && !fits(names[i:], x, right, width) && x+w+legendGap+moreW > right {
+			return items, len(names) - i
+		}
+		items = append(items, legendItem{x: x, y: 16 + float64(row)*legendRowH, w: w, name: n})
+		x += w + legendGap
+	}
+	return items, 0
+}
+
+// moreW is the width kept for "and NN more".
+const moreW = 12 * charW
+
+// fits says whether the names all fit on one row from x.
+func fits(names []string, x, right float64, width func(string) float64) bool {
+	for _, n := range names {
+		x += width(n)
+		if x > right {
+			return false
+		}
+		x += legendGap
+	}
+	return true
+}
+
+// legend draws the series names above the plot, in their colours and
+// strokes.
+func legend(b *strings.Builder, ss []series) {
+	names := make([]string, len(ss))
+	for i, s := range ss {
+		names[i] = clip(s.name)
+	}
+	items, more := layoutLegend(names)
+	for i, it := range items {
+		s := ss[i]
 		dash := ""
 		if s.dashed {
-			dash = ` stroke-dasharray="5 3"`
+			dash = ` stroke-dasharray="7 4"`
 		}
-		fmt.Fprintf(b, `<g class="legend"><line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="3"%s/><text x="%g" y="%g">%s</text></g>`,
-			plotW-padR+8, y-4, plotW-padR+26, y-4, s.stroke(i), dash, plotW-padR+30, y, html.EscapeString(clip(s.name)))
+		fmt.Fprintf(b, `<g class="legend" data-box="%.1f %.1f %.1f %.1f"><line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="3"%s/><text x="%.1f" y="%.1f">%s</text></g>`,
+			it.x, it.y-13, it.w, 17.0, it.x, it.y-5, it.x+legendSwatch, it.y-5, s.stroke(i), dash, it.x+legendSwatch+6, it.y, html.EscapeString(it.name))
+	}
+	if more > 0 {
+		last := items[len(items)-1]
+		fmt.Fprintf(b, `<g class="legend"><text x="%.1f" y="%.1f">and %d more</text></g>`, last.x+last.w+legendGap, last.y, more)
 	}
 }
 
@@ -202,9 +267,9 @@ func seriesPaths(b *strings.Builder, ss []series, x, y func(float64) float64) {
 			}
 			fmt.Fprintf(&d, "%c%.1f %.1f", cmd, x(p[0]), y(p[1]))
 		}
-		style := ` stroke-width="2"`
+		style := fmt.Sprintf(` stroke-width="%g"`, cmp.Or(s.width, 2))
 		if s.dashed {
-			style += ` stroke-dasharray="6 4"`
+			style += ` stroke-dasharray="8 5"`
 		}
 		if len(s.pts) == 1 {
 			// One value (a histogram of one read) is a dot, not a line

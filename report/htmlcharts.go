@@ -36,49 +36,6 @@ func sharedTimelineScale(rs ...*results.Result) timelineScale {
 	return sc
 }
 
-// timeTicks labels the seconds from lo to hi at about eight places.
-func timeTicks(lo, hi float64) []tick {
-	step := math.Max(math.Ceil((hi-lo)/8), 1)
-	var ts []tick
-	for v := lo; v <= hi && len(ts) < 20; v += step {
-		ts = append(ts, tick{v, fmt.Sprintf("%gs", v)})
-	}
-	return ts
-}
-
-// noTimeline is what a timeline chart shows for a result without one.
-func noTimeline(id, kind, title string) template.HTML {
-	return figure(id, kind, title, `<p class="empty">No per-second timeline in this result.</p>`)
-}
-
-func rateChart(r *results.Result, id, title string, sc timelineScale) template.HTML {
-	return timelineChart(r, id, "timeline-rate", title, "turns/s", "asked", "achieved",
-		func(s results.Second) (float64, float64) { return s.Asked, s.Achieved }, sc.lastT, sc.rateTop)
-}
-
-func timelineLatencyChart(r *results.Result, id, title string, sc timelineScale) template.HTML {
-	return timelineChart(r, id, "timeline-latency", title, "latency (ms)", "p50", "p99",
-		func(s results.Second) (float64, float64) { return s.P50Ms, s.P99Ms }, sc.lastT, sc.latency)
-}
-
-// timelineChart draws two series of the per-second timeline, over the
-// seconds to at least lastT and up to at least top.
-func timelineChart(r *results.Result, id, kind, title, yLabel, nameA, nameB string, val func(results.Second) (float64, float64), lastT int, top float64) template.HTML {
-	if len(r.Timeline) == 0 {
-		return noTimeline(id, kind, title)
-	}
-	a, b := series{name: nameA}, series{name: nameB}
-	for _, s := range r.Timeline {
-		va, vb := val(s)
-		a.pts = append(a.pts, [2]float64{float64(s.T), va})
-		b.pts = append(b.pts, [2]float64{float64(s.T), vb})
-	}
-	lo := math.Min(float64(r.Timeline[0].T), 0)
-	hi := math.Max(math.Max(float64(r.Timeline[len(r.Timeline)-1].T), float64(lastT)), lo+1)
-	return lineChart(id, kind, title, "time since start (s; warmup included)", yLabel, timeTicks(lo, hi), lo, hi,
-		[]series{a, b}, numfmt.Sig3, top)
-}
-
 // classChart draws each class's read p50 and p99 side by side; on the
 // compare page, the two runs' bars stand next to each other per class.
 func classChart(id, title string, cats []string, ss []series) template.HTML {

@@ -13,6 +13,9 @@ import (
 // deltas with their noise verdicts, the charts of both runs overlaid, and
 // each section of the result page for both runs side by side.
 type htmlCompare struct {
+	Headline          htmlHeadline
+	Key               []htmlDelta // the gated and significant rows, shown first
+	DeltaCount        int
 	Title             string
 	BaseName, NewName string
 	Servers           htmlTable
@@ -34,9 +37,17 @@ type htmlDeltaGroup struct {
 // htmlDelta is one row of the deltas table: the figure in both runs,
 // its change and the model's noise verdict. Significant marks a change
 // the test could tell from the noise.
+//
+// Metric is the delta's name in the bounds grammar; Gated marks a row a
+// bound names, Worse a significant change for the worse; Group is the
+// row's group title where the row is shown out of its group.
 type htmlDelta struct {
 	Cells       []string // label, base, new, change, verdict
 	Significant bool
+	Metric      string
+	Gated       bool
+	Worse       bool
+	Group       string
 }
 
 // htmlPair is one section of the result page, for both runs.
@@ -93,6 +104,16 @@ func htmlCompareOf(c *results.Comparison, base, nw *results.Result) (htmlCompare
 	}
 	hc.NoiseNote += "."
 	hc.Deltas = htmlDeltaGroups(c)
+	var rows []compareRow
+	for _, s := range compareSections(c) {
+		rows = append(rows, s.rows...)
+	}
+	hc.DeltaCount = len(rows)
+	hc.Headline = compareHeadline(c, "readbench compare: "+hc.Title, rows)
+	hc.Key = keyDeltas(c, hc.Deltas)
+	if hc.Headline.Note != "" { // the headline says the test already: once is enough
+		hc.NoiseNote = strings.TrimPrefix(hc.NoiseNote, "Test: "+printable(c.Test)+". ")
+	}
 	hc.Content = htmlContentLines(c.Content)
 	if len(c.Bounds) > 0 {
 		t := verdictsHTMLTable("bounds", boundRows(c))

@@ -16,11 +16,19 @@ func htmlDeltaGroups(c *results.Comparison) []htmlDeltaGroup {
 		}
 		g := htmlDeltaGroup{Title: s.title, Rows: make([]htmlDelta, 0, len(s.rows))}
 		for _, r := range s.rows {
-			cells := r.cells
+			cells := append([]string{}, r.cells...)
+			if r.full != "" {
+				cells[0] = r.full // the page wraps a long label; the table clips it
+			}
 			if r.untested != "" {
 				cells = append(cells[:4:4], cells[4]+": "+printable(r.untested))
 			}
-			g.Rows = append(g.Rows, htmlDelta{Cells: cells, Significant: r.significant})
+			d := htmlDelta{Cells: cells, Significant: r.significant}
+			if r.delta != nil {
+				d.Metric = r.delta.Metric
+				d.Worse = r.significant && worse(*r.delta)
+			}
+			g.Rows = append(g.Rows, d)
 		}
 		out = append(out, g)
 	}

@@ -58,6 +58,9 @@ type namedLatency struct {
 	l    results.Latency
 }
 
+// lagNotePrefix begins the note of the generator's scheduling lag.
+const lagNotePrefix = "Scheduling lag: "
+
 // latencyNotes say what the rows hold: which clock each figure runs on,
 // and how many values are lower bounds (cut or dropped, recorded at the
 // cut), so a tail past the deadline is never read as a fast one.
@@ -69,7 +72,7 @@ func latencyNotes(r *results.Result) []string {
 	}
 	notes := []string{"From each turn's intended start (count: reads sent, cut ones at the cut; turns: finished or dropped).", clocks}
 	if n := r.Generator.Note; n != "" && !r.GeneratorBound { // when bound, the banner says it
-		notes = append(notes, "Scheduling lag: "+n+".")
+		notes = append(notes, lagNotePrefix+n+".")
 	}
 	for _, b := range []struct {
 		what, how string

@@ -30,9 +30,6 @@ func WriteTable(w io.Writer, r *results.Result) error {
 			return fmt.Errorf("report: report: %w", err)
 		}
 	}
-	if err := thresholdsTable(bw, r); err != nil {
-		return fmt.Errorf("report: report: %w", err)
-	}
 	if err := authTable(bw, r); err != nil {
 		return fmt.Errorf("report: report: %w", err)
 	}
@@ -65,6 +62,8 @@ func writeHeader(w io.Writer, r *results.Result) {
 	if g := generatorBound(r); g != "" {
 		fmt.Fprintln(w, g)
 	}
+	writeSummary(w, r)
+	fmt.Fprintln(w)
 	for _, f := range headerFields(r) {
 		line(w, f[0], "%s", f[1])
 	}

@@ -12,13 +12,37 @@ import (
 	"github.com/readbench/readbench/results"
 )
 
+// TestTableLeadsWithTheVerdict: the thresholds' verdict and each
+// threshold, ✓ or ✗ with PASS or FAIL, come before any detail, as k6's
+// summary does, on the report itself (stdout), not only in the exit
+// message.
+func TestTableLeadsWithTheVerdict(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, withThresholds(t)); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	verdict := strings.Index(out, "✗ 1 of 2 thresholds broken")
+	fail := strings.Index(out, "✗ FAIL  turn.p99<800ms")
+	pass := strings.Index(out, "✓ PASS  errors<1%")
+	detail := strings.Index(out, "\ntarget ")
+	if verdict < 0 || fail < 0 || pass < 0 || detail < 0 || !(verdict < fail && fail < detail && pass < detail) {
+		t.Errorf("the verdict (at %d) and thresholds (%d, %d) do not lead the detail (%d):\n%s", verdict, fail, pass, detail, out)
+	}
+	if strings.Count(out, "turn.p99<800ms") != 1 {
+		t.Error("the thresholds are listed twice")
+	}
+}
+
 func TestWriteTableGolden(t *testing.T) {
 	for _, c := range []struct {
-		name     string
-		troubled bool
-	}{{"report.golden", false}, {"troubled.golden", true}} {
+		name string
+		r    func(testing.TB) *results.Result
+	}{{"report.golden", func(t testing.TB) *results.Result { return fixture(t, false) }},
+		{"troubled.golden", func(t testing.TB) *results.Result { return fixture(t, true) }},
+		{"thresholds.golden", withThresholds}} {
 		t.Run(c.name, func(t *testing.T) {
-			r := fixture(t, c.troubled)
+			r := c.r(t)
 			var buf bytes.Buffer
 			if err := WriteTable(&buf, r); err != nil {
 				t.Fatal(err)

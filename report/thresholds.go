@@ -29,6 +29,9 @@ func Value(unit string, v float64) string {
 	case "MiB":
 		return numfmt.Sig3(v) + " MiB"
 	case "x":
+		if v == 0 { // a ratio of nothing (a class with no bytes): none, as every table says
+			return numfmt.None
+		}
 		return strconv.FormatFloat(v, 'f', 3, 64) + "×"
 	}
 	return numfmt.Sig3(v) + " " + unit
@@ -48,16 +51,6 @@ func verdictText(v results.Verdict) string {
 		return v.Reason
 	}
 	return "measured " + Value(v.Unit, v.Measured)
-}
-
-// thresholdsTable writes one line per threshold of r, pass or fail with
-// the measured value; nothing when the run had none.
-func thresholdsTable(w io.Writer, r *results.Result) error {
-	if len(r.Thresholds) == 0 {
-		return nil
-	}
-	writeVerdicts(w, "thresholds", thresholdRows(r))
-	return nil
 }
 
 // thresholdRows are the verdict rows of r's thresholds.
@@ -104,7 +97,12 @@ func mdVerdicts(b *bytes.Buffer, rows []verdictRow) {
 func verdictsHTMLTable(class string, rows []verdictRow) htmlTable {
 	t := htmlTable{Class: class, Left: 3, Header: []string{"verdict", "bound", "measured"}}
 	for _, v := range rows {
-		t.Rows = append(t.Rows, []string{verdictWord(v.pass), printable(v.bound), printable(v.measured)})
+		mark, cl := markPass, "pass"
+		if !v.pass {
+			mark, cl = markFail, "fail"
+		}
+		t.Rows = append(t.Rows, []string{mark + " " + verdictWord(v.pass), printable(v.bound), printable(v.measured)})
+		t.RowClass = append(t.RowClass, cl)
 	}
 	return t
 }

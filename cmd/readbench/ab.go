@@ -160,7 +160,7 @@ func abAction(c *cli.Context) error {
 		opts := sides[side]
 		var progress func(driver.Progress)
 		if !quiet {
-			progress = progressPrinter(c.App.ErrWriter)
+			progress = progressPrinter(c.App.ErrWriter, w.Load.Warmup)
 		}
 		opts.Progress = progress
 		opts.Logf = func(format string, args ...any) {

@@ -107,7 +107,7 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 		t.Fatal(err)
 	}
 	if code != 0 || !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, `<g class="marker knee" data-at="100">`) ||
-		strings.Count(page, `<td>1 step</td>`)+strings.Count(page, `<td>2 step</td>`) != 2 || !strings.Contains(page, "100 turns/s (") {
+		strings.Count(page, `<td>1 step</td>`)+strings.Count(page, `<td>2 step</td>`) != 2 || !strings.Contains(page, "max sustainable 100 turns/s") {
 		t.Errorf("html: exit %d\n%s\n%s", code, page, stderr)
 	}
 }

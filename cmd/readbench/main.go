@@ -42,7 +42,7 @@ func main() {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
-	h := &interrupts{command: commandOf(os.Args), cancel: cancel, stderr: os.Stderr, tty: progressPrinter(os.Stderr) != nil,
+	h := &interrupts{command: commandOf(os.Args), cancel: cancel, stderr: os.Stderr, tty: progressPrinter(os.Stderr, 0) != nil,
 		killChildren: killChildren, exit: os.Exit, stopWithin: stopWithin, secondGrace: secondGrace}
 	go h.watch(sigs, done) // interrupt.go: the first signal stops, the second quits
 	code := run(ctx, os.Args, os.Stdout, os.Stderr)

@@ -8,23 +8,38 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/internal/numfmt"
 )
 
 // progressPrinter returns a live one-line progress display on w, or nil
 // when w is not a terminal: progress is for people, never for logs.
-func progressPrinter(w io.Writer) func(driver.Progress) {
+// warmup is the workload's warmup, which the line counts apart.
+func progressPrinter(w io.Writer, warmup time.Duration) func(driver.Progress) {
 	if !terminal(w) {
 		return nil
 	}
 	return func(p driver.Progress) {
-		phase := ""
-		if p.Warmup {
-			phase = " (warmup)"
-		}
-		fmt.Fprintf(w, "\r\033[K%s/%s%s  turns %d (%.1f/s)  reads %d  in flight %d  p99 %v  errors %d",
-			elapsedString(p.Elapsed), elapsedString(p.Total), phase, p.Turns, p.Achieved(), p.Reads, p.InFlight,
-			p.P99.Round(10*time.Microsecond), p.Errors)
+		fmt.Fprint(w, "\r\033[K"+progressLine(p, warmup))
 	}
+}
+
+// progressLine is the progress line: the warmup counted as such ("warmup
+// 1s/2s"), then the measured time against the measured length ("3s/5s",
+// the warmup not in it, as --duration says), and the figures in the one
+// number format of the reports (internal/numfmt), so a p99 reads "41.7ms"
+// here as in the report that follows.
+func progressLine(p driver.Progress, warmup time.Duration) string {
+	clock := elapsedString(p.Elapsed-warmup) + "/" + elapsedString(p.Total-warmup)
+	if p.Warmup {
+		clock = "warmup " + elapsedString(p.Elapsed) + "/" + elapsedString(warmup)
+	}
+	p99 := numfmt.None
+	if p.P99 > 0 {
+		p99 = numfmt.Ms(float64(p.P99) / float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%s  turns %s (%s/s)  reads %s  in flight %s  p99 %s  errors %s",
+		clock, numfmt.Count(p.Turns), numfmt.Sig3(p.Achieved()), numfmt.Count(p.Reads), numfmt.Count(p.InFlight),
+		p99, numfmt.Count(p.Errors))
 }
 
 // terminal says whether w is a terminal: the one test of whether

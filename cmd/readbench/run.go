@@ -133,7 +133,7 @@ func runAction(c *cli.Context) error {
 		tell, stopSetup := setupPrinter(c.App.ErrWriter, targetName(w.Target), limit)
 		defer stopSetup()
 		opts.Setup = tell
-		if progress := progressPrinter(c.App.ErrWriter); progress != nil {
+		if progress := progressPrinter(c.App.ErrWriter, w.Load.Warmup); progress != nil {
 			opts.Progress = func(p driver.Progress) {
 				stopSetup() // the first turns are under way: the run's own line takes over
 				progress(p)

@@ -1,0 +1,95 @@
+package report
+
+import (
+	"strings"
+	"time"
+
+	"github.com/readbench/readbench/capacity"
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/units"
+)
+
+// The capacity page's headline and the SLO's latency bounds it draws.
+
+// rateHeadline is a rate search's answer: the maximum sustainable rate
+// and the first rate that failed, with why; the conclusion once, under it.
+func rateHeadline(r *capacity.RateFinding) htmlHeadline {
+	h := htmlHeadline{Kind: "capacity", Title: "readbench capacity: " + printable(orDash(r.Target)), Note: printable(r.Conclusion)}
+	// The verdict says the rate once; the tiles say what bounds it.
+	if r.MaxSustainableRate > 0 {
+		h.Verdict = passMark("max sustainable " + numfmt.Rate(r.MaxSustainableRate, "turns") + " (" +
+			numfmt.Sig3(r.ReadsPerS) + " reads/s, " + numfmt.Sig3(r.WireMBPerS) + " MB/s on the wire)")
+	} else {
+		h.Verdict = failMark("no rate held the SLO")
+	}
+	first := htmlTile{Label: "first failure", Value: "none", Sub: "no step broke the SLO"}
+	if r.FirstBadRate > 0 {
+		first = htmlTile{Label: "first failure", Value: numfmt.Rate(r.FirstBadRate, "turns"), Class: "fail", Sub: printable(failReason(r.Steps, func(s capacity.Step) bool { return s.Rate == r.FirstBadRate }))}
+	}
+	h.Tiles = []htmlTile{first, {Label: "SLO", Value: printable(r.SLO), Sub: "limited by " + printable(orDash(r.LimitedBy))}}
+	return h
+}
+
+// sizeHeadline is a size sweep's answer: the largest size within the SLO,
+// where it broke and where reads fail outright.
+func sizeHeadline(r *capacity.SizeFinding) htmlHeadline {
+	h := htmlHeadline{Kind: "capacity", Title: "readbench size sweep: " + printable(orDash(r.Target)), Note: printable(r.Conclusion)}
+	if r.MaxSizeWithinSLO > 0 {
+		h.Verdict = passMark("largest within the SLO " + units.FormatSize(r.MaxSizeWithinSLO))
+	} else {
+		h.Verdict = failMark("no size held the SLO")
+	}
+	size := func(n int64) string {
+		if n <= 0 {
+			return "none"
+		}
+		return units.FormatSize(n)
+	}
+	h.Tiles = []htmlTile{
+		{Label: "first failure", Value: size(r.SLOBreakSize), Class: "fail", Sub: printable(failReason(r.Steps, func(s capacity.Step) bool { return s.Size == r.SLOBreakSize }))},
+		{Label: "reads fail outright at", Value: size(r.FailSize), Sub: printable(orDash(r.FailOutcome))},
+		{Label: "SLO", Value: printable(r.SLO), Sub: "at " + numfmt.Rate(r.Rate, "turns")},
+	}
+	return h
+}
+
+// failReason is why the first failing step that is matches failed.
+func failReason(steps []capacity.Step, is func(capacity.Step) bool) string {
+	for _, s := range steps {
+		if !s.Pass && !s.Rerun && is(s) {
+			return s.Reason
+		}
+	}
+	return ""
+}
+
+// sloBound is one latency bound of an SLO: which line it holds
+// ("read p99") and at what, in milliseconds.
+type sloBound struct {
+	line string
+	ms   float64
+}
+
+// sloLatencyBounds are the latency bounds of an SLO written in the bound
+// grammar ("read.p99<50ms,errors<1%" gives read p99 at 50ms): the lines
+// the capacity chart draws them on. Terms it does not know (errors,
+// rates, classes) are left to the step table.
+func sloLatencyBounds(slo string) []sloBound {
+	var out []sloBound
+	for _, term := range strings.Split(slo, ",") {
+		metric, value, ok := strings.Cut(strings.TrimSpace(term), "<")
+		if !ok {
+			continue
+		}
+		block, pct, ok := strings.Cut(metric, ".")
+		if !ok || (block != "read" && block != "turn") || (pct != "p50" && pct != "p99") {
+			continue
+		}
+		d, err := time.ParseDuration(strings.TrimPrefix(strings.TrimSpace(value), "="))
+		if err != nil || d <= 0 {
+			continue
+		}
+		out = append(out, sloBound{line: block + " " + pct, ms: float64(d) / float64(time.Millisecond)})
+	}
+	return out
+}

@@ -1,0 +1,108 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/results"
+)
+
+// The headline every page opens with: the answer to the page's question
+// before any detail (the figures of a run and whether its thresholds
+// held; a comparison's verdict and the deltas that decided it; a
+// capacity search's rate). Pass and fail are carried by colour
+// (Okabe-Ito blue for pass, vermillion for fail, orange for a warning:
+// told apart by colour-blind readers) and by a text mark, ✓ or ✗, so a
+// page printed in grey still says it.
+
+// htmlHeadline is the headline block: a title, a verdict, figure tiles
+// and the lines that decided the verdict.
+type htmlHeadline struct {
+	Kind, Title string
+	Verdict     htmlMark
+	Tiles       []htmlTile
+	Lines       []htmlMark
+	Note        string
+}
+
+// htmlMark is a verdict or one line under it: Class is "pass", "fail",
+// "warn" or "none" (the page's colours), Mark the text mark.
+type htmlMark struct {
+	Class, Mark, Text string
+}
+
+// htmlTile is one figure of the headline: a label, the figure large, a
+// line under it.
+type htmlTile struct {
+	Label, Value, Sub, Class string
+}
+
+// Text marks, beside the colours.
+const (
+	markPass = "✓"
+	markFail = "✗"
+	markWarn = "!"
+)
+
+func passMark(text string) htmlMark { return htmlMark{"pass", markPass, text} }
+func failMark(text string) htmlMark { return htmlMark{"fail", markFail, text} }
+func warnMark(text string) htmlMark { return htmlMark{"warn", markWarn, text} }
+
+// resultHeadline is the headline of a result: read and turn p50 and p99,
+// errors, the rate achieved against the one asked, and the thresholds.
+func resultHeadline(r *results.Result) htmlHeadline {
+	h := htmlHeadline{Kind: "report", Title: printable(toolName(r.Tool) + ": " + workloadTitle(r.Workload))}
+	h.Verdict, h.Lines = thresholdsVerdict(r)
+	tot := r.Totals
+	h.Tiles = []htmlTile{
+		{Label: "read p50 / p99", Value: numfmt.Ms(r.Read.P50Ms) + " / " + numfmt.Ms(r.Read.P99Ms), Sub: numfmt.Count(r.Read.Count) + " reads"},
+		{Label: "turn p50 / p99", Value: numfmt.Ms(r.Turn.P50Ms) + " / " + numfmt.Ms(r.Turn.P99Ms), Sub: numfmt.Count(r.Turn.Count) + " turns"},
+	}
+	errs := htmlTile{Label: "errors", Value: numfmt.Opt(tot.ErrorRate, numfmt.Share), Sub: numfmt.Count(tot.Errors) + " reads with an error outcome"}
+	if tot.Errors > 0 {
+		errs.Class = "warn"
+	}
+	h.Tiles = append(h.Tiles, errs, rateTile(r))
+	if r.Partial {
+		h.Note = "Partial result: the run was interrupted."
+	}
+	return h
+}
+
+// rateTile is the rate achieved against the rate asked; a run that fell
+// more than 5% short of it is marked.
+func rateTile(r *results.Result) htmlTile {
+	tot := r.Totals
+	t := htmlTile{Label: "rate achieved", Value: rate(tot.AchievedRate, "turns")}
+	switch {
+	case r.Workload.Load.Closed():
+		t.Sub = fmt.Sprintf("closed model, %d turns in flight", r.Workload.Load.Concurrency)
+	case tot.AskedRate > 0:
+		t.Sub = "asked " + numfmt.Rate(tot.AskedRate, "turns")
+		if a := tot.AchievedRate; a != nil && *a < 0.95*tot.AskedRate {
+			t.Class, t.Sub = "warn", markWarn+" "+t.Sub+": short of it"
+		}
+	}
+	return t
+}
+
+// thresholdsVerdict is the headline's verdict on r's thresholds, and one
+// line per broken one (all of them when they all held).
+func thresholdsVerdict(r *results.Result) (htmlMark, []htmlMark) {
+	if len(r.Thresholds) == 0 {
+		return htmlMark{Class: "none", Text: "no thresholds set"}, nil
+	}
+	var broken, held []htmlMark
+	for _, v := range r.Thresholds {
+		text := printable(v.Bound + ": " + verdictText(v))
+		if v.Pass {
+			held = append(held, passMark(text))
+		} else {
+			broken = append(broken, failMark(text))
+		}
+	}
+	if len(broken) > 0 {
+		return failMark(fmt.Sprintf("%d of %d thresholds broken", len(broken), len(r.Thresholds))), append(broken, held...)
+	}
+	return passMark(fmt.Sprintf("all %d thresholds held", len(r.Thresholds))), held
+}

@@ -1,0 +1,42 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/results"
+)
+
+// writeSummary is the answer before the detail, as k6 ends with its
+// checks: the thresholds' verdict, each threshold ✓ or ✗ with PASS or
+// FAIL (what a CI log is searched for), then the figures the HTML page's
+// headline shows.
+func writeSummary(w io.Writer, r *results.Result) {
+	verdict, _ := thresholdsVerdict(r)
+	mark := verdict.Mark
+	if mark == "" {
+		mark = "-"
+	}
+	fmt.Fprintf(w, "%s %s\n", mark, verdict.Text)
+	for _, v := range r.Thresholds {
+		m := markPass
+		if !v.Pass {
+			m = markFail
+		}
+		fmt.Fprintf(w, "  %s %s  %-32s %s\n", m, verdictWord(v.Pass), printable(v.Bound), printable(verdictText(v)))
+	}
+	tot := r.Totals
+	fmt.Fprintf(w, "  read p50 %s, p99 %s; turn p50 %s, p99 %s\n",
+		numfmt.Ms(r.Read.P50Ms), numfmt.Ms(r.Read.P99Ms), numfmt.Ms(r.Turn.P50Ms), numfmt.Ms(r.Turn.P99Ms))
+	fmt.Fprintf(w, "  errors %s; rate achieved %s\n", numfmt.Opt(tot.ErrorRate, numfmt.Share), rateSummary(r))
+}
+
+// rateSummary is the rate achieved against the rate asked.
+func rateSummary(r *results.Result) string {
+	t := rateTile(r)
+	if t.Sub == "" {
+		return t.Value
+	}
+	return t.Value + " (" + t.Sub + ")"
+}
