@@ -48,6 +48,9 @@ type ReadSample struct {
 	// the message is whole), of the first chunk of a ranged fetch, the
 	// first body byte of a plain HTTP document. 0 when none arrived.
 	FirstUsable time.Duration
+	// FirstOnSession is true for the first read sent on its session: it is
+	// recorded in FirstRead too (what a new host's first read costs).
+	FirstOnSession bool
 }
 
 // CacheHints summarise the freshness hints of a class's answers: how many
@@ -202,6 +205,11 @@ type Phase struct {
 	// moment the generator handed it to the transport.
 	Lag  *Histogram
 	Turn *Histogram
+	// Handshake is how long opening each session took, its connect start
+	// to its handshake's end (the initial sessions and, with churn, each
+	// replacement); FirstRead is the latency of the first read sent on
+	// each session, also in Read (sessions.go).
+	Handshake, FirstRead *Histogram
 	// TurnLowerBounds counts turns recorded at a limit (cut or dropped).
 	TurnLowerBounds int64
 	// TurnBySize holds turn latency by number of attachments.
@@ -226,6 +234,7 @@ func NewRun(classes []ClassInfo) *Phase {
 	r := &Phase{
 		Read: NewHistogram(), ReadOK: NewHistogram(), Service: NewHistogram(), TTFB: NewHistogram(),
 		Lag: NewHistogram(), Turn: NewHistogram(), Chunk: NewHistogram(),
+		Handshake: NewHistogram(), FirstRead: NewHistogram(),
 		TurnBySize: map[int]*Histogram{},
 		Cancel:     Cancellation{CancelToLate: NewHistogram()},
 	}
@@ -280,6 +289,9 @@ func (r *Recorder) Read(s ReadSample) {
 	if s.Answered || s.LowerBound {
 		run.Read.Record(s.Latency)
 		c.Latency.Record(s.Latency)
+		if s.FirstOnSession {
+			run.FirstRead.Record(s.Latency)
+		}
 	}
 	if s.LowerBound {
 		run.ReadLowerBounds++
