@@ -78,6 +78,9 @@ func (r *runner) acquire(ctx context.Context, sl *slot, rec *stats.Recorder) *li
 			case <-ctx.Done():
 			}
 			sl.mu.Lock()
+			if ctx.Err() != nil {
+				break // the run is ending: the turn reads on what is there and is cancelled
+			}
 			continue
 		}
 		if tried || ctx.Err() != nil || !r.spent(sl.cur) {

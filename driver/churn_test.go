@@ -154,3 +154,39 @@ mix: [%s]
 		t.Errorf("sessions %+v, first_read %d: want every turn after the first on a new session, each with its first read", s, first)
 	}
 }
+
+// TestChurnWaitShowsInLag: a turn due on a session being replaced waits
+// for the new one, and the wait is in its read's lag (and so its
+// latency), never hidden: every handshake here takes 300 ms.
+func TestChurnWaitShowsInLag(t *testing.T) {
+	const slow = 300 * time.Millisecond
+	h := simserver.New(simserver.Options{Stateful: true}).Handler()
+	hs := peertest.ServeLocal(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" { // a legacy initialize
+			time.Sleep(slow)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	w, err := workload.Parse("wait.yaml", []byte(fmt.Sprintf(`
+name: wait
+target: %q
+protocol: %q
+load: {rate: 20/s, turns: 6, session_turns: 2}
+turn: {attachments: 1, read_timeout: 60s}
+mix: [%s]
+`, hs.URL, protocol.V20251125, simDoc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{Workload: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := rep.Run
+	if rep.Sessions.Replaced != 2 || run.Handshake.Count() != 3 || run.Handshake.Mean() < slow-time.Millisecond {
+		t.Errorf("sessions %+v, %d handshakes of %v on average: want 2 replaced, 3 handshakes of %v or more", rep.Sessions, run.Handshake.Count(), run.Handshake.Mean(), slow)
+	}
+	if run.Lag.Max() < slow-10*time.Millisecond || run.Read.Max() < slow {
+		t.Errorf("lag max %v, read max %v: the turns that waited for a new session do not show it", run.Lag.Max(), run.Read.Max())
+	}
+}
