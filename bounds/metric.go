@@ -51,7 +51,7 @@ type Metric struct {
 
 // latencyBlocks and latencyStats make the latency metrics BLOCK.STAT.
 var (
-	latencyBlocks = []string{"read", "read_ok", "turn", "service", "ttfb", "lag"}
+	latencyBlocks = []string{"read", "read_ok", "turn", "service", "ttfb", "lag", "handshake", "first_read"}
 	latencyStats  = []string{"p50", "p90", "p99", "p999", "max", "mean"}
 )
 

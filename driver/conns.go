@@ -3,45 +3,163 @@ package driver
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 )
 
-// A run's connections: opened in parallel before the schedule starts
+// A run's connections: opened before the schedule starts, a bounded
+// number at a time and at load.connect_rate when the workload sets one
 // (each settling its own era), closed in parallel after it, and the
 // server processes behind them whose cost the run samples.
 
-// dial opens every session in parallel and settles the era of each.
-// Each step is told to Options.Setup with the sessions open so far.
+// connectParallel is how many sessions a run opens at once: a stdio
+// server is a process to start (an interpreter, npx), which costs CPU, so
+// twice the CPUs; an HTTP session costs the server a round trip or two,
+// so many more. Each session's handshake timeout runs from the moment it
+// leaves this queue, so a session waiting its turn is not charged the wait.
+func connectParallel(t targets.Target) int {
+	switch t.Kind {
+	case targets.Embedded, targets.Stdio, "":
+		return 2 * runtime.GOMAXPROCS(0)
+	}
+	return 64
+}
+
+// dial opens the workload's sessions and settles the era of each. Each
+// step is told to Options.Setup with the sessions connected and failed so
+// far. Sessions that fail are counted by reason; when fewer than
+// load.min_sessions (default: all) connect, the ones that did are closed
+// and the error says how many of how many failed and why. It returns the
+// sessions that connected, which also become the run's slots.
 func (r *runner) dial(ctx context.Context) ([]client.Conn, error) {
 	n := max(r.w.Sessions, 1)
-	sessions := make([]client.Conn, n)
-	errs := make([]error, n)
-	var opened atomic.Int64
+	var connected, failed atomic.Int64
 	step := func(doing string) {
-		r.setup.say(SetupStep{Stage: StageConnect, Doing: doing, Done: int(opened.Load()), Of: n})
+		r.setup.say(SetupStep{Stage: StageConnect, Doing: doing, Done: int(connected.Load()), Failed: int(failed.Load()), Of: n})
 	}
+	open := func(ctx context.Context) (client.Conn, error) {
+		s, err := r.open(ctx, step, r.measured, true)
+		if err != nil {
+			failed.Add(1)
+			step("failed")
+			return nil, err
+		}
+		connected.Add(1)
+		step("open")
+		return s, nil
+	}
+	conns, errs := connectAll(ctx, n, connectParallel(r.w.Target), r.w.Load.ConnectRate.PerSecond, open)
+	open1 := compact(conns)
+	r.sessions = sessionsOf(n, errs)
+	need := n
+	if m := r.w.Load.MinSessions; m > 0 {
+		need = min(m, n)
+	}
+	if ctx.Err() != nil || len(open1) < need {
+		closeAll(open1)
+		err := &connectError{counts: r.sessions, need: need, min: r.w.Load.MinSessions > 0, errs: errs}
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("connect to %s: interrupted: %w", r.w.Target.Redacted(), context.Cause(ctx))
+		}
+		return nil, fmt.Errorf("connect to %s: %w", r.w.Target.Redacted(), err)
+	}
+	if r.sessions.Failed > 0 && r.o.Logf != nil {
+		r.o.Logf("connect: %s; the run goes on with %d (load.min_sessions: %d)", r.sessions.Line(), len(open1), need)
+	}
+	r.slots = newSlots(open1)
+	return open1, nil
+}
+
+// connectAll opens n sessions with open, at most par at a time and, when
+// perSecond is above 0, the k-th no earlier than k/perSecond after the
+// first: a ramp a slow-starting server can take. Sessions not started
+// when ctx ends fail with its cause.
+func connectAll(ctx context.Context, n, par int, perSecond float64, open func(context.Context) (client.Conn, error)) ([]client.Conn, []error) {
+	conns, errs := make([]client.Conn, n), make([]error, n)
+	start := time.Now()
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for i := range sessions {
+	for range min(max(par, 1), n) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sessions[i], errs[i] = r.open(ctx, step)
-			if errs[i] == nil {
-				opened.Add(1)
-				step("open")
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				if perSecond > 0 {
+					sleepCtx(ctx, time.Until(start.Add(time.Duration(float64(i)/perSecond*float64(time.Second)))))
+				}
+				if ctx.Err() != nil {
+					errs[i] = fmt.Errorf("not opened: %w", context.Cause(ctx))
+					continue
+				}
+				conns[i], errs[i] = open(ctx)
 			}
 		}()
 	}
 	wg.Wait()
-	if err := joinDistinct(errs); err != nil {
-		closeAll(sessions)
-		return nil, fmt.Errorf("connect to %s: %w", r.w.Target.Redacted(), err)
+	return conns, errs
+}
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
 	}
-	return sessions, nil
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// compact is the sessions that opened, in order.
+func compact(conns []client.Conn) []client.Conn {
+	out := make([]client.Conn, 0, len(conns))
+	for _, c := range conns {
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// connectError is a run whose sessions did not connect in the numbers
+// load.min_sessions asks for. One session asked for fails with its own
+// reason, as it always did; more say how many of how many failed, and why,
+// grouped by reason. It unwraps to each distinct reason.
+type connectError struct {
+	counts SessionCounts
+	need   int
+	min    bool // load.min_sessions set need
+	errs   []error
+}
+
+func (e *connectError) Error() string {
+	if e.counts.Asked == 1 {
+		return joinDistinct(e.errs).Error()
+	}
+	by := "all must connect; load.min_sessions lowers that"
+	if e.min {
+		by = fmt.Sprintf("load.min_sessions needs %d", e.need)
+	}
+	return fmt.Sprintf("%s (%s)", e.counts.Line(), by)
+}
+
+func (e *connectError) Unwrap() []error {
+	var out []error
+	if err := joinDistinct(e.errs); err != nil {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			return j.Unwrap()
+		}
+		out = append(out, err)
+	}
+	return out
 }
 
 // closeAll closes sessions in parallel: a stdio child may take a while to
@@ -60,8 +178,14 @@ func closeAll(sessions []client.Conn) {
 	wg.Wait()
 }
 
-func (r *runner) open(ctx context.Context, step func(string)) (client.Conn, error) {
+// open opens one session and records how long that took, from its
+// connect's start to the handshake's end, in rec's handshake block: what a
+// new host costs before its first read. The cold start of the server
+// behind a stdio session is sampled from the initial sessions only: a
+// replacement's is a handshake like any other.
+func (r *runner) open(ctx context.Context, step func(string), rec *stats.Recorder, initial bool) (client.Conn, error) {
 	limit, setBy := r.o.HandshakeLimit()
+	began := time.Now()
 	s, handshake, err := client.Open(ctx, client.Dial{
 		Target: r.w.Target, Protocol: r.w.Protocol, Headers: r.w.Headers, Auth: r.o.Auth,
 		Embedded: r.o.EmbeddedCommand, Stderr: r.o.Stderr, Client: r.o.Client,
@@ -71,7 +195,9 @@ func (r *runner) open(ctx context.Context, step func(string)) (client.Conn, erro
 	if err != nil {
 		return nil, err
 	}
-	if _, first, ok := s.Process(); ok {
+	rec.Handshake(time.Since(began))
+	r.opened.Add(1)
+	if _, first, ok := s.Process(); ok && initial {
 		r.cold.Session(first, handshake)
 	}
 	return s, nil

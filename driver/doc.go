@@ -4,7 +4,11 @@
 //   - the pacer (pacer.go): when each turn of an open-model run should
 //     start. Latency is measured from that intended start, so a stalled
 //     server or generator cannot hide behind coordinated omission;
-//   - the runner (run.go; its connections in conns.go): the open and
+//   - the runner (run.go; its connections in conns.go: opened a bounded
+//     number at a time and at load.connect_rate, enough of them for
+//     load.min_sessions, counted by reason in sessions.go; session churn
+//     in churn.go: load.session_turns and load.session_lifetime replace
+//     a spent session, its handshake and first read recorded): the open and
 //     closed models, max_in_flight (a turn that cannot start is dropped
 //     and counted, never started late), progress (once a second: counts,
 //     the asked rate, the current phase's figures for a live view), the server-cost

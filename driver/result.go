@@ -42,7 +42,7 @@ func (r *Measurements) meta(tool results.Tool) results.Meta {
 		AskedRate: r.AskedRate, Measured: r.Measured,
 		LateObservable: r.LateObservable, LateWatch: r.LateWatch, AuthLost: r.AuthLost,
 		Cost: r.Cost, GeneratorPeakRSS: r.GeneratorPeakRSS, GeneratorCPU: r.GeneratorCPU, CPUPressure: r.CPUPressure,
-		Digests: resultDigests(r.Digests),
+		Digests: resultDigests(r.Digests), Sessions: r.Sessions.result(),
 		Segment: results.Segment{K: r.Segment.K, N: r.Segment.N, Barrier: barrierRecord(r.Barrier)},
 	}
 }

@@ -51,14 +51,15 @@ func resultWorkload(w *workload.Workload) results.Workload {
 
 func resolveLoad(l workload.Load) results.LoadSpec {
 	r := results.LoadSpec{
-		Model:       l.Model,
-		Concurrency: l.Concurrency,
-		Arrival:     l.Arrival,
-		Warmup:      l.Warmup.String(),
-		Duration:    l.Duration.String(),
-		Turns:       l.Turns,
-		Stages:      make([]results.StageSpec, 0, len(l.Stages)),
-		MaxInFlight: l.MaxInFlight,
+		Model:        l.Model,
+		Concurrency:  l.Concurrency,
+		Arrival:      l.Arrival,
+		Warmup:       l.Warmup.String(),
+		Duration:     l.Duration.String(),
+		Turns:        l.Turns,
+		Stages:       make([]results.StageSpec, 0, len(l.Stages)),
+		MaxInFlight:  l.MaxInFlight,
+		SessionTurns: l.SessionTurns, SessionLifetime: l.SessionLifetime.String(),
 	}
 	if l.Rate.PerSecond > 0 || l.Rate.Text != "" {
 		r.Rate, r.RatePerS = l.Rate.String(), l.Rate.PerSecond

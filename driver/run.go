@@ -149,6 +149,9 @@ type Measurements struct {
 	// AuthLost is the one line saying that the run lost its authorization
 	// (the server kept refusing its reads: auth.go), "" when it did not.
 	AuthLost string
+	// Sessions is how connecting went (asked, connected, failed and why)
+	// and, with churn, how many sessions were opened and replaced.
+	Sessions SessionCounts
 }
 
 // Context causes, so a cancelled read can tell a deadline from a timeout.
@@ -185,7 +188,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer closeAll(conns)
+	defer r.closeSessions()
 	r.conns = conns
 	// The plan waits for the handshake: a server that advertises sim: URIs
 	// (client.Conn.SimURIs) has mime+size classes synthesized on any
@@ -225,6 +228,8 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 		rep.Measured = measuredEnd.Sub(measuredStart)
 	}
 	rep.Run, rep.Warmup = r.measured.Phase(), r.warmup.Phase()
+	rep.Sessions = r.sessions
+	rep.Sessions.Opened, rep.Sessions.Replaced, rep.Sessions.ReplaceFailed = r.opened.Load(), r.replaced.Load(), r.replaceFailed.Load()
 	rep.GeneratorPeakRSS, _ = servercost.SelfPeakRSS()
 	rep.Digests = r.digests.snapshot()
 	r.finishAuth(rep)
@@ -247,11 +252,17 @@ type runner struct {
 	o        Options
 	w        *workload.Workload
 	plan     *workload.Plan
-	conns    []client.Conn // one per session of the workload
-	measured *stats.Recorder
-	warmup   *stats.Recorder
-	cold     *servercost.ColdStartRecorder
-	setup    *setupTell // Options.Setup, one call at a time
+	conns    []client.Conn // the sessions that connected before the schedule
+	slots    []*slot       // one per connected session: its current session (churn.go)
+	sessions SessionCounts // how connecting went
+	closing  sync.WaitGroup
+	// opened counts sessions opened (initial and replacements), replaced
+	// those churn replaced, replaceFailed replacements that failed to open.
+	opened, replaced, replaceFailed atomic.Int64
+	measured                        *stats.Recorder
+	warmup                          *stats.Recorder
+	cold                            *servercost.ColdStartRecorder
+	setup                           *setupTell // Options.Setup, one call at a time
 
 	failures  rate.Sometimes // paces Options.Logf
 	noMethod  sync.Once      // says once that the server does not implement the read's method

@@ -16,13 +16,15 @@ import (
 // stdio server being started or a stream opened) and "handshake" when
 // connecting, the list method being paged ("resources/list",
 // "resources/templates/list") or "sizes" (sampled reads learning sizes)
-// when discovering. Done and Of count sessions opened of those asked, or
-// sizes read of those to read; a list method counts its pages in Done (Of
+// when discovering, "open" and "failed" as each session's connect ends.
+// Done and Of count sessions connected of those asked (Failed those that
+// did not), or sizes read of those to read; a list method counts its pages in Done (Of
 // 0: not known ahead) and the entries listed so far in Listed.
 type SetupStep struct {
 	Stage    string
 	Doing    string
 	Done, Of int
+	Failed   int
 	Listed   int
 }
 

@@ -30,10 +30,12 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 		r.dropTurn(rec, intended, atts) // the generator got here after the deadline
 		return
 	}
+	rec.Schedule(len(atts))
+	sl := r.slots[r.o.Segment.Local(i)%uint64(len(r.slots))]
+	s := r.acquire(ctx, sl, rec) // with churn, may wait for a new session (churn.go)
+	defer r.release(sl, s)
 	r.started.Add(1)
 	started := time.Now()
-	s := r.conns[r.o.Segment.Local(i)%uint64(len(r.conns))]
-	rec.Schedule(len(atts))
 
 	// A late answer to any read of the turn is recorded in its phase.
 	tctx, cancel := r.lateContext(ctx, rec), context.CancelFunc(func() {})
@@ -143,7 +145,7 @@ func (r *runner) dropTurn(rec *stats.Recorder, intended time.Time, atts []worklo
 // timeout, cancellation and answer become a sample, however the document
 // is read (the client chose the way at connect time). It returns the
 // outcome and when the read ended.
-func (r *runner) doRead(tctx context.Context, c client.DocumentReader, intended time.Time, att workload.Attachment, rec *stats.Recorder) (stats.Outcome, time.Time) {
+func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, att workload.Attachment, rec *stats.Recorder) (stats.Outcome, time.Time) {
 	sample := stats.ReadSample{Class: att.Class}
 	send := time.Now()
 	if tctx.Err() != nil && errors.Is(context.Cause(tctx), errDeadline) {
@@ -154,9 +156,10 @@ func (r *runner) doRead(tctx context.Context, c client.DocumentReader, intended 
 	rctx, cancel := context.WithTimeoutCause(tctx, r.w.Turn.ReadTimeout, errReadTimeout)
 	defer cancel()
 	sample.Sent, sample.Lag = true, send.Sub(intended)
+	sample.FirstOnSession = s.claimFirst()
 	sample.Fresh = r.fresh.fresh(att.URI, send)
 	digest := r.digests.want(att.URI)
-	a, err := c.ReadDocument(rctx, att.URI, client.ReadSpec{Chunk: r.chunkOf(att), MaxBytes: r.w.Turn.MaxAnswer, Digest: digest})
+	a, err := s.conn.ReadDocument(rctx, att.URI, client.ReadSpec{Chunk: r.chunkOf(att), MaxBytes: r.w.Turn.MaxAnswer, Digest: digest})
 	now := time.Now()
 	// What arrived counts, also of a read cut before its end.
 	sample.ByteCounts, sample.Chunks = stats.ByteCounts(a.ByteCounts), a.Parts

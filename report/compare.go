@@ -103,7 +103,7 @@ func compareSections(c *results.Comparison) []compareSection {
 	var out []compareSection
 	lat := compareSection{title: "latency"}
 	for _, l := range c.Latency {
-		if l.Block != "read" && l.Block != "read_ok" && l.Block != "turn" {
+		if l.Block != "read" && l.Block != "read_ok" && l.Block != "turn" && !sessionBlockShown(l) {
 			continue // service, ttfb, lag: in the JSON, and boundable; auth.*: authCompareSection
 		}
 		for _, d := range l.Deltas {

@@ -49,7 +49,7 @@ func latencyRows(r *results.Result) []namedLatency {
 			rows = append(rows, namedLatency{fmt.Sprintf("  of %d reads", ts.Attachments), ts.Latency})
 		}
 	}
-	return rows
+	return append(rows, sessionRows(r)...)
 }
 
 // namedLatency is one row of the latency table.
@@ -71,6 +71,9 @@ func latencyNotes(r *results.Result) []string {
 		clocks += " Scheduling lag: intended start to send, the generator's own delay."
 	}
 	notes := []string{"From each turn's intended start (count: reads sent, cut ones at the cut; turns: finished or dropped).", clocks}
+	if n := sessionNote(r); n != "" {
+		notes = append(notes, n)
+	}
 	if n := r.Generator.Note; n != "" && !r.GeneratorBound { // when bound, the banner says it
 		notes = append(notes, lagNotePrefix+n+".")
 	}

@@ -97,6 +97,9 @@ func headerFields(r *results.Result) [][2]string {
 			rate(r.Totals.AchievedRate, "turns"), rate(r.Totals.ReadsPerS, "reads"))},
 		{"host", fmt.Sprintf("%s, %s/%s, %d CPUs, %s%s", orDash(h.Hostname), h.OS, h.Arch, h.CPUs, h.GoVersion, pressureText(h.CPUPressure))},
 	}
+	if s := sessionsText(r); s != "" {
+		fields = append(fields, [2]string{"sessions", s})
+	}
 	switch {
 	case r.Segment.N > 1:
 		fields = append(fields, [2]string{"shard", fmt.Sprintf("segment %d/%d: this shard's share of the run; readbench merge adds the %d shards", r.Segment.K, r.Segment.N, r.Segment.N)})

@@ -49,6 +49,8 @@ type Meta struct {
 	Digests map[string]Digest
 	// AuthLost is the line saying the run lost its authorization (Auth.Lost).
 	AuthLost string
+	// Sessions is how the run's sessions connected and churned.
+	Sessions Sessions
 }
 
 // Build makes the result document of a run: w is the workload as the
@@ -108,6 +110,10 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 		Advice:     Advice{Deadlines: []Candidate{}, Timeouts: []Candidate{}, Reasoning: []string{}},
 		Segment:    Segment{K: max(m.Segment.K, 1), N: max(m.Segment.N, 1), Barrier: m.Segment.Barrier},
 		Shards:     []Shard{},
+		Sessions:   m.Sessions,
+	}
+	if r.Sessions.Errors == nil {
+		r.Sessions.Errors = []SessionError{}
 	}
 	r.Target.Address = targets.RedactURLs(r.Target.Address)
 	var err error
@@ -118,6 +124,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 		{&r.Read, measured.Read}, {&r.ReadOK, measured.ReadOK}, {&r.Lag, measured.Lag},
 		{&r.Service, measured.Service}, {&r.TTFB, measured.TTFB}, {&r.Chunk, measured.Chunk},
 		{&r.Turn, measured.Turn}, {&r.Cancellation.CancelToLateMs, measured.Cancel.CancelToLate},
+		{&r.Handshake, measured.Handshake}, {&r.FirstRead, measured.FirstRead},
 	}
 	for _, b := range blocks {
 		if *b.dst, err = latency(b.h); err != nil {

@@ -182,7 +182,7 @@ func TestSameResult(t *testing.T) {
 			t.Errorf("%s: %s", d.Metric, d.Noise)
 		}
 	}
-	if len(cmp.Classes) != 3 || len(cmp.Latency) != 6 {
+	if len(cmp.Classes) != 3 || len(cmp.Latency) != 8 { // read, read_ok, turn, service, ttfb, lag, handshake, first_read
 		t.Errorf("classes %d, latency blocks %d", len(cmp.Classes), len(cmp.Latency))
 	}
 }

@@ -51,7 +51,8 @@ func Compare(base, nw *Result, o CompareOptions) (*Comparison, error) {
 		name string
 		a, b Latency
 	}{{"read", base.Read, nw.Read}, {"read_ok", base.ReadOK, nw.ReadOK}, {"turn", base.Turn, nw.Turn},
-		{"service", base.Service, nw.Service}, {"ttfb", base.TTFB, nw.TTFB}, {"lag", base.Lag, nw.Lag}} {
+		{"service", base.Service, nw.Service}, {"ttfb", base.TTFB, nw.TTFB}, {"lag", base.Lag, nw.Lag},
+		{"handshake", base.Handshake, nw.Handshake}, {"first_read", base.FirstRead, nw.FirstRead}} {
 		c.Latency = append(c.Latency, LatencyDelta{Block: b.name, BaseCount: b.a.Count, NewCount: b.b.Count,
 			Deltas: latencyDeltas(b.name+".", b.a, b.b, noiseOf(b.name, base, nw, floor))})
 	}

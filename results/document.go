@@ -49,6 +49,14 @@ type Result struct {
 	// TTFB is actual send to first byte: server think time without the
 	// transfer, which dominates large blobs.
 	TTFB Latency `json:"ttfb"`
+	// Handshake is how long opening each session took, its connect's
+	// start to the end of its handshake: the initial sessions and, with
+	// churn, every replacement. FirstRead is the latency of the first read
+	// sent on each session (also in Read): with Handshake, what a new host
+	// costs. Sessions is how connecting went. Added in v1.
+	Handshake Latency  `json:"handshake"`
+	FirstRead Latency  `json:"first_read"`
+	Sessions  Sessions `json:"sessions"`
 	// Chunk is the latency of each part of every ranged fetch (a class
 	// with ranged: {chunk}), its own send to its last byte; the read
 	// blocks hold the whole fetch. Empty (count 0) without ranged classes.

@@ -129,7 +129,7 @@ func (r *Result) check() error {
 func (r *Result) fillEmpty() {
 	// Blocks added in v1 after a result was written (read_ok, lag) load
 	// as empty blocks, so the file saves back with every key Build writes.
-	ls := []*Latency{&r.ReadOK, &r.Lag, &r.Chunk}
+	ls := []*Latency{&r.ReadOK, &r.Lag, &r.Chunk, &r.Handshake, &r.FirstRead}
 	for i := range r.Classes {
 		ls = append(ls, &r.Classes[i].Chunk, &r.Classes[i].FirstUsable)
 	}
@@ -141,6 +141,7 @@ func (r *Result) fillEmpty() {
 	emptyMap(&r.Totals.Outcomes)
 	emptyMap(&r.Warmup.Outcomes)
 	emptyMap(&r.Digests)
+	emptyList(&r.Sessions.Errors)
 	emptyList(&r.Thresholds)
 	emptyMap(&r.Workload.Thresholds)
 	emptyMap(&r.Workload.Headers)

@@ -69,6 +69,11 @@ func Merge(in []MergeInput) (*Result, error) {
 		}
 	}
 	cpuKnown := true
+	var sessions []Sessions
+	for _, s := range in {
+		sessions = append(sessions, s.Result.Sessions)
+	}
+	m.Sessions = mergeSessions(sessions)
 	for _, s := range in {
 		r := s.Result
 		meas, wu, err := runsOf(r)

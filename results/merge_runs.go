@@ -33,6 +33,7 @@ func runsOf(r *Result) (measured, warmup *stats.Phase, err error) {
 	}{
 		{&m.Read, r.Read}, {&m.ReadOK, r.ReadOK}, {&m.Service, r.Service}, {&m.TTFB, r.TTFB},
 		{&m.Lag, r.Lag}, {&m.Turn, r.Turn}, {&m.Cancel.CancelToLate, r.Cancellation.CancelToLateMs},
+		{&m.Handshake, r.Handshake}, {&m.FirstRead, r.FirstRead},
 	} {
 		if *b.dst, err = b.l.Histogram(); err != nil {
 			return nil, nil, err

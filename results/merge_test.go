@@ -52,7 +52,11 @@ func shardedRuns(n int) (whole [2]*stats.Phase, shards [][2]*stats.Phase) {
 			}
 			reads = append(reads, s)
 		}
+		reads[0].FirstOnSession = i%60 == 0 // a new session every 60 turns
 		for _, rec := range recs {
+			if i%60 == 0 {
+				rec.Handshake(time.Duration(20+i/60) * time.Millisecond)
+			}
 			rec.Schedule(len(reads))
 			last := intended
 			for _, s := range reads {
@@ -105,7 +109,8 @@ func TestMergeEqualsOneRun(t *testing.T) {
 			t.Errorf("n=%d: shards %+v", n, got.Shards)
 		}
 		for _, key := range []string{"totals", "read", "read_ok", "lag", "service", "ttfb", "turn", "turn_sizes", "classes",
-			"cancellation", "shape", "timeline", "advice", "warmup", "segment", "generator_bound", "lag_bound_ms", "workload"} {
+			"cancellation", "shape", "timeline", "advice", "warmup", "segment", "generator_bound", "lag_bound_ms", "workload",
+			"handshake", "first_read"} {
 			a, b := field(t, want, key), field(t, got, key)
 			if a != b {
 				t.Errorf("n=%d: %s differs:\none run: %.600s\nmerged:  %.600s", n, key, a, b)
@@ -222,5 +227,31 @@ func TestMergeOddInputs(t *testing.T) {
 	b.Totals.Outcomes["exploded"] = 3
 	if _, err := Merge([]MergeInput{{"a", a}, {"b", b}}); err == nil || !strings.Contains(err.Error(), "exploded") {
 		t.Errorf("an unknown outcome: %v", err)
+	}
+}
+
+// TestMergeAddsSessions: the sessions of shards add up, their failures
+// by reason.
+func TestMergeAddsSessions(t *testing.T) {
+	w := fixtureWorkload(t)
+	_, shards := shardedRuns(2)
+	var in []MergeInput
+	for k := 1; k <= 2; k++ {
+		r := buildShard(t, w, Segment{K: k, N: 2}, shards[k-1], 25)
+		r.Sessions = Sessions{Asked: 10, Connected: 10 - k, Failed: k, Opened: int64(20 - k), Replaced: 10,
+			Errors: []SessionError{{Message: "refused", Count: int64(k)}}}
+		in = append(in, MergeInput{Name: fmt.Sprint("shard", k), Result: r})
+	}
+	got, err := Merge(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := got.Sessions
+	if s.Asked != 20 || s.Connected != 17 || s.Failed != 3 || s.Opened != 37 || s.Replaced != 20 ||
+		len(s.Errors) != 1 || s.Errors[0] != (SessionError{Message: "refused", Count: 3}) {
+		t.Errorf("merged sessions %+v", s)
+	}
+	if got.Handshake.Count == 0 || got.Handshake.Count != in[0].Result.Handshake.Count+in[1].Result.Handshake.Count {
+		t.Errorf("merged handshake count %d, want the shards' sum", got.Handshake.Count)
 	}
 }

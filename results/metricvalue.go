@@ -85,6 +85,10 @@ func (r *Result) latencyBlock(name string) Latency {
 		return r.TTFB
 	case "lag":
 		return r.Lag
+	case "handshake":
+		return r.Handshake
+	case "first_read":
+		return r.FirstRead
 	}
 	return Latency{}
 }

@@ -78,7 +78,8 @@ func quantileSE(h *stats.Histogram, q float64) (se float64, ok bool) {
 
 // noise is what a latency test needs besides the two blocks: the noise
 // floor, and for blocks timed from the intended start (read, read_ok,
-// turn and their classes and sizes) the scheduling lag of both runs.
+// turn, first_read and their classes and sizes) the scheduling lag of
+// both runs.
 type noise struct {
 	floor      float64
 	lagA, lagB *Latency // nil for blocks timed from the send (service, ttfb, lag)
@@ -87,7 +88,7 @@ type noise struct {
 // noiseOf is the noise of block in a comparison of a and b.
 func noiseOf(block string, a, b *Result, floor float64) noise {
 	n := noise{floor: floor}
-	if block == "read" || block == "read_ok" || block == "turn" {
+	if block == "read" || block == "read_ok" || block == "turn" || block == "first_read" {
 		n.lagA, n.lagB = &a.Lag, &b.Lag
 	}
 	return n

@@ -53,6 +53,10 @@ type LoadSpec struct {
 	Turns       int         `json:"turns"`
 	Stages      []StageSpec `json:"stages"`
 	MaxInFlight int         `json:"max_in_flight"`
+	// SessionTurns and SessionLifetime are session churn ("0s" and 0:
+	// none). Added in v1.
+	SessionTurns    int    `json:"session_turns"`
+	SessionLifetime string `json:"session_lifetime"`
 }
 
 // Closed reports whether the load kept a fixed number of turns in flight

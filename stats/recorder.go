@@ -51,6 +51,9 @@ type ReadSample struct {
 	// FreshToken is true when the read was the first of its session on its
 	// bearer token (a target with tokens; see Auth).
 	FreshToken bool
+	// FirstOnSession is true for the first read sent on its session: it is
+	// recorded in FirstRead too (what a new host's first read costs).
+	FirstOnSession bool
 }
 
 // CacheHints summarise the freshness hints of a class's answers: how many
@@ -205,6 +208,11 @@ type Phase struct {
 	// moment the generator handed it to the transport.
 	Lag  *Histogram
 	Turn *Histogram
+	// Handshake is how long opening each session took, its connect start
+	// to its handshake's end (the initial sessions and, with churn, each
+	// replacement); FirstRead is the latency of the first read sent on
+	// each session, also in Read (sessions.go).
+	Handshake, FirstRead *Histogram
 	// TurnLowerBounds counts turns recorded at a limit (cut or dropped).
 	TurnLowerBounds int64
 	// TurnBySize holds turn latency by number of attachments.
@@ -233,6 +241,7 @@ func NewRun(classes []ClassInfo) *Phase {
 	r := &Phase{
 		Read: NewHistogram(), ReadOK: NewHistogram(), Service: NewHistogram(), TTFB: NewHistogram(),
 		Lag: NewHistogram(), Turn: NewHistogram(), Chunk: NewHistogram(),
+		Handshake: NewHistogram(), FirstRead: NewHistogram(),
 		TurnBySize: map[int]*Histogram{},
 		Cancel:     Cancellation{CancelToLate: NewHistogram()},
 	}
@@ -289,6 +298,9 @@ func (r *Recorder) Read(s ReadSample) {
 		c.Latency.Record(s.Latency)
 		if run.Auth != nil {
 			run.Auth.read(s)
+		}
+		if s.FirstOnSession {
+			run.FirstRead.Record(s.Latency)
 		}
 	}
 	if s.LowerBound {

@@ -60,6 +60,10 @@ var errorFiles = map[string]struct {
 	"auth-typo.yaml":                {6, 5, "auth.oauth.client_secert", `unknown key (did you mean "client_secret"?)`},
 	"auth-bad-grant.yaml":           {4, 18, "auth.oauth.grant", `want client_credentials or authorization_code, got "password"`},
 	"auth-unknown.yaml":             {4, 3, "auth.basic", `unknown key (want one of: oauth)`},
+	"min-sessions-too-many.yaml":    {3, 47, "load.min_sessions", "5 is more than the 4 sessions asked for"},
+	"zero-session-turns.yaml":       {2, 48, "load.session_turns", "0 is out of range (1 to 2147483647)"},
+	"zero-session-lifetime.yaml":    {2, 51, "load.session_lifetime", "must be more than zero, such as 30s"},
+	"bad-connect-rate.yaml":         {5, 17, "load.connect_rate", `bad rate "20/sec": bad period "sec" (want s, min, h, ms or a duration such as 10s)`},
 }
 
 func TestErrorFiles(t *testing.T) {
@@ -322,6 +326,34 @@ func TestParseHandshakeTimeout(t *testing.T) {
 		}
 		if w.Load.HandshakeTimeout != c.want {
 			t.Errorf("%s: handshake timeout %v, want %v", c.load, w.Load.HandshakeTimeout, c.want)
+		}
+	}
+}
+
+// TestParseSessionKeys: connect pacing, the sessions that must connect
+// and churn are read from load; unset, each is 0 (as fast as allowed,
+// all sessions, no churn).
+func TestParseSessionKeys(t *testing.T) {
+	for _, c := range []struct {
+		load string
+		want Load
+	}{
+		{"{rate: 5/s, duration: 1s}", Load{}},
+		{"{rate: 5/s, duration: 1s, connect_rate: 20/s, min_sessions: 3}", Load{ConnectRate: units.Rate{PerSecond: 20}, MinSessions: 3}},
+		{"{rate: 5/s, duration: 1s, session_turns: 20}", Load{SessionTurns: 20}},
+		{"{rate: 5/s, duration: 1s, session_lifetime: 1m}", Load{SessionLifetime: time.Minute}},
+	} {
+		w, err := Parse("w.yaml", []byte("name: s\nsessions: 4\nload: "+c.load+"\nmix: [{class: a, uri: docs://a}]\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", c.load, err)
+		}
+		l := w.Load
+		got := Load{ConnectRate: units.Rate{PerSecond: l.ConnectRate.PerSecond}, MinSessions: l.MinSessions, SessionTurns: l.SessionTurns, SessionLifetime: l.SessionLifetime}
+		if got.ConnectRate != c.want.ConnectRate || got.MinSessions != c.want.MinSessions || got.SessionTurns != c.want.SessionTurns || got.SessionLifetime != c.want.SessionLifetime {
+			t.Errorf("%s: %+v, want %+v", c.load, got, c.want)
+		}
+		if l.Churn() != (c.want.SessionTurns > 0 || c.want.SessionLifetime > 0) {
+			t.Errorf("%s: Churn() = %v", c.load, l.Churn())
 		}
 	}
 }

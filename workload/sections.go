@@ -151,6 +151,10 @@ func loadSection() section[Load] {
 		set("stages", (*parser).stages, func(l *Load) *[]Stage { return &l.Stages }),
 		set("max_in_flight", whole[int](1, MaxInFlight), func(l *Load) *int { return &l.MaxInFlight }),
 		set("handshake_timeout", positiveDuration, func(l *Load) *time.Duration { return &l.HandshakeTimeout }),
+		set("connect_rate", parsed("a rate", units.ParseRate), func(l *Load) *units.Rate { return &l.ConnectRate }),
+		set("min_sessions", whole[int](1, MaxSessions), func(l *Load) *int { return &l.MinSessions }),
+		set("session_turns", whole[int](1, math.MaxInt32), func(l *Load) *int { return &l.SessionTurns }),
+		set("session_lifetime", positiveDuration, func(l *Load) *time.Duration { return &l.SessionLifetime }),
 	}
 }
 

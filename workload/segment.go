@@ -131,6 +131,9 @@ func (w *Workload) Shard(s Segment) (*Workload, error) {
 			}
 		}
 	}
+	if w.Load.MinSessions > 0 {
+		c.Load.MinSessions = min(max(s.Share(w.Load.MinSessions), 1), c.Sessions)
+	}
 	if w.Load.MaxInFlight > 0 {
 		c.Load.MaxInFlight = max(s.Share(w.Load.MaxInFlight), 1)
 	}

@@ -103,3 +103,13 @@ func TestStep(t *testing.T) {
 		t.Errorf("the base changed: load %+v, png size %+v", base.Load, *base.Mix[0].Size)
 	}
 }
+
+// TestStepKeepsSessionKeys: a capacity step runs with the workload's
+// session churn and connect keys, so capacity can search with churn on.
+func TestStepKeepsSessionKeys(t *testing.T) {
+	base := &Workload{Load: Load{SessionTurns: 20, SessionLifetime: time.Minute, MinSessions: 3, ConnectRate: units.Rate{PerSecond: 5, Text: "5/s"}}}
+	s := base.Step(40, 0, 0, 5*time.Second).Load
+	if s.SessionTurns != 20 || s.SessionLifetime != time.Minute || s.MinSessions != 3 || s.ConnectRate.PerSecond != 5 {
+		t.Errorf("step load %+v: the session keys were lost", s)
+	}
+}

@@ -74,6 +74,7 @@ func (w *Workload) checkLoad(add func(*Error)) {
 		add(errorf("load.arrival", "unknown arrival %q%s", l.Arrival, suggest.DidYouMean(l.Arrival, []string{ArrivalConstant, ArrivalPoisson})))
 	}
 	add(w.checkLength())
+	w.checkSessions(add)
 	for i, s := range l.Stages {
 		key := indexKey("load.stages", i)
 		if !okRate(s.Rate) {
@@ -138,6 +139,26 @@ func (w *Workload) checkLength() *Error {
 		return errorf("load.max_in_flight", "%d is out of range (1 to %d)", l.MaxInFlight, MaxInFlight)
 	}
 	return nil
+}
+
+// checkSessions checks how sessions connect and churn.
+func (w *Workload) checkSessions(add func(*Error)) {
+	l := &w.Load
+	if l.ConnectRate.PerSecond != 0 && !okRate(l.ConnectRate) {
+		add(errorf("load.connect_rate", "must be more than zero and finite, such as 20/s"))
+	}
+	switch {
+	case l.MinSessions < 0:
+		add(errorf("load.min_sessions", "must not be negative (leave it out: all sessions must connect)"))
+	case l.MinSessions > w.Sessions:
+		add(errorf("load.min_sessions", "%d is more than the %d sessions asked for", l.MinSessions, w.Sessions))
+	}
+	if l.SessionTurns < 0 {
+		add(errorf("load.session_turns", "must not be negative (leave it out: sessions live for the whole run)"))
+	}
+	if l.SessionLifetime < 0 {
+		add(errorf("load.session_lifetime", "must not be negative (leave it out: sessions live for the whole run)"))
+	}
 }
 
 func (w *Workload) checkTurn(add func(*Error)) {

@@ -91,7 +91,25 @@ type Load struct {
 	// server, the handshake); 0 when unset: the client's default, or
 	// --handshake-timeout, which overrides it.
 	HandshakeTimeout time.Duration
+	// ConnectRate paces opening the sessions (sessions per second; zero:
+	// as fast as the bounded parallelism allows), so a run of hundreds of
+	// stdio children does not start them all at once.
+	ConnectRate units.Rate
+	// MinSessions is how many sessions must connect for the run to go on
+	// (0: all of them); a run that goes on with fewer records it in the
+	// result's sessions block.
+	MinSessions int
+	// SessionTurns and SessionLifetime are session churn: a session is
+	// closed and a new one opened after that many turns on it, or at its
+	// first turn once it is that old (0: sessions live for the whole run).
+	// A new host's cost is then measured: the handshake and first_read
+	// blocks.
+	SessionTurns    int
+	SessionLifetime time.Duration
 }
+
+// Churn reports whether sessions are replaced during the run.
+func (l Load) Churn() bool { return l.SessionTurns > 0 || l.SessionLifetime > 0 }
 
 // Length is how long the measured run lasts (after warmup): Duration, or the
 // sum of the stages; 0 when the run is ended by a number of turns.

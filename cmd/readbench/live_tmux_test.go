@@ -61,7 +61,7 @@ func (s *tmuxServer) screen(name string, history bool) string {
 	s.t.Helper()
 	args := []string{"capture-pane", "-p", "-t", name}
 	if history {
-		args = append(args, "-S", "-")
+		args = append(args, "-S", "-", "-J") // -J: a message the terminal wrapped reads as one line
 	}
 	out, err := s.cmd(args...).Output()
 	if err != nil {
@@ -75,7 +75,7 @@ var (
 	liveRate    = regexp.MustCompile(`turns asked 10\.0/s · achieved [0-9.]+/s`)
 	liveP99     = regexp.MustCompile(`read +p50 \S+ · p90 \S+ · p99 [0-9.]+(µs|ms|s)`)
 	liveSpark   = regexp.MustCompile(`p99 each s +([▁▂▃▄▅▆▇█ ]+)  `)
-	liveWait    = regexp.MustCompile(`connect +\ds · waiting for the server to answer the handshake \(0 of 2 sessions open\) · the handshake timeout is 2\.5s`)
+	liveWait    = regexp.MustCompile(`connect +\ds · waiting for the server to answer the handshake \(0/2 sessions connected\) · the handshake timeout is 2\.5`) // the view clips a long line at its end
 	exitLine    = regexp.MustCompile(`readbench-exit=(\d+)`)
 )
 

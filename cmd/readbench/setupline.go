@@ -137,7 +137,10 @@ func setupText(target string, st driver.SetupStep, elapsed time.Duration, limit 
 		}
 		sessions := ""
 		if st.Of > 1 {
-			sessions = fmt.Sprintf(" (%d of %d sessions open)", st.Done, st.Of)
+			sessions = fmt.Sprintf(" (%d/%d sessions connected)", st.Done, st.Of)
+			if st.Failed > 0 {
+				sessions = fmt.Sprintf(" (%d/%d sessions connected, %d failed)", st.Done, st.Of, st.Failed)
+			}
 		}
 		return fmt.Sprintf("readbench: connecting to %s: %s%s%s", target, doing, sessions, slow)
 	case driver.StageDiscover:
