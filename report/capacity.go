@@ -9,20 +9,23 @@ import (
 	"github.com/readbench/readbench/units"
 )
 
-// WriteCapacity prints a rate search: every step (asked and achieved
-// rate, read and turn p50/p99, errors, scheduling lag, the verdict and
-// why), then the maximum sustainable rate and what ended the search.
+// WriteCapacity prints a rate search: the answer first (the maximum
+// sustainable rate, marked ✓, or ✗ none found), then every step (asked
+// and achieved rate, read and turn p50/p99, errors, scheduling lag, the
+// verdict and why), the hold and the resolution, and the conclusion that
+// says what ended the search.
 func WriteCapacity(w io.Writer, r *capacity.RateFinding) error {
+	if r.MaxSustainableRate > 0 {
+		fmt.Fprintf(w, "✓ maximum sustainable rate: %s (%s reads/s, %s MB/s on the wire)\n",
+			numfmt.Rate(r.MaxSustainableRate, "turns"), numfmt.Sig3(r.ReadsPerS), numfmt.Sig3(r.WireMBPerS))
+	} else {
+		fmt.Fprintln(w, "✗ maximum sustainable rate: none found")
+	}
 	fmt.Fprintf(w, "capacity of %s (%s), SLO %s\n", r.Target, r.Server, r.SLO)
 	if err := stepTable(w, r.Steps, false); err != nil {
 		return err
 	}
-	if r.MaxSustainableRate > 0 {
-		fmt.Fprintf(w, "\nmaximum sustainable rate: %s (%s reads/s, %s MB/s on the wire)\n",
-			numfmt.Rate(r.MaxSustainableRate, "turns"), numfmt.Sig3(r.ReadsPerS), numfmt.Sig3(r.WireMBPerS))
-	} else {
-		fmt.Fprintln(w, "\nmaximum sustainable rate: none found")
-	}
+	fmt.Fprintln(w)
 	if h := r.Hold; h != nil {
 		verdict := "held the SLO"
 		if !h.Pass {
@@ -37,9 +40,15 @@ func WriteCapacity(w io.Writer, r *capacity.RateFinding) error {
 	return err
 }
 
-// WriteSizeSweep prints a size sweep: every size's step, then the largest
-// size served within the SLO and where reads fail outright, and why.
+// WriteSizeSweep prints a size sweep: the answer first (the largest size
+// served within the SLO, ✓, or ✗ none), then every size's step, then
+// where reads fail outright, and why.
 func WriteSizeSweep(w io.Writer, r *capacity.SizeFinding) error {
+	if r.MaxSizeWithinSLO > 0 {
+		fmt.Fprintf(w, "✓ largest size within the SLO: %s\n", units.FormatSize(r.MaxSizeWithinSLO))
+	} else {
+		fmt.Fprintln(w, "✗ largest size within the SLO: none")
+	}
 	fmt.Fprintf(w, "size sweep of %s (%s) at %s, SLO %s\n", r.Target, r.Server, numfmt.Rate(r.Rate, "turns"), r.SLO)
 	if err := stepTable(w, r.Steps, true); err != nil {
 		return err

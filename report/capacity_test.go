@@ -24,6 +24,12 @@ func TestWriteCapacity(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
+	if first, _, _ := strings.Cut(out, "\n"); first != "✓ maximum sustainable rate: 375 turns/s (375 reads/s, 0.526 MB/s on the wire)" {
+		t.Errorf("the answer is not the first line:\n%s", out)
+	}
+	if n := strings.Count(out, "maximum sustainable rate:"); n != 1 {
+		t.Errorf("the answer is said %d times:\n%s", n, out)
+	}
 	for _, want := range []string{"SLO read.p99<50ms", "2 refine", "FAIL: read.p99<50ms measured 146ms; generator-bound: scheduling lag",
 		"maximum sustainable rate: 375 turns/s (375 reads/s, 0.526 MB/s on the wire)", "the conclusion."} {
 		if !strings.Contains(out, want) {
@@ -34,7 +40,7 @@ func TestWriteCapacity(t *testing.T) {
 	if err := WriteSizeSweep(&b, &capacity.SizeFinding{Rate: 5, Conclusion: "sizes.", Steps: []capacity.Step{{Phase: "size", Size: 64 << 10, Rate: 5}}}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "64KiB") || !strings.Contains(b.String(), "sizes.") {
+	if !strings.HasPrefix(b.String(), "✗ largest size within the SLO: none\n") || !strings.Contains(b.String(), "64KiB") || !strings.Contains(b.String(), "sizes.") {
 		t.Errorf("size sweep:\n%s", b.String())
 	}
 }

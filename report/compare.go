@@ -230,7 +230,7 @@ func boundRows(c *results.Comparison) []verdictRow {
 // noise verdict, the content changes and the bounds.
 func WriteCompareTable(w io.Writer, c *results.Comparison) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "readbench compare: %s\n", printable(c.New.Workload))
+	fmt.Fprintf(&b, "%s: %s\n", comparedBy(c), printable(c.New.Workload))
 	// The verdict and what decided it first, as the page's headline.
 	var rows []compareRow
 	for _, s := range compareSections(c) {
@@ -286,4 +286,13 @@ func WriteCompareTable(w io.Writer, c *results.Comparison) error {
 		return fmt.Errorf("report: compare: %w", err)
 	}
 	return nil
+}
+
+// comparedBy is the command a comparison's views are titled with:
+// "readbench compare", or "readbench ab" for an interleaved experiment.
+func comparedBy(c *results.Comparison) string {
+	if c.Command == "" {
+		return "readbench compare"
+	}
+	return "readbench " + c.Command
 }

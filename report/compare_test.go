@@ -81,3 +81,39 @@ func TestThresholdViews(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareViewsNameTheCommand: an ab experiment's views are titled
+// "readbench ab", a plain comparison's "readbench compare", in every
+// format that has a title.
+func TestCompareViewsNameTheCommand(t *testing.T) {
+	for _, command := range []string{"", "compare", "ab"} {
+		base, nw := fixture(t, false), fixture(t, false)
+		cmp, err := results.Compare(base, nw, results.CompareOptions{BaseLabel: "base.json", NewLabel: "new.json"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmp.Command = command
+		want := "readbench " + command
+		if command == "" {
+			want = "readbench compare"
+		}
+		var tbl, md, page bytes.Buffer
+		if err := WriteCompareTable(&tbl, cmp); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteCompareMarkdown(&md, cmp); err != nil {
+			t.Fatal(err)
+		}
+		if err := CompareHTML(&page, cmp, base, nw); err != nil {
+			t.Fatal(err)
+		}
+		for name, out := range map[string]string{"table": tbl.String(), "markdown": md.String(), "html": page.String()} {
+			if !strings.Contains(out, want+":") {
+				t.Errorf("command %q: the %s lacks %q", command, name, want+":")
+			}
+			if command == "ab" && strings.Contains(out, "readbench compare:") {
+				t.Errorf("the ab %s is titled readbench compare", name)
+			}
+		}
+	}
+}

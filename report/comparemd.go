@@ -16,7 +16,7 @@ import (
 // stays short.
 func WriteCompareMarkdown(w io.Writer, c *results.Comparison) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "## readbench compare: %s\n\n", mdEscape(c.New.Workload))
+	fmt.Fprintf(&b, "## %s: %s\n\n", comparedBy(c), mdEscape(c.New.Workload))
 	switch {
 	case len(c.Bounds) == 0:
 	case c.Failed():

@@ -17,6 +17,7 @@ type htmlCompare struct {
 	Key               []htmlDelta // the gated and significant rows, shown first
 	DeltaCount        int
 	Title             string
+	Command           string // "readbench compare" or "readbench ab" (comparedBy)
 	BaseName, NewName string
 	Servers           htmlTable
 	Warnings          []string // a forced comparison's differences, the model's notes
@@ -82,7 +83,7 @@ func CompareHTML(w io.Writer, c *results.Comparison, base, nw *results.Result) e
 }
 
 func htmlCompareOf(c *results.Comparison, base, nw *results.Result) (htmlCompare, error) {
-	hc := htmlCompare{Title: printable(orDash(nw.Workload.Name)),
+	hc := htmlCompare{Title: printable(orDash(nw.Workload.Name)), Command: comparedBy(c),
 		BaseName: printable(orDash(c.Base.Label)), NewName: printable(orDash(c.New.Label))}
 	hc.Servers = htmlTable{Class: "servers", Left: 3, Header: []string{"", "base", "new"}}
 	hc.Servers.Rows = append(hc.Servers.Rows, []string{"file", hc.BaseName, hc.NewName},
@@ -109,7 +110,7 @@ func htmlCompareOf(c *results.Comparison, base, nw *results.Result) (htmlCompare
 		rows = append(rows, s.rows...)
 	}
 	hc.DeltaCount = len(rows)
-	hc.Headline = compareHeadline(c, "readbench compare: "+hc.Title, rows)
+	hc.Headline = compareHeadline(c, comparedBy(c)+": "+hc.Title, rows)
 	hc.Key = keyDeltas(c, hc.Deltas)
 	if hc.Headline.Note != "" { // the headline says the test already: once is enough
 		hc.NoiseNote = strings.TrimPrefix(hc.NoiseNote, "Test: "+printable(c.Test)+". ")

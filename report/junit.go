@@ -128,7 +128,7 @@ func writeJUnitSuites(w io.Writer, name string, suites []junitSuite) error {
 // content check) as JUnit test cases, one suite for the pair of results.
 func WriteCompareJUnit(w io.Writer, c *results.Comparison) error {
 	s := junitSuite{
-		Name:      "readbench compare: " + printable(c.New.Workload),
+		Name:      comparedBy(c) + ": " + printable(c.New.Workload),
 		Time:      "0",
 		Timestamp: c.New.Started.UTC().Format("2006-01-02T15:04:05"),
 		Properties: []junitProperty{

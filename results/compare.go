@@ -17,8 +17,12 @@ import (
 // Metric names are those of the bounds grammar (package bounds), so a
 // delta printed as "class.png.read.p99" is the bound one writes for it.
 type Comparison struct {
-	Base Side `json:"base"`
-	New  Side `json:"new"`
+	// Command is the command that compared: "compare", or "ab" for an
+	// interleaved experiment; every view's title names it ("" reads as
+	// compare, as in comparisons saved before it was kept).
+	Command string `json:"command"`
+	Base    Side   `json:"base"`
+	New     Side   `json:"new"`
 	// Method is the test the verdicts come from: MethodRuns (a rank test
 	// of the runs of each side), MethodHistory (one run against the
 	// spread of the other side's runs) or MethodPair (one run per side:

@@ -121,6 +121,7 @@ func failOnBounds(c *cli.Context) ([]bounds.Bound, error) {
 func gateAndWrite(c *cli.Context, cmd string, cmp *results.Comparison, bs []bounds.Bound, base, nw []results.Run, write compareWriter, out string) error {
 	// The newest run of each side, as CompareRuns took them: the layout,
 	// content and charts come from them.
+	cmp.Command = cmd
 	bl, nl := runLabelled(base, cmp.Base.Runs), runLabelled(nw, cmp.New.Runs)
 	var err error
 	if cmp.Bounds, err = results.CheckBounds(cmp, bs, bl, nl); err != nil {
