@@ -15,12 +15,8 @@ import (
 // verdict and why), the hold and the resolution, and the conclusion that
 // says what ended the search.
 func WriteCapacity(w io.Writer, r *capacity.RateFinding) error {
-	if r.MaxSustainableRate > 0 {
-		fmt.Fprintf(w, "✓ maximum sustainable rate: %s (%s reads/s, %s MB/s on the wire)\n",
-			numfmt.Rate(r.MaxSustainableRate, "turns"), numfmt.Sig3(r.ReadsPerS), numfmt.Sig3(r.WireMBPerS))
-	} else {
-		fmt.Fprintln(w, "✗ maximum sustainable rate: none found")
-	}
+	mark, text := rateVerdict(r)
+	fmt.Fprintf(w, "%s %s\n", mark, text)
 	fmt.Fprintf(w, "capacity of %s (%s), SLO %s\n", r.Target, r.Server, r.SLO)
 	if err := stepTable(w, r.Steps, false); err != nil {
 		return err

@@ -24,14 +24,14 @@ func TestWriteCapacity(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	if first, _, _ := strings.Cut(out, "\n"); first != "✓ maximum sustainable rate: 375 turns/s (375 reads/s, 0.526 MB/s on the wire)" {
+	if first, _, _ := strings.Cut(out, "\n"); first != "! max sustainable 375 turns/s (375 reads/s, 0.526 MB/s on the wire) or more: readbench, not the server, could drive no more" {
 		t.Errorf("the answer is not the first line:\n%s", out)
 	}
-	if n := strings.Count(out, "maximum sustainable rate:"); n != 1 {
+	if n := strings.Count(out, "max sustainable"); n != 1 {
 		t.Errorf("the answer is said %d times:\n%s", n, out)
 	}
 	for _, want := range []string{"SLO read.p99<50ms", "2 refine", "FAIL: read.p99<50ms measured 146ms; generator-bound: scheduling lag",
-		"maximum sustainable rate: 375 turns/s (375 reads/s, 0.526 MB/s on the wire)", "the conclusion."} {
+		"the conclusion."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
 		}

@@ -16,18 +16,34 @@ import (
 func rateHeadline(r *capacity.RateFinding) htmlHeadline {
 	h := htmlHeadline{Kind: "capacity", Title: "readbench capacity: " + printable(orDash(r.Target)), Note: printable(r.Conclusion)}
 	// The verdict says the rate once; the tiles say what bounds it.
-	if r.MaxSustainableRate > 0 {
-		h.Verdict = passMark("max sustainable " + numfmt.Rate(r.MaxSustainableRate, "turns") + " (" +
-			numfmt.Sig3(r.ReadsPerS) + " reads/s, " + numfmt.Sig3(r.WireMBPerS) + " MB/s on the wire)")
-	} else {
-		h.Verdict = failMark("no rate held the SLO")
-	}
+	mark, text := rateVerdict(r)
+	h.Verdict = htmlMark{map[string]string{markPass: "pass", markFail: "fail", markWarn: "warn"}[mark], mark, text}
 	first := htmlTile{Label: "first failure", Value: "none", Sub: "no step broke the SLO"}
 	if r.FirstBadRate > 0 {
 		first = htmlTile{Label: "first failure", Value: numfmt.Rate(r.FirstBadRate, "turns"), Class: "fail", Sub: printable(failReason(r.Steps, func(s capacity.Step) bool { return s.Rate == r.FirstBadRate }))}
 	}
 	h.Tiles = []htmlTile{first, {Label: "SLO", Value: printable(r.SLO), Sub: "limited by " + printable(orDash(r.LimitedBy))}}
 	return h
+}
+
+// rateVerdict is a rate search's answer in a phrase and its mark, the
+// same on the page and in the terminal: ✓ the maximum sustainable rate;
+// ! that rate as a lower bound when readbench, not the server, ended the
+// search (the generator could not drive more, or every step up to --to
+// held), so a limit never found is not printed as the server's; ✗ none.
+func rateVerdict(r *capacity.RateFinding) (mark, text string) {
+	if r.MaxSustainableRate <= 0 {
+		return markFail, "no rate held the SLO"
+	}
+	text = "max sustainable " + numfmt.Rate(r.MaxSustainableRate, "turns") + " (" +
+		numfmt.Sig3(r.ReadsPerS) + " reads/s, " + numfmt.Sig3(r.WireMBPerS) + " MB/s on the wire)"
+	switch r.LimitedBy {
+	case capacity.LimitGenerator:
+		return markWarn, text + " or more: readbench, not the server, could drive no more"
+	case capacity.LimitRange:
+		return markWarn, text + " or more: every step up to --to held the SLO"
+	}
+	return markPass, text
 }
 
 // sizeHeadline is a size sweep's answer: the largest size within the SLO,

@@ -95,7 +95,7 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 	// breaks at 100/s: these two runs test what is printed).
 	stdout, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<2s",
 		"--from", "50/s", "--to", "100/s", "--step-duration", "500ms", "--step-warmup", "0s", "--refine", "0", "--hold", "0", "--out", "caps2")
-	if code != 0 || !strings.Contains(stdout, "maximum sustainable rate: 100 turns/s") || !strings.Contains(stdout, "above the range") || !strings.Contains(stdout, "not held") ||
+	if code != 0 || !strings.Contains(stdout, "! max sustainable 100 turns/s") || !strings.Contains(stdout, "above the range") || !strings.Contains(stdout, "not held") ||
 		!strings.Contains(stderr, "step 2: 100 turns/s") {
 		t.Errorf("table: exit %d\n%s\n%s", code, stdout, stderr)
 	}
