@@ -33,8 +33,17 @@ func timeReads(t *testing.T, s *Server, n int, uri string) time.Duration {
 func TestDelayAndWorkers(t *testing.T) {
 	const d = 150 * time.Millisecond
 	uri := "sim:///slow?size=10&delay=150ms"
-	if got := timeReads(t, New(Options{}), 4, uri); got < d || got > 3*d {
-		t.Errorf("4 parallel reads of 150ms took %v, want about 150ms", got)
+	// Parallel reads overlap: the best of three tries (a busy machine can
+	// stall any one of them) is far below the 600ms of four in a row.
+	best := time.Hour
+	for range 3 {
+		best = min(best, timeReads(t, New(Options{}), 4, uri))
+		if best < d {
+			t.Fatalf("4 parallel reads of 150ms took %v, less than one delay", best)
+		}
+	}
+	if best > 3*d {
+		t.Errorf("4 parallel reads of 150ms took %v at best of 3, want about 150ms", best)
 	}
 	if got := timeReads(t, New(Options{Workers: 1}), 3, uri); got < 3*d {
 		t.Errorf("3 reads of 150ms through 1 worker took %v, want at least 450ms", got)

@@ -37,7 +37,7 @@ turn: {attachments: 2, read_timeout: 5s, deadline: 100ms}
 mix:
   - {class: slow, uri: "sim:///slow?mime=text/plain&size=100&delay=400ms"}
 `, func(t *testing.T, r result, raw map[string]any) {
-			if r.Totals.Outcomes["cancelled"] != r.Totals.Scheduled {
+			if !allCutOrDropped(r) {
 				t.Errorf("outcomes %v", r.Totals.Outcomes)
 			}
 			if c := raw["cancellation"].(map[string]any); c["late_answers"].(float64) != 0 {
@@ -52,7 +52,7 @@ mix:
   - {class: deaf, uri: "sim:///deaf?mime=text/plain&size=1000&delay=200ms&honor_cancel=false"}
 `, func(t *testing.T, r result, raw map[string]any) {
 			c := raw["cancellation"].(map[string]any)
-			if r.Totals.Outcomes["cancelled"] != r.Totals.Scheduled || c["late_answers"].(float64) == 0 || c["wasted_bytes"].(float64) < 1000 {
+			if !allCutOrDropped(r) || c["late_answers"].(float64) == 0 || c["wasted_bytes"].(float64) < 1000 {
 				t.Errorf("outcomes %v, cancellation %v", r.Totals.Outcomes, c)
 			}
 		}},
@@ -63,7 +63,7 @@ turn: {attachments: 2, read_timeout: 5s, deadline: 100ms}
 mix:
   - {class: slow, uri: "sim:///slow?mime=text/plain&size=100&delay=400ms"}
 `, func(t *testing.T, r result, raw map[string]any) {
-			if r.Totals.Outcomes["cancelled"] != r.Totals.Scheduled {
+			if !allCutOrDropped(r) {
 				t.Errorf("outcomes %v", r.Totals.Outcomes)
 			}
 		}},
@@ -192,4 +192,13 @@ func sumOutcomes(m map[string]int64) int64 {
 		n += v
 	}
 	return n
+}
+
+// allCutOrDropped reports whether every read of r was cancelled by its
+// turn's deadline, or dropped because that deadline had passed before it
+// could be sent (a busy machine's lag can exceed a 100 ms deadline), and
+// most were sent and cancelled.
+func allCutOrDropped(r result) bool {
+	cut, dropped := r.Totals.Outcomes["cancelled"], r.Totals.Outcomes["dropped"]
+	return cut+dropped == r.Totals.Scheduled && cut >= r.Totals.Scheduled/2
 }

@@ -20,8 +20,8 @@ func TestReportFormats(t *testing.T) {
 		t.Fatalf("table: exit %d:\n%s", code, table)
 	}
 	two, _, _ := readbench(t, dir, "report", "r.json", "r.json")
-	if strings.Count(two, "all reads") != 4 { // latency and bytes tables, twice
-		t.Errorf("two results: %d 'all reads'", strings.Count(two, "all reads"))
+	if strings.Count(two, " all reads ") != 4 { // the latency and bytes tables' rows, twice
+		t.Errorf("two results: %d 'all reads' rows", strings.Count(two, " all reads "))
 	}
 	md, _, code := readbench(t, dir, "report", "--format", "markdown", "r.json")
 	if code != 0 || !strings.Contains(md, "| class | count | p50 |") {
