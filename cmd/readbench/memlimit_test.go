@@ -18,9 +18,10 @@ func TestMemoryLimit(t *testing.T) {
 		want int64
 	}{
 		{"10,000 reads in flight over 2,000 http sessions", "target: http://127.0.0.1:1/mcp\nsessions: 2000\nload: {model: closed, concurrency: 2500, duration: 10s}\nturn: {attachments: 4}\n",
-			48*mib + 2000*8*kib + 10000*16*kib},
-		{"open loop: max_in_flight turns of the most attachments", "target: http://127.0.0.1:1/mcp\nload: {rate: 10/s, duration: 10s, max_in_flight: 100}\nturn: {attachments: {1: 5, 3: 1}}\n",
-			48*mib + 8*kib + 300*16*kib},
+			16*mib + 2000*8*kib + 10000*16*kib},
+		{"open loop: max_in_flight turns of the most attachments", "target: http://127.0.0.1:1/mcp\nsessions: 100\nload: {rate: 10/s, duration: 10s, max_in_flight: 2000}\nturn: {attachments: {1: 5, 3: 1}}\n",
+			16*mib + 100*8*kib + 6000*16*kib},
+		{"few reads in flight: the floor", "target: http://127.0.0.1:1/mcp\nload: {model: closed, concurrency: 16, duration: 10s}\n", 64 * mib},
 		{"stdio: not budgeted", "target: 'stdio:cat'\nsessions: 20\nload: {model: closed, concurrency: 20, duration: 10s}\n", 0},
 		{"embedded: not budgeted", "load: {model: closed, concurrency: 20, duration: 10s}\n", 0},
 	}
