@@ -14,7 +14,7 @@ import (
 // flight and 4 KiB per idle session, so the limit leaves the collector a
 // third to a half again as much for garbage). A run holding few reads
 // gets memFloor, above what any of them holds live (the 40 MiB blob case
-// peaks at about 25 MiB): the limit never binds there.
+// peaks at 25-41 MiB of RSS): the limit does not bind there.
 const (
 	memFloor      = 64 << 20
 	memBase       = 16 << 20
