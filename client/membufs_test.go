@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -72,6 +73,19 @@ func TestMetaBuiltOncePerVersion(t *testing.T) {
 	s.modern = false
 	if _, ok := s.withMeta(map[string]any{})["_meta"]; ok {
 		t.Error("a handshake-era request carries _meta")
+	}
+}
+
+// TestMetaJSONHeldAtItsSize: the _meta every session keeps encoded is
+// held in a slice of its own size, not in the encoder's request buffer.
+func TestMetaJSONHeldAtItsSize(t *testing.T) {
+	s := &Session{modern: true, version: protocol.Latest, client: Implementation{Name: "readbench", Version: "1"}}
+	raw := s.metaJSON()
+	if !json.Valid(raw) || raw[0] != '{' {
+		t.Fatalf("_meta %q is not a JSON object", raw)
+	}
+	if cap(raw) > len(raw)+16 {
+		t.Errorf("the %d bytes of _meta are held in %d", len(raw), cap(raw))
 	}
 }
 

@@ -87,6 +87,8 @@ func runAction(c *cli.Context) error {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	sh.withRun(c, opts.Workload)
+	_, restoreMemLimit := setMemoryLimit(opts.Workload, os.Getenv)
+	defer restoreMemLimit()
 	thresholds, err := runThresholds(c, w)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
