@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/oauth2/clientcredentials"
 )
 
 // The end-to-end tests of a run against `readbench serve --oauth` whose
@@ -284,4 +286,50 @@ func TestOAuthLoginRunSurvivesExpiringTokens(t *testing.T) {
 		outputs[k] = v
 	}
 	noSecrets(t, outputs, secrets...)
+}
+
+// TestPastedHeaderExpires: a token pasted with --header, from serve
+// --oauth whose tokens last 3 s, gets the first reads in; after it
+// expires every read is unauthorized (not a transport failure), and the
+// run says in one line that the server refused the header, which
+// readbench cannot renew. The token is printed nowhere.
+func TestPastedHeaderExpires(t *testing.T) {
+	t.Parallel()
+	const secret = "p4sted-cl1ent-s3cret"
+	srv := startOAuthServe(t, "--oauth-token-ttl", "3s", "--oauth-client", "loadtest:"+secret)
+	base := strings.TrimSuffix(srv.url, "/mcp")
+	cfg := clientcredentials.Config{ClientID: "loadtest", ClientSecret: secret, TokenURL: base + "/token"}
+	tok, err := cfg.Token(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	wl := writeWorkload(t, dir, `
+name: pasted
+load: {rate: 10/s, duration: 7s, warmup: 0s}
+turn: {attachments: 1, read_timeout: 5s}
+mix:
+  - {class: md, uri: "sim:///h?mime=text/markdown&size=100"}
+`)
+	cmd := exec.Command(binary, "run", wl, "--target", srv.url, "--header", "Authorization: Bearer ${RB_PASTED}", "--out", "r.json")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "RB_PASTED="+tok.AccessToken, "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+	var stdout, stderr lockedBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	_ = cmd.Run() // exit 1: reads failed
+	r := loadResult(t, filepath.Join(dir, "r.json"))
+	o := r.Totals.Outcomes
+	if o["ok"] == 0 || o["unauthorized"] < 20 || o["transport"] != 0 {
+		t.Errorf("outcomes %v: want reads ok until the token expired, unauthorized after, no transport failures", o)
+	}
+	log := stderr.String()
+	for _, want := range []string{"the server refused authorization for", "(every read from then on)",
+		"refused the credentials of the Authorization header", "cannot renew a pasted header: use the --oauth-* flags or readbench login"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, log)
+		}
+	}
+	outputs := renderings(t, dir, "r.json")
+	outputs["run stdout"], outputs["run stderr"] = stdout.String(), log
+	noSecrets(t, outputs, secret, tok.AccessToken)
 }
