@@ -333,3 +333,47 @@ mix:
 	outputs["run stdout"], outputs["run stderr"] = stdout.String(), log
 	noSecrets(t, outputs, secret, tok.AccessToken)
 }
+
+// TestABWithOAuth: readbench ab with --oauth-* against serve --oauth:
+// every run of every round reads with the side's tokens, and each run's
+// auth block counts only its own token requests, so that their sum is
+// what the server issued, less those renewed after a side's last run
+// (the runs of a side share one token source).
+func TestABWithOAuth(t *testing.T) {
+	const secret = "ab-cl1ent-s3cret-77"
+	srv := startOAuthServe(t, "--oauth-token-ttl", "2s", "--oauth-client", "loadtest:"+secret)
+	dir := t.TempDir()
+	wl := writeWorkload(t, dir, `
+name: ab-oauth
+load: {rate: 10/s, duration: 2s, warmup: 0s}
+turn: {attachments: 1, read_timeout: 5s}
+mix:
+  - {class: md, uri: "sim:///h?mime=text/markdown&size=100"}
+`)
+	t.Setenv("RB_AB_SECRET", secret)
+	stdout, stderr, code := readbench(t, dir, "ab", wl, "--base", srv.url, "--new", srv.url, "--rounds", "2",
+		"--oauth-client-id", "loadtest", "--oauth-client-secret", "${RB_AB_SECRET}", "--out", "abrun", "-q")
+	if code == exitUsage {
+		t.Fatalf("ab: exit %d\n%s%s", code, stdout, stderr)
+	}
+	runs, _ := filepath.Glob(filepath.Join(dir, "abrun", "*", "round-*.json"))
+	if len(runs) < 4 {
+		t.Fatalf("%d runs saved, want 4 (2 rounds, 2 sides): %v\n%s", len(runs), runs, stderr)
+	}
+	var counted int64
+	for _, f := range runs {
+		onlyGood(t, loadResult(t, f))
+		a := loadAuthBlock(t, f)
+		if a == nil || a.TokenRequests.Failures != 0 || a.Unauthorized != 0 {
+			t.Fatalf("%s: auth block %+v, want one without failures", f, a)
+		}
+		counted += a.TokenRequests.Count
+	}
+	c := parseServeCounts(t, srv.stop())
+	// The token sources keep their tokens fresh until ab ends: what they
+	// renew after a side's last run is no run's (a few at 2 s tokens).
+	if counted > c.clientCredentials || counted < c.clientCredentials-6 {
+		t.Errorf("the runs' auth blocks count %d token requests, the server issued %d tokens: some were counted twice or lost", counted, c.clientCredentials)
+	}
+	noSecrets(t, map[string]string{"ab stdout": stdout, "ab stderr": stderr}, secret)
+}
