@@ -377,3 +377,51 @@ mix:
 	}
 	noSecrets(t, map[string]string{"ab stdout": stdout, "ab stderr": stderr}, secret)
 }
+
+// TestOAuthChurnFreshTokenReads: with session churn every new session's
+// first read is its first on the run's token, so with one token for the
+// whole run (it outlives it) the reads on a fresh token are exactly the
+// sessions' first reads: what a new host's authorization costs shows in
+// auth.reads_fresh_token beside first_read.
+func TestOAuthChurnFreshTokenReads(t *testing.T) {
+	t.Parallel()
+	const secret = "churn-cl1ent-s3cret"
+	srv := startOAuthServe(t, "--oauth-client", "loadtest:"+secret) // tokens last an hour
+	dir := t.TempDir()
+	wl := writeWorkload(t, dir, `
+name: churn-oauth
+sessions: 2
+load: {rate: 20/s, duration: 3s, warmup: 0s, session_turns: 5}
+turn: {attachments: 1, read_timeout: 5s}
+mix:
+  - {class: md, uri: "sim:///h?mime=text/markdown&size=100"}
+`)
+	cmd := exec.Command(binary, "run", wl, "--target", srv.url, "--oauth-client-id", "loadtest",
+		"--oauth-client-secret", "${RB_CHURN_SECRET}", "--out", "r.json", "-q")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "RB_CHURN_SECRET="+secret, "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	onlyGood(t, loadResult(t, filepath.Join(dir, "r.json")))
+	a := loadAuthBlock(t, filepath.Join(dir, "r.json"))
+	data, _ := os.ReadFile(filepath.Join(dir, "r.json"))
+	var doc struct {
+		FirstRead struct {
+			Count int64 `json:"count"`
+		} `json:"first_read"`
+		Sessions struct {
+			Replaced int64 `json:"replaced"`
+		} `json:"sessions"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Sessions.Replaced < 5 {
+		t.Fatalf("%d sessions replaced, want churn (every 5 turns of 60)", doc.Sessions.Replaced)
+	}
+	if a == nil || a.TokenRequests.Count != 1 || a.ReadsFreshToken.Count != doc.FirstRead.Count {
+		t.Errorf("token requests %+v, reads on a fresh token %d, first reads %d: want one token, and a fresh-token read per session's first read",
+			a.TokenRequests, a.ReadsFreshToken.Count, doc.FirstRead.Count)
+	}
+}
