@@ -206,6 +206,8 @@ auth:
 		{"run with the workload's client", []string{"run", wl, "--target", target, "--out", "cc.json"}, "client_credentials"},
 		{"run with the cached login", []string{"run", wl, "--target", target, "--oauth-grant", "authorization_code", "--out", "ac.json"}, ""},
 		{"run with no OAuth asked: the cached login", []string{"run", plain, "--target", target, "--out", "plain.json"}, ""},
+		{"check with client credentials", []string{"check", "--target", target, "--oauth-client-id", "oauth-test",
+			"--oauth-client-secret", "${RB_OAUTH_SECRET}"}, "client_credentials"},
 		{"login with client credentials", []string{"login", "--target", target, "--oauth-grant", "client_credentials",
 			"--oauth-client-id", "oauth-test", "--oauth-client-secret", "${RB_OAUTH_SECRET}"}, "client_credentials"},
 	} {
