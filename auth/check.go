@@ -12,10 +12,11 @@ import (
 	"strings"
 )
 
-// The small MCP exchange login makes to prove the token works: an
-// initialize (or, for a server of the stateless era that has none,
-// server/discover) and a ping, each carrying the token. It speaks just
-// enough Streamable HTTP for that; loads go through the client package.
+// The small unauthenticated MCP exchange login makes to learn what the
+// server asks for (its refusal and challenge), speaking just enough
+// Streamable HTTP for that. The proof that a token gets in is a real
+// client session, made by the caller (LoginConfig.Check): auth never
+// imports the client package.
 
 // Refusal is a server's 401 or 403 to a request, with its challenge.
 type Refusal struct {
@@ -32,35 +33,20 @@ func (r *Refusal) Error() string {
 	return s
 }
 
-// The versions the check speaks: the handshake era's initialize, and the
-// stateless era's server/discover.
-const (
-	checkProtocol  = "2025-11-25"
-	modernProtocol = "2026-07-28"
-)
+// checkProtocol is the version the probe's initialize asks for.
+const checkProtocol = "2025-11-25"
 
 // mcpCall is one JSON-RPC exchange over Streamable HTTP.
 type mcpCall struct {
 	hc      *http.Client
 	target  string
-	token   string // "" for the unauthenticated probe
 	session string
-	proto   string
-	modern  bool // the 2026-07-28 era: _meta and headers on every request
 }
 
 // post sends one JSON-RPC message; for a request it returns the answer's
 // result or error object. A 401 or 403 is a *Refusal.
 func (m *mcpCall) post(ctx context.Context, id int, method string, params any) (json.RawMessage, *rpcError, error) {
 	msg := map[string]any{"jsonrpc": "2.0", "method": method}
-	if m.modern {
-		// The stateless era: every request says who is asking in _meta.
-		params = map[string]any{"_meta": map[string]any{
-			"io.modelcontextprotocol/protocolVersion":    modernProtocol,
-			"io.modelcontextprotocol/clientCapabilities": map[string]any{},
-			"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "readbench", "version": "login"},
-		}}
-	}
 	if params != nil {
 		msg["params"] = params
 	}
@@ -74,18 +60,8 @@ func (m *mcpCall) post(ctx context.Context, id int, method string, params any) (
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	if m.token != "" {
-		req.Header.Set("Authorization", "Bearer "+m.token)
-	}
 	if m.session != "" {
 		req.Header.Set("Mcp-Session-Id", m.session)
-	}
-	if m.proto != "" {
-		req.Header.Set("MCP-Protocol-Version", m.proto)
-	}
-	if m.modern {
-		req.Header.Set("MCP-Protocol-Version", modernProtocol)
-		req.Header.Set("Mcp-Method", method)
 	}
 	res, err := m.hc.Do(req)
 	if err != nil {
@@ -180,43 +156,4 @@ func probe(ctx context.Context, hc *http.Client, target string) (*Refusal, error
 		return r, nil
 	}
 	return nil, nil
-}
-
-// CheckAccess makes the authenticated MCP exchange that proves a token
-// gets in: initialize (server/discover when the server has no
-// initialize), notifications/initialized, then a ping, all with the token.
-// A refusal is a *Refusal.
-func CheckAccess(ctx context.Context, hc *http.Client, target, token string) error {
-	m := &mcpCall{hc: hc, target: target, token: token}
-	res, rerr, err := m.post(ctx, 1, "initialize", initializeParams())
-	if err != nil {
-		return err
-	}
-	if rerr != nil {
-		// No initialize: a server of the stateless era, whose
-		// server/discover carrying the token is the check.
-		m.modern = true
-		_, rerr, err = m.post(ctx, 1, "server/discover", nil)
-		if err != nil {
-			return err
-		}
-		if rerr != nil {
-			return fmt.Errorf("initialize and server/discover both failed: %d %s", rerr.Code, rerr.Message)
-		}
-	} else {
-		var init struct {
-			ProtocolVersion string `json:"protocolVersion"`
-		}
-		_ = json.Unmarshal(res, &init)
-		m.proto = init.ProtocolVersion
-		if _, _, err := m.post(ctx, 0, "notifications/initialized", nil); err != nil {
-			return err
-		}
-	}
-	// A second request, as a run's first read would be: a server may take
-	// a token once and refuse it after (it moved to another authorization
-	// server). Any JSON-RPC answer, even method-not-found, means the token
-	// was accepted.
-	_, _, err = m.post(ctx, 2, "ping", nil)
-	return err
 }

@@ -8,7 +8,9 @@
 // request and tells it when the server refused one; it knows nothing of
 // grants or metadata. What obtaining tokens cost a run is the list of
 // Requests a Tokens made, which the driver turns into the result's auth
-// block.
+// block (a Sequence splits them among runs that share one Tokens). Login
+// proves its token with a check its caller passes in (LoginConfig.Check:
+// a session of the client package, made in cmd/readbench).
 //
 // auth never imports client, driver, workload, stats, results, report,
 // contract or simserver.

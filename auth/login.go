@@ -34,6 +34,12 @@ type LoginConfig struct {
 	// failing, the URL is printed to Out.
 	Open func(url string) error
 	Out  io.Writer
+	// Check proves that t gets in: an authenticated MCP session of the
+	// client a run uses (initialize, or server/discover, per era), made
+	// by the caller, since auth never imports the client. A refusal
+	// returned as a *Refusal lets login ask for more scope (403
+	// insufficient_scope) or discover again (401). Required.
+	Check func(ctx context.Context, t Token) error
 }
 
 // Login is what a login obtained and proved: the cached entry and the
@@ -59,8 +65,9 @@ func (l *Login) Summary(now time.Time) string {
 const maxLoginStepUps = 2
 
 // RunLogin obtains tokens for cfg.Target (the authorization code flow
-// with PKCE, or the machine grant cfg names), proves them with an
-// authenticated initialize, and caches them for the other commands.
+// with PKCE, or the machine grant cfg names), proves them with cfg.Check
+// (an authenticated session of the client a run uses), and caches them
+// for the other commands.
 func RunLogin(ctx context.Context, cfg LoginConfig) (*Login, error) {
 	if cfg.Grant == "" {
 		cfg.Grant = GrantAuthorizationCode
@@ -68,8 +75,11 @@ func RunLogin(ctx context.Context, cfg LoginConfig) (*Login, error) {
 	if cfg.ClientSecret != "" && len(cfg.PrivateKey) > 0 {
 		return nil, errors.New("oauth: give a client secret or a private key, not both")
 	}
+	if cfg.Check == nil {
+		return nil, errors.New("oauth: login has no check of the token (LoginConfig.Check)")
+	}
 	if cfg.Grant == GrantClientCredentials {
-		return machineLogin(ctx, cfg.Config)
+		return machineLogin(ctx, cfg.Config, cfg.Check)
 	}
 	if cfg.Grant != GrantAuthorizationCode {
 		return nil, cfg.Validate()
@@ -93,7 +103,7 @@ func RunLogin(ctx context.Context, cfg LoginConfig) (*Login, error) {
 		if err != nil {
 			return nil, err
 		}
-		err = CheckAccess(ctx, hc, cfg.Target, l.Token.Value)
+		err = cfg.Check(ctx, l.Token)
 		var r *Refusal
 		if errors.As(err, &r) && stepUps < maxLoginStepUps {
 			switch {
@@ -122,7 +132,7 @@ func RunLogin(ctx context.Context, cfg LoginConfig) (*Login, error) {
 
 // machineLogin is login with the client credentials grant: the token is
 // obtained as a run would, proved and cached.
-func machineLogin(ctx context.Context, cfg Config) (*Login, error) {
+func machineLogin(ctx context.Context, cfg Config, check func(context.Context, Token) error) (*Login, error) {
 	s, err := New(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -132,7 +142,7 @@ func machineLogin(ctx context.Context, cfg Config) (*Login, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckAccess(ctx, cfg.httpClient(), cfg.Target, t.Value); err != nil {
+	if err := check(ctx, t); err != nil {
 		var r *Refusal
 		if !errors.As(err, &r) {
 			return nil, err
@@ -140,7 +150,7 @@ func machineLogin(ctx context.Context, cfg Config) (*Login, error) {
 		if t, err = s.Refused(ctx, t, r.Status, r.Header); err != nil {
 			return nil, err
 		}
-		if err := CheckAccess(ctx, cfg.httpClient(), cfg.Target, t.Value); err != nil {
+		if err := check(ctx, t); err != nil {
 			return nil, fmt.Errorf("the token was issued but the server did not let readbench in: %w", err)
 		}
 	}

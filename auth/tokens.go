@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -42,4 +43,53 @@ type Request struct {
 	Start  time.Time     // when it was sent
 	Took   time.Duration // until the answer (or the failure)
 	Err    error         // nil: a token was issued
+}
+
+// Sequence shares one Tokens among runs made one after another (the
+// steps of a capacity search, the rounds of an A/B experiment): each run
+// reports as its cost only the token requests made since the previous
+// run reported its own, so that no token request is counted twice, or
+// lost, across the runs' results. It is safe for concurrent use.
+type Sequence struct {
+	t    Tokens
+	mu   sync.Mutex
+	last int // how many requests the runs have reported so far
+}
+
+// NewSequence is the sequence of runs sharing t; nil when t is nil.
+func NewSequence(t Tokens) *Sequence {
+	if t == nil {
+		return nil
+	}
+	return &Sequence{t: t}
+}
+
+// Next is the Tokens of the next run, nil for a nil sequence (a run
+// without tokens): its Requests are those made since the previous run's
+// Requests was last called (all of them for the first run).
+func (s *Sequence) Next() Tokens {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return &seqRun{Tokens: s.t, seq: s, from: s.last}
+}
+
+// seqRun is one run's view of a Sequence's Tokens.
+type seqRun struct {
+	Tokens
+	seq  *Sequence
+	from int
+}
+
+func (r *seqRun) Requests() []Request {
+	all := r.Tokens.Requests()
+	r.seq.mu.Lock()
+	r.seq.last = max(r.seq.last, len(all))
+	r.seq.mu.Unlock()
+	if r.from >= len(all) {
+		return nil
+	}
+	return all[r.from:]
 }

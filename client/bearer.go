@@ -16,7 +16,9 @@ import (
 
 // ErrUnauthorized marks a request the server refused for authorization
 // (401, or 403 insufficient_scope) once more after one renewal of its
-// token, or whose token could not be had or renewed: a load run counts
+// token, or whose token could not be had or renewed, or refused in a
+// session without tokens (a pasted Authorization header expired, or
+// none was given), which nothing can renew: a load run counts
 // the read as unauthorized, not as a transport failure. Test with
 // errors.Is; *UnauthorizedError says more.
 var ErrUnauthorized = errors.New("unauthorized")
@@ -29,11 +31,20 @@ type UnauthorizedError struct {
 	Status    int    // the server's last refusal; 0 when the token was never sent
 	Challenge string // its WWW-Authenticate value (no secret: the server's words)
 	Cause     error  // the token source's error; nil when the server refused
+	// NoTokens is a refusal of a session without tokens (no Dial.Auth):
+	// nothing could be renewed. Header says the request carried an
+	// Authorization header of the workload's (a pasted --header), which
+	// the server refused.
+	NoTokens, Header bool
 }
 
 func (e *UnauthorizedError) Error() string {
 	msg := e.Method + ": "
 	switch {
+	case e.NoTokens && e.Header:
+		msg += fmt.Sprintf("the server refused the credentials of the Authorization header (HTTP %d %s); readbench cannot renew a pasted header: use the --oauth-* flags or readbench login", e.Status, http.StatusText(e.Status))
+	case e.NoTokens:
+		msg += fmt.Sprintf("the server demands authorization (HTTP %d %s) and the run has none: use the --oauth-* flags or readbench login", e.Status, http.StatusText(e.Status))
 	case e.Cause != nil && e.Status != 0:
 		msg += fmt.Sprintf("the server refused authorization (HTTP %d %s) and the token could not be renewed: %v", e.Status, http.StatusText(e.Status), e.Cause)
 	case e.Cause != nil:
@@ -203,10 +214,11 @@ func discard(resp *http.Response) {
 // do sends the request build makes for the token of the moment and, when
 // the server refuses it, renews the token once and sends the request once
 // more. build is called once per attempt with the token it carries (a
-// zero Token when b is nil: no Authorization added). It returns the
-// answer that was not refused and the token it was sent with, an
-// *UnauthorizedError when authorization failed, or the HTTP client's
-// error as it is.
+// zero Token when b is nil: no Authorization added, and a refusal, of a
+// pasted Authorization header or of none, is unauthorized at once). It
+// returns the answer that was not refused and the token it was sent
+// with, an *UnauthorizedError when authorization failed, or the HTTP
+// client's error as it is.
 func (b *bearer) do(ctx context.Context, send func(*http.Request) (*http.Response, error), method string, build func(auth.Token) (*http.Request, error)) (*http.Response, auth.Token, error) {
 	if b == nil {
 		hr, err := build(auth.Token{})
@@ -214,6 +226,12 @@ func (b *bearer) do(ctx context.Context, send func(*http.Request) (*http.Respons
 			return nil, auth.Token{}, err
 		}
 		resp, err := send(hr)
+		if err == nil && refusal(resp) {
+			status, challenge := resp.StatusCode, challengeOf(resp)
+			discard(resp)
+			return nil, auth.Token{}, &UnauthorizedError{Method: method, Status: status, Challenge: challenge,
+				NoTokens: true, Header: hr.Header.Get("Authorization") != ""}
+		}
 		return resp, auth.Token{}, err
 	}
 	tok, err := b.token(ctx, method)

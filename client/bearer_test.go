@@ -336,15 +336,40 @@ func TestBearerAcceptedOnce(t *testing.T) {
 	}
 }
 
-// TestBearerNotWithoutAuth: without Auth a 401 stays what it was (a
-// transport failure), and the workload's header goes as it is.
+// TestBearerNotWithoutAuth: without Auth the workload's header goes as it
+// is, and a 401 (or 403 insufficient_scope) is unauthorized, not a
+// transport failure: the server refused the pasted header, which readbench
+// cannot renew, or the run had no credentials at all.
 func TestBearerNotWithoutAuth(t *testing.T) {
+	for name, c := range gatedTargets(t, "tok-1") {
+		for _, scope := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/insufficient_scope=%v", name, scope), func(t *testing.T) {
+				s := connectAuth(t, c.tg, nil, map[string]string{"Authorization": "Bearer tok-1"})
+				c.g.valid.Store("tok-2")
+				c.g.scope = scope
+				defer func() { c.g.valid.Store("tok-1"); c.g.scope = false }() // the closing DELETE passes
+				a := readDoc(t, s)
+				if a.Kind != Unauthorized || a.FreshToken {
+					t.Fatalf("kind %v (%s) fresh %v, want unauthorized, not fresh", a.Kind, a.Detail, a.FreshToken)
+				}
+				for _, want := range []string{"refused the credentials of the Authorization header", "cannot renew a pasted header", "--oauth-* flags or readbench login"} {
+					if !strings.Contains(a.Detail, want) {
+						t.Errorf("detail %q lacks %q", a.Detail, want)
+					}
+				}
+				if strings.Contains(a.Detail, "tok-") {
+					t.Errorf("detail %q shows the header's value", a.Detail)
+				}
+			})
+		}
+	}
+	// No credentials at all: the handshake itself is refused, unauthorized.
 	c := gatedTargets(t, "tok-1")["http"]
-	s := connectAuth(t, c.tg, nil, map[string]string{"Authorization": "Bearer tok-1"})
-	c.g.valid.Store("tok-2")
-	defer c.g.valid.Store("tok-1") // the closing DELETE passes
-	if a := readDoc(t, s); a.Kind != Transport || a.FreshToken {
-		t.Errorf("kind %v fresh %v, want transport, not fresh", a.Kind, a.FreshToken)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, _, err := Connect(ctx, Dial{Target: c.tg})
+	if !errors.Is(err, ErrUnauthorized) || !strings.Contains(err.Error(), "demands authorization") {
+		t.Errorf("connect without credentials: %v, want unauthorized, saying the server demands authorization", err)
 	}
 }
 

@@ -30,7 +30,7 @@ const (
 	InputRequired              // resultType input_required
 	Unusable                   // an answer that cannot be used: the protocol outcome
 	Transport                  // no answer: the connection failed (Answer only)
-	Unauthorized               // the server refused the read's token after one renewal, or none could be had (Answer only)
+	Unauthorized               // the server refused the read's token after one renewal, or none could be had, or refused a session without tokens (Answer only)
 )
 
 var kindNames = [...]string{"ok", "not_found", "invalid_params", "internal", "rpc_error", "method_not_found", "input_required", "protocol", "transport", "unauthorized"}

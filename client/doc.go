@@ -51,7 +51,9 @@
 //     token and session, and the request sent once more, before anything
 //     of its answer is counted; refused again, the read is Unauthorized
 //     (ErrUnauthorized), and the Answer says whether it was the
-//     session's first read on its token (FreshToken);
+//     session's first read on its token (FreshToken); without Dial.Auth
+//     such a refusal is Unauthorized at once (a pasted Authorization
+//     header, which nothing renews, or none);
 //   - errors (errors.go): ErrTransport and ErrProtocol mark the class of
 //     a failure, and the cause stays wrapped (%w), so callers errors.Is
 //     and errors.As both.

@@ -3,6 +3,7 @@ package driver
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/readbench/readbench/auth"
@@ -12,7 +13,7 @@ import (
 // Authorization as a run sees it (Options.Auth): the recorders keep read
 // latency on fresh tokens apart, the token source's requests become the
 // measured phase's token figures, and a run whose reads the server kept
-// refusing says so in one line.
+// refusing says so in one line (with tokens or without).
 
 // lostAfter is how many unauthorized reads in a row, up to the end of the
 // run, or in all, make a run one that lost its authorization: a few
@@ -22,6 +23,7 @@ const lostAfter = 5
 // authWatch follows the unauthorized reads of a run to tell whether it
 // lost its authorization. It is safe for concurrent use.
 type authWatch struct {
+	refusing    atomic.Bool // streak > 0: a read that was not unauthorized has one to end
 	mu          sync.Mutex
 	total       int64     // unauthorized reads
 	streak      int64     // unauthorized reads since the last read that was not
@@ -31,12 +33,17 @@ type authWatch struct {
 
 // read counts one read that ended at end, unauthorized or not.
 func (w *authWatch) read(unauthorized bool, end time.Time, why string) {
+	if !unauthorized && !w.refusing.Load() {
+		return // the common case, without the lock
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !unauthorized {
 		w.streak = 0
+		w.refusing.Store(false)
 		return
 	}
+	w.refusing.Store(true)
 	w.total++
 	if w.streak == 0 {
 		w.streakStart = end
@@ -46,8 +53,10 @@ func (w *authWatch) read(unauthorized bool, end time.Time, why string) {
 }
 
 // lost is the one line that says the run lost its authorization, "" when
-// it did not: start is the run's start, for "after …".
-func (w *authWatch) lost(start time.Time) string {
+// it did not: start is the run's start, for "after …"; tokens says the
+// run had tokens to renew (without, the reads' detail says why nothing
+// could be renewed: a pasted header, or no credentials).
+func (w *authWatch) lost(start time.Time, tokens bool) string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.total < lostAfter && w.streak < lostAfter {
@@ -56,6 +65,9 @@ func (w *authWatch) lost(start time.Time) string {
 	n, when := w.total, ""
 	if w.streak >= lostAfter {
 		n, when = w.streak, fmt.Sprintf(" after %s (every read from then on)", w.streakStart.Sub(start).Round(100*time.Millisecond))
+	}
+	if !tokens {
+		return fmt.Sprintf("the server refused authorization for %d reads%s: %s", n, when, w.why)
 	}
 	return fmt.Sprintf("the server refused authorization for %d reads%s; the token could not be renewed: %s", n, when, w.why)
 }
@@ -72,16 +84,18 @@ func (r *runner) enableAuth() {
 
 // finishAuth adds the token source's requests to the measured phase
 // (those of the warmup and of opening sessions too: a token is the run's,
-// not a phase's) and says whether the run lost its authorization.
+// not a phase's) and says whether the run lost its authorization: with
+// tokens, or without (a pasted Authorization header that expired, which
+// nothing renews; the result has no auth block then, the line is logged).
 func (r *runner) finishAuth(rep *Measurements) {
+	rep.AuthLost = r.authLost.lost(rep.Started, r.o.Auth != nil)
+	if rep.AuthLost != "" && r.o.Logf != nil {
+		r.o.Logf("%s", rep.AuthLost)
+	}
 	if r.o.Auth == nil || rep.Run == nil || rep.Run.Auth == nil {
 		return
 	}
 	recordTokenRequests(rep.Run.Auth, r.o.Auth.Requests())
-	rep.AuthLost = r.authLost.lost(rep.Started)
-	if rep.AuthLost != "" && r.o.Logf != nil {
-		r.o.Logf("%s", rep.AuthLost)
-	}
 }
 
 // recordTokenRequests counts a token source's requests into a.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -159,5 +160,45 @@ func TestRunLosesAuthorization(t *testing.T) {
 	}
 	if run.Auth.Tokens.Failures == 0 || run.Auth.Tokens.ByReason["refused"] == 0 {
 		t.Errorf("token requests %+v", run.Auth.Tokens)
+	}
+}
+
+// TestRunLosesAPastedHeader: a run with no tokens whose pasted
+// Authorization header the server refuses (it expired) has its reads
+// unauthorized, not transport failures, and says so in one line that
+// names the header and that readbench cannot renew it.
+func TestRunLosesAPastedHeader(t *testing.T) {
+	url, _ := readGate(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	w := sdkWorkload(t, url, "auto")
+	w.Headers = map[string]string{"Authorization": "Bearer tok"}
+	var mu sync.Mutex
+	var logged []string
+	rep, err := Run(ctx, Options{Workload: w, Logf: func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		logged = append(logged, fmt.Sprintf(format, args...))
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := rep.Run
+	sent := run.Scheduled - run.Outcomes[stats.Dropped]
+	if run.Outcomes[stats.Unauthorized] != sent || sent == 0 {
+		t.Errorf("outcomes %v: want every sent read unauthorized", run.Outcomes.Map())
+	}
+	for _, want := range []string{"the server refused authorization for", "refused the credentials of the Authorization header", "cannot renew a pasted header"} {
+		if !strings.Contains(rep.AuthLost, want) {
+			t.Errorf("lost %q lacks %q", rep.AuthLost, want)
+		}
+	}
+	if strings.Contains(rep.AuthLost, "the token could not be renewed") {
+		t.Errorf("lost %q speaks of a token the run never had", rep.AuthLost)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(strings.Join(logged, "\n"), rep.AuthLost) {
+		t.Errorf("the lost line was not logged: %q", logged)
 	}
 }

@@ -33,7 +33,7 @@ func TestAuthWatch(t *testing.T) {
 			for i, u := range c.reads {
 				w.read(u, at(float64(i)), why)
 			}
-			got := w.lost(start)
+			got := w.lost(start, true)
 			if c.want == "" {
 				if got != "" {
 					t.Errorf("lost %q, want none", got)

@@ -206,9 +206,7 @@ func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att worklo
 		r.cold.Read(a.Sent, a.Done)
 		r.fresh.store(att.URI, a.Done, sample.TTL)
 	}
-	if r.o.Auth != nil {
-		r.authLost.read(a.Kind == client.Unauthorized, a.Done, a.Detail)
-	}
+	r.authLost.read(a.Kind == client.Unauthorized, a.Done, a.Detail)
 	switch {
 	case a.Kind == client.Unusable || a.Kind == client.Transport || a.Kind == client.Unauthorized:
 		r.logFailure(att.URI, a.Detail)

@@ -264,3 +264,24 @@ func TestOAuthEveryRequest(t *testing.T) {
 		t.Errorf("401s: %d, want %d", got, before+1)
 	}
 }
+
+// TestOAuthTokenLastsItsTTL: a token issued between two seconds is still
+// accepted its whole expires_in later (a JWT's exp is in whole seconds),
+// and refused after.
+func TestOAuthTokenLastsItsTTL(t *testing.T) {
+	f := startOAuth(t, OAuthOptions{TokenTTL: 3 * time.Second, Clients: []OAuthClient{{ID: "bench", Secret: "pw"}}})
+	f.clock.Advance(900 * time.Millisecond)
+	cfg := clientcredentials.Config{ClientID: "bench", ClientSecret: "pw", TokenURL: f.base + "/token"}
+	tok, err := cfg.Token(f.ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(2900 * time.Millisecond) // 2.9 s of its 3
+	if status, _ := f.post(t, "Bearer "+tok.AccessToken); status != http.StatusOK {
+		t.Errorf("a token 2.9 s into its 3 s: %d, want 200", status)
+	}
+	f.clock.Advance(1200 * time.Millisecond)
+	if status, _ := f.post(t, "Bearer "+tok.AccessToken); status != http.StatusUnauthorized {
+		t.Errorf("a token 4.1 s into its 3 s: %d, want 401", status)
+	}
+}

@@ -177,7 +177,13 @@ func (a *OAuth) token(w http.ResponseWriter, r *http.Request) (*tokenResponse, *
 // issue mints an access token for the resource and, when withRefresh, a
 // refresh token beside it.
 func (a *OAuth) issue(clientID string, scopes []string, withRefresh bool, now time.Time) (*tokenResponse, *oauthError) {
+	// A JWT's exp is in whole seconds: rounded up, so that the token
+	// lasts at least the expires_in it is issued with (truncated, a 3 s
+	// token would die up to a second early, before a client's refresh).
 	exp := now.Add(a.opts.TokenTTL)
+	if whole := exp.Truncate(time.Second); whole.Before(exp) {
+		exp = whole.Add(time.Second)
+	}
 	access := slices.DeleteFunc(slices.Clone(scopes), func(s string) bool { return s == scopeOffline })
 	tok, err := a.mint(accessClaims{
 		RegisteredClaims: jwt.RegisteredClaims{

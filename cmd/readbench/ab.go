@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/ab"
+	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/internal/numfmt"
@@ -104,6 +105,7 @@ func abAction(c *cli.Context) error {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	sides := map[ab.Side]driver.Options{}
+	seqs := map[ab.Side]*auth.Sequence{} // each side's tokens, shared by its runs
 	for _, side := range []ab.Side{ab.Base, ab.New} {
 		if !c.IsSet(string(side)) {
 			return cli.Exit("ab: give both --base TARGET and --new TARGET", exitUsage)
@@ -127,7 +129,7 @@ func abAction(c *cli.Context) error {
 			return err
 		}
 		defer closeTokens()
-		opts.Auth = tokens
+		seqs[side] = auth.NewSequence(tokens)
 		sides[side] = opts
 	}
 	dir := c.String("out")
@@ -158,6 +160,7 @@ func abAction(c *cli.Context) error {
 	defer mx.close(c.App.ErrWriter)
 	runner := func(ctx context.Context, side ab.Side, round, attempt int) (*results.Result, error) {
 		opts := sides[side]
+		opts.Auth = seqs[side].Next() // each run's result counts its own token requests
 		var progress func(driver.Progress)
 		if !quiet {
 			progress = progressPrinter(c.App.ErrWriter, w.Load.Warmup)

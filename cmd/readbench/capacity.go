@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/capacity"
 	"github.com/readbench/readbench/driver"
@@ -82,7 +83,8 @@ type capacityRun struct {
 	dir      string
 	warmup   time.Duration
 	duration time.Duration
-	mx       *liveMetrics // --metrics: every step feeds it, labelled with its step
+	mx       *liveMetrics   // --metrics: every step feeds it, labelled with its step
+	tokens   *auth.Sequence // the target's tokens, shared by the steps (nil: none)
 }
 
 func capacityAction(c *cli.Context) error {
@@ -133,7 +135,6 @@ func capacityAction(c *cli.Context) error {
 		return err
 	}
 	defer closeTokens()
-	opts.Auth = tokens
 	if !(c.Duration("step-duration") > 0) || c.Duration("step-warmup") < 0 {
 		return cli.Exit("capacity: --step-duration must be above 0 and --step-warmup not negative", exitUsage)
 	}
@@ -148,7 +149,8 @@ func capacityAction(c *cli.Context) error {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	defer mx.close(c.App.ErrWriter)
-	cr := &capacityRun{c: c, opts: opts, dir: dir, warmup: c.Duration("step-warmup"), duration: c.Duration("step-duration"), mx: mx}
+	cr := &capacityRun{c: c, opts: opts, dir: dir, warmup: c.Duration("step-warmup"), duration: c.Duration("step-duration"), mx: mx,
+		tokens: auth.NewSequence(tokens)}
 	if c.String("sweep") == "size" {
 		if !hadRate && !c.IsSet("rate") {
 			return cli.Exit("capacity: --sweep size holds a rate: give --rate or a workload with load.rate", exitUsage)
@@ -285,6 +287,7 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.O
 		duration = s.Duration
 	}
 	opts.Workload = cr.opts.Workload.Step(s.Rate, s.Size, cr.warmup, duration)
+	opts.Auth = cr.tokens.Next() // each step's result counts its own token requests
 	opts.Logf = func(format string, args ...any) { once.Do(func() { firstFailure = fmt.Sprintf(format, args...) }) }
 	cr.mx.wire(&opts, metrics.Run{Step: strconv.Itoa(s.Index)})
 	rep, err := driver.Run(ctx, opts)

@@ -84,15 +84,16 @@ mix:
 		}
 	}
 
-	// A wrong token: the server refuses, the run reports transport
-	// failures, and still never prints the value.
+	// A wrong token: the server refuses, the run says its header was
+	// refused (unauthorized: readbench cannot renew it), and still never
+	// prints the value.
 	t.Setenv("RB_TEST_TOKEN", "wrong-"+secret)
 	stdout, stderr, _ = readbench(t, dir, "run", wl, "--target", guard.URL+upstream.Path,
 		"--header", "Authorization: Bearer ${RB_TEST_TOKEN}", "--out", "r2.json")
 	if strings.Contains(stdout+stderr, secret) {
 		t.Errorf("a refused header's value was printed:\n%s\n%s", stdout, stderr)
 	}
-	if !strings.Contains(stderr, "401") {
+	if !strings.Contains(stderr, "401") || !strings.Contains(stderr, "cannot renew a pasted header") {
 		t.Errorf("the refusal is not explained: %s", stderr)
 	}
 }

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -24,15 +26,18 @@ import (
 // (client oauth-test, secret oauthSecret), authorization codes with PKCE
 // and refresh tokens. A refused token request quotes the request's form,
 // as a careless server might, to prove readbench never repeats it. The
-// MCP endpoint itself lets every request in: the client transports'
-// bearer tokens are tested where they are sent.
+// MCP endpoint demands a token it issued (401 with a challenge without
+// one), and remembers the clientInfo of each initialize (or
+// server/discover) it let in.
 type oauthServer struct {
 	url string
 
-	mu         sync.Mutex
-	grants     []string // grant_type of each token request
-	resources  []string // its resource
-	challenges map[string]string
+	mu          sync.Mutex
+	grants      []string // grant_type of each token request
+	resources   []string // its resource
+	challenges  map[string]string
+	clientInfos []string // name/version of each accepted initialize
+	refusedMCP  int      // /mcp requests without an issued token
 }
 
 const oauthSecret = "0auth-cl1ent-s3cret"
@@ -41,7 +46,39 @@ func newOAuthServer(t *testing.T) *oauthServer {
 	o := &oauthServer{challenges: map[string]string{}}
 	sim := simserver.New(simserver.Options{})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", sim.Handler())
+	mcpHandler := sim.Handler()
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer at-") {
+			o.mu.Lock()
+			o.refusedMCP++
+			o.mu.Unlock()
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+o.url+`/.well-known/oauth-protected-resource/mcp"`)
+			http.Error(w, "a bearer token, please", http.StatusUnauthorized)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		type info struct{ Name, Version string }
+		var msg struct {
+			Method string `json:"method"`
+			Params struct {
+				ClientInfo info `json:"clientInfo"` // initialize's
+				Meta       struct {
+					ClientInfo info `json:"io.modelcontextprotocol/clientInfo"` // server/discover's
+				} `json:"_meta"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(body, &msg) == nil && (msg.Method == "initialize" || msg.Method == "server/discover") {
+			ci := msg.Params.ClientInfo
+			if ci.Name == "" {
+				ci = msg.Params.Meta.ClientInfo
+			}
+			o.mu.Lock()
+			o.clientInfos = append(o.clientInfos, ci.Name+"/"+ci.Version)
+			o.mu.Unlock()
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		mcpHandler.ServeHTTP(w, r)
+	})
 	json200 := func(w http.ResponseWriter, v any) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(v)
@@ -94,6 +131,14 @@ func newOAuthServer(t *testing.T) *oauthServer {
 	return o
 }
 
+// mcpSeen are the clientInfos of the initializes let in and the count of
+// /mcp requests refused, so far.
+func (o *oauthServer) mcpSeen() (clientInfos []string, refused int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return append([]string(nil), o.clientInfos...), o.refusedMCP
+}
+
 func (o *oauthServer) tokenRequests() (grants, resources []string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -127,6 +172,11 @@ func TestLoginAndOAuthRun(t *testing.T) {
 			t.Errorf("login printed %q, want %q in it", stdout, want)
 		}
 	}
+	// login got in with the client a run uses: its initialize (or
+	// server/discover) says so.
+	if infos, _ := o.mcpSeen(); len(infos) == 0 || infos[0] != "readbench/"+version {
+		t.Errorf("login's authenticated initializes came as %q, want one from readbench/%s (the run's client)", infos, version)
+	}
 	files, _ := filepath.Glob(filepath.Join(cache, "readbench", "tokens", "*.json"))
 	if len(files) != 1 {
 		t.Fatalf("%d cached logins, want 1", len(files))
@@ -156,6 +206,8 @@ auth:
 		{"run with the workload's client", []string{"run", wl, "--target", target, "--out", "cc.json"}, "client_credentials"},
 		{"run with the cached login", []string{"run", wl, "--target", target, "--oauth-grant", "authorization_code", "--out", "ac.json"}, ""},
 		{"run with no OAuth asked: the cached login", []string{"run", plain, "--target", target, "--out", "plain.json"}, ""},
+		{"check with client credentials", []string{"check", "--target", target, "--oauth-client-id", "oauth-test",
+			"--oauth-client-secret", "${RB_OAUTH_SECRET}"}, "client_credentials"},
 		{"login with client credentials", []string{"login", "--target", target, "--oauth-grant", "client_credentials",
 			"--oauth-client-id", "oauth-test", "--oauth-client-secret", "${RB_OAUTH_SECRET}"}, "client_credentials"},
 	} {
@@ -180,6 +232,23 @@ auth:
 			t.Errorf("%s: token requests %v for %v, want one more %s for %s", c.name, grants, resources, c.grant, target)
 		}
 	}
+	// Every read of those runs carried the token, and was ok; without one
+	// (no OAuth, no cached login) the server refuses the run.
+	for _, f := range []string{"cc.json", "ac.json", "plain.json"} {
+		if r := loadResult(t, filepath.Join(dir, f)); r.Totals.Outcomes["ok"] == 0 {
+			t.Errorf("%s: outcomes %v, want reads ok", f, r.Totals.Outcomes)
+		} else {
+			onlyGood(t, r)
+		}
+	}
+	_, refusedBefore := o.mcpSeen()
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "empty-cache"))
+	stdout, stderr, code = readbench(t, dir, "run", plain, "--target", target, "--out", "none.json")
+	outputs["run with no token"] = stdout + stderr
+	if _, refused := o.mcpSeen(); code != 1 || refused == refusedBefore || !strings.Contains(stderr, "demands authorization") {
+		t.Errorf("a run with no token: exit %d, %d requests refused; want 1, refused, saying the server demands authorization:\n%s", code, refused-refusedBefore, stderr)
+	}
+	t.Setenv("XDG_CACHE_HOME", cache)
 	for _, f := range []string{"cc.json", "ac.json"} {
 		b, _ := os.ReadFile(filepath.Join(dir, f))
 		outputs[f] = string(b)
