@@ -70,6 +70,9 @@ func TestMetaBuiltOncePerVersion(t *testing.T) {
 	if v := s.withMeta(map[string]any{})["_meta"].(map[string]any)[protocol.MetaProtocolVersion]; v != "2099-01-01" {
 		t.Errorf("after a version change, _meta says %v", v)
 	}
+	if _, ok := s.withMeta(nil)["_meta"]; !ok { // Call with no params: a ping
+		t.Error("a stateless request without params carries no _meta")
+	}
 	s.modern = false
 	if _, ok := s.withMeta(map[string]any{})["_meta"]; ok {
 		t.Error("a handshake-era request carries _meta")

@@ -327,6 +327,9 @@ func (s *Session) renew(ctx context.Context, expired *sessionExpiredError) error
 // in flight holds its own params, not three maps more.
 func (s *Session) withMeta(params map[string]any) map[string]any {
 	if s.modern {
+		if params == nil { // Call(ctx, "ping", nil, …): the _meta needs a params object
+			params = map[string]any{}
+		}
 		m := s.metaMap.Load()
 		if m == nil || m.version != s.version {
 			m = &sessionMeta{version: s.version, meta: s.metaParams()}

@@ -194,7 +194,7 @@ func loginCheck(ctx context.Context, target targets.Target, impl client.Implemen
 		// Any JSON-RPC answer, even method-not-found, means the token was
 		// accepted: a server may take a token once and refuse it after.
 		var pe *protocol.Error
-		if err = s.Call(ctx, "ping", map[string]any{}, &struct{}{}); errors.As(err, &pe) {
+		if err = s.Call(ctx, protocol.MethodPing, nil, &struct{}{}); errors.As(err, &pe) {
 			err = nil
 		}
 		_ = s.Close()
