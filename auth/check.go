@@ -136,6 +136,22 @@ func initializeParams() map[string]any {
 	}
 }
 
+// probeAndDiscover learns what target asks for (probe) and discovers its
+// authorization server from that challenge (Discover): what every grant
+// starts with.
+func probeAndDiscover(ctx context.Context, hc *http.Client, target string) (Challenge, *Metadata, error) {
+	var ch Challenge
+	refusal, err := probe(ctx, hc, target)
+	if err != nil {
+		return ch, nil, err
+	}
+	if refusal != nil {
+		ch = refusal.Challenge
+	}
+	md, err := Discover(ctx, hc, target, ch)
+	return ch, md, err
+}
+
 // probe makes the MCP exchange unauthenticated to learn what the server
 // asks for: its refusal of initialize, or, from a server that lets
 // initialize through, of the ping after it; nil when it refuses neither.

@@ -85,15 +85,7 @@ func RunLogin(ctx context.Context, cfg LoginConfig) (*Login, error) {
 		return nil, cfg.Validate()
 	}
 	hc := cfg.httpClient()
-	var ch Challenge
-	refusal, err := probe(ctx, hc, cfg.Target)
-	if err != nil {
-		return nil, err
-	}
-	if refusal != nil {
-		ch = refusal.Challenge
-	}
-	md, err := Discover(ctx, hc, cfg.Target, ch)
+	ch, md, err := probeAndDiscover(ctx, hc, cfg.Target)
 	if err != nil {
 		return nil, err
 	}

@@ -23,15 +23,7 @@ func New(ctx context.Context, cfg Config) (*Source, error) {
 	if cfg.grant() == GrantAuthorizationCode {
 		return fromCache(ctx, cfg)
 	}
-	var ch Challenge
-	refusal, err := probe(ctx, hc, cfg.Target)
-	if err != nil {
-		return nil, err
-	}
-	if refusal != nil {
-		ch = refusal.Challenge
-	}
-	md, err := Discover(ctx, hc, cfg.Target, ch)
+	ch, md, err := probeAndDiscover(ctx, hc, cfg.Target)
 	if err != nil {
 		return nil, err
 	}
