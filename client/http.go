@@ -324,11 +324,12 @@ func (t *httpTransport) liveSessionID() string {
 }
 
 func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error) {
-	var first time.Time
+	var traced *time.Time // the first byte as a trace saw it (nil: h1 says)
 	if u := t.fixed.target; u == nil || u.Scheme != "http" {
 		// not h1 (https: net/http's transport): the first byte from a trace
+		traced = new(time.Time)
 		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-			GotFirstResponseByte: func() { first = time.Now() },
+			GotFirstResponseByte: func() { *traced = time.Now() },
 		})
 	}
 	if t.auth != nil {
@@ -338,8 +339,11 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 	if err != nil {
 		return nil, t.failure(ctx, req, err)
 	}
+	var first time.Time
 	if at, ok := h1.FirstByte(resp.Body); ok {
 		first = at
+	} else if traced != nil {
+		first = *traced
 	}
 	defer resp.Body.Close()
 	if err := checkExpired(resp, req.method, sid); err != nil {

@@ -139,11 +139,7 @@ func (s *Session) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (
 	if spec.Chunk > 0 {
 		return s.readInParts(ctx, uri, spec)
 	}
-	var opts []ReadOption
-	if spec.Digest {
-		opts = append(opts, WithDigest())
-	}
-	a, err := s.Read(ctx, uri, opts...)
+	a, err := s.read(ctx, uri, spec.Digest)
 	if err != nil {
 		return failure(ctx, &Answer{}, err)
 	}

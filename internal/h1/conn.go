@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"strconv"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -20,10 +19,10 @@ type conn struct {
 	t         *Transport
 	key       string
 	nc        net.Conn
-	raw       syscall.RawConn // nc's descriptor, for awaitResponse; nil when none
-	lim       limitReader     // under br: bounds the response head
-	br        *bufio.Reader   // from a response's first byte to its end (buffers.go)
-	out       countWriter     // whether any byte of a request left
+	raw       *waiter       // awaits a response on nc's descriptor; nil when none
+	lim       limitReader   // under br: bounds the response head
+	br        *bufio.Reader // from a response's first byte to its end (buffers.go)
+	out       countWriter   // whether any byte of a request left
 	idleSince time.Time
 	reused    bool // taken from the pool, not dialled for this request
 	// cancelled is set by onCancel, which the request's context calls
@@ -155,8 +154,8 @@ func writeHead(w *bufio.Writer, req *http.Request, n int) {
 	}
 	if n > 0 || req.Method == http.MethodPost || req.Method == http.MethodPut || req.Method == http.MethodPatch {
 		w.WriteString("Content-Length: ")
-		var num [20]byte
-		w.Write(strconv.AppendInt(num[:0], int64(n), 10))
+		// in the writer's own buffer: a local array would escape
+		w.Write(strconv.AppendInt(w.AvailableBuffer(), int64(n), 10))
 		w.WriteString("\r\n")
 	}
 	if req.Close {

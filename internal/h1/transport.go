@@ -155,7 +155,7 @@ func (t *Transport) get(ctx context.Context, key string) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &conn{t: t, key: key, nc: nc, raw: rawConn(nc)}
+	c := &conn{t: t, key: key, nc: nc, raw: newWaiter(nc)}
 	c.lim = limitReader{r: nc, left: -1}
 	c.out = countWriter{w: nc}
 	return c, nil
@@ -244,7 +244,7 @@ func requestBody(req *http.Request) (reqBody, error) {
 		if req.ContentLength > 0 && int64(len(b)) != req.ContentLength {
 			return reqBody{}, fmt.Errorf("h1: the request body has %d bytes, its ContentLength says %d", len(b), req.ContentLength)
 		}
-		return reqBody{p: &b, borrowed: true}, nil
+		return reqBody{borrowed: b}, nil
 	}
 	b, err := readBody(req.Body)
 	if err != nil {
