@@ -94,9 +94,27 @@ func (t *httpTransport) post(ctx context.Context, body []byte) (*http.Request, e
 		Method: http.MethodPost, URL: u, Host: u.Host,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: make(http.Header, 8),
-		Body:   pb, ContentLength: int64(len(body)), GetBody: pb.again,
+		Body:   pb, ContentLength: int64(len(body)),
+	}
+	if u.Scheme != "http" {
+		base.GetBody = pb.again // net/http's transport may send it again
 	}
 	return base.WithContext(ctx), nil
+}
+
+// withGetBody gives a POST made by post the GetBody a redirect needs,
+// when h1 sent it (h1 never sends a body twice: the method value would be
+// an allocation per request for nothing).
+func withGetBody(hr *http.Request) {
+	if hr.GetBody != nil {
+		return
+	}
+	switch b := hr.Body.(type) {
+	case *postBody:
+		hr.GetBody = b.again
+	case *acceptedBody:
+		hr.GetBody = (&postBody{raw: b.req.body}).again
+	}
 }
 
 // postBody is a request body held whole: h1 writes Bytes without copying
@@ -380,6 +398,7 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 func (t *httpTransport) do(hr *http.Request) (*http.Response, error) {
 	rt := t.client.Transport
 	if rt == nil || hr.URL.User != nil || t.client.Jar != nil || t.client.Timeout != 0 {
+		withGetBody(hr)
 		return t.client.Do(hr)
 	}
 	resp, err := rt.RoundTrip(hr)
@@ -390,6 +409,7 @@ func (t *httpTransport) do(hr *http.Request) (*http.Response, error) {
 	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
 		c := *t.client
 		c.Transport = &answeredOnce{resp: resp, rt: rt}
+		withGetBody(hr)
 		return c.Do(hr)
 	}
 	return resp, nil
@@ -503,6 +523,7 @@ func (t *httpTransport) replyInBackground(msg []byte) {
 		if !t.authorize(ctx, hr) {
 			return
 		}
+		withGetBody(hr)
 		if resp, err := t.client.Do(hr); err == nil {
 			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
 			resp.Body.Close()

@@ -79,15 +79,16 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body *reqBody) 
 	}
 	first := time.Now()
 	firstByte(ctx)
-	if resp, n := simpleHead(c.br, req); resp != nil {
+	if p, n := plainHead(c.br, req); p != nil {
 		c.lim.left = -1
-		b := &bodyReader{c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: !req.Close, first: first}
+		b := &p.body
+		*b = bodyReader{c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: !req.Close, first: first}
 		b.rc, b.length = &b.length, lengthBody{br: c.br, n: n}
 		if n == 0 {
 			b.rc, b.empty = http.NoBody, true
 		}
-		resp.Body = b
-		return resp, nil
+		p.resp.Body = b
+		return &p.resp, nil
 	}
 	var resp *http.Response
 	for {
