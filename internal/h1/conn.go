@@ -45,7 +45,8 @@ var aLongTimeAgo = time.Unix(1, 0)
 // a request none of whose bytes left (RoundTrip sends it again). The
 // context ends every wait by setting a past deadline on the connection,
 // which is then never reused.
-func (c *conn) roundTrip(ctx context.Context, req *http.Request, body *reqBody) (*http.Response, error) {
+// A Post (p, req nil) is written from its own lines.
+func (c *conn) roundTrip(ctx context.Context, req *http.Request, p *Post, body *reqBody) (*http.Response, error) {
 	if c.onCancel == nil {
 		c.onCancel = func() {
 			c.cancelled.Store(true)
@@ -62,7 +63,13 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body *reqBody) 
 	}
 	c.out.n = 0
 	bw := getWriter(&c.out)
-	writeHead(bw, req, len(body.bytes()))
+	closeAfter := false // the request says Connection: close
+	if p != nil {
+		writePostHead(bw, p, len(body.bytes()))
+	} else {
+		writeHead(bw, req, len(body.bytes()))
+		closeAfter = req.Close
+	}
 	bw.Write(body.bytes())
 	err := bw.Flush()
 	putWriter(bw)
@@ -79,16 +86,19 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body *reqBody) 
 	}
 	first := time.Now()
 	firstByte(ctx)
-	if p, n := plainHead(c.br, req); p != nil {
+	if pr, n := plainHead(c.br, req); pr != nil {
 		c.lim.left = -1
-		b := &p.body
-		*b = bodyReader{c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: !req.Close, first: first}
+		b := &pr.body
+		*b = bodyReader{c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: !closeAfter, first: first}
 		b.rc, b.length = &b.length, lengthBody{br: c.br, n: n}
 		if n == 0 {
 			b.rc, b.empty = http.NoBody, true
 		}
-		p.resp.Body = b
-		return &p.resp, nil
+		pr.resp.Body = b
+		return &pr.resp, nil
+	}
+	if req == nil {
+		req = p.request()
 	}
 	var resp *http.Response
 	for {
@@ -104,7 +114,7 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body *reqBody) 
 		}
 	}
 	c.lim.left = -1
-	keep := !resp.Close && !req.Close && resp.StatusCode != http.StatusSwitchingProtocols
+	keep := !resp.Close && !closeAfter && resp.StatusCode != http.StatusSwitchingProtocols
 	resp.Body = &bodyReader{rc: resp.Body, c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: keep, empty: resp.Body == http.NoBody, first: first}
 	return resp, nil
 }

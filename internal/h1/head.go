@@ -40,8 +40,9 @@ type plainResponse struct {
 }
 
 // plainHead is simpleHead, returning the whole plainResponse.
+// A nil req is a POST (Transport.Post).
 func plainHead(br *bufio.Reader, req *http.Request) (p *plainResponse, n int64) {
-	if req.Method == http.MethodHead {
+	if req != nil && req.Method == http.MethodHead {
 		return nil, 0
 	}
 	buf, _ := br.Peek(br.Buffered())

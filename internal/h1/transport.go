@@ -94,27 +94,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	defer body.release()
-	key := hostPort(req.URL.Host)
-	for attempt := 0; ; attempt++ {
-		c, err := t.get(ctx, key)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := c.roundTrip(ctx, req, &body)
-		if err == nil {
-			return resp, nil
-		}
-		// A connection reused from the pool that the server closed while
-		// it was idle fails before any byte of the request is out: then,
-		// and only then, the request goes again on a new connection (what
-		// net/http does too: a POST is never sent twice).
-		if !c.reused || !errors.Is(err, errNothingWritten) || attempt > 0 || ctx.Err() != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, err
-		}
-	}
+	return t.exchange(ctx, hostPort(req.URL.Host), req, nil, &body)
 }
 
 // CloseIdleConnections closes the pooled connections (and the fallback's).
