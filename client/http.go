@@ -45,6 +45,7 @@ type httpTransport struct {
 func newHTTPTransport(url string, headers http.Header, maxAnswer int64) *httpTransport {
 	t := &httpTransport{url: url, client: newHTTPClient(), headers: headers, maxAnswer: answerLimit(maxAnswer)}
 	t.fixed = newFixedHeaders(url)
+	t.fixed.lines = postLines(headers)
 	return t
 }
 
@@ -58,6 +59,7 @@ type fixedHeaders struct {
 	contentType, accept, methodRead []string
 	version                         []string // the value of versionFor
 	versionFor                      string
+	lines                           []byte // postLines of the workload's headers (nil: reads go as http.Requests)
 }
 
 func newFixedHeaders(rawURL string) fixedHeaders {
@@ -353,7 +355,16 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 	if t.auth != nil {
 		req = req.acceptedOnce() // a request sent twice (its token refused) is accepted once
 	}
-	resp, sid, tok, sent, err := t.send(ctx, req)
+	var resp *http.Response
+	var sid string
+	var tok auth.Token
+	var sent time.Time
+	var err error
+	if h := t.lightPost(req); h != nil {
+		resp, sid, sent, err = t.sendPost(ctx, h, req)
+	} else {
+		resp, sid, tok, sent, err = t.send(ctx, req)
+	}
 	if err != nil {
 		return nil, t.failure(ctx, req, err)
 	}
