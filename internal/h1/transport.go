@@ -116,12 +116,13 @@ func (t *Transport) CloseIdleConnections() {
 // get takes the most recently used idle connection to key, or dials one.
 // A connection idle for long is probed first (probeAfter).
 func (t *Transport) get(ctx context.Context, key string) (*conn, error) {
+	now := time.Now() // one clock read for the idle checks
 	for {
-		c := t.takeIdle(key)
+		c := t.takeIdle(key, now)
 		if c == nil {
 			break
 		}
-		if time.Since(c.idleSince) < probeAfter || alive(c.nc) {
+		if now.Sub(c.idleSince) < probeAfter || alive(c.nc) {
 			c.reused = true
 			return c, nil
 		}
@@ -141,7 +142,7 @@ func (t *Transport) get(ctx context.Context, key string) (*conn, error) {
 	return c, nil
 }
 
-func (t *Transport) takeIdle(key string) *conn {
+func (t *Transport) takeIdle(key string, now time.Time) *conn {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	cs := t.idle[key]
@@ -154,7 +155,7 @@ func (t *Transport) takeIdle(key string) *conn {
 		cs[len(cs)-1] = nil
 		cs = cs[:len(cs)-1]
 		t.idle[key] = cs
-		if time.Since(c.idleSince) < timeout {
+		if now.Sub(c.idleSince) < timeout {
 			return c
 		}
 		c.nc.Close()
