@@ -168,7 +168,10 @@ func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, att w
 	sample.Fresh = r.fresh.fresh(att.URI, send)
 	digest := r.digests.want(att.URI)
 	a, err := s.conn.ReadDocument(rctx, att.URI, client.ReadSpec{Chunk: r.chunkOf(att), MaxBytes: r.w.Turn.MaxAnswer, Digest: digest})
-	now := time.Now()
+	now := a.Done // an answer's end is what answered returns: no clock read for it
+	if err != nil || now.IsZero() {
+		now = time.Now()
+	}
 	// What arrived counts, also of a read cut before its end.
 	sample.ByteCounts, sample.Chunks = stats.ByteCounts(a.ByteCounts), a.Parts
 	switch {
