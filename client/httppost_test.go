@@ -120,8 +120,9 @@ func TestLightPostSendsWhatRequestSends(t *testing.T) {
 
 // TestReadHTTPAllocations bounds the allocations of one whole read over
 // plain http (the client and the canned server together): each one is
-// CPU and, through the collector, more CPU on every read. 29 at the
-// start of this work; the bound leaves a little room.
+// CPU and, through the collector, more CPU on every read. 29 before
+// h1.Post and the allocation cuts around it, 12 after; the bound leaves
+// a little room.
 func TestReadHTTPAllocations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocation count")
@@ -142,7 +143,7 @@ func TestReadHTTPAllocations(t *testing.T) {
 			t.Fatal(err, a.Kind, a.Detail)
 		}
 	})
-	if n > 16 {
-		t.Errorf("%.1f allocations per read, want at most 16", n)
+	if n > 14 {
+		t.Errorf("%.1f allocations per read, want at most 14", n)
 	}
 }
