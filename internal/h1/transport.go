@@ -11,7 +11,9 @@
 // response through a buffer the connection holds from the response's
 // first byte to its end (buffers.go: a connection waiting or idle holds
 // none), and the connection goes back to an idle pool when the body has
-// been read to its end.
+// been read to its end. A caller that sends the same headers on every
+// request can hand them over as lines built once (Post, post.go) instead
+// of an http.Request and its Header map.
 //
 // What it leaves to a fallback (net/http's Transport): https (TLS and
 // HTTP/2) and any scheme but http. Responses are parsed by net/http's own
