@@ -124,8 +124,8 @@ func TestLightPostSendsWhatRequestSends(t *testing.T) {
 // h1.Post and the allocation cuts around it, 12 after; the bound leaves
 // a little room.
 func TestReadHTTPAllocations(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocation count")
+	if testing.Short() || raceDetector {
+		t.Skip("allocation count (-short, or -race, which allocates)")
 	}
 	const uri = "sim:///compare/text.md?mime=text/markdown&size=1024"
 	answer := fmt.Appendf(nil,
