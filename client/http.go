@@ -45,6 +45,7 @@ type httpTransport struct {
 func newHTTPTransport(url string, headers http.Header, maxAnswer int64) *httpTransport {
 	t := &httpTransport{url: url, client: newHTTPClient(), headers: headers, maxAnswer: answerLimit(maxAnswer)}
 	t.fixed = newFixedHeaders(url)
+	t.fixed.lines = postLines(headers)
 	return t
 }
 
@@ -58,6 +59,7 @@ type fixedHeaders struct {
 	contentType, accept, methodRead []string
 	version                         []string // the value of versionFor
 	versionFor                      string
+	lines                           []byte // postLines of the workload's headers (nil: reads go as http.Requests)
 }
 
 func newFixedHeaders(rawURL string) fixedHeaders {
@@ -94,9 +96,27 @@ func (t *httpTransport) post(ctx context.Context, body []byte) (*http.Request, e
 		Method: http.MethodPost, URL: u, Host: u.Host,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: make(http.Header, 8),
-		Body:   pb, ContentLength: int64(len(body)), GetBody: pb.again,
+		Body:   pb, ContentLength: int64(len(body)),
+	}
+	if u.Scheme != "http" {
+		base.GetBody = pb.again // net/http's transport may send it again
 	}
 	return base.WithContext(ctx), nil
+}
+
+// withGetBody gives a POST made by post the GetBody a redirect needs,
+// when h1 sent it (h1 never sends a body twice: the method value would be
+// an allocation per request for nothing).
+func withGetBody(hr *http.Request) {
+	if hr.GetBody != nil {
+		return
+	}
+	switch b := hr.Body.(type) {
+	case *postBody:
+		hr.GetBody = b.again
+	case *acceptedBody:
+		hr.GetBody = (&postBody{raw: b.req.body}).again
+	}
 }
 
 // postBody is a request body held whole: h1 writes Bytes without copying
@@ -324,22 +344,35 @@ func (t *httpTransport) liveSessionID() string {
 }
 
 func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error) {
-	var first time.Time
+	var traced *time.Time // the first byte as a trace saw it (nil: h1 says)
 	if u := t.fixed.target; u == nil || u.Scheme != "http" {
 		// not h1 (https: net/http's transport): the first byte from a trace
+		traced = new(time.Time)
 		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-			GotFirstResponseByte: func() { first = time.Now() },
+			GotFirstResponseByte: func() { *traced = time.Now() },
 		})
 	}
 	if t.auth != nil {
 		req = req.acceptedOnce() // a request sent twice (its token refused) is accepted once
 	}
-	resp, sid, tok, sent, err := t.send(ctx, req)
+	var resp *http.Response
+	var sid string
+	var tok auth.Token
+	var sent time.Time
+	var err error
+	if h := t.lightPost(req); h != nil {
+		resp, sid, sent, err = t.sendPost(ctx, h, req)
+	} else {
+		resp, sid, tok, sent, err = t.send(ctx, req)
+	}
 	if err != nil {
 		return nil, t.failure(ctx, req, err)
 	}
+	var first time.Time
 	if at, ok := h1.FirstByte(resp.Body); ok {
 		first = at
+	} else if traced != nil {
+		first = *traced
 	}
 	defer resp.Body.Close()
 	if err := checkExpired(resp, req.method, sid); err != nil {
@@ -376,6 +409,7 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 func (t *httpTransport) do(hr *http.Request) (*http.Response, error) {
 	rt := t.client.Transport
 	if rt == nil || hr.URL.User != nil || t.client.Jar != nil || t.client.Timeout != 0 {
+		withGetBody(hr)
 		return t.client.Do(hr)
 	}
 	resp, err := rt.RoundTrip(hr)
@@ -386,6 +420,7 @@ func (t *httpTransport) do(hr *http.Request) (*http.Response, error) {
 	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
 		c := *t.client
 		c.Transport = &answeredOnce{resp: resp, rt: rt}
+		withGetBody(hr)
 		return c.Do(hr)
 	}
 	return resp, nil
@@ -499,6 +534,7 @@ func (t *httpTransport) replyInBackground(msg []byte) {
 		if !t.authorize(ctx, hr) {
 			return
 		}
+		withGetBody(hr)
 		if resp, err := t.client.Do(hr); err == nil {
 			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
 			resp.Body.Close()

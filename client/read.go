@@ -43,7 +43,14 @@ func (s *Session) Read(ctx context.Context, uri string, opts ...ReadOption) (*Re
 	for _, o := range opts {
 		o(&cfg)
 	}
-	spec := &readSpec{uri: uri, modern: s.modern, digest: cfg.digest}
+	return s.read(ctx, &readSpec{uri: uri, modern: s.modern, digest: cfg.digest})
+}
+
+// read is Read with its options decided in spec (ReadDocument's way in:
+// options are closures over a config that escapes, an allocation per
+// read; and its spec shares the Answer's allocation).
+func (s *Session) read(ctx context.Context, spec *readSpec) (*Response, error) {
+	uri := spec.uri
 	// params nil: sendOnce encodes the read from spec.uri (appendReadRequest)
 	a, err := s.sendRead(ctx, protocol.MethodResourcesRead, uri, nil, spec)
 	if err != nil {

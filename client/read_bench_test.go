@@ -22,7 +22,7 @@ import (
 // framing and its id: what a client benchmark measures is then the client
 // (the server allocates nothing per request). It returns the URL; the
 // listener closes with b.
-func cannedServer(b *testing.B, result []byte) string {
+func cannedServer(b testing.TB, result []byte) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)

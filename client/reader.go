@@ -139,16 +139,14 @@ func (s *Session) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (
 	if spec.Chunk > 0 {
 		return s.readInParts(ctx, uri, spec)
 	}
-	var opts []ReadOption
-	if spec.Digest {
-		opts = append(opts, WithDigest())
-	}
-	a, err := s.Read(ctx, uri, opts...)
+	w := &wholeRead{spec: readSpec{uri: uri, modern: s.modern, digest: spec.Digest}}
+	a, err := s.read(ctx, &w.spec)
 	if err != nil {
-		return failure(ctx, &Answer{}, err)
+		return failure(ctx, &w.ans, err)
 	}
 	v := a.Verdict
-	ra := &Answer{
+	ra := &w.ans
+	*ra = Answer{
 		Kind: v.Kind, Code: v.Code, Answered: true,
 		Sent: a.Sent, FirstByte: a.FirstByte, Done: a.Done,
 		ByteCounts: ByteCounts{WireBytes: a.WireBytes, DiskBytes: v.DiskBytes, Base64Bytes: v.Base64Bytes, Base64Padding: v.Padding},
@@ -165,6 +163,13 @@ func (s *Session) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (
 		ra.Detail = v.Detail
 	}
 	return ra, nil
+}
+
+// wholeRead is a whole resources/read's Answer and the readSpec its
+// answer is classified by, in one allocation.
+type wholeRead struct {
+	ans  Answer
+	spec readSpec
 }
 
 // failure ends a read that got an error instead of an answer: ctx's

@@ -435,8 +435,11 @@ func (s *Session) send(ctx context.Context, method, name string, params any) (*R
 // as it streams in (nil: keep it whole).
 func (s *Session) sendRead(ctx context.Context, method, name string, params any, read *readSpec) (*Response, error) {
 	a, err := s.sendOnce(ctx, method, name, params, read)
-	var expired *sessionExpiredError
-	if err == nil || method == protocol.MethodInitialize || !errors.As(err, &expired) {
+	if err == nil || method == protocol.MethodInitialize {
+		return a, err
+	}
+	var expired *sessionExpiredError // declared here: errors.As puts it on the heap
+	if !errors.As(err, &expired) {
 		return a, err
 	}
 	if rerr := s.renew(ctx, expired); rerr != nil {

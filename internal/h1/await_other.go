@@ -2,15 +2,15 @@
 
 package h1
 
-import (
-	"net"
-	"syscall"
-)
+import "net"
 
-// rawConn is nil here: a response is awaited through the connection's
-// reader, buffer and all.
-func rawConn(net.Conn) syscall.RawConn { return nil }
+// waiter is never made here: a response is awaited through the
+// connection's reader, buffer and all.
+type waiter struct{}
 
-func awaitFirst(syscall.RawConn) (*[bufSize]byte, int, error) {
+// newWaiter is nil here (see waiter).
+func newWaiter(net.Conn) *waiter { return nil }
+
+func (*waiter) awaitFirst() (*[bufSize]byte, int, error) {
 	panic("h1: awaitFirst without a descriptor")
 }

@@ -9,9 +9,21 @@ import (
 	"syscall"
 )
 
-// rawConn is the connection's descriptor for awaitFirst, nil when it has
+// waiter awaits a connection's response on its descriptor (awaitFirst).
+// It is made once per connection, its read callback with it: a wait
+// then allocates nothing (a closure over the wait's results would cost
+// several allocations per request).
+type waiter struct {
+	rc    syscall.RawConn
+	chunk *[bufSize]byte
+	n     int
+	rerr  error
+	read  func(fd uintptr) bool
+}
+
+// newWaiter is the waiter of a connection's descriptor, nil when it has
 // none (then a response is awaited through a reader, buffer and all).
-func rawConn(nc net.Conn) syscall.RawConn {
+func newWaiter(nc net.Conn) *waiter {
 	sc, ok := nc.(syscall.Conn)
 	if !ok {
 		return nil
@@ -20,7 +32,27 @@ func rawConn(nc net.Conn) syscall.RawConn {
 	if err != nil {
 		return nil
 	}
-	return rc
+	w := &waiter{rc: rc}
+	w.read = w.tryRead
+	return w
+}
+
+// tryRead is the callback of rc.Read: one read into a chunk taken for
+// it, given back when nothing had arrived.
+func (w *waiter) tryRead(fd uintptr) bool {
+	w.chunk = getChunk()
+	for {
+		w.n, w.rerr = syscall.Read(int(fd), w.chunk[:])
+		if w.rerr != syscall.EINTR {
+			break
+		}
+	}
+	if w.rerr == syscall.EAGAIN || w.rerr == syscall.EWOULDBLOCK {
+		chunks.Put(w.chunk)
+		w.chunk = nil
+		return false // wait for readiness, then try again
+	}
+	return true
 }
 
 // awaitFirst waits until the connection is readable and reads what has
@@ -28,25 +60,11 @@ func rawConn(nc net.Conn) syscall.RawConn {
 // gives the chunk back before the wait (the runtime's poller then wakes
 // this goroutine), so no buffer is held while the server thinks. The
 // connection's deadline ends the wait as it ends a Read.
-func awaitFirst(rc syscall.RawConn) (*[bufSize]byte, int, error) {
-	var chunk *[bufSize]byte
-	var n int
-	var rerr error
-	err := rc.Read(func(fd uintptr) bool {
-		chunk = getChunk()
-		for {
-			n, rerr = syscall.Read(int(fd), chunk[:])
-			if rerr != syscall.EINTR {
-				break
-			}
-		}
-		if rerr == syscall.EAGAIN || rerr == syscall.EWOULDBLOCK {
-			chunks.Put(chunk)
-			chunk = nil
-			return false // wait for readiness, then try again
-		}
-		return true
-	})
+func (w *waiter) awaitFirst() (*[bufSize]byte, int, error) {
+	w.chunk, w.n, w.rerr = nil, 0, nil
+	err := w.rc.Read(w.read)
+	chunk, n, rerr := w.chunk, w.n, w.rerr
+	w.chunk, w.rerr = nil, nil
 	switch {
 	case err != nil:
 		err = &net.OpError{Op: "read", Net: "tcp", Err: err}

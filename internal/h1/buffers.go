@@ -27,25 +27,25 @@ var (
 // second holds no copy of its body meanwhile. It is RoundTrip's own
 // value, so the buffer goes back to the pool once.
 type reqBody struct {
-	p        *[]byte
-	borrowed bool // the caller's bytes (WholeBody): never put in the pool
+	p        *[]byte // a buffer of the pool
+	borrowed []byte  // or the caller's bytes (WholeBody): never put in the pool
 }
 
 // bytes is the body (nil when there is none, or once released).
 func (b *reqBody) bytes() []byte {
 	if b.p == nil {
-		return nil
+		return b.borrowed
 	}
 	return *b.p
 }
 
 // release gives the body's buffer back; a second call does nothing.
 func (b *reqBody) release() {
-	if b.p != nil && !b.borrowed {
+	if b.p != nil {
 		*b.p = (*b.p)[:0]
 		bodies.Put(b.p)
 	}
-	b.p = nil
+	b.p, b.borrowed = nil, nil
 }
 
 // readBody reads r to its end into a buffer of the pool.
@@ -121,7 +121,7 @@ func (c *conn) dropReader() {
 // and its bytes are the reader's first.
 func (c *conn) awaitResponse() error {
 	if c.raw != nil {
-		chunk, n, err := awaitFirst(c.raw)
+		chunk, n, err := c.raw.awaitFirst()
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"strconv"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -20,10 +19,10 @@ type conn struct {
 	t         *Transport
 	key       string
 	nc        net.Conn
-	raw       syscall.RawConn // nc's descriptor, for awaitResponse; nil when none
-	lim       limitReader     // under br: bounds the response head
-	br        *bufio.Reader   // from a response's first byte to its end (buffers.go)
-	out       countWriter     // whether any byte of a request left
+	raw       *waiter       // awaits a response on nc's descriptor; nil when none
+	lim       limitReader   // under br: bounds the response head
+	br        *bufio.Reader // from a response's first byte to its end (buffers.go)
+	out       countWriter   // whether any byte of a request left
 	idleSince time.Time
 	reused    bool // taken from the pool, not dialled for this request
 	// cancelled is set by onCancel, which the request's context calls
@@ -46,7 +45,8 @@ var aLongTimeAgo = time.Unix(1, 0)
 // a request none of whose bytes left (RoundTrip sends it again). The
 // context ends every wait by setting a past deadline on the connection,
 // which is then never reused.
-func (c *conn) roundTrip(ctx context.Context, req *http.Request, body *reqBody) (*http.Response, error) {
+// A Post (p, req nil) is written from its own lines.
+func (c *conn) roundTrip(ctx context.Context, req *http.Request, p *Post, body *reqBody) (*http.Response, error) {
 	if c.onCancel == nil {
 		c.onCancel = func() {
 			c.cancelled.Store(true)
@@ -63,7 +63,13 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body *reqBody) 
 	}
 	c.out.n = 0
 	bw := getWriter(&c.out)
-	writeHead(bw, req, len(body.bytes()))
+	closeAfter := false // the request says Connection: close
+	if p != nil {
+		writePostHead(bw, p, len(body.bytes()))
+	} else {
+		writeHead(bw, req, len(body.bytes()))
+		closeAfter = req.Close
+	}
 	bw.Write(body.bytes())
 	err := bw.Flush()
 	putWriter(bw)
@@ -80,15 +86,19 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body *reqBody) 
 	}
 	first := time.Now()
 	firstByte(ctx)
-	if resp, n := simpleHead(c.br, req); resp != nil {
+	if pr, n := plainHead(c.br, req); pr != nil {
 		c.lim.left = -1
-		b := &bodyReader{c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: !req.Close, first: first}
+		b := &pr.body
+		*b = bodyReader{c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: !closeAfter, first: first}
 		b.rc, b.length = &b.length, lengthBody{br: c.br, n: n}
 		if n == 0 {
 			b.rc, b.empty = http.NoBody, true
 		}
-		resp.Body = b
-		return resp, nil
+		pr.resp.Body = b
+		return &pr.resp, nil
+	}
+	if req == nil {
+		req = p.request()
 	}
 	var resp *http.Response
 	for {
@@ -104,7 +114,7 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, body *reqBody) 
 		}
 	}
 	c.lim.left = -1
-	keep := !resp.Close && !req.Close && resp.StatusCode != http.StatusSwitchingProtocols
+	keep := !resp.Close && !closeAfter && resp.StatusCode != http.StatusSwitchingProtocols
 	resp.Body = &bodyReader{rc: resp.Body, c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: keep, empty: resp.Body == http.NoBody, first: first}
 	return resp, nil
 }
@@ -155,8 +165,8 @@ func writeHead(w *bufio.Writer, req *http.Request, n int) {
 	}
 	if n > 0 || req.Method == http.MethodPost || req.Method == http.MethodPut || req.Method == http.MethodPatch {
 		w.WriteString("Content-Length: ")
-		var num [20]byte
-		w.Write(strconv.AppendInt(num[:0], int64(n), 10))
+		// in the writer's own buffer: a local array would escape
+		w.Write(strconv.AppendInt(w.AvailableBuffer(), int64(n), 10))
 		w.WriteString("\r\n")
 	}
 	if req.Close {

@@ -23,7 +23,26 @@ import (
 // discarded from br and the Content-Length (> 0, or 0 and NoBody) in
 // n. The Body is left for the caller to set.
 func simpleHead(br *bufio.Reader, req *http.Request) (resp *http.Response, n int64) {
-	if req.Method == http.MethodHead {
+	p, n := plainHead(br, req)
+	if p == nil {
+		return nil, 0
+	}
+	return &p.resp, n
+}
+
+// plainResponse is what a response simpleHead reads is made of, in one
+// allocation: the response, its body reader and (for a head of up to
+// len(vals) lines) the backing of its header values.
+type plainResponse struct {
+	resp http.Response
+	body bodyReader
+	vals [8]string
+}
+
+// plainHead is simpleHead, returning the whole plainResponse.
+// A nil req is a POST (Transport.Post).
+func plainHead(br *bufio.Reader, req *http.Request) (p *plainResponse, n int64) {
+	if req != nil && req.Method == http.MethodHead {
 		return nil, 0
 	}
 	buf, _ := br.Peek(br.Buffered())
@@ -58,7 +77,11 @@ func simpleHead(br *bufio.Reader, req *http.Request) (resp *http.Response, n int
 	s := string(head) // the strings of the response are cut from this one
 	at := lineEnd + 2
 	h := make(http.Header, count)
-	strs := make([]string, count)
+	p = new(plainResponse)
+	strs := p.vals[:]
+	if count > len(p.vals) {
+		strs = make([]string, count)
+	}
 	n = -1
 	for i := 0; i < count; i++ {
 		e := at + bytes.IndexByte(head[at:], '\r')
@@ -96,11 +119,12 @@ func simpleHead(br *bufio.Reader, req *http.Request) (resp *http.Response, n int
 		return nil, 0
 	}
 	br.Discard(end + 4)
-	return &http.Response{
+	p.resp = http.Response{
 		Status: s[len(proto):lineEnd], StatusCode: code,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: h, ContentLength: n, Request: req,
-	}, n
+	}
+	return p, n
 }
 
 // printable reports whether b is printable ASCII or tabs.

@@ -11,7 +11,9 @@
 // response through a buffer the connection holds from the response's
 // first byte to its end (buffers.go: a connection waiting or idle holds
 // none), and the connection goes back to an idle pool when the body has
-// been read to its end.
+// been read to its end. A caller that sends the same headers on every
+// request can hand them over as lines built once (Post, post.go) instead
+// of an http.Request and its Header map.
 //
 // What it leaves to a fallback (net/http's Transport): https (TLS and
 // HTTP/2) and any scheme but http. Responses are parsed by net/http's own
@@ -94,27 +96,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	defer body.release()
-	key := hostPort(req.URL.Host)
-	for attempt := 0; ; attempt++ {
-		c, err := t.get(ctx, key)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := c.roundTrip(ctx, req, &body)
-		if err == nil {
-			return resp, nil
-		}
-		// A connection reused from the pool that the server closed while
-		// it was idle fails before any byte of the request is out: then,
-		// and only then, the request goes again on a new connection (what
-		// net/http does too: a POST is never sent twice).
-		if !c.reused || !errors.Is(err, errNothingWritten) || attempt > 0 || ctx.Err() != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, err
-		}
-	}
+	return t.exchange(ctx, hostPort(req.URL.Host), req, nil, &body)
 }
 
 // CloseIdleConnections closes the pooled connections (and the fallback's).
@@ -136,12 +118,13 @@ func (t *Transport) CloseIdleConnections() {
 // get takes the most recently used idle connection to key, or dials one.
 // A connection idle for long is probed first (probeAfter).
 func (t *Transport) get(ctx context.Context, key string) (*conn, error) {
+	now := time.Now() // one clock read for the idle checks
 	for {
-		c := t.takeIdle(key)
+		c := t.takeIdle(key, now)
 		if c == nil {
 			break
 		}
-		if time.Since(c.idleSince) < probeAfter || alive(c.nc) {
+		if now.Sub(c.idleSince) < probeAfter || alive(c.nc) {
 			c.reused = true
 			return c, nil
 		}
@@ -155,13 +138,13 @@ func (t *Transport) get(ctx context.Context, key string) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &conn{t: t, key: key, nc: nc, raw: rawConn(nc)}
+	c := &conn{t: t, key: key, nc: nc, raw: newWaiter(nc)}
 	c.lim = limitReader{r: nc, left: -1}
 	c.out = countWriter{w: nc}
 	return c, nil
 }
 
-func (t *Transport) takeIdle(key string) *conn {
+func (t *Transport) takeIdle(key string, now time.Time) *conn {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	cs := t.idle[key]
@@ -174,7 +157,7 @@ func (t *Transport) takeIdle(key string) *conn {
 		cs[len(cs)-1] = nil
 		cs = cs[:len(cs)-1]
 		t.idle[key] = cs
-		if time.Since(c.idleSince) < timeout {
+		if now.Sub(c.idleSince) < timeout {
 			return c
 		}
 		c.nc.Close()
@@ -244,7 +227,7 @@ func requestBody(req *http.Request) (reqBody, error) {
 		if req.ContentLength > 0 && int64(len(b)) != req.ContentLength {
 			return reqBody{}, fmt.Errorf("h1: the request body has %d bytes, its ContentLength says %d", len(b), req.ContentLength)
 		}
-		return reqBody{p: &b, borrowed: true}, nil
+		return reqBody{borrowed: b}, nil
 	}
 	b, err := readBody(req.Body)
 	if err != nil {

@@ -1,0 +1,120 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/readbench/readbench/internal/h1"
+	"github.com/readbench/readbench/protocol"
+)
+
+// A read over plain http goes out as an h1.Post: the header lines every
+// POST of the transport shares are written once (postLines), the few
+// that change (the session id, the version, the name read) appended per
+// read into a pooled buffer. No http.Request or Header map is built; the
+// bytes on the wire are those newRequest's request makes
+// (TestLightPostSendsWhatRequestSends). Anything else — a request that is
+// not a read, bearer tokens, an OnAccepted hook, a URL with user info, a
+// workload header that one of the transport's own would replace — goes
+// the http.Request way.
+
+// postLines are the header lines of every POST of a transport with the
+// workload's headers: Content-Type, Accept, net/http's User-Agent and the
+// workload's own. nil when some workload header would change what
+// newRequest sends otherwise than by a line of its own (it names a header
+// the transport sets or writeHead treats apart), or is not one well-formed
+// line (newRequest then fails the way it always has).
+func postLines(headers http.Header) []byte {
+	for k := range headers {
+		switch strings.ToLower(k) {
+		case "content-type", "accept", "user-agent", "host", "content-length", "transfer-encoding", "connection",
+			strings.ToLower(protocol.HeaderSessionID), strings.ToLower(protocol.HeaderProtocolVersion),
+			strings.ToLower(protocol.HeaderMethod), strings.ToLower(protocol.HeaderName):
+			return nil
+		}
+	}
+	lines, _ := h1.AppendHeader(nil, "Content-Type", protocol.ContentTypeJSON)
+	lines, _ = h1.AppendHeader(lines, "Accept", protocol.AcceptBoth)
+	lines, _ = h1.AppendHeader(lines, "User-Agent", "Go-http-client/1.1") // what net/http sends
+	for k, vs := range headers {
+		for _, v := range vs {
+			var err error
+			if lines, err = h1.AppendHeader(lines, k, v); err != nil {
+				return nil
+			}
+		}
+	}
+	return lines
+}
+
+// postHeads pools the header lines of the reads in flight: a buffer is
+// held from a read's send until its response's head has come.
+var postHeads = sync.Pool{New: func() any { return new([]byte) }}
+
+// lightPost returns the h1 transport a read req can go out on as an
+// h1.Post, nil when it must go as an http.Request.
+func (t *httpTransport) lightPost(req Request) *h1.Transport {
+	if req.method != protocol.MethodResourcesRead || req.read == nil || req.accepted != nil || t.auth != nil ||
+		t.fixed.lines == nil || t.fixed.target == nil || t.fixed.target.Scheme != "http" || t.fixed.target.User != nil ||
+		t.client.Jar != nil || t.client.Timeout != 0 {
+		return nil
+	}
+	h, _ := t.client.Transport.(*h1.Transport)
+	return h
+}
+
+// sendPost is send for a read that goes as an h1.Post (lightPost). A
+// redirect is followed by the http.Client as in do, with the request
+// newRequest makes.
+func (t *httpTransport) sendPost(ctx context.Context, h *h1.Transport, req Request) (resp *http.Response, sid string, sent time.Time, err error) {
+	sid, version, modern := t.state()
+	buf := postHeads.Get().(*[]byte)
+	lines := append((*buf)[:0], t.fixed.lines...)
+	ok := true
+	if sid != "" {
+		lines, err = h1.AppendHeader(lines, canonicalSessionID, sid)
+		ok = err == nil
+	}
+	if version != "" && (modern || version >= protocol.V20250618) {
+		lines, err = h1.AppendHeader(lines, canonicalProtocolVersion, version)
+		ok = ok && err == nil
+	}
+	if modern {
+		lines, _ = h1.AppendHeader(lines, canonicalMethod, protocol.MethodResourcesRead)
+		if req.name != "" {
+			lines, err = h1.AppendHeader(lines, canonicalName, protocol.EncodeHeaderValue(req.name))
+			ok = ok && err == nil
+		}
+	}
+	if !ok { // a header h1 would refuse: the http.Request way says so as ever
+		*buf = lines[:0]
+		postHeads.Put(buf)
+		resp, sid, _, sent, err = t.send(ctx, req)
+		return resp, sid, sent, err
+	}
+	sent = time.Now()
+	resp, err = h.Post(ctx, &h1.Post{URL: t.fixed.target, Header: lines, Body: req.body})
+	*buf = lines[:0]
+	postHeads.Put(buf)
+	if err != nil {
+		return nil, sid, sent, &url.Error{Op: "Post", URL: t.fixed.target.String(), Err: err} // as the client says it
+	}
+	switch resp.StatusCode {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		hr, _, err := t.newRequest(ctx, req)
+		if err != nil {
+			resp.Body.Close()
+			return nil, sid, sent, err
+		}
+		c := *t.client
+		c.Transport = &answeredOnce{resp: resp, rt: h}
+		withGetBody(hr)
+		resp, err = c.Do(hr)
+		return resp, sid, sent, err
+	}
+	return resp, sid, sent, nil
+}
