@@ -174,6 +174,19 @@ func setBearer(hr *http.Request, t auth.Token) {
 	hr.Header.Set("Authorization", "Bearer "+t.Value)
 }
 
+// refusedWithoutTokens turns a refusal of a session that has no tokens
+// (header: it carried a pasted Authorization header) into its
+// *UnauthorizedError, the answer's body drained; any other answer is
+// returned as it is.
+func refusedWithoutTokens(resp *http.Response, method string, header bool) (*http.Response, error) {
+	if !refusal(resp) {
+		return resp, nil
+	}
+	status, challenge := resp.StatusCode, challengeOf(resp)
+	discard(resp)
+	return nil, &UnauthorizedError{Method: method, Status: status, Challenge: challenge, NoTokens: true, Header: header}
+}
+
 // refusal reports whether resp refuses the request's authorization: 401,
 // or 403 whose challenge says insufficient_scope (a step-up).
 func refusal(resp *http.Response) bool {
@@ -226,11 +239,8 @@ func (b *bearer) do(ctx context.Context, send func(*http.Request) (*http.Respons
 			return nil, auth.Token{}, err
 		}
 		resp, err := send(hr)
-		if err == nil && refusal(resp) {
-			status, challenge := resp.StatusCode, challengeOf(resp)
-			discard(resp)
-			return nil, auth.Token{}, &UnauthorizedError{Method: method, Status: status, Challenge: challenge,
-				NoTokens: true, Header: hr.Header.Get("Authorization") != ""}
+		if err == nil {
+			resp, err = refusedWithoutTokens(resp, method, hr.Header.Get("Authorization") != "")
 		}
 		return resp, auth.Token{}, err
 	}

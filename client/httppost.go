@@ -113,8 +113,10 @@ func (t *httpTransport) sendPost(ctx context.Context, h *h1.Transport, req Reque
 		c := *t.client
 		c.Transport = &answeredOnce{resp: resp, rt: h}
 		withGetBody(hr)
-		resp, err = c.Do(hr)
-		return resp, sid, sent, err
+		if resp, err = c.Do(hr); err != nil {
+			return nil, sid, sent, err
+		}
 	}
-	return resp, sid, sent, nil
+	resp, err = refusedWithoutTokens(resp, req.method, t.headers.Get("Authorization") != "")
+	return resp, sid, sent, err
 }
