@@ -52,7 +52,7 @@ func newOAuthServer(t *testing.T) *oauthServer {
 			o.mu.Lock()
 			o.refusedMCP++
 			o.mu.Unlock()
-			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+o.url+`/.well-known/oauth-protected-resource/mcp"`)
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+origin(r)+`/.well-known/oauth-protected-resource/mcp"`)
 			http.Error(w, "a bearer token, please", http.StatusUnauthorized)
 			return
 		}
@@ -84,10 +84,10 @@ func newOAuthServer(t *testing.T) *oauthServer {
 		_ = json.NewEncoder(w).Encode(v)
 	}
 	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
-		json200(w, map[string]any{"resource": o.url + "/mcp", "authorization_servers": []string{o.url}, "scopes_supported": []string{"mcp:read"}})
+		json200(w, map[string]any{"resource": origin(r) + "/mcp", "authorization_servers": []string{origin(r)}, "scopes_supported": []string{"mcp:read"}})
 	})
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		json200(w, map[string]any{"issuer": o.url, "authorization_endpoint": o.url + "/authorize", "token_endpoint": o.url + "/token",
+		json200(w, map[string]any{"issuer": origin(r), "authorization_endpoint": origin(r) + "/authorize", "token_endpoint": origin(r) + "/token",
 			"token_endpoint_auth_methods_supported": []string{"client_secret_basic", "none"}, "code_challenge_methods_supported": []string{"S256"},
 			"scopes_supported": []string{"mcp:read", "offline_access"}})
 	})
@@ -278,3 +278,9 @@ auth:
 		}
 	}
 }
+
+// origin is the test server's own origin as a request to it names it: a
+// handler reads it from the request rather than from oauthServer.url,
+// which is set after the server starts (the race detector cannot see that
+// the child process that sends the request learned the URL after it).
+func origin(r *http.Request) string { return "http://" + r.Host }
