@@ -52,6 +52,9 @@ type headCache struct {
 	// lines are the header lines, each whole without its CRLF.
 	status string
 	lines  [8]string
+	// header is the Header of the connection's plain responses to a Post
+	// (made once, cleared for each): see Transport.Post.
+	header http.Header
 }
 
 // line returns b as a string: cached when b equals it, else cut from
@@ -70,7 +73,8 @@ func (hc *headCache) line(slot *string, b, head []byte, off int, s *string) stri
 }
 
 // plainHead is simpleHead, returning the whole plainResponse. hc, when
-// not nil, is the connection's headCache.
+// not nil, is the connection's headCache; a Post's response then has
+// the connection's Header (hc.header).
 // A nil req is a POST (Transport.Post).
 func plainHead(br *bufio.Reader, req *http.Request, hc *headCache) (p *plainResponse, n int64) {
 	if req != nil && req.Method == http.MethodHead {
@@ -112,7 +116,17 @@ func plainHead(br *bufio.Reader, req *http.Request, hc *headCache) (p *plainResp
 	var spare string
 	status := hc.line(&hc.status, head[len(proto):lineEnd], head, len(proto), &s)
 	at := lineEnd + 2
-	h := make(http.Header, count)
+	var h http.Header
+	switch {
+	case req != nil:
+		h = make(http.Header, count)
+	case hc.header != nil:
+		h = hc.header
+		clear(h)
+	default:
+		h = make(http.Header, max(count, 4))
+		hc.header = h
+	}
 	p = new(plainResponse)
 	strs := p.vals[:]
 	if count > len(p.vals) {
