@@ -21,7 +21,10 @@ import (
 // servers carry JSON-RPC errors on 400 and 404, so any status with a
 // JSON-RPC body for our id (or null) is an answer.
 func readHTTPAnswer(resp *http.Response, id, maxAnswer int64, reply func([]byte)) (*Response, error) {
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	// Headers are read before the body: a read's response (h1.Post) has
+	// its connection's Header, which the connection's next response fills.
+	contentType := resp.Header.Get("Content-Type")
+	ct, _, _ := mime.ParseMediaType(contentType)
 	switch {
 	case resp.StatusCode == http.StatusAccepted:
 		return nil, protocolErr("the server answered a request with 202 Accepted, which only acknowledges a notification: a request must be answered with application/json or text/event-stream")
@@ -54,7 +57,7 @@ func readHTTPAnswer(resp *http.Response, id, maxAnswer int64, reply func([]byte)
 	default:
 		body, _ := readBody(resp, 4096)
 		if resp.StatusCode == http.StatusOK {
-			return nil, transportErr("answer has Content-Type %q, want JSON or SSE", resp.Header.Get("Content-Type"))
+			return nil, transportErr("answer has Content-Type %q, want JSON or SSE", contentType)
 		}
 		return nil, statusError(resp.StatusCode, "request", body)
 	}

@@ -24,7 +24,8 @@ type conn struct {
 	br        *bufio.Reader // from a response's first byte to its end (buffers.go)
 	out       countWriter   // whether any byte of a request left
 	idleSince time.Time
-	reused    bool // taken from the pool, not dialled for this request
+	heads     headCache // the last plain response head's lines
+	reused    bool      // taken from the pool, not dialled for this request
 	// cancelled is set by onCancel, which the request's context calls
 	// when it ends first: made once per connection, registered for each
 	// request (and unregistered before the connection is pooled again).
@@ -86,7 +87,7 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, p *Post, body *
 	}
 	first := time.Now()
 	firstByte(ctx)
-	if pr, n := plainHead(c.br, req); pr != nil {
+	if pr, n := plainHead(c.br, req, &c.heads); pr != nil {
 		c.lim.left = -1
 		b := &pr.body
 		*b = bodyReader{c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: !closeAfter, first: first}

@@ -10,7 +10,8 @@ import (
 // The response head of a server that answers plainly (HTTP/1.1, canonical
 // header names, Content-Length framing), parsed from the connection's
 // buffer without http.ReadResponse's copies: one string for the whole
-// head and one slice for its values. Anything else — another version, a
+// head, made only when some line differs from the connection's head
+// before (headCache), and one slice for its values. Anything else — another version, a
 // 1xx, 204 or 304, chunked or absent framing, Connection other than
 // keep-alive, Trailer, Pragma, a folded line, a byte outside printable
 // ASCII, a name not in canonical form — goes to http.ReadResponse
@@ -23,7 +24,7 @@ import (
 // discarded from br and the Content-Length (> 0, or 0 and NoBody) in
 // n. The Body is left for the caller to set.
 func simpleHead(br *bufio.Reader, req *http.Request) (resp *http.Response, n int64) {
-	p, n := plainHead(br, req)
+	p, n := plainHead(br, req, nil)
 	if p == nil {
 		return nil, 0
 	}
@@ -39,9 +40,43 @@ type plainResponse struct {
 	vals [8]string
 }
 
-// plainHead is simpleHead, returning the whole plainResponse.
+// headCache is a connection's last plain head, line by line, as
+// strings: a server answers each request of a connection with much the
+// same head (the same status, Content-Type, Content-Length and session
+// id; a Date that changes once a second), and a line equal to the one
+// before is taken from here rather than copied out of the buffer again.
+// Strings are immutable: a response keeps what it was given whatever
+// the next one reads.
+type headCache struct {
+	// status is the status line's text after "HTTP/1.1 " ("200 OK");
+	// lines are the header lines, each whole without its CRLF.
+	status string
+	lines  [8]string
+	// header is the Header of the connection's plain responses to a Post
+	// (made once, cleared for each): see Transport.Post.
+	header http.Header
+}
+
+// line returns b as a string: cached when b equals it, else cut from
+// the head's string, made (in *s) on the first line that needs it, and
+// cached for the next head. off is b's offset in head.
+func (hc *headCache) line(slot *string, b, head []byte, off int, s *string) string {
+	if *slot == string(b) { // compared in place: no copy
+		return *slot
+	}
+	if *s == "" {
+		*s = string(head)
+	}
+	l := (*s)[off : off+len(b)]
+	*slot = l
+	return l
+}
+
+// plainHead is simpleHead, returning the whole plainResponse. hc, when
+// not nil, is the connection's headCache; a Post's response then has
+// the connection's Header (hc.header).
 // A nil req is a POST (Transport.Post).
-func plainHead(br *bufio.Reader, req *http.Request) (p *plainResponse, n int64) {
+func plainHead(br *bufio.Reader, req *http.Request, hc *headCache) (p *plainResponse, n int64) {
 	if req != nil && req.Method == http.MethodHead {
 		return nil, 0
 	}
@@ -56,16 +91,16 @@ func plainHead(br *bufio.Reader, req *http.Request) (p *plainResponse, n int64) 
 		return nil, 0
 	}
 	lineEnd := bytes.IndexByte(head, '\r')
-	status := head[len(proto):lineEnd]
+	statusText := head[len(proto):lineEnd]
 	code := 0
-	for _, c := range status[:3] {
+	for _, c := range statusText[:3] {
 		if c < '0' || c > '9' {
 			return nil, 0
 		}
 		code = code*10 + int(c-'0')
 	}
 	if code < 200 || code == http.StatusNoContent || code == http.StatusNotModified || code > 599 ||
-		(len(status) > 3 && status[3] != ' ') || !printable(status) {
+		(len(statusText) > 3 && statusText[3] != ' ') || !printable(statusText) {
 		return nil, 0
 	}
 	// The header lines: count them first, for one slice of values.
@@ -74,9 +109,24 @@ func plainHead(br *bufio.Reader, req *http.Request) (p *plainResponse, n int64) 
 	if bytes.Count(head, []byte("\n")) != count+1 || bytes.Count(head, []byte("\r")) != count+1 {
 		return nil, 0 // a bare CR or LF
 	}
-	s := string(head) // the strings of the response are cut from this one
+	if hc == nil {
+		hc = new(headCache)
+	}
+	var s string // the head as one string, made when a line is not cached
+	var spare string
+	status := hc.line(&hc.status, head[len(proto):lineEnd], head, len(proto), &s)
 	at := lineEnd + 2
-	h := make(http.Header, count)
+	var h http.Header
+	switch {
+	case req != nil:
+		h = make(http.Header, count)
+	case hc.header != nil:
+		h = hc.header
+		clear(h)
+	default:
+		h = make(http.Header, max(count, 4))
+		hc.header = h
+	}
 	p = new(plainResponse)
 	strs := p.vals[:]
 	if count > len(p.vals) {
@@ -85,13 +135,18 @@ func plainHead(br *bufio.Reader, req *http.Request) (p *plainResponse, n int64) 
 	n = -1
 	for i := 0; i < count; i++ {
 		e := at + bytes.IndexByte(head[at:], '\r')
-		line := head[at:e]
-		colon := bytes.IndexByte(line, ':')
-		if colon <= 0 || !canonicalName(line[:colon]) || !printable(line[colon+1:]) {
+		raw := head[at:e]
+		colon := bytes.IndexByte(raw, ':')
+		if colon <= 0 || !canonicalName(raw[:colon]) || !printable(raw[colon+1:]) {
 			return nil, 0
 		}
-		key := s[at : at+colon]
-		v := trimSpace(s[at+colon+1 : e])
+		slot := &spare
+		if i < len(hc.lines) {
+			slot = &hc.lines[i]
+		}
+		line := hc.line(slot, raw, head, at, &s)
+		key := line[:colon]
+		v := trimSpace(line[colon+1:])
 		switch key {
 		case "Transfer-Encoding", "Trailer", "Pragma":
 			return nil, 0
@@ -120,7 +175,7 @@ func plainHead(br *bufio.Reader, req *http.Request) (p *plainResponse, n int64) 
 	}
 	br.Discard(end + 4)
 	p.resp = http.Response{
-		Status: s[len(proto):lineEnd], StatusCode: code,
+		Status: status, StatusCode: code,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: h, ContentLength: n, Request: req,
 	}

@@ -94,3 +94,70 @@ func mustPost() *http.Request {
 	}
 	return req
 }
+
+// TestHeadCacheReadsEachHeadAsItIs: heads read one after another through
+// one connection's headCache — the same, a line changed, lines more or
+// fewer, a head refused in between — each read as http.ReadResponse
+// reads it, whatever the one before held.
+func TestHeadCacheReadsEachHeadAsItIs(t *testing.T) {
+	heads := []string{
+		"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\nDate: Tue, 01 Dec 2026 20:55:49 GMT\r\n\r\nbody",
+		"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\nDate: Tue, 01 Dec 2026 20:55:49 GMT\r\n\r\nbody",
+		"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\nDate: Tue, 01 Dec 2026 20:55:50 GMT\r\n\r\nbody",
+		"HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nno",
+		"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+		"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\nX-A: 1\r\nX-A: 2\r\nX-B: 3\r\nX-C: 4\r\nX-D: 5\r\nX-E: 6\r\nX-F: 7\r\nX-G: 8\r\n\r\nbody",
+		"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\nX-A: 1\r\nX-A: 2\r\nX-B: 3\r\nX-C: 4\r\nX-D: 5\r\nX-E: 6\r\nX-F: 7\r\nX-G: 9\r\n\r\nbody",
+		"HTTP/1.1 200\r\nContent-Length: 4\r\n\r\nbody",
+		"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\nDate: Tue, 01 Dec 2026 20:55:49 GMT\r\n\r\nbody",
+	}
+	var hc headCache
+	for _, s := range heads {
+		br := bufio.NewReader(bytes.NewReader([]byte(s)))
+		br.Peek(1)
+		req := mustPost()
+		got, _ := plainHead(br, req, &hc)
+		want, err := http.ReadResponse(bufio.NewReader(bytes.NewReader([]byte(s))), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got == nil {
+			if want.TransferEncoding == nil {
+				t.Errorf("%q: refused", s)
+			}
+			continue
+		}
+		if got.resp.Status != want.Status || got.resp.StatusCode != want.StatusCode || !reflect.DeepEqual(got.resp.Header, want.Header) {
+			t.Errorf("%q:\nread %q %v\nwant %q %v", s, got.resp.Status, got.resp.Header, want.Status, want.Header)
+		}
+	}
+}
+
+// TestHeadCacheCopiesNothingForTheSameHead: a connection's head equal
+// to the one before is read without a copy of it (the response, its
+// header map and the map's group are all that is allocated; for a Post,
+// whose responses have the connection's Header, the response alone).
+func TestHeadCacheCopiesNothingForTheSameHead(t *testing.T) {
+	const s = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\nMcp-Session-Id: 1868a90c\r\n\r\nbody"
+	data := []byte(s)
+	var hc headCache
+	r := bytes.NewReader(data)
+	br := bufio.NewReader(r)
+	for _, c := range []struct {
+		req  *http.Request
+		most float64
+	}{{mustPost(), 3}, {nil, 1}} {
+		read := func() {
+			r.Reset(data)
+			br.Reset(r)
+			br.Peek(1)
+			if p, _ := plainHead(br, c.req, &hc); p == nil || p.resp.Header.Get("Mcp-Session-Id") != "1868a90c" {
+				t.Fatalf("not read: %v", p)
+			}
+		}
+		read()
+		if n := testing.AllocsPerRun(100, read); n > c.most {
+			t.Errorf("request %v: %v allocations for a head read before, want at most %v", c.req != nil, n, c.most)
+		}
+	}
+}

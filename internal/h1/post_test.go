@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -105,5 +106,65 @@ func TestAppendHeaderRefusesBrokenLines(t *testing.T) {
 	}
 	if _, err := (&Transport{}).Post(context.Background(), &Post{URL: &url.URL{Scheme: "https", Host: "h"}}); err == nil || !strings.Contains(err.Error(), "http URL") {
 		t.Errorf("an https Post: %v", err)
+	}
+}
+
+// TestPostResponsesShareTheConnectionsHeader: the responses to Posts on
+// one connection have its Header, each filled with its own head's values
+// (a header the one before had is gone), and a RoundTrip's response on
+// that connection has a Header of its own.
+func TestPostResponsesShareTheConnectionsHeader(t *testing.T) {
+	answers := []string{
+		"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-A: 1\r\nContent-Length: 2\r\n\r\n{}",
+		"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok",
+		"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+	}
+	srv := newRawServer(t, func(c net.Conn, br *bufio.Reader) {
+		for _, answer := range answers {
+			for {
+				l, err := br.ReadString('\n')
+				if err != nil {
+					return
+				}
+				if l == "\r\n" {
+					break
+				}
+			}
+			if _, err := io.ReadFull(br, make([]byte, 2)); err != nil {
+				return
+			}
+			io.WriteString(c, answer)
+		}
+	})
+	u, _ := url.Parse(srv.url())
+	tr := &Transport{}
+	defer tr.CloseIdleConnections()
+	post := func() http.Header {
+		resp, err := tr.Post(context.Background(), &Post{URL: u, Body: []byte("{}")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.ReadAll(resp.Body)
+		return resp.Header
+	}
+	h1 := post()
+	if got := h1.Get("X-A"); got != "1" {
+		t.Fatalf("first response: X-A %q", got)
+	}
+	h2 := post()
+	if reflect.ValueOf(h1).UnsafePointer() != reflect.ValueOf(h2).UnsafePointer() {
+		t.Error("the second Post's response has a Header of its own, want the connection's")
+	}
+	if h2.Get("X-A") != "" || h2.Get("Content-Type") != "text/plain" || len(h2) != 2 {
+		t.Errorf("second response's Header %v", h2)
+	}
+	req, _ := http.NewRequest(http.MethodPost, u.String(), strings.NewReader("{}"))
+	resp, err := tr.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.ReadAll(resp.Body)
+	if reflect.ValueOf(resp.Header).UnsafePointer() == reflect.ValueOf(h2).UnsafePointer() {
+		t.Error("a RoundTrip's response has the connection's Header")
 	}
 }
