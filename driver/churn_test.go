@@ -135,7 +135,7 @@ func TestChurnByLifetime(t *testing.T) {
 	w, err := workload.Parse("life.yaml", []byte(fmt.Sprintf(`
 name: life
 target: %q
-load: {rate: 10/s, turns: 6, session_lifetime: 1ms}
+load: {rate: 5/s, turns: 6, session_lifetime: 1ms}
 turn: {attachments: 1, read_timeout: 60s}
 mix: [%s]
 `, hs.URL, sdkDoc)))
@@ -146,11 +146,13 @@ mix: [%s]
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Turns 100 ms apart on a 1 ms lifetime: every turn after the first
-	// opens a new session (the first too, when the initial session was a
-	// millisecond old by then), and reads first on it.
+	// Turns 200 ms apart on a 1 ms lifetime: a turn after the first opens a
+	// new session and reads first on it. On a busy machine a replacement
+	// can take longer than the gap, and the turns due meanwhile share the
+	// one it opens: fewer replacements, but still a first read on each
+	// session opened.
 	s, first := rep.Sessions, rep.Run.FirstRead.Count()
-	if s.Opened != s.Replaced+1 || s.Replaced < 5 || first < s.Replaced || first > s.Replaced+1 {
+	if s.Opened != s.Replaced+1 || s.Replaced < 3 || first < s.Replaced || first > s.Replaced+1 {
 		t.Errorf("sessions %+v, first_read %d: want every turn after the first on a new session, each with its first read", s, first)
 	}
 }
