@@ -1,6 +1,7 @@
 // Package client is the MCP client readbench measures with. What it owns:
 //
-//   - transports (stdio.go, http.go, sse.go): stdio child processes
+//   - transports (stdio.go, http.go with httppost.go and httpclient.go,
+//     sse.go): stdio child processes
 //     (each in a process group of its own, ended whole when its session
 //     closes, and on Linux killed by the kernel should readbench die:
 //     procgroup_*.go),

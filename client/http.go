@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptrace"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -47,160 +45,6 @@ func newHTTPTransport(url string, headers http.Header, maxAnswer int64) *httpTra
 	t.fixed = newFixedHeaders(url)
 	t.fixed.lines = postLines(headers)
 	return t
-}
-
-// fixedHeaders is what every POST of a transport shares, made once: the
-// parsed URL and the header values that do not change between requests.
-// A request's header map holds these slices: nothing writes a request's
-// header values after newRequest (net/http's client copies them before
-// a redirect changes any).
-type fixedHeaders struct {
-	target                          *url.URL // nil: t.url does not parse, and NewRequest says why
-	contentType, accept, methodRead []string
-	version                         []string // the value of versionFor
-	versionFor                      string
-	lines                           []byte // postLines of the workload's headers (nil: reads go as http.Requests)
-}
-
-func newFixedHeaders(rawURL string) fixedHeaders {
-	f := fixedHeaders{
-		contentType: []string{protocol.ContentTypeJSON},
-		accept:      []string{protocol.AcceptBoth},
-		methodRead:  []string{protocol.MethodResourcesRead},
-	}
-	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
-		u.Host = strings.TrimSuffix(u.Host, ":") // as NewRequest does (an empty port)
-		f.target = u
-	}
-	return f
-}
-
-// Header names as net/http's Header.Set writes them.
-var (
-	canonicalSessionID       = http.CanonicalHeaderKey(protocol.HeaderSessionID)
-	canonicalProtocolVersion = http.CanonicalHeaderKey(protocol.HeaderProtocolVersion)
-	canonicalMethod          = http.CanonicalHeaderKey(protocol.HeaderMethod)
-	canonicalName            = http.CanonicalHeaderKey(protocol.HeaderName)
-)
-
-// post is a POST of body to the transport's URL: what
-// http.NewRequestWithContext makes of it, the URL parsed once for all.
-func (t *httpTransport) post(ctx context.Context, body []byte) (*http.Request, error) {
-	u := t.fixed.target
-	if u == nil {
-		return http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(body))
-	}
-	pb := &postBody{raw: body}
-	pb.r.Reset(body)
-	base := http.Request{
-		Method: http.MethodPost, URL: u, Host: u.Host,
-		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
-		Header: make(http.Header, 8),
-		Body:   pb, ContentLength: int64(len(body)),
-	}
-	if u.Scheme != "http" {
-		base.GetBody = pb.again // net/http's transport may send it again
-	}
-	return base.WithContext(ctx), nil
-}
-
-// withGetBody gives a POST made by post the GetBody a redirect needs,
-// when h1 sent it (h1 never sends a body twice: the method value would be
-// an allocation per request for nothing).
-func withGetBody(hr *http.Request) {
-	if hr.GetBody != nil {
-		return
-	}
-	switch b := hr.Body.(type) {
-	case *postBody:
-		hr.GetBody = b.again
-	case *acceptedBody:
-		hr.GetBody = (&postBody{raw: b.req.body}).again
-	}
-}
-
-// postBody is a request body held whole: h1 writes Bytes without copying
-// them, net/http reads it.
-type postBody struct {
-	r   bytes.Reader
-	raw []byte
-}
-
-func (b *postBody) Read(p []byte) (int, error) { return b.r.Read(p) }
-func (b *postBody) Close() error               { return nil }
-
-// Bytes is the whole body (h1's way of sending it without a copy).
-func (b *postBody) Bytes() []byte { return b.raw }
-
-// again is the body to send once more (a redirect).
-func (b *postBody) again() (io.ReadCloser, error) {
-	n := &postBody{raw: b.raw}
-	n.r.Reset(b.raw)
-	return n, nil
-}
-
-// newHTTPClient is one session's HTTP client: its own connection pool,
-// and redirects followed only within the target's origin (sameOrigin).
-// Every wait of a request (connect, TLS, headers, body) ends with the
-// request's context; connect and TLS are bounded on their own as well.
-func newHTTPClient() *http.Client {
-	return &http.Client{Transport: newHTTPRoundTripper(), CheckRedirect: sameOrigin}
-}
-
-// newHTTPRoundTripper is one session's connection pool, tuned for
-// measuring a server: plain http goes through h1, which does each
-// request's I/O on the reading goroutine (a load generator must cost less
-// than the server it measures); https goes through net/http (TLS, HTTP/2).
-// No proxy, no compression, many idle connections.
-func newHTTPRoundTripper() *h1.Transport {
-	dial := (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
-	return &h1.Transport{
-		DialContext:    dial,
-		MaxIdlePerHost: 1024,
-		IdleTimeout:    90 * time.Second,
-		Fallback: &lazyTransport{make: func() *http.Transport {
-			return &http.Transport{
-				Proxy:               nil, // a benchmark measures the server, not a proxy
-				DialContext:         dial,
-				TLSHandshakeTimeout: 10 * time.Second,
-				MaxIdleConns:        0,
-				MaxIdleConnsPerHost: 1024,
-				IdleConnTimeout:     90 * time.Second,
-				DisableCompression:  true, // wire bytes are the bytes the server sent
-				ForceAttemptHTTP2:   true,
-			}
-		}},
-	}
-}
-
-// lazyTransport is the https fallback of a session's pool, made at its
-// first request: a session over plain http (thousands of them in one run)
-// never pays for a net/http Transport it does not use.
-type lazyTransport struct {
-	make func() *http.Transport
-	mu   sync.Mutex
-	t    *http.Transport
-}
-
-func (l *lazyTransport) get(create bool) *http.Transport {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.t == nil && create {
-		l.t = l.make()
-	}
-	return l.t
-}
-
-func (l *lazyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	return l.get(true).RoundTrip(req)
-}
-
-// CloseIdleConnections closes the idle connections of the transport, if
-// one was made.
-func (l *lazyTransport) CloseIdleConnections() {
-	if t := l.get(false); t != nil {
-		t.CloseIdleConnections()
-	}
 }
 
 func (t *httpTransport) setEra(version string, modern bool) {
@@ -399,50 +243,6 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 	a.Sent, a.FirstByte, a.Done, a.Status = sent, first, time.Now(), resp.StatusCode
 	a.FreshToken = countsFresh(req.method) && t.auth.fresh(tok)
 	return a, nil
-}
-
-// do is t.client.Do(hr) without the client's work on a request that is
-// not redirected: the round trip goes straight to the client's transport,
-// and only a redirect's answer is handed to the client (as the first
-// answer of its Do, so nothing is sent twice), which follows it as ever.
-// A URL with user info (basic auth) goes through the client whole.
-func (t *httpTransport) do(hr *http.Request) (*http.Response, error) {
-	rt := t.client.Transport
-	if rt == nil || hr.URL.User != nil || t.client.Jar != nil || t.client.Timeout != 0 {
-		withGetBody(hr)
-		return t.client.Do(hr)
-	}
-	resp, err := rt.RoundTrip(hr)
-	if err != nil {
-		return nil, &url.Error{Op: "Post", URL: hr.URL.String(), Err: err} // as the client says it
-	}
-	switch resp.StatusCode {
-	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
-		c := *t.client
-		c.Transport = &answeredOnce{resp: resp, rt: rt}
-		withGetBody(hr)
-		return c.Do(hr)
-	}
-	return resp, nil
-}
-
-// answeredOnce is a RoundTripper whose first round trip is already done:
-// it returns that answer, then sends through rt.
-type answeredOnce struct {
-	mu   sync.Mutex
-	resp *http.Response
-	rt   http.RoundTripper
-}
-
-func (a *answeredOnce) RoundTrip(req *http.Request) (*http.Response, error) {
-	a.mu.Lock()
-	resp := a.resp
-	a.resp = nil
-	a.mu.Unlock()
-	if resp != nil {
-		return resp, nil
-	}
-	return a.rt.RoundTrip(req)
 }
 
 // adoptSession records the session id an initialize result came with. A

@@ -1,7 +1,9 @@
 package client
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -119,4 +121,94 @@ func (t *httpTransport) sendPost(ctx context.Context, h *h1.Transport, req Reque
 	}
 	resp, err = refusedWithoutTokens(resp, req.method, t.headers.Get("Authorization") != "")
 	return resp, sid, sent, err
+}
+
+// fixedHeaders is what every POST of a transport shares, made once: the
+// parsed URL and the header values that do not change between requests.
+// A request's header map holds these slices: nothing writes a request's
+// header values after newRequest (net/http's client copies them before
+// a redirect changes any).
+type fixedHeaders struct {
+	target                          *url.URL // nil: t.url does not parse, and NewRequest says why
+	contentType, accept, methodRead []string
+	version                         []string // the value of versionFor
+	versionFor                      string
+	lines                           []byte // postLines of the workload's headers (nil: reads go as http.Requests)
+}
+
+func newFixedHeaders(rawURL string) fixedHeaders {
+	f := fixedHeaders{
+		contentType: []string{protocol.ContentTypeJSON},
+		accept:      []string{protocol.AcceptBoth},
+		methodRead:  []string{protocol.MethodResourcesRead},
+	}
+	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
+		u.Host = strings.TrimSuffix(u.Host, ":") // as NewRequest does (an empty port)
+		f.target = u
+	}
+	return f
+}
+
+// Header names as net/http's Header.Set writes them.
+var (
+	canonicalSessionID       = http.CanonicalHeaderKey(protocol.HeaderSessionID)
+	canonicalProtocolVersion = http.CanonicalHeaderKey(protocol.HeaderProtocolVersion)
+	canonicalMethod          = http.CanonicalHeaderKey(protocol.HeaderMethod)
+	canonicalName            = http.CanonicalHeaderKey(protocol.HeaderName)
+)
+
+// post is a POST of body to the transport's URL: what
+// http.NewRequestWithContext makes of it, the URL parsed once for all.
+func (t *httpTransport) post(ctx context.Context, body []byte) (*http.Request, error) {
+	u := t.fixed.target
+	if u == nil {
+		return http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(body))
+	}
+	pb := &postBody{raw: body}
+	pb.r.Reset(body)
+	base := http.Request{
+		Method: http.MethodPost, URL: u, Host: u.Host,
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: make(http.Header, 8),
+		Body:   pb, ContentLength: int64(len(body)),
+	}
+	if u.Scheme != "http" {
+		base.GetBody = pb.again // net/http's transport may send it again
+	}
+	return base.WithContext(ctx), nil
+}
+
+// withGetBody gives a POST made by post the GetBody a redirect needs,
+// when h1 sent it (h1 never sends a body twice: the method value would be
+// an allocation per request for nothing).
+func withGetBody(hr *http.Request) {
+	if hr.GetBody != nil {
+		return
+	}
+	switch b := hr.Body.(type) {
+	case *postBody:
+		hr.GetBody = b.again
+	case *acceptedBody:
+		hr.GetBody = (&postBody{raw: b.req.body}).again
+	}
+}
+
+// postBody is a request body held whole: h1 writes Bytes without copying
+// them, net/http reads it.
+type postBody struct {
+	r   bytes.Reader
+	raw []byte
+}
+
+func (b *postBody) Read(p []byte) (int, error) { return b.r.Read(p) }
+func (b *postBody) Close() error               { return nil }
+
+// Bytes is the whole body (h1's way of sending it without a copy).
+func (b *postBody) Bytes() []byte { return b.raw }
+
+// again is the body to send once more (a redirect).
+func (b *postBody) again() (io.ReadCloser, error) {
+	n := &postBody{raw: b.raw}
+	n.r.Reset(b.raw)
+	return n, nil
 }
