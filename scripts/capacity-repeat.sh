@@ -25,19 +25,11 @@ N=${N:-8}
 PORT=${PORT:-18437}
 HOLD=${HOLD:-20s}
 
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
+SCRIPT=capacity-repeat.sh
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
 out=${OUT:-$tmp/runs}
 mkdir -p "$out"
-server_pid=
-cleanup() {
-	if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-die() { echo "capacity-repeat.sh: $*" >&2; exit 1; }
 for c in go python3; do command -v "$c" >/dev/null || die "needs $c"; done
 
 echo "building readbench…" >&2

@@ -32,17 +32,9 @@ VEGETA_VERSION=v12.13.0
 BOMBARDIER_VERSION=v1.2.6
 CONC=16
 
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-server_pid=
-cleanup() {
-	if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-die() { echo "compare.sh: $*" >&2; exit 1; }
+SCRIPT=compare.sh
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
 [[ -x /usr/bin/time ]] || die "needs GNU time at /usr/bin/time (Debian: apt-get install time)"
 for c in go curl python3; do command -v "$c" >/dev/null || die "needs $c"; done
 

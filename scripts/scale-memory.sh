@@ -45,17 +45,9 @@ MAX_PER_READ_KIB=16
 MAX_PER_SESSION_KIB=8
 reads=$((TURNS * 4))
 
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-server_pid=
-cleanup() {
-	if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-die() { echo "scale-memory.sh: $*" >&2; exit 1; }
+SCRIPT=scale-memory.sh
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
 [[ -x /usr/bin/time ]] || die "needs GNU time at /usr/bin/time (Debian: apt-get install time)"
 for c in go python3; do command -v "$c" >/dev/null || die "needs $c"; done
 secs=${DURATION%s}
