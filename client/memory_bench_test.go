@@ -25,7 +25,7 @@ import (
 )
 
 // What a session and a read in flight cost the generator in memory
-// (issue 21: at most 8 KiB per idle session and 16 KiB per read in flight
+// (the budget: at most 8 KiB per idle session and 16 KiB per read in flight
 // over Streamable HTTP). The simulated server runs in a child process (the
 // test binary re-executed as simHTTPPeer), so that the figures are the
 // client's alone.

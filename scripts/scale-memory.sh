@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scale-memory.sh — what a Streamable HTTP session and a read in flight cost
-# readbench in memory, held to issue 21's bounds: 10,000 reads in flight
+# readbench in memory, held to its budget: 10,000 reads in flight
 # across 2,000 sessions under 256 MiB peak RSS, at most 16 KiB per read in
 # flight and 8 KiB per idle session.
 #

@@ -7,7 +7,7 @@ import (
 	"github.com/readbench/readbench/workload"
 )
 
-// What a run over Streamable HTTP is allowed to hold (issue 21): the
+// What a run over Streamable HTTP is allowed to hold: the
 // process itself, and at most 8 KiB per session and 16 KiB per read in
 // flight (client.BenchmarkMemoryInFlight and scripts/scale-memory.sh
 // measure both; the heap and stacks in use are about 11.7 KiB per read in
