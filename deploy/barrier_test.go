@@ -22,9 +22,6 @@ import (
 // the embedded server. With no start time given they must all start at
 // one instant, and the merge Job's command line merge their files.
 func TestShardsJobRunsItsBarrier(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds readbench and runs a sharded run")
-	}
 	m := load(t)
 	j := m.jobs["readbench-shards"]
 	if j == nil {
