@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,11 +36,10 @@ type Session struct {
 	caps    Capabilities   // what the handshake declared
 	client  Implementation // our clientInfo
 	nextID  atomic.Int64
-	metaMap atomic.Pointer[sessionMeta] // the stateless era's _meta, built once (withMeta)
+	meta    atomic.Pointer[sessionMeta] // the stateless era's _meta, built once per version (meta.go)
 
-	renewMu  sync.Mutex                  // one renewal at a time when many reads meet the same expired session
-	renewals atomic.Int64                // sessions re-initialized after the server forgot them
-	meta     atomic.Pointer[encodedMeta] // see metaJSON
+	renewMu  sync.Mutex   // one renewal at a time when many reads meet the same expired session
+	renewals atomic.Int64 // sessions re-initialized after the server forgot them
 }
 
 // probeTimeout bounds the era probe: a legacy stdio server may ignore a
@@ -319,88 +317,6 @@ func (s *Session) renew(ctx context.Context, expired *sessionExpiredError) error
 	}
 	s.renewals.Add(1)
 	return nil
-}
-
-// withMeta adds the stateless era's per-request _meta to params. The
-// _meta is the same for every request of the session's version, so it is
-// built once per version and shared (never modified once built): a read
-// in flight holds its own params, not three maps more.
-func (s *Session) withMeta(params map[string]any) map[string]any {
-	if s.modern {
-		if params == nil { // Call(ctx, "ping", nil, …): the _meta needs a params object
-			params = map[string]any{}
-		}
-		m := s.metaMap.Load()
-		if m == nil || m.version != s.version {
-			m = &sessionMeta{version: s.version, meta: s.metaParams()}
-			s.metaMap.Store(m)
-		}
-		params["_meta"] = m.meta
-	}
-	return params
-}
-
-// metaParams is the stateless era's per-request _meta as a value to encode.
-func (s *Session) metaParams() map[string]any {
-	return map[string]any{
-		protocol.MetaProtocolVersion:    s.version,
-		protocol.MetaClientCapabilities: map[string]any{},
-		// a map, not the struct: the same bytes, and protocol encodes
-		// maps of strings without reflection
-		protocol.MetaClientInfo: map[string]any{"name": s.client.Name, "version": s.client.Version},
-	}
-}
-
-// encodedMeta is a session's _meta encoded once, for the version it was
-// encoded for.
-type encodedMeta struct {
-	version string
-	raw     []byte
-}
-
-// metaJSON is the encoding of metaParams, made once per version: every
-// read carries the same bytes, so a read encodes none of it again.
-func (s *Session) metaJSON() []byte {
-	if m := s.meta.Load(); m != nil && m.version == s.version {
-		return m.raw
-	}
-	raw, err := protocol.AppendRequest(nil, nil, "", s.metaParams())
-	if err != nil {
-		panic(err) // strings and maps of strings always encode
-	}
-	// {"jsonrpc":"2.0","method":"","params":META}: the params alone, in
-	// a slice of their own size (the encoder's is 512 bytes, for a whole
-	// request): every idle session keeps it.
-	raw = slices.Clone(raw[len(`{"jsonrpc":"2.0","method":"","params":`) : len(raw)-1])
-	s.meta.Store(&encodedMeta{version: s.version, raw: raw})
-	return raw
-}
-
-// appendReadRequest appends the resources/read of uri with id: byte for
-// byte what protocol.AppendRequest makes of withMeta({"uri": uri}) (keys
-// in order: _meta, then uri), without building the maps. It is the
-// request readbench sends most, once per read.
-func (s *Session) appendReadRequest(dst []byte, id int64, uri string) []byte {
-	if dst == nil {
-		dst = make([]byte, 0, 96+len(uri)+len(s.metaJSON()))
-	}
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = strconv.AppendInt(dst, id, 10)
-	dst = append(dst, `,"method":"`+protocol.MethodResourcesRead+`","params":{`...)
-	if s.modern {
-		dst = append(dst, `"_meta":`...)
-		dst = append(dst, s.metaJSON()...)
-		dst = append(dst, ',')
-	}
-	dst = append(dst, `"uri":`...)
-	dst = protocol.AppendString(dst, uri, protocol.LikeEncodingJSON)
-	return append(dst, `}}`...)
-}
-
-// sessionMeta is the _meta of every request of one version (withMeta).
-type sessionMeta struct {
-	version string
-	meta    map[string]any
 }
 
 // callSmall sends a request whose answer is small and decodes its result
