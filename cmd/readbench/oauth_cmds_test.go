@@ -88,15 +88,7 @@ mix:
 	if len(runs) < 4 {
 		t.Fatalf("%d runs saved, want 4 (2 rounds, 2 sides): %v\n%s", len(runs), runs, stderr)
 	}
-	var counted int64
-	for _, f := range runs {
-		onlyGood(t, loadResult(t, f))
-		a := loadAuthBlock(t, f)
-		if a == nil || a.TokenRequests.Failures != 0 || a.Unauthorized != 0 {
-			t.Fatalf("%s: auth block %+v, want one without failures", f, a)
-		}
-		counted += a.TokenRequests.Count
-	}
+	counted := tokenRequestsOfRuns(t, runs)
 	c := parseServeCounts(t, srv.stop())
 	// The token sources keep their tokens fresh until ab ends: what they
 	// renew after a side's last run is no run's (a few at 2 s tokens).
@@ -180,8 +172,20 @@ mix:
 	if len(steps) < 2 {
 		t.Fatalf("%d steps saved, want 2 at least\n%s%s", len(steps), stdout, stderr)
 	}
+	counted := tokenRequestsOfRuns(t, steps)
+	c := parseServeCounts(t, srv.stop())
+	if counted > c.clientCredentials || counted < c.clientCredentials-3 {
+		t.Errorf("the steps' auth blocks count %d token requests, the server issued %d tokens: some were counted twice or lost", counted, c.clientCredentials)
+	}
+	noSecrets(t, map[string]string{"capacity stdout": stdout, "capacity stderr": stderr}, secret)
+}
+
+// tokenRequestsOfRuns checks that every result file has only good reads
+// and an auth block without failures, and adds up their token requests.
+func tokenRequestsOfRuns(t *testing.T, files []string) int64 {
+	t.Helper()
 	var counted int64
-	for _, f := range steps {
+	for _, f := range files {
 		onlyGood(t, loadResult(t, f))
 		a := loadAuthBlock(t, f)
 		if a == nil || a.TokenRequests.Failures != 0 || a.Unauthorized != 0 {
@@ -189,9 +193,5 @@ mix:
 		}
 		counted += a.TokenRequests.Count
 	}
-	c := parseServeCounts(t, srv.stop())
-	if counted > c.clientCredentials || counted < c.clientCredentials-3 {
-		t.Errorf("the steps' auth blocks count %d token requests, the server issued %d tokens: some were counted twice or lost", counted, c.clientCredentials)
-	}
-	noSecrets(t, map[string]string{"capacity stdout": stdout, "capacity stderr": stderr}, secret)
+	return counted
 }
