@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/readbench/readbench/protocol"
@@ -22,52 +21,37 @@ import (
 // lines sorted) and body on heads.
 func headServer(t *testing.T, heads chan<- string) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { ln.Close(); wg.Wait() })
-	wg.Go(func() {
+	return serveConns(t, func(c net.Conn) {
+		defer c.Close()
+		br := bufio.NewReader(c)
 		for {
-			c, err := ln.Accept()
-			if err != nil {
+			var lines []string
+			n := 0
+			for {
+				l, err := br.ReadString('\n')
+				if err != nil {
+					return
+				}
+				if l == "\r\n" {
+					break
+				}
+				if k, v, ok := strings.Cut(l, ":"); ok && strings.EqualFold(k, "Content-Length") {
+					n, _ = strconv.Atoi(strings.TrimSpace(v))
+				}
+				lines = append(lines, l)
+			}
+			body := make([]byte, n)
+			if _, err := io.ReadFull(br, body); err != nil {
 				return
 			}
-			wg.Go(func() {
-				defer c.Close()
-				br := bufio.NewReader(c)
-				for {
-					var lines []string
-					n := 0
-					for {
-						l, err := br.ReadString('\n')
-						if err != nil {
-							return
-						}
-						if l == "\r\n" {
-							break
-						}
-						if k, v, ok := strings.Cut(l, ":"); ok && strings.EqualFold(k, "Content-Length") {
-							n, _ = strconv.Atoi(strings.TrimSpace(v))
-						}
-						lines = append(lines, l)
-					}
-					body := make([]byte, n)
-					if _, err := io.ReadFull(br, body); err != nil {
-						return
-					}
-					slices.Sort(lines[1:])
-					heads <- strings.Join(lines, "") + string(body)
-					_, rest, _ := bytes.Cut(body, []byte(`"id":`))
-					id, _, _ := bytes.Cut(rest, []byte(`,`))
-					msg := protocol.AppendResult(nil, id, []byte(`{"contents":[{"uri":"sim:///x","mimeType":"text/plain","text":"hi"}]}`))
-					fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(msg), msg)
-				}
-			})
+			slices.Sort(lines[1:])
+			heads <- strings.Join(lines, "") + string(body)
+			_, rest, _ := bytes.Cut(body, []byte(`"id":`))
+			id, _, _ := bytes.Cut(rest, []byte(`,`))
+			msg := protocol.AppendResult(nil, id, []byte(`{"contents":[{"uri":"sim:///x","mimeType":"text/plain","text":"hi"}]}`))
+			fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(msg), msg)
 		}
-	})
-	return "http://" + ln.Addr().String() + "/mcp?k=v"
+	}) + "/mcp?k=v"
 }
 
 // TestLightPostSendsWhatRequestSends: a read sent as an h1.Post carries

@@ -23,22 +23,30 @@ import (
 // (the server allocates nothing per request). It returns the URL; the
 // listener closes with b.
 func cannedServer(b testing.TB, result []byte) string {
+	return serveConns(b, func(c net.Conn) { serveCanned(c, result) }) + "/mcp"
+}
+
+// serveConns accepts connections on a loopback port until tb ends, each
+// handled by serve on a goroutine of its own (all waited for), and
+// returns the listener's http:// origin.
+func serveConns(tb testing.TB, serve func(net.Conn)) string {
+	tb.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	var wg sync.WaitGroup
-	b.Cleanup(func() { ln.Close(); wg.Wait() })
+	tb.Cleanup(func() { ln.Close(); wg.Wait() })
 	wg.Go(func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			wg.Go(func() { serveCanned(c, result) })
+			wg.Go(func() { serve(c) })
 		}
 	})
-	return "http://" + ln.Addr().String() + "/mcp"
+	return "http://" + ln.Addr().String()
 }
 
 func serveCanned(c net.Conn, result []byte) {
