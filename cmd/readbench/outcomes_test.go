@@ -91,12 +91,19 @@ func TestRunUselessExits1(t *testing.T) {
 	}
 }
 
-// TestRunNothingSentExits1: a rate the generator cannot start sends no
-// read (every one dropped): exit 1 saying so, after saving the result.
+// TestRunNothingSentExits1: turns whose deadline passes before any read
+// can start send no read (every one dropped): exit 1 saying so, after
+// saving the result. A 1 ns deadline makes it so on any machine; a rate
+// too high to start, as this test once used, stops being one as the
+// generator gets faster.
 func TestRunNothingSentExits1(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	_, stderr, code := readbench(t, dir, "run", "--rate", "100000/s", "--duration", "10ms", "--out", "r.json", "-q")
+	wl := filepath.Join(dir, "w.yaml")
+	if err := os.WriteFile(wl, []byte("name: nothing-sent\nload: {rate: 100/s, duration: 200ms}\nturn: {attachments: 2, deadline: 1ns}\nmix:\n  - {class: md, mime: text/markdown, size: 1KiB}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := readbench(t, dir, "run", wl, "--out", "r.json", "-q")
 	if code != exitFail || !strings.Contains(stderr, "useless run: no read was sent") {
 		t.Errorf("exit %d, want %d saying no read was sent:\n%s", code, exitFail, stderr)
 	}
