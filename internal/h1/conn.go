@@ -26,11 +26,14 @@ type conn struct {
 	idleSince time.Time
 	heads     headCache // the last plain response head's lines
 	reused    bool      // taken from the pool, not dialled for this request
-	// cancelled is set by onCancel, which the request's context calls
-	// when it ends first: made once per connection, registered for each
-	// request (and unregistered before the connection is pooled again).
+	// cancelled is set by onCancel, which the watched context calls when
+	// it ends: made once per connection, registered once per context
+	// (watch.go), unregistered when the connection is closed.
 	cancelled atomic.Bool
 	onCancel  func()
+	watched   <-chan struct{} // the Done of the context watched; nil: none
+	stopWatch func() bool     // unregisters onCancel; nil when nothing is watched
+	deadline  time.Time       // set on nc (setDeadline)
 }
 
 // errNothingWritten marks a failure before any byte of the request left:
@@ -42,25 +45,24 @@ var errNothingWritten = errors.New("h1: the connection failed before the request
 var aLongTimeAgo = time.Unix(1, 0)
 
 // roundTrip writes req (its head from req, its body given) and reads the
-// response's head. The body is released once written: it is kept only for
-// a request none of whose bytes left (RoundTrip sends it again). The
-// context ends every wait by setting a past deadline on the connection,
-// which is then never reused.
+// response's head, on a connection that watches ctx (exchange). The body
+// is released once written: it is kept only for a request none of whose
+// bytes left (RoundTrip sends it again). The context ends every wait by
+// setting a past deadline on the connection, which is then never reused;
+// a Post's Deadline is the connection's deadline (watch.go).
 // A Post (p, req nil) is written from its own lines.
 func (c *conn) roundTrip(ctx context.Context, req *http.Request, p *Post, body *reqBody) (*http.Response, error) {
-	if c.onCancel == nil {
-		c.onCancel = func() {
-			c.cancelled.Store(true)
-			c.nc.SetDeadline(aLongTimeAgo)
-		}
-	}
-	c.cancelled.Store(false)
-	stop := context.AfterFunc(ctx, c.onCancel)
 	fail := func(err error) (*http.Response, error) {
-		stop()
-		c.nc.Close()
+		c.close()
 		c.dropReader()
 		return nil, err
+	}
+	var deadline time.Time
+	if p != nil {
+		deadline = p.Deadline
+	}
+	if err := c.setDeadline(deadline); err != nil {
+		return fail(fmt.Errorf("%w: %w", errNothingWritten, err))
 	}
 	c.out.n = 0
 	bw := getWriter(&c.out)
@@ -90,7 +92,7 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, p *Post, body *
 	if pr, n := plainHead(c.br, req, &c.heads); pr != nil {
 		c.lim.left = -1
 		b := &pr.body
-		*b = bodyReader{c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: !closeAfter, first: first}
+		*b = bodyReader{c: c, cancelled: &c.cancelled, ctx: ctx, keep: !closeAfter, first: first}
 		b.rc, b.length = &b.length, lengthBody{br: c.br, n: n}
 		if n == 0 {
 			b.rc, b.empty = http.NoBody, true
@@ -116,7 +118,7 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, p *Post, body *
 	}
 	c.lim.left = -1
 	keep := !resp.Close && !closeAfter && resp.StatusCode != http.StatusSwitchingProtocols
-	resp.Body = &bodyReader{rc: resp.Body, c: c, stop: stop, cancelled: &c.cancelled, ctx: ctx, keep: keep, empty: resp.Body == http.NoBody, first: first}
+	resp.Body = &bodyReader{rc: resp.Body, c: c, cancelled: &c.cancelled, ctx: ctx, keep: keep, empty: resp.Body == http.NoBody, first: first}
 	return resp, nil
 }
 
@@ -254,7 +256,6 @@ func validValue(s string) bool {
 type bodyReader struct {
 	rc        io.ReadCloser
 	c         *conn
-	stop      func() bool
 	cancelled *atomic.Bool
 	ctx       context.Context
 	keep      bool // the connection may carry another request
@@ -304,11 +305,11 @@ func (b *bodyReader) Close() error {
 // response was read and nothing else arrived, closed otherwise.
 func (b *bodyReader) release(complete bool) {
 	b.done = true
-	if b.stop() && complete && b.keep && b.c.br.Buffered() == 0 && len(b.c.lim.first) == 0 {
+	if !b.cancelled.Load() && complete && b.keep && b.c.br.Buffered() == 0 && len(b.c.lim.first) == 0 {
 		b.c.dropReader()
 		b.c.t.put(b.c)
 		return
 	}
-	b.c.nc.Close()
+	b.c.close()
 	b.c.dropReader()
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 )
 
 // Post is a POST in a lighter form than an http.Request: its header
@@ -22,6 +23,13 @@ type Post struct {
 	// else is added (no default User-Agent: put one in if it is wanted).
 	Header []byte
 	Body   []byte
+	// Deadline, when set, ends the exchange as a context deadline would:
+	// it is the connection's deadline for the request's write, its
+	// response's head and its body, kept by the runtime's poller (no
+	// timer or context per request). An exchange past it fails with an
+	// error that errors.Is os.ErrDeadlineExceeded, and its connection is
+	// closed.
+	Deadline time.Time
 }
 
 // AppendHeader appends the header line "name: value" to dst, refusing

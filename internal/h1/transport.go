@@ -107,7 +107,7 @@ func (t *Transport) CloseIdleConnections() {
 	t.mu.Unlock()
 	for _, cs := range idle {
 		for _, c := range cs {
-			c.nc.Close()
+			c.close()
 		}
 	}
 	if f, ok := t.Fallback.(interface{ CloseIdleConnections() }); ok {
@@ -124,11 +124,11 @@ func (t *Transport) get(ctx context.Context, key string) (*conn, error) {
 		if c == nil {
 			break
 		}
-		if now.Sub(c.idleSince) < probeAfter || alive(c.nc) {
+		if (now.Sub(c.idleSince) < probeAfter || alive(c.nc)) && c.watch(ctx) {
 			c.reused = true
 			return c, nil
 		}
-		c.nc.Close()
+		c.close()
 	}
 	dial := t.DialContext
 	if dial == nil {
@@ -141,6 +141,10 @@ func (t *Transport) get(ctx context.Context, key string) (*conn, error) {
 	c := &conn{t: t, key: key, nc: nc, raw: newWaiter(nc)}
 	c.lim = limitReader{r: nc, left: -1}
 	c.out = countWriter{w: nc}
+	if !c.watch(ctx) {
+		c.close()
+		return nil, ctx.Err()
+	}
 	return c, nil
 }
 
@@ -160,7 +164,7 @@ func (t *Transport) takeIdle(key string, now time.Time) *conn {
 		if now.Sub(c.idleSince) < timeout {
 			return c
 		}
-		c.nc.Close()
+		c.close()
 	}
 	return nil
 }
@@ -182,7 +186,7 @@ func (t *Transport) put(c *conn) {
 	}
 	t.mu.Unlock()
 	if c != nil {
-		c.nc.Close()
+		c.close()
 	}
 }
 

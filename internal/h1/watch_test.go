@@ -1,0 +1,138 @@
+package h1
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// okServer answers every request on a connection with "ok", after the
+// delay its query's wait asks for (wait=50ms), while its connection lives.
+func okServer(t *testing.T) *rawServer {
+	return newRawServer(t, func(conn net.Conn, br *bufio.Reader) {
+		for {
+			line, err := br.ReadString('\n')
+			if err != nil {
+				return
+			}
+			if !readRequestRest(br) {
+				return
+			}
+			if _, q, ok := strings.Cut(strings.Fields(line)[1], "?wait="); ok {
+				d, _ := time.ParseDuration(q)
+				time.Sleep(d)
+			}
+			io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+		}
+	})
+}
+
+// readRequestRest reads a request's headers and Content-Length body once
+// its request line is read.
+func readRequestRest(br *bufio.Reader) bool {
+	n := 0
+	for {
+		l, err := br.ReadString('\n')
+		if err != nil {
+			return false
+		}
+		if l == "\r\n" {
+			break
+		}
+		if v, ok := strings.CutPrefix(strings.ToLower(l), "content-length: "); ok {
+			for _, c := range strings.TrimSpace(v) {
+				n = n*10 + int(c-'0')
+			}
+		}
+	}
+	_, err := io.CopyN(io.Discard, br, int64(n))
+	return err == nil
+}
+
+func postTo(t *testing.T, ctx context.Context, tr *Transport, rawURL string, deadline time.Time) (string, error) {
+	t.Helper()
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := tr.Post(ctx, &Post{URL: u, Body: []byte("x"), Deadline: deadline})
+	if err != nil {
+		return "", err
+	}
+	return readAll(resp)
+}
+
+// TestPostDeadline: a Post's Deadline ends the wait for its response with
+// os.ErrDeadlineExceeded, and that connection is not reused; a deadline
+// left on a connection by a read that finished in time does not hinder
+// the next request, even after the connection sat idle past probeAfter
+// and the old deadline.
+func TestPostDeadline(t *testing.T) {
+	srv := okServer(t)
+	tr := &Transport{}
+	defer tr.CloseIdleConnections()
+	ctx := context.Background()
+
+	start := time.Now()
+	_, err := postTo(t, ctx, tr, srv.url()+"?wait=1s", start.Add(50*time.Millisecond))
+	if !errors.Is(err, os.ErrDeadlineExceeded) || time.Since(start) > time.Second {
+		t.Fatalf("a response after its deadline: %v after %v, want os.ErrDeadlineExceeded at the deadline", err, time.Since(start))
+	}
+	if n := len(tr.idle[hostPort(srv.ln.Addr().String())]); n != 0 {
+		t.Fatalf("%d idle connections after a request past its deadline, want 0", n)
+	}
+	if got, err := postTo(t, ctx, tr, srv.url(), time.Now().Add(100*time.Millisecond)); got != "ok" || err != nil {
+		t.Fatalf("a request in time: %q %v", got, err)
+	}
+	time.Sleep(probeAfter + 100*time.Millisecond) // past the last deadline too
+	if got, err := postTo(t, ctx, tr, srv.url(), time.Time{}); got != "ok" || err != nil {
+		t.Fatalf("a request after the last one's deadline passed: %q %v", got, err)
+	}
+	if n := srv.accepts.Load(); n != 2 {
+		t.Fatalf("%d connections, want 2 (one closed at its deadline, one reused)", n)
+	}
+}
+
+// TestWatchedContext: requests sharing a context share one watch of it
+// on their connection, kept while the connection is idle (one per request
+// was unregistered as each ended); when that context ends while the
+// connection is idle, a request of the ended context fails with its
+// error, and one of another context does not get the connection (whose
+// deadline the ended context set in the past).
+func TestWatchedContext(t *testing.T) {
+	srv := okServer(t)
+	tr := &Transport{}
+	defer tr.CloseIdleConnections()
+	run, cancel := context.WithCancel(context.Background())
+	for i := range 3 {
+		if got, err := postTo(t, run, tr, srv.url(), time.Time{}); got != "ok" || err != nil {
+			t.Fatalf("request %d: %q %v", i, got, err)
+		}
+	}
+	idle := tr.idle[hostPort(srv.ln.Addr().String())]
+	if len(idle) != 1 {
+		t.Fatalf("%d idle connections, want 1", len(idle))
+	}
+	cancel()
+	for wait := time.Now().Add(5 * time.Second); !idle[0].cancelled.Load(); time.Sleep(time.Millisecond) {
+		if time.Now().After(wait) {
+			t.Fatal("the idle connection was not told that the context it served ended: it no longer watched it")
+		}
+	}
+	if _, err := postTo(t, run, tr, srv.url(), time.Time{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a request of the ended context: %v, want context.Canceled", err)
+	}
+	if got, err := postTo(t, context.Background(), tr, srv.url(), time.Time{}); got != "ok" || err != nil {
+		t.Fatalf("a request of another context after the first ended: %q %v", got, err)
+	}
+	if n := srv.accepts.Load(); n != 2 {
+		t.Fatalf("%d connections, want 2 (the ended context's closed, one new)", n)
+	}
+}
