@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"net/http"
+	"time"
 )
 
 // ReadDocument reads uri over plain HTTP: one GET, or with spec.Chunk > 0
@@ -10,6 +11,11 @@ import (
 // spec.Sink as it arrives. An error status ends the read with its kind
 // (statusKind); an error body is wire bytes, never document bytes.
 func (d *Documents) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (*Answer, error) {
+	if !spec.Deadline.IsZero() {
+		at := spec.Deadline
+		spec.Deadline = time.Time{}
+		return withinDeadline(ctx, at, spec.DeadlineCause, func(ctx context.Context) (*Answer, error) { return d.ReadDocument(ctx, uri, spec) })
+	}
 	sink, maxBytes := sinkOf(spec)
 	length := int64(-1)
 	if spec.Chunk > 0 {

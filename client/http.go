@@ -204,8 +204,10 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 	var tok auth.Token
 	var sent time.Time
 	var err error
-	if h := t.lightPost(req); h != nil {
-		resp, sid, sent, err = t.sendPost(ctx, h, req)
+	if h, lines := t.lightPost(req); h != nil {
+		resp, sid, sent, err = t.sendPost(ctx, h, lines, req)
+	} else if req.read != nil && !req.read.deadline.IsZero() {
+		return t.callWithin(ctx, req)
 	} else {
 		resp, sid, tok, sent, err = t.send(ctx, req)
 	}
@@ -298,16 +300,33 @@ func saysSessionUnknown(body []byte) bool {
 	return false
 }
 
-// failure turns an error into the right kind: a cancellation (after
-// telling a legacy server), or a transport failure.
+// callWithin is call for a read with a deadline that cannot be its
+// connection's (not an h1.Post): under a context with that deadline.
+func (t *httpTransport) callWithin(ctx context.Context, req Request) (*Response, error) {
+	spec := *req.read
+	at := spec.deadline
+	spec.deadline, req.read = time.Time{}, &spec
+	return withinDeadline(ctx, at, spec.cause, func(ctx context.Context) (*Response, error) { return t.call(ctx, req) })
+}
+
+// failure turns an error into the right kind: a cancellation, by the
+// context or the read's deadline (after telling a legacy server), or a
+// transport failure.
 func (t *httpTransport) failure(ctx context.Context, req Request, err error) error {
-	if ctx.Err() != nil {
-		// Closing the stream (done by the context) is the whole
-		// cancellation in 2026-07-28; legacy servers also get the
+	past := req.read.pastDeadline(err)
+	if ctx.Err() != nil || past {
+		// Closing the stream (done by the context or the deadline) is the
+		// whole cancellation in 2026-07-28; legacy servers also get the
 		// notification. initialize is never cancelled.
 		if _, _, modern := t.state(); !modern && req.ID != 0 && req.method != protocol.MethodInitialize {
 			id, reason := req.ID, cancelReason(ctx)
+			if past {
+				reason = req.read.cause.Error()
+			}
 			t.bg.Go(func() { t.postCancel(id, reason) }) // the read's own end is not delayed by it
+		}
+		if past && ctx.Err() == nil {
+			return &deadlineError{req.read.cause}
 		}
 		return ctx.Err()
 	}

@@ -58,24 +58,23 @@ func postLines(headers http.Header) []byte {
 var postHeads = sync.Pool{New: func() any { return new([]byte) }}
 
 // lightPost returns the h1 transport a read req can go out on as an
-// h1.Post, nil when it must go as an http.Request.
-func (t *httpTransport) lightPost(req Request) *h1.Transport {
+// h1.Post, and its header lines in a buffer of postHeads; nil when it
+// must go as an http.Request (a header h1 would refuse: the http.Request
+// way then says so as ever).
+func (t *httpTransport) lightPost(req Request) (*h1.Transport, *[]byte) {
 	if req.method != protocol.MethodResourcesRead || req.read == nil || req.accepted != nil || t.auth != nil ||
 		t.fixed.lines == nil || t.fixed.target == nil || t.fixed.target.Scheme != "http" || t.fixed.target.User != nil ||
 		t.client.Jar != nil || t.client.Timeout != 0 {
-		return nil
+		return nil, nil
 	}
 	h, _ := t.client.Transport.(*h1.Transport)
-	return h
-}
-
-// sendPost is send for a read that goes as an h1.Post (lightPost). A
-// redirect is followed by the http.Client as in do, with the request
-// newRequest makes.
-func (t *httpTransport) sendPost(ctx context.Context, h *h1.Transport, req Request) (resp *http.Response, sid string, sent time.Time, err error) {
+	if h == nil {
+		return nil, nil
+	}
 	sid, version, modern := t.state()
 	buf := postHeads.Get().(*[]byte)
 	lines := append((*buf)[:0], t.fixed.lines...)
+	var err error
 	ok := true
 	if sid != "" {
 		lines, err = h1.AppendHeader(lines, canonicalSessionID, sid)
@@ -92,14 +91,24 @@ func (t *httpTransport) sendPost(ctx context.Context, h *h1.Transport, req Reque
 			ok = ok && err == nil
 		}
 	}
-	if !ok { // a header h1 would refuse: the http.Request way says so as ever
+	*buf = lines
+	if !ok {
 		*buf = lines[:0]
 		postHeads.Put(buf)
-		resp, sid, _, sent, err = t.send(ctx, req)
-		return resp, sid, sent, err
+		return nil, nil
 	}
+	return h, buf
+}
+
+// sendPost is send for a read that goes as an h1.Post (lightPost), its
+// header lines in buf (given back here), its deadline the connection's.
+// A redirect is followed by the http.Client as in do, with the request
+// newRequest makes.
+func (t *httpTransport) sendPost(ctx context.Context, h *h1.Transport, buf *[]byte, req Request) (resp *http.Response, sid string, sent time.Time, err error) {
+	sid, _, _ = t.state()
+	lines := *buf
 	sent = time.Now()
-	resp, err = h.Post(ctx, &h1.Post{URL: t.fixed.target, Header: lines, Body: req.body})
+	resp, err = h.Post(ctx, &h1.Post{URL: t.fixed.target, Header: lines, Body: req.body, Deadline: req.read.deadline})
 	*buf = lines[:0]
 	postHeads.Put(buf)
 	if err != nil {

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/readbench/readbench/protocol"
 )
@@ -30,6 +31,10 @@ type readSpec struct {
 	uri    string
 	modern bool
 	digest bool
+	// deadline (zero: none) and its cause, for a transport that puts the
+	// deadline on its connection (deadline.go); the others never see one.
+	deadline time.Time
+	cause    error
 }
 
 // Read issues one resources/read and classifies its answer as it streams

@@ -83,6 +83,15 @@ type ReadSpec struct {
 	// or over plain HTTP (nil: counted and dropped). A whole resources/read
 	// is classified as it streams and keeps no bytes.
 	Sink io.Writer
+	// Deadline, when set, ends the read as a context with that deadline
+	// and DeadlineCause would (context.WithDeadlineCause): the read is
+	// cancelled the way its transport and era say, and its error is
+	// errors.Is DeadlineCause (context.DeadlineExceeded when nil) and
+	// context.DeadlineExceeded. A whole read over plain http puts it on
+	// its connection, which costs nothing per read: a load generator's
+	// read timeout belongs here, not in a context of its own.
+	Deadline      time.Time
+	DeadlineCause error
 }
 
 // ByteCounts are a read's bytes: wire as received (the message and its
@@ -136,10 +145,26 @@ type Answer struct {
 // ReadDocument reads uri over MCP: whole with one resources/read, or with
 // spec.Chunk > 0 in parts with the read tool (readtool.go).
 func (s *Session) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (*Answer, error) {
-	if spec.Chunk > 0 {
-		return s.readInParts(ctx, uri, spec)
+	if _, http := s.t.(*httpTransport); http && spec.Chunk == 0 {
+		return s.readWhole(ctx, uri, spec) // its deadline on the connection (deadline.go)
 	}
-	w := &wholeRead{spec: readSpec{uri: uri, modern: s.modern, digest: spec.Digest}}
+	at := spec.Deadline
+	spec.Deadline = time.Time{}
+	return withinDeadline(ctx, at, spec.DeadlineCause, func(ctx context.Context) (*Answer, error) {
+		if spec.Chunk > 0 {
+			return s.readInParts(ctx, uri, spec)
+		}
+		return s.readWhole(ctx, uri, spec)
+	})
+}
+
+// readWhole is a whole resources/read, spec.Deadline given to the
+// transport.
+func (s *Session) readWhole(ctx context.Context, uri string, spec ReadSpec) (*Answer, error) {
+	w := &wholeRead{spec: readSpec{uri: uri, modern: s.modern, digest: spec.Digest, deadline: spec.Deadline}}
+	if !spec.Deadline.IsZero() {
+		w.spec.cause = deadlineCause(spec.DeadlineCause)
+	}
 	a, err := s.read(ctx, &w.spec)
 	if err != nil {
 		return failure(ctx, &w.ans, err)
@@ -179,6 +204,10 @@ type wholeRead struct {
 func failure(ctx context.Context, a *Answer, err error) (*Answer, error) {
 	if ctx.Err() != nil {
 		return a, ctx.Err()
+	}
+	var past *deadlineError
+	if errors.As(err, &past) {
+		return a, err
 	}
 	a.Kind, a.Detail = Transport, err.Error()
 	switch {

@@ -358,9 +358,19 @@ func (s *Session) sendRead(ctx context.Context, method, name string, params any,
 	if !errors.As(err, &expired) {
 		return a, err
 	}
-	if rerr := s.renew(ctx, expired); rerr != nil {
-		if ctx.Err() != nil {
+	var at time.Time // a read's deadline bounds its session's renewal too
+	var cause error
+	if read != nil {
+		at, cause = read.deadline, read.cause
+	}
+	_, rerr := withinDeadline(ctx, at, cause, func(ctx context.Context) (struct{}, error) { return struct{}{}, s.renew(ctx, expired) })
+	if rerr != nil {
+		var past *deadlineError
+		switch {
+		case ctx.Err() != nil:
 			return nil, ctx.Err()
+		case errors.As(rerr, &past):
+			return nil, rerr
 		}
 		return nil, fmt.Errorf("%w (%w)", err, rerr)
 	}

@@ -160,14 +160,16 @@ func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, att w
 		sample.Outcome, sample.End = stats.Dropped, send
 		return r.record(rec, sample, att)
 	}
-	// The timeout runs from send (WithTimeout would read the clock again).
-	rctx, cancel := context.WithDeadlineCause(tctx, send.Add(r.w.Turn.ReadTimeout), errReadTimeout)
-	defer cancel()
 	sample.Sent, sample.Lag = true, send.Sub(intended)
 	sample.FirstOnSession = s.claimFirst()
 	sample.Fresh = r.fresh.fresh(att.URI, send)
 	digest := r.digests.want(att.URI)
-	a, err := s.conn.ReadDocument(rctx, att.URI, client.ReadSpec{Chunk: r.chunkOf(att), MaxBytes: r.w.Turn.MaxAnswer, Digest: digest})
+	// The timeout runs from send (a deadline of the read, not a context of
+	// its own: plain http puts it on the connection, at no cost per read).
+	a, err := s.conn.ReadDocument(tctx, att.URI, client.ReadSpec{
+		Chunk: r.chunkOf(att), MaxBytes: r.w.Turn.MaxAnswer, Digest: digest,
+		Deadline: send.Add(r.w.Turn.ReadTimeout), DeadlineCause: errReadTimeout,
+	})
 	now := a.Done // an answer's end is what answered returns: no clock read for it
 	if err != nil || now.IsZero() {
 		now = time.Now()
@@ -180,7 +182,7 @@ func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, att w
 		if digest {
 			r.digests.store(att.URI, a)
 		}
-	case errors.Is(context.Cause(rctx), errReadTimeout):
+	case errors.Is(err, errReadTimeout):
 		sample.Outcome, sample.LowerBound, sample.Latency = stats.Timeout, true, now.Sub(intended)
 		r.abandoned.Add(1)
 	default:
