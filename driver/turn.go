@@ -24,7 +24,8 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	defer r.turns.Done()
 	defer r.inFlight.Add(-1)
 	rec := r.recorder(isWarm)
-	atts := r.plan.Turn(i)
+	var one [1]workload.Attachment // a turn of one read: its attachment on the stack
+	atts := r.plan.AppendTurn(one[:0], i)
 	d := r.w.Turn.Deadline
 	if d > 0 && !time.Now().Before(intended.Add(d)) {
 		r.dropTurn(rec, intended, atts) // the generator got here after the deadline

@@ -137,19 +137,25 @@ func NewPlanWith(w *Workload, o PlanOptions) (*Plan, error) {
 // Turn returns the attachments of turn i. It is a pure function of the
 // workload's seed and i: a per-turn PCG generator is derived from both, so
 // turns can be generated in any order, concurrently, on any machine.
-func (p *Plan) Turn(i uint64) []Attachment {
-	r := rand.New(rand.NewPCG(p.seed, splitmix64(i^p.seed)))
+func (p *Plan) Turn(i uint64) []Attachment { return p.AppendTurn(nil, i) }
+
+// AppendTurn appends the attachments of turn i to dst: Turn into a
+// caller's buffer (a load run's turn of one read keeps it on its stack,
+// and its generator is on the stack too: no allocation per turn).
+func (p *Plan) AppendTurn(dst []Attachment, i uint64) []Attachment {
+	var src rand.PCG
+	src.Seed(p.seed, splitmix64(i^p.seed))
+	r := rand.New(&src)
 	n := p.fixed
 	if len(p.counts) > 0 {
 		n = p.counts[searchInts(p.countUp, r.Int64N(p.countUp[len(p.countUp)-1]))]
 	}
-	out := make([]Attachment, n)
-	for slot := range out {
+	for slot := range n {
 		ci := p.drawClass(r)
 		c := &p.classes[ci]
-		out[slot] = Attachment{Class: ci, URI: c.draw(r, i, slot), Expect: c.expect}
+		dst = append(dst, Attachment{Class: ci, URI: c.draw(r, i, slot), Expect: c.expect})
 	}
-	return out
+	return dst
 }
 
 // drawClass picks a class index by weight.
