@@ -280,7 +280,13 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 	if b.done {
 		return 0, errors.New("h1: read on a closed body")
 	}
-	n, err := b.rc.Read(p)
+	var n int
+	var err error
+	if l, ok := b.rc.(*lengthBody); ok {
+		n, err = l.Read(p) // a plain response's: called directly
+	} else {
+		n, err = b.rc.Read(p)
+	}
 	switch {
 	case err == io.EOF:
 		b.release(true)
