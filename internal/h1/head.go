@@ -221,11 +221,12 @@ func plainHead(br *bufio.Reader, req *http.Request, hc *headCache) (p *plainResp
 			h = hc.postHeader(count, more)
 		}
 	}
-	p.resp = http.Response{
-		Status: status, StatusCode: code,
-		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
-		Header: h, ContentLength: n, Request: req,
-	}
+	// field by field into the new (zeroed) response: a composite value
+	// would be built aside and copied, under the GC's bulk write barrier
+	r := &p.resp
+	r.Status, r.StatusCode = status, code
+	r.Proto, r.ProtoMajor, r.ProtoMinor = "HTTP/1.1", 1, 1
+	r.Header, r.ContentLength, r.Request = h, n, req
 	return p, n
 }
 
