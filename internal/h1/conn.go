@@ -86,7 +86,9 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, p *Post, body *
 		return fail(fmt.Errorf("h1: waiting for the response: %w", err))
 	}
 	first := time.Now()
-	firstByte(ctx)
+	if req != nil { // a Post's caller has FirstByte (see Transport.Post)
+		firstByte(ctx)
+	}
 	if pr, n := plainHead(c.br, req, &c.heads); pr != nil {
 		c.lim.left = -1
 		b := &pr.body
