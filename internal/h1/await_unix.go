@@ -43,16 +43,24 @@ func (w *waiter) tryRead(fd uintptr) bool {
 	w.chunk = getChunk()
 	for {
 		w.n, w.rerr = syscall.Read(int(fd), w.chunk[:])
-		if w.rerr != syscall.EINTR {
+		if errno(w.rerr) != syscall.EINTR {
 			break
 		}
 	}
-	if w.rerr == syscall.EAGAIN || w.rerr == syscall.EWOULDBLOCK {
+	if e := errno(w.rerr); e == syscall.EAGAIN || e == syscall.EWOULDBLOCK {
 		chunks.Put(w.chunk)
 		w.chunk = nil
 		return false // wait for readiness, then try again
 	}
 	return true
+}
+
+// errno is err's errno, 0 when it is none: one type check, where
+// comparing err with an Errno (an interface with a value) calls the
+// runtime's interface comparison.
+func errno(err error) syscall.Errno {
+	e, _ := err.(syscall.Errno)
+	return e
 }
 
 // awaitFirst waits until the connection is readable and reads what has

@@ -88,7 +88,9 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, p *Post, body *
 		return fail(fmt.Errorf("h1: waiting for the response: %w", err))
 	}
 	first := time.Now()
-	firstByte(ctx)
+	if req != nil { // a Post's caller has FirstByte (see Transport.Post)
+		firstByte(ctx)
+	}
 	if pr, n := plainHead(c.br, req, &c.heads); pr != nil {
 		c.lim.left = -1
 		b := &pr.body
@@ -281,7 +283,13 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 	if b.done {
 		return 0, errors.New("h1: read on a closed body")
 	}
-	n, err := b.rc.Read(p)
+	var n int
+	var err error
+	if l, ok := b.rc.(*lengthBody); ok {
+		n, err = l.Read(p) // a plain response's: called directly
+	} else {
+		n, err = b.rc.Read(p)
+	}
 	switch {
 	case err == io.EOF:
 		b.release(true)

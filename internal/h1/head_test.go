@@ -111,25 +111,87 @@ func TestHeadCacheReadsEachHeadAsItIs(t *testing.T) {
 		"HTTP/1.1 200\r\nContent-Length: 4\r\n\r\nbody",
 		"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\nDate: Tue, 01 Dec 2026 20:55:49 GMT\r\n\r\nbody",
 	}
-	var hc headCache
-	for _, s := range heads {
-		br := bufio.NewReader(bytes.NewReader([]byte(s)))
-		br.Peek(1)
-		req := mustPost()
-		got, _ := plainHead(br, req, &hc)
-		want, err := http.ReadResponse(bufio.NewReader(bytes.NewReader([]byte(s))), req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got == nil {
-			if want.TransferEncoding == nil {
-				t.Errorf("%q: refused", s)
+	// A Post's responses (req nil) share the connection's Header, read
+	// again in place when a head has the names of the one before.
+	for _, post := range []bool{false, true} {
+		var hc headCache
+		for _, s := range append(heads, heads...) {
+			br := bufio.NewReader(bytes.NewReader([]byte(s)))
+			br.Peek(1)
+			req := mustPost()
+			if post {
+				req = nil
 			}
-			continue
+			got, _ := plainHead(br, req, &hc)
+			want, err := http.ReadResponse(bufio.NewReader(bytes.NewReader([]byte(s))), mustPost())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got == nil {
+				if want.TransferEncoding == nil {
+					t.Errorf("post %v, %q: refused", post, s)
+				}
+				continue
+			}
+			if got.resp.Status != want.Status || got.resp.StatusCode != want.StatusCode || !reflect.DeepEqual(got.resp.Header, want.Header) {
+				t.Errorf("post %v, %q:\nread %q %v\nwant %q %v", post, s, got.resp.Status, got.resp.Header, want.Status, want.Header)
+			}
 		}
-		if got.resp.Status != want.Status || got.resp.StatusCode != want.StatusCode || !reflect.DeepEqual(got.resp.Header, want.Header) {
-			t.Errorf("%q:\nread %q %v\nwant %q %v", s, got.resp.Status, got.resp.Header, want.Status, want.Header)
+	}
+}
+
+// FuzzHeadCache: heads read one after another through one connection's
+// headCache, for a Post (the connection's Header) and for a request,
+// are each read as simpleHead reads it alone (which FuzzSimpleHead holds
+// to http.ReadResponse), whatever the heads before held.
+func FuzzHeadCache(f *testing.F) {
+	for i, s := range headSeeds {
+		f.Add([]byte(s), []byte(headSeeds[(i+1)%len(headSeeds)]))
+	}
+	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nX-A: 1\r\nX-B: 2\r\n\r\nx"), []byte("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nX-B: 1\r\nX-B: 2\r\n\r\nx"))
+	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nDate: a\r\n\r\nx"), []byte("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nDate: b\r\n\r\nx"))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		read := func(data []byte, req *http.Request, hc *headCache) (*plainResponse, int64, int) {
+			br := bufio.NewReaderSize(bytes.NewReader(data), bufSize)
+			br.Peek(1)
+			p, n := plainHead(br, req, hc)
+			return p, n, br.Buffered()
 		}
+		for _, post := range []bool{false, true} {
+			var hc headCache
+			for _, data := range [][]byte{a, b, a, b, b} {
+				var req *http.Request
+				if !post {
+					req = mustPost()
+				}
+				got, gotN, gotLeft := read(data, req, &hc)
+				want, wantN, wantLeft := read(data, req, nil)
+				if (got == nil) != (want == nil) || gotN != wantN || gotLeft != wantLeft {
+					t.Fatalf("post %v, %q after %q: read %v (%d, %d left), alone %v (%d, %d left)", post, data, a, got != nil, gotN, gotLeft, want != nil, wantN, wantLeft)
+				}
+				if got == nil {
+					continue
+				}
+				g, w := got.resp, want.resp
+				if g.Status != w.Status || g.StatusCode != w.StatusCode || g.ContentLength != w.ContentLength || !reflect.DeepEqual(g.Header, w.Header) {
+					t.Fatalf("post %v, %q after %q:\nread %q %v\nalone %q %v", post, data, a, g.Status, g.Header, w.Status, w.Header)
+				}
+			}
+		}
+	})
+}
+
+// TestLengthBodyEndsWithItsLastBytes: the read that returns a body's
+// last bytes returns io.EOF with them, as net/http's body does, so that
+// the connection is released without one more Read.
+func TestLengthBodyEndsWithItsLastBytes(t *testing.T) {
+	b := &lengthBody{br: bufio.NewReader(bytes.NewReader([]byte("bodyNEXT"))), n: 4}
+	p := make([]byte, 16)
+	if n, err := b.Read(p[:2]); n != 2 || err != nil {
+		t.Fatalf("first read: %d %v, want 2 <nil>", n, err)
+	}
+	if n, err := b.Read(p); n != 2 || err != io.EOF || string(p[:n]) != "dy" {
+		t.Fatalf("last read: %d %q %v, want 2 \"dy\" EOF", n, p[:n], err)
 	}
 }
 

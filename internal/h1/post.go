@@ -53,13 +53,16 @@ func AppendHeader(dst []byte, name, value string) ([]byte, error) {
 // wait; a request none of whose bytes left a reused connection goes once
 // more on a new one). The response's Request is nil when its head was
 // plain (head.go), a Request describing p otherwise. p's bytes must not
-// change until Post returns.
+// change until Post returns. No httptrace hook of ctx is called (looking
+// one up walks the whole context chain on every request): FirstByte of
+// the response's Body is when its first byte arrived.
 //
-// The Header of a plain response is the connection's own, cleared and
-// filled again by its next response (a load generator's reads then pay
-// for no map per read): it is valid until the Body is read to its end
-// or closed, when the connection may carry another request. A caller
-// that needs a header after that reads it before (or Clones the Header).
+// The Header of a plain response is the connection's own, read again in
+// place by its next response (a load generator's reads then pay for no
+// map per read): it is valid until the Body is read to its end or
+// closed, when the connection may carry another request, and must not
+// be changed. A caller that needs a header after that reads it before
+// (or Clones the Header).
 func (t *Transport) Post(ctx context.Context, p *Post) (*http.Response, error) {
 	if p.URL == nil || p.URL.Scheme != "http" {
 		return nil, fmt.Errorf("h1: Post needs an http URL, not %v", p.URL)

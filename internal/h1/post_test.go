@@ -7,11 +7,14 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httptrace"
 	"net/url"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestPostSendsWhatRoundTripSends: a Post goes out as the same request
@@ -166,5 +169,33 @@ func TestPostResponsesShareTheConnectionsHeader(t *testing.T) {
 	io.ReadAll(resp.Body)
 	if reflect.ValueOf(resp.Header).UnsafePointer() == reflect.ValueOf(h2).UnsafePointer() {
 		t.Error("a RoundTrip's response has the connection's Header")
+	}
+}
+
+// TestPostCallsNoTraceHook: a Post looks up no httptrace hook in its
+// context (a walk of the whole chain on every request); FirstByte of its
+// response tells when the first byte came.
+func TestPostCallsNoTraceHook(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	called := false
+	ctx := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{GotFirstResponseByte: func() { called = true }})
+	u, _ := url.Parse(srv.URL)
+	tr := &Transport{}
+	defer tr.CloseIdleConnections()
+	before := time.Now()
+	resp, err := tr.Post(ctx, &Post{URL: u, Body: []byte("{}")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if at, ok := FirstByte(resp.Body); !ok || at.Before(before) {
+		t.Errorf("FirstByte %v %v, want a moment after %v", at, ok, before)
+	}
+	if called {
+		t.Error("the trace hook was called")
 	}
 }
