@@ -93,8 +93,8 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, p *Post, body *
 	}
 	if pr, n := plainHead(c.br, req, &c.heads); pr != nil {
 		c.lim.left = -1
-		b := &pr.body
-		*b = bodyReader{c: c, cancelled: &c.cancelled, ctx: ctx, keep: !closeAfter, first: first}
+		b := &pr.body // new, zero: its fields set one by one (a composite value is a bulk write barrier)
+		b.c, b.cancelled, b.ctx, b.keep, b.first = c, &c.cancelled, ctx, !closeAfter, first
 		b.rc, b.length = &b.length, lengthBody{br: c.br, n: n}
 		if n == 0 {
 			b.rc, b.empty = http.NoBody, true
