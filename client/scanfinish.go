@@ -41,7 +41,7 @@ func (s *answerScanner) captured() {
 		s.msg.hasError, s.msg.errOver = true, over
 		s.msg.errRaw = append(s.msg.errRaw[:0], raw...)
 	case capResultType:
-		unquote(raw, over, &s.res.resultType)
+		unquote(raw, over, &s.res.resultType, protocol.ResultComplete, protocol.ResultInputRequired)
 	case capTTL:
 		s.res.hasTTL = !over && unmarshalInt(raw, &s.res.ttlMs) && s.res.ttlMs >= 0
 	case capScope:

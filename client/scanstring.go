@@ -7,10 +7,12 @@ import (
 	"unicode/utf8"
 )
 
-// Strings as they stream: the closing quote is found with bytes.IndexByte
-// (assembly in the Go runtime) and the stretch before it handed on whole
-// to what the string is (a member name, a text, a blob); escapes are
-// followed byte by byte, across chunk boundaries.
+// Strings as they stream: a stretch with nothing to decode (plainRun,
+// eight bytes at a time) or, past an escape or in a blob, the stretch to
+// the closing quote found with bytes.IndexByte (assembly in the Go
+// runtime), is handed on whole to what the string is (a member name, a
+// text, a blob); escapes are followed byte by byte, across chunk
+// boundaries.
 
 // maxSmallField bounds a captured member (id, uri, mimeType, resultType,
 // ttlMs, cacheScope); maxErrorField a JSON-RPC error object; jsonTextKeep
@@ -41,6 +43,22 @@ func (s *answerScanner) stringBytes(p []byte, i int) int {
 		if s.strRole == rText && !s.dig.on && s.text.high == 0 && s.text.nc == 0 {
 			if i = s.text.fast(p, i); i == len(p) {
 				return i
+			}
+		}
+		if s.strRole != rBlob {
+			// Most strings hold nothing to decode: one pass to the
+			// quote, a backslash or a control, which the general path
+			// below takes.
+			if j, _ := plainRun(p, i); j > i {
+				s.content(p[i:j])
+				i = j
+			}
+			if i == len(p) {
+				return i
+			}
+			if p[i] == '"' {
+				s.endString(p, i)
+				return i + 1
 			}
 		}
 		if s.qpos < i {
@@ -354,60 +372,84 @@ func (t *textState) finish(d *digester) {
 	}
 }
 
-// fast counts a text's bytes from p[i] eight at a time while they are
-// ASCII without quotes or backslashes, and takes simple escapes and whole
-// runes in stride; it stops where the general path must go on (the
-// closing quote, a \u escape, an escape or a rune cut by the chunk's end,
-// invalid UTF-8, a raw control character) and returns where. Only when nothing is hashed.
+// fast counts a text's bytes from p[i] while they need no decoding: runs
+// without quotes, backslashes or controls (plainRun) and the simple
+// escapes between them, the whole stretch checked as UTF-8 at once
+// (escapes are ASCII) when a run held a byte over ASCII. It stops where
+// the general path must go on (the closing quote, a \u escape, an escape
+// or a rune cut by the chunk's end, a raw control character, a run that
+// is not valid UTF-8) and returns where. Only when nothing is hashed.
 func (t *textState) fast(p []byte, i int) int {
-	end := len(p)
-	const ones, high = 0x0101010101010101, 0x8080808080808080
-	for i < end {
-		if end-i >= 8 {
-			x := binary.LittleEndian.Uint64(p[i:])
-			y := x ^ (ones * '\\')
-			// Flipping bit 1 maps the quote (0x22) to 0x20 and the
-			// controls (below 0x20) onto themselves, so one test for
-			// bytes below 0x21 finds both.
-			q := x ^ (ones * 0x02)
-			m := (x | ((y - ones) &^ y) | ((q - ones*0x21) &^ q)) & high // bytes >= 0x80, backslashes, quotes, controls
-			if m == 0 {
-				t.n += 8
-				i += 8
-				continue
-			}
-			k := bits.TrailingZeros64(m) / 8 // the lowest one flagged is exact
-			t.n += int64(k)
-			i += k
+	from, n := i, t.n
+	end, high := t.stretch(p, i, false)
+	if !high {
+		return end
+	}
+	if end == len(p) {
+		k := incompleteTail(p[from:end])
+		t.n -= int64(k)
+		end -= k
+	}
+	if utf8.Valid(p[from:end]) {
+		return end
+	}
+	t.n = n
+	end, _ = t.stretch(p, from, true) // to the run that is not valid
+	return end
+}
+
+// stretch counts the runs and simple escapes from p[i] (see fast) and
+// returns where they end and whether a run held a byte over ASCII; with
+// each, it checks every such run as UTF-8 and stops at the first that is
+// not valid.
+func (t *textState) stretch(p []byte, i int, each bool) (end int, high bool) {
+	for {
+		j, h := plainRun(p, i)
+		if h && each && !utf8.Valid(p[i:j]) {
+			return i, true
 		}
-		c := p[i]
-		switch {
-		case c == '"':
-			return i
-		case c == '\\':
-			if i+1 >= end {
-				return i
-			}
-			switch p[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				t.n++
-				i += 2
-			default:
-				return i
-			}
-		case c < 0x20:
-			return i // a raw control: the general path notes it
-		case c < utf8.RuneSelf:
-			t.n++
-			i++
+		t.n += int64(j - i)
+		i, high = j, high || h
+		if i+1 >= len(p) || p[i] != '\\' {
+			return i, high
+		}
+		switch p[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			t.n++ // each decodes to one ASCII byte
+			i += 2
 		default:
-			r, size := utf8.DecodeRune(p[i:end])
-			if r == utf8.RuneError && size == 1 {
-				return i
-			}
-			t.n += int64(size)
-			i += size
+			return i, high
 		}
 	}
-	return i
+}
+
+// plainRun is where the run of bytes from p[i] without quotes,
+// backslashes or controls ends, found eight bytes at a time, and whether
+// the run holds a byte of 0x80 or over.
+func plainRun(p []byte, i int) (end int, high bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	var seen uint64 // the run's bytes or'ed together
+	for ; len(p)-i >= 8; i += 8 {
+		x := binary.LittleEndian.Uint64(p[i:])
+		// A byte is flagged when it is a backslash (zero after the first
+		// xor) or below 0x21 after flipping bit 1, which maps the quote
+		// (0x22) to 0x20 and the controls onto themselves. A borrow runs
+		// upwards only from a flagged byte, so the lowest flag is exact.
+		y := x ^ (ones * '\\')
+		q := x ^ (ones * 0x02)
+		if m := (((y - ones) &^ y) | ((q - ones*0x21) &^ q)) & highs; m != 0 {
+			k := bits.TrailingZeros64(m) / 8
+			seen |= x & (1<<(8*k) - 1)
+			return i + k, seen&highs != 0
+		}
+		seen |= x
+	}
+	for ; i < len(p); i++ {
+		c := p[i]
+		if c < 0x20 || c == '"' || c == '\\' {
+			break
+		}
+		seen |= uint64(c)
+	}
+	return i, seen&highs != 0
 }
