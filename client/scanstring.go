@@ -57,8 +57,7 @@ func (s *answerScanner) stringBytes(p []byte, i int) int {
 				return i
 			}
 			if p[i] == '"' {
-				s.endString(p, i)
-				return i + 1
+				return s.closeString(p, i)
 			}
 		}
 		if s.qpos < i {
@@ -99,8 +98,7 @@ func (s *answerScanner) stringBytes(p []byte, i int) int {
 			i++
 			continue
 		}
-		s.endString(p, i)
-		return i + 1
+		return s.closeString(p, i)
 	}
 	return i
 }
@@ -185,6 +183,19 @@ func (s *answerScanner) escaped(r rune, u bool) {
 		}
 		s.blob.char(byte(r), &s.dig)
 	}
+}
+
+// closeString ends the string whose closing quote is p[i] and returns
+// where the walk goes on: past the colon too when one follows a member
+// name at once, as it does in what servers send.
+func (s *answerScanner) closeString(p []byte, i int) int {
+	s.endString(p, i)
+	if s.state == sColon && i+1 < len(p) && p[i+1] == ':' {
+		s.role = s.memberRole()
+		s.state = sValue
+		return i + 2
+	}
+	return i + 1
 }
 
 // endString ends the string whose closing quote is p[i].
@@ -410,17 +421,25 @@ func (t *textState) stretch(p []byte, i int, each bool) (end int, high bool) {
 		}
 		t.n += int64(j - i)
 		i, high = j, high || h
-		if i+1 >= len(p) || p[i] != '\\' {
+		if i+1 >= len(p) || p[i] != '\\' || !isSimpleEscape(p[i+1]) {
 			return i, high
 		}
-		switch p[i+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			t.n++ // each decodes to one ASCII byte
-			i += 2
-		default:
-			return i, high
-		}
+		t.n++ // each decodes to one ASCII byte
+		i += 2
 	}
+}
+
+// isSimpleEscape reports whether c follows a backslash in one of JSON's
+// two-byte escapes (\" \\ \/ \b \f \n \r \t), by a bit test rather
+// than a branch per case: which escape comes next is not predictable.
+func isSimpleEscape(c byte) bool {
+	const below64 = 1<<'"' | 1<<'/'
+	const from64 = 1<<('\\'-64) | 1<<('b'-64) | 1<<('f'-64) | 1<<('n'-64) | 1<<('r'-64) | 1<<('t'-64)
+	set := uint64(below64)
+	if c >= 64 {
+		set = from64
+	}
+	return c < 128 && set>>(c&63)&1 != 0
 }
 
 // plainRun is where the run of bytes from p[i] without quotes,
