@@ -225,20 +225,13 @@ func (s *answerScanner) endString(p []byte, i int) {
 // backslashes or controls ends, found eight bytes at a time, and whether
 // the run holds a byte of 0x80 or over.
 func plainRun(p []byte, i int) (end int, high bool) {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	var seen uint64 // the run's bytes or'ed together
 	for ; len(p)-i >= 8; i += 8 {
 		x := binary.LittleEndian.Uint64(p[i:])
-		// A byte is flagged when it is a backslash (zero after the first
-		// xor) or below 0x21 after flipping bit 1, which maps the quote
-		// (0x22) to 0x20 and the controls onto themselves. A borrow runs
-		// upwards only from a flagged byte, so the lowest flag is exact.
-		y := x ^ (ones * '\\')
-		q := x ^ (ones * 0x02)
-		if m := (((y - ones) &^ y) | ((q - ones*0x21) &^ q)) & highs; m != 0 {
+		if m := specials(x); m != 0 {
 			k := bits.TrailingZeros64(m) / 8
 			seen |= x & (1<<(8*k) - 1)
-			return i + k, seen&highs != 0
+			return i + k, seen&highBits != 0
 		}
 		seen |= x
 	}
@@ -249,5 +242,21 @@ func plainRun(p []byte, i int) (end int, high bool) {
 		}
 		seen |= uint64(c)
 	}
-	return i, seen&highs != 0
+	return i, seen&highBits != 0
+}
+
+// highBits is the high bit of each byte of a word.
+const highBits = 0x8080808080808080
+
+// specials flags, by its high bit, each byte of the word x (eight bytes,
+// the first lowest) that is a quote, a backslash or a control. A byte is
+// flagged when it is a backslash (zero after the first xor) or below 0x21
+// after flipping bit 1, which maps the quote (0x22) to 0x20 and the
+// controls onto themselves. A borrow runs upwards only from a flagged
+// byte, so the lowest flag is exact (those above it may not be).
+func specials(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	y := x ^ (ones * '\\')
+	q := x ^ (ones * 0x02)
+	return (((y - ones) &^ y) | ((q - ones*0x21) &^ q)) & highBits
 }
