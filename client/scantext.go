@@ -210,6 +210,11 @@ func (t *textState) fast(p []byte, i int) int {
 		case c >= 0xC2 && c < 0xE0 && i+1 < end && p[i+1]&0xC0 == 0x80:
 			t.n += 2 // a two-byte rune, without a call
 			i += 2
+		case c >= 0xE1 && c < 0xF0 && c != 0xED && i+2 < end && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80:
+			// A three-byte rune whose leading byte takes any two
+			// continuation bytes (E0 and ED limit the second one).
+			t.n += 3
+			i += 3
 		default:
 			r, size := utf8.DecodeRune(p[i:end])
 			if r == utf8.RuneError && size == 1 {
