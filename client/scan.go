@@ -68,8 +68,16 @@ const (
 // answerScanner classifies one answer as it streams in. Reset it for each
 // answer; a connection keeps one and reuses its buffers.
 type answerScanner struct {
+	scanState
+	// stack holds the roles of the open containers. Only stack[:depth] is
+	// ever read and push writes before it reads, so reset leaves it be.
+	stack [maxScanDepth + 2]uint8
+}
+
+// scanState is what reset clears: everything the scanner knows of the
+// answer but the stack.
+type scanState struct {
 	state  int
-	stack  [maxScanDepth + 2]uint8 // roles of the open containers
 	depth  int
 	role   uint8 // role of the value about to start (sValue, sArrFirst)
 	detail string
@@ -181,11 +189,11 @@ const (
 // reset readies s for a new answer; digest says whether to hash the
 // decoded content (it may be turned on later, before the first entry).
 func (s *answerScanner) reset(uriKnown bool, uri string, digest bool) {
-	*s = answerScanner{
-		capBuf: s.capBuf[:0], msg: messageState{id: s.msg.id[:0], errRaw: s.msg.errRaw[:0]},
-		text: textState{keep: s.text.keep[:0]}, blob: s.blob.reuse(), dig: s.dig.reuse(digest),
-		lastMIME: s.lastMIME,
-	}
+	capBuf, id, errRaw, keep := s.capBuf[:0], s.msg.id[:0], s.msg.errRaw[:0], s.text.keep[:0]
+	blob, dig, lastMIME := s.blob.reuse(), s.dig.reuse(digest), s.lastMIME
+	s.scanState = scanState{} // cleared in place
+	s.capBuf, s.msg.id, s.msg.errRaw, s.text.keep = capBuf, id, errRaw, keep
+	s.blob, s.dig, s.lastMIME = blob, dig, lastMIME
 	s.cont.uriKnown, s.cont.uri = uriKnown, uri
 	s.qpos = -1
 }

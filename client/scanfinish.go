@@ -41,7 +41,7 @@ func (s *answerScanner) captured() {
 		s.msg.hasError, s.msg.errOver = true, over
 		s.msg.errRaw = append(s.msg.errRaw[:0], raw...)
 	case capResultType:
-		unquote(raw, over, &s.res.resultType)
+		unquote(raw, over, &s.res.resultType, protocol.ResultComplete, protocol.ResultInputRequired)
 	case capTTL:
 		s.res.hasTTL = !over && unmarshalInt(raw, &s.res.ttlMs) && s.res.ttlMs >= 0
 	case capScope:
@@ -104,12 +104,8 @@ func unquote(raw []byte, over bool, dst *string, known ...string) {
 // plainString reports whether b needs no decoding: printable ASCII
 // without quotes or backslashes.
 func plainString(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
+	end, high := plainRun(b, 0)
+	return end == len(b) && !high
 }
 
 // endEntry checks the entry that just closed, as checkEntry did.
@@ -237,6 +233,9 @@ func isJSONType(declared string) bool {
 
 // mediaType is a declared type lowercased, without parameters.
 func mediaType(declared string) string {
+	if bareType(declared) {
+		return declared // what servers send: nothing to take off
+	}
 	m, _, _ := strings.Cut(declared, ";")
 	return strings.ToLower(strings.TrimSpace(m))
 }
@@ -269,3 +268,15 @@ func (s *answerScanner) methodOf() string {
 
 // isNullID reports whether the id is null.
 func (s *answerScanner) isNullID() bool { return isNull(s.idOf()) }
+
+// bareType reports whether a declared type is its own media type: printable
+// ASCII with no space, parameter or upper-case letter.
+func bareType(declared string) bool {
+	for i := range len(declared) {
+		c := declared[i]
+		if c <= ' ' || c >= utf8.RuneSelf || c == ';' || (c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}

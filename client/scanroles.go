@@ -44,9 +44,9 @@ func (s *answerScanner) elementRole() uint8 {
 // memberRole is the role of the value of the member whose name was just
 // read, from the object it belongs to.
 func (s *answerScanner) memberRole() uint8 {
-	k := string(s.key[:min(s.keyLen, len(s.key))])
-	if s.keyLen > len(s.key) {
-		k = ""
+	var k []byte // "" for a name too long to be one readbench looks for
+	if s.keyLen <= len(s.key) {
+		k = s.key[:s.keyLen]
 	}
 	if s.stack[s.depth-1] == rCaptureObj {
 		return rCapture // inside a value being captured: keep what it is
@@ -55,7 +55,7 @@ func (s *answerScanner) memberRole() uint8 {
 	set := func(w uint8) uint8 { s.capWhat = w; return rCapture }
 	switch s.stack[s.depth-1] {
 	case rTop:
-		switch k {
+		switch string(k) { // compared in place, not copied
 		case "result":
 			return rResult
 		case "error":
@@ -66,7 +66,7 @@ func (s *answerScanner) memberRole() uint8 {
 			return set(capMethod)
 		}
 	case rResultObj:
-		switch k {
+		switch string(k) {
 		case "contents":
 			return rContents
 		case "resultType":
@@ -77,7 +77,7 @@ func (s *answerScanner) memberRole() uint8 {
 			return set(capScope)
 		}
 	case rEntryObj:
-		switch k {
+		switch string(k) {
 		case "uri":
 			return set(capURI)
 		case "mimeType":

@@ -7,10 +7,12 @@ import (
 	"unicode/utf8"
 )
 
-// Strings as they stream: the closing quote is found with bytes.IndexByte
-// (assembly in the Go runtime) and the stretch before it handed on whole
-// to what the string is (a member name, a text, a blob); escapes are
-// followed byte by byte, across chunk boundaries.
+// Strings as they stream: a stretch with nothing to decode (plainRun,
+// eight bytes at a time) or, past an escape or in a blob, the stretch to
+// the closing quote found with bytes.IndexByte (assembly in the Go
+// runtime), is handed on whole to what the string is (a member name, a
+// text, a blob); escapes are followed byte by byte, across chunk
+// boundaries.
 
 // maxSmallField bounds a captured member (id, uri, mimeType, resultType,
 // ttlMs, cacheScope); maxErrorField a JSON-RPC error object; jsonTextKeep
@@ -41,6 +43,21 @@ func (s *answerScanner) stringBytes(p []byte, i int) int {
 		if s.strRole == rText && !s.dig.on && s.text.high == 0 && s.text.nc == 0 {
 			if i = s.text.fast(p, i); i == len(p) {
 				return i
+			}
+		}
+		if s.strRole != rBlob {
+			// Most strings hold nothing to decode: one pass to the
+			// quote, a backslash or a control, which the general path
+			// below takes.
+			if j, _ := plainRun(p, i); j > i {
+				s.content(p[i:j])
+				i = j
+			}
+			if i == len(p) {
+				return i
+			}
+			if p[i] == '"' {
+				return s.closeString(p, i)
 			}
 		}
 		if s.qpos < i {
@@ -81,8 +98,7 @@ func (s *answerScanner) stringBytes(p []byte, i int) int {
 			i++
 			continue
 		}
-		s.endString(p, i)
-		return i + 1
+		return s.closeString(p, i)
 	}
 	return i
 }
@@ -169,6 +185,19 @@ func (s *answerScanner) escaped(r rune, u bool) {
 	}
 }
 
+// closeString ends the string whose closing quote is p[i] and returns
+// where the walk goes on: past the colon too when one follows a member
+// name at once, as it does in what servers send.
+func (s *answerScanner) closeString(p []byte, i int) int {
+	s.endString(p, i)
+	if s.state == sColon && i+1 < len(p) && p[i+1] == ':' {
+		s.role = s.memberRole()
+		s.state = sValue
+		return i + 2
+	}
+	return i + 1
+}
+
 // endString ends the string whose closing quote is p[i].
 func (s *answerScanner) endString(p []byte, i int) {
 	switch s.strRole {
@@ -192,222 +221,42 @@ func (s *answerScanner) endString(p []byte, i int) {
 	s.valueEnd(p, i+1)
 }
 
-// textState counts a text entry's decoded UTF-8 length as protocol's
-// StringLen does (invalid UTF-8 and lone surrogates as U+FFFD) and hashes
-// the decoded bytes when a digest is asked for.
-type textState struct {
-	n     int64
-	carry [4]byte // an incomplete UTF-8 sequence at the end of a chunk
-	nc    int
-	high  rune // a high surrogate waiting for its low half; 0 when none
-
-	keep     []byte // the raw text, when it may have to be checked as JSON
-	keepOn   bool
-	keepFrom int // where the kept text resumes in the current chunk
-	keepLost bool
-}
-
-var replacement = []byte("\uFFFD")
-
-// start readies t for a text; keep asks for the raw text to be kept.
-func (t *textState) start(keep bool, from int) {
-	*t = textState{keep: t.keep[:0], keepOn: keep, keepFrom: from, keepLost: !keep}
-}
-
-// keepBytes keeps a piece of the raw text, up to jsonTextKeep bytes.
-func (t *textState) keepBytes(b []byte) {
-	if len(t.keep)+len(b) > jsonTextKeep {
-		t.keepOn, t.keepLost, t.keep = false, true, t.keep[:0]
-		return
-	}
-	t.keep = append(t.keep, b...)
-}
-
-// raw counts raw bytes of the string (no escapes in them).
-func (t *textState) raw(seg []byte, d *digester) {
-	if t.high != 0 {
-		t.lone(d)
-	}
-	if t.nc > 0 {
-		if seg = t.joinCarry(seg, d); t.nc > 0 {
-			return // all of seg went into a sequence still incomplete
+// plainRun is where the run of bytes from p[i] without quotes,
+// backslashes or controls ends, found eight bytes at a time, and whether
+// the run holds a byte of 0x80 or over.
+func plainRun(p []byte, i int) (end int, high bool) {
+	var seen uint64 // the run's bytes or'ed together
+	for ; len(p)-i >= 8; i += 8 {
+		x := binary.LittleEndian.Uint64(p[i:])
+		if m := specials(x); m != 0 {
+			k := bits.TrailingZeros64(m) / 8
+			seen |= x & (1<<(8*k) - 1)
+			return i + k, seen&highBits != 0
 		}
+		seen |= x
 	}
-	k := incompleteTail(seg)
-	body := seg[:len(seg)-k]
-	if utf8.Valid(body) {
-		t.n += int64(len(body))
-		d.write(body)
-	} else {
-		t.runes(body, d)
-	}
-	t.nc = copy(t.carry[:], seg[len(seg)-k:])
-}
-
-// runes counts bytes that hold invalid UTF-8, rune by rune.
-func (t *textState) runes(b []byte, d *digester) {
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if r == utf8.RuneError && size == 1 {
-			t.n += 3
-			d.write(replacement)
-		} else {
-			t.n += int64(size)
-			d.write(b[:size])
-		}
-		b = b[size:]
-	}
-}
-
-// incompleteTail is how many bytes at the end of b begin a UTF-8
-// sequence that the next bytes may complete.
-func incompleteTail(b []byte) int {
-	for j := len(b) - 1; j >= 0 && j >= len(b)-3; j-- {
-		c := b[j]
-		if c < utf8.RuneSelf {
-			return 0
-		}
-		if c >= 0xC0 { // a leading byte
-			if utf8.FullRune(b[j:]) {
-				return 0
-			}
-			return len(b) - j
-		}
-	}
-	return 0
-}
-
-// joinCarry decodes the carried bytes with the start of seg and returns
-// the rest of seg.
-func (t *textState) joinCarry(seg []byte, d *digester) []byte {
-	var buf [8]byte
-	nc := t.nc
-	take := min(len(seg), 3)
-	n := copy(buf[:], t.carry[:nc])
-	n += copy(buf[n:], seg[:take])
-	b := buf[:n]
-	pos := 0
-	for pos < nc {
-		if !utf8.FullRune(b[pos:]) { // seg is all taken and still too short
-			t.nc = copy(t.carry[:], b[pos:])
-			return nil
-		}
-		r, size := utf8.DecodeRune(b[pos:])
-		if r == utf8.RuneError && size == 1 {
-			t.n += 3
-			d.write(replacement)
-		} else {
-			t.n += int64(size)
-			d.write(b[pos : pos+size])
-		}
-		pos += size
-	}
-	t.nc = 0
-	return seg[pos-nc:]
-}
-
-// flushCarry counts carried bytes that nothing completes: each is U+FFFD.
-func (t *textState) flushCarry(d *digester) {
-	for range t.nc {
-		t.n += 3
-		d.write(replacement)
-	}
-	t.nc = 0
-}
-
-// lone counts a high surrogate that no low one followed: U+FFFD.
-func (t *textState) lone(d *digester) {
-	t.n += 3
-	d.write(replacement)
-	t.high = 0
-}
-
-// escape counts one escape; u: a \u escape, whose surrogate halves pair.
-func (t *textState) escape(r rune, u bool, d *digester) {
-	t.flushCarry(d)
-	if t.high != 0 {
-		if u && r >= 0xDC00 && r < 0xE000 {
-			t.n += 4
-			d.writeRune((t.high-0xD800)<<10 | (r - 0xDC00) + 0x10000)
-			t.high = 0
-			return
-		}
-		t.lone(d)
-	}
-	switch {
-	case r >= 0xD800 && r < 0xDC00:
-		t.high = r
-	case r >= 0xD800 && r < 0xE000:
-		t.n += 3
-		d.write(replacement)
-	default:
-		t.n += int64(utf8.RuneLen(r))
-		d.writeRune(r)
-	}
-}
-
-// finish ends the text at its closing quote.
-func (t *textState) finish(d *digester) {
-	t.flushCarry(d)
-	if t.high != 0 {
-		t.lone(d)
-	}
-}
-
-// fast counts a text's bytes from p[i] eight at a time while they are
-// ASCII without quotes or backslashes, and takes simple escapes and whole
-// runes in stride; it stops where the general path must go on (the
-// closing quote, a \u escape, an escape or a rune cut by the chunk's end,
-// invalid UTF-8, a raw control character) and returns where. Only when nothing is hashed.
-func (t *textState) fast(p []byte, i int) int {
-	end := len(p)
-	const ones, high = 0x0101010101010101, 0x8080808080808080
-	for i < end {
-		if end-i >= 8 {
-			x := binary.LittleEndian.Uint64(p[i:])
-			y := x ^ (ones * '\\')
-			// Flipping bit 1 maps the quote (0x22) to 0x20 and the
-			// controls (below 0x20) onto themselves, so one test for
-			// bytes below 0x21 finds both.
-			q := x ^ (ones * 0x02)
-			m := (x | ((y - ones) &^ y) | ((q - ones*0x21) &^ q)) & high // bytes >= 0x80, backslashes, quotes, controls
-			if m == 0 {
-				t.n += 8
-				i += 8
-				continue
-			}
-			k := bits.TrailingZeros64(m) / 8 // the lowest one flagged is exact
-			t.n += int64(k)
-			i += k
-		}
+	for ; i < len(p); i++ {
 		c := p[i]
-		switch {
-		case c == '"':
-			return i
-		case c == '\\':
-			if i+1 >= end {
-				return i
-			}
-			switch p[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				t.n++
-				i += 2
-			default:
-				return i
-			}
-		case c < 0x20:
-			return i // a raw control: the general path notes it
-		case c < utf8.RuneSelf:
-			t.n++
-			i++
-		default:
-			r, size := utf8.DecodeRune(p[i:end])
-			if r == utf8.RuneError && size == 1 {
-				return i
-			}
-			t.n += int64(size)
-			i += size
+		if c < 0x20 || c == '"' || c == '\\' {
+			break
 		}
+		seen |= uint64(c)
 	}
-	return i
+	return i, seen&highBits != 0
+}
+
+// highBits is the high bit of each byte of a word.
+const highBits = 0x8080808080808080
+
+// specials flags, by its high bit, each byte of the word x (eight bytes,
+// the first lowest) that is a quote, a backslash or a control. A byte is
+// flagged when it is a backslash (zero after the first xor) or below 0x21
+// after flipping bit 1, which maps the quote (0x22) to 0x20 and the
+// controls onto themselves. A borrow runs upwards only from a flagged
+// byte, so the lowest flag is exact (those above it may not be).
+func specials(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	y := x ^ (ones * '\\')
+	q := x ^ (ones * 0x02)
+	return (((y - ones) &^ y) | ((q - ones*0x21) &^ q)) & highBits
 }
