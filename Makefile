@@ -47,13 +47,16 @@ vet:
 	$(GO) vet $(PKGS)
 	cd deploy && $(GO) vet ./...
 
-# test: every fuzz target briefly, then every test with the race detector,
+# test: every fuzz target briefly, then every test with the race detector
+# (and internal/h1's and the client's once more without it: their raw
+# system calls are made only then, see internal/h1/rawsys_linux.go),
 # end-to-end tests included (they build the binary and run it against the
 # embedded server over stdio and HTTP), and the tests of deploy/, a module
 # of its own so that its Kubernetes and Dockerfile libraries stay out of
 # the go.mod every user of readbench downloads.
 test: deps vet fuzz-smoke
 	$(GO) test -race -count=1 -timeout 15m -parallel $(TESTPARALLEL) $(PKGS)
+	$(GO) test -count=1 ./internal/h1/ ./client/
 	cd deploy && $(GO) test -race -count=1 ./...
 
 # fuzz-smoke: each fuzz target for CI_FUZZTIME (make test runs it).

@@ -2,7 +2,10 @@
 
 package h1
 
-import "net"
+import (
+	"io"
+	"net"
+)
 
 // waiter is never made here: a response is awaited through the
 // connection's reader, buffer and all.
@@ -14,3 +17,7 @@ func newWaiter(net.Conn) *waiter { return nil }
 func (*waiter) awaitFirst() (*[bufSize]byte, int, error) {
 	panic("h1: awaitFirst without a descriptor")
 }
+
+// reader and writer are nc itself here.
+func (*waiter) reader(nc net.Conn) io.Reader { return nc }
+func (*waiter) writer(nc net.Conn) io.Writer { return nc }

@@ -139,8 +139,8 @@ func (t *Transport) get(ctx context.Context, key string) (*conn, error) {
 		return nil, err
 	}
 	c := &conn{t: t, key: key, nc: nc, raw: newWaiter(nc)}
-	c.lim = limitReader{r: nc, left: -1}
-	c.out = countWriter{w: nc}
+	c.lim = limitReader{r: c.raw.reader(nc), left: -1}
+	c.out = countWriter{w: c.raw.writer(nc)}
 	if !c.watch(ctx) {
 		c.close()
 		return nil, ctx.Err()
