@@ -14,7 +14,7 @@ func (h *Histogram) Percentiles() Percentiles {
 	if h.Count() == 0 {
 		return Percentiles{}
 	}
-	v := h.h.ValueAtPercentiles([]float64{50, 90, 99})
+	v := h.settle().ValueAtPercentiles([]float64{50, 90, 99})
 	us := func(p float64) time.Duration { return time.Duration(v[p]) * time.Microsecond }
 	return Percentiles{P50: us(50), P90: us(90), P99: us(99)}
 }

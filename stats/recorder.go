@@ -67,7 +67,7 @@ type CacheHints struct {
 }
 
 // add counts one answer's hints.
-func (h *CacheHints) add(s ReadSample) {
+func (h *CacheHints) add(s *ReadSample) {
 	switch s.CacheScope {
 	case "public":
 		h.Public++
@@ -264,7 +264,7 @@ type Recorder struct {
 
 // NewRecorder returns a Recorder for the given classes.
 func NewRecorder(classes []ClassInfo) *Recorder {
-	return &Recorder{run: NewRun(classes)}
+	return &Recorder{run: NewRun(classes).buffered()}
 }
 
 // Schedule counts n reads as scheduled: call it before they can finish.
@@ -293,14 +293,15 @@ func (r *Recorder) Read(s ReadSample) {
 	if s.Fresh {
 		c.Cache.WouldNotSend++
 	}
+	lat := micros(s.Latency) // the value of every histogram of read latency
 	if s.Answered || s.LowerBound {
-		run.Read.Record(s.Latency)
-		c.Latency.Record(s.Latency)
+		run.Read.recordMicros(lat)
+		c.Latency.recordMicros(lat)
 		if run.Auth != nil {
 			run.Auth.read(s)
 		}
 		if s.FirstOnSession {
-			run.FirstRead.Record(s.Latency)
+			run.FirstRead.recordMicros(lat)
 		}
 	}
 	if s.LowerBound {
@@ -309,13 +310,13 @@ func (r *Recorder) Read(s ReadSample) {
 	}
 	if s.Answered {
 		if s.Outcome == OK {
-			run.ReadOK.Record(s.Latency)
+			run.ReadOK.recordMicros(lat)
 		}
 		run.Service.Record(s.Service)
 		if s.TTFB > 0 {
 			run.TTFB.Record(s.TTFB)
 		}
-		c.Cache.add(s)
+		c.Cache.add(&s)
 	}
 	if s.Sent {
 		run.Lag.Record(s.Lag)
@@ -329,7 +330,7 @@ func (r *Recorder) Read(s ReadSample) {
 	}
 	run.ByteCounts.Add(s.ByteCounts)
 	c.ByteCounts.Add(s.ByteCounts)
-	r.recordTimelineRead(s)
+	r.recordTimelineRead(&s, lat)
 	if r.obs != nil {
 		r.obs.ObserveRead(s)
 	}
@@ -351,7 +352,7 @@ func (r *Recorder) Turn(t TurnSample) {
 	if t.Reads > 0 {
 		h, ok := r.run.TurnBySize[t.Reads]
 		if !ok {
-			h = NewHistogram()
+			h = NewHistogram().buffered()
 			r.run.TurnBySize[t.Reads] = h
 		}
 		h.Record(t.Latency)
@@ -415,6 +416,7 @@ func (r *Recorder) Phase() *Phase {
 	if !r.closed {
 		r.closed = true
 		r.finishTimeline()
+		r.run.settle() // from here on, reading the Phase writes nothing
 	}
 	return r.run
 }

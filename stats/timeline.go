@@ -71,8 +71,8 @@ func (t *timeline) at(when time.Time) *SecondStats {
 	return &t.secs[s]
 }
 
-// latency records one read latency into sec, a second of t.
-func (t *timeline) latency(sec *SecondStats, d time.Duration) {
+// latency records one read latency (micros) into sec, a second of t.
+func (t *timeline) latency(sec *SecondStats, us int64) {
 	if sec.Latency == nil {
 		sec.Latency = NewHistogram()
 		if sec.LatencyHDR != "" { // a straggler: reopen the closed second
@@ -81,9 +81,10 @@ func (t *timeline) latency(sec *SecondStats, d time.Duration) {
 			}
 			sec.LatencyHDR = ""
 		}
+		sec.Latency.buffered()
 		t.open = append(t.open, sec.Second)
 	}
-	sec.Latency.Record(d)
+	sec.Latency.recordMicros(us)
 	t.closeBefore(sec.Second - closeLag + 1)
 }
 
@@ -114,15 +115,16 @@ func (r *Recorder) StartTimeline(start time.Time) {
 	r.mu.Unlock()
 }
 
-// recordTimelineRead adds a read to its second. Called with r.mu held.
-func (r *Recorder) recordTimelineRead(s ReadSample) {
+// recordTimelineRead adds a read, of latency lat (micros), to its
+// second. Called with r.mu held.
+func (r *Recorder) recordTimelineRead(s *ReadSample, lat int64) {
 	if sec := r.tl.at(s.End); sec != nil {
 		sec.Reads++
 		if s.Outcome.IsError() {
 			sec.Errors++
 		}
 		if s.Answered || s.LowerBound {
-			r.tl.latency(sec, s.Latency)
+			r.tl.latency(sec, lat)
 		}
 		if s.Sent {
 			sec.LagMax = max(sec.LagMax, s.Lag)
