@@ -74,23 +74,8 @@ func (t *httpTransport) lightPost(req Request) (*h1.Transport, *[]byte) {
 	sid, version, modern := t.state()
 	buf := postHeads.Get().(*[]byte)
 	lines := append((*buf)[:0], t.fixed.lines...)
-	var err error
-	ok := true
-	if sid != "" {
-		lines, err = h1.AppendHeader(lines, canonicalSessionID, sid)
-		ok = err == nil
-	}
-	if version != "" && (modern || version >= protocol.V20250618) {
-		lines, err = h1.AppendHeader(lines, canonicalProtocolVersion, version)
-		ok = ok && err == nil
-	}
-	if modern {
-		lines, _ = h1.AppendHeader(lines, canonicalMethod, protocol.MethodResourcesRead)
-		if req.name != "" {
-			lines, err = h1.AppendHeader(lines, canonicalName, protocol.EncodeHeaderValue(req.name))
-			ok = ok && err == nil
-		}
-	}
+	// the session's lines and the name's, encoded once (readcache.go)
+	lines, ok := t.fixed.heads.appendReadLines(lines, sid, version, modern, req.name)
 	*buf = lines
 	if !ok {
 		*buf = lines[:0]
@@ -142,7 +127,8 @@ type fixedHeaders struct {
 	contentType, accept, methodRead []string
 	version                         []string // the value of versionFor
 	versionFor                      string
-	lines                           []byte // postLines of the workload's headers (nil: reads go as http.Requests)
+	lines                           []byte         // postLines of the workload's headers (nil: reads go as http.Requests)
+	heads                           *postHeadCache // a read's other header lines, encoded once
 }
 
 func newFixedHeaders(rawURL string) fixedHeaders {
@@ -150,6 +136,7 @@ func newFixedHeaders(rawURL string) fixedHeaders {
 		contentType: []string{protocol.ContentTypeJSON},
 		accept:      []string{protocol.AcceptBoth},
 		methodRead:  []string{protocol.MethodResourcesRead},
+		heads:       &postHeadCache{},
 	}
 	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
 		u.Host = strings.TrimSuffix(u.Host, ":") // as NewRequest does (an empty port)

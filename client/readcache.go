@@ -1,0 +1,146 @@
+package client
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/readbench/readbench/internal/h1"
+	"github.com/readbench/readbench/protocol"
+)
+
+// A read's request differs from the last read of the same URI by its id
+// alone: its body's URI (escaped for JSON) and, over plain http, its
+// header lines (the session's id and version, the URI as an Mcp-Name
+// value) are encoded once and kept. A workload's mix has few URIs; a
+// ranged or templated one may have thousands, so a session keeps the
+// first uriCacheCap and encodes any other per read, as without a cache.
+
+// uriCacheCap bounds the URIs a session keeps encoded, so that what a
+// session holds stays small whatever it reads (each entry is about the
+// URI's length twice over).
+const uriCacheCap = 32
+
+// uriCache maps a URI to what is encoded of it, for the first
+// uriCacheCap URIs stored. It is safe for concurrent use; its zero value
+// is empty and allocates nothing until a store.
+type uriCache[V any] struct {
+	m sync.Map     // string → *V
+	n atomic.Int32 // entries stored (or being stored)
+}
+
+// load returns the value kept for uri, nil when none.
+func (c *uriCache[V]) load(uri string) *V {
+	if v, ok := c.m.Load(uri); ok {
+		return v.(*V)
+	}
+	return nil
+}
+
+// store keeps v for uri while fewer than uriCacheCap URIs are kept (or
+// uri already is): past the bound, uri is encoded per use.
+func (c *uriCache[V]) store(uri string, v *V) {
+	if c.n.Add(1) > uriCacheCap {
+		c.n.Add(-1)
+		return
+	}
+	if _, loaded := c.m.LoadOrStore(uri, v); loaded {
+		c.n.Add(-1) // another read stored it first: the same bytes
+	}
+}
+
+// escapedURI is a URI as a JSON string (protocol.AppendString).
+type escapedURI struct{ json []byte }
+
+// appendURI appends uri as a JSON string, from s's cache.
+func (s *Session) appendURI(dst []byte, uri string) []byte {
+	if e := s.uris.load(uri); e != nil {
+		return append(dst, e.json...)
+	}
+	e := &escapedURI{json: protocol.AppendString(nil, uri, protocol.LikeEncodingJSON)}
+	s.uris.store(uri, e)
+	return append(dst, e.json...)
+}
+
+// postHeadCache keeps what sendPost writes of a read's header lines
+// beyond the transport's fixed ones: the lines of the session's state
+// (they change when the session id or version does) and each URI's
+// Mcp-Name line. nil encodes them per read.
+type postHeadCache struct {
+	state atomic.Pointer[stateLines]
+	names uriCache[headerLine]
+}
+
+// stateLines are the header lines of a session state: its id, version
+// and, in the stateless era, the method.
+type stateLines struct {
+	sid, version string
+	modern       bool
+	headerLine
+}
+
+// headerLine is encoded header lines, and whether h1 took them (false:
+// a value h1 refuses, and the read goes the http.Request way).
+type headerLine struct {
+	lines []byte
+	ok    bool
+}
+
+// appendReadLines appends the header lines of a read in session state
+// sid, version, modern reading name, as sendPost sends them; ok is false
+// when h1 refuses one of them.
+func (c *postHeadCache) appendReadLines(dst []byte, sid, version string, modern bool, name string) ([]byte, bool) {
+	var st *stateLines
+	if c != nil {
+		st = c.state.Load()
+	}
+	if st == nil || st.sid != sid || st.version != version || st.modern != modern {
+		st = &stateLines{sid: sid, version: version, modern: modern}
+		st.lines, st.ok = appendStateLines(nil, sid, version, modern)
+		if c != nil {
+			c.state.Store(st)
+		}
+	}
+	if !st.ok {
+		return dst, false
+	}
+	dst = append(dst, st.lines...)
+	if !modern || name == "" {
+		return dst, true
+	}
+	var n *headerLine
+	if c != nil {
+		n = c.names.load(name)
+	}
+	if n == nil {
+		n = &headerLine{}
+		var err error
+		n.lines, err = h1.AppendHeader(nil, canonicalName, protocol.EncodeHeaderValue(name))
+		n.ok = err == nil
+		if c != nil {
+			c.names.store(name, n)
+		}
+	}
+	if !n.ok {
+		return dst, false
+	}
+	return append(dst, n.lines...), true
+}
+
+// appendStateLines appends the header lines of a session state (see
+// stateLines); ok is false when h1 refuses one.
+func appendStateLines(dst []byte, sid, version string, modern bool) ([]byte, bool) {
+	var err error
+	ok := true
+	if sid != "" {
+		dst, err = h1.AppendHeader(dst, canonicalSessionID, sid)
+		ok = err == nil
+	}
+	if version != "" && (modern || version >= protocol.V20250618) {
+		dst, err = h1.AppendHeader(dst, canonicalProtocolVersion, version)
+		ok = ok && err == nil
+	}
+	if modern {
+		dst, _ = h1.AppendHeader(dst, canonicalMethod, protocol.MethodResourcesRead)
+	}
+	return dst, ok
+}
