@@ -36,6 +36,10 @@ func (c *uriCache[V]) load(uri string) *V {
 	return nil
 }
 
+// full is true when uriCacheCap URIs are kept: a URI not kept is then
+// encoded per use, into its request (allocating nothing more).
+func (c *uriCache[V]) full() bool { return c.n.Load() >= uriCacheCap }
+
 // store keeps v for uri while fewer than uriCacheCap URIs are kept (or
 // uri already is): past the bound, uri is encoded per use.
 func (c *uriCache[V]) store(uri string, v *V) {
@@ -55,6 +59,9 @@ type escapedURI struct{ json []byte }
 func (s *Session) appendURI(dst []byte, uri string) []byte {
 	if e := s.uris.load(uri); e != nil {
 		return append(dst, e.json...)
+	}
+	if s.uris.full() {
+		return protocol.AppendString(dst, uri, protocol.LikeEncodingJSON)
 	}
 	e := &escapedURI{json: protocol.AppendString(nil, uri, protocol.LikeEncodingJSON)}
 	s.uris.store(uri, e)
@@ -87,18 +94,20 @@ type headerLine struct {
 
 // appendReadLines appends the header lines of a read in session state
 // sid, version, modern reading name, as sendPost sends them; ok is false
-// when h1 refuses one of them.
+// when h1 refuses one of them. A nil c encodes every line.
 func (c *postHeadCache) appendReadLines(dst []byte, sid, version string, modern bool, name string) ([]byte, bool) {
-	var st *stateLines
-	if c != nil {
-		st = c.state.Load()
+	if c == nil {
+		dst, ok := appendStateLines(dst, sid, version, modern)
+		if ok && modern && name != "" {
+			return appendNameLine(dst, name)
+		}
+		return dst, ok
 	}
+	st := c.state.Load()
 	if st == nil || st.sid != sid || st.version != version || st.modern != modern {
 		st = &stateLines{sid: sid, version: version, modern: modern}
 		st.lines, st.ok = appendStateLines(nil, sid, version, modern)
-		if c != nil {
-			c.state.Store(st)
-		}
+		c.state.Store(st)
 	}
 	if !st.ok {
 		return dst, false
@@ -107,23 +116,26 @@ func (c *postHeadCache) appendReadLines(dst []byte, sid, version string, modern 
 	if !modern || name == "" {
 		return dst, true
 	}
-	var n *headerLine
-	if c != nil {
-		n = c.names.load(name)
-	}
+	n := c.names.load(name)
 	if n == nil {
-		n = &headerLine{}
-		var err error
-		n.lines, err = h1.AppendHeader(nil, canonicalName, protocol.EncodeHeaderValue(name))
-		n.ok = err == nil
-		if c != nil {
-			c.names.store(name, n)
+		if c.names.full() {
+			return appendNameLine(dst, name)
 		}
+		n = &headerLine{}
+		n.lines, n.ok = appendNameLine(nil, name)
+		c.names.store(name, n)
 	}
 	if !n.ok {
 		return dst, false
 	}
 	return append(dst, n.lines...), true
+}
+
+// appendNameLine appends the Mcp-Name line of name; ok is false when h1
+// refuses it.
+func appendNameLine(dst []byte, name string) ([]byte, bool) {
+	dst, err := h1.AppendHeader(dst, canonicalName, protocol.EncodeHeaderValue(name))
+	return dst, err == nil
 }
 
 // appendStateLines appends the header lines of a session state (see

@@ -70,12 +70,10 @@ func TestReadCacheSameBytes(t *testing.T) {
 // kept: each line encoded per read.
 func uncachedReadLines(sid, version string, modern bool, name string) ([]byte, bool) {
 	lines, ok := appendStateLines(nil, sid, version, modern)
-	if modern && name != "" {
+	if ok && modern && name != "" {
 		var err error
-		v := protocol.EncodeHeaderValue(name)
-		if lines, err = h1.AppendHeader(lines, canonicalName, v); err != nil {
-			ok = false
-		}
+		lines, err = h1.AppendHeader(lines, canonicalName, protocol.EncodeHeaderValue(name))
+		ok = err == nil
 	}
 	return lines, ok
 }
@@ -122,5 +120,41 @@ func TestReadCacheOnTheWire(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkReadRequest is what building one read's request costs the
+// client over plain http, its body and header lines: kept, a URI the
+// session keeps encoded; past-bound, one it encodes per read because it
+// already keeps uriCacheCap others; uncached, every part encoded per
+// read, as before the cache.
+func BenchmarkReadRequest(b *testing.B) {
+	const uri = "sim:///compare/text.md?mime=text/markdown&size=1024"
+	for _, c := range []struct {
+		name string
+		fill int
+	}{{"kept", 0}, {"past-bound", uriCacheCap}, {"uncached", -1}} {
+		b.Run(c.name, func(b *testing.B) {
+			s := &Session{modern: true, version: protocol.V20260728, client: Implementation{Name: "readbench", Version: "bench"}}
+			heads := &postHeadCache{}
+			if c.fill < 0 {
+				heads = nil
+				s.uris.n.Store(uriCacheCap) // keeps none
+			}
+			for i := range c.fill {
+				other := fmt.Sprintf("sim:///other/%d", i)
+				s.appendReadRequest(nil, 1, other)
+				heads.appendReadLines(nil, "", s.version, true, other)
+			}
+			lines := make([]byte, 0, 512)
+			b.ReportAllocs()
+			for i := int64(0); b.Loop(); i++ {
+				body := s.appendReadRequest(nil, i, uri)
+				lines, _ = heads.appendReadLines(lines[:0], "", s.version, true, uri)
+				if len(body) == 0 || len(lines) == 0 {
+					b.Fatal("nothing encoded")
+				}
+			}
+		})
 	}
 }
