@@ -1,6 +1,7 @@
 package client
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -17,39 +18,68 @@ import (
 
 // uriCacheCap bounds the URIs a session keeps encoded, so that what a
 // session holds stays small whatever it reads (each entry is about the
-// URI's length twice over).
-const uriCacheCap = 32
+// URI's length twice over), and so that finding one stays a short scan.
+const uriCacheCap = 16
 
 // uriCache maps a URI to what is encoded of it, for the first
-// uriCacheCap URIs stored. It is safe for concurrent use; its zero value
-// is empty and allocates nothing until a store.
+// uriCacheCap URIs stored. A lookup scans a slice of at most uriCacheCap
+// entries, which the workload's own string (a read's URI comes from the
+// plan) matches at its first byte; no hash of the URI per read, and no
+// map's nodes to miss in the cache. It is safe for concurrent use: stores
+// copy the slice. Its zero value is empty and allocates nothing until a
+// store.
 type uriCache[V any] struct {
-	m sync.Map     // string → *V
-	n atomic.Int32 // entries stored (or being stored)
+	kept atomic.Pointer[[]uriEntry[V]]
+	mu   sync.Mutex // serialises stores
+}
+
+type uriEntry[V any] struct {
+	uri string
+	v   *V
 }
 
 // load returns the value kept for uri, nil when none.
 func (c *uriCache[V]) load(uri string) *V {
-	if v, ok := c.m.Load(uri); ok {
-		return v.(*V)
+	if p := c.kept.Load(); p != nil {
+		for i := range *p {
+			if e := &(*p)[i]; e.uri == uri {
+				return e.v
+			}
+		}
 	}
 	return nil
 }
 
 // full is true when uriCacheCap URIs are kept: a URI not kept is then
 // encoded per use, into its request (allocating nothing more).
-func (c *uriCache[V]) full() bool { return c.n.Load() >= uriCacheCap }
+func (c *uriCache[V]) full() bool {
+	p := c.kept.Load()
+	return p != nil && len(*p) >= uriCacheCap
+}
 
-// store keeps v for uri while fewer than uriCacheCap URIs are kept (or
-// uri already is): past the bound, uri is encoded per use.
+// len is how many URIs are kept.
+func (c *uriCache[V]) len() int {
+	if p := c.kept.Load(); p != nil {
+		return len(*p)
+	}
+	return 0
+}
+
+// store keeps v for uri while fewer than uriCacheCap URIs are kept:
+// past the bound, a URI is encoded per use. A URI kept already (another
+// read stored it first, with the same bytes) stays as it is.
 func (c *uriCache[V]) store(uri string, v *V) {
-	if c.n.Add(1) > uriCacheCap {
-		c.n.Add(-1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var old []uriEntry[V]
+	if p := c.kept.Load(); p != nil {
+		old = *p
+	}
+	if len(old) >= uriCacheCap || slices.ContainsFunc(old, func(e uriEntry[V]) bool { return e.uri == uri }) {
 		return
 	}
-	if _, loaded := c.m.LoadOrStore(uri, v); loaded {
-		c.n.Add(-1) // another read stored it first: the same bytes
-	}
+	kept := append(slices.Clip(old), uriEntry[V]{uri: uri, v: v})
+	c.kept.Store(&kept)
 }
 
 // escapedURI is a URI as a JSON string (protocol.AppendString).
