@@ -313,7 +313,7 @@ func candidates(base []time.Duration, limit time.Duration) []time.Duration {
 func CountAbove(h *Histogram, d time.Duration) int64 {
 	us := int64(d / time.Microsecond)
 	var n int64
-	for _, b := range h.settle().Distribution() {
+	for _, b := range h.h.Distribution() {
 		if b.From > us {
 			n += b.Count
 		}

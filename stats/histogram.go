@@ -20,10 +20,6 @@ const (
 // NewHistogram. It is not safe for concurrent use: the Recorder serialises.
 type Histogram struct {
 	h *hdrhistogram.Histogram
-	// pending holds values recorded and not yet added to h, in a
-	// Recorder's histograms only (pending.go); every method that reads h
-	// adds them first (settle).
-	pending []int64
 }
 
 // NewHistogram returns an empty latency histogram (1 µs to 1 h, 3 digits).
@@ -41,44 +37,37 @@ func micros(d time.Duration) int64 {
 	return min(max(int64(d/time.Microsecond), lowestMicros), highestMicros)
 }
 
-// recordMicros adds one value already made by micros.
+// recordMicros adds one value made by micros.
 func (h *Histogram) recordMicros(us int64) {
-	if cap(h.pending) == 0 {
-		_ = h.h.RecordValue(us) // cannot fail: micros clamps the value into range
-		return
-	}
-	h.pending = append(h.pending, us)
-	if len(h.pending) == cap(h.pending) {
-		h.flush()
-	}
+	_ = h.h.RecordValue(us) // cannot fail: micros clamps the value into range
 }
 
 // Count is the number of recorded values.
-func (h *Histogram) Count() int64 { return h.settle().TotalCount() }
+func (h *Histogram) Count() int64 { return h.h.TotalCount() }
 
 // Quantile returns the latency at quantile q in [0, 100] (a percentile).
 func (h *Histogram) Quantile(p float64) time.Duration {
-	return time.Duration(h.settle().ValueAtPercentile(p)) * time.Microsecond
+	return time.Duration(h.h.ValueAtPercentile(p)) * time.Microsecond
 }
 
 // Max is the largest recorded latency (at histogram resolution).
 func (h *Histogram) Max() time.Duration {
-	return time.Duration(h.settle().Max()) * time.Microsecond
+	return time.Duration(h.h.Max()) * time.Microsecond
 }
 
 // Mean is the average recorded latency.
 func (h *Histogram) Mean() time.Duration {
-	return time.Duration(h.settle().Mean() * float64(time.Microsecond))
+	return time.Duration(h.h.Mean() * float64(time.Microsecond))
 }
 
 // Merge adds every value of o into h: shards and per-worker histograms
 // combine exactly.
-func (h *Histogram) Merge(o *Histogram) { h.settle().Merge(o.settle()) }
+func (h *Histogram) Merge(o *Histogram) { h.h.Merge(o.h) }
 
 // Encode returns the HdrHistogram V2 compressed encoding in base64, the
 // form HdrHistogram's own tools read (its log format carries the same).
 func (h *Histogram) Encode() (string, error) {
-	b, err := h.settle().Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	b, err := h.h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
 	if err != nil {
 		return "", fmt.Errorf("encode histogram: %w", err)
 	}

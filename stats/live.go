@@ -14,7 +14,7 @@ func (h *Histogram) Percentiles() Percentiles {
 	if h.Count() == 0 {
 		return Percentiles{}
 	}
-	v := h.settle().ValueAtPercentiles([]float64{50, 90, 99})
+	v := h.h.ValueAtPercentiles([]float64{50, 90, 99})
 	us := func(p float64) time.Duration { return time.Duration(v[p]) * time.Microsecond }
 	return Percentiles{P50: us(50), P90: us(90), P99: us(99)}
 }
@@ -39,6 +39,7 @@ func (r *Recorder) Live() Live {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	run := r.run
+	r.batch.flush(run)
 	return Live{
 		Outcomes: run.Outcomes, ByteCounts: run.ByteCounts,
 		Read: run.Read.Percentiles(), Turn: run.Turn.Percentiles(), Lag: run.Lag.Percentiles(),

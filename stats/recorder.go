@@ -260,11 +260,14 @@ type Recorder struct {
 	tl     timeline
 	closed bool // Run was called: what still arrives (late answers) is not this run's
 	obs    Observer
+	// batch holds the histogram values of the last reads and turns, added
+	// to run's histograms when it fills and before anything reads them.
+	batch batch
 }
 
 // NewRecorder returns a Recorder for the given classes.
 func NewRecorder(classes []ClassInfo) *Recorder {
-	return &Recorder{run: NewRun(classes).buffered()}
+	return &Recorder{run: NewRun(classes)}
 }
 
 // Schedule counts n reads as scheduled: call it before they can finish.
@@ -293,44 +296,25 @@ func (r *Recorder) Read(s ReadSample) {
 	if s.Fresh {
 		c.Cache.WouldNotSend++
 	}
-	lat := micros(s.Latency) // the value of every histogram of read latency
-	if s.Answered || s.LowerBound {
-		run.Read.recordMicros(lat)
-		c.Latency.recordMicros(lat)
-		if run.Auth != nil {
-			run.Auth.read(s)
-		}
-		if s.FirstOnSession {
-			run.FirstRead.recordMicros(lat)
-		}
+	v := valuesOf(&s) // the read's histogram values, added in a batch (batch.go)
+	if (s.Answered || s.LowerBound) && run.Auth != nil {
+		run.Auth.read(s)
 	}
 	if s.LowerBound {
 		run.ReadLowerBounds++
 		c.LatencyLowerBounds++
 	}
 	if s.Answered {
-		if s.Outcome == OK {
-			run.ReadOK.recordMicros(lat)
-		}
-		run.Service.Record(s.Service)
-		if s.TTFB > 0 {
-			run.TTFB.Record(s.TTFB)
-		}
 		c.Cache.add(&s)
-	}
-	if s.Sent {
-		run.Lag.Record(s.Lag)
 	}
 	for _, d := range s.Chunks {
 		run.Chunk.Record(d)
 		c.Chunk.Record(d)
 	}
-	if s.FirstUsable > 0 {
-		c.FirstUsable.Record(s.FirstUsable)
-	}
 	run.ByteCounts.Add(s.ByteCounts)
 	c.ByteCounts.Add(s.ByteCounts)
-	r.recordTimelineRead(&s, lat)
+	r.recordTimelineRead(&s, v.latency)
+	r.batch.read(r.run, v)
 	if r.obs != nil {
 		r.obs.ObserveRead(s)
 	}
@@ -345,18 +329,10 @@ func (r *Recorder) Turn(t TurnSample) {
 	}
 	r.run.Turns++
 	r.run.TurnEnds[t.End]++
-	r.run.Turn.Record(t.Latency)
 	if t.LowerBound {
 		r.run.TurnLowerBounds++
 	}
-	if t.Reads > 0 {
-		h, ok := r.run.TurnBySize[t.Reads]
-		if !ok {
-			h = NewHistogram().buffered()
-			r.run.TurnBySize[t.Reads] = h
-		}
-		h.Record(t.Latency)
-	}
+	r.batch.turn(r.run, turnValues{latency: micros(t.Latency), reads: t.Reads})
 	r.recordTimelineTurn(t)
 	if r.obs != nil {
 		r.obs.ObserveTurn(t)
@@ -367,6 +343,7 @@ func (r *Recorder) Turn(t TurnSample) {
 func (r *Recorder) ReadP99() time.Duration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.batch.flush(r.run)
 	return r.run.Read.Quantile(99)
 }
 
@@ -415,8 +392,8 @@ func (r *Recorder) Phase() *Phase {
 	defer r.mu.Unlock()
 	if !r.closed {
 		r.closed = true
+		r.batch.flush(r.run)
 		r.finishTimeline()
-		r.run.settle() // from here on, reading the Phase writes nothing
 	}
 	return r.run
 }

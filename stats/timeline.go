@@ -81,7 +81,6 @@ func (t *timeline) latency(sec *SecondStats, us int64) {
 			}
 			sec.LatencyHDR = ""
 		}
-		sec.Latency.buffered()
 		t.open = append(t.open, sec.Second)
 	}
 	sec.Latency.recordMicros(us)
