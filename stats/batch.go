@@ -1,7 +1,7 @@
 package stats
 
 // A read is recorded in about ten histograms (read, ok, service, ttfb,
-// lag, its class's, its turn's ...), each a counts array of ~190 KB.
+// lag, its class's, its second's, its turn's ...), each a counts array of ~190 KB.
 // Between two reads the rest of the generator (the network stack, the
 // answer's scan) pushes those arrays out of the caches, so adding each
 // value where it lands costs cache misses per histogram, per read: the
@@ -13,14 +13,17 @@ package stats
 // every figure and encoding is the one recording each value at once makes.
 
 // batchLen is how many reads (and turns) a Recorder holds before adding
-// their values: 6 KiB of reads, 2 KiB of turns.
-const batchLen = 128
+// their values: 28 KiB of reads, 8 KiB of turns. At one microsecond's
+// resolution a histogram's values spread over tens of counts lines, so a
+// batch is large enough to meet each of them many times.
+const batchLen = 512
 
 // readValues are the histogram values of one read (micros), and which
 // histograms take them.
 type readValues struct {
 	latency, service, ttfb, lag, firstUsable int64
 	class                                    int32
+	second                                   int32 // of the timeline, whose histogram takes latency; -1: none
 	in                                       readIn
 }
 
@@ -39,7 +42,7 @@ const (
 
 // valuesOf is s's histogram values (see Recorder.Read for which go where).
 func valuesOf(s *ReadSample) readValues {
-	v := readValues{latency: micros(s.Latency), class: int32(s.Class)}
+	v := readValues{latency: micros(s.Latency), class: int32(s.Class), second: -1}
 	if s.Answered || s.LowerBound {
 		v.in |= inRead
 		if s.FirstOnSession {
@@ -76,48 +79,54 @@ type turnValues struct {
 }
 
 // batch is a Recorder's reads and turns whose values are not yet in its
-// Phase's histograms. Guarded by the Recorder's mutex.
+// histograms. Guarded by the Recorder's mutex.
 type batch struct {
 	reads []readValues
 	turns []turnValues
 }
 
-// read holds v, adding the batch to p when it is full.
-func (b *batch) read(p *Phase, v readValues) {
+// hold keeps a read's values, adding the batch when it is full.
+func (r *Recorder) hold(v readValues) {
+	b := &r.batch
 	if b.reads == nil {
 		b.reads = make([]readValues, 0, batchLen)
 	}
 	b.reads = append(b.reads, v)
 	if len(b.reads) == batchLen {
-		b.flushReads(p)
+		r.flushReads()
 	}
 }
 
-// turn holds v, adding the batch to p when it is full.
-func (b *batch) turn(p *Phase, v turnValues) {
+// holdTurn keeps a turn's values, adding the batch when it is full.
+func (r *Recorder) holdTurn(v turnValues) {
+	b := &r.batch
 	if b.turns == nil {
 		b.turns = make([]turnValues, 0, batchLen)
 	}
 	b.turns = append(b.turns, v)
 	if len(b.turns) == batchLen {
-		b.flushTurns(p)
+		r.flushTurns()
 	}
 }
 
-// flush adds every value held to p's histograms: call it before reading
-// any of them.
-func (b *batch) flush(p *Phase) {
-	b.flushReads(p)
-	b.flushTurns(p)
+// flush adds every value held to the histograms: call it before reading
+// any of them, or closing a second of the timeline.
+func (r *Recorder) flush() {
+	r.flushReads()
+	r.flushTurns()
 }
 
-func (b *batch) flushReads(p *Phase) {
-	for i := range b.reads {
-		v := &b.reads[i]
+func (r *Recorder) flushReads() {
+	p := r.run
+	for i := range r.batch.reads {
+		v := &r.batch.reads[i]
 		c := p.Classes[v.class]
 		if v.in&inRead != 0 {
 			p.Read.recordMicros(v.latency)
 			c.Latency.recordMicros(v.latency)
+		}
+		if v.second >= 0 {
+			r.tl.secs[v.second].Latency.recordMicros(v.latency)
 		}
 		if v.in&inFirstRead != 0 {
 			p.FirstRead.recordMicros(v.latency)
@@ -138,11 +147,12 @@ func (b *batch) flushReads(p *Phase) {
 			c.FirstUsable.recordMicros(v.firstUsable)
 		}
 	}
-	b.reads = b.reads[:0]
+	r.batch.reads = r.batch.reads[:0]
 }
 
-func (b *batch) flushTurns(p *Phase) {
-	for _, v := range b.turns {
+func (r *Recorder) flushTurns() {
+	p := r.run
+	for _, v := range r.batch.turns {
 		p.Turn.recordMicros(v.latency)
 		if v.reads > 0 {
 			h, ok := p.TurnBySize[v.reads]
@@ -153,5 +163,5 @@ func (b *batch) flushTurns(p *Phase) {
 			h.recordMicros(v.latency)
 		}
 	}
-	b.turns = b.turns[:0]
+	r.batch.turns = r.batch.turns[:0]
 }

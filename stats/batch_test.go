@@ -10,7 +10,7 @@ import (
 // reads and turns in a batch (what makes recording a read cheap), and its
 // histograms say and encode exactly what recording each value at once
 // makes: read mid-batch (ReadP99, Live), at a batch's end, and in the
-// Phase, for reads of every kind (answered, cut, ok or not, first on
+// Phase, and each second of the timeline (stragglers too), for reads of every kind (answered, cut, ok or not, first on
 // their session, with and without a first byte, dropped) in two classes,
 // and turns of one and two reads.
 func TestRecorderBatchIsDirect(t *testing.T) {
@@ -18,9 +18,14 @@ func TestRecorderBatchIsDirect(t *testing.T) {
 	r := NewRecorder(classes)
 	want := NewRun(classes) // each value recorded at once, as Recorder.Read did
 	start := time.Now()
+	r.StartTimeline(start)
+	var wantSecs []*Histogram
 	n := 3*batchLen + 17
 	for i := range n {
-		s := readSample(start, i, time.Duration(50+i*i%5000)*time.Microsecond)
+		s := readSample(start, 3*i, time.Duration(50+i*i%5000)*time.Microsecond) // 3 ms apart: seconds close
+		if i%500 == 499 {
+			s.End = start.Add(10 * time.Millisecond) // a straggler reopens second 0
+		}
 		s.Class = i % 2
 		s.Answered = i%5 != 0
 		s.LowerBound = !s.Answered && i%10 == 0
@@ -37,6 +42,11 @@ func TestRecorderBatchIsDirect(t *testing.T) {
 		if s.Answered || s.LowerBound {
 			want.Read.Record(s.Latency)
 			c.Latency.Record(s.Latency)
+			sec := int(s.End.Sub(start) / time.Second)
+			for len(wantSecs) <= sec {
+				wantSecs = append(wantSecs, NewHistogram())
+			}
+			wantSecs[sec].Record(s.Latency)
 			if s.FirstOnSession {
 				want.FirstRead.Record(s.Latency)
 			}
@@ -98,6 +108,16 @@ func TestRecorderBatchIsDirect(t *testing.T) {
 		"b usable": {got.Classes[1].FirstUsable, want.Classes[1].FirstUsable},
 	} {
 		same(name, h[0], h[1])
+	}
+	if len(got.Timeline) != len(wantSecs) {
+		t.Fatalf("%d seconds, want %d", len(got.Timeline), len(wantSecs))
+	}
+	for i, w := range wantSecs {
+		h, err := got.Timeline[i].histogram()
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(fmt.Sprint("second ", i), h, w)
 	}
 	if len(got.TurnBySize) != len(want.TurnBySize) {
 		t.Fatalf("turn sizes %d, want %d", len(got.TurnBySize), len(want.TurnBySize))

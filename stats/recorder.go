@@ -313,8 +313,8 @@ func (r *Recorder) Read(s ReadSample) {
 	}
 	run.ByteCounts.Add(s.ByteCounts)
 	c.ByteCounts.Add(s.ByteCounts)
-	r.recordTimelineRead(&s, v.latency)
-	r.batch.read(r.run, v)
+	r.recordTimelineRead(&s, &v)
+	r.hold(v)
 	if r.obs != nil {
 		r.obs.ObserveRead(s)
 	}
@@ -332,7 +332,7 @@ func (r *Recorder) Turn(t TurnSample) {
 	if t.LowerBound {
 		r.run.TurnLowerBounds++
 	}
-	r.batch.turn(r.run, turnValues{latency: micros(t.Latency), reads: t.Reads})
+	r.holdTurn(turnValues{latency: micros(t.Latency), reads: t.Reads})
 	r.recordTimelineTurn(t)
 	if r.obs != nil {
 		r.obs.ObserveTurn(t)
@@ -343,7 +343,7 @@ func (r *Recorder) Turn(t TurnSample) {
 func (r *Recorder) ReadP99() time.Duration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.batch.flush(r.run)
+	r.flush()
 	return r.run.Read.Quantile(99)
 }
 
@@ -392,7 +392,7 @@ func (r *Recorder) Phase() *Phase {
 	defer r.mu.Unlock()
 	if !r.closed {
 		r.closed = true
-		r.batch.flush(r.run)
+		r.flush()
 		r.finishTimeline()
 	}
 	return r.run
