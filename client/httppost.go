@@ -16,8 +16,9 @@ import (
 
 // A read over plain http goes out as an h1.Post: the header lines every
 // POST of the transport shares are written once (postLines), the few
-// that change (the session id, the version, the name read) appended per
-// read into a pooled buffer. No http.Request or Header map is built; the
+// that change (the session id, the version, the name read) kept encoded
+// per session state and URI (readcache.go) and appended per read into a
+// pooled buffer. No http.Request or Header map is built; the
 // bytes on the wire are those newRequest's request makes
 // (TestLightPostSendsWhatRequestSends). Anything else — a request that is
 // not a read, bearer tokens, an OnAccepted hook, a URL with user info, a
