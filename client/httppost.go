@@ -16,8 +16,9 @@ import (
 
 // A read over plain http goes out as an h1.Post: the header lines every
 // POST of the transport shares are written once (postLines), the few
-// that change (the session id, the version, the name read) appended per
-// read into a pooled buffer. No http.Request or Header map is built; the
+// that change (the session id, the version, the name read) kept encoded
+// per session state and URI (readcache.go) and appended per read into a
+// pooled buffer. No http.Request or Header map is built; the
 // bytes on the wire are those newRequest's request makes
 // (TestLightPostSendsWhatRequestSends). Anything else — a request that is
 // not a read, bearer tokens, an OnAccepted hook, a URL with user info, a
@@ -74,23 +75,8 @@ func (t *httpTransport) lightPost(req Request) (*h1.Transport, *[]byte) {
 	sid, version, modern := t.state()
 	buf := postHeads.Get().(*[]byte)
 	lines := append((*buf)[:0], t.fixed.lines...)
-	var err error
-	ok := true
-	if sid != "" {
-		lines, err = h1.AppendHeader(lines, canonicalSessionID, sid)
-		ok = err == nil
-	}
-	if version != "" && (modern || version >= protocol.V20250618) {
-		lines, err = h1.AppendHeader(lines, canonicalProtocolVersion, version)
-		ok = ok && err == nil
-	}
-	if modern {
-		lines, _ = h1.AppendHeader(lines, canonicalMethod, protocol.MethodResourcesRead)
-		if req.name != "" {
-			lines, err = h1.AppendHeader(lines, canonicalName, protocol.EncodeHeaderValue(req.name))
-			ok = ok && err == nil
-		}
-	}
+	// the session's lines and the name's, encoded once (readcache.go)
+	lines, ok := t.fixed.heads.appendReadLines(lines, sid, version, modern, req.name)
 	*buf = lines
 	if !ok {
 		*buf = lines[:0]
@@ -142,7 +128,8 @@ type fixedHeaders struct {
 	contentType, accept, methodRead []string
 	version                         []string // the value of versionFor
 	versionFor                      string
-	lines                           []byte // postLines of the workload's headers (nil: reads go as http.Requests)
+	lines                           []byte         // postLines of the workload's headers (nil: reads go as http.Requests)
+	heads                           *postHeadCache // a read's other header lines, encoded once
 }
 
 func newFixedHeaders(rawURL string) fixedHeaders {
@@ -150,6 +137,7 @@ func newFixedHeaders(rawURL string) fixedHeaders {
 		contentType: []string{protocol.ContentTypeJSON},
 		accept:      []string{protocol.AcceptBoth},
 		methodRead:  []string{protocol.MethodResourcesRead},
+		heads:       &postHeadCache{},
 	}
 	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
 		u.Host = strings.TrimSuffix(u.Host, ":") // as NewRequest does (an empty port)

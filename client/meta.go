@@ -77,6 +77,6 @@ func (s *Session) appendReadRequest(dst []byte, id int64, uri string) []byte {
 		dst = append(dst, ',')
 	}
 	dst = append(dst, `"uri":`...)
-	dst = protocol.AppendString(dst, uri, protocol.LikeEncodingJSON)
+	dst = s.appendURI(dst, uri) // escaped once per URI (readcache.go)
 	return append(dst, `}}`...)
 }

@@ -37,6 +37,7 @@ type Session struct {
 	client  Implementation // our clientInfo
 	nextID  atomic.Int64
 	meta    atomic.Pointer[sessionMeta] // the stateless era's _meta, built once per version (meta.go)
+	uris    uriCache[escapedURI]        // the URIs read, escaped once (readcache.go)
 
 	renewMu  sync.Mutex   // one renewal at a time when many reads meet the same expired session
 	renewals atomic.Int64 // sessions re-initialized after the server forgot them

@@ -59,6 +59,18 @@ func BenchmarkRecorderRead(b *testing.B) {
 			i++
 		}
 	})
+	// untimed: no timeline (StartTimeline not called), so no second's
+	// histogram is made and encoded every 1,000 reads: what a read costs
+	// in the run's histograms and counters alone.
+	b.Run("untimed", func(b *testing.B) {
+		r := NewRecorder(classes)
+		start := time.Now()
+		i := 0
+		for b.Loop() {
+			r.Read(readSample(start, i, lat[i%len(lat)]))
+			i++
+		}
+	})
 	b.Run("parallel", func(b *testing.B) {
 		r := NewRecorder(classes)
 		start := time.Now()

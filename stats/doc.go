@@ -8,7 +8,8 @@
 // phase so far, taken once a second under the recorder's lock. A phase of
 // a run with tokens (Recorder.EnableAuth) also keeps authorization as a
 // cost (auth.go): read latency on a fresh token apart from later reads,
-// and the token requests the driver adds, by reason.
+// and the token requests the driver adds, by reason. A Recorder adds a
+// read's histogram values in batches (batch.go), which changes no figure.
 //
 // It also does the policy maths (Advise): the candidate limits priced, the
 // recommended deadline and timeout, and every figure that recommendation

@@ -29,15 +29,17 @@ func NewHistogram() *Histogram {
 
 // Record adds one latency. Values below 1 µs count as 1 µs and values
 // above an hour as an hour, so that no sample is ever silently lost.
-func (h *Histogram) Record(d time.Duration) {
-	us := int64(d / time.Microsecond)
-	if us < lowestMicros {
-		us = lowestMicros
-	}
-	if us > highestMicros {
-		us = highestMicros
-	}
-	_ = h.h.RecordValue(us) // cannot fail: the value is clamped into range
+func (h *Histogram) Record(d time.Duration) { h.recordMicros(micros(d)) }
+
+// micros is d as the value a histogram records: whole microseconds,
+// clamped into the trackable range.
+func micros(d time.Duration) int64 {
+	return min(max(int64(d/time.Microsecond), lowestMicros), highestMicros)
+}
+
+// recordMicros adds one value made by micros.
+func (h *Histogram) recordMicros(us int64) {
+	_ = h.h.RecordValue(us) // cannot fail: micros clamps the value into range
 }
 
 // Count is the number of recorded values.

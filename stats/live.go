@@ -39,6 +39,7 @@ func (r *Recorder) Live() Live {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	run := r.run
+	r.flush()
 	return Live{
 		Outcomes: run.Outcomes, ByteCounts: run.ByteCounts,
 		Read: run.Read.Percentiles(), Turn: run.Turn.Percentiles(), Lag: run.Lag.Percentiles(),
@@ -54,6 +55,7 @@ func (r *Recorder) SecondP99(sec int) time.Duration {
 	if sec < 0 || sec >= len(r.tl.secs) {
 		return 0
 	}
+	r.flush()
 	s := &r.tl.secs[sec]
 	h := s.Latency
 	if h == nil && s.LatencyHDR != "" {

@@ -67,7 +67,7 @@ type CacheHints struct {
 }
 
 // add counts one answer's hints.
-func (h *CacheHints) add(s ReadSample) {
+func (h *CacheHints) add(s *ReadSample) {
 	switch s.CacheScope {
 	case "public":
 		h.Public++
@@ -260,6 +260,9 @@ type Recorder struct {
 	tl     timeline
 	closed bool // Run was called: what still arrives (late answers) is not this run's
 	obs    Observer
+	// batch holds the histogram values of the last reads and turns, added
+	// to run's histograms when it fills and before anything reads them.
+	batch batch
 }
 
 // NewRecorder returns a Recorder for the given classes.
@@ -293,43 +296,25 @@ func (r *Recorder) Read(s ReadSample) {
 	if s.Fresh {
 		c.Cache.WouldNotSend++
 	}
-	if s.Answered || s.LowerBound {
-		run.Read.Record(s.Latency)
-		c.Latency.Record(s.Latency)
-		if run.Auth != nil {
-			run.Auth.read(s)
-		}
-		if s.FirstOnSession {
-			run.FirstRead.Record(s.Latency)
-		}
+	v := valuesOf(&s) // the read's histogram values, added in a batch (batch.go)
+	if (s.Answered || s.LowerBound) && run.Auth != nil {
+		run.Auth.read(s)
 	}
 	if s.LowerBound {
 		run.ReadLowerBounds++
 		c.LatencyLowerBounds++
 	}
 	if s.Answered {
-		if s.Outcome == OK {
-			run.ReadOK.Record(s.Latency)
-		}
-		run.Service.Record(s.Service)
-		if s.TTFB > 0 {
-			run.TTFB.Record(s.TTFB)
-		}
-		c.Cache.add(s)
-	}
-	if s.Sent {
-		run.Lag.Record(s.Lag)
+		c.Cache.add(&s)
 	}
 	for _, d := range s.Chunks {
 		run.Chunk.Record(d)
 		c.Chunk.Record(d)
 	}
-	if s.FirstUsable > 0 {
-		c.FirstUsable.Record(s.FirstUsable)
-	}
 	run.ByteCounts.Add(s.ByteCounts)
 	c.ByteCounts.Add(s.ByteCounts)
-	r.recordTimelineRead(s)
+	r.recordTimelineRead(&s, &v)
+	r.hold(v)
 	if r.obs != nil {
 		r.obs.ObserveRead(s)
 	}
@@ -344,18 +329,10 @@ func (r *Recorder) Turn(t TurnSample) {
 	}
 	r.run.Turns++
 	r.run.TurnEnds[t.End]++
-	r.run.Turn.Record(t.Latency)
 	if t.LowerBound {
 		r.run.TurnLowerBounds++
 	}
-	if t.Reads > 0 {
-		h, ok := r.run.TurnBySize[t.Reads]
-		if !ok {
-			h = NewHistogram()
-			r.run.TurnBySize[t.Reads] = h
-		}
-		h.Record(t.Latency)
-	}
+	r.holdTurn(turnValues{latency: micros(t.Latency), reads: t.Reads})
 	r.recordTimelineTurn(t)
 	if r.obs != nil {
 		r.obs.ObserveTurn(t)
@@ -366,6 +343,7 @@ func (r *Recorder) Turn(t TurnSample) {
 func (r *Recorder) ReadP99() time.Duration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.flush()
 	return r.run.Read.Quantile(99)
 }
 
@@ -414,6 +392,7 @@ func (r *Recorder) Phase() *Phase {
 	defer r.mu.Unlock()
 	if !r.closed {
 		r.closed = true
+		r.flush()
 		r.finishTimeline()
 	}
 	return r.run

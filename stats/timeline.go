@@ -71,20 +71,30 @@ func (t *timeline) at(when time.Time) *SecondStats {
 	return &t.secs[s]
 }
 
-// latency records one read latency into sec, a second of t.
-func (t *timeline) latency(sec *SecondStats, d time.Duration) {
-	if sec.Latency == nil {
-		sec.Latency = NewHistogram()
-		if sec.LatencyHDR != "" { // a straggler: reopen the closed second
-			if h, err := DecodeHistogram(sec.LatencyHDR); err == nil {
-				sec.Latency = h
-			}
-			sec.LatencyHDR = ""
-		}
-		t.open = append(t.open, sec.Second)
+// opened makes sec's latency histogram ready to record into: a new one,
+// or a closed second's decoded again (a straggler reopens it).
+func (t *timeline) opened(sec *SecondStats) {
+	if sec.Latency != nil {
+		return
 	}
-	sec.Latency.Record(d)
-	t.closeBefore(sec.Second - closeLag + 1)
+	sec.Latency = NewHistogram()
+	if sec.LatencyHDR != "" { // a straggler: reopen the closed second
+		if h, err := DecodeHistogram(sec.LatencyHDR); err == nil {
+			sec.Latency = h
+		}
+		sec.LatencyHDR = ""
+	}
+	t.open = append(t.open, sec.Second)
+}
+
+// closes is true when closeBefore(s) would close a second.
+func (t *timeline) closes(s int) bool {
+	for _, i := range t.open {
+		if i < s {
+			return true
+		}
+	}
+	return false
 }
 
 // closeBefore encodes the open seconds before second s and frees their
@@ -114,15 +124,23 @@ func (r *Recorder) StartTimeline(start time.Time) {
 	r.mu.Unlock()
 }
 
-// recordTimelineRead adds a read to its second. Called with r.mu held.
-func (r *Recorder) recordTimelineRead(s ReadSample) {
+// recordTimelineRead adds a read to its second: its latency goes to the
+// second's histogram with the read's other values (v.second, batch.go),
+// and the seconds closeLag behind are closed, their values added first.
+// Called with r.mu held.
+func (r *Recorder) recordTimelineRead(s *ReadSample, v *readValues) {
 	if sec := r.tl.at(s.End); sec != nil {
 		sec.Reads++
 		if s.Outcome.IsError() {
 			sec.Errors++
 		}
 		if s.Answered || s.LowerBound {
-			r.tl.latency(sec, s.Latency)
+			r.tl.opened(sec)
+			v.second = int32(sec.Second)
+			if before := sec.Second - closeLag + 1; r.tl.closes(before) {
+				r.flush()
+				r.tl.closeBefore(before)
+			}
 		}
 		if s.Sent {
 			sec.LagMax = max(sec.LagMax, s.Lag)
