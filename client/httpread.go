@@ -86,7 +86,7 @@ func (p *readBufs) put(b *readBuf) {
 // arrives. A status other than 200 (an error body, small) and a content
 // type that is neither JSON nor SSE go the way of readHTTPAnswer.
 func readHTTPRead(resp *http.Response, id, maxAnswer int64, spec *readSpec, reply func([]byte), rb *readBuf) (*Response, error) {
-	ct := contentMediaType(resp.Header.Get("Content-Type"))
+	ct := contentMediaType(firstValue(resp.Header, "Content-Type"))
 	limit := answerLimit(maxAnswer)
 	switch {
 	case resp.StatusCode != http.StatusOK:
@@ -105,6 +105,16 @@ func readHTTPRead(resp *http.Response, id, maxAnswer int64, spec *readSpec, repl
 	b := bufferedReadAnswer(a.Body, a.WireBytes, spec)
 	a.Verdict, a.classified = b.Verdict, true
 	return a, nil
+}
+
+// firstValue is h's first value of name, a canonical header name: Get
+// without canonicalizing name on every read (a response's names are
+// canonical, from net/http or h1 alike).
+func firstValue(h http.Header, name string) string {
+	if v := h[name]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // contentMediaType is the media type of a Content-Type as mime.ParseMediaType
@@ -142,7 +152,7 @@ func readJSONRead(body io.Reader, id, limit int64, spec *readSpec, rb *readBuf) 
 	if got := sc.idOf(); got != nil && !sc.isNullID() && !idIs(got, id) {
 		return nil, protocolErr("the answer's id is %s, the request's %d: an answer to another request", excerpt(got), id)
 	}
-	return scannedAnswer(sc, spec, n), nil
+	return scannedAnswer(spec.into, sc, spec, n), nil
 }
 
 // readSSERead skips notifications until the event answering id, which is
@@ -179,7 +189,7 @@ func readSSERead(body io.Reader, id, limit int64, spec *readSpec, reply func([]b
 			continue // priming events and other event types
 		}
 		if sc.isResponse() && (sc.isNullID() || idIs(sc.idOf(), id)) {
-			return scannedAnswer(sc, spec, wire), nil
+			return scannedAnswer(spec.into, sc, spec, wire), nil
 		}
 		if method := sc.methodOf(); method != "" && sc.idOf() != nil && reply != nil {
 			reply(replyToServer(sc.idOf(), method))

@@ -112,7 +112,7 @@ func (m *inbound) end(wire int64, now time.Time) (reply []byte) {
 	}
 	return m.calls.routeID(m.sc.idOf(), m.sc.methodOf(), wire, m.first, now, func(read *readSpec) *Response {
 		if read != nil {
-			a := scannedAnswer(&m.sc, read, wire)
+			a := scannedAnswer(nil, &m.sc, read, wire)
 			a.FirstByte, a.Done = m.first, now
 			return a
 		}

@@ -35,6 +35,10 @@ type readSpec struct {
 	// deadline on its connection (deadline.go); the others never see one.
 	deadline time.Time
 	cause    error
+	// into, when set, is where an answer scanned on the caller's own
+	// goroutine (an HTTP body) is put: a whole read's Response shares
+	// its Answer's allocation.
+	into *Response
 }
 
 // Read issues one resources/read and classifies its answer as it streams
@@ -67,13 +71,18 @@ func (s *Session) read(ctx context.Context, spec *readSpec) (*Response, error) {
 	return a, nil
 }
 
-// scannedAnswer is the Response to a read that sc has followed to its end.
-func scannedAnswer(sc *answerScanner, spec *readSpec, wire int64) *Response {
+// scannedAnswer is the Response to a read that sc has followed to its
+// end, in dst when it is given (a whole read's own, spec.into).
+func scannedAnswer(dst *Response, sc *answerScanner, spec *readSpec, wire int64) *Response {
 	v := sc.verdict(spec.uri, spec.modern)
 	if !spec.digest {
 		v.Digest = ""
 	}
-	a := &Response{Verdict: v, WireBytes: wire, classified: true}
+	a := dst
+	if a == nil {
+		a = new(Response)
+	}
+	*a = Response{Verdict: v, WireBytes: wire, classified: true}
 	if sc.msg.hasError && !sc.msg.errOver {
 		id := sc.idOf()
 		if id == nil {
@@ -90,7 +99,7 @@ func bufferedReadAnswer(body []byte, wire int64, spec *readSpec) *Response {
 	var sc answerScanner
 	sc.reset(true, spec.uri, spec.digest)
 	sc.feed(body)
-	a := scannedAnswer(&sc, spec, wire)
+	a := scannedAnswer(nil, &sc, spec, wire)
 	a.Body = body
 	return a
 }

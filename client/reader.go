@@ -162,6 +162,7 @@ func (s *Session) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (
 // transport.
 func (s *Session) readWhole(ctx context.Context, uri string, spec ReadSpec) (*Answer, error) {
 	w := &wholeRead{spec: readSpec{uri: uri, modern: s.modern, digest: spec.Digest, deadline: spec.Deadline}}
+	w.spec.into = &w.resp
 	if !spec.Deadline.IsZero() {
 		w.spec.cause = deadlineCause(spec.DeadlineCause)
 	}
@@ -195,6 +196,7 @@ func (s *Session) readWhole(ctx context.Context, uri string, spec ReadSpec) (*An
 type wholeRead struct {
 	ans  Answer
 	spec readSpec
+	resp Response // spec.into
 }
 
 // failure ends a read that got an error instead of an answer: ctx's
