@@ -44,7 +44,7 @@ func TestBuffersOnlyWhileBytesMove(t *testing.T) {
 		}
 		tr.mu.Lock()
 		for _, cs := range tr.idle {
-			for _, c := range cs {
+			for _, c := range *cs {
 				if c.br != nil || c.lim.first != nil || c.lim.firstBuf != nil {
 					t.Errorf("request %d: an idle connection holds a buffer (reader %v, first chunk %v)", i, c.br != nil, c.lim.firstBuf != nil)
 				}

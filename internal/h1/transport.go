@@ -71,7 +71,7 @@ type Transport struct {
 	IdleTimeout    time.Duration
 
 	mu   sync.Mutex
-	idle map[string][]*conn // by host:port, most recently used last
+	idle map[string]*[]*conn // by host:port, most recently used last (a pointer: one lookup per put or take)
 }
 
 // RoundTrip sends req and returns its response, whose Body must be read to
@@ -106,7 +106,7 @@ func (t *Transport) CloseIdleConnections() {
 	t.idle = nil
 	t.mu.Unlock()
 	for _, cs := range idle {
-		for _, c := range cs {
+		for _, c := range *cs {
 			c.close()
 		}
 	}
@@ -152,15 +152,18 @@ func (t *Transport) takeIdle(key string, now time.Time) *conn {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	cs := t.idle[key]
+	if cs == nil {
+		return nil
+	}
 	timeout := t.IdleTimeout
 	if timeout <= 0 {
 		timeout = DefaultIdleTimeout
 	}
-	for len(cs) > 0 {
-		c := cs[len(cs)-1]
-		cs[len(cs)-1] = nil
-		cs = cs[:len(cs)-1]
-		t.idle[key] = cs
+	for len(*cs) > 0 {
+		last := len(*cs) - 1
+		c := (*cs)[last]
+		(*cs)[last] = nil
+		*cs = (*cs)[:last]
 		if now.Sub(c.idleSince) < timeout {
 			return c
 		}
@@ -178,16 +181,31 @@ func (t *Transport) put(c *conn) {
 	c.idleSince = time.Now()
 	t.mu.Lock()
 	if t.idle == nil {
-		t.idle = map[string][]*conn{}
+		t.idle = map[string]*[]*conn{}
 	}
-	if len(t.idle[c.key]) < max {
-		t.idle[c.key] = append(t.idle[c.key], c)
+	cs := t.idle[c.key]
+	if cs == nil {
+		cs = new([]*conn)
+		t.idle[c.key] = cs
+	}
+	if len(*cs) < max {
+		*cs = append(*cs, c)
 		c = nil
 	}
 	t.mu.Unlock()
 	if c != nil {
 		c.close()
 	}
+}
+
+// idleCount is how many connections to key are idle.
+func (t *Transport) idleCount(key string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if cs := t.idle[key]; cs != nil {
+		return len(*cs)
+	}
+	return 0
 }
 
 // hostPort is the address to dial for a URL's host: the default port 80

@@ -221,7 +221,7 @@ func TestContextEndsEveryWait(t *testing.T) {
 		t.Fatalf("reading the body after cancel: %v, want context.Canceled", err)
 	}
 	resp.Body.Close()
-	if n := len(tr.idle[hostPort(srv.ln.Addr().String())]); n != 0 {
+	if n := tr.idleCount(hostPort(srv.ln.Addr().String())); n != 0 {
 		t.Fatalf("%d idle connections after cancelled requests, want 0", n)
 	}
 }

@@ -85,7 +85,7 @@ func TestPostDeadline(t *testing.T) {
 	if !errors.Is(err, os.ErrDeadlineExceeded) || time.Since(start) > time.Second {
 		t.Fatalf("a response after its deadline: %v after %v, want os.ErrDeadlineExceeded at the deadline", err, time.Since(start))
 	}
-	if n := len(tr.idle[hostPort(srv.ln.Addr().String())]); n != 0 {
+	if n := tr.idleCount(hostPort(srv.ln.Addr().String())); n != 0 {
 		t.Fatalf("%d idle connections after a request past its deadline, want 0", n)
 	}
 	if got, err := postTo(t, ctx, tr, srv.url(), time.Now().Add(100*time.Millisecond)); got != "ok" || err != nil {
@@ -116,10 +116,10 @@ func TestWatchedContext(t *testing.T) {
 			t.Fatalf("request %d: %q %v", i, got, err)
 		}
 	}
-	idle := tr.idle[hostPort(srv.ln.Addr().String())]
-	if len(idle) != 1 {
-		t.Fatalf("%d idle connections, want 1", len(idle))
+	if n := tr.idleCount(hostPort(srv.ln.Addr().String())); n != 1 {
+		t.Fatalf("%d idle connections, want 1", n)
 	}
+	idle := *tr.idle[hostPort(srv.ln.Addr().String())]
 	cancel()
 	for wait := time.Now().Add(5 * time.Second); !idle[0].cancelled.Load(); time.Sleep(time.Millisecond) {
 		if time.Now().After(wait) {
