@@ -87,26 +87,26 @@ type batch struct {
 
 // hold keeps a read's values, adding the batch when it is full.
 func (r *Recorder) hold(v readValues) {
-	b := &r.batch
-	if b.reads == nil {
-		b.reads = make([]readValues, 0, batchLen)
-	}
-	b.reads = append(b.reads, v)
-	if len(b.reads) == batchLen {
+	if held(&r.batch.reads, v) {
 		r.flushReads()
 	}
 }
 
 // holdTurn keeps a turn's values, adding the batch when it is full.
 func (r *Recorder) holdTurn(v turnValues) {
-	b := &r.batch
-	if b.turns == nil {
-		b.turns = make([]turnValues, 0, batchLen)
-	}
-	b.turns = append(b.turns, v)
-	if len(b.turns) == batchLen {
+	if held(&r.batch.turns, v) {
 		r.flushTurns()
 	}
+}
+
+// held appends v to a batch's buf (made at batchLen on its first value)
+// and reports whether it is full.
+func held[T any](buf *[]T, v T) bool {
+	if *buf == nil {
+		*buf = make([]T, 0, batchLen)
+	}
+	*buf = append(*buf, v)
+	return len(*buf) == batchLen
 }
 
 // flush adds every value held to the histograms: call it before reading
