@@ -79,7 +79,7 @@ func TestReadDeadline(t *testing.T) {
 			tr.setEra(c.version, modern)
 			tr.sessionID = c.sid
 			s := &Session{t: tr, modern: modern, version: c.version, client: Implementation{Name: "readbench", Version: "test"}}
-			if h, _ := tr.lightPost(Request{method: protocol.MethodResourcesRead, read: &readSpec{}}); (h != nil) != c.light {
+			if h, _, _ := tr.lightPost(Request{method: protocol.MethodResourcesRead, read: &readSpec{}}); (h != nil) != c.light {
 				t.Fatalf("h1.Post %v, want %v", h != nil, c.light)
 			}
 

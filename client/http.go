@@ -199,15 +199,16 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 		req = req.acceptedOnce() // a request sent twice (its token refused) is accepted once
 	}
 	var resp *http.Response
-	var sid string
 	var tok auth.Token
 	var sent time.Time
 	var err error
-	if h, lines := t.lightPost(req); h != nil {
-		resp, sid, sent, err = t.sendPost(ctx, h, lines, req)
-	} else if req.read != nil && !req.read.deadline.IsZero() {
+	h, lines, sid := t.lightPost(req)
+	switch {
+	case h != nil:
+		resp, sent, err = t.sendPost(ctx, h, lines, sid, req)
+	case req.read != nil && !req.read.deadline.IsZero():
 		return t.callWithin(ctx, req)
-	} else {
+	default:
 		resp, sid, tok, sent, err = t.send(ctx, req)
 	}
 	if err != nil {

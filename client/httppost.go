@@ -59,18 +59,18 @@ func postLines(headers http.Header) []byte {
 var postHeads = sync.Pool{New: func() any { return new([]byte) }}
 
 // lightPost returns the h1 transport a read req can go out on as an
-// h1.Post, and its header lines in a buffer of postHeads; nil when it
-// must go as an http.Request (a header h1 would refuse: the http.Request
-// way then says so as ever).
-func (t *httpTransport) lightPost(req Request) (*h1.Transport, *[]byte) {
+// h1.Post, its header lines in a buffer of postHeads and the session id
+// they carry; nil when it must go as an http.Request (a header h1 would
+// refuse: the http.Request way then says so as ever).
+func (t *httpTransport) lightPost(req Request) (*h1.Transport, *[]byte, string) {
 	if req.method != protocol.MethodResourcesRead || req.read == nil || req.accepted != nil || t.auth != nil ||
 		t.fixed.lines == nil || t.fixed.target == nil || t.fixed.target.Scheme != "http" || t.fixed.target.User != nil ||
 		t.client.Jar != nil || t.client.Timeout != 0 {
-		return nil, nil
+		return nil, nil, ""
 	}
 	h, _ := t.client.Transport.(*h1.Transport)
 	if h == nil {
-		return nil, nil
+		return nil, nil, ""
 	}
 	sid, version, modern := t.state()
 	buf := postHeads.Get().(*[]byte)
@@ -81,41 +81,40 @@ func (t *httpTransport) lightPost(req Request) (*h1.Transport, *[]byte) {
 	if !ok {
 		*buf = lines[:0]
 		postHeads.Put(buf)
-		return nil, nil
+		return nil, nil, ""
 	}
-	return h, buf
+	return h, buf, sid
 }
 
 // sendPost is send for a read that goes as an h1.Post (lightPost), its
-// header lines in buf (given back here), its deadline the connection's.
-// A redirect is followed by the http.Client as in do, with the request
-// newRequest makes.
-func (t *httpTransport) sendPost(ctx context.Context, h *h1.Transport, buf *[]byte, req Request) (resp *http.Response, sid string, sent time.Time, err error) {
-	sid, _, _ = t.state()
+// header lines in buf (given back here) carrying session id sid, its
+// deadline the connection's. A redirect is followed by the http.Client
+// as in do, with the request newRequest makes.
+func (t *httpTransport) sendPost(ctx context.Context, h *h1.Transport, buf *[]byte, sid string, req Request) (resp *http.Response, sent time.Time, err error) {
 	lines := *buf
 	sent = time.Now()
 	resp, err = h.Post(ctx, &h1.Post{URL: t.fixed.target, Header: lines, Body: req.body, Deadline: req.read.deadline})
 	*buf = lines[:0]
 	postHeads.Put(buf)
 	if err != nil {
-		return nil, sid, sent, &url.Error{Op: "Post", URL: t.fixed.target.String(), Err: err} // as the client says it
+		return nil, sent, &url.Error{Op: "Post", URL: t.fixed.target.String(), Err: err} // as the client says it
 	}
 	switch resp.StatusCode {
 	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
 		hr, _, err := t.newRequest(ctx, req)
 		if err != nil {
 			resp.Body.Close()
-			return nil, sid, sent, err
+			return nil, sent, err
 		}
 		c := *t.client
 		c.Transport = &answeredOnce{resp: resp, rt: h}
 		withGetBody(hr)
 		if resp, err = c.Do(hr); err != nil {
-			return nil, sid, sent, err
+			return nil, sent, err
 		}
 	}
 	resp, err = refusedWithoutTokens(resp, req.method, t.headers.Get("Authorization") != "")
-	return resp, sid, sent, err
+	return resp, sent, err
 }
 
 // fixedHeaders is what every POST of a transport shares, made once: the
