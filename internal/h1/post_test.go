@@ -124,16 +124,7 @@ func TestPostResponsesShareTheConnectionsHeader(t *testing.T) {
 	}
 	srv := newRawServer(t, func(c net.Conn, br *bufio.Reader) {
 		for _, answer := range answers {
-			for {
-				l, err := br.ReadString('\n')
-				if err != nil {
-					return
-				}
-				if l == "\r\n" {
-					break
-				}
-			}
-			if _, err := io.ReadFull(br, make([]byte, 2)); err != nil {
+			if !readRequest(br) {
 				return
 			}
 			io.WriteString(c, answer)

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
-	"strings"
 	"testing"
 	"time"
 )
@@ -18,42 +18,19 @@ import (
 func okServer(t *testing.T) *rawServer {
 	return newRawServer(t, func(conn net.Conn, br *bufio.Reader) {
 		for {
-			line, err := br.ReadString('\n')
+			req, err := http.ReadRequest(br)
 			if err != nil {
 				return
 			}
-			if !readRequestRest(br) {
+			if _, err := io.Copy(io.Discard, req.Body); err != nil {
 				return
 			}
-			if _, q, ok := strings.Cut(strings.Fields(line)[1], "?wait="); ok {
-				d, _ := time.ParseDuration(q)
+			if d, err := time.ParseDuration(req.URL.Query().Get("wait")); err == nil {
 				time.Sleep(d)
 			}
 			io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
 		}
 	})
-}
-
-// readRequestRest reads a request's headers and Content-Length body once
-// its request line is read.
-func readRequestRest(br *bufio.Reader) bool {
-	n := 0
-	for {
-		l, err := br.ReadString('\n')
-		if err != nil {
-			return false
-		}
-		if l == "\r\n" {
-			break
-		}
-		if v, ok := strings.CutPrefix(strings.ToLower(l), "content-length: "); ok {
-			for _, c := range strings.TrimSpace(v) {
-				n = n*10 + int(c-'0')
-			}
-		}
-	}
-	_, err := io.CopyN(io.Discard, br, int64(n))
-	return err == nil
 }
 
 func postTo(t *testing.T, ctx context.Context, tr *Transport, rawURL string, deadline time.Time) (string, error) {
