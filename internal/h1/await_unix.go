@@ -90,15 +90,24 @@ func (w *waiter) Read(p []byte) (int, error) {
 	err := w.rc.Read(w.into)
 	n, rerr := w.n, w.rerr
 	w.buf, w.rerr = nil, nil
-	switch {
-	case err != nil:
-		return 0, &net.OpError{Op: "read", Net: "tcp", Err: err}
-	case rerr != nil:
-		return 0, &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", rerr)}
-	case n == 0:
-		return 0, io.EOF
+	if err := readErr(err, rerr, n); err != nil {
+		return 0, err
 	}
 	return n, nil
+}
+
+// readErr is the error of a read through rc: the poller's (a deadline,
+// a closed connection), the system call's, or io.EOF when nothing came.
+func readErr(err, rerr error, n int) error {
+	switch {
+	case err != nil:
+		return &net.OpError{Op: "read", Net: "tcp", Err: err}
+	case rerr != nil:
+		return &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", rerr)}
+	case n <= 0:
+		return io.EOF
+	}
+	return nil
 }
 
 // tryWrite is Write's callback of rc.Write: it writes until all of w.buf
@@ -146,15 +155,7 @@ func (w *waiter) awaitFirst() (*[bufSize]byte, int, error) {
 	err := w.rc.Read(w.read)
 	chunk, n, rerr := w.chunk, w.n, w.rerr
 	w.chunk, w.rerr = nil, nil
-	switch {
-	case err != nil:
-		err = &net.OpError{Op: "read", Net: "tcp", Err: err}
-	case rerr != nil:
-		err = &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", rerr)}
-	case n <= 0:
-		err = io.EOF
-	}
-	if err != nil {
+	if err := readErr(err, rerr, n); err != nil {
 		if chunk != nil {
 			chunks.Put(chunk)
 		}

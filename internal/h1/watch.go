@@ -27,10 +27,7 @@ func (c *conn) watch(ctx context.Context) bool {
 	if c.stopWatch != nil && !c.stopWatch() {
 		return false
 	}
-	c.stopWatch, c.watched = nil, nil
-	if c.cancelled.Load() {
-		return false
-	}
+	c.stopWatch, c.watched = nil, nil // stopped before it fired: cancelled is false
 	if done == nil {
 		return true // a context that never ends: nothing to watch
 	}
