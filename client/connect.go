@@ -42,6 +42,11 @@ type Dial struct {
 	// whether headers may go to one over plain http; checked before
 	// anything is started or resolved (see targets.CheckAim).
 	Aim targets.Aim
+	// NoKeepAlive sends every HTTP request with Connection: close on a
+	// connection of its own, as a client without keep-alive does (the
+	// workload's load.keep_alive: false), for servers fronted by something
+	// that closes connections anyway. Stdio ignores it.
+	NoKeepAlive bool
 	// MaxAnswer bounds each answer in bytes (0: targets.DefaultMaxAnswer); a
 	// bigger one ends its read with an ErrProtocol error.
 	MaxAnswer int64
@@ -130,10 +135,13 @@ func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 	case targets.HTTP:
 		ht := newHTTPTransport(tg.Address, expandHeaders(d.Headers), d.MaxAnswer)
 		ht.auth = newBearer(d.Auth)
+		if d.NoKeepAlive {
+			noKeepAlive(ht.client)
+		}
 		t = ht
 	case targets.SSE:
 		d.step("start")
-		t, err = startAuthorizedSSE(ctx, tg.Address, expandHeaders(d.Headers), newBearer(d.Auth), d.Late, d.MaxAnswer)
+		t, err = startAuthorizedSSE(ctx, tg.Address, expandHeaders(d.Headers), newBearer(d.Auth), d.Late, d.MaxAnswer, d.NoKeepAlive)
 		err = handshakeRefused(err)
 	case targets.Files:
 		return nil, 0, fmt.Errorf("target %s serves plain HTTP documents: it speaks no MCP (no JSON-RPC, no listing)", tg.Redacted())

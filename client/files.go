@@ -70,6 +70,9 @@ func ConnectDocuments(ctx context.Context, d Dial) (*Documents, time.Duration, e
 		return nil, 0, err
 	}
 	docs := &Documents{prefix: d.Target.Address, client: newHTTPClient(), headers: expandHeaders(d.Headers), maxAnswer: answerLimit(d.MaxAnswer)}
+	if d.NoKeepAlive {
+		noKeepAlive(docs.client)
+	}
 	limit := d.handshakeTimeout()
 	hctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
@@ -111,6 +114,9 @@ func (d *Documents) Process() (int, time.Duration, bool) { return 0, 0, false }
 // SimURIs reports whether the HEAD of the prefix carried
 // protocol.HeaderSimURIs: 1.
 func (d *Documents) SimURIs() bool { return d.simURIs }
+
+// Connections is what the target's HTTP connections did so far.
+func (d *Documents) Connections() (ConnStats, bool) { return connStats(d.client) }
 
 // Close drops the idle connections.
 func (d *Documents) Close() error {

@@ -21,6 +21,35 @@ func newHTTPClient() *http.Client {
 	return &http.Client{Transport: newHTTPRoundTripper(), CheckRedirect: sameOrigin}
 }
 
+// ConnStats is what a session's connections did: opened, reused, and why
+// they ended (h1.Stats says each count). A run reports it, so that
+// connection set-up is never measured as the server's latency unseen.
+type ConnStats = h1.Stats
+
+// connStats is what c's pool's connections did; ok is false for a client
+// newHTTPClient did not make.
+func connStats(c *http.Client) (ConnStats, bool) {
+	h, ok := c.Transport.(*h1.Transport)
+	if !ok {
+		return ConnStats{}, false
+	}
+	return h.Stats(), true
+}
+
+// noKeepAlive makes c's pool send every request with Connection: close
+// and close its connection after it (Dial.NoKeepAlive). Called before c
+// carries any request.
+func noKeepAlive(c *http.Client) {
+	h, ok := c.Transport.(*h1.Transport)
+	if !ok {
+		return
+	}
+	h.DisableKeepAlives = true
+	if l, ok := h.Fallback.(*lazyTransport); ok {
+		l.noKeepAlive = true
+	}
+}
+
 // newHTTPRoundTripper is one session's connection pool, tuned for
 // measuring a server: plain http goes through h1, which does each
 // request's I/O on the reading goroutine (a load generator must cost less
@@ -32,8 +61,9 @@ func newHTTPRoundTripper() *h1.Transport {
 		DialContext:    dial,
 		MaxIdlePerHost: 1024,
 		IdleTimeout:    90 * time.Second,
-		Fallback: &lazyTransport{make: func() *http.Transport {
+		Fallback: &lazyTransport{make: func(noKeepAlive bool) *http.Transport {
 			return &http.Transport{
+				DisableKeepAlives:   noKeepAlive,
 				Proxy:               nil, // a benchmark measures the server, not a proxy
 				DialContext:         dial,
 				TLSHandshakeTimeout: 10 * time.Second,
@@ -51,16 +81,17 @@ func newHTTPRoundTripper() *h1.Transport {
 // first request: a session over plain http (thousands of them in one run)
 // never pays for a net/http Transport it does not use.
 type lazyTransport struct {
-	make func() *http.Transport
-	mu   sync.Mutex
-	t    *http.Transport
+	make        func(noKeepAlive bool) *http.Transport
+	noKeepAlive bool // set before the first request (noKeepAlive)
+	mu          sync.Mutex
+	t           *http.Transport
 }
 
 func (l *lazyTransport) get(create bool) *http.Transport {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.t == nil && create {
-		l.t = l.make()
+		l.t = l.make(l.noKeepAlive)
 	}
 	return l.t
 }

@@ -45,6 +45,9 @@ type Conn interface {
 	// sim: URI (protocol.CapabilitySimURIs, protocol.HeaderSimURIs), so
 	// that mime+size classes can be synthesized instead of discovered.
 	SimURIs() bool
+	// Connections is what the connection's HTTP pool did so far; ok is
+	// false for a target that has no pool (stdio).
+	Connections() (st ConnStats, ok bool)
 	Close() error
 }
 

@@ -26,6 +26,18 @@ func (s *Session) SimURIs() bool { return s.simURIs }
 // applicable.
 func (s *Session) Capabilities() Capabilities { return s.caps }
 
+// Connections is what the session's HTTP connections did so far (opened,
+// reused, why they ended); ok is false over stdio, which has none.
+func (s *Session) Connections() (ConnStats, bool) {
+	switch t := s.t.(type) {
+	case *httpTransport:
+		return connStats(t.client)
+	case *sseTransport:
+		return connStats(t.client)
+	}
+	return ConnStats{}, false
+}
+
 // ProtocolVersion is the version the session speaks.
 func (s *Session) ProtocolVersion() string { return s.version }
 

@@ -129,8 +129,10 @@ func (r *runner) release(sl *slot, l *live) {
 }
 
 // retire closes a replaced session in the background (a stdio child may
-// take a while to exit); closeSessions waits for it.
+// take a while to exit); closeSessions waits for it. What its connections
+// did is kept for the run's count (connections).
 func (r *runner) retire(c client.Conn) {
+	r.pool.add(c)
 	r.closing.Add(1)
 	go func() {
 		defer r.closing.Done()

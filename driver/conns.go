@@ -191,6 +191,7 @@ func (r *runner) open(ctx context.Context, step func(string), rec *stats.Recorde
 		Embedded: r.o.EmbeddedCommand, Stderr: r.o.Stderr, Client: r.o.Client,
 		Aim:       targets.Aim{AllowHosts: r.w.AllowHosts, InsecureCredentials: r.w.InsecureCredentials},
 		MaxAnswer: r.w.Turn.MaxAnswer, HandshakeTimeout: limit, HandshakeSetBy: setBy, Step: step,
+		NoKeepAlive: r.w.Load.NoKeepAlive,
 	})
 	if err != nil {
 		return nil, err
@@ -217,4 +218,41 @@ func costPIDs(sessions []client.Conn, serverPID int) []int {
 		pids = append(pids, serverPID)
 	}
 	return pids
+}
+
+// connTally adds up what the run's sessions' HTTP connections did
+// (client.Conn.Connections): a replaced session's as it is retired, the
+// sessions still open at the end (total).
+type connTally struct {
+	mu  sync.Mutex
+	sum client.ConnStats
+	any bool // a session had HTTP connections
+}
+
+// add counts what c's connections did.
+func (t *connTally) add(c client.Conn) {
+	st, ok := c.Connections()
+	if !ok {
+		return
+	}
+	t.mu.Lock()
+	t.sum.Add(st)
+	t.any = true
+	t.mu.Unlock()
+}
+
+// total is the run's count, the slots' current sessions added; nil when
+// no session had HTTP connections (stdio).
+func (t *connTally) total(slots []*slot) *client.ConnStats {
+	for _, sl := range slots {
+		sl.mu.Lock()
+		c := sl.cur.conn
+		sl.mu.Unlock()
+		t.add(c)
+	}
+	if !t.any {
+		return nil
+	}
+	sum := t.sum
+	return &sum
 }

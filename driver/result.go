@@ -42,8 +42,22 @@ func (r *Measurements) meta(tool results.Tool) results.Meta {
 		AskedRate: r.AskedRate, Measured: r.Measured,
 		LateObservable: r.LateObservable, LateWatch: r.LateWatch, AuthLost: r.AuthLost,
 		Cost: r.Cost, GeneratorPeakRSS: r.GeneratorPeakRSS, GeneratorCPU: r.GeneratorCPU, CPUPressure: r.CPUPressure,
-		Digests: resultDigests(r.Digests), Sessions: r.Sessions.result(),
+		Digests: resultDigests(r.Digests), Sessions: r.Sessions.result(), Connections: r.connections(),
 		Segment: results.Segment{K: r.Segment.K, N: r.Segment.N, Barrier: barrierRecord(r.Barrier)},
+	}
+}
+
+// connections is what the run's HTTP connections did, in the result's
+// form (nil: none).
+func (r *Measurements) connections() *results.Connections {
+	c := r.Connections
+	if c == nil {
+		return nil
+	}
+	return &results.Connections{
+		KeepAlive: !r.Workload.Load.NoKeepAlive,
+		Opened:    c.Opened, Requests: c.Requests, Reused: c.Reused, PeakOpen: c.Peak,
+		ClosedByCut: c.ClosedByCut, ClosedByServer: c.ClosedByServer, ClosedByClient: c.ClosedByClient,
 	}
 }
 

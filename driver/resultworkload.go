@@ -60,6 +60,7 @@ func resolveLoad(l workload.Load) results.LoadSpec {
 		Stages:       make([]results.StageSpec, 0, len(l.Stages)),
 		MaxInFlight:  l.MaxInFlight,
 		SessionTurns: l.SessionTurns, SessionLifetime: l.SessionLifetime.String(),
+		KeepAlive: new(!l.NoKeepAlive),
 	}
 	if l.Rate.PerSecond > 0 || l.Rate.Text != "" {
 		r.Rate, r.RatePerS = l.Rate.String(), l.Rate.PerSecond

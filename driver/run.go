@@ -152,6 +152,9 @@ type Measurements struct {
 	// Sessions is how connecting went (asked, connected, failed and why)
 	// and, with churn, how many sessions were opened and replaced.
 	Sessions SessionCounts
+	// Connections is what the sessions' HTTP connections did over the
+	// run (warmup included); nil for a target without them (stdio).
+	Connections *client.ConnStats
 }
 
 // Context causes, so a cancelled read can tell a deadline from a timeout.
@@ -230,6 +233,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	rep.Run, rep.Warmup = r.measured.Phase(), r.warmup.Phase()
 	rep.Sessions = r.sessions
 	rep.Sessions.Opened, rep.Sessions.Replaced, rep.Sessions.ReplaceFailed = r.opened.Load(), r.replaced.Load(), r.replaceFailed.Load()
+	rep.Connections = r.pool.total(r.slots)
 	rep.GeneratorPeakRSS, _ = servercost.SelfPeakRSS()
 	rep.Digests = r.digests.snapshot()
 	r.finishAuth(rep)
@@ -275,6 +279,7 @@ type runner struct {
 	reads     atomic.Int64
 	errs      atomic.Int64
 	abandoned atomic.Int64            // reads given up on (deadline or timeout): a late answer may follow
+	pool      connTally               // what the sessions' HTTP connections did
 	authLost  authWatch               // unauthorized reads: did the run lose its authorization?
 	late      atomic.Pointer[lateCtx] // see lateContext
 }
@@ -377,7 +382,7 @@ func (r *runner) closedLoop(ctx context.Context, start time.Time) (partial bool)
 // scheduler as it goes.
 func (r *runner) launch(ctx context.Context, i uint64, intended time.Time, isWarm bool) {
 	if limit := int64(r.w.Load.MaxInFlight); limit > 0 && r.inFlight.Load() >= limit {
-		r.dropTurn(r.recorder(isWarm), intended, r.plan.Turn(i))
+		r.dropTurn(r.recorder(isWarm), intended, time.Time{}, r.plan.Turn(i)) // at max_in_flight, on time
 		return
 	}
 	r.inFlight.Add(1)

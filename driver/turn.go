@@ -16,6 +16,12 @@ import (
 // read is sent. A read the generator could not send before its turn's
 // deadline passed is dropped — never sent, so never cancelled or timed —
 // and a turn none of whose reads could be sent is a dropped turn.
+//
+// Both are a read's own deadline (client.ReadSpec.Deadline), whichever
+// comes first, with its cause: no context per turn. Over plain http that
+// deadline is the connection's, at no cost per read; and a turn's end
+// costs its connections nothing (a context per turn, ended as the turn
+// ended, would also end the idle connections that watched it).
 
 // runTurn issues a turn's reads in parallel on one session, waits for
 // them, and cancels the stragglers at the deadline, counted from the
@@ -26,9 +32,8 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	rec := r.recorder(isWarm)
 	var one [1]workload.Attachment // a turn of one read: its attachment on the stack
 	atts := r.plan.AppendTurn(one[:0], i)
-	d := r.w.Turn.Deadline
-	if d > 0 && !time.Now().Before(intended.Add(d)) {
-		r.dropTurn(rec, intended, atts) // the generator got here after the deadline
+	if now := time.Now(); r.pastDeadline(intended, now) {
+		r.dropTurn(rec, intended, now, atts) // the generator got here after the deadline
 		return
 	}
 	rec.Schedule(len(atts))
@@ -39,11 +44,7 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	started := time.Now()
 
 	// A late answer to any read of the turn is recorded in its phase.
-	tctx, cancel := r.lateContext(ctx, rec), context.CancelFunc(func() {})
-	if d > 0 {
-		tctx, cancel = context.WithDeadlineCause(tctx, intended.Add(d), errDeadline)
-	}
-	defer cancel()
+	tctx := r.lateContext(ctx, rec)
 	if len(atts) == 1 {
 		// A turn of one read: on the turn's goroutine, its outcome and
 		// end on the stack (the slices below escape to the goroutines).
@@ -67,6 +68,23 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	outcomes[last], ends[last] = r.doRead(tctx, s, intended, atts[last], rec)
 	wg.Wait()
 	rec.Turn(r.turnSample(intended, started, outcomes, ends))
+}
+
+// pastDeadline reports whether a turn intended at intended is past its
+// deadline at now (never without a deadline).
+func (r *runner) pastDeadline(intended, now time.Time) bool {
+	d := r.w.Turn.Deadline
+	return d > 0 && !now.Before(intended.Add(d))
+}
+
+// readDeadline is when a read sent at send ends, and why: its timeout,
+// or its turn's deadline when that comes first.
+func (r *runner) readDeadline(intended, send time.Time) (time.Time, error) {
+	at := send.Add(r.w.Turn.ReadTimeout)
+	if d := r.w.Turn.Deadline; d > 0 && intended.Add(d).Before(at) {
+		return intended.Add(d), errDeadline
+	}
+	return at, errReadTimeout
 }
 
 // lateCtx is a run context with late answers recorded in a recorder.
@@ -138,11 +156,18 @@ func (r *runner) turnLimit() time.Duration {
 // dropTurn records a turn that never started: its reads are scheduled and
 // dropped, and the turn counts as a dropped (failed) turn in every turn
 // figure, at its limit — never left out, which would compute the turn tail
-// and the advice on the turns that happened to run.
-func (r *runner) dropTurn(rec *stats.Recorder, intended time.Time, atts []workload.Attachment) {
+// and the advice on the turns that happened to run. A turn dropped at now
+// because its deadline had passed (now is zero for one dropped at
+// max_in_flight, on time) was that late: its reads carry the lateness as
+// their scheduling lag (docs/measurement.md, scheduling lag).
+func (r *runner) dropTurn(rec *stats.Recorder, intended, now time.Time, atts []workload.Attachment) {
 	rec.Schedule(len(atts))
+	var lag time.Duration
+	if !now.IsZero() {
+		lag = now.Sub(intended)
+	}
 	for _, a := range atts {
-		rec.Read(stats.ReadSample{Class: a.Class, Outcome: stats.Dropped, End: intended})
+		rec.Read(stats.ReadSample{Class: a.Class, Outcome: stats.Dropped, End: intended, Lag: lag})
 	}
 	rec.Turn(stats.TurnSample{End: stats.TurnDropped, Latency: r.turnLimit(), LowerBound: true, Intended: intended, Reads: len(atts)})
 	r.reads.Add(int64(len(atts)))
@@ -156,20 +181,21 @@ func (r *runner) dropTurn(rec *stats.Recorder, intended time.Time, atts []worklo
 func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, att workload.Attachment, rec *stats.Recorder) (stats.Outcome, time.Time) {
 	sample := stats.ReadSample{Class: att.Class}
 	send := time.Now()
-	if tctx.Err() != nil && errors.Is(context.Cause(tctx), errDeadline) {
-		// The deadline passed before this read could be sent.
+	sample.Lag = send.Sub(intended)
+	if r.pastDeadline(intended, send) {
+		// The deadline passed before this read could be sent: dropped,
+		// and that late.
 		sample.Outcome, sample.End = stats.Dropped, send
 		return r.record(rec, sample, att)
 	}
-	sample.Sent, sample.Lag = true, send.Sub(intended)
+	sample.Sent = true
 	sample.FirstOnSession = s.claimFirst()
 	sample.Fresh = r.fresh.fresh(att.URI, send)
 	digest := r.digests.want(att.URI)
-	// The timeout runs from send (a deadline of the read, not a context of
-	// its own: plain http puts it on the connection, at no cost per read).
+	deadline, cause := r.readDeadline(intended, send)
 	a, err := s.conn.ReadDocument(tctx, att.URI, client.ReadSpec{
 		Chunk: r.chunkOf(att), MaxBytes: r.w.Turn.MaxAnswer, Digest: digest,
-		Deadline: send.Add(r.w.Turn.ReadTimeout), DeadlineCause: errReadTimeout,
+		Deadline: deadline, DeadlineCause: cause,
 	})
 	now := a.Done // an answer's end is what answered returns: no clock read for it
 	if err != nil || now.IsZero() {

@@ -212,7 +212,7 @@ func (o *phaseObserver) ObserveRead(s stats.ReadSample) {
 	if s.Answered {
 		o.service[s.Class].Observe(s.Service.Seconds())
 	}
-	if s.Sent {
+	if s.Lagged() {
 		o.lag.Observe(s.Lag.Seconds())
 	}
 	if s.WireBytes > 0 {

@@ -51,6 +51,9 @@ type Meta struct {
 	AuthLost string
 	// Sessions is how the run's sessions connected and churned.
 	Sessions Sessions
+	// Connections is what the sessions' HTTP connections did (nil: the
+	// target has none); Build derives its share and churn line.
+	Connections *Connections
 }
 
 // Build makes the result document of a run: w is the workload as the
@@ -114,6 +117,9 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 	}
 	if r.Sessions.Errors == nil {
 		r.Sessions.Errors = []SessionError{}
+	}
+	if m.Connections != nil {
+		r.Connections = m.Connections.withChurn()
 	}
 	r.Target.Address = targets.RedactURLs(r.Target.Address)
 	var err error

@@ -31,6 +31,9 @@ func workloadDifferences(a, b Workload) []string {
 	diff("load.arrival", la.Arrival, lb.Arrival)
 	diff("load.stages", la.Stages, lb.Stages)
 	diff("load.max_in_flight", la.MaxInFlight, lb.MaxInFlight)
+	if la.KeepAlive != nil && lb.KeepAlive != nil {
+		diff("load.keep_alive", *la.KeepAlive, *lb.KeepAlive)
+	}
 	diff("turn", a.Turn, b.Turn)
 	byName := func(w Workload) map[string]MixClass {
 		m := map[string]MixClass{}

@@ -57,6 +57,9 @@ type Result struct {
 	Handshake Latency  `json:"handshake"`
 	FirstRead Latency  `json:"first_read"`
 	Sessions  Sessions `json:"sessions"`
+	// Connections is what the run's HTTP connections did: opened, reused,
+	// and who closed them (connections.go); null over stdio. Added in v1.
+	Connections *Connections `json:"connections"`
 	// Chunk is the latency of each part of every ranged fetch (a class
 	// with ranged: {chunk}), its own send to its last byte; the read
 	// blocks hold the whole fetch. Empty (count 0) without ranged classes.

@@ -12,8 +12,9 @@ import (
 // kept apart because they mean different things to the reader:
 //
 //   - saturation: readbench could not keep the schedule. It sent nothing,
-//     scheduled materially fewer turns than asked, dropped sends itself, or
-//     fell further behind second after second. The load the run describes
+//     scheduled materially fewer turns than asked, dropped sends itself
+//     (reached turns only past their deadline), or fell further behind
+//     second after second. The load the run describes
 //     is not the load the server got, so the figures answer another
 //     question than the one asked.
 //   - jitter: readbench kept the schedule, late by a bounded amount that
@@ -48,6 +49,11 @@ const (
 	// drops are in the outcomes and the error rate, and the advice
 	// reports them apart.
 	MaxDroppedShare = 0.05
+	// MaxLateDropShare is the share of scheduled reads readbench may reach
+	// only past their turn's deadline (and drop) before the turn tail is
+	// its own lateness: at 1% the turn p99 is such a turn's, recorded at
+	// the deadline although the server never saw it.
+	MaxLateDropShare = 0.01
 	// MinTrendSeconds is how many measured seconds with sends a trend of
 	// the lag needs: fewer cannot tell growth from one slow second.
 	MinTrendSeconds = 6
@@ -62,6 +68,11 @@ type GeneratorFinding struct {
 	Saturated                                     bool
 	Why                                           []string
 	NothingSent, Unscheduled, Dropped, LagGrowing bool
+	// LateDropped says that readbench reached at least MaxLateDropShare
+	// of the reads only past their turn's deadline (the lag block counts
+	// them: docs/measurement.md, scheduling lag); like Dropped, it leaves
+	// the figures of the turns that ran sound.
+	LateDropped bool
 	// JitterP50Ms and JitterP99Ms are the lag's estimated part of the read
 	// p50 and p99: read less service time at that quantile, at most the
 	// lag's own quantile, never below 0. LagShare is the larger share of
@@ -109,12 +120,18 @@ func judgeGenerator(r *Result) GeneratorFinding {
 		why("dropped %s of %s scheduled reads itself (%s turns dropped at max_in_flight %d or past their deadline before the send)",
 			numfmt.Count(dropped), numfmt.Count(t.Scheduled), numfmt.Count(t.TurnEnds.Dropped), r.Workload.Load.MaxInFlight)
 	}
+	// Reads dropped late are in the lag block but were never sent.
+	if late := r.Lag.Count - sent; !f.NothingSent && late > 0 && float64(late) >= MaxLateDropShare*float64(t.Scheduled) {
+		f.LateDropped = true
+		why("reached %s of %s scheduled reads only past their turn's deadline and dropped them (lag p99 %s, max %s): the turn tail is readbench's lateness, not the server's",
+			numfmt.Count(late), numfmt.Count(t.Scheduled), numfmt.Ms(r.Lag.P99Ms), numfmt.Ms(r.Lag.MaxMs))
+	}
 	if from, to, ok := lagTrend(r); ok {
 		f.LagGrowing = true
 		why("fell further behind over the run (largest scheduling lag per second %s at the start, %s at the end)",
 			numfmt.Ms(from), numfmt.Ms(to))
 	}
-	f.Saturated = f.NothingSent || f.Unscheduled || f.Dropped || f.LagGrowing
+	f.Saturated = f.NothingSent || f.Unscheduled || f.Dropped || f.LateDropped || f.LagGrowing
 
 	f.JitterP50Ms = lagPart(r.Read.P50Ms, r.Service.P50Ms, r.Lag.P50Ms)
 	f.JitterP99Ms = lagPart(r.Read.P99Ms, r.Service.P99Ms, r.Lag.P99Ms)

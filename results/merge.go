@@ -70,10 +70,12 @@ func Merge(in []MergeInput) (*Result, error) {
 	}
 	cpuKnown := true
 	var sessions []Sessions
+	var conns []*Connections
 	for _, s := range in {
 		sessions = append(sessions, s.Result.Sessions)
+		conns = append(conns, s.Result.Connections)
 	}
-	m.Sessions = mergeSessions(sessions)
+	m.Sessions, m.Connections = mergeSessions(sessions), mergeConnections(conns)
 	for _, s := range in {
 		r := s.Result
 		meas, wu, err := runsOf(r)

@@ -57,6 +57,9 @@ type LoadSpec struct {
 	// none). Added in v1.
 	SessionTurns    int    `json:"session_turns"`
 	SessionLifetime string `json:"session_lifetime"`
+	// KeepAlive is load.keep_alive: whether a finished read's connection
+	// was reused (null in a result written before v1 had the key).
+	KeepAlive *bool `json:"keep_alive"`
 }
 
 // Closed reports whether the load kept a fixed number of turns in flight

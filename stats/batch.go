@@ -36,7 +36,7 @@ const (
 	inReadOK                         // ReadOK: answered ok
 	inService                        // Service: answered
 	inTTFB                           // TTFB: answered with a first byte timed
-	inLag                            // Lag: sent
+	inLag                            // Lag: sent, or dropped late
 	inFirstUsable                    // the class's FirstUsable: a first usable byte timed
 )
 
@@ -60,7 +60,7 @@ func valuesOf(s *ReadSample) readValues {
 			v.ttfb = micros(s.TTFB)
 		}
 	}
-	if s.Sent {
+	if s.Lagged() {
 		v.in |= inLag
 		v.lag = micros(s.Lag)
 	}

@@ -60,7 +60,7 @@ func TestRecorderBatchIsDirect(t *testing.T) {
 				want.TTFB.Record(s.TTFB)
 			}
 		}
-		if s.Sent {
+		if s.Sent || s.Lag > 0 { // sent, or dropped late
 			want.Lag.Record(s.Lag)
 		}
 		if s.FirstUsable > 0 {

@@ -22,7 +22,10 @@ type ReadSample struct {
 	TTFB       time.Duration // actual send → first byte; 0 when unknown
 	// Sent is true when the read was handed to the transport (every
 	// outcome but dropped); Lag is then the scheduling lag, from the
-	// intended start to that moment: the generator's own delay.
+	// intended start to that moment: the generator's own delay. A read
+	// dropped because its turn's deadline passed before the generator got
+	// to it has a Lag too (how late it was then, at least the deadline):
+	// the generator's lateness, which the lag figures must not leave out.
 	Sent bool
 	Lag  time.Duration
 	// Bytes of the answer (see ByteCounts).
@@ -55,6 +58,10 @@ type ReadSample struct {
 	// recorded in FirstRead too (what a new host's first read costs).
 	FirstOnSession bool
 }
+
+// Lagged reports whether the read's Lag counts in the lag figures: a read
+// sent, or one dropped late (see Lag).
+func (s *ReadSample) Lagged() bool { return s.Sent || s.Lag > 0 }
 
 // CacheHints summarise the freshness hints of a class's answers: how many
 // carried one, their range, and their scope, so a host knows what it may
@@ -204,8 +211,10 @@ type Phase struct {
 	// Chunk is every part of every ranged fetch, its send → last byte: a
 	// ranged read's own latency is the whole fetch (Read).
 	Chunk *Histogram
-	// Lag is the scheduling lag of every read sent: intended start → the
-	// moment the generator handed it to the transport.
+	// Lag is the scheduling lag of every read sent (intended start → the
+	// moment the generator handed it to the transport) and of every read
+	// dropped because the generator got to it past its turn's deadline
+	// (intended start → that moment).
 	Lag  *Histogram
 	Turn *Histogram
 	// Handshake is how long opening each session took, its connect start

@@ -35,9 +35,9 @@ type SecondStats struct {
 	// that finished in this second, cut ones at their cut (MergeTimelines).
 	P50, P99 time.Duration
 	// LagMax is the largest scheduling lag of the reads sent in this
-	// second (by when they finished): a generator that fell behind and
-	// caught up shows here even when the second's achieved rate looks
-	// right.
+	// second (by when they finished) and of those dropped in it past
+	// their deadline: a generator that fell behind and caught up shows
+	// here even when the second's achieved rate looks right.
 	LagMax time.Duration
 	// Latency is the histogram of an open second; LatencyHDR the encoding
 	// of a closed one (Histogram.Encode). At most one of them is set.
@@ -142,7 +142,7 @@ func (r *Recorder) recordTimelineRead(s *ReadSample, v *readValues) {
 				r.tl.closeBefore(before)
 			}
 		}
-		if s.Sent {
+		if s.Lagged() {
 			sec.LagMax = max(sec.LagMax, s.Lag)
 		}
 	}

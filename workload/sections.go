@@ -155,6 +155,11 @@ func loadSection() section[Load] {
 		set("min_sessions", whole[int](1, MaxSessions), func(l *Load) *int { return &l.MinSessions }),
 		set("session_turns", whole[int](1, math.MaxInt32), func(l *Load) *int { return &l.SessionTurns }),
 		set("session_lifetime", positiveDuration, func(l *Load) *time.Duration { return &l.SessionLifetime }),
+		{"keep_alive", func(p *parser, l *Load, v *yaml.Node, path string) error {
+			keep, err := p.boolean(v, path)
+			l.NoKeepAlive = err == nil && !keep
+			return err
+		}},
 	}
 }
 

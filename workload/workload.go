@@ -106,6 +106,12 @@ type Load struct {
 	// blocks.
 	SessionTurns    int
 	SessionLifetime time.Duration
+	// NoKeepAlive is `keep_alive: false`: every read on a connection of
+	// its own, closed after it (Connection: close), as a client without
+	// keep-alive, or behind a proxy that closes connections, meets the
+	// server. The default (false here, keep_alive: true) is a real
+	// client's pool: a finished read's connection is reused.
+	NoKeepAlive bool
 }
 
 // Churn reports whether sessions are replaced during the run.

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -31,6 +32,7 @@ type conn struct {
 	// (watch.go), unregistered when the connection is closed.
 	cancelled atomic.Bool
 	onCancel  func()
+	fired     sync.WaitGroup  // one per registration: Done when onCancel ran, or will not
 	watched   <-chan struct{} // the Done of the context watched; nil: none
 	stopWatch func() bool     // unregisters onCancel; nil when nothing is watched
 	deadline  time.Time       // set on nc (setDeadline)
@@ -53,25 +55,26 @@ var aLongTimeAgo = time.Unix(1, 0)
 // A Post (p, req nil) is written from its own lines.
 func (c *conn) roundTrip(ctx context.Context, req *http.Request, p *Post, body *reqBody) (*http.Response, error) {
 	fail := func(err error) (*http.Response, error) {
-		c.close()
+		c.close(failedBy(err, c.cancelled.Load()))
 		c.dropReader()
 		return nil, err
 	}
 	var deadline time.Time
+	closeAfter := c.t.DisableKeepAlives // the request says Connection: close
 	if p != nil {
 		deadline = p.Deadline
+	} else {
+		closeAfter = closeAfter || req.Close
 	}
 	if err := c.setDeadline(deadline); err != nil {
 		return fail(fmt.Errorf("%w: %w", errNothingWritten, err))
 	}
 	c.out.n = 0
 	bw := getWriter(&c.out)
-	closeAfter := false // the request says Connection: close
 	if p != nil {
-		writePostHead(bw, p, len(body.bytes()))
+		writePostHead(bw, p, len(body.bytes()), closeAfter)
 	} else {
-		writeHead(bw, req, len(body.bytes()))
-		closeAfter = req.Close
+		writeHead(bw, req, len(body.bytes()), closeAfter)
 	}
 	bw.Write(body.bytes())
 	err := bw.Flush()
@@ -94,7 +97,10 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, p *Post, body *
 	if pr, n := plainHead(c.br, req, &c.heads); pr != nil {
 		c.lim.left = -1
 		b := &pr.body // new, zero: its fields set one by one (a composite value is a bulk write barrier)
-		b.c, b.cancelled, b.ctx, b.keep, b.first = c, &c.cancelled, ctx, !closeAfter, first
+		b.c, b.cancelled, b.ctx, b.first = c, &c.cancelled, ctx, first
+		if closeAfter {
+			b.closeBy = closedByClient
+		}
 		b.rc, b.length = &b.length, lengthBody{br: c.br, n: n}
 		if n == 0 {
 			b.rc, b.empty = http.NoBody, true
@@ -119,8 +125,14 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, p *Post, body *
 		}
 	}
 	c.lim.left = -1
-	keep := !resp.Close && !closeAfter && resp.StatusCode != http.StatusSwitchingProtocols
-	resp.Body = &bodyReader{rc: resp.Body, c: c, cancelled: &c.cancelled, ctx: ctx, keep: keep, empty: resp.Body == http.NoBody, first: first}
+	rb := &bodyReader{rc: resp.Body, c: c, cancelled: &c.cancelled, ctx: ctx, empty: resp.Body == http.NoBody, first: first}
+	switch {
+	case closeAfter:
+		rb.closeBy = closedByClient
+	case resp.Close || resp.StatusCode == http.StatusSwitchingProtocols:
+		rb.closeBy = closedByServer
+	}
+	resp.Body = rb
 	return resp, nil
 }
 
@@ -139,7 +151,7 @@ func (c *countWriter) Write(p []byte) (int, error) {
 
 // writeHead writes a request's line and headers (checked beforehand by
 // checkHead); the body, of n bytes, follows with Content-Length.
-func writeHead(w *bufio.Writer, req *http.Request, n int) {
+func writeHead(w *bufio.Writer, req *http.Request, n int, closeAfter bool) {
 	w.WriteString(req.Method)
 	w.WriteByte(' ')
 	writeRequestURI(w, req.URL)
@@ -174,7 +186,7 @@ func writeHead(w *bufio.Writer, req *http.Request, n int) {
 		w.Write(strconv.AppendInt(w.AvailableBuffer(), int64(n), 10))
 		w.WriteString("\r\n")
 	}
-	if req.Close {
+	if closeAfter {
 		w.WriteString("Connection: close\r\n")
 	}
 	w.WriteString("\r\n")
@@ -260,11 +272,14 @@ type bodyReader struct {
 	c         *conn
 	cancelled *atomic.Bool
 	ctx       context.Context
-	keep      bool // the connection may carry another request
-	empty     bool // the response has no body (1xx, 204, 304, HEAD, Content-Length: 0)
-	done      bool // the connection is released
-	first     time.Time
-	length    lengthBody // rc of a response simpleHead read
+	// closeBy is who ends the connection after this response (the
+	// request or the response said Connection: close); closedQuietly
+	// when it may carry another request.
+	closeBy closeReason
+	empty   bool // the response has no body (1xx, 204, 304, HEAD, Content-Length: 0)
+	done    bool // the connection is released
+	first   time.Time
+	length  lengthBody // rc of a response simpleHead read
 }
 
 // FirstByte is when the first byte of the response whose Body is body
@@ -292,9 +307,9 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 	}
 	switch {
 	case err == io.EOF:
-		b.release(true)
+		b.release(nil)
 	case err != nil:
-		b.release(false)
+		b.release(err)
 		if b.cancelled.Load() {
 			err = b.ctx.Err()
 		}
@@ -302,22 +317,39 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// errClosedEarly is a body closed before its end: its reader stopped.
+var errClosedEarly = errors.New("h1: body closed before its end")
+
 func (b *bodyReader) Close() error {
 	if !b.done {
-		b.release(b.empty)
+		if b.empty {
+			b.release(nil)
+		} else {
+			b.release(errClosedEarly)
+		}
 	}
 	return nil
 }
 
-// release ends the response: the connection is pooled when its whole
-// response was read and nothing else arrived, closed otherwise.
-func (b *bodyReader) release(complete bool) {
+// release ends the response, whole (err nil) or not: the connection is
+// pooled when its whole response was read, nothing else arrived and
+// neither side said close; closed otherwise, and why counted.
+func (b *bodyReader) release(err error) {
 	b.done = true
-	if !b.cancelled.Load() && complete && b.keep && b.c.br.Buffered() == 0 && len(b.c.lim.first) == 0 {
+	why := b.closeBy
+	switch {
+	case b.cancelled.Load():
+		why = closedByCut
+	case err != nil:
+		why = failedBy(err, false)
+	case b.c.br.Buffered() != 0 || len(b.c.lim.first) != 0:
+		why = closedByServer // bytes past the response's end
+	}
+	if why == closedQuietly {
 		b.c.dropReader()
 		b.c.t.put(b.c)
 		return
 	}
-	b.c.close()
+	b.c.close(why)
 	b.c.dropReader()
 }

@@ -78,6 +78,7 @@ func (t *Transport) Post(ctx context.Context, p *Post) (*http.Response, error) {
 // of the pool, once more on a new connection when a reused one failed
 // before any byte left (see RoundTrip).
 func (t *Transport) exchange(ctx context.Context, key string, req *http.Request, p *Post, body *reqBody) (*http.Response, error) {
+	t.count.requests.Add(1)
 	for attempt := 0; ; attempt++ {
 		c, err := t.get(ctx, key)
 		if err != nil {
@@ -102,13 +103,16 @@ func (t *Transport) exchange(ctx context.Context, key string, req *http.Request,
 
 // writePostHead writes p's request line and headers; the body, of n
 // bytes, follows with Content-Length.
-func writePostHead(w *bufio.Writer, p *Post, n int) {
+func writePostHead(w *bufio.Writer, p *Post, n int, closeAfter bool) {
 	w.WriteString("POST ")
 	writeRequestURI(w, p.URL)
 	w.WriteString(" HTTP/1.1\r\nHost: ")
 	w.WriteString(p.URL.Host)
 	w.WriteString("\r\n")
 	w.Write(p.Header)
+	if closeAfter {
+		w.WriteString("Connection: close\r\n")
+	}
 	w.WriteString("Content-Length: ")
 	w.Write(strconv.AppendInt(w.AvailableBuffer(), int64(n), 10))
 	w.WriteString("\r\n\r\n")

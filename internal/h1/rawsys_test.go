@@ -90,5 +90,5 @@ func TestWriteToAClosedServer(t *testing.T) {
 	if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, syscall.ECONNRESET) {
 		t.Fatalf("writing to a closed server: %v, want EPIPE or ECONNRESET", err)
 	}
-	c.close()
+	c.close(closedByClient)
 }

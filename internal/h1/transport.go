@@ -69,9 +69,15 @@ type Transport struct {
 	// MaxIdlePerHost and IdleTimeout bound the idle pool (0: the defaults).
 	MaxIdlePerHost int
 	IdleTimeout    time.Duration
+	// DisableKeepAlives sends every request with Connection: close and
+	// closes its connection after it, as a client without keep-alive
+	// does (net/http's Transport.DisableKeepAlives; set the fallback's
+	// own too).
+	DisableKeepAlives bool
 
-	mu   sync.Mutex
-	idle map[string]*[]*conn // by host:port, most recently used last (a pointer: one lookup per put or take)
+	mu    sync.Mutex
+	idle  map[string]*[]*conn // by host:port, most recently used last (a pointer: one lookup per put or take)
+	count counters            // Stats
 }
 
 // RoundTrip sends req and returns its response, whose Body must be read to
@@ -84,7 +90,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			closeBody(req)
 			return nil, fmt.Errorf("h1: unsupported scheme in %v", req.URL)
 		}
-		return t.Fallback.RoundTrip(req)
+		return t.fallback(req)
 	}
 	ctx := req.Context()
 	if err := checkHead(req); err != nil {
@@ -107,7 +113,7 @@ func (t *Transport) CloseIdleConnections() {
 	t.mu.Unlock()
 	for _, cs := range idle {
 		for _, c := range *cs {
-			c.close()
+			c.close(closedQuietly)
 		}
 	}
 	if f, ok := t.Fallback.(interface{ CloseIdleConnections() }); ok {
@@ -118,17 +124,26 @@ func (t *Transport) CloseIdleConnections() {
 // get takes the most recently used idle connection to key, or dials one.
 // A connection idle for long is probed first (probeAfter).
 func (t *Transport) get(ctx context.Context, key string) (*conn, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err // the pool's connections stay for the next request
+	}
 	now := time.Now() // one clock read for the idle checks
 	for {
 		c := t.takeIdle(key, now)
 		if c == nil {
 			break
 		}
-		if (now.Sub(c.idleSince) < probeAfter || alive(c.nc)) && c.watch(ctx) {
-			c.reused = true
-			return c, nil
+		if now.Sub(c.idleSince) >= probeAfter && !alive(c.nc) {
+			c.close(closedByServer) // closed (or written to) while idle
+			continue
 		}
-		c.close()
+		if !c.watch(ctx) {
+			c.close(closedByCut) // ctx ended just now
+			return nil, ctx.Err()
+		}
+		c.reused = true
+		t.count.reused.Add(1)
+		return c, nil
 	}
 	dial := t.DialContext
 	if dial == nil {
@@ -139,10 +154,11 @@ func (t *Transport) get(ctx context.Context, key string) (*conn, error) {
 		return nil, err
 	}
 	c := &conn{t: t, key: key, nc: nc, raw: newWaiter(nc)}
+	t.count.dialled()
 	c.lim = limitReader{r: c.raw.reader(nc), left: -1}
 	c.out = countWriter{w: c.raw.writer(nc)}
 	if !c.watch(ctx) {
-		c.close()
+		c.close(closedByCut)
 		return nil, ctx.Err()
 	}
 	return c, nil
@@ -167,7 +183,7 @@ func (t *Transport) takeIdle(key string, now time.Time) *conn {
 		if now.Sub(c.idleSince) < timeout {
 			return c
 		}
-		c.close()
+		c.close(closedByClient)
 	}
 	return nil
 }
@@ -194,7 +210,7 @@ func (t *Transport) put(c *conn) {
 	}
 	t.mu.Unlock()
 	if c != nil {
-		c.close()
+		c.close(closedByClient) // the pool is full
 	}
 }
 
