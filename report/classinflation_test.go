@@ -32,7 +32,7 @@ func TestClassInflationDash(t *testing.T) {
 					f = append(f, c)
 				}
 			}
-			if len(f) == 8 && f[0] == class && strings.HasSuffix(f[3], "%") {
+			if len(f) == len(bytesHeader) && f[0] == class && strings.HasSuffix(f[3], "%") {
 				return f
 			}
 		}

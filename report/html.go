@@ -192,8 +192,7 @@ func resultSections(r *results.Result, suffix string, pair *timelineScale) ([]ht
 
 	by := sec("bytes", "Classes: reads and bytes")
 	tot := r.Totals
-	by.Notes = []string{fmt.Sprintf("Wire %s, disk %s; inflation = wire / disk.",
-		bytesPerS(tot.WireMBPerS), bytesPerS(tot.DiskMBPerS))}
+	by.Notes = []string{capitalized(bytesTitle(tot)) + ". " + capitalized(bytesNote) + "."}
 	by.Tables = []htmlTable{bytesHTMLTable(r)}
 	cats := classNames(r)
 	by.Charts = []template.HTML{inflationChart(r, "inflation"+suffix)}
@@ -251,14 +250,11 @@ func latencyHTMLTable(r *results.Result) htmlTable {
 }
 
 func bytesHTMLTable(r *results.Result) htmlTable {
-	t := htmlTable{Class: "bytes", Left: 2, Header: []string{"class", "mime", "reads", "errors", "wire", "disk", "base64", "inflation"}}
+	t := htmlTable{Class: "bytes", Left: 2, Header: bytesHeader}
 	for _, c := range r.Classes {
-		t.Rows = append(t.Rows, bytesRow(c.Class, c.MIME, c.Reads, c.Errors, c.WireBytes, c.DiskBytes, c.Base64Bytes, c.Inflation))
+		t.Rows = append(t.Rows, classBytesRow(c))
 	}
-	tot := r.Totals
-	all := bytesRow("all reads", "", sumOutcomes(tot.Outcomes), tot.Errors, tot.WireBytes, tot.DiskBytes, tot.Base64Bytes, tot.Inflation)
-	all[1] = ""
-	t.Rows = append(t.Rows, all)
+	t.Rows = append(t.Rows, totalBytesRow(r.Totals))
 	return t
 }
 

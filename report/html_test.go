@@ -157,8 +157,7 @@ func TestHTMLSectionsSayWhatTheTableSays(t *testing.T) {
 				want = append(want, cells(latencyRow(row.name, row.l), 1))
 			}
 			for _, cl := range c.r.Classes {
-				want = append(want, cells(bytesRow(cl.Class, cl.MIME, cl.Reads, cl.Errors, cl.WireBytes,
-					cl.DiskBytes, cl.Base64Bytes, cl.Inflation), 2))
+				want = append(want, cells(classBytesRow(cl), 2))
 			}
 			for _, row := range outcomesHTMLTable(c.r).Rows {
 				want = append(want, cells(row, 1))

@@ -95,18 +95,17 @@ func mdLatency(b *bytes.Buffer, r *results.Result) {
 
 func mdBytes(b *bytes.Buffer, r *results.Result) {
 	tot := r.Totals
-	fmt.Fprintf(b, "### Reads and bytes\n\nWire %s, disk %s; inflation = wire / disk.\n\n",
-		bytesPerS(tot.WireMBPerS), bytesPerS(tot.DiskMBPerS))
+	fmt.Fprintf(b, "### Reads and bytes\n\n%s. %s.\n\n", mdEscape(capitalized(bytesTitle(tot))), mdEscape(capitalized(bytesNote)))
 	rows := [][]string{}
 	for _, c := range r.Classes {
-		row := bytesRow(c.Class, c.MIME, c.Reads, c.Errors, c.WireBytes, c.DiskBytes, c.Base64Bytes, c.Inflation)
+		row := classBytesRow(c)
 		row[0], row[1] = mdEscape(c.Class), mdEscape(orDash(c.MIME))
 		rows = append(rows, row)
 	}
-	all := bytesRow("", "", sumOutcomes(tot.Outcomes), tot.Errors, tot.WireBytes, tot.DiskBytes, tot.Base64Bytes, tot.Inflation)
-	all[0], all[1] = "**all reads**", ""
+	all := totalBytesRow(tot)
+	all[0] = "**all reads**"
 	rows = append(rows, all)
-	mdTable(b, "llrrrrrr", []string{"class", "mime", "reads", "errors", "wire", "disk", "base64", "inflation"}, rows)
+	mdTable(b, "llrrrrrrr", bytesHeader, rows)
 }
 
 func mdOutcomes(b *bytes.Buffer, r *results.Result) {
@@ -141,6 +140,9 @@ func mdTurns(b *bytes.Buffer, r *results.Result) {
 	}
 	if ignored != "" {
 		fmt.Fprintf(b, "\n- **ignored**: %s", mdEscape(ignored))
+	}
+	if c := connectionsText(r.Connections); c != "" {
+		fmt.Fprintf(b, "\n- **connections**: %s", mdEscape(c))
 	}
 	fmt.Fprintf(b, "\n- **shape**: %s\n", mdEscape(shapeText(r.Shape)))
 	if wu := r.Warmup; wu.Scheduled > 0 || wu.Turns > 0 {

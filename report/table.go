@@ -65,7 +65,15 @@ func writeHeader(w io.Writer, r *results.Result) {
 	writeSummary(w, r)
 	fmt.Fprintln(w)
 	for _, f := range headerFields(r) {
-		line(w, f[0], "%s", f[1])
+		text := f[1]
+		if f[0] == "churn" { // a sentence, not a figure: wrapped to the report's width
+			text = wrapText(text, 100-len("churn      "))
+		}
+		label := f[0]
+		for _, l := range strings.Split(text, "\n") {
+			line(w, label, "%s", l)
+			label = "" // a continuation
+		}
 	}
 }
 
@@ -99,6 +107,9 @@ func headerFields(r *results.Result) [][2]string {
 	}
 	if s := sessionsText(r); s != "" {
 		fields = append(fields, [2]string{"sessions", s})
+	}
+	if s := churnText(r.Connections); s != "" {
+		fields = append(fields, [2]string{"churn", s})
 	}
 	switch {
 	case r.Segment.N > 1:
@@ -143,26 +154,46 @@ func newTable(w io.Writer, left int, header ...string) *tablewriter.Table {
 	return t
 }
 
-func bytesRow(name, mime string, reads, errs, wire, disk, b64 int64, infl *float64) []string {
+// bytesHeader and bytesNote head the bytes table of every format: wire is
+// every read's, "not ok" the part of it of reads that did not end ok,
+// which inflation leaves out (an error answer is all envelope).
+var bytesHeader = []string{"class", "mime", "reads", "errors", "wire", "not ok", "disk", "base64", "inflation"}
+
+const bytesNote = "not ok: the wire bytes of error answers and cut reads, a real cost left out of inflation"
+
+// bytesTitle is the rates line over the bytes table.
+func bytesTitle(tot results.Totals) string {
+	return fmt.Sprintf("wire %s, disk %s; inflation = ok answers' wire / disk", bytesPerS(tot.WireMBPerS), bytesPerS(tot.DiskMBPerS))
+}
+
+func bytesRow(name, mime string, reads, errs, wire, errWire, disk, b64 int64, infl *float64) []string {
 	return []string{clip(name), clip(orDash(mime)), numfmt.Count(reads), numfmt.Percent(errs, reads),
-		numfmt.Bytes(wire), numfmt.Bytes(disk), numfmt.Bytes(b64), numfmt.Opt(infl, numfmt.Ratio)}
+		numfmt.Bytes(wire), numfmt.Bytes(errWire), numfmt.Bytes(disk), numfmt.Bytes(b64), numfmt.Opt(infl, numfmt.Ratio)}
+}
+
+// classBytesRow and totalBytesRow are the rows of a class and of all reads.
+func classBytesRow(c results.Class) []string {
+	return bytesRow(c.Class, c.MIME, c.Reads, c.Errors, c.WireBytes, c.ErrorWire, c.DiskBytes, c.Base64Bytes, c.Inflation)
+}
+
+// totalBytesRow counts all reads, so that the column adds up even when
+// the identity is broken (the outcomes table shows scheduled beside it).
+func totalBytesRow(tot results.Totals) []string {
+	all := bytesRow("all reads", "", sumOutcomes(tot.Outcomes), tot.Errors, tot.WireBytes, tot.ErrorWire, tot.DiskBytes, tot.Base64Bytes, tot.Inflation)
+	all[1] = ""
+	return all
 }
 
 func bytesTable(w io.Writer, r *results.Result) error {
 	tot := r.Totals
-	fmt.Fprintf(w, "reads and bytes (wire %s, disk %s; inflation = wire / disk)\n",
-		bytesPerS(tot.WireMBPerS), bytesPerS(tot.DiskMBPerS))
-	t := newTable(w, 2, "class", "mime", "reads", "errors", "wire", "disk", "base64", "inflation")
+	fmt.Fprintf(w, "reads and bytes (%s)\n%s\n", bytesTitle(tot), bytesNote)
+	t := newTable(w, 2, bytesHeader...)
 	for _, c := range r.Classes {
-		row := bytesRow(c.Class, c.MIME, c.Reads, c.Errors, c.WireBytes, c.DiskBytes, c.Base64Bytes, c.Inflation)
-		if err := t.Append(row); err != nil {
+		if err := t.Append(classBytesRow(c)); err != nil {
 			return err
 		}
 	}
-	// All reads counted, so that the column adds up even when the
-	// identity is broken (the outcomes table shows scheduled beside it).
-	all := bytesRow("all reads", "", sumOutcomes(tot.Outcomes), tot.Errors, tot.WireBytes, tot.DiskBytes, tot.Base64Bytes, tot.Inflation)
-	all[1] = ""
+	all := totalBytesRow(tot)
 	if err := t.Append(all); err != nil {
 		return err
 	}
@@ -231,7 +262,7 @@ func footerFields(r *results.Result) [][2]string {
 		numfmt.Count(e.Complete), numfmt.Count(e.Cut), numfmt.Count(e.Failed), numfmt.Count(e.Dropped))
 	cancelled, late, ignored := cancellationText(r.Cancellation)
 	add("cancelled", "%s", cancelled)
-	for _, l := range [][2]string{{"late", late}, {"ignored", ignored}} {
+	for _, l := range [][2]string{{"late", late}, {"ignored", ignored}, {"conns", connectionsText(r.Connections)}} {
 		if l[1] == "" {
 			continue
 		}
@@ -322,8 +353,8 @@ func sumOutcomes(m map[string]int64) int64 {
 // blobs, near 1 + 0 + a little for text.
 func inflationText(classes []results.Class) string {
 	var wire, disk, enc, env int64
-	for _, c := range classes {
-		wire, disk, enc, env = wire+c.WireBytes, disk+c.DiskBytes, enc+c.EncodingBytes, env+c.EnvelopeBytes
+	for _, c := range classes { // the ok answers': what inflation is over
+		wire, disk, enc, env = wire+c.WireBytes-c.ErrorWire, disk+c.DiskBytes, enc+c.EncodingBytes, env+c.EnvelopeBytes
 	}
 	if disk == 0 {
 		return "no bytes read"

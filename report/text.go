@@ -196,3 +196,12 @@ func cancellationText(c results.Cancellation) (cancelled, late, ignored string) 
 	}
 	return numfmt.Count(c.Cancelled) + " reads", late, ignored
 }
+
+// capitalized is s with its first letter upper case, for a phrase the
+// table prints in a line of its own and the other formats as a sentence.
+func capitalized(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}

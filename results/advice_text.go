@@ -54,45 +54,39 @@ func adviceReasoning(a stats.Advice) []string {
 		say("No deadline or timeout is recommended: figures readbench could not drive as asked say nothing of the server.")
 		return out
 	}
+	if a.Unfounded {
+		say("%s", unfoundedText(a))
+		return out
+	}
 	tail, p99, most := "read", a.ReadP99, a.ReadMax
 	if a.OnService {
 		tail, p99, most = "service", a.ServiceP99, a.ServiceMax
 	}
-	if a.Reads == 0 {
-		say("No read answered: there is no read tail to size a timeout on.")
-	} else {
-		say("Timeout %s = max(%d x %s p99 %s, %d x %s max %s, %s), rounded up: it separates slow "+
-			"from never, so it sits far above the read tail; near it, it would fail healthy reads.",
-			dur(a.Timeout), stats.TimeoutOverP99, tail, dur(p99), stats.TimeoutOverMax, tail, dur(most),
-			dur(stats.MinTimeout))
-		if a.FewReads {
-			out = append(out, fewSamples("read", a.Reads))
-		}
+	// From here on at least stats.MinAdviceReads reads answered with a document.
+	say("Timeout %s = max(%d x %s p99 %s, %d x %s max %s, %s), rounded up: it separates slow "+
+		"from never, so it sits far above the read tail; near it, it would fail healthy reads.",
+		dur(a.Timeout), stats.TimeoutOverP99, tail, dur(p99), stats.TimeoutOverMax, tail, dur(most),
+		dur(stats.MinTimeout))
+	if a.FewReads {
+		out = append(out, fewSamples("read", a.Reads))
 	}
-
 	if a.Turns == 0 {
 		say("No turn finished: there is no turn tail to size a deadline on.")
 		return out
 	}
 	n := a.Parallel
-	if a.Reads > 0 {
-		say("%d parallel reads: P(turn <= d) = P(read <= d)^%d, so the read p99 (%s) is the turn's p%s "+
-			"(0.99^%d) and the turn p99 is the read p%s (0.99^(1/%d)) = %s; measured turn p99 %s.",
-			n, n, dur(a.ReadP99), numfmt.Percentile(a.ReadP99AsTurnQuantile), n,
-			numfmt.Percentile(a.TurnP99AsReadQuantile), n, dur(a.TurnP99FromReads), dur(a.TurnP99))
-	}
+	say("%d parallel reads: P(turn <= d) = P(read <= d)^%d, so the read p99 (%s) is the turn's p%s "+
+		"(0.99^%d) and the turn p99 is the read p%s (0.99^(1/%d)) = %s; measured turn p99 %s.",
+		n, n, dur(a.ReadP99), numfmt.Percentile(a.ReadP99AsTurnQuantile), n,
+		numfmt.Percentile(a.TurnP99AsReadQuantile), n, dur(a.TurnP99FromReads), dur(a.TurnP99))
 	if a.DeadlineIsFloor {
 		say("%s of the turns that started were cut at %s: the turn p99 is at least that and its true value unknown, "+
 			"so the deadline below is a floor; rerun with a longer one to measure the tail.",
 			numfmt.Share(a.CutShare), dur(dl))
 	}
-	if a.Reads > 0 {
-		say("Deadline %s = %d x the turn tail %s, rounded up; never the read median %s: all %d reads "+
-			"beat it only 0.5^%d = %s of the time.",
-			dur(a.Deadline), stats.DeadlineHeadway, dur(a.Tail), dur(a.ReadP50), n, n, numfmt.Share(a.AllBeatMedian))
-	} else { // no read median to set against it: not "the read median 0"
-		say("Deadline %s = %d x the turn tail %s, rounded up.", dur(a.Deadline), stats.DeadlineHeadway, dur(a.Tail))
-	}
+	say("Deadline %s = %d x the turn tail %s, rounded up; never the read median %s: all %d reads "+
+		"beat it only 0.5^%d = %s of the time.",
+		dur(a.Deadline), stats.DeadlineHeadway, dur(a.Tail), dur(a.ReadP50), n, n, numfmt.Share(a.AllBeatMedian))
 	if a.FewTurns {
 		out = append(out, fewSamples("turn", a.Turns))
 	}
@@ -148,4 +142,18 @@ func limit(d time.Duration) string {
 		return "none"
 	}
 	return dur(d)
+}
+
+// unfoundedText says why nothing was recommended when too few reads were
+// answered with a document: limits are sized on documents served, never
+// on errors (often fast: a deadline sized on them is sized on how quickly
+// the server says no).
+func unfoundedText(a stats.Advice) string {
+	if a.Reads < stats.MinAdviceReads && 2*a.Reads >= a.Judged {
+		return fmt.Sprintf("No deadline or timeout is recommended: only %s reads were answered with a document, "+
+			"fewer than the %d a read tail needs; run longer.", numfmt.Count(a.Reads), stats.MinAdviceReads)
+	}
+	return fmt.Sprintf("No deadline or timeout is recommended: only %s of the %s reads sent (expected errors aside) were answered "+
+		"with a document; limits are sized on documents served, never on errors. See the outcomes for what failed.",
+		numfmt.Count(a.Reads), numfmt.Count(a.Judged))
 }

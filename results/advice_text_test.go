@@ -64,17 +64,41 @@ func TestAdviceReasoning(t *testing.T) {
 			want: []string{"10 x read max 2.00s", "1 parallel reads"},
 		},
 		{
-			name: "every read cancelled: the deadline from the turns, no read median quoted",
+			name: "every read cancelled: nothing recommended from turns that served no document",
 			in: stats.AdviceInput{
-				Read: adviceHist(), Turn: adviceHist(20, 100*ms), Turns: 20, Cut: 20, Cancelled: 40,
+				Read: adviceHist(), Turn: adviceHist(20, 100*ms), Turns: 20, Cut: 20, Cancelled: 40, Sent: 40,
 				Parallel: 2, Deadline: 100 * ms, ReadTimeout: 5 * time.Second,
 			},
-			want: []string{"Deadline 200ms = 2 x the turn tail 100ms, rounded up.", "No read answered"},
+			want: []string{"No deadline or timeout is recommended: only 0 of the 40 reads sent (expected errors aside) were answered with a document"},
+		},
+		{
+			name: "every read failed fast (no resources/read): nothing recommended, the count said",
+			in: stats.AdviceInput{
+				Read: adviceHist(), Turn: adviceHist(500, 2*ms), Turns: 500, Sent: 2000,
+				Parallel: 4, Deadline: 800 * ms, ReadTimeout: 5 * time.Second,
+			},
+			want: []string{"only 0 of the 2,000 reads sent", "never on errors"},
+		},
+		{
+			name: "most reads not found: nothing recommended from the few documents",
+			in: stats.AdviceInput{
+				Read: adviceHist(120, 15*ms), Turn: adviceHist(720, 3*ms), Turns: 720, Sent: 2880, Expected: 0,
+				Parallel: 4, Deadline: 800 * ms, ReadTimeout: 5 * time.Second,
+			},
+			want: []string{"only 120 of the 2,880 reads sent"},
+		},
+		{
+			name: "a short run: too few documents for a tail",
+			in: stats.AdviceInput{
+				Read: adviceHist(52, 15*ms), Turn: adviceHist(13, 20*ms), Turns: 13, Sent: 52,
+				Parallel: 4, Deadline: 800 * ms, ReadTimeout: 5 * time.Second,
+			},
+			want: []string{"only 52 reads were answered with a document, fewer than the 100 a read tail needs"},
 		},
 		{
 			name: "no samples: says so, and no NaN",
 			in:   stats.AdviceInput{Deadline: 800 * ms, ReadTimeout: 5 * time.Second, Parallel: 4},
-			want: []string{"No read answered", "No turn finished"},
+			want: []string{"No deadline or timeout is recommended: only 0 reads"},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {

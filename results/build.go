@@ -128,7 +128,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 		h   *stats.Histogram
 	}{
 		{&r.Read, measured.Read}, {&r.ReadOK, measured.ReadOK}, {&r.Lag, measured.Lag},
-		{&r.Service, measured.Service}, {&r.TTFB, measured.TTFB}, {&r.Chunk, measured.Chunk},
+		{&r.Service, measured.Service}, {&r.ServiceOK, measured.ServiceOK}, {&r.TTFB, measured.TTFB}, {&r.Chunk, measured.Chunk},
 		{&r.Turn, measured.Turn}, {&r.Cancellation.CancelToLateMs, measured.Cancel.CancelToLate},
 		{&r.Handshake, measured.Handshake}, {&r.FirstRead, measured.FirstRead},
 	}
@@ -211,10 +211,11 @@ func advice(p policy, run *stats.Phase, g GeneratorFinding, maxInFlight int) Adv
 	// Dropped turns, recorded at the deadline like cut ones, are passed
 	// apart: readbench dropped them, the deadline did not cut them.
 	a := stats.Advise(stats.AdviceInput{
-		Turn: run.Turn, Read: run.ReadOK, Service: run.Service,
+		Turn: run.Turn, Read: run.ReadOK, Service: run.ServiceOK,
 		Turns: run.Turns, Cut: run.TurnEndCount(stats.TurnCut), Dropped: run.TurnEndCount(stats.TurnDropped),
 		MaxInFlight: maxInFlight,
 		Timeouts:    run.Outcomes[stats.Timeout], Cancelled: run.Outcomes[stats.Cancelled],
+		Sent: run.Outcomes.Total() - run.Outcomes[stats.Dropped], Expected: run.Outcomes[stats.ExpectedError],
 		Parallel: p.parallel,
 		Deadline: p.deadline, ReadTimeout: p.readTimeout,
 		OnService: g.Material, Noisy: g.Noisy(),
@@ -251,7 +252,8 @@ func totals(m Meta, run *stats.Phase) Totals {
 		ReadsPerS: perS(float64(sent)),
 		TurnsPerS: perS(float64(started)),
 		WireBytes: run.WireBytes,
-		DiskBytes: run.DiskBytes,
+		ErrorWire: run.WireBytes - run.OK.WireBytes,
+		DiskBytes: run.OK.DiskBytes,
 		Turns:     run.Turns,
 		TurnEnds: TurnEnds{
 			Complete: run.TurnEndCount(stats.TurnComplete),
@@ -263,10 +265,10 @@ func totals(m Meta, run *stats.Phase) Totals {
 		ErrorRate:    quotient(float64(errs), float64(run.Scheduled), nil),
 		AskedRate:    finite(m.AskedRate),
 		AchievedRate: perS(float64(started)),
-		Base64Bytes:  run.Base64Bytes,
-		Inflation:    quotient(float64(run.WireBytes), float64(run.DiskBytes), nil),
+		Base64Bytes:  run.OK.Base64Bytes,
+		Inflation:    quotient(float64(run.OK.WireBytes), float64(run.OK.DiskBytes), nil),
 		WireMBPerS:   perS(float64(run.WireBytes) / 1e6),
-		DiskMBPerS:   perS(float64(run.DiskBytes) / 1e6),
+		DiskMBPerS:   perS(float64(run.OK.DiskBytes) / 1e6),
 		IdentityOK:   stats.CheckIdentity(run.Scheduled, &run.Outcomes) == nil,
 		MeasuredS:    max(secs, 0),
 	}
@@ -323,7 +325,8 @@ func class(c *stats.ClassStats) (Class, error) {
 	if err != nil {
 		return Class{}, err
 	}
-	enc, env := inflationSplit(c.WireBytes, c.DiskBytes, c.Base64Bytes)
+	ok := c.OK // inflation is the documents' (ok answers'), never the error answers' envelopes
+	enc, env := inflationSplit(ok.WireBytes, ok.DiskBytes, ok.Base64Bytes)
 	return Class{
 		Chunk: chunk, FirstUsable: usable,
 		Class:         c.Name,
@@ -333,10 +336,11 @@ func class(c *stats.ClassStats) (Class, error) {
 		Outcomes:      c.Outcomes.Map(),
 		Latency:       l,
 		WireBytes:     c.WireBytes,
-		DiskBytes:     c.DiskBytes,
-		Base64Bytes:   c.Base64Bytes,
-		Inflation:     quotient(float64(c.WireBytes), float64(c.DiskBytes), nil),
-		EncodingBytes: enc, EnvelopeBytes: env, Base64Padding: c.Base64Padding,
+		ErrorWire:     c.WireBytes - ok.WireBytes,
+		DiskBytes:     ok.DiskBytes,
+		Base64Bytes:   ok.Base64Bytes,
+		Inflation:     quotient(float64(ok.WireBytes), float64(ok.DiskBytes), nil),
+		EncodingBytes: enc, EnvelopeBytes: env, Base64Padding: ok.Base64Padding,
 		Cache: Cache{
 			Hinted: c.Cache.Hinted, MinTTLMs: millis(c.Cache.MinTTL), MaxTTLMs: millis(c.Cache.MaxTTL),
 			Public: c.Cache.Public, Private: c.Cache.Private,

@@ -96,12 +96,13 @@ func TestBuildFigures(t *testing.T) {
 	if tot.Errors != 10 || is(tot.ErrorRate) != 10.0/420 {
 		t.Errorf("errors %d rate %v: timeouts and drops count, expected errors do not", tot.Errors, deref(tot.ErrorRate))
 	}
-	wire := int64(300*mdWire + 100*pngWire + 10*180)
+	okWire := int64(300*mdWire + 100*pngWire)
+	wire := okWire + 10*180 // the expected errors' answers: on the wire, not in inflation
 	disk := int64(300*mdDisk + 100*pngDisk)
-	if tot.WireBytes != wire || tot.DiskBytes != disk || tot.Base64Bytes != 100*pngB64 {
-		t.Errorf("bytes %d/%d/%d", tot.WireBytes, tot.DiskBytes, tot.Base64Bytes)
+	if tot.WireBytes != wire || tot.ErrorWire != 10*180 || tot.DiskBytes != disk || tot.Base64Bytes != 100*pngB64 {
+		t.Errorf("bytes %d (not ok %d)/%d/%d", tot.WireBytes, tot.ErrorWire, tot.DiskBytes, tot.Base64Bytes)
 	}
-	if tot.Inflation == nil || *tot.Inflation != float64(wire)/float64(disk) || is(tot.WireMBPerS) != float64(wire)/1e6/10 {
+	if tot.Inflation == nil || *tot.Inflation != float64(okWire)/float64(disk) || is(tot.WireMBPerS) != float64(wire)/1e6/10 {
 		t.Errorf("inflation %v, wire MB/s %v", numfmt.Opt(tot.Inflation, numfmt.Ratio), deref(tot.WireMBPerS))
 	}
 	if tot.TurnEnds != (TurnEnds{Complete: 100, Cut: 3, Failed: 2}) || tot.Turns != 105 {

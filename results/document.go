@@ -46,6 +46,10 @@ type Result struct {
 	// Service is actual send to last byte: beside Read it shows how much
 	// of the latency was the generator falling behind.
 	Service Latency `json:"service"`
+	// ServiceOK is service time of the ok answers alone: what a timeout
+	// sized on service time is sized on (documents, never fast errors).
+	// Added in v1; empty (count 0) in a result written before it.
+	ServiceOK Latency `json:"service_ok"`
 	// TTFB is actual send to first byte: server think time without the
 	// transfer, which dominates large blobs.
 	TTFB Latency `json:"ttfb"`
@@ -114,8 +118,9 @@ type Totals struct {
 	Outcomes     map[string]int64 `json:"outcomes"`    // every outcome name, zeros too
 	ReadsPerS    *float64         `json:"reads_per_s"` // null, as every rate, when measured_s is 0
 	TurnsPerS    *float64         `json:"turns_per_s"`
-	WireBytes    int64            `json:"wire_bytes"`
-	DiskBytes    int64            `json:"disk_bytes"`
+	WireBytes    int64            `json:"wire_bytes"`       // every read's: the wire's real cost
+	ErrorWire    int64            `json:"error_wire_bytes"` // of wire_bytes, the reads that did not end ok (added in v1)
+	DiskBytes    int64            `json:"disk_bytes"`       // ok answers' decoded bytes
 	Turns        int64            `json:"turns"`
 	TurnEnds     TurnEnds         `json:"turn_ends"`
 	Errors       int64            `json:"errors"`
@@ -123,7 +128,7 @@ type Totals struct {
 	AskedRate    float64          `json:"asked_rate"`    // turns/s asked; 0 for the closed model
 	AchievedRate *float64         `json:"achieved_rate"` // turns/s that started (= TurnsPerS): dropped turns are not achieved
 	Base64Bytes  int64            `json:"base64_bytes"`
-	Inflation    *float64         `json:"inflation"` // wire/disk, null when nothing was decoded
+	Inflation    *float64         `json:"inflation"` // ok answers' wire/disk, null when nothing was decoded
 	WireMBPerS   *float64         `json:"wire_mb_per_s"`
 	DiskMBPerS   *float64         `json:"disk_mb_per_s"`
 	// IdentityOK is scheduled = sum of outcomes. A false here means reads
@@ -181,13 +186,21 @@ type Class struct {
 	Errors   int64            `json:"errors"`
 	Outcomes map[string]int64 `json:"outcomes"`
 	Latency
+	// WireBytes is every read's wire bytes (the wire's real cost);
+	// ErrorWire, of those, the bytes of reads that did not end ok (error
+	// answers, the part of cut reads that arrived), reported apart: the
+	// rest, the ok answers', are what inflation is over. DiskBytes and
+	// Base64Bytes are the ok answers' (the documents). ErrorWire was added
+	// in v1: a result without it counted every read's bytes in inflation.
 	WireBytes   int64    `json:"wire_bytes"`
+	ErrorWire   int64    `json:"error_wire_bytes"`
 	DiskBytes   int64    `json:"disk_bytes"`
 	Base64Bytes int64    `json:"base64_bytes"`
-	Inflation   *float64 `json:"inflation"` // wire/disk, null when disk is 0
-	// The inflation split: EncodingBytes is what base64 adds (a quarter of
-	// the base64 characters, exact up to padding), EnvelopeBytes the rest
-	// of the wire bytes above disk (JSON framing, field names, escaping).
+	Inflation   *float64 `json:"inflation"` // ok answers' wire/disk, null when disk is 0
+	// The inflation split, over ok answers: EncodingBytes is what base64
+	// adds (a quarter of the base64 characters, exact up to padding),
+	// EnvelopeBytes the rest of the wire bytes above disk (JSON framing,
+	// field names, escaping).
 	EncodingBytes int64 `json:"encoding_bytes"`
 	Base64Padding int64 `json:"base64_padding"` // '=' characters: base64 is exactly 4·ceil(n/3) per blob
 	EnvelopeBytes int64 `json:"envelope_bytes"`

@@ -89,7 +89,7 @@ func fixtureRun(troubled bool) *stats.Phase {
 	}
 	if troubled {
 		rec.Schedule(8)
-		read(7, 1, stats.Cancelled, false, 0, 0, 0, 0) // one of the 8 is never counted
+		read(7, 1, stats.Cancelled, false, 0, 4096, 3072, 4096) // one of the 8 is never counted; the start of each answer arrived
 		rec.LateAnswer(pngWire, 30*time.Millisecond)
 		rec.Late(stats.LateSample{WireBytes: pngWire, AfterCancel: 250 * time.Millisecond, Ignored: true, Allowance: 25 * time.Millisecond})
 		rec.Shape(stats.Shape{MIMEMismatch: 3, URIRewritten: 1})
@@ -124,10 +124,13 @@ func fixtureMeta(partial bool) Meta {
 		AskedRate: 50,
 		Measured:  10 * time.Second,
 	}
+	m.Connections = &Connections{KeepAlive: true, Opened: 4, Requests: 430, Reused: 426, PeakOpen: 4}
 	if !partial {
 		m.GeneratorPeakRSS, m.GeneratorCPU = 40<<20, 1234*time.Millisecond
 	}
 	if partial {
+		// the server closed most connections after its answer
+		m.Connections = &Connections{KeepAlive: true, Opened: 300, Requests: 430, Reused: 130, PeakOpen: 8, ClosedByCut: 7, ClosedByServer: 289}
 		m.Target.Address, m.Target.Transport = "sse+https://bench:"+secretPassword+"@staging.example.com/sse", "sse"
 		m.LateObservable, m.LateWatch = true, 250*time.Millisecond
 	}

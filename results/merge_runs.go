@@ -31,7 +31,7 @@ func runsOf(r *Result) (measured, warmup *stats.Phase, err error) {
 		dst **stats.Histogram
 		l   Latency
 	}{
-		{&m.Read, r.Read}, {&m.ReadOK, r.ReadOK}, {&m.Service, r.Service}, {&m.TTFB, r.TTFB},
+		{&m.Read, r.Read}, {&m.ReadOK, r.ReadOK}, {&m.Service, r.Service}, {&m.ServiceOK, r.ServiceOK}, {&m.TTFB, r.TTFB},
 		{&m.Lag, r.Lag}, {&m.Turn, r.Turn}, {&m.Cancel.CancelToLate, r.Cancellation.CancelToLateMs},
 		{&m.Handshake, r.Handshake}, {&m.FirstRead, r.FirstRead},
 	} {
@@ -54,7 +54,7 @@ func runsOf(r *Result) (measured, warmup *stats.Phase, err error) {
 			return nil, nil, err
 		}
 		cs.LatencyLowerBounds = c.LowerBounds
-		cs.WireBytes, cs.DiskBytes, cs.Base64Bytes, cs.Base64Padding = c.WireBytes, c.DiskBytes, c.Base64Bytes, c.Base64Padding
+		cs.ByteCounts, cs.OK = bytesOf(c.WireBytes, c.ErrorWire, c.DiskBytes, c.Base64Bytes, c.Base64Padding)
 		cs.Cache = stats.CacheHints{
 			Hinted: c.Cache.Hinted, MinTTL: msDuration(c.Cache.MinTTLMs), MaxTTL: msDuration(c.Cache.MaxTTLMs),
 			Public: c.Cache.Public, Private: c.Cache.Private, WouldNotSend: c.Cache.WouldNotSend,
@@ -79,10 +79,11 @@ func runsOf(r *Result) (measured, warmup *stats.Phase, err error) {
 	s := r.Shape
 	m.Shape = stats.Shape{Neither: s.Neither, Both: s.Both, URIRewritten: s.URIRewritten, MIMEMissing: s.MIMEMissing,
 		MIMEMismatch: s.MIMEMismatch, BadBase64: s.BadBase64, EmptyContents: s.EmptyContents, MultiEntry: s.MultiEntry}
-	m.WireBytes, m.DiskBytes, m.Base64Bytes = r.Totals.WireBytes, r.Totals.DiskBytes, r.Totals.Base64Bytes
+	var pad int64
 	for _, c := range r.Classes {
-		m.Base64Padding += c.Base64Padding
+		pad += c.Base64Padding
 	}
+	m.ByteCounts, m.OK = bytesOf(r.Totals.WireBytes, r.Totals.ErrorWire, r.Totals.DiskBytes, r.Totals.Base64Bytes, pad)
 	if m.Auth, err = authPhase(r.Auth); err != nil {
 		return nil, nil, err
 	}
@@ -146,4 +147,14 @@ func timelineRun(r *Result, origin time.Time) (*stats.Phase, error) {
 	run := stats.NewRun(nil)
 	run.Timeline = tl
 	return run, nil
+}
+
+// bytesOf is a document's byte counts as a phase holds them: every read's
+// and the ok answers' (the document's disk and base64 bytes are the ok
+// answers'; what cut reads decoded before their cut is not in it).
+func bytesOf(wire, errorWire, disk, b64, pad int64) (all, ok stats.ByteCounts) {
+	ok = stats.ByteCounts{WireBytes: wire - errorWire, DiskBytes: disk, Base64Bytes: b64, Base64Padding: pad}
+	all = ok
+	all.WireBytes = wire
+	return all, ok
 }

@@ -10,7 +10,12 @@ import (
 // phase's histograms and counters and the policy the run used.
 type AdviceInput struct {
 	Turn *Histogram // finished turns; cut turns are recorded AT the deadline
-	Read *Histogram // answered reads, from intended start
+	Read *Histogram // reads answered with a document (ok), from intended start
+	// Sent counts the reads sent (every outcome but dropped) and Expected
+	// those of them that met their class's expect (an expected error):
+	// with too few reads answered with a document among the others (see
+	// MinAdviceReads), nothing is recommended.
+	Sent, Expected int64
 	// Turns counts the turns of the run, dropped ones included (Turn holds
 	// them too); Cut those the deadline cut, and Dropped those readbench
 	// dropped itself before sending (max_in_flight, or a deadline passed
@@ -120,6 +125,12 @@ type Advice struct {
 	OnService              bool
 	ServiceP99, ServiceMax time.Duration
 	Noisy                  bool
+	// Unfounded says that nothing was recommended because too few reads
+	// were answered with a document: Reads (ok answers) is under
+	// MinAdviceReads, or under half of Judged, the reads sent less the
+	// expected errors (the run mostly failed).
+	Unfounded bool
+	Judged    int64
 }
 
 // Thresholds of the recommendation rule (see Advise), exported because the
@@ -135,6 +146,11 @@ const (
 	MinTimeout     = time.Second
 	// DeadlineHeadway: the deadline is 2x the turn tail.
 	DeadlineHeadway = 2
+	// MinAdviceReads is how many reads answered with a document a
+	// recommendation needs: below 100 the read p99 is the slowest read,
+	// and a deadline or timeout sized on a handful of answers (or on the
+	// errors of a server that mostly failed) would be sized on nothing.
+	MinAdviceReads = 100
 )
 
 // deadlineCandidates and timeoutCandidates are the limits the advice
@@ -186,7 +202,9 @@ func timeoutCandidates() []time.Duration {
 // with it. When the lag is material (OnService) the timeout is sized and
 // priced on service time: it runs from the send, and the lag before the
 // send is readbench's, not the server's. A Noisy run is priced but given
-// no recommendation.
+// no recommendation, and so is an Unfounded one: limits are sized only on
+// reads answered with a document, never on errors, which are often fast
+// and would size a deadline on how quickly a server says no.
 //
 // With no answered read there is no timeout, and with no finished turn no
 // deadline: both stay 0 rather than being guessed.
@@ -205,7 +223,9 @@ func Advise(in AdviceInput) Advice {
 		Reads: tail.Count(), Turns: ran, Cancelled: in.Cancelled, Parallel: n,
 		Dropped: dropped, DroppedShare: Ratio(dropped, in.Turns), MaxInFlight: in.MaxInFlight,
 		OnService: tail != read, Noisy: in.Noisy,
+		Judged: max(in.Sent-in.Expected, 0),
 	}
+	a.Unfounded = read.Count() < MinAdviceReads || 2*read.Count() < a.Judged
 	dropLimit := in.Deadline // where dropped turns are recorded
 	if dropLimit <= 0 {
 		dropLimit = in.ReadTimeout
@@ -244,7 +264,7 @@ func Advise(in AdviceInput) Advice {
 		a.Timeout = NiceUp(max(TimeoutOverP99*p99, TimeoutOverMax*most, MinTimeout))
 	}
 	if ran <= 0 {
-		a.Timeout = noisy(a.Timeout, in.Noisy)
+		a.Timeout = noisy(a.Timeout, in.Noisy || a.Unfounded)
 		return a
 	}
 	// The dropped turns sit at the top of the histogram (at their limit,
@@ -266,7 +286,7 @@ func Advise(in AdviceInput) Advice {
 		a.Timeout = a.Deadline
 		a.TimeoutRaised = true
 	}
-	if in.Noisy {
+	if in.Noisy || a.Unfounded {
 		a.Deadline, a.Timeout, a.TimeoutRaised = 0, 0, false
 	}
 	return a

@@ -213,3 +213,45 @@ func TestCountAboveTreatsTheBucketOfTheLimitAsNotAbove(t *testing.T) {
 		t.Errorf("above 100 ms: %d, want 6", n)
 	}
 }
+
+// TestAdviceOnlyFromDocuments: limits are sized on reads answered with a
+// document; a run whose reads failed (every one method_not_found, or most
+// not_found) or that served fewer than MinAdviceReads documents prices
+// the candidates and recommends nothing, while expected errors do not
+// count against the run.
+func TestAdviceOnlyFromDocuments(t *testing.T) {
+	const ms = time.Millisecond
+	many := func(n int, d time.Duration) *Histogram {
+		h := NewHistogram()
+		for range n {
+			h.Record(d)
+		}
+		return h
+	}
+	for _, c := range []struct {
+		name          string
+		ok, sent, exp int64
+		recommend     bool
+	}{
+		{"every read failed", 0, 2000, 0, false},
+		{"95.8% not found", 84, 2000, 0, false},
+		{"most reads failed, many documents", 900, 2000, 0, false},
+		{"too few documents", 99, 99, 0, false},
+		{"healthy", 1900, 2000, 0, true},
+		{"expected errors aside", 400, 2000, 1500, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := Advise(AdviceInput{
+				Read: many(int(c.ok), 15*ms), Turn: many(int(c.sent/4), 2*ms), Turns: c.sent / 4,
+				Sent: c.sent, Expected: c.exp, Parallel: 4, Deadline: 800 * ms, ReadTimeout: 5 * time.Second,
+			})
+			if got := a.Deadline > 0 && a.Timeout > 0; got != c.recommend || a.Unfounded == c.recommend {
+				t.Fatalf("%d ok of %d sent (%d expected): deadline %v, timeout %v, unfounded %v; want a recommendation %v",
+					c.ok, c.sent, c.exp, a.Deadline, a.Timeout, a.Unfounded, c.recommend)
+			}
+			if len(a.Deadlines) == 0 || len(a.Timeouts) == 0 {
+				t.Fatal("the candidates are priced whatever the recommendation")
+			}
+		})
+	}
+}

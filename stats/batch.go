@@ -136,6 +136,9 @@ func (r *Recorder) flushReads() {
 		}
 		if v.in&inService != 0 {
 			p.Service.recordMicros(v.service)
+			if v.in&inReadOK != 0 {
+				p.ServiceOK.recordMicros(v.service)
+			}
 		}
 		if v.in&inTTFB != 0 {
 			p.TTFB.recordMicros(v.ttfb)

@@ -54,6 +54,7 @@ func TestRecorderBatchIsDirect(t *testing.T) {
 		if s.Answered {
 			if s.Outcome == OK {
 				want.ReadOK.Record(s.Latency)
+				want.ServiceOK.Record(s.Service)
 			}
 			want.Service.Record(s.Service)
 			if s.TTFB > 0 {
@@ -100,7 +101,7 @@ func TestRecorderBatchIsDirect(t *testing.T) {
 		}
 	}
 	for name, h := range map[string][2]*Histogram{
-		"read": {got.Read, want.Read}, "ok": {got.ReadOK, want.ReadOK}, "service": {got.Service, want.Service},
+		"read": {got.Read, want.Read}, "ok": {got.ReadOK, want.ReadOK}, "service": {got.Service, want.Service}, "service ok": {got.ServiceOK, want.ServiceOK},
 		"ttfb": {got.TTFB, want.TTFB}, "lag": {got.Lag, want.Lag}, "first_read": {got.FirstRead, want.FirstRead},
 		"turn": {got.Turn, want.Turn},
 		"a":    {got.Classes[0].Latency, want.Classes[0].Latency}, "b": {got.Classes[1].Latency, want.Classes[1].Latency},

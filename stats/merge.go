@@ -20,7 +20,7 @@ func (r *Phase) Merge(o *Phase) {
 		r.TurnEnds[i] += o.TurnEnds[i]
 	}
 	for _, p := range []struct{ dst, src *Histogram }{
-		{r.Read, o.Read}, {r.ReadOK, o.ReadOK}, {r.Service, o.Service}, {r.TTFB, o.TTFB},
+		{r.Read, o.Read}, {r.ReadOK, o.ReadOK}, {r.Service, o.Service}, {r.ServiceOK, o.ServiceOK}, {r.TTFB, o.TTFB},
 		{r.Lag, o.Lag}, {r.Turn, o.Turn}, {r.Cancel.CancelToLate, o.Cancel.CancelToLate},
 		{r.Handshake, o.Handshake}, {r.FirstRead, o.FirstRead},
 	} {
@@ -51,6 +51,7 @@ func (r *Phase) Merge(o *Phase) {
 	r.Cancel.Allowance = max(r.Cancel.Allowance, o.Cancel.Allowance)
 	r.Shape.Add(o.Shape)
 	r.ByteCounts.Add(o.ByteCounts)
+	r.OK.Add(o.OK)
 	r.TimelineBeyond += o.TimelineBeyond
 	r.Auth = mergeAuth(r.Auth, o.Auth)
 }
@@ -61,6 +62,7 @@ func (c *ClassStats) merge(o *ClassStats) {
 	c.Latency.Merge(o.Latency)
 	c.LatencyLowerBounds += o.LatencyLowerBounds
 	c.ByteCounts.Add(o.ByteCounts)
+	c.OK.Add(o.OK)
 	c.Cache.merge(o.Cache)
 }
 

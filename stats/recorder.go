@@ -143,7 +143,11 @@ type ClassStats struct {
 	Outcomes           Counts
 	Latency            *Histogram // reads sent, from intended start (see Run.Read)
 	LatencyLowerBounds int64      // of those, cut reads recorded at the cut
+	// ByteCounts is every read's (the wire's real cost), OK the ok
+	// answers' alone: the documents, what inflation is computed over, so
+	// that error answers (all envelope, no document) cannot inflate it.
 	ByteCounts
+	OK    ByteCounts
 	Cache CacheHints
 
 	// Chunk is the latency of each part of the class's ranged fetches;
@@ -207,6 +211,7 @@ type Phase struct {
 	ReadLowerBounds int64
 	ReadOK          *Histogram
 	Service         *Histogram // answered reads, actual send → last byte
+	ServiceOK       *Histogram // of those, the ok answers: a timeout sized on service time is sized on documents
 	TTFB            *Histogram // answered reads, actual send → first byte
 	// Chunk is every part of every ranged fetch, its send → last byte: a
 	// ranged read's own latency is the whole fetch (Read).
@@ -230,7 +235,9 @@ type Phase struct {
 	Cancel     Cancellation
 	Shape      Shape
 
+	// ByteCounts is every read's, OK the ok answers' (see ClassStats).
 	ByteCounts
+	OK ByteCounts
 
 	// Timeline is this phase's share of the run's seconds (see
 	// MergeTimelines); TimelineBeyond counts samples past TimelineCap.
@@ -248,7 +255,7 @@ func (r *Phase) TurnEndCount(e TurnEnd) int64 { return r.TurnEnds[e] }
 // NewRun returns an empty Run for the given classes.
 func NewRun(classes []ClassInfo) *Phase {
 	r := &Phase{
-		Read: NewHistogram(), ReadOK: NewHistogram(), Service: NewHistogram(), TTFB: NewHistogram(),
+		Read: NewHistogram(), ReadOK: NewHistogram(), Service: NewHistogram(), ServiceOK: NewHistogram(), TTFB: NewHistogram(),
 		Lag: NewHistogram(), Turn: NewHistogram(), Chunk: NewHistogram(),
 		Handshake: NewHistogram(), FirstRead: NewHistogram(),
 		TurnBySize: map[int]*Histogram{},
@@ -322,6 +329,10 @@ func (r *Recorder) Read(s ReadSample) {
 	}
 	run.ByteCounts.Add(s.ByteCounts)
 	c.ByteCounts.Add(s.ByteCounts)
+	if s.Outcome == OK {
+		run.OK.Add(s.ByteCounts)
+		c.OK.Add(s.ByteCounts)
+	}
 	r.recordTimelineRead(&s, &v)
 	r.hold(v)
 	if r.obs != nil {
