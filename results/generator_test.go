@@ -69,8 +69,24 @@ func TestJudgeGenerator(t *testing.T) {
 				r.Workload.Load.MaxInFlight = 2
 				r.Totals.Outcomes = map[string]int64{"ok": 1344, "dropped": 656}
 				r.Totals.TurnEnds.Dropped = 164
+				r.Lag.Count = 1344 // dropped on time, at the cap: no lateness
 				return r
 			}(), bound: true, saturated: true, want: "dropped 656 of 2,000 scheduled reads itself (164 turns dropped at max_in_flight 2"},
+		{name: "1 turn in 30 reached past its 5 ms deadline: under the drop share, yet the turn tail is readbench's",
+			r: func() *Result {
+				r := lagDoc(1.2, 4, 1.1, 3.8, 0.2, 5.4)
+				r.Totals.Outcomes = map[string]int64{"ok": 1934, "dropped": 66}
+				r.Totals.TurnEnds.Dropped = 16
+				r.Lag.MaxMs = 41 // the dropped turns' lateness is in the lag block
+				return r
+			}(), bound: true, saturated: true, want: "reached 66 of 2,000 scheduled reads only past their turn's deadline and dropped them (lag p99 5.40ms, max 41.0ms)"},
+		{name: "a late drop or two in a long run: stated in the lag, not a limit",
+			r: func() *Result {
+				r := lagDoc(12, 40, 11.8, 36.7, 0.3, 3.3)
+				r.Totals.Outcomes = map[string]int64{"ok": 1996, "dropped": 4}
+				r.Totals.TurnEnds.Dropped = 1
+				return r
+			}()},
 		{name: "lag growing second after second",
 			r:     lagDoc(20, 60, 19, 55, 1, 9, 1, 2, 3, 8, 20, 40, 90, 150, 300, 600),
 			bound: true, saturated: true, noisy: true, want: "fell further behind over the run (largest scheduling lag per second 3.00ms at the start, 150ms at the end)"},
