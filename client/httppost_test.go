@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
 )
 
@@ -23,7 +24,7 @@ import (
 // lines sorted) and body on heads.
 func headServer(t *testing.T, heads chan<- string) string {
 	t.Helper()
-	return serveConns(t, func(c net.Conn) {
+	return peertest.ServeConns(t, func(c net.Conn) {
 		defer c.Close()
 		br := bufio.NewReader(c)
 		for {
@@ -124,7 +125,7 @@ func TestReadHTTPAllocations(t *testing.T) {
 		`{"resultType":"complete","ttlMs":0,"cacheScope":"public","contents":[{"uri":%q,"mimeType":"text/markdown","text":%q}]}`,
 		uri, strings.Repeat("lorem ipsum ", 1024/12))
 	s := &Session{
-		t:      newHTTPTransport(cannedServer(t, answer), nil, 0),
+		t:      newHTTPTransport(peertest.Canned(t, answer), nil, 0),
 		modern: true, version: protocol.V20260728,
 		client: Implementation{Name: "readbench", Version: "bench"},
 	}
