@@ -6,6 +6,10 @@
 # (GOMAXPROCS=1, taskset -c 1) and runs each generator, pinned to the other
 # cores, for a fixed duration per case: generator CPU (user + sys of its
 # process, from /usr/bin/time) per read, the median over REPEAT rounds,
+# for 1 KiB reads (closed loop: one read a turn without and with a turn
+# deadline, four a turn with one; open loop), a 1 MiB blob, and the
+# default scenario (docs-attachments: 4 reads a turn, an 800 ms deadline)
+# over HTTP, where the other tools read the very URIs readbench reads;
 # and the readbench/vegeta ratio (the median of each round's ratio: the
 # tools of a round share the machine's load of the moment), and the
 # readbench/bombardier ratio the same way. Then the peak
@@ -90,17 +94,29 @@ for u in "$text" "$png"; do # one request checked by hand, and the server's cach
 done
 
 # Per case: a readbench workload, a vegeta targets file, a wrk script.
-case_names=(text-closed png-closed text-open)
+# text-deadline and text-deadline-4 are text-closed's reads in turns with
+# a deadline (never reached), 16 reads in flight: the other tools, which
+# know no turns, send the same requests as for text-closed (case_req).
+# default-http is the built-in scenario, set up below.
+case_names=(text-closed text-deadline text-deadline-4 png-closed text-open default-http)
 declare -A case_uri=([text-closed]=$text [png-closed]=$png [text-open]=$text)
+declare -A case_req=([text-closed]=text-closed [text-deadline]=text-closed [text-deadline-4]=text-closed
+	[png-closed]=png-closed [text-open]=text-open [default-http]=default-http)
 declare -A case_load=(
 	[text-closed]="{model: closed, concurrency: $CONC, duration: $DURATION}"
+	[text-deadline]="{model: closed, concurrency: $CONC, duration: $DURATION}"
+	[text-deadline-4]="{model: closed, concurrency: $((CONC / 4)), duration: $DURATION}"
 	[png-closed]="{model: closed, concurrency: $CONC, duration: $DURATION}"
 	[text-open]="{rate: 1000/s, duration: $DURATION}")
-workload() { # NAME URI LOAD [ATTACHMENT-TIMEOUT]
-	printf 'name: %s\nsessions: 1\nload: %s\nturn: {attachments: 1, read_timeout: %s}\nmix:\n  - {class: c, uri: "%s"}\n' \
-		"$1" "$3" "${4:-10s}" "$2" >"$tmp/$1.yaml"
+declare -A case_turn=([text-deadline]="attachments: 1, deadline: 5s" [text-deadline-4]="attachments: 4, deadline: 5s")
+workload() { # NAME URI LOAD [ATTACHMENT-TIMEOUT] [TURN-KEYS]
+	printf 'name: %s\nsessions: 1\nload: %s\nturn: {%s, read_timeout: %s}\nmix:\n  - {class: c, uri: "%s"}\n' \
+		"$1" "$3" "${5:-attachments: 1}" "${4:-10s}" "$2" >"$tmp/$1.yaml"
 }
-for c in "${case_names[@]}"; do
+for c in text-deadline text-deadline-4; do
+	workload "$c" "$text" "${case_load[$c]}" 10s "${case_turn[$c]}"
+done
+for c in text-closed png-closed text-open; do
 	u=${case_uri[$c]}
 	workload "$c" "$u" "${case_load[$c]}"
 	body "$u" >"$tmp/$c.body"
@@ -122,21 +138,63 @@ done
 workload stdio "$text" "{model: closed, concurrency: $CONC, duration: $DURATION}" # target: embedded (the default)
 secs=${DURATION%s}
 [[ $secs =~ ^[0-9]+$ ]] || die "DURATION must be whole seconds, such as 5s"
+
+# default-http: `readbench run --target URL --duration DURATION`, the
+# built-in docs-attachments (10 turns/s of 4 reads after a 1 s warmup:
+# 40 reads/s, open loop). vegeta sends the very URIs readbench's plan
+# reads, in its order, at the same rate for as long (a targets file from
+# scripts/planuris); bombardier, which sends one request, runs once per
+# class at the class's share of the rate (markdown at the plan's mean
+# size, so it moves the same bytes).
+default_rate=40 default_secs=$((secs + 1))
+go run ./scripts/planuris docs-attachments $((default_rate * default_secs / 4 + 10)) >"$tmp/default.uris"
+python3 - "$tmp" "$url" "$tmp/default.uris" <<'PY' || die "the default scenario's targets could not be made"
+import json, os, sys, urllib.parse
+tmp, url, uris = sys.argv[1], sys.argv[2], open(sys.argv[3]).read().split()
+os.makedirs(tmp + "/default", exist_ok=True)
+meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "compare.sh", "version": "1"}}
+def body(u): return json.dumps({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": u, "_meta": meta}}, separators=(",", ":"))
+head = ["Content-Type: application/json", "Accept: application/json, text/event-stream", "MCP-Protocol-Version: 2026-07-28", "Mcp-Method: resources/read"]
+with open(tmp + "/default-http.targets", "w") as t:
+    for i, u in enumerate(uris):
+        open("%s/default/%d.body" % (tmp, i), "w").write(body(u))
+        t.write("POST %s\n%s\nMcp-Name: %s\n@%s/default/%d.body\n\n" % (url, "\n".join(head), u, tmp, i))
+# bombardier's classes: name, URI, share of the reads
+by = {}
+for u in uris:
+    by.setdefault(urllib.parse.urlparse(u).path.strip("/").split("-")[0] if u.startswith("sim:") else "notfound", []).append(u)
+with open(tmp + "/default-bombardier.tsv", "w") as out:
+    for name, us in by.items():
+        u = us[0]
+        if name == "markdown":  # the plan's mean size, so the bytes moved match
+            q = urllib.parse.parse_qs(urllib.parse.urlparse(u).query)
+            mean = sum(int(urllib.parse.parse_qs(urllib.parse.urlparse(x).query)["size"][0]) for x in us) // len(us)
+            u = "sim:///markdown?mime=text%%2Fmarkdown&size=%d&delay=%s" % (mean, urllib.parse.quote(q["delay"][0]))
+        open("%s/default-%s.body" % (tmp, name), "w").write(body(u))
+        out.write("%s\t%s\t%.4f\n" % (name, u, len(us) / len(uris)))
+PY
 results="$tmp/results.tsv" # case tool round cpu_s reads wall_rate maxrss_kb
 timed() { # OUTFILE CMD... : runs CMD bounded, its CPU and peak RSS in OUTFILE
 	local out=$1; shift
 	timeout -k 5 $((secs + 120)) /usr/bin/time -f '%U %S %M' -o "$out" "$@"
 }
 run_readbench() { # CASE ROUND
-	timed "$tmp/t" "${pin_gen[@]}" "$tmp/readbench" run "$tmp/$1.yaml" --target "$url" --quiet --out "$tmp/r.json" ||
+	local wl=("$tmp/$1.yaml")
+	[[ $1 == default-http ]] && wl=(--duration "$DURATION") # the built-in scenario
+	timed "$tmp/t" "${pin_gen[@]}" "$tmp/readbench" run "${wl[@]}" --target "$url" --quiet --out "$tmp/r.json" ||
 		die "readbench run $1 failed"
 	python3 - "$tmp/t" "$tmp/r.json" "$1" "$2" >>"$results" <<'PY'
 import json, sys
 u, s, m = open(sys.argv[1]).read().split()[-3:]
-r = json.load(open(sys.argv[2])); t = r["totals"]
-ok = t["outcomes"].get("ok", 0)
-assert ok == t["scheduled"], "not every read was ok: %s" % t["outcomes"]
-print("\t".join(map(str, [sys.argv[3], "readbench", sys.argv[4], float(u) + float(s), ok, t["reads_per_s"], m])))
+r = json.load(open(sys.argv[2])); t = r["totals"]; o = t["outcomes"]
+good = o.get("ok", 0) + o.get("expected_error", 0)  # docs-attachments expects its renamed URI not found
+assert good == t["scheduled"], "not every read was ok: %s" % o
+# every read the process sent, the warmup's too, since its CPU covers them
+reads = good + r["warmup"]["scheduled"]
+conns = r["connections"]
+assert conns["closed_by_server"] + conns["closed_by_client"] == 0 and conns["opened"] <= 64 + conns["closed_by_cut"], "connections churned: %s" % conns
+print("\t".join(map(str, [sys.argv[3], "readbench", sys.argv[4], float(u) + float(s), reads, t["reads_per_s"], m])))
 PY
 	if [[ $1 == text-open ]]; then
 		python3 -c 'import json,sys; l=json.load(open(sys.argv[1]))["lag"]; print(l["p50_ms"], l["p99_ms"], l["max_ms"], sep="\t")' "$tmp/r.json" >>"$tmp/lag.tsv"
@@ -156,10 +214,11 @@ print(g["cpu_ms_per_1000_reads"], c["cpu_ms_per_1000_reads"], t["reads_per_s"], 
 PY
 }
 run_vegeta() { # CASE ROUND
-	local rate=(-rate=0 -workers=$CONC -max-workers=$CONC)
+	local rate=(-rate=0 -workers=$CONC -max-workers=$CONC) d=$DURATION
 	[[ $1 == text-open ]] && rate=(-rate=1000/s)
-	timed "$tmp/t" "${pin_gen[@]}" "$vegeta" attack -targets="$tmp/$1.targets" "${rate[@]}" \
-		-duration="$DURATION" -max-body=0 -output="$tmp/v.bin" || die "vegeta $1 failed"
+	[[ $1 == default-http ]] && rate=(-rate=$default_rate/s) d=${default_secs}s
+	timed "$tmp/t" "${pin_gen[@]}" "$vegeta" attack -targets="$tmp/${case_req[$1]}.targets" "${rate[@]}" \
+		-duration="$d" -max-body=0 -output="$tmp/v.bin" || die "vegeta $1 failed"
 	"$vegeta" report -type=json "$tmp/v.bin" >"$tmp/v.json"
 	python3 - "$tmp/t" "$tmp/v.json" "$1" "$2" >>"$results" <<'PY'
 import json, sys
@@ -173,13 +232,17 @@ PY
 # with no errors, and the bytes it read per request must hold the answer
 # curl got (its body, plus a response head of under 1 KiB).
 run_bombardier() { # CASE ROUND
-	local rate=()
+	if [[ $1 == default-http ]]; then
+		run_bombardier_mix "$2"
+		return
+	fi
+	local rate=() req=${case_req[$1]}
 	[[ $1 == text-open ]] && rate=(-r 1000)
 	local h=() x
-	for x in "${headers[@]}" "Mcp-Name: ${case_uri[$1]}"; do h+=(-H "$x"); done
-	timed "$tmp/t" "${pin_gen[@]}" "$bombardier" -c "$CONC" -d "$DURATION" "${rate[@]}" -t 10s -m POST -f "$tmp/$1.body" \
+	for x in "${headers[@]}" "Mcp-Name: ${case_uri[$req]}"; do h+=(-H "$x"); done
+	timed "$tmp/t" "${pin_gen[@]}" "$bombardier" -c "$CONC" -d "$DURATION" "${rate[@]}" -t 10s -m POST -f "$tmp/$req.body" \
 		"${h[@]}" -p r -o json "$url" >"$tmp/b.json" || die "bombardier $1 failed"
-	python3 - "$tmp/t" "$tmp/b.json" "$1" "$2" "${answer_bytes[${case_uri[$1]}]}" >>"$results" <<'PY'
+	python3 - "$tmp/t" "$tmp/b.json" "$1" "$2" "${answer_bytes[${case_uri[$req]}]}" >>"$results" <<'PY'
 import json, sys
 u, s, m = open(sys.argv[1]).read().split()[-3:]
 r = json.load(open(sys.argv[2]))["result"]
@@ -190,9 +253,36 @@ assert want <= per < want + 1024, "bombardier: %.0f bytes read per request, the 
 print("\t".join(map(str, [sys.argv[3], "bombardier", sys.argv[4], float(u) + float(s), n, n / r["timeTakenSeconds"], m])))
 PY
 }
+# The default scenario's mix for bombardier: one process per class, at
+# the class's share of the reads per second, all at once; their CPU and
+# requests add up.
+run_bombardier_mix() { # ROUND
+	local name u share k=0 pids=() h x
+	while IFS=$'\t' read -r name u share; do
+		h=()
+		for x in "${headers[@]}" "Mcp-Name: $u"; do h+=(-H "$x"); done
+		timed "$tmp/tb$k" "${pin_gen[@]}" "$bombardier" -c 4 -d "${default_secs}s" \
+			-r "$(python3 -c "print(max(1, round($default_rate * $share)))")" -t 10s -m POST -f "$tmp/default-$name.body" \
+			"${h[@]}" -p r -o json "$url" >"$tmp/b$k.json" &
+		pids+=($!) k=$((k + 1))
+	done <"$tmp/default-bombardier.tsv"
+	for x in "${pids[@]}"; do wait "$x" || die "bombardier default-http failed"; done
+	python3 - "$tmp" "$k" "$1" >>"$results" <<'PY'
+import json, sys
+tmp, k, rnd = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+cpu = n = rate = 0; rss = 0
+for i in range(k):
+    u, s, m = open("%s/tb%d" % (tmp, i)).read().split()[-3:]
+    r = json.load(open("%s/b%d.json" % (tmp, i)))["result"]
+    other = {k: r[k] for k in ("req1xx", "req3xx", "req4xx", "req5xx", "others")}
+    assert r["req2xx"] > 0 and not any(other.values()) and not r.get("errors"), "bombardier: %s %s" % (other, r.get("errors"))
+    cpu += float(u) + float(s); n += r["req2xx"]; rate += r["req2xx"] / r["timeTakenSeconds"]; rss += int(m)
+print("\t".join(map(str, ["default-http", "bombardier", rnd, cpu, n, rate, rss])))
+PY
+}
 run_wrk() { # CASE ROUND
-	[[ -n $wrk ]] || return 0
-	timed "$tmp/t" "${pin_gen[@]}" "$wrk" -t1 -c$CONC -d"$DURATION" -s "$tmp/$1.lua" "$url" >"$tmp/w.txt" || die "wrk $1 failed"
+	[[ -n $wrk && $1 != default-http ]] || return 0 # wrk sends one request, in no open loop
+	timed "$tmp/t" "${pin_gen[@]}" "$wrk" -t1 -c$CONC -d"$DURATION" -s "$tmp/${case_req[$1]}.lua" "$url" >"$tmp/w.txt" || die "wrk $1 failed"
 	python3 - "$tmp/t" "$tmp/w.txt" "$1" "$2" "$secs" >>"$results" <<'PY'
 import re, sys
 u, s, m = open(sys.argv[1]).read().split()[-3:]
@@ -255,8 +345,11 @@ for line in open(res):
     case, tool, rnd, cpu, reads, rate, _ = line.split("\t")
     rows[(case, rnd)][tool] = (float(cpu) / int(reads) * 1e6, float(rate))
 titles = {"text-closed": "1 KiB text, closed loop, 16 in flight",
+          "text-deadline": "1 KiB text, closed loop, 16 in flight, a turn deadline (1 read a turn)",
+          "text-deadline-4": "1 KiB text, closed loop, 16 in flight, 4 reads a turn with a deadline",
           "png-closed": "1 MiB PNG blob, closed loop, 16 in flight",
-          "text-open": "1 KiB text, open loop, 1,000 reads/s"}
+          "text-open": "1 KiB text, open loop, 1,000 reads/s",
+          "default-http": "the default scenario over HTTP (docs-attachments, 40 reads/s)"}
 model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
 nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
 print("readbench compare — %s, %s cores (%s), %s; median of %s rounds of %s each" %
@@ -267,6 +360,7 @@ print("| case | readbench µs CPU/read | vegeta µs/req | bombardier µs/req | w
 print("|---|---:|---:|---:|---:|---:|---:|---|")
 fmt = lambda v: "n/a" if v is None else "{:,.1f}".format(v)
 rb_us = []
+per_case = {}
 for case in titles:
     rs = [v for (c, _), v in rows.items() if c == case]
     med = lambda tool, i: statistics.median([r[tool][i] for r in rs if tool in r]) if any(tool in r for r in rs) else None
@@ -274,6 +368,7 @@ for case in titles:
     rates = ", ".join("{:,.0f}".format(med(t, 1)) if med(t, 1) else "n/a" for t in ("readbench", "vegeta", "bombardier", "wrk"))
     print("| %s | %s | %s | %s | %s | %.2f× | %.2f× | %s |" % (titles[case], fmt(med("readbench", 0)), fmt(med("vegeta", 0)), fmt(med("bombardier", 0)),
           fmt(med("wrk", 0)), ratio("vegeta"), ratio("bombardier"), rates))
+    per_case[case] = [r["readbench"][0] for r in rs if "readbench" in r]
     if case == "text-closed":
         rb_us = med("readbench", 0)
 print("| 4 reads in flight of a 40 MiB PNG blob | peak RSS %.0f MiB | | | | | | |" % (int(rss_big) / 1024))
@@ -286,6 +381,11 @@ headroom = statistics.median(rows[("capacity", rnd)]["server"][1] / d for rnd, d
 lags = [list(map(float, l.split())) for l in open(lag_file)]
 stdio = [list(map(float, l.split())) for l in open(stdio_file)]
 span = lambda xs: ("%.2f" % min(xs)) if min(xs) == max(xs) else "%.2f–%.2f" % (min(xs), max(xs))
+base = per_case["text-closed"]
+for case, what in (("text-deadline", "1 read a turn"), ("text-deadline-4", "4 reads a turn")):
+    ratios = [d / b for d, b in zip(per_case[case], base)]  # the same round's: the machine's load of the moment
+    print()
+    print("a turn deadline, %s: %.2f× the CPU per read without one (the median of each round's ratio; target 1.2×)" % (what, statistics.median(ratios)))
 print()
 print("open loop at 1,000 reads/s: readbench's scheduling lag (intended start to send) p50 %s ms, p99 %s ms, max %s ms over the rounds" %
       (span([l[0] for l in lags]), span([l[1] for l in lags]), span([l[2] for l in lags])))

@@ -357,3 +357,28 @@ func TestParseSessionKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestParseKeepAlive: load.keep_alive is a boolean defaulting to true
+// (a real client's pool); false asks for a connection per read, and
+// anything else is an error at its line and column.
+func TestParseKeepAlive(t *testing.T) {
+	doc := func(v string) []byte {
+		return []byte("name: k\nload: {rate: 1/s, duration: 1s" + v + "}\nmix:\n  - {class: c, uri: \"docs://a\"}\n")
+	}
+	for _, c := range []struct {
+		v      string
+		noKeep bool
+	}{{"", false}, {", keep_alive: true", false}, {", keep_alive: false", true}} {
+		w, err := Parse("k.yaml", doc(c.v))
+		if err != nil {
+			t.Fatalf("%q: %v", c.v, err)
+		}
+		if w.Load.NoKeepAlive != c.noKeep {
+			t.Errorf("%q: NoKeepAlive %v, want %v", c.v, w.Load.NoKeepAlive, c.noKeep)
+		}
+	}
+	_, err := Parse("k.yaml", doc(", keep_alive: sometimes"))
+	if err == nil || !strings.Contains(err.Error(), "k.yaml:2:") || !strings.Contains(err.Error(), "load.keep_alive") {
+		t.Errorf("keep_alive: sometimes: %v, want an error at k.yaml:2 naming load.keep_alive", err)
+	}
+}
