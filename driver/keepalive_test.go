@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -21,20 +20,13 @@ import (
 func acceptCounter(t *testing.T, h http.Handler) (string, *atomic.Int64) {
 	t.Helper()
 	var accepts atomic.Int64
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewUnstartedServer(h)
-	hs.Listener.Close()
-	hs.Listener = ln
-	hs.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			accepts.Add(1)
+	hs := peertest.ServeLocalWith(t, h, func(s *http.Server) {
+		s.ConnState = func(_ net.Conn, st http.ConnState) {
+			if st == http.StateNew {
+				accepts.Add(1)
+			}
 		}
-	}
-	hs.Start()
-	t.Cleanup(hs.Close)
+	})
 	return hs.URL + "/mcp", &accepts
 }
 

@@ -5,7 +5,7 @@
 # Starts `readbench serve --listen` on 127.0.0.1 pinned to one core
 # (GOMAXPROCS=1, taskset -c 1) and runs each generator, pinned to the other
 # cores, for a fixed duration per case: generator CPU (user + sys of its
-# process, from /usr/bin/time) per read, the median over REPEAT rounds,
+# process and its children, from getrusage to the microsecond) per read, the median over REPEAT rounds,
 # for 1 KiB reads (closed loop: one read a turn without and with a turn
 # deadline, four a turn with one; open loop), a 1 MiB blob, and the
 # default scenario (docs-attachments: 4 reads a turn, an 800 ms deadline)
@@ -23,7 +23,7 @@
 #   ./scripts/compare.sh             # REPEAT=3 DURATION=5s; about 4 minutes
 #   REPEAT=5 ./scripts/compare.sh
 #
-# Needs Go, curl, python3, GNU time (/usr/bin/time) and taskset
+# Needs Go, curl, python3 and taskset
 # (util-linux); installs vegeta v12.13.0 and bombardier v1.2.6 with
 # `go install` into a temporary GOBIN and wrk from Debian (apt-get) when it is missing (the wrk column is
 # n/a when it cannot be installed). Every process it starts is ended on
@@ -39,7 +39,6 @@ CONC=16
 SCRIPT=compare.sh
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
-[[ -x /usr/bin/time ]] || die "needs GNU time at /usr/bin/time (Debian: apt-get install time)"
 for c in go curl python3; do command -v "$c" >/dev/null || die "needs $c"; done
 
 echo "building readbench; installing vegeta $VEGETA_VERSION and bombardier $BOMBARDIER_VERSION (go install)…" >&2
@@ -177,7 +176,14 @@ PY
 results="$tmp/results.tsv" # case tool round cpu_s reads wall_rate maxrss_kb
 timed() { # OUTFILE CMD... : runs CMD bounded, its CPU and peak RSS in OUTFILE
 	local out=$1; shift
-	timeout -k 5 $((secs + 120)) /usr/bin/time -f '%U %S %M' -o "$out" "$@"
+	# getrusage of the waited-for children, to the microsecond (GNU time
+	# prints centiseconds: 4% of a 0.27 s run of the default scenario)
+	python3 -c '
+import resource, subprocess, sys
+code = subprocess.call(sys.argv[2:])
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write("%.6f %.6f %d\n" % (r.ru_utime, r.ru_stime, r.ru_maxrss))
+sys.exit(code)' "$out" timeout -k 5 $((secs + 120)) "$@"
 }
 run_readbench() { # CASE ROUND
 	local wl=("$tmp/$1.yaml")
@@ -193,7 +199,8 @@ assert good == t["scheduled"], "not every read was ok: %s" % o
 # every read the process sent, the warmup's too, since its CPU covers them
 reads = good + r["warmup"]["scheduled"]
 conns = r["connections"]
-assert conns["closed_by_server"] + conns["closed_by_client"] == 0 and conns["opened"] <= 64 + conns["closed_by_cut"], "connections churned: %s" % conns
+# kept connections: none closed but by cut reads, none opened but for the reads in flight at once
+assert conns["closed_by_server"] + conns["closed_by_client"] == 0 and conns["opened"] <= conns["peak_open"] + conns["closed_by_cut"], "connections churned: %s" % conns
 print("\t".join(map(str, [sys.argv[3], "readbench", sys.argv[4], float(u) + float(s), reads, t["reads_per_s"], m])))
 PY
 	if [[ $1 == text-open ]]; then
@@ -224,7 +231,10 @@ run_vegeta() { # CASE ROUND
 import json, sys
 u, s, m = open(sys.argv[1]).read().split()[-3:]
 r = json.load(open(sys.argv[2]))
-assert r["status_codes"] == {"200": r["requests"]}, "vegeta: not every request was 200: %s %s" % (r["status_codes"], r.get("errors"))
+codes = dict(r["status_codes"])
+if sys.argv[3] == "default-http":  # the renamed URI's not-found answer comes with 400, as readbench reads it too
+    codes.pop("400", None)
+assert set(codes) == {"200"} and sum(r["status_codes"].values()) == r["requests"], "vegeta: not every request was 200: %s %s" % (r["status_codes"], r.get("errors"))
 print("\t".join(map(str, [sys.argv[3], "vegeta", sys.argv[4], float(u) + float(s), r["requests"], r["throughput"], m])))
 PY
 }
@@ -274,9 +284,10 @@ cpu = n = rate = 0; rss = 0
 for i in range(k):
     u, s, m = open("%s/tb%d" % (tmp, i)).read().split()[-3:]
     r = json.load(open("%s/b%d.json" % (tmp, i)))["result"]
-    other = {k: r[k] for k in ("req1xx", "req3xx", "req4xx", "req5xx", "others")}
-    assert r["req2xx"] > 0 and not any(other.values()) and not r.get("errors"), "bombardier: %s %s" % (other, r.get("errors"))
-    cpu += float(u) + float(s); n += r["req2xx"]; rate += r["req2xx"] / r["timeTakenSeconds"]; rss += int(m)
+    other = {k: r[k] for k in ("req1xx", "req3xx", "req5xx", "others")}  # 4xx: the renamed URI's not-found answer
+    got = r["req2xx"] + r["req4xx"]
+    assert got > 0 and not any(other.values()) and not r.get("errors"), "bombardier: %s %s" % (other, r.get("errors"))
+    cpu += float(u) + float(s); n += got; rate += got / r["timeTakenSeconds"]; rss += int(m)
 print("\t".join(map(str, ["default-http", "bombardier", rnd, cpu, n, rate, rss])))
 PY
 }

@@ -124,7 +124,11 @@ func MCPGoServer() *server.MCPServer {
 }
 
 // ServeLocal serves h on 127.0.0.1 only, closed when the test ends.
-func ServeLocal(t testing.TB, h http.Handler) *httptest.Server {
+func ServeLocal(t testing.TB, h http.Handler) *httptest.Server { return ServeLocalWith(t, h, nil) }
+
+// ServeLocalWith is ServeLocal with the server's configuration set by
+// configure before it starts (a ConnState hook that counts accepts).
+func ServeLocalWith(t testing.TB, h http.Handler, configure func(*http.Server)) *httptest.Server {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -133,6 +137,9 @@ func ServeLocal(t testing.TB, h http.Handler) *httptest.Server {
 	hs := httptest.NewUnstartedServer(h)
 	hs.Listener.Close()
 	hs.Listener = ln
+	if configure != nil {
+		configure(hs.Config)
+	}
 	hs.Start()
 	t.Cleanup(hs.Close)
 	return hs
