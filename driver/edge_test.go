@@ -60,7 +60,7 @@ mix:
 	if r.conns, err = r.dial(ctx); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { r.readers.stop(); closeAll(r.conns) })
+	t.Cleanup(func() { closeAll(r.conns) })
 	if r.plan, err = workload.NewPlanWith(w, workload.PlanOptions{}); err != nil {
 		t.Fatal(err)
 	}

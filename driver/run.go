@@ -221,7 +221,6 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	}
 	measuredStart, measuredEnd, partial := r.schedule(ctx, rep.Started)
 	r.turns.Wait()
-	r.readers.stop()
 	if r.abandoned.Load() > 0 && rep.LateObservable {
 		time.Sleep(lateGrace) // let answers the server should not have sent arrive
 		rep.LateWatch = lateGrace
@@ -281,7 +280,6 @@ type runner struct {
 	errs      atomic.Int64
 	abandoned atomic.Int64            // reads given up on (deadline or timeout): a late answer may follow
 	pool      connTally               // what the sessions' HTTP connections did
-	readers   readers                 // the goroutines of a turn's other reads (readers.go)
 	authLost  authWatch               // unauthorized reads: did the run lose its authorization?
 	late      atomic.Pointer[lateCtx] // see lateContext
 }

@@ -56,12 +56,15 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	ends := make([]time.Time, len(atts))
 	var wg sync.WaitGroup
 	last := len(atts) - 1
-	wg.Add(last)
 	for k, a := range atts[:last] {
-		r.readers.read(readJob{r: r, tctx: tctx, s: s, intended: intended, att: a, rec: rec, outcome: &outcomes[k], end: &ends[k], done: &wg})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outcomes[k], ends[k] = r.doRead(tctx, s, intended, a, rec)
+		}()
 	}
-	// The last read runs on the turn's own goroutine, the others on the
-	// run's readers (readers.go): no goroutine started per read.
+	// The last read runs on the turn's own goroutine: one goroutine (and
+	// its stack growth) less per turn, and none for a turn of one read.
 	outcomes[last], ends[last] = r.doRead(tctx, s, intended, atts[last], rec)
 	wg.Wait()
 	rec.Turn(r.turnSample(intended, started, outcomes, ends))

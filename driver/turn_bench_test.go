@@ -73,7 +73,6 @@ mix:
 				}
 			})
 			b.StopTimer()
-			r.readers.stop()
 			run := r.measured.Phase()
 			reads := run.Outcomes.Total()
 			if ok := run.Outcomes[stats.OK]; ok != reads {
