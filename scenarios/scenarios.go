@@ -8,8 +8,11 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"os"
 	"sort"
 	"strings"
+
+	"github.com/readbench/readbench/workload"
 )
 
 //go:embed *.yaml
@@ -55,4 +58,21 @@ func Get(name string) ([]byte, error) {
 // "<builtin>/docs-attachments.yaml".
 func Source(name string) string {
 	return SourcePrefix + strings.TrimSuffix(name, ".yaml") + ".yaml"
+}
+
+// Load reads the workload arg names: a file when one exists at that
+// path, else the built-in scenario of that name, and Default when arg is
+// "". It is how every command and script that takes a workload finds it.
+func Load(arg string) (*workload.Workload, error) {
+	if arg == "" {
+		arg = Default
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return workload.LoadFile(arg)
+	}
+	data, err := Get(arg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: no such file, and %w", arg, err)
+	}
+	return workload.Parse(Source(arg), data)
 }

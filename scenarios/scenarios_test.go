@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -92,5 +94,24 @@ func TestGetUnknown(t *testing.T) {
 		if !strings.Contains(err.Error(), Default) {
 			t.Errorf("Get(%q) error %q does not list the known names", name, err)
 		}
+	}
+}
+
+// TestLoad: a path that exists is read as a file, anything else as a
+// built-in scenario, "" as the default one; an unknown name says there is
+// no such file and lists the scenarios.
+func TestLoad(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mine.yaml")
+	if err := os.WriteFile(path, []byte("name: mine\nload: {rate: 1/s, duration: 1s}\nmix:\n  - {class: c, uri: \"docs://a\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for arg, want := range map[string]string{path: "mine", "": Default, "large-log": "large-log", "saved-session.yaml": "saved-session"} {
+		w, err := Load(arg)
+		if err != nil || w.Name != want {
+			t.Errorf("Load(%q): %v, %v; want workload %q", arg, w, err, want)
+		}
+	}
+	if _, err := Load("no-such"); err == nil || !strings.Contains(err.Error(), "no such file") || !strings.Contains(err.Error(), Default) {
+		t.Errorf("Load(no-such): %v, want no such file and the scenarios listed", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/scenarios"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
@@ -89,7 +90,7 @@ func abAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	w, err := loadWorkload(c.Args().First())
+	w, err := scenarios.Load(c.Args().First())
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/report"
+	"github.com/readbench/readbench/scenarios"
 	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
@@ -101,7 +102,7 @@ func capacityAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	w, err := loadWorkload(c.Args().First())
+	w, err := scenarios.Load(c.Args().First())
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}

@@ -18,9 +18,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// defaultScenario is what `readbench run` runs with no argument.
-const defaultScenario = "docs-attachments"
-
 func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
@@ -69,7 +66,7 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	w, err := loadWorkload(c.Args().First())
+	w, err := scenarios.Load(c.Args().First())
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
@@ -181,22 +178,6 @@ func runAction(c *cli.Context) error {
 		return cli.Exit(err.Error(), exitFail)
 	}
 	return saveAndReport(c, rep, runOutput{out: out, stderrLog: stderrLog, quiet: quiet, format: format, thresholds: thresholds, metrics: mx.result()})
-}
-
-// loadWorkload reads a workload file, or a built-in scenario by name when
-// no such file exists.
-func loadWorkload(arg string) (*workload.Workload, error) {
-	if arg == "" {
-		arg = defaultScenario
-	}
-	if _, err := os.Stat(arg); err == nil {
-		return workload.LoadFile(arg)
-	}
-	data, err := scenarios.Get(arg)
-	if err != nil {
-		return nil, fmt.Errorf("%s: no such file, and %w", arg, err)
-	}
-	return workload.Parse("<builtin>/"+arg+".yaml", data)
 }
 
 // runOutput is where and how a run's result goes.

@@ -33,7 +33,7 @@ func run(args []string) error {
 	if err != nil {
 		return fmt.Errorf("turns: %w", err)
 	}
-	w, err := load(args[0])
+	w, err := scenarios.Load(args[0])
 	if err != nil {
 		return err
 	}
@@ -48,16 +48,4 @@ func run(args []string) error {
 		}
 	}
 	return out.Flush()
-}
-
-// load reads a workload file, or a built-in scenario by name.
-func load(name string) (*workload.Workload, error) {
-	if _, err := os.Stat(name); err == nil {
-		return workload.LoadFile(name)
-	}
-	data, err := scenarios.Get(name)
-	if err != nil {
-		return nil, err
-	}
-	return workload.Parse(scenarios.Source(name), data)
 }
