@@ -17,6 +17,7 @@
 //	checktable.go               the check as a table or JSON (WriteCheckTable, WriteCheckJSON)
 //	inflation.go                the wire arithmetic of sizes (WriteInflation)
 //	latency.go                  the latency rows every format shares
+//	bytes.go, outcomes.go, connections.go  the bytes and outcomes tables and the connections lines every format shares
 //	modes.go                    one document read several ways, side by side (WriteModes)
 //
 // A new format is one new file here, a function from a document to an

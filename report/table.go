@@ -12,7 +12,6 @@ import (
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
-	"github.com/readbench/readbench/stats"
 )
 
 // WriteTable writes the human report of r: what ran against what, the
@@ -154,92 +153,6 @@ func newTable(w io.Writer, left int, header ...string) *tablewriter.Table {
 	return t
 }
 
-// bytesHeader and bytesNote head the bytes table of every format: wire is
-// every read's, "not ok" the part of it of reads that did not end ok,
-// which inflation leaves out (an error answer is all envelope).
-var bytesHeader = []string{"class", "mime", "reads", "errors", "wire", "not ok", "disk", "base64", "inflation"}
-
-const bytesNote = "not ok: the wire bytes of error answers and cut reads, a real cost left out of inflation"
-
-// bytesTitle is the rates line over the bytes table.
-func bytesTitle(tot results.Totals) string {
-	return fmt.Sprintf("wire %s, disk %s; inflation = ok answers' wire / disk", bytesPerS(tot.WireMBPerS), bytesPerS(tot.DiskMBPerS))
-}
-
-func bytesRow(name, mime string, reads, errs, wire, errWire, disk, b64 int64, infl *float64) []string {
-	return []string{clip(name), clip(orDash(mime)), numfmt.Count(reads), numfmt.Percent(errs, reads),
-		numfmt.Bytes(wire), numfmt.Bytes(errWire), numfmt.Bytes(disk), numfmt.Bytes(b64), numfmt.Opt(infl, numfmt.Ratio)}
-}
-
-// classBytesRow and totalBytesRow are the rows of a class and of all reads.
-func classBytesRow(c results.Class) []string {
-	return bytesRow(c.Class, c.MIME, c.Reads, c.Errors, c.WireBytes, c.ErrorWire, c.DiskBytes, c.Base64Bytes, c.Inflation)
-}
-
-// totalBytesRow counts all reads, so that the column adds up even when
-// the identity is broken (the outcomes table shows scheduled beside it).
-func totalBytesRow(tot results.Totals) []string {
-	all := bytesRow("all reads", "", sumOutcomes(tot.Outcomes), tot.Errors, tot.WireBytes, tot.ErrorWire, tot.DiskBytes, tot.Base64Bytes, tot.Inflation)
-	all[1] = ""
-	return all
-}
-
-func bytesTable(w io.Writer, r *results.Result) error {
-	tot := r.Totals
-	fmt.Fprintf(w, "reads and bytes (%s)\n%s\n", bytesTitle(tot), bytesNote)
-	t := newTable(w, 2, bytesHeader...)
-	for _, c := range r.Classes {
-		if err := t.Append(classBytesRow(c)); err != nil {
-			return err
-		}
-	}
-	all := totalBytesRow(tot)
-	if err := t.Append(all); err != nil {
-		return err
-	}
-	return t.Render()
-}
-
-// outcomeNames lists the outcomes of m: the known ones in report order,
-// then any others a newer readbench wrote.
-func outcomeNames(m map[string]int64) []string {
-	var names []string
-	known := map[string]bool{}
-	for o := stats.Outcome(0); o < stats.NumOutcomes; o++ {
-		names = append(names, o.String())
-		known[o.String()] = true
-	}
-	for _, k := range sortedKeys(m) {
-		if !known[k] {
-			names = append(names, k)
-		}
-	}
-	return names
-}
-
-// identityText says whether every scheduled read was counted, as the
-// table and HTML reports head their outcomes.
-func identityText(tot results.Totals) string {
-	if !tot.IdentityOK {
-		return "IDENTITY BROKEN: " + numfmt.Count(sumOutcomes(tot.Outcomes)) + " counted, reads were lost"
-	}
-	return "identity ok: scheduled = sum of outcomes"
-}
-
-func outcomesTable(w io.Writer, r *results.Result) error {
-	tot := r.Totals
-	fmt.Fprintf(w, "outcomes of %s scheduled reads (%s)\n", numfmt.Count(tot.Scheduled), identityText(tot))
-	t := newTable(w, 1, "outcome", "count", "%")
-	for _, name := range outcomeNames(tot.Outcomes) {
-		if n := tot.Outcomes[name]; n != 0 {
-			if err := t.Append([]string{clip(name), numfmt.Count(n), numfmt.Percent(n, tot.Scheduled)}); err != nil {
-				return err
-			}
-		}
-	}
-	return t.Render()
-}
-
 func writeFooter(w io.Writer, r *results.Result) {
 	for _, f := range footerFields(r) {
 		line(w, f[0], "%s", f[1])
@@ -339,30 +252,6 @@ func shapeText(s results.Shape) string {
 	return strings.Join(parts, ", ")
 }
 
-// sumOutcomes is the number of reads counted in m.
-func sumOutcomes(m map[string]int64) int64 {
-	var n int64
-	for _, v := range m {
-		n += v
-	}
-	return n
-}
-
-// inflationText splits the run's inflation into what base64 adds and what
-// the JSON envelope adds, over disk bytes: 1.333× = 1 + 0.333 + 0.000 for
-// blobs, near 1 + 0 + a little for text.
-func inflationText(classes []results.Class) string {
-	var wire, disk, enc, env int64
-	for _, c := range classes { // the ok answers': what inflation is over
-		wire, disk, enc, env = wire+c.WireBytes-c.ErrorWire, disk+c.DiskBytes, enc+c.EncodingBytes, env+c.EnvelopeBytes
-	}
-	if disk == 0 {
-		return "no bytes read"
-	}
-	return fmt.Sprintf("%s = 1 + %.3f base64 encoding + %.3f JSON envelope (over disk bytes)",
-		numfmt.Ratio(stats.Ratio(wire, disk)), stats.Ratio(enc, disk), stats.Ratio(env, disk))
-}
-
 // serverCostFields are the lines of what the server itself spent: the
 // figures capacity planning needs, and the memory slope that hints at a
 // leak.
@@ -399,11 +288,6 @@ func serverCostFields(c results.ServerCost) [][2]string {
 // "-" over no measured time.
 func rate(perS *float64, unit string) string {
 	return numfmt.Opt(perS, func(v float64) string { return numfmt.Rate(v, unit) })
-}
-
-// bytesPerS is a rate in MB/s written in SI units, "24.5 MB/s", or "-".
-func bytesPerS(mbPerS *float64) string {
-	return numfmt.Opt(mbPerS, func(v float64) string { return numfmt.Bytes(int64(v*1e6)) + "/s" })
 }
 
 // perThousand is a CPU figure per 1,000 reads, "3009.8 ms", or "-" for a
