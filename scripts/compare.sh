@@ -147,32 +147,30 @@ secs=${DURATION%s}
 # size, so it moves the same bytes).
 default_rate=40 default_secs=$((secs + 1))
 go run ./scripts/planuris docs-attachments $((default_rate * default_secs / 4 + 10)) >"$tmp/default.uris"
-python3 - "$tmp" "$url" "$tmp/default.uris" <<'PY' || die "the default scenario's targets could not be made"
-import json, os, sys, urllib.parse
-tmp, url, uris = sys.argv[1], sys.argv[2], open(sys.argv[3]).read().split()
-os.makedirs(tmp + "/default", exist_ok=True)
-meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": {"name": "compare.sh", "version": "1"}}
-def body(u): return json.dumps({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": u, "_meta": meta}}, separators=(",", ":"))
-head = ["Content-Type: application/json", "Accept: application/json, text/event-stream", "MCP-Protocol-Version: 2026-07-28", "Mcp-Method: resources/read"]
-with open(tmp + "/default-http.targets", "w") as t:
-    for i, u in enumerate(uris):
-        open("%s/default/%d.body" % (tmp, i), "w").write(body(u))
-        t.write("POST %s\n%s\nMcp-Name: %s\n@%s/default/%d.body\n\n" % (url, "\n".join(head), u, tmp, i))
-# bombardier's classes: name, URI, share of the reads
+mkdir -p "$tmp/default"
+i=0
+while read -r u; do # each read as the other cases' targets are written: body and headers
+	body "$u" >"$tmp/default/$i.body"
+	{ echo "POST $url"; printf '%s\n' "${headers[@]}" "Mcp-Name: $u"; echo "@$tmp/default/$i.body"; echo; } >>"$tmp/default-http.targets"
+	i=$((i + 1))
+done <"$tmp/default.uris"
+# bombardier's classes: name, URI (markdown at the plan's mean size, so
+# that it moves the same bytes) and share of the reads
+python3 - "$tmp/default.uris" >"$tmp/default-bombardier.tsv" <<'PY' || die "the default scenario's classes could not be made"
+import sys, urllib.parse
+uris = open(sys.argv[1]).read().split()
 by = {}
 for u in uris:
     by.setdefault(urllib.parse.urlparse(u).path.strip("/").split("-")[0] if u.startswith("sim:") else "notfound", []).append(u)
-with open(tmp + "/default-bombardier.tsv", "w") as out:
-    for name, us in by.items():
-        u = us[0]
-        if name == "markdown":  # the plan's mean size, so the bytes moved match
-            q = urllib.parse.parse_qs(urllib.parse.urlparse(u).query)
-            mean = sum(int(urllib.parse.parse_qs(urllib.parse.urlparse(x).query)["size"][0]) for x in us) // len(us)
-            u = "sim:///markdown?mime=text%%2Fmarkdown&size=%d&delay=%s" % (mean, urllib.parse.quote(q["delay"][0]))
-        open("%s/default-%s.body" % (tmp, name), "w").write(body(u))
-        out.write("%s\t%s\t%.4f\n" % (name, u, len(us) / len(uris)))
+for name, us in by.items():
+    u = us[0]
+    if name == "markdown":
+        q = lambda x: urllib.parse.parse_qs(urllib.parse.urlparse(x).query)
+        mean = sum(int(q(x)["size"][0]) for x in us) // len(us)
+        u = "sim:///markdown?mime=text%%2Fmarkdown&size=%d&delay=%s" % (mean, urllib.parse.quote(q(u)["delay"][0]))
+    print("%s\t%s\t%.4f" % (name, u, len(us) / len(uris)))
 PY
+while IFS=$'\t' read -r name u _; do body "$u" >"$tmp/default-$name.body"; done <"$tmp/default-bombardier.tsv"
 results="$tmp/results.tsv" # case tool round cpu_s reads wall_rate maxrss_kb
 timed() { # OUTFILE CMD... : runs CMD bounded, its CPU and peak RSS in OUTFILE
 	local out=$1; shift
