@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,10 +37,14 @@ func Order(round int) [2]Side {
 	return [2]Side{New, Base}
 }
 
-// Runner makes one run of a side: the round (from 1) and the attempt
-// (from 1) are for its own use (names, progress). On interruption it
-// returns what ran (a partial result) or an error wrapping the context's.
-type Runner func(ctx context.Context, side Side, round, attempt int) (*results.Result, error)
+// Runner makes one run of a side and saves its result at path (the
+// side's folder: the experiment moves it to the excluded folder when it
+// does not count); the round (from 1) and the attempt (from 1) are for
+// its own use (progress). On interruption it returns what ran (a partial
+// result) or an error wrapping the context's. An error after the result
+// was saved (readbench lost count of its reads) leaves the file, which
+// the experiment moves to the excluded folder.
+type Runner func(ctx context.Context, side Side, round, attempt int, path string) (*results.Result, error)
 
 // Plan is an experiment: Rounds rounds, each given up to Retries more
 // attempts when a run of it is noisy by Policy; every run saved under Dir.
@@ -139,25 +144,23 @@ func (p Plan) round(ctx context.Context, i int, run Runner) (rd Round, stop bool
 		runs := map[Side]results.Run{}
 		why := ""
 		for _, side := range rd.Order {
-			r, err := run(ctx, side, i, a)
+			path := filepath.Join(p.Dir, string(side), fmt.Sprintf("round-%02d-%s.json", i, side))
+			excluded := filepath.Join(p.Dir, Excluded, excludedName(i, a, side))
+			r, err := run(ctx, side, i, a, path)
 			if err != nil {
 				rd.Noisy = append(rd.Noisy, fmt.Sprintf("%s: %v", side, err))
+				xerr := errors.Join(move(path, excluded), p.exclude(runs, i, a))
 				if ctx.Err() != nil {
-					return rd, true, p.exclude(runs, i, a)
+					return rd, true, xerr
 				}
-				if xerr := p.exclude(runs, i, a); xerr != nil {
-					return rd, false, errors.Join(fmt.Errorf("round %d, %s: %w", i, side, err), xerr)
-				}
-				return rd, false, fmt.Errorf("round %d, %s: %w", i, side, err)
+				return rd, false, errors.Join(fmt.Errorf("round %d, %s: %w", i, side, err), xerr)
 			}
 			why = p.Policy.Noisy(r)
-			name := fmt.Sprintf("round-%02d-%s.json", i, side)
-			path := filepath.Join(p.Dir, string(side), name)
 			if why != "" {
-				path = filepath.Join(p.Dir, Excluded, excludedName(i, a, side))
-			}
-			if err := r.SaveFile(path); err != nil {
-				return rd, false, fmt.Errorf("ab: save round %d, %s: %w", i, side, err)
+				if err := move(path, excluded); err != nil {
+					return rd, false, err
+				}
+				path = excluded
 			}
 			if p.Saved != nil {
 				p.Saved(side, i, a, path, why)
@@ -188,8 +191,20 @@ func (p Plan) round(ctx context.Context, i int, run Runner) (rd Round, stop bool
 // folder: a run counts only beside its round's other side.
 func (p Plan) exclude(runs map[Side]results.Run, i, a int) error {
 	for side, r := range runs {
-		to := filepath.Join(p.Dir, Excluded, excludedName(i, a, side))
-		if err := os.Rename(r.Label, to); err != nil {
+		if err := move(r.Label, filepath.Join(p.Dir, Excluded, excludedName(i, a, side))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// move moves a saved run, and the server's stderr kept beside it, to
+// another folder of the experiment; a run that left no file (it failed
+// before its result was saved) has nothing to move.
+func move(from, to string) error {
+	for _, suffix := range []string{".json", ".stderr.log"} {
+		f, t := strings.TrimSuffix(from, ".json")+suffix, strings.TrimSuffix(to, ".json")+suffix
+		if err := os.Rename(f, t); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("ab: %w", err)
 		}
 	}

@@ -40,18 +40,25 @@ type fake struct {
 	hook  func(side Side, round, attempt int) (*results.Result, error)
 }
 
-func (f *fake) run(_ context.Context, side Side, round, attempt int) (*results.Result, error) {
+// run is a Runner: it saves what it returns at path, as runner.Job does,
+// also when it fails after the result was made (a broken identity).
+func (f *fake) run(_ context.Context, side Side, round, attempt int, path string) (*results.Result, error) {
 	f.calls = append(f.calls, fmt.Sprintf("%d.%d%s", round, attempt, side[:1]))
+	r, err := fixture(f.t), error(nil)
 	if f.hook != nil {
-		if r, err := f.hook(side, round, attempt); r != nil || err != nil {
-			return r, err
+		if hr, herr := f.hook(side, round, attempt); hr != nil || herr != nil {
+			r, err = hr, herr
 		}
 	}
-	r := fixture(f.t)
 	if f.noisy != nil && f.noisy(side, round, attempt) {
 		r.Lag.P50Ms = 10
 	}
-	return r, nil
+	if r != nil {
+		if serr := r.SaveFile(path); serr != nil {
+			f.t.Fatal(serr)
+		}
+	}
+	return r, err
 }
 
 func plan(t *testing.T, rounds int) Plan {
@@ -203,6 +210,21 @@ func TestRunInterrupted(t *testing.T) {
 	o, err = Run(context.Background(), p, f.run)
 	if !errors.Is(err, boom) || o.Interrupted || len(o.Base) != 1 || len(files(t, p.Dir, "new")) != 1 {
 		t.Errorf("runner error: %v %+v, new/ %v", err, o, files(t, p.Dir, "new"))
+	}
+	lost := errors.New("accounting identity broken")
+	f = &fake{t: t, hook: func(side Side, round, _ int) (*results.Result, error) {
+		if round == 1 && side == New {
+			return fixture(t), lost // saved, then failed
+		}
+		return nil, nil
+	}}
+	p = plan(t, 2)
+	if _, err = Run(context.Background(), p, f.run); !errors.Is(err, lost) {
+		t.Errorf("a run that failed after it was saved: err %v", err)
+	}
+	if b, n, x := files(t, p.Dir, "base"), files(t, p.Dir, "new"), files(t, p.Dir, Excluded); len(b)+len(n) != 0 ||
+		!slices.Equal(x, []string{"round-01-attempt-1-base.json", "round-01-attempt-1-new.json"}) {
+		t.Errorf("a run that failed after it was saved: base/ %v, new/ %v, excluded/ %v; want both runs excluded", b, n, x)
 	}
 	if err := (Plan{Rounds: 0, Dir: "x"}).Check(); err == nil {
 		t.Error("0 rounds accepted")

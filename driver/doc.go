@@ -35,8 +35,8 @@
 //     measured phase's token figures, and a run whose reads the server
 //     kept refusing says so in one line;
 //   - a run's options (options.go): a command's changes to a workload
-//     (Overrides) and how this process runs it (Settings) become the run's
-//     Options in one place, NewOptions;
+//     (Overrides) and how this process runs it (Options) become the run's
+//     Options in one place, Options.For, on a copy of the workload;
 //   - a run's result (result.go, resultworkload.go): a finished run's
 //     Measurements become its results.Result in one place,
 //     Measurements.Result, for run and for every step of a capacity

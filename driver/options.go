@@ -2,10 +2,10 @@ package driver
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
-	"github.com/readbench/readbench/barrier"
-	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
@@ -40,7 +40,10 @@ type Overrides struct {
 }
 
 // Apply makes the changes to w, then validates it: a workload that the
-// changes made invalid is refused before anything is started.
+// changes made invalid is refused before anything is started. What it
+// changes of w's maps and slices it replaces, never writes into, so two
+// runs made from one workload (ab's two sides) share nothing a change
+// made for one of them.
 func (o Overrides) Apply(w *workload.Workload) error {
 	if o.Target != nil {
 		w.Target = *o.Target
@@ -60,63 +63,42 @@ func (o Overrides) Apply(w *workload.Workload) error {
 	if o.Protocol != nil {
 		w.Protocol = *o.Protocol
 	}
-	for name, value := range o.Headers {
-		if w.Headers == nil {
-			w.Headers = map[string]string{}
+	if len(o.Headers) > 0 {
+		headers := maps.Clone(w.Headers)
+		if headers == nil {
+			headers = map[string]string{}
 		}
-		w.Headers[name] = value
+		maps.Copy(headers, o.Headers)
+		w.Headers = headers
 	}
 	if o.MaxAnswer > 0 {
 		w.Turn.MaxAnswer = o.MaxAnswer
 	}
-	w.AllowHosts = append(append([]string(nil), w.AllowHosts...), o.AllowHosts...)
+	w.AllowHosts = append(slices.Clip(w.AllowHosts), o.AllowHosts...)
 	w.InsecureCredentials = o.InsecureCredentials
 	return w.Validate()
 }
 
-// Settings are what a command sets of a run besides its workload: the
-// changes to it, and how this process reaches the target and shares the
-// run with others. Every command that runs the driver builds its Options
-// from them with NewOptions, so no command spells Options out.
-type Settings struct {
-	Overrides Overrides
-	// EmbeddedCommand starts the simulated server (see
-	// Options.EmbeddedCommand); Client is the clientInfo sent to servers.
-	EmbeddedCommand []string
-	Client          client.Implementation
-	ServerPID       int              // see Options.ServerPID
-	Segment         workload.Segment // see Options.Segment
-	StartAt         time.Time        // see Options.StartAt
-	Barrier         *barrier.Config  // see Options.Barrier
-	// HandshakeTimeout bounds opening a session (see Options.HandshakeTimeout).
-	HandshakeTimeout time.Duration
-}
-
-// NewOptions applies s.Overrides to w in place (the caller's workload is
-// then the one the run and its result record), checks that this process's
-// share of it exists, and returns the run's Options. Progress, Logf and
-// Stderr are left to the caller: they are how this process shows the run,
-// not what it runs.
-func NewOptions(w *workload.Workload, s Settings) (Options, error) {
+// For is the run of w as ov changes it, with what o already says of how
+// this process makes it (the embedded server's command, the client's name,
+// the shard, the handshake timeout...). The run's workload is a copy of w
+// with ov applied (the caller's w is left as it was, so one workload makes
+// many runs: ab's sides, capacity's steps); it is checked that this
+// process's share of it exists. Progress, Logf and Stderr are left as o
+// has them: they are how this process shows the run, not what it runs.
+func (o Options) For(w *workload.Workload, ov Overrides) (Options, error) {
 	if w == nil {
 		return Options{}, fmt.Errorf("driver: no workload")
 	}
-	if err := s.Overrides.Apply(w); err != nil {
+	run := *w
+	if err := ov.Apply(&run); err != nil {
 		return Options{}, err
 	}
-	if _, err := w.Shard(s.Segment); err != nil {
+	if _, err := run.Shard(o.Segment); err != nil {
 		return Options{}, err
 	}
-	return Options{
-		Workload:         w,
-		EmbeddedCommand:  s.EmbeddedCommand,
-		Client:           s.Client,
-		ServerPID:        s.ServerPID,
-		Segment:          s.Segment,
-		StartAt:          s.StartAt,
-		Barrier:          s.Barrier,
-		HandshakeTimeout: s.HandshakeTimeout,
-	}, nil
+	o.Workload = &run
+	return o, nil
 }
 
 // Aim is what the workload allows the run to reach: its allow_hosts and

@@ -111,39 +111,54 @@ func mustTarget(t *testing.T, s string) targets.Target {
 	return tg
 }
 
-// TestNewOptions: the settings reach the run's options, the workload is
-// the caller's (changed in place, so its result records what ran), and
-// a share the workload cannot be split into is refused before the run.
-func TestNewOptions(t *testing.T) {
+// TestOptionsFor: what the options say of the process reaches the run's
+// options, the workload is a copy with the changes made (the caller's is
+// untouched, so two runs of one workload share nothing a change wrote:
+// ab's two sides), and a share the workload cannot be split into is
+// refused before the run.
+func TestOptionsFor(t *testing.T) {
 	w := optionsWorkload(t)
+	w.Headers = map[string]string{"X-Base": "1"}
 	start := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
-	s := Settings{
-		Overrides:       Overrides{Sessions: ptr(3)},
+	base := Options{
 		EmbeddedCommand: []string{"/bin/readbench", "serve", "--stdio"},
 		Client:          client.Implementation{Name: "readbench", Version: "9.9.9"},
 		ServerPID:       42, Segment: workload.Segment{K: 1, N: 3}, StartAt: start,
 	}
-	o, err := NewOptions(w, s)
+	o, err := base.For(w, Overrides{Sessions: ptr(3), Headers: map[string]string{"X-Side": "a"}, Classes: []string{"md"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Workload != w || w.Sessions != 3 {
-		t.Errorf("options' workload %p (sessions %d), want the caller's %p with sessions 3", o.Workload, w.Sessions, w)
+	if o.Workload == w || o.Workload.Sessions != 3 || w.Sessions == 3 {
+		t.Errorf("options' workload %p (sessions %d), want a copy of %p (sessions %d) with sessions 3", o.Workload, o.Workload.Sessions, w, w.Sessions)
 	}
-	if !slices.Equal(o.EmbeddedCommand, s.EmbeddedCommand) || o.Client != s.Client || o.ServerPID != 42 || o.Segment != s.Segment || !o.StartAt.Equal(start) {
-		t.Errorf("options %+v do not carry the settings %+v", o, s)
+	if len(w.Headers) != 1 || o.Workload.Headers["X-Side"] != "a" || o.Workload.Headers["X-Base"] != "1" {
+		t.Errorf("headers: caller's %v, run's %v: want the caller's untouched and the run's with both", w.Headers, o.Workload.Headers)
+	}
+	other, err := base.For(w, Overrides{Headers: map[string]string{"X-Side": "b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Workload.Headers["X-Side"] != "a" || other.Workload.Headers["X-Side"] != "b" {
+		t.Errorf("two runs of one workload share their headers: %v and %v", o.Workload.Headers, other.Workload.Headers)
+	}
+	if len(o.Workload.Mix) != 1 || len(other.Workload.Mix) != len(w.Mix) || len(w.Mix) != 2 {
+		t.Errorf("--class on one run took classes from another: %d classes, want %d", len(other.Workload.Mix), len(w.Mix))
+	}
+	if !slices.Equal(o.EmbeddedCommand, base.EmbeddedCommand) || o.Client != base.Client || o.ServerPID != 42 || o.Segment != base.Segment || !o.StartAt.Equal(start) {
+		t.Errorf("options %+v do not carry the base's %+v", o, base)
 	}
 	if o.Progress != nil || o.Logf != nil || o.Stderr != nil {
-		t.Error("NewOptions set how the run is shown: that is the caller's")
+		t.Error("For set how the run is shown: that is the caller's")
 	}
 	if a := o.Aim(); !slices.Equal(a.AllowHosts, []string{"staging.example.com"}) || a.InsecureCredentials {
 		t.Errorf("Aim = %+v, want the workload's allow_hosts", a)
 	}
 
-	if _, err := NewOptions(optionsWorkload(t), Settings{Segment: workload.Segment{K: 1, N: 5}}); err == nil || !strings.Contains(err.Error(), "sessions") {
+	if _, err := (Options{Segment: workload.Segment{K: 1, N: 5}}).For(optionsWorkload(t), Overrides{}); err == nil || !strings.Contains(err.Error(), "sessions") {
 		t.Errorf("4 sessions in 5 shares: err = %v, want a sessions error", err)
 	}
-	if _, err := NewOptions(nil, Settings{}); err == nil {
-		t.Error("NewOptions(nil) = nil error, want one")
+	if _, err := (Options{}).For(nil, Overrides{}); err == nil {
+		t.Error("For(nil) = nil error, want one")
 	}
 }

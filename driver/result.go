@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/readbench/readbench/results"
-	"github.com/readbench/readbench/stats"
 )
 
 // Result turns a finished run into its result document, tool naming the
@@ -15,7 +14,8 @@ import (
 // the same document from the same report.
 //
 // A run whose accounting identity broke still gets its result (it is the
-// evidence): CheckIdentity says so, after the caller has saved it.
+// evidence): results.Result.Identity says so, after the caller has saved
+// it (package runner).
 func (r *Measurements) Result(tool results.Tool) (*results.Result, error) {
 	if r.Workload == nil {
 		return nil, errors.New("build result: the report names no workload")
@@ -68,23 +68,4 @@ func resultDigests(m map[string]Digest) map[string]results.Digest {
 		out[uri] = results.Digest{SHA256: d.SHA256, MIME: d.MIME, Bytes: d.Bytes}
 	}
 	return out
-}
-
-// CheckIdentity checks the accounting identity of both phases: every
-// scheduled read has exactly one outcome. A broken one means readbench
-// lost count of a read, so the run's figures cannot be trusted; the
-// caller saves the result first, then fails with this error.
-func (r *Measurements) CheckIdentity() error {
-	for _, phase := range []struct {
-		name string
-		run  *stats.Phase
-	}{{"measured", r.Run}, {"warmup", r.Warmup}} {
-		if phase.run == nil {
-			continue
-		}
-		if err := stats.CheckIdentity(phase.run.Scheduled, &phase.run.Outcomes); err != nil {
-			return fmt.Errorf("%s phase: %w", phase.name, err)
-		}
-	}
-	return nil
 }

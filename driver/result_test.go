@@ -86,7 +86,10 @@ func TestReportResultNeedsWorkload(t *testing.T) {
 	}
 }
 
-func TestReportCheckIdentity(t *testing.T) {
+// TestResultIdentity: a read the recorder lost, in either phase, reaches
+// the result document as a broken identity (results.Result.Identity, the
+// one check every command judges a saved result by).
+func TestResultIdentity(t *testing.T) {
 	lost := func() *stats.Phase {
 		r := stats.NewRecorder(nil)
 		r.Schedule(1) // a read scheduled, and no outcome for it
@@ -99,17 +102,23 @@ func TestReportCheckIdentity(t *testing.T) {
 		want        string // "" when the identity holds
 	}{
 		{"both phases hold", whole(), whole(), ""},
-		{"no warmup phase", whole(), nil, ""},
 		{"a read lost in the measured phase", lost(), whole(), "measured phase: accounting identity broken"},
 		{"a read lost in the warmup", whole(), lost(), "warmup phase: accounting identity broken"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := (&Measurements{Run: c.run, Warmup: c.warmup}).CheckIdentity()
+			res, err := (&Measurements{Workload: testWorkload(t, "embedded"), Run: c.run, Warmup: c.warmup}).Result(results.Tool{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = res.Identity()
 			switch {
 			case c.want == "" && err != nil:
-				t.Fatalf("CheckIdentity = %v, want nil", err)
+				t.Fatalf("Identity = %v, want nil", err)
 			case c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)):
-				t.Fatalf("CheckIdentity = %v, want %q...", err, c.want)
+				t.Fatalf("Identity = %v, want %q...", err, c.want)
+			}
+			if res.Totals.IdentityOK != !strings.HasPrefix(c.want, "measured") {
+				t.Errorf("identity_ok %v for %s", res.Totals.IdentityOK, c.name)
 			}
 		})
 	}

@@ -23,7 +23,7 @@ func sideText(s results.Side) string {
 	}
 	return fmt.Sprintf("%s: %s, protocol %s over %s, started %s, %s measured, %s reads",
 		orDash(s.Label), orDash(srv), orDash(s.ProtocolVersion), orDash(s.Transport),
-		s.Started.UTC().Format("2006-01-02 15:04:05Z"), Value("ms", s.MeasuredS*1000), strconv.FormatInt(s.Scheduled, 10))
+		s.Started.UTC().Format("2006-01-02 15:04:05Z"), numfmt.Value("ms", s.MeasuredS*1000), strconv.FormatInt(s.Scheduled, 10))
 }
 
 // changeText is a delta's change: absolute, and relative when there is
@@ -45,7 +45,7 @@ func changeText(d results.Delta) string {
 	case "%":
 		s = sign + strconv.FormatFloat(abs, 'f', 2, 64) + "pp"
 	default:
-		s = sign + Value(d.Unit, abs)
+		s = sign + numfmt.Value(d.Unit, abs)
 	}
 	if d.RelativeOK && d.Unit != "%" {
 		s += fmt.Sprintf(" %+.1f%%", 100**d.Relative)
@@ -82,7 +82,7 @@ type compareRow struct {
 
 // deltaRow is a delta's row under a label.
 func deltaRow(label string, d results.Delta) compareRow {
-	r := compareRow{cells: []string{clip(label), Value(d.Unit, d.Base), Value(d.Unit, d.New), changeText(d), noiseText(d)},
+	r := compareRow{cells: []string{clip(label), numfmt.Value(d.Unit, d.Base), numfmt.Value(d.Unit, d.New), changeText(d), noiseText(d)},
 		significant: d.Noise == results.Significant, full: printable(label), delta: &d}
 	if d.Noise == results.Untested {
 		r.untested = d.Note
@@ -206,7 +206,7 @@ func boundText(b results.BoundCheck) string {
 		}
 		return "no URI changed"
 	}
-	s := fmt.Sprintf("%s -> %s (limit %s)", Value(b.Unit, b.Base), Value(b.Unit, b.New), Value(b.Unit, b.Limit))
+	s := fmt.Sprintf("%s -> %s (limit %s)", numfmt.Value(b.Unit, b.Base), numfmt.Value(b.Unit, b.New), numfmt.Value(b.Unit, b.Limit))
 	if b.Noise != "" && b.Noise != results.Unchanged {
 		s += ", " + string(b.Noise)
 	}

@@ -169,7 +169,7 @@ func TestHTMLSectionsSayWhatTheTableSays(t *testing.T) {
 					mark, cl = markFail, "fail"
 				}
 				want = append(want, `<tr class="`+cl+`"><td class="verdict-cell">`+mark+" "+verdictWord(v.Pass)+"</td>"+
-					cells([]string{v.Bound, verdictText(v)}, 3))
+					cells([]string{v.Bound, v.What()}, 3))
 			}
 			for _, w := range want {
 				if !strings.Contains(text, w) {

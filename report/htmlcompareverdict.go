@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
 )
 
@@ -121,7 +122,7 @@ func compareTiles(c *results.Comparison) []htmlTile {
 	}
 	var ts []htmlTile
 	for _, d := range ds {
-		t := htmlTile{Label: printable(d.Label), Value: Value(d.Unit, d.New), Sub: "base " + Value(d.Unit, d.Base) + ", " + changeText(d)}
+		t := htmlTile{Label: printable(d.Label), Value: numfmt.Value(d.Unit, d.New), Sub: "base " + numfmt.Value(d.Unit, d.Base) + ", " + changeText(d)}
 		if n := noiseText(d); n != "" {
 			t.Sub += ", " + n
 		}

@@ -94,7 +94,7 @@ func thresholdsVerdict(r *results.Result) (htmlMark, []htmlMark) {
 	}
 	var broken, held []htmlMark
 	for _, v := range r.Thresholds {
-		text := printable(v.Bound + ": " + verdictText(v))
+		text := printable(v.Bound + ": " + v.What())
 		if v.Pass {
 			held = append(held, passMark(text))
 		} else {

@@ -24,7 +24,7 @@ func writeSummary(w io.Writer, r *results.Result) {
 		if !v.Pass {
 			m = markFail
 		}
-		fmt.Fprintf(w, "  %s %s  %-32s %s\n", m, verdictWord(v.Pass), printable(v.Bound), printable(verdictText(v)))
+		fmt.Fprintf(w, "  %s %s  %-32s %s\n", m, verdictWord(v.Pass), printable(v.Bound), printable(v.What()))
 	}
 	tot := r.Totals
 	fmt.Fprintf(w, "  read p50 %s, p99 %s; turn p50 %s, p99 %s\n",

@@ -4,38 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strconv"
 
-	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
 )
-
-// Value formats a figure in the unit of a bound ("ms", "%", "/s", "x",
-// "MiB"): every view of thresholds and compare writes a figure this way.
-func Value(unit string, v float64) string {
-	switch unit {
-	case "ms":
-		if v == 0 {
-			return "0ms"
-		}
-		if v < 0 {
-			return "-" + numfmt.Ms(-v)
-		}
-		return numfmt.Ms(v)
-	case "%":
-		return strconv.FormatFloat(v, 'f', 2, 64) + "%"
-	case "/s":
-		return numfmt.Sig3(v) + "/s"
-	case "MiB":
-		return numfmt.Sig3(v) + " MiB"
-	case "x":
-		if v == 0 { // a ratio of nothing (a class with no bytes): none, as every table says
-			return numfmt.None
-		}
-		return strconv.FormatFloat(v, 'f', 3, 64) + "×"
-	}
-	return numfmt.Sig3(v) + " " + unit
-}
 
 // verdictWord is PASS or FAIL: what a CI log is searched for.
 func verdictWord(pass bool) string {
@@ -45,19 +16,11 @@ func verdictWord(pass bool) string {
 	return "FAIL"
 }
 
-// verdictText is what a threshold measured, or why it could not.
-func verdictText(v results.Verdict) string {
-	if v.Reason != "" {
-		return v.Reason
-	}
-	return "measured " + Value(v.Unit, v.Measured)
-}
-
 // thresholdRows are the verdict rows of r's thresholds.
 func thresholdRows(r *results.Result) []verdictRow {
 	rows := make([]verdictRow, 0, len(r.Thresholds))
 	for _, v := range r.Thresholds {
-		rows = append(rows, verdictRow{pass: v.Pass, bound: v.Bound, measured: verdictText(v)})
+		rows = append(rows, verdictRow{pass: v.Pass, bound: v.Bound, measured: v.What()})
 	}
 	return rows
 }

@@ -269,7 +269,7 @@ func totals(m Meta, run *stats.Phase) Totals {
 		Inflation:    quotient(float64(run.OK.WireBytes), float64(run.OK.DiskBytes), nil),
 		WireMBPerS:   perS(float64(run.WireBytes) / 1e6),
 		DiskMBPerS:   perS(float64(run.OK.DiskBytes) / 1e6),
-		IdentityOK:   stats.CheckIdentity(run.Scheduled, &run.Outcomes) == nil,
+		IdentityOK:   identity(run.Scheduled, run.Outcomes.Map()) == nil,
 		MeasuredS:    max(secs, 0),
 	}
 }

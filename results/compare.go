@@ -3,6 +3,9 @@ package results
 import (
 	"fmt"
 	"strings"
+
+	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/internal/numfmt"
 )
 
 // Comparison is what `readbench compare` computes: every figure a release
@@ -257,4 +260,51 @@ type MismatchError struct {
 func (e *MismatchError) Error() string {
 	return fmt.Sprintf("the two results ran different workloads (%s): compare them anyway with --force",
 		strings.Join(e.Differences, "; "))
+}
+
+// BrokenBounds names each bound of bcs that was broken, with what moved:
+// "read.p50=+10% (12.0ms -> 14.1ms, limit 13.2ms)", or the reason when no
+// figure could be compared; none when every bound held. It is the one
+// wording of a broken compare bound in an exit message (compare's, ab's).
+func BrokenBounds(bcs []BoundCheck) []string {
+	var out []string
+	for _, b := range bcs {
+		if b.Pass {
+			continue
+		}
+		what := b.Reason
+		if what == "" {
+			what = fmt.Sprintf("%s -> %s, limit %s", numfmt.Value(b.Unit, b.Base), numfmt.Value(b.Unit, b.New), numfmt.Value(b.Unit, b.Limit))
+		}
+		out = append(out, b.Bound+" ("+what+")")
+	}
+	return out
+}
+
+// Hold holds a comparison of runs (compare's, ab's) to the bounds bs and,
+// with content, to unchanged content, and stores the checks in it as the
+// command cmd made them: the one place a comparison is gated. The newest
+// run of each side, as CompareRuns took them, is what a bound on content
+// and the views' charts read.
+func (c *Comparison) Hold(cmd string, bs []bounds.Bound, base, nw []Run, content bool) (newestBase, newestNew *Result, err error) {
+	c.Command = cmd
+	bl, nl := newest(base, c.Base.Runs), newest(nw, c.New.Runs)
+	if c.Bounds, err = CheckBounds(c, bs, bl, nl); err != nil {
+		return nil, nil, err
+	}
+	if content {
+		c.Bounds = append(c.Bounds, ContentCheck(c))
+	}
+	return bl, nl, nil
+}
+
+// newest is the run of a side the comparison names last in its side's
+// runs (oldest first).
+func newest(runs []Run, labels []string) *Result {
+	for _, r := range runs {
+		if r.Label == labels[len(labels)-1] {
+			return r.Result
+		}
+	}
+	return runs[len(runs)-1].Result
 }

@@ -1,5 +1,7 @@
 package results
 
+import "github.com/readbench/readbench/internal/numfmt"
+
 // Verdict is one threshold as evaluated on a result: the result's
 // "thresholds" key is the list of them, so that a saved run says which
 // bounds it was held to and how it fared without re-evaluating anything.
@@ -27,4 +29,26 @@ type Digest struct {
 	SHA256 string `json:"sha256"` // "sha256:" and 64 hex digits
 	MIME   string `json:"mime"`
 	Bytes  int64  `json:"bytes"`
+}
+
+// What is what a threshold measured ("measured 912ms"), or why it could
+// not be measured: the one wording of a verdict, in every report and in
+// every message that names a broken threshold.
+func (v Verdict) What() string {
+	if v.Reason != "" {
+		return v.Reason
+	}
+	return "measured " + numfmt.Value(v.Unit, v.Measured)
+}
+
+// Broken names each threshold of vs that failed, with what it measured:
+// "turn.p99<800ms (measured 912ms)"; none when all held.
+func Broken(vs []Verdict) []string {
+	var out []string
+	for _, v := range vs {
+		if !v.Pass {
+			out = append(out, v.Bound+" ("+v.What()+")")
+		}
+	}
+	return out
 }

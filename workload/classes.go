@@ -25,6 +25,16 @@ func (w *Workload) KeepClasses(names []string) error {
 			return fmt.Errorf("--class %q: the workload has no such class%s (it has %v)", n, suggest.DidYouMean(n, all), all)
 		}
 	}
-	w.Mix = slices.DeleteFunc(w.Mix, func(c Class) bool { return !slices.Contains(names, c.Name) })
+	w.Mix = slices.DeleteFunc(slices.Clone(w.Mix), func(c Class) bool { return !slices.Contains(names, c.Name) })
 	return nil
+}
+
+// ClassNames are the names of the mix's classes, in mix order: what a
+// bound naming a class is checked against.
+func (w *Workload) ClassNames() []string {
+	names := make([]string, 0, len(w.Mix))
+	for _, c := range w.Mix {
+		names = append(names, c.Name)
+	}
+	return names
 }

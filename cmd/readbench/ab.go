@@ -16,9 +16,8 @@ import (
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/results"
-	"github.com/readbench/readbench/scenarios"
+	"github.com/readbench/readbench/runner"
 	"github.com/readbench/readbench/targets"
-	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
 )
 
@@ -82,71 +81,56 @@ func abAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	share, err := parseFloor(c.String("max-lag-share"))
-	if err != nil {
-		return cli.Exit("ab: --max-lag-share: "+err.Error(), exitUsage)
-	}
-	set, err := reach(c)
+	plan, err := abPlan(c, bs)
 	if err != nil {
 		return err
 	}
-	w, err := scenarios.Load(c.Args().First())
+	sides, closeSides, err := abSides(c, bs)
+	if err != nil {
+		return err
+	}
+	defer closeSides()
+	mx, err := startMetrics(c, time.Time{})
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	for _, b := range bs {
-		if b.Metric.Class != "" && !slices.Contains(classNames(w), b.Metric.Class) {
-			return cli.Exit(fmt.Sprintf("ab: --fail-on: %s: the workload has no class %q (it has %v)", b.Text, b.Metric.Class, classNames(w)), exitUsage)
+	defer mx.close(c.App.ErrWriter)
+	o, err := ab.Run(c.Context, plan, sides.runner(c, mx))
+	mx.close(c.App.ErrWriter) // the last run's final push
+	if err != nil && (o == nil || !o.Interrupted) {
+		if o == nil {
+			return exitFor("ab: ", err)
 		}
+		return exitFor("ab: ", fmt.Errorf("%w (the runs made are in %s)", err, plan.Dir))
 	}
-	if c.IsSet("seed") {
-		w.Seed = c.Int64("seed")
+	verdict := abVerdict(c, o, bs, write, plan.Dir)
+	if o.Interrupted {
+		return exitOf(c.App.ErrWriter, runner.Judgement{Status: runner.Interrupted, Also: errorText(verdict),
+			Reason: fmt.Sprintf("ab interrupted after %d round(s): the runs made are in %s", len(o.Rounds), plan.Dir)})
 	}
-	if set.Overrides, err = overridesOf(c); err != nil {
-		return cli.Exit(err.Error(), exitUsage)
-	}
-	sides := map[ab.Side]driver.Options{}
-	seqs := map[ab.Side]*auth.Sequence{} // each side's tokens, shared by its runs
-	for _, side := range []ab.Side{ab.Base, ab.New} {
-		if !c.IsSet(string(side)) {
-			return cli.Exit("ab: give both --base TARGET and --new TARGET", exitUsage)
-		}
-		t, err := targets.Parse(c.String(string(side)))
-		if err != nil {
-			return cli.Exit(fmt.Sprintf("ab: --%s: %v", side, err), exitUsage)
-		}
-		s := set
-		s.Overrides.Target = &t
-		wc := *w // NewOptions applies the overrides to its workload
-		opts, err := driver.NewOptions(&wc, s)
-		if err != nil {
-			return cli.Exit(err.Error(), exitUsage)
-		}
-		if err := checkAim("ab", t, wc.Headers, opts.Aim()); err != nil {
-			return err
-		}
-		tokens, closeTokens, err := oauthTokens(c, wc.Auth, t)
-		if err != nil {
-			return err
-		}
-		defer closeTokens()
-		seqs[side] = auth.NewSequence(tokens)
-		sides[side] = opts
+	return verdict
+}
+
+// abPlan is the experiment the flags ask for: its rounds, retries, the
+// noise policy of the gated bounds, and the folder of its runs.
+func abPlan(c *cli.Context, bs []bounds.Bound) (ab.Plan, error) {
+	share, err := parseFloor(c.String("max-lag-share"))
+	if err != nil {
+		return ab.Plan{}, cli.Exit("ab: --max-lag-share: "+err.Error(), exitUsage)
 	}
 	dir := c.String("out")
 	if dir == "" {
 		dir = filepath.Join("runs", "ab-"+time.Now().UTC().Format("20060102T150405Z"))
-	} else if err := capacityDir(dir); err != nil {
-		return cli.Exit(fmt.Sprintf("ab: --out: %v", err), exitUsage)
+	} else if err := runner.Folder(dir); err != nil {
+		return ab.Plan{}, cli.Exit(fmt.Sprintf("ab: --out: %v", err), exitUsage)
 	}
 	pol := ab.DefaultPolicy(bs)
 	pol.MaxLagShare = share
 	plan := ab.Plan{Rounds: c.Int("rounds"), Retries: c.Int("retries"), Policy: pol, Dir: dir}
 	if err := plan.Check(); err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+		return ab.Plan{}, cli.Exit(err.Error(), exitUsage)
 	}
-	quiet := c.Bool("quiet")
-	if !quiet {
+	if !c.Bool("quiet") {
 		plan.Told = func(rd ab.Round) { fmt.Fprintln(c.App.ErrWriter, roundLine(rd, plan.Rounds)) }
 		plan.Saved = func(side ab.Side, round, attempt int, _ string, noisy string) {
 			if noisy != "" {
@@ -154,63 +138,113 @@ func abAction(c *cli.Context) error {
 			}
 		}
 	}
-	mx, err := startMetrics(c, time.Time{})
+	return plan, nil
+}
+
+// abSide is the run of one side: its options and its tokens, shared by
+// its runs (each run's result counts its own token requests).
+type abSide struct {
+	opts   driver.Options
+	tokens *auth.Sequence
+}
+
+// abSides are the two sides' runs of the one workload, the same seed on
+// both; closing them ends their tokens.
+func abSides(c *cli.Context, bs []bounds.Bound) (abSideRuns, func(), error) {
+	base, err := reach(c)
 	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+		return nil, nil, err
 	}
-	defer mx.close(c.App.ErrWriter)
-	runner := func(ctx context.Context, side ab.Side, round, attempt int) (*results.Result, error) {
-		opts := sides[side]
-		opts.Auth = seqs[side].Next() // each run's result counts its own token requests
-		var progress func(driver.Progress)
-		if !quiet {
-			progress = progressPrinter(c.App.ErrWriter, w.Load.Warmup)
+	w, err := workloadOf(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, b := range bs {
+		if b.Metric.Class != "" && !slices.Contains(w.ClassNames(), b.Metric.Class) {
+			return nil, nil, cli.Exit(fmt.Sprintf("ab: --fail-on: %s: the workload has no class %q (it has %v)", b.Text, b.Metric.Class, w.ClassNames()), exitUsage)
 		}
-		opts.Progress = progress
+	}
+	if c.IsSet("seed") {
+		w.Seed = c.Int64("seed")
+	}
+	sides, closers := abSideRuns{}, []func(){}
+	closeAll := func() {
+		for _, f := range closers {
+			f()
+		}
+	}
+	for _, side := range []ab.Side{ab.Base, ab.New} {
+		if !c.IsSet(string(side)) {
+			closeAll()
+			return nil, nil, cli.Exit("ab: give both --base TARGET and --new TARGET", exitUsage)
+		}
+		t, err := targets.Parse(c.String(string(side)))
+		if err != nil {
+			closeAll()
+			return nil, nil, cli.Exit(fmt.Sprintf("ab: --%s: %v", side, err), exitUsage)
+		}
+		opts, err := prepare(c, base, w, func(ov *driver.Overrides) { ov.Target = &t })
+		if err == nil {
+			var tokens auth.Tokens
+			var done func()
+			if tokens, done, err = oauthTokens(c, opts.Workload.Auth, t); err == nil {
+				closers = append(closers, done)
+				sides[side] = abSide{opts: opts, tokens: auth.NewSequence(tokens)}
+			}
+		}
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+	}
+	return sides, closeAll, nil
+}
+
+// abSideRuns are the sides of an experiment.
+type abSideRuns map[ab.Side]abSide
+
+// runner is ab.Run's: each run of a side a runner.Job saved where the
+// experiment says, shown on stderr as its round's.
+func (sides abSideRuns) runner(c *cli.Context, mx *liveMetrics) ab.Runner {
+	quiet := c.Bool("quiet")
+	return func(ctx context.Context, side ab.Side, round, attempt int, path string) (*results.Result, error) {
+		opts := sides[side].opts
+		opts.Auth = sides[side].tokens.Next()
+		if !quiet {
+			opts.Progress = progressPrinter(c.App.ErrWriter, opts.Workload.Load.Warmup)
+		}
+		shown := opts.Progress != nil
 		opts.Logf = func(format string, args ...any) {
 			if !quiet {
-				clearProgress(c.App.ErrWriter, progress != nil)
+				clearProgress(c.App.ErrWriter, shown)
 				fmt.Fprintf(c.App.ErrWriter, "readbench: round %d, %s: "+format+"\n", append([]any{round, side}, args...)...)
 			}
 		}
 		mx.wire(&opts, metrics.Run{Side: string(side), Round: strconv.Itoa(round)}) // a round's attempts share its series
-		rep, err := driver.Run(ctx, opts)
-		mx.ended()
-		clearProgress(c.App.ErrWriter, progress != nil)
+		job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(path), Part: true, Finished: func() *results.LiveMetrics {
+			mx.ended()
+			clearProgress(c.App.ErrWriter, shown)
+			return nil
+		}}
+		done, err := job.Run(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if err := rep.CheckIdentity(); err != nil {
-			return nil, err
+		if done.Judgement.Status == runner.Failed {
+			return done.Result, errors.New(done.Judgement.Reason)
 		}
-		return rep.Result(tool())
+		return done.Result, nil
 	}
-	o, err := ab.Run(c.Context, plan, runner)
-	mx.close(c.App.ErrWriter) // the last run's final push
-	if err != nil && (o == nil || !o.Interrupted) {
-		var we *workload.Error
-		if errors.As(err, &we) {
-			return cli.Exit("ab: "+err.Error(), exitUsage)
-		}
-		if o == nil {
-			return cli.Exit(err.Error(), exitFail)
-		}
-		return cli.Exit(fmt.Sprintf("ab: %v (the runs made are in %s)", err, dir), exitFail)
-	}
-	verdict := abVerdict(c, o, bs, write, dir)
-	if o.Interrupted {
-		if verdict != nil {
-			fmt.Fprintf(c.App.ErrWriter, "readbench: %v\n", verdict)
-		}
-		return cli.Exit(fmt.Sprintf("ab interrupted after %d round(s): the runs made are in %s", len(o.Rounds), dir), exitInterrupted)
-	}
-	return verdict
 }
 
 // abVerdict compares the kept runs of o and gates them as compare does;
 // with no round kept there is nothing to compare: inconclusive.
 func abVerdict(c *cli.Context, o *ab.Outcome, bs []bounds.Bound, write compareWriter, dir string) error {
-	if len(o.Base) == 0 {
+	cmp, err := o.Compare(results.Gate{FailOnInconclusive: c.Bool("fail-on-inconclusive")})
+	if err != nil {
+		return cli.Exit("ab: "+err.Error(), exitFail)
+	}
+	if cmp == nil {
 		for _, n := range o.Notes() {
 			fmt.Fprintln(c.App.ErrWriter, "readbench: "+n)
 		}
@@ -221,17 +255,19 @@ func abVerdict(c *cli.Context, o *ab.Outcome, bs []bounds.Bound, write compareWr
 		fmt.Fprintf(c.App.ErrWriter, "readbench: %s; inconclusive, which passes without --fail-on-inconclusive\n", msg)
 		return nil
 	}
-	cmp, err := results.CompareRuns(o.Base, o.New, results.RunsOptions{NoiseFloor: -1,
-		Gate: results.Gate{FailOnInconclusive: c.Bool("fail-on-inconclusive")}})
-	if err != nil {
-		return cli.Exit("ab: "+err.Error(), exitFail)
-	}
-	cmp.Notes = append(o.Notes(), cmp.Notes...)
 	if !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "every run is saved in %s (readbench compare %s %s repeats the comparison)\n",
 			dir, filepath.Join(dir, string(ab.Base)), filepath.Join(dir, string(ab.New)))
 	}
 	return gateAndWrite(c, "ab", cmp, bs, o.Base, o.New, write, "")
+}
+
+// errorText is err's message as a finding to say first, none for nil.
+func errorText(err error) []string {
+	if err == nil {
+		return nil
+	}
+	return []string{err.Error()}
 }
 
 // roundLine is a round's one line on stderr: kept with each side's read

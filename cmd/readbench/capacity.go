@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -20,7 +18,8 @@ import (
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/report"
-	"github.com/readbench/readbench/scenarios"
+	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/runner"
 	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
@@ -86,6 +85,7 @@ type capacityRun struct {
 	duration time.Duration
 	mx       *liveMetrics   // --metrics: every step feeds it, labelled with its step
 	tokens   *auth.Sequence // the target's tokens, shared by the steps (nil: none)
+	done     func()         // ends the tokens
 }
 
 func capacityAction(c *cli.Context) error {
@@ -98,60 +98,15 @@ func capacityAction(c *cli.Context) error {
 	if s := c.String("sweep"); s != "" && s != "size" {
 		return cli.Exit(fmt.Sprintf("capacity: --sweep %q: the only sweep is size", s), exitUsage)
 	}
-	set, err := reach(c)
+	cr, hadRate, err := newCapacityRun(c)
 	if err != nil {
 		return err
 	}
-	w, err := scenarios.Load(c.Args().First())
-	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
-	}
-	hadRate := w.OpenLoad(c.Duration("step-duration"))
-	if set.Overrides, err = overridesOf(c); err != nil {
-		return cli.Exit(err.Error(), exitUsage)
-	}
-	set.ServerPID = c.Int("server-pid")
-	opts, err := driver.NewOptions(w, set)
-	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
-	}
-	if !c.IsSet("slo") {
-		return cli.Exit("capacity: --slo is required, e.g. --slo 'turn.p99<800ms,errors<1%'", exitUsage)
-	}
-	slo, err := bounds.ParseThresholds(c.String("slo"))
-	if err != nil || len(slo) == 0 {
-		if err == nil {
-			err = errors.New("give at least one bound, e.g. 'turn.p99<800ms,errors<1%'")
-		}
-		return cli.Exit(fmt.Sprintf("capacity: --slo: %v", err), exitUsage)
-	}
-	if err := bounds.CheckThresholdClasses(slo, classNames(w)); err != nil {
-		return cli.Exit(fmt.Sprintf("capacity: --slo: %v", err), exitUsage)
-	}
-	if err := checkAim("capacity", w.Target, w.Headers, opts.Aim()); err != nil {
-		return err
-	}
-	tokens, closeTokens, err := oauthTokens(c, w.Auth, w.Target)
+	defer cr.close()
+	slo, err := sloOf(c, cr.opts.Workload)
 	if err != nil {
 		return err
 	}
-	defer closeTokens()
-	if !(c.Duration("step-duration") > 0) || c.Duration("step-warmup") < 0 {
-		return cli.Exit("capacity: --step-duration must be above 0 and --step-warmup not negative", exitUsage)
-	}
-	dir := c.String("out")
-	if dir == "" {
-		dir = filepath.Join("runs", "capacity-"+time.Now().UTC().Format("20060102T150405Z")) // made by the first step
-	} else if err := capacityDir(dir); err != nil {
-		return cli.Exit(fmt.Sprintf("capacity: --out: %v", err), exitUsage)
-	}
-	mx, err := startMetrics(c, time.Time{})
-	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
-	}
-	defer mx.close(c.App.ErrWriter)
-	cr := &capacityRun{c: c, opts: opts, dir: dir, warmup: c.Duration("step-warmup"), duration: c.Duration("step-duration"), mx: mx,
-		tokens: auth.NewSequence(tokens)}
 	if c.String("sweep") == "size" {
 		if !hadRate && !c.IsSet("rate") {
 			return cli.Exit("capacity: --sweep size holds a rate: give --rate or a workload with load.rate", exitUsage)
@@ -159,6 +114,69 @@ func capacityAction(c *cli.Context) error {
 		return cr.sizeSweep(slo)
 	}
 	return cr.rateSearch(slo)
+}
+
+// newCapacityRun reads the flags into what every step shares; hadRate
+// says whether the workload had a rate of its own (a size sweep holds it).
+func newCapacityRun(c *cli.Context) (*capacityRun, bool, error) {
+	base, err := reach(c)
+	if err != nil {
+		return nil, false, err
+	}
+	base.ServerPID = c.Int("server-pid")
+	w, err := workloadOf(c)
+	if err != nil {
+		return nil, false, err
+	}
+	hadRate := w.OpenLoad(c.Duration("step-duration"))
+	opts, err := prepare(c, base, w, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	if !(c.Duration("step-duration") > 0) || c.Duration("step-warmup") < 0 {
+		return nil, false, cli.Exit("capacity: --step-duration must be above 0 and --step-warmup not negative", exitUsage)
+	}
+	dir := c.String("out")
+	if dir == "" {
+		dir = filepath.Join("runs", "capacity-"+time.Now().UTC().Format("20060102T150405Z")) // made by the first step
+	} else if err := runner.Folder(dir); err != nil {
+		return nil, false, cli.Exit(fmt.Sprintf("capacity: --out: %v", err), exitUsage)
+	}
+	tokens, closeTokens, err := oauthTokens(c, opts.Workload.Auth, opts.Workload.Target)
+	if err != nil {
+		return nil, false, err
+	}
+	mx, err := startMetrics(c, time.Time{})
+	if err != nil {
+		closeTokens()
+		return nil, false, cli.Exit(err.Error(), exitUsage)
+	}
+	return &capacityRun{c: c, opts: opts, dir: dir, warmup: c.Duration("step-warmup"), duration: c.Duration("step-duration"),
+		mx: mx, tokens: auth.NewSequence(tokens), done: closeTokens}, hadRate, nil
+}
+
+// sloOf is --slo, checked against the workload's classes.
+func sloOf(c *cli.Context, w *workload.Workload) ([]bounds.Threshold, error) {
+	if !c.IsSet("slo") {
+		return nil, cli.Exit("capacity: --slo is required, e.g. --slo 'turn.p99<800ms,errors<1%'", exitUsage)
+	}
+	slo, err := bounds.ParseThresholds(c.String("slo"))
+	if err == nil && len(slo) == 0 {
+		err = errors.New("give at least one bound, e.g. 'turn.p99<800ms,errors<1%'")
+	}
+	if err == nil {
+		err = bounds.CheckThresholdClasses(slo, w.ClassNames())
+	}
+	if err != nil {
+		return nil, cli.Exit(fmt.Sprintf("capacity: --slo: %v", err), exitUsage)
+	}
+	return slo, nil
+}
+
+// close ends the search's metrics and tokens.
+func (cr *capacityRun) close() {
+	cr.mx.close(cr.c.App.ErrWriter)
+	cr.done()
 }
 
 func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
@@ -181,7 +199,7 @@ func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 		rep.SLO = c.String("slo")
 	}
 	if err != nil {
-		return cr.failed(err)
+		return exitFor("capacity: ", err)
 	}
 	return writeCapacity(c, rep, report.WriteCapacity, report.CapacityHTML)
 }
@@ -211,7 +229,7 @@ func (cr *capacityRun) sizeSweep(slo []bounds.Threshold) error {
 		rep.SLO = c.String("slo")
 	}
 	if err != nil {
-		return cr.failed(err)
+		return exitFor("capacity: ", err)
 	}
 	return writeCapacity(c, rep, report.WriteSizeSweep, report.SizeSweepHTML)
 }
@@ -246,37 +264,6 @@ func writeCapacity[R any](c *cli.Context, rep R, table, page func(io.Writer, R) 
 	return table(c.App.Writer, rep)
 }
 
-// failed turns a search that stopped into its exit: a workload error is
-// bad input (2), anything else the target failing us (1).
-func (cr *capacityRun) failed(err error) error {
-	var we *workload.Error
-	if errors.As(err, &we) {
-		return cli.Exit("capacity: "+err.Error(), exitUsage)
-	}
-	return cli.Exit("capacity: "+err.Error(), exitFail)
-}
-
-// capacityDir makes the folder the user named for the steps' results. The
-// folder itself is created, as the flag promises; a missing parent is
-// refused (a misspelt path must not become a tree of folders), and so is
-// anything that exists and is not a folder.
-func capacityDir(dir string) error {
-	info, err := os.Stat(dir)
-	switch {
-	case err == nil && info.IsDir():
-		return nil
-	case err == nil:
-		return fmt.Errorf("%s exists and is not a folder: capacity saves one result per step in a folder", dir)
-	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("the folder %s does not exist (readbench creates %s in it, not the folders above): create it first", filepath.Dir(dir), filepath.Base(dir))
-		}
-		return err
-	}
-	return nil
-}
-
 // step runs one step: the workload at the setting's rate (and size),
 // its result saved as DIR/step-NN.json.
 func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.Outcome, error) {
@@ -291,21 +278,16 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.O
 	opts.Auth = cr.tokens.Next() // each step's result counts its own token requests
 	opts.Logf = func(format string, args ...any) { once.Do(func() { firstFailure = fmt.Sprintf(format, args...) }) }
 	cr.mx.wire(&opts, metrics.Run{Step: strconv.Itoa(s.Index)})
-	rep, err := driver.Run(ctx, opts)
-	cr.mx.ended()
-	if err != nil {
-		return capacity.Outcome{}, err
-	}
-	res, err := rep.Result(tool())
-	if err != nil {
-		return capacity.Outcome{}, err
-	}
 	path := filepath.Join(cr.dir, fmt.Sprintf("step-%02d.json", s.Index))
-	if err := os.MkdirAll(cr.dir, 0o755); err != nil { // the default runs/capacity-<time>; --out DIR exists already
-		return capacity.Outcome{}, fmt.Errorf("save step: %w", err)
+	job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(path), Part: true,
+		Finished: func() *results.LiveMetrics { cr.mx.ended(); return nil }}
+	done, err := job.Run(ctx)
+	if err != nil {
+		return capacity.Outcome{}, err
 	}
-	if err := res.SaveFile(path); err != nil {
-		return capacity.Outcome{}, fmt.Errorf("save step: %w", err)
+	res := done.Result
+	if done.Judgement.Status == runner.Failed { // saved, then the search stops: its figures cannot be trusted
+		return capacity.Outcome{}, fmt.Errorf("step %d (saved to %s): %s", s.Index, path, done.Judgement.Reason)
 	}
 	if !cr.c.Bool("quiet") {
 		what := numfmt.Rate(s.Rate, "turns")
@@ -319,14 +301,6 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.O
 			numfmt.Opt(res.Totals.AchievedRate, func(v float64) string { return numfmt.Rate(v, "turns") }), numfmt.Ms(res.Turn.P99Ms), numfmt.Opt(res.Totals.ErrorRate, numfmt.Share), path)
 	}
 	return capacity.Outcome{Result: res, File: path, FirstFailure: firstFailure}, nil
-}
-
-func classNames(w *workload.Workload) []string {
-	var out []string
-	for _, c := range w.Mix {
-		out = append(out, c.Name)
-	}
-	return out
 }
 
 func writeJSON(c *cli.Context, v any) error {

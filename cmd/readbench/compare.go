@@ -119,16 +119,9 @@ func failOnBounds(c *cli.Context) ([]bounds.Bound, error) {
 // write to out (standard output when ""), and returns the bounds' exit:
 // compare and ab end the same way.
 func gateAndWrite(c *cli.Context, cmd string, cmp *results.Comparison, bs []bounds.Bound, base, nw []results.Run, write compareWriter, out string) error {
-	// The newest run of each side, as CompareRuns took them: the layout,
-	// content and charts come from them.
-	cmp.Command = cmd
-	bl, nl := runLabelled(base, cmp.Base.Runs), runLabelled(nw, cmp.New.Runs)
-	var err error
-	if cmp.Bounds, err = results.CheckBounds(cmp, bs, bl, nl); err != nil {
+	bl, nl, err := cmp.Hold(cmd, bs, base, nw, c.Bool("fail-on-content-change"))
+	if err != nil {
 		return cli.Exit(cmd+": --fail-on: "+err.Error(), exitUsage)
-	}
-	if c.Bool("fail-on-content-change") {
-		cmp.Bounds = append(cmp.Bounds, results.ContentCheck(cmp))
 	}
 	var buf bytes.Buffer // rendered whole first: a failure leaves no half-written file
 	if err := write(&buf, cmp, bl, nl); err != nil {
@@ -144,17 +137,6 @@ func gateAndWrite(c *cli.Context, cmd string, cmp *results.Comparison, bs []boun
 	return boundsFailure(cmp.Bounds)
 }
 
-// runLabelled is the run of a side the comparison names last in its
-// side's runs (oldest first): the newest.
-func runLabelled(runs []results.Run, labels []string) *results.Result {
-	for _, r := range runs {
-		if r.Label == labels[len(labels)-1] {
-			return r.Result
-		}
-	}
-	return runs[len(runs)-1].Result
-}
-
 // cmpLabel names a side in an error: the file, or how many.
 func cmpLabel(runs []results.Run) string {
 	if len(runs) == 1 {
@@ -166,16 +148,7 @@ func cmpLabel(runs []results.Run) string {
 // boundsFailure is the exit-1 error naming each broken bound; nil when
 // every bound held.
 func boundsFailure(bcs []results.BoundCheck) error {
-	var broken []string
-	for _, b := range bcs {
-		if !b.Pass {
-			what := b.Reason
-			if what == "" {
-				what = fmt.Sprintf("%s -> %s, limit %s", report.Value(b.Unit, b.Base), report.Value(b.Unit, b.New), report.Value(b.Unit, b.Limit))
-			}
-			broken = append(broken, b.Bound+" ("+what+")")
-		}
-	}
+	broken := results.BrokenBounds(bcs)
 	if len(broken) == 0 {
 		return nil
 	}

@@ -57,7 +57,7 @@ func runEdge(t *testing.T, body string, args ...string) (edgeResult, string) {
 	wl := writeWorkload(t, dir, body)
 	stdout, stderr, code := readbench(t, dir, append([]string{"run", wl, "--out", "r.json"}, args...)...)
 	// keys and identity; a run whose every read was cut is useless: exit 1
-	if want := exitFor(loadResult(t, filepath.Join(dir, "r.json"))); code != want {
+	if want := wantExit(loadResult(t, filepath.Join(dir, "r.json"))); code != want {
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, want, stdout, stderr)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "r.json"))

@@ -152,7 +152,7 @@ mix:
 			r := loadResult(t, filepath.Join(dir, "r.json"))
 			// A run in which no read succeeded (every one cancelled, or an
 			// error) is useless: saved, then exit 1 saying so.
-			want := exitFor(r)
+			want := wantExit(r)
 			if code != want || (want == exitFail && !strings.Contains(stderr, "useless run")) {
 				t.Fatalf("exit %d, want %d\n%s\n%s", code, want, stdout, stderr)
 			}

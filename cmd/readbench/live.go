@@ -40,20 +40,7 @@ func wantLive(c *cli.Context, stderr io.Writer, quiet bool, l workload.Load) (bo
 		}
 		return false, nil
 	}
-	return asked || expectedLength(l) >= live.MinLength, nil
-}
-
-// expectedLength is how long the schedule of l lasts: warmup and length,
-// or, for a run ended by a turn count, the count at the asked rate (0:
-// not known ahead, the closed model's).
-func expectedLength(l workload.Load) time.Duration {
-	if n := l.Length(); n > 0 {
-		return l.Warmup + n
-	}
-	if l.Turns > 0 && l.Model != workload.ModelClosed && l.Rate.PerSecond > 0 {
-		return l.Warmup + time.Duration(float64(l.Turns)/l.Rate.PerSecond*float64(time.Second))
-	}
-	return 0
+	return asked || l.Expected() >= live.MinLength, nil
 }
 
 // liveRun feeds a live.View from a run's callbacks: the driver's types

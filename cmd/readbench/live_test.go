@@ -3,10 +3,6 @@ package main
 import (
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/readbench/readbench/units"
-	"github.com/readbench/readbench/workload"
 )
 
 // TestLiveOffATerminal: stderr that is not a terminal never gets the
@@ -33,23 +29,5 @@ func TestLiveOffATerminal(t *testing.T) {
 	_, stderr, code = readbench(t, dir, "run", "--duration", "1s", "--live", "--no-live", "--out", "r.json")
 	if code != exitUsage || !strings.Contains(stderr, "give --live or --no-live, not both") {
 		t.Errorf("--live --no-live: exit %d, stderr %q", code, stderr)
-	}
-}
-
-func TestExpectedLength(t *testing.T) {
-	rate := func(perS float64) units.Rate { return units.Rate{PerSecond: perS} }
-	for _, tc := range []struct {
-		name string
-		load workload.Load
-		want time.Duration
-	}{
-		{"warmup and duration", workload.Load{Warmup: time.Second, Duration: 6 * time.Second}, 7 * time.Second},
-		{"stages", workload.Load{Stages: []workload.Stage{{For: 3 * time.Second}, {For: 4 * time.Second}}}, 7 * time.Second},
-		{"a turn count at a rate", workload.Load{Turns: 100, Rate: rate(20)}, 5 * time.Second},
-		{"a turn count, closed", workload.Load{Model: workload.ModelClosed, Turns: 100, Concurrency: 4}, 0},
-	} {
-		if got := expectedLength(tc.load); got != tc.want {
-			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
-		}
 	}
 }

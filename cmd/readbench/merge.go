@@ -1,16 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-	"time"
 
-	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/runner"
 	"github.com/urfave/cli/v2"
 )
 
@@ -41,89 +36,25 @@ func mergeAction(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return cli.Exit("merge: give the result files of the shards", exitUsage)
 	}
-	if err := waitForFiles(c.Context, c.Args().Slice(), c.Duration("wait")); err != nil {
-		return cli.Exit("merge: "+err.Error(), exitFail)
-	}
-	var in []results.MergeInput
-	for _, path := range c.Args().Slice() {
-		r, err := results.Load(path)
-		if err != nil {
-			return cli.Exit(err.Error(), exitUsage)
+	save := runner.Place{Path: c.String("out"), Dir: "runs", Stdout: c.App.Writer}
+	if save.Path != "" {
+		if err := runner.RunsFolder(save.Path); err != nil {
+			return cli.Exit(fmt.Sprintf("merge: save: %v", err), exitFail)
 		}
-		in = append(in, results.MergeInput{Name: path, Result: r})
 	}
-	res, err := results.Merge(in)
+	done, err := runner.Merge(c.Context, c.Args().Slice(), c.Duration("wait"), save)
 	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
-	}
-	// The workload's thresholds hold the whole run, so they are evaluated
-	// on the merge (a shard's own verdicts judged a share of it).
-	ts, err := bounds.FromWorkload(res.Workload.Thresholds)
-	if err != nil {
-		return cli.Exit(fmt.Sprintf("merge: %v", err), exitUsage)
-	}
-	if res.Thresholds, err = results.EvaluateAll(ts, res); err != nil {
-		return cli.Exit(fmt.Sprintf("merge: %v", err), exitUsage)
-	}
-	path := c.String("out")
-	if path == "" {
-		path = filepath.Join("runs", results.MergedName(res.Started.Time, res.Target.Server.Name, res.Target.Server.Version))
-	}
-	if err := runsFolder(path); err != nil {
-		return cli.Exit(fmt.Sprintf("merge: save: %v", err), exitFail)
-	}
-	if err := res.SaveTo(path, c.App.Writer); err != nil {
-		return cli.Exit(fmt.Sprintf("merge: save: %v", err), exitFail)
+		return exitFor("merge: ", err)
 	}
 	if !c.Bool("quiet") {
 		w := c.App.Writer // with --out - stdout holds the result alone
-		if path == results.Stdout {
+		if done.Path == results.Stdout {
 			w = c.App.ErrWriter
 		}
-		if err := report.WriteTable(w, res); err != nil {
+		if err := report.WriteTable(w, done.Result); err != nil {
 			return err
 		}
-		fmt.Fprintf(c.App.ErrWriter, "%d shards merged, result saved to %s\n", len(in), outName(path))
+		fmt.Fprintf(c.App.ErrWriter, "%d shards merged, result saved to %s\n", c.NArg(), runner.Named(done.Path))
 	}
-	var broken []string
-	for _, v := range res.Thresholds {
-		if !v.Pass {
-			broken = append(broken, v.Bound)
-		}
-	}
-	if len(broken) > 0 {
-		return cli.Exit("merge: thresholds broken by the whole run: "+strings.Join(broken, ", "), exitFail)
-	}
-	return nil
-}
-
-// waitForFiles waits until every path exists, polling each second, for at
-// most d (0: not at all). Results are written atomically (a temporary
-// file, then a rename), so a file that exists is complete.
-func waitForFiles(ctx context.Context, paths []string, d time.Duration) error {
-	if d <= 0 {
-		return nil
-	}
-	deadline := time.Now().Add(d)
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	for {
-		var missing []string
-		for _, p := range paths {
-			if _, err := os.Stat(p); err != nil {
-				missing = append(missing, p)
-			}
-		}
-		if len(missing) == 0 {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("after waiting %s, still missing: %s", d, strings.Join(missing, ", "))
-		}
-		select {
-		case <-ctx.Done():
-			return context.Cause(ctx)
-		case <-tick.C:
-		}
-	}
+	return exitOf(c.App.ErrWriter, done.Judgement)
 }

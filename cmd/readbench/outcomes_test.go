@@ -141,11 +141,11 @@ func TestUsageExitIs2(t *testing.T) {
 	}
 }
 
-// exitFor is the exit code a run with result r must end with when nothing
+// wantExit is the exit code a run with result r must end with when nothing
 // else failed: 1 when it was useless (no read succeeded), 0 otherwise, so
 // a test of a run whose every read is cancelled or an error can still
 // check its exit.
-func exitFor(r result) int {
+func wantExit(r result) int {
 	if r.Totals.Outcomes["ok"]+r.Totals.Outcomes["expected_error"] == 0 {
 		return exitFail
 	}

@@ -60,7 +60,7 @@ func runFor(t *testing.T, target, body string, limit time.Duration, extra ...str
 		t.Errorf("the run took %v, want at most %v", took, limit)
 	}
 	r := loadResult(t, filepath.Join(dir, "r.json"))
-	if want := exitFor(r); code != want { // a run in which no read succeeded exits 1
+	if want := wantExit(r); code != want { // a run in which no read succeeded exits 1
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, want, stdout, stderr)
 	}
 	t.Logf("%s: scheduled %d, outcomes %v", t.Name(), r.Totals.Scheduled, nonZero(r.Totals.Outcomes))

@@ -1,20 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/readbench/readbench/bounds"
-	"github.com/readbench/readbench/driver"
-	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
-	"github.com/readbench/readbench/scenarios"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/runner"
 	"github.com/urfave/cli/v2"
 )
 
@@ -62,132 +55,57 @@ func runAction(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return cli.Exit("run: give at most one workload", exitUsage)
 	}
-	set, err := reach(c)
+	write := runWriter(c.String("format"))
+	if write == nil {
+		return cli.Exit(fmt.Sprintf("run: --format %q: want table, markdown, json or junit", c.String("format")), exitUsage)
+	}
+	job, view, err := runJob(c)
 	if err != nil {
 		return err
 	}
-	w, err := scenarios.Load(c.Args().First())
+	defer view.close()
+	done, err := job.Run(c.Context)
 	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+		return exitFor("", err)
 	}
-	if set.Overrides, err = overridesOf(c); err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+	return view.report(done, write)
+}
+
+// runJob reads run's flags into the job to run and the view that shows
+// it on stderr.
+func runJob(c *cli.Context) (runner.Job, *runView, error) {
+	base, err := reach(c)
+	if err != nil {
+		return runner.Job{}, nil, err
 	}
 	sh, err := shardOf(c, time.Now())
 	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+		return runner.Job{}, nil, cli.Exit(err.Error(), exitUsage)
 	}
-	set.Segment, set.StartAt, set.Barrier = sh.segment, sh.startAt, sh.barrier
-	set.ServerPID = c.Int("server-pid")
-	opts, err := driver.NewOptions(w, set)
+	base.Segment, base.StartAt, base.Barrier = sh.segment, sh.startAt, sh.barrier
+	base.ServerPID = c.Int("server-pid")
+	w, err := workloadOf(c)
 	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+		return runner.Job{}, nil, err
+	}
+	opts, err := prepare(c, base, w, nil)
+	if err != nil {
+		return runner.Job{}, nil, err
 	}
 	sh.withRun(c, opts.Workload)
-	_, restoreMemLimit := setMemoryLimit(opts.Workload, os.Getenv)
-	defer restoreMemLimit()
-	thresholds, err := runThresholds(c, w)
+	ts, err := runThresholds(c, opts.Workload)
 	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+		return runner.Job{}, nil, cli.Exit(err.Error(), exitUsage)
 	}
-	format := c.String("format")
-	if runWriter(format) == nil {
-		return cli.Exit(fmt.Sprintf("run: --format %q: want table, markdown, json or junit", format), exitUsage)
-	}
-	if err := checkAim("run", w.Target, w.Headers, opts.Aim()); err != nil {
-		return err
-	}
-	tokens, closeTokens, err := oauthTokens(c, w.Auth, w.Target)
+	save, err := runner.Out(c.String("out"), c.App.Writer)
 	if err != nil {
-		return err
+		return runner.Job{}, nil, cli.Exit(err.Error(), exitUsage)
 	}
-	defer closeTokens()
-	opts.Auth = tokens
-	stopProfiles, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
+	view, err := startRunView(c, &opts)
 	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+		return runner.Job{}, nil, err
 	}
-	defer func() {
-		if err := stopProfiles(); err != nil {
-			fmt.Fprintf(c.App.ErrWriter, "readbench: writing the profiles: %v\n", err)
-		}
-	}()
-	quiet := c.Bool("quiet")
-	out, err := resultPath(c.String("out"))
-	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
-	}
-	stderrLog, err := newServerLog(out.dir)
-	if err != nil {
-		return cli.Exit(err.Error(), exitFail)
-	}
-	defer stderrLog.discard()
-	opts.Stderr = stderrLog.file
-	showLive, err := wantLive(c, c.App.ErrWriter, quiet, w.Load)
-	if err != nil {
-		return err
-	}
-	if !quiet && !showLive {
-		limit, _ := opts.HandshakeLimit()
-		tell, stopSetup := setupPrinter(c.App.ErrWriter, targetName(w.Target), limit)
-		defer stopSetup()
-		opts.Setup = tell
-		if progress := progressPrinter(c.App.ErrWriter, w.Load.Warmup); progress != nil {
-			opts.Progress = func(p driver.Progress) {
-				stopSetup() // the first turns are under way: the run's own line takes over
-				progress(p)
-			}
-		}
-	}
-	if !quiet && !set.StartAt.IsZero() { // before a live view: it stays on the screen the view gives back
-		fmt.Fprintf(c.App.ErrWriter, "readbench: segment %s: connecting, then starting the schedule at %s (in %s)\n",
-			set.Segment, set.StartAt.UTC().Format(time.RFC3339Nano), time.Until(set.StartAt).Round(time.Second))
-	}
-	if b := set.Barrier; !quiet && b != nil {
-		fmt.Fprintf(c.App.ErrWriter, "readbench: segment %s: connecting, then waiting in %s for all %d shards of run %s (up to %s)\n",
-			set.Segment, b.Dir, b.N, b.Run, b.Timeout)
-	}
-	shown := opts.Progress != nil
-	opts.Logf = func(format string, args ...any) {
-		clearProgress(c.App.ErrWriter, shown)
-		fmt.Fprintf(c.App.ErrWriter, "readbench: "+format+"\n", args...)
-	}
-	mx, err := startMetrics(c, set.StartAt)
-	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
-	}
-	if mx != nil && set.Barrier != nil { // the shards of one run share it, as with --start-at
-		mx.runID = "barrier-" + set.Barrier.Run
-	}
-	defer mx.close(c.App.ErrWriter)
-	stopLive := func() {}
-	if showLive { // the view takes the setup line's, progress line's and failures' place
-		stopLive = startLive(c.App.ErrWriter, w, &opts)
-		defer stopLive()
-	}
-	mx.wire(&opts, metrics.Run{}) // after the view: the metrics chain to the progress it set
-	rep, err := driver.Run(c.Context, opts)
-	stopLive() // the terminal is restored before anything else is printed
-	clearProgress(c.App.ErrWriter, shown && err == nil)
-	mx.close(c.App.ErrWriter) // the final push: the counts are the result's
-	if err != nil {
-		var we *workload.Error
-		if errors.As(err, &we) {
-			return cli.Exit(err.Error(), exitUsage)
-		}
-		return cli.Exit(err.Error(), exitFail)
-	}
-	return saveAndReport(c, rep, runOutput{out: out, stderrLog: stderrLog, quiet: quiet, format: format, thresholds: thresholds, metrics: mx.result()})
-}
-
-// runOutput is where and how a run's result goes.
-type runOutput struct {
-	out        resultTarget
-	stderrLog  *serverLog
-	quiet      bool
-	format     string
-	thresholds []bounds.Threshold
-	metrics    *results.LiveMetrics // --metrics: the result's metrics key (nil: none)
+	return runner.Job{Options: opts, Tool: tool(), Thresholds: ts, Save: save, Finished: view.finished}, view, nil
 }
 
 // runWriter is how run prints its report in a format, nil for an unknown one.
@@ -203,78 +121,6 @@ func runWriter(format string) func(io.Writer, *results.Result) error {
 		return func(w io.Writer, r *results.Result) error { return report.WriteJSON(w, []*results.Result{r}) }
 	}
 	return nil
-}
-
-func saveAndReport(c *cli.Context, rep *driver.Measurements, o runOutput) error {
-	out, stderrLog, quiet, seg := o.out, o.stderrLog, o.quiet, rep.Segment
-	res, err := rep.Result(tool())
-	if err != nil {
-		return err
-	}
-	res.Metrics = o.metrics
-	// Thresholds are evaluated on the result as built, stored in it, and
-	// enforced only after it is saved: a broken bound leaves its evidence.
-	// A shard carries a share of the load (rate>45/s would fail on every
-	// one): readbench merge holds the whole run to them instead.
-	thresholds := o.thresholds
-	if seg.N > 1 && len(thresholds) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "readbench: segment %s: thresholds are not evaluated on a shard; readbench merge evaluates them on the whole run\n", seg)
-		thresholds = nil
-	}
-	evalErr := holdToThresholds(res, thresholds)
-	path := out.path
-	if path == "" {
-		path = filepath.Join(out.dir, results.ShardName(rep.Started, rep.Server.Name, rep.Server.Version, results.Segment{K: seg.K, N: seg.N}))
-	}
-	if err := res.SaveTo(path, c.App.Writer); err != nil {
-		return cli.Exit(fmt.Sprintf("save result: %v", err), exitFail)
-	}
-	logPath, err := stderrLog.keep(path)
-	if err != nil {
-		fmt.Fprintf(c.App.ErrWriter, "readbench: keep the server's stderr: %v\n", err)
-	}
-	if !quiet {
-		// With --out - standard output holds the result alone, so that
-		// it pipes into jq; the report goes to stderr.
-		w := c.App.Writer
-		if path == results.Stdout {
-			w = c.App.ErrWriter
-		}
-		if err := runWriter(o.format)(w, res); err != nil {
-			return err
-		}
-		fmt.Fprintf(c.App.ErrWriter, "result saved to %s\n", outName(path))
-		if logPath != "" {
-			fmt.Fprintf(c.App.ErrWriter, "the server's stderr saved to %s\n", logPath)
-		}
-	}
-	// The identity is checked after saving: a run that lost count of a
-	// read still leaves its evidence behind, then fails loudly.
-	if err := rep.CheckIdentity(); err != nil {
-		return cli.Exit(err.Error(), exitFail)
-	}
-	if evalErr != nil && thresholdUsage(evalErr) {
-		return cli.Exit(evalErr.Error(), exitUsage)
-	}
-	verdict := thresholdFailure(res.Thresholds)
-	if evalErr != nil {
-		verdict = cli.Exit(evalErr.Error(), exitFail)
-	}
-	if rep.Partial {
-		// A cancelled CI job must not look green, whatever was measured.
-		if verdict != nil {
-			fmt.Fprintf(c.App.ErrWriter, "readbench: %v\n", verdict)
-		}
-		return cli.Exit("run interrupted: the result is partial", exitInterrupted)
-	}
-	// A run that measured nothing usable fails whatever its thresholds.
-	if why := results.Useless(res.Totals); why != "" {
-		if verdict != nil {
-			fmt.Fprintf(c.App.ErrWriter, "readbench: %v\n", verdict)
-		}
-		return cli.Exit("useless run: "+why, exitFail)
-	}
-	return verdict
 }
 
 // elapsedString formats a progress duration to whole seconds.

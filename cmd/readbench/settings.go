@@ -1,42 +1,114 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/runner"
+	"github.com/readbench/readbench/scenarios"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
+	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
 )
 
-// The flags every command that reaches a target shares, read into the
-// driver's plain values: driver.NewOptions makes a run of them.
+// The flags every command that runs the driver shares, read into the
+// driver's plain values: runner.Prepare makes a run of them.
 
 // reach is how every command reaches a target: the embedded server is
 // this executable's "serve --stdio", servers are told we are readbench at
 // this version, and --handshake-timeout, when given, bounds opening a
 // session (it overrides a workload's load.handshake_timeout; without
 // either the client's default applies).
-func reach(c *cli.Context) (driver.Settings, error) {
+func reach(c *cli.Context) (driver.Options, error) {
 	self, err := os.Executable()
 	if err != nil {
-		return driver.Settings{}, fmt.Errorf("find own executable for the embedded server: %w", err)
+		return driver.Options{}, fmt.Errorf("find own executable for the embedded server: %w", err)
 	}
 	var limit time.Duration
 	if c.IsSet("handshake-timeout") {
 		if limit = c.Duration("handshake-timeout"); limit <= 0 {
-			return driver.Settings{}, cli.Exit(fmt.Sprintf("%s: --handshake-timeout must be above 0, such as 30s", c.Command.Name), exitUsage)
+			return driver.Options{}, cli.Exit(fmt.Sprintf("%s: --handshake-timeout must be above 0, such as 30s", c.Command.Name), exitUsage)
 		}
 	}
-	return driver.Settings{
+	return driver.Options{
 		EmbeddedCommand:  []string{self, "serve", "--stdio"},
 		Client:           client.Implementation{Name: "readbench", Version: version},
 		HandshakeTimeout: limit,
 	}, nil
+}
+
+// workloadOf is the command's workload argument: a file, a built-in
+// scenario, or the default scenario when none is given.
+func workloadOf(c *cli.Context) (*workload.Workload, error) {
+	w, err := scenarios.Load(c.Args().First())
+	if err != nil {
+		return nil, cli.Exit(err.Error(), exitUsage)
+	}
+	return w, nil
+}
+
+// prepare makes the run of w that base and the command's flags ask for
+// (runner.Prepare, on a copy of w); edit, when given, changes the flags'
+// overrides first (ab's sides set their targets).
+func prepare(c *cli.Context, base driver.Options, w *workload.Workload, edit func(*driver.Overrides)) (driver.Options, error) {
+	ov, err := overridesOf(c)
+	if err != nil {
+		return driver.Options{}, cli.Exit(err.Error(), exitUsage)
+	}
+	if edit != nil {
+		edit(&ov)
+	}
+	opts, err := runner.Prepare(w, base, ov)
+	var aim *runner.InputError
+	if errors.As(err, &aim) { // how to allow the target: said as the command's
+		return driver.Options{}, cli.Exit(c.Command.Name+": "+err.Error(), exitUsage)
+	}
+	if err != nil {
+		return driver.Options{}, exitFor("", err)
+	}
+	return opts, nil
+}
+
+// exitFor is the exit of an error that ended a command, its message
+// after prefix ("capacity: "): bad input (a workload, a file, a flag)
+// exits 2, anything else (the target failing us, a result that could not
+// be saved) 1.
+func exitFor(prefix string, err error) error {
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		return err
+	}
+	msg := prefix + err.Error()
+	var we *workload.Error
+	var ie *runner.InputError
+	if errors.As(err, &we) || errors.As(err, &ie) {
+		return cli.Exit(msg, exitUsage)
+	}
+	return cli.Exit(msg, exitFail)
+}
+
+// exitOf is the exit of a judged result: what runner.Judge decided, the
+// findings it outranked said first on stderr.
+func exitOf(stderr io.Writer, j runner.Judgement) error {
+	for _, a := range j.Also {
+		fmt.Fprintf(stderr, "readbench: %s\n", a)
+	}
+	switch j.Status {
+	case runner.Failed:
+		return cli.Exit(j.Reason, exitFail)
+	case runner.Misused:
+		return cli.Exit(j.Reason, exitUsage)
+	case runner.Interrupted:
+		return cli.Exit(j.Reason, exitInterrupted)
+	}
+	return nil
 }
 
 // handshakeTimeoutFlag is --handshake-timeout, on every command that opens

@@ -181,3 +181,30 @@ func Fixed(d int, suffix string) func(float64) string {
 // Times writes a ratio of two measurements with two decimals, "4.00×", or
 // None when there is no ratio (v nil).
 func Times(v *float64) string { return Opt(v, Fixed(2, "×")) }
+
+// Value formats a figure in the unit of a bound ("ms", "%", "/s", "x",
+// "MiB"): every view of thresholds and compare writes a figure this way.
+func Value(unit string, v float64) string {
+	switch unit {
+	case "ms":
+		if v == 0 {
+			return "0ms"
+		}
+		if v < 0 {
+			return "-" + Ms(-v)
+		}
+		return Ms(v)
+	case "%":
+		return strconv.FormatFloat(v, 'f', 2, 64) + "%"
+	case "/s":
+		return Sig3(v) + "/s"
+	case "MiB":
+		return Sig3(v) + " MiB"
+	case "x":
+		if v == 0 { // a ratio of nothing (a class with no bytes): none, as every table says
+			return None
+		}
+		return strconv.FormatFloat(v, 'f', 3, 64) + "×"
+	}
+	return Sig3(v) + " " + unit
+}

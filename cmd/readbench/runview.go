@@ -1,0 +1,148 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/metrics"
+	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/runner"
+	"github.com/urfave/cli/v2"
+)
+
+// runView is how `readbench run` shows a run on stderr while it goes on
+// (the setup line, the progress line or the live view, failures as they
+// come), the live metrics it feeds, and what it prints once it is done.
+type runView struct {
+	stderr, stdout io.Writer
+	quiet          bool
+	shown          bool // a progress line may be on stderr
+	mx             *liveMetrics
+	stopLive       func()
+	closers        []func() // the last first: profiles, tokens, the setup line
+}
+
+// startRunView sets opts' callbacks for how the run is shown, and starts
+// what the run needs besides the driver: its tokens (an OAuth target),
+// the profiles and the live metrics asked for.
+func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
+	v := &runView{stderr: c.App.ErrWriter, stdout: c.App.Writer, quiet: c.Bool("quiet"), stopLive: func() {}}
+	w := opts.Workload
+	tokens, closeTokens, err := oauthTokens(c, w.Auth, w.Target)
+	if err != nil {
+		return nil, err
+	}
+	v.closers, opts.Auth = append(v.closers, closeTokens), tokens
+	stopProfiles, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
+	if err != nil {
+		v.close()
+		return nil, cli.Exit(err.Error(), exitUsage)
+	}
+	v.closers = append(v.closers, func() {
+		if err := stopProfiles(); err != nil {
+			fmt.Fprintf(v.stderr, "readbench: writing the profiles: %v\n", err)
+		}
+	})
+	showLive, err := wantLive(c, v.stderr, v.quiet, w.Load)
+	if err != nil {
+		v.close()
+		return nil, err
+	}
+	if !v.quiet && !showLive {
+		v.lines(opts)
+	}
+	v.sayShard(*opts)
+	if v.mx, err = startMetrics(c, opts.StartAt); err != nil {
+		v.close()
+		return nil, cli.Exit(err.Error(), exitUsage)
+	}
+	if v.mx != nil && opts.Barrier != nil { // the shards of one run share it, as with --start-at
+		v.mx.runID = "barrier-" + opts.Barrier.Run
+	}
+	if showLive { // the view takes the setup line's, progress line's and failures' place
+		v.stopLive = startLive(v.stderr, w, opts)
+	}
+	v.mx.wire(opts, metrics.Run{}) // after the view: the metrics chain to the progress it set
+	return v, nil
+}
+
+// lines shows the run as lines on stderr: the connecting line, then the
+// progress line (on a terminal), and why reads failed.
+func (v *runView) lines(opts *driver.Options) {
+	limit, _ := opts.HandshakeLimit()
+	tell, stopSetup := setupPrinter(v.stderr, targetName(opts.Workload.Target), limit)
+	v.closers = append(v.closers, stopSetup)
+	opts.Setup = tell
+	if progress := progressPrinter(v.stderr, opts.Workload.Load.Warmup); progress != nil {
+		opts.Progress = func(p driver.Progress) {
+			stopSetup() // the first turns are under way: the run's own line takes over
+			progress(p)
+		}
+	}
+	v.shown = opts.Progress != nil
+	opts.Logf = func(format string, args ...any) {
+		clearProgress(v.stderr, v.shown)
+		fmt.Fprintf(v.stderr, "readbench: "+format+"\n", args...)
+	}
+}
+
+// sayShard says when a shard's schedule starts, before a live view: it
+// stays on the screen the view gives back.
+func (v *runView) sayShard(o driver.Options) {
+	if v.quiet {
+		return
+	}
+	if !o.StartAt.IsZero() {
+		fmt.Fprintf(v.stderr, "readbench: segment %s: connecting, then starting the schedule at %s (in %s)\n",
+			o.Segment, o.StartAt.UTC().Format(time.RFC3339Nano), time.Until(o.StartAt).Round(time.Second))
+	}
+	if b := o.Barrier; b != nil {
+		fmt.Fprintf(v.stderr, "readbench: segment %s: connecting, then waiting in %s for all %d shards of run %s (up to %s)\n",
+			o.Segment, b.Dir, b.N, b.Run, b.Timeout)
+	}
+}
+
+// finished ends the showing as soon as the run ends (the terminal is
+// restored before anything else is printed) and pushes the final
+// counts: the result's metrics key.
+func (v *runView) finished() *results.LiveMetrics {
+	v.stopLive()
+	clearProgress(v.stderr, v.shown)
+	v.mx.close(v.stderr)
+	return v.mx.result()
+}
+
+// report prints the saved result in its format and where it went, then
+// exits as the result was judged. With --out - standard output holds the
+// result alone, so that it pipes into jq: the report goes to stderr.
+func (v *runView) report(done *runner.Done, write func(io.Writer, *results.Result) error) error {
+	for _, n := range done.Notes {
+		fmt.Fprintf(v.stderr, "readbench: %s\n", n)
+	}
+	if !v.quiet {
+		w := v.stdout
+		if done.Path == results.Stdout {
+			w = v.stderr
+		}
+		if err := write(w, done.Result); err != nil {
+			return err
+		}
+		fmt.Fprintf(v.stderr, "result saved to %s\n", runner.Named(done.Path))
+		if done.Log != "" {
+			fmt.Fprintf(v.stderr, "the server's stderr saved to %s\n", done.Log)
+		}
+	}
+	return exitOf(v.stderr, done.Judgement)
+}
+
+// close stops what startRunView started, the last first.
+func (v *runView) close() {
+	v.stopLive()
+	v.mx.close(v.stderr)
+	for i := len(v.closers) - 1; i >= 0; i-- {
+		v.closers[i]()
+	}
+	v.closers = nil
+}

@@ -1,0 +1,18 @@
+// Package runner owns a run's life for every command that runs the
+// driver: options in, a saved and judged result out. `readbench run`, each
+// step of `capacity`, each run of an `ab` round and `merge` all end the
+// same way here (Job.Run, Merge): the result is built, its thresholds
+// evaluated and stored in it, the result saved (with the stdio servers'
+// stderr beside it), and only then judged (Judge), so a run that broke a
+// bound, lost count of a read or measured nothing usable always leaves its
+// evidence before it fails. The commands print what it returns and exit
+// with the status it decided (docs/measurement.md, "How a run ends").
+//
+// It also holds the policy a run is made under: the workload as the
+// command's flags change it (Prepare: a copy, never the caller's), the
+// thresholds it is held to, and the soft memory limit of a run.
+//
+// runner imports driver, results, bounds and workload; it never imports
+// report, cli or anything that prints: what is said of a run is the
+// command's.
+package runner

@@ -1,0 +1,119 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/targets"
+	"github.com/readbench/readbench/workload"
+)
+
+// Job is one run of the driver as a command makes it: the run, who ran it,
+// what its result is held to and where it is saved.
+type Job struct {
+	Options driver.Options
+	Tool    results.Tool
+	// Thresholds are evaluated on the result and stored in it before it
+	// is saved. A shard's (Options.Segment of n > 1) are not: it carries a
+	// share of the load (rate>45/s would fail on every shard), so merge
+	// holds the whole run to them.
+	Thresholds []bounds.Threshold
+	Save       Place
+	// Part: the run is one of a command's many (Facts.Part).
+	Part bool
+	// Finished, when set, is called as soon as the driver returns, before
+	// the result is built, and gives the result's metrics key (nil: none):
+	// where a command ends what it showed of the run and pushes the final
+	// counts, so the result holds what was delivered.
+	Finished func() *results.LiveMetrics
+
+	drive func(context.Context, driver.Options) (*driver.Measurements, error) // driver.Run; a test's stand-in
+}
+
+// Done is a finished job: its result as saved, where, and what it came to.
+type Done struct {
+	Result *results.Result
+	Path   string // where the result was saved (results.Stdout: standard output)
+	Log    string // the stdio servers' stderr kept beside it ("": none)
+	// Notes are what the command should say of the job besides its
+	// judgement: thresholds left to merge, a log that could not be kept.
+	Notes     []string
+	Judgement Judgement
+}
+
+// Prepare is the run of w as ov changes it (a copy: Options.For), with
+// the target refused, before anything is started or resolved, when the
+// workload and the flags did not allow it (targets.CheckAim): the error
+// then says how to allow it.
+func Prepare(w *workload.Workload, base driver.Options, ov driver.Overrides) (driver.Options, error) {
+	opts, err := base.For(w, ov)
+	if err != nil {
+		return opts, err
+	}
+	if err := targets.CheckAim(opts.Workload.Target, opts.Workload.Headers, opts.Aim()); err != nil {
+		return opts, &InputError{Err: err}
+	}
+	return opts, nil
+}
+
+// Run makes the run, then builds its result, holds it to the thresholds,
+// saves it, keeps the servers' stderr beside it, and judges it. An error
+// is a run that could not be made or a result that could not be saved
+// (a *workload.Error is bad input); every run made is saved before it is
+// judged, whatever it comes to.
+func (j Job) Run(ctx context.Context) (*Done, error) {
+	log, err := newServerLog(j.Save)
+	if err != nil {
+		return nil, err
+	}
+	defer log.discard()
+	opts := j.Options
+	if opts.Stderr == nil {
+		opts.Stderr = log.file
+	}
+	_, restore := setMemoryLimit(opts.Workload, os.Getenv)
+	drive := j.drive
+	if drive == nil {
+		drive = driver.Run
+	}
+	m, err := drive(ctx, opts)
+	restore()
+	var lm *results.LiveMetrics
+	if j.Finished != nil {
+		lm = j.Finished()
+	}
+	if err != nil {
+		return nil, err
+	}
+	res, err := m.Result(j.Tool)
+	if err != nil {
+		return nil, err
+	}
+	res.Metrics = lm
+	done := &Done{Result: res}
+	ts := j.Thresholds
+	if m.Segment.N > 1 && len(ts) > 0 {
+		done.Notes = append(done.Notes, fmt.Sprintf("segment %s: thresholds are not evaluated on a shard; readbench merge evaluates them on the whole run", m.Segment))
+		ts = nil
+	}
+	evalErr := hold(res, ts)
+	if done.Path, err = j.Save.save(res, results.ShardName(m.Started, m.Server.Name, m.Server.Version, res.Segment)); err != nil {
+		return nil, err
+	}
+	if done.Log, err = log.keep(done.Path); err != nil {
+		done.Notes = append(done.Notes, fmt.Sprintf("keep the server's stderr: %v", err))
+	}
+	done.Judgement = Judge(res, Facts{Interrupted: m.Partial, Part: j.Part, Thresholds: evalErr})
+	return done, nil
+}
+
+// InputError is bad input found before anything ran: a file or a flag,
+// not the target (a command exits 2 on it, as on a *workload.Error).
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }

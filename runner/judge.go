@@ -1,0 +1,87 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/results"
+)
+
+// Status is how a job ended for the command that made it: what its exit
+// code says (README, "Exit codes").
+type Status int
+
+// The statuses, from best to worst for a CI job.
+const (
+	Passed      Status = iota // every check held
+	Failed                    // a broken threshold, a broken identity, a run that measured nothing usable
+	Misused                   // the thresholds name what the result lacks (a class, a turn size): bad input
+	Interrupted               // this process was interrupted: the result is partial
+)
+
+// Judgement is what a saved result came to: its status, the reason for
+// it (the exit message; "" when it passed) and the findings that a worse
+// one outranked, which are said first (a broken threshold of an
+// interrupted run).
+type Judgement struct {
+	Status Status
+	Reason string
+	Also   []string
+}
+
+// Facts are what the result alone does not say of how it was made.
+type Facts struct {
+	// Interrupted: this process was interrupted, so the result is partial
+	// (a merged result that is partial was interrupted elsewhere: it fails).
+	Interrupted bool
+	// Part: the result is one of a command's many (a capacity step, a run
+	// of an ab round), judged together by the command: a run of it that
+	// measured nothing usable is a finding, not a failure.
+	Part bool
+	// Thresholds is how evaluating the thresholds went (nil: they were
+	// evaluated, the verdicts are in the result).
+	Thresholds error
+}
+
+// Judge decides what a saved result comes to, the one rule for every
+// command, in this order: a broken accounting identity fails first (the
+// figures cannot be trusted); thresholds that name what the result lacks
+// are bad input; an interrupted run is interrupted, whatever was
+// measured; a whole run that measured nothing usable fails whatever its
+// thresholds; then a broken threshold fails.
+func Judge(res *results.Result, f Facts) Judgement {
+	if err := res.Identity(); err != nil {
+		return Judgement{Status: Failed, Reason: err.Error()}
+	}
+	if f.Thresholds != nil && errors.Is(f.Thresholds, bounds.ErrUnknown) {
+		return Judgement{Status: Misused, Reason: f.Thresholds.Error()}
+	}
+	var bounded string
+	switch broken := results.Broken(res.Thresholds); {
+	case f.Thresholds != nil:
+		bounded = f.Thresholds.Error()
+	case len(broken) > 0:
+		bounded = fmt.Sprintf("%d of %d thresholds broken: %s", len(broken), len(res.Thresholds), strings.Join(broken, "; "))
+	}
+	also := func() []string {
+		if bounded == "" {
+			return nil
+		}
+		return []string{bounded}
+	}
+	switch {
+	case f.Interrupted:
+		return Judgement{Status: Interrupted, Reason: "run interrupted: the result is partial", Also: also()}
+	case res.Partial:
+		return Judgement{Status: Failed, Reason: "a shard of the run was interrupted: the result is partial", Also: also()}
+	}
+	if why := results.Useless(res.Totals); why != "" && !f.Part {
+		return Judgement{Status: Failed, Reason: "useless run: " + why, Also: also()}
+	}
+	if bounded != "" {
+		return Judgement{Status: Failed, Reason: bounded}
+	}
+	return Judgement{Status: Passed}
+}

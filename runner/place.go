@@ -1,0 +1,166 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/readbench/readbench/results"
+)
+
+// Place is where a job's result is saved: a file the user named (Path;
+// results.Stdout, "-", for standard output, written to Stdout), or, with
+// no Path, a name chosen after the run (its start, server and segment:
+// results.ShardName) in Dir. The stdio servers' stderr is kept beside the
+// result, or in the system's temporary folder when the result goes to a
+// stream.
+type Place struct {
+	Path   string
+	Dir    string
+	Stdout io.Writer
+	made   bool // the folder is the command's own, made when missing (File)
+}
+
+// Out is the Place of --out, checked before the run (a directory or a
+// missing folder is refused then, not after the run): out, or the default
+// runs/ folder when out is "". The runs/ folder of the working directory
+// is the one folder readbench creates (see RunsFolder).
+func Out(out string, stdout io.Writer) (Place, error) {
+	if out == "" {
+		if err := RunsFolder(filepath.Join("runs", "x")); err != nil {
+			return Place{}, err
+		}
+		return Place{Dir: "runs", Stdout: stdout}, nil
+	}
+	if err := RunsFolder(out); err != nil {
+		return Place{}, err
+	}
+	if err := results.CheckOutput(out); err != nil {
+		return Place{}, fmt.Errorf("--out: %w", err)
+	}
+	if results.IsStream(out) {
+		return Place{Path: out, Dir: os.TempDir(), Stdout: stdout}, nil
+	}
+	return Place{Path: out, Dir: filepath.Dir(out), Stdout: stdout}, nil
+}
+
+// File is the Place of one result among a command's many (a capacity
+// step's, an ab round's run): path, in a folder that is made if missing
+// (the command's own folder: the default runs/capacity-<time>, or one
+// Folder has checked).
+func File(path string) Place { return Place{Path: path, Dir: filepath.Dir(path), made: true} }
+
+// RunsFolder creates the default runs/ folder of the working directory
+// when path is a file in it (the default, or --out runs/base.json): that
+// one folder is readbench's own. Any other missing folder is the user's
+// to create, so that a misspelt --out is refused rather than made.
+func RunsFolder(path string) error {
+	if filepath.Clean(filepath.Dir(path)) != "runs" {
+		return nil
+	}
+	if err := os.MkdirAll("runs", 0o755); err != nil {
+		return fmt.Errorf("result directory: %w", err)
+	}
+	return nil
+}
+
+// Folder makes the folder the user named for a command's many results
+// (capacity's steps, ab's runs). The folder itself is created, as the flag
+// promises; a missing parent is refused (a misspelt path must not become a
+// tree of folders), and so is anything that exists and is not a folder.
+func Folder(dir string) error {
+	info, err := os.Stat(dir)
+	switch {
+	case err == nil && info.IsDir():
+		return nil
+	case err == nil:
+		return fmt.Errorf("%s exists and is not a folder: one result per run is saved in a folder", dir)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("the folder %s does not exist (readbench creates %s in it, not the folders above): create it first", filepath.Dir(dir), filepath.Base(dir))
+		}
+		return err
+	}
+	return nil
+}
+
+// Named is how "result saved to ..." names where a result went.
+func Named(path string) string {
+	if path == results.Stdout {
+		return "standard output"
+	}
+	return path
+}
+
+// save writes res to p: its own path, or the name the run chose in p.Dir.
+func (p Place) save(res *results.Result, name string) (string, error) {
+	path := p.Path
+	if path == "" {
+		path = filepath.Join(p.Dir, name)
+	}
+	if p.made {
+		if err := os.MkdirAll(p.Dir, 0o755); err != nil {
+			return "", fmt.Errorf("save result: %w", err)
+		}
+	}
+	if err := res.SaveTo(path, p.Stdout); err != nil {
+		return "", fmt.Errorf("save result: %w", err)
+	}
+	return path, nil
+}
+
+// serverLog collects the stderr of stdio servers during a run and ends up
+// next to the result (<result>.stderr.log), where whoever reads the result
+// finds why a server complained or died. An empty log is not kept.
+type serverLog struct {
+	file *os.File
+}
+
+func newServerLog(p Place) (*serverLog, error) {
+	if p.made {
+		if err := os.MkdirAll(p.Dir, 0o755); err != nil {
+			return nil, fmt.Errorf("server stderr log: %w", err)
+		}
+	}
+	f, err := os.CreateTemp(p.Dir, ".stderr-*.log")
+	if err != nil {
+		return nil, fmt.Errorf("server stderr log: %w", err)
+	}
+	return &serverLog{file: f}, nil
+}
+
+// keep moves a non-empty log next to resultPath and returns its path; an
+// empty log is removed and "" returned.
+func (l *serverLog) keep(resultPath string) (string, error) {
+	info, err := l.file.Stat()
+	if err != nil || info.Size() == 0 {
+		l.discard()
+		return "", err
+	}
+	if err := l.file.Close(); err != nil {
+		return "", err
+	}
+	dst := strings.TrimSuffix(resultPath, ".json") + ".stderr.log"
+	if results.IsStream(resultPath) { // nothing to keep it beside: it stays where it is, made visible
+		dst = filepath.Join(filepath.Dir(l.file.Name()), strings.TrimPrefix(filepath.Base(l.file.Name()), "."))
+	}
+	if err := os.Rename(l.file.Name(), dst); err != nil {
+		return "", err
+	}
+	l.file = nil
+	return dst, nil
+}
+
+// discard removes the log unless keep moved it.
+func (l *serverLog) discard() {
+	if l.file != nil {
+		l.file.Close()
+		os.Remove(l.file.Name())
+		l.file = nil
+	}
+}
