@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/readbench/readbench/internal/atomicfile"
 )
 
 // The token cache: what readbench login obtained for a target, so that
@@ -88,8 +90,9 @@ func LoadEntry(dir, target string) (*Entry, error) {
 	return &e, nil
 }
 
-// SaveEntry writes the cached login atomically, mode 0600 in a 0700
-// folder.
+// SaveEntry writes the cached login atomically (atomicfile.Write: synced
+// before the rename, so a crash cannot leave an empty login), mode 0600 in
+// a 0700 folder: it holds tokens and the client's secret.
 func SaveEntry(dir string, e *Entry) error {
 	dir, err := cacheDir(dir)
 	if err != nil {
@@ -104,21 +107,5 @@ func SaveEntry(dir string, e *Entry) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(p), ".login-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), p)
+	return atomicfile.Write(p, b, 0o600)
 }

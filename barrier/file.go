@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/readbench/readbench/internal/atomicfile"
 )
 
 // maxFile bounds what is read of a ready file: the folder is shared, so
@@ -77,25 +79,9 @@ func write(dir string, r Ready) error {
 		return err
 	}
 	name := FileName(r.Run, r.K, r.N)
-	tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("barrier: %w", err)
-	}
-	_, err = tmp.Write(append(data, '\n'))
-	if err == nil { // readable by shards running as other users (CreateTemp makes it 0600)
-		err = tmp.Chmod(0o644)
-	}
-	if err == nil {
-		err = tmp.Sync() // on a network volume, the rename must not overtake the data
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, name))
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
+	// 0644: shards may run as other users. atomicfile syncs before the
+	// rename: on a network volume, the rename must not overtake the data.
+	if err := atomicfile.Write(filepath.Join(dir, name), append(data, '\n'), 0o644); err != nil {
 		return fmt.Errorf("barrier: write %s: %w", name, err)
 	}
 	return nil

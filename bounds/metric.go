@@ -3,6 +3,7 @@ package bounds
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,24 +94,12 @@ func Names() []string {
 	for i := stats.Outcome(0); i < stats.NumOutcomes; i++ {
 		names = append(names, "outcome."+i.String())
 	}
-	for _, k := range slices.Sorted(mapKeys(plainMetrics)) {
-		names = append(names, k)
-	}
+	names = append(names, slices.Sorted(maps.Keys(plainMetrics))...)
 	for _, b := range authBlocks {
 		names = append(names, "auth."+b+".p99")
 	}
 	return append(names, "turn_size.N.p99", "class.NAME.read.p99", "class.NAME.errors",
 		"class.NAME.outcome.NAME", "class.NAME.inflation")
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // topUnit is the unit of a metric outside any scope, false when unknown.

@@ -2,6 +2,7 @@ package bounds
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -312,7 +313,7 @@ func CheckThresholdClasses(ts []Threshold, classes []string) error {
 // each error at its line and column.)
 func FromWorkload(m map[string]string) ([]Threshold, error) {
 	var out []Threshold
-	for _, k := range slices.Sorted(mapKeys(m)) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		t, err := ParseThresholdPair(k, m[k])
 		if err != nil {
 			return nil, fmt.Errorf("thresholds.%s: %w", k, err)

@@ -4,7 +4,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -93,10 +94,5 @@ func ParseHeaders(s string) (map[string]string, error) {
 // headerNames lists h's names, sorted, for messages: values are never
 // printed.
 func headerNames(h map[string]string) []string {
-	names := make([]string, 0, len(h))
-	for n := range h {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(h))
 }

@@ -1,6 +1,8 @@
 package results
 
 import (
+	"maps"
+
 	"github.com/readbench/readbench/stats"
 )
 
@@ -55,9 +57,7 @@ func authOf(measured *stats.Phase, lost string) (*Auth, error) {
 	for _, k := range stats.TokenReasons {
 		out.TokenRequests.ByReason[k] = 0
 	}
-	for k, n := range a.Tokens.ByReason {
-		out.TokenRequests.ByReason[k] = n
-	}
+	maps.Copy(out.TokenRequests.ByReason, a.Tokens.ByReason)
 	var err error
 	for _, b := range []struct {
 		dst *Latency
@@ -81,9 +81,7 @@ func authPhase(a *Auth) (*stats.Auth, error) {
 	out := stats.NewAuth()
 	t := &out.Tokens
 	t.Count, t.Failures, t.Refreshes = a.TokenRequests.Count, a.TokenRequests.Failures, a.TokenRequests.Refreshes
-	for k, n := range a.TokenRequests.ByReason {
-		t.ByReason[k] = n
-	}
+	maps.Copy(t.ByReason, a.TokenRequests.ByReason)
 	var err error
 	for _, b := range []struct {
 		dst **stats.Histogram

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -224,12 +225,7 @@ func firstDifference(a, b Workload) string {
 	jb, _ := json.Marshal(b)
 	_ = json.Unmarshal(ja, &ma)
 	_ = json.Unmarshal(jb, &mb)
-	keys := make([]string, 0, len(ma))
-	for k := range ma {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(ma)) {
 		if !bytes.Equal(ma[k], mb[k]) {
 			return k
 		}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/readbench/readbench/internal/atomicfile"
 )
 
 // Marshal encodes r as it is saved: indented JSON and a final newline, so
@@ -157,54 +159,17 @@ func writeThrough(path string, data []byte) error {
 	return nil
 }
 
-// WriteFileAtomic writes data to path atomically: a temporary file in the
-// same directory is written, synced and renamed over path, so that a crash
-// or a second Ctrl-C leaves either the old file or the complete new one,
-// never a truncated result or report. It is for a new path or a regular
-// file only (WriteFile chooses); the directory must exist.
-func WriteFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
+// WriteFileAtomic writes data to path atomically (atomicfile.Write): a
+// crash or a second Ctrl-C leaves either the old file or the complete new
+// one, never a truncated result or report. Results and reports hold no
+// secret and are meant to be shared, so the file is 0644. It is for a new
+// path or a regular file only (WriteFile chooses); the directory must
+// exist.
+func WriteFileAtomic(path string, data []byte) error {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	// CreateTemp makes the file private; results and reports hold no
-	// secret and are meant to be shared, so they get the usual permissions.
-	if err = tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	syncDir(dir)
 	return nil
-}
-
-// syncDir makes the rename durable where the platform allows it. It is
-// best effort: some systems cannot sync a directory, and the file itself is
-// already complete.
-func syncDir(dir string) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	_ = d.Sync()
-	_ = d.Close()
 }
 
 // maxNamePart bounds each of the server name and version in a file name, so

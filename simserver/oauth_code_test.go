@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
 	"net/url"
 	"testing"
@@ -109,10 +110,7 @@ func TestOAuthAuthorizeRefused(t *testing.T) {
 	good := url.Values{"response_type": {"code"}, "client_id": {"pre"}, "redirect_uri": {"http://127.0.0.1:9999/callback"},
 		"code_challenge": {oauth2.S256ChallengeFromVerifier(oauth2.GenerateVerifier())}, "code_challenge_method": {"S256"}}
 	with := func(k, v string) string {
-		q := url.Values{}
-		for key, vs := range good {
-			q[key] = vs
-		}
+		q := maps.Clone(good)
 		if v == "" {
 			q.Del(k)
 		} else {

@@ -4,6 +4,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -84,10 +85,8 @@ func TestOAuthClientCredentials(t *testing.T) {
 }
 
 func withValues(v url.Values, k, val string) url.Values {
-	out := url.Values{}
-	for key, vs := range v {
-		out[key] = vs
-	}
+	out := url.Values{} // not maps.Clone: v may be nil, and Set needs a map
+	maps.Copy(out, v)
 	out.Set(k, val)
 	return out
 }

@@ -11,7 +11,11 @@ import (
 // literally; "..." groups them with \" and \\ as the only escapes; outside
 // quotes a backslash takes the next character literally. There is no shell,
 // so nothing else is special. It is exported for the command line, which
-// splits --target values the same way.
+// splits --target values the same way. It is ours, not go-shellquote,
+// google/shlex or mvdan.cc/sh: each reads some of a shell's grammar
+// (comments, $ and |, line continuation) and words its errors otherwise,
+// and none joins words so that Parse's trimming keeps a Unicode space
+// (args_test.go pins each difference).
 func SplitArgs(s string) ([]string, error) {
 	var args []string
 	var cur strings.Builder

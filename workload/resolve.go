@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path"
 	"slices"
@@ -322,11 +323,7 @@ func describeListing(listing []Resource) string {
 			g.lo, g.hi = min(g.lo, r.Size), max(g.hi, r.Size)
 		}
 	}
-	groups := make([]*group, 0, len(byType))
-	for _, g := range byType {
-		groups = append(groups, g)
-	}
-	slices.SortFunc(groups, func(a, b *group) int {
+	groups := slices.SortedFunc(maps.Values(byType), func(a, b *group) int {
 		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.mime, b.mime))
 	})
 	parts := make([]string, 0, min(len(groups), maxListedTypes)+1)

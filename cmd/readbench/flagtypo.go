@@ -12,7 +12,11 @@ const undefinedFlag = "flag provided but not defined: -"
 
 // flagHint answers a misspelt flag with the closest one the command has
 // (" (did you mean --duration?)"), as a misspelt workload key is answered;
-// "" for any other usage error, or when nothing is close.
+// "" for any other usage error, or when nothing is close. It is not
+// urfave/cli's cli.SuggestFlag: with OnUsageError set, App.Suggest is never
+// consulted, and SuggestFlag itself has no closeness threshold and offers
+// one-letter names, so --bogus would get --oauth-scope and --qq would get
+// -q (flagtypo_test.go pins both).
 func flagHint(c *cli.Context, err error) string {
 	msg := err.Error()
 	i := strings.Index(msg, undefinedFlag)

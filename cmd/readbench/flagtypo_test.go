@@ -19,6 +19,12 @@ func TestMisspeltFlag(t *testing.T) {
 		{[]string{"capacity", "--handshake-timout", "1s"}, "(did you mean --handshake-timeout?)"},
 		{[]string{"--verson"}, "(did you mean --version?) (see 'readbench --help')"},
 		{[]string{"run", "--zzz"}, "-zzz (see 'readbench run --help')"},
+		// urfave/cli's own cli.SuggestFlag (Jaro-Winkler, no threshold) would
+		// answer these with -q, --oauth-scope, --rate and --memprofile.
+		{[]string{"run", "--qq"}, "-qq (see 'readbench run --help')"},
+		{[]string{"run", "--bogus"}, "-bogus (see 'readbench run --help')"},
+		{[]string{"run", "--workers", "3"}, "-workers (see 'readbench run --help')"},
+		{[]string{"run", "--verbose"}, "-verbose (see 'readbench run --help')"},
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer
