@@ -101,6 +101,9 @@ func NewOptions(w *workload.Workload, s Settings) (Options, error) {
 	if w == nil {
 		return Options{}, fmt.Errorf("driver: no workload")
 	}
+	if s.HandshakeTimeout > 0 { // the flag's limit is the run's: its saved workload says so
+		w.Load.HandshakeTimeout = s.HandshakeTimeout
+	}
 	if err := s.Overrides.Apply(w); err != nil {
 		return Options{}, err
 	}
