@@ -91,6 +91,9 @@ func (o Options) For(w *workload.Workload, ov Overrides) (Options, error) {
 		return Options{}, fmt.Errorf("driver: no workload")
 	}
 	run := *w
+	if o.HandshakeTimeout > 0 { // the flag's limit is the run's: its saved workload says so
+		run.Load.HandshakeTimeout = o.HandshakeTimeout
+	}
 	if err := ov.Apply(&run); err != nil {
 		return Options{}, err
 	}

@@ -47,6 +47,8 @@
 // becomes.
 package results
 
+import "github.com/readbench/readbench/saved"
+
 // Schema is the value of the "schema" key of every result this package
 // writes and the only one Load accepts: a later, incompatible document gets
 // a new name so that an old readbench refuses it instead of misreading it.
@@ -54,4 +56,5 @@ const Schema = "readbench/result/v1"
 
 // Redacted replaces every header value in a saved workload: the names show
 // which headers a run sent, the values (tokens, cookies) are never written.
-const Redacted = "<redacted>"
+// It is package saved's, where the saved workload's types are.
+const Redacted = saved.Redacted

@@ -14,8 +14,10 @@
 // the map's keys, each with how its value is read) per map of the file;
 // yamlnode.go reads single values, validate.go checks what holds across
 // keys, thresholds.go reads the thresholds, step.go makes a capacity
-// step's workload. It imports units, bounds and targets (leaves) and the
-// YAML library; never client, driver or results.
+// step's workload; saved.go converts a Workload to the form a result saves
+// it in (package saved) and back, for `readbench run --like`. It imports
+// units, bounds, targets and saved (leaves) and the YAML library; never
+// client, driver or results.
 package workload
 
 import (

@@ -1,11 +1,15 @@
 package workload
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/readbench/readbench/saved"
 )
 
 // FuzzParse: whatever the bytes, Parse returns a workload or an *Error,
@@ -54,6 +58,42 @@ func FuzzParse(f *testing.F) {
 			if !slices.Equal(a, b) || len(a) == 0 || len(a) > w.Turn.Attachments.Max() {
 				t.Fatalf("turn %d: %v then %v", i, a, b)
 			}
+		}
+	})
+}
+
+// FuzzFromSaved: whatever a result file's workload block holds (run --like
+// reads it from outside), FromSaved returns a workload or an error, never
+// panics; and what it reads, saved again, is a fixed point: saved, read
+// back and saved once more, it saves the same.
+func FuzzFromSaved(f *testing.F) {
+	for _, w := range savedFixtures(&testing.T{}) {
+		b, err := json.Marshal(w.Saved())
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"target":"stdio:a 'b c'","load":{"rate":"3000/min","stages":[{"rate":"1/s","for":"1s"}],"keep_alive":false},"mix":[{"size":"..1KiB","delay":"uniform(1ms,2ms)"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s saved.Workload
+		if json.Unmarshal(data, &s) != nil {
+			return
+		}
+		w, err := FromSaved(s)
+		if err != nil {
+			if w == nil {
+				t.Fatalf("FromSaved = nil, %v: want the workload read so far", err)
+			}
+			return
+		}
+		once := w.Saved()
+		back, err := FromSaved(once)
+		if err != nil {
+			t.Fatalf("FromSaved of its own saved form %+v: %v", once, err)
+		}
+		if twice := back.Saved(); !reflect.DeepEqual(twice, once) {
+			t.Fatalf("saved again:\n%+v\nwant:\n%+v", twice, once)
 		}
 	})
 }

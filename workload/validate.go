@@ -35,6 +35,7 @@ func (w *Workload) problems() []*Error {
 	w.checkMix(add)
 	w.checkMaps(add)
 	w.checkAuth(add)
+	w.checkUnsaved(add)
 	return out
 }
 

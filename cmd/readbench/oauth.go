@@ -53,6 +53,9 @@ func oauthConfig(c *cli.Context, wa *workload.Auth, target targets.Target) (cfg 
 			*f.to, ok = c.String(f.flag), true
 		}
 	}
+	if err := o.Unsaved(); ok && err != nil { // run --like: the secret a result does not keep
+		return cfg, true, cached, err
+	}
 	if !ok && (target.Kind == targets.HTTP || target.Kind == targets.SSE) {
 		// No OAuth asked for, but readbench login got in here before: use it.
 		_, err := auth.LoadEntry("", target.Address)

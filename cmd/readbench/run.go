@@ -23,7 +23,8 @@ func runCommand() *cli.Command {
 			"readbench run --target https://staging.example.com/mcp --allow-host staging.example.com --header 'Authorization: Bearer ${TOKEN}' w.yaml\n" +
 			"readbench run --cpuprofile cpu.pprof --memprofile mem.pprof   # where readbench itself spends (go tool pprof)\n" +
 			"readbench run large-log --class chunked --target range+http://127.0.0.1:8080/files/   # plain HTTP Range requests\n" +
-			"readbench run --threshold 'turn.p99<800ms,errors<1%' --format junit > readbench.xml   # a CI gate: exit 1 when broken",
+			"readbench run --threshold 'turn.p99<800ms,errors<1%' --format junit > readbench.xml   # a CI gate: exit 1 when broken\n" +
+			"readbench run --like runs/base.json --target http://127.0.0.1:8081/mcp   # a saved result's workload again, on another server",
 		Description: "With no argument runs the built-in docs-attachments scenario; with no target, against the\n" +
 			"embedded simulated server (readbench serve --stdio). The result is saved as\n" +
 			"runs/<start>-<server>-<version>.json (or --out) and the report printed on stdout.\n" +
@@ -46,6 +47,7 @@ func runCommand() *cli.Command {
 			thresholdFlag(),
 			maxAnswerFlag(),
 			handshakeTimeoutFlag(),
+			likeFlag(),
 		}, append(append(append(append(append(aimFlags(), profileFlags()...), shardFlags()...), metricsFlags()...), liveFlags()...), oauthFlags()...)...),
 		Action: runAction,
 	}
@@ -84,7 +86,7 @@ func runJob(c *cli.Context) (runner.Job, *runView, error) {
 	}
 	base.Segment, base.StartAt, base.Barrier = sh.segment, sh.startAt, sh.barrier
 	base.ServerPID = c.Int("server-pid")
-	w, err := workloadOf(c)
+	w, err := runWorkload(c)
 	if err != nil {
 		return runner.Job{}, nil, err
 	}

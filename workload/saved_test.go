@@ -1,0 +1,319 @@
+package workload
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/saved"
+	"github.com/readbench/readbench/targets"
+	"github.com/readbench/readbench/units"
+)
+
+// The secrets of the fixtures: none may reach a saved workload.
+const (
+	secretHeader   = "Bearer h3ader-s3cret-value"
+	secretPassword = "url-passw0rd"
+	secretClient   = "cl13nt-s3cret"
+)
+
+// savedFixtures are resolved workloads with every field set, somewhere
+// among them (TestSavedFixturesSetEveryField checks it), in ways a file
+// can write them: what a saved result must give back.
+func savedFixtures(t *testing.T) map[string]*Workload {
+	t.Helper()
+	rate := func(s string) units.Rate {
+		r, err := units.ParseRate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	dist := func(parse func(string) (units.Dist, error), s string) *units.Dist {
+		d, err := parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &d
+	}
+	threshold := func(metric, bound string) Threshold {
+		p, err := bounds.ParseThresholdPair(metric, bound)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Threshold{Metric: metric, Bound: bound, Parsed: p}
+	}
+	return map[string]*Workload{
+		"http, open, fixed attachments": {
+			Name: "every-key", Description: "not saved", Source: "every.yaml",
+			Target:   targets.Target{Kind: targets.HTTP, Address: "https://bench:" + secretPassword + "@staging.example.com/mcp"},
+			Protocol: "2025-11-25", Sessions: 12, Seed: -42,
+			Load: Load{
+				Model: ModelOpen, Rate: rate("3000/min"), Arrival: ArrivalPoisson,
+				Warmup: 2 * time.Second, Duration: 30 * time.Second, Turns: 500,
+				Stages:      []Stage{{Rate: rate("10/s"), For: 10 * time.Second, Ramp: true}, {Rate: rate("100/s"), For: 5 * time.Second}},
+				MaxInFlight: 77, HandshakeTimeout: 45 * time.Second, ConnectRate: rate("20/s"), MinSessions: 9,
+				SessionTurns: 20, SessionLifetime: time.Minute, NoKeepAlive: true,
+			},
+			Turn: Turn{Attachments: Attachments{Fixed: 4}, ReadTimeout: 3 * time.Second, Deadline: 800 * time.Millisecond, MaxAnswer: 1 << 20},
+			Mix: []Class{
+				{Name: "markdown", Weight: 70, URI: "docs://a", URIs: []string{"docs://b", "docs://c"}, Template: "docs://{x}",
+					Vars: map[string][]string{"x": {"1", "2"}}, MIME: "text/markdown",
+					Size:    dist(units.ParseSizeDist, "lognormal(8KiB, 200KiB)"),
+					Delay:   dist(units.ParseDurationDist, "lognormal(12ms, 40ms)"),
+					Entries: 3, Expect: "not_found", Ranged: &Ranged{Chunk: 256 << 10}},
+				{Name: "shots", Weight: 0.5, MIME: "image/*", SizeRange: &SizeRange{Min: 1 << 10, Max: 5 << 20}},
+			},
+			Headers:    map[string]string{"Authorization": secretHeader},
+			AllowHosts: []string{"staging.example.com"},
+			Thresholds: []Threshold{threshold("errors", "<1%"), threshold("turn.p99", "<800ms")},
+			Auth: &Auth{OAuth: &OAuth{Grant: "client_credentials", ClientID: "loadtest", ClientSecret: secretClient,
+				Scope: "mcp:read", PrivateKey: "keys/k.pem", TokenEndpointAuth: "client_secret_post"}},
+			InsecureCredentials: true,
+		},
+		"stdio, closed, weighted attachments": {
+			Name: "weighted", Source: "<builtin>/w.yaml",
+			Target:   targets.Target{Kind: targets.Stdio, Argv: []string{"npx", "-y", "server with space"}},
+			Protocol: DefaultProtocol, Sessions: 1, Seed: 7,
+			Load: Load{Model: ModelClosed, Concurrency: 8, Arrival: ArrivalConstant, Turns: 100, MaxInFlight: DefaultMaxInFlight},
+			Turn: Turn{Attachments: Attachments{Weighted: map[int]int{1: 50, 4: 40, 10: 10}}, ReadTimeout: DefaultReadTimeout},
+			Mix:  []Class{{Name: "fixed", Weight: 1, MIME: "text/plain", Size: dist(units.ParseSizeDist, "1834208")}},
+		},
+	}
+}
+
+// withoutSecrets is w as a saved result gives it back: the fields that are
+// not saved left zero, and every secret the placeholder saved.Redacted
+// (or, in a URL, the mask), which a run refuses until it is given again.
+func withoutSecrets(w *Workload) *Workload {
+	c := *w
+	c.Description, c.InsecureCredentials = "", false
+	c.Target.Address = strings.ReplaceAll(c.Target.Address, secretPassword, maskedPassword)
+	if c.Headers != nil {
+		c.Headers = map[string]string{}
+		for k := range w.Headers {
+			c.Headers[k] = saved.Redacted
+		}
+	}
+	if w.Auth != nil {
+		o := *w.Auth.OAuth
+		o.ClientSecret = saved.Redacted
+		c.Auth = &Auth{OAuth: &o}
+	}
+	return &c
+}
+
+// TestSavedRoundTrip: a resolved workload, saved as a result saves it
+// (through its JSON) and read back, is the same workload, every field
+// compared: a field that Saved or FromSaved leaves out fails here.
+func TestSavedRoundTrip(t *testing.T) {
+	for name, w := range savedFixtures(t) {
+		t.Run(name, func(t *testing.T) {
+			b, err := json.Marshal(w.Saved())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s saved.Workload
+			if err := json.Unmarshal(b, &s); err != nil {
+				t.Fatal(err)
+			}
+			got, err := FromSaved(s)
+			if err != nil {
+				t.Fatalf("FromSaved: %v\n%s", err, b)
+			}
+			if want := withoutSecrets(w); !reflect.DeepEqual(got, want) {
+				t.Errorf("read back:\n%#v\nwant:\n%#v\nsaved: %s", got, want, b)
+			}
+			for _, secret := range []string{secretHeader, "h3ader-s3cret", secretPassword, secretClient} {
+				if bytes.Contains(b, []byte(secret)) {
+					t.Errorf("the saved workload holds the secret %q: %s", secret, b)
+				}
+			}
+		})
+	}
+}
+
+// TestSavedFixturesSetEveryField: every exported field of the resolved
+// workload's types is set in one of the fixtures at least, so that the
+// round trip above covers a field as soon as it is added: a new field
+// fails here until a fixture sets it, then there until it is saved.
+func TestSavedFixturesSetEveryField(t *testing.T) {
+	set := map[string]bool{}
+	for _, w := range savedFixtures(t) {
+		setFields(reflect.ValueOf(w).Elem(), "Workload", set)
+	}
+	for _, path := range fieldPaths(reflect.TypeFor[Workload](), "Workload") {
+		if !set[path] {
+			t.Errorf("no fixture sets %s: set it in savedFixtures (and save it: Saved, FromSaved)", path)
+		}
+	}
+}
+
+// ownStruct reports whether t is a struct of this package, whose fields
+// are checked one by one; other types (a Rate, a Target, a Duration) are
+// values, set or not as a whole.
+func ownStruct(t reflect.Type) bool {
+	return t.Kind() == reflect.Struct && t.PkgPath() == reflect.TypeFor[Workload]().PkgPath()
+}
+
+// elem is what a pointer, slice or map holds.
+func elem(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	return t
+}
+
+// fieldPaths lists the exported fields of t and of the structs of this
+// package it holds, as "Workload.Load.Rate".
+func fieldPaths(t reflect.Type, prefix string) []string {
+	var out []string
+	for f := range t.Fields() {
+		if !f.IsExported() {
+			continue // where a key was written: not part of what ran
+		}
+		path := prefix + "." + f.Name
+		out = append(out, path)
+		if e := elem(f.Type); ownStruct(e) {
+			out = append(out, fieldPaths(e, path)...)
+		}
+	}
+	return out
+}
+
+// setFields marks in set the field paths of v that hold a value that is
+// not zero.
+func setFields(v reflect.Value, prefix string, set map[string]bool) {
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		path, fv := prefix+"."+f.Name, v.Field(i)
+		switch fv.Kind() {
+		case reflect.Slice, reflect.Map: // an empty one is as good as none
+			set[path] = set[path] || fv.Len() > 0
+		default:
+			set[path] = set[path] || !fv.IsZero()
+		}
+		for _, e := range values(fv) {
+			if ownStruct(e.Type()) {
+				setFields(e, path, set)
+			}
+		}
+	}
+}
+
+// values is what v holds: itself, the value it points to, or its elements.
+func values(v reflect.Value) []reflect.Value {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return nil
+		}
+		return values(v.Elem())
+	case reflect.Slice:
+		var out []reflect.Value
+		for i := range v.Len() {
+			out = append(out, values(v.Index(i))...)
+		}
+		return out
+	case reflect.Map:
+		var out []reflect.Value
+		for it := v.MapRange(); it.Next(); {
+			out = append(out, values(it.Value())...)
+		}
+		return out
+	}
+	return []reflect.Value{v}
+}
+
+// TestSavedScenariosRoundTrip: each built-in scenario, saved and read back
+// and saved again, saves the same workload: what `run --like` of a run of
+// it runs is what ran.
+func TestSavedScenariosRoundTrip(t *testing.T) {
+	files, _ := filepath.Glob("../scenarios/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no scenarios found")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			w, err := LoadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := w.Saved()
+			back, err := FromSaved(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := back.Validate(); err != nil {
+				t.Errorf("read back, it does not validate: %v", err)
+			}
+			if again := back.Saved(); !reflect.DeepEqual(again, s) {
+				t.Errorf("saved again:\n%+v\nwant:\n%+v", again, s)
+			}
+		})
+	}
+}
+
+// TestUnsavedSecretsRefused: a workload read back from a result runs only
+// once its secrets are given again; the error names the flag that gives
+// each.
+func TestUnsavedSecretsRefused(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(*Workload)
+		want string // "" = valid
+	}{
+		{"secrets given again", func(w *Workload) {
+			w.Headers["Authorization"] = "Bearer ${TOKEN}"
+			w.Target = targets.Target{Kind: targets.HTTP, Address: "https://bench:other@staging.example.com/mcp"}
+		}, ""},
+		{"a header value", func(w *Workload) {
+			w.Target = targets.Target{Kind: targets.HTTP, Address: "https://staging.example.com/mcp"}
+		}, "headers.Authorization: the value is <redacted>, the placeholder a result saves instead of a header's value: give the value again with --header 'Authorization: …'"},
+		{"a URL's password", func(w *Workload) { w.Headers = nil }, "target: the URL's password is masked (xxxxx)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w, err := FromSaved(savedFixtures(t)["http, open, fixed attachments"].Saved())
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The fixture sets every key; a valid workload sets some.
+			w.Load.Turns, w.Load.Duration, w.Mix, w.Auth = 0, 0, w.Mix[1:], nil
+			c.edit(w)
+			err = w.Validate()
+			switch {
+			case c.want == "" && err != nil:
+				t.Errorf("Validate = %v, want none", err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Errorf("Validate = %v, want %q", err, c.want)
+			}
+		})
+	}
+	if err := (OAuth{ClientSecret: saved.Redacted}).Unsaved(); err == nil || !strings.Contains(err.Error(), "--oauth-client-secret") {
+		t.Errorf("Unsaved of a redacted secret = %v, want the flag named", err)
+	}
+	if err := (OAuth{ClientSecret: "${SECRET}"}).Unsaved(); err != nil {
+		t.Errorf("Unsaved of a secret = %v, want nil", err)
+	}
+}
+
+// TestFromSavedErrors: a saved value that does not read back is named by
+// its key, every one of them at once.
+func TestFromSavedErrors(t *testing.T) {
+	s := savedFixtures(t)["stdio, closed, weighted attachments"].Saved()
+	s.Load.Warmup, s.Load.ConnectRate, s.Mix[0].Size = "2 days", "fast", "8kb"
+	_, err := FromSaved(s)
+	for _, want := range []string{"workload.load.warmup: ", "workload.load.connect_rate: bad rate", "workload.mix[0].size: bad size"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("FromSaved = %v, want %q", err, want)
+		}
+	}
+}
