@@ -3,11 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -164,92 +161,12 @@ func parseFloor(s string) (float64, error) {
 	return f / 100, nil
 }
 
-// compareRuns picks the two sides: --base and --new, or BASE NEW as
-// given (each a result, a folder or a glob), or from a folder (the
-// argument, or runs/) the newest result and, as its base, up to
-// --history results before it of the same workload, or with --last the
-// Nth before it alone.
+// compareRuns are the two sides the arguments name (results.Choice).
 func compareRuns(c *cli.Context) (base, nw []results.Run, err error) {
-	if c.IsSet("base") || c.IsSet("new") {
-		if c.NArg() > 0 || !c.IsSet("base") || !c.IsSet("new") {
-			return nil, nil, errors.New("--base and --new go together, without BASE NEW or a folder")
-		}
-		if base, err = loadSide(c.StringSlice("base")); err != nil {
-			return nil, nil, err
-		}
-		nw, err = loadSide(c.StringSlice("new"))
-		return base, nw, err
-	}
-	switch {
-	case c.NArg() == 2 && !c.IsSet("last"):
-		if base, err = loadSide([]string{c.Args().Get(0)}); err != nil {
-			return nil, nil, err
-		}
-		nw, err = loadSide([]string{c.Args().Get(1)})
-		return base, nw, err
-	case c.NArg() == 2:
-		return nil, nil, errors.New("--last picks from a folder: give one folder, or two results without --last")
-	case c.NArg() > 2:
-		return nil, nil, errors.New("give two sides (BASE NEW, each a result, a folder or a quoted glob), --base and --new, or one folder")
-	}
-	dir := "runs"
-	if c.NArg() == 1 {
-		dir = c.Args().First()
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, nil, fmt.Errorf("%s is not a folder of results: give two results (BASE NEW), or a folder", dir)
-	}
-	if c.IsSet("last") {
-		last := c.Int("last")
-		if last < 1 {
-			return nil, nil, fmt.Errorf("--last %d: want 1 or more", last)
-		}
-		b, n, err := results.PickHistory(dir, last)
-		if err != nil {
-			return nil, nil, err
-		}
-		if base, err = loadSide([]string{b}); err != nil {
-			return nil, nil, err
-		}
-		nw, err = loadSide([]string{n})
-		return base, nw, err
-	}
-	if h := c.Int("history"); h < 1 {
-		return nil, nil, fmt.Errorf("--history %d: want 1 or more", h)
-	}
-	base, n, err := results.PickRuns(dir, c.Int("history"))
-	return base, []results.Run{n}, err
-}
-
-// loadSide loads the results of one side: each spec a result file, a
-// folder (every result in it) or a glob.
-func loadSide(specs []string) ([]results.Run, error) {
-	var out []results.Run
-	for _, spec := range specs {
-		if st, err := os.Stat(spec); err == nil && st.IsDir() {
-			runs, err := results.LoadRuns(spec)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, runs...)
-			continue
-		}
-		paths := []string{spec}
-		if strings.ContainsAny(spec, "*?[") {
-			var err error
-			if paths, err = filepath.Glob(spec); err != nil || len(paths) == 0 {
-				return nil, fmt.Errorf("%s: no result matches", spec)
-			}
-		}
-		for _, p := range paths {
-			r, err := results.Load(p)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, results.Run{Label: p, Result: r})
-		}
-	}
-	return out, nil
+	return results.Choice{
+		Args: c.Args().Slice(), Base: c.StringSlice("base"), New: c.StringSlice("new"),
+		Last: c.Int("last"), LastSet: c.IsSet("last"), History: c.Int("history"),
+	}.Sides()
 }
 
 func writeComparisonJSON(w io.Writer, c *results.Comparison) error {

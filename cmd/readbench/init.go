@@ -56,16 +56,9 @@ func initAction(c *cli.Context) error {
 	if err := checkAim("init", target, headers, aim); err != nil {
 		return err
 	}
-	out := c.String("out")
-	if out != "" {
-		if err := results.CheckOutput(out); err != nil {
-			return cli.Exit(fmt.Sprintf("init: --out: %v", err), exitUsage)
-		}
-	}
-	if out != "" && !c.Bool("force") && !results.IsStream(out) {
-		if _, err := os.Stat(out); err == nil {
-			return cli.Exit(fmt.Sprintf("init: %s exists (use --force to overwrite)", out), exitUsage)
-		}
+	out, err := initOut(c)
+	if err != nil {
+		return err
 	}
 	set, err := reach(c)
 	if err != nil {
@@ -95,16 +88,39 @@ func initAction(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.ErrWriter, "readbench: init: %s %s (%s): %d resources, %d templates, %d sizes learned by reading\n",
 		cat.Server.Name, cat.Server.Version, cat.ProtocolVersion, len(cat.Resources), len(cat.Templates), cat.Sampled)
+	return writeStarter(c, out, text)
+}
+
+// writeStarter writes the starter workload to out (standard output when
+// ""), and says how to run it.
+func writeStarter(c *cli.Context, out string, text []byte) error {
 	if out == "" {
-		_, err = c.App.Writer.Write(text)
+		_, err := c.App.Writer.Write(text)
 		return err
 	}
 	if err := results.WriteOutput(out, text, c.App.Writer); err != nil {
 		return cli.Exit(fmt.Sprintf("init: %v", err), exitFail)
 	}
-	if out == results.Stdout {
-		return nil
+	if out != results.Stdout {
+		fmt.Fprintf(c.App.ErrWriter, "readbench: init: wrote %s; run it with: readbench run %s\n", out, out)
 	}
-	fmt.Fprintf(c.App.ErrWriter, "readbench: init: wrote %s; run it with: readbench run %s\n", out, out)
 	return nil
+}
+
+// initOut is --out, refused before anything is discovered when its
+// folder is missing, or when the file exists and --force is not given.
+func initOut(c *cli.Context) (string, error) {
+	out := c.String("out")
+	if out == "" {
+		return "", nil
+	}
+	if err := results.CheckOutput(out); err != nil {
+		return "", cli.Exit(fmt.Sprintf("init: --out: %v", err), exitUsage)
+	}
+	if !c.Bool("force") && !results.IsStream(out) {
+		if _, err := os.Stat(out); err == nil {
+			return "", cli.Exit(fmt.Sprintf("init: %s exists (use --force to overwrite)", out), exitUsage)
+		}
+	}
+	return out, nil
 }

@@ -67,16 +67,9 @@ func serve(c *cli.Context) error {
 	if f := c.Float64("delay-scale"); !(f > 0) || f > 1000 {
 		return cli.Exit(fmt.Sprintf("serve: --delay-scale %v: want a factor above 0, such as 1.3", f), exitUsage)
 	}
-	var maxMessage int64
-	if c.IsSet("max-message") {
-		n, err := units.ParseSize(c.String("max-message"))
-		if err != nil || n <= 0 {
-			if err == nil {
-				err = fmt.Errorf("want a size above 0, such as 256KiB")
-			}
-			return cli.Exit(fmt.Sprintf("serve: --max-message: %v", err), exitUsage)
-		}
-		maxMessage = n
+	maxMessage, err := maxMessageOf(c)
+	if err != nil {
+		return err
 	}
 	opts := simserver.Options{
 		Name: protocol.SimServerName, Version: version,
@@ -261,4 +254,20 @@ func startOAuth(mux *http.ServeMux, o simserver.OAuthOptions, addr string, log i
 	fmt.Fprintf(log, "readbench serve: OAuth on /mcp: authorization server %s (tokens last %v, scopes %s), resource metadata %s, %d pre-registered clients\n",
 		o.Issuer, o.TokenTTL, strings.Join(o.Scopes, " "), as.ResourceMetadataURL(), len(o.Clients))
 	return as, nil
+}
+
+// maxMessageOf is --max-message in bytes (0: not given, the server's
+// default).
+func maxMessageOf(c *cli.Context) (int64, error) {
+	if !c.IsSet("max-message") {
+		return 0, nil
+	}
+	n, err := units.ParseSize(c.String("max-message"))
+	if err == nil && n <= 0 {
+		err = fmt.Errorf("want a size above 0, such as 256KiB")
+	}
+	if err != nil {
+		return 0, cli.Exit(fmt.Sprintf("serve: --max-message: %v", err), exitUsage)
+	}
+	return n, nil
 }
