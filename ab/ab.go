@@ -69,14 +69,14 @@ type Round struct {
 	// them for an excluded round, the re-run ones for a kept one.
 	Noisy []string
 	// Runs are the kept runs by side (nil for an excluded round).
-	Runs map[Side]results.Run
+	Runs map[Side]results.Labelled
 }
 
-// Outcome is a finished (or interrupted) experiment: every round, and the
+// Experiment is a finished (or interrupted) experiment: every round, and the
 // kept runs of each side in round order, labelled with their files.
-type Outcome struct {
+type Experiment struct {
 	Rounds      []Round
-	Base, New   []results.Run
+	Base, New   []results.Labelled
 	Interrupted bool
 }
 
@@ -100,7 +100,7 @@ func (p Plan) Check() error {
 // run made behind and stops the experiment: Outcome.Interrupted. An error
 // of the runner (the target not reached) ends it too, with the outcome
 // so far.
-func Run(ctx context.Context, p Plan, run Runner) (*Outcome, error) {
+func Run(ctx context.Context, p Plan, run Runner) (*Experiment, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func Run(ctx context.Context, p Plan, run Runner) (*Outcome, error) {
 			return nil, fmt.Errorf("ab: %w", err)
 		}
 	}
-	out := &Outcome{}
+	out := &Experiment{}
 	for i := 1; i <= p.Rounds; i++ {
 		rd, stop, err := p.round(ctx, i, run)
 		if rd.Attempts > 0 {
@@ -141,7 +141,7 @@ func (p Plan) round(ctx context.Context, i int, run Runner) (rd Round, stop bool
 			return rd, true, nil
 		}
 		rd.Attempts = a
-		runs := map[Side]results.Run{}
+		runs := map[Side]results.Labelled{}
 		why := ""
 		for _, side := range rd.Order {
 			path := filepath.Join(p.Dir, string(side), fmt.Sprintf("round-%02d-%s.json", i, side))
@@ -170,7 +170,7 @@ func (p Plan) round(ctx context.Context, i int, run Runner) (rd Round, stop bool
 				stop = r.Partial
 				break
 			}
-			runs[side] = results.Run{Label: path, Result: r}
+			runs[side] = results.Labelled{Label: path, Result: r}
 		}
 		if why == "" {
 			rd.Kept, rd.Runs = true, runs
@@ -189,7 +189,7 @@ func (p Plan) round(ctx context.Context, i int, run Runner) (rd Round, stop bool
 
 // exclude moves the clean runs of a failed attempt to the excluded
 // folder: a run counts only beside its round's other side.
-func (p Plan) exclude(runs map[Side]results.Run, i, a int) error {
+func (p Plan) exclude(runs map[Side]results.Labelled, i, a int) error {
 	for side, r := range runs {
 		if err := move(r.Label, filepath.Join(p.Dir, Excluded, excludedName(i, a, side))); err != nil {
 			return err
@@ -217,7 +217,7 @@ func excludedName(i, a int, side Side) string {
 
 // Notes are the sentences a comparison of the outcome carries: the
 // design, and each round re-run or excluded with the reason.
-func (o *Outcome) Notes() []string {
+func (o *Experiment) Notes() []string {
 	kept := 0
 	var out []string
 	for _, rd := range o.Rounds {

@@ -7,7 +7,7 @@ import "github.com/readbench/readbench/results"
 // noise), gated by g, with the experiment's notes (its design, each round
 // re-run or excluded) before the comparison's own. nil when no round was
 // kept: there is nothing to compare.
-func (o *Outcome) Compare(g results.Gate) (*results.Comparison, error) {
+func (o *Experiment) Compare(g results.Gate) (*results.Comparison, error) {
 	if len(o.Base) == 0 {
 		return nil, nil
 	}

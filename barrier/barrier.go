@@ -45,9 +45,9 @@ type Config struct {
 	Poll time.Duration
 }
 
-// Outcome is what a wait found: this shard's ready time, the instant
+// Release is what a wait found: this shard's ready time, the instant
 // every shard computed, and every shard's file.
-type Outcome struct {
+type Release struct {
 	Run     string
 	Ready   time.Time // this shard's
 	StartAt time.Time // the latest ready time plus the margin
@@ -123,18 +123,18 @@ func StartAt(shards []Ready, margin time.Duration) time.Time {
 // run are ready, then rewrites its file with the start it computed and
 // returns. It fails with a *NotReadyError after c.Timeout, or with ctx's
 // error when cancelled.
-func Wait(ctx context.Context, c Config) (Outcome, error) {
+func Wait(ctx context.Context, c Config) (Release, error) {
 	c = c.withDefaults()
 	if c.Run == "" || c.N < 1 || c.K < 1 || c.K > c.N {
-		return Outcome{}, fmt.Errorf("barrier: shard %d/%d of run %q", c.K, c.N, c.Run)
+		return Release{}, fmt.Errorf("barrier: shard %d/%d of run %q", c.K, c.N, c.Run)
 	}
 	if err := os.MkdirAll(c.Dir, 0o777); err != nil {
-		return Outcome{}, fmt.Errorf("barrier: %w", err)
+		return Release{}, fmt.Errorf("barrier: %w", err)
 	}
 	begun := time.Now()
 	me := Ready{Run: c.Run, K: c.K, N: c.N, Host: c.Host, Ready: begun.UTC()}
 	if err := write(c.Dir, me); err != nil {
-		return Outcome{}, err
+		return Release{}, err
 	}
 	deadline := time.NewTimer(c.Timeout)
 	defer deadline.Stop()
@@ -147,17 +147,17 @@ func Wait(ctx context.Context, c Config) (Outcome, error) {
 			seen[s.K] = true
 		}
 		if len(missing) == 0 {
-			out := Outcome{Run: c.Run, Ready: me.Ready, StartAt: StartAt(shards, c.Margin), Shards: shards}
+			out := Release{Run: c.Run, Ready: me.Ready, StartAt: StartAt(shards, c.Margin), Shards: shards}
 			me.StartAt = out.StartAt
 			if err := write(c.Dir, me); err != nil {
-				return Outcome{}, err
+				return Release{}, err
 			}
 			return out, nil
 		}
 		select {
 		case <-ctx.Done():
 			c.withdraw()
-			return Outcome{}, fmt.Errorf("barrier: waiting for %s: %w", names(missing, c.N), context.Cause(ctx))
+			return Release{}, fmt.Errorf("barrier: waiting for %s: %w", names(missing, c.N), context.Cause(ctx))
 		case <-deadline.C:
 			c.withdraw()
 			e := &NotReadyError{N: c.N, After: c.Timeout}
@@ -168,7 +168,7 @@ func Wait(ctx context.Context, c Config) (Outcome, error) {
 					e.Missing = append(e.Missing, k)
 				}
 			}
-			return Outcome{}, e
+			return Release{}, e
 		case <-tick.C:
 		}
 	}

@@ -94,7 +94,7 @@ func TestRunID(t *testing.T) {
 func TestWaitReleasesEveryShardAtOneInstant(t *testing.T) {
 	dir := t.TempDir()
 	const n = 3
-	outs := make([]Outcome, n+1)
+	outs := make([]Release, n+1)
 	errs := make([]error, n+1)
 	var wg sync.WaitGroup
 	for k := 1; k <= n; k++ {

@@ -22,7 +22,7 @@ type fakeServer struct {
 	asked        []float64
 }
 
-func (f *fakeServer) run(_ context.Context, s Setting) (Outcome, error) {
+func (f *fakeServer) run(_ context.Context, s Setting) (StepRun, error) {
 	f.asked = append(f.asked, s.Rate)
 	r := &results.Result{Target: results.Target{Address: "http://127.0.0.1:1/mcp", Server: results.Server{Name: "fake", Version: "1"}}}
 	t := &r.Totals
@@ -51,7 +51,7 @@ func (f *fakeServer) run(_ context.Context, s Setting) (Outcome, error) {
 		one := 1.0
 		t.Errors, t.ErrorRate = t.Scheduled, &one
 	}
-	o := Outcome{Result: r}
+	o := StepRun{Result: r}
 	if f.capBytes > 0 && s.Size > f.capBytes {
 		t.Outcomes = map[string]int64{"protocol": t.Scheduled}
 		one := 1.0
@@ -142,7 +142,7 @@ func TestPlanCheck(t *testing.T) {
 
 func TestRunnerErrorStops(t *testing.T) {
 	boom := errors.New("unreachable")
-	_, err := Search(context.Background(), Plan{From: 1, To: 4, Grow: 2}, func(context.Context, Setting) (Outcome, error) { return Outcome{}, boom }, sloJudge(t, "errors<1%"))
+	_, err := Search(context.Background(), Plan{From: 1, To: 4, Grow: 2}, func(context.Context, Setting) (StepRun, error) { return StepRun{}, boom }, sloJudge(t, "errors<1%"))
 	if !errors.Is(err, boom) {
 		t.Errorf("%v", err)
 	}

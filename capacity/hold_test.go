@@ -29,7 +29,7 @@ type timedServer struct {
 	asked   []Setting
 }
 
-func (f *timedServer) run(_ context.Context, s Setting) (Outcome, error) {
+func (f *timedServer) run(_ context.Context, s Setting) (StepRun, error) {
 	if f.runs == nil {
 		f.runs = map[float64]int{}
 	}
@@ -70,7 +70,7 @@ func (f *timedServer) run(_ context.Context, s Setting) (Outcome, error) {
 		sec.LagMaxMs, sec.P99Ms = 152, max(sec.P99Ms, 180)
 		r.Read.P99Ms, r.Turn.P99Ms = max(p99, 120), max(p99, 120)
 	}
-	return Outcome{Result: r}, nil
+	return StepRun{Result: r}, nil
 }
 
 // kneePlan is the README's knee search: 100/s to 800/s, three

@@ -24,11 +24,11 @@ type Setting struct {
 	Duration time.Duration
 }
 
-// Outcome is what a Runner returns for one step: its result document, the
+// StepRun is what a Runner returns for one step: its result document, the
 // file it was saved to, and the first failure the run explained (the
 // message of a read that failed, "" when none), which says why a size
 // fails outright.
-type Outcome struct {
+type StepRun struct {
 	Result       *results.Result
 	File         string
 	FirstFailure string
@@ -36,7 +36,7 @@ type Outcome struct {
 
 // Runner runs one step. An error is a step that could not run at all (the
 // target unreachable): the search stops and returns it.
-type Runner func(ctx context.Context, s Setting) (Outcome, error)
+type Runner func(ctx context.Context, s Setting) (StepRun, error)
 
 // Judge holds a step's result to the SLO: pass, or the reason it failed.
 // The error is a usage error (a bound naming a class the result lacks).
@@ -159,7 +159,7 @@ type Percentiles struct {
 const minScheduled = 0.95
 
 // judge makes the Step of a finished run.
-func judge(phase string, s Setting, o Outcome, j Judge) (Step, error) {
+func judge(phase string, s Setting, o StepRun, j Judge) (Step, error) {
 	r := o.Result
 	st := Step{
 		Phase: phase, Rate: s.Rate, Size: s.Size, Achieved: results.ZeroIfNone(r.Totals.AchievedRate),

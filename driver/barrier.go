@@ -17,7 +17,7 @@ import (
 // found, and when its schedule did begin on this process (StartAt, or
 // later when the wait was released after it).
 type Barriered struct {
-	barrier.Outcome
+	barrier.Release
 	Began time.Time
 }
 
@@ -51,7 +51,7 @@ func startOf(ctx context.Context, o Options) (time.Time, *Barriered, error) {
 	if !waitUntil(ctx, out.StartAt) {
 		return time.Time{}, nil, fmt.Errorf("interrupted while waiting for the barrier's start %s: %w", out.StartAt.Format(time.RFC3339Nano), context.Cause(ctx))
 	}
-	return out.StartAt, &Barriered{Outcome: out, Began: time.Now()}, nil
+	return out.StartAt, &Barriered{Release: out, Began: time.Now()}, nil
 }
 
 // barrierRecord is the result's segment.barrier (nil without --barrier).

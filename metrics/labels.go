@@ -13,10 +13,10 @@ import (
 	"github.com/readbench/readbench/targets"
 )
 
-// Run is what labels every series of one run: set once the run knows its
+// RunLabels is what labels every series of one run: set once the run knows its
 // server (driver.Ready), the same on every series so that a dashboard can
 // pick a run, a server or a shard.
-type Run struct {
+type RunLabels struct {
 	Workload      string
 	ID            string // the run id (NewRunID): the same on every shard of one run
 	Target        string // the target's one-string form; redacted here
@@ -35,7 +35,7 @@ type Run struct {
 
 // labels returns the run's constant labels. The target is redacted
 // (targets.RedactURLs): a password in a URL never reaches a dashboard.
-func (r Run) labels() prometheus.Labels {
+func (r RunLabels) labels() prometheus.Labels {
 	l := prometheus.Labels{
 		"workload":       r.Workload,
 		"run_id":         r.ID,

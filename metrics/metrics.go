@@ -80,7 +80,7 @@ type liveGauges struct {
 // observers of its two phases (for driver.Options.Observe). A second
 // Start (the next step of a capacity search) replaces the first's series:
 // its counters start again from zero, which rate() reads as a reset.
-func (r *Registry) Start(run Run, classes []stats.ClassInfo, askedRate float64) (warmup, measured stats.Observer) {
+func (r *Registry) Start(run RunLabels, classes []stats.ClassInfo, askedRate float64) (warmup, measured stats.Observer) {
 	reg := prometheus.NewRegistry()
 	f := factory{reg: prometheus.WrapRegistererWith(run.labels(), reg), opts: r.opts}
 	s := f.series()

@@ -36,7 +36,7 @@ func TestParseBuckets(t *testing.T) {
 }
 
 func TestRunLabelsRedactTarget(t *testing.T) {
-	l := Run{Workload: "w", ID: "id", Target: "http://user:secret@host:8080/mcp", ServerName: "s", ServerVersion: "1", Shard: "2/3"}.labels()
+	l := RunLabels{Workload: "w", ID: "id", Target: "http://user:secret@host:8080/mcp", ServerName: "s", ServerVersion: "1", Shard: "2/3"}.labels()
 	if strings.Contains(l["target"], "secret") {
 		t.Errorf("target label holds the password: %q", l["target"])
 	}
@@ -55,11 +55,11 @@ func TestRunLabelsRedactTarget(t *testing.T) {
 // apart, and only that one.
 func TestRunLabelsOfParts(t *testing.T) {
 	for _, tc := range []struct {
-		run  Run
+		run  RunLabels
 		want map[string]string
 	}{
-		{Run{Step: "3"}, map[string]string{"step": "3"}},
-		{Run{Side: "base", Round: "2"}, map[string]string{"side": "base", "round": "2"}},
+		{RunLabels{Step: "3"}, map[string]string{"step": "3"}},
+		{RunLabels{Side: "base", Round: "2"}, map[string]string{"side": "base", "round": "2"}},
 	} {
 		l := tc.run.labels()
 		if len(l) != 6+len(tc.want) {
@@ -101,7 +101,7 @@ func TestParseHeaders(t *testing.T) {
 func TestObserverCountsAsRecorder(t *testing.T) {
 	classes := []stats.ClassInfo{{Name: "a"}, {Name: "b"}}
 	reg := New(Options{})
-	_, measured := reg.Start(Run{ID: "x"}, classes, 10)
+	_, measured := reg.Start(RunLabels{ID: "x"}, classes, 10)
 	rec := stats.NewRecorder(classes)
 	rec.SetObserver(measured)
 	samples := []stats.ReadSample{
@@ -159,7 +159,7 @@ func TestObserverCountsAsRecorder(t *testing.T) {
 // histogram only when asked.
 func TestToWriteHistogram(t *testing.T) {
 	reg := New(Options{Buckets: []float64{0.01, 0.1}, Native: true})
-	_, measured := reg.Start(Run{ID: "x"}, []stats.ClassInfo{{Name: "a"}}, 0)
+	_, measured := reg.Start(RunLabels{ID: "x"}, []stats.ClassInfo{{Name: "a"}}, 0)
 	for _, d := range []time.Duration{5 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond, time.Second} {
 		measured.ObserveRead(stats.ReadSample{Class: 0, Outcome: stats.OK, Answered: true, Latency: d})
 	}
@@ -222,7 +222,7 @@ func BenchmarkObserveRead(b *testing.B) {
 		Service: 2 * time.Millisecond, Lag: 20 * time.Microsecond, ByteCounts: stats.ByteCounts{WireBytes: 100, DiskBytes: 70, Base64Bytes: 90}}
 	for _, native := range []bool{false, true} {
 		b.Run(map[bool]string{false: "classic", true: "native"}[native], func(b *testing.B) {
-			_, measured := New(Options{Native: native}).Start(Run{ID: "x"}, []stats.ClassInfo{{Name: "a"}}, 0)
+			_, measured := New(Options{Native: native}).Start(RunLabels{ID: "x"}, []stats.ClassInfo{{Name: "a"}}, 0)
 			for b.Loop() {
 				measured.ObserveRead(s)
 			}

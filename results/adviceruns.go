@@ -13,7 +13,7 @@ import (
 // recommended is the largest any run recommends (the slowest run's tail,
 // doubled), and the note says how far the tail swung from run to run.
 // side names the runs in the sentence ("new").
-func AdviceAcross(runs []Run, side string) string {
+func AdviceAcross(runs []Labelled, side string) string {
 	var lo, hi, deadline, dlo, timeout float64
 	n := 0
 	for _, r := range runs {

@@ -8,13 +8,13 @@ import (
 // TestAdviceAcross: across runs the advice covers the slowest run's tail
 // and says how far the tail swung; one run has no such note.
 func TestAdviceAcross(t *testing.T) {
-	var runs []Run
+	var runs []Labelled
 	for i, p99 := range []float64{40, 95, 60} {
 		r := &Result{}
 		r.Turn.P99Ms = p99
 		r.Advice.RecommendedDeadlineMs = []float64{100, 200, 200}[i]
 		r.Advice.RecommendedTimeoutMs = []float64{5000, 10000, 5000}[i]
-		runs = append(runs, Run{Label: fmt.Sprint(i), Result: r})
+		runs = append(runs, Labelled{Label: fmt.Sprint(i), Result: r})
 	}
 	want := "advice across the 3 new runs: turn p99 swung from 40.0ms to 95.0ms (2.38x) between runs; deadline 200ms and timeout 10.0s cover the slowest of them with the usual headroom (one run alone recommended a deadline of 100ms to 200ms)"
 	if got := AdviceAcross(runs, "new"); got != want {

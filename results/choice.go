@@ -22,7 +22,7 @@ type Choice struct {
 
 // Sides loads the two sides the choice names; a choice that names no
 // two sides says how to give them.
-func (ch Choice) Sides() (base, nw []Run, err error) {
+func (ch Choice) Sides() (base, nw []Labelled, err error) {
 	if len(ch.Base) > 0 || len(ch.New) > 0 {
 		if len(ch.Args) > 0 || len(ch.Base) == 0 || len(ch.New) == 0 {
 			return nil, nil, errors.New("--base and --new go together, without BASE NEW or a folder")
@@ -71,13 +71,13 @@ func (ch Choice) Sides() (base, nw []Run, err error) {
 		return nil, nil, fmt.Errorf("--history %d: want 1 or more", h)
 	}
 	base, n, err := PickRuns(dir, ch.History)
-	return base, []Run{n}, err
+	return base, []Labelled{n}, err
 }
 
 // LoadSide loads the results one side names: files, folders of them
 // (LoadRuns) and quoted globs, each labelled with its file.
-func LoadSide(specs []string) ([]Run, error) {
-	var out []Run
+func LoadSide(specs []string) ([]Labelled, error) {
+	var out []Labelled
 	for _, spec := range specs {
 		if st, err := os.Stat(spec); err == nil && st.IsDir() {
 			runs, err := LoadRuns(spec)
@@ -99,7 +99,7 @@ func LoadSide(specs []string) ([]Run, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, Run{Label: p, Result: r})
+			out = append(out, Labelled{Label: p, Result: r})
 		}
 	}
 	return out, nil

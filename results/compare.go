@@ -286,7 +286,7 @@ func BrokenBounds(bcs []BoundCheck) []string {
 // command cmd made them: the one place a comparison is gated. The newest
 // run of each side, as CompareRuns took them, is what a bound on content
 // and the views' charts read.
-func (c *Comparison) Hold(cmd string, bs []bounds.Bound, base, nw []Run, content bool) (newestBase, newestNew *Result, err error) {
+func (c *Comparison) Hold(cmd string, bs []bounds.Bound, base, nw []Labelled, content bool) (newestBase, newestNew *Result, err error) {
 	c.Command = cmd
 	bl, nl := newest(base, c.Base.Runs), newest(nw, c.New.Runs)
 	if c.Bounds, err = CheckBounds(c, bs, bl, nl); err != nil {
@@ -300,7 +300,7 @@ func (c *Comparison) Hold(cmd string, bs []bounds.Bound, base, nw []Run, content
 
 // newest is the run of a side the comparison names last in its side's
 // runs (oldest first).
-func newest(runs []Run, labels []string) *Result {
+func newest(runs []Labelled, labels []string) *Result {
 	for _, r := range runs {
 		if r.Label == labels[len(labels)-1] {
 			return r.Result

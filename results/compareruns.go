@@ -40,8 +40,8 @@ const (
 	MinHistory = 5
 )
 
-// Run is one result of a side and the label it is shown with (the file).
-type Run struct {
+// Labelled is one result of a side and the label it is shown with (the file).
+type Labelled struct {
 	Label  string
 	Result *Result
 }
@@ -64,7 +64,7 @@ type RunsOptions struct {
 // allow (Method*); with one run per side, every change that would be
 // tested is Inconclusive. The content, notes and layout come from the
 // newest run of each side.
-func CompareRuns(base, nw []Run, o RunsOptions) (*Comparison, error) {
+func CompareRuns(base, nw []Labelled, o RunsOptions) (*Comparison, error) {
 	if len(base) == 0 || len(nw) == 0 {
 		return nil, fmt.Errorf("results: compare: no result on the %s side", map[bool]string{true: "base", false: "new"}[len(base) == 0])
 	}
@@ -227,7 +227,7 @@ func scale(vs []float64) (to, back func(float64) float64) {
 }
 
 // values are the runs' values of a metric.
-func values(runs []Run, metric string) ([]float64, error) {
+func values(runs []Labelled, metric string) ([]float64, error) {
 	m, err := bounds.ParseMetric(metric)
 	if err != nil {
 		return nil, fmt.Errorf("results: compare: %w", err)
@@ -263,9 +263,9 @@ func allEqual(a, b []float64) bool {
 }
 
 // byStart orders a side's runs by start time (then label), oldest first.
-func byStart(runs []Run) []Run {
+func byStart(runs []Labelled) []Labelled {
 	out := slices.Clone(runs)
-	slices.SortStableFunc(out, func(x, y Run) int {
+	slices.SortStableFunc(out, func(x, y Labelled) int {
 		if c := x.Result.Started.Compare(y.Result.Started.Time); c != 0 {
 			return c
 		}
@@ -282,7 +282,7 @@ func byStart(runs []Run) []Run {
 
 // sameWorkloads refuses runs of different workloads, across the sides or
 // within one, naming the first file that differs.
-func sameWorkloads(base, nw []Run) error {
+func sameWorkloads(base, nw []Labelled) error {
 	ref := base[0]
 	for _, r := range append(slices.Clone(base[1:]), nw...) {
 		if diffs := workloadDifferences(ref.Result.Workload, r.Result.Workload); len(diffs) > 0 {
@@ -299,7 +299,7 @@ func sameWorkloads(base, nw []Run) error {
 
 // sideOfRuns is a side of several runs: the newest run's server and
 // protocol, the first start, the measured time and reads added up.
-func sideOfRuns(runs []Run) Side {
+func sideOfRuns(runs []Labelled) Side {
 	last := runs[len(runs)-1]
 	s := sideOf(last.Result, last.Label)
 	s.Runs = make([]string, 0, len(runs))
@@ -322,7 +322,7 @@ func sideOfRuns(runs []Run) Side {
 
 // runNotes are the notes of every run against the other side's newest,
 // each said once.
-func runNotes(base, nw []Run) []string {
+func runNotes(base, nw []Labelled) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(ns []string) {

@@ -16,21 +16,21 @@ import (
 // side is k synthetic runs of 200 reads, each slowed or sped by the
 // machine: a log-normal factor of spread sigma (the run-to-run noise
 // the reads inside one run cannot show), times scale (the server).
-func side(t *testing.T, rng *rand.Rand, k int, scale, sigma float64) []Run {
+func side(t *testing.T, rng *rand.Rand, k int, scale, sigma float64) []Labelled {
 	t.Helper()
 	return sideN(t, rng, k, 200, scale, sigma)
 }
 
 // sideN is side with n reads a run.
-func sideN(t *testing.T, rng *rand.Rand, k, n int, scale, sigma float64) []Run {
+func sideN(t *testing.T, rng *rand.Rand, k, n int, scale, sigma float64) []Labelled {
 	t.Helper()
-	out := make([]Run, k)
+	out := make([]Labelled, k)
 	for i := range out {
 		machine := math.Exp(sigma * rng.NormFloat64())
 		r := synthetic(t, n, scale*machine, rng.Uint64())
 		r.Schema = Schema
 		r.Started = NewTimestamp(time.Date(2026, 12, 1, 0, 0, i, 0, time.UTC))
-		out[i] = Run{Label: fmt.Sprintf("run%02d.json", i), Result: r}
+		out[i] = Labelled{Label: fmt.Sprintf("run%02d.json", i), Result: r}
 	}
 	return out
 }
@@ -40,8 +40,8 @@ func sideN(t *testing.T, rng *rand.Rand, k, n int, scale, sigma float64) []Run {
 // differs) with its latency figures scaled by the machine's factor and
 // scale. The histograms are dropped: only the single-pair test reads
 // them.
-func scaledSide(rng *rand.Rand, templates []*Result, k int, scale, sigma float64) []Run {
-	out := make([]Run, k)
+func scaledSide(rng *rand.Rand, templates []*Result, k int, scale, sigma float64) []Labelled {
+	out := make([]Labelled, k)
 	for i := range out {
 		f := scale * math.Exp(sigma*rng.NormFloat64())
 		r := *templates[rng.IntN(len(templates))]
@@ -58,13 +58,13 @@ func scaledSide(rng *rand.Rand, templates []*Result, k int, scale, sigma float64
 		r.TurnSizes = []TurnSize{r.TurnSizes[0]}
 		scaleLatency(&r.TurnSizes[0].Latency)
 		r.Started = NewTimestamp(time.Date(2026, 12, 1, 0, 0, i, 0, time.UTC))
-		out[i] = Run{Label: fmt.Sprintf("run%02d.json", i), Result: &r}
+		out[i] = Labelled{Label: fmt.Sprintf("run%02d.json", i), Result: &r}
 	}
 	return out
 }
 
 // gateOf holds c to bounds and reports whether any broke.
-func gateOf(t *testing.T, c *Comparison, bs string, base, nw []Run) []BoundCheck {
+func gateOf(t *testing.T, c *Comparison, bs string, base, nw []Labelled) []BoundCheck {
 	t.Helper()
 	b, err := bounds.ParseBounds(bs)
 	if err != nil {
@@ -77,7 +77,7 @@ func gateOf(t *testing.T, c *Comparison, bs string, base, nw []Run) []BoundCheck
 	return got
 }
 
-func mustCompareRuns(t *testing.T, base, nw []Run, o RunsOptions) *Comparison {
+func mustCompareRuns(t *testing.T, base, nw []Labelled, o RunsOptions) *Comparison {
 	t.Helper()
 	c, err := CompareRuns(base, nw, o)
 	if err != nil {

@@ -17,7 +17,7 @@ func PickHistory(dir string, n int) (base, nw string, err error) {
 		return "", "", err
 	}
 	newest := runs[len(runs)-1]
-	var same []Run
+	var same []Labelled
 	for _, r := range runs[:len(runs)-1] {
 		if SameWorkload(r.Result.Workload, newest.Result.Workload) {
 			same = append(same, r)
@@ -33,12 +33,12 @@ func PickHistory(dir string, n int) (base, nw string, err error) {
 // LoadRuns loads the results a folder holds, oldest first by start time,
 // each labelled with its path; files that are not results are passed
 // over, as in PickHistory. A folder without a result is an error.
-func LoadRuns(dir string) ([]Run, error) {
+func LoadRuns(dir string) ([]Labelled, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
-	var runs []Run
+	var runs []Labelled
 	for _, p := range paths {
 		if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
 			continue
@@ -47,7 +47,7 @@ func LoadRuns(dir string) ([]Run, error) {
 		if err != nil {
 			continue
 		}
-		runs = append(runs, Run{Label: p, Result: r})
+		runs = append(runs, Labelled{Label: p, Result: r})
 	}
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("%s holds no result", dir)
@@ -60,10 +60,10 @@ func LoadRuns(dir string) ([]Run, error) {
 // latest of them), so that one new run is held against the base's own
 // run-to-run spread. It is an error when the newest has no earlier
 // result of its workload.
-func PickRuns(dir string, most int) (base []Run, nw Run, err error) {
+func PickRuns(dir string, most int) (base []Labelled, nw Labelled, err error) {
 	runs, err := LoadRuns(dir)
 	if err != nil {
-		return nil, Run{}, err
+		return nil, Labelled{}, err
 	}
 	nw = runs[len(runs)-1]
 	for _, r := range runs[:len(runs)-1] {
@@ -72,7 +72,7 @@ func PickRuns(dir string, most int) (base []Run, nw Run, err error) {
 		}
 	}
 	if len(base) == 0 {
-		return nil, Run{}, fmt.Errorf("%s: the newest result %s (workload %q) has no earlier result of the same workload",
+		return nil, Labelled{}, fmt.Errorf("%s: the newest result %s (workload %q) has no earlier result of the same workload",
 			dir, nw.Label, nw.Result.Workload.Name)
 	}
 	if most > 0 && len(base) > most {

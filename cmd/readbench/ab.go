@@ -220,7 +220,7 @@ func (sides abSideRuns) runner(c *cli.Context, mx *liveMetrics) ab.Runner {
 				fmt.Fprintf(c.App.ErrWriter, "readbench: round %d, %s: "+format+"\n", append([]any{round, side}, args...)...)
 			}
 		}
-		mx.wire(&opts, metrics.Run{Side: string(side), Round: strconv.Itoa(round)}) // a round's attempts share its series
+		mx.wire(&opts, metrics.RunLabels{Side: string(side), Round: strconv.Itoa(round)}) // a round's attempts share its series
 		job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(path), Part: true, Finished: func() *results.LiveMetrics {
 			mx.ended()
 			clearProgress(c.App.ErrWriter, shown)
@@ -239,7 +239,7 @@ func (sides abSideRuns) runner(c *cli.Context, mx *liveMetrics) ab.Runner {
 
 // abVerdict compares the kept runs of o and gates them as compare does;
 // with no round kept there is nothing to compare: inconclusive.
-func abVerdict(c *cli.Context, o *ab.Outcome, bs []bounds.Bound, write compareWriter, dir string) error {
+func abVerdict(c *cli.Context, o *ab.Experiment, bs []bounds.Bound, write compareWriter, dir string) error {
 	cmp, err := o.Compare(results.Gate{FailOnInconclusive: c.Bool("fail-on-inconclusive")})
 	if err != nil {
 		return cli.Exit("ab: "+err.Error(), exitFail)

@@ -266,7 +266,7 @@ func writeCapacity[R any](c *cli.Context, rep R, table, page func(io.Writer, R) 
 
 // step runs one step: the workload at the setting's rate (and size),
 // its result saved as DIR/step-NN.json.
-func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.Outcome, error) {
+func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.StepRun, error) {
 	var firstFailure string
 	var once sync.Once
 	opts := cr.opts
@@ -277,17 +277,17 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.O
 	opts.Workload = cr.opts.Workload.Step(s.Rate, s.Size, cr.warmup, duration)
 	opts.Auth = cr.tokens.Next() // each step's result counts its own token requests
 	opts.Logf = func(format string, args ...any) { once.Do(func() { firstFailure = fmt.Sprintf(format, args...) }) }
-	cr.mx.wire(&opts, metrics.Run{Step: strconv.Itoa(s.Index)})
+	cr.mx.wire(&opts, metrics.RunLabels{Step: strconv.Itoa(s.Index)})
 	path := filepath.Join(cr.dir, fmt.Sprintf("step-%02d.json", s.Index))
 	job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(path), Part: true,
 		Finished: func() *results.LiveMetrics { cr.mx.ended(); return nil }}
 	done, err := job.Run(ctx)
 	if err != nil {
-		return capacity.Outcome{}, err
+		return capacity.StepRun{}, err
 	}
 	res := done.Result
 	if done.Judgement.Status == runner.Failed { // saved, then the search stops: its figures cannot be trusted
-		return capacity.Outcome{}, fmt.Errorf("step %d (saved to %s): %s", s.Index, path, done.Judgement.Reason)
+		return capacity.StepRun{}, fmt.Errorf("step %d (saved to %s): %s", s.Index, path, done.Judgement.Reason)
 	}
 	if !cr.c.Bool("quiet") {
 		what := numfmt.Rate(s.Rate, "turns")
@@ -300,7 +300,7 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.O
 		fmt.Fprintf(cr.c.App.ErrWriter, "step %d: %s: achieved %s, turn p99 %s, errors %s, saved to %s\n", s.Index, what,
 			numfmt.Opt(res.Totals.AchievedRate, func(v float64) string { return numfmt.Rate(v, "turns") }), numfmt.Ms(res.Turn.P99Ms), numfmt.Opt(res.Totals.ErrorRate, numfmt.Share), path)
 	}
-	return capacity.Outcome{Result: res, File: path, FirstFailure: firstFailure}, nil
+	return capacity.StepRun{Result: res, File: path, FirstFailure: firstFailure}, nil
 }
 
 func writeJSON(c *cli.Context, v any) error {

@@ -115,7 +115,7 @@ func failOnBounds(c *cli.Context) ([]bounds.Bound, error) {
 // --fail-on-content-change, to unchanged content), renders it whole with
 // write to out (standard output when ""), and returns the bounds' exit:
 // compare and ab end the same way.
-func gateAndWrite(c *cli.Context, cmd string, cmp *results.Comparison, bs []bounds.Bound, base, nw []results.Run, write compareWriter, out string) error {
+func gateAndWrite(c *cli.Context, cmd string, cmp *results.Comparison, bs []bounds.Bound, base, nw []results.Labelled, write compareWriter, out string) error {
 	bl, nl, err := cmp.Hold(cmd, bs, base, nw, c.Bool("fail-on-content-change"))
 	if err != nil {
 		return cli.Exit(cmd+": --fail-on: "+err.Error(), exitUsage)
@@ -135,7 +135,7 @@ func gateAndWrite(c *cli.Context, cmd string, cmp *results.Comparison, bs []boun
 }
 
 // cmpLabel names a side in an error: the file, or how many.
-func cmpLabel(runs []results.Run) string {
+func cmpLabel(runs []results.Labelled) string {
 	if len(runs) == 1 {
 		return runs[0].Label
 	}
@@ -162,7 +162,7 @@ func parseFloor(s string) (float64, error) {
 }
 
 // compareRuns are the two sides the arguments name (results.Choice).
-func compareRuns(c *cli.Context) (base, nw []results.Run, err error) {
+func compareRuns(c *cli.Context) (base, nw []results.Labelled, err error) {
 	return results.Choice{
 		Args: c.Args().Slice(), Base: c.StringSlice("base"), New: c.StringSlice("new"),
 		Last: c.Int("last"), LastSet: c.IsSet("last"), History: c.Int("history"),

@@ -90,7 +90,7 @@ func startMetrics(c *cli.Context, startAt time.Time) (*liveMetrics, error) {
 // wire hands the run's options the observers and the in-flight gauge.
 // part tells the runs of one command apart (its Step, or Side and Round;
 // zero for readbench run): the rest of the labels come from the run.
-func (m *liveMetrics) wire(opts *driver.Options, part metrics.Run) {
+func (m *liveMetrics) wire(opts *driver.Options, part metrics.RunLabels) {
 	if m == nil {
 		return
 	}

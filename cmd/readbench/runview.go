@@ -64,7 +64,7 @@ func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
 	if showLive { // the view takes the setup line's, progress line's and failures' place
 		v.stopLive = startLive(v.stderr, w, opts)
 	}
-	v.mx.wire(opts, metrics.Run{}) // after the view: the metrics chain to the progress it set
+	v.mx.wire(opts, metrics.RunLabels{}) // after the view: the metrics chain to the progress it set
 	return v, nil
 }
 
