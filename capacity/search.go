@@ -26,6 +26,7 @@ type Plan struct {
 	Retries  int
 	Hold     time.Duration
 	Holds    int
+	SLO      string // the SLO as the user wrote it: the finding records it
 }
 
 // Grid is the rates the plan steps through before refining.
@@ -122,7 +123,7 @@ type Hold struct {
 // start) is a good step. When ctx is cancelled the steps so far are
 // returned with the error.
 func Search(ctx context.Context, p Plan, run Runner, j Judge) (*RateFinding, error) {
-	s := &search{ctx: ctx, plan: p, run: run, j: j, rep: &RateFinding{Unit: "turns/s", Steps: []Step{}}}
+	s := &search{ctx: ctx, plan: p, run: run, j: j, rep: &RateFinding{Unit: "turns/s", SLO: p.SLO, Steps: []Step{}}}
 	limit, err := s.search()
 	if err != nil {
 		return s.rep, err

@@ -15,6 +15,7 @@ import (
 type SizePlan struct {
 	Rate     float64 // turns per second
 	From, To int64   // bytes
+	SLO      string  // the SLO as the user wrote it: the finding records it
 }
 
 // Sizes is the sizes the sweep steps through.
@@ -68,7 +69,7 @@ type SizeFinding struct {
 
 // SweepSize runs the sweep until a size fails outright or To is done.
 func SweepSize(ctx context.Context, p SizePlan, run Runner, j Judge) (*SizeFinding, error) {
-	rep := &SizeFinding{Rate: p.Rate, Steps: []Step{}}
+	rep := &SizeFinding{Rate: p.Rate, SLO: p.SLO, Steps: []Step{}}
 	broke := false
 	for i, size := range p.Sizes() {
 		s := Setting{Index: i + 1, Rate: p.Rate, Size: size}

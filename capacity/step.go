@@ -68,16 +68,7 @@ func (ts slo) Judge(r *results.Result) (bool, string, error) {
 	if err != nil {
 		return false, "", err
 	}
-	var broken []string
-	for _, v := range vs {
-		switch {
-		case v.Pass:
-		case v.Reason != "":
-			broken = append(broken, v.Bound+": "+v.Reason)
-		default:
-			broken = append(broken, fmt.Sprintf("%s measured %s%s", v.Bound, numfmt.Sig3(v.Measured), v.Unit))
-		}
-	}
+	broken := results.Broken(vs)
 	if len(broken) > 0 {
 		return false, strings.Join(broken, "; "), nil
 	}

@@ -182,7 +182,7 @@ func (cr *capacityRun) close() {
 func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 	c := cr.c
 	p := capacity.Plan{From: 10, To: 1000, Grow: c.Float64("grow"), Refine: c.Int("refine"),
-		Retries: c.Int("retries"), Hold: c.Duration("hold"), Holds: c.Int("holds")}
+		Retries: c.Int("retries"), Hold: c.Duration("hold"), Holds: c.Int("holds"), SLO: c.String("slo")}
 	parseRate := func(v string) (float64, error) {
 		r, err := units.ParseRate(v)
 		return r.PerSecond, err
@@ -195,9 +195,6 @@ func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 	}
 	rep, err := capacity.Search(c.Context, p, cr.step, capacity.SLO(slo))
 	cr.mx.close(c.App.ErrWriter) // the last step's final push
-	if rep != nil {
-		rep.SLO = c.String("slo")
-	}
 	if err != nil {
 		return exitFor("capacity: ", err)
 	}
@@ -209,7 +206,7 @@ func (cr *capacityRun) sizeSweep(slo []bounds.Threshold) error {
 	if !cr.opts.Workload.Sized() {
 		return cli.Exit("capacity: --sweep size changes the size of classes that name a mime and size; this workload has none", exitUsage)
 	}
-	p := capacity.SizePlan{Rate: cr.opts.Workload.Load.Rate.PerSecond, From: 1 << 10, To: 256 << 20}
+	p := capacity.SizePlan{Rate: cr.opts.Workload.Load.Rate.PerSecond, From: 1 << 10, To: 256 << 20, SLO: c.String("slo")}
 	if c.IsSet("rate") {
 		r, err := units.ParseRate(c.String("rate"))
 		if err != nil {
@@ -225,9 +222,6 @@ func (cr *capacityRun) sizeSweep(slo []bounds.Threshold) error {
 	}
 	rep, err := capacity.SweepSize(c.Context, p, cr.step, capacity.SLO(slo))
 	cr.mx.close(c.App.ErrWriter) // the last step's final push
-	if rep != nil {
-		rep.SLO = c.String("slo")
-	}
 	if err != nil {
 		return exitFor("capacity: ", err)
 	}
