@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/results"
 )
 
@@ -69,14 +70,14 @@ type Round struct {
 	// them for an excluded round, the re-run ones for a kept one.
 	Noisy []string
 	// Runs are the kept runs by side (nil for an excluded round).
-	Runs map[Side]results.Labelled
+	Runs map[Side]compare.Labelled
 }
 
 // Experiment is a finished (or interrupted) experiment: every round, and the
 // kept runs of each side in round order, labelled with their files.
 type Experiment struct {
 	Rounds      []Round
-	Base, New   []results.Labelled
+	Base, New   []compare.Labelled
 	Interrupted bool
 }
 
@@ -141,7 +142,7 @@ func (p Plan) round(ctx context.Context, i int, run Runner) (rd Round, stop bool
 			return rd, true, nil
 		}
 		rd.Attempts = a
-		runs := map[Side]results.Labelled{}
+		runs := map[Side]compare.Labelled{}
 		why := ""
 		for _, side := range rd.Order {
 			path := filepath.Join(p.Dir, string(side), fmt.Sprintf("round-%02d-%s.json", i, side))
@@ -170,7 +171,7 @@ func (p Plan) round(ctx context.Context, i int, run Runner) (rd Round, stop bool
 				stop = r.Partial
 				break
 			}
-			runs[side] = results.Labelled{Label: path, Result: r}
+			runs[side] = compare.Labelled{Label: path, Result: r}
 		}
 		if why == "" {
 			rd.Kept, rd.Runs = true, runs
@@ -189,7 +190,7 @@ func (p Plan) round(ctx context.Context, i int, run Runner) (rd Round, stop bool
 
 // exclude moves the clean runs of a failed attempt to the excluded
 // folder: a run counts only beside its round's other side.
-func (p Plan) exclude(runs map[Side]results.Labelled, i, a int) error {
+func (p Plan) exclude(runs map[Side]compare.Labelled, i, a int) error {
 	for side, r := range runs {
 		if err := move(r.Label, filepath.Join(p.Dir, Excluded, excludedName(i, a, side))); err != nil {
 			return err
@@ -235,7 +236,7 @@ func (o *Experiment) Notes() []string {
 	if o.Interrupted {
 		head += "; interrupted: the rounds that ran"
 	}
-	return append([]string{head}, out...) // the advice across runs is compare's note (results.AdviceAcross)
+	return append([]string{head}, out...) // the advice across runs is compare's note (compare.AdviceAcross)
 }
 
 func joinWhy(ws []string) string { return strings.Join(ws, "; ") }

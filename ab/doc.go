@@ -12,7 +12,7 @@
 // and said. Every run is saved: kept ones in base/ and new/ (so
 // `readbench compare DIR/base DIR/new` repeats the comparison), the
 // others in excluded/. The kept runs are then compared with
-// results.CompareRuns, the run being the unit (whose notes add the
+// compare.CompareRuns, the run being the unit (whose notes add the
 // policy advice of the new side's runs taken together).
 //
 // The runs themselves are made by a Runner the caller provides (the

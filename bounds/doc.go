@@ -9,7 +9,7 @@
 // thresholds with it, at the file's line and column, and package results
 // (which never imports workload) measures a metric in a result
 // (Result.MetricValue) and holds a result to thresholds and compare bounds
-// (results.Evaluate, results.CheckBounds). It imports only units, stats
+// (results.Evaluate, compare.CheckBounds). It imports only units, stats
 // (the outcome names) and internal/suggest; never results, workload,
 // report, driver or client.
 //

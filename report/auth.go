@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
@@ -118,7 +119,7 @@ func authHTMLSection(r *results.Result, suffix string) (htmlSection, bool) {
 // authCompareSection is compare's authorization rows (p50, p99 and max of
 // token requests and of reads on a fresh token), when both runs had
 // tokens; ok is false otherwise.
-func authCompareSection(c *results.Comparison) (compareSection, bool) {
+func authCompareSection(c *compare.Comparison) (compareSection, bool) {
 	s := compareSection{title: "authorization"}
 	labels := map[string]string{"auth.token": "token request", "auth.reads_fresh_token": "read, fresh token"}
 	for _, l := range c.Latency {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/results"
 )
 
@@ -64,7 +65,7 @@ func TestAuthInEveryFormat(t *testing.T) {
 func TestAuthCompareRows(t *testing.T) {
 	a, b := withAuth(t), withAuth(t)
 	b.Auth.TokenRequests.Latency.P99Ms = 150
-	c, err := results.Compare(a, b, results.CompareOptions{NoiseFloor: -1})
+	c, err := compare.Pair(a, b, compare.PairOptions{NoiseFloor: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

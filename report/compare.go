@@ -7,16 +7,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/internal/numfmt"
-	"github.com/readbench/readbench/results"
 )
 
-// The compare views render results.Comparison and compute nothing: the
+// The compare views render compare.Comparison and compute nothing: the
 // deltas, their noise verdicts and the bound checks are the model's.
 
 // sideText is one side of a comparison on one line: the file, the server
 // with its version, the protocol version and transport, the start.
-func sideText(s results.Side) string {
+func sideText(s compare.Side) string {
 	srv := s.Server.Name
 	if s.Server.Version != "" {
 		srv += " " + s.Server.Version
@@ -28,8 +28,8 @@ func sideText(s results.Side) string {
 
 // changeText is a delta's change: absolute, and relative when there is
 // a base to be relative to ("+6.20ms +30.8%"; "+1.20pp" for shares).
-func changeText(d results.Delta) string {
-	if d.Noise == results.Unchanged {
+func changeText(d compare.Delta) string {
+	if d.Noise == compare.Unchanged {
 		return "="
 	}
 	sign := "+"
@@ -56,13 +56,13 @@ func changeText(d results.Delta) string {
 // noiseText is a delta's verdict in a cell; "~" marks within the noise,
 // as benchstat does, and a change without a verdict with what it needs
 // ("~ need at least 4 runs per side").
-func noiseText(d results.Delta) string {
+func noiseText(d compare.Delta) string {
 	switch d.Noise {
-	case results.WithinNoise:
+	case compare.WithinNoise:
 		return "~ within the noise"
-	case results.Inconclusive:
+	case compare.Inconclusive:
 		return "~ " + d.Note
-	case results.Unchanged:
+	case compare.Unchanged:
 		return ""
 	}
 	return string(d.Noise)
@@ -77,14 +77,14 @@ type compareRow struct {
 	significant bool
 	untested    string
 	full        string         // the label uncut: the page wraps it
-	delta       *results.Delta // nil for a row with no delta
+	delta       *compare.Delta // nil for a row with no delta
 }
 
 // deltaRow is a delta's row under a label.
-func deltaRow(label string, d results.Delta) compareRow {
+func deltaRow(label string, d compare.Delta) compareRow {
 	r := compareRow{cells: []string{clip(label), numfmt.Value(d.Unit, d.Base), numfmt.Value(d.Unit, d.New), changeText(d), noiseText(d)},
-		significant: d.Noise == results.Significant, full: printable(label), delta: &d}
-	if d.Noise == results.Untested {
+		significant: d.Noise == compare.Significant, full: printable(label), delta: &d}
+	if d.Noise == compare.Untested {
 		r.untested = d.Note
 	}
 	return r
@@ -99,7 +99,7 @@ type compareSection struct {
 // compareSections lays the comparison out in report order: latency
 // overall, per class, per turn size, rates, outcomes, inflation, server
 // cost, cold start. Every format shows these rows.
-func compareSections(c *results.Comparison) []compareSection {
+func compareSections(c *compare.Comparison) []compareSection {
 	var out []compareSection
 	lat := compareSection{title: "latency"}
 	for _, l := range c.Latency {
@@ -153,7 +153,7 @@ func compareSections(c *results.Comparison) []compareSection {
 		}
 		out = append(out, ts)
 	}
-	simple := func(title string, ds []results.Delta, keep func(results.Delta) bool) {
+	simple := func(title string, ds []compare.Delta, keep func(compare.Delta) bool) {
 		s := compareSection{title: title}
 		for _, d := range ds {
 			if keep == nil || keep(d) {
@@ -165,7 +165,7 @@ func compareSections(c *results.Comparison) []compareSection {
 		}
 	}
 	simple("rates", c.Rates, nil)
-	simple("outcomes (% of scheduled reads)", c.Outcomes, func(d results.Delta) bool {
+	simple("outcomes (% of scheduled reads)", c.Outcomes, func(d compare.Delta) bool {
 		return d.Label == "errors" || d.Base != 0 || d.New != 0
 	})
 	simple("inflation", c.Inflation, nil)
@@ -175,7 +175,7 @@ func compareSections(c *results.Comparison) []compareSection {
 }
 
 // contentLines are the URIs whose content changed, one line each.
-func contentLines(c results.Content) []string {
+func contentLines(c compare.Content) []string {
 	lines := []string{fmt.Sprintf("%d URIs read by both compared (%d only in base, %d only in new): %d changed",
 		c.Compared, c.OnlyBase, c.OnlyNew, len(c.Changed))}
 	const shown = 20 // the JSON lists every one
@@ -199,7 +199,7 @@ func short(d string) string {
 }
 
 // boundText is a bound check's measured line.
-func boundText(b results.BoundCheck) string {
+func boundText(b compare.BoundCheck) string {
 	if b.Metric == "content" {
 		if b.Reason != "" {
 			return b.Reason
@@ -207,7 +207,7 @@ func boundText(b results.BoundCheck) string {
 		return "no URI changed"
 	}
 	s := fmt.Sprintf("%s -> %s (limit %s)", numfmt.Value(b.Unit, b.Base), numfmt.Value(b.Unit, b.New), numfmt.Value(b.Unit, b.Limit))
-	if b.Noise != "" && b.Noise != results.Unchanged {
+	if b.Noise != "" && b.Noise != compare.Unchanged {
 		s += ", " + string(b.Noise)
 	}
 	if b.Reason != "" {
@@ -217,7 +217,7 @@ func boundText(b results.BoundCheck) string {
 }
 
 // boundRows are the verdict rows of the comparison's --fail-on bounds.
-func boundRows(c *results.Comparison) []verdictRow {
+func boundRows(c *compare.Comparison) []verdictRow {
 	rows := make([]verdictRow, 0, len(c.Bounds))
 	for _, b := range c.Bounds {
 		rows = append(rows, verdictRow{pass: b.Pass, bound: b.Bound, measured: boundText(b)})
@@ -228,7 +228,7 @@ func boundRows(c *results.Comparison) []verdictRow {
 // WriteCompareTable writes the comparison for a terminal or a CI log:
 // both servers at the top, then every section with base, new, change and
 // noise verdict, the content changes and the bounds.
-func WriteCompareTable(w io.Writer, c *results.Comparison) error {
+func WriteCompareTable(w io.Writer, c *compare.Comparison) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s: %s\n", comparedBy(c), printable(c.New.Workload))
 	// The verdict and what decided it first, as the page's headline.
@@ -290,7 +290,7 @@ func WriteCompareTable(w io.Writer, c *results.Comparison) error {
 
 // comparedBy is the command a comparison's views are titled with:
 // "readbench compare", or "readbench ab" for an interleaved experiment.
-func comparedBy(c *results.Comparison) string {
+func comparedBy(c *compare.Comparison) string {
 	if c.Command == "" {
 		return "readbench compare"
 	}

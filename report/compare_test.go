@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/results"
 )
 
@@ -17,11 +18,11 @@ func TestCompareViews(t *testing.T) {
 	nw.Read.P50Ms *= 2
 	base.Digests = map[string]results.Digest{"docs://a": {SHA256: "sha256:aaaa", MIME: "text/markdown", Bytes: 10}}
 	nw.Digests = map[string]results.Digest{"docs://a": {SHA256: "sha256:bbbb", MIME: "text/markdown", Bytes: 11}}
-	cmp, err := results.Compare(base, nw, results.CompareOptions{BaseLabel: "base.json", NewLabel: "new.json"})
+	cmp, err := compare.Pair(base, nw, compare.PairOptions{BaseLabel: "base.json", NewLabel: "new.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmp.Bounds = []results.BoundCheck{{Bound: "read.p50=+10%", Metric: "read.p50", Unit: "ms", Base: 1, New: 2, Limit: 1.1, Noise: results.Untested}}
+	cmp.Bounds = []compare.BoundCheck{{Bound: "read.p50=+10%", Metric: "read.p50", Unit: "ms", Base: 1, New: 2, Limit: 1.1, Noise: compare.Untested}}
 	var tbl, md bytes.Buffer
 	if err := WriteCompareTable(&tbl, cmp); err != nil {
 		t.Fatal(err)
@@ -76,7 +77,7 @@ func TestThresholdViews(t *testing.T) {
 func TestCompareViewsNameTheCommand(t *testing.T) {
 	for _, command := range []string{"", "compare", "ab"} {
 		base, nw := fixture(t, false), fixture(t, false)
-		cmp, err := results.Compare(base, nw, results.CompareOptions{BaseLabel: "base.json", NewLabel: "new.json"})
+		cmp, err := compare.Pair(base, nw, compare.PairOptions{BaseLabel: "base.json", NewLabel: "new.json"})
 		if err != nil {
 			t.Fatal(err)
 		}

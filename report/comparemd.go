@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/compare"
 )
 
 // WriteCompareMarkdown writes the comparison as GitHub-flavoured markdown
@@ -14,7 +14,7 @@ import (
 // bounds, the content), then the servers, then each section as a table,
 // the per-class and per-size detail folded in <details> so the comment
 // stays short.
-func WriteCompareMarkdown(w io.Writer, c *results.Comparison) error {
+func WriteCompareMarkdown(w io.Writer, c *compare.Comparison) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "## %s: %s\n\n", comparedBy(c), mdEscape(c.New.Workload))
 	switch {

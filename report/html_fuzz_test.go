@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/results"
 )
 
@@ -30,7 +31,7 @@ func FuzzHTMLPages(f *testing.F) {
 		if err := WriteHTML(&buf, []*results.Result{r}); err == nil {
 			wellFormed(t, buf.String())
 		}
-		c, err := results.Compare(r, r, results.CompareOptions{Force: true, NoiseFloor: -1})
+		c, err := compare.Pair(r, r, compare.PairOptions{Force: true, NoiseFloor: -1})
 		if err != nil {
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/results"
 )
 
@@ -60,14 +61,14 @@ type htmlPair struct {
 // CompareHTML writes the comparison c of two results as one self-contained
 // HTML page for a release review: the two servers' names, versions and
 // protocol versions at the top; every delta of the model with its change
-// and its within-the-noise verdict (computed by results.Compare, never
+// and its within-the-noise verdict (computed by compare.Compare, never
 // here); the two runs' percentile spectra overlaid (base dashed, new
 // solid) and their per-class and per-turn-size bars side by side; then
 // for both runs, side by side, the sections of the result page: latency,
 // timelines, bytes, turn sizes, outcomes, cancellation, cache hints,
 // server cost and advice. base and nw are the documents c was computed
 // from: the charts and the per-run sections draw from them.
-func CompareHTML(w io.Writer, c *results.Comparison, base, nw *results.Result) error {
+func CompareHTML(w io.Writer, c *compare.Comparison, base, nw *results.Result) error {
 	page, err := htmlPage()
 	if err != nil {
 		return fmt.Errorf("report: html compare: %w", err)
@@ -82,7 +83,7 @@ func CompareHTML(w io.Writer, c *results.Comparison, base, nw *results.Result) e
 	return nil
 }
 
-func htmlCompareOf(c *results.Comparison, base, nw *results.Result) (htmlCompare, error) {
+func htmlCompareOf(c *compare.Comparison, base, nw *results.Result) (htmlCompare, error) {
 	hc := htmlCompare{Title: printable(orDash(nw.Workload.Name)), Command: comparedBy(c),
 		BaseName: printable(orDash(c.Base.Label)), NewName: printable(orDash(c.New.Label))}
 	hc.Servers = htmlTable{Class: "servers", Left: 3, Header: []string{"", "base", "new"}}

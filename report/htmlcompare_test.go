@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/results"
 )
 
@@ -26,8 +27,8 @@ func lognormal(n int, medianMs, sigma float64) []time.Duration {
 
 // comparePair is two runs of the same workload, the new one's reads and
 // turns a factor slower (its screenshot class twice that), and their
-// comparison as results.Compare makes it.
-func comparePair(t testing.TB, factor float64) (base, nw *results.Result, c *results.Comparison) {
+// comparison as compare.Compare makes it.
+func comparePair(t testing.TB, factor float64) (base, nw *results.Result, c *compare.Comparison) {
 	t.Helper()
 	mk := func(f float64, version string) *results.Result {
 		r := fixture(t, false)
@@ -49,7 +50,7 @@ func comparePair(t testing.TB, factor float64) (base, nw *results.Result, c *res
 		return r
 	}
 	base, nw = mk(1, "1.0.0"), mk(factor, "1.1.0")
-	c, err := results.Compare(base, nw, results.CompareOptions{BaseLabel: "runs/base.json", NewLabel: "runs/new.json", NoiseFloor: -1})
+	c, err := compare.Pair(base, nw, compare.PairOptions{BaseLabel: "runs/base.json", NewLabel: "runs/new.json", NoiseFloor: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func comparePair(t testing.TB, factor float64) (base, nw *results.Result, c *res
 }
 
 // comparePage renders the compare page and checks it is well-formed.
-func comparePage(t *testing.T, c *results.Comparison, base, nw *results.Result) (string, map[string]int) {
+func comparePage(t *testing.T, c *compare.Comparison, base, nw *results.Result) (string, map[string]int) {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := CompareHTML(&buf, c, base, nw); err != nil {
@@ -103,7 +104,7 @@ func TestCompareHTMLSections(t *testing.T) {
 		}
 	}
 	d, ok := c.Find("read.p99")
-	if !ok || d.Noise != results.Significant {
+	if !ok || d.Noise != compare.Significant {
 		t.Fatalf("read.p99 of a 30%% slower run: %+v", d)
 	}
 	if !regexp.MustCompile(`<tr class="significant[ a-z]*"><td>read p99</td>`).MatchString(text) {
@@ -161,15 +162,15 @@ func TestCompareHTMLSaysWhatDiffers(t *testing.T) {
 	nw.Partial = true
 	base.Digests = map[string]results.Digest{"file:///a<i>": {SHA256: "sha256:" + strings.Repeat("a", 64), MIME: "text/plain", Bytes: 3}}
 	nw.Digests = map[string]results.Digest{"file:///a<i>": {SHA256: "sha256:" + strings.Repeat("b", 64), MIME: "text/plain", Bytes: 4}}
-	if _, err := results.Compare(base, nw, results.CompareOptions{}); err == nil {
+	if _, err := compare.Pair(base, nw, compare.PairOptions{}); err == nil {
 		t.Fatal("different workloads compared without --force")
 	}
-	c, err := results.Compare(base, nw, results.CompareOptions{Force: true, NoiseFloor: -1})
+	c, err := compare.Pair(base, nw, compare.PairOptions{Force: true, NoiseFloor: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Bounds = []results.BoundCheck{{Bound: "read.p99=+10%", Metric: "read.p99", Unit: "ms", Base: 50, New: 65, Limit: 55,
-		Noise: results.Significant, Reason: "<u>broken</u>"}}
+	c.Bounds = []compare.BoundCheck{{Bound: "read.p99=+10%", Metric: "read.p99", Unit: "ms", Base: 50, New: 65, Limit: 55,
+		Noise: compare.Significant, Reason: "<u>broken</u>"}}
 	s, sections := comparePage(t, c, base, nw)
 	if sections["bounds"] != 1 {
 		t.Error("no bounds section")
@@ -227,8 +228,8 @@ func figureText(t *testing.T, s, id string) string {
 // the model's why when a delta had no test.
 func TestCompareHTMLSpeaksAsTheTable(t *testing.T) {
 	base, nw, c := comparePair(t, 1.3)
-	c.Bounds = []results.BoundCheck{{Bound: "content", Metric: "content", Pass: true},
-		{Bound: "read.p99=+10%", Metric: "read.p99", Unit: "ms", Base: 50, New: 65, Limit: 55, Noise: results.Significant}}
+	c.Bounds = []compare.BoundCheck{{Bound: "content", Metric: "content", Pass: true},
+		{Bound: "read.p99=+10%", Metric: "read.p99", Unit: "ms", Base: 50, New: 65, Limit: 55, Noise: compare.Significant}}
 	s, _ := comparePage(t, c, base, nw)
 	var tbl bytes.Buffer
 	if err := WriteCompareTable(&tbl, c); err != nil {
@@ -241,7 +242,7 @@ func TestCompareHTMLSpeaksAsTheTable(t *testing.T) {
 		}
 	}
 	d, ok := c.Find("read.max")
-	if !ok || d.Noise != results.Untested || d.Note == "" {
+	if !ok || d.Noise != compare.Untested || d.Note == "" {
 		t.Fatalf("read.max: %+v", d)
 	}
 	if w := "<td>read max</td>"; !strings.Contains(text, w) || !strings.Contains(text, "<td>no test: "+d.Note+"</td>") {

@@ -1,14 +1,12 @@
 package report
 
-import (
-	"github.com/readbench/readbench/results"
-)
+import "github.com/readbench/readbench/compare"
 
 // The rows of the compare page's deltas table are the compare table's
 // (compareSections): the same groups, labels, figures, changes and noise
 // verdicts, in the page's markup, the noise cell saying why there was no
 // test when the model says. Empty groups are left out.
-func htmlDeltaGroups(c *results.Comparison) []htmlDeltaGroup {
+func htmlDeltaGroups(c *compare.Comparison) []htmlDeltaGroup {
 	var out []htmlDeltaGroup
 	for _, s := range compareSections(c) {
 		if len(s.rows) == 0 {
@@ -37,7 +35,7 @@ func htmlDeltaGroups(c *results.Comparison) []htmlDeltaGroup {
 
 // htmlContentLines are the content lines of the compare table, made
 // printable for the page.
-func htmlContentLines(c results.Content) []string {
+func htmlContentLines(c compare.Content) []string {
 	lines := contentLines(c)
 	for i, l := range lines {
 		lines[i] = printable(l)

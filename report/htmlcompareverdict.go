@@ -4,20 +4,20 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/internal/numfmt"
-	"github.com/readbench/readbench/results"
 )
 
 // The compare page's headline: the verdict (regression, no change or
 // inconclusive) and the few deltas or bounds that decided it; and the
 // deltas table ordered so what matters comes first: the gated rows (a
 // --fail-on bound names them) and the significant ones, the rest folded.
-// The verdicts are the model's (results.Compare, bounds.Check); this only
+// The verdicts are the model's (compare.Compare, bounds.Check); this only
 // reads them.
 
 // worse says whether a delta's change is for the worse: more latency,
 // errors, bytes or cost, fewer turns or ok reads per second.
-func worse(d results.Delta) bool {
+func worse(d compare.Delta) bool {
 	switch {
 	case d.Metric == "asked_rate":
 		return false // what was asked, not what the server did
@@ -42,7 +42,7 @@ func plural(n int, one, many string) string {
 const decidingLimit = 5
 
 // compareHeadline is the verdict of c and the lines that decided it.
-func compareHeadline(c *results.Comparison, title string, rows []compareRow) htmlHeadline {
+func compareHeadline(c *compare.Comparison, title string, rows []compareRow) htmlHeadline {
 	h := htmlHeadline{Kind: "compare", Title: title}
 	var broken, open, held []htmlMark
 	for _, b := range c.Bounds {
@@ -50,7 +50,7 @@ func compareHeadline(c *results.Comparison, title string, rows []compareRow) htm
 		switch {
 		case !b.Pass:
 			broken = append(broken, failMark(line))
-		case b.Noise == results.Inconclusive || b.Noise == results.Untested:
+		case b.Noise == compare.Inconclusive || b.Noise == compare.Untested:
 			open = append(open, warnMark(line))
 		default:
 			held = append(held, passMark(line))
@@ -62,7 +62,7 @@ func compareHeadline(c *results.Comparison, title string, rows []compareRow) htm
 		if r.delta == nil {
 			continue
 		}
-		if r.delta.Noise == results.Inconclusive || r.delta.Noise == results.Untested {
+		if r.delta.Noise == compare.Inconclusive || r.delta.Noise == compare.Untested {
 			noVerdict++
 		}
 		if !r.significant {
@@ -105,8 +105,8 @@ func compareHeadline(c *results.Comparison, title string, rows []compareRow) htm
 
 // compareTiles are the headline figures of both sides: read p50 and p99,
 // turn p99, errors and the rate, each with its change and verdict.
-func compareTiles(c *results.Comparison) []htmlTile {
-	var ds []results.Delta
+func compareTiles(c *compare.Comparison) []htmlTile {
+	var ds []compare.Delta
 	for _, l := range c.Latency {
 		for _, d := range l.Deltas {
 			if (l.Block == "read" && (d.Label == "p50" || d.Label == "p99")) || (l.Block == "turn" && d.Label == "p99") {
@@ -115,7 +115,7 @@ func compareTiles(c *results.Comparison) []htmlTile {
 			}
 		}
 	}
-	for _, d := range append(append([]results.Delta{}, c.Outcomes...), c.Rates...) {
+	for _, d := range append(append([]compare.Delta{}, c.Outcomes...), c.Rates...) {
 		if d.Metric == "errors" || d.Metric == "rate" {
 			ds = append(ds, d)
 		}
@@ -126,7 +126,7 @@ func compareTiles(c *results.Comparison) []htmlTile {
 		if n := noiseText(d); n != "" {
 			t.Sub += ", " + n
 		}
-		if d.Noise == results.Significant {
+		if d.Noise == compare.Significant {
 			t.Class = "pass"
 			if worse(d) {
 				t.Class = "fail"
@@ -139,7 +139,7 @@ func compareTiles(c *results.Comparison) []htmlTile {
 
 // keyDeltas are the rows shown before the fold: those a bound gates and
 // those the test found significant, with their group's title.
-func keyDeltas(c *results.Comparison, groups []htmlDeltaGroup) []htmlDelta {
+func keyDeltas(c *compare.Comparison, groups []htmlDeltaGroup) []htmlDelta {
 	gated := map[string]bool{}
 	for _, b := range c.Bounds {
 		gated[b.Metric] = true

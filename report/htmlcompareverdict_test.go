@@ -5,46 +5,46 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/compare"
 )
 
 // verdictComparison is a comparison of read p50 and the rate with the
 // given noise verdicts and changes, and the bounds given.
-func verdictComparison(p50Change float64, p50Noise results.Noise, rateChange float64, rateNoise results.Noise, bounds ...results.BoundCheck) *results.Comparison {
-	return &results.Comparison{
+func verdictComparison(p50Change float64, p50Noise compare.Noise, rateChange float64, rateNoise compare.Noise, bounds ...compare.BoundCheck) *compare.Comparison {
+	return &compare.Comparison{
 		Test: "a test",
-		Latency: []results.LatencyDelta{{Block: "read", Deltas: []results.Delta{
+		Latency: []compare.LatencyDelta{{Block: "read", Deltas: []compare.Delta{
 			{Metric: "read.p50", Label: "p50", Unit: "ms", Base: 20, New: 20 + p50Change, Change: p50Change, Noise: p50Noise}}}},
-		Rates:  []results.Delta{{Metric: "rate", Label: "rate", Unit: "/s", Base: 50, New: 50 + rateChange, Change: rateChange, Noise: rateNoise}},
+		Rates:  []compare.Delta{{Metric: "rate", Label: "rate", Unit: "/s", Base: 50, New: 50 + rateChange, Change: rateChange, Noise: rateNoise}},
 		Bounds: bounds,
 	}
 }
 
 func TestCompareVerdict(t *testing.T) {
-	broken := results.BoundCheck{Bound: "read.p50=+10%", Metric: "read.p50", Unit: "ms", Base: 20, New: 26, Limit: 22, Noise: results.Significant}
+	broken := compare.BoundCheck{Bound: "read.p50=+10%", Metric: "read.p50", Unit: "ms", Base: 20, New: 26, Limit: 22, Noise: compare.Significant}
 	held := broken
 	held.Pass, held.New = true, 21
 	open := held
-	open.Noise = results.Inconclusive
+	open.Noise = compare.Inconclusive
 	for _, c := range []struct {
 		name, verdict, class string
-		c                    *results.Comparison
+		c                    *compare.Comparison
 		line                 string // a line that decided it
 	}{
 		{"a broken bound is a regression", "regression: 1 of 1 bound broken", "fail",
-			verdictComparison(6, results.Significant, 0, results.WithinNoise, broken), "read.p50=+10%"},
+			verdictComparison(6, compare.Significant, 0, compare.WithinNoise, broken), "read.p50=+10%"},
 		{"without bounds, a significant slowdown is a regression", "regression: 1 significant changes for the worse", "fail",
-			verdictComparison(6, results.Significant, 0, results.WithinNoise), "read p50 20.0ms → 26.0ms"},
+			verdictComparison(6, compare.Significant, 0, compare.WithinNoise), "read p50 20.0ms → 26.0ms"},
 		{"fewer turns per second is for the worse", "regression: 1 significant changes for the worse", "fail",
-			verdictComparison(0, results.WithinNoise, -10, results.Significant), "rate 50.0/s → 40.0/s"},
+			verdictComparison(0, compare.WithinNoise, -10, compare.Significant), "rate 50.0/s → 40.0/s"},
 		{"nothing testable is inconclusive", "inconclusive: no change could be told from the noise", "warn",
-			verdictComparison(6, results.Untested, 0, results.Inconclusive), ""},
+			verdictComparison(6, compare.Untested, 0, compare.Inconclusive), ""},
 		{"a bound without a verdict is inconclusive", "inconclusive: 1 of 1 bounds have no verdict", "warn",
-			verdictComparison(1, results.Inconclusive, 0, results.WithinNoise, open), "read.p50=+10%"},
+			verdictComparison(1, compare.Inconclusive, 0, compare.WithinNoise, open), "read.p50=+10%"},
 		{"held bounds are no regression", "no regression: the bound held", "pass",
-			verdictComparison(1, results.WithinNoise, 0, results.WithinNoise, held), "read.p50=+10%"},
+			verdictComparison(1, compare.WithinNoise, 0, compare.WithinNoise, held), "read.p50=+10%"},
 		{"a faster server is no change for the worse", "no change for the worse beyond the noise", "pass",
-			verdictComparison(-6, results.Significant, 0, results.WithinNoise), "read p50 20.0ms → 14.0ms"},
+			verdictComparison(-6, compare.Significant, 0, compare.WithinNoise), "read p50 20.0ms → 14.0ms"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var rows []compareRow
@@ -73,9 +73,9 @@ func TestCompareVerdict(t *testing.T) {
 // TestCompareDeltasWhatMattersFirst: the gated and significant rows come
 // first; every row, the rest included, is in the folded table.
 func TestCompareDeltasWhatMattersFirst(t *testing.T) {
-	held := results.BoundCheck{Bound: "rate=-5%", Metric: "rate", Unit: "/s", Base: 50, New: 50, Pass: true, Noise: results.WithinNoise}
-	c := verdictComparison(6, results.Significant, 0, results.WithinNoise, held)
-	c.Latency[0].Deltas = append(c.Latency[0].Deltas, results.Delta{Metric: "read.p90", Label: "p90", Unit: "ms", Base: 30, New: 31, Change: 1, Noise: results.WithinNoise})
+	held := compare.BoundCheck{Bound: "rate=-5%", Metric: "rate", Unit: "/s", Base: 50, New: 50, Pass: true, Noise: compare.WithinNoise}
+	c := verdictComparison(6, compare.Significant, 0, compare.WithinNoise, held)
+	c.Latency[0].Deltas = append(c.Latency[0].Deltas, compare.Delta{Metric: "read.p90", Label: "p90", Unit: "ms", Base: 30, New: 31, Change: 1, Noise: compare.WithinNoise})
 	key := keyDeltas(c, htmlDeltaGroups(c))
 	if len(key) != 2 || key[0].Metric != "read.p50" || !key[0].Worse || key[1].Metric != "rate" || !key[1].Gated {
 		t.Errorf("key rows %+v: want read.p50 (significant, worse) then rate (gated)", key)

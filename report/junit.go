@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/results"
 )
 
@@ -126,7 +127,7 @@ func writeJUnitSuites(w io.Writer, name string, suites []junitSuite) error {
 
 // WriteCompareJUnit writes the bounds of a comparison (--fail-on, and the
 // content check) as JUnit test cases, one suite for the pair of results.
-func WriteCompareJUnit(w io.Writer, c *results.Comparison) error {
+func WriteCompareJUnit(w io.Writer, c *compare.Comparison) error {
 	s := junitSuite{
 		Name:      comparedBy(c) + ": " + printable(c.New.Workload),
 		Time:      "0",

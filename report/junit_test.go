@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/internal/needs"
 	"github.com/readbench/readbench/results"
 )
@@ -55,13 +56,13 @@ func TestJUnitValidates(t *testing.T) {
 			t.Errorf("run JUnit lacks %q:\n%s", want, run.String())
 		}
 	}
-	cmp, err := results.Compare(r, r, results.CompareOptions{BaseLabel: "a<b>.json", NewLabel: "new&.json"})
+	cmp, err := compare.Pair(r, r, compare.PairOptions{BaseLabel: "a<b>.json", NewLabel: "new&.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmp.Bounds = []results.BoundCheck{
-		{Bound: "read.p99=+10%", Metric: "read.p99", Unit: "ms", Base: 10, New: 20, Limit: 11, Noise: results.Significant},
-		{Bound: "rate=-5%", Metric: "rate", Unit: "/s", Base: 10, New: 10, Limit: 9.5, Pass: true, Noise: results.Unchanged},
+	cmp.Bounds = []compare.BoundCheck{
+		{Bound: "read.p99=+10%", Metric: "read.p99", Unit: "ms", Base: 10, New: 20, Limit: 11, Noise: compare.Significant},
+		{Bound: "rate=-5%", Metric: "rate", Unit: "/s", Base: 10, New: 10, Limit: 9.5, Pass: true, Noise: compare.Unchanged},
 	}
 	var c bytes.Buffer
 	if err := WriteCompareJUnit(&c, cmp); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
 )
@@ -78,6 +79,6 @@ func churnBy(l results.LoadSpec) string {
 
 // sessionBlockShown reports whether a compare latency block is one of the
 // session blocks and either side recorded any of it.
-func sessionBlockShown(l results.LatencyDelta) bool {
+func sessionBlockShown(l compare.LatencyDelta) bool {
 	return (l.Block == "handshake" || l.Block == "first_read") && (l.BaseCount > 0 || l.NewCount > 0)
 }

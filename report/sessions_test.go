@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/results"
 )
 
@@ -61,7 +62,7 @@ func TestSessionsInCompare(t *testing.T) {
 	base, nw := churned(t), churned(t)
 	nw.Handshake = block(t, 80*time.Millisecond, 84*time.Millisecond, 88*time.Millisecond, 92*time.Millisecond, 96*time.Millisecond, 99*time.Millisecond)
 	nw.FirstRead = block(t, 60*time.Millisecond, 62*time.Millisecond, 64*time.Millisecond, 66*time.Millisecond, 68*time.Millisecond, 70*time.Millisecond)
-	c, err := results.Compare(base, nw, results.CompareOptions{})
+	c, err := compare.Pair(base, nw, compare.PairOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestSessionsInCompare(t *testing.T) {
 		}
 	}
 	var plain bytes.Buffer
-	p, _ := results.Compare(fixture(t, false), fixture(t, false), results.CompareOptions{})
+	p, _ := compare.Pair(fixture(t, false), fixture(t, false), compare.PairOptions{})
 	if err := WriteCompareTable(&plain, p); err != nil {
 		t.Fatal(err)
 	}

@@ -133,7 +133,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 		{&r.Handshake, measured.Handshake}, {&r.FirstRead, measured.FirstRead},
 	}
 	for _, b := range blocks {
-		if *b.dst, err = latency(b.h); err != nil {
+		if *b.dst, err = LatencyOf(b.h); err != nil {
 			return nil, err
 		}
 	}
@@ -282,9 +282,9 @@ func finite(f float64) float64 {
 	return f
 }
 
-// latency makes the latency block of h; a nil histogram gives the block of
+// LatencyOf makes the latency block of h; a nil histogram gives the block of
 // an empty one, so that no block is ever null.
-func latency(h *stats.Histogram) (Latency, error) {
+func LatencyOf(h *stats.Histogram) (Latency, error) {
 	if h == nil {
 		h = stats.NewHistogram()
 	}
@@ -312,16 +312,16 @@ func millis(d time.Duration) float64 {
 }
 
 func class(c *stats.ClassStats) (Class, error) {
-	l, err := latency(c.Latency)
+	l, err := LatencyOf(c.Latency)
 	if err != nil {
 		return Class{}, err
 	}
 	l.LowerBounds = c.LatencyLowerBounds
-	chunk, err := latency(c.Chunk)
+	chunk, err := LatencyOf(c.Chunk)
 	if err != nil {
 		return Class{}, err
 	}
-	usable, err := latency(c.FirstUsable)
+	usable, err := LatencyOf(c.FirstUsable)
 	if err != nil {
 		return Class{}, err
 	}
@@ -362,7 +362,7 @@ func warmupOf(run *stats.Phase) (Warmup, error) {
 	if run == nil {
 		run = stats.NewRun(nil)
 	}
-	read, err := latency(run.Read)
+	read, err := LatencyOf(run.Read)
 	if err != nil {
 		return Warmup{}, err
 	}
@@ -387,7 +387,7 @@ func thisHost(pressure *float64) Host {
 func turnSizes(by map[int]*stats.Histogram) ([]TurnSize, error) {
 	out := []TurnSize{}
 	for _, n := range slices.Sorted(maps.Keys(by)) {
-		l, err := latency(by[n])
+		l, err := LatencyOf(by[n])
 		if err != nil {
 			return nil, err
 		}

@@ -1,9 +1,8 @@
 // Package results holds the result document: it builds it from what a run
 // recorded, saves and loads it, and holds the document of `readbench
-// check`. Merging shards and the arithmetic of comparing results belong
-// here too: they are computations on documents. A comparison has one or
-// more runs per side, the run being its statistical unit (CompareRuns,
-// compareruns.go; the tests themselves are package stats'). It never renders:
+// check`. Merging shards belongs here too: it is a computation on
+// documents. Comparing them is package compare's, which reads documents
+// through this one. It never renders:
 // every output format (table, markdown, HTML, hlog, JSON, the check table)
 // is package report's, which imports this package and is never imported by
 // it.
@@ -12,8 +11,8 @@
 // grammar of thresholds and compare bounds is package bounds' (a leaf, so
 // that workload files can be checked with it), and this package measures
 // a metric in a result (Result.MetricValue), holds a result to thresholds
-// (Evaluate, EvaluateAll) and a comparison to compare bounds (CheckBounds,
-// ContentCheck). Whether a run measured anything at all, whatever its
+// (Evaluate, EvaluateAll); package compare holds a comparison to compare
+// bounds. Whether a run measured anything at all, whatever its
 // bounds, is decided here too (Useless, useless.go).
 //
 // One piece of prose is written here, on purpose: the sentences of the

@@ -361,3 +361,22 @@ type Candidate struct {
 	Ms    float64  `json:"ms"`
 	Share *float64 `json:"share"`
 }
+
+// StatMs is the figure of the block a stat names ("p50", "p90", "p99",
+// "p999", "max"; anything else is the mean): the one reading of a stat
+// name that compare and the bounds share.
+func (l Latency) StatMs(stat string) float64 {
+	switch stat {
+	case "p50":
+		return l.P50Ms
+	case "p90":
+		return l.P90Ms
+	case "p99":
+		return l.P99Ms
+	case "p999":
+		return l.P999Ms
+	case "max":
+		return l.MaxMs
+	}
+	return l.MeanMs
+}

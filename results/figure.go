@@ -38,9 +38,9 @@ func share(v float64, of int64) *float64 {
 	return &v
 }
 
-// pctOf is n of total in %, nil when total is 0: a share of nothing is
+// PctOf is n of total in %, nil when total is 0: a share of nothing is
 // no figure, and a bound held to it must say so rather than pass on 0.
-func pctOf(n, total int64) *float64 {
+func PctOf(n, total int64) *float64 {
 	return quotient(100*float64(n), float64(total), nil)
 }
 

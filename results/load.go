@@ -135,7 +135,7 @@ func (r *Result) fillEmpty() {
 	}
 	for _, l := range ls {
 		if l.HDR == "" {
-			*l, _ = latency(nil)
+			*l, _ = LatencyOf(nil)
 		}
 	}
 	emptyMap(&r.Totals.Outcomes)

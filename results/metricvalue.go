@@ -30,7 +30,7 @@ func (r *Result) MetricValue(m bounds.Metric) (float64, error) {
 	t := &r.Totals
 	switch m.Key {
 	case "errors":
-		return valueOf(m.Name, pctOf(t.Errors, t.Scheduled), "no read was scheduled")
+		return valueOf(m.Name, PctOf(t.Errors, t.Scheduled), "no read was scheduled")
 	case "rate":
 		return valueOf(m.Name, t.AchievedRate, "no measured time")
 	case "read_rate":
@@ -41,7 +41,7 @@ func (r *Result) MetricValue(m bounds.Metric) (float64, error) {
 		return valueOf(m.Name, t.Inflation, "no bytes were decoded")
 	}
 	if name, ok := strings.CutPrefix(m.Key, "outcome."); ok {
-		return valueOf(m.Name, pctOf(t.Outcomes[name], t.Scheduled), "no read was scheduled")
+		return valueOf(m.Name, PctOf(t.Outcomes[name], t.Scheduled), "no read was scheduled")
 	}
 	if v, ok, err := r.costValue(m); ok {
 		return v, err
@@ -100,12 +100,12 @@ func (r *Result) classValue(m bounds.Metric) (float64, error) {
 	}
 	switch m.Key {
 	case "errors":
-		return valueOf(m.Name, pctOf(c.Errors, c.Reads), "the class had no reads")
+		return valueOf(m.Name, PctOf(c.Errors, c.Reads), "the class had no reads")
 	case "inflation":
 		return valueOf(m.Name, c.Inflation, "the class decoded no bytes")
 	}
 	if name, ok := strings.CutPrefix(m.Key, "outcome."); ok {
-		return valueOf(m.Name, pctOf(c.Outcomes[name], c.Reads), "the class had no reads")
+		return valueOf(m.Name, PctOf(c.Outcomes[name], c.Reads), "the class had no reads")
 	}
 	return c.Latency.StatMs(strings.TrimPrefix(m.Key, "read.")), nil
 }

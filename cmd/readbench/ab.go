@@ -12,6 +12,7 @@ import (
 	"github.com/readbench/readbench/ab"
 	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/metrics"
@@ -240,7 +241,7 @@ func (sides abSideRuns) runner(c *cli.Context, mx *liveMetrics) ab.Runner {
 // abVerdict compares the kept runs of o and gates them as compare does;
 // with no round kept there is nothing to compare: inconclusive.
 func abVerdict(c *cli.Context, o *ab.Experiment, bs []bounds.Bound, write compareWriter, dir string) error {
-	cmp, err := o.Compare(results.Gate{FailOnInconclusive: c.Bool("fail-on-inconclusive")})
+	cmp, err := o.Compare(compare.Gate{FailOnInconclusive: c.Bool("fail-on-inconclusive")})
 	if err != nil {
 		return cli.Exit("ab: "+err.Error(), exitFail)
 	}

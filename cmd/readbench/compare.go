@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
 	"github.com/urfave/cli/v2"
@@ -16,11 +17,11 @@ import (
 
 // compareWriter renders a comparison; the HTML page also draws from the
 // two results themselves (their histograms and timelines).
-type compareWriter func(w io.Writer, c *results.Comparison, base, nw *results.Result) error
+type compareWriter func(w io.Writer, c *compare.Comparison, base, nw *results.Result) error
 
 // comparisonOnly adapts a renderer that needs only the comparison.
-func comparisonOnly(f func(io.Writer, *results.Comparison) error) compareWriter {
-	return func(w io.Writer, c *results.Comparison, _, _ *results.Result) error { return f(w, c) }
+func comparisonOnly(f func(io.Writer, *compare.Comparison) error) compareWriter {
+	return func(w io.Writer, c *compare.Comparison, _, _ *results.Result) error { return f(w, c) }
 }
 
 // compareFormats are compare's output formats.
@@ -90,8 +91,8 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit("compare: "+err.Error(), exitUsage)
 	}
-	cmp, err := results.CompareRuns(base, nw, results.RunsOptions{Force: c.Bool("force"), NoiseFloor: floor,
-		Gate: results.Gate{SingleRun: c.Bool("single-run"), FailOnInconclusive: c.Bool("fail-on-inconclusive")}})
+	cmp, err := compare.Runs(base, nw, compare.RunsOptions{Force: c.Bool("force"), NoiseFloor: floor,
+		Gate: compare.Gate{SingleRun: c.Bool("single-run"), FailOnInconclusive: c.Bool("fail-on-inconclusive")}})
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("compare %s %s: %v", cmpLabel(base), cmpLabel(nw), err), exitUsage)
 	}
@@ -115,7 +116,7 @@ func failOnBounds(c *cli.Context) ([]bounds.Bound, error) {
 // --fail-on-content-change, to unchanged content), renders it whole with
 // write to out (standard output when ""), and returns the bounds' exit:
 // compare and ab end the same way.
-func gateAndWrite(c *cli.Context, cmd string, cmp *results.Comparison, bs []bounds.Bound, base, nw []results.Labelled, write compareWriter, out string) error {
+func gateAndWrite(c *cli.Context, cmd string, cmp *compare.Comparison, bs []bounds.Bound, base, nw []compare.Labelled, write compareWriter, out string) error {
 	bl, nl, err := cmp.Hold(cmd, bs, base, nw, c.Bool("fail-on-content-change"))
 	if err != nil {
 		return cli.Exit(cmd+": --fail-on: "+err.Error(), exitUsage)
@@ -135,7 +136,7 @@ func gateAndWrite(c *cli.Context, cmd string, cmp *results.Comparison, bs []boun
 }
 
 // cmpLabel names a side in an error: the file, or how many.
-func cmpLabel(runs []results.Labelled) string {
+func cmpLabel(runs []compare.Labelled) string {
 	if len(runs) == 1 {
 		return runs[0].Label
 	}
@@ -144,8 +145,8 @@ func cmpLabel(runs []results.Labelled) string {
 
 // boundsFailure is the exit-1 error naming each broken bound; nil when
 // every bound held.
-func boundsFailure(bcs []results.BoundCheck) error {
-	broken := results.BrokenBounds(bcs)
+func boundsFailure(bcs []compare.BoundCheck) error {
+	broken := compare.BrokenBounds(bcs)
 	if len(broken) == 0 {
 		return nil
 	}
@@ -161,15 +162,15 @@ func parseFloor(s string) (float64, error) {
 	return f / 100, nil
 }
 
-// compareRuns are the two sides the arguments name (results.Choice).
-func compareRuns(c *cli.Context) (base, nw []results.Labelled, err error) {
-	return results.Choice{
+// compareRuns are the two sides the arguments name (compare.Choice).
+func compareRuns(c *cli.Context) (base, nw []compare.Labelled, err error) {
+	return compare.Choice{
 		Args: c.Args().Slice(), Base: c.StringSlice("base"), New: c.StringSlice("new"),
 		Last: c.Int("last"), LastSet: c.IsSet("last"), History: c.Int("history"),
 	}.Sides()
 }
 
-func writeComparisonJSON(w io.Writer, c *results.Comparison) error {
+func writeComparisonJSON(w io.Writer, c *compare.Comparison) error {
 	b, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return fmt.Errorf("compare: json: %w", err)

@@ -1,10 +1,11 @@
-package results
+package compare
 
 import (
 	"cmp"
 	"fmt"
 	"slices"
 
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 )
 
@@ -16,10 +17,10 @@ import (
 // quiet, dedicated generator).
 const DefaultNoiseFloor = 0.10
 
-// CompareOptions say how to compare: the labels of the two sides (the
+// PairOptions say how to compare: the labels of the two sides (the
 // files as given), whether to compare different workloads anyway, and the
 // noise floor (DefaultNoiseFloor when negative).
-type CompareOptions struct {
+type PairOptions struct {
 	BaseLabel, NewLabel string
 	Force               bool
 	NoiseFloor          float64
@@ -28,9 +29,9 @@ type CompareOptions struct {
 // latencyStats are the figures of a latency block, in report order.
 var latencyStats = []string{"p50", "p90", "p99", "p999", "max", "mean"}
 
-// Compare computes the comparison of nw against base. Results of
+// Pair computes the comparison of nw against base. Results of
 // different workloads are refused with a *MismatchError unless o.Force.
-func Compare(base, nw *Result, o CompareOptions) (*Comparison, error) {
+func Pair(base, nw *results.Result, o PairOptions) (*Comparison, error) {
 	diffs := workloadDifferences(base.Workload, nw.Workload)
 	if len(diffs) > 0 && !o.Force {
 		return nil, &MismatchError{Differences: diffs}
@@ -49,7 +50,7 @@ func Compare(base, nw *Result, o CompareOptions) (*Comparison, error) {
 	}
 	for _, b := range []struct {
 		name string
-		a, b Latency
+		a, b results.Latency
 	}{{"read", base.Read, nw.Read}, {"read_ok", base.ReadOK, nw.ReadOK}, {"turn", base.Turn, nw.Turn},
 		{"service", base.Service, nw.Service}, {"ttfb", base.TTFB, nw.TTFB}, {"lag", base.Lag, nw.Lag},
 		{"handshake", base.Handshake, nw.Handshake}, {"first_read", base.FirstRead, nw.FirstRead}} {
@@ -92,34 +93,15 @@ func figureDelta(metric, label, unit string, a, b *float64) (Delta, bool) {
 	return newDelta(metric, label, unit, *a, *b), true
 }
 
-func sideOf(r *Result, label string) Side {
+func sideOf(r *results.Result, label string) Side {
 	return Side{Label: label, Runs: []string{label}, Workload: r.Workload.Name, Server: r.Target.Server, ProtocolVersion: r.Target.ProtocolVersion,
 		Transport: r.Target.Transport, Address: r.Target.Address, Started: r.Started, Tool: r.Tool,
 		MeasuredS: r.Totals.MeasuredS, Scheduled: r.Totals.Scheduled, Partial: r.Partial, GeneratorBound: r.GeneratorBound}
 }
 
-// StatMs is the figure of the block a stat names ("p50", "p90", "p99",
-// "p999", "max"; anything else is the mean): the one reading of a stat
-// name that compare and the bounds share.
-func (l Latency) StatMs(stat string) float64 {
-	switch stat {
-	case "p50":
-		return l.P50Ms
-	case "p90":
-		return l.P90Ms
-	case "p99":
-		return l.P99Ms
-	case "p999":
-		return l.P999Ms
-	case "max":
-		return l.MaxMs
-	}
-	return l.MeanMs
-}
-
 // latencyDeltas compares two latency blocks; prefix makes the metric
 // names ("read.", "class.png.read.", "turn_size.4.").
-func latencyDeltas(prefix string, a, b Latency, n noise) []Delta {
+func latencyDeltas(prefix string, a, b results.Latency, n noise) []Delta {
 	out := make([]Delta, 0, len(latencyStats))
 	for _, s := range latencyStats {
 		d := newDelta(prefix+s, s, "ms", a.StatMs(s), b.StatMs(s))
@@ -129,9 +111,9 @@ func latencyDeltas(prefix string, a, b Latency, n noise) []Delta {
 	return out
 }
 
-func classDeltas(base, nw *Result, n noise) []ClassDelta {
+func classDeltas(base, nw *results.Result, n noise) []ClassDelta {
 	var out []ClassDelta
-	find := func(r *Result, name string) *Class {
+	find := func(r *results.Result, name string) *results.Class {
 		for i := range r.Classes {
 			if r.Classes[i].Class == name {
 				return &r.Classes[i]
@@ -140,7 +122,7 @@ func classDeltas(base, nw *Result, n noise) []ClassDelta {
 		return nil
 	}
 	seen := map[string]bool{}
-	for _, r := range []*Result{base, nw} {
+	for _, r := range []*results.Result{base, nw} {
 		for _, cl := range r.Classes {
 			if seen[cl.Class] {
 				continue
@@ -157,7 +139,7 @@ func classDeltas(base, nw *Result, n noise) []ClassDelta {
 			if a != nil && b != nil {
 				p := "class." + cl.Class + "."
 				cd.Read = latencyDeltas(p+"read.", a.Latency, b.Latency, n)
-				if e, ok := figureDelta(p+"errors", "errors", "%", pctOf(a.Errors, a.Reads), pctOf(b.Errors, b.Reads)); ok {
+				if e, ok := figureDelta(p+"errors", "errors", "%", results.PctOf(a.Errors, a.Reads), results.PctOf(b.Errors, b.Reads)); ok {
 					cd.Errors = e // else the zero Delta: a side had no reads, no share to compare
 					testShare(&cd.Errors, a.Errors, a.Reads, b.Errors, b.Reads)
 				}
@@ -173,9 +155,9 @@ func classDeltas(base, nw *Result, n noise) []ClassDelta {
 	return out
 }
 
-func turnSizeDeltas(base, nw *Result, n noise) []TurnSizeDelta {
-	sizes := map[int][2]*Latency{}
-	for i, r := range []*Result{base, nw} {
+func turnSizeDeltas(base, nw *results.Result, n noise) []TurnSizeDelta {
+	sizes := map[int][2]*results.Latency{}
+	for i, r := range []*results.Result{base, nw} {
 		for j := range r.TurnSizes {
 			ts := &r.TurnSizes[j]
 			s := sizes[ts.Attachments]
@@ -195,7 +177,7 @@ func turnSizeDeltas(base, nw *Result, n noise) []TurnSizeDelta {
 	return out
 }
 
-func rateDeltas(a, b Totals, floor float64) []Delta {
+func rateDeltas(a, b results.Totals, floor float64) []Delta {
 	asked := newDelta("asked_rate", "asked turns/s", "/s", a.AskedRate, b.AskedRate)
 	untested(&asked, "asked, not measured")
 	out := []Delta{asked}
@@ -242,7 +224,7 @@ func outcomeDeltas(prefix string, a, b map[string]int64, na, nb int64, all bool)
 	return append([]Delta{e}, out...)
 }
 
-func costDeltas(a, b ServerCost) (cost, cold []Delta) {
+func costDeltas(a, b results.ServerCost) (cost, cold []Delta) {
 	cost, cold = []Delta{}, []Delta{}
 	if a.Available && b.Available {
 		ds := []Delta{}

@@ -1,8 +1,10 @@
-package results
+package compare
 
 import (
 	"fmt"
 	"testing"
+
+	"github.com/readbench/readbench/results"
 )
 
 // TestAdviceAcross: across runs the advice covers the slowest run's tail
@@ -10,7 +12,7 @@ import (
 func TestAdviceAcross(t *testing.T) {
 	var runs []Labelled
 	for i, p99 := range []float64{40, 95, 60} {
-		r := &Result{}
+		r := &results.Result{}
 		r.Turn.P99Ms = p99
 		r.Advice.RecommendedDeadlineMs = []float64{100, 200, 200}[i]
 		r.Advice.RecommendedTimeoutMs = []float64{5000, 10000, 5000}[i]

@@ -1,4 +1,4 @@
-package results
+package compare
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/results"
 )
 
 // Comparison is what `readbench compare` computes: every figure a release
@@ -67,19 +68,19 @@ type Comparison struct {
 // protocol, when, and with which readbench, printed at the top of every
 // view because a comparison is only as good as knowing what was compared.
 type Side struct {
-	Label           string    `json:"label"` // the file as given; for several, how many and the first and last
-	Runs            []string  `json:"runs"`  // every result of the side, oldest first
-	Workload        string    `json:"workload"`
-	Server          Server    `json:"server"`
-	ProtocolVersion string    `json:"protocol_version"`
-	Transport       string    `json:"transport"`
-	Address         string    `json:"address"`
-	Started         Timestamp `json:"started"`
-	Tool            Tool      `json:"tool"`
-	MeasuredS       float64   `json:"measured_s"`
-	Scheduled       int64     `json:"scheduled"`
-	Partial         bool      `json:"partial"`
-	GeneratorBound  bool      `json:"generator_bound"`
+	Label           string            `json:"label"` // the file as given; for several, how many and the first and last
+	Runs            []string          `json:"runs"`  // every result of the side, oldest first
+	Workload        string            `json:"workload"`
+	Server          results.Server    `json:"server"`
+	ProtocolVersion string            `json:"protocol_version"`
+	Transport       string            `json:"transport"`
+	Address         string            `json:"address"`
+	Started         results.Timestamp `json:"started"`
+	Tool            results.Tool      `json:"tool"`
+	MeasuredS       float64           `json:"measured_s"`
+	Scheduled       int64             `json:"scheduled"`
+	Partial         bool              `json:"partial"`
+	GeneratorBound  bool              `json:"generator_bound"`
 }
 
 // Noise is the verdict of the noise test of one delta.
@@ -182,10 +183,10 @@ type Content struct {
 // ContentChange is one URI whose read returned something else. What lists
 // "bytes", "mime" and/or "size".
 type ContentChange struct {
-	URI  string   `json:"uri"`
-	What []string `json:"what"`
-	Base Digest   `json:"base"`
-	New  Digest   `json:"new"`
+	URI  string         `json:"uri"`
+	What []string       `json:"what"`
+	Base results.Digest `json:"base"`
+	New  results.Digest `json:"new"`
 }
 
 // BoundCheck is one --fail-on bound held to the comparison. A bound is
@@ -286,7 +287,7 @@ func BrokenBounds(bcs []BoundCheck) []string {
 // command cmd made them: the one place a comparison is gated. The newest
 // run of each side, as CompareRuns took them, is what a bound on content
 // and the views' charts read.
-func (c *Comparison) Hold(cmd string, bs []bounds.Bound, base, nw []Labelled, content bool) (newestBase, newestNew *Result, err error) {
+func (c *Comparison) Hold(cmd string, bs []bounds.Bound, base, nw []Labelled, content bool) (newestBase, newestNew *results.Result, err error) {
 	c.Command = cmd
 	bl, nl := newest(base, c.Base.Runs), newest(nw, c.New.Runs)
 	if c.Bounds, err = CheckBounds(c, bs, bl, nl); err != nil {
@@ -300,7 +301,7 @@ func (c *Comparison) Hold(cmd string, bs []bounds.Bound, base, nw []Labelled, co
 
 // newest is the run of a side the comparison names last in its side's
 // runs (oldest first).
-func newest(runs []Labelled, labels []string) *Result {
+func newest(runs []Labelled, labels []string) *results.Result {
 	for _, r := range runs {
 		if r.Label == labels[len(labels)-1] {
 			return r.Result

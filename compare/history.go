@@ -1,9 +1,11 @@
-package results
+package compare
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/readbench/readbench/results"
 )
 
 // PickHistory finds the results to compare in a folder of past runs
@@ -43,7 +45,7 @@ func LoadRuns(dir string) ([]Labelled, error) {
 		if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
 			continue
 		}
-		r, err := Load(p)
+		r, err := results.Load(p)
 		if err != nil {
 			continue
 		}

@@ -1,9 +1,10 @@
-package results
+package compare
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 )
 
@@ -82,11 +83,11 @@ func quantileSE(h *stats.Histogram, q float64) (se float64, ok bool) {
 // both runs.
 type noise struct {
 	floor      float64
-	lagA, lagB *Latency // nil for blocks timed from the send (service, ttfb, lag)
+	lagA, lagB *results.Latency // nil for blocks timed from the send (service, ttfb, lag)
 }
 
 // noiseOf is the noise of block in a comparison of a and b.
-func noiseOf(block string, a, b *Result, floor float64) noise {
+func noiseOf(block string, a, b *results.Result, floor float64) noise {
 	n := noise{floor: floor}
 	if block == "read" || block == "read_ok" || block == "turn" || block == "first_read" {
 		n.lagA, n.lagB = &a.Lag, &b.Lag
@@ -109,7 +110,7 @@ func (n noise) lagSlack(stat string) float64 {
 
 // testLatency tests a percentile stat ("p99") of two latency blocks; max
 // and mean are never tested.
-func testLatency(d *Delta, a, b Latency, stat string, n noise) {
+func testLatency(d *Delta, a, b results.Latency, stat string, n noise) {
 	switch stat {
 	case "max":
 		untested(d, "a maximum is one value: no test")

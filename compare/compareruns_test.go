@@ -1,4 +1,4 @@
-package results
+package compare
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/results"
 )
 
 // side is k synthetic runs of 200 reads, each slowed or sped by the
@@ -28,8 +29,8 @@ func sideN(t *testing.T, rng *rand.Rand, k, n int, scale, sigma float64) []Label
 	for i := range out {
 		machine := math.Exp(sigma * rng.NormFloat64())
 		r := synthetic(t, n, scale*machine, rng.Uint64())
-		r.Schema = Schema
-		r.Started = NewTimestamp(time.Date(2026, 12, 1, 0, 0, i, 0, time.UTC))
+		r.Schema = results.Schema
+		r.Started = results.NewTimestamp(time.Date(2026, 12, 1, 0, 0, i, 0, time.UTC))
 		out[i] = Labelled{Label: fmt.Sprintf("run%02d.json", i), Result: r}
 	}
 	return out
@@ -40,24 +41,24 @@ func sideN(t *testing.T, rng *rand.Rand, k, n int, scale, sigma float64) []Label
 // differs) with its latency figures scaled by the machine's factor and
 // scale. The histograms are dropped: only the single-pair test reads
 // them.
-func scaledSide(rng *rand.Rand, templates []*Result, k int, scale, sigma float64) []Labelled {
+func scaledSide(rng *rand.Rand, templates []*results.Result, k int, scale, sigma float64) []Labelled {
 	out := make([]Labelled, k)
 	for i := range out {
 		f := scale * math.Exp(sigma*rng.NormFloat64())
 		r := *templates[rng.IntN(len(templates))]
-		scaleLatency := func(l *Latency) {
+		scaleLatency := func(l *results.Latency) {
 			l.P50Ms, l.P90Ms, l.P99Ms, l.P999Ms, l.MaxMs, l.MeanMs = f*l.P50Ms, f*l.P90Ms, f*l.P99Ms, f*l.P999Ms, f*l.MaxMs, f*l.MeanMs
 			l.HDR = "" // not this test's subject, and decoding it is most of its cost
 		}
-		for _, l := range []*Latency{&r.Read, &r.ReadOK, &r.Turn, &r.Service, &r.TTFB} {
+		for _, l := range []*results.Latency{&r.Read, &r.ReadOK, &r.Turn, &r.Service, &r.TTFB} {
 			scaleLatency(l)
 		}
 		r.Lag.HDR = ""
-		r.Classes = []Class{r.Classes[0]}
+		r.Classes = []results.Class{r.Classes[0]}
 		scaleLatency(&r.Classes[0].Latency)
-		r.TurnSizes = []TurnSize{r.TurnSizes[0]}
+		r.TurnSizes = []results.TurnSize{r.TurnSizes[0]}
 		scaleLatency(&r.TurnSizes[0].Latency)
-		r.Started = NewTimestamp(time.Date(2026, 12, 1, 0, 0, i, 0, time.UTC))
+		r.Started = results.NewTimestamp(time.Date(2026, 12, 1, 0, 0, i, 0, time.UTC))
 		out[i] = Labelled{Label: fmt.Sprintf("run%02d.json", i), Result: &r}
 	}
 	return out
@@ -79,7 +80,7 @@ func gateOf(t *testing.T, c *Comparison, bs string, base, nw []Labelled) []Bound
 
 func mustCompareRuns(t *testing.T, base, nw []Labelled, o RunsOptions) *Comparison {
 	t.Helper()
-	c, err := CompareRuns(base, nw, o)
+	c, err := Runs(base, nw, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func mustCompareRuns(t *testing.T, base, nw []Labelled, o RunsOptions) *Comparis
 func TestCompareRunsGateErrorRates(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(2026, 20))
-	var templates []*Result
+	var templates []*results.Result
 	for seed := range uint64(4) {
 		templates = append(templates, synthetic(t, 500, 1, 1000+seed*10))
 	}
@@ -145,7 +146,7 @@ func TestCompareRunsWithinRunMisleads(t *testing.T) {
 	significant := 0
 	for range 20 {
 		a, b := sideN(t, rng, 1, 3000, 1, 0.1), sideN(t, rng, 1, 3000, 1, 0.1)
-		c, err := Compare(a[0].Result, b[0].Result, CompareOptions{NoiseFloor: 0})
+		c, err := Pair(a[0].Result, b[0].Result, PairOptions{NoiseFloor: 0})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -257,10 +258,10 @@ func TestCompareRunsMismatch(t *testing.T) {
 	base, nw := side(t, rng, 3, 1, 0), side(t, rng, 3, 1, 0)
 	nw[1].Result.Workload.Load.Rate = "60/s"
 	var mm *MismatchError
-	if _, err := CompareRuns(base, nw, RunsOptions{}); !errors.As(err, &mm) || !strings.Contains(err.Error(), "run01.json") {
+	if _, err := Runs(base, nw, RunsOptions{}); !errors.As(err, &mm) || !strings.Contains(err.Error(), "run01.json") {
 		t.Errorf("err %v", err)
 	}
-	if _, err := CompareRuns(base, nw, RunsOptions{Force: true}); err != nil {
+	if _, err := Runs(base, nw, RunsOptions{Force: true}); err != nil {
 		t.Errorf("forced: %v", err)
 	}
 }
@@ -271,7 +272,7 @@ func TestPickRuns(t *testing.T) {
 	dir := t.TempDir()
 	for i := range 6 {
 		r := loadFixture(t)
-		r.Started = NewTimestamp(time.Date(2026, 12, 1, 0, 0, i, 0, time.UTC))
+		r.Started = results.NewTimestamp(time.Date(2026, 12, 1, 0, 0, i, 0, time.UTC))
 		if i == 2 {
 			r.Workload.Name = "other"
 		}

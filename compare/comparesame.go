@@ -1,4 +1,4 @@
-package results
+package compare
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/readbench/readbench/results"
 )
 
 // workloadDifferences lists how two resolved workloads differ in what they
@@ -14,7 +16,7 @@ import (
 // cap). The length (duration, turns, warmup), the seed, the sessions and
 // the target may differ: they change how much was measured or where, not
 // what (notes lists them).
-func workloadDifferences(a, b Workload) []string {
+func workloadDifferences(a, b results.Workload) []string {
 	var out []string
 	diff := func(what string, x, y any) {
 		jx, _ := json.Marshal(x)
@@ -35,8 +37,8 @@ func workloadDifferences(a, b Workload) []string {
 		diff("load.keep_alive", *la.KeepAlive, *lb.KeepAlive)
 	}
 	diff("turn", a.Turn, b.Turn)
-	byName := func(w Workload) map[string]MixClass {
-		m := map[string]MixClass{}
+	byName := func(w results.Workload) map[string]results.MixClass {
+		m := map[string]results.MixClass{}
 		for _, c := range w.Mix {
 			m[c.Class] = c
 		}
@@ -69,7 +71,7 @@ func workloadDifferences(a, b Workload) []string {
 }
 
 // notes lists what qualifies a comparison without refusing it.
-func notes(a, b *Result) []string {
+func notes(a, b *results.Result) []string {
 	var out []string
 	note := func(what string, x, y any) {
 		if fmt.Sprint(x) != fmt.Sprint(y) {
@@ -85,7 +87,7 @@ func notes(a, b *Result) []string {
 	note("readbench version", a.Tool.Version, b.Tool.Version)
 	for _, s := range []struct {
 		side string
-		r    *Result
+		r    *results.Result
 	}{{"base", a}, {"new", b}} {
 		if s.r.Partial {
 			out = append(out, "the "+s.side+" run was interrupted: its figures cover part of the run")
@@ -106,7 +108,7 @@ func notes(a, b *Result) []string {
 
 // compareContent lists the URIs read in both whose content, MIME type or
 // size changed, sorted by URI.
-func compareContent(a, b map[string]Digest) Content {
+func compareContent(a, b map[string]results.Digest) Content {
 	c := Content{Changed: []ContentChange{}}
 	for uri, da := range a {
 		db, ok := b[uri]
@@ -141,7 +143,7 @@ func compareContent(a, b map[string]Digest) Content {
 // SameWorkload reports whether two results ran the same workload in the
 // sense Compare requires (name, mix, turn, load): compare's history picks
 // the runs to compare with it.
-func SameWorkload(a, b Workload) bool { return len(workloadDifferences(a, b)) == 0 }
+func SameWorkload(a, b results.Workload) bool { return len(workloadDifferences(a, b)) == 0 }
 
 // cutQuantile names the lowest percentile that cut reads (recorded at
 // the cut, the slowest values) can reach: with k of n values lower

@@ -1,4 +1,4 @@
-package results
+package compare
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/readbench/readbench/results"
 )
 
 // Choice is which runs a comparison compares, as readbench compare is
@@ -95,7 +97,7 @@ func LoadSide(specs []string) ([]Labelled, error) {
 			}
 		}
 		for _, p := range paths {
-			r, err := Load(p)
+			r, err := results.Load(p)
 			if err != nil {
 				return nil, err
 			}

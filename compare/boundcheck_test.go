@@ -1,4 +1,4 @@
-package results
+package compare
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/results"
 )
 
 // TestCheckBounds: bounds against a comparison pass, break, pass "within the
@@ -16,9 +17,9 @@ func TestCheckBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check := func(nw *Result) []BoundCheck {
+	check := func(nw *results.Result) []BoundCheck {
 		t.Helper()
-		c, err := Compare(base, nw, CompareOptions{})
+		c, err := Pair(base, nw, PairOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +47,7 @@ func TestCheckBounds(t *testing.T) {
 		t.Errorf("rate halved: %+v", g)
 	}
 	unknown, _ := bounds.ParseBounds("class.markdwon.read.p99=+10%")
-	c, _ := Compare(base, nw, CompareOptions{})
+	c, _ := Pair(base, nw, PairOptions{})
 	if _, err := CheckBounds(c, unknown, base, nw); !errors.Is(err, bounds.ErrUnknown) || !strings.Contains(err.Error(), `did you mean "markdown"`) {
 		t.Errorf("unknown class: %v", err)
 	}

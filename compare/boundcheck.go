@@ -1,10 +1,11 @@
-package results
+package compare
 
 import (
 	"errors"
 	"fmt"
 
 	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/results"
 )
 
 // CheckBounds holds the comparison c of nw against base to the bounds, in
@@ -18,7 +19,7 @@ import (
 // either result did not measure fails with the reason. The error is a
 // class or turn size one of the results lacks (it wraps
 // bounds.ErrUnknown): a usage error.
-func CheckBounds(c *Comparison, bs []bounds.Bound, base, nw *Result) ([]BoundCheck, error) {
+func CheckBounds(c *Comparison, bs []bounds.Bound, base, nw *results.Result) ([]BoundCheck, error) {
 	out := make([]BoundCheck, 0, len(bs))
 	for _, b := range bs {
 		bc := BoundCheck{Bound: b.Text, Metric: b.Metric.Name, Unit: b.Metric.Unit.String()}
@@ -68,7 +69,7 @@ func gate(c *Comparison, d Delta) (pass bool, reason string) {
 
 // fromResults makes the delta of a metric the comparison does not hold,
 // untested, from the two results' values.
-func fromResults(m bounds.Metric, base, nw *Result) (Delta, error) {
+func fromResults(m bounds.Metric, base, nw *results.Result) (Delta, error) {
 	a, err := base.MetricValue(m)
 	if err != nil {
 		return Delta{}, fmt.Errorf("base result: %w", err)

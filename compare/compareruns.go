@@ -1,4 +1,4 @@
-package results
+package compare
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 )
 
@@ -43,7 +44,7 @@ const (
 // Labelled is one result of a side and the label it is shown with (the file).
 type Labelled struct {
 	Label  string
-	Result *Result
+	Result *results.Result
 }
 
 // RunsOptions say how to compare runs: Force compares different
@@ -57,14 +58,14 @@ type RunsOptions struct {
 	Gate       Gate
 }
 
-// CompareRuns compares the runs of nw against those of base, each side
+// Runs compares the runs of nw against those of base, each side
 // one or more results of the same workload (refused with a
 // *MismatchError unless o.Force). Every figure is the median of its
 // runs' values, and its verdict comes from the method the run counts
 // allow (Method*); with one run per side, every change that would be
 // tested is Inconclusive. The content, notes and layout come from the
 // newest run of each side.
-func CompareRuns(base, nw []Labelled, o RunsOptions) (*Comparison, error) {
+func Runs(base, nw []Labelled, o RunsOptions) (*Comparison, error) {
 	if len(base) == 0 || len(nw) == 0 {
 		return nil, fmt.Errorf("results: compare: no result on the %s side", map[bool]string{true: "base", false: "new"}[len(base) == 0])
 	}
@@ -80,7 +81,7 @@ func CompareRuns(base, nw []Labelled, o RunsOptions) (*Comparison, error) {
 	if floor < 0 {
 		floor, pairFloor = 0, DefaultNoiseFloor
 	}
-	c, err := Compare(bl.Result, nl.Result, CompareOptions{BaseLabel: bl.Label, NewLabel: nl.Label, Force: true, NoiseFloor: pairFloor})
+	c, err := Pair(bl.Result, nl.Result, PairOptions{BaseLabel: bl.Label, NewLabel: nl.Label, Force: true, NoiseFloor: pairFloor})
 	if err != nil {
 		return nil, err
 	}
