@@ -105,4 +105,3 @@ func mergedLost(in []MergeInput) string {
 	}
 	return ""
 }
-
