@@ -13,7 +13,7 @@ import (
 // a document. The rule, chosen so that two runs of one workload digest the
 // same URIs and the cost stays bounded:
 //
-//   - the first ok read of each URI asks for a digest (client.WithDigest),
+//   - the first ok read of each URI asks for a digest (client.ReadSpec.Digest),
 //     for the first digestAll distinct URIs;
 //   - beyond that, a URI is digested only when its FNV-1a hash is 0 modulo
 //     digestSample (a fixed 1-in-16 sample by URI, the same in every run),
