@@ -15,6 +15,7 @@ import (
 	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -177,8 +178,8 @@ func TestBearerOnEveryRequest(t *testing.T) {
 			f := &fakeTokens{}
 			s := connectAuth(t, c.tg, f, map[string]string{"Authorization": "Bearer from-the-workload"})
 			first, second := readDoc(t, s), readDoc(t, s)
-			if first.Kind != OK || second.Kind != OK {
-				t.Fatalf("reads %v (%s), %v (%s)", first.Kind, first.Detail, second.Kind, second.Detail)
+			if first.Outcome != stats.OK || second.Outcome != stats.OK {
+				t.Fatalf("reads %v (%s), %v (%s)", first.Outcome, first.Detail, second.Outcome, second.Detail)
 			}
 			if !first.FreshToken || second.FreshToken {
 				t.Errorf("fresh token: first read %v, second %v; want true, false", first.FreshToken, second.FreshToken)
@@ -206,8 +207,8 @@ func TestBearerRefusedRenewsOnce(t *testing.T) {
 				before := readDoc(t, s)
 				c.g.valid.Store("tok-2") // the server revokes tok-1
 				a := readDoc(t, s)
-				if a.Kind != OK {
-					t.Fatalf("read after revocation: %v (%s)", a.Kind, a.Detail)
+				if a.Outcome != stats.OK {
+					t.Fatalf("read after revocation: %v (%s)", a.Outcome, a.Detail)
 				}
 				want := http.StatusUnauthorized
 				if scope {
@@ -239,8 +240,8 @@ func TestBearerRefusedAgainIsUnauthorized(t *testing.T) {
 				c.g.valid.Store("none")                                                              // nothing passes any more
 				defer func() { t0, _ := f.Token(context.Background()); c.g.valid.Store(t0.Value) }() // but the closing DELETE passes, so the server ends its session
 				a := readDoc(t, s)
-				if a.Kind != Unauthorized {
-					t.Fatalf("kind %v (%s), want unauthorized", a.Kind, a.Detail)
+				if a.Outcome != stats.Unauthorized {
+					t.Fatalf("kind %v (%s), want unauthorized", a.Outcome, a.Detail)
 				}
 				if f.refusals() != 1 {
 					t.Errorf("Refused %d times, want once", f.refusals())
@@ -276,8 +277,8 @@ func TestBearerConcurrentRefusalsShareOneRenewal(t *testing.T) {
 			wg.Wait()
 			fresh := 0
 			for i, a := range answers {
-				if a.Kind != OK {
-					t.Errorf("read %d: %v (%s)", i, a.Kind, a.Detail)
+				if a.Outcome != stats.OK {
+					t.Errorf("read %d: %v (%s)", i, a.Outcome, a.Detail)
 				}
 				if a.FreshToken {
 					fresh++
@@ -349,8 +350,8 @@ func TestBearerNotWithoutAuth(t *testing.T) {
 				c.g.scope = scope
 				defer func() { c.g.valid.Store("tok-1"); c.g.scope = false }() // the closing DELETE passes
 				a := readDoc(t, s)
-				if a.Kind != Unauthorized || a.FreshToken {
-					t.Fatalf("kind %v (%s) fresh %v, want unauthorized, not fresh", a.Kind, a.Detail, a.FreshToken)
+				if a.Outcome != stats.Unauthorized || a.FreshToken {
+					t.Fatalf("kind %v (%s) fresh %v, want unauthorized, not fresh", a.Outcome, a.Detail, a.FreshToken)
 				}
 				for _, want := range []string{"refused the credentials of the Authorization header", "cannot renew a pasted header", "--oauth-* flags or readbench login"} {
 					if !strings.Contains(a.Detail, want) {
@@ -389,8 +390,8 @@ func (c *countingTokens) Token(ctx context.Context) (auth.Token, error) {
 func TestBearerStdioIgnoresAuth(t *testing.T) {
 	f := &countingTokens{}
 	s := connectAuth(t, targets.Target{Kind: targets.Stdio, Argv: peertest.Command(t, peertest.SDKStdio)}, f, nil)
-	if a := readDoc(t, s); a.Kind != OK || a.FreshToken {
-		t.Errorf("kind %v (%s) fresh %v", a.Kind, a.Detail, a.FreshToken)
+	if a := readDoc(t, s); a.Outcome != stats.OK || a.FreshToken {
+		t.Errorf("kind %v (%s) fresh %v", a.Outcome, a.Detail, a.FreshToken)
 	}
 	if n := f.calls.Load(); n != 0 {
 		t.Errorf("%d Token calls for a stdio session", n)

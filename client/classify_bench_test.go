@@ -22,7 +22,7 @@ func BenchmarkCheckRead(b *testing.B) {
 	body := blobAnswer(1 << 20)
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
-		if v := Classify(body, "x", false); v.DiskBytes != 1<<20 {
+		if v := classify(body, "x", false); v.DiskBytes != 1<<20 {
 			b.Fatal(v)
 		}
 	}

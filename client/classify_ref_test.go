@@ -13,16 +13,30 @@ import (
 	"strings"
 
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 )
 
-// Classify says what a resources/read answer is. It walks the bytes once:
+// refUnusable is v ended as an answer that cannot be used, as decide ends
+// one.
+func refUnusable(v Answer, why string) Answer {
+	v.decide(unusableAnswer(why))
+	return v
+}
+
+// refError is v ended as the JSON-RPC error raw, as decide ends one.
+func refError(v Answer, raw []byte, modern bool) Answer {
+	v.decide(rpcEnding(raw, modern))
+	return v
+}
+
+// classifyRef says what a resources/read answer is. It walks the bytes once:
 // the envelope, each contents entry's fields, base64 validity and the
 // decoded sizes, without building Go values for the payloads. modern is
 // the session's era (it decides what -32602 means).
-func classifyRef(body []byte, uri string, modern bool) Verdict {
-	var v Verdict
+func classifyRef(body []byte, uri string, modern bool) Answer {
+	var v Answer
 	if !json.Valid(body) {
-		return protocolVerdict(v, "answer is not valid JSON")
+		return refUnusable(v, "answer is not valid JSON")
 	}
 	var result, rpcErr []byte
 	err := protocol.ObjectFields(body, func(k, val []byte) error {
@@ -36,11 +50,11 @@ func classifyRef(body []byte, uri string, modern bool) Verdict {
 	})
 	switch {
 	case err != nil:
-		return protocolVerdict(v, "answer is not a JSON object: "+err.Error())
+		return refUnusable(v, "answer is not a JSON object: "+err.Error())
 	case rpcErr != nil:
-		return errorVerdict(v, rpcErr, modern)
+		return refError(v, rpcErr, modern)
 	case result == nil:
-		return protocolVerdict(v, "answer has neither result nor error")
+		return refUnusable(v, "answer has neither result nor error")
 	}
 	var contents []byte
 	var resultType string
@@ -58,14 +72,14 @@ func classifyRef(body []byte, uri string, modern bool) Verdict {
 		return nil
 	})
 	if err != nil {
-		return protocolVerdict(v, "result is not an object")
+		return refUnusable(v, "result is not an object")
 	}
 	if resultType == protocol.ResultInputRequired {
-		v.Kind = InputRequired
+		v.Outcome = stats.InputRequired
 		return v
 	}
 	if contents == nil || bytes.Equal(contents, []byte("null")) {
-		return protocolVerdict(v, "result has no contents array")
+		return refUnusable(v, "result has no contents array")
 	}
 	usable := true
 	err = protocol.ArrayElements(contents, func(e []byte) error {
@@ -76,14 +90,14 @@ func classifyRef(body []byte, uri string, modern bool) Verdict {
 		return nil
 	})
 	if err != nil {
-		return protocolVerdict(v, "contents is not an array")
+		return refUnusable(v, "contents is not an array")
 	}
 	switch {
 	case v.Entries == 0:
 		v.Shape.EmptyContents++
-		return protocolVerdict(v, "empty contents")
+		return refUnusable(v, "empty contents")
 	case !usable:
-		return protocolVerdict(v, v.Detail)
+		return refUnusable(v, v.Detail)
 	}
 	// A folder read answers one URI with many documents, each under its own
 	// URI: only a single entry that names another URI is a rewrite.
@@ -91,13 +105,13 @@ func classifyRef(body []byte, uri string, modern bool) Verdict {
 		v.Shape.MultiEntry++
 		v.Shape.URIRewritten = 0
 	}
-	v.Kind = OK
+	v.Outcome = stats.OK
 	return v
 }
 
 // checkEntry checks one contents entry and adds its sizes; false means the
 // entry cannot be used (neither or both payload fields, bad base64).
-func checkEntryRef(e []byte, uri string, v *Verdict) bool {
+func checkEntryRef(e []byte, uri string, v *Answer) bool {
 	var gotURI, mimeType string
 	var text, blob []byte
 	err := protocol.ObjectFields(e, func(k, val []byte) error {
@@ -155,7 +169,7 @@ func checkEntryRef(e []byte, uri string, v *Verdict) bool {
 	}
 	v.DiskBytes += n
 	v.Base64Bytes += int64(len(blob) - 2)
-	v.Padding += pad
+	v.Base64Padding += pad
 	if mimeType != "" && !mimeAgrees(mimeType, head) {
 		v.Shape.MIMEMismatch++
 	}

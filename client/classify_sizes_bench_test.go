@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/readbench/readbench/stats"
 )
 
 // textAnswer is a resources/read answer carrying n bytes of Markdown as
@@ -36,8 +38,8 @@ func BenchmarkCheckReadSizes(b *testing.B) {
 			body := c.answer(int(c.disk)) // built here, so -bench can skip the 40 MiB one
 			b.SetBytes(int64(len(body)))
 			for b.Loop() {
-				v := Classify(body, "x", false)
-				if v.Kind != OK || v.DiskBytes != c.disk {
+				v := classify(body, "x", false)
+				if v.Outcome != stats.OK || v.DiskBytes != c.disk {
 					b.Fatal(v)
 				}
 			}

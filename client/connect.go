@@ -27,7 +27,7 @@ type Dial struct {
 	// HTTP+SSE its bearer token (Authorization: Bearer), and is told of the
 	// server refusing one (401, or 403 insufficient_scope): that request is
 	// sent once more with the renewed token, and a read refused again is
-	// Kind Unauthorized (ErrUnauthorized). When Headers also has an
+	// unauthorized (ErrUnauthorized; the Answer's outcome stats.Unauthorized). When Headers also has an
 	// Authorization, Auth wins: its token replaces that header. Stdio and
 	// range+http targets ignore it.
 	Auth auth.Tokens

@@ -12,6 +12,7 @@ import (
 
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 )
 
 // deadlineServer answers a read of a uri holding "fast" at once and
@@ -84,8 +85,8 @@ func TestReadDeadline(t *testing.T) {
 			}
 
 			a, err := s.ReadDocument(context.Background(), "sim:///fast", ReadSpec{Deadline: time.Now().Add(5 * time.Second), DeadlineCause: errCause})
-			if err != nil || a.Kind != OK {
-				t.Fatalf("a read in time: %v %v %s", err, a.Kind, a.Detail)
+			if err != nil || a.Outcome != stats.OK {
+				t.Fatalf("a read in time: %v %v %s", err, a.Outcome, a.Detail)
 			}
 
 			start := time.Now()

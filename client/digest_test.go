@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -34,28 +35,28 @@ func TestReadDigestMatchesSDKPeerContent(t *testing.T) {
 			for i, d := range peertest.Docs() {
 				sum := sha256.Sum256(peertest.Content(i))
 				want := "sha256:" + hex.EncodeToString(sum[:])
-				a, err := s.Read(ctx, d.URI, WithDigest())
+				a, err := s.testRead(ctx, d.URI, true)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if a.Verdict.Kind != OK || a.Verdict.Digest != want {
-					t.Errorf("%s: verdict %+v, digest %q, want %q", d.URI, a.Verdict.Kind, a.Verdict.Digest, want)
+				if a.read.Outcome != stats.OK || a.read.Digest != want {
+					t.Errorf("%s: verdict %+v, digest %q, want %q", d.URI, a.read.Outcome, a.read.Digest, want)
 				}
-				a, err = s.Read(ctx, d.URI)
+				a, err = s.testRead(ctx, d.URI)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if a.Verdict.Kind != OK || a.Verdict.Digest != "" {
-					t.Errorf("%s without WithDigest: kind %v, digest %q, want none", d.URI, a.Verdict.Kind, a.Verdict.Digest)
+				if a.read.Outcome != stats.OK || a.read.Digest != "" {
+					t.Errorf("%s without WithDigest: kind %v, digest %q, want none", d.URI, a.read.Outcome, a.read.Digest)
 				}
 			}
 			// An error answer has no digest.
-			a, err := s.Read(ctx, "docs://missing", WithDigest())
+			a, err := s.testRead(ctx, "docs://missing", true)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a.Verdict.Kind == OK || a.Verdict.Digest != "" {
-				t.Errorf("missing resource: kind %v, digest %q, want an error without digest", a.Verdict.Kind, a.Verdict.Digest)
+			if a.read.Outcome == stats.OK || a.read.Digest != "" {
+				t.Errorf("missing resource: kind %v, digest %q, want an error without digest", a.read.Outcome, a.read.Digest)
 			}
 		})
 	}

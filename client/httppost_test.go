@@ -17,6 +17,7 @@ import (
 
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 )
 
 // headServer answers every POST with a read's result under the request's
@@ -136,8 +137,8 @@ func TestReadHTTPAllocations(t *testing.T) {
 	timeout := errors.New("read timeout")
 	n := testing.AllocsPerRun(500, func() {
 		a, err := s.ReadDocument(run, uri, ReadSpec{Deadline: time.Now().Add(time.Minute), DeadlineCause: timeout})
-		if err != nil || a.Kind != OK {
-			t.Fatal(err, a.Kind, a.Detail)
+		if err != nil || a.Outcome != stats.OK {
+			t.Fatal(err, a.Outcome, a.Detail)
 		}
 	})
 	t.Logf("%.1f allocations per read", n)

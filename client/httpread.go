@@ -102,8 +102,7 @@ func readHTTPRead(resp *http.Response, id, maxAnswer int64, spec *readSpec, repl
 	if err != nil {
 		return nil, err
 	}
-	b := bufferedReadAnswer(a.Body, a.WireBytes, spec)
-	a.Verdict, a.classified = b.Verdict, true
+	a.read = bufferedReadAnswer(a.Body, a.WireBytes, spec).read
 	return a, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing/iotest"
 
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 )
 
 // TestReadBufSizedToTheAnswer: a read borrows a buffer that starts small
@@ -35,8 +36,8 @@ func TestReadBufSizedToTheAnswer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a.Verdict.Kind != OK {
-				t.Fatalf("kind %v (%s)", a.Verdict.Kind, a.Verdict.Detail)
+			if a.read.Outcome != stats.OK {
+				t.Fatalf("kind %v (%s)", a.read.Outcome, a.read.Detail)
 			}
 			if len(rb.buf) != c.want {
 				t.Errorf("buffer of %d bytes after the read, want %d", len(rb.buf), c.want)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/simserver"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -205,7 +206,7 @@ func BenchmarkMemoryInFlight(b *testing.B) {
 			uri := fmt.Sprintf("sim:///held/%d-%d?mime=text/markdown&size=1024&delay=5s", n, k)
 			reads.Go(func() {
 				a, err := s.ReadDocument(ctx, uri, ReadSpec{})
-				if err != nil || a.Kind != OK {
+				if err != nil || a.Outcome != stats.OK {
 					failed.Add(1)
 				}
 			})

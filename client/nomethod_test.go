@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -28,10 +29,10 @@ func TestServersWithoutResources(t *testing.T) {
 	for _, c := range []struct {
 		name, url string
 		code      int
-		want      Kind
+		want      stats.Outcome
 	}{
-		{"go-sdk", sdkURL, -32602, NotFound},
-		{"mcp-go", mcpgoURL, -32601, MethodNotFound},
+		{"go-sdk", sdkURL, -32602, stats.NotFound},
+		{"mcp-go", mcpgoURL, -32601, stats.MethodNotFound},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -41,12 +42,12 @@ func TestServersWithoutResources(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			a, err := s.Read(ctx, "docs://readme")
+			a, err := s.testRead(ctx, "docs://readme")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a.Verdict.Code != c.code || a.Verdict.Kind != c.want {
-				t.Errorf("code %d, kind %v (%s); want %d, %v", a.Verdict.Code, a.Verdict.Kind, a.Verdict.Detail, c.code, c.want)
+			if a.read.Code != c.code || a.read.Outcome != c.want {
+				t.Errorf("code %d, kind %v (%s); want %d, %v", a.read.Code, a.read.Outcome, a.read.Detail, c.code, c.want)
 			}
 		})
 	}

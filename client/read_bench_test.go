@@ -8,6 +8,7 @@ import (
 
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 )
 
 // BenchmarkSessionReadHTTP is one whole resources/read of a 1 KiB text
@@ -32,8 +33,8 @@ func BenchmarkSessionReadHTTP(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			a, err := s.ReadDocument(context.Background(), uri, ReadSpec{})
-			if err != nil || a.Kind != OK {
-				b.Fatal(err, a.Kind, a.Detail)
+			if err != nil || a.Outcome != stats.OK {
+				b.Fatal(err, a.Outcome, a.Detail)
 			}
 		}
 	})

@@ -2,26 +2,27 @@ package client
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"time"
 
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 )
 
 // DocumentReader reads one document, however the target serves it, and
-// says what the answer is: the one way a load run reads. Open chooses the
+// says what the answer is: the one way to read a document, for the load,
+// discovery and the contract check alike. Open chooses the
 // implementation from the target: a *Session (an MCP target: one
 // resources/read, or the read tool in parts) or a *Documents (a
 // range+http target: one GET, or Range requests). Callers branch on the
 // Answer, never on which of them produced it.
 type DocumentReader interface {
 	// ReadDocument reads uri as spec says and classifies the answer. It
-	// returns ctx's error when ctx ended the read, with what was received
-	// until then (bytes, parts, timings) in the Answer, never nil. Any
-	// other failure (a dead connection, a broken answer) is a Kind of the
-	// Answer, with a nil error.
+	// returns ctx's error when ctx ended the read (or the read's own
+	// spec.Deadline's), with what was received until then (bytes, parts,
+	// timings) in the Answer, never nil. Any other failure (a dead
+	// connection, a broken answer) is the Answer's outcome, with a nil
+	// error; Answer.Answered says whether anything came back.
 	ReadDocument(ctx context.Context, uri string, spec ReadSpec) (*Answer, error)
 }
 
@@ -79,8 +80,10 @@ type ReadSpec struct {
 	// MaxBytes bounds a read in parts: a provider that never says eof is
 	// given up on past this many bytes (0: targets.DefaultMaxAnswer).
 	MaxBytes int64
-	// Digest asks for Answer.Digest (a whole resources/read only; see
-	// WithDigest).
+	// Digest asks for Answer.Digest (a whole resources/read only): the
+	// sha256 of the decoded content of every entry, in order, from which
+	// compare tells that a server version changed what a read returns.
+	// Decoding base64 costs, so only reads that ask for it pay.
 	Digest bool
 	// Sink receives the document's bytes in order when the read is in parts
 	// or over plain HTTP (nil: counted and dropped). A whole resources/read
@@ -95,54 +98,6 @@ type ReadSpec struct {
 	// read timeout belongs here, not in a context of its own.
 	Deadline      time.Time
 	DeadlineCause error
-}
-
-// ByteCounts are a read's bytes: wire as received (the message and its
-// framing, or an HTTP body), disk decoded, the base64 carried and its
-// padding. The fields match the run's counters in stats, which knows
-// nothing of MCP, so a run converts it as it is (as it does Shape).
-type ByteCounts struct {
-	WireBytes, DiskBytes, Base64Bytes, Base64Padding int64
-}
-
-// Answer is what one read of a document found, whichever way it was
-// read: the only value a load run maps to an outcome.
-type Answer struct {
-	Kind Kind
-	Code int // JSON-RPC error code, when the answer was one
-	// Answered is true when the read ended with something the server sent,
-	// so that its timings are an answer's. It is false when the connection
-	// failed (Kind Transport), and for a whole read whose answer broke the
-	// transport's rules (it never arrived whole); a read in parts that
-	// breaks them has had its earlier parts answered.
-	Answered bool
-	// Sent is the first part's send, FirstByte its first byte on the wire
-	// (zero when unknown), Done the last part's last byte. Zero when the
-	// read failed before a part was sent.
-	Sent, FirstByte, Done time.Time
-	// FirstUsable is when the first document byte could be used: the end
-	// of a whole MCP answer or of the first read-tool part (base64 in JSON
-	// is usable once its message is whole), the first body byte over HTTP.
-	// Zero when none arrived.
-	FirstUsable time.Time
-	ByteCounts
-	Parts []time.Duration // a read in parts: each part's send → last byte
-	Shape Shape           // a whole resources/read's shape findings
-	// What a whole resources/read's answer said of itself: its entries,
-	// the first entry's mimeType, the cache hints; Digest as WithDigest.
-	Entries    int
-	MIME       string
-	HasTTL     bool
-	TTLMs      int64
-	CacheScope string
-	Digest     string
-	// Detail says why the read failed, for a log line ("" when it did not).
-	Detail string
-	// FreshToken is true when the read was the first of its session on its
-	// bearer token (Dial.Auth): a run keeps the latency of such reads apart,
-	// since a server often validates a token it meets for the first time
-	// at a cost. Always false without Auth.
-	FreshToken bool
 }
 
 // ReadDocument reads uri over MCP: whole with one resources/read, or with
@@ -165,63 +120,33 @@ func (s *Session) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (
 // transport.
 func (s *Session) readWhole(ctx context.Context, uri string, spec ReadSpec) (*Answer, error) {
 	w := &wholeRead{spec: readSpec{uri: uri, modern: s.modern, digest: spec.Digest, deadline: spec.Deadline}}
-	w.spec.into = &w.resp
+	w.spec.into = w
 	if !spec.Deadline.IsZero() {
 		w.spec.cause = deadlineCause(spec.DeadlineCause)
 	}
-	a, err := s.read(ctx, &w.spec)
+	r, err := s.read(ctx, &w.spec)
 	if err != nil {
-		return failure(ctx, &w.ans, err)
+		return w.ans.end(ctx, ending{failed: err})
 	}
-	v := a.Verdict
-	ra := &w.ans
-	*ra = Answer{
-		Kind: v.Kind, Code: v.Code, Answered: true,
-		Sent: a.Sent, FirstByte: a.FirstByte, Done: a.Done,
-		ByteCounts: ByteCounts{WireBytes: a.WireBytes, DiskBytes: v.DiskBytes, Base64Bytes: v.Base64Bytes, Base64Padding: v.Padding},
-		Shape:      v.Shape, Entries: v.Entries, MIME: v.MIME,
-		HasTTL: v.HasTTL, TTLMs: v.TTLMs, CacheScope: v.CacheScope, Digest: v.Digest,
-		FreshToken: a.FreshToken,
+	a := &w.ans
+	if r.read != a { // classified on a shared stream's goroutine, or held whole
+		*a = *r.read
 	}
-	switch v.Kind {
-	case OK:
-		ra.FirstUsable = a.Done // a JSON answer is usable once whole
-	case Unusable:
-		ra.Detail = "unusable answer: " + v.Detail
-	default:
-		ra.Detail = v.Detail
+	a.Answered, a.Sent, a.FirstByte, a.Done = true, r.Sent, r.FirstByte, r.Done
+	a.WireBytes, a.FreshToken = r.WireBytes, r.FreshToken
+	if a.Outcome == stats.OK {
+		a.FirstUsable = a.Done // a JSON answer is usable once whole
 	}
-	return ra, nil
+	return a, nil
 }
 
 // wholeRead is a whole resources/read's Answer and the readSpec its
-// answer is classified by, in one allocation.
+// answer is classified by, in one allocation; resp is spec.into's
+// Response, for an answer scanned on the caller's goroutine.
 type wholeRead struct {
 	ans  Answer
 	spec readSpec
-	resp Response // spec.into
-}
-
-// failure ends a read that got an error instead of an answer: ctx's
-// error when ctx ended it, else a Kind (errors.Is ErrUnauthorized: the
-// unauthorized kind, decided first; ErrProtocol: the protocol kind;
-// anything else: the connection failed).
-func failure(ctx context.Context, a *Answer, err error) (*Answer, error) {
-	if ctx.Err() != nil {
-		return a, ctx.Err()
-	}
-	var past *deadlineError
-	if errors.As(err, &past) {
-		return a, err
-	}
-	a.Kind, a.Detail = Transport, err.Error()
-	switch {
-	case errors.Is(err, ErrUnauthorized):
-		a.Kind = Unauthorized
-	case errors.Is(err, ErrProtocol):
-		a.Kind = Unusable
-	}
-	return a, nil
+	resp Response
 }
 
 // maxParts bounds the parts of one read: a provider that answers ever
@@ -242,19 +167,12 @@ func (a *Answer) part(sent, firstByte, done time.Time, wire, disk int64) {
 	a.DiskBytes += disk
 }
 
-// fail ends a read in parts with a kind and why.
-func (a *Answer) fail(k Kind, format string, args ...any) {
-	a.Kind, a.Detail = k, fmt.Sprintf(format, args...)
-}
-
-// partsDone finishes a read in parts: the error of a part that failed
-// (ctx's, or a Kind), and whether the read counts as answered.
-func partsDone(ctx context.Context, a *Answer, err error) (*Answer, error) {
-	if err != nil {
-		if _, err := failure(ctx, a, err); err != nil {
-			return a, err
-		}
+// partsDone finishes a read in parts as e says (ctx's error, or its
+// outcome decided), and whether the read counts as answered.
+func partsDone(ctx context.Context, a *Answer, e ending) (*Answer, error) {
+	if _, err := a.end(ctx, e); err != nil {
+		return a, err
 	}
-	a.Answered = a.Kind != Transport // a dead connection is no answer, as for a whole read
+	a.Answered = a.Outcome != stats.Transport // a dead connection is no answer, as for a whole read
 	return a, nil
 }

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -65,14 +67,14 @@ func TestReadDocumentHTTP(t *testing.T) {
 		srv   *peertest.Document
 		uri   string
 		chunk int64
-		kind  Kind
+		kind  stats.Outcome
 		parts int
 	}{
-		{"ranges", &peertest.Document{Data: data}, "sim:///doc.txt", 10_000, OK, 11},
-		{"one chunk bigger than the file", &peertest.Document{Data: data}, "sim:///doc.txt", 1 << 20, OK, 1},
-		{"whole", &peertest.Document{Data: data}, "sim:///doc.txt", 0, OK, 1},
-		{"missing", &peertest.Document{Data: data}, "sim:///nope.txt", 10_000, NotFound, 1},
-		{"lying Content-Range", &peertest.Document{Data: data, Lie: true}, "sim:///doc.txt", 10_000, Unusable, 1},
+		{"ranges", &peertest.Document{Data: data}, "sim:///doc.txt", 10_000, stats.OK, 11},
+		{"one chunk bigger than the file", &peertest.Document{Data: data}, "sim:///doc.txt", 1 << 20, stats.OK, 1},
+		{"whole", &peertest.Document{Data: data}, "sim:///doc.txt", 0, stats.OK, 1},
+		{"missing", &peertest.Document{Data: data}, "sim:///nope.txt", 10_000, stats.NotFound, 1},
+		{"lying Content-Range", &peertest.Document{Data: data, Lie: true}, "sim:///doc.txt", 10_000, stats.Protocol, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, _, err := ConnectDocuments(context.Background(), dialOf(t, "range+"+peertest.ServeLocal(t, tc.srv).URL+"/files/"))
@@ -88,10 +90,10 @@ func TestReadDocumentHTTP(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a.Kind != tc.kind || len(a.Parts) != tc.parts || !a.Answered {
-				t.Fatalf("kind %v with %d parts (%s), answered %t; want %v with %d", a.Kind, len(a.Parts), a.Detail, a.Answered, tc.kind, tc.parts)
+			if a.Outcome != tc.kind || len(a.Parts) != tc.parts || !a.Answered {
+				t.Fatalf("kind %v with %d parts (%s), answered %t; want %v with %d", a.Outcome, len(a.Parts), a.Detail, a.Answered, tc.kind, tc.parts)
 			}
-			if tc.kind != OK {
+			if tc.kind != stats.OK {
 				if a.DiskBytes != 0 || a.Detail == "" {
 					t.Errorf("a failed part counted %d document bytes, detail %q", a.DiskBytes, a.Detail)
 				}
@@ -124,7 +126,7 @@ func TestReadDocumentFailures(t *testing.T) {
 	}
 	srv.Close()
 	a, err := d.ReadDocument(context.Background(), "sim:///doc.txt", ReadSpec{Chunk: 4})
-	if err != nil || a.Kind != Transport || a.Answered || a.Detail == "" {
+	if err != nil || a.Outcome != stats.Transport || a.Answered || a.Detail == "" {
 		t.Errorf("read of a closed server: %+v, %v; want the transport kind, unanswered", a, err)
 	}
 }
@@ -144,20 +146,20 @@ func toolScript(tool string) *Session {
 func TestReadInPartsKinds(t *testing.T) {
 	for _, tc := range []struct {
 		answer string
-		kind   Kind
+		kind   stats.Outcome
 		code   int
 	}{
-		{`"result":{"structuredContent":{"bytes":"aGk=","eof":true}}`, OK, 0},
-		{`"error":{"code":-32602,"message":"missing argument offset"}`, InvalidParams, 0},
-		{`"error":{"code":-32602,"message":"file not found: x"}`, NotFound, 0},
-		{`"error":{"code":-32000,"message":"file not found: x"}`, RPCError, 0},
-		{`"error":{"code":-32002,"message":"gone"}`, NotFound, 0},
-		{`"result":{"isError":true,"structuredContent":{"code":"invalid_path"}}`, InvalidParams, 0},
-		{`"result":{"isError":true,"content":[{"type":"text","text":"not_found: no such file"}]}`, NotFound, 0},
-		{`"result":{"content":[]}`, Unusable, 0},
+		{`"result":{"structuredContent":{"bytes":"aGk=","eof":true}}`, stats.OK, 0},
+		{`"error":{"code":-32602,"message":"missing argument offset"}`, stats.InvalidParams, 0},
+		{`"error":{"code":-32602,"message":"file not found: x"}`, stats.NotFound, 0},
+		{`"error":{"code":-32000,"message":"file not found: x"}`, stats.RPCError, 0},
+		{`"error":{"code":-32002,"message":"gone"}`, stats.NotFound, 0},
+		{`"result":{"isError":true,"structuredContent":{"code":"invalid_path"}}`, stats.InvalidParams, 0},
+		{`"result":{"isError":true,"content":[{"type":"text","text":"not_found: no such file"}]}`, stats.NotFound, 0},
+		{`"result":{"content":[]}`, stats.Protocol, 0},
 	} {
 		a, err := toolScript(tc.answer).ReadDocument(context.Background(), "file:///x", ReadSpec{Chunk: 2})
-		if err != nil || a.Kind != tc.kind || !a.Answered || len(a.Parts) != 1 || (tc.kind != OK) != (a.Detail != "") {
+		if err != nil || a.Outcome != tc.kind || !a.Answered || len(a.Parts) != 1 || (tc.kind != stats.OK) != (a.Detail != "") {
 			t.Errorf("%s: %+v, %v; want kind %v", tc.answer, a, err, tc.kind)
 		}
 	}
@@ -170,40 +172,76 @@ func TestErrorKind(t *testing.T) {
 		code int
 		msg  string
 		ctx  errorContext
-		want Kind
+		want stats.Outcome
 	}{
-		{-32002, "", legacyRead, NotFound},
-		{-32002, "", toolCall, NotFound},
-		{-32602, "Invalid params", legacyRead, InvalidParams},
-		{-32602, "Invalid params", modernRead, NotFound}, // 2026-07-28 retired -32002
-		{-32602, "Invalid params", toolCall, InvalidParams},
-		{-32602, "Resource not found: docs://x", legacyRead, NotFound},
-		{-32602, "Resource not found: docs://x", toolCall, NotFound},
-		{-32603, "not found", legacyRead, Internal},
-		{-32603, "boom", toolCall, Internal},
-		{-32000, "no such file", legacyRead, NotFound},
-		{-32000, "no such file", toolCall, RPCError},
-		{-32000, "custom", modernRead, RPCError},
+		{-32002, "", legacyRead, stats.NotFound},
+		{-32002, "", toolCall, stats.NotFound},
+		{-32602, "Invalid params", legacyRead, stats.InvalidParams},
+		{-32602, "Invalid params", modernRead, stats.NotFound}, // 2026-07-28 retired -32002
+		{-32602, "Invalid params", toolCall, stats.InvalidParams},
+		{-32602, "Resource not found: docs://x", legacyRead, stats.NotFound},
+		{-32602, "Resource not found: docs://x", toolCall, stats.NotFound},
+		{-32603, "not found", legacyRead, stats.Internal},
+		{-32603, "boom", toolCall, stats.Internal},
+		{-32000, "no such file", legacyRead, stats.NotFound},
+		{-32000, "no such file", toolCall, stats.RPCError},
+		{-32000, "custom", modernRead, stats.RPCError},
 	} {
-		if got := errorKind(c.code, c.msg, c.ctx); got != c.want {
-			t.Errorf("errorKind(%d, %q, %d) = %v, want %v", c.code, c.msg, c.ctx, got, c.want)
+		if got := errorOutcome(c.code, c.msg, c.ctx); got != c.want {
+			t.Errorf("errorOutcome(%d, %q, %d) = %v, want %v", c.code, c.msg, c.ctx, got, c.want)
+		}
+		if got := decided(ending{rpc: true, code: c.code, message: c.msg, answered: c.ctx}); got != c.want {
+			t.Errorf("decide(JSON-RPC %d, %q, %d) = %v, want %v", c.code, c.msg, c.ctx, got, c.want)
 		}
 	}
 }
 
 // TestStatusAndToolCodeKinds: an HTTP status and a read tool's isError
-// code map to the kinds of the same meaning.
+// code map to the outcomes of the same meaning (decide).
 func TestStatusAndToolCodeKinds(t *testing.T) {
-	for status, want := range map[int]Kind{404: NotFound, 400: InvalidParams, 416: InvalidParams, 500: Internal, 503: Internal, 403: Unusable, 302: Unusable} {
-		if got := statusKind(status); got != want {
-			t.Errorf("statusKind(%d) = %v, want %v", status, got, want)
+	for status, want := range map[int]stats.Outcome{404: stats.NotFound, 400: stats.InvalidParams, 416: stats.InvalidParams, 500: stats.Internal, 503: stats.Internal, 403: stats.Protocol, 302: stats.Protocol} {
+		if got := decided(ending{status: status}); got != want {
+			t.Errorf("decide(HTTP %d) = %v, want %v", status, got, want)
 		}
 	}
-	for code, want := range map[string]Kind{"not_found": NotFound, "invalid_path": InvalidParams, "internal": Internal, "": RPCError, "busy": RPCError} {
-		if got := toolCodeKind(code); got != want {
-			t.Errorf("toolCodeKind(%q) = %v, want %v", code, got, want)
+	for code, want := range map[string]stats.Outcome{"not_found": stats.NotFound, "invalid_path": stats.InvalidParams, "internal": stats.Internal, "": stats.RPCError, "busy": stats.RPCError} {
+		if got := decided(ending{tool: true, toolCode: code}); got != want {
+			t.Errorf("decide(isError %q) = %v, want %v", code, got, want)
 		}
 	}
+}
+
+// TestDecideFailures: an exchange that got no answer is unauthorized when
+// its token was refused (decided first), protocol when what came broke
+// the transport's rules, else transport; a usable answer is ok and an
+// unusable one protocol, whatever else it said.
+func TestDecideFailures(t *testing.T) {
+	for _, c := range []struct {
+		why  string
+		e    ending
+		want stats.Outcome
+	}{
+		{"refused token", ending{failed: fmt.Errorf("read: %w (%w)", ErrUnauthorized, ErrProtocol)}, stats.Unauthorized},
+		{"broken framing", ending{failed: fmt.Errorf("read: %w", ErrProtocol)}, stats.Protocol},
+		{"dead connection", ending{failed: fmt.Errorf("read: %w", ErrTransport)}, stats.Transport},
+		{"any other failure", ending{failed: errors.New("boom")}, stats.Transport},
+		{"unusable", unusableAnswer("empty contents"), stats.Protocol},
+		{"input required", ending{input: true}, stats.InputRequired},
+		{"usable", ending{}, stats.OK},
+	} {
+		var a Answer
+		a.decide(c.e)
+		if a.Outcome != c.want || (c.e.failed != nil && a.Detail != c.e.failed.Error()) {
+			t.Errorf("%s: %v %q, want %v", c.why, a.Outcome, a.Detail, c.want)
+		}
+	}
+}
+
+// decided is the outcome decide gives an answer ending as e.
+func decided(e ending) stats.Outcome {
+	var a Answer
+	a.decide(e)
+	return a.Outcome
 }
 
 // TestHandshakeLearnsSimURIs: whether a server serves any sim: URI is

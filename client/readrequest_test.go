@@ -98,7 +98,7 @@ func TestReadRequestOnTheWire(t *testing.T) {
 			tr.sessionID = c.sid
 			s := &Session{t: tr, modern: c.modern, version: c.version, client: Implementation{Name: "rb", Version: "1"}}
 			defer s.Close()
-			a, err := s.Read(context.Background(), uri)
+			a, err := s.testRead(context.Background(), uri)
 			if err != nil {
 				t.Fatal(err)
 			}

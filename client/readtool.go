@@ -40,16 +40,23 @@ type ToolPart struct {
 	Code, Message string
 }
 
-// Kind is what the part is: OK (bytes), or the kind of its failure, by
-// the one rule for codes (errorKind, toolCodeKind).
-func (p *ToolPart) Kind() Kind {
+// failed reports whether the part is a failure rather than bytes.
+func (p *ToolPart) failed() bool { return p.RPCError != nil || p.IsError }
+
+// ending is how a failed part ended a read in parts at offset off, for
+// decide (a part that did not fail ends nothing: the zero ending).
+func (p *ToolPart) ending(off int64) ending {
+	var e ending
 	switch {
 	case p.RPCError != nil:
-		return errorKind(p.RPCError.Code, p.RPCError.Message, toolCall)
+		e.rpc, e.code, e.message, e.answered = true, p.RPCError.Code, p.RPCError.Message, toolCall
 	case p.IsError:
-		return toolCodeKind(p.Code)
+		e.tool, e.toolCode, e.reason = true, p.Code, p.Message
+	default:
+		return e
 	}
-	return OK
+	e.detail = fmt.Sprintf("read tool at offset %d: %s", off, p.describe())
+	return e
 }
 
 // describe says in a few words how a failed part failed, for a log line.
@@ -92,46 +99,41 @@ var errNotToolAnswer = errors.New("not a read-tool answer")
 // eof.
 func (s *Session) readInParts(ctx context.Context, uri string, spec ReadSpec) (*Answer, error) {
 	sink, maxBytes := sinkOf(spec)
-	a := &Answer{Kind: OK}
+	a := new(Answer)
 	for off, n := int64(0), 0; ; n++ {
 		if err := ctx.Err(); err != nil {
 			return a, err // ended before this part was sent: never send it
 		}
 		if n == maxParts || off > maxBytes {
-			a.fail(Unusable, "no eof after %d parts and %d bytes", n, off)
-			return partsDone(ctx, a, nil)
+			return partsDone(ctx, a, unusablePart(fmt.Sprintf("no eof after %d parts and %d bytes", n, off)))
 		}
 		o, length := off, spec.Chunk
 		p, msg, err := s.ReadTool(ctx, uri, &o, &length)
 		if msg == nil { // no answer: the request or the transport failed
-			return partsDone(ctx, a, err)
+			return partsDone(ctx, a, ending{failed: err})
 		}
 		a.part(msg.Sent, msg.FirstByte, msg.Done, msg.WireBytes, int64(len(p.Data)))
 		a.FreshToken = a.FreshToken || msg.FreshToken // any part on a fresh token
 		a.Base64Bytes += p.Base64Bytes
 		a.Base64Padding += p.Base64Padding
 		if err != nil {
-			a.fail(Unusable, "read tool at offset %d: %s", off, strings.TrimPrefix(err.Error(), errNotToolAnswer.Error()+": "))
-			return partsDone(ctx, a, nil)
+			return partsDone(ctx, a, unusablePart(fmt.Sprintf("read tool at offset %d: %s", off, strings.TrimPrefix(err.Error(), errNotToolAnswer.Error()+": "))))
 		}
-		if k := p.Kind(); k != OK {
-			a.fail(k, "read tool at offset %d: %s", off, p.describe())
-			return partsDone(ctx, a, nil)
+		if p.failed() {
+			return partsDone(ctx, a, p.ending(off))
 		}
 		if a.FirstUsable.IsZero() {
 			a.FirstUsable = a.Done
 		}
 		if _, err := sink.Write(p.Data); err != nil {
-			a.fail(Unusable, "%v", err)
-			return partsDone(ctx, a, nil)
+			return partsDone(ctx, a, unusablePart(err.Error()))
 		}
 		off += int64(len(p.Data))
 		if p.EOF {
-			return partsDone(ctx, a, nil)
+			return partsDone(ctx, a, ending{})
 		}
 		if len(p.Data) == 0 {
-			a.fail(Unusable, "read tool at offset %d: empty bytes without eof: the file never ends", off)
-			return partsDone(ctx, a, nil)
+			return partsDone(ctx, a, unusablePart(fmt.Sprintf("read tool at offset %d: empty bytes without eof: the file never ends", off)))
 		}
 	}
 }

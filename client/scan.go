@@ -149,7 +149,7 @@ type contentsState struct {
 	entries int
 	usable  bool
 	detail  string
-	v       Verdict // sizes and shape findings of the entries
+	found   entriesFound // sizes and shape findings of the entries
 	// the uri of each object entry, counted, when the request's uri is
 	// not known yet (an id after the payload on a shared stream); past
 	// maxURIs distinct ones, the rest count as rewritten

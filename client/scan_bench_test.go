@@ -3,6 +3,8 @@ package client
 import (
 	"encoding/base64"
 	"testing"
+
+	"github.com/readbench/readbench/stats"
 )
 
 // feedChunks feeds body to s in chunks of the size a transport reads.
@@ -45,7 +47,7 @@ func BenchmarkScan(b *testing.B) {
 			for b.Loop() {
 				s.reset(true, "x", false)
 				feedChunks(&s, body, readBufSize)
-				if v := s.verdict("x", false); v.Kind != OK || v.DiskBytes != int64(c.disk) {
+				if v := s.scanned("x", false); v.Outcome != stats.OK || v.DiskBytes != int64(c.disk) {
 					b.Fatal(v)
 				}
 			}
@@ -56,7 +58,7 @@ func BenchmarkScan(b *testing.B) {
 			for b.Loop() {
 				s.reset(true, "x", true)
 				feedChunks(&s, body, readBufSize)
-				if v := s.verdict("x", false); v.Kind != OK || v.Digest == "" {
+				if v := s.scanned("x", false); v.Outcome != stats.OK || v.Digest == "" {
 					b.Fatal(v)
 				}
 			}
@@ -64,7 +66,7 @@ func BenchmarkScan(b *testing.B) {
 		b.Run(c.name+"/buffered", func(b *testing.B) {
 			setup(b)
 			for b.Loop() {
-				if v := classifyRef(body, "x", false); v.Kind != OK || v.DiskBytes != int64(c.disk) {
+				if v := classifyRef(body, "x", false); v.Outcome != stats.OK || v.DiskBytes != int64(c.disk) {
 					b.Fatal(v)
 				}
 			}

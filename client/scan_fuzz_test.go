@@ -7,16 +7,18 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 )
 
 // scanChunked classifies body through the streaming scanner fed in the
 // chunks cuts says (each byte of cuts is the length of the next chunk,
 // 0 meaning 1; the rest goes in one), with the uri known from the start
 // or only at the end (an id after the payload on a shared stream).
-func scanChunked(body, cuts []byte, uri string, uriLate, modern, digest bool) Verdict {
+func scanChunked(body, cuts []byte, uri string, uriLate, modern, digest bool) Answer {
 	var s answerScanner
 	if uriLate {
 		s.reset(false, "", digest)
@@ -32,7 +34,7 @@ func scanChunked(body, cuts []byte, uri string, uriLate, modern, digest bool) Ve
 		body = body[n:]
 	}
 	s.feed(body)
-	return s.verdict(uri, modern)
+	return s.scanned(uri, modern)
 }
 
 // scanSyntaxOK reports whether the scanner, fed body in the chunks cuts
@@ -78,11 +80,11 @@ func isObjectNested(b []byte, depth int) bool {
 	return true
 }
 
-// sameVerdict compares everything but Detail (whose wording of a syntax
-// error may differ) and Digest.
-func sameVerdict(a, b Verdict) bool {
-	a.Detail, b.Detail, a.Digest, b.Digest = "", "", "", ""
-	return a == b
+// sameVerdict compares everything but Detail and Reason (whose wording of
+// a syntax error may differ) and Digest.
+func sameVerdict(a, b Answer) bool {
+	a.Detail, b.Detail, a.Reason, b.Reason, a.Digest, b.Digest = "", "", "", "", "", ""
+	return reflect.DeepEqual(a, b)
 }
 
 // refDigest is the digest of a usable answer by encoding/json and
@@ -189,16 +191,16 @@ func FuzzScanMatchesReference(f *testing.F) {
 		if sound && !valid || !sound && valid && isObjectNested(body, maxScanDepth) {
 			t.Fatalf("the scanner finds the syntax sound: %v, json.Valid: %v\n   %+v\n   body %q cuts %v", sound, valid, got, body, cuts)
 		}
-		if !valid && got.Kind != Unusable {
-			t.Fatalf("%v on bytes json.Valid rejects: %q", got.Kind, body)
+		if !valid && got.Outcome != stats.Protocol {
+			t.Fatalf("%v on bytes json.Valid rejects: %q", got.Outcome, body)
 		}
-		if got.Kind == OK && digest && plainForDigest(body) {
+		if got.Outcome == stats.OK && digest && plainForDigest(body) {
 			if d := refDigest(body); d != got.Digest {
 				t.Fatalf("digest %s, reference %s\n   body %q", got.Digest, d, body)
 			}
 		}
-		if (got.Kind != OK || !digest) && got.Digest != "" {
-			t.Fatalf("digest %q on a %v answer (asked: %v)", got.Digest, got.Kind, digest)
+		if (got.Outcome != stats.OK || !digest) && got.Digest != "" {
+			t.Fatalf("digest %q on a %v answer (asked: %v)", got.Digest, got.Outcome, digest)
 		}
 	})
 }
@@ -257,7 +259,7 @@ func TestScanEveryCut(t *testing.T) {
 		if got := scanChunked(body, ones, "u", false, false, true); !sameVerdict(got, want) {
 			t.Fatalf("a byte at a time: %+v\nwant %+v\nbody %q", got, want, body)
 		}
-		if want.Kind == OK && plainForDigest(body) {
+		if want.Outcome == stats.OK && plainForDigest(body) {
 			whole := scanChunked(body, nil, "u", false, false, true)
 			if d := refDigest(body); whole.Digest != d || scanChunked(body, ones, "u", true, false, true).Digest != d {
 				t.Fatalf("digest %s, want %s; body %q", whole.Digest, d, body)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"testing"
+
+	"github.com/readbench/readbench/stats"
 )
 
 // servedTextURI is the document of the 1 KiB closed-loop comparison
@@ -27,7 +29,7 @@ func servedTextAnswer(tb testing.TB) []byte {
 func TestServedTextAnswer(t *testing.T) {
 	body := servedTextAnswer(t)
 	want := classifyRef(body, servedTextURI, true)
-	if want.Kind != OK || want.DiskBytes != 1<<10 {
+	if want.Outcome != stats.OK || want.DiskBytes != 1<<10 {
 		t.Fatalf("reference verdict %+v", want)
 	}
 	for cut := range 256 {
@@ -53,7 +55,7 @@ func BenchmarkScanServed(b *testing.B) {
 		for b.Loop() {
 			s.reset(true, servedTextURI, false)
 			s.feed(body)
-			if v := s.verdict(servedTextURI, true); v.Kind != OK || v.DiskBytes != 1<<10 {
+			if v := s.scanned(servedTextURI, true); v.Outcome != stats.OK || v.DiskBytes != 1<<10 {
 				b.Fatal(v)
 			}
 		}
@@ -67,7 +69,7 @@ func BenchmarkScanServed(b *testing.B) {
 		for b.Loop() {
 			r.Reset(body)
 			a, err := readJSONRead(&r, 1, answerLimit(0), spec, rb)
-			if err != nil || a.Verdict.Kind != OK || a.Verdict.DiskBytes != 1<<10 {
+			if err != nil || a.read.Outcome != stats.OK || a.read.DiskBytes != 1<<10 {
 				b.Fatal(a, err)
 			}
 		}

@@ -258,7 +258,7 @@ func (d *digester) restore() {
 	}
 }
 
-// sum is the digest as Verdict.Digest says it.
+// sum is the digest as Answer.Digest says it.
 func (d *digester) sum() string {
 	if !d.on || d.lost {
 		return ""

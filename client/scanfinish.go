@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 )
 
 // What the streaming scanner concludes: the small members it kept, each
@@ -108,17 +109,25 @@ func plainString(b []byte) bool {
 	return end == len(b) && !high
 }
 
+// entriesFound is what the entries of an answer came to as each closed:
+// their decoded sizes, the first one's mimeType, the shape findings.
+type entriesFound struct {
+	stats.ByteCounts // DiskBytes, Base64Bytes, Base64Padding (WireBytes is the transport's)
+	mime             string
+	shape            stats.Shape
+}
+
 // endEntry checks the entry that just closed, as checkEntry did.
 func (s *answerScanner) endEntry() {
 	c, e := &s.cont, &s.entry
-	v := &c.v
+	v := &c.found
 	if c.entries == 1 {
-		v.MIME = strings.TrimSpace(e.mime)
+		v.mime = strings.TrimSpace(e.mime)
 	}
 	switch {
 	case c.uriKnown:
 		if e.uri != c.uri {
-			v.Shape.URIRewritten++
+			v.shape.URIRewritten++
 		}
 	case c.uris == nil || len(c.uris) < maxURIs || c.uris[e.uri] > 0:
 		if c.uris == nil {
@@ -127,7 +136,7 @@ func (s *answerScanner) endEntry() {
 		c.uris[e.uri]++
 	}
 	if e.mime == "" {
-		v.Shape.MIMEMissing++
+		v.shape.MIMEMissing++
 	}
 	fail := func(why string) {
 		c.usable = false
@@ -135,10 +144,10 @@ func (s *answerScanner) endEntry() {
 	}
 	switch {
 	case e.text == payloadNone && e.blob == payloadNone:
-		v.Shape.Neither++
+		v.shape.Neither++
 		fail("entry has neither text nor blob")
 	case e.text != payloadNone && e.blob != payloadNone:
-		v.Shape.Both++
+		v.shape.Both++
 		fail("entry has both text and blob")
 	case e.text != payloadNone:
 		if e.text != payloadString {
@@ -147,17 +156,17 @@ func (s *answerScanner) endEntry() {
 		}
 		v.DiskBytes += e.textN
 		if e.mime != "" && !s.textAgrees(e) {
-			v.Shape.MIMEMismatch++
+			v.shape.MIMEMismatch++
 		}
 	case e.blob != payloadString || !e.blobOK:
-		v.Shape.BadBase64++
+		v.shape.BadBase64++
 		fail("blob is not valid padded base64")
 	default:
 		v.DiskBytes += e.blobN
 		v.Base64Bytes += e.blobRaw
-		v.Padding += e.blobP
+		v.Base64Padding += e.blobP
 		if e.mime != "" && !mimeAgrees(e.mime, e.head[:e.headLen]) {
-			v.Shape.MIMEMismatch++
+			v.shape.MIMEMismatch++
 		}
 	}
 }
@@ -172,56 +181,62 @@ func (s *answerScanner) textAgrees(e *entryState) bool {
 	return textAgrees(e.mime, s.text.keep)
 }
 
-// verdict is the answer's verdict once every byte was fed. uri and modern
-// are the request's; digest is Verdict.Digest's hash when one was asked.
-func (s *answerScanner) verdict(uri string, modern bool) Verdict {
+// answer fills a, which is zero, with what the answer is once every byte
+// was fed: its sizes, shape findings, cache hints and digest, and its
+// outcome, decided from how it ended (decide). uri and modern are the
+// request's.
+func (s *answerScanner) answer(a *Answer, uri string, modern bool) {
+	a.decide(s.ending(a, uri, modern))
+}
+
+// ending fills a with what the answer said of itself and returns how it
+// ended, in the order and with the rules of the buffered walk it
+// replaces.
+func (s *answerScanner) ending(a *Answer, uri string, modern bool) ending {
 	s.finishSyntax()
-	var v Verdict
 	switch {
 	case s.state == sBroken:
-		return protocolVerdict(v, s.detail)
+		return unusableAnswer(s.detail)
 	case s.invalid != "":
-		return protocolVerdict(v, s.invalid)
+		return unusableAnswer(s.invalid)
 	case s.msg.hasError && s.msg.errOver:
-		return protocolVerdict(v, "error object over the size readbench keeps of one")
+		return unusableAnswer("error object over the size readbench keeps of one")
 	case s.msg.hasError:
-		return errorVerdict(v, s.msg.errRaw, modern)
+		return rpcEnding(s.msg.errRaw, modern)
 	case !s.msg.hasResult:
-		return protocolVerdict(v, "answer has neither result nor error")
+		return unusableAnswer("answer has neither result nor error")
 	case s.res.notObject:
-		return protocolVerdict(v, "result is not an object")
+		return unusableAnswer("result is not an object")
 	}
-	v.HasTTL, v.TTLMs, v.CacheScope = s.res.hasTTL, s.res.ttlMs, s.res.cacheScope
+	a.HasTTL, a.TTLMs, a.CacheScope = s.res.hasTTL, s.res.ttlMs, s.res.cacheScope
 	if s.res.resultType == protocol.ResultInputRequired {
-		v.Kind = InputRequired
-		return v
+		return ending{input: true}
 	}
 	c := &s.cont
 	switch c.kind {
 	case contentsAbsent, contentsNull:
-		return protocolVerdict(v, "result has no contents array")
+		return unusableAnswer("result has no contents array")
 	case contentsNotArray:
-		return protocolVerdict(v, "contents is not an array")
+		return unusableAnswer("contents is not an array")
 	}
-	v.DiskBytes, v.Base64Bytes, v.Padding, v.MIME, v.Shape = c.v.DiskBytes, c.v.Base64Bytes, c.v.Padding, c.v.MIME, c.v.Shape
-	v.Entries = c.entries
+	a.DiskBytes, a.Base64Bytes, a.Base64Padding = c.found.DiskBytes, c.found.Base64Bytes, c.found.Base64Padding
+	a.MIME, a.Shape, a.Entries = c.found.mime, c.found.shape, c.entries
 	if !c.uriKnown {
-		v.Shape.URIRewritten = int64(c.objects - c.uris[uri])
+		a.Shape.URIRewritten = int64(c.objects - c.uris[uri])
 	}
 	switch {
-	case v.Entries == 0:
-		v.Shape.EmptyContents++
-		return protocolVerdict(v, "empty contents")
+	case a.Entries == 0:
+		a.Shape.EmptyContents++
+		return unusableAnswer("empty contents")
 	case !c.usable:
-		return protocolVerdict(v, c.detail)
+		return unusableAnswer(c.detail)
 	}
-	if v.Entries > 1 {
-		v.Shape.MultiEntry++
-		v.Shape.URIRewritten = 0
+	if a.Entries > 1 {
+		a.Shape.MultiEntry++
+		a.Shape.URIRewritten = 0
 	}
-	v.Kind = OK
-	v.Digest = s.dig.sum()
-	return v
+	a.Digest = s.dig.sum()
+	return ending{}
 }
 
 // isJSONType reports whether a declared type is JSON (application/json or

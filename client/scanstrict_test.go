@@ -11,6 +11,7 @@ import (
 
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 )
 
 // okAnswer wraps a fragment into an answer that is usable when the
@@ -57,8 +58,8 @@ func TestScanRejectsInvalidJSON(t *testing.T) {
 		}
 		for _, cuts := range [][]byte{nil, bytes.Repeat([]byte{1}, len(body)), {5, 3, 17}} {
 			v := scanChunked(body, cuts, "u", false, false, true)
-			if v.Kind != Unusable || !strings.Contains(v.Detail, c.reason) || !strings.Contains(v.Detail, "not valid JSON") {
-				t.Errorf("%s (cuts %d): %v %q, want protocol with %q", c.why, len(cuts), v.Kind, v.Detail, c.reason)
+			if v.Outcome != stats.Protocol || !strings.Contains(v.Detail, c.reason) || !strings.Contains(v.Detail, "not valid JSON") {
+				t.Errorf("%s (cuts %d): %v %q, want protocol with %q", c.why, len(cuts), v.Outcome, v.Detail, c.reason)
 			}
 		}
 	}
@@ -77,8 +78,8 @@ func TestScanInvalidKeepsID(t *testing.T) {
 	if !s.isResponse() {
 		t.Error("not taken for a response: an SSE read would wait for another event")
 	}
-	if v := s.verdict("u", false); v.Kind != Unusable || !strings.Contains(v.Detail, "leading zero") {
-		t.Errorf("%v %q", v.Kind, v.Detail)
+	if v := s.scanned("u", false); v.Outcome != stats.Protocol || !strings.Contains(v.Detail, "leading zero") {
+		t.Errorf("%v %q", v.Outcome, v.Detail)
 	}
 }
 
@@ -101,8 +102,8 @@ func TestScanAcceptsValidJSON(t *testing.T) {
 			t.Fatalf("%s: the case is not valid JSON", c.why)
 		}
 		for _, cuts := range [][]byte{nil, bytes.Repeat([]byte{1}, len(body))} {
-			if v := scanChunked(body, cuts, "u", false, false, true); v.Kind != OK {
-				t.Errorf("%s (cuts %d): %v %q, want ok", c.why, len(cuts), v.Kind, v.Detail)
+			if v := scanChunked(body, cuts, "u", false, false, true); v.Outcome != stats.OK {
+				t.Errorf("%s (cuts %d): %v %q, want ok", c.why, len(cuts), v.Outcome, v.Detail)
 			}
 		}
 	}
@@ -130,10 +131,10 @@ func TestStreamedReadsInvalidJSON(t *testing.T) {
 			switch {
 			case err != nil:
 				t.Errorf("%s: %v", r.uri, err)
-			case r.reason == "" && a.Verdict.Kind != OK:
-				t.Errorf("%s: %v %q, want ok", r.uri, a.Verdict.Kind, a.Verdict.Detail)
-			case r.reason != "" && (a.Verdict.Kind != Unusable || !strings.Contains(a.Verdict.Detail, r.reason)):
-				t.Errorf("%s: %v %q, want protocol: %s", r.uri, a.Verdict.Kind, a.Verdict.Detail, r.reason)
+			case r.reason == "" && a.read.Outcome != stats.OK:
+				t.Errorf("%s: %v %q, want ok", r.uri, a.read.Outcome, a.read.Detail)
+			case r.reason != "" && (a.read.Outcome != stats.Protocol || !strings.Contains(a.read.Detail, r.reason)):
+				t.Errorf("%s: %v %q, want protocol: %s", r.uri, a.read.Outcome, a.read.Detail, r.reason)
 			}
 		}
 	}

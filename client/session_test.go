@@ -210,7 +210,7 @@ func TestSessionDoesNotRenewWithoutSessionIDs(t *testing.T) {
 		return "", &sessionExpiredError{sessionID: "x", method: method, status: 404}
 	}}
 	s := &Session{t: st}
-	_, err := s.Read(context.Background(), "docs://a")
+	_, err := s.testRead(context.Background(), "docs://a")
 	var exp *sessionExpiredError
 	if !errors.As(err, &exp) || !errors.Is(err, ErrTransport) || calls != 1 {
 		t.Errorf("err = %v after %d calls", err, calls)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 )
 
 // Reads classified as they stream in, on every transport, against the
@@ -126,13 +127,13 @@ var genURIs = []string{
 func checkGen(t *testing.T, what string, id int64, uri string, a *Response, digest bool) {
 	t.Helper()
 	want := classifyRef(genAnswer(id, uri), uri, false)
-	if !sameVerdict(a.Verdict, want) || a.Verdict.Kind != OK {
-		t.Errorf("%s %s: streamed %+v\n  buffered %+v", what, uri, a.Verdict, want)
+	if !sameVerdict(*a.read, want) || a.read.Outcome != stats.OK {
+		t.Errorf("%s %s: streamed %+v\n  buffered %+v", what, uri, *a.read, want)
 	}
-	if d := genDigest(uri); digest && a.Verdict.Digest != d {
-		t.Errorf("%s %s: digest %q, want %q", what, uri, a.Verdict.Digest, d)
+	if d := genDigest(uri); digest && a.read.Digest != d {
+		t.Errorf("%s %s: digest %q, want %q", what, uri, a.read.Digest, d)
 	}
-	if !digest && a.Verdict.Digest != "" {
+	if !digest && a.read.Digest != "" {
 		t.Errorf("%s %s: a digest nobody asked for", what, uri)
 	}
 	if a.Body != nil {
@@ -281,7 +282,7 @@ func TestStreamedReadOverLimit(t *testing.T) {
 	defer cancel()
 	next := func(what string, a *Response, err error) {
 		t.Helper()
-		if err != nil || a.Verdict.Kind != Unusable || !a.classified { // the big peers' results have no contents
+		if err != nil || a.read.Outcome != stats.Protocol || a.read == nil { // the big peers' results have no contents
 			t.Errorf("%s: the read after it: %+v %v", what, a, err)
 		}
 	}

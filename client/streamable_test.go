@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 )
 
 // Streamable HTTP in full: session renewal, answers in every shape the
@@ -49,12 +50,12 @@ func count(counts *sync.Map, method string) int64 {
 
 func mustRead(t *testing.T, s *Session, uri string) {
 	t.Helper()
-	a, err := s.Read(context.Background(), uri)
+	a, err := s.testRead(context.Background(), uri)
 	if err != nil {
 		t.Fatalf("read %s: %v", uri, err)
 	}
-	if v := a.Verdict; v.Kind != OK {
-		t.Fatalf("read %s: %v (%s): %s", uri, v.Kind, v.Detail, excerpt(a.Body))
+	if v := *a.read; v.Outcome != stats.OK {
+		t.Fatalf("read %s: %v (%s): %s", uri, v.Outcome, v.Detail, excerpt(a.Body))
 	}
 }
 
@@ -160,8 +161,8 @@ func TestRenewOn400SayingSessionUnknown(t *testing.T) {
 		t.Errorf("%d renewals, session %q; want 1 and s2", s.renewals.Load(), tr.liveSessionID())
 	}
 	// A 400 that is about something else is an answer, not an expiry.
-	a, err := s.Read(context.Background(), "docs://bad")
-	if err != nil || a.Status != http.StatusBadRequest || a.Verdict.Code != protocol.CodeInvalidParams {
+	a, err := s.testRead(context.Background(), "docs://bad")
+	if err != nil || a.Status != http.StatusBadRequest || a.read.Code != protocol.CodeInvalidParams {
 		t.Errorf("400 with a JSON-RPC error: %v, %v", a, err)
 	}
 	_ = s.Close()
@@ -190,7 +191,7 @@ func TestRenewRetriesOnlyOnce(t *testing.T) {
 	f.amnesia = true
 	f.mu.Unlock()
 	// Renewal works, yet the server forgets every session at once.
-	_, err := s.Read(context.Background(), "docs://a")
+	_, err := s.testRead(context.Background(), "docs://a")
 	if !errors.Is(err, ErrTransport) || !strings.Contains(err.Error(), "no longer knows the session") || strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("err = %v, want a transport failure about the session and no header value", err)
 	}
@@ -248,12 +249,12 @@ func TestNonASCIIURIAgainstSDKStateless(t *testing.T) {
 	if err := s2.handshake(context.Background(), "auto"); err != nil {
 		t.Fatal(err)
 	}
-	a, err := s2.Read(context.Background(), nonASCIIURI)
+	a, err := s2.testRead(context.Background(), nonASCIIURI)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := a.Verdict; v.Code != protocol.CodeHeaderMismatch || a.Status != http.StatusBadRequest {
-		t.Errorf("go-sdk v1.8.0 without the decoding intermediary: %v %s; if the SDK now decodes Mcp-Name (go-sdk PR #1242), this read is ok: update the test", v.Kind, excerpt(a.Body))
+	if v := *a.read; v.Code != protocol.CodeHeaderMismatch || a.Status != http.StatusBadRequest {
+		t.Errorf("go-sdk v1.8.0 without the decoding intermediary: %v %s; if the SDK now decodes Mcp-Name (go-sdk PR #1242), this read is ok: update the test", v.Outcome, excerpt(a.Body))
 	}
 }
 

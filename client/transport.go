@@ -51,14 +51,14 @@ func (r Request) tellAccepted() {
 }
 
 // Response is the JSON-RPC response message to one request, with its
-// timing: what a transport delivers. Body is the message exactly as
-// received; classify it with Classify. A response to Session.Read carries
-// its Verdict. A read of a document ends in an Answer (reader.go), which
-// is built from one or more responses.
+// timing: what a transport delivers (Session.Do, the read tool's parts).
+// Body is the message exactly as received. A read of a document ends in
+// an Answer (ReadDocument), which is built from one or more responses;
+// a resources/read's own response carries no body but that Answer's
+// classification, made as it streamed in.
 type Response struct {
 	Body      []byte
-	Verdict   Verdict // what a resources/read answer is (Session.Read only)
-	WireBytes int64   // bytes received for it, framing included
+	WireBytes int64 // bytes received for it, framing included
 	Sent      time.Time
 	FirstByte time.Time // zero when the transport cannot tell
 	Done      time.Time
@@ -68,7 +68,11 @@ type Response struct {
 	// token (Dial.Auth): the server met that token for the first time.
 	FreshToken bool
 
-	classified bool // Verdict is set: the transport classified the answer
+	// read is what a resources/read's answer is, classified by the
+	// transport as it streamed in (scannedAnswer); nil when the transport
+	// had the answer whole (Session.read classifies it then) and for any
+	// other request.
+	read *Answer
 
 	// err, when set, is what a shared stream found instead of an answer
 	// (one over the size limit): the transport returns it to the caller

@@ -133,12 +133,15 @@ func (c *checker) planCancel(ctx context.Context) (cancelPlan, string) {
 func (c *checker) timeUncancelled(ctx context.Context, uri string) (time.Duration, error) {
 	rctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
 	defer cancel()
-	a, err := c.s.Read(rctx, uri)
-	if err != nil {
+	a, err := c.s.ReadDocument(rctx, uri, client.ReadSpec{})
+	switch {
+	case err != nil:
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			return 0, fmt.Errorf("no answer within the --timeout of %s (a longer --timeout lets the check time it)", c.o.Timeout)
 		}
 		return 0, err
+	case !a.Answered: // no answer: the exchange failed, in its own words
+		return 0, errors.New(a.Detail)
 	}
 	at, _ := c.answerStart(a.FirstByte, a.Done)
 	return at.Sub(a.Sent), nil
@@ -153,10 +156,10 @@ func (c *checker) roundTrip(ctx context.Context) time.Duration {
 	for range rttProbes {
 		rctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
 		start := time.Now()
-		_, err := c.s.Read(rctx, uri)
+		a, err := c.s.ReadDocument(rctx, uri, client.ReadSpec{})
 		d := time.Since(start)
 		cancel()
-		if err != nil {
+		if err != nil || !a.Answered {
 			break
 		}
 		worst = max(worst, d)

@@ -12,6 +12,7 @@ import (
 	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -290,10 +291,14 @@ func (c *checker) list(ctx context.Context) (pages int, err error) {
 // is a failed row naming the URI.
 func (c *checker) sampleRead(ctx context.Context, uri string) {
 	rctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
-	a, err := c.s.Read(rctx, uri)
+	a, err := c.s.ReadDocument(rctx, uri, client.ReadSpec{})
 	cancel()
-	if err != nil {
+	switch {
+	case err != nil:
 		c.rep.add("read", Fail, uri, err.Error())
+		return
+	case !a.Answered: // no answer: the exchange failed, in its own words
+		c.rep.add("read", Fail, uri, a.Detail)
 		return
 	}
 	latency := a.Done.Sub(a.Sent)
@@ -301,35 +306,34 @@ func (c *checker) sampleRead(ctx context.Context, uri string) {
 	if at, known := c.answerStart(a.FirstByte, a.Done); known {
 		firstByte = at.Sub(a.Sent)
 	}
-	v := a.Verdict
-	switch v.Kind {
-	case client.OK:
-	case client.Unusable:
-		c.rep.add("read", Fail, uri, "unusable answer: "+v.Detail)
+	switch a.Outcome {
+	case stats.OK:
+	case stats.Protocol:
+		c.rep.add("read", Fail, uri, "unusable answer: "+a.Reason)
 		return
-	case client.InputRequired:
+	case stats.InputRequired:
 		c.rep.add("read", Skip, uri, "answered input_required: it wants input readbench cannot give")
 		return
 	default:
-		c.rep.add("read", Fail, uri, "a listed resource answered "+describeError(a.Body))
+		c.rep.add("read", Fail, uri, "a listed resource answered "+describeAnswer(a))
 		return
 	}
 	var findings []string
-	if v.Shape.URIRewritten > 0 {
+	if a.Shape.URIRewritten > 0 {
 		findings = append(findings, "uri not echoed: the entry names another uri")
 	}
-	if v.Shape.MIMEMissing > 0 {
-		findings = append(findings, fmt.Sprintf("%d of %d entries without mimeType", v.Shape.MIMEMissing, v.Entries))
+	if a.Shape.MIMEMissing > 0 {
+		findings = append(findings, fmt.Sprintf("%d of %d entries without mimeType", a.Shape.MIMEMissing, a.Entries))
 	}
-	if v.Shape.MIMEMismatch > 0 {
-		findings = append(findings, fmt.Sprintf("%d of %d entries declare a mimeType their magic bytes contradict", v.Shape.MIMEMismatch, v.Entries))
+	if a.Shape.MIMEMismatch > 0 {
+		findings = append(findings, fmt.Sprintf("%d of %d entries declare a mimeType their magic bytes contradict", a.Shape.MIMEMismatch, a.Entries))
 	}
 	for _, f := range findings {
 		c.rep.add("read", Fail, uri, f)
 	}
 	if len(findings) == 0 {
 		c.rep.add("read", Pass, uri, fmt.Sprintf("%d %s, %d bytes on disk, %d on the wire, %s",
-			v.Entries, plural(v.Entries, "entry", "entries"), v.DiskBytes, a.WireBytes, roundLatency(latency)))
+			a.Entries, plural(a.Entries, "entry", "entries"), a.DiskBytes, a.WireBytes, roundLatency(latency)))
 	}
 	if c.slowest.uri == "" || firstByte > c.slowest.latency {
 		c.slowest = contractSample{uri: uri, latency: firstByte}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 )
 
 // notFoundURI is a URI that cannot exist: the scheme and authority of a
@@ -37,10 +38,10 @@ func (c *checker) notFound(ctx context.Context) {
 	if c.s.Modern() {
 		want, era = protocol.CodeInvalidParams, "a 2026-07-28 server answers -32602 (-32002 is retired)"
 	}
-	code, got, err := c.errorProbe(ctx, uri)
+	code, got, failed := c.errorProbe(ctx, uri)
 	switch {
-	case err != nil:
-		c.rep.add("not-found error", Fail, uri, err.Error())
+	case failed != "":
+		c.rep.add("not-found error", Fail, uri, failed)
 	case code == want:
 		c.rep.add("not-found error", Pass, uri, got)
 	case code == protocol.CodeInvalidParams && client.SaysNotFound(got):
@@ -62,10 +63,10 @@ func malformedURIs() []string { return []string{"not a uri", "::::"} }
 // malformed reads URIs that are not URIs: -32602 in both eras.
 func (c *checker) malformed(ctx context.Context) {
 	for _, uri := range malformedURIs() {
-		code, got, err := c.errorProbe(ctx, uri)
+		code, got, failed := c.errorProbe(ctx, uri)
 		switch {
-		case err != nil:
-			c.rep.add("malformed uri", Fail, uri, err.Error())
+		case failed != "":
+			c.rep.add("malformed uri", Fail, uri, failed)
 		case code == protocol.CodeInvalidParams:
 			c.rep.add("malformed uri", Pass, uri, got)
 		default:
@@ -75,36 +76,59 @@ func (c *checker) malformed(ctx context.Context) {
 }
 
 // errorProbe reads uri expecting an error: it returns the JSON-RPC code
-// (0 when the answer was not an error) and a description of the answer.
-func (c *checker) errorProbe(ctx context.Context, uri string) (int, string, error) {
+// (0 when the answer was not an error) and a description of the answer,
+// or why the read got no answer at all (failed, "" when it got one).
+func (c *checker) errorProbe(ctx context.Context, uri string) (code int, got, failed string) {
 	rctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
 	defer cancel()
-	a, err := c.s.Read(rctx, uri)
-	if err != nil {
-		return 0, "", err
+	a, err := c.s.ReadDocument(rctx, uri, client.ReadSpec{})
+	switch {
+	case err != nil:
+		return 0, "", err.Error()
+	case !a.Answered:
+		return 0, "", a.Detail
+	case a.Code != 0:
+		return a.Code, describeAnswer(a), ""
 	}
-	v := a.Verdict
-	if v.Code != 0 {
-		return v.Code, describeError(a.Body), nil
+	switch a.Outcome {
+	case stats.OK:
+		return 0, fmt.Sprintf("answered ok (%d %s, %d bytes)", a.Entries, plural(a.Entries, "entry", "entries"), a.DiskBytes), ""
+	case stats.InputRequired:
+		return 0, "answered input_required", ""
+	case stats.Protocol:
+		return 0, "answered neither contents nor an error (" + a.Reason + ")", ""
 	}
-	switch v.Kind {
-	case client.OK:
-		return 0, fmt.Sprintf("answered ok (%d %s, %d bytes)", v.Entries, plural(v.Entries, "entry", "entries"), v.DiskBytes), nil
-	case client.InputRequired:
-		return 0, "answered input_required", nil
-	}
-	return 0, "answered neither contents nor an error (" + v.Detail + ")", nil
+	return 0, "answered neither contents nor an error (" + a.Detail + ")", ""
 }
 
 // describeError renders a JSON-RPC error answer as "error -32602 "msg"".
 func describeError(body []byte) string {
 	m, err := protocol.Decode(body)
 	if err != nil || m.Error == nil {
-		return "an answer that is not a JSON-RPC error"
+		return notAnError
 	}
-	msg := m.Error.Message
+	return describeRPC(m.Error.Code, m.Error.Message)
+}
+
+// describeAnswer renders a read's JSON-RPC error answer as describeError
+// does; an error member with neither code nor message (an "error": null)
+// is no JSON-RPC error.
+func describeAnswer(a *client.Answer) string {
+	if a.Code == 0 && a.Reason == "" {
+		return notAnError
+	}
+	return describeRPC(a.Code, a.Reason)
+}
+
+// notAnError is how describeError says that an answer is no JSON-RPC
+// error.
+const notAnError = "an answer that is not a JSON-RPC error"
+
+// describeRPC renders a JSON-RPC error's code and message, the message
+// clipped for a row.
+func describeRPC(code int, msg string) string {
 	if r := []rune(msg); len(r) > 120 {
 		msg = string(r[:120]) + "…"
 	}
-	return fmt.Sprintf("error %d %q", m.Error.Code, msg)
+	return fmt.Sprintf("error %d %q", code, msg)
 }

@@ -33,7 +33,7 @@ func TestCostStdioColdStart(t *testing.T) {
 	}
 	cold := servercost.NewColdStartRecorder()
 	cold.Session(first, handshake)
-	a, err := s.Read(ctx, peertest.Docs()[0].URI)
+	a, err := s.ReadDocument(ctx, peertest.Docs()[0].URI, client.ReadSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/results"
 )
 
 // Content digests (the result's "digests", docs/results.md): what a read
@@ -12,7 +13,7 @@ import (
 // a document. The rule, chosen so that two runs of one workload digest the
 // same URIs and the cost stays bounded:
 //
-//   - the first ok read of each URI asks for a digest (client.WithDigest),
+//   - the first ok read of each URI asks for a digest (client.ReadSpec.Digest),
 //     for the first digestAll distinct URIs;
 //   - beyond that, a URI is digested only when its FNV-1a hash is 0 modulo
 //     digestSample (a fixed 1-in-16 sample by URI, the same in every run),
@@ -25,19 +26,12 @@ const (
 	digestMax    = 4096
 )
 
-// Digest is what the read of a URI returned: the result's digest entry
-// (the driver knows nothing of result documents; cmd copies it over).
-type Digest struct {
-	SHA256 string // "sha256:" and 64 hex digits
-	MIME   string
-	Bytes  int64
-}
-
-// contentDigests is the run's table of digests, shared by every turn.
+// contentDigests is the run's table of digests, shared by every turn, in
+// the result's own type (results.Digest): what a read of a URI returned.
 // The zero value is ready to use.
 type contentDigests struct {
 	mu sync.Mutex
-	m  map[string]Digest
+	m  map[string]results.Digest
 }
 
 // want reports whether a read of uri should ask for a digest.
@@ -60,17 +54,17 @@ func (d *contentDigests) store(uri string, v *client.Answer) {
 	defer d.mu.Unlock()
 	if _, done := d.m[uri]; !done && len(d.m) < digestMax {
 		if d.m == nil {
-			d.m = map[string]Digest{}
+			d.m = map[string]results.Digest{}
 		}
-		d.m[uri] = Digest{SHA256: v.Digest, MIME: v.MIME, Bytes: v.DiskBytes}
+		d.m[uri] = results.Digest{SHA256: v.Digest, MIME: v.MIME, Bytes: v.DiskBytes}
 	}
 }
 
 // snapshot returns a copy of the table.
-func (d *contentDigests) snapshot() map[string]Digest {
+func (d *contentDigests) snapshot() map[string]results.Digest {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	out := make(map[string]Digest, len(d.m))
+	out := make(map[string]results.Digest, len(d.m))
 	for k, v := range d.m {
 		out[k] = v
 	}

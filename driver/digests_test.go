@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/stats"
 )
 
 // TestDigestRule: every URI's first ok read is digested up to digestAll
@@ -20,7 +21,7 @@ func TestDigestRule(t *testing.T) {
 	if !d.want("u") {
 		t.Fatal("a URI whose read failed is not asked again")
 	}
-	d.store("u", &client.Answer{Digest: "sha256:aa", MIME: "text/plain", ByteCounts: client.ByteCounts{DiskBytes: 3}})
+	d.store("u", &client.Answer{Digest: "sha256:aa", MIME: "text/plain", ByteCounts: stats.ByteCounts{DiskBytes: 3}})
 	d.store("u", &client.Answer{Digest: "sha256:bb"}) // the first digest stays
 	if d.want("u") {
 		t.Fatal("a digested URI is asked again")

@@ -14,6 +14,7 @@ import (
 	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 )
@@ -281,20 +282,25 @@ func samplePicks(res []workload.Resource, perType int, want func(string) bool) [
 func sampleOne(ctx context.Context, s *client.Session, timeout time.Duration, r *workload.Resource) string {
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	a, err := s.Read(rctx, r.URI)
-	if err != nil {
+	a, err := s.ReadDocument(rctx, r.URI, client.ReadSpec{})
+	switch {
+	case err != nil:
 		return err.Error()
-	}
-	v := a.Verdict
-	if v.Kind != client.OK {
-		if v.Detail != "" {
-			return v.Kind.String() + ": " + v.Detail
+	case !a.Answered: // no answer: the exchange failed, in its own words
+		return a.Detail
+	case a.Outcome != stats.OK:
+		why := a.Detail
+		if a.Outcome == stats.Protocol {
+			why = a.Reason
 		}
-		return v.Kind.String()
+		if why != "" {
+			return a.Outcome.String() + ": " + why
+		}
+		return a.Outcome.String()
 	}
-	r.Size, r.Sampled = v.DiskBytes, true
+	r.Size, r.Sampled = a.DiskBytes, true
 	if r.MIME == "" {
-		r.MIME = v.MIME
+		r.MIME = a.MIME
 	}
 	return ""
 }

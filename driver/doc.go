@@ -20,14 +20,19 @@
 //     every read, whole or in parts, MCP or plain HTTP: it hands the
 //     client a ReadSpec (ranged.go: a class with ranged: {chunk} is read
 //     in parts) and turns the client's Answer into a sample; every
-//     read gets exactly one outcome, mapped from the answer's kind and the
-//     class's expect in one place (outcome.go), so scheduled = sum of
-//     outcomes;
+//     read gets exactly one outcome, decided in one function (outcomeOf,
+//     outcome.go) from the client's answer, whose outcome is already in
+//     the run's vocabulary and passes as it is, and the run's facts: never
+//     sent (dropped), ended by its timeout or cut by its turn's deadline
+//     or the run's end (timeout, cancelled), and the class's expect,
+//     applied there once per read; so scheduled = sum of outcomes;
 //   - cache freshness (freshness.go): the reads a host honouring ttlMs
 //     would not have sent;
-//   - content digests (digests.go): which reads ask for a digest;
+//   - content digests (digests.go): which reads ask for a digest, kept
+//     in the result's own type (results.Digest);
 //   - discovery for workloads (discover.go): resources/list and templates,
-//     sizes learned from sampled reads, to resolve mime+size classes and
+//     sizes learned from sampled reads (the client's one ReadDocument, as
+//     the load reads), to resolve mime+size classes and
 //     to write a starter workload; mime+size classes are synthesized
 //     instead when the server advertises sim: URIs (client.Conn.SimURIs);
 //   - authorization (auth.go): a run's tokens (Options.Auth, package
@@ -53,7 +58,8 @@
 //
 // How a document is read (resources/read, the read tool in parts, HTTP
 // Range), how a message reaches the server, how an era is detected and
-// what an answer is (its kind) belong to package client; what the numbers mean is
+// what an answer is (its outcome, shape and bytes, in stats' types)
+// belong to package client; what the numbers mean is
 // docs/measurement.md. The driver imports client, servercost, results,
 // stats, workload and barrier (results sits below the driver: the result document
 // is data, not an output format); it never imports report, contract or

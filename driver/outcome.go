@@ -1,50 +1,58 @@
 package driver
 
 import (
+	"errors"
+
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/stats"
 )
 
-// outcomeOf is the read outcome of a kind of answer: the one mapping from
-// what the client says an answer is to a stats outcome. The run adds what
-// only it knows (timeouts, cancellations, the class's expectation:
-// applyExpect; see docs/measurement.md).
-func outcomeOf(k client.Kind) stats.Outcome {
-	switch k {
-	case client.OK:
-		return stats.OK
-	case client.NotFound:
-		return stats.NotFound
-	case client.MethodNotFound:
-		return stats.MethodNotFound
-	case client.InvalidParams:
-		return stats.InvalidParams
-	case client.Internal:
-		return stats.Internal
-	case client.RPCError:
-		return stats.RPCError
-	case client.InputRequired:
-		return stats.InputRequired
-	case client.Transport:
-		return stats.Transport
-	case client.Unauthorized:
-		return stats.Unauthorized
-	}
-	return stats.Protocol
+// readFacts are what only the run knows of one read: whether it was sent
+// at all, why the client's read returned early, and what its class
+// expects.
+type readFacts struct {
+	// sent is false for a read that was never sent: its turn's deadline
+	// passed before the generator reached it, or max_in_flight dropped
+	// its turn.
+	sent bool
+	// err is what the client's read returned: nil when it ended with an
+	// answer of any outcome; errReadTimeout (as a cause) when the read's
+	// own timeout ended it; anything else when its turn's deadline did or
+	// the run was interrupted.
+	err error
+	// expect is the class's expect: "" (= ok), "error", or an outcome
+	// name.
+	expect string
 }
 
-// applyExpect turns an outcome the class expects into expected_error:
-// "error" expects any JSON-RPC error of a read, an outcome name expects
-// that outcome. method_not_found is never expected: a server without the
-// method answers every read so, whatever it names, so it is no class's
-// error and a run of it measures nothing (docs/measurement.md).
-func applyExpect(o stats.Outcome, expect string) stats.Outcome {
+// outcomeOf is the one place a read's final outcome is decided, from the
+// client's answer (a, nil for a read never sent) and the run's facts
+// (docs/measurement.md, outcomes). The client's outcome is taken as it is
+// (the client classifies in the run's vocabulary); the run adds what only
+// it knows: dropped, timeout, cancelled, and the class's expectation,
+// applied here and nowhere else, once per read. "error" expects any
+// JSON-RPC error of a read, an outcome name that outcome. method_not_found
+// is never expected: a server without the method answers every read so,
+// whatever it names, so it is no class's error and a run of it measures
+// nothing; dropped is the generator's doing, never expected either.
+func outcomeOf(a *client.Answer, f readFacts) stats.Outcome {
+	var o stats.Outcome
 	switch {
-	case expect == "" || expect == "ok" || o == stats.OK || o == stats.MethodNotFound:
+	case !f.sent || a == nil:
+		return stats.Dropped
+	case f.err == nil:
+		o = a.Outcome
+	case errors.Is(f.err, errReadTimeout):
+		o = stats.Timeout
+	default:
+		o = stats.Cancelled // the turn's deadline, or the run was interrupted
+	}
+	switch {
+	case f.expect == "" || f.expect == "ok" || o == stats.OK || o == stats.MethodNotFound:
 		return o
-	case expect == "error" && (o == stats.NotFound || o == stats.InvalidParams || o == stats.Internal || o == stats.RPCError):
+	case f.expect == "error" && (o == stats.NotFound || o == stats.InvalidParams || o == stats.Internal || o == stats.RPCError):
 		return stats.ExpectedError
-	case o.String() == expect:
+	case o.String() == f.expect:
 		return stats.ExpectedError
 	}
 	return o

@@ -1,22 +1,48 @@
 package driver
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/stats"
 )
 
-// TestOutcomeOf: every kind of answer has the outcome of the same name, so
-// the client's vocabulary and the result file's cannot drift apart.
+// TestOutcomeOf: the client's outcome is the read's outcome as it is (one
+// vocabulary, nothing translates it), and the run adds only what it
+// knows: a read never sent is dropped, one its timeout ended is timeout,
+// one its turn's deadline or the run's end cut is cancelled.
 func TestOutcomeOf(t *testing.T) {
-	for k := client.OK; k <= client.Transport; k++ {
-		if got := outcomeOf(k); got.String() != k.String() {
-			t.Errorf("outcomeOf(%v) = %v", k, got)
+	for o := stats.OK; o < stats.NumOutcomes; o++ {
+		switch o {
+		case stats.ExpectedError, stats.Timeout, stats.Cancelled, stats.Dropped:
+			continue // the run's own: never the client's
+		}
+		if got := outcomeOf(&client.Answer{Outcome: o}, readFacts{sent: true}); got != o {
+			t.Errorf("an answer %v became %v", o, got)
+		}
+	}
+	for _, c := range []struct {
+		why  string
+		a    *client.Answer
+		f    readFacts
+		want stats.Outcome
+	}{
+		{"never sent", nil, readFacts{}, stats.Dropped},
+		{"never sent, whatever its class expects", nil, readFacts{expect: "timeout"}, stats.Dropped},
+		{"its timeout", &client.Answer{}, readFacts{sent: true, err: fmt.Errorf("read: %w", errReadTimeout)}, stats.Timeout},
+		{"its turn's deadline", &client.Answer{}, readFacts{sent: true, err: errDeadline}, stats.Cancelled},
+		{"the run interrupted", &client.Answer{}, readFacts{sent: true, err: context.Canceled}, stats.Cancelled},
+		{"cut, whatever the answer so far", &client.Answer{Outcome: stats.NotFound}, readFacts{sent: true, err: errDeadline}, stats.Cancelled},
+	} {
+		if got := outcomeOf(c.a, c.f); got != c.want {
+			t.Errorf("%s: %v, want %v", c.why, got, c.want)
 		}
 	}
 }
 
+// TestApplyExpect: the class's expect, applied once, in outcomeOf.
 func TestApplyExpect(t *testing.T) {
 	cases := []struct {
 		o      stats.Outcome
@@ -29,6 +55,7 @@ func TestApplyExpect(t *testing.T) {
 		{stats.OK, "not_found", stats.OK}, // an ok answer is never hidden, even when an error was expected
 		{stats.Timeout, "not_found", stats.Timeout},
 		{stats.Timeout, "timeout", stats.ExpectedError},
+		{stats.Cancelled, "cancelled", stats.ExpectedError},
 		{stats.Transport, "error", stats.Transport}, // "error" means a JSON-RPC error, not a broken connection
 		// A server without resources/read answers "Method not found": no
 		// class expects that, whatever it names.
@@ -37,8 +64,15 @@ func TestApplyExpect(t *testing.T) {
 		{stats.MethodNotFound, "method_not_found", stats.MethodNotFound},
 	}
 	for _, c := range cases {
-		if got := applyExpect(c.o, c.expect); got != c.want {
-			t.Errorf("applyExpect(%v, %q) = %v, want %v", c.o, c.expect, got, c.want)
+		a, f := &client.Answer{Outcome: c.o}, readFacts{sent: true, expect: c.expect}
+		switch c.o {
+		case stats.Timeout:
+			a.Outcome, f.err = stats.OK, errReadTimeout
+		case stats.Cancelled:
+			a.Outcome, f.err = stats.OK, errDeadline
+		}
+		if got := outcomeOf(a, f); got != c.want {
+			t.Errorf("%v expecting %q = %v, want %v", c.o, c.expect, got, c.want)
 		}
 	}
 }

@@ -59,8 +59,8 @@ func TestReadInPartsSDK(t *testing.T) {
 	s := targetSession(t, toolServer(t, doc, 0))
 	h := sha256.New()
 	f, err := s.ReadDocument(context.Background(), "file:///doc.txt", client.ReadSpec{Chunk: 10_000, Sink: h})
-	if err != nil || f.Kind != client.OK || !f.Answered {
-		t.Fatalf("%v %v %s", err, f.Kind, f.Detail)
+	if err != nil || f.Outcome != stats.OK || !f.Answered {
+		t.Fatalf("%v %v %s", err, f.Outcome, f.Detail)
 	}
 	want := sha256.Sum256(doc)
 	if !bytes.Equal(h.Sum(nil), want[:]) || f.DiskBytes != int64(len(doc)) || len(f.Parts) != 11 {

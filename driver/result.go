@@ -42,7 +42,7 @@ func (r *Measurements) meta(tool results.Tool) results.Meta {
 		AskedRate: r.AskedRate, Measured: r.Measured,
 		LateObservable: r.LateObservable, LateWatch: r.LateWatch, AuthLost: r.AuthLost,
 		Cost: r.Cost, GeneratorPeakRSS: r.GeneratorPeakRSS, GeneratorCPU: r.GeneratorCPU, CPUPressure: r.CPUPressure,
-		Digests: resultDigests(r.Digests), Sessions: r.Sessions.result(), Connections: r.connections(),
+		Digests: r.Digests, Sessions: r.Sessions.result(), Connections: r.connections(),
 		Segment: results.Segment{K: r.Segment.K, N: r.Segment.N, Barrier: barrierRecord(r.Barrier)},
 	}
 }
@@ -59,13 +59,4 @@ func (r *Measurements) connections() *results.Connections {
 		Opened:    c.Opened, Requests: c.Requests, Reused: c.Reused, PeakOpen: c.Peak,
 		ClosedByCut: c.ClosedByCut, ClosedByServer: c.ClosedByServer, ClosedByClient: c.ClosedByClient,
 	}
-}
-
-// resultDigests copies the run's content digests into the result's form.
-func resultDigests(m map[string]Digest) map[string]results.Digest {
-	out := make(map[string]results.Digest, len(m))
-	for uri, d := range m {
-		out[uri] = results.Digest{SHA256: d.SHA256, MIME: d.MIME, Bytes: d.Bytes}
-	}
-	return out
 }

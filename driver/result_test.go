@@ -42,7 +42,7 @@ func TestReportResult(t *testing.T) {
 		AskedRate: 20.0 / 3, Run: stats.NewRecorder(classes).Phase(), Warmup: stats.NewRecorder(classes).Phase(),
 		LateObservable: true, LateWatch: 250 * time.Millisecond,
 		GeneratorPeakRSS: 64 << 20, GeneratorCPU: 1500 * time.Millisecond,
-		Digests: map[string]Digest{"docs://a": {SHA256: "sha256:" + strings.Repeat("0", 64), MIME: "text/markdown", Bytes: 42}},
+		Digests: map[string]results.Digest{"docs://a": {SHA256: "sha256:" + strings.Repeat("0", 64), MIME: "text/markdown", Bytes: 42}},
 	}
 	res, err := rep.Result(results.Tool{Name: "readbench", Version: "9.9.9"})
 	if err != nil {

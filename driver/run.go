@@ -13,6 +13,7 @@ import (
 	"github.com/readbench/readbench/barrier"
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/clock"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/servercost"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
@@ -145,7 +146,7 @@ type Measurements struct {
 	CPUPressure *float64
 	// Digests is what a read of each URI returned (sampled: digests.go),
 	// warmup reads included.
-	Digests map[string]Digest
+	Digests map[string]results.Digest
 	// AuthLost is the one line saying that the run lost its authorization
 	// (the server kept refusing its reads: auth.go), "" when it did not.
 	AuthLost string

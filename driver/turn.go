@@ -2,7 +2,6 @@ package driver
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
@@ -167,7 +166,7 @@ func (r *runner) dropTurn(rec *stats.Recorder, intended, now time.Time, atts []w
 		lag = now.Sub(intended)
 	}
 	for _, a := range atts {
-		rec.Read(stats.ReadSample{Class: a.Class, Outcome: stats.Dropped, End: intended, Lag: lag})
+		rec.Read(stats.ReadSample{Class: a.Class, Outcome: outcomeOf(nil, readFacts{expect: a.Expect}), End: intended, Lag: lag})
 	}
 	rec.Turn(stats.TurnSample{End: stats.TurnDropped, Latency: r.turnLimit(), LowerBound: true, Intended: intended, Reads: len(atts)})
 	r.reads.Add(int64(len(atts)))
@@ -175,9 +174,10 @@ func (r *runner) dropTurn(rec *stats.Recorder, intended, now time.Time, atts []w
 }
 
 // doRead performs one read and records it: the one place a read's
-// timeout, cancellation and answer become a sample, however the document
-// is read (the client chose the way at connect time). It returns the
-// outcome and when the read ended.
+// answer becomes a sample, however the document is read (the client chose
+// the way at connect time), its outcome decided once from the answer and
+// the run's facts (outcomeOf). It returns the outcome and when the read
+// ended.
 func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, att workload.Attachment, rec *stats.Recorder) (stats.Outcome, time.Time) {
 	sample := stats.ReadSample{Class: att.Class}
 	send := time.Now()
@@ -185,8 +185,8 @@ func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, att w
 	if r.pastDeadline(intended, send) {
 		// The deadline passed before this read could be sent: dropped,
 		// and that late.
-		sample.Outcome, sample.End = stats.Dropped, send
-		return r.record(rec, sample, att)
+		sample.Outcome, sample.End = outcomeOf(nil, readFacts{expect: att.Expect}), send
+		return r.record(rec, sample)
 	}
 	sample.Sent = true
 	sample.FirstOnSession = s.claimFirst()
@@ -202,28 +202,26 @@ func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, att w
 		now = time.Now()
 	}
 	// What arrived counts, also of a read cut before its end.
-	sample.ByteCounts, sample.Chunks = stats.ByteCounts(a.ByteCounts), a.Parts
-	switch {
-	case err == nil:
+	sample.ByteCounts, sample.Chunks = a.ByteCounts, a.Parts
+	sample.Outcome = outcomeOf(a, readFacts{sent: true, err: err, expect: att.Expect})
+	if err == nil {
 		now = r.answered(&sample, a, att, intended, send, now, rec)
 		if digest {
 			r.digests.store(att.URI, a)
 		}
-	case errors.Is(err, errReadTimeout):
-		sample.Outcome, sample.LowerBound, sample.Latency = stats.Timeout, true, now.Sub(intended)
-		r.abandoned.Add(1)
-	default:
-		sample.Outcome = stats.Cancelled // turn deadline, or the run was interrupted
+	} else {
+		// Its timeout, its turn's deadline or the run's end cut it: a lower
+		// bound, at the cut.
 		sample.LowerBound, sample.Latency = true, now.Sub(intended)
 		r.abandoned.Add(1)
 	}
 	sample.End = now
-	return r.record(rec, sample, att)
+	return r.record(rec, sample)
 }
 
-// answered fills sample from a read that ended without its context
-// ending: its outcome, latencies, shape findings and cache hints, and
-// logs why it failed. send and now are the read's send and end as the
+// answered fills sample, whose outcome is decided (outcomeOf), from a
+// read that ended without its context ending: its latencies, shape
+// findings and cache hints, and logs why it failed. send and now are the read's send and end as the
 // run saw them, for a read that failed before a part was sent. It returns
 // when the read ended.
 func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att workload.Attachment, intended, send, now time.Time, rec *stats.Recorder) time.Time {
@@ -233,12 +231,12 @@ func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att worklo
 	if a.Done.IsZero() {
 		a.Done = now
 	}
-	sample.Outcome, sample.Answered, sample.FreshToken = outcomeOf(a.Kind), a.Answered, a.FreshToken
+	sample.Answered, sample.FreshToken = a.Answered, a.FreshToken
 	sample.Latency, sample.Service = a.Done.Sub(intended), a.Done.Sub(a.Sent)
 	if !a.FirstByte.IsZero() {
 		sample.TTFB = a.FirstByte.Sub(a.Sent)
 	}
-	if a.Kind == client.OK && !a.FirstUsable.IsZero() {
+	if a.Outcome == stats.OK && !a.FirstUsable.IsZero() {
 		sample.FirstUsable = a.FirstUsable.Sub(intended)
 	}
 	sample.HasTTL, sample.TTL, sample.CacheScope = a.HasTTL, time.Duration(a.TTLMs)*time.Millisecond, a.CacheScope
@@ -246,30 +244,29 @@ func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att worklo
 		r.cold.Read(a.Sent, a.Done)
 		r.fresh.store(att.URI, a.Done, sample.TTL)
 	}
-	r.authLost.read(a.Kind == client.Unauthorized, a.Done, a.Detail)
+	r.authLost.read(a.Outcome == stats.Unauthorized, a.Done, a.Detail)
 	switch {
-	case a.Kind == client.Unusable || a.Kind == client.Transport || a.Kind == client.Unauthorized:
+	case a.Outcome == stats.Protocol || a.Outcome == stats.Transport || a.Outcome == stats.Unauthorized:
 		r.logFailure(att.URI, a.Detail)
-	case a.Kind == client.MethodNotFound && r.o.Logf != nil:
+	case a.Outcome == stats.MethodNotFound && r.o.Logf != nil:
 		// One fact about the server, not about any read: said once.
 		r.noMethod.Do(func() {
 			r.o.Logf("the server does not implement the method readbench reads with (%s): every such read is method_not_found", a.Detail)
 		})
-	case (a.Kind == client.Internal || a.Kind == client.RPCError) && applyExpect(sample.Outcome, att.Expect).IsError():
+	case (a.Outcome == stats.Internal || a.Outcome == stats.RPCError) && sample.Outcome.IsError():
 		// The server's own words say why (a message cap, a crash in its
 		// handler): what a size sweep reports as the cause.
 		r.logFailure(att.URI, a.Detail)
 	}
-	if a.Shape != (client.Shape{}) {
-		rec.Shape(stats.Shape(a.Shape))
+	if a.Shape != (stats.Shape{}) {
+		rec.Shape(a.Shape)
 	}
 	return a.Done
 }
 
-// record applies the class's expectation, records the read and counts it
-// for the progress line.
-func (r *runner) record(rec *stats.Recorder, sample stats.ReadSample, att workload.Attachment) (stats.Outcome, time.Time) {
-	sample.Outcome = applyExpect(sample.Outcome, att.Expect)
+// record records the read, its outcome decided (outcomeOf), and counts
+// it for the progress line.
+func (r *runner) record(rec *stats.Recorder, sample stats.ReadSample) (stats.Outcome, time.Time) {
 	rec.Read(sample)
 	r.reads.Add(1)
 	if sample.Outcome.IsError() {

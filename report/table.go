@@ -12,6 +12,7 @@ import (
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // WriteTable writes the human report of r: what ran against what, the
@@ -231,7 +232,7 @@ func cacheFields(classes []results.Class) [][2]string {
 }
 
 // shapeText lists the nonzero shape findings, or says there were none.
-func shapeText(s results.Shape) string {
+func shapeText(s stats.Shape) string {
 	counters := []struct {
 		name string
 		n    int64

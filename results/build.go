@@ -106,7 +106,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 		Host:       thisHost(m.CPUPressure),
 		Totals:     totals(m, measured),
 		Classes:    make([]Class, 0, len(measured.Classes)),
-		Shape:      shape(measured.Shape),
+		Shape:      measured.Shape,
 		Digests:    digestsOf(m.Digests),
 		Thresholds: []Verdict{},
 		Timeline:   []Second{},
@@ -347,14 +347,6 @@ func class(c *stats.ClassStats) (Class, error) {
 			WouldNotSend: c.Cache.WouldNotSend, WouldNotSendShare: quotient(float64(c.Cache.WouldNotSend), float64(c.Outcomes.Total()-c.Outcomes[stats.Dropped]), nil),
 		},
 	}, nil
-}
-
-func shape(s stats.Shape) Shape {
-	return Shape{
-		Neither: s.Neither, Both: s.Both, URIRewritten: s.URIRewritten, MIMEMissing: s.MIMEMissing,
-		MIMEMismatch: s.MIMEMismatch, BadBase64: s.BadBase64, EmptyContents: s.EmptyContents,
-		MultiEntry: s.MultiEntry,
-	}
 }
 
 // warmupOf summarises the warmup phase; no warmup gives zero counts.

@@ -77,7 +77,7 @@ type Result struct {
 	TurnSizes    []TurnSize   `json:"turn_sizes"`
 	Classes      []Class      `json:"classes"`
 	Cancellation Cancellation `json:"cancellation"`
-	Shape        Shape        `json:"shape"`
+	Shape        stats.Shape  `json:"shape"`
 	// ServerCost is what the server itself spent (CPU, memory, cold
 	// start); Digests are the content digests (what a read of each URI
 	// returned, sampled as docs/results.md says), so compare can tell when
@@ -256,20 +256,6 @@ type Cancellation struct {
 	Ignored        *int64   `json:"ignored"`
 	IgnoredBytes   *int64   `json:"ignored_bytes"`
 	AllowanceMs    *float64 `json:"allowance_ms"`
-}
-
-// Shape counts the response-shape findings: entries with neither or both
-// of text and blob, a rewritten uri, a missing or inconsistent mimeType,
-// bad base64, empty contents, several entries (docs/measurement.md).
-type Shape struct {
-	Neither       int64 `json:"neither"`
-	Both          int64 `json:"both"`
-	URIRewritten  int64 `json:"uri_rewritten"`
-	MIMEMissing   int64 `json:"mime_missing"`
-	MIMEMismatch  int64 `json:"mime_mismatch"`
-	BadBase64     int64 `json:"bad_base64"`
-	EmptyContents int64 `json:"empty_contents"`
-	MultiEntry    int64 `json:"multi_entry"`
 }
 
 // Warmup is what the warmup phase recorded, kept apart so that cold caches

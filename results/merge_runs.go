@@ -76,9 +76,7 @@ func runsOf(r *Result) (measured, warmup *stats.Phase, err error) {
 	if r.Cancellation.AllowanceMs != nil {
 		m.Cancel.Allowance = msDuration(*r.Cancellation.AllowanceMs)
 	}
-	s := r.Shape
-	m.Shape = stats.Shape{Neither: s.Neither, Both: s.Both, URIRewritten: s.URIRewritten, MIMEMissing: s.MIMEMissing,
-		MIMEMismatch: s.MIMEMismatch, BadBase64: s.BadBase64, EmptyContents: s.EmptyContents, MultiEntry: s.MultiEntry}
+	m.Shape = r.Shape
 	var pad int64
 	for _, c := range r.Classes {
 		pad += c.Base64Padding

@@ -1,7 +1,10 @@
 // Package stats records what a run measured: HDR latency histograms, outcome
-// counts, byte counts and the inflation arithmetic. It knows nothing of MCP
-// (the driver translates protocol events into these plain records) so that
-// the numbers can be merged, saved and re-read without the protocol code.
+// counts, byte counts and the inflation arithmetic. It knows nothing of MCP:
+// its Outcome, Shape (shape.go) and ByteCounts are plain vocabulary, the one
+// of each from the classifier to the report (the client classifies an
+// answer straight into them, the driver adds the outcomes only a run knows
+// and records them), so that the numbers can be merged, saved and re-read
+// without the protocol code.
 // A Recorder records one phase of a run (warmup or measured) and ends in a
 // Phase, plain data that results saves and merges. While the run goes on,
 // Recorder.Live and Recorder.SecondP99 (live.go) give a live view the

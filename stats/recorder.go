@@ -179,23 +179,6 @@ type LateSample struct {
 	Allowance   time.Duration // the round-trip allowance it was judged with
 }
 
-// Shape counts findings of the response-shape checks (docs/measurement.md (shape)).
-type Shape struct {
-	Neither, Both, URIRewritten, MIMEMissing, MIMEMismatch, BadBase64, EmptyContents, MultiEntry int64
-}
-
-// Add adds o into s.
-func (s *Shape) Add(o Shape) {
-	s.Neither += o.Neither
-	s.Both += o.Both
-	s.URIRewritten += o.URIRewritten
-	s.MIMEMissing += o.MIMEMissing
-	s.MIMEMismatch += o.MIMEMismatch
-	s.BadBase64 += o.BadBase64
-	s.EmptyContents += o.EmptyContents
-	s.MultiEntry += o.MultiEntry
-}
-
 // Phase is everything one phase of a run (warmup or measured) recorded.
 // It is plain data: saved by results, merged by merge.
 type Phase struct {

@@ -11,6 +11,7 @@ import (
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/simserver"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -46,12 +47,12 @@ func TestReadDigestMatchesSimContent(t *testing.T) {
 			h.Write(e.Data)
 		}
 		want := "sha256:" + hex.EncodeToString(h.Sum(nil))
-		a, err := s.Read(ctx, uri, client.WithDigest())
+		a, err := s.ReadDocument(ctx, uri, client.ReadSpec{Digest: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.Verdict.Kind != client.OK || a.Verdict.Digest != want {
-			t.Errorf("%s: kind %v digest %q, want %q", uri, a.Verdict.Kind, a.Verdict.Digest, want)
+		if a.Outcome != stats.OK || a.Digest != want {
+			t.Errorf("%s: outcome %v digest %q, want %q", uri, a.Outcome, a.Digest, want)
 		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 // (latency measured from each turn's intended start) while the median and
 // the seconds around it stay fast.
 
-// shapeKeys are the counters of the result's shape block (results.Shape).
+// shapeKeys are the counters of the result's shape block (stats.Shape).
 var shapeKeys = []string{"neither", "both", "uri_rewritten", "mime_missing", "mime_mismatch",
 	"bad_base64", "empty_contents", "multi_entry"}
 

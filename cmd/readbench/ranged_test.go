@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/stats"
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/targets"
@@ -46,14 +47,14 @@ func connect(t *testing.T, target string) client.Conn {
 // answer streamed in: the answer itself is not kept).
 func wholeDigest(t *testing.T, s *client.Session, uri string) []byte {
 	t.Helper()
-	a, err := s.Read(context.Background(), uri, client.WithDigest())
+	a, err := s.ReadDocument(context.Background(), uri, client.ReadSpec{Digest: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Verdict.Entries != 1 || !strings.HasPrefix(a.Verdict.Digest, "sha256:") {
-		t.Fatalf("read %s: %d entries, digest %q", uri, a.Verdict.Entries, a.Verdict.Digest)
+	if a.Entries != 1 || !strings.HasPrefix(a.Digest, "sha256:") {
+		t.Fatalf("read %s: %d entries, digest %q", uri, a.Entries, a.Digest)
 	}
-	sum, err := hex.DecodeString(strings.TrimPrefix(a.Verdict.Digest, "sha256:"))
+	sum, err := hex.DecodeString(strings.TrimPrefix(a.Digest, "sha256:"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,8 +86,8 @@ func TestSameBytesThreeWays(t *testing.T) {
 			}{{"mcp ranged", mcpS, 256 << 10}, {"http ranges", files, 256<<10 + 7}, {"http whole", files, 0}} {
 				h := sha256.New()
 				f, err := way.s.ReadDocument(context.Background(), uri, client.ReadSpec{Chunk: way.chunk, Sink: h})
-				if err != nil || f.Kind != client.OK {
-					t.Fatalf("%s: %v %v %s", way.name, err, f.Kind, f.Detail)
+				if err != nil || f.Outcome != stats.OK {
+					t.Fatalf("%s: %v %v %s", way.name, err, f.Outcome, f.Detail)
 				}
 				if got := h.Sum(nil); !bytes.Equal(got, whole) {
 					t.Errorf("%s: sha256 %s, the whole MCP read's %s", way.name, hex.EncodeToString(got), hex.EncodeToString(whole))
