@@ -92,9 +92,13 @@ mix:
 			churn := res.Connections.Churn
 			switch c.name {
 			case "kept":
-				// 2 sessions of 4 reads a turn: what they have in flight at once
-				if conns.Opened > 2*4*2 || conns.ClosedByCut+conns.ClosedByServer+conns.ClosedByClient != 0 || conns.Reused != conns.Requests-conns.Opened {
-					t.Errorf("%d reads: %+v: want at most 16 connections, each reused, none closed", reads, *conns)
+				// A connection per read in flight at once, each reused: how
+				// many turns are in flight at once depends on how busy the
+				// machine is (on an idle one 2 sessions of 4 reads need 8), so
+				// the bound is the old code's failure, a connection per read,
+				// by a wide margin.
+				if conns.Opened > conns.Requests/2 || conns.ClosedByCut+conns.ClosedByServer+conns.ClosedByClient != 0 || conns.Reused != conns.Requests-conns.Opened {
+					t.Errorf("%d reads: %+v: want at most a connection per two requests, each reused, none closed", reads, *conns)
 				}
 			case "keep_alive false":
 				if conns.Opened != conns.Requests || conns.ClosedByClient != conns.Requests || conns.Reused != 0 {
