@@ -97,7 +97,7 @@ func (o Options) For(w *workload.Workload, ov Overrides) (Options, error) {
 	if err := ov.Apply(&run); err != nil {
 		return Options{}, err
 	}
-	if _, err := run.Shard(o.Segment); err != nil {
+	if _, err := run.Segment(o.Segment); err != nil {
 		return Options{}, err
 	}
 	o.Workload = &run

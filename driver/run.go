@@ -170,7 +170,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	if err := o.Workload.Validate(); err != nil {
 		return nil, err
 	}
-	w, err := o.Workload.Shard(o.Segment)
+	w, err := o.Workload.Segment(o.Segment)
 	if err != nil {
 		return nil, err
 	}

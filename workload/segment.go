@@ -23,6 +23,11 @@ import (
 // sessions, the closed model's concurrency (and its turn count) and
 // max_in_flight, each k-th share being ⌊total·k/n⌋ − ⌊total·(k−1)/n⌋, which
 // sum to the total over the n shards.
+//
+// The words are kept apart everywhere: a segment is which share of a run
+// (k/n: --segment, the result's "segment" key); a shard is a process that
+// runs one segment, and its result (merge's inputs, the merged result's
+// "shards" key, the barrier's ready files, the metrics' shard label).
 type Segment struct {
 	K, N int
 }
@@ -99,13 +104,13 @@ func (s Segment) Share(total int) int {
 	return int(t*int64(s.K)/int64(s.N) - t*int64(s.K-1)/int64(s.N))
 }
 
-// Shard returns the copy of w that segment s runs, or an error naming the
+// Segment returns the copy of w that segment s runs, or an error naming the
 // key when a count cannot be split into n shares of at least one each:
 // sessions, and for the closed model concurrency (and a turn count). The
 // schedule itself (rate, stages, seed, the open model's turn count) is
 // left whole: every shard computes it and runs the turns it Owns.
 // max_in_flight is shared too, at least one per shard.
-func (w *Workload) Shard(s Segment) (*Workload, error) {
+func (w *Workload) Segment(s Segment) (*Workload, error) {
 	c := *w
 	if s.Whole() {
 		return &c, nil

@@ -79,7 +79,7 @@ func TestShard(t *testing.T) {
 	w := &Workload{Sessions: 5, Load: Load{Model: ModelClosed, Concurrency: 7, Turns: 100, MaxInFlight: 1000}}
 	var sessions, conc, turns, mif int
 	for k := 1; k <= 3; k++ {
-		s, err := w.Shard(Segment{K: k, N: 3})
+		s, err := w.Segment(Segment{K: k, N: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,15 +95,15 @@ func TestShard(t *testing.T) {
 		t.Error("Shard changed the workload it was given")
 	}
 	open := &Workload{Sessions: 4, Load: Load{Model: ModelOpen, Turns: 10}}
-	if s, _ := open.Shard(Segment{K: 2, N: 4}); s.Load.Turns != 10 {
+	if s, _ := open.Segment(Segment{K: 2, N: 4}); s.Load.Turns != 10 {
 		t.Errorf("open model: turns %d, want the whole run's 10 (every index counts)", s.Load.Turns)
 	}
-	_, err := w.Shard(Segment{K: 1, N: 6})
+	_, err := w.Segment(Segment{K: 1, N: 6})
 	if err == nil || !strings.Contains(err.Error(), "sessions") {
 		t.Errorf("5 sessions in 6 shards: %v", err)
 	}
 	w.Sessions = 8
-	_, err = w.Shard(Segment{K: 1, N: 8})
+	_, err = w.Segment(Segment{K: 1, N: 8})
 	if err == nil || !strings.Contains(err.Error(), "load.concurrency") {
 		t.Errorf("concurrency 7 in 8 shards: %v", err)
 	}
