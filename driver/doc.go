@@ -61,9 +61,11 @@
 // what an answer is (its outcome, shape and bytes, in stats' types)
 // belong to package client; what the numbers mean is
 // docs/measurement.md. The driver imports client, servercost, results,
-// stats, workload and barrier (results sits below the driver: the result document
-// is data, not an output format); it never imports report, contract or
-// simserver, and knows nothing of output formats.
+// stats, workload, barrier, auth, targets and units (results sits below
+// the driver: the result document is data, not an output format); it
+// never imports report, contract, runner or simserver, and knows nothing
+// of output formats or of what becomes of a run's result (package
+// runner's).
 //
 // Words with one meaning each, here and in the packages around it: a run
 // is one execution of a workload, recorded in two phases (warmup and

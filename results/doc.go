@@ -40,7 +40,8 @@
 // and passwords in target URLs are masked.
 //
 // It never imports workload: Build takes the workload already in the
-// document's own form (Workload, converted by the command line), so that
+// document's own form (Workload, package saved's type, which the workload
+// writes itself: workload.Workload.Saved), so that
 // report, which reads documents through this package, links no YAML
 // parser, and a saved result reads the same whatever the file format
 // becomes.
