@@ -15,18 +15,8 @@ import (
 // ErrSyntax is wrapped by every scanning error.
 var ErrSyntax = errors.New("invalid JSON")
 
-// maxDepth bounds nesting so hostile input cannot exhaust the stack.
-const maxDepth = 512
-
 func syntaxErr(i int, what string) error {
 	return fmt.Errorf("%w at offset %d: %s", ErrSyntax, i, what)
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
-		i++
-	}
-	return i
 }
 
 // SkipValue returns the offset just past the JSON value that starts at b[i]
@@ -34,10 +24,10 @@ func skipSpace(b []byte, i int) int {
 func SkipValue(b []byte, i int) (int, error) { return skipValue(b, i, 0) }
 
 func skipValue(b []byte, i, depth int) (int, error) {
-	if depth > maxDepth {
+	if depth > MaxDepth {
 		return 0, syntaxErr(i, "nesting too deep")
 	}
-	i = skipSpace(b, i)
+	i = SkipSpace(b, i)
 	if i >= len(b) {
 		return 0, syntaxErr(i, "unexpected end")
 	}
@@ -48,46 +38,28 @@ func skipValue(b []byte, i, depth int) (int, error) {
 		return walkObject(b, i, depth, nil)
 	case c == '[':
 		return walkArray(b, i, depth, nil)
-	case c == 't':
-		return skipLiteral(b, i, "true")
-	case c == 'f':
-		return skipLiteral(b, i, "false")
-	case c == 'n':
-		return skipLiteral(b, i, "null")
-	case c == '-' || (c >= '0' && c <= '9'):
+	case IsNumberStart(c):
 		return skipNumber(b, i)
-	default:
-		return 0, syntaxErr(i, fmt.Sprintf("unexpected %q", c))
 	}
-}
-
-func skipLiteral(b []byte, i int, lit string) (int, error) {
-	end := strictLiteral(b, i, lit)
-	if end < 0 {
+	if lit := Literal(b[i]); lit != "" {
+		if end := literalEnd(b, i, lit); end >= 0 {
+			return end, nil
+		}
 		return 0, syntaxErr(i, "bad literal")
 	}
-	return end, nil
+	return 0, syntaxErr(i, fmt.Sprintf("unexpected %q", b[i]))
 }
 
+// skipNumber takes the lenient run of a number: the grammar's bytes with
+// a digit among them, in any order (the scanner trusts a server's
+// numbers).
 func skipNumber(b []byte, i int) (int, error) {
-	start := i
-	if b[i] == '-' {
-		i++
+	var n Number
+	end, _ := n.Feed(b, i)
+	if !n.Readable() {
+		return 0, syntaxErr(i, "bad number")
 	}
-	digits := 0
-	for i < len(b) {
-		c := b[i]
-		if c >= '0' && c <= '9' {
-			digits++
-		} else if c != '.' && c != 'e' && c != 'E' && c != '+' && c != '-' {
-			break
-		}
-		i++
-	}
-	if digits == 0 {
-		return 0, syntaxErr(start, "bad number")
-	}
-	return i, nil
+	return end, nil
 }
 
 // SkipString returns the offset just past the JSON string whose opening
@@ -127,26 +99,21 @@ func SkipString(b []byte, i int) (int, error) {
 // scan resumes at the returned offset.
 func scanEscapes(b []byte, j, q int) (end int, done bool, err error) {
 	for j < q {
-		c := b[j]
-		switch {
-		case c == '\\':
-			if j+1 >= len(b) {
-				return 0, false, syntaxErr(j, "unterminated escape")
-			}
-			switch b[j+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				j += 2
-			case 'u':
-				if _, ok := hex4(b[j+2:]); !ok {
-					return 0, false, syntaxErr(j, "bad \\u escape")
-				}
-				j += 6
-			default:
-				return 0, false, syntaxErr(j, "bad escape")
-			}
-		default:
+		if b[j] != '\\' {
 			j++
+			continue
 		}
+		k := escapeEnd(b, j)
+		switch {
+		case k >= 0:
+		case j+1 >= len(b):
+			return 0, false, syntaxErr(j, "unterminated escape")
+		case b[j+1] == 'u':
+			return 0, false, syntaxErr(j, "bad \\u escape")
+		default:
+			return 0, false, syntaxErr(j, "bad escape")
+		}
+		j = k
 	}
 	if j == q {
 		return q + 1, true, nil
@@ -158,7 +125,7 @@ func scanEscapes(b []byte, j, q int) (end int, done bool, err error) {
 // with the raw key (between the quotes, escapes kept) and the raw value.
 // Returning an error from fn stops the walk.
 func ObjectFields(b []byte, fn func(key, value []byte) error) error {
-	i := skipSpace(b, 0)
+	i := SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return syntaxErr(i, "expected object")
 	}
@@ -168,7 +135,7 @@ func ObjectFields(b []byte, fn func(key, value []byte) error) error {
 
 // ArrayElements calls fn for each element of the JSON array at the start of b.
 func ArrayElements(b []byte, fn func(elem []byte) error) error {
-	i := skipSpace(b, 0)
+	i := SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '[' {
 		return syntaxErr(i, "expected array")
 	}
@@ -177,22 +144,22 @@ func ArrayElements(b []byte, fn func(elem []byte) error) error {
 }
 
 func walkObject(b []byte, i, depth int, fn func(key, value []byte) error) (int, error) {
-	i = skipSpace(b, i+1)
+	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, nil
 	}
 	for {
-		i = skipSpace(b, i)
+		i = SkipSpace(b, i)
 		ks := i
 		ke, err := SkipString(b, i)
 		if err != nil {
 			return 0, err
 		}
-		i = skipSpace(b, ke)
+		i = SkipSpace(b, ke)
 		if i >= len(b) || b[i] != ':' {
 			return 0, syntaxErr(i, "expected ':'")
 		}
-		vs := skipSpace(b, i+1)
+		vs := SkipSpace(b, i+1)
 		ve, err := skipValue(b, vs, depth+1)
 		if err != nil {
 			return 0, err
@@ -202,7 +169,7 @@ func walkObject(b []byte, i, depth int, fn func(key, value []byte) error) (int, 
 				return 0, err
 			}
 		}
-		i = skipSpace(b, ve)
+		i = SkipSpace(b, ve)
 		if i >= len(b) {
 			return 0, syntaxErr(i, "unterminated object")
 		}
@@ -217,12 +184,12 @@ func walkObject(b []byte, i, depth int, fn func(key, value []byte) error) (int, 
 }
 
 func walkArray(b []byte, i, depth int, fn func(elem []byte) error) (int, error) {
-	i = skipSpace(b, i+1)
+	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return i + 1, nil
 	}
 	for {
-		vs := skipSpace(b, i)
+		vs := SkipSpace(b, i)
 		ve, err := skipValue(b, vs, depth+1)
 		if err != nil {
 			return 0, err
@@ -232,7 +199,7 @@ func walkArray(b []byte, i, depth int, fn func(elem []byte) error) (int, error) 
 				return 0, err
 			}
 		}
-		i = skipSpace(b, ve)
+		i = SkipSpace(b, ve)
 		if i >= len(b) {
 			return 0, syntaxErr(i, "unterminated array")
 		}
