@@ -18,7 +18,7 @@ import (
 // body). Like json.Valid, and unlike a validator of RFC 8259 to the
 // letter, invalid UTF-8 in a string is accepted (encoding/json decodes
 // it as U+FFFD, which is how text is counted); repeated member names are
-// accepted too. Nesting deeper than maxScanDepth, which encoding/json
+// accepted too. Nesting deeper than protocol.MaxDepth, which encoding/json
 // allows, is a fault here. The grammar itself is protocol's (grammar.go),
 // followed across the pieces an answer comes in.
 

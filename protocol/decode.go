@@ -58,6 +58,7 @@ const (
 // one it takes.
 func decodeFast(in []byte, visit func(parent, key, value []byte) error) (m *Message, visited, ok bool) {
 	b := bytes.Clone(in) // one allocation holds every raw member the message keeps
+	strict := walk{strict: true, limit: fastDepth}
 	i := SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil, false, false
@@ -101,22 +102,25 @@ func decodeFast(in []byte, visit func(parent, key, value []byte) error) (m *Mess
 				m.Method = methodName(b[vs+1 : ve-1])
 			}
 		case "id":
-			bit, ve = seenID, strictValue(b, vs, 1, fastDepth)
+			bit, ve = seenID, strict.end(b, vs, 1)
 			if ve >= 0 {
 				m.ID = b[vs:ve:ve]
 			}
 		case "params":
 			bit = seenParams
 			if visit != nil && b[vs] == '{' {
-				ve, visited = strictObject(b, vs, 1, fastDepth, nil, visit)
+				var err error
+				if ve, visited, err = (walk{strict: true, params: true, limit: fastDepth}).object(b, vs, 1, nil, visit); err != nil {
+					ve = -1
+				}
 			} else {
-				ve = strictValue(b, vs, 1, fastDepth)
+				ve = strict.end(b, vs, 1)
 			}
 			if ve >= 0 {
 				m.Params = b[vs:ve:ve]
 			}
 		case "result":
-			bit, ve = seenResult, strictValue(b, vs, 1, fastDepth)
+			bit, ve = seenResult, strict.end(b, vs, 1)
 			if ve >= 0 {
 				m.Result = b[vs:ve:ve]
 			}
@@ -124,7 +128,7 @@ func decodeFast(in []byte, visit func(parent, key, value []byte) error) (m *Mess
 			if FoldsOnto(key, "jsonrpc", "id", "method", "params", "result", "error") {
 				return nil, false, false
 			}
-			ve = strictValue(b, vs, 1, fastDepth)
+			ve = strict.end(b, vs, 1)
 		}
 		if ve < 0 || seen&bit != 0 {
 			return nil, false, false

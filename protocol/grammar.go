@@ -6,9 +6,10 @@ import (
 )
 
 // The JSON grammar, once. Every walker of JSON bytes in readbench — the
-// lenient scanner (scan.go), the strict one-pass decoder's walker
-// (strict.go) and the client's streaming answer scanner, which meets an
-// answer in pieces cut anywhere — takes its rules from here: what is
+// lenient scanner (scan.go) and the strict walk of the one-pass decoder
+// and of Valid, both on the one walker of walk.go, and the client's
+// streaming answer scanner, which meets an answer in pieces cut
+// anywhere — takes its rules from here: what is
 // whitespace, where a literal, a number and a string may start, the
 // number grammar, the escapes, which string bytes are plain, the nesting
 // bound. Whatever they accept, encoding/json's validation accepts too
@@ -342,7 +343,6 @@ func ControlAt(b []byte) int {
 // the grammar every walker here follows, judged whole. FuzzValid holds
 // it to json.Valid.
 func Valid(b []byte) bool {
-	i := SkipSpace(b, 0)
-	end := strictValue(b, i, 0, MaxDepth)
+	end := walk{strict: true, limit: MaxDepth}.end(b, 0, 0)
 	return end >= 0 && SkipSpace(b, end) == len(b)
 }

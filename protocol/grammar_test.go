@@ -242,7 +242,7 @@ func FuzzValid(f *testing.F) {
 		if err != nil || SkipSpace(b, end) != len(b) {
 			t.Fatalf("valid %q: the lenient scanner stopped at %d: %v", b, end, err)
 		}
-		if se := strictValue(b, i, 0, MaxDepth); se != end {
+		if se := (walk{strict: true, limit: MaxDepth}).end(b, i, 0); se != end {
 			t.Fatalf("valid %q: strict end %d, lenient %d", b, se, end)
 		}
 	})

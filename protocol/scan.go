@@ -20,47 +20,10 @@ func syntaxErr(i int, what string) error {
 }
 
 // SkipValue returns the offset just past the JSON value that starts at b[i]
-// (leading whitespace allowed).
-func SkipValue(b []byte, i int) (int, error) { return skipValue(b, i, 0) }
-
-func skipValue(b []byte, i, depth int) (int, error) {
-	if depth > MaxDepth {
-		return 0, syntaxErr(i, "nesting too deep")
-	}
-	i = SkipSpace(b, i)
-	if i >= len(b) {
-		return 0, syntaxErr(i, "unexpected end")
-	}
-	switch c := b[i]; {
-	case c == '"':
-		return SkipString(b, i)
-	case c == '{':
-		return walkObject(b, i, depth, nil)
-	case c == '[':
-		return walkArray(b, i, depth, nil)
-	case IsNumberStart(c):
-		return skipNumber(b, i)
-	}
-	if lit := Literal(b[i]); lit != "" {
-		if end := literalEnd(b, i, lit); end >= 0 {
-			return end, nil
-		}
-		return 0, syntaxErr(i, "bad literal")
-	}
-	return 0, syntaxErr(i, fmt.Sprintf("unexpected %q", b[i]))
-}
-
-// skipNumber takes the lenient run of a number: the grammar's bytes with
-// a digit among them, in any order (the scanner trusts a server's
-// numbers).
-func skipNumber(b []byte, i int) (int, error) {
-	var n Number
-	end, _ := n.Feed(b, i)
-	if !n.Readable() {
-		return 0, syntaxErr(i, "bad number")
-	}
-	return end, nil
-}
+// (leading whitespace allowed), on the lenient rules (walk.go): it reads
+// a server's large answers at about the cost of finding their strings'
+// ends.
+func SkipValue(b []byte, i int) (int, error) { return walk{limit: MaxDepth}.value(b, i, 0) }
 
 // SkipString returns the offset just past the JSON string whose opening
 // quote is at b[i]. It checks escapes but neither UTF-8 validity nor raw
@@ -129,7 +92,7 @@ func ObjectFields(b []byte, fn func(key, value []byte) error) error {
 	if i >= len(b) || b[i] != '{' {
 		return syntaxErr(i, "expected object")
 	}
-	_, err := walkObject(b, i, 0, fn)
+	_, _, err := walk{limit: MaxDepth}.object(b, i, 0, nil, func(_, k, v []byte) error { return fn(k, v) })
 	return err
 }
 
@@ -139,78 +102,8 @@ func ArrayElements(b []byte, fn func(elem []byte) error) error {
 	if i >= len(b) || b[i] != '[' {
 		return syntaxErr(i, "expected array")
 	}
-	_, err := walkArray(b, i, 0, fn)
+	_, err := walk{limit: MaxDepth}.array(b, i, 0, fn)
 	return err
-}
-
-func walkObject(b []byte, i, depth int, fn func(key, value []byte) error) (int, error) {
-	i = SkipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1, nil
-	}
-	for {
-		i = SkipSpace(b, i)
-		ks := i
-		ke, err := SkipString(b, i)
-		if err != nil {
-			return 0, err
-		}
-		i = SkipSpace(b, ke)
-		if i >= len(b) || b[i] != ':' {
-			return 0, syntaxErr(i, "expected ':'")
-		}
-		vs := SkipSpace(b, i+1)
-		ve, err := skipValue(b, vs, depth+1)
-		if err != nil {
-			return 0, err
-		}
-		if fn != nil {
-			if err := fn(b[ks+1:ke-1], b[vs:ve]); err != nil {
-				return 0, err
-			}
-		}
-		i = SkipSpace(b, ve)
-		if i >= len(b) {
-			return 0, syntaxErr(i, "unterminated object")
-		}
-		if b[i] == '}' {
-			return i + 1, nil
-		}
-		if b[i] != ',' {
-			return 0, syntaxErr(i, "expected ',' or '}'")
-		}
-		i++
-	}
-}
-
-func walkArray(b []byte, i, depth int, fn func(elem []byte) error) (int, error) {
-	i = SkipSpace(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return i + 1, nil
-	}
-	for {
-		vs := SkipSpace(b, i)
-		ve, err := skipValue(b, vs, depth+1)
-		if err != nil {
-			return 0, err
-		}
-		if fn != nil {
-			if err := fn(b[vs:ve]); err != nil {
-				return 0, err
-			}
-		}
-		i = SkipSpace(b, ve)
-		if i >= len(b) {
-			return 0, syntaxErr(i, "unterminated array")
-		}
-		if b[i] == ']' {
-			return i + 1, nil
-		}
-		if b[i] != ',' {
-			return 0, syntaxErr(i, "expected ',' or ']'")
-		}
-		i++
-	}
 }
 
 // StringLen returns the number of UTF-8 bytes the raw JSON string token
