@@ -341,8 +341,8 @@ func (s *answerScanner) startValue(p []byte, i int, c byte) {
 		s.state = sArrFirst
 		s.role = s.elementRole()
 	case protocol.IsNumberStart(c):
-		s.num, s.state = protocol.Number{}, sNumber
-		s.num.Feed(p[:i+1], i)
+		s.num.Start(c)
+		s.state = sNumber
 	case protocol.Literal(c) != "":
 		s.lit, s.litPos, s.state = protocol.Literal(c), 1, sLiteral
 	default:

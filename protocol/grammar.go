@@ -135,6 +135,20 @@ func numNext(st uint8, c byte) uint8 {
 	return numBad
 }
 
+// Start begins a number with its first byte c, which IsNumberStart
+// took: what Feed of that one byte does, without a call, for a streaming
+// walker that meets a value's first byte on its own.
+func (n *Number) Start(c byte) {
+	switch {
+	case c == '-':
+		*n = Number{state: numMinus}
+	case c == '0':
+		*n = Number{state: numZero, digits: true}
+	default:
+		*n = Number{state: numInt, digits: true}
+	}
+}
+
 // Feed follows the number through b[i:] and returns end, the offset of
 // the first byte that is not part of the lenient run (len(b) when the
 // run goes on past b: feed the next piece), and bad, the offset of the

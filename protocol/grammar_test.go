@@ -117,6 +117,14 @@ func TestNumberPieces(t *testing.T) {
 				t.Errorf("%q cut at %d: end %d bad %d %+v, whole %d %d %+v", s, cut, e2, bad2, n, end, bad, whole)
 			}
 		}
+		if len(b) > 0 && IsNumberStart(b[0]) {
+			var started, fed Number
+			started.Start(b[0])
+			fed.Feed(b[:1], 0)
+			if started != fed {
+				t.Errorf("%q: Start %+v, Feed of its first byte %+v", s, started, fed)
+			}
+		}
 		if want := json.Valid(b[:end]); (bad < 0 && whole.Complete()) != want {
 			t.Errorf("%q: in the grammar %v, json.Valid %v", s[:end], bad < 0 && whole.Complete(), want)
 		}
