@@ -3,6 +3,8 @@ package client
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/readbench/readbench/protocol"
 )
 
 // The streaming answer scanner. A transport feeds it an answer's bytes
@@ -15,10 +17,6 @@ import (
 // the last of a repeated member winning, except that an answer
 // encoding/json would reject is never usable: json.Valid is the judge
 // (see scanstrict.go).
-
-// maxScanDepth is protocol's nesting bound: a value nested deeper is a
-// syntax error.
-const maxScanDepth = 512
 
 // The parser's states: what it expects next.
 const (
@@ -71,7 +69,7 @@ type answerScanner struct {
 	scanState
 	// stack holds the roles of the open containers. Only stack[:depth] is
 	// ever read and push writes before it reads, so reset leaves it be.
-	stack [maxScanDepth + 2]uint8
+	stack [protocol.MaxDepth + 2]uint8
 }
 
 // scanState is what reset clears: everything the scanner knows of the
@@ -88,8 +86,7 @@ type scanState struct {
 
 	lit    string // literal being matched
 	litPos int
-	digits bool  // the number has a digit
-	num    uint8 // where the number is in the JSON grammar (nMinus ...)
+	num    protocol.Number // the number being read
 
 	// string state
 	strRole  uint8
@@ -233,7 +230,7 @@ func (s *answerScanner) feed(p []byte) {
 			continue
 		}
 		c := p[i]
-		if c == ' ' || c == '\n' || c == '\r' || c == '\t' {
+		if protocol.IsSpace(c) {
 			i++
 			continue
 		}
@@ -324,7 +321,7 @@ func (s *answerScanner) push(r uint8) {
 
 // startValue begins the value at p[i] (c), whose role is s.role.
 func (s *answerScanner) startValue(p []byte, i int, c byte) {
-	if s.depth > maxScanDepth {
+	if s.depth > protocol.MaxDepth {
 		s.broken(i, "nesting too deep")
 		return
 	}
@@ -343,14 +340,11 @@ func (s *answerScanner) startValue(p []byte, i int, c byte) {
 		s.push(arrayRole(role))
 		s.state = sArrFirst
 		s.role = s.elementRole()
-	case c == 't':
-		s.lit, s.litPos, s.state = "true", 1, sLiteral
-	case c == 'f':
-		s.lit, s.litPos, s.state = "false", 1, sLiteral
-	case c == 'n':
-		s.lit, s.litPos, s.state = "null", 1, sLiteral
-	case c == '-' || (c >= '0' && c <= '9'):
-		s.digits, s.state, s.num = c != '-', sNumber, numNext(nStart, c)
+	case protocol.IsNumberStart(c):
+		s.num.Start(c)
+		s.state = sNumber
+	case protocol.Literal(c) != "":
+		s.lit, s.litPos, s.state = protocol.Literal(c), 1, sLiteral
 	default:
 		s.broken(i, fmt.Sprintf("unexpected %q", c))
 	}

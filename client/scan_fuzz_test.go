@@ -169,7 +169,7 @@ func noRepeats(b []byte) bool {
 // late; and a usable answer's digest is the sha256 of what encoding/json
 // and encoding/base64 decode. json.Valid is the oracle of syntax: the
 // scanner finds a fault exactly when json.Valid rejects the bytes, for
-// every input whose value is an object nested less than maxScanDepth
+// every input whose value is an object nested less than protocol.MaxDepth
 // deep (a value of another kind is a fault for the scanner whatever
 // json.Valid says, and nesting near the bound, which encoding/json allows
 // to 10000, may be), so an answer json.Valid rejects is never ok.
@@ -188,7 +188,7 @@ func FuzzScanMatchesReference(f *testing.F) {
 		}
 		valid := json.Valid(body)
 		sound := scanSyntaxOK(body, cuts)
-		if sound && !valid || !sound && valid && isObjectNested(body, maxScanDepth) {
+		if sound && !valid || !sound && valid && isObjectNested(body, protocol.MaxDepth) {
 			t.Fatalf("the scanner finds the syntax sound: %v, json.Valid: %v\n   %+v\n   body %q cuts %v", sound, valid, got, body, cuts)
 		}
 		if !valid && got.Outcome != stats.Protocol {

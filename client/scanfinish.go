@@ -105,7 +105,7 @@ func unquote(raw []byte, over bool, dst *string, known ...string) {
 // plainString reports whether b needs no decoding: printable ASCII
 // without quotes or backslashes.
 func plainString(b []byte) bool {
-	end, high := plainRun(b, 0)
+	end, high := protocol.PlainRun(b, 0)
 	return end == len(b) && !high
 }
 

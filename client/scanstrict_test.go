@@ -167,29 +167,3 @@ func TestStreamedReadsInvalidJSON(t *testing.T) {
 		run(t, f.start(t, nil))
 	})
 }
-
-// TestControlAt: the first control character is found wherever it is,
-// at every length (the eight-byte rounds and the overlapping last one).
-func TestControlAt(t *testing.T) {
-	for n := range 40 {
-		b := bytes.Repeat([]byte{'a'}, n)
-		if got := controlAt(b); got != -1 {
-			t.Fatalf("len %d, clean: %d", n, got)
-		}
-		for at := range n {
-			for _, c := range []byte{0x00, 0x1f, '\n'} {
-				b[at] = c
-				if n > at+1 {
-					b[n-1] = 0x01 // a later one does not hide it
-				}
-				if got := controlAt(b); got != at {
-					t.Fatalf("len %d, %#x at %d: %d", n, c, at, got)
-				}
-				b[at], b[n-1] = 'a', 'a'
-			}
-		}
-	}
-	if got := controlAt([]byte("\x7f\x80\xff ~\x20\x21\x22")); got != -1 {
-		t.Errorf("DEL, non-ASCII, space: %d", got)
-	}
-}

@@ -2,9 +2,9 @@ package client
 
 import (
 	"bytes"
-	"encoding/binary"
-	"math/bits"
 	"unicode/utf8"
+
+	"github.com/readbench/readbench/protocol"
 )
 
 // Strings as they stream: a stretch with nothing to decode (plainRun,
@@ -49,7 +49,7 @@ func (s *answerScanner) stringBytes(p []byte, i int) int {
 			// Most strings hold nothing to decode: one pass to the
 			// quote, a backslash or a control, which the general path
 			// below takes.
-			if j, _ := plainRun(p, i); j > i {
+			if j, _ := protocol.PlainRun(p, i); j > i {
 				s.content(p[i:j])
 				i = j
 			}
@@ -125,38 +125,21 @@ func (s *answerScanner) content(seg []byte) int {
 func (s *answerScanner) escapeByte(p []byte, i int) int {
 	c := p[i]
 	if s.esc == 1 {
-		switch c {
-		case '"', '\\', '/':
-			s.escaped(rune(c), false)
-		case 'b':
-			s.escaped('\b', false)
-		case 'f':
-			s.escaped('\f', false)
-		case 'n':
-			s.escaped('\n', false)
-		case 'r':
-			s.escaped('\r', false)
-		case 't':
-			s.escaped('\t', false)
-		case 'u':
+		if c == 'u' {
 			s.esc, s.uval = 2, 0
 			return i + 1
-		default:
+		}
+		r, ok := protocol.Unescape(c)
+		if !ok {
 			s.broken(i, "bad escape")
 			return i
 		}
+		s.escaped(rune(r), false)
 		s.esc = 0
 		return i + 1
 	}
-	var h rune
-	switch {
-	case c >= '0' && c <= '9':
-		h = rune(c - '0')
-	case c >= 'a' && c <= 'f':
-		h = rune(c-'a') + 10
-	case c >= 'A' && c <= 'F':
-		h = rune(c-'A') + 10
-	default:
+	h, ok := protocol.HexDigit(c)
+	if !ok {
 		s.broken(i, "bad \\u escape")
 		return i
 	}
@@ -219,44 +202,4 @@ func (s *answerScanner) endString(p []byte, i int) {
 		e.headLen = s.blob.decodeHead(e.head[:])
 	}
 	s.valueEnd(p, i+1)
-}
-
-// plainRun is where the run of bytes from p[i] without quotes,
-// backslashes or controls ends, found eight bytes at a time, and whether
-// the run holds a byte of 0x80 or over.
-func plainRun(p []byte, i int) (end int, high bool) {
-	var seen uint64 // the run's bytes or'ed together
-	for ; len(p)-i >= 8; i += 8 {
-		x := binary.LittleEndian.Uint64(p[i:])
-		if m := specials(x); m != 0 {
-			k := bits.TrailingZeros64(m) / 8
-			seen |= x & (1<<(8*k) - 1)
-			return i + k, seen&highBits != 0
-		}
-		seen |= x
-	}
-	for ; i < len(p); i++ {
-		c := p[i]
-		if c < 0x20 || c == '"' || c == '\\' {
-			break
-		}
-		seen |= uint64(c)
-	}
-	return i, seen&highBits != 0
-}
-
-// highBits is the high bit of each byte of a word.
-const highBits = 0x8080808080808080
-
-// specials flags, by its high bit, each byte of the word x (eight bytes,
-// the first lowest) that is a quote, a backslash or a control. A byte is
-// flagged when it is a backslash (zero after the first xor) or below 0x21
-// after flipping bit 1, which maps the quote (0x22) to 0x20 and the
-// controls onto themselves. A borrow runs upwards only from a flagged
-// byte, so the lowest flag is exact (those above it may not be).
-func specials(x uint64) uint64 {
-	const ones = 0x0101010101010101
-	y := x ^ (ones * '\\')
-	q := x ^ (ones * 0x02)
-	return (((y - ones) &^ y) | ((q - ones*0x21) &^ q)) & highBits
 }

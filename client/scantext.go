@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/readbench/readbench/protocol"
 )
 
 // A text entry as it streams: its decoded length counted as protocol's
@@ -184,7 +186,7 @@ func (t *textState) fast(p []byte, i int) int {
 	for i < end {
 		if end-i >= 8 {
 			x := binary.LittleEndian.Uint64(p[i:])
-			m := specials(x) | x&highBits // and bytes of 0x80 or over
+			m := protocol.StringSpecials(x) | x&protocol.HighBits // and bytes of 0x80 or over
 			if m == 0 {
 				t.n += 8
 				i += 8
@@ -197,7 +199,7 @@ func (t *textState) fast(p []byte, i int) int {
 		c := p[i]
 		switch {
 		case c == '\\':
-			if i+1 >= end || !isSimpleEscape(p[i+1]) {
+			if i+1 >= end || !protocol.IsSimpleEscape(p[i+1]) {
 				return i
 			}
 			t.n++ // each decodes to one ASCII byte
@@ -225,17 +227,4 @@ func (t *textState) fast(p []byte, i int) int {
 		}
 	}
 	return i
-}
-
-// isSimpleEscape reports whether c follows a backslash in one of JSON's
-// two-byte escapes (\" \\ \/ \b \f \n \r \t), by a bit test rather
-// than a branch per case: which escape comes next is not predictable.
-func isSimpleEscape(c byte) bool {
-	const below64 = 1<<'"' | 1<<'/'
-	const from64 = 1<<('\\'-64) | 1<<('b'-64) | 1<<('f'-64) | 1<<('n'-64) | 1<<('r'-64) | 1<<('t'-64)
-	set := uint64(below64)
-	if c >= 64 {
-		set = from64
-	}
-	return c < 128 && set>>(c&63)&1 != 0
 }

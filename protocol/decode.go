@@ -58,13 +58,14 @@ const (
 // one it takes.
 func decodeFast(in []byte, visit func(parent, key, value []byte) error) (m *Message, visited, ok bool) {
 	b := bytes.Clone(in) // one allocation holds every raw member the message keeps
-	i := skipSpace(b, 0)
+	strict := walk{strict: true, limit: fastDepth}
+	i := SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil, false, false
 	}
 	m = &Message{}
 	var seen uint
-	i = skipSpace(b, i+1)
+	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return nil, false, false // no jsonrpc member: encoding/json words the error
 	}
@@ -77,11 +78,11 @@ func decodeFast(in []byte, visit func(parent, key, value []byte) error) (m *Mess
 			return nil, false, false
 		}
 		key := b[i+1 : ke-1]
-		i = skipSpace(b, ke)
+		i = SkipSpace(b, ke)
 		if i >= len(b) || b[i] != ':' {
 			return nil, false, false
 		}
-		vs := skipSpace(b, i+1)
+		vs := SkipSpace(b, i+1)
 		if vs >= len(b) {
 			return nil, false, false
 		}
@@ -101,22 +102,25 @@ func decodeFast(in []byte, visit func(parent, key, value []byte) error) (m *Mess
 				m.Method = methodName(b[vs+1 : ve-1])
 			}
 		case "id":
-			bit, ve = seenID, strictValue(b, vs, 1)
+			bit, ve = seenID, strict.end(b, vs, 1)
 			if ve >= 0 {
 				m.ID = b[vs:ve:ve]
 			}
 		case "params":
 			bit = seenParams
 			if visit != nil && b[vs] == '{' {
-				ve, visited = strictObject(b, vs, 1, nil, visit)
+				var err error
+				if ve, visited, err = (walk{strict: true, params: true, limit: fastDepth}).object(b, vs, 1, nil, visit); err != nil {
+					ve = -1
+				}
 			} else {
-				ve = strictValue(b, vs, 1)
+				ve = strict.end(b, vs, 1)
 			}
 			if ve >= 0 {
 				m.Params = b[vs:ve:ve]
 			}
 		case "result":
-			bit, ve = seenResult, strictValue(b, vs, 1)
+			bit, ve = seenResult, strict.end(b, vs, 1)
 			if ve >= 0 {
 				m.Result = b[vs:ve:ve]
 			}
@@ -124,13 +128,13 @@ func decodeFast(in []byte, visit func(parent, key, value []byte) error) (m *Mess
 			if FoldsOnto(key, "jsonrpc", "id", "method", "params", "result", "error") {
 				return nil, false, false
 			}
-			ve = strictValue(b, vs, 1)
+			ve = strict.end(b, vs, 1)
 		}
 		if ve < 0 || seen&bit != 0 {
 			return nil, false, false
 		}
 		seen |= bit
-		i = skipSpace(b, ve)
+		i = SkipSpace(b, ve)
 		if i >= len(b) {
 			return nil, false, false
 		}
@@ -140,9 +144,9 @@ func decodeFast(in []byte, visit func(parent, key, value []byte) error) (m *Mess
 		if b[i] != ',' {
 			return nil, false, false
 		}
-		i = skipSpace(b, i+1)
+		i = SkipSpace(b, i+1)
 	}
-	if skipSpace(b, i+1) != len(b) || seen&seenJSONRPC == 0 {
+	if SkipSpace(b, i+1) != len(b) || seen&seenJSONRPC == 0 {
 		return nil, false, false
 	}
 	return m, visited, true

@@ -138,51 +138,16 @@ func Unquote(raw []byte) (s string, ok bool) {
 		if len(in) < 2 {
 			return "", false
 		}
-		switch c := in[1]; c {
-		case '"', '\\', '/':
+		if c, ok := Unescape(in[1]); ok {
 			out.WriteByte(c)
-		case 'b':
-			out.WriteByte('\b')
-		case 'f':
-			out.WriteByte('\f')
-		case 'n':
-			out.WriteByte('\n')
-		case 'r':
-			out.WriteByte('\r')
-		case 't':
-			out.WriteByte('\t')
-		case 'u':
-			r, ok := hex4(in[2:])
-			if !ok || utf16.IsSurrogate(r) {
-				return "", false
-			}
-			out.WriteRune(r)
-			in = in[6:]
+			in = in[2:]
 			continue
-		default:
+		}
+		r, ok := hex4(in[2:])
+		if in[1] != 'u' || !ok || utf16.IsSurrogate(r) {
 			return "", false
 		}
-		in = in[2:]
+		out.WriteRune(r)
+		in = in[6:]
 	}
-}
-
-// hex4 reads the four hex digits at the start of h (a \u escape's).
-func hex4(h []byte) (rune, bool) {
-	if len(h) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range h[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }

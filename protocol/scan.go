@@ -15,80 +15,15 @@ import (
 // ErrSyntax is wrapped by every scanning error.
 var ErrSyntax = errors.New("invalid JSON")
 
-// maxDepth bounds nesting so hostile input cannot exhaust the stack.
-const maxDepth = 512
-
 func syntaxErr(i int, what string) error {
 	return fmt.Errorf("%w at offset %d: %s", ErrSyntax, i, what)
 }
 
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
-		i++
-	}
-	return i
-}
-
 // SkipValue returns the offset just past the JSON value that starts at b[i]
-// (leading whitespace allowed).
-func SkipValue(b []byte, i int) (int, error) { return skipValue(b, i, 0) }
-
-func skipValue(b []byte, i, depth int) (int, error) {
-	if depth > maxDepth {
-		return 0, syntaxErr(i, "nesting too deep")
-	}
-	i = skipSpace(b, i)
-	if i >= len(b) {
-		return 0, syntaxErr(i, "unexpected end")
-	}
-	switch c := b[i]; {
-	case c == '"':
-		return SkipString(b, i)
-	case c == '{':
-		return walkObject(b, i, depth, nil)
-	case c == '[':
-		return walkArray(b, i, depth, nil)
-	case c == 't':
-		return skipLiteral(b, i, "true")
-	case c == 'f':
-		return skipLiteral(b, i, "false")
-	case c == 'n':
-		return skipLiteral(b, i, "null")
-	case c == '-' || (c >= '0' && c <= '9'):
-		return skipNumber(b, i)
-	default:
-		return 0, syntaxErr(i, fmt.Sprintf("unexpected %q", c))
-	}
-}
-
-func skipLiteral(b []byte, i int, lit string) (int, error) {
-	end := strictLiteral(b, i, lit)
-	if end < 0 {
-		return 0, syntaxErr(i, "bad literal")
-	}
-	return end, nil
-}
-
-func skipNumber(b []byte, i int) (int, error) {
-	start := i
-	if b[i] == '-' {
-		i++
-	}
-	digits := 0
-	for i < len(b) {
-		c := b[i]
-		if c >= '0' && c <= '9' {
-			digits++
-		} else if c != '.' && c != 'e' && c != 'E' && c != '+' && c != '-' {
-			break
-		}
-		i++
-	}
-	if digits == 0 {
-		return 0, syntaxErr(start, "bad number")
-	}
-	return i, nil
-}
+// (leading whitespace allowed), on the lenient rules (walk.go): it reads
+// a server's large answers at about the cost of finding their strings'
+// ends.
+func SkipValue(b []byte, i int) (int, error) { return walk{limit: MaxDepth}.value(b, i, 0) }
 
 // SkipString returns the offset just past the JSON string whose opening
 // quote is at b[i]. It checks escapes but neither UTF-8 validity nor raw
@@ -127,26 +62,21 @@ func SkipString(b []byte, i int) (int, error) {
 // scan resumes at the returned offset.
 func scanEscapes(b []byte, j, q int) (end int, done bool, err error) {
 	for j < q {
-		c := b[j]
-		switch {
-		case c == '\\':
-			if j+1 >= len(b) {
-				return 0, false, syntaxErr(j, "unterminated escape")
-			}
-			switch b[j+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				j += 2
-			case 'u':
-				if _, ok := hex4(b[j+2:]); !ok {
-					return 0, false, syntaxErr(j, "bad \\u escape")
-				}
-				j += 6
-			default:
-				return 0, false, syntaxErr(j, "bad escape")
-			}
-		default:
+		if b[j] != '\\' {
 			j++
+			continue
 		}
+		k := escapeEnd(b, j)
+		switch {
+		case k >= 0:
+		case j+1 >= len(b):
+			return 0, false, syntaxErr(j, "unterminated escape")
+		case b[j+1] == 'u':
+			return 0, false, syntaxErr(j, "bad \\u escape")
+		default:
+			return 0, false, syntaxErr(j, "bad escape")
+		}
+		j = k
 	}
 	if j == q {
 		return q + 1, true, nil
@@ -158,92 +88,22 @@ func scanEscapes(b []byte, j, q int) (end int, done bool, err error) {
 // with the raw key (between the quotes, escapes kept) and the raw value.
 // Returning an error from fn stops the walk.
 func ObjectFields(b []byte, fn func(key, value []byte) error) error {
-	i := skipSpace(b, 0)
+	i := SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return syntaxErr(i, "expected object")
 	}
-	_, err := walkObject(b, i, 0, fn)
+	_, _, err := walk{limit: MaxDepth}.object(b, i, 0, nil, func(_, k, v []byte) error { return fn(k, v) })
 	return err
 }
 
 // ArrayElements calls fn for each element of the JSON array at the start of b.
 func ArrayElements(b []byte, fn func(elem []byte) error) error {
-	i := skipSpace(b, 0)
+	i := SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '[' {
 		return syntaxErr(i, "expected array")
 	}
-	_, err := walkArray(b, i, 0, fn)
+	_, err := walk{limit: MaxDepth}.array(b, i, 0, fn)
 	return err
-}
-
-func walkObject(b []byte, i, depth int, fn func(key, value []byte) error) (int, error) {
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1, nil
-	}
-	for {
-		i = skipSpace(b, i)
-		ks := i
-		ke, err := SkipString(b, i)
-		if err != nil {
-			return 0, err
-		}
-		i = skipSpace(b, ke)
-		if i >= len(b) || b[i] != ':' {
-			return 0, syntaxErr(i, "expected ':'")
-		}
-		vs := skipSpace(b, i+1)
-		ve, err := skipValue(b, vs, depth+1)
-		if err != nil {
-			return 0, err
-		}
-		if fn != nil {
-			if err := fn(b[ks+1:ke-1], b[vs:ve]); err != nil {
-				return 0, err
-			}
-		}
-		i = skipSpace(b, ve)
-		if i >= len(b) {
-			return 0, syntaxErr(i, "unterminated object")
-		}
-		if b[i] == '}' {
-			return i + 1, nil
-		}
-		if b[i] != ',' {
-			return 0, syntaxErr(i, "expected ',' or '}'")
-		}
-		i++
-	}
-}
-
-func walkArray(b []byte, i, depth int, fn func(elem []byte) error) (int, error) {
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return i + 1, nil
-	}
-	for {
-		vs := skipSpace(b, i)
-		ve, err := skipValue(b, vs, depth+1)
-		if err != nil {
-			return 0, err
-		}
-		if fn != nil {
-			if err := fn(b[vs:ve]); err != nil {
-				return 0, err
-			}
-		}
-		i = skipSpace(b, ve)
-		if i >= len(b) {
-			return 0, syntaxErr(i, "unterminated array")
-		}
-		if b[i] == ']' {
-			return i + 1, nil
-		}
-		if b[i] != ',' {
-			return 0, syntaxErr(i, "expected ',' or ']'")
-		}
-		i++
-	}
 }
 
 // StringLen returns the number of UTF-8 bytes the raw JSON string token

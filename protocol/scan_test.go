@@ -98,13 +98,13 @@ func FuzzScan(f *testing.F) {
 			if err != nil {
 				t.Fatalf("valid JSON rejected: %q: %v", b, err)
 			}
-			if skipSpace(b, end) != len(b) {
+			if SkipSpace(b, end) != len(b) {
 				t.Fatalf("valid JSON %q: stopped at %d of %d", b, end, len(b))
 			}
 			// Only a JSON string has a decoded length: json.Unmarshal of
 			// null into a string succeeds too (and leaves it empty).
 			var s string
-			if raw := b[skipSpace(b, 0):end]; len(raw) > 0 && raw[0] == '"' && json.Unmarshal(b, &s) == nil {
+			if raw := b[SkipSpace(b, 0):end]; len(raw) > 0 && raw[0] == '"' && json.Unmarshal(b, &s) == nil {
 				n, err := StringLen(raw)
 				if err != nil || n != int64(len(s)) {
 					t.Fatalf("StringLen(%q) = %d, %v; want %d", raw, n, err, len(s))
