@@ -198,7 +198,7 @@ func TestShardsJob(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the shipped workload: %v", err)
 	}
-	if _, err := w.Shard(workload.Segment{K: 1, N: n}); err != nil {
+	if _, err := w.Segment(workload.Segment{K: 1, N: n}); err != nil {
 		t.Errorf("the shipped workload cannot be split in %d: %v", n, err)
 	}
 	// Each shard writes its own file on the shared volume.
