@@ -19,6 +19,7 @@ import (
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/runner"
 	"github.com/readbench/readbench/targets"
+	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
 )
 
@@ -175,30 +176,35 @@ func abSides(c *cli.Context, bs []bounds.Bound) (abSideRuns, func(), error) {
 		}
 	}
 	for _, side := range []ab.Side{ab.Base, ab.New} {
-		if !c.IsSet(string(side)) {
-			closeAll()
-			return nil, nil, cli.Exit("ab: give both --base TARGET and --new TARGET", exitUsage)
-		}
-		t, err := targets.Parse(c.String(string(side)))
-		if err != nil {
-			closeAll()
-			return nil, nil, cli.Exit(fmt.Sprintf("ab: --%s: %v", side, err), exitUsage)
-		}
-		opts, err := prepare(c, base, w, func(ov *driver.Overrides) { ov.Target = &t })
-		if err == nil {
-			var tokens auth.Tokens
-			var done func()
-			if tokens, done, err = oauthTokens(c, opts.Workload.Auth, t); err == nil {
-				closers = append(closers, done)
-				sides[side] = abSide{opts: opts, tokens: auth.NewSequence(tokens)}
-			}
-		}
+		s, done, err := abSideOf(c, base, w, side)
 		if err != nil {
 			closeAll()
 			return nil, nil, err
 		}
+		sides[side], closers = s, append(closers, done)
 	}
 	return sides, closeAll, nil
+}
+
+// abSideOf is the run of one side: w at --base's or --new's target, and
+// its tokens (done ends them).
+func abSideOf(c *cli.Context, base driver.Options, w *workload.Workload, side ab.Side) (abSide, func(), error) {
+	if !c.IsSet(string(side)) {
+		return abSide{}, nil, cli.Exit("ab: give both --base TARGET and --new TARGET", exitUsage)
+	}
+	t, err := targets.Parse(c.String(string(side)))
+	if err != nil {
+		return abSide{}, nil, cli.Exit(fmt.Sprintf("ab: --%s: %v", side, err), exitUsage)
+	}
+	opts, err := prepare(c, base, w, func(ov *driver.Overrides) { ov.Target = &t })
+	if err != nil {
+		return abSide{}, nil, err
+	}
+	tokens, done, err := oauthTokens(c, opts.Workload.Auth, t)
+	if err != nil {
+		return abSide{}, nil, err
+	}
+	return abSide{opts: opts, tokens: auth.NewSequence(tokens)}, done, nil
 }
 
 // abSideRuns are the sides of an experiment.
