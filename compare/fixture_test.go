@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"math"
 	"testing"
 	"time"
 
@@ -52,21 +51,6 @@ func authed(t *testing.T, fresh, later int) *results.Result {
 		t.Fatal(err)
 	}
 	return r
-}
-
-// is is *v for a comparison, NaN (equal to nothing) for no value.
-func is(v *float64) float64 {
-	if v == nil {
-		return math.NaN()
-	}
-	return *v
-}
-
-func deref(v *float64) any {
-	if v == nil {
-		return "null"
-	}
-	return *v
 }
 
 // figure is v as a document's optional figure.

@@ -10,10 +10,10 @@ import (
 // (null), and no share delta when a side had no reads.
 func TestNoDeltaFromNothing(t *testing.T) {
 	if d := newDelta("read.p99", "p99", "ms", 0, 3); d.Relative != nil || d.RelativeOK {
-		t.Errorf("relative from 0: %v %v, want null", deref(d.Relative), d.RelativeOK)
+		t.Errorf("relative from 0: %v %v, want null", d.Relative, d.RelativeOK)
 	}
-	if d := newDelta("read.p99", "p99", "ms", 2, 3); is(d.Relative) != 0.5 || !d.RelativeOK {
-		t.Errorf("relative from 2 to 3: %v", deref(d.Relative))
+	if d := newDelta("read.p99", "p99", "ms", 2, 3); d.Relative == nil || *d.Relative != 0.5 || !d.RelativeOK {
+		t.Errorf("relative from 2 to 3: %v %v, want 0.5", d.Relative, d.RelativeOK)
 	}
 	if ds := outcomeDeltas("", map[string]int64{}, map[string]int64{"ok": 5}, 0, 5, true); len(ds) != 0 {
 		t.Errorf("outcome deltas against a side of no reads: %+v", ds)
