@@ -58,30 +58,24 @@ func Judge(res *results.Result, f Facts) Judgement {
 	if f.Thresholds != nil && errors.Is(f.Thresholds, bounds.ErrUnknown) {
 		return Judgement{Status: Misused, Reason: f.Thresholds.Error()}
 	}
-	var bounded string
+	var also []string // a broken bound, said first when a worse finding decides
 	switch broken := results.Broken(res.Thresholds); {
 	case f.Thresholds != nil:
-		bounded = f.Thresholds.Error()
+		also = []string{f.Thresholds.Error()}
 	case len(broken) > 0:
-		bounded = fmt.Sprintf("%d of %d thresholds broken: %s", len(broken), len(res.Thresholds), strings.Join(broken, "; "))
-	}
-	also := func() []string {
-		if bounded == "" {
-			return nil
-		}
-		return []string{bounded}
+		also = []string{fmt.Sprintf("%d of %d thresholds broken: %s", len(broken), len(res.Thresholds), strings.Join(broken, "; "))}
 	}
 	switch {
 	case f.Interrupted:
-		return Judgement{Status: Interrupted, Reason: "run interrupted: the result is partial", Also: also()}
+		return Judgement{Status: Interrupted, Reason: "run interrupted: the result is partial", Also: also}
 	case res.Partial:
-		return Judgement{Status: Failed, Reason: "a shard of the run was interrupted: the result is partial", Also: also()}
+		return Judgement{Status: Failed, Reason: "a shard of the run was interrupted: the result is partial", Also: also}
 	}
 	if why := results.Useless(res.Totals); why != "" && !f.Part {
-		return Judgement{Status: Failed, Reason: "useless run: " + why, Also: also()}
+		return Judgement{Status: Failed, Reason: "useless run: " + why, Also: also}
 	}
-	if bounded != "" {
-		return Judgement{Status: Failed, Reason: bounded}
+	if len(also) > 0 {
+		return Judgement{Status: Failed, Reason: also[0]}
 	}
 	return Judgement{Status: Passed}
 }

@@ -28,15 +28,15 @@ type Place struct {
 // Out is the Place of --out, checked before the run (a directory or a
 // missing folder is refused then, not after the run): out, or the default
 // runs/ folder when out is "". The runs/ folder of the working directory
-// is the one folder readbench creates (see RunsFolder).
+// is the one folder readbench creates (see runsFolder).
 func Out(out string, stdout io.Writer) (Place, error) {
 	if out == "" {
-		if err := RunsFolder(filepath.Join("runs", "x")); err != nil {
+		if err := runsFolder(filepath.Join("runs", "x")); err != nil {
 			return Place{}, err
 		}
 		return Place{Dir: "runs", Stdout: stdout}, nil
 	}
-	if err := RunsFolder(out); err != nil {
+	if err := runsFolder(out); err != nil {
 		return Place{}, err
 	}
 	if err := results.CheckOutput(out); err != nil {
@@ -54,11 +54,11 @@ func Out(out string, stdout io.Writer) (Place, error) {
 // Folder has checked).
 func File(path string) Place { return Place{Path: path, Dir: filepath.Dir(path), made: true} }
 
-// RunsFolder creates the default runs/ folder of the working directory
+// runsFolder creates the default runs/ folder of the working directory
 // when path is a file in it (the default, or --out runs/base.json): that
 // one folder is readbench's own. Any other missing folder is the user's
 // to create, so that a misspelt --out is refused rather than made.
-func RunsFolder(path string) error {
+func runsFolder(path string) error {
 	if filepath.Clean(filepath.Dir(path)) != "runs" {
 		return nil
 	}

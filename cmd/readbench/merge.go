@@ -36,11 +36,9 @@ func mergeAction(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return cli.Exit("merge: give the result files of the shards", exitUsage)
 	}
-	save := runner.Place{Path: c.String("out"), Dir: "runs", Stdout: c.App.Writer}
-	if save.Path != "" {
-		if err := runner.RunsFolder(save.Path); err != nil {
-			return cli.Exit(fmt.Sprintf("merge: save: %v", err), exitFail)
-		}
+	save, err := runner.Out(c.String("out"), c.App.Writer)
+	if err != nil {
+		return cli.Exit("merge: "+err.Error(), exitUsage)
 	}
 	done, err := runner.Merge(c.Context, c.Args().Slice(), c.Duration("wait"), save)
 	if err != nil {
