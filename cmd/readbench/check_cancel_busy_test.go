@@ -9,10 +9,13 @@ import (
 	"time"
 )
 
-// pdfStdioCancel is what check says of cancelling the PDF server's 4 MB
-// page over stdio: the server, single-threaded and busy with the answer,
-// reads the cancel off its stdin only once the answer is on its way.
-const pdfStdioCancel = "answered after the cancel"
+// pdfStdioCancel is why check skips cancelling the PDF server's 4 MB
+// page over stdio (either reason, "|"-separated, as peerCheck.skip has
+// them): the server, single-threaded and busy with the answer, reads the
+// cancel off its stdin only once the answer is on its way; or, on a
+// machine starved of CPU, every sampled read answered too soon after the
+// cancel to judge it. Both are skips: never a verdict on the server.
+const pdfStdioCancel = "answered after the cancel|could not find a read slow enough to cancel"
 
 // TestCheckCancelBusyPeerRepeat: identical checks of a real server that
 // is right give the same cancellation verdict every time, and never a
@@ -35,8 +38,8 @@ func TestCheckCancelBusyPeerRepeat(t *testing.T) {
 		if r[0].Status == "fail" {
 			t.Errorf("run %d of %d: fail %q: a false alarm (the server is right)", i+1, runs, r[0].Detail)
 		}
-		if r[0].Status != "skip" || !strings.Contains(r[0].Detail, pdfStdioCancel) {
-			t.Errorf("run %d of %d: %s %q, want skip with %q", i+1, runs, r[0].Status, r[0].Detail, pdfStdioCancel)
+		if want := oneOf(r[0].Detail, pdfStdioCancel); r[0].Status != "skip" || !strings.Contains(r[0].Detail, want) {
+			t.Errorf("run %d of %d: %s %q, want skip with %q", i+1, runs, r[0].Status, r[0].Detail, want)
 		}
 		if i == 0 {
 			first = r[0].Status
