@@ -179,6 +179,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 	}
 	g := setGenerator(r) // reads the totals, the blocks and the timeline above
 	r.Advice = advice(p, measured, g, rw.Load.MaxInFlight)
+	r.Verdict = HealthOf(r) // reads the totals and the generator's finding
 	return r, nil
 }
 

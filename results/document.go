@@ -15,15 +15,19 @@ import (
 // Latency blocks are the type Latency; a class inlines its latency block
 // next to its counters (see Class).
 type Result struct {
-	Schema   string    `json:"schema"` // always Schema
-	Tool     Tool      `json:"tool"`
-	Started  Timestamp `json:"started"`
-	Ended    Timestamp `json:"ended"`
-	Partial  bool      `json:"partial"` // interrupted (Ctrl-C): the figures cover what ran
-	Workload Workload  `json:"workload"`
-	Target   Target    `json:"target"`
-	Host     Host      `json:"host"`
-	Totals   Totals    `json:"totals"`
+	Schema  string    `json:"schema"` // always Schema
+	Tool    Tool      `json:"tool"`
+	Started Timestamp `json:"started"`
+	Ended   Timestamp `json:"ended"`
+	Partial bool      `json:"partial"` // interrupted (Ctrl-C): the figures cover what ran
+	// Verdict is the run's health (health.go): healthy, overloaded,
+	// failing, generator-bound or useless, the line every report opens
+	// with and its reasons. Added in v1: computed on load when absent.
+	Verdict  Health   `json:"verdict"`
+	Workload Workload `json:"workload"`
+	Target   Target   `json:"target"`
+	Host     Host     `json:"host"`
+	Totals   Totals   `json:"totals"`
 	// Read is the latency of every read sent, from its turn's intended
 	// start: answers of any kind to their last byte, and reads cut by the
 	// deadline or the timeout at the moment they were cut (its

@@ -52,6 +52,7 @@ func Parse(name string, data []byte) (*Result, error) {
 	if err := r.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	r.EnsureHealth() // a result written before the verdict key says its health too
 	return r, nil
 }
 
@@ -143,6 +144,7 @@ func (r *Result) fillEmpty() {
 	emptyMap(&r.Digests)
 	emptyList(&r.Sessions.Errors)
 	emptyList(&r.Thresholds)
+	emptyList(&r.Verdict.Reasons)
 	emptyMap(&r.Workload.Thresholds)
 	emptyMap(&r.Workload.Headers)
 	if r.Classes == nil {

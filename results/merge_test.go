@@ -110,7 +110,7 @@ func TestMergeEqualsOneRun(t *testing.T) {
 		}
 		for _, key := range []string{"totals", "read", "read_ok", "lag", "service", "ttfb", "turn", "turn_sizes", "classes",
 			"cancellation", "shape", "timeline", "advice", "warmup", "segment", "generator_bound", "lag_bound_ms", "workload",
-			"handshake", "first_read"} {
+			"handshake", "first_read", "verdict"} {
 			a, b := field(t, want, key), field(t, got, key)
 			if a != b {
 				t.Errorf("n=%d: %s differs:\none run: %.600s\nmerged:  %.600s", n, key, a, b)
