@@ -107,7 +107,7 @@ func (j Job) Run(ctx context.Context) (*Done, error) {
 	if done.Log, err = log.keep(done.Path); err != nil {
 		done.Notes = append(done.Notes, fmt.Sprintf("keep the server's stderr: %v", err))
 	}
-	done.Judgement = Judge(res, Facts{Interrupted: m.Partial, Part: j.Part, Thresholds: evalErr})
+	done.Judgement = Judge(res, Facts{Interrupted: m.Partial, Part: j.Part, Thresholds: evalErr, Bounded: len(j.Thresholds) > 0})
 	return done, nil
 }
 

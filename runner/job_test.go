@@ -17,14 +17,19 @@ import (
 )
 
 // jobWorkload is the workload of every job of the table: one class,
-// held to a latency bound (read.p50<50ms) that a merge evaluates.
-func jobWorkload(t *testing.T) *workload.Workload {
+// held to a latency bound (read.p50<50ms) that a merge evaluates, or
+// free of thresholds.
+func jobWorkload(t *testing.T, free bool) *workload.Workload {
 	t.Helper()
+	held := `thresholds: {read.p50: "<50ms"}`
+	if free {
+		held = ""
+	}
 	w, err := workload.Parse("job.yaml", []byte(`
 name: job
 load: {rate: 10/s, duration: 1s}
 sessions: 2
-thresholds: {read.p50: "<50ms"}
+`+held+`
 mix:
   - {class: md, uri: "docs://a"}
 `))
@@ -34,14 +39,17 @@ mix:
 	return w
 }
 
-// situation is what a stand-in run measured: n reads of outcome o taking
-// latency each, one more read scheduled and never counted when lost, and
-// cut short when interrupted.
+// situation is what a stand-in run measured: 20 turns of one read, of
+// outcome o taking latency each but for the first bad, of outcome badO
+// (a cancelled one cuts its turn), one more read scheduled and never
+// counted when lost, and cut short when interrupted.
 type situation struct {
 	o           stats.Outcome
 	latency     time.Duration
 	lost        bool
 	interrupted bool
+	bad         int
+	badO        stats.Outcome
 }
 
 // measured is a stand-in for driver.Run that records s in the measured
@@ -49,8 +57,16 @@ type situation struct {
 func (s situation) measured(_ context.Context, opts driver.Options) (*driver.Measurements, error) {
 	rec := stats.NewRecorder([]stats.ClassInfo{{Name: "md"}})
 	rec.Schedule(20)
-	for range 20 {
-		rec.Read(stats.ReadSample{Outcome: s.o, Answered: true, Sent: true, Latency: s.latency, Service: s.latency})
+	for i := range 20 {
+		sample, end := stats.ReadSample{Outcome: s.o, Answered: true, Sent: true, Latency: s.latency, Service: s.latency}, stats.TurnComplete
+		if i < s.bad {
+			sample.Outcome = s.badO
+			if s.badO == stats.Cancelled {
+				sample.Answered, sample.LowerBound, end = false, true, stats.TurnCut
+			}
+		}
+		rec.Read(sample)
+		rec.Turn(stats.TurnSample{End: end, Latency: s.latency, Reads: 1})
 	}
 	if s.lost {
 		rec.Schedule(1)
@@ -76,6 +92,10 @@ func TestEveryCommandEndsAlike(t *testing.T) {
 	failing := situation{o: stats.Internal, latency: 5 * time.Millisecond}
 	lost := situation{o: stats.OK, latency: 5 * time.Millisecond, lost: true}
 	cut := situation{o: stats.OK, latency: 5 * time.Millisecond, interrupted: true}
+	mostCut := situation{o: stats.OK, latency: 5 * time.Millisecond, bad: 11, badO: stats.Cancelled}
+	halfCut := situation{o: stats.OK, latency: 5 * time.Millisecond, bad: 10, badO: stats.Cancelled}
+	mostNotFound := situation{o: stats.OK, latency: 5 * time.Millisecond, bad: 11, badO: stats.NotFound}
+	halfNotFound := situation{o: stats.OK, latency: 5 * time.Millisecond, bad: 10, badO: stats.NotFound}
 	unknown, err := bounds.ParseThresholds("class.nosuch.read.p50<1s")
 	if err != nil {
 		t.Fatal(err)
@@ -83,35 +103,51 @@ func TestEveryCommandEndsAlike(t *testing.T) {
 	tests := []struct {
 		name    string
 		command string // run, capacity, ab or merge
+		free    bool   // the workload holds no thresholds
 		s       situation
 		ts      []bounds.Threshold // run's thresholds besides the workload's (nil: the workload's)
 		want    Status
 		reason  string
 	}{
-		{"run: every bound held", "run", fine, nil, Passed, ""},
-		{"run: a bound broken", "run", slow, nil, Failed, "1 of 1 thresholds broken: read.p50<50ms (measured 200ms)"},
-		{"run: nothing usable", "run", failing, nil, Failed, "useless run: no read succeeded"},
-		{"run: a read lost", "run", lost, nil, Failed, "measured phase: accounting identity broken"},
-		{"run: interrupted", "run", cut, nil, Interrupted, "run interrupted"},
-		{"run: a bound on a class it lacks", "run", fine, unknown, Misused, "threshold: "},
-		{"capacity step: held", "capacity", fine, nil, Passed, ""},
-		{"capacity step: slow is the search's to judge", "capacity", slow, nil, Passed, ""},
-		{"capacity step: nothing usable is a finding", "capacity", failing, nil, Passed, ""},
-		{"capacity step: a read lost", "capacity", lost, nil, Failed, "measured phase: accounting identity broken"},
-		{"capacity step: interrupted", "capacity", cut, nil, Interrupted, "run interrupted"},
-		{"ab run: nothing usable is a finding", "ab", failing, nil, Passed, ""},
-		{"ab run: a read lost", "ab", lost, nil, Failed, "measured phase: accounting identity broken"},
-		{"ab run: interrupted", "ab", cut, nil, Interrupted, "run interrupted"},
-		{"merge: every bound held", "merge", fine, nil, Passed, ""},
-		{"merge: a bound broken by the whole run", "merge", slow, nil, Failed, "1 of 1 thresholds broken: read.p50<50ms"},
-		{"merge: nothing usable", "merge", failing, nil, Failed, "useless run: no read succeeded"},
-		{"merge: a read lost in a shard", "merge", lost, nil, Failed, "measured phase: accounting identity broken"},
-		{"merge: a shard interrupted", "merge", cut, nil, Failed, "a shard of the run was interrupted"},
+		{"run: every bound held", "run", false, fine, nil, Passed, ""},
+		{"run: a bound broken", "run", false, slow, nil, Failed, "1 of 1 thresholds broken: read.p50<50ms (measured 200ms)"},
+		{"run: nothing usable", "run", false, failing, nil, Failed, "useless run: no read succeeded"},
+		{"run: a read lost", "run", false, lost, nil, Failed, "measured phase: accounting identity broken"},
+		{"run: interrupted", "run", false, cut, nil, Interrupted, "run interrupted"},
+		{"run: a bound on a class it lacks", "run", false, fine, unknown, Misused, "threshold: "},
+		{"capacity step: held", "capacity", false, fine, nil, Passed, ""},
+		{"capacity step: slow is the search's to judge", "capacity", false, slow, nil, Passed, ""},
+		{"capacity step: nothing usable is a finding", "capacity", false, failing, nil, Passed, ""},
+		{"capacity step: a read lost", "capacity", false, lost, nil, Failed, "measured phase: accounting identity broken"},
+		{"capacity step: interrupted", "capacity", false, cut, nil, Interrupted, "run interrupted"},
+		{"ab run: nothing usable is a finding", "ab", false, failing, nil, Passed, ""},
+		{"ab run: a read lost", "ab", false, lost, nil, Failed, "measured phase: accounting identity broken"},
+		{"ab run: interrupted", "ab", false, cut, nil, Interrupted, "run interrupted"},
+		{"merge: every bound held", "merge", false, fine, nil, Passed, ""},
+		{"merge: a bound broken by the whole run", "merge", false, slow, nil, Failed, "1 of 1 thresholds broken: read.p50<50ms"},
+		{"merge: nothing usable", "merge", false, failing, nil, Failed, "useless run: no read succeeded"},
+		{"merge: a read lost in a shard", "merge", false, lost, nil, Failed, "measured phase: accounting identity broken"},
+		{"merge: a shard interrupted", "merge", false, cut, nil, Failed, "a shard of the run was interrupted"},
+		// Without thresholds, a whole run in which most turns failed (or
+		// most reads) fails with its health line; exactly half is not
+		// most; with thresholds, they alone decide; a part's health is its
+		// command's to judge.
+		{"run without thresholds: most turns cut", "run", true, mostCut, nil, Failed, "✗ overloaded: 55.0% of turns cut"},
+		{"run without thresholds: half the turns cut", "run", true, halfCut, nil, Passed, ""},
+		{"run without thresholds: most reads not found", "run", true, mostNotFound, nil, Failed, "✗ failing: 55.0% of reads sent failed, all not_found"},
+		{"run without thresholds: half the reads not found", "run", true, halfNotFound, nil, Passed, ""},
+		{"run held to thresholds: they alone decide", "run", false, mostCut, nil, Passed, ""},
+		{"run without thresholds: a healthy run", "run", true, fine, nil, Passed, ""},
+		{"run without thresholds: nothing usable", "run", true, failing, nil, Failed, "useless run: no read succeeded"},
+		{"capacity step: most turns cut is the search's to judge", "capacity", true, mostCut, nil, Passed, ""},
+		{"ab run: most reads not found is a finding", "ab", true, mostNotFound, nil, Passed, ""},
+		{"merge without thresholds: most turns cut", "merge", true, mostCut, nil, Failed, "✗ overloaded: 55.0% of turns cut"},
+		{"merge held to thresholds: they alone decide", "merge", false, mostCut, nil, Passed, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			done := endOf(t, tt.command, tt.s, tt.ts, dir)
+			done := endOf(t, tt.command, tt.free, tt.s, tt.ts, dir)
 			if done.Judgement.Status != tt.want || !strings.HasPrefix(done.Judgement.Reason, tt.reason) {
 				t.Errorf("judged %v %q, want %v %q...", done.Judgement.Status, done.Judgement.Reason, tt.want, tt.reason)
 			}
@@ -119,7 +155,7 @@ func TestEveryCommandEndsAlike(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the result was not saved before it was judged: %v", err)
 			}
-			if tt.command == "run" || tt.command == "merge" {
+			if (tt.command == "run" || tt.command == "merge") && !tt.free {
 				if len(saved.Thresholds) == 0 && tt.want != Misused {
 					t.Errorf("the saved result holds no verdicts: %s holds its result to the thresholds", tt.command)
 				}
@@ -130,10 +166,11 @@ func TestEveryCommandEndsAlike(t *testing.T) {
 	}
 }
 
-// endOf makes the job of command in situation s and returns how it ended.
-func endOf(t *testing.T, command string, s situation, more []bounds.Threshold, dir string) *Done {
+// endOf makes the job of command in situation s (of a workload free of
+// thresholds when free) and returns how it ended.
+func endOf(t *testing.T, command string, free bool, s situation, more []bounds.Threshold, dir string) *Done {
 	t.Helper()
-	w := jobWorkload(t)
+	w := jobWorkload(t, free)
 	ts, err := Thresholds(w, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -159,8 +196,11 @@ func endOf(t *testing.T, command string, s situation, more []bounds.Threshold, d
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(d.Result.Thresholds) != 0 || len(d.Notes) == 0 {
-				t.Errorf("shard %d: verdicts %v, notes %v: want none evaluated, and a note that merge will", k, d.Result.Thresholds, d.Notes)
+			if len(d.Result.Thresholds) != 0 || (len(d.Notes) > 0) == free {
+				t.Errorf("shard %d: verdicts %v, notes %v: want none evaluated, and a note that merge will (when there are thresholds)", k, d.Result.Thresholds, d.Notes)
+			}
+			if !free && s.badO == stats.Cancelled && d.Judgement.Status != Passed {
+				t.Errorf("shard %d judged %v %q: its thresholds, left to merge, alone decide", k, d.Judgement.Status, d.Judgement.Reason)
 			}
 			paths = append(paths, d.Path)
 		}

@@ -43,6 +43,10 @@ type Facts struct {
 	// Thresholds is how evaluating the thresholds went (nil: they were
 	// evaluated, the verdicts are in the result).
 	Thresholds error
+	// Bounded: the run is held to thresholds (a shard's too, though merge
+	// evaluates them on the whole run), so they alone decide whether a run
+	// that measured something fails; without them, its health does.
+	Bounded bool
 }
 
 // Judge decides what a saved result comes to, the one rule for every
@@ -50,7 +54,11 @@ type Facts struct {
 // figures cannot be trusted); thresholds that name what the result lacks
 // are bad input; an interrupted run is interrupted, whatever was
 // measured; a whole run that measured nothing usable fails whatever its
-// thresholds; then a broken threshold fails.
+// thresholds; a whole run held to no threshold fails when most of it
+// failed (results.Health.MostFailed: most turns did not complete, or most
+// reads sent answered an unexpected error), its health line the reason;
+// then a broken threshold fails. A part's health, like its uselessness,
+// is its command's to judge.
 func Judge(res *results.Result, f Facts) Judgement {
 	if err := res.Identity(); err != nil {
 		return Judgement{Status: Failed, Reason: err.Error()}
@@ -73,6 +81,9 @@ func Judge(res *results.Result, f Facts) Judgement {
 	}
 	if why := results.Useless(res.Totals); why != "" && !f.Part {
 		return Judgement{Status: Failed, Reason: "useless run: " + why, Also: also}
+	}
+	if h := res.EnsureHealth(); h.MostFailed && !f.Bounded && !f.Part {
+		return Judgement{Status: Failed, Reason: h.Line + " (no thresholds set: most of the run failed)"}
 	}
 	if len(also) > 0 {
 		return Judgement{Status: Failed, Reason: also[0]}

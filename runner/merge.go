@@ -44,7 +44,7 @@ func Merge(ctx context.Context, paths []string, wait time.Duration, save Place) 
 	if done.Path, err = save.save(res, results.MergedName(res.Started.Time, res.Target.Server.Name, res.Target.Server.Version)); err != nil {
 		return nil, err
 	}
-	done.Judgement = Judge(res, Facts{Thresholds: evalErr})
+	done.Judgement = Judge(res, Facts{Thresholds: evalErr, Bounded: len(ts) > 0})
 	return done, nil
 }
 

@@ -29,9 +29,10 @@ func runCommand() *cli.Command {
 			"embedded simulated server (readbench serve --stdio). The result is saved as\n" +
 			"runs/<start>-<server>-<version>.json (or --out) and the report printed on stdout.\n" +
 			"Flags override the workload file.\n\n" +
-			"Exit codes: 0 ok; 1 unreachable target, a broken threshold, or a useless run (no read sent,\n" +
-			"or none succeeded), each after saving the result; 2 bad usage; 130 interrupted (the partial\n" +
-			"result is saved first).",
+			"Exit codes: 0 ok; 1 unreachable target, a broken threshold, a useless run (no read sent,\n" +
+			"or none succeeded) or, without thresholds, a run most of whose turns or reads failed (the\n" +
+			"health line, the report's first, says why), each after saving the result; 2 bad usage;\n" +
+			"130 interrupted (the partial result is saved first).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse, range+http(s)://HOST:PORT/PREFIX/ (plain HTTP documents)"},
 			&cli.StringSliceFlag{Name: "class", Usage: "run only the mix class `NAME` (repeatable): one mode of a comparison per process"},
