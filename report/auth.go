@@ -20,9 +20,9 @@ import (
 // authRows are the latency rows of the auth block.
 func authRows(a *results.Auth) []namedLatency {
 	return []namedLatency{
-		{"token requests", a.TokenRequests.Latency},
-		{"reads, fresh token", a.ReadsFreshToken},
-		{"reads, later", a.ReadsLater},
+		{name: "token requests", l: a.TokenRequests.Latency},
+		{name: "reads, fresh token", l: a.ReadsFreshToken},
+		{name: "reads, later", l: a.ReadsLater},
 	}
 }
 

@@ -244,7 +244,7 @@ func resultSections(r *results.Result, suffix string, pair *timelineScale) ([]ht
 func latencyHTMLTable(r *results.Result) htmlTable {
 	t := htmlTable{Class: "latency", Left: 1, Header: []string{"class", "count", "p50", "p90", "p99", "p99.9", "max", "mean"}}
 	for _, row := range latencyRows(r) {
-		t.Rows = append(t.Rows, latencyRow(row.name, row.l))
+		t.Rows = append(t.Rows, latencyRowAt(row.name, row.l, row.floorMs))
 	}
 	return t
 }
@@ -266,7 +266,7 @@ func turnSizeTable(r *results.Result) ([]htmlTable, []string) {
 	}
 	t := htmlTable{Class: "turn-sizes", Left: 1, Header: []string{"reads per turn", "count", "p50", "p90", "p99", "p99.9", "max", "mean"}}
 	for _, ts := range r.TurnSizes {
-		t.Rows = append(t.Rows, latencyRow(fmt.Sprintf("%d", ts.Attachments), ts.Latency))
+		t.Rows = append(t.Rows, latencyRowAt(fmt.Sprintf("%d", ts.Attachments), ts.Latency, turnFloorMs(r)))
 	}
 	t.Rows = append(t.Rows, latencyRow("all turns", r.Turn))
 	return []htmlTable{t}, []string{"Turn latency from the turn's intended start to its last read, by how many reads the turn made."}

@@ -19,6 +19,7 @@ import (
 // and the lines that decided the verdict.
 type htmlHeadline struct {
 	Kind, Title string
+	Health      *htmlHealth // a run's health, above the verdict (nil: not a run page)
 	Verdict     htmlMark
 	Tiles       []htmlTile
 	Lines       []htmlMark
@@ -48,18 +49,26 @@ func passMark(text string) htmlMark { return htmlMark{"pass", markPass, text} }
 func failMark(text string) htmlMark { return htmlMark{"fail", markFail, text} }
 func warnMark(text string) htmlMark { return htmlMark{"warn", markWarn, text} }
 
-// resultHeadline is the headline of a result: read and turn p50 and p99,
-// errors, the rate achieved against the one asked, and the thresholds.
+// resultHeadline is the headline of a result: its health first, then read
+// and turn p50 and p99 ("≥" where they are lower bounds), errors, the rate
+// achieved against the one asked, and the thresholds. A tile is coloured
+// by the thresholds on its figure, "warn" or "fail" by what it shows
+// without one, and neutral otherwise: never the pass colour by default.
 func resultHeadline(r *results.Result) htmlHeadline {
-	h := htmlHeadline{Kind: "report", Title: printable(toolName(r.Tool) + ": " + workloadTitle(r.Workload))}
+	h := htmlHeadline{Kind: "report", Title: printable(toolName(r.Tool) + ": " + workloadTitle(r.Workload)), Health: htmlHealthOf(r)}
 	h.Verdict, h.Lines = thresholdsVerdict(r)
 	tot := r.Totals
 	h.Tiles = []htmlTile{
-		{Label: "read p50 / p99", Value: numfmt.Ms(r.Read.P50Ms) + " / " + numfmt.Ms(r.Read.P99Ms), Sub: numfmt.Count(r.Read.Count) + " reads"},
-		{Label: "turn p50 / p99", Value: numfmt.Ms(r.Turn.P50Ms) + " / " + numfmt.Ms(r.Turn.P99Ms), Sub: numfmt.Count(r.Turn.Count) + " turns"},
+		latencyTile(r, "read p50 / p99", "read.", r.Read, 0, numfmt.Count(r.Read.Count)+" reads"),
+		latencyTile(r, "turn p50 / p99", "turn.", r.Turn, 0, numfmt.Count(r.Turn.Count)+" turns"),
 	}
-	errs := htmlTile{Label: "errors", Value: numfmt.Opt(tot.ErrorRate, numfmt.Share), Sub: numfmt.Count(tot.Errors) + " reads with an error outcome"}
-	if tot.Errors > 0 {
+	errs := htmlTile{Label: "errors", Value: numfmt.Opt(tot.ErrorRate, numfmt.Share), Sub: numfmt.Count(tot.Errors) + " reads with an error outcome",
+		Class: tileVerdict(r, "errors")}
+	switch {
+	case errs.Class != "":
+	case healthOf(r).Health == results.StateFailing:
+		errs.Class = "fail"
+	case tot.Errors > 0:
 		errs.Class = "warn"
 	}
 	h.Tiles = append(h.Tiles, errs, rateTile(r))
@@ -73,14 +82,17 @@ func resultHeadline(r *results.Result) htmlHeadline {
 // more than 5% short of it is marked.
 func rateTile(r *results.Result) htmlTile {
 	tot := r.Totals
-	t := htmlTile{Label: "rate achieved", Value: rate(tot.AchievedRate, "turns")}
+	t := htmlTile{Label: "rate achieved", Value: rate(tot.AchievedRate, "turns"), Class: tileVerdict(r, "rate")}
 	switch {
 	case r.Workload.Load.Closed():
 		t.Sub = fmt.Sprintf("closed model, %d turns in flight", r.Workload.Load.Concurrency)
 	case tot.AskedRate > 0:
 		t.Sub = "asked " + numfmt.Rate(tot.AskedRate, "turns")
 		if a := tot.AchievedRate; a != nil && *a < 0.95*tot.AskedRate {
-			t.Class, t.Sub = "warn", markWarn+" "+t.Sub+": short of it"
+			t.Sub = markWarn + " " + t.Sub + ": short of it"
+			if t.Class == "" {
+				t.Class = "warn"
+			}
 		}
 	}
 	return t

@@ -48,7 +48,13 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure"`
+	Skipped   *junitSkipped `xml:"skipped"`
 	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+// junitSkipped marks a case that was not judged, saying why.
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitFailure struct {
@@ -62,6 +68,9 @@ func (s *junitSuite) add(c junitCase) {
 	s.Tests++
 	if c.Failure != nil {
 		s.Failures++
+	}
+	if c.Skipped != nil {
+		s.Skipped++
 	}
 	s.Cases = append(s.Cases, c)
 }
@@ -86,8 +95,9 @@ func seconds(s float64) string {
 
 // WriteJUnit writes the thresholds of r (the workload's and --threshold)
 // as JUnit test cases: one suite named after the workload, one case per
-// bound, a failure for each broken one. A run without thresholds is a
-// suite of no tests.
+// bound, a failure for each broken one, and first a case for the run's
+// health (junitHealth: a failure when the health alone fails the run,
+// so a run without thresholds that exits 1 is never a green suite).
 func WriteJUnit(w io.Writer, r *results.Result) error {
 	s := junitSuite{
 		Name:      "readbench thresholds: " + printable(workloadTitle(r.Workload)),
@@ -100,6 +110,7 @@ func WriteJUnit(w io.Writer, r *results.Result) error {
 			{"target", printable(r.Target.Address)},
 		},
 	}
+	s.add(junitHealth(r))
 	s.addVerdicts("readbench.thresholds", "threshold", thresholdRows(r))
 	return writeJUnitSuites(w, "readbench", []junitSuite{s})
 }

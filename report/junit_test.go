@@ -51,7 +51,7 @@ func TestJUnitValidates(t *testing.T) {
 	if msg := validateJUnit(t, run.Bytes()); msg != "" {
 		t.Fatalf("run JUnit does not validate: %s\n%s", msg, run.String())
 	}
-	for _, want := range []string{`tests="3" failures="2"`, `name="turn.p99&lt;800ms"`, `measured 813ms`} {
+	for _, want := range []string{`tests="4" failures="2"`, `name="health"`, `name="turn.p99&lt;800ms"`, `measured 813ms`} {
 		if !strings.Contains(run.String(), want) {
 			t.Errorf("run JUnit lacks %q:\n%s", want, run.String())
 		}

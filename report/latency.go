@@ -15,12 +15,17 @@ import (
 // latencyRow is one row of figures, every format's cells. A block that
 // recorded nothing has no percentiles: its cells read "-", not the 0 of
 // its JSON (whose count says there is nothing under them).
-func latencyRow(name string, l results.Latency) []string {
+func latencyRow(name string, l results.Latency) []string { return latencyRowAt(name, l, 0) }
+
+// latencyRowAt is latencyRow with "≥" on each figure that is a lower
+// bound (lowerBound; floorMs, the turn deadline for a turn size).
+func latencyRowAt(name string, l results.Latency, floorMs float64) []string {
 	if l.Count == 0 {
 		return []string{clip(name), "0", numfmt.None, numfmt.None, numfmt.None, numfmt.None, numfmt.None, numfmt.None}
 	}
-	return []string{clip(name), numfmt.Count(l.Count), numfmt.Ms(l.P50Ms), numfmt.Ms(l.P90Ms),
-		numfmt.Ms(l.P99Ms), numfmt.Ms(l.P999Ms), numfmt.Ms(l.MaxMs), numfmt.Ms(l.MeanMs)}
+	ms := func(q, v float64) string { return boundedMs(l, q, v, floorMs) }
+	return []string{clip(name), numfmt.Count(l.Count), ms(0.5, l.P50Ms), ms(0.9, l.P90Ms),
+		ms(0.99, l.P99Ms), ms(0.999, l.P999Ms), ms(1, l.MaxMs), ms(1, l.MeanMs)}
 }
 
 // latencyRows are the rows of the latency table in every format: per
@@ -30,32 +35,34 @@ func latencyRow(name string, l results.Latency) []string {
 func latencyRows(r *results.Result) []namedLatency {
 	var rows []namedLatency
 	for _, c := range r.Classes {
-		rows = append(rows, namedLatency{c.Class, c.Latency})
+		rows = append(rows, namedLatency{name: c.Class, l: c.Latency})
 		if c.Chunk.Count > 0 && c.Chunk.Count != c.Count { // a ranged class: its parts, apart
-			rows = append(rows, namedLatency{"  " + c.Class + " parts", c.Chunk})
+			rows = append(rows, namedLatency{name: "  " + c.Class + " parts", l: c.Chunk})
 		}
 	}
-	rows = append(rows, namedLatency{"all reads", r.Read}, namedLatency{"ok reads", r.ReadOK},
-		namedLatency{"service time", r.Service})
+	rows = append(rows, namedLatency{name: "all reads", l: r.Read}, namedLatency{name: "ok reads", l: r.ReadOK},
+		namedLatency{name: "service time", l: r.Service})
 	if r.TTFB.Count > 0 {
-		rows = append(rows, namedLatency{"first byte", r.TTFB})
+		rows = append(rows, namedLatency{name: "first byte", l: r.TTFB})
 	}
 	if r.Lag.Count > 0 {
-		rows = append(rows, namedLatency{"scheduling lag", r.Lag})
+		rows = append(rows, namedLatency{name: "scheduling lag", l: r.Lag})
 	}
-	rows = append(rows, namedLatency{"turns", r.Turn})
+	rows = append(rows, namedLatency{name: "turns", l: r.Turn})
 	if len(r.TurnSizes) > 1 {
 		for _, ts := range r.TurnSizes {
-			rows = append(rows, namedLatency{fmt.Sprintf("  of %d reads", ts.Attachments), ts.Latency})
+			rows = append(rows, namedLatency{fmt.Sprintf("  of %d reads", ts.Attachments), ts.Latency, turnFloorMs(r)})
 		}
 	}
 	return append(rows, sessionRows(r)...)
 }
 
-// namedLatency is one row of the latency table.
+// namedLatency is one row of the latency table; floorMs is the turn
+// deadline for a block that does not count its cut turns (latencyRowAt).
 type namedLatency struct {
-	name string
-	l    results.Latency
+	name    string
+	l       results.Latency
+	floorMs float64
 }
 
 // lagNotePrefix begins the note of the generator's scheduling lag.
@@ -93,7 +100,7 @@ func latencyTable(w io.Writer, r *results.Result) error {
 	fmt.Fprintln(w, "latency")
 	t := newTable(w, 1, "class", "count", "p50", "p90", "p99", "p99.9", "max", "mean")
 	for _, row := range latencyRows(r) {
-		if err := t.Append(latencyRow(row.name, row.l)); err != nil {
+		if err := t.Append(latencyRowAt(row.name, row.l, row.floorMs)); err != nil {
 			return err
 		}
 	}

@@ -61,6 +61,7 @@ func mdTable(b *bytes.Buffer, align string, header []string, rows [][]string) {
 
 func mdHeader(b *bytes.Buffer, r *results.Result) {
 	fmt.Fprintf(b, "## %s: %s\n\n", mdEscape(toolName(r.Tool)), mdEscape(workloadTitle(r.Workload)))
+	mdHealth(b, r)
 	if r.Partial {
 		fmt.Fprintf(b, "> **Partial result**: the run was interrupted; the figures cover its first %s.\n\n",
 			numfmt.Seconds(r.Totals.MeasuredS))

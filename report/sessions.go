@@ -20,10 +20,10 @@ import (
 func sessionRows(r *results.Result) []namedLatency {
 	var rows []namedLatency
 	if r.Handshake.Count > 0 {
-		rows = append(rows, namedLatency{"handshake", r.Handshake})
+		rows = append(rows, namedLatency{name: "handshake", l: r.Handshake})
 	}
 	if r.FirstRead.Count > 0 {
-		rows = append(rows, namedLatency{"first read", r.FirstRead})
+		rows = append(rows, namedLatency{name: "first read", l: r.FirstRead})
 	}
 	return rows
 }

@@ -22,6 +22,7 @@ import (
 // colours, so it reads the same in a terminal, a CI log and a ticket.
 func WriteTable(w io.Writer, r *results.Result) error {
 	bw := new(bytes.Buffer)
+	writeHealth(bw, r) // the run's health is the report's first line
 	writeHeader(bw, r)
 	steps := []func(io.Writer, *results.Result) error{latencyTable, bytesTable, outcomesTable, adviceTable}
 	for _, step := range steps {

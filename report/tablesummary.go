@@ -28,7 +28,8 @@ func writeSummary(w io.Writer, r *results.Result) {
 	}
 	tot := r.Totals
 	fmt.Fprintf(w, "  read p50 %s, p99 %s; turn p50 %s, p99 %s\n",
-		numfmt.Ms(r.Read.P50Ms), numfmt.Ms(r.Read.P99Ms), numfmt.Ms(r.Turn.P50Ms), numfmt.Ms(r.Turn.P99Ms))
+		boundedMs(r.Read, 0.5, r.Read.P50Ms, 0), boundedMs(r.Read, 0.99, r.Read.P99Ms, 0),
+		boundedMs(r.Turn, 0.5, r.Turn.P50Ms, 0), boundedMs(r.Turn, 0.99, r.Turn.P99Ms, 0))
 	fmt.Fprintf(w, "  errors %s; rate achieved %s\n", numfmt.Opt(tot.ErrorRate, numfmt.Share), rateSummary(r))
 }
 

@@ -202,6 +202,13 @@ func healthMark(h Health, c healthCounts) string {
 	return "✓"
 }
 
+// FailsRun says whether the health alone fails the run it describes
+// (runner.Judge): a useless run whatever its thresholds; held to none
+// (bounded false), one most of which failed.
+func (h Health) FailsRun(bounded bool) bool {
+	return h.Health == StateUseless || (!bounded && h.MostFailed)
+}
+
 // EnsureHealth gives r its verdict when it has none (a result written
 // before the key, or built by hand), and returns it.
 func (r *Result) EnsureHealth() Health {

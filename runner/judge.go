@@ -82,7 +82,7 @@ func Judge(res *results.Result, f Facts) Judgement {
 	if why := results.Useless(res.Totals); why != "" && !f.Part {
 		return Judgement{Status: Failed, Reason: "useless run: " + why, Also: also}
 	}
-	if h := res.EnsureHealth(); h.MostFailed && !f.Bounded && !f.Part {
+	if h := res.EnsureHealth(); h.FailsRun(f.Bounded) && !f.Part {
 		return Judgement{Status: Failed, Reason: h.Line + " (no thresholds set: most of the run failed)"}
 	}
 	if len(also) > 0 {
