@@ -26,7 +26,13 @@ import (
 // needs them: what the configured limits did, what the run cannot price,
 // the timeout and the deadline with the rule behind each, and the
 // warnings about figures that rest on few samples.
-func adviceReasoning(a stats.Advice) []string {
+func adviceReasoning(a stats.Advice) []string { return adviceReasoningFor(a, "") }
+
+// adviceReasoningFor is adviceReasoning for a run whose health says its
+// figures cannot size limits (unsized, the sentence that says why: an
+// overloaded or failing run, unsizedText): the limits are priced, then
+// that sentence stands where the recommendation would.
+func adviceReasoningFor(a stats.Advice, unsized string) []string {
 	out := []string{}
 	say := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	dl, to := a.ConfiguredDeadline, a.ConfiguredTimeout
@@ -52,6 +58,10 @@ func adviceReasoning(a stats.Advice) []string {
 
 	if a.Noisy {
 		say("No deadline or timeout is recommended: figures readbench could not drive as asked say nothing of the server.")
+		return out
+	}
+	if unsized != "" {
+		say("%s", unsized)
 		return out
 	}
 	if a.Unfounded {
@@ -116,6 +126,26 @@ func generatorReasons(a stats.Advice, g GeneratorFinding) []string {
 			dur(time.Duration(g.JitterP50Ms*float64(time.Millisecond)))))
 	}
 	return out
+}
+
+// unsizedText is the advice's sentence for a run whose health says its
+// figures cannot size a deadline or a timeout, "" for one whose can: an
+// overloaded run's tail is the queue of a server past what it holds (and
+// its cut turns sit at the deadline, a floor), which limits sized on it
+// would enshrine; a failing run's answers are errors, and limits are
+// sized on documents served.
+func unsizedText(h Health) string {
+	what := strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(h.Line, h.Mark())), string(h.Health)+": ")
+	switch h.Health {
+	case StateOverloaded:
+		return "No deadline or timeout is recommended: the run was overloaded (" + what + "): its latency is the queue of a " +
+			"server past the load it holds, and its cut turns are recorded at the deadline, so its figures cannot size " +
+			"limits. Rerun at a rate the server holds (readbench capacity finds it) and size them on that run."
+	case StateFailing:
+		return "No deadline or timeout is recommended: the run was failing (" + what + "): limits are sized on documents " +
+			"served, never on errors. Fix what failed, then rerun."
+	}
+	return ""
 }
 
 // capText is a max_in_flight cap as the sentences quote it.

@@ -177,9 +177,9 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 	if r.Auth, err = authOf(measured, m.AuthLost); err != nil {
 		return nil, err
 	}
-	g := setGenerator(r) // reads the totals, the blocks and the timeline above
-	r.Advice = advice(p, measured, g, rw.Load.MaxInFlight)
+	g := setGenerator(r)    // reads the totals, the blocks and the timeline above
 	r.Verdict = HealthOf(r) // reads the totals and the generator's finding
+	r.Advice = advice(p, measured, g, rw.Load.MaxInFlight, r.Verdict)
 	return r, nil
 }
 
@@ -206,8 +206,11 @@ func timeline(warm time.Duration, phases ...*stats.Phase) ([]Second, error) {
 // sentences (adviceReasoning), which the document stores for every report.
 // g is the generator finding of the run: a material lag sizes the timeout
 // on service time, a schedule not kept recommends nothing; maxInFlight is
-// the cap named when readbench dropped turns.
-func advice(p policy, run *stats.Phase, g GeneratorFinding, maxInFlight int) Advice {
+// the cap named when readbench dropped turns; h is the run's health: a
+// failing run, and one overloaded by cut turns or timed-out reads,
+// recommends nothing either (unsizedText); readbench's drops alone are
+// reported apart, the turns that started sized on.
+func advice(p policy, run *stats.Phase, g GeneratorFinding, maxInFlight int, h Health) Advice {
 	// The read tail is the ok answers' (the one to size a timeout on).
 	// Dropped turns, recorded at the deadline like cut ones, are passed
 	// apart: readbench dropped them, the deadline did not cut them.
@@ -221,7 +224,18 @@ func advice(p policy, run *stats.Phase, g GeneratorFinding, maxInFlight int) Adv
 		Deadline: p.deadline, ReadTimeout: p.readTimeout,
 		OnService: g.Material, Noisy: g.Noisy(),
 	})
-	reasoning := append(generatorReasons(a, g), adviceReasoning(a)...)
+	// An overloaded run's tail is a queue's when its turns were cut or its
+	// reads timed out; drops alone leave the turns that started sound.
+	cutOrTimedOut := atLeast(run.TurnEndCount(stats.TurnCut), run.Turns, OverloadShare) ||
+		atLeast(run.Outcomes[stats.Timeout], run.Outcomes.Total()-run.Outcomes[stats.Dropped], OverloadShare)
+	unsized := ""
+	if h.Health == StateFailing || (h.Health == StateOverloaded && cutOrTimedOut) {
+		unsized = unsizedText(h)
+	}
+	if unsized != "" && !a.Noisy {
+		a.Deadline, a.Timeout = 0, 0
+	}
+	reasoning := append(generatorReasons(a, g), adviceReasoningFor(a, unsized)...)
 	if n := run.Outcomes[stats.MethodNotFound]; n > 0 {
 		reasoning = append([]string{methodNotFoundReason(n, run.Scheduled)}, reasoning...)
 	}
