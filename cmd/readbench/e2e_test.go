@@ -78,7 +78,14 @@ type result struct {
 		Outcomes   map[string]int64 `json:"outcomes"`
 		IdentityOK bool             `json:"identity_ok"`
 		ReadsPerS  float64          `json:"reads_per_s"`
+		Turns      int64            `json:"turns"`
+		TurnEnds   struct {
+			Complete, Cut, Failed, Dropped int64
+		} `json:"turn_ends"`
 	} `json:"totals"`
+	Thresholds []struct {
+		Bound string `json:"bound"`
+	} `json:"thresholds"`
 	Read    latency `json:"read"`
 	TTFB    latency `json:"ttfb"`
 	Classes []struct {

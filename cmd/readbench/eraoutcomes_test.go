@@ -6,13 +6,14 @@ import (
 )
 
 // TestRunEraOutcomes: a run produces invalid_params and input_required
-// end to end, each in its own class beside reads that succeed (so the run
-// is useful and exits 0). -32602 not worded as missing is invalid_params
+// end to end, each in its own class beside reads that succeed, most of
+// the mix (so the run is useful, not failing, and exits 0: a run held to
+// no threshold most of whose reads fail exits 1). -32602 not worded as missing is invalid_params
 // from a handshake-era server and not_found from a 2026-07-28 one, which
 // retired -32002; input_required is a 2026-07-28 result.
 func TestRunEraOutcomes(t *testing.T) {
 	const load = "load: {rate: 30/s, duration: 1s}\nturn: {attachments: 3, read_timeout: 5s}\nmix:\n" +
-		"  - {class: ok, uri: \"sim:///ok.txt?mime=text/plain&size=10\"}\n"
+		"  - {class: ok, weight: 8, uri: \"sim:///ok.txt?mime=text/plain&size=10\"}\n"
 	cases := []struct {
 		protocol, mix string
 		want          map[string]string // class: the one outcome of its every read

@@ -41,14 +41,17 @@ func TestShapeViolationsEachInTheirCounter(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			// The violating class beside a healthy one: the healthy reads must
-			// add nothing to any shape counter.
+			// add nothing to any shape counter. The healthy class is most of
+			// the mix, so a run whose violations are protocol errors is not
+			// failing and exits 0 (at 50/50 most reads could fail, and a run
+			// held to no threshold most of whose reads fail exits 1).
 			wl := writeWorkload(t, dir, fmt.Sprintf(`
 name: shape
 load: {rate: 20/s, warmup: 0s, duration: 1s}
 turn: {attachments: 1, read_timeout: 5s}
 mix:
-  - {class: violation, weight: 50, uri: %q}
-  - {class: healthy, weight: 50, uri: "sim:///h?mime=text/markdown&size=300"}
+  - {class: violation, weight: 30, uri: %q}
+  - {class: healthy, weight: 70, uri: "sim:///h?mime=text/markdown&size=300"}
 `, c.uri))
 			stdout, stderr, code := readbench(t, dir, "run", wl, "--out", "r.json")
 			if code != 0 {

@@ -142,12 +142,37 @@ func TestUsageExitIs2(t *testing.T) {
 }
 
 // wantExit is the exit code a run with result r must end with when nothing
-// else failed: 1 when it was useless (no read succeeded), 0 otherwise, so
+// else failed: 1 when it was useless (no read succeeded), or, held to no
+// threshold, when most of it failed (more than half of its turns did not
+// complete, or more than half of the reads it sent answered an
+// unexpected error: docs/measurement.md, how a run ends); 0 otherwise, so
 // a test of a run whose every read is cancelled or an error can still
 // check its exit.
 func wantExit(r result) int {
-	if r.Totals.Outcomes["ok"]+r.Totals.Outcomes["expected_error"] == 0 {
+	t := r.Totals
+	if t.Outcomes["ok"]+t.Outcomes["expected_error"] == 0 {
+		return exitFail
+	}
+	if len(r.Thresholds) > 0 {
+		return exitOK
+	}
+	var unexpected int64
+	for name, n := range t.Outcomes {
+		switch name {
+		case "ok", "expected_error", "timeout", "cancelled", "dropped":
+		default:
+			unexpected += n
+		}
+	}
+	e := t.TurnEnds
+	if 2*(e.Cut+e.Failed+e.Dropped) > t.Turns || 2*unexpected > t.Scheduled-t.Outcomes["dropped"] {
 		return exitFail
 	}
 	return exitOK
+}
+
+// failSays says whether stderr holds the line a run that exits 1 on what
+// it measured ends with: useless, or most of it failed.
+func failSays(stderr string) bool {
+	return strings.Contains(stderr, "useless run") || strings.Contains(stderr, "no thresholds set: most of the run failed")
 }
