@@ -78,7 +78,7 @@ func junitHealth(r *results.Result) junitCase {
 	bounded := len(r.Thresholds) > 0
 	switch {
 	case h.FailsRun(bounded):
-		c.Failure = &junitFailure{Message: line, Type: "health", Text: printable(strings.Join(h.Reasons, "\n"))}
+		c.Failure = &junitFailure{Message: line, Type: "health", Text: printableLines(strings.Join(h.Reasons, "\n"))}
 	case bounded && h.Health != results.StateHealthy:
 		c.Skipped = &junitSkipped{Message: "thresholds set: they alone decide; " + line}
 	}
@@ -153,7 +153,7 @@ func latencyTile(r *results.Result, label, metric string, l results.Latency, flo
 	t := htmlTile{Label: label, Sub: sub, Class: tileVerdict(r, metric),
 		Value: boundedMs(l, 0.5, l.P50Ms, floorMs) + " / " + boundedMs(l, 0.99, l.P99Ms, floorMs)}
 	if lowerBound(l, 0.99, l.P99Ms, floorMs) {
-		t.Sub += ", ≥: cut at the limit, the true figure is higher"
+		t.Sub += " (≥ at least: cut)"
 		if t.Class == "" {
 			t.Class = "warn"
 		}

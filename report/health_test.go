@@ -100,7 +100,7 @@ func TestJUnitHealthCase(t *testing.T) {
 		{"healthy", results.Health{Health: results.StateHealthy, Line: "✓ healthy: x"}, nil, "pass"},
 		{"overloaded, most failed, no thresholds", results.Health{Health: results.StateOverloaded, Line: "✗ overloaded: x", MostFailed: true}, nil, "failure"},
 		{"overloaded, most complete, no thresholds", results.Health{Health: results.StateOverloaded, Line: "! overloaded: x"}, nil, "pass"},
-		{"failing, no thresholds", results.Health{Health: results.StateFailing, Line: "✗ failing: x", MostFailed: true}, nil, "failure"},
+		{"failing, no thresholds", results.Health{Health: results.StateFailing, Line: "✗ failing: x", MostFailed: true, Reasons: []string{"one", "two"}}, nil, "failure"},
 		{"overloaded, most failed, thresholds held", results.Health{Health: results.StateOverloaded, Line: "✗ overloaded: x", MostFailed: true}, held, "skipped"},
 		{"healthy, thresholds held", results.Health{Health: results.StateHealthy, Line: "✓ healthy: x"}, held, "pass"},
 		{"useless, thresholds held", results.Health{Health: results.StateUseless, Line: "✗ useless: x", MostFailed: true}, held, "failure"},
@@ -118,6 +118,9 @@ func TestJUnitHealthCase(t *testing.T) {
 				if !strings.Contains(got.Skipped.Message, c.v.Line) {
 					t.Errorf("skipped without the line: %q", got.Skipped.Message)
 				}
+			}
+			if got.Failure != nil && len(c.v.Reasons) > 1 && got.Failure.Text != strings.Join(c.v.Reasons, "\n") {
+				t.Errorf("the failure's text %q, want the reasons one a line", got.Failure.Text)
 			}
 			if state != c.want || got.SystemOut != c.v.Line {
 				t.Errorf("case %s (out %q), want %s", state, got.SystemOut, c.want)
