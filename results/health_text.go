@@ -16,7 +16,7 @@ import (
 func outcomeMeaning(o stats.Outcome) string {
 	switch o {
 	case stats.NotFound:
-		return "the workload's URIs are not on this server (another server, or renamed resources: readbench init --target T writes a workload from what it lists)"
+		return "the workload's URIs are not on this server (readbench init --target T writes a workload from what it lists)"
 	case stats.MethodNotFound:
 		return "the server does not implement resources/read"
 	case stats.InvalidParams:
