@@ -35,8 +35,10 @@ func runCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse, range+http(s)://HOST:PORT/PREFIX/ (plain HTTP documents)"},
 			&cli.StringSliceFlag{Name: "class", Usage: "run only the mix class `NAME` (repeatable): one mode of a comparison per process"},
-			&cli.StringFlag{Name: "rate", Usage: "turns per second, e.g. `50/s` or 3000/min (open model)"},
-			&cli.DurationFlag{Name: "duration", Usage: "measured run length, e.g. 30s (warmup not included)"},
+			rateFlag("turns per second, e.g. `50/s` or 3000/min (open model)"),
+			durationFlag("measured run length, e.g. 30s (warmup not included)"),
+			warmupFlag(),
+			concurrencyFlag(),
 			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions (stdio: one child process each)"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
 			&cli.StringFlag{Name: "out", Usage: "save the result to `FILE` instead of runs/ (- for stdout; a device or FIFO is written through)"},
