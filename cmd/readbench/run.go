@@ -46,6 +46,7 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine (an HTTP target; stdio servers are sampled anyway)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 			&cli.StringFlag{Name: "format", Usage: "the report on stdout: table, markdown, json or junit (thresholds as test cases)", Value: "table"},
+			fullFlag(),
 			thresholdFlag(),
 			maxAnswerFlag(),
 			handshakeTimeoutFlag(),
@@ -59,7 +60,7 @@ func runAction(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return cli.Exit("run: give at most one workload", exitUsage)
 	}
-	write := runWriter(c.String("format"))
+	write := runWriter(c.String("format"), c.Bool("full"))
 	if write == nil {
 		return cli.Exit(fmt.Sprintf("run: --format %q: want table, markdown, json or junit", c.String("format")), exitUsage)
 	}
@@ -112,11 +113,12 @@ func runJob(c *cli.Context) (runner.Job, *runView, error) {
 	return runner.Job{Options: opts, Tool: tool(), Thresholds: ts, Save: save, Finished: view.finished}, view, nil
 }
 
-// runWriter is how run prints its report in a format, nil for an unknown one.
-func runWriter(format string) func(io.Writer, *results.Result) error {
+// runWriter is how run prints its report in a format, nil for an unknown
+// one; full asks for the whole table (the other formats are whole).
+func runWriter(format string, full bool) func(io.Writer, *results.Result) error {
 	switch format {
 	case "table":
-		return report.WriteTable
+		return tableWriter(full)
 	case "markdown":
 		return report.WriteMarkdown
 	case "junit":
