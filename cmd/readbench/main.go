@@ -45,6 +45,9 @@ func main() {
 	h := &interrupts{command: commandOf(os.Args), cancel: cancel, stderr: os.Stderr, tty: progressPrinter(os.Stderr, 0) != nil,
 		killChildren: killChildren, exit: os.Exit, stopWithin: stopWithin, secondGrace: secondGrace}
 	go h.watch(sigs, done) // interrupt.go: the first signal stops, the second quits
+	// The help's layout (wrapped to the terminal, flags grouped) is the
+	// library's one global hook: set here, where the process is owned.
+	cli.HelpPrinter = helpPrinter().Print
 	code := run(ctx, os.Args, os.Stdout, os.Stderr)
 	close(done)
 	signal.Stop(sigs)
@@ -122,6 +125,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	for _, c := range app.Commands {
 		c.OnUsageError = usageError
 	}
+	groupFlags(app.Commands)
 	return app
 }
 
