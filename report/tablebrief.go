@@ -59,12 +59,27 @@ func briefLatencyTable(w io.Writer, r *results.Result) error {
 	if n := len(r.Classes) - briefClasses; n > 0 {
 		fmt.Fprintf(w, "%d more classes in --full\n", n)
 	}
-	for _, n := range latencyNotes(r) {
-		if strings.Contains(n, "lower bounds") {
-			fmt.Fprintln(w, wrapText(n, 100))
-		}
+	if n := lowerBoundsNote(r); n != "" {
+		fmt.Fprintln(w, wrapText(n, 100))
 	}
 	return nil
+}
+
+// lowerBoundsNote is the latency notes' lower bounds in one sentence, ""
+// when every value is a measured one.
+func lowerBoundsNote(r *results.Result) string {
+	var parts []string
+	if n := r.Read.LowerBounds; n > 0 {
+		parts = append(parts, numfmt.Count(n)+" reads")
+	}
+	if n := r.Turn.LowerBounds; n > 0 {
+		parts = append(parts, numfmt.Count(n)+" turns")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Lower bounds: " + strings.Join(parts, " and ") + " were cut or dropped and are recorded at the cut; " +
+		"the true tail is at or above the figures shown."
 }
 
 // briefFields are the brief report's labelled lines: the outcomes, how
