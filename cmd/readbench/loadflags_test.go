@@ -59,6 +59,29 @@ func TestLoadFlagsOverrideTheWorkload(t *testing.T) {
 			}
 		})
 	}
+	// ab's runs take the same flags: each saved run's workload shows them.
+	dir := t.TempDir()
+	if _, stderr, code := readbench(t, dir, "ab", "--base", "embedded", "--new", "embedded", "--rounds", "1",
+		"-d", "300ms", "-c", "2", "--warmup", "0s", "--out", "ab", "-q"); code != 0 {
+		t.Fatalf("ab: exit %d: %s", code, stderr)
+	}
+	for _, side := range []string{"base", "new"} {
+		data, err := os.ReadFile(filepath.Join(dir, "ab", side, "round-01-"+side+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r struct {
+			Workload struct {
+				Load load `json:"load"`
+			} `json:"workload"`
+		}
+		if err := json.Unmarshal(data, &r); err != nil {
+			t.Fatal(err)
+		}
+		if want := (load{Model: "closed", Concurrency: 2, Warmup: "0s", Duration: "300ms", MaxInFlight: 1000}); r.Workload.Load != want {
+			t.Errorf("ab %s run: resolved load %+v, want %+v", side, r.Workload.Load, want)
+		}
+	}
 	_, stderr, code := readbench(t, t.TempDir(), "run", "--warmup", "-1s")
 	if code != 2 || !strings.Contains(stderr, "--warmup") {
 		t.Errorf("a negative warmup: exit %d, %s", code, stderr)
