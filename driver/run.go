@@ -106,12 +106,17 @@ type Progress struct {
 	SecondWarmup bool
 }
 
-// Achieved is the turn rate achieved so far.
+// Achieved is the turn rate achieved so far: over the schedule's time,
+// so the drain after it (no turn started) does not lower it.
 func (p Progress) Achieved() float64 {
-	if p.Elapsed <= 0 {
+	el := p.Elapsed
+	if p.Draining && p.Total > 0 {
+		el = min(el, p.Total)
+	}
+	if el <= 0 {
 		return 0
 	}
-	return float64(p.Turns) / p.Elapsed.Seconds()
+	return float64(p.Turns) / el.Seconds()
 }
 
 // Measurements is what a finished run produced: what it recorded and what
