@@ -84,29 +84,8 @@ func (m model) perSecondChart(width, rows int) []string {
 	}
 	secs := m.seconds[max(len(m.seconds)-cols, 0):]
 	h := rows - 1
-	grid := make([][]string, h)
-	for r := range grid {
-		grid[r] = make([]string, len(secs))
-	}
-	for c, s := range secs {
-		total := cellsOf(float64(s.ok+s.errs), m.rateTop, h)
-		errs := min(cellsOf(float64(s.errs), m.rateTop, h), total)
-		for r := range h { // row 0 is the top
-			up := h - r // this row's height from the bottom, 1..h
-			switch {
-			case up > total:
-				grid[r][c] = " "
-			case up > total-errs:
-				grid[r][c] = m.st.bad.Render(errCell)
-			case s.warm:
-				grid[r][c] = m.st.dim.Render(warmBars)
-			default:
-				grid[r][c] = m.st.good.Render(okCell)
-			}
-		}
-	}
 	lines := []string{head}
-	for r := range h {
+	for r := range h { // row 0 is the top
 		label := ""
 		switch r {
 		case 0:
@@ -114,9 +93,48 @@ func (m model) perSecondChart(width, rows int) []string {
 		case h - 1:
 			label = "0"
 		}
-		lines = append(lines, m.st.dim.Render(fmt.Sprintf("%*s ┤", axis-2, label))+strings.Join(grid[r], ""))
+		lines = append(lines, m.st.dim.Render(fmt.Sprintf("%*s ┤", axis-2, label))+m.chartRow(secs, h-r, h))
 	}
 	return lines
+}
+
+// chartRow is the row up cells from the bottom (1..h) of the columns of
+// secs, each run of one kind of cell styled once (a style per cell would
+// cost a frame milliseconds).
+func (m model) chartRow(secs []secReads, up, h int) string {
+	var b, run strings.Builder
+	kind := -1
+	flush := func() {
+		switch {
+		case run.Len() == 0:
+		case kind == 0: // blanks need no style
+			b.WriteString(run.String())
+		default:
+			b.WriteString([]lipgloss.Style{m.st.dim, m.st.bad, m.st.dim, m.st.good}[kind].Render(run.String()))
+		}
+		run.Reset()
+	}
+	for _, s := range secs {
+		total := cellsOf(float64(s.ok+s.errs), m.rateTop, h)
+		errs := min(cellsOf(float64(s.errs), m.rateTop, h), total)
+		k, cell := 0, " "
+		switch {
+		case up > total:
+		case up > total-errs:
+			k, cell = 1, errCell
+		case s.warm:
+			k, cell = 2, warmBars
+		default:
+			k, cell = 3, okCell
+		}
+		if k != kind {
+			flush()
+			kind = k
+		}
+		run.WriteString(cell)
+	}
+	flush()
+	return b.String()
 }
 
 // cellsOf is how many of h cells v fills on a scale to top: at least one
