@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -198,21 +197,6 @@ func copyTree(t *testing.T, src, dst string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-// yamlLines are the lines of a YAML file that are not comments or blank,
-// without their trailing comments' spacing: what a README block of it
-// must hold.
-func yamlLines(data []byte) []string {
-	var out []string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		l := strings.TrimRight(sc.Text(), " ")
-		if strings.TrimSpace(l) != "" && !strings.HasPrefix(strings.TrimSpace(l), "#") {
-			out = append(out, l)
-		}
-	}
-	return out
 }
 
 // describe names a line for a failure message.
