@@ -106,7 +106,10 @@ func (s Segment) Share(total int) int {
 
 // Segment returns the copy of w that segment s runs, or an error naming the
 // key when a count cannot be split into n shares of at least one each:
-// sessions, and for the closed model concurrency (and a turn count). The
+// sessions, and for the closed model concurrency (and a turn count). Every
+// shard refuses such a split, not only those whose share would be zero: a
+// shard that ran would wait at the barrier (or start at --start-at) for
+// shards that were refused, and its result would merge into no whole. The
 // schedule itself (rate, stages, seed, the open model's turn count) is
 // left whole: every shard computes it and runs the turns it Owns.
 // max_in_flight is shared too, at least one per shard.
@@ -116,11 +119,10 @@ func (w *Workload) Segment(s Segment) (*Workload, error) {
 		return &c, nil
 	}
 	need := func(key string, total int) (int, error) {
-		share := s.Share(total)
-		if share < 1 {
-			return 0, errorf(key, "%d cannot be split into %d shares of at least one (--segment %s): raise it to %d or more", total, s.N, s, s.N)
+		if total < s.N {
+			return 0, errorf(key, "%d cannot be split into %d shares of at least one (--segment %s): every shard of the run needs one; raise it to %d or more, or run fewer shards", total, s.N, s, s.N)
 		}
-		return share, nil
+		return s.Share(total), nil
 	}
 	var err error
 	if c.Sessions, err = need("sessions", w.Sessions); err != nil {

@@ -98,6 +98,9 @@ func runJob(c *cli.Context) (runner.Job, *runView, error) {
 		return runner.Job{}, nil, err
 	}
 	sh.withRun(c, opts.Workload)
+	if err := sh.prepare(c); err != nil {
+		return runner.Job{}, nil, err
+	}
 	ts, err := runThresholds(c, opts.Workload)
 	if err != nil {
 		return runner.Job{}, nil, cli.Exit(err.Error(), exitUsage)
