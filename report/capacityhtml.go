@@ -65,11 +65,13 @@ type marker struct {
 	dashed       bool
 }
 
-// CapacityHTML writes a rate search as one self-contained HTML page: read
-// and turn latency (p50 and p99, log scale) against the rate each step
-// asked, the maximum sustainable rate (the knee) and the first failing
-// rate marked, generator-bound steps drawn hollow and grey and labelled,
-// then the step table of the text report.
+// CapacityHTML writes a rate search as one self-contained HTML page: the
+// answer and its evidence, read and turn latency (p50 and p99, log
+// scale) against the rate each step asked, the holds as lines of their
+// own, the maximum sustainable rate (the knee) and the rate that ended
+// the search marked, steps that are not the server's (generator-bound,
+// machine busy) drawn hollow and grey and labelled, then the step table
+// of the text report.
 func CapacityHTML(w io.Writer, r *capacity.RateFinding) error {
 	hc := htmlCapacity{Kind: "capacity", Target: printable(orDash(r.Target)), XName: "rate", Conclusion: printable(r.Conclusion),
 		Steps: htmlTable{Class: "steps", Header: stepHeader(false), Left: 1, Rows: printableRows(stepRows(r.Steps, false))}}
@@ -95,7 +97,7 @@ func CapacityHTML(w io.Writer, r *capacity.RateFinding) error {
 		ms = append(ms, marker{"knee", "max sustainable " + numfmt.Sig3(r.MaxSustainableRate) + "/s", r.MaxSustainableRate, "#0072b2", false})
 	}
 	if r.FirstBadRate > 0 {
-		ms = append(ms, marker{"first-fail", "first failure " + numfmt.Sig3(r.FirstBadRate) + "/s", r.FirstBadRate, "#d55e00", true})
+		ms = append(ms, marker{"first-fail", badLabel(r), r.FirstBadRate, "#d55e00", true})
 	}
 	hc.Notes = chartNotes(r.Steps)
 	hc.Chart = capacityChart("capacity-latency", "Read and turn latency against the asked rate", "asked rate (turns/s)",
@@ -156,22 +158,47 @@ func printableRows(rows [][]string) [][]string {
 	return rows
 }
 
-// chartNotes says how to read the chart, and names the generator-bound
-// steps, whose latency says nothing of the server.
-func chartNotes(steps []capacity.Step) []string {
-	notes := []string{"Read latency is the wide light-blue line with round marks, turn latency the thin vermillion line with square marks " +
-		"(with one read per turn they coincide); solid is p99, dashed p50. A filled mark is a step that held the SLO, a hollow " +
-		"vermillion one a step that broke it (✗ in the step table); the SLO's latency bounds are the dotted horizontal lines. Latency is on a log scale and counts " +
-		"from each read's intended start."}
-	var bound []string
-	for i, s := range steps {
-		if s.GeneratorBound {
-			bound = append(bound, fmt.Sprint(i+1))
+// badLabel names the rate that ended the search by what it was: a step
+// or a hold that broke the SLO, or a step that was not the server's.
+func badLabel(r *capacity.RateFinding) string {
+	what := "broke"
+	for _, s := range r.Steps {
+		if s.Rerun || s.Rate != r.FirstBadRate || s.Pass && !s.GeneratorBound {
+			continue
+		}
+		what = "step broke"
+		switch {
+		case s.GeneratorBound:
+			what = capacity.CauseWord(cause(s))
+		case s.Phase == "hold":
+			what = "hold broke"
 		}
 	}
-	if len(bound) > 0 {
-		notes = append(notes, "Generator-bound (grey squares, labelled): step "+strings.Join(bound, ", ")+
+	return what + " " + numfmt.Sig3(r.FirstBadRate) + "/s"
+}
+
+// chartNotes says how to read the chart, and names the steps that are
+// not the server's (generator-bound, machine busy), whose latency says
+// nothing of the server.
+func chartNotes(steps []capacity.Step) []string {
+	notes := []string{"Read latency is the wide light-blue line with round marks, turn latency the thin vermillion line with square marks " +
+		"(with one read per turn they coincide); solid is p99, dashed p50. Holds are their own lines (green: read, purple: turn), never " +
+		"joined to the short steps at the same rate; a step run again is a mark off the line. A filled mark is a step that held the SLO, a hollow " +
+		"one a step that broke it (✗ in the step table); the SLO's latency bounds are the dotted horizontal lines. Latency is on a log scale and counts " +
+		"from each read's intended start."}
+	bound := map[string][]string{}
+	for i, s := range steps {
+		if s.GeneratorBound {
+			bound[cause(s)] = append(bound[cause(s)], fmt.Sprint(i+1))
+		}
+	}
+	if n := bound[capacity.CauseGenerator]; len(n) > 0 {
+		notes = append(notes, "Generator-bound (grey squares, labelled): step "+strings.Join(n, ", ")+
 			": readbench, not the target, limited these steps; they are evidence of nothing about the server.")
+	}
+	if n := bound[capacity.CauseMachine]; len(n) > 0 {
+		notes = append(notes, "Machine busy (grey squares, labelled): step "+strings.Join(n, ", ")+
+			": the machine's CPUs were contended for most of the step and the server runs on it; they are evidence of nothing about the server.")
 	}
 	return notes
 }
@@ -202,36 +229,69 @@ type capacityMetric struct {
 	dashed bool
 	width  float64
 	square bool
+	hold   bool // the holds' line, not the steps'
 	v      func(capacity.Step) float64
 }
 
-// capacityChart draws read and turn p50 and p99 against each step's x (a
-// rate, linear; or a size, logarithmic), a mark per step and series, the
-// SLO's latency bounds as horizontal lines and the markers as vertical
-// lines; every label is placed clear of the marks and of the others.
-func capacityChart(id, title, xLabel string, steps []capacity.Step, xOf func(capacity.Step) float64, logX bool, ms []marker, slo []sloBound) template.HTML {
-	order := slices.Clone(steps)
-	slices.SortStableFunc(order, func(a, b capacity.Step) int { return cmp.Compare(xOf(a), xOf(b)) })
-	const readC, turnC = "#56b4e9", "#d55e00"
+// capacitySeries are the lines of the capacity chart: read and turn p50
+// and p99 of the steps (grid, refinement, sizes) and, apart, of the holds
+// (another colour), each a line through the steps whose verdict counts,
+// one point per x. A step run again and a hold at a rate a step passed
+// are marks only on the line of their own kind, so no line ever joins
+// two runs of one rate (a 2 s step at 49 ms and a 20 s hold at 515 ms
+// are two findings, not a cliff).
+func capacitySeries(order []capacity.Step, xOf func(capacity.Step) float64) ([]series, []capacityMetric) {
+	const readC, turnC, holdReadC, holdTurnC = "#56b4e9", "#d55e00", "#009e73", "#cc79a7"
 	metrics := []capacityMetric{
-		{"read p99", readC, false, 6, false, func(s capacity.Step) float64 { return s.Read.P99Ms }},
-		{"read p50", readC, true, 6, false, func(s capacity.Step) float64 { return s.Read.P50Ms }},
-		{"turn p99", turnC, false, 2, true, func(s capacity.Step) float64 { return s.Turn.P99Ms }},
-		{"turn p50", turnC, true, 2, true, func(s capacity.Step) float64 { return s.Turn.P50Ms }},
+		{"read p99", readC, false, 6, false, false, func(s capacity.Step) float64 { return s.Read.P99Ms }},
+		{"read p50", readC, true, 6, false, false, func(s capacity.Step) float64 { return s.Read.P50Ms }},
+		{"turn p99", turnC, false, 2, true, false, func(s capacity.Step) float64 { return s.Turn.P99Ms }},
+		{"turn p50", turnC, true, 2, true, false, func(s capacity.Step) float64 { return s.Turn.P50Ms }},
+	}
+	holds := slices.ContainsFunc(order, func(s capacity.Step) bool { return s.Phase == "hold" })
+	if holds {
+		for _, m := range metrics[:4] {
+			m.name, m.hold = "hold "+m.name, true
+			m.colour = map[string]string{readC: holdReadC, turnC: holdTurnC}[m.colour]
+			metrics = append(metrics, m)
+		}
 	}
 	var ss []series
 	for _, m := range metrics {
 		s := series{name: m.name, colour: m.colour, dashed: m.dashed, width: m.width}
 		for _, st := range order {
-			s.pts = append(s.pts, [2]float64{xOf(st), m.v(st)})
+			if st.Rerun || (st.Phase == "hold") != m.hold {
+				continue
+			}
+			p := [2]float64{xOf(st), m.v(st)}
+			if n := len(s.pts); n > 0 && s.pts[n-1][0] == p[0] {
+				s.pts[n-1] = p // the later verdict of one x
+				continue
+			}
+			s.pts = append(s.pts, p)
 		}
 		ss = append(ss, s)
 	}
+	return ss, metrics
+}
+
+// capacityChart draws read and turn p50 and p99 against each step's x (a
+// rate, linear; or a size, logarithmic), the holds as their own lines, a
+// mark per step and series, the SLO's latency bounds as horizontal lines
+// and the markers as vertical lines; every label is placed clear of the
+// marks and of the others.
+func capacityChart(id, title, xLabel string, steps []capacity.Step, xOf func(capacity.Step) float64, logX bool, ms []marker, slo []sloBound) template.HTML {
+	order := slices.Clone(steps)
+	slices.SortStableFunc(order, func(a, b capacity.Step) int { return cmp.Compare(xOf(a), xOf(b)) })
+	ss, metrics := capacitySeries(order, xOf)
 	if len(order) == 0 {
 		return template.HTML(fmt.Sprintf(`<figure id="%s" data-chart="capacity"><figcaption>%s</figcaption><p class="empty">No step ran.</p></figure>`,
 			html.EscapeString(id), html.EscapeString(title)))
 	}
-	scale := ss
+	scale := slices.Clone(ss)
+	for _, st := range order { // runs again are marks: the scale reaches them
+		scale = append(scale, series{pts: [][2]float64{{0, st.Read.P99Ms}, {0, st.Read.P50Ms}, {0, st.Turn.P99Ms}, {0, st.Turn.P50Ms}}})
+	}
 	for _, b := range slo { // the scale reaches the bounds, so they are drawn
 		scale = append(scale, series{pts: [][2]float64{{0, b.ms}}})
 	}
@@ -256,18 +316,31 @@ func capacityChart(id, title, xLabel string, steps []capacity.Step, xOf func(cap
 		marks = append(marks, box{padL, by - 1, plotW - padR - padL, 2})
 	}
 	seriesPaths(&b, ss, x, y)
-	boundAt := map[float64]bool{}
+	var causeXs []float64
+	causes := map[float64][]string{} // the causes not the server's at each x, one label each x
 	for _, st := range order {
 		cx := x(xOf(st))
 		for _, m := range metrics {
+			if (st.Phase == "hold") != m.hold {
+				continue
+			}
 			cy := y(m.v(st))
 			marks = append(marks, box{cx - 7, cy - 7, 14, 14})
 			b.WriteString(stepMark(st, m, cx, cy))
 		}
-		if st.GeneratorBound && !boundAt[cx] { // one label for a rate run again
-			boundAt[cx] = true
-			labels = append(labels, label{class: "generator-bound-label", text: "generator-bound", colour: "#555", x: cx})
+		if c := capacity.CauseWord(cause(st)); st.GeneratorBound && !slices.Contains(causes[cx], c) {
+			if len(causes[cx]) == 0 {
+				causeXs = append(causeXs, cx)
+			}
+			causes[cx] = append(causes[cx], c)
 		}
+	}
+	for _, cx := range causeXs {
+		cl := make([]string, len(causes[cx]))
+		for i, c := range causes[cx] {
+			cl[i] = strings.ReplaceAll(c, " ", "-") + "-label"
+		}
+		labels = append(labels, label{class: strings.Join(cl, " "), text: strings.Join(causes[cx], ", "), colour: "#555", x: cx})
 	}
 	for _, m := range ms {
 		mx := x(m.at)
@@ -314,7 +387,8 @@ func stepMark(st capacity.Step, m capacityMetric, cx, cy float64) string {
 	}
 	switch {
 	case st.GeneratorBound:
-		return fmt.Sprintf(`<rect class="step generator-bound" x="%.1f" y="%.1f" width="9" height="9" fill="#fff" stroke="#777" stroke-width="2"/>`, cx-4.5, cy-4.5)
+		return fmt.Sprintf(`<rect class="step %s" x="%.1f" y="%.1f" width="9" height="9" fill="#fff" stroke="#777" stroke-width="2"/>`,
+			strings.ReplaceAll(capacity.CauseWord(cause(st)), " ", "-"), cx-4.5, cy-4.5)
 	case st.Pass:
 		return fmt.Sprintf(`<%s class="step pass" %s/>`, el, shape(m.colour, "#fff", 4))
 	}
