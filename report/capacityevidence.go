@@ -17,15 +17,16 @@ import (
 // rateEvidence is the counted steps of a search (an attempt run again is
 // not counted: its verdict was not used) sorted into what they show.
 type rateEvidence struct {
-	stepPassed, stepBroke []float64 // grid and refinement steps that held or broke the SLO
-	holdPassed, holdBroke []float64 // holds that held or broke it
-	holdS                 float64   // the holds' length
-	notServers            map[string][]float64
+	stepPassed, stepBroke []float64            // grid and refinement steps that held or broke the SLO
+	holdPassed, holdBroke []float64            // holds that held or broke it
+	holdS                 float64              // the holds' length
+	notServers            map[string][]float64 // by cause: the rates of steps not the server's
+	notServersHolds       map[string][]float64 // and of holds
 }
 
 // evidenceOf sorts r's counted steps.
 func evidenceOf(r *capacity.RateFinding) rateEvidence {
-	e := rateEvidence{notServers: map[string][]float64{}}
+	e := rateEvidence{notServers: map[string][]float64{}, notServersHolds: map[string][]float64{}}
 	if r.Hold != nil {
 		e.holdS = r.Hold.DurationS
 	}
@@ -34,7 +35,11 @@ func evidenceOf(r *capacity.RateFinding) rateEvidence {
 		switch {
 		case s.Rerun:
 		case s.GeneratorBound:
-			e.notServers[cause(s)] = append(e.notServers[cause(s)], s.Rate)
+			if hold {
+				e.notServersHolds[cause(s)] = append(e.notServersHolds[cause(s)], s.Rate)
+			} else {
+				e.notServers[cause(s)] = append(e.notServers[cause(s)], s.Rate)
+			}
 		case hold && s.Pass:
 			e.holdPassed = append(e.holdPassed, s.Rate)
 		case hold:
@@ -89,6 +94,9 @@ func (e rateEvidence) sentence() string {
 		if rs := e.notServers[c]; len(rs) > 0 {
 			parts = append(parts, capacity.CauseWord(c)+" at "+rateSpan(rs))
 		}
+		if hs := e.notServersHolds[c]; len(hs) > 0 {
+			parts = append(parts, capacity.CauseWord(c)+" in the "+hold+" at "+rateSpan(hs))
+		}
 	}
 	return strings.Join(parts, "; ")
 }
@@ -134,7 +142,7 @@ func evidenceTiles(r *capacity.RateFinding, e rateEvidence) []htmlTile {
 	}
 	tiles := []htmlTile{passed, broke}
 	for _, c := range []string{capacity.CauseMachine, capacity.CauseGenerator} {
-		if rs := e.notServers[c]; len(rs) > 0 {
+		if rs := slices.Concat(e.notServers[c], e.notServersHolds[c]); len(rs) > 0 {
 			lo := slices.Min(rs)
 			tiles = append(tiles, htmlTile{Label: "not the server's: " + capacity.CauseWord(c), Value: rateSpan(rs), Class: "warn",
 				Sub: printable(failReason(r.Steps, func(s capacity.Step) bool { return s.Rate == lo && s.GeneratorBound && cause(s) == c }))})

@@ -53,6 +53,9 @@ func TestCapacityEvidence(t *testing.T) {
 		Steps: []capacity.Step{{Phase: "step", Rate: 200, Pass: true},
 			{Phase: "step", Rate: 400, GeneratorBound: true, NotServers: capacity.CauseMachine, Rerun: true, Reason: "x; machine busy: y"},
 			{Phase: "step", Rate: 400, GeneratorBound: true, NotServers: capacity.CauseMachine, Attempt: 2, Reason: "x; machine busy: y"}}}
+	holdBusy := &capacity.RateFinding{LimitedBy: capacity.LimitMachine, MaxSustainableRate: 200, Hold: &capacity.Hold{Rate: 200, DurationS: 10},
+		Steps: []capacity.Step{{Phase: "step", Rate: 200, Pass: true}, {Phase: "step", Rate: 400, Reason: "r"},
+			{Phase: "hold", Rate: 200, GeneratorBound: true, NotServers: capacity.CauseMachine, Reason: "x; machine busy: y"}}}
 	for _, c := range []struct {
 		name, want string
 		r          *capacity.RateFinding
@@ -66,6 +69,8 @@ func TestCapacityEvidence(t *testing.T) {
 			[]string{"passed up to=none", "broke the SLO at=100/s", "SLO="}},
 		{"a busy machine, its run again not counted twice", "steps passed up to 200/s; machine busy at 400/s", machine,
 			[]string{"passed up to=200 turns/s", "broke the SLO=none", "not the server's: machine busy=400/s", "SLO="}},
+		{"a hold the busy machine slowed is named a hold", "steps passed up to 200/s; 400/s broke its step; machine busy in the 10 s hold at 200/s", holdBusy,
+			[]string{"passed up to=200 turns/s", "broke the SLO at=400/s", "not the server's: machine busy=200/s", "SLO="}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := evidenceOf(c.r).sentence(); got != c.want {
