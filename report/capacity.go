@@ -66,7 +66,8 @@ func WriteSizeSweep(w io.Writer, r *capacity.SizeFinding) error {
 // the number of its note ("FAIL [2]"), the notes (the reasons in full)
 // under the table, wrapped to textWidth.
 func stepTable(w io.Writer, steps []capacity.Step, bySize bool) error {
-	t := newTable(w, 1, stepHeader(bySize)...)
+	var tb strings.Builder // the table pads its last column: trailing blanks are cut
+	t := newTable(&tb, 1, stepHeader(bySize)...)
 	rows := stepRows(steps, bySize)
 	var notes []string
 	for i, s := range steps {
@@ -87,6 +88,9 @@ func stepTable(w io.Writer, steps []capacity.Step, bySize bool) error {
 	}
 	if err := t.Render(); err != nil {
 		return err
+	}
+	for l := range strings.Lines(tb.String()) {
+		fmt.Fprintln(w, strings.TrimRight(l, " \n"))
 	}
 	for i, n := range notes {
 		lead := fmt.Sprintf("[%d] ", i+1)
