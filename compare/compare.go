@@ -134,6 +134,12 @@ type Delta struct {
 	Low  float64 `json:"low"`
 	High float64 `json:"high"`
 	Note string  `json:"note"` // why there is no test, or what qualifies it
+	// BaseRuns and NewRuns are the figure in each run of its side, in the
+	// order of Side.Runs (oldest first), of which Base and New are the
+	// medians: what a view draws run by run, so its charts and its tables
+	// show the same figures. Empty when a run did not measure it.
+	BaseRuns []float64 `json:"base_runs,omitempty"`
+	NewRuns  []float64 `json:"new_runs,omitempty"`
 }
 
 // LatencyDelta is one latency block (Block: "read", "read_ok", "turn",
@@ -202,8 +208,20 @@ type BoundCheck struct {
 	Limit  float64 `json:"limit"` // the farthest New may go
 	Noise  Noise   `json:"noise"`
 	Pass   bool    `json:"pass"`
-	Reason string  `json:"reason"`
+	// Verdict is what every view prints: VerdictPass (held, or beyond it
+	// within the noise), VerdictFail (broken), or VerdictInconclusive
+	// (beyond the bound by a change with no verdict: it passes the gate
+	// unless Gate.FailOnInconclusive, but it is no pass).
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason"`
 }
+
+// The verdicts of a bound check (BoundCheck.Verdict).
+const (
+	VerdictPass         = "pass"
+	VerdictFail         = "fail"
+	VerdictInconclusive = "inconclusive"
+)
 
 // Failed reports whether any bound was broken.
 func (c *Comparison) Failed() bool {
@@ -218,7 +236,7 @@ func (c *Comparison) Failed() bool {
 // Find returns the delta of a metric (its bounds-grammar name), so that
 // a bound and the table show the same figure and the same noise verdict.
 func (c *Comparison) Find(metric string) (Delta, bool) {
-	for _, d := range c.all() {
+	for _, d := range c.AllDeltas() {
 		if d.Metric == metric {
 			return d, true
 		}
@@ -226,7 +244,9 @@ func (c *Comparison) Find(metric string) (Delta, bool) {
 	return Delta{}, false
 }
 
-func (c *Comparison) all() []Delta {
+// AllDeltas are every delta of c, in report order: what a view lists
+// when it looks for the significant ones.
+func (c *Comparison) AllDeltas() []Delta {
 	var out []Delta
 	for _, l := range c.Latency {
 		out = append(out, l.Deltas...)

@@ -216,11 +216,26 @@ func boundText(b compare.BoundCheck) string {
 	return s
 }
 
+// inconclusiveBounds counts the bounds of c exceeded with no verdict.
+func inconclusiveBounds(c *compare.Comparison) int {
+	n := 0
+	for _, b := range c.Bounds {
+		if b.Verdict == compare.VerdictInconclusive {
+			n++
+		}
+	}
+	return n
+}
+
+// tableWidth is the widest line of the compare table: it fits a 120-column
+// terminal.
+const tableWidth = 120
+
 // boundRows are the verdict rows of the comparison's --fail-on bounds.
 func boundRows(c *compare.Comparison) []verdictRow {
 	rows := make([]verdictRow, 0, len(c.Bounds))
 	for _, b := range c.Bounds {
-		rows = append(rows, verdictRow{pass: b.Pass, bound: b.Bound, measured: boundText(b)})
+		rows = append(rows, verdictRow{pass: b.Pass, inconclusive: b.Verdict == compare.VerdictInconclusive, bound: b.Bound, measured: boundText(b)})
 	}
 	return rows
 }

@@ -1,0 +1,122 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/compare"
+	"github.com/readbench/readbench/results"
+)
+
+// runsBounds are the bounds the several-runs fixture is held to: read p50
+// (in the latency table), service p99 (in none of the default rows) and a
+// class's p99.
+const runsBounds = "read.p50=+10%,service.p99=+10%,class.screenshot.read.p99=+10%"
+
+// compareRunsFixture is n runs per side of comparePair's servers, each run
+// moved by the machine (a few percent either way, differently on each
+// side, so the newest run is not the median), compared as `readbench
+// compare base/ new/` does and held to runsBounds.
+func compareRunsFixture(t testing.TB, n int, factor float64) (base, nw []compare.Labelled, c *compare.Comparison) {
+	t.Helper()
+	machine := []float64{1.00, 1.12, 0.93, 1.05, 0.97, 1.08}
+	for i := range n {
+		b := pairRun(t, machine[i%len(machine)], "1.0.0")
+		w := pairRun(t, factor*machine[(i+2)%len(machine)], "1.1.0")
+		b.Started = results.NewTimestamp(time.Date(2026, 12, 1, 10, i, 0, 0, time.UTC))
+		w.Started = results.NewTimestamp(time.Date(2026, 12, 1, 11, i, 0, 0, time.UTC))
+		base = append(base, compare.Labelled{Label: fmt.Sprintf("base/run%d.json", i+1), Result: b})
+		nw = append(nw, compare.Labelled{Label: fmt.Sprintf("new/run%d.json", i+1), Result: w})
+	}
+	c, err := compare.Runs(base, nw, compare.RunsOptions{NoiseFloor: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := bounds.ParseBounds(runsBounds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Hold("compare", bs, base, nw, false); err != nil {
+		t.Fatal(err)
+	}
+	return base, nw, c
+}
+
+// oneRun is a side of one run, as CompareHTML takes a side.
+func oneRun(r *results.Result) []compare.Labelled {
+	return []compare.Labelled{{Label: "run.json", Result: r}}
+}
+
+// regexpAll is every match of re in s, with its groups.
+func regexpAll(re, s string) [][]string {
+	return regexp.MustCompile(re).FindAllStringSubmatch(s, -1)
+}
+
+// renderCompare renders c in every format of compare.
+func renderCompare(t *testing.T, c *compare.Comparison, base, nw []compare.Labelled) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for name, f := range map[string]func(*bytes.Buffer) error{
+		"table":    func(b *bytes.Buffer) error { return WriteCompareTable(b, c) },
+		"markdown": func(b *bytes.Buffer) error { return WriteCompareMarkdown(b, c) },
+		"junit":    func(b *bytes.Buffer) error { return WriteCompareJUnit(b, c) },
+		"html":     func(b *bytes.Buffer) error { return CompareHTML(b, c, base, nw) },
+	} {
+		var b bytes.Buffer
+		if err := f(&b); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out[name] = b.String()
+	}
+	return out
+}
+
+// TestCompareInconclusiveIsNoPass: a bound the figures went past by a
+// change three runs a side cannot judge is "! inconclusive" in every
+// format (a skipped case in JUnit), never PASS; and the page's tiles
+// without a verdict are neutral, not the pass colour.
+func TestCompareInconclusiveIsNoPass(t *testing.T) {
+	base, nw, c := compareRunsFixture(t, 3, 1.3)
+	if c.Bounds[0].Verdict != compare.VerdictInconclusive || !c.Bounds[0].Pass {
+		t.Fatalf("read.p50 of 3 runs a side 30%% slower: %+v", c.Bounds[0])
+	}
+	out := renderCompare(t, c, base, nw)
+	for format, want := range map[string]string{
+		"table":    "  ! inconclusive  read.p50=+10%",
+		"markdown": "| ! inconclusive | `read.p50=+10%` |",
+		"junit":    `<skipped message="! inconclusive: `,
+		"html":     "<td class=\"verdict-cell\">! inconclusive</td>",
+	} {
+		if !strings.Contains(out[format], want) {
+			t.Errorf("%s: no %q in\n%s", format, want, out[format])
+		}
+	}
+	for format, bad := range map[string][]string{
+		"table":    {"PASS  read.p50", "PASS  service.p99"},
+		"markdown": {"✅ pass | `read.p50", "every bound holds"},
+		"html":     {"PASS</td><td>read.p50"},
+	} {
+		for _, b := range bad {
+			if strings.Contains(out[format], b) {
+				t.Errorf("%s: %q", format, b)
+			}
+		}
+	}
+	if !strings.Contains(out["junit"], `skipped="3"`) {
+		t.Errorf("junit: the suite does not count its skipped cases:\n%s", out["junit"])
+	}
+	tiles := regexpAll(`<div class="tile ([a-z]*)"><div class="tile-label">([^<]*)<`, out["html"])
+	if len(tiles) == 0 {
+		t.Fatal("no tiles")
+	}
+	for _, m := range tiles {
+		if m[1] != "neutral" {
+			t.Errorf("tile %q without a verdict has class %q", m[2], m[1])
+		}
+	}
+}
