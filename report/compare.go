@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/internal/numfmt"
@@ -99,15 +101,24 @@ type compareSection struct {
 // compareSections lays the comparison out in report order: latency
 // overall, per class, per turn size, rates, outcomes, inflation, server
 // cost, cold start. Every format shows these rows.
+//
+// A figure a --fail-on bound gates always has a row: service time, ttfb
+// and lag (otherwise in the JSON only), an outcome neither side saw, a
+// turn size's p90; and a gated figure the comparison holds no delta of
+// gets one in "gated figures" from its bound check.
 func compareSections(c *compare.Comparison) []compareSection {
 	var out []compareSection
+	gated := map[string]bool{}
+	for _, b := range c.Bounds {
+		gated[b.Metric] = true
+	}
 	lat := compareSection{title: "latency"}
 	for _, l := range c.Latency {
-		if l.Block != "read" && l.Block != "read_ok" && l.Block != "turn" && !sessionBlockShown(l) {
-			continue // service, ttfb, lag: in the JSON, and boundable; auth.*: authCompareSection
-		}
+		shown := l.Block == "read" || l.Block == "read_ok" || l.Block == "turn" || sessionBlockShown(l)
 		for _, d := range l.Deltas {
-			lat.rows = append(lat.rows, deltaRow(l.Block+" "+d.Label, d))
+			if shown || gated[d.Metric] { // service, ttfb, lag: in the JSON unless gated; auth.*: authCompareSection
+				lat.rows = append(lat.rows, deltaRow(l.Block+" "+d.Label, d))
+			}
 		}
 	}
 	out = append(out, lat)
@@ -133,7 +144,7 @@ func compareSections(c *compare.Comparison) []compareSection {
 			cls.rows = append(cls.rows, compareRow{cells: []string{clip(cl.Class + " errors"), numfmt.None, numfmt.None, numfmt.None, "no reads on a side"}})
 		}
 		for _, d := range cl.Outcomes {
-			if d.Label != "ok" {
+			if d.Label != "ok" || gated[d.Metric] {
 				cls.rows = append(cls.rows, deltaRow(cl.Class+" "+d.Label, d))
 			}
 		}
@@ -146,7 +157,7 @@ func compareSections(c *compare.Comparison) []compareSection {
 		ts := compareSection{title: "turns by size"}
 		for _, t := range c.TurnSizes {
 			for _, d := range t.Turn {
-				if d.Label == "p50" || d.Label == "p99" || d.Label == "max" {
+				if d.Label == "p50" || d.Label == "p99" || d.Label == "max" || gated[d.Metric] {
 					ts.rows = append(ts.rows, deltaRow(fmt.Sprintf("%d attachments %s", t.Attachments, d.Label), d))
 				}
 			}
@@ -166,12 +177,47 @@ func compareSections(c *compare.Comparison) []compareSection {
 	}
 	simple("rates", c.Rates, nil)
 	simple("outcomes (% of scheduled reads)", c.Outcomes, func(d compare.Delta) bool {
-		return d.Label == "errors" || d.Base != 0 || d.New != 0
+		return d.Label == "errors" || d.Base != 0 || d.New != 0 || gated[d.Metric]
 	})
 	simple("inflation", c.Inflation, nil)
 	simple("server cost", c.ServerCost, nil)
 	simple("cold start", c.ColdStart, nil)
-	return out
+	return append(out, gatedRest(c, out)...)
+}
+
+// gatedRest is the section of the gated figures no other section shows
+// (a figure the comparison holds no delta of: from its bound check),
+// none when every one has its row.
+func gatedRest(c *compare.Comparison, shown []compareSection) []compareSection {
+	has := map[string]bool{}
+	for _, s := range shown {
+		for _, r := range s.rows {
+			if r.delta != nil {
+				has[r.delta.Metric] = true
+			}
+		}
+	}
+	rest := compareSection{title: "gated figures"}
+	for _, b := range c.Bounds {
+		if b.Metric == "content" || has[b.Metric] {
+			continue
+		}
+		has[b.Metric] = true
+		if d, ok := c.Find(b.Metric); ok {
+			rest.rows = append(rest.rows, deltaRow(b.Metric, d))
+			continue
+		}
+		d := compare.Delta{Metric: b.Metric, Unit: b.Unit, Base: b.Base, New: b.New, Change: b.New - b.Base, Noise: b.Noise, Note: b.Reason}
+		if b.Base != 0 {
+			rel := d.Change / b.Base
+			d.Relative, d.RelativeOK = &rel, true
+		}
+		rest.rows = append(rest.rows, deltaRow(b.Metric, d))
+	}
+	if len(rest.rows) == 0 {
+		return nil
+	}
+	return []compareSection{rest}
 }
 
 // contentLines are the URIs whose content changed, one line each.
@@ -252,20 +298,20 @@ func WriteCompareTable(w io.Writer, c *compare.Comparison) error {
 		rows = append(rows, s.rows...)
 	}
 	h := compareHeadline(c, "", rows)
-	fmt.Fprintf(&b, "%s %s\n", h.Verdict.Mark, h.Verdict.Text)
+	hang(&b, h.Verdict.Mark+" ", h.Verdict.Text)
 	for _, l := range h.Lines {
-		fmt.Fprintf(&b, "  %s %s\n", l.Mark, l.Text)
+		hang(&b, "  "+l.Mark+" ", l.Text)
 	}
 	fmt.Fprintln(&b)
-	line(&b, "base", "%s", sideText(c.Base))
-	line(&b, "new", "%s", sideText(c.New))
+	wrapped(&b, "base", sideText(c.Base))
+	wrapped(&b, "new", sideText(c.New))
 	if c.Forced {
-		line(&b, "FORCED", "the workloads differ: %s", strings.Join(c.Differences, "; "))
+		wrapped(&b, "FORCED", "the workloads differ: "+strings.Join(c.Differences, "; "))
 	}
 	for _, n := range c.Notes {
-		line(&b, "note", "%s", n)
+		wrapped(&b, "note", n)
 	}
-	line(&b, "test", "%s", c.Test)
+	wrapped(&b, "test", c.Test)
 	for _, s := range compareSections(c) {
 		if len(s.rows) == 0 {
 			continue
@@ -273,12 +319,19 @@ func WriteCompareTable(w io.Writer, c *compare.Comparison) error {
 		fmt.Fprintln(&b)
 		t := newTable(&b, 1, s.title, "base", "new", "change", "noise")
 		for _, r := range s.rows {
-			if err := t.Append(r.cells); err != nil {
+			cells := append([]string{}, r.cells...)
+			if r.delta != nil {
+				cells[4] = noiseMark(*r.delta)
+			}
+			if err := t.Append(cells); err != nil {
 				return fmt.Errorf("report: compare: %w", err)
 			}
 		}
 		if err := t.Render(); err != nil {
 			return fmt.Errorf("report: compare: %w", err)
+		}
+		if l := noiseLegend(s.rows); l != "" {
+			hang(&b, " ", l)
 		}
 	}
 	fmt.Fprintln(&b)
@@ -287,7 +340,7 @@ func WriteCompareTable(w io.Writer, c *compare.Comparison) error {
 		if i == 0 {
 			label = "content"
 		}
-		line(&b, label, "%s", l)
+		wrapped(&b, label, l)
 	}
 	if len(c.Bounds) > 0 {
 		writeVerdicts(&b, "bounds", boundRows(c))
@@ -301,6 +354,55 @@ func WriteCompareTable(w io.Writer, c *compare.Comparison) error {
 		return fmt.Errorf("report: compare: %w", err)
 	}
 	return nil
+}
+
+// noiseMark is a delta's verdict in the terminal table's noise column, a
+// mark its table's legend explains once (noiseLegend): "*" significant,
+// "~" within the noise, "?" no verdict (too few runs), "-" no test, and
+// nothing for an unchanged figure.
+func noiseMark(d compare.Delta) string {
+	return map[compare.Noise]string{compare.Significant: "*", compare.WithinNoise: "~", compare.Inconclusive: "?", compare.Untested: "-"}[d.Noise]
+}
+
+// noiseLegend says once, under a table, what the marks of its rows mean,
+// with each distinct reason a change had no verdict.
+func noiseLegend(rows []compareRow) string {
+	used := map[compare.Noise]bool{}
+	var why []string
+	for _, r := range rows {
+		if r.delta == nil {
+			continue
+		}
+		used[r.delta.Noise] = true
+		if r.delta.Noise == compare.Inconclusive && !slices.Contains(why, r.delta.Note) {
+			why = append(why, r.delta.Note)
+		}
+	}
+	var parts []string
+	for _, m := range []struct {
+		n    compare.Noise
+		text string
+	}{{compare.Significant, "* significant"}, {compare.WithinNoise, "~ within the noise"},
+		{compare.Inconclusive, "? no verdict: " + strings.Join(why, "; ")}, {compare.Untested, "- no test"}} {
+		if used[m.n] {
+			parts = append(parts, m.text)
+		}
+	}
+	return strings.Join(parts, "   ")
+}
+
+// wrapped is a "label  text" line of the compare table wrapped to its
+// width, the continuation lines under the text.
+func wrapped(w io.Writer, label, text string) {
+	hang(w, fmt.Sprintf("%-10s ", label), text)
+}
+
+// hang writes head then text wrapped to tableWidth, the continuation
+// lines indented under the text's start.
+func hang(w io.Writer, head, text string) {
+	indent := strings.Repeat(" ", utf8.RuneCountInString(head))
+	wrappedText := wrapText(printable(text), tableWidth-len(indent))
+	fmt.Fprintf(w, "%s%s\n", head, strings.ReplaceAll(wrappedText, "\n", "\n"+indent))
 }
 
 // comparedBy is the command a comparison's views are titled with:

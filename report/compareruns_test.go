@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/compare"
@@ -16,7 +17,7 @@ import (
 // runsBounds are the bounds the several-runs fixture is held to: read p50
 // (in the latency table), service p99 (in none of the default rows) and a
 // class's p99.
-const runsBounds = "read.p50=+10%,service.p99=+10%,class.screenshot.read.p99=+10%"
+const runsBounds = "read.p50=+10%,service.p99=+10%,class.screenshot.read.p99=+10%,class.markdown.outcome.timeout=+1pp"
 
 // compareRunsFixture is n runs per side of comparePair's servers, each run
 // moved by the machine (a few percent either way, differently on each
@@ -117,6 +118,51 @@ func TestCompareInconclusiveIsNoPass(t *testing.T) {
 	for _, m := range tiles {
 		if m[1] != "neutral" {
 			t.Errorf("tile %q without a verdict has class %q", m[2], m[1])
+		}
+	}
+}
+
+// TestCompareGatedFiguresHaveRows: every figure a --fail-on bound gates
+// has a row in every table: service p99 (in no default row) and an
+// outcome neither side saw, as well as those shown anyway.
+func TestCompareGatedFiguresHaveRows(t *testing.T) {
+	base, nw, c := compareRunsFixture(t, 3, 1.3)
+	out := renderCompare(t, c, base, nw)
+	for format, want := range map[string][]string{
+		"table":    {" service p99 ", " class.markdown.outcome.~ ", " read p50 ", " screenshot p99 "},
+		"markdown": {"| service p99 |", "| class.markdown.outcome.~ |"},
+		"html":     {"<td>service p99</td>", "<td>class.markdown.outcome.timeout</td>"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(out[format], w) {
+				t.Errorf("%s: no row %q", format, w)
+			}
+		}
+	}
+	// The page's rows shown first are the gated ones, all four.
+	if n := strings.Count(out["html"], ` gated">`); n < 4 {
+		t.Errorf("html: %d gated rows shown first, want 4", n)
+	}
+}
+
+// TestCompareTableFits120: the terminal table of a realistic comparison
+// of several runs a side fits 120 columns, and says why a change has no
+// verdict once per table, never on every row.
+func TestCompareTableFits120(t *testing.T) {
+	for _, n := range []int{1, 3, 5} {
+		base, nw, c := compareRunsFixture(t, n, 1.3)
+		c.Notes = append(c.Notes, "advice across the 3 new runs: turn p99 swung from 59.6ms to 70.4ms (1.18x) between runs; deadline 200ms and timeout 10.0s cover the slowest of them with the usual headroom (one run alone recommended a deadline of 200ms to 200ms)")
+		table := renderCompare(t, c, base, nw)["table"]
+		for i, l := range strings.Split(table, "\n") {
+			if w := utf8.RuneCountInString(l); w > 120 {
+				t.Errorf("%d runs, line %d is %d columns: %q", n, i+1, w, l)
+			}
+		}
+		tables := strings.Count(table, "\n---")
+		if n == 3 {
+			if got := strings.Count(table, "need at least 4 runs per side"); got > tables+len(c.Bounds)+2 {
+				t.Errorf("%d runs: the noise sentence %d times in %d tables:\n%s", n, got, tables, table)
+			}
 		}
 	}
 }
