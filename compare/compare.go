@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/readbench/readbench/bounds"
@@ -62,6 +63,41 @@ type Comparison struct {
 	ColdStart  []Delta         `json:"cold_start"`  // empty unless both results measured it
 	Content    Content         `json:"content"`
 	Bounds     []BoundCheck    `json:"bounds"` // filled by the caller (package bounds); empty without --fail-on
+	// Rounds are an ab experiment's rounds (empty for compare): which base
+	// run was paired with which new run, in which order, and each round
+	// re-run or excluded with why; RoundDelta is a round's change.
+	Rounds []Round `json:"rounds,omitempty"`
+}
+
+// Round is one round of an ab experiment: its runs (labels of Side.Runs;
+// "" for an excluded round), the order they ran in, the attempts it took
+// and why each noisy attempt did not count.
+type Round struct {
+	Index    int      `json:"index"`
+	Order    []string `json:"order"`
+	Attempts int      `json:"attempts"`
+	Kept     bool     `json:"kept"`
+	Noisy    []string `json:"noisy"`
+	Base     string   `json:"base"`
+	New      string   `json:"new"`
+}
+
+// RoundDelta is a kept round's change of a metric: its base run's value
+// against its new run's (from the delta's BaseRuns and NewRuns); false
+// for an excluded round or a metric without every run's values.
+func (c *Comparison) RoundDelta(r Round, metric string) (Delta, bool) {
+	d, ok := c.Find(metric)
+	bi, ni := slices.Index(c.Base.Runs, r.Base), slices.Index(c.New.Runs, r.New)
+	if !ok || !r.Kept || bi < 0 || ni < 0 || bi >= len(d.BaseRuns) || ni >= len(d.NewRuns) {
+		return Delta{}, false
+	}
+	rd := newDelta(d.Metric, d.Label, d.Unit, d.BaseRuns[bi], d.NewRuns[ni])
+	rd.Noise = Untested
+	if rd.Base == rd.New {
+		rd.Noise = Unchanged
+	}
+	rd.Note = "one round: no test"
+	return rd, true
 }
 
 // Side is one of the two results: which server, which version, which

@@ -11,6 +11,7 @@ import (
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/compare"
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
 )
 
@@ -164,5 +165,29 @@ func TestCompareTableFits120(t *testing.T) {
 				t.Errorf("%d runs: the noise sentence %d times in %d tables:\n%s", n, got, tables, table)
 			}
 		}
+	}
+}
+
+// TestABPageShowsRounds: the ab page has a table of its rounds, each kept
+// round naming its base and new run with that pair's own change of each
+// gated figure, and an excluded round saying why.
+func TestABPageShowsRounds(t *testing.T) {
+	base, nw, c := compareRunsFixture(t, 3, 1.3)
+	c.Command = "ab"
+	c.Rounds = []compare.Round{{Index: 1, Order: []string{"base", "new"}, Attempts: 1, Kept: true, Base: base[0].Label, New: nw[0].Label},
+		{Index: 2, Order: []string{"new", "base"}, Attempts: 3, Noisy: []string{"new: interrupted", "base: the generator sent no read", "new: interrupted"}},
+		{Index: 3, Order: []string{"base", "new"}, Attempts: 1, Kept: true, Base: base[1].Label, New: nw[1].Label},
+		{Index: 4, Order: []string{"new", "base"}, Attempts: 1, Kept: true, Base: base[2].Label, New: nw[2].Label}}
+	page := renderCompare(t, c, base, nw)["html"]
+	sec := sectionText(t, page, "rounds")
+	d, _ := c.Find("read.p50")
+	first := fmt.Sprintf("%s → %s", numfmt.Value("ms", d.BaseRuns[0]), numfmt.Value("ms", d.NewRuns[0]))
+	for _, want := range []string{"run1.json", "run3.json", first, "excluded", "after 3 attempt(s): new: interrupted", "service.p99"} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("rounds section lacks %q:\n%s", want, sec)
+		}
+	}
+	if strings.Count(sec, "<tr") != 1+len(c.Rounds) {
+		t.Errorf("rounds section: %d rows, want a header and %d rounds", strings.Count(sec, "<tr"), len(c.Rounds))
 	}
 }

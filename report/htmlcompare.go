@@ -136,6 +136,9 @@ func htmlCompareOf(c *compare.Comparison, baseRuns, newRuns []compare.Labelled) 
 	if hc.Overlays, err = overlays(c, bs, ns); err != nil {
 		return hc, err
 	}
+	if rs, ok := roundsSection(c); ok { // ab: after the runs' dot plots
+		hc.Overlays = append(hc.Overlays[:1], append([]htmlSection{rs}, hc.Overlays[1:]...)...)
+	}
 	sc := sharedTimelineScale(base, nw)
 	bsec, err := resultSections(base, "-base", &sc)
 	if err != nil {
