@@ -112,7 +112,7 @@ func TestCompareHTMLSections(t *testing.T) {
 	if !ok || d.Noise != compare.Significant {
 		t.Fatalf("read.p99 of a 30%% slower run: %+v", d)
 	}
-	if !regexp.MustCompile(`<tr class="significant[ a-z]*"><td>read p99</td>`).MatchString(text) {
+	if !regexp.MustCompile(`<tr data-metric="read.p99" class="significant[ a-z]*"><td>read p99</td>`).MatchString(text) {
 		t.Error("the significant read p99 is not marked")
 	}
 	for _, kind := range []string{"latency", "outcomes", "cancellation", "server-cost", "advice", "timeline"} {
