@@ -191,3 +191,30 @@ func TestABPageShowsRounds(t *testing.T) {
 		t.Errorf("rounds section: %d rows, want a header and %d rounds", strings.Count(sec, "<tr"), len(c.Rounds))
 	}
 }
+
+// TestComparePairsSayWhatTheyShow: with several runs a side, the
+// side-by-side latency section gives each side's medians (the deltas
+// table's figures) and says so; every other side-by-side section says it
+// is the newest run's own.
+func TestComparePairsSayWhatTheyShow(t *testing.T) {
+	base, nw, c := compareRunsFixture(t, 3, 1.3)
+	page := renderCompare(t, c, base, nw)["html"]
+	lat := sectionText(t, page, "latency")
+	p50, _ := c.Find("read.p50")
+	p99, _ := c.Find("class.screenshot.read.p99")
+	for _, want := range []string{"(median of 3 runs)</h4>",
+		`<td>read</td><td class="num">` + numfmt.Value("ms", p50.Base) + "</td>",
+		`<td>read</td><td class="num">` + numfmt.Value("ms", p50.New) + "</td>",
+		numfmt.Value("ms", p99.Base), numfmt.Value("ms", p99.New)} {
+		if !strings.Contains(lat, want) {
+			t.Errorf("latency section lacks %q:\n%s", want, lat)
+		}
+	}
+	if strings.Count(lat, "(median of 3 runs)</h4>") != 2 {
+		t.Error("latency section: both sides do not say they are medians")
+	}
+	tl := sectionText(t, page, "timeline")
+	if !strings.Contains(tl, "newest of 3 runs, base/run3.json") || !strings.Contains(tl, "newest of 3 runs, new/run3.json") {
+		t.Errorf("timeline section does not say which run it shows:\n%.600s", tl)
+	}
+}

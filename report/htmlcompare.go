@@ -28,9 +28,6 @@ type htmlCompare struct {
 	Bounds            *htmlTable
 	Overlays          []htmlSection
 	Pairs             []htmlPair
-	// BaseRun and NewRun head the side-by-side sections: which run of
-	// each side they show, and that the tables' figures are medians.
-	BaseRun, NewRun string
 }
 
 // htmlDeltaGroup is one titled group of the deltas table.
@@ -57,8 +54,9 @@ type htmlDelta struct {
 
 // htmlPair is one section of the result page, for both runs.
 type htmlPair struct {
-	Kind, ID, Title string
-	Base, New       htmlSection
+	Kind, ID, Title   string
+	Base, New         htmlSection
+	BaseHead, NewHead string // what each side shows: the run, or the median of its runs
 }
 
 // CompareHTML writes the comparison c of two results as one self-contained
@@ -115,7 +113,6 @@ func htmlCompareOf(c *compare.Comparison, baseRuns, newRuns []compare.Labelled) 
 			runsNote(len(bs)), runsNote(len(ns)))
 	}
 	hc.NoiseNote += "."
-	hc.BaseRun, hc.NewRun = pairHeading(hc.BaseName, c.Base.Runs), pairHeading(hc.NewName, c.New.Runs)
 	hc.Deltas = htmlDeltaGroups(c)
 	var rows []compareRow
 	for _, s := range compareSections(c) {
@@ -149,6 +146,7 @@ func htmlCompareOf(c *compare.Comparison, baseRuns, newRuns []compare.Labelled) 
 		return hc, fmt.Errorf("new: %w", err)
 	}
 	hc.Pairs = pairSections(bsec, nsec)
+	medianPairs(c, hc.Pairs, hc.BaseName, hc.NewName)
 	return hc, nil
 }
 

@@ -181,3 +181,55 @@ func medianBars(cats []string, of func(cat string) []compare.Delta, baseSide boo
 	}
 	return []series{p50, p99}
 }
+
+// medianLatency is a side's latency section made of the model's medians
+// (for a side of several runs): per class and per block, each figure the
+// median of the runs' values, as the deltas table gives it.
+func medianLatency(c *compare.Comparison, baseSide bool, runs int) htmlSection {
+	t := htmlTable{Class: "latency", Left: 1, Header: []string{"class", "p50", "p90", "p99", "p99.9", "max", "mean"}}
+	row := func(name string, ds []compare.Delta) {
+		cells := []string{clip(name)}
+		for _, label := range []string{"p50", "p90", "p99", "p999", "max", "mean"} {
+			cell := numfmt.None
+			for _, d := range ds {
+				if d.Label == label {
+					v := d.New
+					if baseSide {
+						v = d.Base
+					}
+					cell = numfmt.Value(d.Unit, v)
+				}
+			}
+			cells = append(cells, cell)
+		}
+		t.Rows = append(t.Rows, cells)
+	}
+	for _, cl := range c.Classes {
+		if (baseSide && cl.InBase) || (!baseSide && cl.InNew) {
+			row(cl.Class, cl.Read)
+		}
+	}
+	for _, l := range c.Latency {
+		row(l.Block, l.Deltas)
+	}
+	return htmlSection{Kind: "latency", Tables: []htmlTable{t},
+		Notes: []string{fmt.Sprintf("Each figure is the %s, taken figure by figure (a row's figures may come from different runs): the figures of the deltas table.", runsNote(runs))}}
+}
+
+// medianPairs replaces the latency pair of a comparison of several runs
+// a side by the sides' medians, headed so; every other pair is the newest
+// run's and keeps its heading.
+func medianPairs(c *compare.Comparison, pairs []htmlPair, baseName, newName string) {
+	for i := range pairs {
+		pairs[i].BaseHead, pairs[i].NewHead = pairHeading(baseName, c.Base.Runs), pairHeading(newName, c.New.Runs)
+		if pairs[i].Kind != "latency" {
+			continue
+		}
+		if n := len(c.Base.Runs); n > 1 {
+			pairs[i].Base, pairs[i].BaseHead = medianLatency(c, true, n), fmt.Sprintf("%s (%s)", baseName, runsNote(n))
+		}
+		if n := len(c.New.Runs); n > 1 {
+			pairs[i].New, pairs[i].NewHead = medianLatency(c, false, n), fmt.Sprintf("%s (%s)", newName, runsNote(n))
+		}
+	}
+}
