@@ -210,7 +210,9 @@ func medianLatency(c *compare.Comparison, baseSide bool, runs int) htmlSection {
 		}
 	}
 	for _, l := range c.Latency {
-		row(l.Block, l.Deltas)
+		if (baseSide && l.BaseCount > 0) || (!baseSide && l.NewCount > 0) { // a block the side never recorded (first_read without churn)
+			row(l.Block, l.Deltas)
+		}
 	}
 	return htmlSection{Kind: "latency", Tables: []htmlTable{t},
 		Notes: []string{fmt.Sprintf("Each figure is the %s, taken figure by figure (a row's figures may come from different runs): the figures of the deltas table.", runsNote(runs))}}
