@@ -18,6 +18,7 @@ type spectrumLine struct {
 	l      results.Latency
 	colour string // "" for the line's place in the palette
 	dashed bool
+	width  float64 // 0 for the usual width; thin for one of several runs
 }
 
 // spectrumMaxX is log10(1/(1-0.99999)): no spectrum goes past 99.999%.
@@ -80,7 +81,7 @@ func spectrumSeries(lines []spectrumLine) ([]series, float64, error) {
 			continue
 		}
 		last := math.Min(spectrumMaxX, math.Log10(float64(h.Count())))
-		s := series{name: ln.name, colour: ln.colour, dashed: ln.dashed}
+		s := series{name: ln.name, colour: ln.colour, dashed: ln.dashed, width: ln.width}
 		if s.colour == "" {
 			s.colour = color(i)
 		}

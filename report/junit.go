@@ -48,7 +48,14 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure"`
+	Skipped   *junitSkipped `xml:"skipped"`
 	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+// junitSkipped marks a case with no verdict: a bound exceeded by a change
+// the runs cannot judge is neither a pass nor a failure.
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitFailure struct {
@@ -63,6 +70,9 @@ func (s *junitSuite) add(c junitCase) {
 	if c.Failure != nil {
 		s.Failures++
 	}
+	if c.Skipped != nil {
+		s.Skipped++
+	}
 	s.Cases = append(s.Cases, c)
 }
 
@@ -72,7 +82,10 @@ func (s *junitSuite) addVerdicts(classname, kind string, rows []verdictRow) {
 	for _, v := range rows {
 		text := printable(v.measured)
 		c := junitCase{Name: printable(v.bound), Classname: classname, Time: "0", SystemOut: text}
-		if !v.pass {
+		switch {
+		case v.inconclusive:
+			c.Skipped = &junitSkipped{Message: markInconclusive + ": " + text}
+		case !v.pass:
 			c.Failure = &junitFailure{Message: printable(v.bound) + ": " + text, Type: kind, Text: text}
 		}
 		s.add(c)
