@@ -85,7 +85,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "readbench: interrupted before it could finish, nothing saved: %v\n", err)
 		return exitInterrupted
 	}
-	fmt.Fprintf(stderr, "readbench: %v\n", err)
+	if msg := err.Error(); msg != "" { // an interrupted serve has said all it has to say
+		fmt.Fprintf(stderr, "readbench: %s\n", msg)
+	}
 	return code
 }
 
