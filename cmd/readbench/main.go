@@ -154,5 +154,5 @@ func usageError(c *cli.Context, err error, isSubcommand bool) error {
 	if isSubcommand {
 		help = "readbench " + c.Command.Name + " --help"
 	}
-	return cli.Exit(fmt.Sprintf("%v%s (see '%s')", err, flagHint(c, err), help), exitUsage)
+	return cli.Exit(fmt.Sprintf("%s%s (see '%s')", explainValue(c, err.Error()), flagHint(c, err), help), exitUsage)
 }
