@@ -80,7 +80,7 @@ func startStdio(argv []string, stderr io.Writer, late LateFunc, maxAnswer int64)
 	}
 	t.spawned = time.Now()
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("stdio target: start %q: %w", argv[0], err)
+		return nil, &startError{program: argv[0], err: err}
 	}
 	t.stdin, t.stdout = stdin, stdout
 	go t.writeLoop()
