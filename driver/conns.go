@@ -191,7 +191,7 @@ func (r *runner) open(ctx context.Context, step func(string), rec *stats.Recorde
 		Embedded: r.o.EmbeddedCommand, Stderr: r.o.Stderr, Client: r.o.Client,
 		Aim:       targets.Aim{AllowHosts: r.w.AllowHosts, InsecureCredentials: r.w.InsecureCredentials},
 		MaxAnswer: r.w.Turn.MaxAnswer, HandshakeTimeout: limit, HandshakeSetBy: setBy, Step: step,
-		NoKeepAlive: r.w.Load.NoKeepAlive,
+		NoKeepAlive: r.w.Load.NoKeepAlive, Stray: r.logStray,
 	})
 	if err != nil {
 		return nil, err

@@ -194,6 +194,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	r := &runner{
 		o: o, w: w,
 		failures: rate.Sometimes{First: 3, Interval: 5 * time.Second},
+		strays:   rate.Sometimes{First: 1, Interval: 5 * time.Second},
 		measured: stats.NewRecorder(classes),
 		warmup:   stats.NewRecorder(classes),
 		cold:     servercost.NewColdStartRecorder(),
@@ -289,6 +290,7 @@ type runner struct {
 	setup                           *setupTell // Options.Setup, one call at a time
 
 	failures  rate.Sometimes // paces Options.Logf
+	strays    rate.Sometimes // paces what stdio servers print on stdout that is not JSON-RPC
 	noMethod  sync.Once      // says once that the server does not implement the read's method
 	fresh     freshness      // cache hints: what a host honouring them would not send
 	digests   contentDigests
@@ -414,6 +416,17 @@ func (r *runner) launch(ctx context.Context, i uint64, intended time.Time, isWar
 func (r *runner) logFailure(uri, why string) {
 	if r.o.Logf != nil {
 		r.failures.Do(func() { r.o.Logf("read %s: %s", uri, why) })
+	}
+}
+
+// logStray says what a stdio server printed on stdout that is not
+// JSON-RPC (a *client.StrayError: the count so far, the first lines
+// quoted), the first time at once and then every few seconds, through
+// Options.Logf: a server that logs on stdout breaks its transport, and
+// its lines must not pass in silence.
+func (r *runner) logStray(err error) {
+	if r.o.Logf != nil {
+		r.strays.Do(func() { r.o.Logf("%v", err) })
 	}
 }
 
