@@ -204,6 +204,17 @@ func (r *runner) open(ctx context.Context, step func(string), rec *stats.Recorde
 	return s, nil
 }
 
+// logStray says what a stdio server printed on stdout that is not
+// JSON-RPC (a *client.StrayError: the count so far, the first lines
+// quoted), the first time at once and then every few seconds, through
+// Options.Logf: a server that logs on stdout breaks its transport, and
+// its lines must not pass in silence.
+func (r *runner) logStray(err error) {
+	if r.o.Logf != nil {
+		r.strays.Do(func() { r.o.Logf("%v", err) })
+	}
+}
+
 // costPIDs are the processes whose cost a run samples: those behind its
 // stdio sessions, and serverPID (--server-pid, 0: none) for a server
 // started elsewhere on this machine.

@@ -419,17 +419,6 @@ func (r *runner) logFailure(uri, why string) {
 	}
 }
 
-// logStray says what a stdio server printed on stdout that is not
-// JSON-RPC (a *client.StrayError: the count so far, the first lines
-// quoted), the first time at once and then every few seconds, through
-// Options.Logf: a server that logs on stdout breaks its transport, and
-// its lines must not pass in silence.
-func (r *runner) logStray(err error) {
-	if r.o.Logf != nil {
-		r.strays.Do(func() { r.o.Logf("%v", err) })
-	}
-}
-
 func (r *runner) recorder(isWarm bool) *stats.Recorder {
 	if isWarm {
 		return r.warmup
