@@ -26,7 +26,11 @@ func explainValue(c *cli.Context, msg string) string {
 	if !isDurationFlag(flagsOf(c), name) {
 		return msg
 	}
-	return "--" + name + ": " + units.DurationError(value).Error()
+	dash := "--"
+	if len(name) == 1 {
+		dash = "-" // -d, as it was written
+	}
+	return dash + name + ": " + units.DurationError(value).Error()
 }
 
 // flagsOf is the flags of the command c runs (the app's at the top).

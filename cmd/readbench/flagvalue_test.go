@@ -18,6 +18,7 @@ func TestValueWithoutUnit(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "--duration", "5"}, `--duration: duration "5" has no unit: write 5s, 5ms or 5m (see 'readbench run --help')`},
+		{[]string{"run", "-d", "5"}, `readbench: -d: duration "5" has no unit: write 5s, 5ms or 5m`},
 		{[]string{"run", "--duration=1.5"}, `--duration: duration "1.5" has no unit: write 1.5s, 1.5ms or 1.5m`},
 		{[]string{"run", "--handshake-timeout", "30sec"}, `--handshake-timeout: duration "30sec": unknown unit "sec"`},
 		{[]string{"capacity", "--step-duration", "2"}, `--step-duration: duration "2" has no unit: write 2s, 2ms or 2m (see 'readbench capacity --help')`},
