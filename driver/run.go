@@ -194,6 +194,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	r := &runner{
 		o: o, w: w,
 		failures: rate.Sometimes{First: 3, Interval: 5 * time.Second},
+		strays:   rate.Sometimes{First: 1, Interval: 5 * time.Second},
 		measured: stats.NewRecorder(classes),
 		warmup:   stats.NewRecorder(classes),
 		cold:     servercost.NewColdStartRecorder(),
@@ -289,6 +290,7 @@ type runner struct {
 	setup                           *setupTell // Options.Setup, one call at a time
 
 	failures  rate.Sometimes // paces Options.Logf
+	strays    rate.Sometimes // paces what stdio servers print on stdout that is not JSON-RPC
 	noMethod  sync.Once      // says once that the server does not implement the read's method
 	fresh     freshness      // cache hints: what a host honouring them would not send
 	digests   contentDigests

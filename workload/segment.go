@@ -1,10 +1,13 @@
 package workload
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/readbench/readbench/units"
 )
 
 // Segment is the k-th of n equal shares of a run (--segment k/n), so that n
@@ -160,9 +163,12 @@ func ParseStartAt(s string, now time.Time) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	var at time.Time
 	if rest, ok := strings.CutPrefix(s, "+"); ok {
-		d, err := time.ParseDuration(rest)
-		if err != nil || d <= 0 {
-			return time.Time{}, fmt.Errorf("%q: want +DURATION such as +30s, or an RFC 3339 time such as 2026-12-01T08:00:00Z", s)
+		d, err := units.ParseDuration(rest)
+		if err == nil && d <= 0 {
+			err = errors.New("want a duration above 0")
+		}
+		if err != nil {
+			return time.Time{}, fmt.Errorf("%q: %v (want +DURATION such as +30s, or an RFC 3339 time such as 2026-12-01T08:00:00Z)", s, err)
 		}
 		at = now.Add(d)
 	} else {

@@ -85,7 +85,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "readbench: interrupted before it could finish, nothing saved: %v\n", err)
 		return exitInterrupted
 	}
-	fmt.Fprintf(stderr, "readbench: %v\n", err)
+	if msg := err.Error(); msg != "" { // an interrupted serve has said all it has to say
+		fmt.Fprintf(stderr, "readbench: %s\n", msg)
+	}
 	return code
 }
 
@@ -152,5 +154,5 @@ func usageError(c *cli.Context, err error, isSubcommand bool) error {
 	if isSubcommand {
 		help = "readbench " + c.Command.Name + " --help"
 	}
-	return cli.Exit(fmt.Sprintf("%v%s (see '%s')", err, flagHint(c, err), help), exitUsage)
+	return cli.Exit(fmt.Sprintf("%s%s (see '%s')", explainValue(c, err.Error()), flagHint(c, err), help), exitUsage)
 }
