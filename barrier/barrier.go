@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -220,4 +222,25 @@ func Stale(r Ready, begun time.Time, timeout time.Duration) bool {
 		return true
 	}
 	return !r.StartAt.IsZero() && r.StartAt.Before(begun)
+}
+
+// Prepare makes sure the folder exists before the shard connects, so a
+// folder that cannot be made (a volume not mounted, no permission) fails
+// the run at once rather than after its sessions opened. It reports
+// whether it created the folder: a caller says so, since a folder made
+// here on one machine is, on a cluster, often the sign of a volume that
+// was not mounted, and no other shard would ever see it.
+func Prepare(dir string) (created bool, err error) {
+	switch fi, err := os.Stat(dir); {
+	case err == nil && fi.IsDir():
+		return false, nil
+	case err == nil:
+		return false, fmt.Errorf("barrier: %s is a file, not a folder", dir)
+	case !errors.Is(err, fs.ErrNotExist):
+		return false, fmt.Errorf("barrier: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return false, fmt.Errorf("barrier: %w", err)
+	}
+	return true, nil
 }

@@ -282,8 +282,22 @@ func TestBusyMachineIsNotTheServers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.MaxSustainableRate != 375 || f.runs[200] != 2 || !strings.Contains(rep.Steps[1].Reason, "the machine was busy") {
-		t.Errorf("local server: reported %v after %d runs of 200/s (%q), want 375 and 200/s run again", rep.MaxSustainableRate, f.runs[200], rep.Steps[1].Reason)
+	if rep.MaxSustainableRate != 375 || f.runs[200] != 2 || !strings.HasPrefix(rep.Steps[1].Reason, "read.p99<50ms") ||
+		!strings.Contains(rep.Steps[1].Reason, "; machine busy: some task waited for a CPU") || strings.Contains(rep.Steps[1].Reason, "generator") ||
+		rep.Steps[1].NotServers != CauseMachine || !rep.Steps[1].Rerun {
+		t.Errorf("local server: reported %v after %d runs of 200/s (%q, %q), want 375 and 200/s run again, put down to the machine",
+			rep.MaxSustainableRate, f.runs[200], rep.Steps[1].Reason, rep.Steps[1].NotServers)
+	}
+	// A machine busy at every attempt ends the search at the machine,
+	// never the generator's, never the server's.
+	f = &timedServer{knee: 390, holdKnee: 390, busy: func(rate float64, _ int) bool { return rate == 200 }}
+	rep, err = Search(context.Background(), kneePlan(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.LimitedBy != LimitMachine || rep.MaxSustainableRate != 100 || !strings.Contains(rep.Conclusion, "while the machine was busy") ||
+		strings.Contains(rep.Conclusion, "could not drive") {
+		t.Errorf("busy throughout: limited by %s at %v: %s", rep.LimitedBy, rep.MaxSustainableRate, rep.Conclusion)
 	}
 	f = &timedServer{knee: 390, holdKnee: 390, busy: busyOnce, address: "https://mcp.example.com/mcp"}
 	rep, err = Search(context.Background(), kneePlan(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))

@@ -70,7 +70,17 @@ const (
 	LimitRange     = "range"      // every step passed: the limit is above --to
 	LimitFirstStep = "first_step" // the first step already broke the SLO
 	LimitHold      = "hold"       // every hold broke the SLO: no rate is known to be sustained
+	LimitMachine   = "machine"    // a failing step stayed machine busy: the server's limit is not known
 )
+
+// notServers is what ended a search at a step that is not the server's:
+// the machine (CPU contended) or the generator.
+func notServers(st *Step) string {
+	if st.NotServers == CauseMachine {
+		return LimitMachine
+	}
+	return LimitGenerator
+}
 
 // RateFinding is what a rate search found: the JSON of `readbench capacity
 // --format json`, and what the table prints.
@@ -168,7 +178,7 @@ func (s *search) search() (string, error) {
 	case s.bad == nil:
 		return LimitRange, nil
 	case s.bad.GeneratorBound:
-		return LimitGenerator, nil
+		return notServers(s.bad), nil
 	case s.good == nil:
 		return LimitFirstStep, nil
 	}
@@ -180,7 +190,7 @@ func (s *search) search() (string, error) {
 		switch {
 		case st.GeneratorBound:
 			s.bad = st
-			return LimitGenerator, nil
+			return notServers(st), nil
 		case st.Pass:
 			s.pass(st)
 		default:
@@ -253,7 +263,7 @@ func (s *search) confirm(limit string) (string, error) {
 			return limit, nil
 		case st.GeneratorBound:
 			s.good = s.passedAtMost(rate) // what a step measured, unconfirmed
-			return LimitGenerator, nil
+			return notServers(st), nil
 		}
 		broke, s.bad = true, st
 		next := s.passedBelow(rate)
@@ -321,9 +331,18 @@ func conclusion(r *RateFinding, bad *Step) string {
 	switch h := r.Hold; {
 	case r.LimitedBy == LimitHold:
 		return fmt.Sprintf("No rate held the SLO for %s s: the last hold, at %s, broke it (%s); a step is too short to show it: lower --from, or raise --holds.", short(h.DurationS), rate(h.Rate), h.Reason)
+	case r.LimitedBy == LimitMachine && h != nil && !h.Pass:
+		return fmt.Sprintf("The %s s hold of %s broke the SLO while the machine was busy (%s): the server runs on this machine and was slowed by it, so that is not the server's limit; it held the SLO in a step (%s). Run again on a quieter machine, or with the server elsewhere.",
+			short(h.DurationS), rate(h.Rate), h.Reason, at)
 	case r.LimitedBy == LimitGenerator && h != nil && !h.Pass:
 		return fmt.Sprintf("The %s s hold of %s could not be driven cleanly (%s): the generator could not tell whether the server sustains it, and that is not the server's limit; it held the SLO in a step (%s). Run again on a quieter or larger machine, or more shards (--segment).",
 			short(h.DurationS), rate(h.Rate), h.Reason, at)
+	case r.LimitedBy == LimitMachine:
+		s := fmt.Sprintf("At %s the SLO broke while the machine was busy (%s): the server runs on this machine and was slowed by it, so that is not the server's limit, which is at least ", rate(bad.Rate), bad.Reason)
+		if r.MaxSustainableRate > 0 {
+			return s + rate(r.MaxSustainableRate) + " (" + at + "; " + held + "). Run again on a quieter machine, or with the server elsewhere."
+		}
+		return s + "unknown. Run again on a quieter machine, or with the server elsewhere."
 	case r.LimitedBy == LimitRange:
 		return fmt.Sprintf("Every step held the SLO up to %s (%s; %s): the limit is above the range searched; raise --to.", rate(r.MaxSustainableRate), at, held)
 	case r.LimitedBy == LimitFirstStep:

@@ -123,9 +123,13 @@ type Step struct {
 	ReadsPerS  float64 `json:"reads_per_s"`
 	WireMBPerS float64 `json:"wire_mb_per_s"`
 	Pass       bool    `json:"pass"`
-	// GeneratorBound: readbench, not the target, limited the step; a
-	// failing generator-bound step says nothing of the server.
+	// GeneratorBound: readbench or the machine, not the target, limited
+	// the step; a failing generator-bound step says nothing of the
+	// server. NotServers says which (CauseGenerator, CauseMachine; ""
+	// when the step is the server's), so a step a busy machine slowed is
+	// never called the generator's.
 	GeneratorBound bool   `json:"generator_bound"`
+	NotServers     string `json:"not_servers"`
 	Reason         string `json:"reason"` // why it failed (or was generator-bound); "" for a clean pass
 	FirstFailure   string `json:"first_failure"`
 	File           string `json:"file"` // the step's full result
@@ -174,7 +178,7 @@ func judge(phase string, s Setting, o StepRun, j Judge) (Step, error) {
 	// says whether the generator limited the step; a failure is charged to
 	// it when the lag could explain the failure, and a step that sent
 	// nothing says nothing of the server, pass or fail.
-	why := unscheduled(r)
+	why, cause := unscheduled(r), CauseGenerator
 	switch g := results.JudgeGenerator(r); {
 	case why != "":
 	case g.NothingSent:
@@ -186,16 +190,36 @@ func judge(phase string, s Setting, o StepRun, j Judge) (Step, error) {
 		why = j.Unsteady(r)
 	}
 	if why == "" && !st.Pass {
-		why = busyMachine(r)
+		why, cause = busyMachine(r), CauseMachine
 	}
 	if why != "" {
-		st.GeneratorBound = true
+		st.GeneratorBound, st.NotServers = true, cause
 		if st.Reason != "" {
 			st.Reason += "; "
 		}
-		st.Reason += "generator-bound: " + why
+		st.Reason += CauseWord(cause) + ": " + why
 	}
 	return st, nil
+}
+
+// What limited a step that is not the server's (Step.NotServers).
+const (
+	// CauseGenerator: readbench could not drive the step as asked (it
+	// did not schedule the load, sent nothing, or its lag could account
+	// for the failure).
+	CauseGenerator = "generator"
+	// CauseMachine: the generator kept its schedule, but the machine's
+	// CPUs were contended for most of the step and the server runs on it.
+	CauseMachine = "machine"
+)
+
+// CauseWord is how a step's reason, and the reports, name a cause:
+// "generator-bound" or "machine busy".
+func CauseWord(cause string) string {
+	if cause == CauseMachine {
+		return "machine busy"
+	}
+	return "generator-bound"
 }
 
 // maxPressure is the share of a step in which some task on the machine
@@ -219,7 +243,7 @@ func busyMachine(r *results.Result) string {
 	if err != nil || !t.OnThisMachine() {
 		return ""
 	}
-	return fmt.Sprintf("the machine was busy: some task waited for a CPU %s of the step (over %s), and the server runs on this machine, so it was slowed by the machine, not only by its own work",
+	return fmt.Sprintf("some task waited for a CPU %s of the step (over %s), and the server runs on this machine, so it was slowed by the machine, not only by its own work",
 		numfmt.Share(*p), numfmt.Share(maxPressure))
 }
 

@@ -57,6 +57,13 @@ type Dial struct {
 	// "--handshake-timeout sets it" when that is "".
 	HandshakeTimeout time.Duration
 	HandshakeSetBy   string
+	// Stray, when set, is told of every line a stdio server prints on its
+	// stdout that is not JSON-RPC, as it comes, from the session's reader:
+	// a *StrayError with the count so far and the first few quoted, for a
+	// run's log to say (paced; the server breaks the stdio transport, and
+	// its lines would otherwise be skipped in silence). The handshake
+	// fails on them by itself.
+	Stray func(error)
 	// Step, when set, is told what opening the session waits for: "start"
 	// (a stdio server being started, an HTTP+SSE stream being opened), then
 	// "handshake". It is how a terminal shows a newcomer why nothing has
@@ -155,13 +162,45 @@ func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 	limit := d.handshakeTimeout()
 	hctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
+	tctx := hctx // the handshake's own limits: the timeout, and stray lines on a stdio server's stdout
+	st, _ := t.(*stdioTransport)
+	if st != nil {
+		st.stray.tell(d.Stray)
+		var release func()
+		tctx, release = st.stray.failFast(hctx, strayGrace)
+		defer release()
+	}
 	start := time.Now()
 	d.step("handshake")
-	if err := s.handshake(hctx, d.Protocol); err != nil {
+	if err := s.handshake(tctx, d.Protocol); err != nil {
 		_ = t.close()
-		return nil, 0, handshakeExpired(ctx, hctx, limit, d.HandshakeSetBy, handshakeRefused(err))
+		return nil, 0, strayFailure(st, tctx, handshakeExpired(ctx, hctx, limit, d.HandshakeSetBy, handshakeRefused(err)))
 	}
 	return s, time.Since(start), nil
+}
+
+// strayFailure is the error of a failed handshake told what the stdio
+// server st printed on stdout that is not JSON-RPC: the reason itself when
+// those lines ended the handshake (tctx's cause), else err with them
+// added, unless err already quotes them (a dead server's exitError).
+func strayFailure(st *stdioTransport, tctx context.Context, err error) error {
+	if st == nil {
+		return err
+	}
+	var sh *strayHandshakeError
+	if errors.As(context.Cause(tctx), &sh) && !errors.As(err, new(*handshakeTimeoutError)) {
+		return sh
+	}
+	stray := st.stray.err()
+	var se *StrayError
+	if stray == nil || errors.As(err, &se) {
+		return err
+	}
+	var ee *exitError
+	if errors.As(err, &ee) && ee.stray != nil {
+		return err
+	}
+	return fmt.Errorf("%w; %w", err, stray)
 }
 
 // aimHeaders are the headers the aim is checked with: the workload's, and

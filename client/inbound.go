@@ -141,3 +141,11 @@ func (s *answerScanner) knowRead(uri string, digest bool) {
 		s.dig.enable()
 	}
 }
+
+// notJSONRPC reports whether the message, routed by end, was none of a
+// request, a notification or a response: no id, no method, no result or
+// error member (a log line, a banner, a JSON log record). A message over
+// the size limit is its request's failure, never counted here.
+func (m *inbound) notJSONRPC() bool {
+	return !m.over && m.sc.idOf() == nil && m.sc.methodOf() == "" && !m.sc.isResponse()
+}

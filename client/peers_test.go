@@ -29,6 +29,9 @@ func faultPeers() map[string]func() int {
 		bigStdioPeer:      serveBigStdio,
 		genStdioPeer:      serveGenStdio,
 		simHTTPPeer:       serveSimHTTP,
+		strayOnlyPeer:     serveStrayOnly,
+		strayBannerPeer:   serveStrayBanner,
+		strayExitPeer:     serveStrayExit,
 	}
 }
 

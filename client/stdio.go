@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unicode/utf8"
 )
 
 // stdioTransport speaks newline-delimited JSON-RPC to a child process it
@@ -33,6 +34,8 @@ type stdioTransport struct {
 	writerDone chan struct{}  // closed when the writer goroutine has returned
 	bg         sync.WaitGroup // cancellations and replies being handed to the writer
 	bgMu       sync.Mutex     // orders bg.Go before close's bg.Wait
+
+	stray *strayLines // what it printed on stdout that is not JSON-RPC (stray.go)
 
 	failed  chan struct{} // closed when the child's stdout ends
 	deadErr error         // set before failed is closed
@@ -62,6 +65,7 @@ func startStdio(argv []string, stderr io.Writer, late LateFunc, maxAnswer int64)
 		out:        make(chan outMsg),
 		stop:       make(chan struct{}),
 		writerDone: make(chan struct{}),
+		stray:      newStrayLines(),
 		failed:     make(chan struct{}),
 		exited:     make(chan struct{}),
 	}
@@ -80,7 +84,7 @@ func startStdio(argv []string, stderr io.Writer, late LateFunc, maxAnswer int64)
 	}
 	t.spawned = time.Now()
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("stdio target: start %q: %w", argv[0], err)
+		return nil, &startError{program: argv[0], err: err}
 	}
 	t.stdin, t.stdout = stdin, stdout
 	go t.writeLoop()
@@ -109,6 +113,7 @@ func (t *stdioTransport) readLoop(stdout io.Reader) {
 		e.reading = readErr.Error()
 	}
 	e.stderr = strings.TrimSpace(t.stderr.String())
+	e.stray = t.stray.err()
 	t.deadErr = e
 	close(t.failed)
 }
@@ -142,6 +147,7 @@ type exitError struct {
 	reading string // an error reading its stdout, if any
 	before  string // the method of the request it did not answer ("": none waiting)
 	stderr  string // the end of its stderr
+	stray   error  // what it printed on stdout that is not JSON-RPC (nil: nothing)
 }
 
 func (e *exitError) Error() string {
@@ -160,6 +166,9 @@ func (e *exitError) Error() string {
 	} else if e.before != "" {
 		msg += "; its stderr is empty"
 	}
+	if e.stray != nil {
+		msg += "; " + e.stray.Error()
+	}
 	return msg
 }
 
@@ -172,11 +181,13 @@ func (e *exitError) Unwrap() error { return ErrTransport }
 // it answers a request that is not a read. It returns the reading error.
 func (t *stdioTransport) readLines(r *bufio.Reader) error {
 	in := &inbound{calls: t.calls, max: t.maxAnswer}
+	head := make([]byte, 0, maxStrayQuote+utf8.UTFMax) // the line's beginning, to quote a stray one
 	for {
 		if _, err := r.Peek(1); err != nil { // waits for the line's first byte
 			return err
 		}
 		in.begin(time.Now())
+		head = head[:0]
 		var crs int64 // '\r' at the end of what was read of the line
 		var err error
 		for {
@@ -186,6 +197,7 @@ func (t *stdioTransport) readLines(r *bufio.Reader) error {
 				piece = piece[:len(piece)-1] // the newline is framing
 			}
 			in.write(piece)
+			head = append(head, piece[:min(len(piece), cap(head)-len(head))]...)
 			crs = trailingCRs(piece, crs)
 			if err != bufio.ErrBufferFull {
 				break
@@ -197,6 +209,9 @@ func (t *stdioTransport) readLines(r *bufio.Reader) error {
 			t.firstLine.CompareAndSwap(0, int64(max(now.Sub(t.spawned), 1)))
 			if reply := in.end(content+1, now); reply != nil {
 				t.background(reply) // the reader never waits on stdin
+			}
+			if in.notJSONRPC() {
+				t.stray.add(head, content)
 			}
 		}
 		if err != nil {

@@ -31,40 +31,41 @@ func CheckBounds(c *Comparison, bs []bounds.Bound, base, nw *results.Result) ([]
 			if d, err = fromResults(b.Metric, base, nw); errors.Is(err, bounds.ErrUnknown) {
 				return nil, err
 			} else if err != nil {
-				bc.Reason = err.Error()
+				bc.Verdict, bc.Reason = VerdictFail, err.Error()
 				out = append(out, bc)
 				continue
 			}
 		}
 		bc.Base, bc.New, bc.Noise = d.Base, d.New, d.Noise
 		bc.Limit = b.Limit(d.Base)
-		bc.Pass = true
+		bc.Pass, bc.Verdict = true, VerdictPass
 		if b.Broken(d.Base, d.New) {
-			bc.Pass, bc.Reason = gate(c, d)
+			bc.Pass, bc.Verdict, bc.Reason = gate(c, d)
 		}
 		out = append(out, bc)
 	}
 	return out, nil
 }
 
-// gate is the verdict on a bound the figures break: pass or not, and why.
-func gate(c *Comparison, d Delta) (pass bool, reason string) {
+// gate is the verdict on a bound the figures break: pass or not, the
+// verdict to print (a pass without a verdict is inconclusive), and why.
+func gate(c *Comparison, d Delta) (pass bool, verdict, reason string) {
 	switch {
 	case c.Method == MethodPair && c.Gate.SingleRun:
-		return false, "" // --single-run: the raw bound
+		return false, VerdictFail, "" // --single-run: the raw bound
 	case d.Noise == WithinNoise:
-		return true, "beyond the bound but within the noise: not evidence of a change"
+		return true, VerdictPass, "beyond the bound but within the noise: not evidence of a change"
 	case d.Noise == Inconclusive || d.Noise == Untested:
 		why := d.Note
 		if c.Method == MethodPair && d.Noise == Inconclusive {
 			why = "one run per side cannot separate the server from the machine (--single-run gates on the figures)"
 		}
 		if c.Gate.FailOnInconclusive {
-			return false, "inconclusive (--fail-on-inconclusive): " + why
+			return false, VerdictFail, "inconclusive (--fail-on-inconclusive): " + why
 		}
-		return true, "beyond the bound but inconclusive: " + why
+		return true, VerdictInconclusive, "beyond the bound but inconclusive: " + why
 	}
-	return false, ""
+	return false, VerdictFail, ""
 }
 
 // fromResults makes the delta of a metric the comparison does not hold,
@@ -91,9 +92,13 @@ func fromResults(m bounds.Metric, base, nw *results.Result) (Delta, error) {
 func ContentCheck(c *Comparison) BoundCheck {
 	bc := BoundCheck{Bound: "content unchanged", Metric: "content", Unit: "URIs",
 		New: float64(len(c.Content.Changed)), Pass: len(c.Content.Changed) == 0, Noise: Untested}
+	bc.Verdict = VerdictPass
+	if !bc.Pass {
+		bc.Verdict = VerdictFail
+	}
 	switch {
 	case c.Content.Compared == 0:
-		bc.Pass = false
+		bc.Pass, bc.Verdict = false, VerdictFail
 		bc.Reason = "no URI has a digest in both results: nothing to compare"
 	case !bc.Pass:
 		bc.Reason = fmt.Sprintf("%d of %d URIs read by both returned other content, e.g. %s (%v)",

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/readbench/readbench/bounds"
@@ -62,6 +63,41 @@ type Comparison struct {
 	ColdStart  []Delta         `json:"cold_start"`  // empty unless both results measured it
 	Content    Content         `json:"content"`
 	Bounds     []BoundCheck    `json:"bounds"` // filled by the caller (package bounds); empty without --fail-on
+	// Rounds are an ab experiment's rounds (empty for compare): which base
+	// run was paired with which new run, in which order, and each round
+	// re-run or excluded with why; RoundDelta is a round's change.
+	Rounds []Round `json:"rounds,omitempty"`
+}
+
+// Round is one round of an ab experiment: its runs (labels of Side.Runs;
+// "" for an excluded round), the order they ran in, the attempts it took
+// and why each noisy attempt did not count.
+type Round struct {
+	Index    int      `json:"index"`
+	Order    []string `json:"order"`
+	Attempts int      `json:"attempts"`
+	Kept     bool     `json:"kept"`
+	Noisy    []string `json:"noisy"`
+	Base     string   `json:"base"`
+	New      string   `json:"new"`
+}
+
+// RoundDelta is a kept round's change of a metric: its base run's value
+// against its new run's (from the delta's BaseRuns and NewRuns); false
+// for an excluded round or a metric without every run's values.
+func (c *Comparison) RoundDelta(r Round, metric string) (Delta, bool) {
+	d, ok := c.Find(metric)
+	bi, ni := slices.Index(c.Base.Runs, r.Base), slices.Index(c.New.Runs, r.New)
+	if !ok || !r.Kept || bi < 0 || ni < 0 || bi >= len(d.BaseRuns) || ni >= len(d.NewRuns) {
+		return Delta{}, false
+	}
+	rd := newDelta(d.Metric, d.Label, d.Unit, d.BaseRuns[bi], d.NewRuns[ni])
+	rd.Noise = Untested
+	if rd.Base == rd.New {
+		rd.Noise = Unchanged
+	}
+	rd.Note = "one round: no test"
+	return rd, true
 }
 
 // Side is one of the two results: which server, which version, which
@@ -134,6 +170,12 @@ type Delta struct {
 	Low  float64 `json:"low"`
 	High float64 `json:"high"`
 	Note string  `json:"note"` // why there is no test, or what qualifies it
+	// BaseRuns and NewRuns are the figure in each run of its side, in the
+	// order of Side.Runs (oldest first), of which Base and New are the
+	// medians: what a view draws run by run, so its charts and its tables
+	// show the same figures. Empty when a run did not measure it.
+	BaseRuns []float64 `json:"base_runs,omitempty"`
+	NewRuns  []float64 `json:"new_runs,omitempty"`
 }
 
 // LatencyDelta is one latency block (Block: "read", "read_ok", "turn",
@@ -202,8 +244,20 @@ type BoundCheck struct {
 	Limit  float64 `json:"limit"` // the farthest New may go
 	Noise  Noise   `json:"noise"`
 	Pass   bool    `json:"pass"`
-	Reason string  `json:"reason"`
+	// Verdict is what every view prints: VerdictPass (held, or beyond it
+	// within the noise), VerdictFail (broken), or VerdictInconclusive
+	// (beyond the bound by a change with no verdict: it passes the gate
+	// unless Gate.FailOnInconclusive, but it is no pass).
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason"`
 }
+
+// The verdicts of a bound check (BoundCheck.Verdict).
+const (
+	VerdictPass         = "pass"
+	VerdictFail         = "fail"
+	VerdictInconclusive = "inconclusive"
+)
 
 // Failed reports whether any bound was broken.
 func (c *Comparison) Failed() bool {
@@ -218,7 +272,7 @@ func (c *Comparison) Failed() bool {
 // Find returns the delta of a metric (its bounds-grammar name), so that
 // a bound and the table show the same figure and the same noise verdict.
 func (c *Comparison) Find(metric string) (Delta, bool) {
-	for _, d := range c.all() {
+	for _, d := range c.AllDeltas() {
 		if d.Metric == metric {
 			return d, true
 		}
@@ -226,7 +280,9 @@ func (c *Comparison) Find(metric string) (Delta, bool) {
 	return Delta{}, false
 }
 
-func (c *Comparison) all() []Delta {
+// AllDeltas are every delta of c, in report order: what a view lists
+// when it looks for the significant ones.
+func (c *Comparison) AllDeltas() []Delta {
 	var out []Delta
 	for _, l := range c.Latency {
 		out = append(out, l.Deltas...)

@@ -178,7 +178,7 @@ func TestSameResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range cmp.all() {
+	for _, d := range cmp.AllDeltas() {
 		if d.Noise != Unchanged {
 			t.Errorf("%s: %s", d.Metric, d.Noise)
 		}

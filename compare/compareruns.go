@@ -101,6 +101,7 @@ func Runs(base, nw []Labelled, o RunsOptions) (*Comparison, error) {
 				d.Note = "one run per side; within the run: " + string(d.Noise)
 				d.Noise = Inconclusive
 			}
+			d.BaseRuns, d.NewRuns = []float64{d.Base}, []float64{d.New}
 		})
 		return c, nil
 	case n == 1 || m == 1:
@@ -125,6 +126,7 @@ func Runs(base, nw []Labelled, o RunsOptions) (*Comparison, error) {
 			return
 		}
 		judgeRuns(d, a, b, floor)
+		d.BaseRuns, d.NewRuns = a, b
 	})
 	return c, nil
 }

@@ -75,7 +75,11 @@ type Findings struct {
 	Server          client.Implementation
 	ProtocolVersion string
 	Modern          bool // the stateless 2026-07-28 era
-	Checks          []Result
+	// Unreachable is why the target could not be reached at all (nothing
+	// listens there, its command does not start): "" when it was. No
+	// check ran then, so none can say the server breaks the contract.
+	Unreachable string
+	Checks      []Result
 }
 
 // Failed reports whether any check failed.
@@ -98,8 +102,9 @@ func checkNames() []string {
 // (docs/check.md): the handshake, the listing, the shape of sampled reads,
 // the error codes for unknown and malformed URIs, cancellation, and the
 // ranged read tool where offered.
-// A target that cannot be reached is a failed handshake in the report, not
-// an error; the error is for an interrupted check (ctx ended).
+// A target that cannot be reached is a failed handshake in the report
+// (and Findings.Unreachable says why), not an error; the error is for an
+// interrupted check (ctx ended).
 func Check(ctx context.Context, o Options) (*Findings, error) {
 	if o.Sample <= 0 {
 		o.Sample = 10
@@ -120,9 +125,14 @@ func Check(ctx context.Context, o Options) (*Findings, error) {
 		if errors.Is(err, targets.ErrAim) { // refused before any connection: not the server's failure
 			return rep, err
 		}
+		skipped := "no session: the handshake failed"
+		if client.Unreachable(err) {
+			rep.Unreachable = err.Error()
+			skipped = "no session: the target could not be reached"
+		}
 		rep.add("handshake", Fail, "", err.Error())
 		for _, n := range checkNames() {
-			rep.add(n, Skip, "", "no session: the handshake failed")
+			rep.add(n, Skip, "", skipped)
 		}
 		return rep, nil
 	}

@@ -191,7 +191,7 @@ func (r *runner) open(ctx context.Context, step func(string), rec *stats.Recorde
 		Embedded: r.o.EmbeddedCommand, Stderr: r.o.Stderr, Client: r.o.Client,
 		Aim:       targets.Aim{AllowHosts: r.w.AllowHosts, InsecureCredentials: r.w.InsecureCredentials},
 		MaxAnswer: r.w.Turn.MaxAnswer, HandshakeTimeout: limit, HandshakeSetBy: setBy, Step: step,
-		NoKeepAlive: r.w.Load.NoKeepAlive,
+		NoKeepAlive: r.w.Load.NoKeepAlive, Stray: r.logStray,
 	})
 	if err != nil {
 		return nil, err
@@ -202,6 +202,17 @@ func (r *runner) open(ctx context.Context, step func(string), rec *stats.Recorde
 		r.cold.Session(first, handshake)
 	}
 	return s, nil
+}
+
+// logStray says what a stdio server printed on stdout that is not
+// JSON-RPC (a *client.StrayError: the count so far, the first lines
+// quoted), the first time at once and then every few seconds, through
+// Options.Logf: a server that logs on stdout breaks its transport, and
+// its lines must not pass in silence.
+func (r *runner) logStray(err error) {
+	if r.o.Logf != nil {
+		r.strays.Do(func() { r.o.Logf("%v", err) })
+	}
 }
 
 // costPIDs are the processes whose cost a run samples: those behind its

@@ -24,7 +24,16 @@ type Overrides struct {
 	// load.stages, for the same reason.
 	Duration *time.Duration
 	Sessions *int
-	Protocol *string
+	// Warmup replaces load.warmup (0 runs none).
+	Warmup *time.Duration
+	// Concurrency is how many turns may be in flight, the split ghz makes
+	// between when a turn starts and how many run at once: with Rate it
+	// caps the open model (load.max_in_flight; turns beyond it are
+	// dropped, counted, never started late); without Rate it is the closed
+	// model's load.concurrency (a turn starts when one ends), and drops
+	// the rate, the stages and a Poisson arrival that model refuses.
+	Concurrency *int
+	Protocol    *string
 	// Classes keeps only the mix classes of these names (none: all); a
 	// name the mix does not have is an error.
 	Classes []string
@@ -57,6 +66,10 @@ func (o Overrides) Apply(w *workload.Workload) error {
 	if o.Sessions != nil {
 		w.Sessions = *o.Sessions
 	}
+	if o.Warmup != nil {
+		w.Load.Warmup = *o.Warmup
+	}
+	o.applyConcurrency(&w.Load)
 	if err := w.KeepClasses(o.Classes); err != nil {
 		return err
 	}
@@ -77,6 +90,19 @@ func (o Overrides) Apply(w *workload.Workload) error {
 	w.AllowHosts = append(slices.Clip(w.AllowHosts), o.AllowHosts...)
 	w.InsecureCredentials = o.InsecureCredentials
 	return w.Validate()
+}
+
+// applyConcurrency sets the in-flight limit Concurrency asks for: the
+// open model's cap beside a rate given with it, else the closed model.
+func (o Overrides) applyConcurrency(l *workload.Load) {
+	switch {
+	case o.Concurrency == nil:
+	case o.Rate != nil:
+		l.Model, l.Concurrency, l.MaxInFlight = workload.ModelOpen, 0, *o.Concurrency
+	default:
+		l.Model, l.Concurrency = workload.ModelClosed, *o.Concurrency
+		l.Rate, l.Stages, l.Arrival = units.Rate{}, nil, workload.ArrivalConstant
+	}
 }
 
 // For is the run of w as ov changes it, with what o already says of how

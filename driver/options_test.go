@@ -57,6 +57,22 @@ func TestOverridesApply(t *testing.T) {
 			}
 		}, ""},
 		{"a rate alone drops the stages, and with them the run's end", Overrides{Rate: &units.Rate{PerSecond: 5, Text: "5/s"}}, nil, "nothing ends the run"},
+		{"a warmup replaces load.warmup", Overrides{Warmup: ptr(3 * time.Second)}, func(t *testing.T, w *workload.Workload) {
+			if w.Load.Warmup != 3*time.Second || len(w.Load.Stages) != 2 {
+				t.Errorf("warmup %v, stages %v: want a 3s warmup and the stages kept", w.Load.Warmup, w.Load.Stages)
+			}
+		}, ""},
+		{"concurrency with a rate caps the open model's turns in flight", Overrides{Concurrency: ptr(7), Rate: &units.Rate{PerSecond: 5, Text: "5/s"}, Duration: ptr(time.Second)}, func(t *testing.T, w *workload.Workload) {
+			if w.Load.Model != workload.ModelOpen || w.Load.MaxInFlight != 7 || w.Load.Concurrency != 0 || w.Load.Rate.PerSecond != 5 {
+				t.Errorf("model %q, max_in_flight %d, concurrency %d, rate %v: want open at 5/s, at most 7 in flight", w.Load.Model, w.Load.MaxInFlight, w.Load.Concurrency, w.Load.Rate)
+			}
+		}, ""},
+		{"concurrency alone is the closed model: the rate and stages go", Overrides{Concurrency: ptr(3), Duration: ptr(time.Second)}, func(t *testing.T, w *workload.Workload) {
+			if w.Load.Model != workload.ModelClosed || w.Load.Concurrency != 3 || w.Load.Rate.PerSecond != 0 || w.Load.Stages != nil {
+				t.Errorf("model %q, concurrency %d, rate %v, stages %v: want closed, 3 in flight", w.Load.Model, w.Load.Concurrency, w.Load.Rate, w.Load.Stages)
+			}
+		}, ""},
+		{"concurrency out of range is the workload's error", Overrides{Concurrency: ptr(0), Duration: ptr(time.Second)}, nil, "load.concurrency"},
 		{"target, sessions and protocol", Overrides{Target: ptr(mustTarget(t, "http://127.0.0.1:9/mcp")), Sessions: ptr(2), Protocol: ptr("2025-11-25")}, func(t *testing.T, w *workload.Workload) {
 			if w.Target.String() != "http://127.0.0.1:9/mcp" || w.Sessions != 2 || w.Protocol != "2025-11-25" {
 				t.Errorf("target %s, sessions %d, protocol %q", w.Target, w.Sessions, w.Protocol)

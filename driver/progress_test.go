@@ -70,3 +70,56 @@ mix:
 		t.Errorf("measured figures: %+v", p)
 	}
 }
+
+// TestProgressGoesOnThroughTheDrain: after the schedule the run waits
+// for its turns in flight, and Progress says so (Draining) at once, then
+// each second until they end, with no rate asked; the seconds before say
+// whether their SecondP99 is the warmup's.
+func TestProgressGoesOnThroughTheDrain(t *testing.T) {
+	hs := peertest.ServeLocal(t, &peertest.Document{Data: peertest.DocBytes(100), Delay: 1700 * time.Millisecond})
+	w, err := workload.Parse("drain.yaml", []byte(fmt.Sprintf(`
+name: drain
+target: %q
+load: {rate: 4/s, warmup: 2s, duration: 2s}
+turn: {attachments: 1, read_timeout: 5s, deadline: 5s}
+mix:
+  - {class: doc, uri: "sim:///doc.txt"}
+`, "range+"+hs.URL+"/files/")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var got []Progress
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err = Run(ctx, Options{Workload: w, Progress: func(p Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, p)
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	first := -1
+	for i, p := range got {
+		if p.Draining && first < 0 {
+			first = i
+		}
+		if first >= 0 && (!p.Draining || p.Asked != 0 || p.Warmup) {
+			t.Errorf("progress %d (%v) after the drain began: %+v", i, p.Elapsed, p)
+		}
+	}
+	if first < 1 || len(got)-first < 2 {
+		t.Fatalf("want ticks of the schedule, then 2 or more of the drain (its turns last 1.7 s): %d of %d from %d", len(got)-first, len(got), first)
+	}
+	if d := got[first]; d.Elapsed > d.Total+300*time.Millisecond || d.InFlight == 0 {
+		t.Errorf("the drain's first progress is sent as it begins, turns in flight: %v of %v, %d in flight", d.Elapsed, d.Total, d.InFlight)
+	}
+	if p := got[0]; !p.SecondWarmup || !p.Warmup {
+		t.Errorf("the first second is the warmup's: %+v", p)
+	}
+	if p := got[first-1]; p.SecondWarmup {
+		t.Errorf("the second before the drain is measured: %+v", p)
+	}
+}

@@ -83,11 +83,16 @@ type Options struct {
 type Progress struct {
 	Elapsed, Total time.Duration
 	Warmup         bool
-	Turns          int64         // turns started
-	Reads          int64         // reads finished
-	Errors         int64         // reads finished with an error outcome
-	InFlight       int64         // turns in flight
-	P99            time.Duration // read latency p99 so far (measured phase)
+	// Draining says the schedule is over and the run waits for the turns
+	// still in flight (each ends by its deadline) and for late answers:
+	// Elapsed may pass Total meanwhile. The first Progress of the drain
+	// is sent as it begins, not at the next whole second.
+	Draining bool
+	Turns    int64         // turns started
+	Reads    int64         // reads finished
+	Errors   int64         // reads finished with an error outcome
+	InFlight int64         // turns in flight
+	P99      time.Duration // read latency p99 so far (measured phase)
 	// Asked is the turns per second the schedule asks for at Elapsed
 	// (this process's share; 0 for the closed model, which asks for none,
 	// and past the schedule's end).
@@ -96,14 +101,22 @@ type Progress struct {
 	// Warmup), with the read p99 of the last whole second: what a live
 	// view draws, taken once a second from the recorder (stats.Live).
 	Phase stats.Live
+	// SecondWarmup says that second (Phase.SecondP99's) was the warmup's,
+	// so a view can keep it apart from the measured seconds.
+	SecondWarmup bool
 }
 
-// Achieved is the turn rate achieved so far.
+// Achieved is the turn rate achieved so far: over the schedule's time,
+// so the drain after it (no turn started) does not lower it.
 func (p Progress) Achieved() float64 {
-	if p.Elapsed <= 0 {
+	el := p.Elapsed
+	if p.Draining && p.Total > 0 {
+		el = min(el, p.Total)
+	}
+	if el <= 0 {
 		return 0
 	}
-	return float64(p.Turns) / p.Elapsed.Seconds()
+	return float64(p.Turns) / el.Seconds()
 }
 
 // Measurements is what a finished run produced: what it recorded and what
@@ -181,6 +194,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	r := &runner{
 		o: o, w: w,
 		failures: rate.Sometimes{First: 3, Interval: 5 * time.Second},
+		strays:   rate.Sometimes{First: 1, Interval: 5 * time.Second},
 		measured: stats.NewRecorder(classes),
 		warmup:   stats.NewRecorder(classes),
 		cold:     servercost.NewColdStartRecorder(),
@@ -220,12 +234,18 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	if !startAt.IsZero() {
 		rep.Started = startAt
 	}
+	r.measured.StartTimeline(rep.Started) // both phases share the run's seconds
+	r.warmup.StartTimeline(rep.Started)
+	progress := r.startProgress(ctx, rep.Started)
+	defer progress.stop()
 	measuredStart, measuredEnd, partial := r.schedule(ctx, rep.Started)
+	progress.drain() // the schedule is over: the turns in flight end
 	r.turns.Wait()
 	if r.abandoned.Load() > 0 && rep.LateObservable {
 		time.Sleep(lateGrace) // let answers the server should not have sent arrive
 		rep.LateWatch = lateGrace
 	}
+	progress.stop()
 	rep.Ended = time.Now()
 	rep.Partial = partial
 	if !measuredStart.IsZero() && measuredEnd.After(measuredStart) {
@@ -270,6 +290,7 @@ type runner struct {
 	setup                           *setupTell // Options.Setup, one call at a time
 
 	failures  rate.Sometimes // paces Options.Logf
+	strays    rate.Sometimes // paces what stdio servers print on stdout that is not JSON-RPC
 	noMethod  sync.Once      // says once that the server does not implement the read's method
 	fresh     freshness      // cache hints: what a host honouring them would not send
 	digests   contentDigests
@@ -288,12 +309,8 @@ type runner struct {
 // schedule starts turns until the schedule ends or ctx is cancelled, and
 // returns the bounds of the measured phase.
 func (r *runner) schedule(ctx context.Context, start time.Time) (mStart, mEnd time.Time, partial bool) {
-	r.measured.StartTimeline(start) // both phases share the run's seconds
-	r.warmup.StartTimeline(start)
 	warm := r.w.Load.Warmup
 	mStart = start.Add(warm)
-	stopProgress := r.startProgress(ctx, start)
-	defer stopProgress()
 	if r.w.Load.Model == workload.ModelClosed {
 		partial = r.closedLoop(ctx, start)
 		return mStart, time.Now(), partial

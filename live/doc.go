@@ -2,8 +2,10 @@
 // stderr, redrawn each second while the run goes on, with the connect and
 // discovery steps before the load, the asked and achieved rate, turns in
 // flight, read and turn latency percentiles with a sparkline of the read
-// p99 of each second, outcomes, scheduling lag, wire and disk bytes, and
-// the time elapsed and remaining.
+// p99 of each second, outcomes, scheduling lag, wire and disk bytes, the
+// phase (warmup, measuring, draining) and the time elapsed and remaining;
+// in the rows left, a chart of each second's ok and error reads and a
+// histogram of the phase's read latencies, fitted to the terminal.
 //
 // It is for people watching a run, never for logs: the command starts it
 // only when stderr is a terminal, and stops it (leaving the alternate
@@ -17,7 +19,9 @@
 // resizes) and lipgloss (styles). The model (model.go) is plain data
 // updated by messages and drawn by View (render.go), so tests drive it
 // with a sequence of ticks and read what is drawn; the sparkline's
-// arithmetic is in spark.go.
+// arithmetic is in spark.go, the charts in charts.go. Every scale only
+// grows, so what was drawn keeps its height when a later second is
+// faster.
 //
 // It never imports client, driver or simserver: it draws figures, it does
 // not take them.

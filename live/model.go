@@ -13,11 +13,26 @@ import (
 type Tick struct {
 	Elapsed, Total time.Duration // since the schedule started; warmup + length (0: ended by a turn count)
 	Warmup         bool          // the warmup is under way: Phase is the warmup's
+	Draining       bool          // the schedule is over: the turns in flight end (Elapsed may pass Total)
 	Asked          float64       // turns per second the schedule asks for now (0: none, the closed model)
 	Turns          int64         // turns started, both phases
 	Reads          int64         // reads finished, both phases
+	Errors         int64         // reads finished with an error outcome, both phases
 	InFlight       int64         // turns in flight
 	Phase          stats.Live    // the current phase's figures so far
+	SecondWarmup   bool          // Phase.SecondP99 is of a warmup second
+}
+
+// Plan is what the view knows of a run before its first second: the
+// phases it will go through, so the warmup is named from the start and
+// the drain after the schedule is announced; and the sessions it opens,
+// so the connect step, once done, says only how many.
+type Plan struct {
+	Warmup   time.Duration // the warmup's length (0: none)
+	Length   time.Duration // the measured phase's length (0: ended by a turn count)
+	Turns    int           // the measured turns, when they end the run
+	Deadline time.Duration // a turn's deadline: the longest the drain waits for one
+	Sessions int
 }
 
 // keptNotes is how many of the latest notes the screen shows.
@@ -28,8 +43,8 @@ const keptNotes = 4
 // alone and tests need no clock.
 type (
 	stepMsg struct {
-		stage, text string
-		at          time.Time
+		stage, text, summary string
+		at                   time.Time
 	}
 	readyMsg struct{ at time.Time }
 	tickMsg  struct {
@@ -41,15 +56,31 @@ type (
 )
 
 // step is one stage before the load (connect, discover): what it waits
-// for now, and when it began and ended (zero: still under way).
+// for now, what it says once over (summary: "2 sessions"), and when it
+// began and ended (zero: still under way).
 type step struct {
-	stage, text  string
-	began, ended time.Time
+	stage, text, summary string
+	began, ended         time.Time
+}
+
+// spot is one second's read p99 for the sparkline, and whether that
+// second was the warmup's (drawn apart, out of the scale).
+type spot struct {
+	p99  time.Duration
+	warm bool
+}
+
+// secReads is one second's reads for the per-second chart: those that
+// ended as asked (ok or an expected error) and those with an error.
+type secReads struct {
+	ok, errs int64
+	warm     bool
 }
 
 // model is the view's state: plain data, changed only by Update.
 type model struct {
 	title         string
+	plan          Plan
 	width, height int
 	st            styles
 	now           time.Time // the latest moment a message told of
@@ -59,13 +90,19 @@ type model struct {
 
 	ticks      int
 	tick, prev Tick
-	p99s       []time.Duration // read p99 of each second, for the sparkline
-	notes      []string        // the latest keptNotes notes
+	p99s       []spot        // read p99 of each second, for the sparkline
+	p99Top     time.Duration // the sparkline's ceiling: only grows
+	seconds    []secReads    // reads of each second, for the per-second chart
+	rateTop    float64       // the per-second chart's ceiling: only grows
+	lastSec    time.Duration // the second the latest recorded tick told
+	base       Tick          // that tick: the per-second chart counts from it
+	notes      []string      // the latest keptNotes notes
 }
 
-// newModel returns the model of a run named title, drawn with st.
-func newModel(title string, st styles) model {
-	return model{title: title, st: st, width: 80, height: 24}
+// newModel returns the model of a run named title with plan, drawn with
+// st.
+func newModel(title string, plan Plan, st styles) model {
+	return model{title: title, plan: plan, st: st, width: 80, height: 24}
 }
 
 // Init starts the clock that redraws the screen a few times a second
@@ -103,7 +140,7 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.start(msg.at)
 		m.prev, m.tick = m.tick, msg.tick
 		m.ticks++
-		m.p99s = append(m.p99s, msg.tick.Phase.SecondP99)
+		m.record()
 	case noteMsg:
 		m.notes = append(m.notes, msg.text)
 		if len(m.notes) > keptNotes {
@@ -126,11 +163,11 @@ func (m *model) step(s stepMsg) {
 		return
 	}
 	if n := len(m.steps); n > 0 && m.steps[n-1].stage == s.stage {
-		m.steps[n-1].text = s.text
+		m.steps[n-1].text, m.steps[n-1].summary = s.text, s.summary
 		return
 	}
 	m.endStep(s.at)
-	m.steps = append(m.steps, step{stage: s.stage, text: s.text, began: s.at})
+	m.steps = append(m.steps, step{stage: s.stage, text: s.text, summary: s.summary, began: s.at})
 }
 
 // start marks the schedule started: the setup is over.
@@ -166,3 +203,35 @@ func (m model) perSecond(count func(Tick) int64, phased bool) (float64, bool) {
 	}
 	return float64(n) / d, true
 }
+
+// record adds the latest tick's second to the sparkline and the
+// per-second chart, and grows their ceilings: scales that only grow, so
+// a bar once drawn keeps its height when a later second is faster. A
+// second tick within one second (the drain's first, sent as the schedule
+// ends) adds nothing: its second is drawn by the tick that told it.
+func (m *model) record() {
+	t := m.tick
+	sec := wholeSecond(t.Elapsed)
+	if m.ticks > 1 && sec <= m.lastSec {
+		return
+	}
+	m.lastSec = sec
+	m.p99s = append(m.p99s, spot{p99: t.Phase.SecondP99, warm: t.SecondWarmup})
+	if !t.SecondWarmup {
+		m.p99Top = max(m.p99Top, niceCeil(t.Phase.SecondP99))
+	}
+	base := m.base
+	m.base = t
+	d := (t.Elapsed - base.Elapsed).Seconds()
+	ok, errs := (t.Reads-t.Errors)-(base.Reads-base.Errors), t.Errors-base.Errors
+	if d <= 0 || ok < 0 || errs < 0 {
+		return
+	}
+	s := secReads{ok: int64(float64(ok)/d + 0.5), errs: int64(float64(errs)/d + 0.5), warm: base.Elapsed < m.plan.Warmup}
+	m.seconds = append(m.seconds, s)
+	m.rateTop = max(m.rateTop, niceCeilRate(float64(s.ok+s.errs)))
+}
+
+// wholeSecond is d rounded to the second: the ticks come just after each
+// whole second of the schedule, so this is the second they tell.
+func wholeSecond(d time.Duration) time.Duration { return d.Round(time.Second) }

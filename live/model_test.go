@@ -16,8 +16,13 @@ var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // plain is a model drawn without colours (a renderer on no terminal), so
 // tests read the words.
 func plain(width int) model {
-	m := newModel("readbench run · w · the embedded simulated server", newStyles(lipgloss.NewRenderer(io.Discard)))
-	m.width = width
+	return plainOf(width, Plan{Length: 10 * time.Second, Deadline: 800 * time.Millisecond, Sessions: 2})
+}
+
+// plainOf is plain for a run of plan.
+func plainOf(width int, plan Plan) model {
+	m := newModel("readbench run · w · the embedded simulated server", plan, newStyles(lipgloss.NewRenderer(io.Discard)))
+	m.width, m.height = width, 40
 	return m
 }
 
@@ -85,7 +90,7 @@ func TestSetupSteps(t *testing.T) {
 	if got := lineOf(t, screen, "discover"); !strings.Contains(got, "done in 500ms") {
 		t.Errorf("ready ends the last stage: %q", got)
 	}
-	if got := lineOf(t, screen, "load"); !strings.Contains(got, "starting") {
+	if got := lineOf(t, screen, "load"); !strings.Contains(got, "measuring · 0s of 10s · 10s left") {
 		t.Errorf("load once ready, before its first second: %q", got)
 	}
 	if strings.Contains(screen, "rate") {
@@ -109,7 +114,7 @@ func TestTicksDrawn(t *testing.T) {
 		"read":     "p50 12.0ms · p90 30.0ms · p99 90.0ms",
 		"turn":     "p50 20.0ms · p90 40.0ms · p99 80.0ms",
 		"lag":      "p50 50.0µs · p90 100µs · p99 2.00ms",
-		"p99 each": "▁█  40.0ms–90.0ms · last 90.0ms",
+		"p99 each": "▄█  scale 0–100ms · last 90.0ms",
 		"bytes":    "wire 304 kB (144 kB/s) · disk 228 kB (108 kB/s)",
 		"outcomes": "76 reads · ok 76 (100.0%)",
 	} {
@@ -120,7 +125,7 @@ func TestTicksDrawn(t *testing.T) {
 	// A third second: the sparkline grows, the rates follow the last second.
 	m = feed(m, second(3, 29, 116, 60*time.Millisecond))
 	screen = m.View()
-	if got := lineOf(t, screen, "p99 each"); !strings.Contains(got, "▁█▄  40.0ms–90.0ms · last 60.0ms") {
+	if got := lineOf(t, screen, "p99 each"); !strings.Contains(got, "▄█▅  scale 0–100ms · last 60.0ms") {
 		t.Errorf("third second: %q", got)
 	}
 	if got := lineOf(t, screen, "rate"); !strings.Contains(got, "achieved 10.0/s · reads 40.0/s") {
@@ -137,9 +142,9 @@ func TestFirstTickRatesAreTheMean(t *testing.T) {
 
 func TestWarmupAndPhaseChange(t *testing.T) {
 	warm := second(1, 10, 40, 30*time.Millisecond)
-	warm.tick.Warmup = true
-	m := feed(plain(120), warm)
-	if got := lineOf(t, m.View(), "load"); !strings.Contains(got, "1s of 10s (warmup)") {
+	warm.tick.Warmup, warm.tick.SecondWarmup = true, true
+	m := feed(plainOf(120, Plan{Warmup: 2 * time.Second, Length: 8 * time.Second}), warm)
+	if got := lineOf(t, m.View(), "load"); !strings.Contains(got, "warmup · 1s of 10s · 9s left  ▓▓▓░░") {
 		t.Errorf("warmup: %q", got)
 	}
 	// The measured phase's bytes begin again: no rate from the warmup's.

@@ -31,32 +31,65 @@ func newStyles(r *lipgloss.Renderer) styles {
 // labelWidth is the width of the left column of labels.
 const labelWidth = 11
 
-// View draws the whole screen.
+// View draws the whole screen, fitted to the terminal: the figures
+// first, the notes, and in the rows left the charts (charts.go); never a
+// line wider than the terminal nor more lines than it has, so nothing
+// scrolls.
 func (m model) View() string {
 	var b strings.Builder
-	b.WriteString(m.st.title.Render(m.title) + "\n\n")
+	b.WriteString(m.st.title.Render(clip(m.title, m.width)) + "\n\n")
 	for _, s := range m.steps {
 		m.row(&b, s.stage, m.stepText(s))
 	}
 	m.row(&b, "load", m.loadText())
+	if m.ready {
+		m.row(&b, "phases", m.phasesText())
+	}
 	if m.ticks > 0 {
 		b.WriteString("\n")
 		t := m.tick
 		m.row(&b, "rate", m.rateText())
-		m.row(&b, "read", percentiles(t.Phase.Read))
-		m.row(&b, "turn", percentiles(t.Phase.Turn))
+		m.row(&b, "read", percentiles(t.Phase.Read)+m.warmNote())
+		m.row(&b, "turn", percentiles(t.Phase.Turn)+m.warmNote())
 		m.row(&b, "p99 each s", m.sparkText())
 		m.row(&b, "lag", percentiles(t.Phase.Lag))
 		m.row(&b, "bytes", m.bytesText())
 		m.row(&b, "outcomes", m.outcomesText())
 	}
+	var notes strings.Builder
 	if len(m.notes) > 0 {
-		b.WriteString("\n")
+		notes.WriteString("\n")
 		for _, n := range m.notes {
-			b.WriteString("  " + m.st.dim.Render(clip(n, m.width-2)) + "\n")
+			notes.WriteString("  " + m.st.dim.Render(clip(n, m.width-2)) + "\n")
 		}
 	}
-	return b.String()
+	top := b.String()
+	used := strings.Count(top, "\n") + strings.Count(notes.String(), "\n")
+	if m.ticks > 0 {
+		top += m.charts(m.height - used - 1) // the last row stays free: a full screen's last newline would scroll it
+	}
+	return fitHeight(top+notes.String(), m.height)
+}
+
+// fitHeight keeps the first height lines of screen.
+func fitHeight(screen string, height int) string {
+	if height <= 0 {
+		return screen
+	}
+	lines := strings.SplitAfter(screen, "\n")
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	return strings.Join(lines, "")
+}
+
+// warmNote marks the figures of the warmup as such: while it goes on,
+// the percentiles are the warmup's, not the run's.
+func (m model) warmNote() string {
+	if m.tick.Warmup {
+		return m.st.dim.Render(" · the warmup's, not counted")
+	}
+	return ""
 }
 
 // row writes one labelled line, clipped to the screen's width.
@@ -66,10 +99,15 @@ func (m model) row(b *strings.Builder, label, text string) {
 }
 
 // stepText is a setup step: what it waits for and for how long, or how
-// long it took.
+// long it took and its summary ("2 sessions"), never the words of a wait
+// that is over.
 func (m model) stepText(s step) string {
 	if !s.ended.IsZero() {
-		return m.st.good.Render("done") + " in " + numfmt.Ms(ms(s.ended.Sub(s.began))) + m.st.dim.Render(" · "+s.text)
+		done := m.st.good.Render("done") + " in " + numfmt.Ms(ms(s.ended.Sub(s.began)))
+		if s.summary != "" {
+			done += m.st.dim.Render(" · " + s.summary)
+		}
+		return done
 	}
 	if d := m.now.Sub(s.began); d >= time.Second { // first: a long text is clipped at its end
 		return whole(d) + " · " + s.text
@@ -77,27 +115,89 @@ func (m model) stepText(s step) string {
 	return s.text
 }
 
-// loadText is the load's line: waiting, or elapsed of total with what is
-// left and a bar.
-func (m model) loadText() string {
+// The phases of a run, as the load line names them.
+const (
+	phaseWarmup    = "warmup"
+	phaseMeasuring = "measuring"
+	phaseDraining  = "draining"
+)
+
+// phase is the run's phase now: before the first second it is the plan's
+// first.
+func (m model) phase() string {
 	switch {
-	case !m.ready:
+	case m.ticks == 0 && m.plan.Warmup > 0, m.ticks > 0 && m.tick.Warmup:
+		return phaseWarmup
+	case m.ticks > 0 && m.tick.Draining:
+		return phaseDraining
+	}
+	return phaseMeasuring
+}
+
+// clockOf is the load line's arithmetic: the schedule's total (warmup +
+// measured length, the drain not in it: it has no length of its own),
+// the elapsed time and what is left, all in whole seconds so that
+// elapsed + left = total on every frame; elapsed stops at total while
+// the run drains. ok is false for a run ended by a turn count.
+func (m model) clockOf() (elapsed, left, total time.Duration, ok bool) {
+	total = m.plan.Warmup + m.plan.Length
+	if m.ticks > 0 {
+		total, elapsed = m.tick.Total, m.tick.Elapsed
+	}
+	if total <= 0 {
+		return wholeSecond(elapsed), 0, 0, false
+	}
+	total = wholeSecond(total)
+	elapsed = min(wholeSecond(elapsed), total)
+	return elapsed, total - elapsed, total, true
+}
+
+// loadText is the load's line: waiting, or the phase, elapsed of total
+// with what is left and a bar (the warmup's part of it drawn apart).
+func (m model) loadText() string {
+	if !m.ready {
 		return m.st.dim.Render("waiting for the sessions")
-	case m.ticks == 0:
-		return "starting"
 	}
-	t := m.tick
-	phase := ""
-	if t.Warmup {
-		phase = " (warmup)"
+	phase := m.st.title.Render(m.phase())
+	elapsed, left, total, ok := m.clockOf()
+	if !ok {
+		return phase + " · " + elapsed.String() + m.st.dim.Render(" · until the turn count is reached")
 	}
-	if t.Total <= 0 {
-		return whole(t.Elapsed) + phase + m.st.dim.Render(" · until the turn count is reached")
+	text := fmt.Sprintf("%s · %s of %s · %s left", phase, elapsed, total, left)
+	if m.phase() == phaseDraining {
+		return text + fmt.Sprintf(" · %s turns in flight end", numfmt.Count(m.tick.InFlight))
 	}
-	left := max(t.Total-t.Elapsed, 0)
-	done := min(float64(t.Elapsed)/float64(t.Total), 1)
-	return fmt.Sprintf("%s of %s%s · %s left  %s %d%%", whole(t.Elapsed), whole(t.Total), phase, whole(left),
-		bar(done, min(max(m.width-60, 10), 30)), int(done*100))
+	done := float64(elapsed) / float64(total)
+	warm := float64(min(m.plan.Warmup, total)) / float64(total)
+	return fmt.Sprintf("%s  %s %d%%", text, bar(done, warm, min(max(m.width-70, 10), 30)), int(done*100))
+}
+
+// phasesText names the run's phases in order, the current one marked:
+// the warmup (not counted), the measured phase, and the drain after the
+// schedule, which waits up to a turn's deadline for the turns in flight.
+func (m model) phasesText() string {
+	now := m.phase()
+	mark := func(name, text string) string {
+		if name == now {
+			return m.st.title.Render("▶ " + text)
+		}
+		return m.st.dim.Render(text)
+	}
+	var parts []string
+	if m.plan.Warmup > 0 {
+		parts = append(parts, mark(phaseWarmup, "warmup "+m.plan.Warmup.String()+" (not counted)"))
+	}
+	measuring := "measuring " + m.plan.Length.String()
+	if m.plan.Length <= 0 {
+		measuring = fmt.Sprintf("measuring %s turns", numfmt.Count(int64(m.plan.Turns)))
+	}
+	parts = append(parts, mark(phaseMeasuring, measuring))
+	drain := "draining"
+	if m.plan.Deadline > 0 {
+		drain += " ≤ " + numfmt.Ms(ms(m.plan.Deadline))
+	}
+	parts = append(parts, mark(phaseDraining, drain))
+	return strings.Join(parts, m.st.dim.Render(" → "))
 }
 
 // rateText is the asked and achieved turn rate of the last second, reads
@@ -118,21 +218,28 @@ func (m model) rateText() string {
 	return fmt.Sprintf("turns asked %s · achieved %s · reads %s · in flight %s", asked, achieved, reads, numfmt.Count(t.InFlight))
 }
 
-// sparkText is the sparkline of each second's read p99, with its range.
+// sparkText is the sparkline of each measured second's read p99 on a
+// scale from zero to a ceiling that only grows (shown), warmup seconds
+// drawn apart and out of the scale, with the last measured second's p99.
 func (m model) sparkText() string {
-	lo, hi := time.Duration(0), time.Duration(0)
-	for _, v := range m.p99s {
-		if v > 0 && (lo == 0 || v < lo) {
-			lo = v
+	if m.p99Top == 0 {
+		if len(m.p99s) > 0 && m.p99s[len(m.p99s)-1].warm {
+			return string(warmCell) + m.st.dim.Render("  warmup seconds, not on the scale")
 		}
-		hi = max(hi, v)
-	}
-	if hi == 0 {
 		return m.st.dim.Render("no reads yet")
 	}
-	w := min(max(m.width-labelWidth-40, 10), 120)
-	last := m.p99s[len(m.p99s)-1]
-	return sparkline(m.p99s, w) + m.st.dim.Render(fmt.Sprintf("  %s–%s · last %s", numfmt.Ms(ms(lo)), numfmt.Ms(ms(hi)), numfmt.Ms(ms(last))))
+	var last time.Duration
+	for _, v := range m.p99s {
+		if !v.warm && v.p99 > 0 {
+			last = v.p99
+		}
+	}
+	w := min(max(m.width-labelWidth-48, 10), 120)
+	legend := fmt.Sprintf("  scale 0–%s · last %s", numfmt.Ms(ms(m.p99Top)), numfmt.Ms(ms(last)))
+	if len(m.p99s) > 0 && m.p99s[0].warm {
+		legend += " · " + string(warmCell) + " warmup"
+	}
+	return sparkline(m.p99s, w, m.p99Top) + m.st.dim.Render(legend)
 }
 
 // bytesText is the phase's wire and disk bytes and their rates.
@@ -176,10 +283,12 @@ func percentiles(p stats.Percentiles) string {
 	return fmt.Sprintf("p50 %s · p90 %s · p99 %s", numfmt.Ms(ms(p.P50)), numfmt.Ms(ms(p.P90)), numfmt.Ms(ms(p.P99)))
 }
 
-// bar draws a share done (0..1) in width cells.
-func bar(done float64, width int) string {
+// bar draws a share done (0..1) in width cells, the first warm of the
+// whole (the warmup) drawn ▓ when done, the rest █.
+func bar(done, warm float64, width int) string {
 	n := min(int(done*float64(width)+0.5), width)
-	return strings.Repeat("█", n) + strings.Repeat("░", width-n)
+	w := min(int(warm*float64(width)+0.5), n)
+	return strings.Repeat("▓", w) + strings.Repeat("█", n-w) + strings.Repeat("░", width-n)
 }
 
 // clip cuts s to width runes.

@@ -37,12 +37,12 @@ type View struct {
 	once  sync.Once
 }
 
-// Start draws the view of a run named title on out (a terminal: the
-// command checks) in the alternate screen, so that Stop leaves the
-// terminal as it was. Input is not read and no signal is caught: the
-// command's own interrupt handling stays in charge.
-func Start(out io.Writer, title string) *View {
-	m := newModel(title, newStyles(lipgloss.NewRenderer(out)))
+// Start draws the view of a run named title, of plan, on out (a
+// terminal: the command checks) in the alternate screen, so that Stop
+// leaves the terminal as it was. Input is not read and no signal is
+// caught: the command's own interrupt handling stays in charge.
+func Start(out io.Writer, title string, plan Plan) *View {
+	m := newModel(title, plan, newStyles(lipgloss.NewRenderer(out)))
 	v := &View{
 		out:  out,
 		done: make(chan struct{}),
@@ -57,9 +57,11 @@ func Start(out io.Writer, title string) *View {
 }
 
 // Step tells the view a step before the load: stage ("connect",
-// "discover") and what it waits for, in words.
-func (v *View) Step(stage, text string) {
-	v.p.Send(stepMsg{stage: stage, text: text, at: time.Now()})
+// "discover"), what it waits for, in words, and what its line says once
+// the stage is over (summary: "2 sessions"; "" says only how long it
+// took), so no wait stays on the screen after it ended.
+func (v *View) Step(stage, text, summary string) {
+	v.p.Send(stepMsg{stage: stage, text: text, summary: summary, at: time.Now()})
 }
 
 // Ready tells the view that the setup is over: the schedule starts.

@@ -31,7 +31,7 @@ func withAuth(t *testing.T) *results.Result {
 // printable), and nothing of it for a run without.
 func TestAuthInEveryFormat(t *testing.T) {
 	formats := map[string]func(*bytes.Buffer, *results.Result) error{
-		"table":    func(b *bytes.Buffer, r *results.Result) error { return WriteTable(b, r) },
+		"table":    func(b *bytes.Buffer, r *results.Result) error { return WriteFullTable(b, r) }, // the auth table is detail
 		"markdown": func(b *bytes.Buffer, r *results.Result) error { return WriteMarkdown(b, r) },
 		"html":     func(b *bytes.Buffer, r *results.Result) error { return WriteHTML(b, []*results.Result{r}) },
 	}

@@ -3,20 +3,29 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/readbench/readbench/capacity"
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/units"
 )
 
+// textWidth is the width the capacity reports fit: every line of the
+// table and the sentences under it (a terminal of 120 columns).
+const textWidth = 120
+
 // WriteCapacity prints a rate search: the answer first (the maximum
-// sustainable rate, marked ✓, or ✗ none found), then every step (asked
+// sustainable rate, marked ✓, or ✗ none found) and its evidence (what
+// passed, what broke, what was not the server's), then every step (asked
 // and achieved rate, read and turn p50/p99, errors, scheduling lag, the
-// verdict and why), the hold and the resolution, and the conclusion that
-// says what ended the search.
+// verdict), the reasons as numbered notes under the table so it fits
+// 120 columns, the hold and the resolution, and the conclusion that says
+// what ended the search.
 func WriteCapacity(w io.Writer, r *capacity.RateFinding) error {
 	mark, text := rateVerdict(r)
-	fmt.Fprintf(w, "%s %s\n", mark, text)
+	fmt.Fprintln(w, wrapText(mark+" "+text, textWidth))
+	fmt.Fprintln(w, wrapText("evidence: "+evidenceOf(r).sentence(), textWidth))
 	fmt.Fprintf(w, "capacity of %s (%s), SLO %s\n", r.Target, r.Server, r.SLO)
 	if err := stepTable(w, r.Steps, false); err != nil {
 		return err
@@ -27,12 +36,12 @@ func WriteCapacity(w io.Writer, r *capacity.RateFinding) error {
 		if !h.Pass {
 			verdict = "did not hold: " + h.Reason
 		}
-		fmt.Fprintf(w, "hold: %s for %gs %s\n", numfmt.Rate(h.Rate, "turns"), h.DurationS, verdict)
+		fmt.Fprintln(w, wrapText(fmt.Sprintf("hold: %s for %gs %s", numfmt.Rate(h.Rate, "turns"), h.DurationS, verdict), textWidth))
 	}
 	if r.Resolution > 0 {
 		fmt.Fprintf(w, "resolution: %s (the limit lies between %s and %s)\n", numfmt.Rate(r.Resolution, "turns"), numfmt.Sig3(r.MaxSustainableRate), numfmt.Rate(r.FirstBadRate, "turns"))
 	}
-	_, err := fmt.Fprintln(w, r.Conclusion)
+	_, err := fmt.Fprintln(w, wrapText(r.Conclusion, textWidth))
 	return err
 }
 
@@ -49,18 +58,46 @@ func WriteSizeSweep(w io.Writer, r *capacity.SizeFinding) error {
 	if err := stepTable(w, r.Steps, true); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "\n"+r.Conclusion)
+	_, err := fmt.Fprintln(w, "\n"+wrapText(r.Conclusion, textWidth))
 	return err
 }
 
+// stepTable is the step table of the terminal: each verdict a word and
+// the number of its note ("FAIL [2]"), the notes (the reasons in full)
+// under the table, wrapped to textWidth.
 func stepTable(w io.Writer, steps []capacity.Step, bySize bool) error {
-	t := newTable(w, 1, stepHeader(bySize)...)
-	for _, row := range stepRows(steps, bySize) {
-		if err := t.Append(row); err != nil {
+	var tb strings.Builder // the table pads its last column: trailing blanks are cut
+	t := newTable(&tb, 1, stepHeader(bySize)...)
+	rows := stepRows(steps, bySize)
+	var notes []string
+	for i, s := range steps {
+		word, why := stepVerdict(s)
+		cell := stepWord(s)
+		if why != "" {
+			note := word + ": " + why
+			n := slices.Index(notes, note)
+			if n < 0 {
+				notes, n = append(notes, note), len(notes)
+			}
+			cell += fmt.Sprintf(" [%d]", n+1)
+		}
+		rows[i][len(rows[i])-1] = cell
+		if err := t.Append(rows[i]); err != nil {
 			return err
 		}
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	for l := range strings.Lines(tb.String()) {
+		fmt.Fprintln(w, strings.TrimRight(l, " \n"))
+	}
+	for i, n := range notes {
+		lead := fmt.Sprintf("[%d] ", i+1)
+		body := wrapText(n, textWidth-len(lead))
+		fmt.Fprintln(w, lead+strings.ReplaceAll(body, "\n", "\n"+strings.Repeat(" ", len(lead))))
+	}
+	return nil
 }
 
 // stepHeader and stepRows are the step table, shared by the text table
@@ -73,6 +110,34 @@ func stepHeader(bySize bool) []string {
 	return []string{"step", first, "achieved/s", "read p50", "read p99", "turn p50", "turn p99", "errors", "lag p99", "result"}
 }
 
+// stepVerdict is a step's verdict in words ("pass", "FAIL", "run again:
+// FAIL") and why (its reason, which names a cause that is not the
+// server's: "machine busy: …", "generator-bound: …").
+func stepVerdict(s capacity.Step) (word, why string) {
+	word = "pass"
+	if !s.Pass {
+		word = "FAIL"
+	}
+	if s.Rerun { // its verdict is not used: the next row is the same rate again
+		word = "run again: " + word
+	}
+	return word, s.Reason
+}
+
+// stepWord is a step's verdict in the terminal's short column: pass,
+// FAIL, the cause of a step that is not the server's, or "run again".
+func stepWord(s capacity.Step) string {
+	switch {
+	case s.Rerun:
+		return "run again"
+	case s.GeneratorBound:
+		return capacity.CauseWord(cause(s))
+	case s.Pass:
+		return "pass"
+	}
+	return "FAIL"
+}
+
 func stepRows(steps []capacity.Step, bySize bool) [][]string {
 	var rows [][]string
 	for i, s := range steps {
@@ -80,15 +145,9 @@ func stepRows(steps []capacity.Step, bySize bool) [][]string {
 		if bySize {
 			lead = units.FormatSize(s.Size)
 		}
-		verdict := "pass" // a generator-bound step says so in its reason
-		if !s.Pass {
-			verdict = "FAIL"
-		}
-		if s.Reason != "" {
-			verdict += ": " + s.Reason
-		}
-		if s.Rerun { // its verdict is not used: the next row is the same rate again
-			verdict = "run again: " + verdict
+		verdict, why := stepVerdict(s)
+		if why != "" {
+			verdict += ": " + why
 		}
 		label := fmt.Sprintf("%d %s", i+1, s.Phase)
 		if s.Attempt > 1 {

@@ -11,18 +11,20 @@ import (
 
 // The capacity page's headline and the SLO's latency bounds it draws.
 
-// rateHeadline is a rate search's answer: the maximum sustainable rate
-// and the first rate that failed, with why; the conclusion once, under it.
+// rateHeadline is a rate search's answer: the maximum sustainable rate,
+// and the evidence (the highest rate passed, the rates that broke the
+// SLO, step or hold, and those that were not the server's, with why);
+// the conclusion once, under it.
 func rateHeadline(r *capacity.RateFinding) htmlHeadline {
 	h := htmlHeadline{Kind: "capacity", Title: "readbench capacity: " + printable(orDash(r.Target)), Note: printable(r.Conclusion)}
 	// The verdict says the rate once; the tiles say what bounds it.
 	mark, text := rateVerdict(r)
 	h.Verdict = htmlMark{map[string]string{markPass: "pass", markFail: "fail", markWarn: "warn"}[mark], mark, text}
-	first := htmlTile{Label: "first failure", Value: "none", Sub: "no step broke the SLO"}
-	if r.FirstBadRate > 0 {
-		first = htmlTile{Label: "first failure", Value: numfmt.Rate(r.FirstBadRate, "turns"), Class: "fail", Sub: printable(failReason(r.Steps, func(s capacity.Step) bool { return s.Rate == r.FirstBadRate }))}
-	}
-	h.Tiles = []htmlTile{first, {Label: "SLO", Value: printable(r.SLO), Sub: "limited by " + printable(orDash(r.LimitedBy))}}
+	// The tiles and the line under the verdict are the evidence: what
+	// passed, what broke, what was not the server's, by phase.
+	e := evidenceOf(r)
+	h.Tiles = append(evidenceTiles(r, e), htmlTile{Label: "SLO", Value: printable(r.SLO), Sub: "limited by " + printable(orDash(r.LimitedBy))})
+	h.Lines = []htmlMark{{Class: "none", Mark: "·", Text: printable("evidence: " + e.sentence())}}
 	return h
 }
 
@@ -39,7 +41,9 @@ func rateVerdict(r *capacity.RateFinding) (mark, text string) {
 		numfmt.Sig3(r.ReadsPerS) + " reads/s, " + numfmt.Sig3(r.WireMBPerS) + " MB/s on the wire)"
 	switch r.LimitedBy {
 	case capacity.LimitGenerator:
-		return markWarn, text + " or more: readbench, not the server, could drive no more"
+		return markWarn, text + " or more: readbench, not the server, hit its limit"
+	case capacity.LimitMachine:
+		return markWarn, text + " or more: the machine was busy, not the server at its limit"
 	case capacity.LimitRange:
 		return markWarn, text + " or more: every step up to --to held the SLO"
 	}

@@ -1,13 +1,9 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
-	"html"
 	"html/template"
 	"io"
-	"math"
-	"slices"
 	"strings"
 
 	"github.com/readbench/readbench/capacity"
@@ -65,11 +61,13 @@ type marker struct {
 	dashed       bool
 }
 
-// CapacityHTML writes a rate search as one self-contained HTML page: read
-// and turn latency (p50 and p99, log scale) against the rate each step
-// asked, the maximum sustainable rate (the knee) and the first failing
-// rate marked, generator-bound steps drawn hollow and grey and labelled,
-// then the step table of the text report.
+// CapacityHTML writes a rate search as one self-contained HTML page: the
+// answer and its evidence, read and turn latency (p50 and p99, log
+// scale) against the rate each step asked, the holds as lines of their
+// own, the maximum sustainable rate (the knee) and the rate that ended
+// the search marked, steps that are not the server's (generator-bound,
+// machine busy) drawn hollow and grey and labelled, then the step table
+// of the text report.
 func CapacityHTML(w io.Writer, r *capacity.RateFinding) error {
 	hc := htmlCapacity{Kind: "capacity", Target: printable(orDash(r.Target)), XName: "rate", Conclusion: printable(r.Conclusion),
 		Steps: htmlTable{Class: "steps", Header: stepHeader(false), Left: 1, Rows: printableRows(stepRows(r.Steps, false))}}
@@ -95,7 +93,7 @@ func CapacityHTML(w io.Writer, r *capacity.RateFinding) error {
 		ms = append(ms, marker{"knee", "max sustainable " + numfmt.Sig3(r.MaxSustainableRate) + "/s", r.MaxSustainableRate, "#0072b2", false})
 	}
 	if r.FirstBadRate > 0 {
-		ms = append(ms, marker{"first-fail", "first failure " + numfmt.Sig3(r.FirstBadRate) + "/s", r.FirstBadRate, "#d55e00", true})
+		ms = append(ms, marker{"first-fail", badLabel(r), r.FirstBadRate, "#d55e00", true})
 	}
 	hc.Notes = chartNotes(r.Steps)
 	hc.Chart = capacityChart("capacity-latency", "Read and turn latency against the asked rate", "asked rate (turns/s)",
@@ -156,22 +154,47 @@ func printableRows(rows [][]string) [][]string {
 	return rows
 }
 
-// chartNotes says how to read the chart, and names the generator-bound
-// steps, whose latency says nothing of the server.
-func chartNotes(steps []capacity.Step) []string {
-	notes := []string{"Read latency is the wide light-blue line with round marks, turn latency the thin vermillion line with square marks " +
-		"(with one read per turn they coincide); solid is p99, dashed p50. A filled mark is a step that held the SLO, a hollow " +
-		"vermillion one a step that broke it (✗ in the step table); the SLO's latency bounds are the dotted horizontal lines. Latency is on a log scale and counts " +
-		"from each read's intended start."}
-	var bound []string
-	for i, s := range steps {
-		if s.GeneratorBound {
-			bound = append(bound, fmt.Sprint(i+1))
+// badLabel names the rate that ended the search by what it was: a step
+// or a hold that broke the SLO, or a step that was not the server's.
+func badLabel(r *capacity.RateFinding) string {
+	what := "broke"
+	for _, s := range r.Steps {
+		if s.Rerun || s.Rate != r.FirstBadRate || s.Pass && !s.GeneratorBound {
+			continue
+		}
+		what = "step broke"
+		switch {
+		case s.GeneratorBound:
+			what = capacity.CauseWord(cause(s))
+		case s.Phase == "hold":
+			what = "hold broke"
 		}
 	}
-	if len(bound) > 0 {
-		notes = append(notes, "Generator-bound (grey squares, labelled): step "+strings.Join(bound, ", ")+
+	return what + " " + numfmt.Sig3(r.FirstBadRate) + "/s"
+}
+
+// chartNotes says how to read the chart, and names the steps that are
+// not the server's (generator-bound, machine busy), whose latency says
+// nothing of the server.
+func chartNotes(steps []capacity.Step) []string {
+	notes := []string{"Read latency is the wide light-blue line with round marks, turn latency the thin vermillion line with square marks " +
+		"(with one read per turn they coincide); solid is p99, dashed p50. Holds are their own lines (green: read, purple: turn), never " +
+		"joined to the short steps at the same rate; a step run again is a mark off the line. A filled mark is a step that held the SLO, a hollow " +
+		"one a step that broke it (✗ in the step table); the SLO's latency bounds are the dotted horizontal lines. Latency is on a log scale and counts " +
+		"from each read's intended start."}
+	bound := map[string][]string{}
+	for i, s := range steps {
+		if s.GeneratorBound {
+			bound[cause(s)] = append(bound[cause(s)], fmt.Sprint(i+1))
+		}
+	}
+	if n := bound[capacity.CauseGenerator]; len(n) > 0 {
+		notes = append(notes, "Generator-bound (grey squares, labelled): step "+strings.Join(n, ", ")+
 			": readbench, not the target, limited these steps; they are evidence of nothing about the server.")
+	}
+	if n := bound[capacity.CauseMachine]; len(n) > 0 {
+		notes = append(notes, "Machine busy (grey squares, labelled): step "+strings.Join(n, ", ")+
+			": the machine's CPUs were contended for most of the step and the server runs on it; they are evidence of nothing about the server.")
 	}
 	return notes
 }
@@ -190,163 +213,5 @@ func markSteps(t *htmlTable, steps []capacity.Step) {
 		}
 		t.RowClass = append(t.RowClass, cl)
 		t.Rows[i][t.MarkCol] = mark + " " + t.Rows[i][t.MarkCol]
-	}
-}
-
-// capacityMetric is one line of the capacity chart. Read lines are wide
-// and light, turn lines thin and dark on top of them, with other marks:
-// with one read per turn the two coincide and both stay visible.
-type capacityMetric struct {
-	name   string
-	colour string
-	dashed bool
-	width  float64
-	square bool
-	v      func(capacity.Step) float64
-}
-
-// capacityChart draws read and turn p50 and p99 against each step's x (a
-// rate, linear; or a size, logarithmic), a mark per step and series, the
-// SLO's latency bounds as horizontal lines and the markers as vertical
-// lines; every label is placed clear of the marks and of the others.
-func capacityChart(id, title, xLabel string, steps []capacity.Step, xOf func(capacity.Step) float64, logX bool, ms []marker, slo []sloBound) template.HTML {
-	order := slices.Clone(steps)
-	slices.SortStableFunc(order, func(a, b capacity.Step) int { return cmp.Compare(xOf(a), xOf(b)) })
-	const readC, turnC = "#56b4e9", "#d55e00"
-	metrics := []capacityMetric{
-		{"read p99", readC, false, 6, false, func(s capacity.Step) float64 { return s.Read.P99Ms }},
-		{"read p50", readC, true, 6, false, func(s capacity.Step) float64 { return s.Read.P50Ms }},
-		{"turn p99", turnC, false, 2, true, func(s capacity.Step) float64 { return s.Turn.P99Ms }},
-		{"turn p50", turnC, true, 2, true, func(s capacity.Step) float64 { return s.Turn.P50Ms }},
-	}
-	var ss []series
-	for _, m := range metrics {
-		s := series{name: m.name, colour: m.colour, dashed: m.dashed, width: m.width}
-		for _, st := range order {
-			s.pts = append(s.pts, [2]float64{xOf(st), m.v(st)})
-		}
-		ss = append(ss, s)
-	}
-	if len(order) == 0 {
-		return template.HTML(fmt.Sprintf(`<figure id="%s" data-chart="capacity"><figcaption>%s</figcaption><p class="empty">No step ran.</p></figure>`,
-			html.EscapeString(id), html.EscapeString(title)))
-	}
-	scale := ss
-	for _, b := range slo { // the scale reaches the bounds, so they are drawn
-		scale = append(scale, series{pts: [][2]float64{{0, b.ms}}})
-	}
-	ms2 := func(v float64) string { return numfmt.Ms(v) }
-	yt, y, ok := logScale(scale, ms2)
-	if !ok { // no latency at all: a flat axis to 1 ms
-		var top float64
-		yt, top = niceTicks(1, ms2)
-		y = func(v float64) float64 { return plotH - padB - v/top*(plotH-padT-padB) }
-	}
-	xt, x := capacityXAxis(order, xOf, logX, ms)
-	var b strings.Builder
-	svgOpen(&b, title, xLabel, "latency (log scale)")
-	axes(&b, xt, yt, x, y)
-	var labels []label
-	var marks []box
-	for _, bd := range slo {
-		by := y(bd.ms)
-		fmt.Fprintf(&b, `<line class="slo-bound" data-line="%s" data-ms="%g" x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="#000" stroke-width="1.5" stroke-dasharray="2 3"/>`,
-			html.EscapeString(bd.line), bd.ms, padL, by, plotW-padR, by)
-		labels = append(labels, label{class: "slo-label", text: "SLO " + bd.line + " < " + numfmt.Ms(bd.ms), colour: "#000", x: plotW - padR, y: by})
-		marks = append(marks, box{padL, by - 1, plotW - padR - padL, 2})
-	}
-	seriesPaths(&b, ss, x, y)
-	boundAt := map[float64]bool{}
-	for _, st := range order {
-		cx := x(xOf(st))
-		for _, m := range metrics {
-			cy := y(m.v(st))
-			marks = append(marks, box{cx - 7, cy - 7, 14, 14})
-			b.WriteString(stepMark(st, m, cx, cy))
-		}
-		if st.GeneratorBound && !boundAt[cx] { // one label for a rate run again
-			boundAt[cx] = true
-			labels = append(labels, label{class: "generator-bound-label", text: "generator-bound", colour: "#555", x: cx})
-		}
-	}
-	for _, m := range ms {
-		mx := x(m.at)
-		dash := ""
-		if m.dashed {
-			dash = ` stroke-dasharray="6 4"`
-		}
-		fmt.Fprintf(&b, `<g class="marker %s" data-at="%g"><line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="%s" stroke-width="2.5"%s/></g>`,
-			m.class, m.at, mx, padT, mx, plotH-padB, m.colour, dash)
-		marks = append(marks, box{mx - 1.5, padT, 3, plotH - padB - padT})
-		labels = append(labels, label{class: "marker-label " + m.class, text: m.label, colour: m.colour, x: mx})
-	}
-	// Marker labels first: they name the answer; the SLO's and the
-	// generator's after, wherever is left.
-	slices.SortStableFunc(labels, func(a, b label) int { return cmp.Compare(labelRank(a), labelRank(b)) })
-	drawLabels(&b, placeLabels(labels, marks, padL, plotW-padR, padT))
-	legend(&b, ss)
-	b.WriteString(`</svg>`)
-	return figure(id, "capacity", title, b.String())
-}
-
-// labelRank orders the labels placed: the markers' first.
-func labelRank(l label) int {
-	if strings.HasPrefix(l.class, "marker-label") {
-		return 0
-	}
-	return 1
-}
-
-// stepMark is one step's mark on one line: filled in the line's colour
-// when the step held the SLO, hollow with ✗ when it broke it, a grey
-// hollow square when readbench, not the target, limited it; read marks
-// are circles, turn marks squares.
-func stepMark(st capacity.Step, m capacityMetric, cx, cy float64) string {
-	shape := func(fill, stroke string, r float64) string {
-		if m.square {
-			return fmt.Sprintf(`x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" stroke="%s" stroke-width="2"`, cx-r, cy-r, 2*r, 2*r, fill, stroke)
-		}
-		return fmt.Sprintf(`cx="%.1f" cy="%.1f" r="%.1f" fill="%s" stroke="%s" stroke-width="2"`, cx, cy, r+1, fill, stroke)
-	}
-	el := "circle"
-	if m.square {
-		el = "rect"
-	}
-	switch {
-	case st.GeneratorBound:
-		return fmt.Sprintf(`<rect class="step generator-bound" x="%.1f" y="%.1f" width="9" height="9" fill="#fff" stroke="#777" stroke-width="2"/>`, cx-4.5, cy-4.5)
-	case st.Pass:
-		return fmt.Sprintf(`<%s class="step pass" %s/>`, el, shape(m.colour, "#fff", 4))
-	}
-	return fmt.Sprintf(`<%s class="step fail" %s/>`, el, shape("#fff", "#d55e00", 4.5))
-}
-
-// capacityXAxis is the chart's x axis: linear from 0 for rates, log2 for
-// sizes (a sweep doubles), reaching every step and marker.
-func capacityXAxis(order []capacity.Step, xOf func(capacity.Step) float64, logX bool, ms []marker) ([]tick, func(float64) float64) {
-	hi := 0.0
-	lo := math.Inf(1)
-	for _, st := range order {
-		hi, lo = math.Max(hi, xOf(st)), math.Min(lo, xOf(st))
-	}
-	for _, m := range ms {
-		hi, lo = math.Max(hi, m.at), math.Min(lo, m.at)
-	}
-	span := plotW - padL - padR
-	if !logX {
-		xt, top := niceTicks(hi*1.05, func(v float64) string { return numfmt.Sig3(v) })
-		return xt, func(v float64) float64 { return padL + v/top*span }
-	}
-	l2lo, l2hi := math.Floor(math.Log2(math.Max(lo, 1))), math.Ceil(math.Log2(math.Max(hi, 1)))
-	if l2hi <= l2lo {
-		l2hi = l2lo + 1
-	}
-	every := math.Max(1, math.Ceil((l2hi-l2lo)/10))
-	var xt []tick
-	for e := l2lo; e <= l2hi; e += every {
-		xt = append(xt, tick{math.Exp2(e), units.FormatSize(int64(math.Exp2(e)))})
-	}
-	return xt, func(v float64) float64 {
-		return padL + (math.Log2(math.Max(v, 1))-l2lo)/(l2hi-l2lo)*span
 	}
 }

@@ -67,7 +67,11 @@ func WriteCheckTable(w io.Writer, r *results.CheckDocument) error {
 	if s.NA > 0 {
 		na = fmt.Sprintf(", %d not applicable", s.NA)
 	}
-	line(bw, "verdict", "%s: %d passed, %d failed, %d skipped%s", verdict, s.Pass, s.Fail, s.Skip, na)
+	if r.Unreachable != "" {
+		line(bw, "verdict", "UNREACHABLE: the target could not be reached, so no check ran (is the server running?)")
+	} else {
+		line(bw, "verdict", "%s: %d passed, %d failed, %d skipped%s", verdict, s.Pass, s.Fail, s.Skip, na)
+	}
 	out := make([]byte, 0, bw.Len())
 	for l := range bytes.Lines(bw.Bytes()) {
 		out = append(out, bytes.TrimRight(l, " \n")...)

@@ -17,7 +17,7 @@ func TestClassInflationDash(t *testing.T) {
 		t.Fatalf("the fixture's class that decodes nothing is %+v", c)
 	}
 	var table, md, page bytes.Buffer
-	for _, err := range []error{WriteTable(&table, r), WriteMarkdown(&md, r), WriteHTML(&page, []*results.Result{r})} {
+	for _, err := range []error{WriteFullTable(&table, r), WriteMarkdown(&md, r), WriteHTML(&page, []*results.Result{r})} {
 		if err != nil {
 			t.Fatal(err)
 		}

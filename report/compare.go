@@ -1,9 +1,7 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -99,15 +97,24 @@ type compareSection struct {
 // compareSections lays the comparison out in report order: latency
 // overall, per class, per turn size, rates, outcomes, inflation, server
 // cost, cold start. Every format shows these rows.
+//
+// A figure a --fail-on bound gates always has a row: service time, ttfb
+// and lag (otherwise in the JSON only), an outcome neither side saw, a
+// turn size's p90; and a gated figure the comparison holds no delta of
+// gets one in "gated figures" from its bound check.
 func compareSections(c *compare.Comparison) []compareSection {
 	var out []compareSection
+	gated := map[string]bool{}
+	for _, b := range c.Bounds {
+		gated[b.Metric] = true
+	}
 	lat := compareSection{title: "latency"}
 	for _, l := range c.Latency {
-		if l.Block != "read" && l.Block != "read_ok" && l.Block != "turn" && !sessionBlockShown(l) {
-			continue // service, ttfb, lag: in the JSON, and boundable; auth.*: authCompareSection
-		}
+		shown := l.Block == "read" || l.Block == "read_ok" || l.Block == "turn" || sessionBlockShown(l)
 		for _, d := range l.Deltas {
-			lat.rows = append(lat.rows, deltaRow(l.Block+" "+d.Label, d))
+			if shown || gated[d.Metric] { // service, ttfb, lag: in the JSON unless gated; auth.*: authCompareSection
+				lat.rows = append(lat.rows, deltaRow(l.Block+" "+d.Label, d))
+			}
 		}
 	}
 	out = append(out, lat)
@@ -133,7 +140,7 @@ func compareSections(c *compare.Comparison) []compareSection {
 			cls.rows = append(cls.rows, compareRow{cells: []string{clip(cl.Class + " errors"), numfmt.None, numfmt.None, numfmt.None, "no reads on a side"}})
 		}
 		for _, d := range cl.Outcomes {
-			if d.Label != "ok" {
+			if d.Label != "ok" || gated[d.Metric] {
 				cls.rows = append(cls.rows, deltaRow(cl.Class+" "+d.Label, d))
 			}
 		}
@@ -146,7 +153,7 @@ func compareSections(c *compare.Comparison) []compareSection {
 		ts := compareSection{title: "turns by size"}
 		for _, t := range c.TurnSizes {
 			for _, d := range t.Turn {
-				if d.Label == "p50" || d.Label == "p99" || d.Label == "max" {
+				if d.Label == "p50" || d.Label == "p99" || d.Label == "max" || gated[d.Metric] {
 					ts.rows = append(ts.rows, deltaRow(fmt.Sprintf("%d attachments %s", t.Attachments, d.Label), d))
 				}
 			}
@@ -166,12 +173,47 @@ func compareSections(c *compare.Comparison) []compareSection {
 	}
 	simple("rates", c.Rates, nil)
 	simple("outcomes (% of scheduled reads)", c.Outcomes, func(d compare.Delta) bool {
-		return d.Label == "errors" || d.Base != 0 || d.New != 0
+		return d.Label == "errors" || d.Base != 0 || d.New != 0 || gated[d.Metric]
 	})
 	simple("inflation", c.Inflation, nil)
 	simple("server cost", c.ServerCost, nil)
 	simple("cold start", c.ColdStart, nil)
-	return out
+	return append(out, gatedRest(c, out)...)
+}
+
+// gatedRest is the section of the gated figures no other section shows
+// (a figure the comparison holds no delta of: from its bound check),
+// none when every one has its row.
+func gatedRest(c *compare.Comparison, shown []compareSection) []compareSection {
+	has := map[string]bool{}
+	for _, s := range shown {
+		for _, r := range s.rows {
+			if r.delta != nil {
+				has[r.delta.Metric] = true
+			}
+		}
+	}
+	rest := compareSection{title: "gated figures"}
+	for _, b := range c.Bounds {
+		if b.Metric == "content" || has[b.Metric] {
+			continue
+		}
+		has[b.Metric] = true
+		if d, ok := c.Find(b.Metric); ok {
+			rest.rows = append(rest.rows, deltaRow(b.Metric, d))
+			continue
+		}
+		d := compare.Delta{Metric: b.Metric, Unit: b.Unit, Base: b.Base, New: b.New, Change: b.New - b.Base, Noise: b.Noise, Note: b.Reason}
+		if b.Base != 0 {
+			rel := d.Change / b.Base
+			d.Relative, d.RelativeOK = &rel, true
+		}
+		rest.rows = append(rest.rows, deltaRow(b.Metric, d))
+	}
+	if len(rest.rows) == 0 {
+		return nil
+	}
+	return []compareSection{rest}
 }
 
 // contentLines are the URIs whose content changed, one line each.
@@ -216,76 +258,24 @@ func boundText(b compare.BoundCheck) string {
 	return s
 }
 
+// inconclusiveBounds counts the bounds of c exceeded with no verdict.
+func inconclusiveBounds(c *compare.Comparison) int {
+	n := 0
+	for _, b := range c.Bounds {
+		if b.Verdict == compare.VerdictInconclusive {
+			n++
+		}
+	}
+	return n
+}
+
 // boundRows are the verdict rows of the comparison's --fail-on bounds.
 func boundRows(c *compare.Comparison) []verdictRow {
 	rows := make([]verdictRow, 0, len(c.Bounds))
 	for _, b := range c.Bounds {
-		rows = append(rows, verdictRow{pass: b.Pass, bound: b.Bound, measured: boundText(b)})
+		rows = append(rows, verdictRow{pass: b.Pass, inconclusive: b.Verdict == compare.VerdictInconclusive, bound: b.Bound, measured: boundText(b)})
 	}
 	return rows
-}
-
-// WriteCompareTable writes the comparison for a terminal or a CI log:
-// both servers at the top, then every section with base, new, change and
-// noise verdict, the content changes and the bounds.
-func WriteCompareTable(w io.Writer, c *compare.Comparison) error {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s: %s\n", comparedBy(c), printable(c.New.Workload))
-	// The verdict and what decided it first, as the page's headline.
-	var rows []compareRow
-	for _, s := range compareSections(c) {
-		rows = append(rows, s.rows...)
-	}
-	h := compareHeadline(c, "", rows)
-	fmt.Fprintf(&b, "%s %s\n", h.Verdict.Mark, h.Verdict.Text)
-	for _, l := range h.Lines {
-		fmt.Fprintf(&b, "  %s %s\n", l.Mark, l.Text)
-	}
-	fmt.Fprintln(&b)
-	line(&b, "base", "%s", sideText(c.Base))
-	line(&b, "new", "%s", sideText(c.New))
-	if c.Forced {
-		line(&b, "FORCED", "the workloads differ: %s", strings.Join(c.Differences, "; "))
-	}
-	for _, n := range c.Notes {
-		line(&b, "note", "%s", n)
-	}
-	line(&b, "test", "%s", c.Test)
-	for _, s := range compareSections(c) {
-		if len(s.rows) == 0 {
-			continue
-		}
-		fmt.Fprintln(&b)
-		t := newTable(&b, 1, s.title, "base", "new", "change", "noise")
-		for _, r := range s.rows {
-			if err := t.Append(r.cells); err != nil {
-				return fmt.Errorf("report: compare: %w", err)
-			}
-		}
-		if err := t.Render(); err != nil {
-			return fmt.Errorf("report: compare: %w", err)
-		}
-	}
-	fmt.Fprintln(&b)
-	for i, l := range contentLines(c.Content) {
-		label := ""
-		if i == 0 {
-			label = "content"
-		}
-		line(&b, label, "%s", l)
-	}
-	if len(c.Bounds) > 0 {
-		writeVerdicts(&b, "bounds", boundRows(c))
-	}
-	out := make([]byte, 0, b.Len())
-	for l := range bytes.Lines(b.Bytes()) {
-		out = append(out, bytes.TrimRight(l, " \n")...)
-		out = append(out, '\n')
-	}
-	if _, err := w.Write(out); err != nil {
-		return fmt.Errorf("report: compare: %w", err)
-	}
-	return nil
 }
 
 // comparedBy is the command a comparison's views are titled with:

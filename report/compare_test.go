@@ -93,7 +93,7 @@ func TestCompareViewsNameTheCommand(t *testing.T) {
 		if err := WriteCompareMarkdown(&md, cmp); err != nil {
 			t.Fatal(err)
 		}
-		if err := CompareHTML(&page, cmp, base, nw); err != nil {
+		if err := CompareHTML(&page, cmp, oneRun(base), oneRun(nw)); err != nil {
 			t.Fatal(err)
 		}
 		for name, out := range map[string]string{"table": tbl.String(), "markdown": md.String(), "html": page.String()} {

@@ -21,6 +21,8 @@ func WriteCompareMarkdown(w io.Writer, c *compare.Comparison) error {
 	case len(c.Bounds) == 0:
 	case c.Failed():
 		b.WriteString("**❌ a bound is broken**\n\n")
+	case inconclusiveBounds(c) > 0:
+		fmt.Fprintf(&b, "**%s: %d of %d bounds exceeded with no verdict**\n\n", markInconclusive, inconclusiveBounds(c), len(c.Bounds))
 	default:
 		b.WriteString("**✅ every bound holds**\n\n")
 	}

@@ -3,6 +3,7 @@
 // (results.CheckDocument) is here, one file per format:
 //
 //	table.go, table_advice.go, tablesummary.go  the terminal report (WriteTable), its verdict first
+//	tablebrief.go               the brief report's body (WriteTable; WriteFullTable has the detail)
 //	markdown.go                 the same figures for a pull request (WriteMarkdown)
 //	html.go, report.html        one self-contained page with charts (WriteHTML),
 //	htmlheadline.go             the headline every page opens with (the answer first)

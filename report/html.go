@@ -188,7 +188,10 @@ func resultSections(r *results.Result, suffix string, pair *timelineScale) ([]ht
 	tl := sec("timeline", "Timeline")
 	tl.Charts = []template.HTML{
 		rateChart(r, "timeline-rate"+suffix, "Turns per second: asked and achieved", sc),
-		timelineLatencyChart(r, "timeline-latency"+suffix, "Read latency per second: p50 and p99", sc)}
+		timelineLatencyChart(r, "timeline-latency"+suffix, "Read latency per second: p50 and p99", sc),
+		readsChart(r, "timeline-reads"+suffix, "Reads finished per second: ok and errors", sc),
+		inFlightChart(r, "timeline-in-flight"+suffix, "Turns in flight at the end of each second", sc),
+		lagChart(r, "timeline-lag"+suffix, "Scheduling lag per second: the worst (how late readbench sent a read)", sc)}
 
 	by := sec("bytes", "Classes: reads and bytes")
 	tot := r.Totals

@@ -53,7 +53,7 @@ func TestBrowserHTMLPages(t *testing.T) {
 	if err := CapacityHTML(&kp, capacityFixture()); err != nil {
 		t.Fatal(err)
 	}
-	if err := CompareHTML(&cp, c, base, nw); err != nil {
+	if err := CompareHTML(&cp, c, oneRun(base), oneRun(nw)); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []struct {

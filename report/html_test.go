@@ -302,7 +302,7 @@ func TestSpectrumEndsWhereTheSamplesEnd(t *testing.T) {
 	if err != nil || len(one) != 1 || len(one[0].pts) != 1 || one[0].pts[0][0] != 0 || math.Abs(one[0].pts[0][1]-7) > 0.01 {
 		t.Fatalf("one value: %v, %v; want one point at (0, 7ms)", one, err)
 	}
-	dot := string(lineChart("dot", "k", "t", "x", "y", nil, 0, 1, one, func(float64) string { return "" }, 0))
+	dot := string(lineChart("dot", "k", "t", "x", "y", nil, 0, 1, one, func(float64) string { return "" }, 0, nil))
 	if !regexp.MustCompile(`stroke-width="7" stroke-linecap="round" d="M` + fmt.Sprintf("%.1f", padL) + ` [0-9.]+h0"`).MatchString(dot) {
 		t.Errorf("one value is not drawn as a dot: %s", dot)
 	}

@@ -197,29 +197,30 @@ func niceTicks(top float64, format func(float64) string) ([]tick, float64) {
 
 // lineChart draws series over [xmin, xmax] with y from 0 to at least
 // minTop (0: to the data's top), so two charts meant to be read side by
-// side can share a scale.
-func lineChart(id, kind, title, xLabel, yLabel string, xt []tick, xmin, xmax float64, ss []series, yfmt func(float64) string, minTop float64) template.HTML {
+// side can share a scale; the guides are drawn across it.
+func lineChart(id, kind, title, xLabel, yLabel string, xt []tick, xmin, xmax float64, ss []series, yfmt func(float64) string, minTop float64, gs []guide) template.HTML {
 	top := minTop
-	for _, s := range ss {
+	for _, s := range append(guideScale(gs), ss...) {
 		for _, p := range s.pts {
 			top = math.Max(top, p[1])
 		}
 	}
 	yt, ymax := niceTicks(top, yfmt)
 	y := func(v float64) float64 { return plotH - padB - v/ymax*(plotH-padT-padB) }
-	return drawLines(id, kind, title, xLabel, yLabel, xt, yt, xmin, xmax, y, ss)
+	return drawLines(id, kind, title, xLabel, yLabel, xt, yt, xmin, xmax, y, ss, gs)
 }
 
 // logChart draws series over [xmin, xmax] with y on a log scale, from the
 // decade below the smallest positive value to the decade above the
 // largest: a tail a hundred times the median and the median both stay
-// readable. Values at or below 0 are drawn at the bottom.
-func logChart(id, kind, title, xLabel, yLabel string, xt []tick, xmin, xmax float64, ss []series, yfmt func(float64) string) template.HTML {
-	yt, y, ok := logScale(ss, yfmt)
+// readable. Values at or below 0 are drawn at the bottom. The guides are
+// drawn across it, the scale reaching them.
+func logChart(id, kind, title, xLabel, yLabel string, xt []tick, xmin, xmax float64, ss []series, yfmt func(float64) string, gs []guide) template.HTML {
+	yt, y, ok := logScale(append(guideScale(gs), ss...), yfmt)
 	if !ok {
-		return lineChart(id, kind, title, xLabel, yLabel, xt, xmin, xmax, ss, yfmt, 0)
+		return lineChart(id, kind, title, xLabel, yLabel, xt, xmin, xmax, ss, yfmt, 0, gs)
 	}
-	return drawLines(id, kind, title, xLabel, yLabel, xt, yt, xmin, xmax, y, ss)
+	return drawLines(id, kind, title, xLabel, yLabel, xt, yt, xmin, xmax, y, ss, gs)
 }
 
 // logScale is the y axis of logChart: its ticks and the mapping of a
@@ -282,17 +283,34 @@ func seriesPaths(b *strings.Builder, ss []series, x, y func(float64) float64) {
 	}
 }
 
-// drawLines draws the axes and one path per series; y maps a value to
-// its SVG coordinate.
-func drawLines(id, kind, title, xLabel, yLabel string, xt, yt []tick, xmin, xmax float64, y func(float64) float64, ss []series) template.HTML {
+// drawLines draws the axes, one path per series and the guides, their
+// labels clear of the lines' points; y maps a value to its SVG
+// coordinate.
+func drawLines(id, kind, title, xLabel, yLabel string, xt, yt []tick, xmin, xmax float64, y func(float64) float64, ss []series, gs []guide) template.HTML {
 	x := func(v float64) float64 { return padL + (v-xmin)/math.Max(xmax-xmin, 1e-9)*(plotW-padL-padR) }
 	var b strings.Builder
 	svgOpen(&b, title, xLabel, yLabel)
 	axes(&b, xt, yt, x, y)
+	labels, marks := drawGuides(&b, gs, x, y)
 	seriesPaths(&b, ss, x, y)
+	if len(labels) > 0 {
+		drawLabels(&b, placeLabels(labels, append(marks, pointBoxes(ss, x, y)...), padL, plotW-padR, padT))
+	}
 	legend(&b, ss)
 	b.WriteString(`</svg>`)
 	return figure(id, kind, title, b.String())
+}
+
+// pointBoxes are small boxes around the points of the series, for
+// labels to keep clear of.
+func pointBoxes(ss []series, x, y func(float64) float64) []box {
+	var out []box
+	for _, s := range ss {
+		for _, p := range s.pts {
+			out = append(out, box{x(p[0]) - 2, y(p[1]) - 2, 4, 4})
+		}
+	}
+	return out
 }
 
 // barChart draws groups of vertical bars, one group per category; a

@@ -19,8 +19,8 @@ import (
 // alike by being drawn at another scale. The zero value is a chart's own
 // scale.
 type timelineScale struct {
-	lastT            int
-	rateTop, latency float64
+	lastT                                           int
+	rateTop, latency, readsTop, inFlightTop, lagTop float64
 }
 
 // sharedTimelineScale is the scale covering the timelines of rs.
@@ -31,6 +31,9 @@ func sharedTimelineScale(rs ...*results.Result) timelineScale {
 			sc.lastT = max(sc.lastT, s.T)
 			sc.rateTop = math.Max(sc.rateTop, math.Max(s.Asked, s.Achieved))
 			sc.latency = math.Max(sc.latency, math.Max(s.P50Ms, s.P99Ms))
+			sc.readsTop = math.Max(sc.readsTop, float64(max(s.Reads-s.Errors, s.Errors)))
+			sc.inFlightTop = math.Max(sc.inFlightTop, float64(s.InFlight))
+			sc.lagTop = math.Max(sc.lagTop, s.LagMaxMs)
 		}
 	}
 	return sc

@@ -54,8 +54,9 @@ type htmlDelta struct {
 
 // htmlPair is one section of the result page, for both runs.
 type htmlPair struct {
-	Kind, ID, Title string
-	Base, New       htmlSection
+	Kind, ID, Title   string
+	Base, New         htmlSection
+	BaseHead, NewHead string // what each side shows: the run, or the median of its runs
 }
 
 // CompareHTML writes the comparison c of two results as one self-contained
@@ -66,9 +67,10 @@ type htmlPair struct {
 // solid) and their per-class and per-turn-size bars side by side; then
 // for both runs, side by side, the sections of the result page: latency,
 // timelines, bytes, turn sizes, outcomes, cancellation, cache hints,
-// server cost and advice. base and nw are the documents c was computed
-// from: the charts and the per-run sections draw from them.
-func CompareHTML(w io.Writer, c *compare.Comparison, base, nw *results.Result) error {
+// server cost and advice. base and nw are the runs c was computed from
+// (compare.Runs): the charts draw every run of each side, and the per-run
+// sections the newest run, saying so.
+func CompareHTML(w io.Writer, c *compare.Comparison, base, nw []compare.Labelled) error {
 	page, err := htmlPage()
 	if err != nil {
 		return fmt.Errorf("report: html compare: %w", err)
@@ -83,7 +85,12 @@ func CompareHTML(w io.Writer, c *compare.Comparison, base, nw *results.Result) e
 	return nil
 }
 
-func htmlCompareOf(c *compare.Comparison, base, nw *results.Result) (htmlCompare, error) {
+func htmlCompareOf(c *compare.Comparison, baseRuns, newRuns []compare.Labelled) (htmlCompare, error) {
+	if len(baseRuns) == 0 || len(newRuns) == 0 {
+		return htmlCompare{}, fmt.Errorf("no run on a side")
+	}
+	bs, ns := sideResults(c.Base.Runs, baseRuns), sideResults(c.New.Runs, newRuns)
+	base, nw := bs[len(bs)-1], ns[len(ns)-1]
 	hc := htmlCompare{Title: printable(orDash(nw.Workload.Name)), Command: comparedBy(c),
 		BaseName: printable(orDash(c.Base.Label)), NewName: printable(orDash(c.New.Label))}
 	hc.Servers = htmlTable{Class: "servers", Left: 3, Header: []string{"", "base", "new"}}
@@ -101,8 +108,9 @@ func htmlCompareOf(c *compare.Comparison, base, nw *results.Result) (htmlCompare
 		hc.Warnings = append(hc.Warnings, printable(n))
 	}
 	hc.NoiseNote = "Test: " + printable(c.Test) + ". Base is dashed in the charts, new solid"
-	if len(c.Base.Runs) > 1 || len(c.New.Runs) > 1 {
-		hc.NoiseNote += "; the charts and sections show the newest run of each side"
+	if len(bs) > 1 || len(ns) > 1 {
+		hc.NoiseNote += fmt.Sprintf("; every figure of the tables is the %s of the base and the %s of the new; the charts draw every run",
+			runsNote(len(bs)), runsNote(len(ns)))
 	}
 	hc.NoiseNote += "."
 	hc.Deltas = htmlDeltaGroups(c)
@@ -122,20 +130,35 @@ func htmlCompareOf(c *compare.Comparison, base, nw *results.Result) (htmlCompare
 		hc.Bounds = &t
 	}
 	var err error
-	if hc.Overlays, err = overlays(base, nw); err != nil {
+	if hc.Overlays, err = overlays(c, bs, ns); err != nil {
 		return hc, err
 	}
+	if rs, ok := roundsSection(c); ok { // ab: after the runs' dot plots
+		hc.Overlays = append(hc.Overlays[:1], append([]htmlSection{rs}, hc.Overlays[1:]...)...)
+	}
 	sc := sharedTimelineScale(base, nw)
-	bs, err := resultSections(base, "-base", &sc)
+	bsec, err := resultSections(base, "-base", &sc)
 	if err != nil {
 		return hc, fmt.Errorf("base: %w", err)
 	}
-	ns, err := resultSections(nw, "-new", &sc)
+	nsec, err := resultSections(nw, "-new", &sc)
 	if err != nil {
 		return hc, fmt.Errorf("new: %w", err)
 	}
-	hc.Pairs = pairSections(bs, ns)
+	hc.Pairs = pairSections(bsec, nsec)
+	medianPairs(c, hc.Pairs, hc.BaseName, hc.NewName)
 	return hc, nil
+}
+
+// pairHeading is the heading of a side in the side-by-side sections: the
+// side itself for one run; for several, the newest run they show, and
+// that the tables give the median.
+func pairHeading(side string, runs []string) string {
+	if len(runs) <= 1 {
+		return side
+	}
+	return fmt.Sprintf("newest of %d runs, %s (this run's own figures; the tables above give the %s)",
+		len(runs), printable(runs[len(runs)-1]), runsNote(len(runs)))
 }
 
 // pairSections pairs the sections of the two runs by kind, in the base's
@@ -169,61 +192,105 @@ const (
 	baseP99, newP99 = "#e69f00", "#d55e00"
 )
 
-// overlays are the charts of both runs in one: the spectra (one colour
-// per block or class, the base run dashed) and the per-class and
-// per-turn-size bars side by side.
-func overlays(base, nw *results.Result) ([]htmlSection, error) {
+// overlays are the charts of both sides in one: every run's figures dot
+// by dot (runsSection), the spectra of every run (one colour per block
+// or class, the base dashed; thin when a side has several runs), and the
+// per-class and per-turn-size bars of the sides' medians, side by side.
+func overlays(c *compare.Comparison, base, nw []*results.Result) ([]htmlSection, error) {
+	width := func(runs []*results.Result) float64 {
+		if len(runs) > 1 {
+			return 1
+		}
+		return 0
+	}
 	var lines []spectrumLine
 	for i, b := range []struct {
 		name string
-		a, b results.Latency
-	}{{"read", base.Read, nw.Read}, {"read_ok", base.ReadOK, nw.ReadOK}, {"turn", base.Turn, nw.Turn}} {
-		lines = append(lines, spectrumLine{name: "base " + b.name, l: b.a, colour: color(i), dashed: true},
-			spectrumLine{name: "new " + b.name, l: b.b, colour: color(i)})
+		of   func(*results.Result) results.Latency
+	}{{"read", func(r *results.Result) results.Latency { return r.Read }},
+		{"read_ok", func(r *results.Result) results.Latency { return r.ReadOK }},
+		{"turn", func(r *results.Result) results.Latency { return r.Turn }}} {
+		for _, r := range base {
+			lines = append(lines, spectrumLine{name: "base " + b.name, l: b.of(r), colour: color(i), dashed: true, width: width(base)})
+		}
+		for _, r := range nw {
+			lines = append(lines, spectrumLine{name: "new " + b.name, l: b.of(r), colour: color(i), width: width(nw)})
+		}
 	}
-	main, err := spectrumChart("spectrum", "Latency by percentile: reads, ok reads and turns of both runs", lines)
+	main, err := spectrumChart("spectrum", "Latency by percentile: reads, ok reads and turns of "+runsCount(base, nw), lines)
 	if err != nil {
 		return nil, err
 	}
-	cats := classNames(base, nw)
+	newest := func(rs []*results.Result) *results.Result { return rs[len(rs)-1] }
+	cats := classNames(newest(base), newest(nw))
 	lines = nil
 	for i, cat := range cats {
 		for _, side := range []struct {
 			name string
-			r    *results.Result
+			rs   []*results.Result
 		}{{"base", base}, {"new", nw}} {
-			for _, c := range side.r.Classes {
-				if c.Class == cat {
-					lines = append(lines, spectrumLine{name: side.name + " " + cat, l: c.Latency, colour: color(i), dashed: side.name == "base"})
+			for _, r := range side.rs {
+				for _, cl := range r.Classes {
+					if cl.Class == cat {
+						lines = append(lines, spectrumLine{name: side.name + " " + cat, l: cl.Latency, colour: color(i), dashed: side.name == "base", width: width(side.rs)})
+					}
 				}
 			}
 		}
 	}
-	per, err := spectrumChart("spectrum-classes", "Read latency by percentile, per class, of both runs", lines)
+	per, err := spectrumChart("spectrum-classes", "Read latency by percentile, per class, of "+runsCount(base, nw), lines)
 	if err != nil {
 		return nil, err
 	}
 	spec := htmlSection{Kind: "spectra", ID: "spectra", Title: "Percentile spectra, overlaid",
 		Notes:  []string{spectrumNote},
 		Charts: []template.HTML{main, per}}
+	if len(base) > 1 || len(nw) > 1 {
+		spec.Notes = append(spec.Notes, "Every run is drawn, thin: the spread between lines of one side is the machine's run-to-run noise.")
+	}
+	classOf := func(cat string) []compare.Delta {
+		for _, cl := range c.Classes {
+			if cl.Class == cat {
+				return cl.Read
+			}
+		}
+		return nil
+	}
+	med := fmt.Sprintf("base %s, new %s", runsNote(len(base)), runsNote(len(nw)))
 	bars := htmlSection{Kind: "class-bars", ID: "class-bars", Title: "Per class, side by side",
-		Charts: []template.HTML{classChart("class-latency", "Read latency per class: p50 and p99 of both runs", cats, sideBySide(
-			classBars(base, cats, "base "), classBars(nw, cats, "new ")))}}
+		Charts: []template.HTML{classChart("class-latency", "Read latency per class: p50 and p99 ("+med+")", cats, sideBySide(
+			medianBars(cats, classOf, true, "base "), medianBars(cats, classOf, false, "new ")))}}
 	for _, side := range []struct {
 		name string
 		r    *results.Result
-	}{{"Base", base}, {"New", nw}} {
+	}{{"Base", newest(base)}, {"New", newest(nw)}} {
 		for _, n := range lowerBoundNotes(side.r) {
 			spec.Notes = append(spec.Notes, side.name+": "+n)
 		}
 	}
-	out := []htmlSection{spec, bars}
-	if sizes := turnSizeNames(base, nw); len(sizes) > 0 {
-		bars.Charts = append(bars.Charts, turnSizeChart("turn-sizes", "Turn latency by reads per turn: p50 and p99 of both runs",
-			sizes, sideBySide(turnSizeBars(base, sizes, "base "), turnSizeBars(nw, sizes, "new "))))
-		out[1] = bars
+	out := []htmlSection{runsSection(c), spec, bars}
+	if sizes := turnSizeNames(newest(base), newest(nw)); len(sizes) > 0 {
+		sizeOf := func(cat string) []compare.Delta {
+			for _, ts := range c.TurnSizes {
+				if fmt.Sprint(ts.Attachments) == cat {
+					return ts.Turn
+				}
+			}
+			return nil
+		}
+		bars.Charts = append(bars.Charts, turnSizeChart("turn-sizes", "Turn latency by reads per turn: p50 and p99 ("+med+")",
+			sizes, sideBySide(medianBars(sizes, sizeOf, true, "base "), medianBars(sizes, sizeOf, false, "new "))))
+		out[2] = bars
 	}
 	return out, nil
+}
+
+// runsCount names the runs a chart draws: "both runs", "3 and 3 runs".
+func runsCount(base, nw []*results.Result) string {
+	if len(base) == 1 && len(nw) == 1 {
+		return "both runs"
+	}
+	return fmt.Sprintf("every run (%d base, %d new)", len(base), len(nw))
 }
 
 // sideBySide orders the p50 and p99 bars of the two runs so each figure's

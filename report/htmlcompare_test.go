@@ -30,26 +30,7 @@ func lognormal(n int, medianMs, sigma float64) []time.Duration {
 // comparison as compare.Compare makes it.
 func comparePair(t testing.TB, factor float64) (base, nw *results.Result, c *compare.Comparison) {
 	t.Helper()
-	mk := func(f float64, version string) *results.Result {
-		r := fixture(t, false)
-		r.Timeline = document(t, "timeline.json").Timeline
-		e := everything(t)
-		r.ServerCost, r.TurnSizes = e.ServerCost, e.TurnSizes
-		r.ServerCost.CPUMsPer1000Reads = num(*e.ServerCost.CPUMsPer1000Reads * f)
-		r.Target.Server.Version = version
-		r.Read, r.ReadOK = block(t, lognormal(5000, 20*f, 0.7)...), block(t, lognormal(4900, 19*f, 0.7)...)
-		r.Turn = block(t, lognormal(1250, 45*f, 0.6)...)
-		for i := range r.Classes {
-			g := f
-			if r.Classes[i].Class == "screenshot" {
-				g *= f
-			}
-			r.Classes[i].Latency = block(t, lognormal(int(r.Classes[i].Reads)*10, 10*float64(i+1)*g, 0.6)...)
-		}
-		r.Classes[0].Cache = e.Classes[0].Cache
-		return r
-	}
-	base, nw = mk(1, "1.0.0"), mk(factor, "1.1.0")
+	base, nw = pairRun(t, 1, "1.0.0"), pairRun(t, factor, "1.1.0")
 	c, err := compare.Pair(base, nw, compare.PairOptions{BaseLabel: "runs/base.json", NewLabel: "runs/new.json", NoiseFloor: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -57,11 +38,35 @@ func comparePair(t testing.TB, factor float64) (base, nw *results.Result, c *com
 	return base, nw, c
 }
 
+// pairRun is one run of comparePair's: reads, service time and turns f
+// times the base's (its screenshot class f² times).
+func pairRun(t testing.TB, f float64, version string) *results.Result {
+	t.Helper()
+	r := fixture(t, false)
+	r.Timeline = document(t, "timeline.json").Timeline
+	e := everything(t)
+	r.ServerCost, r.TurnSizes = e.ServerCost, e.TurnSizes
+	r.ServerCost.CPUMsPer1000Reads = num(*e.ServerCost.CPUMsPer1000Reads * f)
+	r.Target.Server.Version = version
+	r.Read, r.ReadOK = block(t, lognormal(5000, 20*f, 0.7)...), block(t, lognormal(4900, 19*f, 0.7)...)
+	r.Service = block(t, lognormal(5000, 15*f, 0.7)...)
+	r.Turn = block(t, lognormal(1250, 45*f, 0.6)...)
+	for i := range r.Classes {
+		g := f
+		if r.Classes[i].Class == "screenshot" {
+			g *= f
+		}
+		r.Classes[i].Latency = block(t, lognormal(int(r.Classes[i].Reads)*10, 10*float64(i+1)*g, 0.6)...)
+	}
+	r.Classes[0].Cache = e.Classes[0].Cache
+	return r
+}
+
 // comparePage renders the compare page and checks it is well-formed.
 func comparePage(t *testing.T, c *compare.Comparison, base, nw *results.Result) (string, map[string]int) {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := CompareHTML(&buf, c, base, nw); err != nil {
+	if err := CompareHTML(&buf, c, oneRun(base), oneRun(nw)); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String(), wellFormed(t, buf.String())
@@ -107,7 +112,7 @@ func TestCompareHTMLSections(t *testing.T) {
 	if !ok || d.Noise != compare.Significant {
 		t.Fatalf("read.p99 of a 30%% slower run: %+v", d)
 	}
-	if !regexp.MustCompile(`<tr class="significant[ a-z]*"><td>read p99</td>`).MatchString(text) {
+	if !regexp.MustCompile(`<tr data-metric="read.p99" class="significant[ a-z]*"><td>read p99</td>`).MatchString(text) {
 		t.Error("the significant read p99 is not marked")
 	}
 	for _, kind := range []string{"latency", "outcomes", "cancellation", "server-cost", "advice", "timeline"} {

@@ -50,7 +50,7 @@ func compareHeadline(c *compare.Comparison, title string, rows []compareRow) htm
 		switch {
 		case !b.Pass:
 			broken = append(broken, failMark(line))
-		case b.Noise == compare.Inconclusive || b.Noise == compare.Untested:
+		case b.Verdict == compare.VerdictInconclusive || b.Noise == compare.Inconclusive || b.Noise == compare.Untested:
 			open = append(open, warnMark(line))
 		default:
 			held = append(held, passMark(line))
@@ -126,6 +126,7 @@ func compareTiles(c *compare.Comparison) []htmlTile {
 		if n := noiseText(d); n != "" {
 			t.Sub += ", " + n
 		}
+		t.Class = "neutral" // no verdict: neither pass nor fail
 		if d.Noise == compare.Significant {
 			t.Class = "pass"
 			if worse(d) {

@@ -82,7 +82,7 @@ func TestCompareDeltasWhatMattersFirst(t *testing.T) {
 	}
 	base, nw, _ := comparePair(t, 1.3)
 	var b bytes.Buffer
-	if err := CompareHTML(&b, c, base, nw); err != nil {
+	if err := CompareHTML(&b, c, oneRun(base), oneRun(nw)); err != nil {
 		t.Fatal(err)
 	}
 	s := b.String()

@@ -18,6 +18,7 @@ type spectrumLine struct {
 	l      results.Latency
 	colour string // "" for the line's place in the palette
 	dashed bool
+	width  float64 // 0 for the usual width; thin for one of several runs
 }
 
 // spectrumMaxX is log10(1/(1-0.99999)): no spectrum goes past 99.999%.
@@ -40,6 +41,12 @@ func spectrumLabel(d int) string {
 // maximum, instead of drawing a flat tail that was never measured. Blocks
 // without values are left out; a chart with none says so.
 func spectrumChart(id, title string, lines []spectrumLine) (template.HTML, error) {
+	return guidedSpectrum(id, title, lines, nil)
+}
+
+// guidedSpectrum is spectrumChart with guides across it: the thresholds
+// on its blocks, each marked at its percentile, and the deadline.
+func guidedSpectrum(id, title string, lines []spectrumLine, gs []guide) (template.HTML, error) {
 	ss, end, err := spectrumSeries(lines)
 	if err != nil {
 		return "", err
@@ -53,7 +60,7 @@ func spectrumChart(id, title string, lines []spectrumLine) (template.HTML, error
 		xt = append(xt, tick{float64(d), spectrumLabel(d)})
 	}
 	return logChart(id, "percentile-spectrum", title, "percentile (log scale: 1/(1-q))", "latency (ms, log scale)",
-		xt, 0, top, ss, numfmt.Sig3), nil
+		xt, 0, top, ss, numfmt.Sig3, gs), nil
 }
 
 // spectrumSeries computes the points of each line with values, x in
@@ -74,7 +81,7 @@ func spectrumSeries(lines []spectrumLine) ([]series, float64, error) {
 			continue
 		}
 		last := math.Min(spectrumMaxX, math.Log10(float64(h.Count())))
-		s := series{name: ln.name, colour: ln.colour, dashed: ln.dashed}
+		s := series{name: ln.name, colour: ln.colour, dashed: ln.dashed, width: ln.width}
 		if s.colour == "" {
 			s.colour = color(i)
 		}
@@ -96,8 +103,9 @@ func ms(s float64) float64 { return s * 1000 }
 // resultSpectra are a result's two spectra: reads (all, ok-only) and
 // turns in one, each class in the other.
 func resultSpectra(r *results.Result, suffix string) ([]template.HTML, error) {
-	main, err := spectrumChart("spectrum"+suffix, "Latency by percentile: reads, ok reads and turns (from the full histograms)",
-		[]spectrumLine{{name: "read", l: r.Read}, {name: "read_ok", l: r.ReadOK}, {name: "turn", l: r.Turn}})
+	main, err := guidedSpectrum("spectrum"+suffix, "Latency by percentile: reads, ok reads and turns (from the full histograms)",
+		[]spectrumLine{{name: "read", l: r.Read}, {name: "read_ok", l: r.ReadOK}, {name: "turn", l: r.Turn}},
+		append(thresholdGuides(r, true, false, "read", "read_ok", "turn"), deadlineGuide(r)...))
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +113,8 @@ func resultSpectra(r *results.Result, suffix string) ([]template.HTML, error) {
 	for _, c := range r.Classes {
 		cls = append(cls, spectrumLine{name: c.Class, l: c.Latency})
 	}
-	per, err := spectrumChart("spectrum-classes"+suffix, "Read latency by percentile, per class", cls)
+	per, err := guidedSpectrum("spectrum-classes"+suffix, "Read latency by percentile, per class", cls,
+		append(thresholdGuides(r, true, false, "class"), deadlineGuide(r)...))
 	if err != nil {
 		return nil, err
 	}

@@ -80,16 +80,52 @@ func rateChart(r *results.Result, id, title string, sc timelineScale) template.H
 		func(s results.Second) []float64 { return []float64{s.Achieved, s.Asked} }, sc.lastT, sc.rateTop)
 }
 
+// timelineLatencyChart draws the read p50 and p99 of each second, the
+// thresholds on reads (a reference: they hold the whole run's figure)
+// and the turn's deadline, at which a cut read is recorded.
 func timelineLatencyChart(r *results.Result, id, title string, sc timelineScale) template.HTML {
 	return timelineChart(r, id, "timeline-latency", title, "read latency (ms)",
 		[]series{{name: "p50", colour: color(0), width: 2.5}, {name: "p99", colour: color(1), width: 2.5}},
-		func(s results.Second) []float64 { return []float64{s.P50Ms, s.P99Ms} }, sc.lastT, sc.latency)
+		func(s results.Second) []float64 { return []float64{s.P50Ms, s.P99Ms} }, sc.lastT, sc.latency,
+		append(thresholdGuides(r, false, true, "read"), deadlineGuide(r)...)...)
+}
+
+// readsChart draws the reads that finished each second in two series:
+// ok (reads - errors: answered, or an error the workload expects) and
+// errors (every error outcome: cut at the deadline, dropped, timeouts,
+// not_found...), so a run whose turns start on time while most reads
+// fail shows it.
+func readsChart(r *results.Result, id, title string, sc timelineScale) template.HTML {
+	return timelineChart(r, id, "timeline-reads", title, "reads/s",
+		[]series{{name: "ok reads/s", colour: color(0), width: 3}, {name: "error reads/s", colour: color(1), width: 3}},
+		func(s results.Second) []float64 { return []float64{float64(s.Reads - s.Errors), float64(s.Errors)} }, sc.lastT, sc.readsTop)
+}
+
+// inFlightChart draws the turns in flight at each second's end: a queue
+// that grows is a server falling behind.
+func inFlightChart(r *results.Result, id, title string, sc timelineScale) template.HTML {
+	return timelineChart(r, id, "timeline-in-flight", title, "turns in flight",
+		[]series{{name: "in flight", colour: color(2), width: 3}},
+		func(s results.Second) []float64 { return []float64{float64(s.InFlight)} }, sc.lastT, sc.inFlightTop)
+}
+
+// lagChart draws each second's worst scheduling lag: how late readbench
+// sent a read after its intended start (latency counts from the intended
+// start, so the lag is in every figure); the deadline when the lag
+// reaches it.
+func lagChart(r *results.Result, id, title string, sc timelineScale) template.HTML {
+	return timelineChart(r, id, "timeline-lag", title, "worst scheduling lag (ms)",
+		[]series{{name: "lag max", colour: color(3), width: 3}},
+		func(s results.Second) []float64 { return []float64{s.LagMaxMs} }, sc.lastT, sc.lagTop, deadlineGuide(r)...)
 }
 
 // timelineChart draws series of the per-second timeline (val gives each
 // second's value of each), over the seconds to at least lastT and up to
 // at least top; full seconds on the lines, partial ones as hollow dots.
-func timelineChart(r *results.Result, id, kind, title, yLabel string, ss []series, val func(results.Second) []float64, lastT int, top float64) template.HTML {
+// The guides are drawn across it when they are within three times the
+// data's top, and named in its corner when above: a deadline of 3 s on a
+// chart of 20 ms reads would flatten them.
+func timelineChart(r *results.Result, id, kind, title, yLabel string, ss []series, val func(results.Second) []float64, lastT int, top float64, gs ...guide) template.HTML {
 	if len(r.Timeline) == 0 {
 		return noTimeline(id, kind, title)
 	}
@@ -109,6 +145,10 @@ func timelineChart(r *results.Result, id, kind, title, yLabel string, ss []serie
 			}
 			ss[i].pts = append(ss[i].pts, [2]float64{mid, vs[i]})
 		}
+	}
+	gs, off := offScale(gs, 3*math.Max(top, 1e-9))
+	for _, g := range gs {
+		top = math.Max(top, g.v)
 	}
 	lo := 0.0
 	hi := math.Max(float64(r.Timeline[len(r.Timeline)-1].T+1), float64(lastT+1))
@@ -132,6 +172,8 @@ func timelineChart(r *results.Result, id, kind, title, yLabel string, ss []serie
 		bands = append(bands, label{class: "partial-label", text: "partial second", colour: "#7a4a00", x: x(float64(s.T))})
 	}
 	axes(&b, timeTicks(lo, hi), yt, x, y)
+	guideLabels, guideMarks := drawGuides(&b, gs, x, y)
+	drawOffScale(&b, off)
 	seriesPaths(&b, ss, x, y)
 	var marks []box
 	for i, ds := range partial {
@@ -147,7 +189,7 @@ func timelineChart(r *results.Result, id, kind, title, yLabel string, ss []serie
 			marks = append(marks, box{x(p[0]) - 2, y(p[1]) - 2, 4, 4})
 		}
 	}
-	drawLabels(&b, placeLabels(bands, marks, padL, plotW-padR, padT))
+	drawLabels(&b, placeLabels(append(bands, guideLabels...), append(marks, guideMarks...), padL, plotW-padR, padT+float64(len(off))*labelH))
 	legend(&b, ss)
 	b.WriteString(`</svg>`)
 	return figure(id, kind, title, b.String())

@@ -52,7 +52,9 @@ type junitCase struct {
 	SystemOut string        `xml:"system-out,omitempty"`
 }
 
-// junitSkipped marks a case that was not judged, saying why.
+// junitSkipped marks a case with no verdict, saying why: a bound exceeded
+// by a change the runs cannot judge is neither a pass nor a failure, and
+// neither is an unhealthy run's health when thresholds decide it.
 type junitSkipped struct {
 	Message string `xml:"message,attr"`
 }
@@ -81,7 +83,10 @@ func (s *junitSuite) addVerdicts(classname, kind string, rows []verdictRow) {
 	for _, v := range rows {
 		text := printable(v.measured)
 		c := junitCase{Name: printable(v.bound), Classname: classname, Time: "0", SystemOut: text}
-		if !v.pass {
+		switch {
+		case v.inconclusive:
+			c.Skipped = &junitSkipped{Message: markInconclusive + ": " + text}
+		case !v.pass:
 			c.Failure = &junitFailure{Message: printable(v.bound) + ": " + text, Type: kind, Text: text}
 		}
 		s.add(c)

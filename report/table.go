@@ -15,29 +15,38 @@ import (
 	"github.com/readbench/readbench/stats"
 )
 
-// WriteTable writes the human report of r: what ran against what, the
-// latency percentiles per class, for all reads and for turns, the outcomes,
-// how turns ended, the bytes and their inflation, cancellations and any
-// shape findings. It fits 100 columns, uses plain ASCII rules and no
-// colours, so it reads the same in a terminal, a CI log and a ticket.
-func WriteTable(w io.Writer, r *results.Result) error {
+// WriteTable writes the terminal report of r, what a run ends with: the
+// verdict first, what ran against what, the latency per class, for all
+// reads and for turns, the outcomes, how turns ended, the bytes, the
+// recommended limits and the findings that need a look, then the verdict
+// again, so it is on the screen whichever end a reader looks at. It fits
+// about 40 lines for a handful of classes and 100 columns, uses plain
+// ASCII rules and no colours, so it reads the same in a terminal, a CI
+// log and a ticket. The detail is in WriteFullTable, the other formats
+// and the result.
+func WriteTable(w io.Writer, r *results.Result) error { return writeTable(w, r, briefBody) }
+
+// WriteFullTable writes the whole terminal report of r (run --full,
+// report --full): WriteTable's frame with every table and line: service
+// time, first byte and lag rows, the bytes per class, the advice and its
+// reasoning, cancellation, connections, cache hints, the server's cost,
+// the timeline and the warmup.
+func WriteFullTable(w io.Writer, r *results.Result) error { return writeTable(w, r, fullBody) }
+
+// writeTable frames body between the verdict lines and writes it,
+// trailing blanks trimmed (the tables pad their last column; blanks only
+// get in the way of diffs and copies).
+func writeTable(w io.Writer, r *results.Result, body func(io.Writer, *results.Result) error) error {
 	bw := new(bytes.Buffer)
-	writeHealth(bw, r) // the run's health is the report's first line
+	writeHealth(bw, r) // the run's health is the report's first line, and its last
+	fmt.Fprintln(bw, verdictLine(r))
 	writeHeader(bw, r)
-	steps := []func(io.Writer, *results.Result) error{latencyTable, bytesTable, outcomesTable, adviceTable}
-	for _, step := range steps {
-		fmt.Fprintln(bw)
-		if err := step(bw, r); err != nil {
-			return fmt.Errorf("report: report: %w", err)
-		}
-	}
-	if err := authTable(bw, r); err != nil {
+	if err := body(bw, r); err != nil {
 		return fmt.Errorf("report: report: %w", err)
 	}
 	fmt.Fprintln(bw)
-	writeFooter(bw, r)
-	// The table pads its last column; trailing blanks only get in the way
-	// of diffs and copies.
+	fmt.Fprintln(bw, verdictLine(r))
+	writeHealth(bw, r)
 	out := make([]byte, 0, bw.Len())
 	for l := range bytes.Lines(bw.Bytes()) {
 		out = append(out, bytes.TrimRight(l, " \n")...)
@@ -46,6 +55,22 @@ func WriteTable(w io.Writer, r *results.Result) error {
 	if _, err := w.Write(out); err != nil {
 		return fmt.Errorf("report: report: %w", err)
 	}
+	return nil
+}
+
+// fullBody is the detail under the header: every table, then every line.
+func fullBody(w io.Writer, r *results.Result) error {
+	for _, step := range []func(io.Writer, *results.Result) error{latencyTable, bytesTable, outcomesTable, adviceTable} {
+		fmt.Fprintln(w)
+		if err := step(w, r); err != nil {
+			return err
+		}
+	}
+	if err := authTable(w, r); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	writeFields(w, footerFields(r))
 	return nil
 }
 
@@ -61,17 +86,19 @@ func writeHeader(w io.Writer, r *results.Result) {
 			numfmt.Seconds(r.Totals.MeasuredS))
 	}
 	if g := generatorBound(r); g != "" {
-		fmt.Fprintln(w, g)
+		fmt.Fprintln(w, wrapText(g, 100))
 	}
 	writeSummary(w, r)
 	fmt.Fprintln(w)
-	for _, f := range headerFields(r) {
-		text := f[1]
-		if f[0] == "churn" { // a sentence, not a figure: wrapped to the report's width
-			text = wrapText(text, 100-len("churn      "))
-		}
+	writeFields(w, headerFields(r))
+}
+
+// writeFields writes labelled lines, each wrapped to the report's 100
+// columns under its label.
+func writeFields(w io.Writer, fields [][2]string) {
+	for _, f := range fields {
 		label := f[0]
-		for _, l := range strings.Split(text, "\n") {
+		for _, l := range strings.Split(wrapText(f[1], 100-len("cold start ")), "\n") {
 			line(w, label, "%s", l)
 			label = "" // a continuation
 		}
@@ -155,12 +182,6 @@ func newTable(w io.Writer, left int, header ...string) *tablewriter.Table {
 	return t
 }
 
-func writeFooter(w io.Writer, r *results.Result) {
-	for _, f := range footerFields(r) {
-		line(w, f[0], "%s", f[1])
-	}
-}
-
 // footerFields are the labelled lines under the table report's tables:
 // turn ends, cancellation, inflation, not-found reads, cache hints, shape
 // findings, server cost, the timeline and the warmup. The HTML report
@@ -178,13 +199,8 @@ func footerFields(r *results.Result) [][2]string {
 	cancelled, late, ignored := cancellationText(r.Cancellation)
 	add("cancelled", "%s", cancelled)
 	for _, l := range [][2]string{{"late", late}, {"ignored", ignored}, {"conns", connectionsText(r.Connections)}} {
-		if l[1] == "" {
-			continue
-		}
-		label := l[0]
-		for _, line := range strings.Split(wrapText(l[1], 100-len("ignored    ")), "\n") {
-			add(label, "%s", line)
-			label = "" // a continuation
+		if l[1] != "" {
+			add(l[0], "%s", l[1])
 		}
 	}
 	add("inflation", "%s", inflationText(r.Classes))
@@ -194,9 +210,7 @@ func footerFields(r *results.Result) [][2]string {
 	}
 	if nf := notFound(r); nf > 0 {
 		// A stored URI whose resource was renamed is only discovered by reading it.
-		add("not found", "%s reads (%s) named nothing the server has; a host should re-list and offer",
-			numfmt.Count(nf), numfmt.Percent(nf, r.Totals.Scheduled))
-		add("", "%s", "the closest match, or keep the last copy marked stale: never pass the error to the model")
+		add("not found", "%s", notFoundText(nf, r.Totals.Scheduled))
 	}
 	fs = append(fs, cacheFields(r.Classes)...)
 	add("shape", "%s", shapeText(r.Shape))
@@ -308,6 +322,13 @@ func slopeText(r results.RSSCost) string {
 		se = *r.SlopeStdErr
 	}
 	return fmt.Sprintf("%+.1f ± %.1f MiB/min (2 standard errors)", *r.SlopeMiBPerMinute, 2*se)
+}
+
+// notFoundText says what nf reads that found nothing mean for a host.
+func notFoundText(nf, scheduled int64) string {
+	return fmt.Sprintf("%s reads (%s) named nothing the server has; a host should re-list and offer "+
+		"the closest match, or keep the last copy marked stale: never pass the error to the model",
+		numfmt.Count(nf), numfmt.Percent(nf, scheduled))
 }
 
 // methodNotFoundText says that the server lacks the method reads use, as

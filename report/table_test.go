@@ -34,21 +34,47 @@ func TestTableLeadsWithTheVerdict(t *testing.T) {
 	}
 }
 
+// TestWriteTableGolden: the brief report (X.golden) and the full one
+// (X.full.golden) of each fixture, each within 100 columns, the brief one
+// within 44 lines, both opening and closing with the run's health line
+// and, next to it, the thresholds' verdict line.
 func TestWriteTableGolden(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		r    func(testing.TB) *results.Result
-	}{{"report.golden", func(t testing.TB) *results.Result { return fixture(t, false) }},
-		{"troubled.golden", func(t testing.TB) *results.Result { return fixture(t, true) }},
-		{"thresholds.golden", withThresholds}} {
+		full bool
+	}{{"report.golden", func(t testing.TB) *results.Result { return fixture(t, false) }, false},
+		{"troubled.golden", func(t testing.TB) *results.Result { return fixture(t, true) }, false},
+		{"thresholds.golden", withThresholds, false},
+		{"report.full.golden", func(t testing.TB) *results.Result { return fixture(t, false) }, true},
+		{"troubled.full.golden", func(t testing.TB) *results.Result { return fixture(t, true) }, true},
+		{"thresholds.full.golden", withThresholds, true}} {
 		t.Run(c.name, func(t *testing.T) {
 			r := c.r(t)
+			write := WriteTable
+			if c.full {
+				write = WriteFullTable
+			}
 			var buf bytes.Buffer
-			if err := WriteTable(&buf, r); err != nil {
+			if err := write(&buf, r); err != nil {
 				t.Fatal(err)
 			}
 			golden.Check(t, c.name, "the report", buf.Bytes())
-			for i, l := range strings.Split(buf.String(), "\n") {
+			lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+			if !c.full && len(lines) > 44 {
+				t.Errorf("the brief report is %d lines, want 44 at most", len(lines))
+			}
+			var health bytes.Buffer
+			writeHealth(&health, r)
+			h := strings.Split(strings.TrimSuffix(health.String(), "\n"), "\n")
+			n := len(h)
+			v := verdictLine(r)
+			if strings.Join(lines[:n], "\n") != strings.Join(h, "\n") || lines[n] != v ||
+				strings.Join(lines[len(lines)-n:], "\n") != strings.Join(h, "\n") || lines[len(lines)-n-1] != v {
+				t.Errorf("first lines %q, last %q: want the health %q then the verdict %q, and the reverse at the end",
+					lines[:n+1], lines[len(lines)-n-1:], h, v)
+			}
+			for i, l := range lines {
 				if n := utf8.RuneCountInString(l); n > 100 {
 					t.Errorf("line %d is %d columns wide: %q", i+1, n, l)
 				}
@@ -66,7 +92,7 @@ func TestWriteTableGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var again bytes.Buffer
-			if err := WriteTable(&again, back); err != nil {
+			if err := write(&again, back); err != nil {
 				t.Fatal(err)
 			}
 			if again.String() != buf.String() {

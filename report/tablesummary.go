@@ -8,17 +8,23 @@ import (
 	"github.com/readbench/readbench/results"
 )
 
-// writeSummary is the answer before the detail, as k6 ends with its
-// checks: the thresholds' verdict, each threshold ✓ or ✗ with PASS or
-// FAIL (what a CI log is searched for), then the figures the HTML page's
-// headline shows.
-func writeSummary(w io.Writer, r *results.Result) {
+// verdictLine is the run's verdict in one line, the first and the last
+// line of the terminal report (the one slot for it: whatever decides a
+// run's verdict says it here): today the thresholds', "✗ 1 of 2
+// thresholds broken", "- no thresholds set".
+func verdictLine(r *results.Result) string {
 	verdict, _ := thresholdsVerdict(r)
 	mark := verdict.Mark
 	if mark == "" {
 		mark = "-"
 	}
-	fmt.Fprintf(w, "%s %s\n", mark, verdict.Text)
+	return mark + " " + verdict.Text
+}
+
+// writeSummary is the answer before the detail, as k6 ends with its
+// checks: each threshold ✓ or ✗ with PASS or FAIL (what a CI log is
+// searched for), then the figures the HTML page's headline shows.
+func writeSummary(w io.Writer, r *results.Result) {
 	for _, v := range r.Thresholds {
 		m := markPass
 		if !v.Pass {

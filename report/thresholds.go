@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/readbench/readbench/results"
 )
@@ -28,18 +30,42 @@ func thresholdRows(r *results.Result) []verdictRow {
 // verdictRow is a bound held to a run (a threshold) or to a comparison
 // (--fail-on): whether it held, the bound as written and what it
 // measured. Every format lays these out the same way.
+//
+// Inconclusive marks a bound the figures went past by a change with no
+// verdict (too few runs): it does not fail the gate, but it is no pass
+// either, and every format says "! inconclusive".
 type verdictRow struct {
-	pass            bool
-	bound, measured string
+	pass, inconclusive bool
+	bound, measured    string
+}
+
+// markInconclusive is the verdict word of an inconclusive row in every
+// format: what a reader scanning for PASS must not find.
+const markInconclusive = markWarn + " inconclusive"
+
+// word is the row's verdict: PASS, FAIL or "! inconclusive".
+func (v verdictRow) word() string {
+	if v.inconclusive {
+		return markInconclusive
+	}
+	return verdictWord(v.pass)
 }
 
 // writeVerdicts writes verdict rows under a title for a terminal or a
-// CI log: PASS or FAIL, the bound, what it measured.
+// CI log: PASS, FAIL or "! inconclusive", the bound, what it measured
+// (wrapped under itself so a row fits 120 columns).
 func writeVerdicts(w io.Writer, title string, rows []verdictRow) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, title)
+	wide := 4 // PASS, FAIL
 	for _, v := range rows {
-		fmt.Fprintf(w, "  %s  %-32s %s\n", verdictWord(v.pass), printable(v.bound), printable(v.measured))
+		wide = max(wide, utf8.RuneCountInString(v.word()))
+	}
+	for _, v := range rows {
+		head := fmt.Sprintf("  %-*s  %-32s ", wide, v.word(), printable(v.bound))
+		indent := strings.Repeat(" ", utf8.RuneCountInString(head))
+		text := wrapText(printable(v.measured), max(tableWidth-len(indent), 40))
+		fmt.Fprintf(w, "%s%s\n", head, strings.ReplaceAll(text, "\n", "\n"+indent))
 	}
 }
 
@@ -48,7 +74,10 @@ func mdVerdicts(b *bytes.Buffer, rows []verdictRow) {
 	cells := make([][]string, 0, len(rows))
 	for _, v := range rows {
 		icon := "✅ pass"
-		if !v.pass {
+		switch {
+		case v.inconclusive:
+			icon = markInconclusive
+		case !v.pass:
 			icon = "❌ fail"
 		}
 		cells = append(cells, []string{icon, "`" + mdCode(v.bound) + "`", mdEscape(v.measured)})
@@ -60,11 +89,14 @@ func mdVerdicts(b *bytes.Buffer, rows []verdictRow) {
 func verdictsHTMLTable(class string, rows []verdictRow) htmlTable {
 	t := htmlTable{Class: class, Left: 3, Header: []string{"verdict", "bound", "measured"}}
 	for _, v := range rows {
-		mark, cl := markPass, "pass"
-		if !v.pass {
-			mark, cl = markFail, "fail"
+		word, cl := markPass+" "+v.word(), "pass"
+		switch {
+		case v.inconclusive:
+			word, cl = v.word(), "warn"
+		case !v.pass:
+			word, cl = markFail+" "+v.word(), "fail"
 		}
-		t.Rows = append(t.Rows, []string{mark + " " + verdictWord(v.pass), printable(v.bound), printable(v.measured)})
+		t.Rows = append(t.Rows, []string{word, printable(v.bound), printable(v.measured)})
 		t.RowClass = append(t.RowClass, cl)
 	}
 	return t

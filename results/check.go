@@ -22,13 +22,17 @@ const (
 // found about a target's read contract, one entry per check, and the
 // target as a result records it.
 type CheckDocument struct {
-	Schema  string       `json:"schema"`
-	Tool    Tool         `json:"tool"`
-	Target  Target       `json:"target"`
-	Era     string       `json:"era,omitempty"` // "stateless" (2026-07-28) or "handshake"
-	Pass    bool         `json:"pass"`          // no check failed
-	Summary CheckSummary `json:"summary"`
-	Checks  []Check      `json:"checks"`
+	Schema string `json:"schema"`
+	Tool   Tool   `json:"tool"`
+	Target Target `json:"target"`
+	Era    string `json:"era,omitempty"` // "stateless" (2026-07-28) or "handshake"
+	Pass   bool   `json:"pass"`          // no check failed
+	// Unreachable is why the target could not be reached at all (a
+	// refused connection, a command that does not exist): no check ran.
+	// Omitted when the target was reached.
+	Unreachable string       `json:"unreachable,omitempty"`
+	Summary     CheckSummary `json:"summary"`
+	Checks      []Check      `json:"checks"`
 }
 
 // CheckSummary counts the checks by status.

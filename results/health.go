@@ -181,7 +181,7 @@ func HealthOf(r *Result) Health {
 		h.Reasons = append(h.Reasons, e)
 	}
 	if r.Partial {
-		h.Line += "; partial: the first " + numfmt.Seconds(t.MeasuredS)
+		h.Line += "; partial (" + numfmt.Seconds(t.MeasuredS) + ")"
 		h.Reasons = append(h.Reasons, "the run was interrupted: the health is that of its first "+numfmt.Seconds(t.MeasuredS))
 	}
 	h.Line = healthMark(h, c) + " " + h.Line

@@ -54,7 +54,7 @@ func TestHealthOf(t *testing.T) {
 		{"a busy machine's few cut turns stay healthy, unmarked", healthDoc{150, 15, map[string]int64{"ok": 8980, "cancelled": 20}, ends(2230, 20, 0, 0), false},
 			StateHealthy, false, "✓ healthy: 99.1% of turns complete", nil},
 		{"cut turns under the overload share: healthy, marked, the figure said", healthDoc{100, 20, map[string]int64{"ok": 7901, "cancelled": 99}, ends(1901, 99, 0, 0), false},
-			StateHealthy, false, "! healthy: 95.0% of turns complete (99 cut or dropped: under the 5% that is overload)", nil},
+			StateHealthy, false, "! healthy: 95.0% of turns complete (99 cut or dropped, under 5%)", nil},
 		{"cut turns at the overload share: overloaded", healthDoc{100, 20, map[string]int64{"ok": 7900, "cancelled": 100}, ends(1900, 100, 0, 0), false},
 			StateOverloaded, false, "! overloaded: 5.0% of turns cut at the 800ms deadline; 395 reads/s served of 400 asked", nil},
 		{"the issue's run: 99.8% of turns cut", healthDoc{150, 15, map[string]int64{"ok": 938, "expected_error": 463, "cancelled": 7599}, ends(4, 2246, 0, 0), false},
@@ -84,7 +84,7 @@ func TestHealthOf(t *testing.T) {
 		{"all dropped", healthDoc{100, 2, map[string]int64{"dropped": 800}, ends(0, 0, 0, 200), false},
 			StateUseless, true, "✗ useless: no read was sent: all 800 scheduled reads were dropped", nil},
 		{"an interrupted run's health is of what ran", healthDoc{150, 3, map[string]int64{"ok": 1800}, ends(450, 0, 0, 0), true},
-			StateHealthy, false, "✓ healthy: 100.0% of turns complete; 600 reads/s served of 600 asked; partial: the first 3.00s",
+			StateHealthy, false, "✓ healthy: 100.0% of turns complete; 600 reads/s served of 600 asked; partial (3.00s)",
 			[]string{"the run was interrupted"}},
 		// The generator scheduled 1,000 of 2,250 turns: the server did not
 		// get the load, so its cut turns are not its overload (generator

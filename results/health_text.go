@@ -95,8 +95,7 @@ func overloadText(r *Result, c healthCounts) string {
 func healthyText(r *Result, c healthCounts) string {
 	complete := numfmt.Percent(r.Totals.TurnEnds.Complete, c.turns) + " of turns complete"
 	if atLeast(c.cutDropped, c.turns, NoticeShare) {
-		complete += fmt.Sprintf(" (%s cut or dropped: under the %s that is overload)",
-			numfmt.Count(c.cutDropped), sharePct(OverloadShare))
+		complete += fmt.Sprintf(" (%s cut or dropped, under %s)", numfmt.Count(c.cutDropped), sharePct(OverloadShare))
 	}
 	if c.turns == 0 {
 		complete = ""

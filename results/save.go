@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/readbench/readbench/internal/atomicfile"
@@ -117,6 +118,8 @@ func checkOutput(path string) (stream bool, err error) {
 			return false, fmt.Errorf("%s: %w", path, err)
 		}
 		return false, nil
+	case errors.Is(err, syscall.ENOTDIR): // a path under a file
+		return false, fmt.Errorf("cannot write to %s: %w", path, checkFolder(filepath.Dir(path)))
 	case err != nil:
 		return false, err
 	case info.IsDir():
@@ -132,6 +135,8 @@ func checkFolder(dir string) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("the folder %s does not exist (readbench does not create it: create it first)", dir)
+	case errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("%s is not a folder: a file stands in its path", dir)
 	case err != nil:
 		return err
 	case !info.IsDir():

@@ -45,7 +45,43 @@ func Out(out string, stdout io.Writer) (Place, error) {
 	if results.IsStream(out) {
 		return Place{Path: out, Dir: os.TempDir(), Stdout: stdout}, nil
 	}
+	if err := writable(out); err != nil {
+		return Place{}, fmt.Errorf("--out: cannot write the result to %s: %w", out, err)
+	}
 	return Place{Path: out, Dir: filepath.Dir(out), Stdout: stdout}, nil
+}
+
+// writable checks, before a run drives any load, that the result can be
+// written at path: a file made and removed in its folder (where the
+// result and the servers' stderr log are written, each through a
+// temporary file), and an existing file opened for writing. A folder
+// that cannot be written (its permissions, a read-only file system) is
+// otherwise found only when the run is over and its result is lost.
+func writable(path string) error {
+	if err := canWriteIn(filepath.Dir(path)); err != nil {
+		return fmt.Errorf("its folder %s cannot be written: %w", filepath.Dir(path), err)
+	}
+	if g, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+		g.Close()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// canWriteIn makes and removes a file in dir; its error is the system's
+// reason alone ("permission denied", "read-only file system").
+func canWriteIn(dir string) error {
+	f, err := os.CreateTemp(dir, ".readbench-write-check-*")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return pe.Err
+		}
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // File is the Place of one result among a command's many (a capacity
@@ -76,6 +112,9 @@ func Folder(dir string) error {
 	info, err := os.Stat(dir)
 	switch {
 	case err == nil && info.IsDir():
+		if err := canWriteIn(dir); err != nil {
+			return fmt.Errorf("cannot write the results in %s: %w", dir, err)
+		}
 		return nil
 	case err == nil:
 		return fmt.Errorf("%s exists and is not a folder: one result per run is saved in a folder", dir)

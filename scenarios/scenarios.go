@@ -76,3 +76,37 @@ func Load(arg string) (*workload.Workload, error) {
 	}
 	return workload.Parse(Source(arg), data)
 }
+
+// Info is what `readbench scenarios` says of a built-in scenario: its
+// name, its file's description and what it loads.
+type Info struct {
+	Name        string
+	Description string // the file's description key
+	Classes     int    // classes in its mix
+	Rate        string // the open model's rate ("10/s"); "" for the closed model
+	Concurrency int    // the closed model's turns in flight
+}
+
+// List describes every built-in scenario, in Names' order. A scenario
+// that does not parse is an error: the tests keep that from shipping.
+func List() ([]Info, error) {
+	var out []Info
+	for _, name := range Names() {
+		data, err := Get(name)
+		if err != nil {
+			return nil, err
+		}
+		w, err := workload.Parse(Source(name), data)
+		if err != nil {
+			return nil, err
+		}
+		i := Info{Name: name, Description: w.Description, Classes: len(w.Mix)}
+		if w.Load.Model == workload.ModelClosed {
+			i.Concurrency = w.Load.Concurrency
+		} else {
+			i.Rate = w.Load.Rate.String()
+		}
+		out = append(out, i)
+	}
+	return out, nil
+}

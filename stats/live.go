@@ -24,12 +24,14 @@ func (h *Histogram) Percentiles() Percentiles {
 // scheduling lag; SecondP99 is the read p99 of the reads that finished in
 // one second of the timeline (the last whole one: a sparkline's point),
 // filled by the caller from the recorder of that second's phase
-// (Recorder.SecondP99).
+// (Recorder.SecondP99). ReadBins is the phase's read latencies counted
+// in the live bins (LiveBinUpper): the histogram a live view draws.
 type Live struct {
 	Outcomes Counts
 	ByteCounts
 	Read, Turn, Lag Percentiles
 	SecondP99       time.Duration
+	ReadBins        [LiveBins]int64
 }
 
 // Live returns the phase's figures so far. It holds the recorder's lock
@@ -43,6 +45,7 @@ func (r *Recorder) Live() Live {
 	return Live{
 		Outcomes: run.Outcomes, ByteCounts: run.ByteCounts,
 		Read: run.Read.Percentiles(), Turn: run.Turn.Percentiles(), Lag: run.Lag.Percentiles(),
+		ReadBins: liveBins(run.Read),
 	}
 }
 

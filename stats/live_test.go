@@ -69,3 +69,56 @@ func BenchmarkLive(b *testing.B) {
 		_ = r.SecondP99(0)
 	}
 }
+
+// TestLiveBins: the bins' edges are the readable ten a decade from 10 µs,
+// and a phase's reads are counted in the bin their latency falls in (its
+// lower edge included, its upper one not).
+func TestLiveBins(t *testing.T) {
+	us := time.Microsecond
+	for _, tc := range []struct {
+		bin  int
+		want time.Duration
+	}{
+		{0, 10 * us}, {1, 12 * us}, {9, 80 * us}, {10, 100 * us},
+		{31, 12 * time.Millisecond}, {36, 40 * time.Millisecond}, {LiveBins - 2, 100 * time.Second},
+	} {
+		if got := LiveBinUpper(tc.bin); got != tc.want {
+			t.Errorf("LiveBinUpper(%d) = %v, want %v", tc.bin, got, tc.want)
+		}
+	}
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := NewRecorder([]ClassInfo{{Name: "doc"}})
+	r.StartTimeline(start)
+	for _, d := range []time.Duration{5 * us, 10 * time.Millisecond, 11 * time.Millisecond, 12 * time.Millisecond, 2 * time.Hour} {
+		r.Read(ReadSample{Outcome: OK, Answered: true, Sent: true, Latency: d, End: start})
+	}
+	want := map[int]int64{0: 1, 31: 2, 32: 1, LiveBins - 1: 1} // 10 and 11 ms in [10, 12), 12 ms in [12, 15)
+	got := r.Live().ReadBins
+	for i, n := range got {
+		if n != want[i] {
+			t.Errorf("bin %d (up to %v): %d reads, want %d", i, LiveBinUpper(i), n, want[i])
+		}
+	}
+}
+
+// TestLiveBinsWalk: liveBins walks the HDR counts by their layout; each
+// bin holds what the library's own Distribution puts there, for values
+// over the whole range.
+func TestLiveBinsWalk(t *testing.T) {
+	h := NewHistogram()
+	for v := time.Microsecond; v < 2*time.Hour; v = v*21/20 + time.Microsecond {
+		h.Record(v)
+		h.Record(v * 3)
+	}
+	var want [LiveBins]int64
+	for _, b := range h.h.Distribution() {
+		i := 0
+		for i < LiveBins-1 && time.Duration(b.From)*time.Microsecond >= LiveBinUpper(i) {
+			i++
+		}
+		want[i] += b.Count
+	}
+	if got := liveBins(h); got != want {
+		t.Errorf("liveBins:\n%v\nwant\n%v", got, want)
+	}
+}

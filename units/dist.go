@@ -61,12 +61,12 @@ func ParseSizeDist(s string) (Dist, error) {
 // (min, max), "fixed(20ms)". Durations must not be negative.
 func ParseDurationDist(s string) (Dist, error) {
 	return parseDist(s, UnitDuration, func(v string) (float64, error) {
-		d, err := time.ParseDuration(v)
+		d, err := ParseDuration(v)
 		if err != nil {
-			return 0, fmt.Errorf("bad duration %q (want a duration such as 12ms or 1.5s)", v)
+			return 0, err
 		}
 		if d < 0 {
-			return 0, fmt.Errorf("bad duration %q: must not be negative", v)
+			return 0, fmt.Errorf("duration %q: must not be negative", v)
 		}
 		return float64(d), nil
 	})

@@ -62,8 +62,8 @@ var durDistCases = []distCase{
 	{"lognormal(40ms,12ms)", Dist{}, "", "p99 (12ms) is below the median (40ms)"},
 	{"uniform(10ms,5ms)", Dist{}, "", "min (10ms) is above the max (5ms)"},
 	{"-5ms", Dist{}, "", "must not be negative"},
-	{"20", Dist{}, "", "bad duration"},
-	{"lognormal(12,40)", Dist{}, "", "bad duration"},
+	{"20", Dist{}, "", `duration "20" has no unit: write 20s, 20ms or 20m`},
+	{"lognormal(12,40)", Dist{}, "", `duration "12" has no unit`},
 	{"exponential(12ms)", Dist{}, "", "unknown function"},
 	{"3000h", Dist{}, "", "too large"},
 }

@@ -1,13 +1,16 @@
 package workload
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/readbench/readbench/saved"
 )
@@ -38,6 +41,7 @@ func FuzzParse(f *testing.F) {
 			if _, again := Parse("f.yaml", data); again.Error() != err.Error() {
 				t.Fatalf("Parse is not deterministic: %q then %q", err, again)
 			}
+			checkSyntaxPlace(t, data, err)
 			return
 		}
 		if err := w.Validate(); err != nil {
@@ -96,4 +100,29 @@ func FuzzFromSaved(f *testing.F) {
 			t.Fatalf("saved again:\n%+v\nwant:\n%+v", twice, once)
 		}
 	})
+}
+
+// checkSyntaxPlace fails t unless every YAML syntax error among err's is
+// placed in the file: a line of it (the one after the last, for a file
+// that ends too soon) and, when located, a column on that line.
+func checkSyntaxPlace(t *testing.T, data []byte, err error) {
+	lines := bytes.Split(data, []byte("\n"))
+	var es Errors
+	var one *Error
+	switch {
+	case errors.As(err, &es):
+	case errors.As(err, &one):
+		es = Errors{one}
+	}
+	for _, e := range es {
+		if !strings.HasPrefix(e.Msg, "bad YAML") || e.Line == 0 {
+			continue
+		}
+		if e.Line < 1 || e.Line > len(lines)+1 || e.Col < 0 {
+			t.Fatalf("%v: not a place in a file of %d lines", e, len(lines))
+		}
+		if e.Line <= len(lines) && e.Col > utf8.RuneCount(lines[e.Line-1])+1 {
+			t.Fatalf("%v: column past the end of line %d (%q)", e, e.Line, lines[e.Line-1])
+		}
+	}
 }

@@ -67,7 +67,7 @@ func decodeOne(file string, data []byte) (*yaml.Node, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, &Error{File: file, Msg: "empty workload file (want a map with at least load and mix)"}
 		}
-		return nil, yamlError(file, err)
+		return nil, yamlError(file, data, err)
 	}
 	var extra yaml.Node
 	switch err := dec.Decode(&extra); {
@@ -78,7 +78,7 @@ func decodeOne(file string, data []byte) (*yaml.Node, error) {
 		}
 		return nil, &Error{File: file, Line: at.Line, Col: at.Column, Msg: "a second YAML document: a workload file holds one (remove the ---)"}
 	case !errors.Is(err, io.EOF):
-		return nil, yamlError(file, err)
+		return nil, yamlError(file, data, err)
 	}
 	root := &doc
 	if doc.Kind == yaml.DocumentNode {
@@ -93,9 +93,13 @@ func decodeOne(file string, data []byte) (*yaml.Node, error) {
 	return root, nil
 }
 
-// yamlError turns a YAML syntax error ("yaml: line 3: did not find expected
-// key") into an *Error with the line filled in.
-func yamlError(file string, err error) *Error {
+// yamlError turns a YAML syntax error of data ("yaml: line 3: did not find
+// expected key") into an *Error at the mistake's line and column, as
+// syntaxPlace locates it; yaml.v3's own line and words when it cannot.
+func yamlError(file string, data []byte, err error) *Error {
+	if line, col, msg, ok := syntaxPlace(data); ok {
+		return &Error{File: file, Line: line, Col: col, Msg: "bad YAML: " + msg}
+	}
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	e := &Error{File: file, Msg: "bad YAML: " + msg}
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {

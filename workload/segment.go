@@ -1,10 +1,13 @@
 package workload
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/readbench/readbench/units"
 )
 
 // Segment is the k-th of n equal shares of a run (--segment k/n), so that n
@@ -106,7 +109,10 @@ func (s Segment) Share(total int) int {
 
 // Segment returns the copy of w that segment s runs, or an error naming the
 // key when a count cannot be split into n shares of at least one each:
-// sessions, and for the closed model concurrency (and a turn count). The
+// sessions, and for the closed model concurrency (and a turn count). Every
+// shard refuses such a split, not only those whose share would be zero: a
+// shard that ran would wait at the barrier (or start at --start-at) for
+// shards that were refused, and its result would merge into no whole. The
 // schedule itself (rate, stages, seed, the open model's turn count) is
 // left whole: every shard computes it and runs the turns it Owns.
 // max_in_flight is shared too, at least one per shard.
@@ -116,11 +122,10 @@ func (w *Workload) Segment(s Segment) (*Workload, error) {
 		return &c, nil
 	}
 	need := func(key string, total int) (int, error) {
-		share := s.Share(total)
-		if share < 1 {
-			return 0, errorf(key, "%d cannot be split into %d shares of at least one (--segment %s): raise it to %d or more", total, s.N, s, s.N)
+		if total < s.N {
+			return 0, errorf(key, "%d cannot be split into %d shares of at least one (--segment %s): every shard of the run needs one; raise it to %d or more, or run fewer shards", total, s.N, s, s.N)
 		}
-		return share, nil
+		return s.Share(total), nil
 	}
 	var err error
 	if c.Sessions, err = need("sessions", w.Sessions); err != nil {
@@ -158,9 +163,12 @@ func ParseStartAt(s string, now time.Time) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	var at time.Time
 	if rest, ok := strings.CutPrefix(s, "+"); ok {
-		d, err := time.ParseDuration(rest)
-		if err != nil || d <= 0 {
-			return time.Time{}, fmt.Errorf("%q: want +DURATION such as +30s, or an RFC 3339 time such as 2026-12-01T08:00:00Z", s)
+		d, err := units.ParseDuration(rest)
+		if err == nil && d <= 0 {
+			err = errors.New("want a duration above 0")
+		}
+		if err != nil {
+			return time.Time{}, fmt.Errorf("%q: %v (want +DURATION such as +30s, or an RFC 3339 time such as 2026-12-01T08:00:00Z)", s, err)
 		}
 		at = now.Add(d)
 	} else {

@@ -98,10 +98,20 @@ func TestShard(t *testing.T) {
 	if s, _ := open.Segment(Segment{K: 2, N: 4}); s.Load.Turns != 10 {
 		t.Errorf("open model: turns %d, want the whole run's 10 (every index counts)", s.Load.Turns)
 	}
-	_, err := w.Segment(Segment{K: 1, N: 6})
-	if err == nil || !strings.Contains(err.Error(), "sessions") {
-		t.Errorf("5 sessions in 6 shards: %v", err)
+	// Every shard refuses a split that leaves one of them nothing, its own
+	// share being one or zero: shard 2/4 of 2 sessions (its share is 1)
+	// must not run and wait for shards 1/4 and 3/4, which cannot.
+	for _, c := range []struct {
+		sessions int
+		seg      Segment
+	}{{5, Segment{K: 1, N: 6}}, {5, Segment{K: 6, N: 6}}, {2, Segment{K: 2, N: 4}}, {2, Segment{K: 1, N: 4}}, {2, Segment{K: 3, N: 3}}} {
+		short := &Workload{Sessions: c.sessions, Load: Load{Model: ModelOpen}}
+		_, err := short.Segment(c.seg)
+		if err == nil || !strings.Contains(err.Error(), "sessions") || !strings.Contains(err.Error(), "every shard") {
+			t.Errorf("%d sessions, segment %s: %v, want a refusal naming sessions", c.sessions, c.seg, err)
+		}
 	}
+	var err error
 	w.Sessions = 8
 	_, err = w.Segment(Segment{K: 1, N: 8})
 	if err == nil || !strings.Contains(err.Error(), "load.concurrency") {

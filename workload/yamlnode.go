@@ -315,9 +315,9 @@ func (p *parser) duration(n *yaml.Node, path string) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	d, err := time.ParseDuration(strings.TrimSpace(s.Value))
+	d, err := units.ParseDuration(s.Value)
 	if err != nil {
-		return 0, p.at(s, path, "want a duration such as 800ms, 5s or 1m30s, got %q", s.Value)
+		return 0, p.at(s, path, "%v", err)
 	}
 	if d < 0 {
 		return 0, p.at(s, path, "must not be negative, got %s", s.Value)

@@ -54,7 +54,7 @@ type cancelSplit struct {
 func runCancelSplit(t *testing.T, body string) (cancelSplit, string) {
 	t.Helper()
 	dir := t.TempDir()
-	stdout, stderr, _ := readbench(t, dir, "run", writeWorkload(t, dir, body), "--out", "r.json")
+	stdout, stderr, _ := readbench(t, dir, "run", writeWorkload(t, dir, body), "--full", "--out", "r.json") // the late answers are detail
 	data, err := os.ReadFile(filepath.Join(dir, "r.json"))
 	if err != nil {
 		t.Fatalf("%v\n%s\n%s", err, stdout, stderr)

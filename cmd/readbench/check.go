@@ -6,6 +6,7 @@ import (
 
 	"github.com/readbench/readbench/contract"
 	"github.com/readbench/readbench/report"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/targets"
 	"github.com/urfave/cli/v2"
 )
@@ -98,6 +99,12 @@ func checkAction(c *cli.Context) error {
 	}
 	if err != nil {
 		return err
+	}
+	if doc.Unreachable != "" {
+		return cli.Exit(fmt.Sprintf("check: could not reach %s: %s", doc.Target.Address, doc.Unreachable), exitFail)
+	}
+	if len(doc.Checks) > 0 && doc.Checks[0].Name == "handshake" && doc.Checks[0].Status == results.CheckFail {
+		return cli.Exit(fmt.Sprintf("check: %s: the handshake failed, so no check of the read contract ran: %s", doc.Target.Address, doc.Checks[0].Detail), exitFail)
 	}
 	if !doc.Pass {
 		return cli.Exit(fmt.Sprintf("check: %s breaks the read contract (%d failed)", doc.Target.Address, doc.Summary.Fail), exitFail)

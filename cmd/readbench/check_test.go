@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,10 +23,11 @@ type checkDoc struct {
 		} `json:"server"`
 		ProtocolVersion string `json:"protocol_version"`
 	} `json:"target"`
-	Era     string `json:"era"`
-	Pass    bool   `json:"pass"`
-	Summary struct{ Pass, Fail, Skip, NA int }
-	Checks  []checkRow `json:"checks"`
+	Era         string `json:"era"`
+	Pass        bool   `json:"pass"`
+	Unreachable string `json:"unreachable"`
+	Summary     struct{ Pass, Fail, Skip, NA int }
+	Checks      []checkRow `json:"checks"`
 }
 
 type checkRow struct {
@@ -277,17 +279,27 @@ func TestCheckUsageAndUnreachable(t *testing.T) {
 		{[]string{"check", "extra"}, 2, "no arguments"},
 		{[]string{"check", "--target", "ftp://x"}, 2, "--target"},
 		{[]string{"check", "--sample", "0"}, 2, "--sample"},
-		{[]string{"check", "--target", "http://127.0.0.1:1/mcp"}, 1, "breaks the read contract"},
-		{[]string{"check", "--target", "sse+http://127.0.0.1:1/sse"}, 1, "breaks the read contract"},
+		// A target that is not running is not reached, and never said to
+		// break the read contract it was never asked about.
+		{[]string{"check", "--target", "http://127.0.0.1:1/mcp"}, 1, "check: could not reach http://127.0.0.1:1/mcp: "},
+		{[]string{"check", "--target", "sse+http://127.0.0.1:1/sse"}, 1, "check: could not reach sse+http://127.0.0.1:1/sse: "},
+		{[]string{"check", "--target", "stdio:readbench-no-such-command --stdio"}, 1, `could not reach stdio:readbench-no-such-command --stdio: stdio target: no command "readbench-no-such-command" on the PATH`},
+		{[]string{"check", "--target", "stdio:" + filepath.Join(dir, "missing")}, 1, `missing" does not exist`},
+		// A command that starts and exits is reached: its handshake failed.
+		{[]string{"check", "--target", "stdio:false"}, 1, "check: stdio:false: the handshake failed, so no check of the read contract ran: the server exited (exit status 1)"},
 	} {
 		stdout, stderr, code := readbench(t, dir, c.args...)
-		if code != c.code || !strings.Contains(stderr, c.want) {
+		if code != c.code || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "breaks the read contract") {
 			t.Errorf("%v: exit %d, want %d with %q\n%s\n%s", c.args, code, c.code, c.want, stdout, stderr)
+		}
+		if c.code == 1 && strings.Contains(c.want, "could not reach") && !strings.Contains(stdout, "verdict    UNREACHABLE: the target could not be reached, so no check ran") {
+			t.Errorf("%v: the table's verdict does not say the target was not reached:\n%s", c.args, stdout)
 		}
 	}
 	d, code, _ := runCheck(t, "--target", "http://127.0.0.1:1/mcp")
-	if code != 1 || d.Checks[0].Name != "handshake" || d.Checks[0].Status != "fail" || !strings.Contains(d.Checks[0].Detail, "127.0.0.1:1") {
-		t.Errorf("exit %d, first check %+v", code, d.Checks[0])
+	if code != 1 || d.Checks[0].Name != "handshake" || d.Checks[0].Status != "fail" || !strings.Contains(d.Checks[0].Detail, "127.0.0.1:1") ||
+		!strings.Contains(d.Unreachable, "connection refused") || d.Checks[1].Detail != "no session: the target could not be reached" {
+		t.Errorf("exit %d, unreachable %q, checks %+v", code, d.Unreachable, d.Checks[:2])
 	}
 	stdout, _, code := readbench(t, dir, "check", "--help")
 	if code != 0 || !strings.Contains(stdout, "readbench check") {

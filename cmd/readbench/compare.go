@@ -16,12 +16,12 @@ import (
 )
 
 // compareWriter renders a comparison; the HTML page also draws from the
-// two results themselves (their histograms and timelines).
-type compareWriter func(w io.Writer, c *compare.Comparison, base, nw *results.Result) error
+// runs of each side themselves (their histograms and timelines).
+type compareWriter func(w io.Writer, c *compare.Comparison, base, nw []compare.Labelled) error
 
 // comparisonOnly adapts a renderer that needs only the comparison.
 func comparisonOnly(f func(io.Writer, *compare.Comparison) error) compareWriter {
-	return func(w io.Writer, c *compare.Comparison, _, _ *results.Result) error { return f(w, c) }
+	return func(w io.Writer, c *compare.Comparison, _, _ []compare.Labelled) error { return f(w, c) }
 }
 
 // compareFormats are compare's output formats.
@@ -117,12 +117,11 @@ func failOnBounds(c *cli.Context) ([]bounds.Bound, error) {
 // write to out (standard output when ""), and returns the bounds' exit:
 // compare and ab end the same way.
 func gateAndWrite(c *cli.Context, cmd string, cmp *compare.Comparison, bs []bounds.Bound, base, nw []compare.Labelled, write compareWriter, out string) error {
-	bl, nl, err := cmp.Hold(cmd, bs, base, nw, c.Bool("fail-on-content-change"))
-	if err != nil {
+	if _, _, err := cmp.Hold(cmd, bs, base, nw, c.Bool("fail-on-content-change")); err != nil {
 		return cli.Exit(cmd+": --fail-on: "+err.Error(), exitUsage)
 	}
 	var buf bytes.Buffer // rendered whole first: a failure leaves no half-written file
-	if err := write(&buf, cmp, bl, nl); err != nil {
+	if err := write(&buf, cmp, base, nw); err != nil {
 		return cli.Exit(err.Error(), exitFail)
 	}
 	if out != "" {

@@ -80,7 +80,7 @@ func TestDefaultScenarioKeepsConnections(t *testing.T) {
 	p := startAcceptingProxy(t, u.Host)
 	dir := t.TempDir()
 	target := "http://" + p.ln.Addr().String() + u.Path
-	stdout, stderr, code := readbench(t, dir, "run", "--target", target, "--duration", "3s", "--out", "r.json")
+	stdout, stderr, code := readbench(t, dir, "run", "--target", target, "--duration", "3s", "--full", "--out", "r.json") // the conns line is detail
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}

@@ -55,7 +55,7 @@ func runEdge(t *testing.T, body string, args ...string) (edgeResult, string) {
 	t.Helper()
 	dir := t.TempDir()
 	wl := writeWorkload(t, dir, body)
-	stdout, stderr, code := readbench(t, dir, append([]string{"run", wl, "--out", "r.json"}, args...)...)
+	stdout, stderr, code := readbench(t, dir, append([]string{"run", wl, "--full", "--out", "r.json"}, args...)...) // the lag rows, cancellation: detail
 	// keys and identity; a run whose every read was cut is useless: exit 1
 	if want := wantExit(loadResult(t, filepath.Join(dir, "r.json"))); code != want {
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, want, stdout, stderr)

@@ -22,8 +22,8 @@ turn: {attachments: 2, read_timeout: 5s, deadline: 100ms}
 mix:
   - {class: slow, uri: "sim:///slow?mime=text/plain&size=100&delay=400ms"}
 `)
-	table, stderr, code := readbench(t, dir, "run", wl, "--out", "r.json")
-	if code != 0 && code != 1 { // 1: a run in which every read failed may be called useless
+	table, stderr, code := readbench(t, dir, "run", wl, "--full", "--out", "r.json") // the cost lines are detail
+	if code != 0 && code != 1 {                                                      // 1: a run in which every read failed may be called useless
 		t.Fatalf("exit %d\n%s\n%s", code, table, stderr)
 	}
 	raw := rawResult(t, filepath.Join(dir, "r.json"))
@@ -54,7 +54,7 @@ mix:
 	if code != 0 {
 		t.Fatalf("report markdown: exit %d: %s", code, stderr)
 	}
-	again, stderr, code := readbench(t, dir, "report", "r.json")
+	again, stderr, code := readbench(t, dir, "report", "r.json", "--full")
 	if code != 0 {
 		t.Fatalf("report table: exit %d: %s", code, stderr)
 	}
@@ -90,7 +90,7 @@ func TestNoShareWithoutSentReads(t *testing.T) {
 		dir = t.TempDir()
 		var stderr string
 		var code int
-		table, stderr, code = readbench(t, dir, "run", "--rate", "100000/s", "--duration", "10ms", "--out", "r.json")
+		table, stderr, code = readbench(t, dir, "run", "--rate", "100000/s", "--duration", "10ms", "--full", "--out", "r.json") // the advice reasoning is detail
 		raw = rawResult(t, filepath.Join(dir, "r.json"))
 		tot := raw["totals"].(map[string]any)
 		out := tot["outcomes"].(map[string]any)

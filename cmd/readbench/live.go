@@ -56,7 +56,8 @@ type liveRun struct {
 // an error is printed (more than once is fine).
 func startLive(stderr io.Writer, w *workload.Workload, opts *driver.Options) (stop func()) {
 	limit, _ := opts.HandshakeLimit()
-	r := liveRun{v: live.Start(stderr, "readbench run · "+w.Name+" · "+targetName(w.Target)), target: targetName(w.Target), limit: limit}
+	plan := live.Plan{Warmup: w.Load.Warmup, Length: w.Load.Length(), Turns: w.Load.Turns, Deadline: w.Turn.Deadline, Sessions: w.Sessions}
+	r := liveRun{v: live.Start(stderr, "readbench run · "+w.Name+" · "+targetName(w.Target), plan), target: targetName(w.Target), limit: limit}
 	opts.Setup, opts.Progress, opts.Logf = r.setup, r.progress, r.logf
 	return func() {
 		if err := r.v.Stop(); err != nil {
@@ -77,13 +78,31 @@ func (r liveRun) setup(st driver.SetupStep) {
 	if st.Stage == driver.StageConnect && st.Doing == "handshake" {
 		text += fmt.Sprintf(" · the handshake timeout is %s", r.limit) // the view adds the time waited
 	}
-	r.v.Step(st.Stage, text)
+	r.v.Step(st.Stage, text, stepSummary(st))
+}
+
+// stepSummary is what a setup step's line says once it is over: the
+// sessions connected (and failed), the resources listed or sized.
+func stepSummary(st driver.SetupStep) string {
+	switch {
+	case st.Stage == driver.StageConnect && st.Failed > 0:
+		return fmt.Sprintf("%d of %d sessions (%d failed)", st.Done, st.Of, st.Failed)
+	case st.Stage == driver.StageConnect && st.Of == 1:
+		return "1 session"
+	case st.Stage == driver.StageConnect && st.Of > 1:
+		return fmt.Sprintf("%d sessions", st.Of)
+	case st.Stage == driver.StageDiscover && st.Doing == "sizes":
+		return fmt.Sprintf("sizes of %d resources read", st.Done)
+	case st.Stage == driver.StageDiscover && st.Listed > 0:
+		return fmt.Sprintf("%d listed", st.Listed)
+	}
+	return ""
 }
 
 func (r liveRun) progress(p driver.Progress) {
 	r.v.Progress(live.Tick{
-		Elapsed: p.Elapsed, Total: p.Total, Warmup: p.Warmup, Asked: p.Asked,
-		Turns: p.Turns, Reads: p.Reads, InFlight: p.InFlight, Phase: p.Phase,
+		Elapsed: p.Elapsed, Total: p.Total, Warmup: p.Warmup, Draining: p.Draining, Asked: p.Asked,
+		Turns: p.Turns, Reads: p.Reads, Errors: p.Errors, InFlight: p.InFlight, Phase: p.Phase, SecondWarmup: p.SecondWarmup,
 	})
 }
 

@@ -71,21 +71,27 @@ func (s *tmuxServer) screen(name string, history bool) string {
 }
 
 var (
-	liveElapsed = regexp.MustCompile(`load +(\d+)s of (\d+)s`)
+	liveElapsed = regexp.MustCompile(`load +(warmup|measuring|draining) · (\d+)s of (\d+)s · (\d+)s left`)
 	liveRate    = regexp.MustCompile(`turns asked 10\.0/s · achieved [0-9.]+/s`)
 	liveP99     = regexp.MustCompile(`read +p50 \S+ · p90 \S+ · p99 [0-9.]+(µs|ms|s)`)
-	liveSpark   = regexp.MustCompile(`p99 each s +([▁▂▃▄▅▆▇█ ]+)  `)
+	liveSpark   = regexp.MustCompile(`p99 each s +([▁▂▃▄▅▆▇█░ ]+)  scale 0–`)
+	liveCharts  = regexp.MustCompile(`(?s)reads/s · █ ok · ▒ errors · ░ warmup +read latency · measured reads so far.*0 ┤`)
 	liveWait    = regexp.MustCompile(`connect +\ds · waiting for the server to answer the handshake \(0/2 sessions connected\) · the handshake timeout is 2\.5`) // the view clips a long line at its end
 	exitLine    = regexp.MustCompile(`readbench-exit=(\d+)`)
 )
 
 // liveSeen is what the test read of a run's live view while it went on.
 type liveSeen struct {
-	elapsed map[int]bool // the elapsed seconds drawn
-	spark   map[int]bool // the sparkline lengths drawn
-	rate    bool         // the asked and achieved rate line was drawn
-	p99     bool         // the read p99 was drawn
-	waiting bool         // the connect step waiting for a handshake was drawn, with its time
+	elapsed map[int]bool    // the elapsed seconds drawn
+	spark   map[int]bool    // the sparkline lengths drawn
+	rate    bool            // the asked and achieved rate line was drawn
+	p99     bool            // the read p99 was drawn
+	waiting bool            // the connect step waiting for a handshake was drawn, with its time
+	phases  map[string]bool // the phases the load line named
+	sums    []string        // load lines whose elapsed + left is not their total
+	opening bool            // "sessions opening" on screen once the load began
+	charts  bool            // the per-second chart and the histogram were drawn
+	rows    int             // the most rows of the pane a frame used
 }
 
 // watch reads the panes every 200 ms until each one's command ends (or a
@@ -95,7 +101,7 @@ func (s *tmuxServer) watch(names ...string) (map[string]*liveSeen, map[string]st
 	s.t.Helper()
 	seen, last := map[string]*liveSeen{}, map[string]string{}
 	for _, n := range names {
-		seen[n] = &liveSeen{elapsed: map[int]bool{}, spark: map[int]bool{}}
+		seen[n] = &liveSeen{elapsed: map[int]bool{}, spark: map[int]bool{}, phases: map[string]bool{}}
 	}
 	deadline := time.Now().Add(time.Minute)
 	for len(last) < len(names) {
@@ -111,10 +117,7 @@ func (s *tmuxServer) watch(names ...string) (map[string]*liveSeen, map[string]st
 				last[name] = scr
 				continue
 			}
-			if m := liveElapsed.FindStringSubmatch(scr); m != nil {
-				n, _ := strconv.Atoi(m[1])
-				v.elapsed[n] = true
-			}
+			v.read(scr)
 			if m := liveSpark.FindStringSubmatch(scr); m != nil {
 				v.spark[len([]rune(strings.TrimSpace(m[1])))] = true
 			}
@@ -127,10 +130,33 @@ func (s *tmuxServer) watch(names ...string) (map[string]*liveSeen, map[string]st
 	return seen, last
 }
 
+// read notes what one frame's load line and charts show.
+func (v *liveSeen) read(scr string) {
+	if strings.Contains(scr, "turns asked") { // the load began
+		v.opening = v.opening || strings.Contains(scr, "sessions opening")
+		v.rows = max(v.rows, strings.Count(strings.TrimRight(scr, "\n "), "\n")+1)
+	}
+	v.charts = v.charts || liveCharts.MatchString(scr)
+	m := liveElapsed.FindStringSubmatch(scr)
+	if m == nil {
+		return
+	}
+	n, of, left := atoiOr(m[2]), atoiOr(m[3]), atoiOr(m[4])
+	v.elapsed[n], v.phases[m[1]] = true, true
+	if n+left != of {
+		v.sums = append(v.sums, m[0])
+	}
+}
+
+func atoiOr(s string) int { n, _ := strconv.Atoi(s); return n }
+
 // TestLiveViewInTmux: a 5 s run with --live, and one with no flag (the
 // default on a terminal), each show the live view while they go on: the
 // asked and achieved rate and the read p99 drawn, the elapsed time
-// advancing and the sparkline growing; when they end the normal report is
+// advancing and the sparkline growing, the phases named (the warmup's
+// frames too) with elapsed + left = total on each, the connect line quiet
+// once the load began, and the rows below the figures used by the
+// per-second chart and the latency histogram; when they end the normal report is
 // on screen, the view's screen is gone and no escape sequence is left
 // behind as text. A third run waits for a server that never answers: the
 // view shows the connect step and the time waited, then the error is on
@@ -162,6 +188,12 @@ func TestLiveViewInTmux(t *testing.T) {
 		}
 		if len(seen.spark) < 3 {
 			t.Errorf("%s: the sparkline took %d lengths, want 3 or more: %v", name, len(seen.spark), seen.spark)
+		}
+		if !seen.phases["warmup"] || !seen.phases["measuring"] || len(seen.sums) > 0 {
+			t.Errorf("%s: phases named %v (want the warmup and measuring); frames where elapsed + left is not the total: %q", name, seen.phases, seen.sums)
+		}
+		if seen.opening || !seen.charts || seen.rows < 34 {
+			t.Errorf("%s: \"sessions opening\" stayed %v; charts drawn %v; at most %d of 40 rows used (want 34 or more)", name, seen.opening, seen.charts, seen.rows)
 		}
 		if m := exitLine.FindStringSubmatch(last); m == nil || m[1] != "0" {
 			t.Errorf("%s: exit: %v\n%s", name, m, last)

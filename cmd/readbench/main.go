@@ -45,6 +45,9 @@ func main() {
 	h := &interrupts{command: commandOf(os.Args), cancel: cancel, stderr: os.Stderr, tty: progressPrinter(os.Stderr, 0) != nil,
 		killChildren: killChildren, exit: os.Exit, stopWithin: stopWithin, secondGrace: secondGrace}
 	go h.watch(sigs, done) // interrupt.go: the first signal stops, the second quits
+	// The help's layout (wrapped to the terminal, flags grouped) is the
+	// library's one global hook: set here, where the process is owned.
+	cli.HelpPrinter = helpPrinter().Print
 	code := run(ctx, os.Args, os.Stdout, os.Stderr)
 	close(done)
 	signal.Stop(sigs)
@@ -82,7 +85,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "readbench: interrupted before it could finish, nothing saved: %v\n", err)
 		return exitInterrupted
 	}
-	fmt.Fprintf(stderr, "readbench: %v\n", err)
+	if msg := err.Error(); msg != "" { // an interrupted serve has said all it has to say
+		fmt.Fprintf(stderr, "readbench: %s\n", msg)
+	}
 	return code
 }
 
@@ -122,6 +127,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	for _, c := range app.Commands {
 		c.OnUsageError = usageError
 	}
+	groupFlags(app.Commands)
 	return app
 }
 
@@ -148,5 +154,5 @@ func usageError(c *cli.Context, err error, isSubcommand bool) error {
 	if isSubcommand {
 		help = "readbench " + c.Command.Name + " --help"
 	}
-	return cli.Exit(fmt.Sprintf("%v%s (see '%s')", err, flagHint(c, err), help), exitUsage)
+	return cli.Exit(fmt.Sprintf("%s%s (see '%s')", explainValue(c, err.Error()), flagHint(c, err), help), exitUsage)
 }

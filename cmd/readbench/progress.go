@@ -25,13 +25,17 @@ func progressPrinter(w io.Writer, warmup time.Duration) func(driver.Progress) {
 
 // progressLine is the progress line: the warmup counted as such ("warmup
 // 1s/2s"), then the measured time against the measured length ("3s/5s",
-// the warmup not in it, as --duration says), and the figures in the one
+// the warmup not in it, as --duration says; "draining 5s/5s" while the
+// turns in flight end after the schedule), and the figures in the one
 // number format of the reports (internal/numfmt), so a p99 reads "41.7ms"
 // here as in the report that follows.
 func progressLine(p driver.Progress, warmup time.Duration) string {
 	clock := elapsedString(p.Elapsed-warmup) + "/" + elapsedString(p.Total-warmup)
-	if p.Warmup {
+	switch {
+	case p.Warmup:
 		clock = "warmup " + elapsedString(p.Elapsed) + "/" + elapsedString(warmup)
+	case p.Draining: // the schedule is over: the clock stops at its end
+		clock = "draining " + elapsedString(max(p.Total-warmup, 0)) + "/" + elapsedString(p.Total-warmup)
 	}
 	p99 := numfmt.None
 	if p.P99 > 0 {

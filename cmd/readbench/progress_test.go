@@ -23,6 +23,8 @@ func TestProgressLine(t *testing.T) {
 		{"measured", driver.Progress{Elapsed: 5200 * time.Millisecond, Total: 7 * time.Second, Turns: 52, Reads: 1208, InFlight: 3,
 			P99: 41723 * time.Microsecond, Errors: 1},
 			"3s/5s  turns 52 (10.0/s)  reads 1,208  in flight 3  p99 41.7ms  errors 1"},
+		{"draining", driver.Progress{Elapsed: 7600 * time.Millisecond, Total: 7 * time.Second, Draining: true, Turns: 70, Reads: 280, InFlight: 2},
+			"draining 5s/5s  turns 70 (10.0/s)  reads 280  in flight 2  p99 -  errors 0"},
 		{"no warmup", driver.Progress{Elapsed: 1 * time.Second, Total: 5 * time.Second, Turns: 10, P99: 46240 * time.Microsecond},
 			"1s/5s  turns 10 (10.0/s)  reads 0  in flight 0  p99 46.2ms  errors 0"},
 	} {

@@ -26,6 +26,7 @@ func reportCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Usage: "table, markdown, json, junit (the thresholds of one result), html, hlog or modes", Value: "table"},
 			&cli.StringFlag{Name: "out", Usage: "write to `FILE` instead of standard output"},
+			fullFlag(),
 		},
 		Action: reportAction,
 	}
@@ -33,7 +34,7 @@ func reportCommand() *cli.Command {
 
 // reportWriter returns how a format writes several results, nil for an
 // unknown format.
-func reportWriter(format string) func(io.Writer, []*results.Result) error {
+func reportWriter(format string, full bool) func(io.Writer, []*results.Result) error {
 	each := func(f func(io.Writer, *results.Result) error, sep string) func(io.Writer, []*results.Result) error {
 		return func(w io.Writer, rs []*results.Result) error {
 			for i, r := range rs {
@@ -51,7 +52,7 @@ func reportWriter(format string) func(io.Writer, []*results.Result) error {
 	}
 	switch format {
 	case "table":
-		return each(report.WriteTable, "\n")
+		return each(tableWriter(full), "\n")
 	case "markdown":
 		return each(report.WriteMarkdown, "\n---\n\n")
 	case "hlog":
@@ -74,7 +75,7 @@ func reportWriter(format string) func(io.Writer, []*results.Result) error {
 }
 
 func reportAction(c *cli.Context) error {
-	write := reportWriter(c.String("format"))
+	write := reportWriter(c.String("format"), c.Bool("full"))
 	if write == nil {
 		return cli.Exit(fmt.Sprintf("report: --format %q: want table, markdown, json, junit, html, hlog or modes", c.String("format")), exitUsage)
 	}
@@ -109,4 +110,18 @@ func reportAction(c *cli.Context) error {
 		return cli.Exit(fmt.Sprintf("report: %v", err), exitFail)
 	}
 	return nil
+}
+
+// fullFlag is --full: the whole terminal report instead of the one that
+// fits a screen.
+func fullFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "full", Usage: "with --format table, the whole report: service time, first byte and lag rows, bytes per class, the advice's reasoning, cancellation, connections, cache hints, the server's cost, the warmup (markdown, json and html always have them)"}
+}
+
+// tableWriter is the terminal report, whole or brief.
+func tableWriter(full bool) func(io.Writer, *results.Result) error {
+	if full {
+		return report.WriteFullTable
+	}
+	return report.WriteTable
 }

@@ -20,8 +20,12 @@ func TestReportFormats(t *testing.T) {
 		t.Fatalf("table: exit %d:\n%s", code, table)
 	}
 	two, _, _ := readbench(t, dir, "report", "r.json", "r.json")
-	if strings.Count(two, " all reads ") != 4 { // the latency and bytes tables' rows, twice
+	if strings.Count(two, " all reads ") != 2 { // the brief latency table's row, twice
 		t.Errorf("two results: %d 'all reads' rows", strings.Count(two, " all reads "))
+	}
+	full, _, _ := readbench(t, dir, "report", "r.json", "r.json", "--full")
+	if strings.Count(full, " all reads ") != 4 || !strings.Contains(full, "reads and bytes") { // the latency and bytes tables' rows, twice
+		t.Errorf("two results, --full: %d 'all reads' rows", strings.Count(full, " all reads "))
 	}
 	md, _, code := readbench(t, dir, "report", "--format", "markdown", "r.json")
 	if code != 0 || !strings.Contains(md, "| class | count | p50 |") {

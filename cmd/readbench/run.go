@@ -36,8 +36,10 @@ func runCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse, range+http(s)://HOST:PORT/PREFIX/ (plain HTTP documents)"},
 			&cli.StringSliceFlag{Name: "class", Usage: "run only the mix class `NAME` (repeatable): one mode of a comparison per process"},
-			&cli.StringFlag{Name: "rate", Usage: "turns per second, e.g. `50/s` or 3000/min (open model)"},
-			&cli.DurationFlag{Name: "duration", Usage: "measured run length, e.g. 30s (warmup not included)"},
+			rateFlag("turns per second, e.g. `50/s` or 3000/min (open model)"),
+			durationFlag("measured run length, e.g. 30s (warmup not included)"),
+			warmupFlag(),
+			concurrencyFlag(),
 			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions (stdio: one child process each)"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
 			&cli.StringFlag{Name: "out", Usage: "save the result to `FILE` instead of runs/ (- for stdout; a device or FIFO is written through)"},
@@ -45,6 +47,7 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine (an HTTP target; stdio servers are sampled anyway)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 			&cli.StringFlag{Name: "format", Usage: "the report on stdout: table, markdown, json or junit (thresholds as test cases)", Value: "table"},
+			fullFlag(),
 			thresholdFlag(),
 			maxAnswerFlag(),
 			handshakeTimeoutFlag(),
@@ -58,7 +61,7 @@ func runAction(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return cli.Exit("run: give at most one workload", exitUsage)
 	}
-	write := runWriter(c.String("format"))
+	write := runWriter(c.String("format"), c.Bool("full"))
 	if write == nil {
 		return cli.Exit(fmt.Sprintf("run: --format %q: want table, markdown, json or junit", c.String("format")), exitUsage)
 	}
@@ -96,6 +99,9 @@ func runJob(c *cli.Context) (runner.Job, *runView, error) {
 		return runner.Job{}, nil, err
 	}
 	sh.withRun(c, opts.Workload)
+	if err := sh.prepare(c); err != nil {
+		return runner.Job{}, nil, err
+	}
 	ts, err := runThresholds(c, opts.Workload)
 	if err != nil {
 		return runner.Job{}, nil, cli.Exit(err.Error(), exitUsage)
@@ -111,11 +117,12 @@ func runJob(c *cli.Context) (runner.Job, *runView, error) {
 	return runner.Job{Options: opts, Tool: tool(), Thresholds: ts, Save: save, Finished: view.finished}, view, nil
 }
 
-// runWriter is how run prints its report in a format, nil for an unknown one.
-func runWriter(format string) func(io.Writer, *results.Result) error {
+// runWriter is how run prints its report in a format, nil for an unknown
+// one; full asks for the whole table (the other formats are whole).
+func runWriter(format string, full bool) func(io.Writer, *results.Result) error {
 	switch format {
 	case "table":
-		return report.WriteTable
+		return tableWriter(full)
 	case "markdown":
 		return report.WriteMarkdown
 	case "junit":

@@ -93,3 +93,21 @@ func (s shard) withRun(c *cli.Context, w *workload.Workload) {
 		s.barrier.Run = barrier.RunID(driver.WorkloadDigest(w), c.String("run-id"))
 	}
 }
+
+// prepare makes the barrier's folder before the run connects (a folder
+// that cannot be made is refused at once), and says on stderr, even with
+// --quiet, when it made one: a folder created on this machine may be one
+// no other shard sees (a volume that was not mounted).
+func (s shard) prepare(c *cli.Context) error {
+	if s.barrier == nil {
+		return nil
+	}
+	created, err := barrier.Prepare(s.barrier.Dir)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if created {
+		fmt.Fprintf(c.App.ErrWriter, "readbench: --barrier %s did not exist: created it; every shard of the run must see this same folder (a shared volume)\n", s.barrier.Dir)
+	}
+	return nil
+}

@@ -38,7 +38,8 @@ func serveCommand() *cli.Command {
 			"--max-message gives the server a message cap, for `capacity --sweep size` to find (docs/capacity.md).\n" +
 			"--cpuprofile and --memprofile profile the server until it exits (stdin's end, Ctrl-C or SIGTERM).\n" +
 			"--oauth protects /mcp with OAuth and serves an authorization server beside it that approves\n" +
-			"every request at once, on 127.0.0.1 only (docs/serve-oauth.md).",
+			"every request at once, on 127.0.0.1 only (docs/serve-oauth.md).\n" +
+			"Exit 0 when stdin ends (--stdio), 130 on Ctrl-C or SIGTERM, 1 on --crash-after or a failure.",
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "stdio", Usage: "serve newline-delimited JSON-RPC on stdin/stdout"},
 			&cli.StringFlag{Name: "listen", Usage: "serve Streamable HTTP at `ADDR` (endpoint /mcp, plain HTTP documents under /files/), e.g. 127.0.0.1:8080"},
@@ -132,8 +133,18 @@ func serveStdio(ctx context.Context, srv *simserver.Server) error {
 	case <-srv.Crashed():
 		return cli.Exit("serve: "+simserver.ErrCrashed.Error(), exitFail)
 	case <-ctx.Done():
-		return nil
+		return stopped(ctx)
 	}
+}
+
+// stopped is how serve ends when its context does: exitInterrupted after
+// SIGINT or SIGTERM, as for every command (the help says 130), with
+// nothing more to print (the signal handler said "shutting down").
+func stopped(ctx context.Context) error {
+	if interrupted(ctx) {
+		return cli.Exit("", exitInterrupted)
+	}
+	return nil
 }
 
 func serveHTTP(ctx context.Context, srv *simserver.Server, addr string, oauth *simserver.OAuthOptions, log io.Writer) error {
@@ -175,7 +186,7 @@ func serveHTTP(ctx context.Context, srv *simserver.Server, addr string, oauth *s
 	if crashed {
 		return cli.Exit("serve: "+simserver.ErrCrashed.Error(), exitFail)
 	}
-	return nil
+	return stopped(ctx)
 }
 
 // oauthServeFlags are serve's OAuth flags (docs/serve-oauth.md).

@@ -13,7 +13,6 @@ import (
 	"github.com/readbench/readbench/runner"
 	"github.com/readbench/readbench/scenarios"
 	"github.com/readbench/readbench/targets"
-	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
 )
@@ -132,20 +131,8 @@ func overridesOf(c *cli.Context) (driver.Overrides, error) {
 		}
 		o.Target = &t
 	}
-	if c.IsSet("rate") {
-		r, err := units.ParseRate(c.String("rate"))
-		if err != nil {
-			return o, fmt.Errorf("--rate: %w", err)
-		}
-		o.Rate = &r
-	}
-	if c.IsSet("duration") {
-		d := c.Duration("duration")
-		o.Duration = &d
-	}
-	if c.IsSet("sessions") {
-		n := c.Int("sessions")
-		o.Sessions = &n
+	if err := loadOverridesOf(c, &o); err != nil {
+		return o, err
 	}
 	o.Classes = c.StringSlice("class")
 	if c.IsSet("protocol") {

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The README's tour, read and run as a reader would: each line of its
+// first sh block, in order, from a folder that holds what a clone's root
+// holds for it (examples/), with readbench on the PATH. The only change
+// made to a line is its loopback ports (127.0.0.1:8080 becomes a free
+// port, the same one on every line), so that the test never collides
+// with a server a developer runs.
+
+// tourLine is one command of the tour.
+type tourLine struct {
+	text       string // as the README writes it
+	cmd        string // the command with its ports replaced, without the comment
+	background bool   // ends in &: a server the rest of the tour uses
+	want       int    // exit status: 1 when its comment starts "exit 1", else 0
+}
+
+// readmeBlock returns the lines of the first fenced block of kind lang
+// (```sh) after the heading, from README.md at the repository's root.
+func readmeBlock(t *testing.T, heading, lang string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(data), "\n"+heading+"\n")
+	if !ok {
+		t.Fatalf("README.md has no heading %q", heading)
+	}
+	_, block, ok := strings.Cut(after, "```"+lang+"\n")
+	if !ok {
+		t.Fatalf("README.md: no ```%s block after %q", lang, heading)
+	}
+	block, _, ok = strings.Cut(block, "\n```")
+	if !ok {
+		t.Fatalf("README.md: the ```%s block after %q is not closed", lang, heading)
+	}
+	return strings.Split(block, "\n")
+}
+
+var loopbackRE = regexp.MustCompile(`127\.0\.0\.1:(\d+)`)
+
+// parseTour reads the tour's lines, giving each loopback port of the
+// README a free port of this machine (ports maps the README's to them).
+func parseTour(t *testing.T, lines []string, ports map[string]string) []tourLine {
+	t.Helper()
+	var out []tourLine
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		cmd, comment := splitComment(l)
+		cmd = loopbackRE.ReplaceAllStringFunc(cmd, func(addr string) string {
+			port := loopbackRE.FindStringSubmatch(addr)[1]
+			if ports[port] == "" {
+				ports[port] = strconv.Itoa(freePort(t))
+			}
+			return "127.0.0.1:" + ports[port]
+		})
+		tl := tourLine{text: l, cmd: strings.TrimSpace(cmd)}
+		if c, ok := strings.CutSuffix(tl.cmd, "&"); ok && !strings.HasSuffix(c, "&") {
+			tl.cmd, tl.background = strings.TrimSpace(c), true
+		}
+		if strings.HasPrefix(comment, "exit 1") {
+			tl.want = 1
+		}
+		out = append(out, tl)
+	}
+	return out
+}
+
+// splitComment cuts a shell line at its comment: the first " #" outside
+// quotes. The comment is returned without its "#" and spaces.
+func splitComment(l string) (cmd, comment string) {
+	var quote rune
+	for i, r := range l {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+		case r == '\'' || r == '"':
+			quote = r
+		case r == '#' && i > 0 && l[i-1] == ' ':
+			return l[:i], strings.TrimSpace(l[i+1:])
+		}
+	}
+	return l, ""
+}
+
+// tourEnv is the environment every line runs in: readbench (the binary
+// under test) first on the PATH, and a home and cache folder of the
+// test's own, where `readbench login` keeps its tokens.
+func tourEnv(dir string) []string {
+	env := []string{
+		"PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"HOME=" + filepath.Join(dir, ".home"), "XDG_CACHE_HOME=" + filepath.Join(dir, ".cache"),
+	}
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); k != "PATH" && k != "HOME" && k != "XDG_CACHE_HOME" && k != "COLUMNS" {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// runTourLine runs one line with sh in dir and returns its exit status
+// and the tail of what it printed.
+func runTourLine(ctx context.Context, dir string, l tourLine) (int, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", l.cmd)
+	cmd.Dir, cmd.Env = dir, tourEnv(dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its & children end with it
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode(), tail(out.String(), 12), nil
+	}
+	return 0, tail(out.String(), 12), err
+}
+
+// startTourServer starts a background line (a server) until the test
+// ends, and waits until the port it names accepts connections.
+func startTourServer(t *testing.T, dir string, l tourLine) {
+	t.Helper()
+	addr := loopbackRE.FindString(l.cmd)
+	if addr == "" {
+		t.Fatalf("%s: a background line that names no 127.0.0.1 address to wait for", l.text)
+	}
+	log, err := os.Create(filepath.Join(dir, "server-"+strings.TrimPrefix(addr, "127.0.0.1:")+".log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "-c", "exec "+l.cmd)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, tourEnv(dir), log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+		log.Close()
+	})
+	if !poll(15*time.Second, func() bool {
+		c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	}) {
+		t.Fatalf("%s: nothing listens on %s after 15s", l.text, addr)
+	}
+}
+
+// tail is the last n lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(len(lines)-n, 0):], "\n")
+}
+
+// copyTree copies the regular files under src to dst.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// describe names a line for a failure message.
+func (l tourLine) describe() string {
+	return fmt.Sprintf("README line %q (run as %q)", l.text, l.cmd)
+}
