@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/helptext"
 )
 
 // The README's tour, read and run as a reader would: each line of its
@@ -65,7 +67,7 @@ func parseTour(t *testing.T, lines []string, ports map[string]string) []tourLine
 		if strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "#") {
 			continue
 		}
-		cmd, comment := splitComment(l)
+		cmd, comment := helptext.SplitComment(l)
 		cmd = loopbackRE.ReplaceAllStringFunc(cmd, func(addr string) string {
 			port := loopbackRE.FindStringSubmatch(addr)[1]
 			if ports[port] == "" {
@@ -83,25 +85,6 @@ func parseTour(t *testing.T, lines []string, ports map[string]string) []tourLine
 		out = append(out, tl)
 	}
 	return out
-}
-
-// splitComment cuts a shell line at its comment: the first " #" outside
-// quotes. The comment is returned without its "#" and spaces.
-func splitComment(l string) (cmd, comment string) {
-	var quote rune
-	for i, r := range l {
-		switch {
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			}
-		case r == '\'' || r == '"':
-			quote = r
-		case r == '#' && i > 0 && l[i-1] == ' ':
-			return l[:i], strings.TrimSpace(l[i+1:])
-		}
-	}
-	return l, ""
 }
 
 // tourEnv is the environment every line runs in: readbench (the binary

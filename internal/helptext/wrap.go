@@ -89,7 +89,7 @@ func example(line, indent string, w int) []string {
 		return []string{indent + line}
 	}
 	var out []string
-	cmd, comment := splitComment(line)
+	cmd, comment := SplitComment(line)
 	if comment != "" {
 		for _, l := range words(comment, w-width(indent)-2) {
 			out = append(out, indent+"# "+l)
@@ -122,8 +122,10 @@ func example(line, indent string, w int) []string {
 	return out
 }
 
-// splitComment splits a shell line at its comment: a " #" outside quotes.
-func splitComment(line string) (cmd, comment string) {
+// SplitComment splits a shell line at its comment, a " #" outside quotes,
+// returning both parts trimmed; help layout and the README tour's test read
+// example lines alike through it.
+func SplitComment(line string) (cmd, comment string) {
 	var quote rune
 	for i, r := range line {
 		switch {
