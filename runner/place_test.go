@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/readbench/readbench/internal/needs"
 )
 
 // readOnlyFolder is a folder this process cannot create files in: a
@@ -15,7 +17,7 @@ func readOnlyFolder(t *testing.T) string {
 	t.Helper()
 	if os.Geteuid() == 0 {
 		if runtime.GOOS != "linux" {
-			t.Skip("root on a system without /sys: no folder it cannot write")
+			needs.Missing(t, "a folder root cannot write (/sys on Linux)", "run the tests as a user other than root")
 		}
 		return "/sys"
 	}
