@@ -43,15 +43,31 @@ func serveScriptedStdio() int {
 	// the test needs no order of its own.
 	fmt.Println(string(protocol.AppendResult(nil, second.ID, fmt.Appendf(nil, `{"n":%s}`, second.ID))))
 	fmt.Println(string(protocol.AppendResult(nil, first.ID, fmt.Appendf(nil, `{"n":%s}`, first.ID))))
+	// The client answers the ping from its own goroutine, so a later
+	// request may overtake the answer (the specification orders nothing
+	// between them): a request waits for the ping's answer, and is
+	// answered "pinged":false only if stdin closes first.
 	pinged := false
+	var waiting []json.RawMessage
+	answer := func() {
+		for _, id := range waiting {
+			fmt.Println(string(protocol.AppendResult(nil, id, fmt.Appendf(nil, `{"pinged":%v}`, pinged))))
+		}
+		waiting = waiting[:0]
+	}
 	for m := next(); m != nil; m = next() {
 		switch {
 		case string(m.ID) == `"srv-1"` && string(m.Result) == "{}":
 			pinged = true
+			answer()
 		case m.IsRequest():
-			fmt.Println(string(protocol.AppendResult(nil, m.ID, fmt.Appendf(nil, `{"pinged":%v}`, pinged))))
+			waiting = append(waiting, m.ID)
+			if pinged {
+				answer()
+			}
 		}
 	}
+	answer()
 	return 0
 }
 
