@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	goyaml "github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/lexer"
@@ -41,7 +42,17 @@ func syntaxPlace(data []byte) (line, col int, msg string, ok bool) {
 		msg = fmt.Sprintf("this %q is never closed (at %d:%d: %s)", open.Value, line, col, msg)
 		line, col = open.Position.Line, open.Position.Column
 	}
+	if !placeIn(data, line, col) {
+		return 0, 0, "", false // goccy counts lines otherwise (a lone '\r' ends one for it): yaml.v3's words stand
+	}
 	return line, col, msg, true
+}
+
+// placeIn reports whether line:col (from 1, col in runes) is a place in
+// data with lines ended by '\n', or just past a line's end.
+func placeIn(data []byte, line, col int) bool {
+	lines := strings.Split(string(data), "\n")
+	return line >= 1 && col >= 1 && line <= len(lines) && col <= utf8.RuneCountInString(lines[line-1])+1
 }
 
 // plainer rewords the parser's vaguest messages in the terms of the
