@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/results"
@@ -47,17 +48,27 @@ func Order(round int) [2]Side {
 // the experiment moves to the excluded folder.
 type Runner func(ctx context.Context, side Side, round, attempt int, path string) (*results.Result, error)
 
-// Plan is an experiment: Rounds rounds, each given up to Retries more
-// attempts when a run of it is noisy by Policy; every run saved under Dir.
+// Plan is an experiment: at least Rounds rounds (the first look) and at
+// most MaxRounds, each round given up to Retries more attempts when a run
+// of it is unusable by Policy, rounds started only while Budget (0: none)
+// leaves time for one more; every run saved under Dir. After Rounds kept
+// rounds, and every LookStep more, the kept rounds are tested (Judge) and
+// the experiment stops once every bound is decided (see sequential.go).
 // Told, when set, hears each round once it is settled (kept or excluded),
-// and each run as it is saved.
+// and each run as it is saved; Looked each look's comparison.
 type Plan struct {
-	Rounds  int
-	Retries int
-	Policy  Policy
-	Dir     string
-	Told    func(Round)
-	Saved   func(side Side, round, attempt int, path string, noisy string)
+	Rounds    int
+	MaxRounds int
+	Budget    time.Duration
+	Retries   int
+	Policy    Policy
+	Judging   Judging
+	Dir       string
+	Told      func(Round)
+	Saved     func(side Side, round, attempt int, path string, noisy string)
+	Looked    func(kept int, c *compare.Comparison, decided bool)
+	// Now is the clock of the budget (time.Now when nil).
+	Now func() time.Time
 }
 
 // Round is how one round went.
@@ -73,19 +84,31 @@ type Round struct {
 	Runs map[Side]compare.Labelled
 }
 
-// Experiment is a finished (or interrupted) experiment: every round, and the
-// kept runs of each side in round order, labelled with their files.
+// Experiment is a finished (or interrupted) experiment: every round, the
+// kept runs of each side in round order, labelled with their files, and
+// every run made (kept or not) for the machine's figures; Verdict is the
+// comparison of the last look (nil before one), Looks how many were made
+// and Stopped why no more rounds ran (compare.Stop*).
 type Experiment struct {
 	Rounds      []Round
 	Base, New   []compare.Labelled
+	All         []*results.Result
 	Interrupted bool
+	Verdict     *compare.Comparison
+	Looks       int
+	Stopped     string
+	plan        Plan
 }
 
 // Check refuses a plan that cannot make an experiment.
 func (p Plan) Check() error {
 	switch {
 	case p.Rounds < 1:
-		return fmt.Errorf("ab: %d rounds: want 1 or more (4 or more for a verdict)", p.Rounds)
+		return fmt.Errorf("ab: %d rounds: want 1 or more (%d or more for a verdict)", p.Rounds, DefaultRounds)
+	case p.MaxRounds < p.Rounds:
+		return fmt.Errorf("ab: --max-rounds %d is fewer than --rounds %d", p.MaxRounds, p.Rounds)
+	case p.Budget < 0:
+		return fmt.Errorf("ab: budget %s: want 0 (none) or more", p.Budget)
 	case p.Retries < 0:
 		return fmt.Errorf("ab: %d retries: want 0 or more", p.Retries)
 	case p.Dir == "":
@@ -95,12 +118,13 @@ func (p Plan) Check() error {
 }
 
 // Run runs the experiment. Each attempt of a round runs the sides in
-// the round's order and stops at the first noisy run; a round with no
+// the round's order and stops at the first unusable run; a round with no
 // attempt left is excluded. A run is saved as soon as it ends, so an
 // interruption (the context cancelled, or a partial result) leaves every
 // run made behind and stops the experiment: Outcome.Interrupted. An error
 // of the runner (the target not reached) ends it too, with the outcome
-// so far.
+// so far. The kept rounds are judged at each look (sequential.go), and
+// once more at the end when rounds were kept after the last look.
 func Run(ctx context.Context, p Plan, run Runner) (*Experiment, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
@@ -110,9 +134,21 @@ func Run(ctx context.Context, p Plan, run Runner) (*Experiment, error) {
 			return nil, fmt.Errorf("ab: %w", err)
 		}
 	}
-	out := &Experiment{}
-	for i := 1; i <= p.Rounds; i++ {
-		rd, stop, err := p.round(ctx, i, run)
+	out := &Experiment{plan: p}
+	rec := func(s Side, i, a int, path string, r *results.Result, why string) {
+		out.All = append(out.All, r)
+		if p.Saved != nil {
+			p.Saved(s, i, a, path, why)
+		}
+	}
+	clock := p.clock()
+	start := clock()
+	for i := 1; i <= p.MaxRounds; i++ {
+		if i > 1 && p.Budget > 0 && clock().Sub(start)*time.Duration(i)/time.Duration(i-1) > p.Budget {
+			out.Stopped = compare.StopBudget // one more round of the mean length would overrun it
+			break
+		}
+		rd, stop, err := p.round(ctx, i, run, rec)
 		if rd.Attempts > 0 {
 			out.Rounds = append(out.Rounds, rd)
 			if rd.Kept {
@@ -123,19 +159,25 @@ func Run(ctx context.Context, p Plan, run Runner) (*Experiment, error) {
 			}
 		}
 		if stop {
-			out.Interrupted = true
-			return out, err
+			out.Interrupted, out.Stopped = true, compare.StopInterrupted
+			return out, errors.Join(err, out.finish())
 		}
 		if err != nil {
 			return out, err
 		}
+		if done, err := out.lookIfDue(rd.Kept); err != nil || done {
+			return out, err
+		}
 	}
-	return out, nil
+	if out.Stopped == "" {
+		out.Stopped = compare.StopMaxRounds
+	}
+	return out, out.finish()
 }
 
 // round runs round i until an attempt is clean or none is left; stop is
 // an interruption.
-func (p Plan) round(ctx context.Context, i int, run Runner) (rd Round, stop bool, err error) {
+func (p Plan) round(ctx context.Context, i int, run Runner, saved func(Side, int, int, string, *results.Result, string)) (rd Round, stop bool, err error) {
 	rd = Round{Index: i, Order: Order(i)}
 	for a := 1; a <= 1+p.Retries; a++ {
 		if ctx.Err() != nil {
@@ -163,9 +205,7 @@ func (p Plan) round(ctx context.Context, i int, run Runner) (rd Round, stop bool
 				}
 				path = excluded
 			}
-			if p.Saved != nil {
-				p.Saved(side, i, a, path, why)
-			}
+			saved(side, i, a, path, r, why)
 			if why != "" {
 				why = fmt.Sprintf("%s: %s", side, why)
 				stop = r.Partial
@@ -232,7 +272,8 @@ func (o *Experiment) Notes() []string {
 			kept++
 		}
 	}
-	head := fmt.Sprintf("ab: %d of %d rounds kept, base and new interleaved (base first in odd rounds, new first in even), the same seed on both sides", kept, len(o.Rounds))
+	head := fmt.Sprintf("ab: %d of %d rounds kept, base and new interleaved (base first in odd rounds, new first in even), the same seed on both sides; "+
+		"each look a paired test at %.3g, at most %d looks (Bonferroni: an unchanged server fails at most 5%% of the time)", kept, len(o.Rounds), o.plan.LookAlpha(), o.plan.Looks())
 	if o.Interrupted {
 		head += "; interrupted: the rounds that ran"
 	}

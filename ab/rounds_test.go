@@ -18,7 +18,7 @@ func TestCompareKeepsRounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := o.Compare(compare.Gate{})
+	c, err := o.Compare(compare.Gate{}, compare.RunAlpha)
 	if err != nil {
 		t.Fatal(err)
 	}

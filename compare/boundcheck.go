@@ -68,6 +68,17 @@ func gate(c *Comparison, d Delta) (pass bool, verdict, reason string) {
 	return false, VerdictFail, ""
 }
 
+// Unjudged is the check of a bound no figure can judge, for why: no
+// verdict, which passes or fails as c.Gate says of a change without one.
+func Unjudged(c *Comparison, b bounds.Bound, why string) BoundCheck {
+	bc := BoundCheck{Bound: b.Text, Metric: b.Metric.Name, Unit: b.Metric.Unit.String(), Noise: Untested}
+	if d, ok := c.Find(b.Metric.Name); ok {
+		bc.Base, bc.New, bc.Limit = d.Base, d.New, b.Limit(d.Base)
+	}
+	bc.Pass, bc.Verdict, bc.Reason = gate(c, Delta{Noise: Untested, Note: why})
+	return bc
+}
+
 // fromResults makes the delta of a metric the comparison does not hold,
 // untested, from the two results' values.
 func fromResults(m bounds.Metric, base, nw *results.Result) (Delta, error) {

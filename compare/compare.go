@@ -29,15 +29,18 @@ type Comparison struct {
 	Base    Side   `json:"base"`
 	New     Side   `json:"new"`
 	// Method is the test the verdicts come from: MethodRuns (a rank test
-	// of the runs of each side), MethodHistory (one run against the
-	// spread of the other side's runs) or MethodPair (one run per side:
-	// no verdict across runs). Alpha is its significance level, and Test
+	// of the runs of each side), MethodPaired (ab's rounds, a paired test),
+	// MethodHistory (one run against the spread of the other side's runs)
+	// or MethodPair (one run per side: no verdict across runs). Alpha is its significance level, and Test
 	// says the method in a sentence every view prints.
 	Method string  `json:"method"`
 	Alpha  float64 `json:"alpha"`
 	Test   string  `json:"test"`
 	// Gate is how CheckBounds treats a change without a verdict.
 	Gate Gate `json:"gate"`
+	// Answer is, for an ab experiment, whether its rounds answered the
+	// bounds' question; nil for compare.
+	Answer *Answer `json:"answer,omitempty"`
 	// Differences are how the two workloads differ in what they ask (name,
 	// mix, turn, load): Compare refuses unless forced, and a forced
 	// comparison keeps them so every view can say so.
@@ -250,6 +253,10 @@ type BoundCheck struct {
 	// unless Gate.FailOnInconclusive, but it is no pass).
 	Verdict string `json:"verdict"`
 	Reason  string `json:"reason"`
+	// JudgedOn is the metric the bound was judged on when it is not the
+	// bound's own: ab judges a read latency bound on service time at the
+	// same percentile when the generator's lag was material (docs/compare.md).
+	JudgedOn string `json:"judged_on,omitempty"`
 }
 
 // The verdicts of a bound check (BoundCheck.Verdict).

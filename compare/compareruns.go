@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -51,11 +52,16 @@ type Labelled struct {
 // workloads anyway; NoiseFloor is the smallest relative change of a
 // latency or rate called significant (negative: DefaultNoiseFloor for a
 // single pair, none across runs, whose test sees the spread itself); Gate
-// is kept in the comparison for CheckBounds.
+// is kept in the comparison for CheckBounds. Paired says base[i] and
+// nw[i] ran in the same round of an interleaved experiment (ab): with two
+// or more of each, the comparison is MethodPaired at two-sided level
+// Alpha (RunAlpha when 0).
 type RunsOptions struct {
 	Force      bool
 	NoiseFloor float64
 	Gate       Gate
+	Paired     bool
+	Alpha      float64
 }
 
 // Runs compares the runs of nw against those of base, each side
@@ -92,7 +98,13 @@ func Runs(base, nw []Labelled, o RunsOptions) (*Comparison, error) {
 		c.Notes = append(c.Notes, a)
 	}
 	n, m := len(base), len(nw)
+	c.Alpha, c.NoiseFloor = RunAlpha, floor
+	judgeFn := func(d *Delta, a, b []float64) { judgeRuns(d, a, b, floor) }
 	switch {
+	case o.Paired && n == m && n > 1:
+		c.Method, c.Alpha = MethodPaired, cmp.Or(o.Alpha, RunAlpha)
+		c.Test = pairedTest(n, c.Alpha)
+		judgeFn = func(d *Delta, a, b []float64) { judgePaired(d, a, b, c.Alpha, floor) }
 	case n == 1 && m == 1:
 		c.Method, c.Alpha, c.NoiseFloor = MethodPair, 0.01, pairFloor
 		c.Test = pairTest(o.Gate.SingleRun)
@@ -117,7 +129,6 @@ func Runs(base, nw []Labelled, o RunsOptions) (*Comparison, error) {
 			c.Test = fmt.Sprintf("%d runs against %d: ~ need at least %d runs per side for a test at %.0f%%", n, m, stats.MinRuns(RunAlpha), 100*RunAlpha)
 		}
 	}
-	c.Alpha, c.NoiseFloor = RunAlpha, floor
 	c.eachDelta(func(d *Delta) {
 		a, errA := values(base, d.Metric)
 		b, errB := values(nw, d.Metric)
@@ -125,7 +136,7 @@ func Runs(base, nw []Labelled, o RunsOptions) (*Comparison, error) {
 			untested(d, "not measured in every run")
 			return
 		}
-		judgeRuns(d, a, b, floor)
+		judgeFn(d, a, b)
 		d.BaseRuns, d.NewRuns = a, b
 	})
 	return c, nil

@@ -249,6 +249,9 @@ func boundText(b compare.BoundCheck) string {
 		return "no URI changed"
 	}
 	s := fmt.Sprintf("%s -> %s (limit %s)", numfmt.Value(b.Unit, b.Base), numfmt.Value(b.Unit, b.New), numfmt.Value(b.Unit, b.Limit))
+	if b.JudgedOn != "" {
+		s = "judged on " + b.JudgedOn + ": " + s
+	}
 	if b.Noise != "" && b.Noise != compare.Unchanged {
 		s += ", " + string(b.Noise)
 	}

@@ -18,6 +18,8 @@ func WriteCompareMarkdown(w io.Writer, c *compare.Comparison) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "## %s: %s\n\n", comparedBy(c), mdEscape(c.New.Workload))
 	switch {
+	case c.Answer != nil && !c.Answer.Answered:
+		fmt.Fprintf(&b, "**%s: %s**\n\n", markInconclusive, mdEscape(c.Answer.Line))
 	case len(c.Bounds) == 0:
 	case c.Failed():
 		b.WriteString("**❌ a bound is broken**\n\n")

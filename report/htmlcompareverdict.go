@@ -77,6 +77,10 @@ func compareHeadline(c *compare.Comparison, title string, rows []compareRow) htm
 	}
 	top := func(ms []htmlMark) []htmlMark { return ms[:min(len(ms), decidingLimit)] }
 	switch {
+	case c.Answer != nil && !c.Answer.Answered:
+		// ab could not look: said first, whatever the gate made of it.
+		h.Verdict = warnMark(printable(c.Answer.Line))
+		h.Lines = top(append(append(broken, open...), held...))
 	case len(broken) > 0:
 		h.Verdict = failMark(fmt.Sprintf("regression: %d of %d %s broken", len(broken), len(c.Bounds), plural(len(c.Bounds), "bound", "bounds")))
 		h.Lines = top(append(broken, worseRows...))

@@ -48,6 +48,7 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure"`
+	Error     *junitFailure `xml:"error"` // the case could not run: ab's question not answered
 	Skipped   *junitSkipped `xml:"skipped"`
 	SystemOut string        `xml:"system-out,omitempty"`
 }
@@ -73,6 +74,9 @@ func (s *junitSuite) add(c junitCase) {
 	}
 	if c.Skipped != nil {
 		s.Skipped++
+	}
+	if c.Error != nil {
+		s.Errors++
 	}
 	s.Cases = append(s.Cases, c)
 }
@@ -152,6 +156,15 @@ func WriteCompareJUnit(w io.Writer, c *compare.Comparison) error {
 			{"base", printable(sideText(c.Base))},
 			{"new", printable(sideText(c.New))},
 		},
+	}
+	if a := c.Answer; a != nil && len(c.Bounds) > 0 {
+		// ab's answer: an error when the question was not answered, so a
+		// gate that could not look is never a green suite.
+		tc := junitCase{Name: "regression question answered", Classname: "readbench.ab", Time: "0", SystemOut: printable(a.Line)}
+		if !a.Answered {
+			tc.Error = &junitFailure{Message: printable(a.Line), Type: "not answered", Text: printable(a.Line)}
+		}
+		s.add(tc)
 	}
 	s.addVerdicts("readbench.compare", "bound", boundRows(c))
 	return writeJUnitSuites(w, "readbench", []junitSuite{s})

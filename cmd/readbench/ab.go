@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/readbench/readbench/ab"
@@ -34,24 +35,29 @@ func abCommand() *cli.Command {
 			"readbench ab w.yaml --base 'stdio:./server-v1 --stdio' --new 'stdio:./server-v2 --stdio' --rounds 6 --duration 5s\n" +
 			"readbench ab w.yaml --base embedded --new 'stdio:readbench serve --stdio --delay-scale 1.3' --fail-on 'service.p50=+10%'\n" +
 			"readbench ab w.yaml --base A --new B --fail-on 'read.p50=+10%' --format junit > ab.xml",
-		Description: "Runs the workload --rounds times against each target, one run at a time: base then new in odd\n" +
-			"rounds, new then base in even ones, the same seed every time. A run whose generator saturated\n" +
-			"or whose scheduling lag is over --max-lag-share of a figure the gate holds (read latency at\n" +
-			"p50 and at each percentile of read, read_ok or turn a bound names) ends its round's attempt:\n" +
-			"the round is run again, at most --retries more times, then excluded, and the output says so.\n" +
-			"Service time (service.p50...: from the actual send) is compared beside read latency (from\n" +
-			"the intended start), so a gate on it does not charge the generator's lag to the server.\n" +
+		Description: "Runs the workload against each target in rounds, one run at a time: base then new in odd\n" +
+			"rounds, new then base in even ones, the same seed every time. After --rounds kept rounds, and\n" +
+			"every 2 more, the rounds are tested (paired: round i's base run against its new run) and the\n" +
+			"experiment stops once every --fail-on bound is decided (broken, or held with its whole interval);\n" +
+			"else it runs on to --max-rounds or the --budget. Each look tests at 10%/looks two-sided, so an\n" +
+			"unchanged server fails at most 5% of the time whenever it stops (Bonferroni).\n" +
+			"A run whose generator saturated ends its round's attempt: the round is run again, at most\n" +
+			"--retries more times, then excluded. When the scheduling lag is over --max-lag-share of a read\n" +
+			"percentile (a busy machine), a bound on read or read_ok latency there is judged on service time\n" +
+			"(from the actual send) and says so; one on turn latency cannot be judged (inconclusive).\n" +
 			"Every run is saved in --out DIR: base/ and new/ hold the kept ones (readbench compare\n" +
-			"DIR/base DIR/new repeats the comparison), excluded/ the others. The kept runs are compared as\n" +
-			"compare does (Mann-Whitney U across runs: 4 or more rounds for a verdict).\n" +
-			"Exit 0 when every bound holds, 1 when one is broken (or a target cannot be reached), 2 on\n" +
-			"usage errors, 130 interrupted (the runs made are saved, and compared when they can be).",
+			"DIR/base DIR/new compares them unpaired), excluded/ the others.\n" +
+			"Exit 0 when every bound holds, 1 when one is broken, when the question was not answered (a\n" +
+			"bound exceeded with no verdict, no round kept: --fail-on-inconclusive=false lets that pass),\n" +
+			"or a target cannot be reached; 2 on usage errors; 130 interrupted (the runs made are saved).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "base", Usage: "the base `TARGET` (embedded, stdio:CMD ARG..., http(s)://..., sse+http(s)://..., range+http(s)://...)"},
 			&cli.StringFlag{Name: "new", Usage: "the new `TARGET`"},
-			&cli.IntFlag{Name: "rounds", Value: 5, Usage: "rounds, each one run per side (4 or more for a verdict)"},
-			&cli.IntFlag{Name: "retries", Value: ab.DefaultRetries, Usage: "more attempts of a noisy round before it is excluded"},
-			&cli.StringFlag{Name: "max-lag-share", Value: "10%", Usage: "a run is noisy when its scheduling lag is over this `PERCENT` of a gated read percentile"},
+			&cli.IntFlag{Name: "rounds", Value: ab.DefaultRounds, Usage: "kept rounds before the first look (each round one run per side)"},
+			&cli.IntFlag{Name: "max-rounds", Value: ab.DefaultMaxRounds, Usage: "the most rounds run while a bound is undecided (= --rounds: a fixed number)"},
+			&cli.DurationFlag{Name: "budget", Value: ab.DefaultBudget, Usage: "start no round that would end past this `DURATION` from the start (0: no budget)"},
+			&cli.IntFlag{Name: "retries", Value: ab.DefaultRetries, Usage: "more attempts of an unusable round (the generator saturated) before it is excluded"},
+			&cli.StringFlag{Name: "max-lag-share", Value: "10%", Usage: "past this `PERCENT` of a read percentile, the scheduling lag makes a read bound judged on service time"},
 			rateFlag("turns per second, e.g. `50/s` (open model)"),
 			durationFlag("measured length of each run, e.g. 5s (warmup not included)"),
 			warmupFlag(),
@@ -63,7 +69,7 @@ func abCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "save every run in `DIR` (default runs/ab-<time>)"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "the comparison: table, markdown, json, junit (the bounds as test cases) or html"},
 			&cli.StringSliceFlag{Name: "fail-on", Usage: "fail (exit 1) when a change breaks `BOUNDS`, as compare's, e.g. 'read.p50=+10%,service.p99=+20%,errors=+0.5pp'"},
-			&cli.BoolFlag{Name: "fail-on-inconclusive", Usage: "fail when a bound is broken by a change with no verdict (too few rounds kept)"},
+			&cli.BoolFlag{Name: "fail-on-inconclusive", Value: true, Usage: "fail when the question was not answered (a bound exceeded with no verdict; no round kept); =false passes it, loudly"},
 			&cli.BoolFlag{Name: "fail-on-content-change", Usage: "fail when a URI read by both returned other bytes, MIME type or size"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			maxAnswerFlag(),
@@ -107,7 +113,7 @@ func abAction(c *cli.Context) error {
 		}
 		return exitFor("ab: ", fmt.Errorf("%w (the runs made are in %s)", err, plan.Dir))
 	}
-	verdict := abVerdict(c, o, bs, write, plan.Dir)
+	verdict := abVerdict(c, o, write, plan.Dir)
 	if o.Interrupted {
 		return exitOf(c.App.ErrWriter, runner.Judgement{Status: runner.Interrupted, Also: errorText(verdict),
 			Reason: fmt.Sprintf("ab interrupted after %d round(s): the runs made are in %s", len(o.Rounds), plan.Dir)})
@@ -115,8 +121,8 @@ func abAction(c *cli.Context) error {
 	return verdict
 }
 
-// abPlan is the experiment the flags ask for: its rounds, retries, the
-// noise policy of the gated bounds, and the folder of its runs.
+// abPlan is the experiment the flags ask for: its rounds, budget, retries,
+// the bounds it judges and how, and the folder of its runs.
 func abPlan(c *cli.Context, bs []bounds.Bound) (ab.Plan, error) {
 	share, err := parseFloor(c.String("max-lag-share"))
 	if err != nil {
@@ -128,21 +134,42 @@ func abPlan(c *cli.Context, bs []bounds.Bound) (ab.Plan, error) {
 	} else if err := runner.Folder(dir); err != nil {
 		return ab.Plan{}, cli.Exit(fmt.Sprintf("ab: --out: %v", err), exitUsage)
 	}
-	pol := ab.DefaultPolicy(bs)
+	pol := ab.DefaultPolicy()
 	pol.MaxLagShare = share
-	plan := ab.Plan{Rounds: c.Int("rounds"), Retries: c.Int("retries"), Policy: pol, Dir: dir}
+	plan := ab.Plan{Rounds: c.Int("rounds"), MaxRounds: max(c.Int("max-rounds"), c.Int("rounds")), Budget: c.Duration("budget"),
+		Retries: c.Int("retries"), Policy: pol, Dir: dir,
+		Judging: ab.Judging{Bounds: bs, Gate: compare.Gate{FailOnInconclusive: c.Bool("fail-on-inconclusive")}, Content: c.Bool("fail-on-content-change")}}
+	if c.IsSet("max-rounds") {
+		plan.MaxRounds = c.Int("max-rounds")
+	}
 	if err := plan.Check(); err != nil {
 		return ab.Plan{}, cli.Exit(err.Error(), exitUsage)
 	}
 	if !c.Bool("quiet") {
-		plan.Told = func(rd ab.Round) { fmt.Fprintln(c.App.ErrWriter, roundLine(rd, plan.Rounds)) }
+		plan.Told = func(rd ab.Round) { fmt.Fprintln(c.App.ErrWriter, roundLine(rd, plan.MaxRounds)) }
 		plan.Saved = func(side ab.Side, round, attempt int, _ string, noisy string) {
 			if noisy != "" {
-				fmt.Fprintf(c.App.ErrWriter, "round %d, attempt %d: the %s run is noisy (%s)\n", round, attempt, side, noisy)
+				fmt.Fprintf(c.App.ErrWriter, "round %d, attempt %d: the %s run is unusable (%s)\n", round, attempt, side, noisy)
 			}
+		}
+		plan.Looked = func(kept int, cmp *compare.Comparison, decided bool) {
+			fmt.Fprintln(c.App.ErrWriter, lookLine(kept, cmp, decided))
 		}
 	}
 	return plan, nil
+}
+
+// lookLine is a look's one line on stderr: each bound's verdict so far.
+func lookLine(kept int, cmp *compare.Comparison, decided bool) string {
+	parts := make([]string, 0, len(cmp.Bounds))
+	for _, b := range cmp.Bounds {
+		parts = append(parts, fmt.Sprintf("%s %s", b.Bound, b.Verdict))
+	}
+	end := "undecided: more rounds"
+	if decided {
+		end = "decided"
+	}
+	return fmt.Sprintf("look at %d kept rounds (p <= %.3g): %s; %s", kept, cmp.Alpha, strings.Join(parts, ", "), end)
 }
 
 // abSide is the run of one side: its options and its tokens, shared by
@@ -246,29 +273,27 @@ func (sides abSideRuns) runner(c *cli.Context, mx *liveMetrics) ab.Runner {
 	}
 }
 
-// abVerdict compares the kept runs of o and gates them as compare does;
-// with no round kept there is nothing to compare: inconclusive.
-func abVerdict(c *cli.Context, o *ab.Experiment, bs []bounds.Bound, write compareWriter, dir string) error {
-	cmp, err := o.Compare(compare.Gate{FailOnInconclusive: c.Bool("fail-on-inconclusive")})
-	if err != nil {
-		return cli.Exit("ab: "+err.Error(), exitFail)
-	}
-	if cmp == nil {
-		for _, n := range o.Notes() {
-			fmt.Fprintln(c.App.ErrWriter, "readbench: "+n)
-		}
-		msg := fmt.Sprintf("ab: no round kept, nothing to compare: the machine could not measure the servers (the runs are in %s)", dir)
-		if c.Bool("fail-on-inconclusive") || o.Interrupted {
-			return cli.Exit(msg, exitFail)
-		}
-		fmt.Fprintf(c.App.ErrWriter, "readbench: %s; inconclusive, which passes without --fail-on-inconclusive\n", msg)
-		return nil
-	}
-	if !c.Bool("quiet") {
-		fmt.Fprintf(c.App.ErrWriter, "every run is saved in %s (readbench compare %s %s repeats the comparison)\n",
+// abVerdict writes the experiment's document in the asked format, its
+// answer first on stderr too, and gates on its bounds: a question not
+// answered fails unless --fail-on-inconclusive=false, which passes it
+// loudly.
+func abVerdict(c *cli.Context, o *ab.Experiment, write compareWriter, dir string) error {
+	cmp := o.Document()
+	fmt.Fprintln(c.App.ErrWriter, "readbench: "+cmp.Answer.Line)
+	if !c.Bool("quiet") && len(o.Base) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "every run is saved in %s (readbench compare %s %s compares them unpaired)\n",
 			dir, filepath.Join(dir, string(ab.Base)), filepath.Join(dir, string(ab.New)))
 	}
-	return gateAndWrite(c, "ab", cmp, bs, o.Base, o.New, write, "")
+	if err := writeComparison(c, "ab", cmp, o.Base, o.New, write, ""); err != nil {
+		return err
+	}
+	if err := boundsFailure(cmp.Bounds); err != nil {
+		return err
+	}
+	if !cmp.Answer.Answered && len(cmp.Bounds) > 0 {
+		fmt.Fprintln(c.App.ErrWriter, "readbench: ab: not answered, which passes with --fail-on-inconclusive=false")
+	}
+	return nil
 }
 
 // errorText is err's message as a finding to say first, none for nil.

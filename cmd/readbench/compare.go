@@ -120,6 +120,15 @@ func gateAndWrite(c *cli.Context, cmd string, cmp *compare.Comparison, bs []boun
 	if _, _, err := cmp.Hold(cmd, bs, base, nw, c.Bool("fail-on-content-change")); err != nil {
 		return cli.Exit(cmd+": --fail-on: "+err.Error(), exitUsage)
 	}
+	if err := writeComparison(c, cmd, cmp, base, nw, write, out); err != nil {
+		return err
+	}
+	return boundsFailure(cmp.Bounds)
+}
+
+// writeComparison writes the gated comparison in its format to out (a
+// file), or to stdout when out is "".
+func writeComparison(c *cli.Context, cmd string, cmp *compare.Comparison, base, nw []compare.Labelled, write compareWriter, out string) error {
 	var buf bytes.Buffer // rendered whole first: a failure leaves no half-written file
 	if err := write(&buf, cmp, base, nw); err != nil {
 		return cli.Exit(err.Error(), exitFail)
@@ -131,7 +140,7 @@ func gateAndWrite(c *cli.Context, cmd string, cmp *compare.Comparison, bs []boun
 	} else if _, err := c.App.Writer.Write(buf.Bytes()); err != nil {
 		return cli.Exit(fmt.Sprintf("%s: %v", cmd, err), exitFail)
 	}
-	return boundsFailure(cmp.Bounds)
+	return nil
 }
 
 // cmpLabel names a side in an error: the file, or how many.

@@ -45,7 +45,7 @@ var commandFlagGroups = map[string]string{
 // flagGroups are the groups of the flags every command names the same.
 var flagGroups = map[string]string{
 	"class": "load", "rate": "load", "duration": "load", "warmup": "load", "concurrency": "load", "sessions": "load",
-	"seed": "load", "like": "load", "rounds": "load", "retries": "load", "max-lag-share": "load",
+	"seed": "load", "like": "load", "rounds": "load", "max-rounds": "load", "budget": "load", "retries": "load", "max-lag-share": "load",
 	"from": "load", "to": "load", "grow": "load", "refine": "load", "step-duration": "load", "step-warmup": "load",
 	"hold": "load", "holds": "load", "sweep": "load",
 	"target": "target", "protocol": "target", "header": "target", "allow-host": "target", "insecure-credentials": "target",

@@ -1,0 +1,120 @@
+package ab
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/readbench/readbench/compare"
+	"github.com/readbench/readbench/results"
+)
+
+// Document is the comparison every output format writes, whatever
+// happened: the last look's verdict, or, when no round was kept, a
+// comparison with no figures whose every bound is inconclusive for that
+// reason (failing unless the gate lets a change without a verdict pass),
+// with the rounds and their reasons. Its Answer is set either way.
+func (o *Experiment) Document() *compare.Comparison {
+	if o.Verdict != nil {
+		o.Verdict.Answer = o.answer()
+		return o.Verdict
+	}
+	j := o.plan.Judging
+	none := func(side Side) compare.Side {
+		return compare.Side{Label: "no run kept (" + filepath.Join(o.plan.Dir, string(side)) + ")", Runs: []string{}}
+	}
+	c := &compare.Comparison{Command: "ab", Method: compare.MethodPaired, Alpha: o.plan.LookAlpha(),
+		Test: "no round kept: nothing was tested", Gate: j.Gate, Base: none(Base), New: none(New),
+		Differences: []string{}, Notes: o.Notes(), Content: compare.Content{Changed: []compare.ContentChange{}},
+		Rounds: o.rounds()}
+	for _, b := range j.Bounds {
+		c.Bounds = append(c.Bounds, compare.Unjudged(c, b, "no round kept: nothing to compare"))
+	}
+	c.Answer = o.answer()
+	return c
+}
+
+// answer is whether the experiment answered its bounds' question, in the
+// line every view leads with.
+func (o *Experiment) answer() *compare.Answer {
+	a := &compare.Answer{RoundsRun: len(o.Rounds), RoundsKept: len(o.Base), Looks: o.Looks,
+		MaxLooks: o.plan.Looks(), Stopped: o.Stopped, CPUPressure: medianPressure(o.All)}
+	var broken, open []string
+	if o.Verdict != nil {
+		for _, bc := range o.Verdict.Bounds {
+			switch {
+			case bc.Verdict == compare.VerdictPass:
+			case bc.Noise != compare.Significant && bc.Noise != "":
+				open = append(open, bc.Bound)
+			default:
+				broken = append(broken, bc.Bound)
+			}
+		}
+	}
+	after := fmt.Sprintf("%d of %d rounds kept, %d of at most %d looks", a.RoundsKept, a.RoundsRun, a.Looks, a.MaxLooks)
+	switch {
+	case len(broken) > 0:
+		a.Answered = true
+		a.Line = fmt.Sprintf("answered: a regression (%s broken) after %s", strings.Join(broken, ", "), after)
+	case o.Verdict != nil && len(open) == 0:
+		a.Answered = true
+		a.Line = "answered: no regression beyond the bounds after " + after
+		if len(o.plan.Judging.Bounds) == 0 {
+			a.Line = "no bounds (--fail-on), so no question to answer: " + after
+		}
+	default:
+		why := "no round kept: " + o.lastNoisy()
+		if o.Verdict != nil {
+			why = strings.Join(open, ", ") + " exceeded with no verdict"
+		}
+		a.Line = fmt.Sprintf("the regression question was not answered: %s; %s, %s", why, after, stopText(o))
+	}
+	if a.CPUPressure != nil && *a.CPUPressure >= 0.05 {
+		a.Line += fmt.Sprintf("; the CPU was contended %.0f%% of the time (median of the runs)", 100**a.CPUPressure)
+	}
+	return a
+}
+
+// stopText says why no more rounds ran.
+func stopText(o *Experiment) string {
+	switch o.Stopped {
+	case compare.StopBudget:
+		return fmt.Sprintf("the budget (%s) ran out", o.plan.Budget)
+	case compare.StopInterrupted:
+		return "interrupted"
+	case compare.StopMaxRounds:
+		return fmt.Sprintf("the most rounds (%d) ran", o.plan.MaxRounds)
+	}
+	return o.Stopped
+}
+
+// lastNoisy is the last reason a run did not count, for an experiment
+// that kept nothing.
+func (o *Experiment) lastNoisy() string {
+	for i := len(o.Rounds) - 1; i >= 0; i-- {
+		if ns := o.Rounds[i].Noisy; len(ns) > 0 {
+			return ns[len(ns)-1]
+		}
+	}
+	return "no round ran"
+}
+
+// medianPressure is the median CPU pressure of the runs that measured it.
+func medianPressure(rs []*results.Result) *float64 {
+	var ps []float64
+	for _, r := range rs {
+		if r != nil && r.Host.CPUPressure != nil {
+			ps = append(ps, *r.Host.CPUPressure)
+		}
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	slices.Sort(ps)
+	m := ps[len(ps)/2]
+	if len(ps)%2 == 0 {
+		m = (ps[len(ps)/2-1] + m) / 2
+	}
+	return &m
+}

@@ -1,0 +1,145 @@
+package ab
+
+import (
+	"time"
+
+	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/compare"
+)
+
+// The sequential rule (docs/compare.md, "ab: until it can decide"). An
+// experiment looks at its kept rounds after Plan.Rounds of them and every
+// LookStep more, up to Plan.MaxRounds: at most Looks() looks, each a
+// paired test at two-sided level LookAlpha() = 2·5%/Looks(). A bound is
+// broken at a look only by a significant change for the worse beyond it,
+// so the chance that an unchanged server fails the gate at any look is at
+// most Looks() × 5%/Looks() = 5% (Bonferroni: whatever the looks'
+// dependence, and whenever the budget stops the experiment). It stops
+// once every bound is decided: one broken (a regression found), or each
+// held with its whole interval on the right side of its limit. Otherwise
+// it runs on until MaxRounds or the budget, and what is still open then
+// is inconclusive. The end, when rounds were kept after the last look,
+// takes the place of the next look, which never comes: no more than
+// Looks() tests are ever made.
+
+// The defaults of a Plan.
+const (
+	// DefaultRounds are the rounds of the first look: with the paired
+	// test at the defaults' level, six rounds find a 30% change whose
+	// rounds spread by ±15%.
+	DefaultRounds = 6
+	// DefaultMaxRounds are the most rounds an experiment runs.
+	DefaultMaxRounds = 16
+	// DefaultBudget is the longest an experiment starts rounds for: a CI
+	// step of a few minutes.
+	DefaultBudget = 5 * time.Minute
+	// LookStep is the kept rounds between looks: a pair of rounds, so each
+	// look sees as many base-first rounds as new-first ones.
+	LookStep = 2
+)
+
+// Judging is how the kept rounds are judged: the bounds, how a change
+// with no verdict counts (Gate), and whether content must be unchanged.
+type Judging struct {
+	Bounds  []bounds.Bound
+	Gate    compare.Gate
+	Content bool
+}
+
+// Looks is the most looks the plan makes: at Rounds kept rounds, every
+// LookStep more, and at MaxRounds.
+func (p Plan) Looks() int {
+	return (p.MaxRounds-p.Rounds+LookStep-1)/LookStep + 1
+}
+
+// LookAlpha is each look's two-sided level: a one-sided 5%/Looks() in
+// the direction of a regression.
+func (p Plan) LookAlpha() float64 { return 2 * compare.RunAlpha / float64(p.Looks()) }
+
+// due reports whether kept rounds are a look.
+func (p Plan) due(kept int) bool {
+	return kept >= p.Rounds && ((kept-p.Rounds)%LookStep == 0 || kept == p.MaxRounds)
+}
+
+func (p Plan) clock() func() time.Time {
+	if p.Now != nil {
+		return p.Now
+	}
+	return time.Now
+}
+
+// lookIfDue looks when a round was just kept and the kept rounds are a
+// look; done is true when the experiment can stop.
+func (o *Experiment) lookIfDue(kept bool) (done bool, err error) {
+	if !kept || !o.plan.due(len(o.Base)) {
+		return false, nil
+	}
+	decided, err := o.look()
+	if decided {
+		o.Stopped = compare.StopDecided
+		if len(o.plan.Judging.Bounds) == 0 {
+			o.Stopped = compare.StopNoBounds
+		}
+	}
+	return decided, err
+}
+
+// look judges the kept rounds and keeps the comparison as the verdict.
+func (o *Experiment) look() (decided bool, err error) {
+	c, err := o.Judge(o.plan.LookAlpha())
+	if err != nil || c == nil {
+		return false, err
+	}
+	o.Looks++
+	o.Verdict = c
+	decided = Decided(c, o.judgings(o.plan.Judging.Bounds, o.plan.Policy))
+	if o.plan.Looked != nil {
+		o.plan.Looked(len(o.Base), c, decided)
+	}
+	return decided, nil
+}
+
+// finish makes the end's look when rounds were kept after the last one,
+// then sets the verdict's answer.
+func (o *Experiment) finish() error {
+	var err error
+	if len(o.Base) > 0 && (o.Verdict == nil || len(o.Verdict.Base.Runs) < len(o.Base)) {
+		_, err = o.look()
+	}
+	if o.Verdict != nil {
+		o.Verdict.Answer = o.answer()
+	}
+	return err
+}
+
+// Decided reports whether every bound of c is decided: one broken by a
+// significant change (the experiment found a regression), or each held
+// with the whole interval of its change within its limit, or one no
+// figure can judge (more rounds would not help).
+func Decided(c *compare.Comparison, js []judging) bool {
+	for _, bc := range c.Bounds {
+		if bc.Verdict == compare.VerdictFail && bc.Noise == compare.Significant {
+			return true
+		}
+	}
+	for i, bc := range c.Bounds {
+		if i >= len(js) { // content: decided by the first run
+			continue
+		}
+		if js[i].skip != "" {
+			continue
+		}
+		d, ok := c.Find(bc.Metric)
+		if !ok || d.Noise == compare.Untested {
+			continue // held to the results as measured: no interval to wait for
+		}
+		if d.Noise == compare.Unchanged {
+			continue
+		}
+		b := js[i].bound
+		if bc.Verdict != compare.VerdictPass || b.Broken(d.Base, d.Base+d.Low) || b.Broken(d.Base, d.Base+d.High) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,59 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/readbench/readbench/stats"
+)
+
+// MethodPaired: the runs of an interleaved experiment (ab), base run i and
+// new run i from the same round, tested by the paired t-test of the
+// rounds' differences (stats.PairedT). What the machine did during a
+// round the two runs mostly share, and the difference within the round
+// leaves it out: a busy runner slows both sides of a round, not one.
+const MethodPaired = "paired"
+
+// pairedTest is the method sentence of a paired comparison of n rounds at
+// two-sided level alpha.
+func pairedTest(n int, alpha float64) string {
+	return fmt.Sprintf("%d rounds, paired: a change is significant when the 20%% trimmed paired t-test of the rounds' differences (new − base, as ratios) gives p <= %.3g; ~ not different", n, alpha)
+}
+
+// judgePaired sets d from the rounds' values a (base) and b (new), a[i]
+// and b[i] from round i: the medians, the change's interval from the
+// paired test at two-sided level alpha, and its verdict.
+func judgePaired(d *Delta, a, b []float64, alpha, floor float64) {
+	*d = newDelta(d.Metric, d.Label, d.Unit, median(a), median(b))
+	switch {
+	case d.Metric == "asked_rate":
+		untested(d, "asked, not measured")
+		return
+	case allEqual(a, b):
+		d.Noise = Unchanged
+		return
+	}
+	tr, back := scale(append(append([]float64{}, a...), b...))
+	diffs := make([]float64, len(a))
+	for i := range a {
+		diffs[i] = tr(b[i]) - tr(a[i])
+	}
+	p, ok := stats.PairedT(diffs, alpha)
+	if !ok {
+		inconclusive(d, "need at least 2 rounds")
+		return
+	}
+	// The interval of the mean difference, as a change of the base's median.
+	d.Low, d.High = back(tr(d.Base)+p.Low)-d.Base, back(tr(d.Base)+p.High)-d.Base
+	switch {
+	case p.P > alpha:
+		d.Noise = WithinNoise
+	case d.RelativeOK && math.Abs(*d.Relative) < max(floor, resolution):
+		d.Noise = WithinNoise
+		d.Note = fmt.Sprintf("below the noise floor of %.0f%%", 100*max(floor, resolution))
+		return
+	default:
+		d.Noise = Significant
+	}
+	d.Note = fmt.Sprintf("p = %.3g, trimmed paired t-test of %d rounds", p.P, p.N)
+}
