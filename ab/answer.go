@@ -41,7 +41,9 @@ func (o *Experiment) answer() *compare.Answer {
 	a := &compare.Answer{RoundsRun: len(o.Rounds), RoundsKept: len(o.Base), Looks: o.Looks,
 		MaxLooks: o.plan.Looks(), Stopped: o.Stopped, CPUPressure: medianPressure(o.All)}
 	var broken, open []string
+	decided := false
 	if o.Verdict != nil {
+		decided = Decided(o.Verdict, o.judgings(o.plan.Judging.Bounds, o.plan.Policy))
 		for _, bc := range o.Verdict.Bounds {
 			switch {
 			case bc.Verdict == compare.VerdictPass:
@@ -57,16 +59,19 @@ func (o *Experiment) answer() *compare.Answer {
 	case len(broken) > 0:
 		a.Answered = true
 		a.Line = fmt.Sprintf("answered: a regression (%s broken) after %s", strings.Join(broken, ", "), after)
-	case o.Verdict != nil && len(open) == 0:
+	case len(o.plan.Judging.Bounds) == 0:
 		a.Answered = true
-		a.Line = "answered: no regression beyond the bounds after " + after
-		if len(o.plan.Judging.Bounds) == 0 {
-			a.Line = "no bounds (--fail-on), so no question to answer: " + after
-		}
+		a.Line = "no bounds (--fail-on), so no question to answer: " + after
+	case decided && len(open) == 0:
+		a.Answered = true
+		a.Line = "answered: no regression beyond the bounds (each change's interval within its limit) after " + after
 	default:
 		why := "no round kept: " + o.lastNoisy()
-		if o.Verdict != nil {
+		switch {
+		case len(open) > 0:
 			why = strings.Join(open, ", ") + " exceeded with no verdict"
+		case o.Verdict != nil:
+			why = "every bound held by its estimate, but an interval reaches past its limit (the gate passes)"
 		}
 		a.Line = fmt.Sprintf("the regression question was not answered: %s; %s, %s", why, after, stopText(o))
 	}

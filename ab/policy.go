@@ -2,6 +2,7 @@ package ab
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
@@ -43,7 +44,8 @@ func DefaultPolicy() Policy {
 }
 
 // Noisy says why r cannot count as a measurement of its server, "" when
-// it can: interrupted, nothing sent, or the schedule not kept.
+// it can: interrupted, nothing sent, or the schedule not kept because the
+// generator fell behind (results.JudgeGenerator).
 func (p Policy) Noisy(r *results.Result) string {
 	t := &r.Totals
 	switch {
@@ -52,8 +54,14 @@ func (p Policy) Noisy(r *results.Result) string {
 	case t.Scheduled == 0 || r.Lag.Count == 0:
 		return "the generator sent no read"
 	case t.AskedRate > 0 && t.AchievedRate != nil && *t.AchievedRate < p.MinAchieved*t.AskedRate:
-		return fmt.Sprintf("the generator started %s of the %s asked (saturated)",
-			numfmt.Rate(*t.AchievedRate, "turns"), numfmt.Rate(t.AskedRate, "turns"))
+		// Turns not started are the generator's failing only when it fell
+		// behind; turns the server's slowness dropped at max_in_flight are
+		// a figure of the server (a slower new version must fail the gate,
+		// not be excluded from it).
+		if g := results.JudgeGenerator(r); g.Unscheduled || g.LagGrowing || g.LateDropped {
+			return fmt.Sprintf("the generator started %s of the %s asked (saturated: %s)",
+				numfmt.Rate(*t.AchievedRate, "turns"), numfmt.Rate(t.AskedRate, "turns"), strings.Join(g.Why, "; "))
+		}
 	}
 	return ""
 }

@@ -22,6 +22,8 @@ type machine struct {
 	stall         float64
 	stallBy       float64
 	change        float64
+	lag           float64 // the scheduling lag p50, as a share of read p50 (both sides)
+	service       float64 // with lag: service time's change of the new side (1: none)
 	rng           *rand.Rand
 	round         int
 	roundSlowdown float64
@@ -34,17 +36,28 @@ func (m *machine) run(_ context.Context, side Side, round, _ int, _ string) (*re
 		m.round, m.roundSlowdown = round, math.Exp(m.shared*m.rng.NormFloat64())
 	}
 	v := 10 * m.roundSlowdown * math.Exp(m.own*m.rng.NormFloat64())
-	if side == New {
-		v *= m.change
-	}
 	if m.rng.Float64() < m.stall {
 		v *= m.stallBy
+	}
+	read, service := v, v*0.98
+	if side == New {
+		read, service = v*m.change, v*m.change*0.98
+	}
+	if m.lag > 0 { // the lag is in read latency, not in service time
+		service = v
+		if side == New {
+			service *= m.service
+		}
+		read = service * (1 + m.lag)
 	}
 	rate := 100.0
 	r := &results.Result{Workload: results.Workload{Name: "sim"}}
 	r.Totals.Scheduled, r.Totals.AskedRate, r.Totals.AchievedRate = 100, rate, &rate
 	r.Lag.Count = 100
-	r.Read.Count, r.Read.P50Ms, r.Service.Count, r.Service.P50Ms = 100, v, 100, v*0.98
+	r.Read.Count, r.Read.P50Ms, r.Service.Count, r.Service.P50Ms = 100, read, 100, service
+	if m.lag > 0 {
+		r.Lag.P50Ms = read - service
+	}
 	r.Started.Time = time.Unix(int64(round*10), 0)
 	if side == New {
 		r.Started.Time = r.Started.Add(time.Second)

@@ -87,7 +87,10 @@ func CompareHTML(w io.Writer, c *compare.Comparison, base, nw []compare.Labelled
 
 func htmlCompareOf(c *compare.Comparison, baseRuns, newRuns []compare.Labelled) (htmlCompare, error) {
 	if len(baseRuns) == 0 || len(newRuns) == 0 {
-		return htmlCompare{}, fmt.Errorf("no run on a side")
+		if c.Answer == nil {
+			return htmlCompare{}, fmt.Errorf("no run on a side")
+		}
+		return htmlUnanswered(c), nil
 	}
 	bs, ns := sideResults(c.Base.Runs, baseRuns), sideResults(c.New.Runs, newRuns)
 	base, nw := bs[len(bs)-1], ns[len(ns)-1]
@@ -298,4 +301,23 @@ func runsCount(base, nw []*results.Result) string {
 func sideBySide(b, n []series) []series {
 	b[0].colour, n[0].colour, b[1].colour, n[1].colour = baseP50, newP50, baseP99, newP99
 	return []series{b[0], n[0], b[1], n[1]}
+}
+
+// htmlUnanswered is the page of an ab experiment that kept no round: its
+// answer (that there is none, and why), its bounds, notes and rounds.
+func htmlUnanswered(c *compare.Comparison) htmlCompare {
+	hc := htmlCompare{Title: "no round kept", Command: comparedBy(c),
+		BaseName: printable(c.Base.Label), NewName: printable(c.New.Label), NoiseNote: "Test: " + printable(c.Test) + "."}
+	hc.Headline = compareHeadline(c, comparedBy(c)+": "+hc.Title, nil)
+	for _, n := range c.Notes {
+		hc.Warnings = append(hc.Warnings, printable(n))
+	}
+	if len(c.Bounds) > 0 {
+		t := verdictsHTMLTable("bounds", boundRows(c))
+		hc.Bounds = &t
+	}
+	if rs, ok := roundsSection(c); ok {
+		hc.Overlays = []htmlSection{rs}
+	}
+	return hc
 }
