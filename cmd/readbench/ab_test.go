@@ -53,7 +53,7 @@ func TestAB(t *testing.T) {
 	ab := func(out, newTarget, bound string) (abJSON, int, string) {
 		t.Helper()
 		stdout, stderr, code := readbench(t, dir, "ab", "w.yaml", "--base", "embedded", "--new", newTarget,
-			"--rounds", "4", "--fail-on", bound, "--format", "json", "--out", out)
+			"--rounds", "4", "--max-rounds", "6", "--fail-on", bound, "--format", "json", "--out", out)
 		var c abJSON
 		if err := json.Unmarshal([]byte(stdout), &c); err != nil {
 			t.Fatalf("ab json: %v\n%s\n%s", err, stdout, stderr)
@@ -64,10 +64,11 @@ func TestAB(t *testing.T) {
 
 	// The same server: a bound no run-to-run swing of it reaches.
 	c, code, stderr := ab("same", serve, "read.p50=+50%")
-	if code != 0 || c.Method != "runs" || len(c.Bounds) != 1 || !c.Bounds[0].Pass {
+	if code != 0 || c.Method != "paired" || len(c.Bounds) != 1 || !c.Bounds[0].Pass {
 		t.Errorf("same server: exit %d, method %q, %+v\n%s", code, c.Method, c.Bounds, stderr)
 	}
-	for _, want := range []string{"round 1/4 (base, new): kept", "round 2/4 (new, base): kept", "round 4/4 (new, base)", "readbench compare same/base same/new"} {
+	for _, want := range []string{"round 1/6 (base, new): kept", "round 2/6 (new, base): kept", "round 4/6 (new, base)",
+		"look at 4 kept rounds", "readbench: answered: no regression", "readbench compare same/base same/new"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
@@ -112,6 +113,8 @@ func TestAB(t *testing.T) {
 		{"ab", "w.yaml", "--base", "embedded", "--new", "embedded", "--fail-on", "read.p51=+10%"},
 		{"ab", "w.yaml", "--base", "embedded", "--new", "embedded", "--fail-on", "class.nosuch.read.p50=+10%"},
 		{"ab", "w.yaml", "--base", "embedded", "--new", "embedded", "--rounds", "0"},
+		{"ab", "w.yaml", "--base", "embedded", "--new", "embedded", "--rounds", "6", "--max-rounds", "4"},
+		{"ab", "w.yaml", "--base", "embedded", "--new", "embedded", "--budget", "-1s"},
 		{"ab", "w.yaml", "--base", "embedded", "--new", "embedded", "--format", "pdf"},
 		{"ab", "w.yaml", "--base", "nosuch://x", "--new", "embedded"},
 	} {
