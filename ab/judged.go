@@ -49,10 +49,8 @@ func (o *Experiment) judgings(bs []bounds.Bound, p Policy) []judging {
 		why := fmt.Sprintf("the scheduling lag %s reached %.0f%% of read %s (%s; over %.0f%%: the machine, not the server)",
 			stat, 100*share, stat, where, 100*p.MaxLagShare)
 		if (block == "read" || block == "read_ok") && b.Metric.Class == "" && b.Metric.Attachments == 0 {
-			m, err := bounds.ParseMetric("service." + stat)
-			if err == nil {
+			if m, err := bounds.ParseMetric("service." + stat); err == nil {
 				j.bound.Metric, j.on = m, m.Name
-				j.skip = ""
 				out = append(out, j)
 				continue
 			}

@@ -154,15 +154,11 @@ func pairTest(singleRun bool) string {
 // judgeRuns sets d from the runs' values a (base) and b (new): the
 // medians, the change and its verdict.
 func judgeRuns(d *Delta, a, b []float64, floor float64) {
-	*d = newDelta(d.Metric, d.Label, d.Unit, median(a), median(b))
+	if settled(d, a, b) {
+		return
+	}
 	n, m := len(a), len(b)
 	switch {
-	case d.Metric == "asked_rate":
-		untested(d, "asked, not measured")
-		return
-	case allEqual(a, b):
-		d.Noise = Unchanged
-		return
 	case n == 1 || m == 1:
 		lone, many := b, a
 		if n == 1 && m > 1 {
@@ -207,18 +203,40 @@ func judgeRuns(d *Delta, a, b []float64, floor float64) {
 		}
 		// The interval of the shift, as a change of the base's median.
 		d.Low, d.High = back(tr(d.Base)+lo)-d.Base, back(tr(d.Base)+hi)-d.Base
-		switch {
-		case p > RunAlpha:
-			d.Noise = WithinNoise
-		case d.RelativeOK && math.Abs(*d.Relative) < max(floor, resolution):
-			d.Noise = WithinNoise
-			d.Note = fmt.Sprintf("below the noise floor of %.0f%%", 100*max(floor, resolution))
-			return
-		default:
-			d.Noise = Significant
-		}
-		d.Note = fmt.Sprintf("p = %.3f, U test of %d and %d runs", p, n, m)
+		significance(d, p, RunAlpha, floor, fmt.Sprintf("p = %.3f, U test of %d and %d runs", p, n, m))
 	}
+}
+
+// settled sets d's medians of a and b and reports whether no test is
+// wanted: an asked figure, or every value the same.
+func settled(d *Delta, a, b []float64) bool {
+	*d = newDelta(d.Metric, d.Label, d.Unit, median(a), median(b))
+	switch {
+	case d.Metric == "asked_rate":
+		untested(d, "asked, not measured")
+		return true
+	case allEqual(a, b):
+		d.Noise = Unchanged
+		return true
+	}
+	return false
+}
+
+// significance sets d's verdict from a test's p at level alpha: within
+// the noise above it or below the noise floor, else significant, with
+// note (the test and its p) unless the floor decided.
+func significance(d *Delta, p, alpha, floor float64, note string) {
+	switch {
+	case p > alpha:
+		d.Noise = WithinNoise
+	case d.RelativeOK && math.Abs(*d.Relative) < max(floor, resolution):
+		d.Noise = WithinNoise
+		d.Note = fmt.Sprintf("below the noise floor of %.0f%%", 100*max(floor, resolution))
+		return
+	default:
+		d.Noise = Significant
+	}
+	d.Note = note
 }
 
 // inconclusive marks d as having too few runs for a verdict.

@@ -2,7 +2,6 @@ package compare
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/readbench/readbench/stats"
 )
@@ -24,13 +23,7 @@ func pairedTest(n int, alpha float64) string {
 // and b[i] from round i: the medians, the change's interval from the
 // paired test at two-sided level alpha, and its verdict.
 func judgePaired(d *Delta, a, b []float64, alpha, floor float64) {
-	*d = newDelta(d.Metric, d.Label, d.Unit, median(a), median(b))
-	switch {
-	case d.Metric == "asked_rate":
-		untested(d, "asked, not measured")
-		return
-	case allEqual(a, b):
-		d.Noise = Unchanged
+	if settled(d, a, b) {
 		return
 	}
 	tr, back := scale(append(append([]float64{}, a...), b...))
@@ -45,15 +38,5 @@ func judgePaired(d *Delta, a, b []float64, alpha, floor float64) {
 	}
 	// The interval of the mean difference, as a change of the base's median.
 	d.Low, d.High = back(tr(d.Base)+p.Low)-d.Base, back(tr(d.Base)+p.High)-d.Base
-	switch {
-	case p.P > alpha:
-		d.Noise = WithinNoise
-	case d.RelativeOK && math.Abs(*d.Relative) < max(floor, resolution):
-		d.Noise = WithinNoise
-		d.Note = fmt.Sprintf("below the noise floor of %.0f%%", 100*max(floor, resolution))
-		return
-	default:
-		d.Noise = Significant
-	}
-	d.Note = fmt.Sprintf("p = %.3g, trimmed paired t-test of %d rounds", p.P, p.N)
+	significance(d, p.P, alpha, floor, fmt.Sprintf("p = %.3g, trimmed paired t-test of %d rounds", p.P, p.N))
 }
