@@ -46,7 +46,7 @@ func (o *Experiment) judgings(bs []bounds.Bound, p Policy) []judging {
 			out = append(out, j)
 			continue
 		}
-		why := fmt.Sprintf("the scheduling lag %s reached %.0f%% of read %s (%s; over %.0f%%: the machine, not the server)",
+		why := fmt.Sprintf("the scheduling lag %s reached %.0f%% of read %s (%s; over %.3g%%: the machine, not the server)",
 			stat, 100*share, stat, where, 100*p.MaxLagShare)
 		if (block == "read" || block == "read_ok") && b.Metric.Class == "" && b.Metric.Attachments == 0 {
 			if m, err := bounds.ParseMetric("service." + stat); err == nil {
@@ -78,6 +78,6 @@ func (o *Experiment) worstLag(stat string) (share float64, where string) {
 func judgedNote(j judging, o *Experiment, p Policy) string {
 	_, stat, _ := strings.Cut(j.on, ".")
 	share, where := o.worstLag(stat)
-	return fmt.Sprintf("%s judged on %s: the scheduling lag %s reached %.0f%% of read %s (%s; over %.0f%%), and service time (from the actual send) leaves the lag out",
+	return fmt.Sprintf("%s judged on %s: the scheduling lag %s reached %.0f%% of read %s (%s; over %.3g%%), and service time (from the actual send) leaves the lag out",
 		j.bound.Text, j.on, stat, 100*share, stat, where, 100*p.MaxLagShare)
 }

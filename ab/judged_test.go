@@ -64,8 +64,15 @@ func TestLagJudgedOnServiceTime(t *testing.T) {
 
 	// Lag within the share: judged on its own figure.
 	m = &machine{own: 0.02, change: 1.3, lag: 0.05, service: 1.3, rng: rand.New(rand.NewPCG(3, 3))}
-	if b := runSim(t, m, "read.p50=+10%", Plan{Rounds: 6, MaxRounds: 8}).Document().Bounds[0]; b.JudgedOn != "" || b.Metric != "read.p50" || b.Pass {
+	o = runSim(t, m, "read.p50=+10%", Plan{Rounds: 6, MaxRounds: 8})
+	if b := o.Document().Bounds[0]; b.JudgedOn != "" || b.Metric != "read.p50" || b.Pass {
 		t.Errorf("lag 5%%: %+v", b)
+	}
+	// A share of 0.1% is said so, not "0%".
+	tiny := Policy{MaxLagShare: 0.001}
+	js := o.judgings(o.plan.Judging.Bounds, tiny)
+	if len(js) != 1 || js[0].on != "service.p50" || !strings.Contains(judgedNote(js[0], o, tiny), "; over 0.1%)") {
+		t.Errorf("share 0.1%%: %+v %q", js, judgedNote(js[0], o, tiny))
 	}
 }
 
