@@ -26,9 +26,10 @@ build:
 # deps: Go modules, Chromium (headless, for the HTML report test), xmllint
 # (libxml2-utils: the JUnit output is validated against its schema),
 # Prometheus (the --metrics tests push to and are scraped by a real one), tmux
-# (the live view's test reads the screen of a run as a person sees it) and the
-# npm MCP servers the end-to-end tests drive
-# (pinned in peers/package-lock.json; npm ci installs exactly that).
+# (the live view's test reads the screen of a run as a person sees it), jq
+# (scripts/ab-busy.sh reads ab's JSON; its test runs it) and the npm MCP
+# servers the end-to-end tests drive (pinned in peers/package-lock.json; npm
+# ci installs exactly that).
 # scripts/apt-install.sh waits (APT_LOCK_TIMEOUT, 300 s) for another
 # package manager's dpkg or apt lock instead of failing on it.
 deps:
@@ -38,6 +39,7 @@ deps:
 		command -v xmllint >/dev/null || missing="$$missing libxml2-utils"; \
 		command -v prometheus >/dev/null || missing="$$missing prometheus"; \
 		command -v tmux >/dev/null || missing="$$missing tmux"; \
+		command -v jq >/dev/null || missing="$$missing jq"; \
 		[ -z "$$missing" ] || ./scripts/apt-install.sh $$missing
 	cd peers && npm ci --no-audit --no-fund
 
