@@ -27,7 +27,7 @@ build:
 # (libxml2-utils: the JUnit output is validated against its schema),
 # Prometheus (the --metrics tests push to and are scraped by a real one), tmux
 # (the live view's test reads the screen of a run as a person sees it), jq
-# (scripts/ab-busy.sh reads ab's JSON; its test runs it) and the npm MCP
+# (scripts/ab-experiments.sh reads ab's JSON; its test runs it) and the npm MCP
 # servers the end-to-end tests drive (pinned in peers/package-lock.json; npm
 # ci installs exactly that).
 # scripts/apt-install.sh waits (APT_LOCK_TIMEOUT, 300 s) for another

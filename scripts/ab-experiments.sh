@@ -1,44 +1,43 @@
 #!/usr/bin/env bash
-# ab-experiments.sh: how often `readbench ab` cries wolf, and how often it
-# finds a slower server, on this machine (docs/compare.md, "ab").
+# ab-experiments.sh: how often `readbench ab` cries wolf, finds a slower server,
+# or cannot answer, against a server no one here wrote — the official Go
+# SDK's (scripts/sdkserver, a fixed read time) — on a quiet machine and on
+# one whose every core is contended (docs/compare.md, "ab: measured").
 #
-# Builds readbench, then runs E experiments per condition, each an `ab` of
-# R rounds x D of scripts/ab-experiment.yaml against two `readbench serve
-# --stdio` servers:
-#   same    the same server on both sides            (a false alarm: exit 1)
-#   slow30  the new one 30% slower (--delay-scale 1.3) (found: exit 1)
-#   slow20  the new one 20% slower (--delay-scale 1.2)
-#   p99     20% slower, at a larger budget (P99_R x P99_D), gated on the tail
-# During every other experiment a CPU hog (one busy loop per core) starts
-# halfway through and runs for HOG_S seconds (bounded; killed after the
-# experiment in any case), so some rounds meet a busy machine.
-# The gate is 'read.p50=+10%' (the README's); the JSON of each experiment
-# also gives the verdicts of service.p50 and service.p99 bounds, counted
-# apart (service time is from the actual send: the generator's lag is not
-# in it). Every experiment's runs are kept under OUT.
+# Each condition is SPEED:MACHINE:CHANGE:
+#   SPEED    fast (every read 5 ms) or slow (40 ms)
+#   MACHINE  quiet, or hog: two busy shell loops per core for the whole
+#            experiment (bounded by a timeout, killed after it)
+#   CHANGE   same (A/A: a failure is a false alarm), slow10 or slow30 (the
+#            new side's reads 10% or 30% slower: a failure is a detection)
+# E experiments a condition, each an `ab` of scripts/ab-sdk.yaml (100
+# turns/s, one read a turn) with runs of D after WARMUP, at ab's defaults
+# (6 rounds to the first look, up to 16, a 5 minute budget) and AB_FLAGS.
+# The gate is GATE ('read.p50=+10%'); slow10 is gated on GATE10
+# ('read.p50=+5%': a 10% change against a 10% bound is a coin toss).
+# Prints one markdown table row per condition: experiments, bound broken
+# (exit 1 by a significant change), not answered (exit 1 with no verdict),
+# passed (exit 0), the median rounds run and seconds per experiment.
 #
-# Usage: scripts/ab-experiments.sh            (E=20 R=5 D=2s)
-#        E=5 CONDITIONS="same slow30" scripts/ab-experiments.sh
+# Usage: scripts/ab-experiments.sh                              (E=8, every condition)
+#        E=3 CONDITIONS="fast:hog:same fast:hog:slow30" scripts/ab-experiments.sh
 set -euo pipefail
 
-E=${E:-20}
-R=${R:-5}
-D=${D:-2s}
-P99_E=${P99_E:-5}
-P99_R=${P99_R:-8}
-P99_D=${P99_D:-5s}
-HOG_S=${HOG_S:-8}
-CONDITIONS=${CONDITIONS:-"same slow30 slow20 p99"}
+E=${E:-8}
+D=${D:-1s}
+WARMUP=${WARMUP:-300ms}
+GATE=${GATE:-'read.p50=+10%'}
+GATE10=${GATE10:-'read.p50=+5%'}
+AB_FLAGS=${AB_FLAGS:-}
+CONDITIONS=${CONDITIONS:-"fast:quiet:same fast:quiet:slow30 fast:quiet:slow10 fast:hog:same fast:hog:slow30
+slow:quiet:same slow:quiet:slow30 slow:quiet:slow10 slow:hog:same slow:hog:slow30"}
 OUT=${OUT:-$(mktemp -d -t readbench-ab.XXXXXX)}
-GATE='read.p50=+10%'
-BOUNDS="$GATE,service.p50=+10%,service.p99=+10%"
 
 cd "$(dirname "$0")/.."
 mkdir -p "$OUT"
 go build -o "$OUT/readbench" ./cmd/readbench
+go build -o "$OUT/sdkserver" ./scripts/sdkserver
 bin=$OUT/readbench
-
-cp scripts/ab-experiment.yaml "$OUT/w.yaml"
 
 hogs=()
 stop_hog() {
@@ -47,68 +46,47 @@ stop_hog() {
 	hogs=()
 }
 trap stop_hog EXIT
-
-# start_hog AFTER: one busy loop per core, from AFTER seconds on, for
-# HOG_S seconds at most.
 start_hog() {
-	local n
-	n=$(nproc)
-	for _ in $(seq "$n"); do
-		(sleep "$1" && exec timeout "$HOG_S" sh -c 'while :; do :; done') >/dev/null 2>&1 &
+	for _ in $(seq $((2 * $(nproc)))); do
+		timeout 900 sh -c 'while :; do :; done' >/dev/null 2>&1 &
 		hogs+=($!)
 	done
 }
 
-# seconds of a duration like 2s or 500ms, rounded up.
-secs() { case $1 in *ms) echo 1 ;; *s) echo "${1%s}" ;; esac; }
+median() { sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "-"}'; }
 
-# experiment NAME SCALE ROUNDS DURATION I: one ab; prints the exit code and
-# whether each bound failed (1) or passed (0).
-experiment() {
-	local name=$1 scale=$2 rounds=$3 dur=$4 i=$5 dir code
-	dir=$OUT/$name/$i
-	mkdir -p "$OUT/$name"
-	if ((i % 2 == 1)); then
-		start_hog $((rounds * 2 * ($(secs "$dur") + 1) / 2))
-	fi
-	code=0
-	"$bin" ab "$OUT/w.yaml" --base "stdio:$bin serve --stdio" --new "stdio:$bin serve --stdio --delay-scale $scale" \
-		--rounds "$rounds" --duration "$dur" --fail-on "$BOUNDS" --format json -q --out "$dir" \
-		>"$dir.json" 2>"$dir.err" || code=$?
-	stop_hog
-	local fails
-	fails=$(jq -r '[.bounds[] | if .pass then 0 else 1 end] | map(tostring) | join(" ")' "$dir.json" 2>/dev/null || echo "? ? ?")
-	local excluded
-	excluded=$(find "$dir/excluded" -name '*.json' 2>/dev/null | wc -l)
-	echo "$code $fails $excluded"
-}
-
-# condition NAME SCALE ROUNDS DURATION COUNT
-condition() {
-	local name=$1 scale=$2 rounds=$3 dur=$4 count=$5
-	local exit1=0 p50=0 s50=0 s99=0 other=0 excl=0 i line code a b c x
-	for i in $(seq "$count"); do
-		line=$(experiment "$name" "$scale" "$rounds" "$dur" "$i")
-		read -r code a b c x <<<"$line"
-		case $code in 0) ;; 1) exit1=$((exit1 + 1)) ;; *) other=$((other + 1)) ;; esac
-		[[ $a == 1 ]] && p50=$((p50 + 1))
-		[[ $b == 1 ]] && s50=$((s50 + 1))
-		[[ $c == 1 ]] && s99=$((s99 + 1))
-		excl=$((excl + x))
-		printf '%s %2d/%d: exit %s, read.p50 %s service.p50 %s service.p99 %s, excluded runs %s\n' \
-			"$name" "$i" "$count" "$code" "$a" "$b" "$c" "$x" >&2
-	done
-	printf '%-7s x%-4s %2d x %-4s %2d experiments: exit 1 in %2d; broken: read.p50=+10%% %2d, service.p50=+10%% %2d, service.p99=+10%% %2d; other exits %d; excluded runs %d\n' \
-		"$name" "$scale" "$rounds" "$dur" "$count" "$exit1" "$p50" "$s50" "$s99" "$other" "$excl"
-}
-
-echo "readbench ab experiments, $(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); runs in $OUT"
+echo "| server | machine | change | gate | experiments | bound broken | not answered | passed | median rounds | median s | CPU contended (median) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for cond in $CONDITIONS; do
-	case $cond in
-	same) condition same 1 "$R" "$D" "$E" ;;
-	slow30) condition slow30 1.3 "$R" "$D" "$E" ;;
-	slow20) condition slow20 1.2 "$R" "$D" "$E" ;;
-	p99) condition p99 1.2 "$P99_R" "$P99_D" "$P99_E" ;;
-	*) echo "unknown condition $cond" >&2 && exit 2 ;;
-	esac
+	IFS=: read -r speed machine change <<<"$cond"
+	case $speed in fast) delay=5 ;; slow) delay=40 ;; *) echo "bad speed $speed" >&2; exit 2 ;; esac
+	case $change in same) scale=1; gate=$GATE ;; slow10) scale=1.1; gate=$GATE10 ;; slow30) scale=1.3; gate=$GATE ;;
+		*) echo "bad change $change" >&2; exit 2 ;; esac
+	newdelay=$(awk -v d="$delay" -v s="$scale" 'BEGIN {printf "%.3fms", d*s}')
+	broken=0 open=0 passed=0 rounds="" took="" cpu=""
+	for i in $(seq "$E"); do
+		dir=$OUT/$speed-$machine-$change/$i
+		mkdir -p "$(dirname "$dir")"
+		[ "$machine" = hog ] && start_hog
+		start=$(date +%s.%N)
+		code=0
+		# shellcheck disable=SC2086
+		"$bin" ab scripts/ab-sdk.yaml --base "stdio:$OUT/sdkserver --delay ${delay}ms" \
+			--new "stdio:$OUT/sdkserver --delay $newdelay" --fail-on "$gate" -d "$D" --warmup "$WARMUP" \
+			--format json -q --out "$dir" $AB_FLAGS >"$dir.json" 2>"$dir.err" || code=$?
+		stop_hog
+		took+="$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.0f", b-a}') "
+		rounds+="$(jq -r '.answer.rounds_run' "$dir.json") "
+		cpu+="$(jq -r '.answer.cpu_pressure // 0' "$dir.json") "
+		sig=$(jq -r '[.bounds[] | select(.verdict == "fail" and .noise == "significant")] | length' "$dir.json")
+		if [ "$code" -eq 1 ] && [ "$sig" -gt 0 ]; then broken=$((broken + 1))
+		elif [ "$code" -eq 1 ]; then open=$((open + 1))
+		elif [ "$code" -eq 0 ]; then passed=$((passed + 1))
+		else echo "$cond #$i: exit $code (see $dir.err)" >&2; fi
+	done
+	printf '| %s (%d ms) | %s | %s | `%s` | %d | %d | %d | %d | %s | %s | %s |\n' "$speed" "$delay" "$machine" "$change" "$gate" "$E" \
+		"$broken" "$open" "$passed" "$(tr ' ' '\n' <<<"$rounds" | grep . | median)" "$(tr ' ' '\n' <<<"$took" | grep . | median)" \
+		"$(tr ' ' '\n' <<<"$cpu" | grep . | awk '{printf "%.0f%%\n", 100*$1}' | sort -n | median)"
 done
+echo
+echo "runs and documents: $OUT"
