@@ -191,3 +191,14 @@ func TestPressureBand(t *testing.T) {
 		})
 	}
 }
+
+// TestFirstStepBusy: a first step the busy machine spoiled at every
+// attempt leaves the limit unknown, said so, never "no rate held the SLO".
+func TestFirstStepBusy(t *testing.T) {
+	f := &busyServer{knee: 390, slowed: func(float64) bool { return true }, pressure: func(float64, int) float64 { return 0.9 }}
+	rep := searchBusy(t, f, kneePlan(0))
+	if rep.LimitedBy != LimitMachine || rep.Interval == nil || rep.Interval.Low != 0 || f.runs[100] != 3 ||
+		rep.Interval.Text() != "not known: no rate could be measured on this machine (machine busy at 100/s)" {
+		t.Errorf("limited by %s, interval %+v (%d runs of 100/s)", rep.LimitedBy, rep.Interval, f.runs[100])
+	}
+}

@@ -424,6 +424,9 @@ func (in *Interval) Text() string {
 		}
 		spoiled += "/s)"
 	}
+	if in.Low <= 0 {
+		return fmt.Sprintf("not known: no rate could be measured %s%s", where, spoiled)
+	}
 	if in.High > 0 {
 		return fmt.Sprintf("≥ %s, < %s turns/s: steps in between could not be measured %s%s", exact(in.Low), exact(in.High), where, spoiled)
 	}

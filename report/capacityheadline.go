@@ -37,16 +37,20 @@ func rateHeadline(r *capacity.RateFinding) htmlHeadline {
 // busy: "≥ 200, < 400 turns/s: steps in between could not be measured on
 // this machine"); ✗ none.
 func rateVerdict(r *capacity.RateFinding) (mark, text string) {
+	in := r.Interval
+	if in != nil && (r.LimitedBy == capacity.LimitMachine || r.LimitedBy == capacity.LimitGenerator) {
+		// Rates the search needed were not measured: never a single figure.
+		if in.Low <= 0 {
+			return markWarn, "max sustainable rate " + in.Text()
+		}
+		return markWarn, "max sustainable " + in.Text() + "; measured at " + numfmt.Sig3(in.Low) + "/s: " +
+			numfmt.Sig3(r.ReadsPerS) + " reads/s, " + numfmt.Sig3(r.WireMBPerS) + " MB/s on the wire"
+	}
 	if r.MaxSustainableRate <= 0 {
 		return markFail, "no rate held the SLO"
 	}
 	text = "max sustainable " + numfmt.Rate(r.MaxSustainableRate, "turns") + " (" +
 		numfmt.Sig3(r.ReadsPerS) + " reads/s, " + numfmt.Sig3(r.WireMBPerS) + " MB/s on the wire)"
-	if in := r.Interval; in != nil && (r.LimitedBy == capacity.LimitMachine || r.LimitedBy == capacity.LimitGenerator) {
-		// Rates the search needed were not measured: never a single figure.
-		return markWarn, "max sustainable " + in.Text() + "; measured at " + numfmt.Sig3(in.Low) + "/s: " +
-			numfmt.Sig3(r.ReadsPerS) + " reads/s, " + numfmt.Sig3(r.WireMBPerS) + " MB/s on the wire"
-	}
 	switch r.LimitedBy {
 	case capacity.LimitGenerator:
 		return markWarn, text + " or more: readbench, not the server, hit its limit"

@@ -49,3 +49,14 @@ func TestCapacityIntervalHeadline(t *testing.T) {
 		t.Error("the chart marks the lower end as the maximum sustainable rate")
 	}
 }
+
+// TestCapacityUnknownIsNotNoRate: a search whose first step the busy
+// machine spoiled says the rate is not known, not that none held the SLO.
+func TestCapacityUnknownIsNotNoRate(t *testing.T) {
+	r := &capacity.RateFinding{LimitedBy: capacity.LimitMachine, FirstBadRate: 100,
+		Interval: &capacity.Interval{Unmeasured: []float64{100}, Cause: capacity.CauseMachine}}
+	mark, text := rateVerdict(r)
+	if mark != markWarn || text != "max sustainable rate not known: no rate could be measured on this machine (machine busy at 100/s)" {
+		t.Errorf("verdict %s %q", mark, text)
+	}
+}
