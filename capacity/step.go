@@ -249,20 +249,23 @@ func CauseWord(cause string) string {
 
 // busyPressure is the share of a step in which some task on the machine
 // may wait for a CPU before a failure of a server on that machine says
-// nothing of the server: past half the step, the server was kept waiting
-// by the machine about as often as it ran, and a slow answer is no longer
-// its own. What readbench and the server make on their own, and what
-// another job makes, is measured in docs/capacity.md.
+// nothing of the server. Measured (docs/capacity.md): against a server
+// good for ~390 reads/s, 350/s broke its step at a pressure of 0.49 with
+// a hog per core and held it on a quieter machine, while the server's own
+// knee (400/s, its queue growing) broke at 0.29; a quiet-ish machine's
+// steps stay at 0.05-0.44, median 0.13. So from 0.4 the machine, not the
+// server, may have made the failure; a real knee failure at that pressure
+// costs a run again, never a wrong figure.
 //
 // quietPressure is the margin: once an attempt at a rate was the busy
 // machine's, an attempt at that rate run again is charged to the server
-// only under quietPressure. A machine whose pressure wanders around one
-// half (0.61, then 0.50) is one busy machine, not a busy machine and then
-// the server at its limit; without the band one rate was judged both
-// ways.
+// only under quietPressure. A machine whose pressure wanders around the
+// edge (0.61, then 0.50, then 0.38) is one busy machine, not a busy
+// machine and then the server at its limit; without the band one rate
+// was judged both ways.
 const (
-	busyPressure  = 0.5
-	quietPressure = 0.35
+	busyPressure  = 0.4
+	quietPressure = 0.25
 )
 
 // busyFrom is the CPU pressure from which a failure is the machine's for
