@@ -204,3 +204,26 @@ func TestFirstStepBusy(t *testing.T) {
 		t.Errorf("limited by %s, interval %+v (%d runs of 100/s)", rep.LimitedBy, rep.Interval, f.runs[100])
 	}
 }
+
+// TestNearMissIsSaid: a search whose first bad step broke its latency
+// bound by a small margin (55 ms against 50 ms: the 337.5 of a search
+// where others held 350) says so in its conclusion; a clear breach (250
+// ms) does not.
+func TestNearMissIsSaid(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		near bool
+	}{{"near miss", true}, {"clear breach", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			f := &busyServer{knee: 1000, slowed: func(r float64) bool { return r >= 350 }}
+			if !c.near {
+				f.knee = 340
+			}
+			rep := searchBusy(t, f, kneePlan(0))
+			said := strings.Contains(rep.Conclusion, "350 turns/s broke its step by a small margin (1.1× its bound)")
+			if rep.LimitedBy != LimitSLO || rep.FirstBadRate != 350 || said != c.near {
+				t.Errorf("limited by %s, first bad %v: %s", rep.LimitedBy, rep.FirstBadRate, rep.Conclusion)
+			}
+		})
+	}
+}

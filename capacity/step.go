@@ -140,6 +140,34 @@ type Step struct {
 	Attempt int  `json:"attempt"`
 	Rerun   bool `json:"rerun"`
 	Retries int  `json:"retries"`
+	// margin is how far a failed step broke its latency bounds, the
+	// largest measured/limit of them (0: passed, or broke another bound):
+	// a near miss (1.04) near the knee is a short step's noise as much as
+	// the server's limit, and the conclusion says so.
+	margin float64
+}
+
+// nearMiss is the margin under which a failed step broke its latency
+// bounds by a small margin: so near the knee a short step's p99 varies
+// from run to run (one search broke 350/s where three others held it).
+const nearMiss = 1.25
+
+// Margin is how far r broke the SLO's upper latency bounds: the largest
+// measured/limit of those broken, 0 when one of another kind (errors,
+// rates) broke or none did.
+func (ts slo) Margin(r *results.Result) float64 {
+	var m float64
+	for _, t := range ts {
+		v, err := results.Evaluate(t, r)
+		if err != nil || v.Pass {
+			continue
+		}
+		if !upperLatency(t) || v.Reason != "" || v.Limit <= 0 {
+			return 0
+		}
+		m = max(m, v.Measured/v.Limit)
+	}
+	return m
 }
 
 // Percentiles are a latency block's median and 99th percentile, ms.
@@ -171,6 +199,9 @@ func judge(phase string, s Setting, o StepRun, j Judge, busy float64) (Step, err
 		return st, err
 	}
 	st.Pass, st.Reason = pass, reason
+	if m, ok := j.(interface{ Margin(*results.Result) float64 }); ok && !pass {
+		st.margin = m.Margin(r)
+	}
 	switch {
 	case r.Partial:
 		st.Pass, st.Reason = false, "interrupted"
