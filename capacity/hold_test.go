@@ -295,8 +295,10 @@ func TestBusyMachineIsNotTheServers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.LimitedBy != LimitMachine || rep.MaxSustainableRate != 100 || !strings.Contains(rep.Conclusion, "while the machine was busy") ||
-		strings.Contains(rep.Conclusion, "could not drive") {
+	// The search refines below the busy step (150, 175, 187.5 pass): the
+	// answer is at least 187.5, the rates above it not measured.
+	if rep.LimitedBy != LimitMachine || rep.MaxSustainableRate != 187.5 || !strings.Contains(rep.Conclusion, "while the machine was busy") ||
+		strings.Contains(rep.Conclusion, "could not drive") || rep.Interval == nil || rep.Interval.Low != 187.5 || rep.Interval.High != 0 {
 		t.Errorf("busy throughout: limited by %s at %v: %s", rep.LimitedBy, rep.MaxSustainableRate, rep.Conclusion)
 	}
 	f = &timedServer{knee: 390, holdKnee: 390, busy: busyOnce, address: "https://mcp.example.com/mcp"}

@@ -106,9 +106,12 @@ type RateFinding struct {
 	// Hold is the last hold run: the candidate confirmed (or not) by a run
 	// of the hold's length; nil when nothing was held (--hold 0, or no
 	// step passed).
-	Hold       *Hold  `json:"hold"`
-	Conclusion string `json:"conclusion"` // one sentence, printed under the table
-	Steps      []Step `json:"steps"`
+	Hold *Hold `json:"hold"`
+	// Interval is where the limit lies when steps the search needed could
+	// not be measured (limited_by machine or generator); nil otherwise.
+	Interval   *Interval `json:"interval"`
+	Conclusion string    `json:"conclusion"` // one sentence, printed under the table
+	Steps      []Step    `json:"steps"`
 }
 
 // Hold is a candidate rate held for longer than a step, so that the rate
@@ -159,9 +162,18 @@ type search struct {
 	// search; passed every step whose verdict held the SLO.
 	good, bad *Step
 	passed    []Step
+	// unmeasured is the lowest step the busy machine spoiled (nil when
+	// none); spoiled every such rate, in the order run.
+	unmeasured *Step
+	spoiled    []float64
 }
 
-// search runs the grid and the bisection and says what ended them.
+// search runs the grid and the bisection and says what ended them. A
+// step the busy machine spoiled (CauseMachine, after its runs again) does
+// not end the search: it is an upper end the bisection refines below, as
+// a failure is, so the search still closes in on the limit between the
+// last good step and the first that was not; what it ends with is said
+// by limitOf.
 func (s *search) search() (string, error) {
 	for _, rate := range s.plan.Grid() {
 		st, err := s.attempt("step", rate, 0)
@@ -169,35 +181,67 @@ func (s *search) search() (string, error) {
 			return "", err
 		}
 		if !st.Pass || st.GeneratorBound {
-			s.bad = st
+			s.fail(st)
 			break
 		}
 		s.pass(st)
 	}
 	switch {
-	case s.bad == nil:
+	case s.bad == nil && s.unmeasured == nil:
 		return LimitRange, nil
-	case s.bad.GeneratorBound:
-		return notServers(s.bad), nil
-	case s.good == nil:
+	case s.bad != nil && s.bad.GeneratorBound:
+		return LimitGenerator, nil
+	case s.good == nil && s.bad != nil:
 		return LimitFirstStep, nil
+	case s.good == nil:
+		return LimitMachine, nil
 	}
 	for range s.plan.Refine {
-		st, err := s.attempt("refine", (s.good.Rate+s.bad.Rate)/2, 0)
+		st, err := s.attempt("refine", (s.good.Rate+s.upper().Rate)/2, 0)
 		if err != nil {
 			return "", err
 		}
 		switch {
-		case st.GeneratorBound:
+		case st.GeneratorBound && st.NotServers != CauseMachine:
 			s.bad = st
-			return notServers(st), nil
-		case st.Pass:
+			return LimitGenerator, nil
+		case st.Pass && !st.GeneratorBound:
 			s.pass(st)
 		default:
-			s.bad = st
+			s.fail(st)
 		}
 	}
-	return LimitSLO, nil
+	return s.limitOf(), nil
+}
+
+// fail records a step that did not pass: the lowest the busy machine
+// spoiled (unmeasured) apart from the lowest failure (bad).
+func (s *search) fail(st *Step) {
+	if st.NotServers == CauseMachine {
+		s.unmeasured = st
+		s.spoiled = append(s.spoiled, st.Rate)
+		return
+	}
+	s.bad = st
+}
+
+// upper is the lowest rate above the candidate not known to pass: the
+// lowest failure or the lowest step the machine spoiled.
+func (s *search) upper() *Step {
+	if s.unmeasured != nil && (s.bad == nil || s.unmeasured.Rate < s.bad.Rate) {
+		return s.unmeasured
+	}
+	return s.bad
+}
+
+// limitOf is what ended a bisection: the SLO when the lowest rate above
+// the candidate broke it as the server's, the machine when that rate
+// could not be measured on it (the limit is then an interval: Interval).
+func (s *search) limitOf() string {
+	if s.upper() == s.unmeasured {
+		return LimitMachine
+	}
+	return LimitSLO
 }
 
 func (s *search) pass(st *Step) { s.good = st; s.passed = append(s.passed, *st) }
@@ -207,6 +251,7 @@ func (s *search) pass(st *Step) { s.good = st; s.passed = append(s.passed, *st) 
 // is a step of the report, those run again marked Rerun. It returns the
 // attempt whose verdict counts: the first clean one, or the last.
 func (s *search) attempt(phase string, rate float64, d time.Duration) (*Step, error) {
+	machine := false // an attempt at this rate was the busy machine's: the band's lower edge holds
 	for a := 1; ; a++ {
 		s.n++
 		set := Setting{Index: s.n, Rate: rate, Duration: d}
@@ -218,10 +263,11 @@ func (s *search) attempt(phase string, rate float64, d time.Duration) (*Step, er
 			s.rep.Target = o.Result.Target.Address
 			s.rep.Server = o.Result.Target.Server.Name + " " + o.Result.Target.Server.Version
 		}
-		st, err := judge(phase, set, o, s.j)
+		st, err := judge(phase, set, o, s.j, busyFrom(machine))
 		if err != nil {
 			return nil, err
 		}
+		machine = machine || st.NotServers == CauseMachine
 		st.Attempt, st.Retries, st.Rerun = a, a-1, st.GeneratorBound && a <= s.plan.Retries
 		s.rep.Steps = append(s.rep.Steps, st)
 		if s.ctx.Err() != nil {
@@ -307,13 +353,20 @@ func (s *search) finish(limit string) *RateFinding {
 	if s.good != nil {
 		rep.MaxSustainableRate, rep.ReadsPerS, rep.WireMBPerS = s.good.Rate, s.good.ReadsPerS, s.good.WireMBPerS
 	}
-	if s.bad != nil {
-		rep.FirstBadRate = s.bad.Rate
+	ender := s.bad // what ended the search
+	if limit == LimitMachine && s.upper() != nil {
+		ender = s.upper()
+	}
+	if ender != nil {
+		rep.FirstBadRate = ender.Rate
 	}
 	if limit == LimitSLO && s.good != nil && s.bad != nil {
 		rep.Resolution = s.bad.Rate - s.good.Rate
 	}
-	rep.Conclusion = conclusion(rep, s.bad)
+	if limit == LimitMachine || limit == LimitGenerator {
+		rep.Interval = interval(rep)
+	}
+	rep.Conclusion = conclusion(rep, ender)
 	return rep
 }
 
@@ -338,9 +391,9 @@ func conclusion(r *RateFinding, bad *Step) string {
 		return fmt.Sprintf("The %s s hold of %s could not be driven cleanly (%s): the generator could not tell whether the server sustains it, and that is not the server's limit; it held the SLO in a step (%s). Run again on a quieter or larger machine, or more shards (--segment).",
 			short(h.DurationS), rate(h.Rate), h.Reason, at)
 	case r.LimitedBy == LimitMachine:
-		s := fmt.Sprintf("At %s the SLO broke while the machine was busy (%s): the server runs on this machine and was slowed by it, so that is not the server's limit, which is at least ", rate(bad.Rate), bad.Reason)
-		if r.MaxSustainableRate > 0 {
-			return s + rate(r.MaxSustainableRate) + " (" + at + "; " + held + "). Run again on a quieter machine, or with the server elsewhere."
+		s := fmt.Sprintf("At %s the SLO broke while the machine was busy (%s): the server runs on this machine and was slowed by it, so that is not the server's limit, which is ", rate(bad.Rate), bad.Reason)
+		if r.MaxSustainableRate > 0 && r.Interval != nil {
+			return s + r.Interval.Text() + " (" + exact(r.MaxSustainableRate) + " turns/s: " + at + "; " + held + "). Run again on a quieter machine, or with the server elsewhere."
 		}
 		return s + "unknown. Run again on a quieter machine, or with the server elsewhere."
 	case r.LimitedBy == LimitRange:
@@ -361,7 +414,12 @@ func conclusion(r *RateFinding, bad *Step) string {
 	if r.Hold != nil && r.Hold.Pass {
 		held = "and " + held
 	}
-	return fmt.Sprintf("Maximum sustainable rate %s (%s), measured, %s; the SLO broke at %s: %s; resolution %s.", rate(r.MaxSustainableRate), at, held, broke, bad.Reason, rate(r.Resolution))
+	out := fmt.Sprintf("Maximum sustainable rate %s (%s), measured, %s; the SLO broke at %s: %s; resolution %s.", rate(r.MaxSustainableRate), at, held, broke, bad.Reason, rate(r.Resolution))
+	if bad.Phase != "hold" && bad.margin > 1 && bad.margin < nearMiss {
+		out += fmt.Sprintf(" %s broke its step by a small margin (%s× its bound): this close to the knee a short step varies from run to run, so another search may hold it (longer steps, --step-duration, vary less).",
+			rate(bad.Rate), short(bad.margin))
+	}
+	return out
 }
 
 // short is a figure in three significant digits without a trailing ".0"

@@ -81,7 +81,7 @@ func SweepSize(ctx context.Context, p SizePlan, run Runner, j Judge) (*SizeFindi
 			rep.Target = o.Result.Target.Address
 			rep.Server = o.Result.Target.Server.Name + " " + o.Result.Target.Server.Version
 		}
-		st, err := judge("size", s, o, j)
+		st, err := judge("size", s, o, j, busyPressure)
 		if err != nil {
 			return rep, err
 		}

@@ -32,8 +32,20 @@ func rateHeadline(r *capacity.RateFinding) htmlHeadline {
 // same on the page and in the terminal: ✓ the maximum sustainable rate;
 // ! that rate as a lower bound when readbench, not the server, ended the
 // search (the generator could not drive more, or every step up to --to
-// held), so a limit never found is not printed as the server's; ✗ none.
+// held), so a limit never found is not printed as the server's, and as
+// an interval when steps it needed could not be measured (the machine
+// busy: "≥ 200, < 400 turns/s: steps in between could not be measured on
+// this machine"); ✗ none.
 func rateVerdict(r *capacity.RateFinding) (mark, text string) {
+	in := r.Interval
+	if in != nil && (r.LimitedBy == capacity.LimitMachine || r.LimitedBy == capacity.LimitGenerator) {
+		// Rates the search needed were not measured: never a single figure.
+		if in.Low <= 0 {
+			return markWarn, "max sustainable rate " + in.Text()
+		}
+		return markWarn, "max sustainable " + in.Text() + "; measured at " + numfmt.Sig3(in.Low) + "/s: " +
+			numfmt.Sig3(r.ReadsPerS) + " reads/s, " + numfmt.Sig3(r.WireMBPerS) + " MB/s on the wire"
+	}
 	if r.MaxSustainableRate <= 0 {
 		return markFail, "no rate held the SLO"
 	}

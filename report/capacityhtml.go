@@ -90,7 +90,11 @@ func CapacityHTML(w io.Writer, r *capacity.RateFinding) error {
 	hc.Fields = printableFields(fields)
 	var ms []marker
 	if r.MaxSustainableRate > 0 {
-		ms = append(ms, marker{"knee", "max sustainable " + numfmt.Sig3(r.MaxSustainableRate) + "/s", r.MaxSustainableRate, "#0072b2", false})
+		label := "max sustainable " + numfmt.Sig3(r.MaxSustainableRate) + "/s"
+		if r.Interval != nil { // a lower end, the rates above it not measured
+			label = "at least " + numfmt.Sig3(r.MaxSustainableRate) + "/s"
+		}
+		ms = append(ms, marker{"knee", label, r.MaxSustainableRate, "#0072b2", false})
 	}
 	if r.FirstBadRate > 0 {
 		ms = append(ms, marker{"first-fail", badLabel(r), r.FirstBadRate, "#d55e00", true})

@@ -15,6 +15,13 @@
 #
 #   ./scripts/capacity-repeat.sh          # N=8; about a minute a run
 #   N=4 HOLD=20s PORT=18437 ./scripts/capacity-repeat.sh
+#   N=3 TARGET=sdk HOG=1 ./scripts/capacity-repeat.sh
+#
+# TARGET=sdk searches scripts/sdkserver instead (the official Go SDK's
+# server, no one here wrote it: --delay 5ms --workers 2, at most ~400
+# reads/s; three resources, one read a turn). HOG=1 keeps a CPU hog on
+# every core through each run (bounded by timeout, ended with the run):
+# the busy machine of a shared CI runner.
 #
 # Each run's JSON finding and step results are kept in OUT (default a
 # temporary folder, removed on exit unless OUT is given). Needs Go and
@@ -24,6 +31,8 @@ set -euo pipefail
 N=${N:-8}
 PORT=${PORT:-18437}
 HOLD=${HOLD:-20s}
+TARGET=${TARGET:-sim}
+HOG=${HOG:-0}
 
 SCRIPT=capacity-repeat.sh
 # shellcheck source=lib.sh
@@ -34,7 +43,14 @@ for c in go python3; do command -v "$c" >/dev/null || die "needs $c"; done
 
 echo "building readbench…" >&2
 go build -o "$tmp/readbench" ./cmd/readbench
-"$tmp/readbench" serve --listen "127.0.0.1:$PORT" --workers 4 >"$tmp/serve.log" 2>&1 &
+case $TARGET in
+sim) "$tmp/readbench" serve --listen "127.0.0.1:$PORT" --workers 4 >"$tmp/serve.log" 2>&1 & ;;
+sdk)
+	go build -o "$tmp/sdkserver" ./scripts/sdkserver
+	"$tmp/sdkserver" --delay 5ms --workers 2 --http "127.0.0.1:$PORT" >"$tmp/serve.log" 2>&1 &
+	;;
+*) die "TARGET must be sim or sdk, not $TARGET" ;;
+esac
 server_pid=$!
 for _ in $(seq 50); do
 	if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then break; fi
@@ -42,24 +58,57 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 
-printf '%s\n' 'name: knee' 'sessions: 4' 'load: {rate: 50/s}' 'turn: {attachments: 1, read_timeout: 5s, deadline: 3s}' \
-	'mix: [{class: doc, weight: 1, mime: text/markdown, size: 1KiB, delay: 10ms}]' >"$tmp/knee.yaml"
+if [ "$TARGET" = sdk ]; then
+	printf '%s\n' 'name: knee-sdk' 'sessions: 4' 'load: {rate: 50/s}' 'turn: {attachments: 1, read_timeout: 5s, deadline: 3s}' \
+		'mix: [{class: doc, weight: 1, uris: ["docs://sdk/1", "docs://sdk/2", "docs://sdk/3"]}]' >"$tmp/knee.yaml"
+else
+	printf '%s\n' 'name: knee' 'sessions: 4' 'load: {rate: 50/s}' 'turn: {attachments: 1, read_timeout: 5s, deadline: 3s}' \
+		'mix: [{class: doc, weight: 1, mime: text/markdown, size: 1KiB, delay: 10ms}]' >"$tmp/knee.yaml"
+fi
 
-printf 'machine: %s cores, load average %s\n' "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a)"
+# hog starts a CPU hog per core for at most $1 seconds; unhog ends them.
+hogs=()
+hog() {
+	for _ in $(seq "$(nproc)"); do
+		timeout "$1" sh -c 'while :; do :; done' &
+		hogs+=($!)
+	done
+}
+unhog() {
+	for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done
+	hogs=()
+}
+trap 'unhog; cleanup' EXIT
+
+printf 'machine: %s cores, load average %s; target %s; hog per core: %s\n' "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a)" "$TARGET" "$HOG"
 printf '%-4s %-9s %-11s %-22s %-11s %-8s %s\n' run "max/s" limited_by hold resolution re-runs seconds
 for i in $(seq "$N"); do
 	start=$SECONDS
+	if [ "$HOG" = 1 ]; then hog 120; fi
 	"$tmp/readbench" capacity "$tmp/knee.yaml" --target "http://127.0.0.1:$PORT/mcp" --slo 'read.p99<50ms,errors<1%' \
 		--from 100/s --to 800/s --step-duration 2s --step-warmup 500ms --refine 3 --hold "$HOLD" \
 		--format json -q --out "$out/run-$i" >"$out/run-$i.json" || die "run $i failed (exit $?)"
+	unhog
 	python3 - "$out/run-$i.json" "$i" $((SECONDS - start)) <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
 h = r.get("hold")
 hold = "none" if not h else "%g/s %gs %s" % (h["rate"], h["duration_s"], "pass" if h["pass"] else "FAIL")
 reruns = sum(1 for s in r["steps"] if s.get("rerun"))
-print("%-4s %-9g %-11s %-22s %-11s %-8d %s" % (sys.argv[2], r["max_sustainable_rate"], r["limited_by"], hold,
-      "%g/s" % r["resolution"] if r["resolution"] else "-", reruns, sys.argv[3]))
+ps = []
+for s in r["steps"]:
+    try:
+        p = json.load(open(s["file"]))["host"]["cpu_pressure"]
+        if p is not None:
+            ps.append(p)
+    except (OSError, KeyError, ValueError):
+        pass
+iv = r.get("interval")
+extra = "" if not iv else "  interval >= %g%s, unmeasured %s" % (iv["low"], ", < %g" % iv["high"] if iv["high"] else "", iv["unmeasured"])
+if ps:
+    extra += "  cpu_pressure %.2f-%.2f" % (min(ps), max(ps))
+print("%-4s %-9g %-11s %-22s %-11s %-8d %s%s" % (sys.argv[2], r["max_sustainable_rate"], r["limited_by"], hold,
+      "%g/s" % r["resolution"] if r["resolution"] else "-", reruns, sys.argv[3], extra))
 EOF
 done
 
@@ -70,12 +119,12 @@ rates = [r["max_sustainable_rate"] for r in rs]
 told = [r for r in rs if r["limited_by"] in ("slo", "range", "hold")]  # charged to the server (hold: 0, no rate held)
 tr = [r["max_sustainable_rate"] for r in told]
 inband = sum(1 for v in tr if 350 <= v <= 400)
-gen = sum(1 for r in rs if r["limited_by"] == "generator")
+gen = sum(1 for r in rs if r["limited_by"] in ("generator", "machine"))
 low = sum(1 for v in tr if v < 350)
 held = sum(1 for r in rs if r.get("hold") and r["hold"]["pass"])
 print()
 print("reported: %s" % ", ".join("%g" % v for v in rates))
 if tr:
     print("charged to the server: %d runs, %g–%g turns/s (spread %g), %d in 350–400, %d below 350" % (len(tr), min(tr), max(tr), max(tr) - min(tr), inband, low))
-print("the generator could not tell: %d; every hold broke (0 reported): %d; hold passed: %d of %d" % (gen, sum(1 for r in rs if r["limited_by"] == "hold"), held, len(rs)))
+print("the generator or the machine could not tell: %d; every hold broke (0 reported): %d; hold passed: %d of %d" % (gen, sum(1 for r in rs if r["limited_by"] == "hold"), held, len(rs)))
 EOF

@@ -80,11 +80,29 @@ func Content(i int) []byte {
 
 // SDKServer is the official Go SDK's server with Docs, each read taking
 // delay (cancellable, as the SDK's handlers are).
-func SDKServer(delay time.Duration) *mcp.Server {
+func SDKServer(delay time.Duration) *mcp.Server { return SDKServerWorkers(delay, 0) }
+
+// SDKServerWorkers is SDKServer serving at most workers reads at once
+// (0: no limit), the others waiting their turn, as scripts/sdkserver
+// --workers: a capacity of workers/delay reads per second, a knee that a
+// capacity search against a server no one here wrote should find.
+func SDKServerWorkers(delay time.Duration, workers int) *mcp.Server {
+	var slots chan struct{}
+	if workers > 0 {
+		slots = make(chan struct{}, workers)
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, nil)
 	for i, d := range Docs() {
 		content := Content(i)
 		s.AddResource(&mcp.Resource{URI: d.URI, MIMEType: d.MIME, Name: d.URI}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			if slots != nil {
+				select {
+				case slots <- struct{}{}:
+					defer func() { <-slots }()
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			}
 			select {
 			case <-time.After(delay):
 			case <-ctx.Done():
