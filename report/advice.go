@@ -57,13 +57,30 @@ func shareCell(m map[float64]*float64, ms float64) string {
 }
 
 // recommendation is the recommended pair in words, "" when the result
-// recommends nothing.
+// recommends nothing. A pair from a contended run says it has a caveat
+// (caveatNote), and a pair withheld for contention says so instead: the
+// line a reader acts on never reads as a quiet run's.
 func recommendation(a results.Advice) string {
+	if a.Withheld {
+		return withheldNote
+	}
 	if a.RecommendedDeadlineMs <= 0 && a.RecommendedTimeoutMs <= 0 {
 		return ""
 	}
-	return "turn deadline " + limitText(a.RecommendedDeadlineMs) + ", read timeout " + limitText(a.RecommendedTimeoutMs)
+	rec := "turn deadline " + limitText(a.RecommendedDeadlineMs) + ", read timeout " + limitText(a.RecommendedTimeoutMs)
+	if a.Caveat != "" {
+		rec += " " + caveatNote
+	}
+	return rec
 }
+
+// The recommendation's words for a contended run (results: the advice's
+// caveat and withheld keys); the caveat's sentence follows it where the
+// report has room (the full table, markdown, HTML).
+const (
+	caveatNote   = "(with a caveat: the run was contended)"
+	withheldNote = "none: withheld, the run was too contended to size limits on"
+)
 
 // limitText is a recommended limit, or why there is none.
 func limitText(ms float64) string {
@@ -77,6 +94,7 @@ func limitText(ms float64) string {
 // recommendation of the table report, and the stored sentences.
 type htmlAdvice struct {
 	Recommend string
+	Caveat    string
 	Header    []string
 	Rows      [][]string
 	Reasoning []string
@@ -86,12 +104,12 @@ type htmlAdvice struct {
 // no advice at all (as the markdown report leaves its section out).
 func htmlAdviceOf(a results.Advice) *htmlAdvice {
 	rows, rec := adviceRows(a), recommendation(a)
-	if len(rows) == 0 && rec == "" && len(a.Reasoning) == 0 {
+	if len(rows) == 0 && rec == "" && len(a.Reasoning) == 0 && a.Caveat == "" {
 		return nil
 	}
 	var reasons []string
 	for _, s := range a.Reasoning {
 		reasons = append(reasons, printable(s))
 	}
-	return &htmlAdvice{Recommend: rec, Header: adviceHeader(), Rows: rows, Reasoning: reasons}
+	return &htmlAdvice{Recommend: rec, Caveat: printable(a.Caveat), Header: adviceHeader(), Rows: rows, Reasoning: reasons}
 }

@@ -11,7 +11,9 @@ import (
 // pins in its testdata: what Build makes of its fixture (results.json, a
 // clean run; troubled.json, a partial run with cancellations, late
 // answers, shape findings and a lost read) and of a run with a stalled
-// second (timeline.json). Renderers take documents, so their tests start
+// second (timeline.json), and of runs on a contended machine whose
+// advice carries a caveat (contended.json) or is withheld (withheld.json).
+// Renderers take documents, so their tests start
 // from documents, and the golden reports follow what Build makes:
 // `go test -update ./results/` rewrites the documents.
 

@@ -158,11 +158,19 @@ func mdTurns(b *bytes.Buffer, r *results.Result) {
 func mdAdvice(b *bytes.Buffer, r *results.Result) {
 	a := r.Advice
 	if len(a.Deadlines) == 0 && len(a.Timeouts) == 0 && len(a.Reasoning) == 0 &&
-		a.RecommendedDeadlineMs == 0 && a.RecommendedTimeoutMs == 0 {
+		a.RecommendedDeadlineMs == 0 && a.RecommendedTimeoutMs == 0 && a.Caveat == "" {
 		return
 	}
-	fmt.Fprintf(b, "### Advice\n\nRecommended turn deadline **%s**, read timeout **%s**.\n\n",
-		limitText(a.RecommendedDeadlineMs), limitText(a.RecommendedTimeoutMs))
+	b.WriteString("### Advice\n\n")
+	if a.Withheld {
+		fmt.Fprintf(b, "Recommended turn deadline and read timeout: **%s**.\n\n", withheldNote)
+	} else {
+		fmt.Fprintf(b, "Recommended turn deadline **%s**, read timeout **%s**.\n\n",
+			limitText(a.RecommendedDeadlineMs), limitText(a.RecommendedTimeoutMs))
+	}
+	if a.Caveat != "" {
+		fmt.Fprintf(b, "> **!** %s\n\n", mdEscape(a.Caveat))
+	}
 	rows := [][]string{}
 	for _, c := range a.Deadlines {
 		rows = append(rows, []string{"turn deadline", numfmt.Ms(c.Ms), numfmt.Opt(c.Share, numfmt.Share) + " of turns cut"})

@@ -35,16 +35,25 @@ func adviceTable(w io.Writer, r *results.Result) error {
 	if rec := recommendation(a); rec != "" {
 		line(w, "recommend", "%s", rec)
 	}
+	if a.Caveat != "" {
+		bullet(w, "  ! ", a.Caveat)
+	}
 	for _, reason := range a.Reasoning {
-		for i, l := range strings.Split(wrapText(printable(reason), 100-len("  - ")), "\n") {
-			prefix := "  - "
-			if i > 0 {
-				prefix = "    "
-			}
-			fmt.Fprintln(w, prefix+l)
-		}
+		bullet(w, "  - ", reason)
 	}
 	return nil
+}
+
+// bullet writes s wrapped to the report's width after mark, its
+// continuation lines indented under the text.
+func bullet(w io.Writer, mark, s string) {
+	for i, l := range strings.Split(wrapText(printable(s), 100-len(mark)), "\n") {
+		prefix := mark
+		if i > 0 {
+			prefix = strings.Repeat(" ", len(mark))
+		}
+		fmt.Fprintln(w, prefix+l)
+	}
 }
 
 // timelineNote sums the timeline in one line: its length, the worst

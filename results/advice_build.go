@@ -10,8 +10,10 @@ import "github.com/readbench/readbench/stats"
 // the cap named when readbench dropped turns; h is the run's health: a
 // failing run, and one overloaded by cut turns or timed-out reads,
 // recommends nothing either (unsizedText); readbench's drops alone are
-// reported apart, the turns that started sized on.
-func advice(p policy, run *stats.Phase, g GeneratorFinding, maxInFlight int, h Health) Advice {
+// reported apart, the turns that started sized on; c is the machine's
+// contention (contentionOf): a pair recommended from a contended run
+// carries its caveat, or is withheld past AdviceWithholdPressure.
+func advice(p policy, run *stats.Phase, g GeneratorFinding, maxInFlight int, h Health, c contention) Advice {
 	// The read tail is the ok answers' (the one to size a timeout on).
 	// Dropped turns, recorded at the deadline like cut ones, are passed
 	// apart: readbench dropped them, the deadline did not cut them.
@@ -36,6 +38,15 @@ func advice(p policy, run *stats.Phase, g GeneratorFinding, maxInFlight int, h H
 	if unsized != "" && !a.Noisy {
 		a.Deadline, a.Timeout = 0, 0
 	}
+	// Contention qualifies a pair only when one would be recommended: a
+	// run that recommends nothing already says why.
+	caveat, withheld := "", false
+	if a.Deadline > 0 || a.Timeout > 0 {
+		caveat, withheld = c.caveat, c.withhold
+	}
+	if withheld {
+		a.Deadline, a.Timeout, unsized = 0, 0, withheldText
+	}
 	reasoning := append(generatorReasons(a, g), adviceReasoningFor(a, unsized)...)
 	if n := run.Outcomes[stats.MethodNotFound]; n > 0 {
 		reasoning = append([]string{methodNotFoundReason(n, run.Scheduled)}, reasoning...)
@@ -43,6 +54,7 @@ func advice(p policy, run *stats.Phase, g GeneratorFinding, maxInFlight int, h H
 	return Advice{
 		Deadlines: candidates(a.Deadlines), Timeouts: candidates(a.Timeouts),
 		RecommendedDeadlineMs: millis(a.Deadline), RecommendedTimeoutMs: millis(a.Timeout),
+		Caveat: caveat, Withheld: withheld,
 		Reasoning: reasoning,
 	}
 }

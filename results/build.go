@@ -179,7 +179,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 	}
 	g := setGenerator(r)    // reads the totals, the blocks and the timeline above
 	r.Verdict = HealthOf(r) // reads the totals and the generator's finding
-	r.Advice = advice(p, measured, g, rw.Load.MaxInFlight, r.Verdict)
+	r.Advice = advice(p, measured, g, rw.Load.MaxInFlight, r.Verdict, contentionOf(r.Host.CPUPressure, g, r.Read.P99Ms))
 	return r, nil
 }
 

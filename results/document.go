@@ -335,12 +335,17 @@ type Second struct {
 // turn deadline would cut and each read timeout would end, and the pair
 // readbench recommends with its reasoning. Reasoning is sentences written
 // when the result was built (see adviceReasoning); reports print them as
-// stored, so every format says the same.
+// stored, so every format says the same. Caveat and Withheld say what the
+// machine's contention did to the pair (advice_contention.go): a caveat
+// every report prints with the recommendation, and a pair withheld from a
+// run too contended to size it on. Added in v1: "" and false before.
 type Advice struct {
 	Deadlines             []Candidate `json:"deadlines"` // share of turns each deadline would cut
 	Timeouts              []Candidate `json:"timeouts"`  // share of reads each timeout would end
 	RecommendedDeadlineMs float64     `json:"recommended_deadline_ms"`
 	RecommendedTimeoutMs  float64     `json:"recommended_timeout_ms"`
+	Caveat                string      `json:"caveat"`
+	Withheld              bool        `json:"withheld"`
 	Reasoning             []string    `json:"reasoning"`
 }
 

@@ -2,6 +2,7 @@ package results
 
 import (
 	"testing"
+	"time"
 
 	"github.com/readbench/readbench/internal/golden"
 )
@@ -20,6 +21,12 @@ func TestDocumentsGolden(t *testing.T) {
 		{"result.json", func(t testing.TB) *Result { return fixture(t, false) }},
 		{"troubled.json", func(t testing.TB) *Result { return fixture(t, true) }},
 		{"timeline.json", timelineFixture},
+		// A pair with a caveat (CPU pressure 0.7, lag 30ms of a 230ms read
+		// p99) and one withheld (the stalled run: pressure 0.93).
+		{"contended.json", func(t testing.TB) *Result {
+			return contendedRun(t, 200*time.Millisecond, 30*time.Millisecond, 0, pressureOf(0.7))
+		}},
+		{"withheld.json", func(t testing.TB) *Result { return contendedRun(t, 571*time.Millisecond, 0, 0, pressureOf(0.93)) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := c.build(t).Marshal()

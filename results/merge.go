@@ -26,7 +26,8 @@ type MergeInput struct {
 // timelines add second by second on the wall clock (each shard's seconds
 // placed by its start), rates divide by the span from the first shard's
 // measured start to the last one's end, and the advice is priced again on
-// the merged histograms. Each shard's server cost, host and times are
+// the merged histograms (with the caveat of the most contended shard's
+// CPU pressure, if any). Each shard's server cost, host and times are
 // listed under shards; the top-level server_cost is not summed (several
 // shards may have sampled the same server).
 //
@@ -95,6 +96,9 @@ func Merge(in []MergeInput) (*Result, error) {
 			warmup.Merge(wu)
 		}
 		m.AskedRate += r.Totals.AskedRate
+		// The advice is judged on the most contended shard's machine
+		// (advice_contention.go); the merged host keeps no pressure.
+		m.CPUPressure = worstPressure(m.CPUPressure, r.Host.CPUPressure)
 		// Shards are separate processes: their CPU adds up; the peak is
 		// the largest shard's.
 		m.GeneratorPeakRSS = max(m.GeneratorPeakRSS, r.Generator.PeakRSSBytes)
@@ -291,4 +295,12 @@ func mergedHost(in []MergeInput) Host {
 	h.Hostname = strings.Join(names, ",")
 	h.CPUPressure = nil // a figure of one machine: the shards' are kept per shard
 	return h
+}
+
+// worstPressure is the higher of two CPU pressures, either unknown (nil).
+func worstPressure(a, b *float64) *float64 {
+	if a == nil || (b != nil && *b > *a) {
+		return b
+	}
+	return a
 }

@@ -42,7 +42,7 @@ func TestUseless(t *testing.T) {
 func TestMethodNotFoundAdvice(t *testing.T) {
 	run := &stats.Phase{Scheduled: 40}
 	run.Outcomes[stats.MethodNotFound] = 40
-	a := advice(policy{parallel: 1}, run, GeneratorFinding{}, 0, Health{})
+	a := advice(policy{parallel: 1}, run, GeneratorFinding{}, 0, Health{}, contention{})
 	if len(a.Reasoning) == 0 || !strings.HasPrefix(a.Reasoning[0], "The server does not implement resources/read: 40 reads (100.0%)") {
 		t.Fatalf("reasoning %q", a.Reasoning)
 	}
