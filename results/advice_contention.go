@@ -32,7 +32,8 @@ import (
 // docs and the tests that quote them. Measured on this project's 2-core
 // machine against the official Go SDK's server (5 ms reads, 100 reads/s,
 // 5 s): quiet, cpu_pressure 0.05-0.13 and a lag 1% of the read p99; one
-// CPU hog, 0.10 and under 1%; a hog on every core, 0.99, the read p99
+// CPU hog, 0.10 and under 1%; a hog on every core, 0.14 and 0.38 with
+// the quiet pair, and 0.99 (other jobs running too) with the read p99
 // 13.1 ms where quiet it was 6.2 ms, the lag 21% of it, and a pair
 // recommended 2.5 times the quiet one.
 const (
