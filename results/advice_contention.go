@@ -17,7 +17,8 @@ import (
 //   - host.cpu_pressure, the share of the measured phase in which some
 //     task on the generator's machine waited for a CPU: from
 //     AdviceCaveatPressure the pair carries a caveat, from
-//     AdviceWithholdPressure it is withheld (candidates still priced);
+//     AdviceWithholdPressure with the lag below material too it is
+//     withheld (candidates still priced);
 //   - readbench's own scheduling lag in the read p99 (the generator
 //     finding's JitterP99Ms): from AdviceCaveatLagShare of the p99 (and
 //     at least AdviceCaveatLagFloor) the pair carries a caveat, since the
@@ -43,9 +44,12 @@ const (
 	// charge a step to the server from the same share).
 	AdviceCaveatPressure = 0.5
 	// AdviceWithholdPressure is the CPU pressure from which no pair is
-	// recommended: some task waited for a CPU nine tenths of the phase,
-	// so the tail is the machine's queue, and limits sized on it would
-	// describe the machine, not the server.
+	// recommended when readbench's lag is material too (at least
+	// AdviceCaveatLagShare of the p99): some task waited for a CPU nine
+	// tenths of the phase and it shows in the figures, so the tail is the
+	// machine's queue, and limits sized on it would describe the machine.
+	// The pressure alone saturates on any busy machine (0.99 with a hog
+	// per core and the quiet pair): a caveat then.
 	AdviceWithholdPressure = 0.9
 	// AdviceCaveatLagShare is the share of the read p99 that readbench's
 	// own lag accounts for from which the advice carries a caveat: a
@@ -66,18 +70,28 @@ type contention struct {
 }
 
 // contentionOf judges a run's contention from its CPU pressure (nil:
-// unknown, no rule), its generator finding and its read p99 (ms).
-// Withholding wins over the lag's caveat: its sentence says the pressure,
-// and the lag is a consequence of it.
+// unknown, no rule), its generator finding and its read p99 (ms). A pair
+// is withheld only when both say so: a pressure from
+// AdviceWithholdPressure and readbench's lag a material share of the p99
+// (the contention reached the figures); either alone is a caveat. A
+// pressure of 0.99 with the lag 1% of a 9.5 ms p99 (the quiet pair, 20 ms
+// and 1 s) keeps its pair, with the caveat.
 func contentionOf(pressure *float64, g GeneratorFinding, readP99Ms float64) contention {
 	var c contention
-	if pressure != nil && *pressure >= AdviceWithholdPressure {
+	lag := g.JitterP99Ms
+	lagged := readP99Ms > 0 && lag/readP99Ms >= AdviceCaveatLagShare && lag >= float64(AdviceCaveatLagFloor)/float64(time.Millisecond)
+	lagText := ""
+	if lagged {
+		lagText = fmt.Sprintf("readbench's own scheduling lag is %s of the %s read p99 (%s; a caveat from %s)",
+			numfmt.Ms(lag), numfmt.Ms(readP99Ms), numfmt.Share(lag/readP99Ms), numfmt.Share(AdviceCaveatLagShare))
+	}
+	if pressure != nil && *pressure >= AdviceWithholdPressure && lagged {
 		c.withhold = true
 		c.caveat = fmt.Sprintf("Withheld: the run was too contended to advise from: some task on the machine waited for a CPU "+
-			"during %s of the measured phase (CPU pressure; from %s no pair is recommended), so the read tail (p99 %s) is the machine's queue more than the "+
-			"server's, and limits sized on it would describe the machine. The candidates are priced as measured, for "+
-			"reference; rerun on a quieter machine to size them.",
-			numfmt.Share(*pressure), numfmt.Share(AdviceWithholdPressure), numfmt.Ms(readP99Ms))
+			"during %s of the measured phase (CPU pressure; withheld from %s when the lag is material too), and %s, so the "+
+			"read tail is the machine's queue more than the server's, and limits sized on it would describe the machine. "+
+			"The candidates are priced as measured, for reference; rerun on a quieter machine to size them.",
+			numfmt.Share(*pressure), numfmt.Share(AdviceWithholdPressure), lagText)
 		return c
 	}
 	var why []string
@@ -85,10 +99,8 @@ func contentionOf(pressure *float64, g GeneratorFinding, readP99Ms float64) cont
 		why = append(why, fmt.Sprintf("some task on the machine waited for a CPU during %s of the measured phase (CPU pressure; "+
 			"a caveat from %s)", numfmt.Share(*pressure), numfmt.Share(AdviceCaveatPressure)))
 	}
-	lag := g.JitterP99Ms
-	if readP99Ms > 0 && lag/readP99Ms >= AdviceCaveatLagShare && lag >= float64(AdviceCaveatLagFloor)/float64(time.Millisecond) {
-		why = append(why, fmt.Sprintf("readbench's own scheduling lag is %s of the %s read p99 (%s; a caveat from %s)",
-			numfmt.Ms(lag), numfmt.Ms(readP99Ms), numfmt.Share(lag/readP99Ms), numfmt.Share(AdviceCaveatLagShare)))
+	if lagged {
+		why = append(why, lagText)
 	}
 	switch len(why) {
 	case 0:

@@ -22,11 +22,14 @@ func TestDocumentsGolden(t *testing.T) {
 		{"troubled.json", func(t testing.TB) *Result { return fixture(t, true) }},
 		{"timeline.json", timelineFixture},
 		// A pair with a caveat (CPU pressure 0.7, lag 30ms of a 230ms read
-		// p99) and one withheld (the stalled run: pressure 0.93).
+		// p99) and one withheld (the stalled run: pressure 0.93, lag
+		// 120ms of a 571ms read p99).
 		{"contended.json", func(t testing.TB) *Result {
 			return contendedRun(t, 200*time.Millisecond, 30*time.Millisecond, 0, pressureOf(0.7))
 		}},
-		{"withheld.json", func(t testing.TB) *Result { return contendedRun(t, 571*time.Millisecond, 0, 0, pressureOf(0.93)) }},
+		{"withheld.json", func(t testing.TB) *Result {
+			return contendedRun(t, 451*time.Millisecond, 120*time.Millisecond, 0, pressureOf(0.93))
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := c.build(t).Marshal()
