@@ -104,7 +104,9 @@ func yamlError(file string, data []byte, err error) *Error {
 	e := &Error{File: file, Msg: "bad YAML: " + msg}
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if num, tail, ok := strings.Cut(rest, ": "); ok {
-			if line, err := strconv.Atoi(num); err == nil {
+			// yaml.v3 ends a line at a lone '\r' too: a line past the
+			// file's '\n'-lines is no place a reader can find, so it is dropped.
+			if line, err := strconv.Atoi(num); err == nil && line <= bytes.Count(data, []byte("\n"))+2 {
 				e.Line, e.Msg = line, "bad YAML: "+tail
 			}
 		}
