@@ -53,7 +53,7 @@ func (e *UnauthorizedError) Error() string {
 		msg += fmt.Sprintf("the server refused authorization (HTTP %d %s) again after one token renewal", e.Status, http.StatusText(e.Status))
 	}
 	if e.Challenge != "" {
-		msg += " (WWW-Authenticate: " + targets.RedactURLs(e.Challenge) + ")"
+		msg += " (WWW-Authenticate: " + targets.RedactSecrets(e.Challenge) + ")"
 	}
 	return msg
 }

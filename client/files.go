@@ -86,7 +86,7 @@ func ConnectDocuments(ctx context.Context, d Dial) (*Documents, time.Duration, e
 	resp, err := docs.client.Do(req)
 	if err != nil {
 		docs.client.CloseIdleConnections()
-		return nil, 0, handshakeExpired(ctx, hctx, limit, d.HandshakeSetBy, transportErr("HEAD %s: %w", targets.RedactURLs(docs.prefix), err))
+		return nil, 0, handshakeExpired(ctx, hctx, limit, d.HandshakeSetBy, transportErr("HEAD %s: %w", targets.RedactSecrets(docs.prefix), err))
 	}
 	_ = resp.Body.Close()
 	if name, version, ok := strings.Cut(resp.Header.Get("Server"), "/"); ok {

@@ -83,7 +83,7 @@ func startAuthorizedSSE(ctx context.Context, sseURL string, headers http.Header,
 	}
 	t.client.CloseIdleConnections()
 	if err == nil || wctx.Err() != nil {
-		return nil, fmt.Errorf("%w: %s: no endpoint event: %w", ErrTransport, targets.RedactURLs(sseURL), context.Cause(wctx))
+		return nil, fmt.Errorf("%w: %s: no endpoint event: %w", ErrTransport, targets.RedactSecrets(sseURL), context.Cause(wctx))
 	}
 	return nil, err
 }
@@ -93,7 +93,7 @@ const maxEndpoint = 8 << 10
 
 // open sends the GET and reads up to the endpoint event.
 func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *sseEvents, error) {
-	resp, _, err := t.auth.do(ctx, t.client.Do, "GET "+targets.RedactURLs(t.sseURL), func(auth.Token) (*http.Request, error) {
+	resp, _, err := t.auth.do(ctx, t.client.Do, "GET "+targets.RedactSecrets(t.sseURL), func(auth.Token) (*http.Request, error) {
 		hr, err := http.NewRequestWithContext(ctx, http.MethodGet, t.sseURL, nil)
 		if err != nil {
 			return nil, fmt.Errorf("build request: %w", err)
@@ -109,7 +109,7 @@ func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *sseEvents, err
 		return nil, nil, err
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: GET %s: %w", ErrTransport, targets.RedactURLs(t.sseURL), err)
+		return nil, nil, fmt.Errorf("%w: GET %s: %w", ErrTransport, targets.RedactSecrets(t.sseURL), err)
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode != http.StatusOK || ct != protocol.ContentTypeSSE {
@@ -127,7 +127,7 @@ func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *sseEvents, err
 		})
 		if err != nil {
 			resp.Body.Close()
-			return nil, nil, fmt.Errorf("%w: GET %s: the stream ended before the endpoint event: %w", ErrTransport, targets.RedactURLs(t.sseURL), err)
+			return nil, nil, fmt.Errorf("%w: GET %s: the stream ended before the endpoint event: %w", ErrTransport, targets.RedactSecrets(t.sseURL), err)
 		}
 		switch {
 		case ev.name == "endpoint":
@@ -138,7 +138,7 @@ func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *sseEvents, err
 			return resp.Body, r, nil
 		case len(data) > 0:
 			resp.Body.Close()
-			return nil, nil, protocolErr("GET %s: the first event is %q, want the endpoint event", targets.RedactURLs(t.sseURL), ev.name)
+			return nil, nil, protocolErr("GET %s: the first event is %q, want the endpoint event", targets.RedactSecrets(t.sseURL), ev.name)
 		}
 	}
 }
@@ -197,7 +197,7 @@ func (t *sseTransport) readLoop(r *sseEvents, body io.ReadCloser) {
 	if t.closing {
 		t.deadErr = transportErr("session closed")
 	} else {
-		t.deadErr = fmt.Errorf("%w: the HTTP+SSE stream %s ended: %w", ErrTransport, targets.RedactURLs(t.sseURL), err)
+		t.deadErr = fmt.Errorf("%w: the HTTP+SSE stream %s ended: %w", ErrTransport, targets.RedactSecrets(t.sseURL), err)
 	}
 	t.mu.Unlock()
 	close(t.failed)

@@ -34,12 +34,12 @@ type RunLabels struct {
 }
 
 // labels returns the run's constant labels. The target is redacted
-// (targets.RedactURLs): a password in a URL never reaches a dashboard.
+// (targets.RedactSecrets): a password in a URL never reaches a dashboard.
 func (r RunLabels) labels() prometheus.Labels {
 	l := prometheus.Labels{
 		"workload":       r.Workload,
 		"run_id":         r.ID,
-		"target":         targets.RedactURLs(r.Target),
+		"target":         targets.RedactSecrets(r.Target),
 		"server_name":    r.ServerName,
 		"server_version": r.ServerVersion,
 		"shard":          r.Shard,

@@ -74,11 +74,11 @@ func StartPush(r *Registry, o PushOptions) (*Pusher, error) {
 	api, err := remote.NewAPI(o.URL, remote.WithAPIPath(""), remote.WithAPIHTTPClient(client),
 		remote.WithAPIBackoff(remote.BackoffConfig{Min: 100 * time.Millisecond, Max: o.Interval / 4, MaxRetries: 2}))
 	if err != nil {
-		return nil, fmt.Errorf("--metrics prometheus-rw=%s: %w", targets.RedactURLs(o.URL), err)
+		return nil, fmt.Errorf("--metrics prometheus-rw=%s: %w", targets.RedactSecrets(o.URL), err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &Pusher{
-		gather: r.Gather, api: api, url: targets.RedactURLs(o.URL), every: o.Interval,
+		gather: r.Gather, api: api, url: targets.RedactSecrets(o.URL), every: o.Interval,
 		queue: make(chan *prompb.WriteRequest, queueLen), stop: make(chan struct{}), ctx: ctx, cancel: cancel,
 	}
 	p.secrets = secretsOf(o)
@@ -225,7 +225,7 @@ func (s PushSummary) String() string {
 	}
 	why := ""
 	if s.LastErr != nil {
-		why = ": " + targets.RedactURLs(s.LastErr.Error())
+		why = ": " + targets.RedactSecrets(s.LastErr.Error())
 	}
 	return fmt.Sprintf("metrics: %d of %d samples not delivered to %s%s", s.Dropped, s.Dropped+s.Sent, s.URL, why)
 }

@@ -121,7 +121,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 	if m.Connections != nil {
 		r.Connections = m.Connections.withChurn()
 	}
-	r.Target.Address = targets.RedactURLs(r.Target.Address)
+	r.Target.Address = targets.RedactSecrets(r.Target.Address)
 	var err error
 	blocks := []struct {
 		dst *Latency

@@ -3,7 +3,7 @@
 // printing the one-string form ("stdio:./server --stdio",
 // "sse+https://host/sse", "range+http://host/files/"; Parse, String,
 // SplitArgs, JoinArgs), masking the passwords of URLs in what is saved or
-// shown (RedactURLs, Target.Redacted), and the guards kept against a
+// shown (RedactSecrets, Target.Redacted), and the guards kept against a
 // target: the aim (CheckAim: loopback always, other hosts only when
 // allowed, credentials never in clear text over a network unless told)
 // and the largest answer a read accepts (DefaultMaxAnswer).

@@ -2,6 +2,7 @@ package targets
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -23,6 +24,36 @@ func FuzzParse(f *testing.F) {
 		back, err := Parse(tg.String())
 		if err != nil || back.Kind != tg.Kind || back.Address != tg.Address || !slices.Equal(back.Argv, tg.Argv) {
 			t.Fatalf("Parse(%q) = %#v; its text %q reads back as %#v, %v", s, tg, tg.String(), back, err)
+		}
+	})
+}
+
+// FuzzRedactSecrets: whatever the stdio target, masking its secrets keeps
+// its words (the same count, so no quote is broken), every word that is a
+// secret NAME=value becomes NAME=xxxxx, and masking twice changes nothing.
+func FuzzRedactSecrets(f *testing.F) {
+	for _, s := range []string{"stdio:env MYSQL_PASS=hunter2 node s.js", `stdio:env "TOKEN=a\"b c" srv`,
+		`stdio:env 'API_KEY=a b' srv`, `stdio:srv --api-key=x\ y`, "stdio:srv https://u:p@h/x?token=t&a=b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tg, err := Parse(s)
+		if err != nil || tg.Kind != Stdio {
+			return
+		}
+		red := tg.Redacted()
+		if again := RedactSecrets(red); again != red {
+			t.Fatalf("masked twice %q -> %q -> %q", tg.String(), red, again)
+		}
+		back, err := Parse(red)
+		if err != nil || len(back.Argv) != len(tg.Argv) {
+			t.Fatalf("%q masked as %q, which reads back as %q, %v", tg.String(), red, back.Argv, err)
+		}
+		for i, a := range tg.Argv {
+			name, value, ok := strings.Cut(a, "=")
+			if ok && value != "" && SecretName(name) && secretWord.MatchString(name) && back.Argv[i] != name+"="+Masked {
+				t.Fatalf("%q masked as %q: word %q is %q", tg.String(), red, a, back.Argv[i])
+			}
 		}
 	})
 }

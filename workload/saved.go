@@ -7,6 +7,7 @@ import (
 	"maps"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/readbench/readbench/bounds"
@@ -35,7 +36,7 @@ import (
 // saved.Redacted).
 func (w *Workload) Saved() saved.Workload {
 	r := saved.Workload{
-		Name: w.Name, Source: w.Source, Target: targets.RedactURLs(w.Target.String()),
+		Name: w.Name, Source: w.Source, Target: targets.RedactSecrets(w.Target.String()),
 		Protocol: w.Protocol, Sessions: w.Sessions, Seed: w.Seed,
 		Load: w.Load.saved(), Turn: w.Turn.saved(),
 		Mix:        make([]saved.Class, 0, len(w.Mix)),
@@ -295,11 +296,16 @@ func (w *Workload) checkUnsaved(add func(*Error)) {
 			add(errorf("target", "the URL's password is masked (%s), as a result saves it: give the target again with --target", maskedPassword))
 		}
 	}
+	for _, a := range w.Target.Argv {
+		if name, value, ok := strings.Cut(strings.TrimLeft(a, "-"), "="); ok && value == maskedPassword && targets.SecretName(name) {
+			add(errorf("target", "the argument %s is masked, as a result saves it: give the target again with --target, or export %s in the environment readbench runs in (a stdio server inherits it) and leave it off the command line", a, name))
+		}
+	}
 }
 
-// maskedPassword is what targets.RedactURLs puts in place of a URL's
+// maskedPassword is what targets.RedactSecrets puts in place of a URL's
 // password.
-const maskedPassword = "xxxxx"
+const maskedPassword = targets.Masked
 
 // Unsaved reports the OAuth client secret a workload read back from a
 // result does not have (saved.Redacted in its place), naming the flag

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ const (
 	secretHeader   = "Bearer h3ader-s3cret-value"
 	secretPassword = "url-passw0rd"
 	secretClient   = "cl13nt-s3cret"
+	secretEnv      = "env-s3cret"
 )
 
 // savedFixtures are resolved workloads with every field set, somewhere
@@ -78,7 +80,7 @@ func savedFixtures(t *testing.T) map[string]*Workload {
 		},
 		"stdio, closed, weighted attachments": {
 			Name: "weighted", Source: "<builtin>/w.yaml",
-			Target:   targets.Target{Kind: targets.Stdio, Argv: []string{"npx", "-y", "server with space"}},
+			Target:   targets.Target{Kind: targets.Stdio, Argv: []string{"env", "MYSQL_PASS=" + secretEnv, "npx", "-y", "server with space"}},
 			Protocol: DefaultProtocol, Sessions: 1, Seed: 7,
 			Load: Load{Model: ModelClosed, Concurrency: 8, Arrival: ArrivalConstant, Turns: 100, MaxInFlight: DefaultMaxInFlight},
 			Turn: Turn{Attachments: Attachments{Weighted: map[int]int{1: 50, 4: 40, 10: 10}}, ReadTimeout: DefaultReadTimeout},
@@ -94,6 +96,10 @@ func withoutSecrets(w *Workload) *Workload {
 	c := *w
 	c.Description, c.InsecureCredentials = "", false
 	c.Target.Address = strings.ReplaceAll(c.Target.Address, secretPassword, maskedPassword)
+	c.Target.Argv = slices.Clone(c.Target.Argv)
+	for i, a := range c.Target.Argv {
+		c.Target.Argv[i] = strings.ReplaceAll(a, secretEnv, maskedPassword)
+	}
 	if c.Headers != nil {
 		c.Headers = map[string]string{}
 		for k := range w.Headers {
@@ -129,7 +135,7 @@ func TestSavedRoundTrip(t *testing.T) {
 			if want := withoutSecrets(w); !reflect.DeepEqual(got, want) {
 				t.Errorf("read back:\n%#v\nwant:\n%#v\nsaved: %s", got, want, b)
 			}
-			for _, secret := range []string{secretHeader, "h3ader-s3cret", secretPassword, secretClient} {
+			for _, secret := range []string{secretHeader, "h3ader-s3cret", secretPassword, secretClient, secretEnv} {
 				if bytes.Contains(b, []byte(secret)) {
 					t.Errorf("the saved workload holds the secret %q: %s", secret, b)
 				}
@@ -279,6 +285,10 @@ func TestUnsavedSecretsRefused(t *testing.T) {
 			w.Target = targets.Target{Kind: targets.HTTP, Address: "https://staging.example.com/mcp"}
 		}, "headers.Authorization: the value is <redacted>, the placeholder a result saves instead of a header's value: give the value again with --header 'Authorization: …'"},
 		{"a URL's password", func(w *Workload) { w.Headers = nil }, "target: the URL's password is masked (xxxxx)"},
+		{"a secret argument of a stdio server", func(w *Workload) {
+			w.Headers = nil
+			w.Target = targets.Target{Kind: targets.Stdio, Argv: []string{"env", "MYSQL_PASS=xxxxx", "node", "s.js"}}
+		}, "target: the argument MYSQL_PASS=xxxxx is masked, as a result saves it: give the target again with --target, or export MYSQL_PASS"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w, err := FromSaved(savedFixtures(t)["http, open, fixed attachments"].Saved())

@@ -122,3 +122,37 @@ func TestURLPasswordNeverPrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestStdioSecretsNeverPrinted: a secret given to a stdio server as a
+// NAME=value argument (`stdio:env MYSQL_PASS=… node server.js`) is masked
+// in what check prints and in what run saves and prints; the server is
+// still started with it (the run reads, so env got the real value).
+func TestStdioSecretsNeverPrinted(t *testing.T) {
+	t.Parallel()
+	const secret = "hunter2-in-argv"
+	dir := t.TempDir()
+	target := "stdio:env MYSQL_PASS=" + secret + " API_TOKEN=" + secret + " " + binary + " serve --stdio"
+	for _, c := range [][]string{
+		{"check", "--target", target},
+		{"check", "--target", target, "--format", "json"},
+		{"run", "--target", target, "--rate", "20/s", "--duration", "1s", "--out", "r.json"},
+	} {
+		stdout, stderr, code := readbench(t, dir, c...)
+		if code != 0 {
+			t.Errorf("%v: exit %d\n%s", c, code, stderr)
+		}
+		if strings.Contains(stdout+stderr, secret) {
+			t.Errorf("%v printed the secret:\n%s\n%s", c, stdout, stderr)
+		}
+		if c[0] == "check" && !strings.Contains(stdout, "MYSQL_PASS=xxxxx") {
+			t.Errorf("%v: the target is not named with the secret masked:\n%s", c, stdout)
+		}
+	}
+	saved, err := os.ReadFile(filepath.Join(dir, "r.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(saved), secret) || !strings.Contains(string(saved), "API_TOKEN=xxxxx") {
+		t.Errorf("the result saves the secret, or not the masked target:\n%.2000s", saved)
+	}
+}
