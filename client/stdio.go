@@ -24,7 +24,8 @@ type stdioTransport struct {
 	cmd       *exec.Cmd
 	stdin     io.WriteCloser
 	stdout    io.Closer // closed by close only when the child's group is dead and stdout still open
-	stderr    *tailBuffer
+	stderr    *stderrQuote // what of its stderr explains its end (stderrquote.go)
+	logged    bool         // its whole stderr also goes to a log the user keeps
 	calls     *calls // answers matched to callers, cancelled ids remembered
 	maxAnswer int64  // bytes; a longer line is a protocol failure of its read
 
@@ -59,7 +60,7 @@ func startStdio(argv []string, stderr io.Writer, late LateFunc, maxAnswer int64)
 	cmd.WaitDelay = time.Second // a grandchild holding stderr open cannot keep Wait
 	t := &stdioTransport{
 		cmd:        cmd,
-		stderr:     &tailBuffer{max: 4096},
+		stderr:     &stderrQuote{},
 		calls:      newCalls(late),
 		maxAnswer:  answerLimit(maxAnswer),
 		out:        make(chan outMsg),
@@ -70,6 +71,7 @@ func startStdio(argv []string, stderr io.Writer, late LateFunc, maxAnswer int64)
 		exited:     make(chan struct{}),
 	}
 	if stderr != nil {
+		t.logged = true
 		cmd.Stderr = io.MultiWriter(t.stderr, stderr)
 	} else {
 		cmd.Stderr = t.stderr
@@ -112,7 +114,7 @@ func (t *stdioTransport) readLoop(stdout io.Reader) {
 	if readErr != nil && readErr != io.EOF {
 		e.reading = readErr.Error()
 	}
-	e.stderr = strings.TrimSpace(t.stderr.String())
+	e.stderr, e.logged = t.stderr.String(), t.logged
 	e.stray = t.stray.err()
 	t.deadErr = e
 	close(t.failed)
@@ -146,7 +148,8 @@ type exitError struct {
 	status  string // "exit status 0", "signal: killed"; "" when only stdout closed
 	reading string // an error reading its stdout, if any
 	before  string // the method of the request it did not answer ("": none waiting)
-	stderr  string // the end of its stderr
+	stderr  string // what of its stderr explains its end (stderrQuote)
+	logged  bool   // its whole stderr is in the server's stderr log
 	stray   error  // what it printed on stdout that is not JSON-RPC (nil: nothing)
 }
 
@@ -162,7 +165,14 @@ func (e *exitError) Error() string {
 		msg += " (reading stdout: " + e.reading + ")"
 	}
 	if e.stderr != "" {
-		msg += "; its stderr ends: " + e.stderr
+		if strings.Contains(e.stderr, "\n") {
+			msg += "; its stderr, " + e.stderr
+			if e.logged {
+				msg += "\n  (the whole of it is in the server's stderr log, saved beside the result)"
+			}
+		} else {
+			msg += "; its stderr ends: " + e.stderr
+		}
 	} else if e.before != "" {
 		msg += "; its stderr is empty"
 	}
@@ -287,28 +297,4 @@ func (t *stdioTransport) close() error {
 		<-t.exited
 	}
 	return nil
-}
-
-// tailBuffer keeps the last max bytes written: the end of a child's stderr
-// explains why it died, and a chatty child must not grow memory.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf = append(b.buf, p...)
-	if over := len(b.buf) - b.max; over > 0 {
-		b.buf = append(b.buf[:0], b.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return string(b.buf)
 }

@@ -290,6 +290,7 @@ type runner struct {
 	setup                           *setupTell // Options.Setup, one call at a time
 
 	failures  rate.Sometimes // paces Options.Logf
+	failed    saidOnce       // the failures already logged: each is said once
 	strays    rate.Sometimes // paces what stdio servers print on stdout that is not JSON-RPC
 	noMethod  sync.Once      // says once that the server does not implement the read's method
 	fresh     freshness      // cache hints: what a host honouring them would not send
@@ -412,11 +413,37 @@ func (r *runner) launch(ctx context.Context, i uint64, intended time.Time, isWar
 	<-r.begun
 }
 
-// logFailure reports why a read failed, paced by r.failures.
+// logFailure reports why a read failed, paced by r.failures, and each
+// reason once: the reads a dead server left unanswered fail alike, and
+// the same quote of its stderr three times only hides what came before.
 func (r *runner) logFailure(uri, why string) {
 	if r.o.Logf != nil {
-		r.failures.Do(func() { r.o.Logf("read %s: %s", uri, why) })
+		if r.failed.first(uri + "\x00" + why) {
+			r.failures.Do(func() { r.o.Logf("read %s: %s", uri, why) })
+		}
 	}
+}
+
+// saidOnce remembers the messages said, up to a bound: a failure said
+// once is not said again (past the bound, every message is new again; the
+// pacing still holds).
+type saidOnce struct {
+	mu   sync.Mutex
+	said map[string]struct{}
+}
+
+// first reports whether msg has not been said before, and remembers it.
+func (s *saidOnce) first(msg string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.said[msg]; ok {
+		return false
+	}
+	if s.said == nil || len(s.said) >= 64 {
+		s.said = make(map[string]struct{})
+	}
+	s.said[msg] = struct{}{}
+	return true
 }
 
 func (r *runner) recorder(isWarm bool) *stats.Recorder {
