@@ -23,11 +23,11 @@ import (
 type stdioTransport struct {
 	cmd       *exec.Cmd
 	stdin     io.WriteCloser
-	stdout    io.Closer // closed by close only when the child's group is dead and stdout still open
+	stdout    io.Closer    // closed by close only when the child's group is dead and stdout still open
 	stderr    *stderrQuote // what of its stderr explains its end (stderrquote.go)
 	logged    bool         // its whole stderr also goes to a log the user keeps
-	calls     *calls // answers matched to callers, cancelled ids remembered
-	maxAnswer int64  // bytes; a longer line is a protocol failure of its read
+	calls     *calls       // answers matched to callers, cancelled ids remembered
+	maxAnswer int64        // bytes; a longer line is a protocol failure of its read
 
 	out        chan outMsg    // to the writer goroutine; unbuffered: handed over when it is free
 	stop       chan struct{}  // closed by close: the writer and background sends give up
