@@ -83,8 +83,13 @@ func (s *Source) Refused(ctx context.Context, t Token, status int, challenge str
 		want := union(s.scope, ch.Scope)
 		same := len(want) == len(s.scope)
 		ups := s.stepUps
+		f := s.flight
 		s.mu.Unlock()
 		switch {
+		case same && (f != nil || s.newer(t.Serial)):
+			// Another session widened the scope already: its token (had,
+			// or in flight) is the answer, not a second step-up.
+			return s.renew(ctx, t.Serial, "step-up", nil)
 		case same:
 			return Token{}, fmt.Errorf("the server asks for scope %q, which the token already has", strings.Join(ch.Scope, " "))
 		case ups >= maxStepUps:
@@ -98,6 +103,14 @@ func (s *Source) Refused(ctx context.Context, t Token, status int, challenge str
 		return Token{}, errors.New("the server forbade the request (403) without asking for more scope")
 	}
 	return s.renew(ctx, t.Serial, "refused", nil)
+}
+
+// newer reports whether the current token is valid and newer than the
+// one of serial.
+func (s *Source) newer(serial int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur.Serial > serial && s.cur.Value != "" && (s.cur.Expiry.IsZero() || s.now().Before(s.cur.Expiry))
 }
 
 // Requests returns every token request made so far.

@@ -317,3 +317,45 @@ func TestFailedRequestCools(t *testing.T) {
 		t.Errorf("no token request after the cool-down (%d before, %d after)", before, after)
 	}
 }
+
+// TestStepUpShared: sessions refused for the same missing scope with the
+// same token step up once between them; the ones whose refusal comes
+// after the scope was widened get the widened token, not an error (4
+// sessions against oidc-provider, which drops a scope it does not know:
+// one stepped up, the other three failed with "the server asks for scope
+// …, which the token already has").
+func TestStepUpShared(t *testing.T) {
+	f := newFixture(t)
+	f.standard(MethodBasic)
+	s := newTestSource(t, f, Config{ClientSecret: testSecret})
+	old, _ := s.Token(context.Background())
+	const challenge = `Bearer error="insufficient_scope", scope="mcp:write"`
+	first, err := s.Refused(context.Background(), old, 403, challenge)
+	if err != nil {
+		t.Fatalf("the first step-up: %v", err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 3)
+	for range 3 { // the other sessions, refused with the old token
+		wg.Go(func() {
+			tok, err := s.Refused(context.Background(), old, 403, challenge)
+			if err == nil && tok.Serial != first.Serial {
+				err = fmt.Errorf("token %d, want the stepped-up %d", tok.Serial, first.Serial)
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("a later session's step-up: %v", err)
+		}
+	}
+	if n := len(f.tokenForms()); n != 2 {
+		t.Errorf("%d token requests, want 2 (the first token and one step-up)", n)
+	}
+	if _, err := s.Refused(context.Background(), first, 403, challenge); err == nil {
+		t.Error("refused again with the widened token: want an error")
+	}
+}
