@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"time"
 )
@@ -26,6 +28,10 @@ type Config struct {
 	PrivateKey   []byte   // PEM, for private_key_jwt
 	Scope        []string // asked for; none: the server's challenge, else its scopes_supported
 	AuthMethod   string   // token_endpoint_auth; "": chosen from the server's metadata
+	// TokenParams are added to every token request's form: what a
+	// provider needs beyond the standard (Auth0's audience, a resource
+	// written its own way, which replaces readbench's RFC 8707 one).
+	TokenParams url.Values
 	CacheDir     string   // the token cache; "": DefaultCacheDir
 	HTTPClient   *http.Client
 	Now          func() time.Time // nil: time.Now
@@ -83,6 +89,26 @@ func (c Config) Validate() error {
 	}
 	if c.ClientSecret != "" && len(c.PrivateKey) > 0 {
 		return errors.New("oauth: give a client secret or a private key, not both")
+	}
+	return CheckTokenParams(c.TokenParams)
+}
+
+// ReservedTokenParams are the token request's own fields, which extra
+// parameters may not set: readbench writes them from the grant, the
+// client and --oauth-scope.
+var ReservedTokenParams = []string{"grant_type", "code", "code_verifier", "redirect_uri", "refresh_token",
+	"client_id", "client_secret", "client_assertion", "client_assertion_type", "scope"}
+
+// CheckTokenParams refuses extra token parameters that would set one of
+// the request's own fields, or have no name.
+func CheckTokenParams(p url.Values) error {
+	for k := range p {
+		switch {
+		case k == "":
+			return errors.New("oauth token parameter: an empty name (want NAME=VALUE)")
+		case slices.Contains(ReservedTokenParams, k):
+			return fmt.Errorf("oauth token parameter %q is the token request's own field: readbench sets it (give the scope with --oauth-scope)", k)
+		}
 	}
 	return nil
 }

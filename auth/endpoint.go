@@ -31,6 +31,7 @@ type client struct {
 	authURL  string
 	issuer   string // the audience of a client assertion ("": the token endpoint)
 	resource string
+	params   url.Values // extra form fields of every token request (Config.TokenParams)
 	hc       *http.Client
 	now      func() time.Time
 }
@@ -169,7 +170,8 @@ func retryable(err error) bool {
 }
 
 // tokenTransport adds to every form POSTed to the token endpoint the
-// resource indicator (RFC 8707) and, for private_key_jwt, a fresh client
+// extra parameters given, the resource indicator (RFC 8707: unless one
+// was given) and, for private_key_jwt, a fresh client
 // assertion (RFC 7523 §2.2), unless the form already has them.
 type tokenTransport struct {
 	c    *client
@@ -188,6 +190,11 @@ func (t *tokenTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	form, err := url.ParseQuery(string(body))
 	if err != nil {
 		return nil, fmt.Errorf("token request form: %w", err)
+	}
+	for k, vs := range t.c.params {
+		if form.Get(k) == "" {
+			form[k] = vs
+		}
 	}
 	if t.c.resource != "" && form.Get("resource") == "" {
 		form.Set("resource", t.c.resource)

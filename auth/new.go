@@ -56,7 +56,7 @@ func newClient(cfg Config, md *Metadata) (*client, error) {
 	return &client{
 		id: cfg.ClientID, secret: cfg.ClientSecret, key: key, method: method,
 		tokenURL: md.AS.TokenEndpoint, authURL: md.AS.AuthorizationEndpoint, issuer: md.AS.Issuer, resource: md.Resource,
-		hc: cfg.httpClient(), now: cfg.now,
+		params: cfg.TokenParams, hc: cfg.httpClient(), now: cfg.now,
 	}, nil
 }
 
@@ -98,7 +98,7 @@ func fromCache(ctx context.Context, cfg Config) (*Source, error) {
 	}
 	cl := &client{
 		id: e.ClientID, secret: e.ClientSecret, method: e.AuthMethod, tokenURL: e.TokenEndpoint, issuer: e.Issuer,
-		resource: e.Resource, hc: cfg.httpClient(), now: cfg.now,
+		resource: e.Resource, params: cfg.TokenParams, hc: cfg.httpClient(), now: cfg.now,
 	}
 	if cl.method == MethodJWT {
 		if len(cfg.PrivateKey) == 0 {

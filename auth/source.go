@@ -131,6 +131,22 @@ func (s *Source) Granted() []string {
 	return slices.Clone(s.scope)
 }
 
+// Client is who the source obtains its tokens as.
+func (s *Source) Client() Client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	scope := s.granted
+	if len(scope) == 0 {
+		scope = s.scope
+	}
+	grant := s.grant
+	if grant == "" {
+		grant = GrantAuthorizationCode
+	}
+	return Client{Issuer: s.cl.issuer, ClientID: s.cl.id, Grant: grant, Method: s.cl.method, Resource: s.cl.resource,
+		Scope: slices.Clone(scope), StepUps: s.stepUps, Refreshes: s.refreshTk != ""}
+}
+
 // Resource is the resource indicator the tokens are for.
 func (s *Source) Resource() string { return s.cl.resource }
 

@@ -45,6 +45,24 @@ type Request struct {
 	Err    error         // nil: a token was issued
 }
 
+// Client is who a Tokens obtains its tokens as, for a result and check
+// to record: never the secret or a token.
+type Client struct {
+	Issuer    string   // the authorization server ("" when unknown: a cached login of an older readbench)
+	ClientID  string   // the client it knows
+	Grant     string   // how tokens are had: client_credentials, or authorization_code (a person's login)
+	Method    string   // token endpoint authentication: client_secret_basic, client_secret_post, private_key_jwt, none
+	Resource  string   // the resource indicator the tokens are for (RFC 8707)
+	Scope     []string // the scope of the current token, as granted (as asked when the server did not say)
+	StepUps   int      // times a 403 insufficient_scope widened the scope
+	Refreshes bool     // a refresh token is held: tokens outlive the first one
+}
+
+// Describer is a Tokens that can say who it obtains tokens as.
+type Describer interface {
+	Client() Client
+}
+
 // Sequence shares one Tokens among runs made one after another (the
 // steps of a capacity search, the rounds of an A/B experiment): each run
 // reports as its cost only the token requests made since the previous
@@ -81,6 +99,15 @@ type seqRun struct {
 	Tokens
 	seq  *Sequence
 	from int
+}
+
+// Client is the shared Tokens' Client, the zero Client when it cannot
+// say.
+func (r *seqRun) Client() Client {
+	if d, ok := r.Tokens.(Describer); ok {
+		return d.Client()
+	}
+	return Client{}
 }
 
 func (r *seqRun) Requests() []Request {

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"github.com/readbench/readbench/results"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -96,6 +97,19 @@ func (r *runner) finishAuth(rep *Measurements) {
 		return
 	}
 	recordTokenRequests(rep.Run.Auth, r.o.Auth.Requests())
+	if d, ok := r.o.Auth.(auth.Describer); ok {
+		rep.AuthClient = AuthClientOf(d.Client())
+	}
+}
+
+// AuthClientOf is c as a result records it.
+func AuthClientOf(c auth.Client) *results.AuthClient {
+	scope := c.Scope
+	if scope == nil {
+		scope = []string{}
+	}
+	return &results.AuthClient{Issuer: c.Issuer, ClientID: c.ClientID, Grant: c.Grant, Method: c.Method, Resource: c.Resource,
+		Scope: scope, StepUps: c.StepUps, Refreshable: c.Refreshes}
 }
 
 // recordTokenRequests counts a token source's requests into a.

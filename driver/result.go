@@ -40,7 +40,7 @@ func (r *Measurements) meta(tool results.Tool) results.Meta {
 			ProtocolVersion: r.ProtocolVersion,
 		},
 		AskedRate: r.AskedRate, Measured: r.Measured,
-		LateObservable: r.LateObservable, LateWatch: r.LateWatch, AuthLost: r.AuthLost,
+		LateObservable: r.LateObservable, LateWatch: r.LateWatch, AuthLost: r.AuthLost, AuthClient: r.AuthClient,
 		Cost: r.Cost, GeneratorPeakRSS: r.GeneratorPeakRSS, GeneratorCPU: r.GeneratorCPU, CPUPressure: r.CPUPressure,
 		Digests: r.Digests, Sessions: r.Sessions.result(), Connections: r.connections(),
 		Segment: results.Segment{K: r.Segment.K, N: r.Segment.N, Barrier: barrierRecord(r.Barrier)},

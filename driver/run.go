@@ -163,6 +163,9 @@ type Measurements struct {
 	// AuthLost is the one line saying that the run lost its authorization
 	// (the server kept refusing its reads: auth.go), "" when it did not.
 	AuthLost string
+	// AuthClient is who the run obtained its tokens as (nil: no tokens,
+	// or a source that cannot say).
+	AuthClient *results.AuthClient
 	// Sessions is how connecting went (asked, connected, failed and why)
 	// and, with churn, how many sessions were opened and replaced.
 	Sessions SessionCounts

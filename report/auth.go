@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -38,10 +39,21 @@ func authFields(a *results.Auth) [][2]string {
 			reasons = append(reasons, fmt.Sprintf("%s %s", printable(k), numfmt.Count(n)))
 		}
 	}
-	fs := [][2]string{
+	var fs [][2]string
+	if c := a.Client; c != nil {
+		who := fmt.Sprintf("%s, client %s at %s, scope %q", printable(c.Grant), printable(c.ClientID), printable(cmp.Or(c.Issuer, "an unknown issuer")), printable(strings.Join(c.Scope, " ")))
+		if c.StepUps > 0 {
+			who += ", stepped up " + plural(c.StepUps, "once", "%d times")
+		}
+		if !c.Refreshable && c.Grant != "client_credentials" {
+			who += ", no refresh token"
+		}
+		fs = append(fs, [2]string{"client", who})
+	}
+	fs = append(fs, [][2]string{
 		{"token requests", fmt.Sprintf("%s (%s failed; %s), %s refreshes", numfmt.Count(q.Count), numfmt.Count(q.Failures), strings.Join(reasons, ", "), numfmt.Count(q.Refreshes))},
 		{"unauthorized", numfmt.Count(a.Unauthorized) + " reads"},
-	}
+	}...)
 	if a.Lost != "" {
 		fs = append(fs, [2]string{"authorization lost", a.Lost})
 	}

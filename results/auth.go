@@ -23,6 +23,22 @@ type Auth struct {
 	// Lost is the one line saying the run lost its authorization (the
 	// server kept refusing its reads), "" when it did not.
 	Lost string `json:"lost"`
+	// Client is who the run obtained its tokens as, at the run's end
+	// (never the secret); null when the token source could not say.
+	Client *AuthClient `json:"client"`
+}
+
+// AuthClient is the OAuth client of a run: what a reader needs to know
+// which authorization a result was measured under.
+type AuthClient struct {
+	Issuer      string   `json:"issuer"`       // the authorization server; "" when unknown
+	ClientID    string   `json:"client_id"`    // the client it knows
+	Grant       string   `json:"grant"`        // client_credentials, or authorization_code (a person's login)
+	Method      string   `json:"method"`       // token endpoint authentication
+	Resource    string   `json:"resource"`     // the resource indicator (RFC 8707) the tokens are for
+	Scope       []string `json:"scope"`        // the last token's scope as granted (as asked when the server did not say)
+	StepUps     int      `json:"step_ups"`     // times a 403 insufficient_scope widened the scope
+	Refreshable bool     `json:"refreshable"` // a refresh token was held: tokens outlive the first
 }
 
 // TokenRequests are the token requests of the run (those made while
@@ -41,7 +57,7 @@ type TokenRequests struct {
 }
 
 // authOf is the auth block of a measured phase, nil when it had no tokens.
-func authOf(measured *stats.Phase, lost string) (*Auth, error) {
+func authOf(measured *stats.Phase, lost string, client *AuthClient) (*Auth, error) {
 	a := measured.Auth
 	if a == nil {
 		return nil, nil
@@ -53,6 +69,7 @@ func authOf(measured *stats.Phase, lost string) (*Auth, error) {
 		},
 		Unauthorized: measured.Outcomes[stats.Unauthorized],
 		Lost:         lost,
+		Client:       client,
 	}
 	for _, k := range stats.TokenReasons {
 		out.TokenRequests.ByReason[k] = 0
@@ -94,6 +111,17 @@ func authPhase(a *Auth) (*stats.Auth, error) {
 		}
 	}
 	return out, nil
+}
+
+// mergedClient is the first shard's OAuth client (the shards of a run
+// share their configuration; each had its own tokens).
+func mergedClient(in []MergeInput) *AuthClient {
+	for _, s := range in {
+		if s.Result.Auth != nil && s.Result.Auth.Client != nil {
+			return s.Result.Auth.Client
+		}
+	}
+	return nil
 }
 
 // mergedLost is the first shard's line saying it lost its authorization.

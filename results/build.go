@@ -49,6 +49,9 @@ type Meta struct {
 	Digests map[string]Digest
 	// AuthLost is the line saying the run lost its authorization (Auth.Lost).
 	AuthLost string
+	// AuthClient is who the run obtained its tokens as (Auth.Client; nil:
+	// unknown).
+	AuthClient *AuthClient
 	// Sessions is how the run's sessions connected and churned.
 	Sessions Sessions
 	// Connections is what the sessions' HTTP connections did (nil: the
@@ -174,7 +177,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 	if r.Timeline, err = timeline(warm, phases...); err != nil {
 		return nil, err
 	}
-	if r.Auth, err = authOf(measured, m.AuthLost); err != nil {
+	if r.Auth, err = authOf(measured, m.AuthLost, m.AuthClient); err != nil {
 		return nil, err
 	}
 	g := setGenerator(r)    // reads the totals, the blocks and the timeline above

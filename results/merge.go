@@ -114,7 +114,7 @@ func Merge(in []MergeInput) (*Result, error) {
 		m.GeneratorCPU = 0 // unknown for one shard: unknown for the run
 	}
 	m.Started, m.Measured = origin, max(mEnd.Sub(mStart), 0)
-	m.AuthLost = mergedLost(in)
+	m.AuthLost, m.AuthClient = mergedLost(in), mergedClient(in)
 	out, err := build(m, first.Workload, p, warm, measured, warmup, phases)
 	if err != nil {
 		return nil, err

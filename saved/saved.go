@@ -40,6 +40,9 @@ type OAuth struct {
 	Scope             string `json:"scope,omitempty"`
 	PrivateKey        string `json:"private_key,omitempty"`
 	TokenEndpointAuth string `json:"token_endpoint_auth,omitempty"`
+	// TokenParams are the extra token request fields as written (${VAR}
+	// unexpanded); a field whose name looks secret is Redacted.
+	TokenParams map[string][]string `json:"token_params,omitempty"`
 }
 
 // Load is the workload's load block as text: how turns arrived, when the

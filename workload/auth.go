@@ -23,6 +23,10 @@ type OAuth struct {
 	Scope             string // space-separated
 	PrivateKey        string // a file
 	TokenEndpointAuth string // client_secret_basic, client_secret_post, private_key_jwt, none; "": chosen from the server's metadata
+	// TokenParams are extra fields of every token request (Auth0's
+	// audience, a provider's own resource), each one value or several;
+	// ${VAR} expands from the environment.
+	TokenParams map[string][]string
 }
 
 // The values auth.oauth.grant and auth.oauth.token_endpoint_auth take.
@@ -48,6 +52,7 @@ func oauthSection() section[OAuth] {
 		set("scope", (*parser).str, func(o *OAuth) *string { return &o.Scope }),
 		set("private_key", (*parser).str, func(o *OAuth) *string { return &o.PrivateKey }),
 		set("token_endpoint_auth", (*parser).str, func(o *OAuth) *string { return &o.TokenEndpointAuth }),
+		set("token_params", (*parser).vars, func(o *OAuth) *map[string][]string { return &o.TokenParams }),
 	}
 }
 

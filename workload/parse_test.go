@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -199,8 +200,9 @@ func TestParseAuth(t *testing.T) {
 		t.Fatalf("Auth = %+v; want the oauth block", w.Auth)
 	}
 	want := OAuth{Grant: "client_credentials", ClientID: "loadtest", ClientSecret: "${SECRET}", // not expanded
-		Scope: "mcp:read mcp:write", TokenEndpointAuth: "client_secret_post"}
-	if *w.Auth.OAuth != want {
+		Scope: "mcp:read mcp:write", TokenEndpointAuth: "client_secret_post",
+		TokenParams: map[string][]string{"audience": {"https://api.example.com"}, "resource": {"urn:a", "urn:b"}}}
+	if !reflect.DeepEqual(*w.Auth.OAuth, want) {
 		t.Errorf("OAuth = %+v\nwant %+v", *w.Auth.OAuth, want)
 	}
 	if w, _ := LoadFile("testdata/valid/minimal.yaml"); w.Auth != nil {

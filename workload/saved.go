@@ -56,7 +56,7 @@ func (w *Workload) Saved() saved.Workload {
 	if w.Auth != nil && w.Auth.OAuth != nil {
 		o := w.Auth.OAuth
 		r.Auth = &saved.Auth{OAuth: saved.OAuth{Grant: cmp.Or(o.Grant, OAuthGrants[0]), ClientID: o.ClientID,
-			Scope: o.Scope, PrivateKey: o.PrivateKey, TokenEndpointAuth: o.TokenEndpointAuth}}
+			Scope: o.Scope, PrivateKey: o.PrivateKey, TokenEndpointAuth: o.TokenEndpointAuth, TokenParams: savedParams(o.TokenParams)}}
 		if o.ClientSecret != "" {
 			r.Auth.OAuth.ClientSecret = saved.Redacted
 		}
@@ -171,7 +171,7 @@ func FromSaved(s saved.Workload) (*Workload, error) {
 	if s.Auth != nil {
 		o := s.Auth.OAuth
 		w.Auth = &Auth{OAuth: &OAuth{Grant: o.Grant, ClientID: o.ClientID, Scope: o.Scope,
-			PrivateKey: o.PrivateKey, TokenEndpointAuth: o.TokenEndpointAuth}}
+			PrivateKey: o.PrivateKey, TokenEndpointAuth: o.TokenEndpointAuth, TokenParams: maps.Clone(o.TokenParams)}}
 		if o.ClientSecret != "" {
 			w.Auth.OAuth.ClientSecret = saved.Redacted
 		}
@@ -303,6 +303,22 @@ func (w *Workload) checkUnsaved(add func(*Error)) {
 	}
 }
 
+// savedParams is the token parameters as a result saves them: as
+// written, with the value of any whose name looks secret Redacted.
+func savedParams(p map[string][]string) map[string][]string {
+	if len(p) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(p))
+	for k, vs := range p {
+		if targets.SecretName(k) {
+			vs = []string{saved.Redacted}
+		}
+		out[k] = slices.Clone(vs)
+	}
+	return out
+}
+
 // maskedPassword is what targets.RedactSecrets puts in place of a URL's
 // password.
 const maskedPassword = targets.Masked
@@ -314,6 +330,11 @@ const maskedPassword = targets.Masked
 func (o OAuth) Unsaved() error {
 	if o.ClientSecret == saved.Redacted {
 		return errors.New("auth.oauth.client_secret: a result does not save the client secret: give it again with --oauth-client-secret")
+	}
+	for _, k := range slices.Sorted(maps.Keys(o.TokenParams)) {
+		if slices.Contains(o.TokenParams[k], saved.Redacted) {
+			return fmt.Errorf("auth.oauth.token_params.%s: a result does not save a secret token parameter: give it again with --oauth-param '%s=…'", k, k)
+		}
 	}
 	return nil
 }

@@ -75,7 +75,8 @@ func savedFixtures(t *testing.T) map[string]*Workload {
 			AllowHosts: []string{"staging.example.com"},
 			Thresholds: []Threshold{threshold("errors", "<1%"), threshold("turn.p99", "<800ms")},
 			Auth: &Auth{OAuth: &OAuth{Grant: "client_credentials", ClientID: "loadtest", ClientSecret: secretClient,
-				Scope: "mcp:read", PrivateKey: "keys/k.pem", TokenEndpointAuth: "client_secret_post"}},
+				Scope: "mcp:read", PrivateKey: "keys/k.pem", TokenEndpointAuth: "client_secret_post",
+				TokenParams: map[string][]string{"audience": {"https://api"}, "resource": {"urn:a", "urn:b"}}}},
 			InsecureCredentials: true,
 		},
 		"stdio, closed, weighted attachments": {

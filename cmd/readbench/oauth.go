@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"os/exec"
@@ -29,6 +30,7 @@ func oauthFlags() []cli.Flag {
 		&cli.StringFlag{Name: "oauth-private-key", Usage: "OAuth: a PEM private key `FILE` for private_key_jwt client authentication (RFC 7523)"},
 		&cli.StringFlag{Name: "oauth-scope", Usage: "OAuth: the `SCOPE` to ask for, space-separated (default: what the server's challenge or metadata asks)"},
 		&cli.StringFlag{Name: "oauth-grant", Usage: "OAuth: `GRANT` client_credentials, or authorization_code (the tokens readbench login cached)"},
+		&cli.StringSliceFlag{Name: "oauth-param", Usage: "OAuth: an extra token request field `NAME=VALUE`, repeatable (Auth0's audience=https://api; a resource=… replaces readbench's RFC 8707 one; ${VAR} expands; adds to auth.oauth.token_params, replacing a NAME it has)"},
 	}
 }
 
@@ -38,20 +40,9 @@ func oauthFlags() []cli.Flag {
 // With neither, an HTTP target that readbench login got into before uses
 // that login's cached tokens (cached is then true).
 func oauthConfig(c *cli.Context, wa *workload.Auth, target targets.Target) (cfg auth.Config, ok, cached bool, err error) {
-	var o workload.OAuth
-	if wa != nil && wa.OAuth != nil {
-		o, ok = *wa.OAuth, true
-	}
-	for _, f := range []struct {
-		flag string
-		to   *string
-	}{
-		{"oauth-client-id", &o.ClientID}, {"oauth-client-secret", &o.ClientSecret}, {"oauth-private-key", &o.PrivateKey},
-		{"oauth-scope", &o.Scope}, {"oauth-grant", &o.Grant},
-	} {
-		if c.IsSet(f.flag) {
-			*f.to, ok = c.String(f.flag), true
-		}
+	o, ok, err := mergeOAuth(c, wa)
+	if err != nil {
+		return cfg, true, cached, err
 	}
 	if err := o.Unsaved(); ok && err != nil { // run --like: the secret a result does not keep
 		return cfg, true, cached, err
@@ -76,7 +67,7 @@ func oauthConfig(c *cli.Context, wa *workload.Auth, target targets.Target) (cfg 
 	cfg = auth.Config{
 		Target: target.Address, Grant: o.Grant, ClientID: o.ClientID,
 		ClientSecret: os.Expand(o.ClientSecret, os.Getenv), Scope: strings.Fields(o.Scope),
-		AuthMethod: o.TokenEndpointAuth,
+		AuthMethod: o.TokenEndpointAuth, TokenParams: expandParams(o.TokenParams),
 	}
 	if o.PrivateKey != "" {
 		if cfg.PrivateKey, err = auth.ReadPrivateKey(o.PrivateKey); err != nil {
@@ -84,9 +75,81 @@ func oauthConfig(c *cli.Context, wa *workload.Auth, target targets.Target) (cfg 
 		}
 	}
 	if cfg.Grant == auth.GrantAuthorizationCode {
-		return cfg, true, cached, nil // login's client: its id and secret are in the cache
+		return cfg, true, cached, auth.CheckTokenParams(cfg.TokenParams) // login's client: its id and secret are in the cache
 	}
 	return cfg, true, cached, cfg.Validate()
+}
+
+// mergeOAuth is the workload's auth block with the --oauth-* flags
+// applied (they win); ok is false when neither asks for OAuth.
+func mergeOAuth(c *cli.Context, wa *workload.Auth) (o workload.OAuth, ok bool, err error) {
+	if wa != nil && wa.OAuth != nil {
+		o, ok = *wa.OAuth, true
+	}
+	for _, f := range []struct {
+		flag string
+		to   *string
+	}{
+		{"oauth-client-id", &o.ClientID}, {"oauth-client-secret", &o.ClientSecret}, {"oauth-private-key", &o.PrivateKey},
+		{"oauth-scope", &o.Scope}, {"oauth-grant", &o.Grant},
+	} {
+		if c.IsSet(f.flag) {
+			*f.to, ok = c.String(f.flag), true
+		}
+	}
+	if c.IsSet("oauth-param") {
+		if o.TokenParams, err = withParams(o.TokenParams, c.StringSlice("oauth-param")); err != nil {
+			return o, true, err
+		}
+		ok = true
+	}
+	return o, ok, nil
+}
+
+// withOAuthFlags puts the --oauth-* flags into w's auth block, so that
+// the result records the authorization a run used (its secret redacted)
+// and --like runs it again.
+func withOAuthFlags(c *cli.Context, w *workload.Workload) {
+	if o, ok, err := mergeOAuth(c, w.Auth); ok && err == nil {
+		w.Auth = &workload.Auth{OAuth: &o}
+	}
+}
+
+// withParams is the workload's token parameters with --oauth-param's
+// NAME=VALUE added: a NAME the flags give replaces the workload's, and
+// a NAME given twice has both values.
+func withParams(from map[string][]string, flags []string) (map[string][]string, error) {
+	out := maps.Clone(from)
+	if out == nil {
+		out = map[string][]string{}
+	}
+	given := map[string]bool{}
+	for _, f := range flags {
+		name, value, found := strings.Cut(f, "=")
+		if !found || name == "" {
+			return nil, fmt.Errorf("--oauth-param %q: want NAME=VALUE, as in audience=https://api.example.com", f)
+		}
+		if !given[name] {
+			out[name], given[name] = nil, true
+		}
+		out[name] = append(out[name], value)
+	}
+	return out, nil
+}
+
+// expandParams is the token parameters with ${VAR} expanded from the
+// environment, as url.Values.
+func expandParams(p map[string][]string) url.Values {
+	if len(p) == 0 {
+		return nil
+	}
+	out := make(url.Values, len(p))
+	for k, vs := range p {
+		for _, v := range vs {
+			out[k] = append(out[k], os.Expand(v, os.Getenv))
+		}
+	}
+	return out
 }
 
 // oauthTokens makes the Tokens of a command's target, or nil when it asks

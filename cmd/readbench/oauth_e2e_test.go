@@ -285,3 +285,61 @@ func TestOAuthLoginRunSurvivesExpiringTokens(t *testing.T) {
 	}
 	noSecrets(t, outputs, secrets...)
 }
+
+// TestOAuthResultRecordsClient: a run whose authorization came from flags
+// alone records who it ran as (auth.client: the issuer, the client, the
+// grant, the scope granted) and the auth block it used in its workload
+// (the secret redacted, the extra token parameters kept), so that --like
+// runs it again; the secret is in neither.
+func TestOAuthResultRecordsClient(t *testing.T) {
+	t.Parallel()
+	const secret = "rec0rd-cl1ent-s3cret"
+	srv := startOAuthServe(t, "--oauth-client", "loadtest:"+secret)
+	dir := t.TempDir()
+	wl := writeWorkload(t, dir, "load: {rate: 10/s, duration: 1s, warmup: 0s}\nmix:\n  - {class: md, uri: \"sim:///h?mime=text/markdown&size=200\"}\n")
+	cmd := exec.Command(binary, "run", wl, "--target", srv.url, "--oauth-client-id", "loadtest", "--oauth-client-secret", secret,
+		"--oauth-param", "audience=https://api.example.com", "--out", "r.json")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "r.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Auth struct {
+			Client *struct {
+				Issuer   string   `json:"issuer"`
+				ClientID string   `json:"client_id"`
+				Grant    string   `json:"grant"`
+				Resource string   `json:"resource"`
+				Scope    []string `json:"scope"`
+			} `json:"client"`
+		} `json:"auth"`
+		Workload struct {
+			Auth *struct {
+				OAuth struct {
+					ClientID     string              `json:"client_id"`
+					ClientSecret string              `json:"client_secret"`
+					TokenParams  map[string][]string `json:"token_params"`
+				} `json:"oauth"`
+			} `json:"auth"`
+		} `json:"workload"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	c := doc.Auth.Client
+	if c == nil || c.Issuer == "" || c.ClientID != "loadtest" || c.Grant != "client_credentials" || len(c.Scope) == 0 || c.Resource != srv.url {
+		t.Errorf("auth.client = %+v, want the issuer, loadtest, client_credentials, the scope and the resource %s", c, srv.url)
+	}
+	a := doc.Workload.Auth
+	if a == nil || a.OAuth.ClientID != "loadtest" || a.OAuth.ClientSecret != "<redacted>" || a.OAuth.TokenParams["audience"][0] != "https://api.example.com" {
+		t.Errorf("workload.auth = %+v, want the flags' block with the secret redacted", a)
+	}
+	if strings.Contains(string(data), secret) {
+		t.Error("the result holds the client secret")
+	}
+}

@@ -34,6 +34,9 @@ func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
 	if err != nil {
 		return nil, err
 	}
+	if tokens != nil {
+		withOAuthFlags(c, w)
+	}
 	v.closers, opts.Auth = append(v.closers, closeTokens), tokens
 	stopProfiles, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
 	if err != nil {
