@@ -32,9 +32,9 @@ type Config struct {
 	// provider needs beyond the standard (Auth0's audience, a resource
 	// written its own way, which replaces readbench's RFC 8707 one).
 	TokenParams url.Values
-	CacheDir     string   // the token cache; "": DefaultCacheDir
-	HTTPClient   *http.Client
-	Now          func() time.Time // nil: time.Now
+	CacheDir    string // the token cache; "": DefaultCacheDir
+	HTTPClient  *http.Client
+	Now         func() time.Time // nil: time.Now
 }
 
 // String describes the configuration without its secrets.

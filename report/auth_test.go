@@ -23,7 +23,7 @@ func withAuth(t *testing.T) *results.Result {
 		Unauthorized:    7,
 		Client: &results.AuthClient{Issuer: "https://id.example.com", ClientID: "loadtest", Grant: "authorization_code",
 			Scope: []string{"mcp:read", "mcp:write"}, StepUps: 1},
-		Lost:            "the server refused authorization for 7 reads after 8s (every read from then on); the token could not be renewed: invalid_grant\x1b[2J",
+		Lost: "the server refused authorization for 7 reads after 8s (every read from then on); the token could not be renewed: invalid_grant\x1b[2J",
 	}
 	return r
 }

@@ -31,13 +31,13 @@ type Auth struct {
 // AuthClient is the OAuth client of a run: what a reader needs to know
 // which authorization a result was measured under.
 type AuthClient struct {
-	Issuer      string   `json:"issuer"`       // the authorization server; "" when unknown
-	ClientID    string   `json:"client_id"`    // the client it knows
-	Grant       string   `json:"grant"`        // client_credentials, or authorization_code (a person's login)
-	Method      string   `json:"method"`       // token endpoint authentication
-	Resource    string   `json:"resource"`     // the resource indicator (RFC 8707) the tokens are for
-	Scope       []string `json:"scope"`        // the last token's scope as granted (as asked when the server did not say)
-	StepUps     int      `json:"step_ups"`     // times a 403 insufficient_scope widened the scope
+	Issuer      string   `json:"issuer"`      // the authorization server; "" when unknown
+	ClientID    string   `json:"client_id"`   // the client it knows
+	Grant       string   `json:"grant"`       // client_credentials, or authorization_code (a person's login)
+	Method      string   `json:"method"`      // token endpoint authentication
+	Resource    string   `json:"resource"`    // the resource indicator (RFC 8707) the tokens are for
+	Scope       []string `json:"scope"`       // the last token's scope as granted (as asked when the server did not say)
+	StepUps     int      `json:"step_ups"`    // times a 403 insufficient_scope widened the scope
 	Refreshable bool     `json:"refreshable"` // a refresh token was held: tokens outlive the first
 }
 
