@@ -59,6 +59,7 @@ type StarterInput struct {
 	TargetText      string // the target as the user wrote it
 	Target          targets.Target
 	Headers         map[string]string // literal values are never written
+	OAuth           *OAuth            // the --oauth-* flags init was given (nil: none); a literal secret is never written
 	Server, Version string            // serverInfo
 	ProtocolVersion string
 	Pages, Sampled  int      // listing pages read; sizes learned by reading
@@ -99,6 +100,7 @@ func Starter(cat StarterInput) ([]byte, error) {
 	kv(&b, 0, "sessions", "1", "MCP sessions (stdio: a child process each); turns spread over them")
 	kv(&b, 0, "seed", "1", "same seed, same classes and URIs in the same order: runs compare")
 	writeAccess(&b, target, headers)
+	writeOAuth(&b, cat.OAuth)
 	b.WriteString("load:\n")
 	kv(&b, 2, "model", "open", "open: turns start at the rate, whatever is in flight, as users arrive")
 	kv(&b, 2, "rate", "5/s", "turns per second: start modest, raise it, or let readbench capacity find the knee")
@@ -147,6 +149,45 @@ func writeAccess(b *bytes.Buffer, target targets.Target, headers map[string]stri
 			v, note = "${"+env+"}", "set "+env+" (the value given to init is not written here)"
 		}
 		kv(b, 2, yq(name), yq(v), note)
+	}
+}
+
+// writeOAuth writes the auth block init got in with, so that the starter
+// runs as init did: every key given, and the client secret as a ${VAR}
+// to set (a literal secret is never written; an env reference is kept).
+func writeOAuth(b *bytes.Buffer, o *OAuth) {
+	if o == nil {
+		return
+	}
+	b.WriteString("auth:                           # how init got in (readbench login caches a person's tokens instead)\n  oauth:\n")
+	kv(b, 4, "grant", yq(cmp.Or(o.Grant, OAuthGrants[0])), "client_credentials | authorization_code (readbench login's cached tokens)")
+	for _, f := range []struct{ key, v, note string }{
+		{"client_id", o.ClientID, ""}, {"scope", o.Scope, "space-separated"},
+		{"private_key", o.PrivateKey, "a PEM file: private_key_jwt"}, {"token_endpoint_auth", o.TokenEndpointAuth, ""},
+	} {
+		if f.v != "" {
+			kv(b, 4, f.key, yq(f.v), f.note)
+		}
+	}
+	if s := o.ClientSecret; s != "" {
+		note := ""
+		if !strings.Contains(s, "${") {
+			s, note = "${READBENCH_OAUTH_CLIENT_SECRET}", "set READBENCH_OAUTH_CLIENT_SECRET (the secret given to init is not written here)"
+		}
+		kv(b, 4, "client_secret", yq(s), note)
+	}
+	if len(o.TokenParams) > 0 {
+		b.WriteString("    token_params:\n")
+		for _, k := range slices.Sorted(maps.Keys(o.TokenParams)) {
+			vs := make([]string, 0, len(o.TokenParams[k]))
+			for _, v := range o.TokenParams[k] {
+				if targets.SecretName(k) && !strings.Contains(v, "${") {
+					v = "${READBENCH_OAUTH_" + strings.ToUpper(slug(k, "_")) + "}"
+				}
+				vs = append(vs, yq(v))
+			}
+			kv(b, 6, yq(k), "["+strings.Join(vs, ", ")+"]", "")
+		}
 	}
 }
 

@@ -105,3 +105,37 @@ func TestRoughSize(t *testing.T) {
 		}
 	}
 }
+
+// TestStarterOAuth: init given --oauth-* flags writes the auth block it
+// got in with, which parses to the same client, the literal secret (and a
+// secret-named token parameter) becoming a ${VAR} to set; an env
+// reference is kept as written.
+func TestStarterOAuth(t *testing.T) {
+	target, _ := targets.Parse("http://127.0.0.1:8080/mcp")
+	for _, c := range []struct {
+		secret, want string
+	}{
+		{"s3cret-literal", "${READBENCH_OAUTH_CLIENT_SECRET}"},
+		{"${MY_SECRET}", "${MY_SECRET}"},
+	} {
+		o := &OAuth{ClientID: "loadtest", ClientSecret: c.secret, Scope: "mcp:read mcp:write",
+			TokenParams: map[string][]string{"audience": {"https://api"}, "api_key": {"k3y"}, "resource": {"urn:a", "urn:b"}}}
+		text, err := Starter(StarterInput{TargetText: target.Address, Target: target, OAuth: o,
+			Resources: []Resource{{URI: "docs://a", MIME: "text/plain", Size: 10}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := Parse("starter.yaml", text)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, text)
+		}
+		got := w.Auth.OAuth
+		if got.Grant != "client_credentials" || got.ClientID != "loadtest" || got.Scope != o.Scope || got.ClientSecret != c.want ||
+			got.TokenParams["audience"][0] != "https://api" || got.TokenParams["api_key"][0] != "${READBENCH_OAUTH_API_KEY}" || len(got.TokenParams["resource"]) != 2 {
+			t.Errorf("auth.oauth read back as %+v\n%s", got, text)
+		}
+		if strings.Contains(string(text), "s3cret-literal") || strings.Contains(string(text), "k3y") {
+			t.Errorf("a secret was written:\n%s", text)
+		}
+	}
+}

@@ -82,7 +82,11 @@ func initAction(c *cli.Context) error {
 	for _, w := range cat.Warnings {
 		fmt.Fprintf(c.App.ErrWriter, "readbench: init: %s\n", w)
 	}
-	text, err := workload.Starter(cat.StarterInput(strings.TrimSpace(c.String("target")), target, headers))
+	in := cat.StarterInput(strings.TrimSpace(c.String("target")), target, headers)
+	if o, ok, err := mergeOAuth(c, nil); ok && err == nil {
+		in.OAuth = &o
+	}
+	text, err := workload.Starter(in)
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("init: %v", err), exitFail)
 	}

@@ -343,3 +343,40 @@ func TestOAuthResultRecordsClient(t *testing.T) {
 		t.Error("the result holds the client secret")
 	}
 }
+
+// TestInitWritesOAuthBlock: init given the --oauth-* flags writes the
+// auth block it got in with (the secret as ${READBENCH_OAUTH_CLIENT_SECRET},
+// never the literal), and the starter runs on it with the variable set.
+func TestInitWritesOAuthBlock(t *testing.T) {
+	t.Parallel()
+	const secret = "1nit-cl1ent-s3cret"
+	srv := startOAuthServe(t, "--oauth-client", "loadtest:"+secret)
+	dir := t.TempDir()
+	env := append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+	init := exec.Command(binary, "init", "--target", srv.url, "--oauth-client-id", "loadtest", "--oauth-client-secret", secret,
+		"--oauth-param", "audience=https://api.example.com", "--out", "w.yaml")
+	init.Dir, init.Env = dir, env
+	if out, err := init.CombinedOutput(); err != nil {
+		t.Fatalf("init: %v\n%s", err, out)
+	}
+	text, err := os.ReadFile(filepath.Join(dir, "w.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"client_id: \"loadtest\"", "client_secret: \"${READBENCH_OAUTH_CLIENT_SECRET}\"", "audience"} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("the starter lacks %s:\n%s", want, text)
+		}
+	}
+	if strings.Contains(string(text), secret) {
+		t.Fatalf("the starter holds the secret:\n%s", text)
+	}
+	run := exec.Command(binary, "run", "w.yaml", "--duration", "1s", "--warmup", "0s", "--out", "r.json")
+	run.Dir, run.Env = dir, append(env, "READBENCH_OAUTH_CLIENT_SECRET="+secret)
+	if out, err := run.CombinedOutput(); err != nil {
+		t.Fatalf("run of the starter: %v\n%s", err, out)
+	}
+	if a := loadAuthBlock(t, filepath.Join(dir, "r.json")); a == nil || a.Unauthorized != 0 || a.TokenRequests.Count == 0 {
+		t.Errorf("the starter's run: auth %+v, want tokens and no unauthorized read", a)
+	}
+}
