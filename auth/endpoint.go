@@ -95,7 +95,7 @@ func (c *client) exchange(ctx context.Context, code, verifier, redirect string, 
 func (c *client) tidy(t *oauth2.Token, err error) (*oauth2.Token, error) {
 	if err == nil {
 		if t.AccessToken == "" {
-			return nil, errors.New("the token endpoint issued no access_token")
+			return nil, errNoAccessToken
 		}
 		return t, nil
 	}
@@ -156,6 +156,17 @@ func (e *TokenError) Error() string {
 		s += ": " + e.Description
 	}
 	return s
+}
+
+// errNoAccessToken is a token endpoint's success without a token.
+var errNoAccessToken = errors.New("the token endpoint issued no access_token")
+
+// answered reports whether a token request's outcome came from the
+// authorization server: a token, its refusal, or a success without a
+// token; not a request that never reached it or was never made.
+func answered(err error) bool {
+	var te *TokenError
+	return err == nil || errors.As(err, &te) || errors.Is(err, errNoAccessToken)
 }
 
 // retryable reports whether a failed token request is worth repeating:

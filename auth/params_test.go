@@ -39,3 +39,32 @@ func TestTokenParams(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestsAnswered: a token request the authorization server
+// answered is told from one that never reached it (the server down), so
+// that a run counts a provider that is down apart from one that refuses.
+func TestRequestsAnswered(t *testing.T) {
+	f := newFixture(t)
+	f.standard(MethodPost)
+	s := newTestSource(t, f, Config{ClientSecret: testSecret})
+	tok, err := s.Token(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.srv.Close() // the authorization server goes down
+	if _, err := s.Refused(context.Background(), tok, 401, ""); err == nil {
+		t.Fatal("renewed a token with the authorization server down")
+	}
+	reqs := s.Requests()
+	if !reqs[0].Answered || reqs[0].Err != nil {
+		t.Errorf("the first request %+v: want answered", reqs[0])
+	}
+	for _, q := range reqs[1:] {
+		if q.Answered || q.Err == nil {
+			t.Errorf("a request to the server down %+v: want failed, unanswered", q)
+		}
+	}
+	if len(reqs) < 2 {
+		t.Errorf("%d requests, want the failed renewal recorded", len(reqs))
+	}
+}

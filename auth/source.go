@@ -229,7 +229,7 @@ func (s *Source) fly(f *flight, reason string) {
 			err = errors.New("no refresh token and no grant to ask anew: run readbench login again")
 		}
 		cancel()
-		s.record(Request{Grant: grant, Reason: reason, Start: start, Took: s.now().Sub(start), Err: err})
+		s.record(Request{Grant: grant, Reason: reason, Start: start, Took: s.now().Sub(start), Err: err, Answered: answered(err)})
 		if err == nil {
 			break
 		}

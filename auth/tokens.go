@@ -43,6 +43,11 @@ type Request struct {
 	Start  time.Time     // when it was sent
 	Took   time.Duration // until the answer (or the failure)
 	Err    error         // nil: a token was issued
+	// Answered is true when the authorization server answered (an HTTP
+	// status came back, a refusal included); false for a request that
+	// never reached it (connection refused, a timeout, TLS) or could not
+	// be made at all: a provider that is down is not one that refuses.
+	Answered bool
 }
 
 // Client is who a Tokens obtains its tokens as, for a result and check

@@ -37,6 +37,9 @@ type Answer struct {
 	// the transport's rules (it never arrived whole); a read in parts that
 	// breaks them has had its earlier parts answered.
 	Answered bool
+	// NoToken is true for an unauthorized read never sent: no token could
+	// be had for it (the server refused nothing).
+	NoToken bool
 	// Sent is the first part's send, FirstByte its first byte on the wire
 	// (zero when unknown), Done the last part's last byte. Zero when the
 	// read failed before a part was sent.
@@ -127,6 +130,8 @@ func (a *Answer) decide(e ending) {
 		switch {
 		case errors.Is(e.failed, ErrUnauthorized):
 			a.Outcome = stats.Unauthorized
+			var ue *UnauthorizedError
+			a.NoToken = errors.As(e.failed, &ue) && ue.Status == 0 && ue.Cause != nil
 		case errors.Is(e.failed, ErrProtocol):
 			a.Outcome = stats.Protocol
 		default:

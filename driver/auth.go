@@ -22,30 +22,42 @@ import (
 const lostAfter = 5
 
 // authWatch follows the unauthorized reads of a run to tell whether it
-// lost its authorization. It is safe for concurrent use.
+// lost its authorization, and whether it got it back. It is safe for
+// concurrent use.
 type authWatch struct {
 	refusing    atomic.Bool // streak > 0: a read that was not unauthorized has one to end
 	mu          sync.Mutex
 	total       int64     // unauthorized reads
+	unsent      int64     // of them, never sent: no token could be had
 	streak      int64     // unauthorized reads since the last read that was not
 	streakStart time.Time // when the first of them ended
+	lostStreak  int64     // the last streak of lostAfter or more that ended (0: none)
+	lostFrom    time.Time // when that streak began
+	recovered   time.Time // when a read ended it (zero: none did)
 	why         string    // the last unauthorized read's detail
 }
 
-// read counts one read that ended at end, unauthorized or not.
-func (w *authWatch) read(unauthorized bool, end time.Time, why string) {
+// read counts one read that ended at end, unauthorized or not; noToken
+// says an unauthorized read was never sent (no token could be had).
+func (w *authWatch) read(unauthorized, noToken bool, end time.Time, why string) {
 	if !unauthorized && !w.refusing.Load() {
 		return // the common case, without the lock
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !unauthorized {
+		if w.streak >= lostAfter {
+			w.lostStreak, w.lostFrom, w.recovered = w.streak, w.streakStart, end
+		}
 		w.streak = 0
 		w.refusing.Store(false)
 		return
 	}
 	w.refusing.Store(true)
 	w.total++
+	if noToken {
+		w.unsent++
+	}
 	if w.streak == 0 {
 		w.streakStart = end
 	}
@@ -56,21 +68,31 @@ func (w *authWatch) read(unauthorized bool, end time.Time, why string) {
 // lost is the one line that says the run lost its authorization, "" when
 // it did not: start is the run's start, for "after …"; tokens says the
 // run had tokens to renew (without, the reads' detail says why nothing
-// could be renewed: a pasted header, or no credentials).
+// could be renewed: a pasted header, or no credentials). The reads the
+// server refused and those never sent for want of a token are counted
+// apart, and a run that got its authorization back says when.
 func (w *authWatch) lost(start time.Time, tokens bool) string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.total < lostAfter && w.streak < lostAfter {
 		return ""
 	}
+	at := func(t time.Time) string { return t.Sub(start).Round(100 * time.Millisecond).String() }
 	n, when := w.total, ""
-	if w.streak >= lostAfter {
-		n, when = w.streak, fmt.Sprintf(" after %s (every read from then on)", w.streakStart.Sub(start).Round(100*time.Millisecond))
+	switch {
+	case w.streak >= lostAfter:
+		n, when = w.streak, " after "+at(w.streakStart)+" (every read from then on)"
+	case w.lostStreak > 0:
+		when = fmt.Sprintf(" (%d in a row from %s; authorized again from %s)", w.lostStreak, at(w.lostFrom), at(w.recovered))
 	}
-	if !tokens {
+	switch {
+	case !tokens:
 		return fmt.Sprintf("the server refused authorization for %d reads%s: %s", n, when, w.why)
+	case w.unsent == 0:
+		return fmt.Sprintf("the server refused authorization for %d reads%s; the token could not be renewed: %s", n, when, w.why)
 	}
-	return fmt.Sprintf("the server refused authorization for %d reads%s; the token could not be renewed: %s", n, when, w.why)
+	return fmt.Sprintf("%d reads unauthorized%s: %d refused by the server, %d never sent (no token could be had); the token could not be renewed: %s",
+		w.total, when, w.total-w.unsent, w.unsent, w.why)
 }
 
 // enableAuth makes both phases record authorization when the run has
@@ -115,6 +137,6 @@ func AuthClientOf(c auth.Client) *results.AuthClient {
 // recordTokenRequests counts a token source's requests into a.
 func recordTokenRequests(a *stats.Auth, reqs []auth.Request) {
 	for _, q := range reqs {
-		a.Request(stats.TokenRequest{Reason: q.Reason, Took: q.Took, Failed: q.Err != nil})
+		a.Request(stats.TokenRequest{Reason: q.Reason, Took: q.Took, Failed: q.Err != nil, Unanswered: q.Err != nil && !q.Answered})
 	}
 }

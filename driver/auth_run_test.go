@@ -202,3 +202,72 @@ func TestRunLosesAPastedHeader(t *testing.T) {
 		t.Errorf("the lost line was not logged: %q", logged)
 	}
 }
+
+// downTokens is a token source whose authorization server is down for a
+// while: Token fails, unanswered (connection refused), between down and
+// up after the first call; before and after, one valid token.
+type downTokens struct {
+	down, up time.Duration
+
+	mu    sync.Mutex
+	start time.Time
+	reqs  []auth.Request
+}
+
+func (f *downTokens) Token(context.Context) (auth.Token, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.start.IsZero() {
+		f.start = time.Now()
+	}
+	if since := time.Since(f.start); since >= f.down && since < f.up {
+		err := errors.New("dial tcp 127.0.0.1:9: connect: connection refused")
+		f.reqs = append(f.reqs, auth.Request{Grant: "client_credentials", Reason: "expiring", Start: time.Now(), Took: 14 * time.Microsecond, Err: err})
+		return auth.Token{}, err
+	}
+	return auth.Token{Value: "tok", Serial: 1}, nil
+}
+
+func (f *downTokens) Refused(context.Context, auth.Token, int, string) (auth.Token, error) {
+	return auth.Token{}, errors.New("not refused in this test")
+}
+
+func (f *downTokens) Requests() []auth.Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]auth.Request(nil), f.reqs...)
+}
+
+// TestRunAuthorizationServerDown: while the authorization server is
+// down, reads are never sent (no token), which the run counts apart from
+// refusals (the server refused none), as it counts the token requests
+// that were never answered apart; and it says when the run recovered.
+// Before, such a run said "the server refused authorization for N reads".
+func TestRunAuthorizationServerDown(t *testing.T) {
+	url, _ := readGate(t, true)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	w := sdkWorkload(t, url, "auto")
+	w.Load.Duration = 3 * time.Second
+	f := &downTokens{down: time.Second, up: 2 * time.Second}
+	rep, err := Run(ctx, Options{Workload: w, Auth: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := rep.Run
+	if err := stats.CheckIdentity(run.Scheduled, &run.Outcomes); err != nil {
+		t.Fatal(err)
+	}
+	unauth := run.Outcomes[stats.Unauthorized]
+	if unauth < 10 || run.Auth.Unsent != unauth {
+		t.Errorf("%d unauthorized, %d of them never sent: want many, and all never sent (the server refused none)", unauth, run.Auth.Unsent)
+	}
+	if q := run.Auth.Tokens; q.Failures == 0 || q.Unanswered != q.Failures {
+		t.Errorf("token requests %+v: want the failures, all unanswered", q)
+	}
+	for _, want := range []string{"reads unauthorized", "0 refused by the server", "never sent (no token could be had)", "authorized again from "} {
+		if !strings.Contains(rep.AuthLost, want) {
+			t.Errorf("lost %q lacks %q", rep.AuthLost, want)
+		}
+	}
+}

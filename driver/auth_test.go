@@ -18,20 +18,28 @@ func TestAuthWatch(t *testing.T) {
 	at := func(s float64) time.Time { return start.Add(time.Duration(s * float64(time.Second))) }
 	why := "resources/read: the server refused authorization (HTTP 401 Unauthorized) and the token could not be renewed: invalid_grant"
 	cases := []struct {
-		name  string
-		reads []bool // true: unauthorized, one a second
-		want  string
+		name   string
+		reads  []bool // true: unauthorized, one a second
+		want   string
+		unsent []bool // true: the read at that index was never sent (no token)
 	}{
-		{"none", []bool{false, false, false}, ""},
-		{"a few, then fine", []bool{false, true, true, false, true, false}, ""},
-		{"refused from then on", []bool{false, false, true, true, true, true, true}, "the server refused authorization for 5 reads after 2s (every read from then on)"},
-		{"many, not in a row", []bool{true, false, true, false, true, false, true, false, true, false}, "the server refused authorization for 5 reads; the token could not be renewed"},
+		{"none", []bool{false, false, false}, "", nil},
+		{"a few, then fine", []bool{false, true, true, false, true, false}, "", nil},
+		{"refused from then on", []bool{false, false, true, true, true, true, true}, "the server refused authorization for 5 reads after 2s (every read from then on)", nil},
+		{"many, not in a row", []bool{true, false, true, false, true, false, true, false, true, false}, "the server refused authorization for 5 reads; the token could not be renewed", nil},
+		// The authorization server down mid-run: most of the reads were
+		// never sent, and the run got its authorization back.
+		{"down, then back", []bool{false, true, true, true, true, true, true, false, false},
+			"6 reads unauthorized (6 in a row from 1s; authorized again from 7s): 2 refused by the server, 4 never sent (no token could be had); the token could not be renewed",
+			[]bool{false, false, false, true, true, true, true, false, false}},
+		{"back, every one refused", []bool{true, true, true, true, true, false},
+			"the server refused authorization for 5 reads (5 in a row from 0s; authorized again from 5s); the token could not be renewed", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var w authWatch
 			for i, u := range c.reads {
-				w.read(u, at(float64(i)), why)
+				w.read(u, i < len(c.unsent) && c.unsent[i], at(float64(i)), why)
 			}
 			got := w.lost(start, true)
 			if c.want == "" {
@@ -54,9 +62,10 @@ func TestRecordTokenRequests(t *testing.T) {
 	recordTokenRequests(a, []auth.Request{
 		{Grant: "client_credentials", Reason: "initial", Took: 90 * time.Millisecond},
 		{Grant: "refresh_token", Reason: "expiring", Took: 20 * time.Millisecond},
-		{Grant: "client_credentials", Reason: "refused", Took: 30 * time.Millisecond, Err: errors.New("invalid_client")},
+		{Grant: "client_credentials", Reason: "refused", Took: 30 * time.Millisecond, Err: errors.New("invalid_client"), Answered: true},
+		{Grant: "client_credentials", Reason: "refused", Took: 14 * time.Microsecond, Err: errors.New("connection refused")},
 	})
-	if q := a.Tokens; q.Count != 3 || q.Failures != 1 || q.Refreshes != 1 || q.ByReason["expiring"] != 1 || q.Latency.Max() < 89*time.Millisecond {
+	if q := a.Tokens; q.Count != 4 || q.Failures != 2 || q.Unanswered != 1 || q.Refreshes != 1 || q.ByReason["expiring"] != 1 || q.Latency.Max() < 89*time.Millisecond {
 		t.Errorf("token requests %+v", q)
 	}
 }

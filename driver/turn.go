@@ -231,7 +231,7 @@ func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att worklo
 	if a.Done.IsZero() {
 		a.Done = now
 	}
-	sample.Answered, sample.FreshToken = a.Answered, a.FreshToken
+	sample.Answered, sample.FreshToken, sample.NoToken = a.Answered, a.FreshToken, a.NoToken
 	sample.Latency, sample.Service = a.Done.Sub(intended), a.Done.Sub(a.Sent)
 	if !a.FirstByte.IsZero() {
 		sample.TTFB = a.FirstByte.Sub(a.Sent)
@@ -244,7 +244,7 @@ func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att worklo
 		r.cold.Read(a.Sent, a.Done)
 		r.fresh.store(att.URI, a.Done, sample.TTL)
 	}
-	r.authLost.read(a.Outcome == stats.Unauthorized, a.Done, a.Detail)
+	r.authLost.read(a.Outcome == stats.Unauthorized, a.NoToken, a.Done, a.Detail)
 	switch {
 	case a.Outcome == stats.Protocol || a.Outcome == stats.Transport || a.Outcome == stats.Unauthorized:
 		r.logFailure(att.URI, a.Detail)

@@ -51,13 +51,30 @@ func authFields(a *results.Auth) [][2]string {
 		fs = append(fs, [2]string{"client", who})
 	}
 	fs = append(fs, [][2]string{
-		{"token requests", fmt.Sprintf("%s (%s failed; %s), %s refreshes", numfmt.Count(q.Count), numfmt.Count(q.Failures), strings.Join(reasons, ", "), numfmt.Count(q.Refreshes))},
-		{"unauthorized", numfmt.Count(a.Unauthorized) + " reads"},
+		{"token requests", fmt.Sprintf("%s (%s failed%s; %s), %s refreshes", numfmt.Count(q.Count), numfmt.Count(q.Failures), unanswered(q.Unanswered), strings.Join(reasons, ", "), numfmt.Count(q.Refreshes))},
+		{"unauthorized", numfmt.Count(a.Unauthorized) + " reads" + unsent(a.Unsent)},
 	}...)
 	if a.Lost != "" {
 		fs = append(fs, [2]string{"authorization lost", a.Lost})
 	}
 	return fs
+}
+
+// unanswered is how many failed token requests the authorization server
+// never answered, "" for none.
+func unanswered(n int64) string {
+	if n == 0 {
+		return ""
+	}
+	return ", " + numfmt.Count(n) + " never answered: the authorization server was not reached"
+}
+
+// unsent is how many unauthorized reads were never sent, "" for none.
+func unsent(n int64) string {
+	if n == 0 {
+		return ""
+	}
+	return " (" + numfmt.Count(n) + " never sent: no token could be had; the server refused the others)"
 }
 
 func isTokenReason(k string) bool {

@@ -14,13 +14,14 @@ func withAuth(t *testing.T) *results.Result {
 	r := fixture(t, false)
 	r.Auth = &results.Auth{
 		TokenRequests: results.TokenRequests{
-			Count: 4, Failures: 1, Refreshes: 2,
+			Count: 4, Failures: 1, Unanswered: 1, Refreshes: 2,
 			ByReason: map[string]int64{"initial": 1, "expiring": 2, "refused": 1, "step-up": 0},
 			Latency:  results.Latency{Count: 4, P50Ms: 81.5, P90Ms: 90, P99Ms: 97.25, P999Ms: 97.25, MaxMs: 97.25, MeanMs: 85},
 		},
 		ReadsFreshToken: results.Latency{Count: 3, P50Ms: 42.5, P99Ms: 44, MaxMs: 44, MeanMs: 43},
 		ReadsLater:      results.Latency{Count: 150, P50Ms: 12.25, P99Ms: 19, MaxMs: 19, MeanMs: 13},
 		Unauthorized:    7,
+		Unsent:          5,
 		Client: &results.AuthClient{Issuer: "https://id.example.com", ClientID: "loadtest", Grant: "authorization_code",
 			Scope: []string{"mcp:read", "mcp:write"}, StepUps: 1},
 		Lost: "the server refused authorization for 7 reads after 8s (every read from then on); the token could not be renewed: invalid_grant\x1b[2J",
@@ -47,7 +48,7 @@ func TestAuthInEveryFormat(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := with.String()
-			for _, want := range []string{"Authorization", "client loadtest", "id.example.com", "stepped up once", "no refresh token", "token requests", "reads, fresh token", "42.5", "97.3", "expiring 2", "2 refreshes", "7 reads", "could not be renewed: invalid"} {
+			for _, want := range []string{"Authorization", "client loadtest", "id.example.com", "stepped up once", "no refresh token", "1 never answered", "5 never sent", "token requests", "reads, fresh token", "42.5", "97.3", "expiring 2", "2 refreshes", "7 reads", "could not be renewed: invalid"} {
 				if !strings.Contains(strings.ReplaceAll(out, "authorization\n", "Authorization\n"), want) {
 					t.Errorf("no %q in:\n%.3000s", want, out)
 				}

@@ -20,6 +20,10 @@ type Auth struct {
 	// Unauthorized is the reads the server refused after one renewal of
 	// their token, or that had no token (totals.outcomes.unauthorized).
 	Unauthorized int64 `json:"unauthorized"`
+	// Unsent is the unauthorized reads never sent: no token could be had
+	// (the authorization server down or refusing); the server refused
+	// the others. Added in v1.
+	Unsent int64 `json:"unsent"`
 	// Lost is the one line saying the run lost its authorization (the
 	// server kept refusing its reads), "" when it did not.
 	Lost string `json:"lost"`
@@ -46,6 +50,10 @@ type AuthClient struct {
 type TokenRequests struct {
 	Count    int64 `json:"count"`
 	Failures int64 `json:"failures"`
+	// Unanswered are the failures the authorization server never
+	// answered: not reached (down, refusing connections, a timeout) or
+	// never made. Added in v1.
+	Unanswered int64 `json:"unanswered"`
 	// ByReason counts them by why they were made: initial, expiring
 	// (renewed ahead of expiry), refused (after a 401), step-up (a 403
 	// insufficient_scope); every one of those keys is present.
@@ -64,10 +72,11 @@ func authOf(measured *stats.Phase, lost string, client *AuthClient) (*Auth, erro
 	}
 	out := &Auth{
 		TokenRequests: TokenRequests{
-			Count: a.Tokens.Count, Failures: a.Tokens.Failures, Refreshes: a.Tokens.Refreshes,
+			Count: a.Tokens.Count, Failures: a.Tokens.Failures, Unanswered: a.Tokens.Unanswered, Refreshes: a.Tokens.Refreshes,
 			ByReason: make(map[string]int64, len(stats.TokenReasons)),
 		},
 		Unauthorized: measured.Outcomes[stats.Unauthorized],
+		Unsent:       a.Unsent,
 		Lost:         lost,
 		Client:       client,
 	}
@@ -97,7 +106,8 @@ func authPhase(a *Auth) (*stats.Auth, error) {
 	}
 	out := stats.NewAuth()
 	t := &out.Tokens
-	t.Count, t.Failures, t.Refreshes = a.TokenRequests.Count, a.TokenRequests.Failures, a.TokenRequests.Refreshes
+	t.Count, t.Failures, t.Unanswered, t.Refreshes = a.TokenRequests.Count, a.TokenRequests.Failures, a.TokenRequests.Unanswered, a.TokenRequests.Refreshes
+	out.Unsent = a.Unsent
 	maps.Copy(t.ByReason, a.TokenRequests.ByReason)
 	var err error
 	for _, b := range []struct {

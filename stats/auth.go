@@ -17,11 +17,19 @@ type Auth struct {
 	// their intended start) of reads that were the first of their
 	// session on their token; LaterToken that of every other read.
 	FreshToken, LaterToken *Histogram
+	// Unsent are the unauthorized reads never sent: no token could be
+	// had (the authorization server down or refusing), so the server
+	// refused nothing of them.
+	Unsent int64
 }
 
 // TokenRequests are the token requests of a run.
 type TokenRequests struct {
 	Count, Failures int64
+	// Unanswered are the failures the authorization server never
+	// answered: it could not be reached (down, refusing connections, a
+	// timeout) or no request could be made.
+	Unanswered int64
 	ByReason        map[string]int64 // TokenReasons, and any other reason a token source gives
 	Latency         *Histogram       // each request, sent → answer or failure
 	// Refreshes are the requests that renewed a token the run already had
@@ -32,9 +40,10 @@ type TokenRequests struct {
 // TokenRequest is one token request as stats counts it (the driver
 // converts the token source's record, which stats does not know).
 type TokenRequest struct {
-	Reason string
-	Took   time.Duration
-	Failed bool
+	Reason     string
+	Took       time.Duration
+	Failed     bool
+	Unanswered bool // failed without an answer from the authorization server
 }
 
 // NewAuth returns an empty Auth.
@@ -54,6 +63,9 @@ func (a *Auth) Request(q TokenRequest) {
 	switch {
 	case q.Failed:
 		t.Failures++
+		if q.Unanswered {
+			t.Unanswered++
+		}
 	case q.Reason != "initial":
 		t.Refreshes++
 	}
@@ -61,6 +73,10 @@ func (a *Auth) Request(q TokenRequest) {
 
 // read records a read's latency on a fresh or a later token.
 func (a *Auth) read(s ReadSample) {
+	if s.NoToken {
+		a.Unsent++
+		return
+	}
 	if s.FreshToken {
 		a.FreshToken.Record(s.Latency)
 	} else {
@@ -72,6 +88,8 @@ func (a *Auth) read(s ReadSample) {
 func (a *Auth) merge(o *Auth) {
 	a.Tokens.Count += o.Tokens.Count
 	a.Tokens.Failures += o.Tokens.Failures
+	a.Tokens.Unanswered += o.Tokens.Unanswered
+	a.Unsent += o.Unsent
 	a.Tokens.Refreshes += o.Tokens.Refreshes
 	for k, n := range o.Tokens.ByReason {
 		a.Tokens.ByReason[k] += n

@@ -54,6 +54,9 @@ type ReadSample struct {
 	// FreshToken is true when the read was the first of its session on its
 	// bearer token (a target with tokens; see Auth).
 	FreshToken bool
+	// NoToken is true for an unauthorized read never sent: no token could
+	// be had for it.
+	NoToken bool
 	// FirstOnSession is true for the first read sent on its session: it is
 	// recorded in FirstRead too (what a new host's first read costs).
 	FirstOnSession bool
@@ -296,7 +299,7 @@ func (r *Recorder) Read(s ReadSample) {
 		c.Cache.WouldNotSend++
 	}
 	v := valuesOf(&s) // the read's histogram values, added in a batch (batch.go)
-	if (s.Answered || s.LowerBound) && run.Auth != nil {
+	if (s.Answered || s.LowerBound || s.NoToken) && run.Auth != nil {
 		run.Auth.read(s)
 	}
 	if s.LowerBound {
