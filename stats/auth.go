@@ -30,8 +30,8 @@ type TokenRequests struct {
 	// answered: it could not be reached (down, refusing connections, a
 	// timeout) or no request could be made.
 	Unanswered int64
-	ByReason        map[string]int64 // TokenReasons, and any other reason a token source gives
-	Latency         *Histogram       // each request, sent → answer or failure
+	ByReason   map[string]int64 // TokenReasons, and any other reason a token source gives
+	Latency    *Histogram       // each request, sent → answer or failure
 	// Refreshes are the requests that renewed a token the run already had
 	// (any reason but initial) and got one.
 	Refreshes int64
