@@ -2,9 +2,11 @@ package targets
 
 import "testing"
 
-// TestRedactURLPasswords: the password of every URL in a target string is masked,
-// and nothing else is touched.
-func TestRedactURLPasswords(t *testing.T) {
+// TestRedactSecrets: the password of every URL, and the value of a
+// NAME=value word whose name looks secret, are masked wherever they are
+// (`stdio:env MYSQL_PASS=… node server.js` was once saved verbatim), and
+// nothing else is touched.
+func TestRedactSecrets(t *testing.T) {
 	cases := []struct{ in, want, why string }{
 		{"embedded", "embedded", "nothing to hide"},
 		{"https://h/mcp", "https://h/mcp", "no user information"},
@@ -13,19 +15,6 @@ func TestRedactURLPasswords(t *testing.T) {
 		{"sse+http://u:p@ss@h/sse", "sse+http://u:xxxxx@h/sse", "an @ inside the password"},
 		{"stdio:srv --upstream=https://u:p@h/x -v", "stdio:srv --upstream=https://u:xxxxx@h/x -v", "in an argument"},
 		{"stdio:mail user@example.com", "stdio:mail user@example.com", "an address is not a URL"},
-	}
-	for _, c := range cases {
-		if got := RedactSecrets(c.in); got != c.want {
-			t.Errorf("%s: RedactSecrets(%q) = %q, want %q", c.why, c.in, got, c.want)
-		}
-	}
-}
-
-// TestRedactSecrets: the value of a NAME=value word whose name looks
-// secret is masked wherever the word is (issue: `stdio:env MYSQL_PASS=…
-// node server.js` was saved verbatim), and nothing else is touched.
-func TestRedactSecrets(t *testing.T) {
-	cases := []struct{ in, want, why string }{
 		{"stdio:env MYSQL_PASS=hunter2 node server.js", "stdio:env MYSQL_PASS=xxxxx node server.js", "an env assignment"},
 		{"stdio:PGPASSWORD=s3 psql-mcp", "stdio:PGPASSWORD=xxxxx psql-mcp", "the first word after stdio:"},
 		{"stdio:srv --api-key=abc --port=3", "stdio:srv --api-key=xxxxx --port=3", "a flag's value, and only the secret one"},
