@@ -148,6 +148,8 @@ func (c *checker) templateInstance(ctx context.Context, tmpl string) (uri, from,
 	for _, n := range names {
 		if v, ok := c.o.TemplateValues[n]; ok {
 			given[n] = templateValue{v, "--template-value"}
+		} else if v, ok := simTemplateDefaults()[n]; ok && c.sim {
+			given[n] = templateValue{v, "the check's sim: default"}
 		}
 	}
 	if len(given) < len(names) {
@@ -187,6 +189,12 @@ func (c *checker) templateInstance(ctx context.Context, tmpl string) (uri, from,
 		return "", "", err.Error()
 	}
 	return uri, strings.Join(froms, ", "), ""
+}
+
+// simTemplateDefaults are values for the simulated server's templates
+// (any sim: URI is served): a small text document read at once.
+func simTemplateDefaults() map[string]string {
+	return map[string]string{"name": "readbench-check-template.txt", "mime": "text/plain", "size": "64", "delay": "1ms"}
 }
 
 // complete asks completion/complete for a value of one variable, the

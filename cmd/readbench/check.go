@@ -40,7 +40,7 @@ func checkCommand() *cli.Command {
 			&cli.DurationFlag{Name: "timeout", Usage: "per request", Value: 10 * time.Second},
 			&cli.StringFlag{Name: "cancel-uri", Usage: "`URI` of a slow read for the cancellation check (default: a delayed sim: URI on the simulated server, else the slowest sampled read)"},
 			&cli.StringFlag{Name: "read-path", Usage: "`PATH` of a file for the ranged read tool checks on a server other than the simulated one"},
-			&cli.StringSliceFlag{Name: "template-value", Usage: "`NAME=VALUE` for a listed template's variable, read by the template read row (repeatable)"},
+			&cli.StringSliceFlag{Name: "template-value", Usage: "a listed template's variable for the template read row: `NAME=VALUE` (repeatable)"},
 			&cli.StringFlag{Name: "format", Usage: "table or json", Value: "table"},
 			maxAnswerFlag(),
 			handshakeTimeoutFlag(),
