@@ -2,7 +2,7 @@
 // npm framework mcp-framework (pinned in package.json) and nothing else, as
 // a team would write one: plain JavaScript classes extending MCPResource,
 // added with addResource (no TypeScript build, no dist/ directory to
-// scan). cmd/readbench's checkreads_test.go runs `readbench check` against
+// scan). cmd/readbench's checkreads_test.go runs `readbench check` (and init) against
 // it, so that the rows which read what was listed are judged against a
 // framework's own behaviour rather than against code of readbench's.
 //
