@@ -222,6 +222,9 @@ type Capabilities struct {
 	Resources, Subscribe, ListChanged bool
 	// Tools: tools/list and tools/call are offered.
 	Tools bool
+	// Completions: completion/complete is offered (check asks it for a
+	// value of a listed template's variable).
+	Completions bool
 }
 
 // declared reads the capabilities readbench acts on: a capability is
@@ -237,6 +240,8 @@ func (c serverCapabilities) declared() Capabilities {
 	out.Resources = on(res, ok)
 	t, ok := caps["tools"]
 	out.Tools = on(t, ok)
+	cm, ok := caps["completions"]
+	out.Completions = on(cm, ok)
 	var flags struct {
 		Subscribe   bool `json:"subscribe"`
 		ListChanged bool `json:"listChanged"`

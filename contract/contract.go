@@ -43,6 +43,10 @@ type Options struct {
 	MaxAnswer int64
 	// HandshakeTimeout bounds opening the session (0: the client's default).
 	HandshakeTimeout time.Duration
+	// TemplateValues are values for listed templates' variables, by name
+	// (--template-value NAME=VALUE): the template read row uses them
+	// before a listed instance or a completion.
+	TemplateValues map[string]string
 }
 
 // Status is how one contract check ended.
@@ -95,7 +99,7 @@ func (r *Findings) Failed() bool {
 // checkNames are the checks after the handshake, in report order:
 // skipped together when no session could be opened.
 func checkNames() []string {
-	return []string{"server info", "capabilities", "resources/list", "read", "not-found error", "malformed uri", "cancellation", "read tool"}
+	return []string{"server info", "capabilities", "resources/list", "read", "listed size", "template read", "not-found error", "not-found shaped", "malformed uri", "cancellation", "read tool"}
 }
 
 // Check opens one session to the target and checks its read contract
@@ -150,10 +154,10 @@ func Check(ctx context.Context, o Options) (*Findings, error) {
 		return rep, fmt.Errorf("check %s: no checks for a %T", o.Target.Redacted(), conn)
 	}
 	c.handshake()
-	steps := []func(context.Context){c.listAndSample, c.notFound, c.malformed, c.cancellation, c.readTool}
+	steps := []func(context.Context){c.listAndSample, c.templates, c.notFound, c.notFoundShaped, c.malformed, c.cancellation, c.readTool}
 	if why := c.capabilities(); why != "" {
 		steps = []func(context.Context){c.readTool}
-		for _, n := range []string{"resources/list", "read", "not-found error", "malformed uri", "cancellation"} {
+		for _, n := range []string{"resources/list", "read", "listed size", "template read", "not-found error", "not-found shaped", "malformed uri", "cancellation"} {
 			rep.add(n, NotApplicable, "", why)
 		}
 	}
@@ -178,11 +182,13 @@ type checker struct {
 	sim     bool // the server advertised that it serves any sim: URI (client.Conn.SimURIs)
 	listed  []contractResource
 	slowest contractSample // the usable sampled read whose first byte came last
+	sized   int            // listed size rows added
 }
 
 type contractResource struct {
-	URI      string `json:"uri"`
-	MIMEType string `json:"mimeType"`
+	URI      string          `json:"uri"`
+	MIMEType string          `json:"mimeType"`
+	Size     json.RawMessage `json:"size"`
 }
 
 type contractSample struct {
@@ -234,7 +240,7 @@ func (c *checker) capabilities() string {
 		d += "; not " + strings.Join(lack, ", ")
 	}
 	if !caps.Resources {
-		c.rep.add("capabilities", NotApplicable, "", noResources+" ("+d+"): resources/list, read, not-found error, malformed uri and cancellation are not applicable")
+		c.rep.add("capabilities", NotApplicable, "", noResources+" ("+d+"): resources/list, read, listed size, template read, not-found error, not-found shaped, malformed uri and cancellation are not applicable")
 		return noResources
 	}
 	c.rep.add("capabilities", Pass, "", d)
@@ -271,11 +277,15 @@ func (c *checker) listAndSample(ctx context.Context) {
 	}
 	if len(c.listed) == 0 {
 		c.rep.add("read", Skip, "", "nothing listed to sample")
+		c.rep.add("listed size", Skip, "", "nothing listed to sample")
 		return
 	}
 	n := min(c.o.Sample, len(c.listed))
 	for i := range n {
-		c.sampleRead(ctx, c.listed[i*len(c.listed)/n].URI)
+		c.sampleRead(ctx, c.listed[i*len(c.listed)/n])
+	}
+	if c.sized == 0 {
+		c.rep.add("listed size", Skip, "", fmt.Sprintf("none of the %d sampled resources lists a size, or none was read ok", n))
 	}
 }
 
@@ -299,7 +309,8 @@ func (c *checker) list(ctx context.Context) (pages int, err error) {
 
 // sampleRead reads one listed resource: every finding of the shape check
 // is a failed row naming the URI.
-func (c *checker) sampleRead(ctx context.Context, uri string) {
+func (c *checker) sampleRead(ctx context.Context, r contractResource) {
+	uri := r.URI
 	rctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
 	a, err := c.s.ReadDocument(rctx, uri, client.ReadSpec{})
 	cancel()
@@ -327,6 +338,11 @@ func (c *checker) sampleRead(ctx context.Context, uri string) {
 	default:
 		c.rep.add("read", Fail, uri, "a listed resource answered "+describeAnswer(a))
 		return
+	}
+	if listed := listedSize(r.Size); listed >= 0 {
+		st, d := judgeListedSize(listed, a.DiskBytes, a.Entries)
+		c.rep.add("listed size", st, uri, d)
+		c.sized++
 	}
 	var findings []string
 	if a.Shape.URIRewritten > 0 {

@@ -57,6 +57,12 @@ type DiscoverOptions struct {
 	SamplePerType int                    // 0: DefaultSamplePerType; negative: read nothing
 	SampleTypes   func(mime string) bool // which listed types to sample ("" = none given); nil: all
 	SampleTimeout time.Duration          // per sampled read; 0: DefaultSampleTimeout
+	// VerifyPerType is how many resources of each MIME type whose listing
+	// gives a size are read to see that they have it (0: none). A size the
+	// read contradicts is replaced by the bytes read and warned of: a
+	// listed size is the server's word, which a read can prove wrong
+	// (mcp-framework lists a class's declared size, whatever it reads).
+	VerifyPerType int
 }
 
 // Catalog is what discovery learned of a target.
@@ -67,6 +73,7 @@ type Catalog struct {
 	Templates       []Template
 	Pages           int      // resources/list pages read
 	Sampled         int      // reads that learned a size
+	Contradicted    int      // listed sizes a read contradicted (replaced by the bytes read)
 	SampleFailed    int      // sampled reads that failed (the size stays unknown)
 	Warnings        []string // what was cut short or refused, for the user
 }
@@ -207,12 +214,15 @@ func listTemplates(ctx context.Context, s *client.Session, maxPages int, cat *Ca
 func sample(ctx context.Context, s *client.Session, o DiscoverOptions, cat *Catalog, tell *setupTell) {
 	perType, timeout := cmp.Or(o.SamplePerType, DefaultSamplePerType), cmp.Or(o.SampleTimeout, DefaultSampleTimeout)
 	jobs := samplePicks(cat.Resources, perType, o.SampleTypes)
+	verify := verifyPicks(cat.Resources, o.VerifyPerType)
+	jobs = append(jobs, verify...)
 	if len(jobs) == 0 {
 		return
 	}
 	tell.say(SetupStep{Stage: StageDiscover, Doing: "sizes", Of: len(jobs)})
 	var mu sync.Mutex
-	var firstErr string
+	var firstErr, firstContradiction string
+	finished := 0
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range min(sampleWorkers, len(jobs)) {
@@ -220,14 +230,27 @@ func sample(ctx context.Context, s *client.Session, o DiscoverOptions, cat *Cata
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				why := sampleOne(ctx, s, timeout, &cat.Resources[i])
+				r := &cat.Resources[i]
+				listed, verifying := r.Size, r.Size >= 0 && r.MIME != "" // samplePicks picks neither
+				why := sampleOne(ctx, s, timeout, r)
 				mu.Lock()
-				if why == "" {
+				switch {
+				case verifying && why == "" && r.Size != listed:
+					if cat.Contradicted++; firstContradiction == "" {
+						firstContradiction = fmt.Sprintf("%s lists %d bytes, reads %d", r.URI, listed, r.Size)
+					}
 					cat.Sampled++
-				} else if cat.SampleFailed++; firstErr == "" {
-					firstErr = cat.Resources[i].URI + ": " + why
+				case verifying: // the listed size stands: confirmed, or the read failed
+					r.Size, r.Sampled = listed, false
+				case why == "":
+					cat.Sampled++
+				default:
+					if cat.SampleFailed++; firstErr == "" {
+						firstErr = cat.Resources[i].URI + ": " + why
+					}
 				}
-				done := cat.Sampled + cat.SampleFailed
+				finished++
+				done := finished
 				mu.Unlock()
 				tell.say(SetupStep{Stage: StageDiscover, Doing: "sizes", Done: done, Of: len(jobs)})
 			}
@@ -241,6 +264,10 @@ func sample(ctx context.Context, s *client.Session, o DiscoverOptions, cat *Cata
 	}
 	close(work)
 	wg.Wait()
+	if cat.Contradicted > 0 {
+		_ = cat.warn(fmt.Sprintf("%d of %d listed sizes read were wrong (first: %s); the bytes read are used",
+			cat.Contradicted, len(verify), firstContradiction), nil)
+	}
 	if cat.SampleFailed > 0 {
 		_ = cat.warn(fmt.Sprintf("%d of %d reads made to learn sizes failed (first: %s); their sizes stay unknown",
 			cat.SampleFailed, cat.SampleFailed+cat.Sampled, firstErr), nil)

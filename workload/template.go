@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -117,4 +118,60 @@ func encodeVar(b *strings.Builder, v string, reserved bool) {
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// TemplateNames returns the variable names of a listed resource template,
+// in order of first use: what `readbench check` must find a value for to
+// read one instance of it. A template with an operator other than "+" is
+// an error, as in a class.
+func TemplateNames(tmpl string) ([]string, error) {
+	t, err := parseTemplate(tmpl)
+	if err != nil {
+		return nil, err
+	}
+	return t.names, nil
+}
+
+// ExpandTemplate substitutes vals (by variable name) into a listed
+// resource template; every variable must have a value.
+func ExpandTemplate(tmpl string, vals map[string]string) (string, error) {
+	t, err := parseTemplate(tmpl)
+	if err != nil {
+		return "", err
+	}
+	in := make([]string, len(t.names))
+	for i, n := range t.names {
+		v, ok := vals[n]
+		if !ok {
+			return "", fmt.Errorf("no value for {%s}", n)
+		}
+		in[i] = v
+	}
+	return t.expand(in), nil
+}
+
+// MatchesTemplate reports whether uri is an instance of tmpl: the
+// literals in place, a {name} holding no "/", "?" or "#", a {+name}
+// anything but nothing. A listed resource that matches is the template's
+// own example, known to exist.
+func MatchesTemplate(tmpl, uri string) bool {
+	t, err := parseTemplate(tmpl)
+	if err != nil {
+		return false
+	}
+	var re strings.Builder
+	re.WriteString("^")
+	for _, p := range t.parts {
+		switch {
+		case p.v < 0:
+			re.WriteString(regexp.QuoteMeta(p.lit))
+		case p.reserved:
+			re.WriteString(".+?")
+		default:
+			re.WriteString("[^/?#]+?")
+		}
+	}
+	re.WriteString("$")
+	ok, err := regexp.MatchString(re.String(), uri)
+	return err == nil && ok
 }

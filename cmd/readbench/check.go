@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/readbench/readbench/contract"
@@ -25,8 +26,10 @@ func checkCommand() *cli.Command {
 		Description: "Opens one session and checks: the handshake (era, protocol version, server name and\n" +
 			"version); resources/list (paginated) lists something; up to --sample listed resources read\n" +
 			"with the right shape (exactly one of text/blob, uri echoed, mimeType present and agreeing\n" +
-			"with the magic bytes, padded base64, contents not empty); a not-found error for an unknown\n" +
-			"URI (-32002 legacy, -32602 in 2026-07-28); -32602 for a malformed URI; a cancelled read\n" +
+			"with the magic bytes, padded base64, contents not empty) and of the size the listing gives;\n" +
+			"one instance of each listed template (--template-value, a listed instance or a completion);\n" +
+			"a not-found error for an unknown URI (-32002 legacy, -32602 in 2026-07-28), and no ok answer\n" +
+			"for one shaped like the listed URIs; -32602 for a malformed URI; a cancelled read\n" +
 			"that stays unanswered; the ranged read tool's semantics (docs/check.md) where offered.\n" +
 			"Exit 0 when every check passes or is skipped, 1 on any failure, 2 on bad usage.",
 		Flags: append([]cli.Flag{
@@ -37,6 +40,7 @@ func checkCommand() *cli.Command {
 			&cli.DurationFlag{Name: "timeout", Usage: "per request", Value: 10 * time.Second},
 			&cli.StringFlag{Name: "cancel-uri", Usage: "`URI` of a slow read for the cancellation check (default: a delayed sim: URI on the simulated server, else the slowest sampled read)"},
 			&cli.StringFlag{Name: "read-path", Usage: "`PATH` of a file for the ranged read tool checks on a server other than the simulated one"},
+			&cli.StringSliceFlag{Name: "template-value", Usage: "a listed template's variable for the template read row: `NAME=VALUE` (repeatable)"},
 			&cli.StringFlag{Name: "format", Usage: "table or json", Value: "table"},
 			maxAnswerFlag(),
 			handshakeTimeoutFlag(),
@@ -68,6 +72,10 @@ func checkAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit("check: "+err.Error(), exitUsage)
 	}
+	templateValues, err := parseTemplateValues(c.StringSlice("template-value"))
+	if err != nil {
+		return cli.Exit("check: "+err.Error(), exitUsage)
+	}
 	aim := aimOf(c, nil)
 	if err := checkAim("check", target, headers, aim); err != nil {
 		return err
@@ -87,6 +95,7 @@ func checkAction(c *cli.Context) error {
 		Sample: c.Int("sample"), Timeout: c.Duration("timeout"),
 		CancelURI: c.String("cancel-uri"), ReadPath: c.String("read-path"),
 		Aim: aim, MaxAnswer: maxAnswer, HandshakeTimeout: set.HandshakeTimeout,
+		TemplateValues: templateValues,
 	})
 	if err != nil {
 		return cli.Exit(err.Error(), exitFail)
@@ -110,4 +119,17 @@ func checkAction(c *cli.Context) error {
 		return cli.Exit(fmt.Sprintf("check: %s breaks the read contract (%d failed)", doc.Target.Address, doc.Summary.Fail), exitFail)
 	}
 	return nil
+}
+
+// parseTemplateValues reads --template-value NAME=VALUE flags.
+func parseTemplateValues(flags []string) (map[string]string, error) {
+	vals := map[string]string{}
+	for _, f := range flags {
+		name, value, ok := strings.Cut(f, "=")
+		if !ok || name == "" {
+			return nil, fmt.Errorf("--template-value %q: want NAME=VALUE", f)
+		}
+		vals[name] = value
+	}
+	return vals, nil
 }

@@ -53,7 +53,7 @@ var flagGroups = map[string]string{
 	"stdio": "listen", "listen": "listen", "stateful": "listen", "sse": "listen",
 	"workers": "simulation", "stall-every": "simulation", "stall-for": "simulation", "crash-after": "simulation",
 	"wedge-after": "simulation", "catalog-size": "simulation", "delay-scale": "simulation", "alter-content": "simulation",
-	"sample": "check", "cancel-uri": "check", "read-path": "check",
+	"sample": "check", "cancel-uri": "check", "read-path": "check", "template-value": "check",
 	"threshold": "thresholds", "slo": "thresholds", "single-run": "thresholds", "noise-floor": "thresholds",
 	"out": "output", "format": "output", "full": "output", "quiet": "output", "live": "output", "no-live": "output", "force": "output",
 	"oauth": "auth", "headless": "auth", "no-browser": "auth",

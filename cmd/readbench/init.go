@@ -21,7 +21,8 @@ func initCommand() *cli.Command {
 			"readbench init --target https://staging.example.com/mcp --allow-host staging.example.com --header 'Authorization: Bearer ${TOKEN}'\n" +
 			"readbench run my-workload.yaml",
 		Description: "Lists the target (resources/list, every page, and resources/templates/list), reads a\n" +
-			"few resources of each type whose size the listing leaves out, and prints a commented\n" +
+			"few resources of each type whose size the listing leaves out (and up to 3 of each type whose\n" +
+			"size it gives, using the bytes read where they differ), and prints a commented\n" +
 			"workload: one class per MIME type, weighted by its share of the listing, drawing from the\n" +
 			"observed size range; the templates and a not-found class as commented examples.\n" +
 			"Exit 1 when the target cannot be reached, 2 on bad usage.",
@@ -36,6 +37,12 @@ func initCommand() *cli.Command {
 		Action: initAction,
 	}
 }
+
+// initVerifyPerType is how many listed sizes of each MIME type init reads
+// to see that they hold: a class must not be sized only from a listed size
+// that a read contradicts (mcp-framework lists 100 bytes for a resource
+// that reads 5,000).
+const initVerifyPerType = 3
 
 func initAction(c *cli.Context) error {
 	if c.NArg() > 0 {
@@ -74,6 +81,7 @@ func initAction(c *cli.Context) error {
 		Target: target, Protocol: c.String("protocol"), Headers: headers, Auth: tokens,
 		EmbeddedCommand: set.EmbeddedCommand, Client: set.Client, Aim: aim,
 		HandshakeTimeout: set.HandshakeTimeout, Setup: tell,
+		VerifyPerType: initVerifyPerType,
 	})
 	stopSetup()
 	if err != nil {

@@ -129,6 +129,7 @@ func startHTTPPeer(t *testing.T, node string, args ...string) string {
 type peerCheck struct {
 	name   string
 	target func(t *testing.T, node string) string
+	args   []string // more arguments of check
 	// pass: rows that pass; reads: URI -> what a read row of it says.
 	pass  []string
 	reads map[string]string
@@ -145,11 +146,17 @@ type peerCheck struct {
 
 // peerChecks are the real servers and what check must report of each.
 func peerChecks() []peerCheck {
-	pdfRows := []string{"handshake", "server info", "resources/list", "read", "not-found error", "malformed uri"}
+	pdfRows := []string{"handshake", "server info", "resources/list", "read", "not-found error", "not-found shaped", "malformed uri"}
 	pdfRead := map[string]string{"ui://pdf-viewer/mcp-app.html": "1 entry, 4336789 bytes on disk"}
-	noReadTool := map[string]string{"read tool": "no tool named read"}
+	// The MCP Apps servers list no size and no template.
+	noReadTool := map[string]string{"read tool": "no tool named read", "template read": "the server lists no templates"}
+	noSize := map[string]string{"listed size": "none of the 1 sampled resources lists a size"}
 	pdfRows = append(pdfRows, "capabilities")
-	sdkRows := []string{"handshake", "server info", "capabilities", "resources/list", "read", "not-found error"}
+	sdkRows := []string{"handshake", "server info", "capabilities", "resources/list", "read", "template read", "not-found error", "not-found shaped"}
+	// The SDK lists no size; its template doc://sized/{bytes} has no
+	// completion and no listed instance, so the value is given.
+	sdkArgs := []string{"--template-value", "bytes=100"}
+	sdkSkip := map[string]string{"listed size": "none of the 4 sampled resources lists a size"}
 	sdkReads := map[string]string{
 		"doc://text/1k": "1 entry, 1024 bytes on disk", "doc://text/64k": "1 entry, 65536 bytes on disk",
 		"doc://blob/4k": "1 entry, 4096 bytes on disk", "doc://slow": "1 entry, 16 bytes on disk",
@@ -173,14 +180,14 @@ func peerChecks() []peerCheck {
 		// cancel off its stdin only once the answer is on its way: check
 		// sees it still unread when the first byte comes (or, starved, it
 		// answers too soon to judge): pdfStdioCancel.
-		skip: map[string]string{"cancellation": pdfStdioCancel},
+		skip: map[string]string{"cancellation": pdfStdioCancel, "listed size": noSize["listed size"]},
 	}, {
 		name: "pdf/http-stateless",
 		target: func(t *testing.T, node string) string {
 			return startHTTPPeer(t, node, pdfServer(t), pdfPage(t))
 		},
-		pass: pdfRows, reads: pdfRead,
-		na: map[string]string{"read tool": "no tool named read", "cancellation": "issued no Mcp-Session-Id"},
+		pass: pdfRows, reads: pdfRead, skip: noSize,
+		na: map[string]string{"read tool": "no tool named read", "cancellation": "issued no Mcp-Session-Id", "template read": "the server lists no templates"},
 	}, {
 		name: "basic-vanillajs/stdio",
 		target: func(t *testing.T, node string) string {
@@ -188,7 +195,7 @@ func peerChecks() []peerCheck {
 		},
 		pass:  pdfRows,
 		reads: map[string]string{"ui://get-time/mcp-app.html": "1 entry, 217951 bytes on disk"},
-		na:    noReadTool,
+		na:    noReadTool, skip: noSize,
 		// The page is answered in ~15 ms (a skip: nothing to cancel); on a
 		// busy machine it can take longer than check's 50 ms.
 		neverFail: []string{"cancellation"},
@@ -197,16 +204,16 @@ func peerChecks() []peerCheck {
 		target: func(t *testing.T, node string) string {
 			return "stdio:" + node + " " + sdkServer(t) + " stdio"
 		},
-		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, na: sdkNA,
+		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, na: sdkNA, args: sdkArgs, skip: sdkSkip,
 	}, {
 		name: "sdk/http-stateful-json", target: sdkHTTP("stateful", "json"),
-		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, na: sdkNA,
+		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, na: sdkNA, args: sdkArgs, skip: sdkSkip,
 	}, {
 		name: "sdk/http-stateful-sse", target: sdkHTTP("stateful", "sse"),
-		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, na: sdkNA,
+		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, na: sdkNA, args: sdkArgs, skip: sdkSkip,
 	}, {
 		name: "sdk/http-stateless-sse", target: sdkHTTP("stateless", "sse"),
-		pass: sdkRows, reads: sdkReads, fail: sdkFail,
+		pass: sdkRows, reads: sdkReads, fail: sdkFail, args: sdkArgs, skip: sdkSkip,
 		na: map[string]string{"read tool": "declares no tools capability", "cancellation": "issued no Mcp-Session-Id"},
 	}}
 }
@@ -219,7 +226,7 @@ func TestCheckMorePeers(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			node := pinnedNode(t)
-			d, code, stderr := runCheck(t, "--target", c.target(t, node))
+			d, code, stderr := runCheck(t, append([]string{"--target", c.target(t, node)}, c.args...)...)
 			c.judge(t, d, code, stderr)
 		})
 	}

@@ -1,0 +1,185 @@
+package contract
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/stats"
+)
+
+// TestJudgeListedSize: a listed size passes only when it is the decoded
+// byte count read, and the detail names both numbers.
+func TestJudgeListedSize(t *testing.T) {
+	cases := []struct {
+		listed, read int64
+		want         Status
+		detail       string
+	}{
+		{1024, 1024, Pass, "listed size 1024, read 1024 decoded bytes"},
+		{100, 5000, Fail, "listed size 100, read 5000 decoded bytes (1 entry): a host that plans from the listing (readbench init sizes a class from it) is under by 4900 bytes"},
+		{5000, 100, Fail, "is over by 4900 bytes"},
+		{0, 0, Pass, "listed size 0, read 0"},
+	}
+	for _, c := range cases {
+		st, d := judgeListedSize(c.listed, c.read, 1)
+		if st != c.want || !strings.Contains(d, c.detail) {
+			t.Errorf("listed %d, read %d: %s %q, want %s with %q", c.listed, c.read, st, d, c.want, c.detail)
+		}
+	}
+}
+
+// TestListedSizeOfListing: a size that is absent, null or not a whole
+// number is no size (no row), never 0.
+func TestListedSizeOfListing(t *testing.T) {
+	for raw, want := range map[string]int64{"": -1, "null": -1, "100": 100, "0": 0, "-1": -1, "1.5": -1, `"100"`: -1, "5e3": 5000} {
+		if got := listedSize([]byte(raw)); got != want {
+			t.Errorf("listedSize(%q) = %d, want %d", raw, got, want)
+		}
+	}
+}
+
+// TestShapedNotFoundURIs: the probe changes the segment that names the
+// resource: the last one that differs between listed URIs of one shape
+// (server-postgres's postgres://h/TABLE/schema), else the last.
+func TestShapedNotFoundURIs(t *testing.T) {
+	cases := []struct {
+		name   string
+		listed []string
+		want   []string
+	}{
+		{"tables", []string{"db://tables/users", "db://tables/orders"}, []string{"db://tables/readbench-no-such-7f3a9c"}},
+		{"postgres", []string{"postgres://u@h/users/schema", "postgres://u@h/orders/schema"}, []string{"postgres://u@h/readbench-no-such-7f3a9c/schema"}},
+		{"one listed, extension kept", []string{"docs://guides/intro.md"}, []string{"docs://guides/readbench-no-such-7f3a9c.md"}},
+		{"query dropped", []string{"file:///srv/a.txt?rev=2"}, []string{"file:///srv/readbench-no-such-7f3a9c.txt"}},
+		{"no segment to change", []string{"docs://files", "file:///dir/", "urn:isbn:123", "not a uri"}, nil},
+		{"one per shape", []string{"docs://guides/intro", "docs://files", "db://tables/users", "db://tables/orders"},
+			[]string{"docs://guides/readbench-no-such-7f3a9c", "db://tables/readbench-no-such-7f3a9c"}},
+		{"bounded", []string{"a://h/1", "b://h/1", "c://h/1"}, []string{"a://h/readbench-no-such-7f3a9c", "b://h/readbench-no-such-7f3a9c"}},
+	}
+	for _, c := range cases {
+		if got := shapedNotFoundURIs(c.listed, 2); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestJudgeShaped: an ok answer for a shaped probe fails; an error passes
+// whatever its code (the not-found error row judges codes).
+func TestJudgeShaped(t *testing.T) {
+	cases := []struct {
+		code         int
+		got, failed  string
+		want         Status
+		detailPrefix string
+	}{
+		{0, "answered ok (1 entry, 2 bytes)", "", Fail, "answered ok (1 entry, 2 bytes) for a URI of the listing's shape that cannot exist"},
+		{-32002, `error -32002 "Resource not found"`, "", Pass, `error -32002`},
+		{-32603, `error -32603 "Unknown resource"`, "", Pass, `error -32603`},
+		{0, "", "context deadline exceeded", Fail, "context deadline exceeded"},
+		{0, "answered input_required", "", Skip, "answered input_required"},
+		{0, "answered neither contents nor an error (x)", "", Fail, "answered neither"},
+	}
+	for _, c := range cases {
+		st, d := judgeShaped(c.code, c.got, c.failed)
+		if st != c.want || !strings.HasPrefix(d, c.detailPrefix) {
+			t.Errorf("%d %q %q: %s %q, want %s starting %q", c.code, c.got, c.failed, st, d, c.want, c.detailPrefix)
+		}
+	}
+}
+
+// TestJudgeTemplateRead: an instance of a listed template must read.
+func TestJudgeTemplateRead(t *testing.T) {
+	cases := []struct {
+		name   string
+		a      *client.Answer
+		err    error
+		want   Status
+		detail string
+	}{
+		{"ok", &client.Answer{Answered: true, Outcome: stats.OK, Entries: 1, ByteCounts: stats.ByteCounts{DiskBytes: 9}}, nil, Pass, "1 entry, 9 bytes"},
+		{"-32603", &client.Answer{Answered: true, Outcome: stats.Internal, Code: -32603, Reason: "Unknown resource: docs://files/readme.md"}, nil, Fail,
+			`error -32603 "Unknown resource: docs://files/readme.md": the instance of a listed template could not be read`},
+		{"no answer", &client.Answer{Detail: "broken pipe"}, nil, Fail, "broken pipe"},
+		{"error", nil, errors.New("closed"), Fail, "closed"},
+		{"unusable", &client.Answer{Answered: true, Outcome: stats.Protocol, Reason: "empty contents"}, nil, Fail, "unusable answer: empty contents"},
+		{"input_required", &client.Answer{Answered: true, Outcome: stats.InputRequired}, nil, Skip, "input_required"},
+	}
+	for _, c := range cases {
+		st, d := judgeTemplateRead(c.a, c.err)
+		if st != c.want || !strings.Contains(d, c.detail) {
+			t.Errorf("%s: %s %q, want %s with %q", c.name, st, d, c.want, c.detail)
+		}
+	}
+}
+
+// TestCheckListedRows: over the Go SDK's server, each new row fails for
+// what the listing promised and the reads contradict, and passes where
+// they agree; each says what it read.
+func TestCheckListedRows(t *testing.T) {
+	text := strings.Repeat("x", 5000)
+	doc := func(uri, body string, size int64) func(*mcp.Server) {
+		return func(s *mcp.Server) {
+			s.AddResource(&mcp.Resource{URI: uri, MIMEType: "text/markdown", Name: uri, Size: size}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: body}}}, nil
+			})
+		}
+	}
+	tmpl := func(uriTemplate string, read func(uri string) (*mcp.ReadResourceResult, error)) func(*mcp.Server) {
+		return func(s *mcp.Server) {
+			s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: uriTemplate, Name: uriTemplate, MIMEType: "application/json"},
+				func(_ context.Context, r *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+					return read(r.Params.URI)
+				})
+		}
+	}
+	emptyTable := func(uri string) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: "[]"}}}, nil
+	}
+	both := func(adds ...func(*mcp.Server)) func(*mcp.Server) {
+		return func(s *mcp.Server) {
+			for _, a := range adds {
+				a(s)
+			}
+		}
+	}
+	cases := []rowCase{
+		{name: "listed size contradicted",
+			serve:  sdkRows(nil, nil, doc("docs://guides/intro.md", text, 100)),
+			fail:   []string{"listed size"},
+			detail: map[string]string{"listed size": "listed size 100, read 5000 decoded bytes"}},
+		{name: "listed size kept",
+			serve: sdkRows(nil, nil, doc("docs://guides/intro.md", text, 5000)),
+			want:  map[string]Status{"listed size": Pass, "template read": NotApplicable, "not-found shaped": Pass}},
+		{name: "no listed size",
+			serve:  sdkRows(nil, nil, doc("docs://guides/intro.md", text, 0)),
+			want:   map[string]Status{"listed size": Skip},
+			detail: map[string]string{"listed size": "none of the 1 sampled resources lists a size"}},
+		{name: "template instance fails",
+			serve: sdkRows(nil, nil, both(doc("docs://files/index.md", "# files\n", 0), tmpl("docs://files/{path}.json", func(string) (*mcp.ReadResourceResult, error) {
+				return nil, &jsonrpc.Error{Code: -32603, Message: "Unknown resource"}
+			}))),
+			opts:   Options{TemplateValues: map[string]string{"path": "readme"}},
+			fail:   []string{"template read"},
+			want:   map[string]Status{"not-found shaped": Pass},
+			detail: map[string]string{"template read": `read docs://files/readme.json (path="readme" from --template-value): error -32603 "Unknown resource"`}},
+		{name: "template without a value",
+			serve:  sdkRows(nil, nil, both(doc("docs://files/index.md", "# files\n", 0), tmpl("docs://files/{path}.json", emptyTable))),
+			want:   map[string]Status{"template read": Skip},
+			detail: map[string]string{"template read": "no value for {path}: no listed resource is an instance and the server declares no completions; give --template-value path=VALUE"}},
+		{name: "table template answers ok for a missing table",
+			serve: sdkRows(nil, nil, both(doc("db://tables/users", `[{"column_name":"id"}]`, 0), doc("db://tables/orders", `[{"column_name":"id"}]`, 0), tmpl("db://tables/{name}", emptyTable))),
+			fail:  []string{"not-found shaped"},
+			want:  map[string]Status{"template read": Pass},
+			detail: map[string]string{"template read": "read db://tables/orders (a listed resource of the template)",
+				"not-found shaped": "answered ok (1 entry, 2 bytes) for a URI of the listing's shape that cannot exist"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { runRowCase(t, tc) })
+	}
+}
