@@ -139,12 +139,15 @@ func (s *Source) Client() Client {
 	if len(scope) == 0 {
 		scope = s.scope
 	}
+	if scope == nil {
+		scope = []string{}
+	}
 	grant := s.grant
 	if grant == "" {
 		grant = GrantAuthorizationCode
 	}
 	return Client{Issuer: s.cl.issuer, ClientID: s.cl.id, Grant: grant, Method: s.cl.method, Resource: s.cl.resource,
-		Scope: slices.Clone(scope), StepUps: s.stepUps, Refreshes: s.refreshTk != ""}
+		Scope: slices.Clone(scope), StepUps: s.stepUps, Refreshable: s.refreshTk != ""}
 }
 
 // Resource is the resource indicator the tokens are for.

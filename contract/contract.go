@@ -49,53 +49,6 @@ type Options struct {
 	TemplateValues map[string]string
 }
 
-// Status is how one contract check ended.
-type Status string
-
-// The statuses of a check: skip and n/a always come with the reason. Skip
-// is a check that could not tell (nothing slow enough to cancel, no path
-// to read); NotApplicable is one whose subject the server does not offer
-// by its own declaration or design (no resources capability, no tools, a
-// stateless session a cancel cannot name). Neither ever fails a check.
-const (
-	Pass          Status = "pass"
-	Fail          Status = "fail"
-	Skip          Status = "skip"
-	NotApplicable Status = "n/a"
-)
-
-// Result is one row of the contract report.
-type Result struct {
-	Name   string
-	Status Status
-	URI    string // the resource, path or URI the check used, when one
-	Detail string // what was seen, or why the check was skipped
-}
-
-// Findings is what Check found: plain data, rendered by the caller (the
-// contract knows nothing of output formats).
-type Findings struct {
-	Target          targets.Target
-	Server          client.Implementation
-	ProtocolVersion string
-	Modern          bool // the stateless 2026-07-28 era
-	// Unreachable is why the target could not be reached at all (nothing
-	// listens there, its command does not start): "" when it was. No
-	// check ran then, so none can say the server breaks the contract.
-	Unreachable string
-	Checks      []Result
-}
-
-// Failed reports whether any check failed.
-func (r *Findings) Failed() bool {
-	for _, c := range r.Checks {
-		if c.Status == Fail {
-			return true
-		}
-	}
-	return false
-}
-
 // checkNames are the checks after the handshake, in report order:
 // skipped together when no session could be opened.
 func checkNames() []string {
@@ -117,6 +70,7 @@ func Check(ctx context.Context, o Options) (*Findings, error) {
 		o.Timeout = 10 * time.Second
 	}
 	rep := &Findings{Target: o.Target}
+	defer rep.noteAuth(o.Auth)
 	conn, _, err := client.Open(ctx, client.Dial{
 		Target: o.Target, Protocol: o.Protocol, Headers: o.Headers, Auth: o.Auth,
 		Embedded: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client,
@@ -168,10 +122,6 @@ func Check(ctx context.Context, o Options) (*Findings, error) {
 		step(ctx)
 	}
 	return rep, nil
-}
-
-func (r *Findings) add(name string, st Status, uri, detail string) {
-	r.Checks = append(r.Checks, Result{Name: name, Status: st, URI: uri, Detail: detail})
 }
 
 // checker is the state of one Check.

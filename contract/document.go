@@ -15,6 +15,10 @@ func (r *Findings) Document(tool results.Tool) *results.CheckDocument {
 			ProtocolVersion: r.ProtocolVersion},
 		Unreachable: r.Unreachable,
 	}
+	if r.Auth != nil {
+		a := results.AuthClient(*r.Auth)
+		doc.Auth = &a
+	}
 	switch {
 	case r.ProtocolVersion == "":
 	case r.Modern:

@@ -120,18 +120,9 @@ func (r *runner) finishAuth(rep *Measurements) {
 	}
 	recordTokenRequests(rep.Run.Auth, r.o.Auth.Requests())
 	if d, ok := r.o.Auth.(auth.Describer); ok {
-		rep.AuthClient = AuthClientOf(d.Client())
+		c := results.AuthClient(d.Client())
+		rep.AuthClient = &c
 	}
-}
-
-// AuthClientOf is c as a result records it.
-func AuthClientOf(c auth.Client) *results.AuthClient {
-	scope := c.Scope
-	if scope == nil {
-		scope = []string{}
-	}
-	return &results.AuthClient{Issuer: c.Issuer, ClientID: c.ClientID, Grant: c.Grant, Method: c.Method, Resource: c.Resource,
-		Scope: scope, StepUps: c.StepUps, Refreshable: c.Refreshes}
 }
 
 // recordTokenRequests counts a token source's requests into a.

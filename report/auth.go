@@ -41,14 +41,7 @@ func authFields(a *results.Auth) [][2]string {
 	}
 	var fs [][2]string
 	if c := a.Client; c != nil {
-		who := fmt.Sprintf("%s, client %s at %s, scope %q", printable(c.Grant), printable(c.ClientID), printable(cmp.Or(c.Issuer, "an unknown issuer")), printable(strings.Join(c.Scope, " ")))
-		if c.StepUps > 0 {
-			who += ", stepped up " + plural(c.StepUps, "once", "%d times")
-		}
-		if !c.Refreshable && c.Grant != "client_credentials" {
-			who += ", no refresh token"
-		}
-		fs = append(fs, [2]string{"client", who})
+		fs = append(fs, [2]string{"client", clientText(c)})
 	}
 	fs = append(fs, [][2]string{
 		{"token requests", fmt.Sprintf("%s (%s failed%s; %s), %s refreshes", numfmt.Count(q.Count), numfmt.Count(q.Failures), unanswered(q.Unanswered), strings.Join(reasons, ", "), numfmt.Count(q.Refreshes))},
@@ -58,6 +51,18 @@ func authFields(a *results.Auth) [][2]string {
 		fs = append(fs, [2]string{"authorization lost", a.Lost})
 	}
 	return fs
+}
+
+// clientText says who a run or check obtained its tokens as.
+func clientText(c *results.AuthClient) string {
+	who := fmt.Sprintf("%s, client %s at %s, scope %q", printable(c.Grant), printable(c.ClientID), printable(cmp.Or(c.Issuer, "an unknown issuer")), printable(strings.Join(c.Scope, " ")))
+	if c.StepUps > 0 {
+		who += ", stepped up " + plural(c.StepUps, "once", "%d times")
+	}
+	if !c.Refreshable && c.Grant != "client_credentials" {
+		who += ", no refresh token"
+	}
+	return who
 }
 
 // unanswered is how many failed token requests the authorization server

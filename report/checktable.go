@@ -39,6 +39,9 @@ func WriteCheckTable(w io.Writer, r *results.CheckDocument) error {
 		proto += ", " + r.Era + " era"
 	}
 	line(bw, "server", "%s, protocol %s", server, proto)
+	if r.Auth != nil {
+		line(bw, "auth", "%s", clientText(r.Auth))
+	}
 	fmt.Fprintln(bw)
 	tbl := newTable(bw, 3, "check", "result", "detail")
 	prevURI := ""

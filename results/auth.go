@@ -33,7 +33,8 @@ type Auth struct {
 }
 
 // AuthClient is the OAuth client of a run: what a reader needs to know
-// which authorization a result was measured under.
+// which authorization a result was measured under. Its fields are
+// auth.Client's, so that one converts to the other.
 type AuthClient struct {
 	Issuer      string   `json:"issuer"`      // the authorization server; "" when unknown
 	ClientID    string   `json:"client_id"`   // the client it knows

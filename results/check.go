@@ -30,9 +30,13 @@ type CheckDocument struct {
 	// Unreachable is why the target could not be reached at all (a
 	// refused connection, a command that does not exist): no check ran.
 	// Omitted when the target was reached.
-	Unreachable string       `json:"unreachable,omitempty"`
-	Summary     CheckSummary `json:"summary"`
-	Checks      []Check      `json:"checks"`
+	Unreachable string `json:"unreachable,omitempty"`
+	// Auth is the authorization the check found and used: who it got its
+	// tokens as (issuer, client, grant, scope granted, step-ups). Omitted
+	// without OAuth.
+	Auth    *AuthClient  `json:"auth,omitempty"`
+	Summary CheckSummary `json:"summary"`
+	Checks  []Check      `json:"checks"`
 }
 
 // CheckSummary counts the checks by status.

@@ -380,3 +380,39 @@ func TestInitWritesOAuthBlock(t *testing.T) {
 		t.Errorf("the starter's run: auth %+v, want tokens and no unauthorized read", a)
 	}
 }
+
+// TestCheckReportsAuthorization: check with the --oauth-* flags says the
+// authorization it found and used (issuer, grant, client, scope granted),
+// in its table and its JSON document, never the secret.
+func TestCheckReportsAuthorization(t *testing.T) {
+	t.Parallel()
+	const secret = "ch3ck-cl1ent-s3cret"
+	srv := startOAuthServe(t, "--oauth-client", "loadtest:"+secret)
+	dir := t.TempDir()
+	args := []string{"check", "--target", srv.url, "--oauth-client-id", "loadtest", "--oauth-client-secret", secret}
+	table, stderr, code := readbench(t, dir, args...)
+	if code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, table, stderr)
+	}
+	js, _, _ := readbench(t, dir, append(args, "--format", "json")...)
+	var doc struct {
+		Auth *struct {
+			Issuer   string   `json:"issuer"`
+			ClientID string   `json:"client_id"`
+			Grant    string   `json:"grant"`
+			Scope    []string `json:"scope"`
+		} `json:"auth"`
+	}
+	if err := json.Unmarshal([]byte(js), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if a := doc.Auth; a == nil || a.Issuer == "" || a.ClientID != "loadtest" || a.Grant != "client_credentials" || len(a.Scope) == 0 {
+		t.Fatalf("the check document's auth = %+v", doc.Auth)
+	}
+	if !strings.Contains(table, "client_credentials, client loadtest at "+doc.Auth.Issuer) {
+		t.Errorf("the table does not say the authorization:\n%s", table)
+	}
+	if strings.Contains(table+js+stderr, secret) {
+		t.Error("check printed the secret")
+	}
+}
