@@ -35,6 +35,7 @@ func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
 		return nil, err
 	}
 	v.closers, opts.Auth = append(v.closers, closeTokens), tokens
+	warnUnrenewable(v.stderr, tokens, w.Load.Expected())
 	stopProfiles, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
 	if err != nil {
 		v.close()
