@@ -23,12 +23,12 @@
 //     (mcp:write, as the issue's provider did);
 //   - --cc-client: a confidential client of the client credentials grant
 //     (client_secret_basic or client_secret_post);
-//   - --code-client-no-refresh: the same without the refresh_token grant:
-//     a provider that issues no refresh token whatever is asked;
 //   - --code-client: a public native client of the authorization code
 //     grant with PKCE and refresh tokens, whose redirect URI is
 //     http://127.0.0.1/callback on any port (RFC 8252 §7.3), as readbench
 //     login listens;
+//   - --code-client-no-refresh: the same without the refresh_token grant:
+//     a provider that issues no refresh token whatever is asked;
 //   - dynamic client registration (RFC 7591), open;
 //   - the built-in login and consent pages (devInteractions): a form of
 //     login and password (any will do), then a consent form. offline_access
