@@ -49,6 +49,7 @@ func TestOIDCStepUpSharedSessions(t *testing.T) {
 	if a == nil {
 		t.Fatal("the result has no auth block")
 	}
+	t.Logf("outcomes ok %d, unauthorized %d; token requests %+v", r.Totals.Outcomes["ok"], a.Unauthorized, a.TokenRequests)
 	if a.Unauthorized != 0 || r.Totals.Outcomes["unauthorized"] != 0 || a.Lost != "" {
 		t.Errorf("unauthorized %d (outcomes %v), lost %q; want none", a.Unauthorized, r.Totals.Outcomes, a.Lost)
 	}
@@ -147,6 +148,9 @@ func TestOIDCPersonLoginRefreshToken(t *testing.T) {
 			t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
 		}
 		a := loadAuthBlock(t, filepath.Join(dir, "r.json"))
+		if a != nil {
+			t.Logf("unauthorized %d; token requests %+v", a.Unauthorized, a.TokenRequests)
+		}
 		if a == nil || a.Unauthorized != 0 || a.TokenRequests.Refreshes < 2 || a.TokenRequests.Failures != 0 {
 			t.Errorf("a 10 s run on 4 s tokens: %+v; want refreshed, no failure, no read unauthorized", a)
 		}
