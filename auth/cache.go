@@ -22,19 +22,24 @@ import (
 // Entry is one target's cached login. String never shows a token or the
 // secret.
 type Entry struct {
-	Target        string    `json:"target"`
-	Resource      string    `json:"resource"`
-	Issuer        string    `json:"issuer"`
-	TokenEndpoint string    `json:"token_endpoint"`
-	ClientID      string    `json:"client_id"`
-	ClientSecret  string    `json:"client_secret,omitempty"`
-	AuthMethod    string    `json:"token_endpoint_auth"`
-	Grant         string    `json:"grant"`
-	Scope         []string  `json:"scope,omitempty"`
-	AccessToken   string    `json:"access_token"`
-	RefreshToken  string    `json:"refresh_token,omitempty"`
-	Expiry        time.Time `json:"expiry,omitzero"`
-	Saved         time.Time `json:"saved"`
+	Target        string `json:"target"`
+	Resource      string `json:"resource"`
+	Issuer        string `json:"issuer"`
+	TokenEndpoint string `json:"token_endpoint"`
+	ClientID      string `json:"client_id"`
+	ClientSecret  string `json:"client_secret,omitempty"`
+	// ClientSecretEnv names the environment variable the client
+	// credentials grant's secret was given in (--oauth-client-secret
+	// '${VAR}'): the secret itself is never cached, so a later run reads
+	// it from there.
+	ClientSecretEnv string    `json:"client_secret_env,omitempty"`
+	AuthMethod      string    `json:"token_endpoint_auth"`
+	Grant           string    `json:"grant"`
+	Scope           []string  `json:"scope,omitempty"`
+	AccessToken     string    `json:"access_token"`
+	RefreshToken    string    `json:"refresh_token,omitempty"`
+	Expiry          time.Time `json:"expiry,omitzero"`
+	Saved           time.Time `json:"saved"`
 }
 
 func (e *Entry) String() string {

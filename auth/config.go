@@ -21,13 +21,17 @@ const (
 // Config is how readbench obtains tokens for one target. String never
 // shows the secret or the key.
 type Config struct {
-	Target       string   // the MCP server's URL
-	Grant        string   // GrantClientCredentials (the default) or GrantAuthorizationCode
-	ClientID     string   // a pre-registered client
-	ClientSecret string   // client_secret_basic or client_secret_post
-	PrivateKey   []byte   // PEM, for private_key_jwt
-	Scope        []string // asked for; none: the server's challenge, else its scopes_supported
-	AuthMethod   string   // token_endpoint_auth; "": chosen from the server's metadata
+	Target       string // the MCP server's URL
+	Grant        string // GrantClientCredentials (the default) or GrantAuthorizationCode
+	ClientID     string // a pre-registered client
+	ClientSecret string // client_secret_basic or client_secret_post
+	// ClientSecretEnv is the environment variable ClientSecret came from
+	// ("" when it was given as it is): what login caches for a client
+	// credentials login, in place of the secret.
+	ClientSecretEnv string
+	PrivateKey      []byte   // PEM, for private_key_jwt
+	Scope           []string // asked for; none: the server's challenge, else its scopes_supported
+	AuthMethod      string   // token_endpoint_auth; "": chosen from the server's metadata
 	// TokenParams are added to every token request's form: what a
 	// provider needs beyond the standard (Auth0's audience, a resource
 	// written its own way, which replaces readbench's RFC 8707 one).

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -27,6 +28,38 @@ type Metadata struct {
 	// and the 2025-03-26 default endpoints (/authorize, /token, /register
 	// at the server's origin) stand in.
 	Defaulted bool
+	// Prompts is the authorization server's prompt_values_supported
+	// (OpenID Connect Discovery; the go-sdk's type has no field for it),
+	// and OpenID whether it is an OpenID provider (its metadata is an
+	// openid-configuration, offers the openid scope or names ID token
+	// algorithms; oidc-provider serves the same document at both
+	// well-known URLs and lists no prompt values): an OpenID provider
+	// grants offline_access only with prompt=consent (OpenID Connect Core
+	// §11).
+	Prompts []string
+	OpenID  bool
+}
+
+// asDocument is authorization server metadata with the OpenID Connect
+// Discovery member discovery needs besides the go-sdk's.
+type asDocument struct {
+	oauthex.AuthServerMeta
+	PromptValuesSupported []string `json:"prompt_values_supported,omitempty"`
+	IDTokenAlgs           []string `json:"id_token_signing_alg_values_supported,omitempty"`
+}
+
+// openID reports whether the document is an OpenID provider's.
+func (d *asDocument) openID(u string) bool {
+	return strings.Contains(u, "/.well-known/openid-configuration") || slices.Contains(d.ScopesSupported, "openid") || len(d.IDTokenAlgs) > 0
+}
+
+// wantsConsentPrompt reports whether an authorization request for scope
+// must carry prompt=consent: it asks for offline_access of an OpenID
+// provider (one whose metadata is an openid-configuration, or lists
+// consent among its prompt values), which OpenID Connect Core §11 lets
+// grant offline_access only when the person was asked.
+func (md *Metadata) wantsConsentPrompt(scope []string) bool {
+	return slices.Contains(scope, "offline_access") && (md.OpenID || slices.Contains(md.Prompts, "consent"))
 }
 
 // ErrResourceMismatch is returned when the protected resource metadata
@@ -80,13 +113,14 @@ func Discover(ctx context.Context, hc *http.Client, serverURL string, ch Challen
 		return nil, fmt.Errorf("authorization server: %w", err)
 	}
 	for _, u := range asURLs(is) {
-		as, err := getMetadata[oauthex.AuthServerMeta](ctx, hc, u)
+		doc, err := getMetadata[asDocument](ctx, hc, u)
 		if err != nil {
 			return nil, fmt.Errorf("authorization server metadata %s: %w", u, err)
 		}
-		if as == nil {
+		if doc == nil {
 			continue
 		}
+		as := &doc.AuthServerMeta
 		if strings.TrimSuffix(as.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
 			return nil, fmt.Errorf("authorization server metadata %s names issuer %q, want %q", u, as.Issuer, issuer)
 		}
@@ -98,7 +132,7 @@ func Discover(ctx context.Context, hc *http.Client, serverURL string, ch Challen
 				return nil, fmt.Errorf("authorization server metadata %s: %w", u, err)
 			}
 		}
-		md.AS = as
+		md.AS, md.Prompts, md.OpenID = as, doc.PromptValuesSupported, doc.openID(u)
 		return md, nil
 	}
 	if md.PRM != nil {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"net/url"
 	"strings"
 	"time"
@@ -57,7 +58,22 @@ func (l *Login) Summary(now time.Time) string {
 	if scope == "" {
 		scope = "(none named)"
 	}
-	return fmt.Sprintf("resource %s\nscope    %s\nexpires  %s\n", l.Entry.Resource, scope, expiresIn(l.Token, now))
+	out := fmt.Sprintf("resource %s\nscope    %s\nexpires  %s\n", l.Entry.Resource, scope, expiresIn(l.Token, now))
+	if l.Entry.Grant == GrantAuthorizationCode && l.Entry.RefreshToken == "" {
+		out += "refresh  none: " + l.NoRefresh(now) + "\n"
+	}
+	return out
+}
+
+// NoRefresh says what a login without a refresh token means: its token
+// cannot be renewed, so runs lose their authorization when it expires.
+func (l *Login) NoRefresh(now time.Time) string {
+	life := "it has no expiry"
+	if !l.Token.Expiry.IsZero() {
+		life = "it lasts " + l.Token.Expiry.Sub(now).Round(time.Second).String()
+	}
+	return "the authorization server issued no refresh token, so the token cannot be renewed (" + life +
+		"): a run longer than that loses its authorization; ask for offline_access (--oauth-scope), or allow the client the refresh_token grant"
 }
 
 // maxLoginStepUps bounds re-authorizations during login (for more
@@ -148,7 +164,7 @@ func machineLogin(ctx context.Context, cfg Config, check func(context.Context, T
 	}
 	e := &Entry{
 		Target: cfg.Target, Resource: s.cl.resource, Issuer: s.cl.issuer, TokenEndpoint: s.cl.tokenURL, ClientID: s.cl.id,
-		AuthMethod: s.cl.method, Grant: GrantClientCredentials, Scope: s.Granted(),
+		ClientSecretEnv: cfg.ClientSecretEnv, AuthMethod: s.cl.method, Grant: GrantClientCredentials, Scope: s.Granted(),
 		AccessToken: t.Value, Expiry: t.Expiry, Saved: cfg.now(),
 	}
 	return &Login{Entry: e, Token: t, Granted: s.Granted()}, SaveEntry(cfg.CacheDir, e)
@@ -173,7 +189,13 @@ func authorize(ctx context.Context, cfg LoginConfig, md *Metadata, scope []strin
 	state := randomHex(16)
 	verifier := oauth2.GenerateVerifier()
 	conf := cl.oauth2Config(scope, redirect)
-	authURL := conf.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", md.Resource))
+	opts := []oauth2.AuthCodeOption{oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", md.Resource)}
+	if md.wantsConsentPrompt(scope) {
+		// An OpenID provider drops offline_access, and so the refresh
+		// token, from a request without it (OpenID Connect Core §11).
+		opts = append(opts, oauth2.SetAuthURLParam("prompt", "consent"))
+	}
+	authURL := conf.AuthCodeURL(state, opts...)
 
 	got := make(chan url.Values, 1)
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -193,7 +215,7 @@ func authorize(ctx context.Context, cfg LoginConfig, md *Metadata, scope []strin
 
 	follow := make(chan error, 1)
 	if cfg.Headless {
-		go func() { follow <- followHeadless(ctx, cfg.httpClient(), authURL) }()
+		go func() { follow <- followHeadless(ctx, cfg.httpClient(), authURL, redirect) }()
 	} else if cfg.Open == nil || cfg.Open(authURL) != nil {
 		if cfg.Out != nil {
 			fmt.Fprintf(cfg.Out, "Open this URL to authorize readbench:\n%s\n", authURL)
@@ -286,10 +308,18 @@ func loginClient(ctx context.Context, cfg LoginConfig, md *Metadata, redirect st
 }
 
 // followHeadless opens the authorization URL with an HTTP client and
-// follows its redirects until the redirect to readbench's 127.0.0.1
-// listener has been delivered.
-func followHeadless(ctx context.Context, hc *http.Client, authURL string) error {
+// follows its redirects, keeping the cookies they set as a browser does
+// (an authorization server's login and consent pages keep their state in
+// one), until the redirect to readbench's 127.0.0.1 listener has been
+// delivered. A page that stops it short is named for what it is (a login
+// page, a consent page, an error page with the server's reason).
+func followHeadless(ctx context.Context, hc *http.Client, authURL, redirect string) error {
 	h := *hc
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		return err
+	}
+	h.Jar = jar
 	h.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 10 {
 			return errors.New("more than 10 redirects")
@@ -305,11 +335,24 @@ func followHeadless(ctx context.Context, hc *http.Client, authURL string) error 
 		return fmt.Errorf("following the authorization URL: %w", redactURLError(err))
 	}
 	defer res.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
-	if res.StatusCode >= 400 {
-		return fmt.Errorf("the authorization endpoint answered %d at %s", res.StatusCode, res.Request.URL.Redacted())
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	at := res.Request.URL
+	if strings.HasPrefix(at.String(), redirect) {
+		return nil
 	}
-	return nil
+	where := at.Scheme + "://" + at.Host + at.Path // no query: it may carry a code or a state
+	if res.StatusCode >= 400 {
+		msg := fmt.Sprintf("the authorization endpoint answered %d at %s", res.StatusCode, where)
+		if reason := pageReason(res.Header.Get("Content-Type"), body); reason != "" {
+			msg += ": " + reason
+		}
+		return errors.New(msg)
+	}
+	if page := pageKind(body); page != "" {
+		return fmt.Errorf("the authorization server showed %s at %s, which --headless cannot fill in: "+
+			"a person must log in; run readbench login with --no-browser and open the URL it prints in a browser", page, where)
+	}
+	return fmt.Errorf("the authorization server answered %d at %s instead of redirecting to readbench", res.StatusCode, where)
 }
 
 // redactURLError drops the URL (which carries the code) from a redirect

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"time"
 
@@ -100,6 +101,11 @@ func fromCache(ctx context.Context, cfg Config) (*Source, error) {
 		id: e.ClientID, secret: e.ClientSecret, method: e.AuthMethod, tokenURL: e.TokenEndpoint, issuer: e.Issuer,
 		resource: e.Resource, params: cfg.TokenParams, hc: cfg.httpClient(), now: cfg.now,
 	}
+	if e.Grant == GrantClientCredentials && (cl.method == MethodBasic || cl.method == MethodPost) {
+		if cl.secret, err = cachedSecret(cfg, e); err != nil {
+			return nil, err
+		}
+	}
 	if cl.method == MethodJWT {
 		if len(cfg.PrivateKey) == 0 {
 			return nil, errors.New("the cached login's client uses private_key_jwt: give --oauth-private-key")
@@ -135,6 +141,30 @@ func fromCache(ctx context.Context, cfg Config) (*Source, error) {
 		}
 	}
 	return s, nil
+}
+
+// ErrNoSecret is returned for a cached client credentials login when no
+// secret is at hand: the cache never holds it, and its renewals would be
+// refused.
+var ErrNoSecret = errors.New("no client secret")
+
+// cachedSecret is the secret of a cached client credentials login: the
+// one given now, else the environment variable the login named, else
+// ErrNoSecret, naming where to give it.
+func cachedSecret(cfg Config, e *Entry) (string, error) {
+	if cfg.ClientSecret != "" {
+		return cfg.ClientSecret, nil
+	}
+	if e.ClientSecretEnv != "" {
+		if v := os.Getenv(e.ClientSecretEnv); v != "" {
+			return v, nil
+		}
+		return "", fmt.Errorf("%w: the login cached for %s is of the client credentials grant, whose secret is read from $%s, which is empty or unset: "+
+			"export %s, or give --oauth-client-id %s --oauth-client-secret SECRET", ErrNoSecret, e.Target, e.ClientSecretEnv, e.ClientSecretEnv, e.ClientID)
+	}
+	return "", fmt.Errorf("%w: the login cached for %s is of the client credentials grant, whose secret readbench does not cache, "+
+		"so its token could not be renewed: give --oauth-client-id %s --oauth-client-secret SECRET (or '${VAR}'), "+
+		"or log in again with --oauth-client-secret '${VAR}' so that the cache names the variable (never the secret)", ErrNoSecret, e.Target, e.ClientID)
 }
 
 // expiresIn is how long a token lasts from now, for printing.

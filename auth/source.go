@@ -113,6 +113,16 @@ func (s *Source) newer(serial int) bool {
 	return s.cur.Serial > serial && s.cur.Value != "" && (s.cur.Expiry.IsZero() || s.now().Before(s.cur.Expiry))
 }
 
+// Lasts is when the current token expires (zero: it did not say) and
+// whether the source can renew it: false for a cached login that has no
+// refresh token and no grant to ask again with (a person's login without
+// offline_access), whose run loses its authorization at expiry.
+func (s *Source) Lasts() (expiry time.Time, renewable bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur.Expiry, s.grant != "" || s.refreshTk != ""
+}
+
 // Requests returns every token request made so far.
 func (s *Source) Requests() []Request {
 	s.mu.Lock()

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/url"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"time"
 
@@ -67,7 +69,7 @@ func oauthConfig(c *cli.Context, wa *workload.Auth, target targets.Target) (cfg 
 	cfg = auth.Config{
 		Target: target.Address, Grant: o.Grant, ClientID: o.ClientID,
 		ClientSecret: os.Expand(o.ClientSecret, os.Getenv), Scope: strings.Fields(o.Scope),
-		AuthMethod: o.TokenEndpointAuth, TokenParams: expandParams(o.TokenParams),
+		AuthMethod: o.TokenEndpointAuth, ClientSecretEnv: secretEnv(o.ClientSecret), TokenParams: expandParams(o.TokenParams),
 	}
 	if o.PrivateKey != "" {
 		if cfg.PrivateKey, err = auth.ReadPrivateKey(o.PrivateKey); err != nil {
@@ -167,6 +169,9 @@ func oauthTokens(c *cli.Context, wa *workload.Auth, target targets.Target) (toke
 	ctx, cancel := context.WithTimeout(c.Context, 2*time.Minute)
 	defer cancel()
 	src, err := auth.New(ctx, cfg)
+	if errors.Is(err, auth.ErrNoSecret) { // what to give is the user's to say: a usage error, before any read
+		return nil, func() {}, cli.Exit(fmt.Sprintf("%s: %v", c.Command.Name, err), exitUsage)
+	}
 	if err != nil {
 		return nil, func() {}, cli.Exit(fmt.Sprintf("%s: authorization at %s: %v", c.Command.Name, cfg.Target, err), exitFail)
 	}
@@ -174,6 +179,41 @@ func oauthTokens(c *cli.Context, wa *workload.Auth, target targets.Target) (toke
 		fmt.Fprintf(c.App.ErrWriter, "readbench: using the login cached for %s (readbench login)\n", cfg.Target)
 	}
 	return src, src.Close, nil
+}
+
+// secretEnvRE is a secret given as one environment variable and nothing
+// else: $NAME or ${NAME}.
+var secretEnvRE = regexp.MustCompile(`^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$`)
+
+// secretEnv is the variable a secret is read from, "" when it was given
+// as it is: a client credentials login caches that name, never the secret.
+func secretEnv(raw string) string {
+	m := secretEnvRE.FindStringSubmatch(raw)
+	if m == nil {
+		return ""
+	}
+	return m[1] + m[2]
+}
+
+// warnUnrenewable warns, before a run of length d starts, that its
+// tokens cannot be renewed and expire before it ends (a cached login with
+// no refresh token): the run would lose its authorization part way.
+func warnUnrenewable(w io.Writer, tokens auth.Tokens, d time.Duration) {
+	src, ok := tokens.(*auth.Source)
+	if !ok {
+		return
+	}
+	expiry, renewable := src.Lasts()
+	if renewable || expiry.IsZero() {
+		return
+	}
+	left := time.Until(expiry)
+	if left >= d {
+		return
+	}
+	fmt.Fprintf(w, "readbench: warning: the cached login has no refresh token and its token expires in %s, before this run of %s ends: "+
+		"the reads after that will be unauthorized (run readbench login again; an OpenID provider issues a refresh token for offline_access)\n",
+		max(left, 0).Round(time.Second), d.Round(time.Second))
 }
 
 func loginCommand() *cli.Command {

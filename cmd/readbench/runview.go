@@ -38,6 +38,7 @@ func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
 		withOAuthFlags(c, w)
 	}
 	v.closers, opts.Auth = append(v.closers, closeTokens), tokens
+	warnUnrenewable(v.stderr, tokens, w.Load.Expected())
 	stopProfiles, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
 	if err != nil {
 		v.close()
