@@ -18,7 +18,7 @@ func TestCancellationAllowanceSpread(t *testing.T) {
 		spread results.Latency
 		want   string
 	}{
-		{"spread", results.Latency{Count: 40, P50Ms: 25, P99Ms: 120, MaxMs: 400}, "the round-trip allowance of its own cancel (p50 25.0ms, p99 120ms, max 400ms)"},
+		{"spread", results.Latency{Count: 40, P50Ms: 25, P99Ms: 120, MaxMs: 400}, "the round-trip allowance of its own cancel (over the late answers p50 25.0ms, p99 120ms, max 400ms)"},
 		{"one figure", results.Latency{Count: 40, P50Ms: 25, P99Ms: 25, MaxMs: 25}, "the round-trip allowance 25.0ms"},
 		{"written before the spread", results.Latency{}, "the round-trip allowance 400ms"},
 	}
