@@ -28,11 +28,11 @@ type calls struct {
 	digests  int                      // pending reads that asked for a digest
 	tombs    bounded.Map[int64, tomb] // cancelled ids
 
-	fastest atomic.Int64              // ns from send to first byte of the fastest answer: the round trip (0: none yet)
-	answers atomic.Int64              // answers given to callers: the first (the connection's start in it) is no round trip
-	probes  bounded.Map[int64, probe] // ping id -> the cancelled id it follows (see probeAfter)
-	slowest atomic.Int64              // ns: the slowest probe's round trip (0: none yet)
-	probeN  int64                     // probes sent: their ids are -1, -2, ...
+	fastest   atomic.Int64              // ns from send to first byte of the fastest answer: the round trip (0: none yet)
+	answers   atomic.Int64              // answers given to callers: the first (the connection's start in it) is no round trip
+	probes    bounded.Map[int64, probe] // ping id -> the cancelled id it follows (see probeAfter)
+	probeRTTs rttWindow                 // recent probes' round trips, under mu (see fallbackAllowance)
+	probeN    int64                     // probes sent: their ids are -1, -2, ...
 }
 
 // pendingCall is a request waiting for its answer: read says how to
@@ -50,8 +50,9 @@ type pendingCall struct {
 type tomb struct {
 	at        time.Time
 	onServer  time.Time
-	probed    bool      // a ping followed the cancel (see probeAfter)
-	probeBack time.Time // when its answer started (zero: not yet)
+	probed    bool          // a ping followed the cancel (see probeAfter)
+	probeBack time.Time     // when its answer started (zero: not yet)
+	probeRTT  time.Duration // its round trip, send to first byte: the allowance of this answer
 	late      LateFunc
 }
 

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"slices"
 	"time"
 
 	"github.com/readbench/readbench/protocol"
@@ -62,15 +63,42 @@ func (c *calls) sawRoundTrip(sent, first time.Time) {
 	}
 }
 
-// allowance is the round-trip allowance on this connection now: on the
-// slowest round trip of the probes that followed cancels (measured as the
-// server was reading cancels, under the run's load; the slowest counts, as
-// in `readbench check`), else the fastest answer.
-func (c *calls) allowance() time.Duration {
-	if s := c.slowest.Load(); s > 0 {
-		return CancelAllowance(time.Duration(s))
+// fallbackAllowance is the round-trip allowance for a late answer that
+// has no probe answer of its own to be judged with: on the median of the
+// connection's recent probe round trips (robust: one probe held up by a
+// busy moment does not move it), else the fastest answer. Called with mu
+// held.
+func (c *calls) fallbackAllowance() time.Duration {
+	if m := c.probeRTTs.median(); m > 0 {
+		return CancelAllowance(m)
 	}
 	return CancelAllowance(time.Duration(c.fastest.Load()))
+}
+
+// rttWindow keeps the most recent probe round trips of a connection, for
+// their median: a fixed array, no allocation per probe.
+type rttWindow struct {
+	d    [31]time.Duration
+	n    int // how many are held (at most len(d))
+	next int // where the next one goes
+}
+
+func (w *rttWindow) add(d time.Duration) {
+	w.d[w.next] = d
+	w.next = (w.next + 1) % len(w.d)
+	w.n = min(w.n+1, len(w.d))
+}
+
+// median is the median of the held round trips (the upper one of an even
+// count: an overestimate makes fewer answers count as ignored); 0 when none.
+func (w *rttWindow) median() time.Duration {
+	if w.n == 0 {
+		return 0
+	}
+	s := make([]time.Duration, w.n)
+	copy(s, w.d[:w.n])
+	slices.Sort(s)
+	return s[w.n/2]
 }
 
 // probe is a ping that followed a cancel: which, and when it was made.
@@ -130,11 +158,10 @@ func (c *calls) probeBack(pid int64, first time.Time) {
 	if !ok {
 		return
 	}
-	if d := int64(first.Sub(p.sent)); d > c.slowest.Load() {
-		c.slowest.Store(d) // under mu: no other writer
-	}
+	rtt := max(first.Sub(p.sent), 1)
+	c.probeRTTs.add(rtt)
 	if tb, ok := c.tombs.Get(p.id); ok {
-		tb.probeBack = first
+		tb.probeBack, tb.probeRTT = first, rtt
 		c.tombs.Put(p.id, tb)
 	}
 }
@@ -143,11 +170,25 @@ func (c *calls) probeBack(pid int64, first time.Time) {
 // remembers, whose first byte came at first and whole at now. With a probe
 // sent after the cancel, the order decides (see probeAfter): ignored when
 // the answer started after the probe's answer, and by more than the
-// allowance after the cancel reached the server. Without one, the clock
-// alone: ignored when it started more than the allowance after the cancel
-// reached the server.
+// allowance after the cancel reached the server. That allowance is built
+// on that probe's own round trip — the ping that followed this very
+// cancel, measured at the moment the server was reading it — never on
+// another cancel's: one probe held up by a busy moment (a Node server's
+// event loop blocked for 400 ms) widens the allowance of the answers it
+// judges, not of every late answer on the connection. Without a probe
+// answer, the clock alone, with the connection's median probe round trip
+// (see fallbackAllowance): ignored when the answer started more than the
+// allowance after the cancel reached the server; a probe sent but not yet
+// answered means the server may not have read the cancel: not ignored.
 func (c *calls) judge(tb tomb, wire int64, first, now time.Time) Late {
-	l := Late{WireBytes: wire, AfterCancel: now.Sub(tb.at), Allowance: c.allowance()}
+	l := Late{WireBytes: wire, AfterCancel: now.Sub(tb.at)}
+	if tb.probed && !tb.probeBack.IsZero() {
+		l.Allowance = CancelAllowance(tb.probeRTT)
+	} else {
+		c.mu.Lock()
+		l.Allowance = c.fallbackAllowance()
+		c.mu.Unlock()
+	}
 	if first.IsZero() {
 		first = now
 	}

@@ -185,7 +185,11 @@ func cancellationText(c results.Cancellation) (cancelled, late, ignored string) 
 		return numfmt.Count(c.Cancelled) + " reads", late, ""
 	}
 	allowance := "the round-trip allowance"
-	if c.AllowanceMs != nil {
+	switch a := c.AllowancesMs; {
+	case a.Count > 1 && a.MaxMs > a.P50Ms:
+		// each answer has its own, from the ping after its own cancel
+		allowance += fmt.Sprintf(" of its own cancel (over the late answers p50 %s, p99 %s, max %s)", numfmt.Ms(a.P50Ms), numfmt.Ms(a.P99Ms), numfmt.Ms(a.MaxMs))
+	case c.AllowanceMs != nil:
 		allowance += " " + numfmt.Ms(*c.AllowanceMs)
 	}
 	if ign == 0 {

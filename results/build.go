@@ -132,7 +132,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 	}{
 		{&r.Read, measured.Read}, {&r.ReadOK, measured.ReadOK}, {&r.Lag, measured.Lag},
 		{&r.Service, measured.Service}, {&r.ServiceOK, measured.ServiceOK}, {&r.TTFB, measured.TTFB}, {&r.Chunk, measured.Chunk},
-		{&r.Turn, measured.Turn}, {&r.Cancellation.CancelToLateMs, measured.Cancel.CancelToLate},
+		{&r.Turn, measured.Turn}, {&r.Cancellation.CancelToLateMs, measured.Cancel.CancelToLate}, {&r.Cancellation.AllowancesMs, measured.Cancel.Allowances},
 		{&r.Handshake, measured.Handshake}, {&r.FirstRead, measured.FirstRead},
 	}
 	for _, b := range blocks {

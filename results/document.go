@@ -242,7 +242,7 @@ type TurnSize struct {
 // after: a late answer is an answer to a read the deadline or the timeout
 // gave up on, its bytes wasted — it may have crossed the cancel on the
 // wire. Ignored counts apart the late answers whose first byte came more
-// than the round-trip allowance (AllowanceMs, the largest used) after the
+// than the round-trip allowance (AllowanceMs, the largest used; AllowancesMs, their spread) after the
 // cancel was on the server's side: cancels the server had time to act on,
 // the only verdict against it. Where the transport cannot see late answers
 // (Streamable HTTP closes the request's stream), Observable is false and
@@ -260,6 +260,10 @@ type Cancellation struct {
 	Ignored        *int64   `json:"ignored"`
 	IgnoredBytes   *int64   `json:"ignored_bytes"`
 	AllowanceMs    *float64 `json:"allowance_ms"`
+	// AllowancesMs is the distribution of the allowances the late answers
+	// were judged with (each with its own cancel's ping, so they spread
+	// with the load): a zero block (count 0) when none was judged.
+	AllowancesMs Latency `json:"allowances_ms"`
 }
 
 // Warmup is what the warmup phase recorded, kept apart so that cold caches

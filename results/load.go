@@ -106,7 +106,7 @@ func (r *Result) check() error {
 		l    Latency
 	}{
 		{"read", r.Read}, {"read_ok", r.ReadOK}, {"lag", r.Lag}, {"service", r.Service}, {"ttfb", r.TTFB}, {"turn", r.Turn},
-		{"cancellation.cancel_to_late_ms", r.Cancellation.CancelToLateMs}, {"warmup.read", r.Warmup.Read},
+		{"cancellation.cancel_to_late_ms", r.Cancellation.CancelToLateMs}, {"cancellation.allowances_ms", r.Cancellation.AllowancesMs}, {"warmup.read", r.Warmup.Read},
 	}
 	for i, c := range r.Classes {
 		blocks = append(blocks, struct {
@@ -129,8 +129,10 @@ func (r *Result) check() error {
 // a loaded result saves back with the same keys Build writes.
 func (r *Result) fillEmpty() {
 	// Blocks added in v1 after a result was written (read_ok, lag) load
-	// as empty blocks, so the file saves back with every key Build writes.
-	ls := []*Latency{&r.ReadOK, &r.Lag, &r.Chunk, &r.Handshake, &r.FirstRead}
+	// as empty blocks, so the file saves back with every key Build writes
+	// (cancellation.allowances_ms too: a result written before it has the
+	// largest allowance alone).
+	ls := []*Latency{&r.ReadOK, &r.Lag, &r.Chunk, &r.Handshake, &r.FirstRead, &r.Cancellation.AllowancesMs}
 	for i := range r.Classes {
 		ls = append(ls, &r.Classes[i].Chunk, &r.Classes[i].FirstUsable)
 	}

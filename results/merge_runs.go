@@ -32,7 +32,7 @@ func runsOf(r *Result) (measured, warmup *stats.Phase, err error) {
 		l   Latency
 	}{
 		{&m.Read, r.Read}, {&m.ReadOK, r.ReadOK}, {&m.Service, r.Service}, {&m.ServiceOK, r.ServiceOK}, {&m.TTFB, r.TTFB},
-		{&m.Lag, r.Lag}, {&m.Turn, r.Turn}, {&m.Cancel.CancelToLate, r.Cancellation.CancelToLateMs},
+		{&m.Lag, r.Lag}, {&m.Turn, r.Turn}, {&m.Cancel.CancelToLate, r.Cancellation.CancelToLateMs}, {&m.Cancel.Allowances, r.Cancellation.AllowancesMs},
 		{&m.Handshake, r.Handshake}, {&m.FirstRead, r.FirstRead},
 	} {
 		if *b.dst, err = b.l.Histogram(); err != nil {

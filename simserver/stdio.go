@@ -9,6 +9,7 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/readbench/readbench/protocol"
 )
@@ -153,12 +154,27 @@ func (c *stdioConn) handle(ctx context.Context, wg *sync.WaitGroup, line []byte)
 			return
 		}
 		c.start(ctx, wg, cl)
+		if cl.spec != nil && cl.spec.Hold > 0 {
+			c.hold(ctx, cl.spec.Hold)
+		}
 	case msg.IsResponse():
 		c.s.clientReplied(msg.ID) // the reply to a request of ours (wire=ping, wire=sampling)
 	case len(msg.ID) > 0 && msg.Method == "" && !msg.IsResponse():
 		c.put([][]byte{protocol.AppendError(nil, msg.ID, protocol.NewError(protocol.CodeInvalidRequest, "Invalid request: no method", nil))})
 	}
 	// Other responses are ignored.
+}
+
+// hold blocks the input loop for d (hold=): what the loop buffered is
+// flushed first, so only what comes after the read waits.
+func (c *stdioConn) hold(ctx context.Context, d time.Duration) {
+	c.flush()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }
 
 // inlineMax bounds the decoded size of a read the loop answers itself:
@@ -182,7 +198,7 @@ func (s *Server) instant(c *call) bool {
 	if sp == nil {
 		return true // an error answer, or a conformance fixture
 	}
-	return !sp.HasDelay && sp.Stall <= 0 && sp.Wire == WireNone && sp.Size*int64(max(sp.Entries, 1)) <= inlineMax
+	return !sp.HasDelay && sp.Stall <= 0 && sp.Hold <= 0 && sp.Wire == WireNone && sp.Size*int64(max(sp.Entries, 1)) <= inlineMax
 }
 
 // answerNow serves an instant read on the loop.

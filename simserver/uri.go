@@ -60,6 +60,11 @@ type Spec struct {
 	HasDelay bool          // delay= was given
 	Delay    units.Dist    // per-read service delay, sampled per read
 	Stall    time.Duration // extra fixed wait (stall=)
+	// Hold blocks the stdio input loop for this long once the read is
+	// received (hold=): nothing after it on the connection — a cancel, a
+	// ping — is read meanwhile, as in a single-threaded server whose event
+	// loop a synchronous handler blocks. Stdio only: over HTTP it does nothing.
+	Hold time.Duration
 
 	TTLMs int    // ttlMs of a 2026-07-28 result (ttl=)
 	Scope string // cacheScope of a 2026-07-28 result (scope=)
@@ -169,6 +174,11 @@ func (s *Spec) set(key, v string) error {
 		s.Stall, err = time.ParseDuration(v)
 		if err == nil && (s.Stall < 0 || s.Stall > time.Hour) {
 			err = errors.New("must be between 0 and 1h")
+		}
+	case "hold":
+		s.Hold, err = time.ParseDuration(v)
+		if err == nil && (s.Hold < 0 || s.Hold > time.Minute) {
+			err = errors.New("must be between 0 and 1m")
 		}
 	case "ttl":
 		s.TTLMs, err = parseInt(v, 0, math.MaxInt32)

@@ -28,6 +28,7 @@ func TestParseSimURI(t *testing.T) {
 		{"sim:///x?ttl=60000&scope=private", func(s *Spec) bool { return s.TTLMs == 60000 && s.Scope == "private" }, "cache hints"},
 		{"sim:///x?error=-32603", func(s *Spec) bool { return s.ErrorCode == -32603 }, "error code"},
 		{"sim:///x?stall=1.5s", func(s *Spec) bool { return s.Stall == 1500*time.Millisecond }, "stall"},
+		{"sim:///x?hold=400ms", func(s *Spec) bool { return s.Hold == 400*time.Millisecond }, "hold"},
 		{"sim:///x?mime=image/png&declare=image/jpeg", func(s *Spec) bool { return s.DeclaredMIME() == "image/jpeg" && s.MIME == "image/png" }, "declared type"},
 		{"sim:///x?mime=text/plain%3B%20charset=utf-8", func(s *Spec) bool { return s.MIME == "text/plain; charset=utf-8" }, "type with parameters"},
 		{"sim:///x?fault=bad_base64", func(s *Spec) bool { return s.Fault == FaultBadBase64 }, "fault"},
@@ -81,6 +82,7 @@ func TestParseSimURIErrors(t *testing.T) {
 		{"sim:///x?mime=png", ErrBadURI, "type without subtype"},
 		{"sim:///x?honor_cancel=maybe", ErrBadURI, "bad boolean"},
 		{"sim:///x?stall=forever", ErrBadURI, "bad stall"},
+		{"sim:///x?hold=2m", ErrBadURI, "hold too long"},
 		{"sim:///x?size=%zz", ErrBadURI, "bad escape"},
 		{"sim:///x?size=1&size=1", ErrBadURI, "same option twice"},
 	}

@@ -21,7 +21,7 @@ func (r *Phase) Merge(o *Phase) {
 	}
 	for _, p := range []struct{ dst, src *Histogram }{
 		{r.Read, o.Read}, {r.ReadOK, o.ReadOK}, {r.Service, o.Service}, {r.ServiceOK, o.ServiceOK}, {r.TTFB, o.TTFB},
-		{r.Lag, o.Lag}, {r.Turn, o.Turn}, {r.Cancel.CancelToLate, o.Cancel.CancelToLate},
+		{r.Lag, o.Lag}, {r.Turn, o.Turn}, {r.Cancel.CancelToLate, o.Cancel.CancelToLate}, {r.Cancel.Allowances, o.Cancel.Allowances},
 		{r.Handshake, o.Handshake}, {r.FirstRead, o.FirstRead},
 	} {
 		if p.dst != nil && p.src != nil {

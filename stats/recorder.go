@@ -172,6 +172,9 @@ type Cancellation struct {
 	Ignored      int64
 	IgnoredBytes int64
 	Allowance    time.Duration // the largest round-trip allowance a late answer was judged with
+	// Allowances is the round-trip allowance of each late answer: each is
+	// judged with its own cancel's ping, so they spread with the load.
+	Allowances *Histogram
 }
 
 // LateSample is one answer that arrived for a cancelled read.
@@ -245,7 +248,7 @@ func NewRun(classes []ClassInfo) *Phase {
 		Lag: NewHistogram(), Turn: NewHistogram(), Chunk: NewHistogram(),
 		Handshake: NewHistogram(), FirstRead: NewHistogram(),
 		TurnBySize: map[int]*Histogram{},
-		Cancel:     Cancellation{CancelToLate: NewHistogram()},
+		Cancel:     Cancellation{CancelToLate: NewHistogram(), Allowances: NewHistogram()},
 	}
 	for _, c := range classes {
 		r.Classes = append(r.Classes, &ClassStats{ClassInfo: c, Latency: NewHistogram(), Chunk: NewHistogram(), FirstUsable: NewHistogram()})
@@ -373,6 +376,9 @@ func (r *Recorder) Late(s LateSample) {
 	c.WastedBytes += s.WireBytes
 	c.CancelToLate.Record(s.AfterCancel)
 	c.Allowance = max(c.Allowance, s.Allowance)
+	if s.Allowance > 0 { // 0: judged with no allowance known (none in the client)
+		c.Allowances.Record(s.Allowance)
+	}
 	if s.Ignored {
 		c.Ignored++
 		c.IgnoredBytes += s.WireBytes

@@ -45,6 +45,12 @@ type cancelSplit struct {
 	Ignored      *int64   `json:"ignored"`
 	IgnoredBytes *int64   `json:"ignored_bytes"`
 	AllowanceMs  *float64 `json:"allowance_ms"`
+	AllowancesMs struct {
+		Count int64   `json:"count"`
+		P50Ms float64 `json:"p50_ms"`
+		P99Ms float64 `json:"p99_ms"`
+		MaxMs float64 `json:"max_ms"`
+	} `json:"allowances_ms"`
 	CancelToLate struct {
 		P50Ms float64 `json:"p50_ms"`
 		MaxMs float64 `json:"max_ms"`
