@@ -178,6 +178,7 @@ type checker struct {
 	sim     bool // the server advertised that it serves any sim: URI (client.Conn.SimURIs)
 	listed  []contractResource
 	slowest contractSample // the usable sampled read whose first byte came last
+	served  int            // sampled reads answered ok: the server implements resources/read
 }
 
 type contractResource struct {
@@ -345,6 +346,7 @@ func (c *checker) sampleRead(ctx context.Context, uri string) {
 		c.rep.add("read", Pass, uri, fmt.Sprintf("%d %s, %d bytes on disk, %d on the wire, %s",
 			a.Entries, plural(a.Entries, "entry", "entries"), a.DiskBytes, a.WireBytes, roundLatency(latency)))
 	}
+	c.served++
 	if c.slowest.uri == "" || firstByte > c.slowest.latency {
 		c.slowest = contractSample{uri: uri, latency: firstByte}
 	}
