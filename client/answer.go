@@ -69,6 +69,15 @@ type Answer struct {
 	Digest string
 	// Detail says why the read failed, for a log line ("" when it did not).
 	Detail string
+	// WordedMissing is true for a -32601 (Method not found) answer to
+	// resources/read whose message says the resource is missing, not the
+	// method (SaysResourceMissing): fastmcp 4.20.16 answers a URI it has
+	// not got so. Its outcome stays method_not_found: one answer cannot
+	// tell a server that misuses the code from one without the method. A
+	// run can (a server that has answered resources/read with a result
+	// implements it), and settles such reads at its end (stats.ReadSample,
+	// Unsettled); the contract check names the misuse.
+	WordedMissing bool
 	// FreshToken is true when the read was the first of its session on its
 	// bearer token (Dial.Auth): a run keeps the latency of such reads apart,
 	// since a server often validates a token it meets for the first time
@@ -123,7 +132,7 @@ func unusablePart(why string) ending {
 // is unauthorized (a refused token, decided first), protocol (broken
 // framing) or transport; an answer that cannot be used is protocol.
 func (a *Answer) decide(e ending) {
-	a.Code, a.Reason, a.Detail = 0, e.reason, e.detail
+	a.Code, a.Reason, a.Detail, a.WordedMissing = 0, e.reason, e.detail, false
 	switch {
 	case e.failed != nil:
 		a.Detail = e.failed.Error()
@@ -142,6 +151,7 @@ func (a *Answer) decide(e ending) {
 	case e.rpc:
 		a.Code, a.Reason = e.code, e.message
 		a.Outcome = errorOutcome(e.code, e.message, e.answered)
+		a.WordedMissing = a.Outcome == stats.MethodNotFound && e.answered != toolCall && SaysResourceMissing(e.message)
 	case e.tool:
 		switch e.toolCode {
 		case "not_found":

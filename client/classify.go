@@ -100,6 +100,18 @@ func SaysNotFound(msg string) bool {
 	return false
 }
 
+// SaysResourceMissing recognises a -32601 (Method not found) whose message
+// is about the resource, not the method: fastmcp 4.20.16 answers a missing
+// resource with -32601 "Resource not found: 'URI'. Available resources:
+// …". The message says the resource is missing (SaysNotFound) and names
+// no method: "Method not found", the SDKs' own message, says "not found"
+// too, and mcp-go's "resources not supported" says nothing missing. A
+// message that quotes a URI with "method" in it is read as the method's:
+// the outcome it keeps, method_not_found, is the one the code says.
+func SaysResourceMissing(msg string) bool {
+	return SaysNotFound(msg) && !strings.Contains(strings.ToLower(msg), "method")
+}
+
 // clipDetail keeps a server's error message short enough for a log line
 // (a hostile server's message could be megabytes).
 func clipDetail(m string) string {

@@ -133,6 +133,7 @@ type checker struct {
 	listed  []contractResource
 	slowest contractSample // the usable sampled read whose first byte came last
 	sized   int            // listed size rows added
+	served  int            // sampled reads answered ok: the server implements resources/read
 }
 
 type contractResource struct {
@@ -311,6 +312,7 @@ func (c *checker) sampleRead(ctx context.Context, r contractResource) {
 		c.rep.add("read", Pass, uri, fmt.Sprintf("%d %s, %d bytes on disk, %d on the wire, %s",
 			a.Entries, plural(a.Entries, "entry", "entries"), a.DiskBytes, a.WireBytes, roundLatency(latency)))
 	}
+	c.served++
 	if c.slowest.uri == "" || firstByte > c.slowest.latency {
 		c.slowest = contractSample{uri: uri, latency: firstByte}
 	}

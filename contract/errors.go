@@ -49,12 +49,23 @@ func (c *checker) notFound(ctx context.Context) {
 		// a host that follows the specification of its era still has to
 		// expect it, so it passes with the difference named.
 		c.rep.add("not-found error", Pass, uri, got+" (-32602, as the SDKs answer in every era since SEP-2164; this era's code is -32002)")
+	case code == protocol.CodeMethodNotFound && c.served > 0 && client.SaysResourceMissing(got):
+		// fastmcp 4.20.16: a server that has just answered reads says
+		// its method is missing when a resource is.
+		c.rep.add("not-found error", Fail, uri, got+"; "+misusedCode+", yet it answered "+
+			fmt.Sprintf("%d sampled %s", c.served, plural(c.served, "read", "reads"))+"; "+era)
 	case code == 0:
 		c.rep.add("not-found error", Fail, uri, got+" for a URI that cannot exist; "+era)
 	default:
 		c.rep.add("not-found error", Fail, uri, got+"; "+era)
 	}
 }
+
+// misusedCode is what the not-found row says of a server that answers a
+// missing resource with -32601 while it serves reads: the code of a
+// missing method, which a client takes for a server without
+// resources/read.
+const misusedCode = "the server answers a missing resource with -32601 (Method not found); a client would conclude resources/read is absent"
 
 // malformedURIs are not URIs at all: a space-separated phrase and a
 // string of colons (no scheme, no path).

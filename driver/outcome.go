@@ -34,7 +34,9 @@ type readFacts struct {
 // JSON-RPC error of a read, an outcome name that outcome. method_not_found
 // is never expected: a server without the method answers every read so,
 // whatever it names, so it is no class's error and a run of it measures
-// nothing; dropped is the generator's doing, never expected either.
+// nothing; dropped is the generator's doing, never expected either. A
+// -32601 worded as a missing resource is method_not_found here too, and
+// the run settles it at its end (settledOf).
 func outcomeOf(a *client.Answer, f readFacts) stats.Outcome {
 	var o stats.Outcome
 	switch {
@@ -47,13 +49,32 @@ func outcomeOf(a *client.Answer, f readFacts) stats.Outcome {
 	default:
 		o = stats.Cancelled // the turn's deadline, or the run was interrupted
 	}
+	return expected(o, f.expect)
+}
+
+// expected is outcome o of a read whose class expects expect, the
+// expectation applied (outcomeOf).
+func expected(o stats.Outcome, expect string) stats.Outcome {
 	switch {
-	case f.expect == "" || f.expect == "ok" || o == stats.OK || o == stats.MethodNotFound:
+	case expect == "" || expect == "ok" || o == stats.OK || o == stats.MethodNotFound:
 		return o
-	case f.expect == "error" && (o == stats.NotFound || o == stats.InvalidParams || o == stats.Internal || o == stats.RPCError):
+	case expect == "error" && (o == stats.NotFound || o == stats.InvalidParams || o == stats.Internal || o == stats.RPCError):
 		return stats.ExpectedError
-	case o.String() == f.expect:
+	case o.String() == expect:
 		return stats.ExpectedError
 	}
 	return o
+}
+
+// settledOf is what a read the client answered -32601 worded as a
+// missing resource (client.Answer.WordedMissing) counts as once the run
+// knows that the server implements resources/read: not_found, its class's
+// expectation applied as to any not_found, so that `expect: not_found` is
+// met on a server that misuses the code. ok is false for any other read
+// (its outcome is outcomeOf's, settled when it is recorded).
+func settledOf(a *client.Answer, f readFacts) (settled stats.Outcome, ok bool) {
+	if !f.sent || a == nil || f.err != nil || !a.WordedMissing || a.Outcome != stats.MethodNotFound {
+		return 0, false
+	}
+	return expected(stats.NotFound, f.expect), true
 }

@@ -76,3 +76,35 @@ func TestApplyExpect(t *testing.T) {
 		}
 	}
 }
+
+// TestSettledOf: a read answered -32601 worded as a missing resource is
+// method_not_found when recorded, and settles as not_found, the class's
+// expect applied, should the server turn out to implement resources/read;
+// no other read is left to settle (a -32601 not so worded, a read cut
+// before its answer, a read never sent).
+func TestSettledOf(t *testing.T) {
+	worded := &client.Answer{Outcome: stats.MethodNotFound, WordedMissing: true}
+	for _, c := range []struct {
+		why    string
+		a      *client.Answer
+		f      readFacts
+		now    stats.Outcome
+		want   stats.Outcome
+		settle bool
+	}{
+		{"worded as missing", worded, readFacts{sent: true}, stats.MethodNotFound, stats.NotFound, true},
+		{"worded as missing, expect not_found", worded, readFacts{sent: true, expect: "not_found"}, stats.MethodNotFound, stats.ExpectedError, true},
+		{"worded as missing, expect error", worded, readFacts{sent: true, expect: "error"}, stats.MethodNotFound, stats.ExpectedError, true},
+		{"worded as missing, expect invalid_params", worded, readFacts{sent: true, expect: "invalid_params"}, stats.MethodNotFound, stats.NotFound, true},
+		{"Method not found", &client.Answer{Outcome: stats.MethodNotFound}, readFacts{sent: true, expect: "not_found"}, stats.MethodNotFound, 0, false},
+		{"cut before its answer", worded, readFacts{sent: true, err: errDeadline}, stats.Cancelled, 0, false},
+		{"never sent", nil, readFacts{expect: "not_found"}, stats.Dropped, 0, false},
+	} {
+		if got := outcomeOf(c.a, c.f); got != c.now {
+			t.Errorf("%s: recorded %v, want %v", c.why, got, c.now)
+		}
+		if got, ok := settledOf(c.a, c.f); ok != c.settle || got != c.want {
+			t.Errorf("%s: settles %v (%v), want %v (%v)", c.why, got, ok, c.want, c.settle)
+		}
+	}
+}

@@ -254,6 +254,9 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	if !measuredStart.IsZero() && measuredEnd.After(measuredStart) {
 		rep.Measured = measuredEnd.Sub(measuredStart)
 	}
+	implemented := r.implemented.Load() // a read of either phase answered with a result
+	r.measured.Settle(implemented)
+	r.warmup.Settle(implemented)
 	rep.Run, rep.Warmup = r.measured.Phase(), r.warmup.Phase()
 	rep.Sessions = r.sessions
 	rep.Sessions.Opened, rep.Sessions.Replaced, rep.Sessions.ReplaceFailed = r.opened.Load(), r.replaced.Load(), r.replaceFailed.Load()
@@ -296,6 +299,7 @@ type runner struct {
 	failed    saidOnce       // the failures already logged: each is said once
 	strays    rate.Sometimes // paces what stdio servers print on stdout that is not JSON-RPC
 	noMethod  sync.Once      // says once that the server does not implement the read's method
+	misused   sync.Once      // says once that the server answered -32601 worded as a missing resource
 	fresh     freshness      // cache hints: what a host honouring them would not send
 	digests   contentDigests
 	turns     sync.WaitGroup // every turn goroutine
@@ -308,6 +312,10 @@ type runner struct {
 	pool      connTally               // what the sessions' HTTP connections did
 	authLost  authWatch               // unauthorized reads: did the run lose its authorization?
 	late      atomic.Pointer[lateCtx] // see lateContext
+
+	// implemented is set once resources/read answered a read with a
+	// result: the server implements it (readResult).
+	implemented atomic.Bool
 }
 
 // schedule starts turns until the schedule ends or ctx is cancelled, and

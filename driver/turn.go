@@ -203,8 +203,11 @@ func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, att w
 	}
 	// What arrived counts, also of a read cut before its end.
 	sample.ByteCounts, sample.Chunks = a.ByteCounts, a.Parts
-	sample.Outcome = outcomeOf(a, readFacts{sent: true, err: err, expect: att.Expect})
+	facts := readFacts{sent: true, err: err, expect: att.Expect}
+	sample.Outcome = outcomeOf(a, facts)
+	sample.Settled, sample.Unsettled = settledOf(a, facts)
 	if err == nil {
+		r.readResult(a, att)
 		now = r.answered(&sample, a, att, intended, send, now, rec)
 		if digest {
 			r.digests.store(att.URI, a)
@@ -248,6 +251,11 @@ func (r *runner) answered(sample *stats.ReadSample, a *client.Answer, att worklo
 	switch {
 	case a.Outcome == stats.Protocol || a.Outcome == stats.Transport || a.Outcome == stats.Unauthorized:
 		r.logFailure(att.URI, a.Detail)
+	case a.WordedMissing && r.o.Logf != nil:
+		r.misused.Do(func() {
+			r.o.Logf("the server answered a read with -32601 Method not found worded as a missing resource (%s): "+
+				"if it answers any read with a result, such reads count as not_found (the server misuses the code), else as method_not_found", a.Detail)
+		})
 	case a.Outcome == stats.MethodNotFound && r.o.Logf != nil:
 		// One fact about the server, not about any read: said once.
 		r.noMethod.Do(func() {
@@ -273,4 +281,14 @@ func (r *runner) record(rec *stats.Recorder, sample stats.ReadSample) (stats.Out
 		r.errs.Add(1)
 	}
 	return sample.Outcome, sample.End
+}
+
+// readResult notes a read answered with a result by resources/read (a
+// whole read over MCP: ok or input_required): the server implements the
+// method, so its -32601 answers worded as a missing resource are its
+// misuse of the code, settled at the run's end (Recorder.Settle).
+func (r *runner) readResult(a *client.Answer, att workload.Attachment) {
+	if (a.Outcome == stats.OK || a.Outcome == stats.InputRequired) && r.chunkOf(att) == 0 && !r.implemented.Load() {
+		r.implemented.Store(true)
+	}
 }

@@ -132,7 +132,7 @@ func printableFields(fs [][2]string) [][2]string {
 // or a line a newer table adds: shown with the line above, never lost).
 func footerKind(label string) string {
 	switch label {
-	case "turns", "no method", "not found", "shape":
+	case "turns", "no method", "misused", "not found", "shape":
 		return "outcomes"
 	case "cancelled", "late", "ignored":
 		return "cancellation"

@@ -126,6 +126,9 @@ func mdOutcomes(b *bytes.Buffer, r *results.Result) {
 	if n := tot.Outcomes["method_not_found"]; n > 0 {
 		fmt.Fprintf(b, "**No method:** %s.\n\n", methodNotFoundText(n, tot.Scheduled))
 	}
+	if n := tot.MisusedMethodNotFound; n > 0 {
+		fmt.Fprintf(b, "**Misused code:** %s.\n\n", misusedCodeText(n, tot.Scheduled))
+	}
 }
 
 func mdTurns(b *bytes.Buffer, r *results.Result) {

@@ -208,6 +208,9 @@ func footerFields(r *results.Result) [][2]string {
 		// One fact about the server, not about the documents: nothing to re-list.
 		add("no method", "%s", methodNotFoundText(n, r.Totals.Scheduled))
 	}
+	if n := r.Totals.MisusedMethodNotFound; n > 0 {
+		add("misused", "%s", misusedCodeText(n, r.Totals.Scheduled))
+	}
 	if nf := notFound(r); nf > 0 {
 		// A stored URI whose resource was renamed is only discovered by reading it.
 		add("not found", "%s", notFoundText(nf, r.Totals.Scheduled))
@@ -336,6 +339,15 @@ func notFoundText(nf, scheduled int64) string {
 func methodNotFoundText(n, scheduled int64) string {
 	return fmt.Sprintf("the server does not implement resources/read: %s reads (%s) answered -32601 Method not found",
 		numfmt.Count(n), numfmt.Percent(n, scheduled))
+}
+
+// misusedCodeText says that the server answers a missing resource with
+// the code of a missing method (totals.misused_method_not_found), as the
+// table, HTML and markdown reports say it: the reads are counted as not
+// found, and a client that trusts the code would stop reading.
+func misusedCodeText(n, scheduled int64) string {
+	return fmt.Sprintf("the server answers a missing resource with -32601 (Method not found); a client would conclude resources/read is absent: "+
+		"%s reads (%s) answered so, counted as not found", numfmt.Count(n), numfmt.Percent(n, scheduled))
 }
 
 // notFound counts the reads that found nothing: not_found outcomes, and

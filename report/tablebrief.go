@@ -100,6 +100,9 @@ func briefFields(r *results.Result) [][2]string {
 	if n := tot.Outcomes["method_not_found"]; n > 0 {
 		fs = append(fs, [2]string{"no method", methodNotFoundText(n, tot.Scheduled)})
 	}
+	if n := tot.MisusedMethodNotFound; n > 0 {
+		fs = append(fs, [2]string{"misused", misusedCodeText(n, tot.Scheduled)})
+	}
 	if nf := notFound(r); nf > 0 {
 		fs = append(fs, [2]string{"not found", notFoundText(nf, tot.Scheduled)})
 	}

@@ -236,6 +236,8 @@ func totals(m Meta, run *stats.Phase) Totals {
 		DiskMBPerS:   perS(float64(run.OK.DiskBytes) / 1e6),
 		IdentityOK:   identity(run.Scheduled, run.Outcomes.Map()) == nil,
 		MeasuredS:    max(secs, 0),
+
+		MisusedMethodNotFound: run.MisusedMethodNotFound,
 	}
 }
 

@@ -139,6 +139,12 @@ type Totals struct {
 	// were lost by the generator: the other figures cannot be trusted.
 	IdentityOK bool    `json:"identity_ok"`
 	MeasuredS  float64 `json:"measured_s"` // seconds of the measured phase, the base of every rate
+	// MisusedMethodNotFound counts, of the not_found and expected_error
+	// reads, those the server answered -32601 (Method not found) worded
+	// as a missing resource while it answered other reads with a result:
+	// its misuse of the code, which a client takes for a missing
+	// resources/read (added in v1: 0 in older files).
+	MisusedMethodNotFound int64 `json:"misused_method_not_found"`
 }
 
 // TurnEnds counts how turns ended.

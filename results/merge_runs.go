@@ -20,6 +20,7 @@ func runsOf(r *Result) (measured, warmup *stats.Phase, err error) {
 	}
 	m := stats.NewRun(classes)
 	m.Scheduled, m.Turns = r.Totals.Scheduled, r.Totals.Turns
+	m.MisusedMethodNotFound = r.Totals.MisusedMethodNotFound
 	if m.Outcomes, err = countsOf(r.Totals.Outcomes); err != nil {
 		return nil, nil, err
 	}

@@ -53,6 +53,7 @@ func (r *Phase) Merge(o *Phase) {
 	r.ByteCounts.Add(o.ByteCounts)
 	r.OK.Add(o.OK)
 	r.TimelineBeyond += o.TimelineBeyond
+	r.MisusedMethodNotFound += o.MisusedMethodNotFound
 	r.Auth = mergeAuth(r.Auth, o.Auth)
 }
 

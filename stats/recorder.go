@@ -60,6 +60,14 @@ type ReadSample struct {
 	// FirstOnSession is true for the first read sent on its session: it is
 	// recorded in FirstRead too (what a new host's first read costs).
 	FirstOnSession bool
+	// Unsettled marks a method_not_found read the run decides at its end
+	// (settle.go): a -32601 answer worded as a missing resource
+	// (client.Answer.WordedMissing). It counts as Outcome (method_not_found)
+	// unless Recorder.Settle says the server implements the method: then
+	// as Settled (not_found, or expected_error when its class expects
+	// that).
+	Unsettled bool
+	Settled   Outcome
 }
 
 // Lagged reports whether the read's Lag counts in the lag figures: a read
@@ -236,6 +244,12 @@ type Phase struct {
 	// Auth is authorization as a cost, nil when the run had no tokens
 	// (Recorder.EnableAuth).
 	Auth *Auth
+
+	// MisusedMethodNotFound counts the reads answered -32601 (Method not
+	// found) worded as a missing resource by a server that implements
+	// resources/read (settle.go): counted in Outcomes as not_found or
+	// expected_error, and here as the server's misuse of the code.
+	MisusedMethodNotFound int64
 }
 
 // TurnEndCount returns how many turns ended e.
@@ -268,6 +282,7 @@ type Recorder struct {
 	// batch holds the histogram values of the last reads and turns, added
 	// to run's histograms when it fills and before anything reads them.
 	batch batch
+	pend  unsettled // reads whose outcome the run's end decides (settle.go)
 }
 
 // NewRecorder returns a Recorder for the given classes.
@@ -322,7 +337,10 @@ func (r *Recorder) Read(s ReadSample) {
 		run.OK.Add(s.ByteCounts)
 		c.OK.Add(s.ByteCounts)
 	}
-	r.recordTimelineRead(&s, &v)
+	second := r.recordTimelineRead(&s, &v)
+	if s.Unsettled && s.Outcome == MethodNotFound {
+		r.pend.add(s.Class, second, s.Settled)
+	}
 	r.hold(v)
 	if r.obs != nil {
 		r.obs.ObserveRead(s)
@@ -405,6 +423,7 @@ func (r *Recorder) Phase() *Phase {
 	if !r.closed {
 		r.closed = true
 		r.flush()
+		r.settle()
 		r.finishTimeline()
 	}
 	return r.run

@@ -127,25 +127,30 @@ func (r *Recorder) StartTimeline(start time.Time) {
 // recordTimelineRead adds a read to its second: its latency goes to the
 // second's histogram with the read's other values (v.second, batch.go),
 // and the seconds closeLag behind are closed, their values added first.
-// Called with r.mu held.
-func (r *Recorder) recordTimelineRead(s *ReadSample, v *readValues) {
-	if sec := r.tl.at(s.End); sec != nil {
-		sec.Reads++
-		if s.Outcome.IsError() {
-			sec.Errors++
-		}
-		if s.Answered || s.LowerBound {
-			r.tl.opened(sec)
-			v.second = int32(sec.Second)
-			if before := sec.Second - closeLag + 1; r.tl.closes(before) {
-				r.flush()
-				r.tl.closeBefore(before)
-			}
-		}
-		if s.Lagged() {
-			sec.LagMax = max(sec.LagMax, s.Lag)
+// It returns the read's second, -1 when it is off the timeline. Called
+// with r.mu held.
+func (r *Recorder) recordTimelineRead(s *ReadSample, v *readValues) int {
+	sec := r.tl.at(s.End)
+	if sec == nil {
+		return -1
+	}
+	sec.Reads++
+	if s.Outcome.IsError() {
+		sec.Errors++
+	}
+	second := sec.Second
+	if s.Answered || s.LowerBound {
+		r.tl.opened(sec)
+		v.second = int32(second)
+		if before := second - closeLag + 1; r.tl.closes(before) {
+			r.flush()
+			r.tl.closeBefore(before)
 		}
 	}
+	if s.Lagged() {
+		sec.LagMax = max(sec.LagMax, s.Lag)
+	}
+	return second
 }
 
 // recordTimelineTurn adds a turn to the seconds of its intended start,
