@@ -79,10 +79,11 @@ func parseServeCounts(t *testing.T, log string) serveCounts {
 // authBlock is the result's auth block as the tests read it.
 type authBlock struct {
 	TokenRequests struct {
-		Count     int64            `json:"count"`
-		Failures  int64            `json:"failures"`
-		ByReason  map[string]int64 `json:"by_reason"`
-		Refreshes int64            `json:"refreshes"`
+		Count      int64            `json:"count"`
+		Failures   int64            `json:"failures"`
+		Unanswered int64            `json:"unanswered"`
+		ByReason   map[string]int64 `json:"by_reason"`
+		Refreshes  int64            `json:"refreshes"`
 	} `json:"token_requests"`
 	ReadsFreshToken struct {
 		Count int64 `json:"count"`
@@ -91,6 +92,7 @@ type authBlock struct {
 		Count int64 `json:"count"`
 	} `json:"reads_later"`
 	Unauthorized int64  `json:"unauthorized"`
+	Unsent       int64  `json:"unsent"`
 	Lost         string `json:"lost"`
 }
 

@@ -237,6 +237,19 @@ func TestOIDCProviderRestartMidRun(t *testing.T) {
 	if a.TokenRequests.Failures == 0 {
 		t.Errorf("no token request failed while the provider was down 3 s: %+v", a.TokenRequests)
 	}
+	// The provider down is not a provider that refuses: its requests
+	// were never answered, and the reads of the outage never sent (no
+	// token), counted apart from the server's refusals; the lost line,
+	// when there is one, says the run was authorized again.
+	if a.TokenRequests.Unanswered == 0 {
+		t.Errorf("no token request counted unanswered while the provider was down: %+v", a.TokenRequests)
+	}
+	if n := r.Totals.Outcomes["unauthorized"]; n > 0 && a.Unsent == 0 {
+		t.Errorf("%d reads unauthorized, none counted never sent: the server refused none of them, the provider was down", n)
+	}
+	if a.Lost != "" && !strings.Contains(a.Lost, "authorized again from") {
+		t.Errorf("lost %q does not say the run was authorized again", a.Lost)
+	}
 	if got := a.TokenRequests.Count - a.TokenRequests.Failures; got < 5 {
 		t.Errorf("%d tokens had in 20 s of 4 s tokens, want tokens again after the restart: %+v", got, a.TokenRequests)
 	}
