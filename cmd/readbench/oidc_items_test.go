@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -271,5 +273,58 @@ func TestSecretEnv(t *testing.T) {
 		if got := secretEnv(raw); got != want {
 			t.Errorf("secretEnv(%q) = %q, want %q", raw, got, want)
 		}
+	}
+}
+
+// TestOIDCTokenParamsAndClient (item 6): the extra token parameters reach
+// the provider — a resource given with --oauth-param replaces readbench's
+// RFC 8707 one: the SDK server's own works, another is refused by the
+// provider (invalid_target) — and check and run say who they got their
+// tokens as (oidc-provider's issuer, the client, the scope granted).
+func TestOIDCTokenParamsAndClient(t *testing.T) {
+	t.Parallel()
+	p := startOIDC(t, oidcOptions{ttl: 30})
+	dir := t.TempDir()
+	env := []string{"RB_OIDC_SECRET=" + oidcCCSecret}
+	creds := []string{"--target", p.target, "--oauth-client-id", oidcCCClient, "--oauth-client-secret", "${RB_OIDC_SECRET}"}
+	// The SDK server fails some rows of its own (the malformed URI's code):
+	// exit 0 or 1, the check having run.
+	table, stderr, code := readbenchEnv(t, dir, env, append([]string{"check"}, creds...)...)
+	if code > 1 || !strings.Contains(table, "resources/list   | pass") {
+		t.Fatalf("check: exit %d\n%s%s", code, table, stderr)
+	}
+	if !strings.Contains(table, "client_credentials, client "+oidcCCClient+" at "+p.issuer) || !strings.Contains(table, "mcp:read") {
+		t.Errorf("check does not say the authorization it used:\n%s", table)
+	}
+	wl := writeWorkload(t, dir, oidcWorkload(1, 1))
+	run := func(out string, extra ...string) (*authBlock, string) {
+		args := append(append([]string{"run", wl}, creds...), "--out", out)
+		_, stderr, code := readbenchEnv(t, dir, env, append(args, extra...)...)
+		if _, err := os.Stat(filepath.Join(dir, out)); err != nil {
+			return nil, fmt.Sprintf("exit %d, no result: %s", code, stderr)
+		}
+		return loadAuthBlock(t, filepath.Join(dir, out)), stderr
+	}
+	if a, stderr := run("right.json", "--oauth-param", "resource="+p.target); a == nil || a.Unauthorized != 0 || a.TokenRequests.Count == 0 {
+		t.Errorf("with the right resource given: auth %+v, want every read authorized\n%s", a, stderr)
+	}
+	// Another resource replaces readbench's: the provider, which knows
+	// only the SDK server's, refuses the token request before any read.
+	if a, stderr := run("wrong.json", "--oauth-param", "resource=http://127.0.0.1:9/other"); a != nil || !strings.Contains(stderr, "invalid_target") {
+		t.Errorf("with another resource given: auth %+v, want the provider's invalid_target and no run\n%s", a, stderr)
+	}
+	var doc struct {
+		Auth struct {
+			Client struct {
+				Issuer string `json:"issuer"`
+			} `json:"client"`
+		} `json:"auth"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "right.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &doc); err != nil || doc.Auth.Client.Issuer != p.issuer {
+		t.Errorf("the result's auth.client.issuer = %q (%v), want %s", doc.Auth.Client.Issuer, err, p.issuer)
 	}
 }
