@@ -1,0 +1,88 @@
+package record
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// turns names sessions and groups each session's reads into turns: a
+// read that arrives while none of its session's reads is pending starts a
+// new turn, and every read that arrives before they are all answered
+// joins it. That is what a host does with a message's attachments (send
+// them together, wait for all), seen from the wire. The zero value is
+// ready to use.
+type turns struct {
+	mu       sync.Mutex
+	sessions map[string]*sessionTurns // by the client's own session id
+	next     int                      // the last turn number given
+}
+
+type sessionTurns struct {
+	name     string // s1, s2…
+	inFlight int
+	turn     int
+}
+
+// begin is a read's arrival on session id ("" for a stateless client):
+// its session's name and its turn. end must be called once when the read
+// is over, with the same id.
+func (t *turns) begin(id string) (session string, turn int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.session(id)
+	if s.inFlight == 0 {
+		t.next++
+		s.turn = t.next
+	}
+	s.inFlight++
+	return s.name, s.turn
+}
+
+// end is a read of session id being over.
+func (t *turns) end(id string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.sessions[id]; s != nil && s.inFlight > 0 {
+		s.inFlight--
+	}
+}
+
+func (t *turns) session(id string) *sessionTurns {
+	if t.sessions == nil {
+		t.sessions = map[string]*sessionTurns{}
+	}
+	s := t.sessions[id]
+	if s == nil {
+		s = &sessionTurns{name: "s" + strconv.Itoa(len(t.sessions)+1)}
+		t.sessions[id] = s
+	}
+	return s
+}
+
+// RedactURI is what --redact-uris writes in place of a URI: its scheme
+// (the class of resource survives: file, doc, https…) and the first 16
+// hex digits of its SHA-256, so that reads of one URI stay reads of one
+// URI and nothing of its path or query is kept.
+func RedactURI(uri string) string {
+	scheme := "uri"
+	if i := strings.Index(uri, ":"); i > 0 && validScheme(uri[:i]) {
+		scheme = strings.ToLower(uri[:i])
+	}
+	sum := sha256.Sum256([]byte(uri))
+	return "redacted:" + scheme + ":" + hex.EncodeToString(sum[:8])
+}
+
+func validScheme(s string) bool {
+	for i, c := range s {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return len(s) <= 32
+}
