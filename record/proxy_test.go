@@ -98,7 +98,7 @@ func TestProxyRecordsSDKClientTurns(t *testing.T) {
 		{"stateless-json", &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			upstream := peertest.StartSDKHTTP(t, tc.opts)
+			upstream := startSDK(t, tc.opts)
 			target, err := targets.Parse(strings.Replace(upstream, "http://", "http://user:hunter2@", 1))
 			if err != nil {
 				t.Fatal(err)
@@ -193,4 +193,13 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// startSDK serves the Go SDK peer with reads of 40 ms, long enough that
+// the reads a client sends together are in flight together on a busy
+// machine too.
+func startSDK(t *testing.T, opts *mcp.StreamableHTTPOptions) string {
+	srv := peertest.SDKServer(40 * time.Millisecond)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, opts)
+	return peertest.ServeLocal(t, h).URL + "/mcp"
 }
