@@ -151,7 +151,7 @@ func (b *book) unanswered(reads []*pending, gone bool, outcome stats.Outcome, no
 // finish writes a read's line and ends it in its turn.
 func (b *book) finish(p *pending, a client.Answer, now time.Time) {
 	p.done = true
-	b.turns.end(p.sid)
+	b.turns.end(p.sid, p.turn)
 	b.mu.Lock()
 	delete(b.cancelled, p.sid+"\x00"+p.id)
 	b.mu.Unlock()

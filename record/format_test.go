@@ -67,14 +67,15 @@ func TestTurnsGroupReadsInFlightTogether(t *testing.T) {
 	var tr turns
 	s1, a := tr.begin("x")
 	_, b := tr.begin("x") // sent while a is pending: the same turn
-	s2, c := tr.begin("")
-	tr.end("x")
-	_, d := tr.begin("x") // b still pending
-	tr.end("x")
-	tr.end("x")
+	s2, c := tr.begin("") // another session: its own turn
+	tr.end("x", a)
+	_, d := tr.begin("x") // b still pending, but a was answered: a new turn
+	tr.end("x", b)
+	tr.end("x", d)
 	_, e := tr.begin("x") // none pending: a new turn
-	if s1 != "s1" || s2 != "s2" || a != 1 || b != 1 || c != 2 || d != 1 || e != 3 {
-		t.Errorf("sessions %s %s, turns %d %d %d %d %d", s1, s2, a, b, c, d, e)
+	_, f := tr.begin("x")
+	if s1 != "s1" || s2 != "s2" || a != 1 || b != 1 || c != 2 || d != 3 || e != 4 || f != 4 {
+		t.Errorf("sessions %s %s, turns %d %d %d %d %d %d", s1, s2, a, b, c, d, e, f)
 	}
 }
 

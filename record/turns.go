@@ -9,11 +9,14 @@ import (
 )
 
 // turns names sessions and groups each session's reads into turns: a
-// read that arrives while none of its session's reads is pending starts a
-// new turn, and every read that arrives before they are all answered
-// joins it. That is what a host does with a message's attachments (send
-// them together, wait for all), seen from the wire. The zero value is
-// ready to use.
+// read joins its session's current turn while every read of that turn is
+// still in flight, and starts a new turn otherwise (none in flight, or
+// one of the turn's already answered). So every two reads of a turn were
+// in flight together, and a session under steady load, whose reads
+// overlap one after the other, does not chain them all into one turn.
+// That is what a host does with a message's attachments (send them
+// together, wait for all), seen from the wire. The zero value is ready
+// to use.
 type turns struct {
 	mu       sync.Mutex
 	sessions map[string]*sessionTurns // by the client's own session id
@@ -24,6 +27,7 @@ type sessionTurns struct {
 	name     string // s1, s2…
 	inFlight int
 	turn     int
+	answered bool // a read of turn has ended: the next read starts a new turn
 }
 
 // begin is a read's arrival on session id ("" for a stateless client):
@@ -33,20 +37,23 @@ func (t *turns) begin(id string) (session string, turn int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.session(id)
-	if s.inFlight == 0 {
+	if s.inFlight == 0 || s.answered {
 		t.next++
-		s.turn = t.next
+		s.turn, s.answered = t.next, false
 	}
 	s.inFlight++
 	return s.name, s.turn
 }
 
-// end is a read of session id being over.
-func (t *turns) end(id string) {
+// end is a read of session id, in turn, being over.
+func (t *turns) end(id string, turn int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if s := t.sessions[id]; s != nil && s.inFlight > 0 {
 		s.inFlight--
+		if turn == s.turn {
+			s.answered = true
+		}
 	}
 }
 
