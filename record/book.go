@@ -94,7 +94,7 @@ func (b *book) requests(msgs []message, sid string, headerModern bool, now time.
 		case m.Method == protocol.MethodResourcesRead && len(m.ID) > 0 && m.Params.URI != "":
 			p := &pending{sid: sid, id: idKey(m.ID), uri: m.Params.URI, arrived: now,
 				modern: headerModern || protocol.IsModern(m.Params.Meta.Version)}
-			p.session, p.turn = b.turns.begin(sid)
+			p.session, p.turn = b.turns.begin(sid, now)
 			reads = append(reads, p)
 		case m.Method == protocol.MethodCancelled && len(m.Params.RequestID) > 0:
 			b.mu.Lock()

@@ -6,17 +6,21 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // turns names sessions and groups each session's reads into turns: a
 // read joins its session's current turn while every read of that turn is
-// still in flight, and starts a new turn otherwise (none in flight, or
-// one of the turn's already answered). So every two reads of a turn were
-// in flight together, and a session under steady load, whose reads
-// overlap one after the other, does not chain them all into one turn.
-// That is what a host does with a message's attachments (send them
-// together, wait for all), seen from the wire. The zero value is ready
-// to use.
+// still in flight, or when it comes within Burst of the turn's first
+// read; it starts a new turn otherwise (none in flight, or one of the
+// turn's already answered). So the reads of a turn were in flight
+// together, a session under steady load, whose reads overlap one after
+// the other, does not chain them all into one turn, and a host's
+// attachments sent at once stay one turn even when a fast server answers
+// the first before the last arrived (one stdio pipe carries them one
+// after the other). That is what a host does with a message's
+// attachments (send them together, wait for all), seen from the wire.
+// The zero value is ready to use.
 type turns struct {
 	mu       sync.Mutex
 	sessions map[string]*sessionTurns // by the client's own session id
@@ -27,19 +31,25 @@ type sessionTurns struct {
 	name     string // s1, s2…
 	inFlight int
 	turn     int
-	answered bool // a read of turn has ended: the next read starts a new turn
+	answered bool      // a read of turn has ended: the next read starts a new turn
+	began    time.Time // turn's first read
 }
 
-// begin is a read's arrival on session id ("" for a stateless client):
+// Burst is how close after a turn's first read another read of its
+// session joins the turn whatever has been answered: a host sends a
+// message's attachments within a millisecond or two of each other.
+const Burst = 10 * time.Millisecond
+
+// begin is a read's arrival at now on session id ("" for a stateless client):
 // its session's name and its turn. end must be called once when the read
 // is over, with the same id.
-func (t *turns) begin(id string) (session string, turn int) {
+func (t *turns) begin(id string, now time.Time) (session string, turn int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.session(id)
-	if s.inFlight == 0 || s.answered {
+	if s.turn == 0 || (s.inFlight == 0 || s.answered) && now.Sub(s.began) > Burst {
 		t.next++
-		s.turn, s.answered = t.next, false
+		s.turn, s.answered, s.began = t.next, false, now
 	}
 	s.inFlight++
 	return s.name, s.turn
