@@ -71,13 +71,13 @@ func TestTurnsGroupReadsInFlightTogether(t *testing.T) {
 	_, b := tr.begin("x", at(20)) // sent while a is pending: the same turn
 	s2, c := tr.begin("", at(20)) // another session: its own turn
 	tr.end("x", a)
-	_, d := tr.begin("x", at(40)) // b still pending, but a was answered: a new turn
+	_, d := tr.begin("x", at(70)) // b still pending, but a was answered: a new turn
 	tr.end("x", b)
 	tr.end("x", d)
-	_, e := tr.begin("x", at(100)) // none pending: a new turn
+	_, e := tr.begin("x", at(150)) // none pending: a new turn
 	tr.end("x", e)
-	_, f := tr.begin("x", at(105)) // e answered, but f comes within Burst of it: the same turn
-	_, g := tr.begin("x", at(200))
+	_, f := tr.begin("x", at(190)) // e answered, but f comes within the burst window of it: the same turn
+	_, g := tr.begin("x", at(300))
 	if s1 != "s1" || s2 != "s2" || a != 1 || b != 1 || c != 2 || d != 3 || e != 4 || f != 4 || g != 5 {
 		t.Errorf("sessions %s %s, turns %d %d %d %d %d %d %d", s1, s2, a, b, c, d, e, f, g)
 	}

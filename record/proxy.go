@@ -22,6 +22,10 @@ type Options struct {
 	Out io.Writer
 	// RedactURIs writes RedactURI of every URI instead of the URI.
 	RedactURIs bool
+	// Burst: a read that arrives within Burst of its session's turn's
+	// first read joins that turn even if one of its reads was answered
+	// (0: DefaultBurst; see turns).
+	Burst time.Duration
 	// MaxAnswer bounds the bytes of one message the proxy keeps to
 	// classify it (0: DefaultMaxAnswer); a bigger one is forwarded whole
 	// and recorded as a protocol outcome with its size.
@@ -75,7 +79,7 @@ func newBook(o Options, transport string) (*book, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &book{out: w, started: started, redact: o.RedactURIs}, nil
+	return &book{out: w, started: started, redact: o.RedactURIs, turns: turns{burst: o.Burst}}, nil
 }
 
 // Close writes the recording's last line (the methods counted). The

@@ -35,6 +35,7 @@ func recordCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "write the recording to `FILE` (- for stdout, not with --stdio)"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite --out FILE if it exists"},
 			&cli.BoolFlag{Name: "redact-uris", Usage: "record a digest of each URI instead of the URI"},
+			&cli.DurationFlag{Name: "burst", Usage: "reads of a session within `D` of a turn's first read are that turn, whatever was answered", Value: record.DefaultBurst},
 		}, aimFlags()...),
 		Action: recordAction,
 	}
@@ -66,7 +67,7 @@ func recordAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	o := record.Options{Upstream: up, Out: out, RedactURIs: c.Bool("redact-uris")}
+	o := record.Options{Upstream: up, Out: out, RedactURIs: c.Bool("redact-uris"), Burst: c.Duration("burst")}
 	if stdio {
 		err = record.Stdio(c.Context, o, os.Stdin, c.App.Writer, c.App.ErrWriter)
 	} else {
