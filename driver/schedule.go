@@ -110,16 +110,19 @@ func (r *runner) told(uri string, o stats.Outcome, a *client.Answer, err error) 
 	}
 }
 
-// scheduleRate is the rate a schedule asks for: its turns over its span.
-func scheduleRate(s *Schedule) float64 {
-	if len(s.Turns) < 2 {
+// scheduleRate is the rate a schedule asks for: its turns over the
+// run's length (the turns are all in it), else over its span.
+func scheduleRate(s *Schedule, length time.Duration) float64 {
+	if len(s.Turns) == 0 {
 		return 0
 	}
-	span := s.Turns[len(s.Turns)-1].At - s.Turns[0].At
-	if span <= 0 {
+	if length <= 0 {
+		length = s.Turns[len(s.Turns)-1].At - s.Turns[0].At
+	}
+	if length <= 0 {
 		return 0
 	}
-	return float64(len(s.Turns)-1) / span.Seconds()
+	return float64(len(s.Turns)) / length.Seconds()
 }
 
 // scheduleTurns is the explicit schedule's turns (nil: none).
@@ -134,7 +137,7 @@ func (r *runner) scheduleTurns() []ScheduledTurn {
 // load's, shared among the shards.
 func (r *runner) askedRate() float64 {
 	if r.o.Schedule != nil {
-		return scheduleRate(r.o.Schedule)
+		return scheduleRate(r.o.Schedule, r.w.Load.Length())
 	}
 	return askedRate(r.w.Load) / float64(max(r.o.Segment.N, 1))
 }

@@ -147,15 +147,14 @@ func name(file string) string {
 // replayYAML is the workload a replay runs in: the recording's classes
 // with their URIs, its attachments per turn, its rate over its span (the
 // schedule decides every start; the rate is what the result says was
-// asked), a duration that ends just after the last turn starts.
+// asked: its turns over the run's length), a duration that ends just
+// after the last turn starts.
 func replayYAML(name string, cls []*class, turns []*rturn, sessions int, span time.Duration) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: %s\nsessions: %d\n", yamlString(name), sessions)
-	rate := 1.0
-	if span > 0 && len(turns) > 1 {
-		rate = float64(len(turns)-1) / span.Seconds()
-	}
-	fmt.Fprintf(&b, "load:\n  rate: %s/s\n  duration: %dus\n", strconv.FormatFloat(rate, 'g', 6, 64), (span + time.Millisecond).Microseconds())
+	length := span + time.Millisecond // the last turn starts inside the run
+	rate := float64(len(turns)) / length.Seconds()
+	fmt.Fprintf(&b, "load:\n  rate: %s/s\n  duration: %dus\n", strconv.FormatFloat(rate, 'g', 6, 64), length.Microseconds())
 	writeAttachments(&b, turns)
 	b.WriteString("mix:\n")
 	for _, c := range cls {

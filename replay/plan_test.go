@@ -71,7 +71,7 @@ func TestStarterParsesAndKeepsTheShape(t *testing.T) {
 		contains []string
 	}{
 		{"short", recording(5, 3, 200*time.Millisecond, false), []string{"attachments: 3", "uris:", `"doc://missing"`, "expect: not_found", "duration: 1000ms", "target: \"http://127.0.0.1:1/mcp\""}},
-		{"long-with-stages", recording(40, 2, 500*time.Millisecond, false), []string{"stages:", "attachments: 2", "rate: 2/s"}},
+		{"long-with-stages", recording(40, 2, 500*time.Millisecond, false), []string{"stages:", "attachments: 2", "rate: 2.051/s"}},
 		{"redacted", recording(5, 1, time.Second, true), []string{"mime: \"text/plain\"", "size: lognormal(1024, 65536)", "mime: \"application/octet-stream\"\n    size: 4096"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

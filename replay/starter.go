@@ -66,9 +66,9 @@ func Starter(rec *record.Recording, file string) ([]byte, error) {
 // writeLoad writes the rate: the mean, and for a long enough recording
 // its shape as stages of equal length.
 func writeLoad(b *strings.Builder, turns []*rturn, span time.Duration) {
-	mean := 1.0
-	if span > 0 && len(turns) > 1 {
-		mean = float64(len(turns)-1) / span.Seconds()
+	mean := 1.0 // turns per second: len(turns) of them over the span
+	if span > 0 {
+		mean = float64(len(turns)) / span.Seconds()
 	}
 	fmt.Fprintf(b, "load:\n  rate: %s/s   # the recorded mean\n", rate(mean))
 	if span < shapeAt {
