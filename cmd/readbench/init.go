@@ -46,7 +46,7 @@ func initAction(c *cli.Context) error {
 		return initFrom(c)
 	}
 	if !c.IsSet("target") {
-		return cli.Exit("init: --target (or --from RECORDING) is required (see 'readbench init --help')", exitUsage)
+		return cli.Exit("init: --target is required, or --from RECORDING (see 'readbench init --help')", exitUsage)
 	}
 	target, err := targets.Parse(c.String("target"))
 	if err != nil {
