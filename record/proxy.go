@@ -22,6 +22,10 @@ type Options struct {
 	Out io.Writer
 	// RedactURIs writes RedactURI of every URI instead of the URI.
 	RedactURIs bool
+	// Headers are added to every request of the stdio-to-HTTP bridge
+	// (a stdio host sends none: --header 'Authorization: Bearer …'); never
+	// recorded. The HTTP proxy forwards its clients' own headers instead.
+	Headers map[string]string
 	// Burst: a read that arrives within Burst of its session's turn's
 	// first read joins that turn even if one of its reads was answered
 	// (0: DefaultBurst; see turns).

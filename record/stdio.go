@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os/exec"
 	"sync"
 	"time"
@@ -22,9 +23,12 @@ import (
 // reads in between. The child's stderr is passed through. It returns
 // when the host closes its end (the child's stdin is closed and the
 // child waited for), the child exits, or ctx ends (the child is killed).
+//
+// With an http(s):// upstream the lines go to a Streamable HTTP server
+// instead (bridge.go).
 func Stdio(ctx context.Context, o Options, host io.Reader, toHost, stderr io.Writer) (err error) {
-	if o.Upstream.Kind != targets.Stdio || len(o.Upstream.Argv) == 0 {
-		return fmt.Errorf("record: --stdio forwards to a stdio:CMD upstream, not %s", o.Upstream.Redacted())
+	if o.Upstream.Kind != targets.HTTP && (o.Upstream.Kind != targets.Stdio || len(o.Upstream.Argv) == 0) {
+		return fmt.Errorf("record: --stdio forwards to a stdio:CMD or http(s):// upstream, not %s", o.Upstream.Redacted())
 	}
 	b, err := newBook(o, "stdio")
 	if err != nil {
@@ -35,6 +39,13 @@ func Stdio(ctx context.Context, o Options, host io.Reader, toHost, stderr io.Wri
 			err = cerr
 		}
 	}()
+	if o.Upstream.Kind == targets.HTTP {
+		rt := o.Transport
+		if rt == nil {
+			rt = &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 64, IdleConnTimeout: 90 * time.Second}
+		}
+		return (&bridge{o: o, b: b, rt: rt, host: toHost}).run(ctx, host)
+	}
 	cmd := exec.CommandContext(ctx, o.Upstream.Argv[0], o.Upstream.Argv[1:]...)
 	cmd.Stderr = stderr
 	in, err := cmd.StdinPipe()

@@ -23,7 +23,7 @@ func recordCommand() *cli.Command {
 			"readbench replay traffic.jsonl --target http://127.0.0.1:8081/mcp --speed 2x\n" +
 			"readbench init --from traffic.jsonl > from-traffic.yaml",
 		Description: "Forwards every message unchanged (Streamable HTTP, both eras: point the client at\n" +
-			"http://ADDR/mcp; or stdio with --stdio) and writes one JSON line per resources/read: its time,\n" +
+			"http://ADDR/mcp; or stdio with --stdio, to a stdio or HTTP upstream) and writes one JSON line per resources/read: its time,\n" +
 			"session (s1, s2…), turn (the reads a session had in flight together), URI, answer size, MIME\n" +
 			"type, digest, outcome and latency. Other methods are counted. No header is ever recorded;\n" +
 			"--redact-uris keeps only a digest of each URI. The format is docs/record.md. Stops on\n" +
@@ -31,9 +31,10 @@ func recordCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "listen", Usage: "serve the proxy at `ADDR` (e.g. 127.0.0.1:9000)"},
 			&cli.BoolFlag{Name: "stdio", Usage: "be a stdio server: the host's stdin and stdout, the upstream a stdio:CMD child"},
-			&cli.StringFlag{Name: "upstream", Usage: "the server: `TARGET` http(s)://HOST:PORT/PATH, or stdio:CMD ARG... with --stdio"},
+			&cli.StringFlag{Name: "upstream", Usage: "the server: `TARGET` http(s)://HOST:PORT/PATH; with --stdio also stdio:CMD ARG..."},
 			&cli.StringFlag{Name: "out", Usage: "write the recording to `FILE` (- for stdout, not with --stdio)"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite --out FILE if it exists"},
+			&cli.StringSliceFlag{Name: "header", Usage: "with --stdio and an HTTP upstream: header `'Name: value'` on every request (repeatable; ${VAR} expands; never recorded)"},
 			&cli.BoolFlag{Name: "redact-uris", Usage: "record a digest of each URI instead of the URI"},
 			&cli.DurationFlag{Name: "burst", Usage: "reads of a session within `D` of a turn's first read are that turn, whatever was answered", Value: record.DefaultBurst},
 		}, aimFlags()...),
@@ -56,7 +57,14 @@ func recordAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("record: --upstream: %v", err), exitUsage)
 	}
-	if err := checkAim("record", up, nil, aimOf(c, nil)); err != nil {
+	headers, err := parseHeaders(c.StringSlice("header"))
+	if err != nil {
+		return cli.Exit(fmt.Sprintf("record: %v", err), exitUsage)
+	}
+	if len(headers) > 0 && !(stdio && up.Kind == targets.HTTP) {
+		return cli.Exit("record: --header is for --stdio with an http(s):// upstream (the HTTP proxy forwards its clients' own headers)", exitUsage)
+	}
+	if err := checkAim("record", up, headers, aimOf(c, nil)); err != nil {
 		return err
 	}
 	path := c.String("out")
@@ -67,7 +75,7 @@ func recordAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	o := record.Options{Upstream: up, Out: out, RedactURIs: c.Bool("redact-uris"), Burst: c.Duration("burst")}
+	o := record.Options{Upstream: up, Out: out, RedactURIs: c.Bool("redact-uris"), Burst: c.Duration("burst"), Headers: headers}
 	if stdio {
 		err = record.Stdio(c.Context, o, os.Stdin, c.App.Writer, c.App.ErrWriter)
 	} else {

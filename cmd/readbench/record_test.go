@@ -248,21 +248,35 @@ func TestRecordSDKClientReplayInitFrom(t *testing.T) {
 }
 
 // TestRecordStdioSDKClient: a stdio host (the TypeScript SDK's client)
-// starts `readbench record --stdio` as its server, which starts the SDK's
-// server: the reads pass unchanged and the recording holds their turns.
+// starts `readbench record --stdio` as its server, which forwards to the
+// SDK's server as a stdio child, or over Streamable HTTP (stateful with
+// SSE answers, stateless with JSON ones): the reads pass unchanged and
+// the recording holds their turns.
 func TestRecordStdioSDKClient(t *testing.T) {
 	node := needs.Tool(t, "node", installNode)
 	sdk := sdkServer(t)
-	dir := t.TempDir()
-	out := filepath.Join(dir, "stdio.jsonl")
-	printed := sdkClientTurns(t, node, sdkTurns, "stdio", binary, "record", "--stdio", "--upstream", "stdio:"+node+" "+sdk+" stdio", "--out", out)
-	if !strings.Contains(printed, `{"uri":"doc://text/64k","bytes":65536}`) {
-		t.Errorf("the client's reads through the proxy:\n%s", printed)
-	}
-	rec, _ := loadRecording(t, out)
-	checkSameTurns(t, "stdio", rec, sdkTurns, time.Duration(len(sdkTurns)-1)*turnGap, 100*time.Millisecond)
-	if rec.Header.Transport != "stdio" || rec.Methods == nil || rec.Methods.Counts["initialize"] != 1 {
-		t.Errorf("header %+v, methods %+v", rec.Header, rec.Methods)
+	for _, tc := range []struct {
+		name     string
+		upstream func() string
+	}{
+		{"stdio-child", func() string { return "stdio:" + node + " " + sdk + " stdio" }},
+		{"http-stateful-sse", func() string { return startHTTPPeer(t, node, sdk, "http", "{port}", "stateful", "sse") }},
+		{"http-stateless-json", func() string { return startHTTPPeer(t, node, sdk, "http", "{port}", "stateless", "json") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "stdio.jsonl")
+			printed := sdkClientTurns(t, node, sdkTurns, "stdio", binary, "record", "--stdio", "--upstream", tc.upstream(), "--out", out)
+			for _, want := range []string{`{"uri":"doc://text/64k","bytes":65536}`, `{"uri":"doc://blob/4k","bytes":4096}`, `{"uri":"doc://missing/renamed.md","error":"-32602"}`} {
+				if !strings.Contains(printed, want) {
+					t.Errorf("no %s in the client's reads through the proxy:\n%s", want, printed)
+				}
+			}
+			rec, _ := loadRecording(t, out)
+			checkSameTurns(t, "stdio", rec, sdkTurns, time.Duration(len(sdkTurns)-1)*turnGap, 100*time.Millisecond)
+			if rec.Header.Transport != "stdio" || rec.Methods == nil || rec.Methods.Counts["initialize"] != 1 || rec.Methods.Counts["resources/read"] != 8 {
+				t.Errorf("header %+v, methods %+v", rec.Header, rec.Methods)
+			}
+		})
 	}
 }
 
