@@ -26,6 +26,9 @@
 //     sent (dropped), ended by its timeout or cut by its turn's deadline
 //     or the run's end (timeout, cancelled), and the class's expect,
 //     applied there once per read; so scheduled = sum of outcomes;
+//   - an explicit schedule (schedule.go, Options.Schedule: readbench
+//     replay): each turn's time, session and reads given, replacing the
+//     pacer's and the plan's, everything else any open-model run's;
 //   - cache freshness (freshness.go): the reads a host honouring ttlMs
 //     would not have sent;
 //   - content digests (digests.go): which reads ask for a digest, kept

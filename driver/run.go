@@ -77,6 +77,9 @@ type Options struct {
 	// warmup and the measured phase record (stats.Observer). Live metrics
 	// are wired here by the command; the driver knows nothing of them.
 	Observe func(Ready) (warmup, measured stats.Observer)
+	// Schedule, when set, is the run's explicit open-loop schedule
+	// (schedule.go): its turns replace the pacer's and the plan's.
+	Schedule *Schedule
 }
 
 // Progress is a live snapshot for a progress line.
@@ -190,6 +193,11 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Schedule != nil {
+		if err := o.Schedule.check(w, o.Segment); err != nil {
+			return nil, err
+		}
+	}
 	classes := make([]stats.ClassInfo, len(w.Mix))
 	for i, c := range w.Mix {
 		classes[i] = stats.ClassInfo{Name: c.Name, MIME: c.MIME}
@@ -221,7 +229,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	rep := &Measurements{
 		Workload: o.Workload, Segment: o.Segment,
 		Target: w.Target, Server: conns[0].Server(), ProtocolVersion: conns[0].ProtocolVersion(),
-		AskedRate: askedRate(w.Load) / float64(max(o.Segment.N, 1)), LateObservable: conns[0].LateAnswersObservable(),
+		AskedRate: r.askedRate(), LateObservable: conns[0].LateAnswersObservable(),
 	}
 	r.observe(Ready{Workload: w.Name, Target: w.Target, Server: rep.Server, Segment: o.Segment, Classes: classes, AskedRate: rep.AskedRate})
 	startAt, bar, err := startOf(ctx, o)
@@ -327,7 +335,10 @@ func (r *runner) schedule(ctx context.Context, start time.Time) (mStart, mEnd ti
 		partial = r.closedLoop(ctx, start)
 		return mStart, time.Now(), partial
 	}
-	p := r.newPacer()
+	var p pacer = &schedulePacer{turns: r.scheduleTurns()}
+	if r.o.Schedule == nil {
+		p = r.newPacer()
+	}
 	// One Sleeper for the run: it learns this machine's timer and sleep
 	// lateness from the waits before, so it wakes just after each start
 	// without spinning. A turn whose start passed while the scheduler was
@@ -412,7 +423,7 @@ func (r *runner) closedLoop(ctx context.Context, start time.Time) (partial bool)
 // scheduler as it goes.
 func (r *runner) launch(ctx context.Context, i uint64, intended time.Time, isWarm bool) {
 	if limit := int64(r.w.Load.MaxInFlight); limit > 0 && r.inFlight.Load() >= limit {
-		r.dropTurn(r.recorder(isWarm), intended, time.Time{}, r.plan.Turn(i)) // at max_in_flight, on time
+		r.dropTurn(r.recorder(isWarm), intended, time.Time{}, r.turnReads(nil, i)) // at max_in_flight, on time
 		return
 	}
 	r.inFlight.Add(1)

@@ -30,13 +30,13 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	defer r.inFlight.Add(-1)
 	rec := r.recorder(isWarm)
 	var one [1]workload.Attachment // a turn of one read: its attachment on the stack
-	atts := r.plan.AppendTurn(one[:0], i)
+	atts := r.turnReads(one[:0], i)
 	if now := time.Now(); r.pastDeadline(intended, now) {
 		r.dropTurn(rec, intended, now, atts) // the generator got here after the deadline
 		return
 	}
 	rec.Schedule(len(atts))
-	sl := r.slots[r.o.Segment.Local(i)%uint64(len(r.slots))]
+	sl := r.slotOf(i)
 	s := r.acquire(ctx, sl, rec) // with churn, may wait for a new session (churn.go)
 	defer r.release(sl, s)
 	r.started.Add(1)
@@ -191,7 +191,7 @@ func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, att w
 	sample.Sent = true
 	sample.FirstOnSession = s.claimFirst()
 	sample.Fresh = r.fresh.fresh(att.URI, send)
-	digest := r.digests.want(att.URI)
+	digest := r.wantDigest(att.URI)
 	deadline, cause := r.readDeadline(intended, send)
 	a, err := s.conn.ReadDocument(tctx, att.URI, client.ReadSpec{
 		Chunk: r.chunkOf(att), MaxBytes: r.w.Turn.MaxAnswer, Digest: digest,
@@ -206,6 +206,7 @@ func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, att w
 	facts := readFacts{sent: true, err: err, expect: att.Expect}
 	sample.Outcome = outcomeOf(a, facts)
 	sample.Settled, sample.Unsettled = settledOf(a, facts)
+	r.told(att.URI, sample.Outcome, a, err)
 	if err == nil {
 		r.readResult(a, att)
 		now = r.answered(&sample, a, att, intended, send, now, rec)

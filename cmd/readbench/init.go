@@ -28,6 +28,7 @@ func initCommand() *cli.Command {
 			"Exit 1 when the target cannot be reached, 2 on bad usage.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "`TARGET` to discover: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH"},
+			&cli.StringFlag{Name: "from", Usage: "draw the workload from a recording `FILE` (readbench record) instead of a target's listing"},
 			&cli.StringFlag{Name: "out", Usage: "write the workload to `FILE` instead of stdout"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite --out FILE if it exists"},
 			handshakeTimeoutFlag(),
@@ -48,8 +49,11 @@ func initAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return cli.Exit("init: takes no arguments (did you mean --target?)", exitUsage)
 	}
+	if c.IsSet("from") {
+		return initFrom(c)
+	}
 	if !c.IsSet("target") {
-		return cli.Exit("init: --target is required (see 'readbench init --help')", exitUsage)
+		return cli.Exit("init: --target is required, or --from RECORDING (see 'readbench init --help')", exitUsage)
 	}
 	target, err := targets.Parse(c.String("target"))
 	if err != nil {

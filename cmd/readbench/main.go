@@ -122,6 +122,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			capacityCommand(),
 			abCommand(),
 			loginCommand(),
+			recordCommand(),
+			replayCommand(),
 		},
 	}
 	for _, c := range app.Commands {

@@ -1,0 +1,128 @@
+package replay
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/readbench/readbench/record"
+	"github.com/readbench/readbench/targets"
+	"github.com/readbench/readbench/workload"
+)
+
+// shapeAt is the shortest recording whose rate is written as stages (its
+// shape); a shorter one gets its mean rate.
+const shapeAt = 10 * time.Second
+
+// stagesMax is how many stages the shape is cut into.
+const stagesMax = 10
+
+// Starter writes a workload drawn from rec (`readbench init --from`):
+// one class per recorded MIME type (and one per error outcome, with its
+// expect), weighted by its reads, naming the URIs read; the attachments
+// per turn as recorded; the sessions; the mean rate over the recorded
+// span and, for a recording of 10 s or more, its shape as up to ten
+// stages. A recording whose URIs were redacted gets mime + size classes
+// instead (size: the recorded median and p99), resolved from the target's
+// listing when run. The workload is checked to parse: a starter that
+// does not run is worse than none.
+func Starter(rec *record.Recording, file string) ([]byte, error) {
+	if len(rec.Reads) == 0 {
+		return nil, fmt.Errorf("the recording holds no resources/read")
+	}
+	cls, _ := classes(rec)
+	turns := recordedTurns(rec)
+	span := time.Duration((turns[len(turns)-1].at - turns[0].at) * float64(time.Millisecond))
+	sessions := map[string]bool{}
+	for _, rd := range rec.Reads {
+		sessions[rd.Session] = true
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Drawn by readbench init --from %s: %d reads in %d turns on %d sessions over %s,\n",
+		file, len(rec.Reads), len(turns), len(sessions), span.Round(time.Millisecond))
+	fmt.Fprintf(&b, "# recorded from %s at %s.\n", rec.Header.Upstream, rec.Header.Started.UTC().Format(time.RFC3339))
+	fmt.Fprintf(&b, "name: %s\n", yamlString(strings.Replace(name(file), "replay", "recorded", 1)))
+	if t, err := targets.Parse(rec.Header.Upstream); err == nil && !strings.Contains(rec.Header.Upstream, targets.Masked) && rec.Header.Upstream != "" {
+		fmt.Fprintf(&b, "target: %s\n", yamlString(t.String()))
+	} else {
+		b.WriteString("# target: the upstream had secrets; set --target\n")
+	}
+	fmt.Fprintf(&b, "sessions: %d\n", len(sessions))
+	writeLoad(&b, turns, span)
+	writeAttachments(&b, turns)
+	b.WriteString("mix:\n")
+	for _, c := range cls {
+		writeClass(&b, c, rec.Header.RedactedURIs)
+	}
+	out := []byte(b.String())
+	if _, err := workload.Parse("init --from "+file, out); err != nil {
+		return nil, fmt.Errorf("the workload drawn from %s does not parse: %w", file, err)
+	}
+	return out, nil
+}
+
+// writeLoad writes the rate: the mean, and for a long enough recording
+// its shape as stages of equal length.
+func writeLoad(b *strings.Builder, turns []*rturn, span time.Duration) {
+	mean := 1.0 // turns per second: len(turns) of them over the span
+	if span > 0 {
+		mean = float64(len(turns)) / span.Seconds()
+	}
+	fmt.Fprintf(b, "load:\n  rate: %s/s   # the recorded mean\n", rate(mean))
+	if span < shapeAt {
+		fmt.Fprintf(b, "  duration: %s\n", dur(max(span, time.Second)))
+		return
+	}
+	n := stagesMax
+	length := span / time.Duration(n)
+	counts := make([]int, n)
+	t0 := turns[0].at
+	for _, t := range turns {
+		i := int(time.Duration((t.at-t0)*float64(time.Millisecond)) / length)
+		counts[min(i, n-1)]++
+	}
+	b.WriteString("  stages:   # the recorded rate's shape\n")
+	for _, c := range counts {
+		fmt.Fprintf(b, "    - {rate: %s/s, for: %s}\n", rate(max(float64(c)/length.Seconds(), 0.01)), dur(length))
+	}
+}
+
+func rate(r float64) string { return strconv.FormatFloat(r, 'g', 4, 64) }
+
+func dur(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) + "ms" }
+
+// writeClass writes one class of the mix.
+func writeClass(b *strings.Builder, c *class, redacted bool) {
+	slices.Sort(c.sizes)
+	fmt.Fprintf(b, "  - class: %s   # %d reads of %d URIs", yamlString(c.name), c.reads, len(c.uris))
+	if len(c.sizes) > 0 {
+		fmt.Fprintf(b, "; size median %d B, p99 %d B", quantile(c.sizes, 0.5), quantile(c.sizes, 0.99))
+	}
+	fmt.Fprintf(b, "\n    weight: %d\n", max(c.reads, 1))
+	switch {
+	case !redacted:
+		b.WriteString("    uris:\n")
+		for _, u := range c.uris {
+			fmt.Fprintf(b, "      - %s\n", yamlString(u))
+		}
+	case c.mime != "" && len(c.sizes) > 0:
+		fmt.Fprintf(b, "    mime: %s\n    size: %s\n", yamlString(c.mime), sizeText(c.sizes))
+	default: // redacted, and no type to resolve it by: a URI no server has
+		fmt.Fprintf(b, "    uri: %s   # the recorded URIs were redacted\n", yamlString("readbench-redacted:///"+c.name))
+	}
+	if c.expect != "" {
+		fmt.Fprintf(b, "    expect: %s\n", c.expect)
+	}
+}
+
+// sizeText is a class's size: fixed when every read had one size, else a
+// lognormal of the recorded median and p99.
+func sizeText(sorted []int64) string {
+	med, p99 := quantile(sorted, 0.5), quantile(sorted, 0.99)
+	if sorted[0] == sorted[len(sorted)-1] || p99 <= med || med <= 0 {
+		return strconv.FormatInt(med, 10)
+	}
+	return fmt.Sprintf("lognormal(%d, %d)", med, p99)
+}
