@@ -278,16 +278,31 @@ func sample(ctx context.Context, s *client.Session, o DiscoverOptions, cat *Cata
 // without a size (or type), at most perType of them, evenly spaced so the
 // sample spans the listing rather than its first page.
 func samplePicks(res []workload.Resource, perType int, want func(string) bool) []int {
+	return spreadPicks(res, perType, func(r workload.Resource) bool {
+		return (r.Size < 0 || r.MIME == "") && (want == nil || want(workload.BaseMIME(r.MIME)))
+	})
+}
+
+// verifyPicks chooses which listed sizes to check by reading: per MIME
+// type, at most perType of the resources the listing gives a size and a
+// type, evenly spaced over the listing.
+func verifyPicks(res []workload.Resource, perType int) []int {
+	if perType <= 0 {
+		return nil
+	}
+	return spreadPicks(res, perType, func(r workload.Resource) bool { return r.Size >= 0 && r.MIME != "" })
+}
+
+// spreadPicks is, per MIME type in listing order, at most perType of the
+// resources keep takes, evenly spaced over the listing.
+func spreadPicks(res []workload.Resource, perType int, keep func(workload.Resource) bool) []int {
 	byType := map[string][]int{}
 	var order []string
 	for i, r := range res {
-		if r.Size >= 0 && r.MIME != "" {
+		if !keep(r) {
 			continue
 		}
 		m := workload.BaseMIME(r.MIME)
-		if want != nil && !want(m) {
-			continue
-		}
 		if _, ok := byType[m]; !ok {
 			order = append(order, m)
 		}
