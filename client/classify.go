@@ -16,8 +16,14 @@ import (
 // session's era (it decides what -32602 means). Its tests and benchmarks
 // measure the scanner through it.
 func classify(body []byte, uri string, modern bool) Answer {
+	return scanWhole(body, uri, modern, false)
+}
+
+// scanWhole scans one whole message, digesting its document when digest
+// is true, and decides what it is.
+func scanWhole(body []byte, uri string, modern, digest bool) Answer {
 	var s answerScanner
-	s.reset(true, uri, false)
+	s.reset(true, uri, digest)
 	s.feed(body)
 	var a Answer
 	s.answer(&a, uri, modern)

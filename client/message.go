@@ -9,11 +9,7 @@ package client
 // means). The answer's WireBytes is len(msg); the caller adds the
 // framing it knows of.
 func ClassifyMessage(msg []byte, uri string, modern bool) Answer {
-	var s answerScanner
-	s.reset(true, uri, true)
-	s.feed(msg)
-	var a Answer
-	s.answer(&a, uri, modern)
+	a := scanWhole(msg, uri, modern, true)
 	a.WireBytes = int64(len(msg))
 	return a
 }
