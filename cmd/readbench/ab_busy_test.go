@@ -44,7 +44,8 @@ func hogCPUs(t *testing.T, limit time.Duration) (stop func()) {
 // TestABOnABusyRunner: ab against a server no one here wrote (the
 // official Go SDK's, scripts/sdkserver, every read 5 ms) with every core
 // kept busy: the same server on both sides passes (exit 0, no round
-// excluded for the lag a busy runner has), and a version 30% slower is
+// excluded for the lag a busy runner has; a second experiment when the
+// first is one of the gate's 5% false alarms), and a version 30% slower is
 // found (exit 1, a significant change) — where excluding rounds for lag
 // gave no answer at all, which passed.
 func TestABOnABusyRunner(t *testing.T) {
@@ -78,7 +79,15 @@ func TestABOnABusyRunner(t *testing.T) {
 		}
 		return d, code, stderr
 	}
+	// A gate at 5% two-sided false-alarms in up to 5% of experiments on
+	// the same server (a CI run had six rounds in a row with "new" slower
+	// at 96% CPU contention: p 0.03, a fail): one experiment may, a second
+	// independent one as well only with probability 0.25%.
 	d, code, stderr := ab("same", "5ms")
+	if code != 0 {
+		t.Logf("the same server, first experiment: exit %d (a false alarm the gate's 5%% allows; one more)\n%s", code, stderr)
+		d, code, stderr = ab("same-again", "5ms")
+	}
 	if code != 0 || len(d.Bounds) != 1 || d.Bounds[0].Verdict != "pass" || d.Answer.RoundsKept < 6 {
 		t.Errorf("the same server on a busy runner: exit %d, %+v\n%s", code, d, stderr)
 	}
