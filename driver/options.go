@@ -2,10 +2,15 @@ package driver
 
 import (
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"time"
 
+	"github.com/readbench/readbench/auth"
+	"github.com/readbench/readbench/barrier"
+	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
@@ -134,4 +139,65 @@ func (o Options) For(w *workload.Workload, ov Overrides) (Options, error) {
 // whether headers may go over plain http to a host other than loopback.
 func (o Options) Aim() targets.Aim {
 	return targets.Aim{AllowHosts: o.Workload.AllowHosts, InsecureCredentials: o.Workload.InsecureCredentials}
+}
+
+// Options configure a run. The workload says what to do; the rest is what
+// only the caller knows.
+type Options struct {
+	Workload *workload.Workload
+	// EmbeddedCommand starts the simulated server for the embedded target:
+	// the CLI passes its own executable with "serve --stdio", so the server
+	// is a real child process behind real pipes.
+	EmbeddedCommand []string
+	// Stderr receives stdio servers' stderr (nil: kept only to explain a
+	// server that dies).
+	Stderr io.Writer
+	// Client is the clientInfo sent to servers.
+	Client client.Implementation
+	// Auth, when set, authorizes every HTTP request of the run (an
+	// OAuth-protected target); its token requests become the result's
+	// auth block.
+	Auth auth.Tokens
+	// HandshakeTimeout bounds opening each session: --handshake-timeout,
+	// which overrides the workload's load.handshake_timeout (0: that key,
+	// or the client's default; see Options.HandshakeLimit).
+	HandshakeTimeout time.Duration
+	// Setup, when set, is told each step of connecting and discovering
+	// before the first turn (see SetupStep), from the run's goroutines,
+	// one call at a time.
+	Setup func(SetupStep)
+	// Progress, when set, is called about once a second from a goroutine
+	// the run owns.
+	Progress func(Progress)
+	// Logf, when set, receives why reads failed (a dead server, an
+	// unusable answer): the first few, then one every few seconds, so a
+	// failing run explains itself without flooding the terminal.
+	Logf func(format string, args ...any)
+	// ServerPID is a server process on this machine (an HTTP target's) whose
+	// CPU and memory are sampled with the stdio children's; 0: none.
+	ServerPID int
+	// Segment is the share of the run this process drives (--segment k/n;
+	// the zero value is the whole run): see workload.Segment for the rule
+	// that makes n shards together exactly the whole run.
+	Segment workload.Segment
+	// StartAt, when set, is the wall-clock moment the schedule starts
+	// (--start-at): sessions are opened first, then the run waits, so n
+	// shards on n machines start their schedules together. A run that is
+	// still connecting at StartAt starts its schedule at StartAt anyway:
+	// its first turns are late, and their lag and latency say so.
+	StartAt time.Time
+	// Barrier, when set, starts the schedule instead of StartAt
+	// (--barrier DIR): sessions are opened first, then this shard waits
+	// for the run's other shards in the folder and starts at the instant
+	// they all compute (package barrier).
+	Barrier *barrier.Config
+	// Observe, when set, is called once before the first turn (after the
+	// handshake and discovery) with what the run knows of its target; the
+	// observers it returns (nil: none) are told of every read and turn the
+	// warmup and the measured phase record (stats.Observer). Live metrics
+	// are wired here by the command; the driver knows nothing of them.
+	Observe func(Ready) (warmup, measured stats.Observer)
+	// Schedule, when set, is the run's explicit open-loop schedule
+	// (schedule.go): its turns replace the pacer's and the plan's.
+	Schedule *Schedule
 }

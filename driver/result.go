@@ -3,8 +3,14 @@ package driver
 import (
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/servercost"
+	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/targets"
+	"github.com/readbench/readbench/workload"
 )
 
 // Result turns a finished run into its result document, tool naming the
@@ -59,4 +65,59 @@ func (r *Measurements) connections() *results.Connections {
 		Opened:    c.Opened, Requests: c.Requests, Reused: c.Reused, PeakOpen: c.Peak,
 		ClosedByCut: c.ClosedByCut, ClosedByServer: c.ClosedByServer, ClosedByClient: c.ClosedByClient,
 	}
+}
+
+// Measurements is what a finished run produced: what it recorded and what
+// it learned of the target. Result turns it into the result document.
+type Measurements struct {
+	// Workload is the workload the run was given (Options.Workload: the
+	// whole run's, before its share was taken) and Segment the share of it
+	// this process drove: a result records both.
+	Workload        *workload.Workload
+	Segment         workload.Segment
+	Barrier         *Barriered // how --barrier started this shard (nil: it did not)
+	Started, Ended  time.Time
+	Measured        time.Duration // length of the measured phase
+	Partial         bool          // interrupted before the schedule ended
+	Target          targets.Target
+	Server          client.Implementation
+	ProtocolVersion string
+	// AskedRate is the turns per second the schedule asked for over the
+	// measured phase: the load's rate, or the mean of its stages (ramps
+	// included); 0 for the closed model, which asks for no rate.
+	AskedRate   float64
+	Run, Warmup *stats.Phase
+	// LateObservable says whether an answer to a cancelled read could be
+	// seen on this transport (see client.Session.LateAnswersObservable);
+	// LateWatch is how long after the last turn the run kept watching.
+	LateObservable bool
+	LateWatch      time.Duration
+	Cost           servercost.Summary // the server's CPU, memory and cold start
+	// GeneratorPeakRSS is this process's peak resident memory at the end
+	// of the run (servercost.SelfPeakRSS; 0: unknown): the reader's cost.
+	GeneratorPeakRSS int64
+	// GeneratorCPU is this process's CPU time over the measured phase
+	// (its children, stdio servers, not included), sampled as the
+	// server's is: beside the server's cost it shows which side of the
+	// measurement is the busier (0: unknown).
+	GeneratorCPU time.Duration
+	// CPUPressure is the share of the measured phase in which some task
+	// on this machine waited for a CPU (nil: unknown): a server on the
+	// same machine is slowed by it, whatever its own work.
+	CPUPressure *float64
+	// Digests is what a read of each URI returned (sampled: digests.go),
+	// warmup reads included.
+	Digests map[string]results.Digest
+	// AuthLost is the one line saying that the run lost its authorization
+	// (the server kept refusing its reads: auth.go), "" when it did not.
+	AuthLost string
+	// AuthClient is who the run obtained its tokens as (nil: no tokens,
+	// or a source that cannot say).
+	AuthClient *results.AuthClient
+	// Sessions is how connecting went (asked, connected, failed and why)
+	// and, with churn, how many sessions were opened and replaced.
+	Sessions SessionCounts
+	// Connections is what the sessions' HTTP connections did over the
+	// run (warmup included); nil for a target without them (stdio).
+	Connections *client.ConnStats
 }

@@ -3,179 +3,18 @@ package driver
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/readbench/readbench/auth"
-	"github.com/readbench/readbench/barrier"
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/clock"
-	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/servercost"
 	"github.com/readbench/readbench/stats"
-	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 	"golang.org/x/time/rate"
 )
-
-// Options configure a run. The workload says what to do; the rest is what
-// only the caller knows.
-type Options struct {
-	Workload *workload.Workload
-	// EmbeddedCommand starts the simulated server for the embedded target:
-	// the CLI passes its own executable with "serve --stdio", so the server
-	// is a real child process behind real pipes.
-	EmbeddedCommand []string
-	// Stderr receives stdio servers' stderr (nil: kept only to explain a
-	// server that dies).
-	Stderr io.Writer
-	// Client is the clientInfo sent to servers.
-	Client client.Implementation
-	// Auth, when set, authorizes every HTTP request of the run (an
-	// OAuth-protected target); its token requests become the result's
-	// auth block.
-	Auth auth.Tokens
-	// HandshakeTimeout bounds opening each session: --handshake-timeout,
-	// which overrides the workload's load.handshake_timeout (0: that key,
-	// or the client's default; see Options.HandshakeLimit).
-	HandshakeTimeout time.Duration
-	// Setup, when set, is told each step of connecting and discovering
-	// before the first turn (see SetupStep), from the run's goroutines,
-	// one call at a time.
-	Setup func(SetupStep)
-	// Progress, when set, is called about once a second from a goroutine
-	// the run owns.
-	Progress func(Progress)
-	// Logf, when set, receives why reads failed (a dead server, an
-	// unusable answer): the first few, then one every few seconds, so a
-	// failing run explains itself without flooding the terminal.
-	Logf func(format string, args ...any)
-	// ServerPID is a server process on this machine (an HTTP target's) whose
-	// CPU and memory are sampled with the stdio children's; 0: none.
-	ServerPID int
-	// Segment is the share of the run this process drives (--segment k/n;
-	// the zero value is the whole run): see workload.Segment for the rule
-	// that makes n shards together exactly the whole run.
-	Segment workload.Segment
-	// StartAt, when set, is the wall-clock moment the schedule starts
-	// (--start-at): sessions are opened first, then the run waits, so n
-	// shards on n machines start their schedules together. A run that is
-	// still connecting at StartAt starts its schedule at StartAt anyway:
-	// its first turns are late, and their lag and latency say so.
-	StartAt time.Time
-	// Barrier, when set, starts the schedule instead of StartAt
-	// (--barrier DIR): sessions are opened first, then this shard waits
-	// for the run's other shards in the folder and starts at the instant
-	// they all compute (package barrier).
-	Barrier *barrier.Config
-	// Observe, when set, is called once before the first turn (after the
-	// handshake and discovery) with what the run knows of its target; the
-	// observers it returns (nil: none) are told of every read and turn the
-	// warmup and the measured phase record (stats.Observer). Live metrics
-	// are wired here by the command; the driver knows nothing of them.
-	Observe func(Ready) (warmup, measured stats.Observer)
-	// Schedule, when set, is the run's explicit open-loop schedule
-	// (schedule.go): its turns replace the pacer's and the plan's.
-	Schedule *Schedule
-}
-
-// Progress is a live snapshot for a progress line.
-type Progress struct {
-	Elapsed, Total time.Duration
-	Warmup         bool
-	// Draining says the schedule is over and the run waits for the turns
-	// still in flight (each ends by its deadline) and for late answers:
-	// Elapsed may pass Total meanwhile. The first Progress of the drain
-	// is sent as it begins, not at the next whole second.
-	Draining bool
-	Turns    int64         // turns started
-	Reads    int64         // reads finished
-	Errors   int64         // reads finished with an error outcome
-	InFlight int64         // turns in flight
-	P99      time.Duration // read latency p99 so far (measured phase)
-	// Asked is the turns per second the schedule asks for at Elapsed
-	// (this process's share; 0 for the closed model, which asks for none,
-	// and past the schedule's end).
-	Asked float64
-	// Phase is the current phase's figures so far (the warmup's while
-	// Warmup), with the read p99 of the last whole second: what a live
-	// view draws, taken once a second from the recorder (stats.Live).
-	Phase stats.Live
-	// SecondWarmup says that second (Phase.SecondP99's) was the warmup's,
-	// so a view can keep it apart from the measured seconds.
-	SecondWarmup bool
-}
-
-// Achieved is the turn rate achieved so far: over the schedule's time,
-// so the drain after it (no turn started) does not lower it.
-func (p Progress) Achieved() float64 {
-	el := p.Elapsed
-	if p.Draining && p.Total > 0 {
-		el = min(el, p.Total)
-	}
-	if el <= 0 {
-		return 0
-	}
-	return float64(p.Turns) / el.Seconds()
-}
-
-// Measurements is what a finished run produced: what it recorded and what
-// it learned of the target. Result turns it into the result document.
-type Measurements struct {
-	// Workload is the workload the run was given (Options.Workload: the
-	// whole run's, before its share was taken) and Segment the share of it
-	// this process drove: a result records both.
-	Workload        *workload.Workload
-	Segment         workload.Segment
-	Barrier         *Barriered // how --barrier started this shard (nil: it did not)
-	Started, Ended  time.Time
-	Measured        time.Duration // length of the measured phase
-	Partial         bool          // interrupted before the schedule ended
-	Target          targets.Target
-	Server          client.Implementation
-	ProtocolVersion string
-	// AskedRate is the turns per second the schedule asked for over the
-	// measured phase: the load's rate, or the mean of its stages (ramps
-	// included); 0 for the closed model, which asks for no rate.
-	AskedRate   float64
-	Run, Warmup *stats.Phase
-	// LateObservable says whether an answer to a cancelled read could be
-	// seen on this transport (see client.Session.LateAnswersObservable);
-	// LateWatch is how long after the last turn the run kept watching.
-	LateObservable bool
-	LateWatch      time.Duration
-	Cost           servercost.Summary // the server's CPU, memory and cold start
-	// GeneratorPeakRSS is this process's peak resident memory at the end
-	// of the run (servercost.SelfPeakRSS; 0: unknown): the reader's cost.
-	GeneratorPeakRSS int64
-	// GeneratorCPU is this process's CPU time over the measured phase
-	// (its children, stdio servers, not included), sampled as the
-	// server's is: beside the server's cost it shows which side of the
-	// measurement is the busier (0: unknown).
-	GeneratorCPU time.Duration
-	// CPUPressure is the share of the measured phase in which some task
-	// on this machine waited for a CPU (nil: unknown): a server on the
-	// same machine is slowed by it, whatever its own work.
-	CPUPressure *float64
-	// Digests is what a read of each URI returned (sampled: digests.go),
-	// warmup reads included.
-	Digests map[string]results.Digest
-	// AuthLost is the one line saying that the run lost its authorization
-	// (the server kept refusing its reads: auth.go), "" when it did not.
-	AuthLost string
-	// AuthClient is who the run obtained its tokens as (nil: no tokens,
-	// or a source that cannot say).
-	AuthClient *results.AuthClient
-	// Sessions is how connecting went (asked, connected, failed and why)
-	// and, with churn, how many sessions were opened and replaced.
-	Sessions SessionCounts
-	// Connections is what the sessions' HTTP connections did over the
-	// run (warmup included); nil for a target without them (stdio).
-	Connections *client.ConnStats
-}
 
 // Context causes, so a cancelled read can tell a deadline from a timeout.
 var (
