@@ -38,8 +38,10 @@ func (c *conn) watch(ctx context.Context) bool {
 	if c.onCancel == nil {
 		c.onCancel = func() {
 			defer c.fired.Done()
-			c.nc.SetDeadline(aLongTimeAgo)
+			// cancelled first: a read the past deadline wakes must find
+			// it set, or it reports an i/o timeout for the context's end.
 			c.cancelled.Store(true)
+			c.nc.SetDeadline(aLongTimeAgo)
 		}
 	}
 	c.fired.Add(1) // Done by onCancel, or by unwatch or close when it will not run
