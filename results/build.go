@@ -295,7 +295,7 @@ func class(c *stats.ClassStats) (Class, error) {
 	ok := c.OK // inflation is the documents' (ok answers'), never the error answers' envelopes
 	enc, env := inflationSplit(ok.WireBytes, ok.DiskBytes, ok.Base64Bytes)
 	return Class{
-		Chunk: chunk, FirstUsable: usable,
+		Chunk: chunk, FirstUsable: usable, SlowReads: slowReadsOf(c.Slow),
 		Class:         c.Name,
 		MIME:          c.MIME,
 		Reads:         c.Outcomes.Total(),

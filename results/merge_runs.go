@@ -55,6 +55,9 @@ func runsOf(r *Result) (measured, warmup *stats.Phase, err error) {
 			return nil, nil, err
 		}
 		cs.LatencyLowerBounds = c.LowerBounds
+		if cs.Slow, err = c.SlowReads.statsOf(); err != nil {
+			return nil, nil, fmt.Errorf("class %s: %w", c.Class, err)
+		}
 		cs.ByteCounts, cs.OK = bytesOf(c.WireBytes, c.ErrorWire, c.DiskBytes, c.Base64Bytes, c.Base64Padding)
 		cs.Cache = stats.CacheHints{
 			Hinted: c.Cache.Hinted, MinTTL: msDuration(c.Cache.MinTTLMs), MaxTTL: msDuration(c.Cache.MaxTTLMs),

@@ -65,6 +65,7 @@ func (c *ClassStats) merge(o *ClassStats) {
 	c.ByteCounts.Add(o.ByteCounts)
 	c.OK.Add(o.OK)
 	c.Cache.merge(o.Cache)
+	c.Slow.Merge(o.Slow)
 }
 
 // merge adds o's hints into h: the TTL range is the union of the two

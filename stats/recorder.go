@@ -27,6 +27,9 @@ type ClassStats struct {
 	// FirstUsable, intended start → first usable byte of its ok reads
 	// (see ReadSample).
 	Chunk, FirstUsable *Histogram
+	// Slow is the class's slowest reads and those that broke a bound,
+	// by name (slowreads.go).
+	Slow SlowReads
 }
 
 // Cancellation counts reads cancelled by a turn deadline and what the
@@ -170,6 +173,7 @@ func (r *Recorder) Read(s ReadSample) {
 	if s.Fresh {
 		c.Cache.WouldNotSend++
 	}
+	c.Slow.keep(&s)
 	v := valuesOf(&s) // the read's histogram values, added in a batch (batch.go)
 	if (s.Answered || s.LowerBound || s.NoToken) && run.Auth != nil {
 		run.Auth.read(s)

@@ -67,6 +67,14 @@ type ReadSample struct {
 	// that).
 	Unsettled bool
 	Settled   Outcome
+	// URI is what was read and Trace the W3C trace id it carried (zero:
+	// none); Broke is set by the driver when the read broke a bound: cut
+	// by its timeout or its turn's deadline, or slower than the run's
+	// latency bound. The class keeps the slowest reads and those that
+	// broke a bound by name (slowreads.go).
+	URI   string
+	Trace [16]byte
+	Broke bool
 }
 
 // Lagged reports whether the read's Lag counts in the lag figures: a read

@@ -1,0 +1,86 @@
+package results
+
+import (
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/readbench/readbench/stats"
+)
+
+// SlowReads is what a class keeps of its reads by name: the slowest
+// (stats.SlowestKept of them) and the slowest of those that broke a bound
+// (stats.BrokeKept, BrokeSeen counting every one), each with the trace id
+// it carried, to open in the server's tracing (docs/results.md,
+// slow_reads). Nil in a result written before readbench kept them.
+type SlowReads struct {
+	Slowest   []SlowRead `json:"slowest"`
+	Broke     []SlowRead `json:"broke_bound"`
+	BrokeSeen int64      `json:"broke_bound_seen"`
+}
+
+// SlowRead is one read kept by name.
+type SlowRead struct {
+	// TraceID is the W3C trace id the read carried, in lowercase hex
+	// ("" when its turn was not sampled: load.trace_sample).
+	TraceID    string    `json:"trace_id"`
+	URI        string    `json:"uri"`
+	Intended   time.Time `json:"intended"` // its turn's intended start
+	LatencyMs  float64   `json:"latency_ms"`
+	Outcome    string    `json:"outcome"`
+	LowerBound bool      `json:"lower_bound"` // cut: latency is when it was cut
+}
+
+// slowReadsOf is the result form of a class's kept reads, slowest first.
+func slowReadsOf(k stats.SlowReads) *SlowReads {
+	k = k.Sorted()
+	conv := func(in []stats.SlowRead) []SlowRead {
+		out := make([]SlowRead, len(in))
+		for i, r := range in {
+			out[i] = SlowRead{URI: r.URI, Intended: r.Intended.UTC(), LatencyMs: millis(r.Latency),
+				Outcome: r.Outcome.String(), LowerBound: r.LowerBound}
+			if r.Trace != ([16]byte{}) {
+				out[i].TraceID = hex.EncodeToString(r.Trace[:])
+			}
+		}
+		return out
+	}
+	return &SlowReads{Slowest: conv(k.Slowest), Broke: conv(k.Broke), BrokeSeen: k.BrokeSeen}
+}
+
+// statsOf is k read back (a result merged or compared), nil as none.
+func (k *SlowReads) statsOf() (stats.SlowReads, error) {
+	var out stats.SlowReads
+	if k == nil {
+		return out, nil
+	}
+	conv := func(in []SlowRead, broke bool) ([]stats.SlowRead, error) {
+		rs := make([]stats.SlowRead, len(in))
+		for i, r := range in {
+			o, ok := stats.ParseOutcome(r.Outcome)
+			if !ok {
+				return nil, fmt.Errorf("slow read %d: outcome %q is not one readbench records", i, r.Outcome)
+			}
+			rs[i] = stats.SlowRead{URI: r.URI, Intended: r.Intended, Latency: msDuration(r.LatencyMs),
+				Outcome: o, LowerBound: r.LowerBound, Broke: broke}
+			if r.TraceID != "" {
+				if len(r.TraceID) != 32 {
+					return nil, fmt.Errorf("slow read %d: trace id %q: want 32 hex digits", i, r.TraceID)
+				}
+				if _, err := hex.Decode(rs[i].Trace[:], []byte(r.TraceID)); err != nil {
+					return nil, fmt.Errorf("slow read %d: trace id %q: %w", i, r.TraceID, err)
+				}
+			}
+		}
+		return rs, nil
+	}
+	var err error
+	if out.Slowest, err = conv(k.Slowest, false); err != nil {
+		return out, err
+	}
+	if out.Broke, err = conv(k.Broke, true); err != nil {
+		return out, err
+	}
+	out.BrokeSeen = k.BrokeSeen
+	return out, nil
+}

@@ -1,0 +1,113 @@
+package stats
+
+import (
+	"container/heap"
+	"slices"
+	"time"
+)
+
+// A class keeps its slowest reads by name, and the slowest of the reads
+// that broke a bound (cut by the read timeout or the turn's deadline, or
+// slower than the run's latency bound: ReadSample.Broke), each with the
+// trace id it carried, so that a failed gate leads straight to the
+// server's traces of the reads that failed it (docs/measurement.md, trace
+// context). Both are bounded: a run of a million timeouts keeps
+// BrokeKept of them and counts the rest. Keeping costs one comparison
+// per read under the recorder's lock once a heap is full.
+
+// SlowestKept is how many slowest reads a class keeps; BrokeKept, how
+// many of the reads that broke a bound.
+const (
+	SlowestKept = 10
+	BrokeKept   = 100
+)
+
+// SlowRead is one read kept by name.
+type SlowRead struct {
+	Trace      [16]byte // the W3C trace id it carried; zero: none (not sampled)
+	URI        string
+	Intended   time.Time // its turn's intended start
+	Latency    time.Duration
+	Outcome    Outcome
+	LowerBound bool // cut: Latency is when it was cut
+	Broke      bool // it broke a bound (ReadSample.Broke)
+}
+
+// SlowReads is a class's kept reads: its slowest, and the slowest of
+// those that broke a bound, BrokeSeen counting every one that did.
+type SlowReads struct {
+	Slowest   []SlowRead // slowest first once Sorted
+	Broke     []SlowRead
+	BrokeSeen int64
+}
+
+// keep offers a read to both lists.
+func (k *SlowReads) keep(s *ReadSample) {
+	if !s.Sent {
+		return // dropped: never sent, no trace reached the server
+	}
+	if len(k.Slowest) == SlowestKept && s.Latency <= k.Slowest[0].Latency && !s.Broke {
+		return // the common case: one comparison
+	}
+	r := SlowRead{Trace: s.Trace, URI: s.URI, Intended: s.End.Add(-s.Latency), Latency: s.Latency,
+		Outcome: s.Outcome, LowerBound: s.LowerBound, Broke: s.Broke}
+	offer(&k.Slowest, SlowestKept, r)
+	if s.Broke {
+		k.BrokeSeen++
+		offer(&k.Broke, BrokeKept, r)
+	}
+}
+
+// offer keeps r among the n slowest of *h, a min-heap by latency.
+func offer(h *[]SlowRead, n int, r SlowRead) {
+	sh := (*slowHeap)(h)
+	switch {
+	case len(*h) < n:
+		heap.Push(sh, r)
+	case r.Latency > (*h)[0].Latency:
+		(*h)[0] = r
+		heap.Fix(sh, 0)
+	}
+}
+
+// Merge adds o's kept reads to k's (shards of one run, runs merged): the
+// slowest of both, as if one recorder had seen every read.
+func (k *SlowReads) Merge(o SlowReads) {
+	heap.Init((*slowHeap)(&k.Slowest)) // k may be Sorted: slowest first is no min-heap
+	heap.Init((*slowHeap)(&k.Broke))
+	for _, r := range o.Slowest {
+		offer(&k.Slowest, SlowestKept, r)
+	}
+	for _, r := range o.Broke {
+		offer(&k.Broke, BrokeKept, r)
+	}
+	k.BrokeSeen += o.BrokeSeen
+}
+
+// Sorted returns k with both lists slowest first (ties by intended start),
+// the order the result keeps.
+func (k SlowReads) Sorted() SlowReads {
+	by := func(a, b SlowRead) int {
+		if a.Latency != b.Latency {
+			return int(b.Latency - a.Latency)
+		}
+		return a.Intended.Compare(b.Intended)
+	}
+	k.Slowest, k.Broke = slices.Clone(k.Slowest), slices.Clone(k.Broke)
+	slices.SortFunc(k.Slowest, by)
+	slices.SortFunc(k.Broke, by)
+	return k
+}
+
+type slowHeap []SlowRead
+
+func (h slowHeap) Len() int           { return len(h) }
+func (h slowHeap) Less(i, j int) bool { return h[i].Latency < h[j].Latency }
+func (h slowHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *slowHeap) Push(x any)        { *h = append(*h, x.(SlowRead)) }
+func (h *slowHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
