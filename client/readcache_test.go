@@ -121,13 +121,15 @@ func TestReadCacheOnTheWire(t *testing.T) {
 // client over plain http, its body and header lines: kept, a URI the
 // session keeps encoded; past-bound, one it encodes per read because it
 // already keeps uriCacheCap others; uncached, every part encoded per
-// read, as before the cache.
+// read, as before the cache; traced, kept with trace context (the default:
+// a traceparent in the body's _meta and in a header line).
 func BenchmarkReadRequest(b *testing.B) {
 	const uri = "sim:///compare/text.md?mime=text/markdown&size=1024"
 	for _, c := range []struct {
-		name string
-		fill int
-	}{{"kept", 0}, {"past-bound", uriCacheCap}, {"uncached", -1}} {
+		name   string
+		fill   int
+		traced bool
+	}{{"kept", 0, false}, {"past-bound", uriCacheCap, false}, {"uncached", -1, false}, {"traced", 0, true}} {
 		b.Run(c.name, func(b *testing.B) {
 			s := &Session{modern: true, version: protocol.V20260728, client: Implementation{Name: "readbench", Version: "bench"}}
 			heads := &postHeadCache{}
@@ -143,10 +145,20 @@ func BenchmarkReadRequest(b *testing.B) {
 				heads.appendReadLines(nil, "", s.version, true, other)
 			}
 			lines := make([]byte, 0, 512)
+			var tp protocol.TraceParent
+			if c.traced {
+				tp = protocol.TraceParent{Trace: protocol.NewTraceID(), Sampled: true}
+			}
 			b.ReportAllocs()
 			for i := int64(0); b.Loop(); i++ {
-				body := s.appendReadRequest(nil, i, uri, protocol.TraceParent{})
+				if c.traced {
+					tp.Span = protocol.NewSpanID() // a span a read, as the driver makes them
+				}
+				body := s.appendReadRequest(nil, i, uri, tp)
 				lines, _ = heads.appendReadLines(lines[:0], "", s.version, true, uri)
+				if c.traced {
+					lines = appendTraceLine(lines, tp)
+				}
 				if len(body) == 0 || len(lines) == 0 {
 					b.Fatal("nothing encoded")
 				}

@@ -33,10 +33,12 @@ func BenchmarkTurnHTTP(b *testing.B) {
 		name        string
 		attachments int
 		deadline    string
+		trace       string // load.trace_sample ("": the default, every turn traced)
 	}{
-		{"1-read", 1, ""},
-		{"1-read-deadline", 1, ", deadline: 5s"},
-		{"4-reads-deadline", 4, ", deadline: 5s"},
+		{"1-read", 1, "", ""},
+		{"1-read-deadline", 1, ", deadline: 5s", ""},
+		{"4-reads-deadline", 4, ", deadline: 5s", ""},
+		{"4-reads-deadline-untraced", 4, ", deadline: 5s", ", trace_sample: 0"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			w, err := workload.Parse("bench.yaml", []byte(fmt.Sprintf(`
@@ -44,15 +46,15 @@ name: bench
 target: %q
 protocol: 2026-07-28  # the canned server answers reads only: no era to detect
 sessions: 1
-load: {model: closed, concurrency: 1, duration: 1h}
+load: {model: closed, concurrency: 1, duration: 1h%s}
 turn: {attachments: %d, read_timeout: 10s%s}
 mix:
   - {class: c, uri: %q}
-`, url, c.attachments, c.deadline, uri)))
+`, url, c.trace, c.attachments, c.deadline, uri)))
 			if err != nil {
 				b.Fatal(err)
 			}
-			r := &runner{w: w, measured: stats.NewRecorder([]stats.ClassInfo{{Name: "c"}}), warmup: stats.NewRecorder(nil), begun: make(chan struct{}, 1)}
+			r := &runner{w: w, tracing: newTracing(w), measured: stats.NewRecorder([]stats.ClassInfo{{Name: "c"}}), warmup: stats.NewRecorder(nil), begun: make(chan struct{}, 1)}
 			ctx := context.Background()
 			if r.conns, err = r.dial(ctx); err != nil {
 				b.Fatal(err)

@@ -22,6 +22,7 @@
 #
 #   ./scripts/compare.sh             # REPEAT=3 DURATION=5s; about 4 minutes
 #   REPEAT=5 ./scripts/compare.sh
+#   RB_FLAGS='--trace-sample 0' ./scripts/compare.sh   # readbench's runs without trace context
 #
 # Needs Go, curl, python3 and taskset
 # (util-linux); installs vegeta v12.13.0 and bombardier v1.2.6 with
@@ -186,7 +187,8 @@ sys.exit(code)' "$out" timeout -k 5 $((secs + 120)) "$@"
 run_readbench() { # CASE ROUND
 	local wl=("$tmp/$1.yaml")
 	[[ $1 == default-http ]] && wl=(--duration "$DURATION") # the built-in scenario
-	timed "$tmp/t" "${pin_gen[@]}" "$tmp/readbench" run "${wl[@]}" --target "$url" --quiet --out "$tmp/r.json" ||
+	# shellcheck disable=SC2086 # RB_FLAGS is words: extra flags of every readbench run
+	timed "$tmp/t" "${pin_gen[@]}" "$tmp/readbench" run "${wl[@]}" --target "$url" --quiet --out "$tmp/r.json" ${RB_FLAGS:-} ||
 		die "readbench run $1 failed"
 	python3 - "$tmp/t" "$tmp/r.json" "$1" "$2" >>"$results" <<'PY'
 import json, sys
