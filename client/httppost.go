@@ -77,8 +77,8 @@ func (t *httpTransport) lightPost(req Request) (*h1.Transport, *[]byte, string) 
 	lines := append((*buf)[:0], t.fixed.lines...)
 	// the session's lines and the name's, encoded once (readcache.go)
 	lines, ok := t.fixed.heads.appendReadLines(lines, sid, version, modern, req.name)
-	if !req.read.trace.IsZero() {
-		lines = appendTraceLine(lines, req.read.trace)
+	if !req.trace.IsZero() {
+		lines = appendTraceLine(lines, req.trace)
 	}
 	*buf = lines
 	if !ok {

@@ -52,7 +52,9 @@ func (s *Session) withMeta(params map[string]any) map[string]any {
 		if params == nil { // Call(ctx, "ping", nil, …): the _meta needs a params object
 			params = map[string]any{}
 		}
-		params["_meta"] = s.currentMeta().params
+		if _, traced := params["_meta"]; !traced { // traceMeta holds the session's members already
+			params["_meta"] = s.currentMeta().params
+		}
 	}
 	return params
 }

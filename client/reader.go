@@ -2,9 +2,10 @@ package client
 
 import (
 	"context"
-	"github.com/readbench/readbench/protocol"
 	"io"
 	"time"
+
+	"github.com/readbench/readbench/protocol"
 
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"

@@ -72,6 +72,12 @@ func (p *ToolPart) describe() string {
 // answer. An error is ctx's, the transport's, or an answer that is no
 // read-tool answer (DecodeToolPart).
 func (s *Session) ReadTool(ctx context.Context, path string, offset, length *int64) (ToolPart, *Response, error) {
+	return s.readTool(ctx, path, offset, length, protocol.TraceParent{})
+}
+
+// readTool is ReadTool carrying trace context tp (when set) in _meta and
+// the traceparent header: a part of a traced read in parts.
+func (s *Session) readTool(ctx context.Context, path string, offset, length *int64, tp protocol.TraceParent) (ToolPart, *Response, error) {
 	args := map[string]any{"path": path}
 	if offset != nil {
 		args["offset"] = *offset
@@ -79,10 +85,15 @@ func (s *Session) ReadTool(ctx context.Context, path string, offset, length *int
 	if length != nil {
 		args["length"] = *length
 	}
-	req, err := s.NewRequest(protocol.MethodToolsCall, ReadToolName, map[string]any{"name": ReadToolName, "arguments": args})
+	params := map[string]any{"name": ReadToolName, "arguments": args}
+	if !tp.IsZero() {
+		params["_meta"] = s.traceMeta(tp)
+	}
+	req, err := s.NewRequest(protocol.MethodToolsCall, ReadToolName, params)
 	if err != nil {
 		return ToolPart{}, nil, err
 	}
+	req.trace = tp
 	a, err := s.Do(ctx, req)
 	if err != nil {
 		return ToolPart{}, nil, err
@@ -108,7 +119,7 @@ func (s *Session) readInParts(ctx context.Context, uri string, spec ReadSpec) (*
 			return partsDone(ctx, a, unusablePart(fmt.Sprintf("no eof after %d parts and %d bytes", n, off)))
 		}
 		o, length := off, spec.Chunk
-		p, msg, err := s.ReadTool(ctx, uri, &o, &length)
+		p, msg, err := s.readTool(ctx, uri, &o, &length, spec.Trace)
 		if msg == nil { // no answer: the request or the transport failed
 			return partsDone(ctx, a, ending{failed: err})
 		}

@@ -401,7 +401,11 @@ func (s *Session) sendOnce(ctx context.Context, method, name string, params any,
 			return nil, err
 		}
 	}
-	return s.t.call(ctx, Request{ID: id, method: method, name: name, body: body, read: read})
+	req := Request{ID: id, method: method, name: name, body: body, read: read}
+	if read != nil {
+		req.trace = read.trace
+	}
+	return s.t.call(ctx, req)
 }
 
 // Close ends the session: a stdio child is shut down, an HTTP session

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"maps"
 	"net/http"
 	"os"
 
@@ -52,8 +53,24 @@ func appendTraceLine(lines []byte, tp protocol.TraceParent) []byte {
 }
 
 // setTraceHeader sets the traceparent header of a read's http.Request.
-func setTraceHeader(h http.Header, read *readSpec) {
-	if read != nil && !read.trace.IsZero() {
-		h[protocol.HeaderTraceParent] = []string{read.trace.String()}
+func setTraceHeader(h http.Header, tp protocol.TraceParent) {
+	if !tp.IsZero() {
+		h[protocol.HeaderTraceParent] = []string{tp.String()}
 	}
+}
+
+// traceMeta is the _meta of a request encoded from maps (a read tool
+// call) with trace context tp: the session's members (withMeta) and the
+// trace's, in a map of its own (the session's is shared, never written).
+func (s *Session) traceMeta(tp protocol.TraceParent) map[string]any {
+	m := map[string]any{}
+	if s.modern {
+		maps.Copy(m, s.currentMeta().params)
+	}
+	m[protocol.MetaTraceParent] = tp.String()
+	if s.traceState != nil {
+		state, _ := protocol.Unquote(s.traceState)
+		m[protocol.MetaTraceState] = state
+	}
+	return m
 }

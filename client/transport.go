@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/readbench/readbench/protocol"
 )
 
 // Request is one encoded JSON-RPC request or notification. Build one with
@@ -14,7 +16,8 @@ type Request struct {
 	method string // for headers and errors
 	name   string // Mcp-Name header value (the uri of a read); "" when none
 	body   []byte
-	read   *readSpec // a read: its answer is classified as it streams in
+	read   *readSpec            // a read: its answer is classified as it streams in
+	trace  protocol.TraceParent // a read's trace context, for the traceparent header (tracecontext.go)
 	// accepted, when set, is told when the request is on the server's side
 	// of the transport (see OnAccepted).
 	accepted func(at time.Time)

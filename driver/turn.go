@@ -2,9 +2,10 @@ package driver
 
 import (
 	"context"
-	"github.com/readbench/readbench/protocol"
 	"sync"
 	"time"
+
+	"github.com/readbench/readbench/protocol"
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/stats"

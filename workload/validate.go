@@ -2,11 +2,12 @@ package workload
 
 import (
 	"fmt"
-	"github.com/readbench/readbench/protocol"
 	"maps"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/readbench/readbench/protocol"
 
 	"github.com/readbench/readbench/internal/suggest"
 	"github.com/readbench/readbench/units"
