@@ -10,7 +10,7 @@ import (
 )
 
 // toWrite turns gathered families into one remote-write request, every
-// sample at ts (milliseconds): counters and gauges as one sample each, a
+// sample at ts (milliseconds), labels with an empty value left out: counters and gauges as one sample each, a
 // histogram as its classic series (_bucket by le, _sum, _count), each
 // bucket with its exemplar (a read's trace id) when it has one, and, when
 // native is set and the histogram has native buckets, as one native
@@ -29,7 +29,13 @@ func toWrite(families []*dto.MetricFamily, ts int64, native bool) *prompb.WriteR
 		for _, m := range f.GetMetric() {
 			base := make([]prompb.Label, 0, len(m.GetLabel())+2)
 			for _, l := range m.GetLabel() {
-				base = append(base, prompb.Label{Name: l.GetName(), Value: l.GetValue()})
+				// An empty value is no label (a run without a shard, a server
+				// that gave no version): Prometheus drops it from the series
+				// but then finds no series for the series' exemplars (2.42),
+				// and Thanos refuses the series.
+				if l.GetValue() != "" {
+					base = append(base, prompb.Label{Name: l.GetName(), Value: l.GetValue()})
+				}
 			}
 			switch f.GetType() {
 			case dto.MetricType_COUNTER:

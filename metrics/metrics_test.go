@@ -156,7 +156,7 @@ func TestObserverCountsAsRecorder(t *testing.T) {
 
 // The remote-write request carries a histogram as Prometheus's classic
 // series, cumulative by le with +Inf equal to the count, and as a native
-// histogram only when asked.
+// histogram only when asked; the run's empty labels are left out.
 func TestToWriteHistogram(t *testing.T) {
 	reg := New(Options{Buckets: []float64{0.01, 0.1}, Native: true})
 	_, measured := reg.Start(RunLabels{ID: "x"}, []stats.ClassInfo{{Name: "a"}}, 0)
@@ -179,6 +179,9 @@ func TestToWriteHistogram(t *testing.T) {
 			for i, l := range ts.Labels {
 				if i > 0 && ts.Labels[i-1].Name > l.Name {
 					t.Errorf("labels not sorted: %v", ts.Labels)
+				}
+				if l.Value == "" {
+					t.Errorf("label %s empty (no label): %v", l.Name, ts.Labels)
 				}
 				switch l.Name {
 				case "__name__":
