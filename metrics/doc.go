@@ -6,6 +6,10 @@
 //     counters, gauges and histograms (classic buckets, configurable,
 //     and native ones), fed by a stats.Observer for each phase, so that
 //     the series count exactly what the result file will;
+//   - the exemplars (exemplar.go): a traced read's trace id, label
+//     trace_id, on its latency and service buckets, at most one new
+//     exemplar per bucket every exemplarGap, so that tracing every read
+//     adds no allocation to most of them;
 //   - the labels (labels.go): workload, run id, redacted target, server
 //     name and version, shard, and per series class, outcome, turn end
 //     and phase;
@@ -15,7 +19,8 @@
 //     goroutines, bounded retries and a bounded queue: a slow or dead
 //     endpoint drops samples (counted) and never slows the load;
 //   - the scrape endpoint (listen.go): the same registry in the
-//     OpenMetrics text format (promhttp), kept open after the run for
+//     OpenMetrics text format (promhttp; the format that carries
+//     exemplars), kept open after the run for
 //     a final scrape; ListenGatherer serves any other gatherer the same
 //     way (readbench serve's simulated server's counters).
 //

@@ -15,7 +15,9 @@ import (
 
 // Server is the scrape endpoint: GET /metrics serves a Registry's series
 // in the OpenMetrics text format (or Prometheus's protobuf format, native
-// histograms included, when the scraper asks for it).
+// histograms included, when the scraper asks for it). Both carry the
+// buckets' exemplars; the classic Prometheus text format has none, which
+// is why OpenMetrics is enabled.
 type Server struct {
 	srv    *http.Server
 	ln     net.Listener

@@ -151,6 +151,7 @@ func (f factory) histograms(name, help string, buckets []float64, labels ...stri
 type series struct {
 	reads, turns, wire, disk, base64 *prometheus.CounterVec
 	read, service, turn, lag         *prometheus.HistogramVec
+	buckets                          []float64 // read's and service's
 }
 
 func (f factory) series() *series {
@@ -164,6 +165,7 @@ func (f factory) series() *series {
 		service: f.histograms("readbench_read_service_seconds", "Answered reads, actual send to the last byte.", f.opts.Buckets, "phase", "class"),
 		turn:    f.histograms("readbench_turn_latency_seconds", "Turn latency from the intended start (cut and dropped turns at their limit).", f.opts.Buckets, "phase"),
 		lag:     f.histograms("readbench_schedule_lag_seconds", "Scheduling lag of every read sent: intended start to the hand-over to the transport.", lagBuckets, "phase"),
+		buckets: f.opts.Buckets,
 	}
 }
 
@@ -171,7 +173,8 @@ func (f factory) series() *series {
 // here, so that observing a sample is a few atomic adds.
 type phaseObserver struct {
 	reads              [][stats.NumOutcomes]prometheus.Counter
-	read, service      []prometheus.Observer
+	read, service      []*traced // the latency histograms, which carry the read's trace id
+	exemplars          *exemplars
 	wire, disk, base64 []prometheus.Counter
 	turns              [stats.TurnDropped + 1]prometheus.Counter
 	turn, lag          prometheus.Observer
@@ -179,15 +182,16 @@ type phaseObserver struct {
 
 func (s *series) phase(phase string, classes []stats.ClassInfo) *phaseObserver {
 	o := &phaseObserver{
-		reads: make([][stats.NumOutcomes]prometheus.Counter, len(classes)),
-		turn:  s.turn.WithLabelValues(phase), lag: s.lag.WithLabelValues(phase),
+		reads:     make([][stats.NumOutcomes]prometheus.Counter, len(classes)),
+		exemplars: &exemplars{epoch: time.Now()},
+		turn:      s.turn.WithLabelValues(phase), lag: s.lag.WithLabelValues(phase),
 	}
 	for i, c := range classes {
 		for k := range stats.NumOutcomes {
 			o.reads[i][k] = s.reads.WithLabelValues(phase, c.Name, k.String())
 		}
-		o.read = append(o.read, s.read.WithLabelValues(phase, c.Name))
-		o.service = append(o.service, s.service.WithLabelValues(phase, c.Name))
+		o.read = append(o.read, newTraced(s.read.WithLabelValues(phase, c.Name), s.buckets))
+		o.service = append(o.service, newTraced(s.service.WithLabelValues(phase, c.Name), s.buckets))
 		o.wire = append(o.wire, s.wire.WithLabelValues(phase, c.Name))
 		o.disk = append(o.disk, s.disk.WithLabelValues(phase, c.Name))
 		o.base64 = append(o.base64, s.base64.WithLabelValues(phase, c.Name))
@@ -200,18 +204,24 @@ func (s *series) phase(phase string, classes []stats.ClassInfo) *phaseObserver {
 
 // ObserveRead counts one read as stats.Recorder.Read does: its outcome,
 // its latency when it was sent (answered or cut), its service time when
-// answered, its lag when sent, its bytes.
+// answered, its lag when sent, its bytes. A read that carried trace
+// context gives its latency and service buckets its trace id as an
+// exemplar (exemplar.go): from a bucket of the histogram to the trace of
+// a read in it. The lag does not carry it: it is the generator's delay,
+// which the server's trace never shows.
 func (o *phaseObserver) ObserveRead(s stats.ReadSample) {
 	if s.Class < 0 || s.Class >= len(o.reads) || s.Outcome < 0 || s.Outcome >= stats.NumOutcomes {
 		return
 	}
 	o.reads[s.Class][s.Outcome].Inc()
+	x := o.exemplars.of(&s)
 	if s.Answered || s.LowerBound {
-		o.read[s.Class].Observe(s.Latency.Seconds())
+		o.read[s.Class].observe(s.Latency.Seconds(), &x)
 	}
 	if s.Answered {
-		o.service[s.Class].Observe(s.Service.Seconds())
+		o.service[s.Class].observe(s.Service.Seconds(), &x)
 	}
+	x.release()
 	if s.Lagged() {
 		o.lag.Observe(s.Lag.Seconds())
 	}

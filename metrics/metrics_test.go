@@ -156,7 +156,7 @@ func TestObserverCountsAsRecorder(t *testing.T) {
 
 // The remote-write request carries a histogram as Prometheus's classic
 // series, cumulative by le with +Inf equal to the count, and as a native
-// histogram only when asked.
+// histogram only when asked; the run's empty labels are left out.
 func TestToWriteHistogram(t *testing.T) {
 	reg := New(Options{Buckets: []float64{0.01, 0.1}, Native: true})
 	_, measured := reg.Start(RunLabels{ID: "x"}, []stats.ClassInfo{{Name: "a"}}, 0)
@@ -179,6 +179,9 @@ func TestToWriteHistogram(t *testing.T) {
 			for i, l := range ts.Labels {
 				if i > 0 && ts.Labels[i-1].Name > l.Name {
 					t.Errorf("labels not sorted: %v", ts.Labels)
+				}
+				if l.Value == "" {
+					t.Errorf("label %s empty (no label): %v", l.Name, ts.Labels)
 				}
 				switch l.Name {
 				case "__name__":
@@ -216,16 +219,33 @@ func TestToWriteHistogram(t *testing.T) {
 }
 
 // BenchmarkObserveRead is the cost --metrics adds to each read recorded,
-// with classic buckets only and with native histograms too.
+// with classic buckets only and with native histograms too; untraced
+// reads, traced reads as a busy bucket sees them (most within the
+// exemplar gap of the last one it took: the steady state), and traced
+// reads each past the gap (every one an exemplar: the bound).
 func BenchmarkObserveRead(b *testing.B) {
-	s := stats.ReadSample{Class: 0, Outcome: stats.OK, Answered: true, Sent: true, Latency: 3 * time.Millisecond,
+	base := stats.ReadSample{Class: 0, Outcome: stats.OK, Answered: true, Sent: true, Latency: 3 * time.Millisecond,
 		Service: 2 * time.Millisecond, Lag: 20 * time.Microsecond, ByteCounts: stats.ByteCounts{WireBytes: 100, DiskBytes: 70, Base64Bytes: 90}}
 	for _, native := range []bool{false, true} {
-		b.Run(map[bool]string{false: "classic", true: "native"}[native], func(b *testing.B) {
-			_, measured := New(Options{Native: native}).Start(RunLabels{ID: "x"}, []stats.ClassInfo{{Name: "a"}}, 0)
-			for b.Loop() {
-				measured.ObserveRead(s)
-			}
-		})
+		for _, tc := range []struct {
+			name string
+			step time.Duration // End advances by step each read (0: untraced)
+		}{{"untraced", 0}, {"traced", time.Microsecond}, {"traced-every", exemplarGap}} {
+			b.Run(map[bool]string{false: "classic", true: "native"}[native]+"/"+tc.name, func(b *testing.B) {
+				_, measured := New(Options{Native: native}).Start(RunLabels{ID: "x"}, []stats.ClassInfo{{Name: "a"}}, 0)
+				s := base
+				if tc.step > 0 {
+					s.Trace = [16]byte{0x4b, 0xf9, 0x2f, 0x35, 0x77, 0xb3, 0x4d, 0xa6, 0xa3, 0xce, 0x92, 0x9d, 0x0e, 0x0e, 0x47, 0x36}
+					s.End = time.Now()
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if tc.step > 0 {
+						s.End = s.End.Add(tc.step)
+					}
+					measured.ObserveRead(s)
+				}
+			})
+		}
 	}
 }
