@@ -203,6 +203,12 @@ func (l *traceLog) run(w io.Writer) {
 	defer close(l.done)
 	bw := bufio.NewWriterSize(w, 64<<10)
 	write := func(b []byte) {
+		if l.err == nil && bw.Buffered() > 0 && bw.Available() < len(b) {
+			// Whole lines in every write: serve processes appending to one
+			// file (a stdio run's sessions, each a child) never cut
+			// another's line.
+			l.err = bw.Flush()
+		}
 		if l.err == nil {
 			_, l.err = bw.Write(b)
 		}
