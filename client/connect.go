@@ -158,7 +158,7 @@ func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	s := &Session{t: t, client: d.Client}
+	s := &Session{t: t, client: d.Client, traceState: traceStateOf(d.Headers)}
 	limit := d.handshakeTimeout()
 	hctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()

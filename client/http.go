@@ -103,6 +103,7 @@ func (t *httpTransport) newRequest(ctx context.Context, req Request) (*http.Requ
 		sid = "" // a new session starts without one, also when renewing an expired one
 	}
 	t.setCommon(hr, sid, version, modern, req.method)
+	setTraceHeader(hr.Header, req.read)
 	if modern {
 		if req.method == protocol.MethodResourcesRead && t.fixed.methodRead != nil {
 			hr.Header[canonicalMethod] = t.fixed.methodRead

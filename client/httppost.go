@@ -77,6 +77,9 @@ func (t *httpTransport) lightPost(req Request) (*h1.Transport, *[]byte, string) 
 	lines := append((*buf)[:0], t.fixed.lines...)
 	// the session's lines and the name's, encoded once (readcache.go)
 	lines, ok := t.fixed.heads.appendReadLines(lines, sid, version, modern, req.name)
+	if !req.read.trace.IsZero() {
+		lines = appendTraceLine(lines, req.read.trace)
+	}
 	*buf = lines
 	if !ok {
 		*buf = lines[:0]

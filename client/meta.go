@@ -62,18 +62,30 @@ func (s *Session) metaJSON() []byte { return s.currentMeta().raw }
 
 // appendReadRequest appends the resources/read of uri with id: byte for
 // byte what protocol.AppendRequest makes of withMeta({"uri": uri}) (keys
-// in order: _meta, then uri), without building the maps. It is the
+// in order: _meta, then uri), without building the maps, and with trace
+// context tp (when set) first in _meta (tracecontext.go). It is the
 // request readbench sends most, once per read.
-func (s *Session) appendReadRequest(dst []byte, id int64, uri string) []byte {
+func (s *Session) appendReadRequest(dst []byte, id int64, uri string, tp protocol.TraceParent) []byte {
 	if dst == nil {
-		dst = make([]byte, 0, 96+len(uri)+len(s.metaJSON()))
+		dst = make([]byte, 0, 96+len(uri)+len(s.metaJSON())+protocol.TraceParentLen+len(s.traceState)+32)
 	}
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
 	dst = strconv.AppendInt(dst, id, 10)
 	dst = append(dst, `,"method":"`+protocol.MethodResourcesRead+`","params":{`...)
-	if s.modern {
+	switch {
+	case s.modern && !tp.IsZero():
+		dst = append(dst, `"_meta":{`...)
+		dst = s.appendTraceMeta(dst, tp)
+		dst = append(dst, s.metaJSON()[1:]...) // the session's members after the trace's
+		dst = append(dst, ',')
+	case s.modern:
 		dst = append(dst, `"_meta":`...)
 		dst = append(dst, s.metaJSON()...)
+		dst = append(dst, ',')
+	case !tp.IsZero():
+		dst = append(dst, `"_meta":{`...)
+		dst = s.appendTraceMeta(dst, tp)
+		dst[len(dst)-1] = '}' // the trace's members alone: the last comma closes the object
 		dst = append(dst, ',')
 	}
 	dst = append(dst, `"uri":`...)

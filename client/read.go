@@ -16,6 +16,7 @@ type readSpec struct {
 	uri    string
 	modern bool
 	digest bool
+	trace  protocol.TraceParent // the read's trace context (zero: none; tracecontext.go)
 	// deadline (zero: none) and its cause, for a transport that puts the
 	// deadline on its connection (deadline.go); the others never see one.
 	deadline time.Time

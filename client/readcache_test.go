@@ -47,7 +47,7 @@ func TestReadCacheSameBytes(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if got := s.appendReadRequest(nil, id, uri); !bytes.Equal(got, want) {
+					if got := s.appendReadRequest(nil, id, uri, protocol.TraceParent{}); !bytes.Equal(got, want) {
 						t.Fatalf("round %d body of %q:\n got %s\nwant %s", round, uri, got, want)
 					}
 					wantLines, wantOK := uncachedReadLines(sid, s.version, s.modern, uri)
@@ -139,13 +139,13 @@ func BenchmarkReadRequest(b *testing.B) {
 			}
 			for i := range c.fill {
 				other := fmt.Sprintf("sim:///other/%d", i)
-				s.appendReadRequest(nil, 1, other)
+				s.appendReadRequest(nil, 1, other, protocol.TraceParent{})
 				heads.appendReadLines(nil, "", s.version, true, other)
 			}
 			lines := make([]byte, 0, 512)
 			b.ReportAllocs()
 			for i := int64(0); b.Loop(); i++ {
-				body := s.appendReadRequest(nil, i, uri)
+				body := s.appendReadRequest(nil, i, uri, protocol.TraceParent{})
 				lines, _ = heads.appendReadLines(lines[:0], "", s.version, true, uri)
 				if len(body) == 0 || len(lines) == 0 {
 					b.Fatal("nothing encoded")

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"github.com/readbench/readbench/protocol"
 	"io"
 	"time"
 
@@ -98,6 +99,10 @@ type ReadSpec struct {
 	// read timeout belongs here, not in a context of its own.
 	Deadline      time.Time
 	DeadlineCause error
+	// Trace, when set, is the read's W3C trace context: its traceparent
+	// goes in params._meta and, over HTTP, in the traceparent header
+	// (docs/measurement.md, trace context). A whole resources/read only.
+	Trace protocol.TraceParent
 }
 
 // ReadDocument reads uri over MCP: whole with one resources/read, or with
@@ -119,7 +124,7 @@ func (s *Session) ReadDocument(ctx context.Context, uri string, spec ReadSpec) (
 // readWhole is a whole resources/read, spec.Deadline given to the
 // transport.
 func (s *Session) readWhole(ctx context.Context, uri string, spec ReadSpec) (*Answer, error) {
-	w := &wholeRead{spec: readSpec{uri: uri, modern: s.modern, digest: spec.Digest, deadline: spec.Deadline}}
+	w := &wholeRead{spec: readSpec{uri: uri, modern: s.modern, digest: spec.Digest, deadline: spec.Deadline, trace: spec.Trace}}
 	w.spec.into = w
 	if !spec.Deadline.IsZero() {
 		w.spec.cause = deadlineCause(spec.DeadlineCause)

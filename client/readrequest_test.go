@@ -44,16 +44,16 @@ func TestAppendReadRequest(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := s.appendReadRequest(nil, id, uri); !bytes.Equal(got, want) {
+			if got := s.appendReadRequest(nil, id, uri, protocol.TraceParent{}); !bytes.Equal(got, want) {
 				t.Errorf("%s %q:\n got %s\nwant %s", c.name, uri, got, want)
 			}
 		}
 	}
 	s := &Session{modern: true, version: protocol.V20251125}
-	first := string(s.appendReadRequest(nil, 1, "x"))
+	first := string(s.appendReadRequest(nil, 1, "x", protocol.TraceParent{}))
 	s.version = protocol.V20260728 // the era settled on another version after a probe
 	want, _ := protocol.AppendRequest(nil, protocol.IntID(1), protocol.MethodResourcesRead, s.withMeta(map[string]any{"uri": "x"}))
-	if got := s.appendReadRequest(nil, 1, "x"); !bytes.Equal(got, want) || string(got) == first {
+	if got := s.appendReadRequest(nil, 1, "x", protocol.TraceParent{}); !bytes.Equal(got, want) || string(got) == first {
 		t.Errorf("after the version changed:\n got %s\nwant %s", got, want)
 	}
 }

@@ -38,6 +38,10 @@ type Session struct {
 	nextID  atomic.Int64
 	meta    atomic.Pointer[sessionMeta] // the stateless era's _meta, built once per version (meta.go)
 	uris    uriCache[escapedURI]        // the URIs read, escaped once (readcache.go)
+	// traceState is the workload's tracestate header as a JSON string,
+	// put in the _meta of every read that carries trace context (nil:
+	// none; tracecontext.go).
+	traceState []byte
 
 	renewMu  sync.Mutex   // one renewal at a time when many reads meet the same expired session
 	renewals atomic.Int64 // sessions re-initialized after the server forgot them
@@ -390,7 +394,7 @@ func (s *Session) sendOnce(ctx context.Context, method, name string, params any,
 	id := s.nextID.Add(1)
 	var body []byte
 	if method == protocol.MethodResourcesRead && read != nil && params == nil {
-		body = s.appendReadRequest(nil, id, read.uri)
+		body = s.appendReadRequest(nil, id, read.uri, read.trace)
 	} else {
 		var err error
 		if body, err = protocol.AppendRequest(nil, protocol.IntID(id), method, params); err != nil {

@@ -216,14 +216,15 @@ func (t *sseTransport) background(f func(ctx context.Context)) {
 // post sends one message to the endpoint and returns the response body
 // (normally empty: answers come on the stream).
 func (t *sseTransport) post(ctx context.Context, body []byte, method string) ([]byte, error) {
-	return t.postWith(ctx, body, method, nil)
+	return t.postWith(ctx, body, method, nil, nil)
 }
 
 // postWith is post, telling use (when set) each token the POST is about
 // to carry: a refused token is renewed once and the POST sent once more
 // (bearer.do), before it is acknowledged, so the order of a request, its
-// acknowledgement and its cancel is kept.
-func (t *sseTransport) postWith(ctx context.Context, body []byte, method string, use func(auth.Token)) ([]byte, error) {
+// acknowledgement and its cancel is kept. A read's (read set) carries
+// its trace context in the traceparent header too.
+func (t *sseTransport) postWith(ctx context.Context, body []byte, method string, read *readSpec, use func(auth.Token)) ([]byte, error) {
 	resp, _, err := t.auth.do(ctx, t.client.Do, method, func(tok auth.Token) (*http.Request, error) {
 		hr, err := http.NewRequestWithContext(ctx, http.MethodPost, t.postURL, bytes.NewReader(body))
 		if err != nil {
@@ -233,6 +234,7 @@ func (t *sseTransport) postWith(ctx context.Context, body []byte, method string,
 			hr.Header[k] = vs
 		}
 		hr.Header.Set("Content-Type", protocol.ContentTypeJSON)
+		setTraceHeader(hr.Header, read)
 		t.mu.Lock()
 		version := t.version
 		t.mu.Unlock()
@@ -358,7 +360,7 @@ func (p *ssePost) token() auth.Token {
 func (p *ssePost) run(t *sseTransport, req Request) {
 	ctx, cancel := context.WithTimeout(t.life, acceptTimeout)
 	defer cancel()
-	p.ack, p.err = t.postWith(ctx, req.body, req.method, func(tok auth.Token) {
+	p.ack, p.err = t.postWith(ctx, req.body, req.method, req.read, func(tok auth.Token) {
 		p.mu.Lock()
 		p.tok = tok
 		p.mu.Unlock()

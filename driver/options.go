@@ -46,6 +46,8 @@ type Overrides struct {
 	Headers map[string]string
 	// MaxAnswer, above 0, replaces turn.max_answer.
 	MaxAnswer int64
+	// TraceSample replaces load.trace_sample: the share of turns traced.
+	TraceSample *float64
 	// AllowHosts are added to the workload's allow_hosts;
 	// InsecureCredentials is set by the command line alone (no workload
 	// key sets it: it is said each time).
@@ -91,6 +93,9 @@ func (o Overrides) Apply(w *workload.Workload) error {
 	}
 	if o.MaxAnswer > 0 {
 		w.Turn.MaxAnswer = o.MaxAnswer
+	}
+	if o.TraceSample != nil {
+		w.Load.TraceSample = o.TraceSample
 	}
 	w.AllowHosts = append(slices.Clip(w.AllowHosts), o.AllowHosts...)
 	w.InsecureCredentials = o.InsecureCredentials

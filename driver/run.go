@@ -42,7 +42,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 		classes[i] = stats.ClassInfo{Name: c.Name, MIME: c.MIME}
 	}
 	r := &runner{
-		o: o, w: w,
+		o: o, w: w, tracing: newTracing(w),
 		failures: rate.Sometimes{First: 3, Interval: 5 * time.Second},
 		strays:   rate.Sometimes{First: 1, Interval: 5 * time.Second},
 		measured: stats.NewRecorder(classes),
@@ -129,6 +129,7 @@ const lateGrace = 250 * time.Millisecond
 type runner struct {
 	o        Options
 	w        *workload.Workload
+	tracing  tracing // trace context and the bounds a read can break (traces.go)
 	plan     *workload.Plan
 	conns    []client.Conn // the sessions that connected before the schedule
 	slots    []*slot       // one per connected session: its current session (churn.go)

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"github.com/readbench/readbench/protocol"
 	"sync"
 	"time"
 
@@ -44,10 +45,11 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 
 	// A late answer to any read of the turn is recorded in its phase.
 	tctx := r.lateContext(ctx, rec)
+	trace := r.tracing.turnTrace() // one trace a turn, a span a read (traces.go)
 	if len(atts) == 1 {
 		// A turn of one read: on the turn's goroutine, its outcome and
 		// end on the stack (the slices below escape to the goroutines).
-		o, end := r.doRead(tctx, s, intended, atts[0], rec)
+		o, end := r.doRead(tctx, s, intended, trace, atts[0], rec)
 		rec.Turn(r.turnSample(intended, started, []stats.Outcome{o}, []time.Time{end}))
 		return
 	}
@@ -59,12 +61,12 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			outcomes[k], ends[k] = r.doRead(tctx, s, intended, a, rec)
+			outcomes[k], ends[k] = r.doRead(tctx, s, intended, trace, a, rec)
 		}()
 	}
 	// The last read runs on the turn's own goroutine: one goroutine (and
 	// its stack growth) less per turn, and none for a turn of one read.
-	outcomes[last], ends[last] = r.doRead(tctx, s, intended, atts[last], rec)
+	outcomes[last], ends[last] = r.doRead(tctx, s, intended, trace, atts[last], rec)
 	wg.Wait()
 	rec.Turn(r.turnSample(intended, started, outcomes, ends))
 }
@@ -178,8 +180,8 @@ func (r *runner) dropTurn(rec *stats.Recorder, intended, now time.Time, atts []w
 // the way at connect time), its outcome decided once from the answer and
 // the run's facts (outcomeOf). It returns the outcome and when the read
 // ended.
-func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, att workload.Attachment, rec *stats.Recorder) (stats.Outcome, time.Time) {
-	sample := stats.ReadSample{Class: att.Class}
+func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, trace protocol.TraceID, att workload.Attachment, rec *stats.Recorder) (stats.Outcome, time.Time) {
+	sample := stats.ReadSample{Class: att.Class, URI: att.URI, Intended: intended}
 	send := time.Now()
 	sample.Lag = send.Sub(intended)
 	if r.pastDeadline(intended, send) {
@@ -188,14 +190,14 @@ func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, att w
 		sample.Outcome, sample.End = outcomeOf(nil, readFacts{expect: att.Expect}), send
 		return r.record(rec, sample)
 	}
-	sample.Sent = true
+	sample.Sent, sample.Trace = true, trace
 	sample.FirstOnSession = s.claimFirst()
 	sample.Fresh = r.fresh.fresh(att.URI, send)
 	digest := r.wantDigest(att.URI)
 	deadline, cause := r.readDeadline(intended, send)
 	a, err := s.conn.ReadDocument(tctx, att.URI, client.ReadSpec{
 		Chunk: r.chunkOf(att), MaxBytes: r.w.Turn.MaxAnswer, Digest: digest,
-		Deadline: deadline, DeadlineCause: cause,
+		Deadline: deadline, DeadlineCause: cause, Trace: readTrace(trace),
 	})
 	now := a.Done // an answer's end is what answered returns: no clock read for it
 	if err != nil || now.IsZero() {
@@ -220,6 +222,7 @@ func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, att w
 		r.abandoned.Add(1)
 	}
 	sample.End = now
+	sample.Broke = r.tracing.broke(att.Class, sample.LowerBound, sample.Latency)
 	return r.record(rec, sample)
 }
 

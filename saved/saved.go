@@ -76,6 +76,10 @@ type Load struct {
 	// KeepAlive is load.keep_alive: whether a finished read's connection
 	// was reused (null in a result written before v1 had the key).
 	KeepAlive *bool `json:"keep_alive"`
+	// TraceSample is load.trace_sample: the share of turns whose reads
+	// carried W3C trace context (null in a result written before the key,
+	// when no read carried any).
+	TraceSample *float64 `json:"trace_sample"`
 }
 
 // Closed reports whether the load kept a fixed number of turns in flight

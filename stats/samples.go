@@ -72,9 +72,10 @@ type ReadSample struct {
 	// by its timeout or its turn's deadline, or slower than the run's
 	// latency bound. The class keeps the slowest reads and those that
 	// broke a bound by name (slowreads.go).
-	URI   string
-	Trace [16]byte
-	Broke bool
+	URI      string
+	Trace    [16]byte
+	Broke    bool
+	Intended time.Time // its turn's intended start
 }
 
 // Lagged reports whether the read's Lag counts in the lag figures: a read

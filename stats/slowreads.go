@@ -49,7 +49,7 @@ func (k *SlowReads) keep(s *ReadSample) {
 	if len(k.Slowest) == SlowestKept && s.Latency <= k.Slowest[0].Latency && !s.Broke {
 		return // the common case: one comparison
 	}
-	r := SlowRead{Trace: s.Trace, URI: s.URI, Intended: s.End.Add(-s.Latency), Latency: s.Latency,
+	r := SlowRead{Trace: s.Trace, URI: s.URI, Intended: s.Intended, Latency: s.Latency,
 		Outcome: s.Outcome, LowerBound: s.LowerBound, Broke: s.Broke}
 	offer(&k.Slowest, SlowestKept, r)
 	if s.Broke {

@@ -73,7 +73,8 @@ func (l Load) saved() saved.Load {
 		HandshakeTimeout: l.HandshakeTimeout.String(),
 		MinSessions:      l.MinSessions,
 		SessionTurns:     l.SessionTurns, SessionLifetime: l.SessionLifetime.String(),
-		KeepAlive: new(!l.NoKeepAlive),
+		KeepAlive:   new(!l.NoKeepAlive),
+		TraceSample: new(l.TraceShare()),
 	}
 	r.Rate, r.RatePerS = rateText(l.Rate)
 	r.ConnectRate, r.ConnectRatePerS = rateText(l.ConnectRate)
@@ -184,6 +185,13 @@ func loadFromSaved(s saved.Load, bad func(string, error)) Load {
 		Model: s.Model, Concurrency: s.Concurrency, Arrival: s.Arrival, Turns: s.Turns,
 		MaxInFlight: s.MaxInFlight, MinSessions: s.MinSessions, SessionTurns: s.SessionTurns,
 		NoKeepAlive: s.KeepAlive != nil && !*s.KeepAlive,
+	}
+	switch ts := s.TraceSample; {
+	case ts == nil || *ts == 1: // the default: nil, as a parsed file without the key has it
+	case *ts < 0 || *ts > 1:
+		bad("load.trace_sample", fmt.Errorf("%v is not a share from 0 to 1", *ts))
+	default:
+		l.TraceSample = new(*ts)
 	}
 	l.Rate = rateFromSaved("load.rate", s.Rate, bad)
 	l.ConnectRate = rateFromSaved("load.connect_rate", s.ConnectRate, bad)

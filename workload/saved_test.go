@@ -60,7 +60,7 @@ func savedFixtures(t *testing.T) map[string]*Workload {
 				Warmup: 2 * time.Second, Duration: 30 * time.Second, Turns: 500,
 				Stages:      []Stage{{Rate: rate("10/s"), For: 10 * time.Second, Ramp: true}, {Rate: rate("100/s"), For: 5 * time.Second}},
 				MaxInFlight: 77, HandshakeTimeout: 45 * time.Second, ConnectRate: rate("20/s"), MinSessions: 9,
-				SessionTurns: 20, SessionLifetime: time.Minute, NoKeepAlive: true,
+				SessionTurns: 20, SessionLifetime: time.Minute, NoKeepAlive: true, TraceSample: new(0.25),
 			},
 			Turn: Turn{Attachments: Attachments{Fixed: 4}, ReadTimeout: 3 * time.Second, Deadline: 800 * time.Millisecond, MaxAnswer: 1 << 20},
 			Mix: []Class{

@@ -101,6 +101,15 @@ func positive(p *parser, v *yaml.Node, path string) (int64, error) {
 	return n, err
 }
 
+// share reads a number in [0, 1].
+func share(p *parser, v *yaml.Node, path string) (float64, error) {
+	f, err := p.number(v, path)
+	if err == nil && (f < 0 || f > 1) {
+		err = p.at(resolve(v), path, "must be a share from 0 to 1, such as 0.1, got %v", f)
+	}
+	return f, err
+}
+
 // positiveDuration reads a duration that must be more than zero: a limit
 // of 0 would fail every session before it could answer.
 func positiveDuration(p *parser, v *yaml.Node, path string) (time.Duration, error) {
@@ -155,6 +164,7 @@ func loadSection() section[Load] {
 		set("min_sessions", whole[int](1, MaxSessions), func(l *Load) *int { return &l.MinSessions }),
 		set("session_turns", whole[int](1, math.MaxInt32), func(l *Load) *int { return &l.SessionTurns }),
 		set("session_lifetime", positiveDuration, func(l *Load) *time.Duration { return &l.SessionLifetime }),
+		set("trace_sample", pointer(share), func(l *Load) **float64 { return &l.TraceSample }),
 		{"keep_alive", func(p *parser, l *Load, v *yaml.Node, path string) error {
 			keep, err := p.boolean(v, path)
 			l.NoKeepAlive = err == nil && !keep

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"github.com/readbench/readbench/protocol"
 	"maps"
 	"math"
 	"slices"
@@ -367,6 +368,18 @@ func (w *Workload) checkMaps(add func(*Error)) {
 			add(errorf(key, "%q is not a valid header name", name))
 		} else if strings.ContainsAny(v, "\r\n\x00") {
 			add(errorf(key, "a header value must not contain line breaks"))
+		}
+		switch strings.ToLower(name) {
+		case protocol.MetaTraceParent:
+			if w.Load.TraceShare() > 0 {
+				add(errorf(key, "readbench sets traceparent on every read it traces; drop the header, or set load.trace_sample: 0 to send your own"))
+			}
+		case protocol.MetaTraceState:
+			if !strings.Contains(v, "${") { // an expanded value is checked where it is known: not here
+				if err := protocol.CheckTraceState(v); err != nil {
+					add(errorf(key, "%v", err))
+				}
+			}
 		}
 	}
 	for i, h := range w.AllowHosts {

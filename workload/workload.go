@@ -112,6 +112,19 @@ type Load struct {
 	// server. The default (false here, keep_alive: true) is a real
 	// client's pool: a finished read's connection is reused.
 	NoKeepAlive bool
+	// TraceSample is load.trace_sample: the share of turns whose reads
+	// carry W3C trace context, with the sampled flag set (nil: 1, every
+	// turn; 0: none). A turn is one trace, each read a span of it
+	// (docs/measurement.md, trace context).
+	TraceSample *float64
+}
+
+// TraceShare is the share of turns traced: TraceSample, 1 when unset.
+func (l Load) TraceShare() float64 {
+	if l.TraceSample == nil {
+		return 1
+	}
+	return *l.TraceSample
 }
 
 // Churn reports whether sessions are replaced during the run.

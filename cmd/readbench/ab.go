@@ -73,6 +73,7 @@ func abCommand() *cli.Command {
 			&cli.BoolFlag{Name: "fail-on-content-change", Usage: "fail when a URI read by both returned other bytes, MIME type or size"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			maxAnswerFlag(),
+			traceSampleFlag(),
 			handshakeTimeoutFlag(),
 		}, append(append(aimFlags(), metricsFlags()...), oauthFlags()...)...),
 		Action: abAction,

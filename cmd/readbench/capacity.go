@@ -69,6 +69,7 @@ func capacityCommand() *cli.Command {
 			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines on stderr"},
 			maxAnswerFlag(),
+			traceSampleFlag(),
 			handshakeTimeoutFlag(),
 		}, append(append(aimFlags(), metricsFlags()...), oauthFlags()...)...),
 		Action: capacityAction,

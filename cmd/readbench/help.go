@@ -44,7 +44,7 @@ var commandFlagGroups = map[string]string{
 
 // flagGroups are the groups of the flags every command names the same.
 var flagGroups = map[string]string{
-	"class": "load", "rate": "load", "duration": "load", "warmup": "load", "concurrency": "load", "sessions": "load",
+	"class": "load", "rate": "load", "duration": "load", "warmup": "load", "concurrency": "load", "sessions": "load", "trace-sample": "load",
 	"seed": "load", "like": "load", "rounds": "load", "max-rounds": "load", "budget": "load", "retries": "load", "max-lag-share": "load",
 	"from": "load", "to": "load", "grow": "load", "refine": "load", "step-duration": "load", "step-warmup": "load",
 	"hold": "load", "holds": "load", "sweep": "load",

@@ -62,5 +62,19 @@ func loadOverridesOf(c *cli.Context, o *driver.Overrides) error {
 		n := c.Int("sessions")
 		o.Sessions = &n
 	}
+	if c.IsSet("trace-sample") {
+		f := c.Float64("trace-sample")
+		if f < 0 || f > 1 {
+			return fmt.Errorf("--trace-sample: want a share from 0 to 1, such as 0.1, got %v", f)
+		}
+		o.TraceSample = &f
+	}
 	return nil
+}
+
+// traceSampleFlag is --trace-sample: the share of turns whose reads carry
+// W3C trace context (load.trace_sample).
+func traceSampleFlag() cli.Flag {
+	return &cli.Float64Flag{Name: "trace-sample", Value: 1,
+		Usage: "share of turns whose reads carry W3C trace context, `RATIO` 0 to 1: a traceparent (sampled flag set) in the HTTP header and params._meta, one trace a turn, a span a read; 0 sends none (replaces load.trace_sample)"}
 }

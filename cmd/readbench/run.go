@@ -50,6 +50,7 @@ func runCommand() *cli.Command {
 			fullFlag(),
 			thresholdFlag(),
 			maxAnswerFlag(),
+			traceSampleFlag(),
 			handshakeTimeoutFlag(),
 			likeFlag(),
 		}, append(append(append(append(append(aimFlags(), profileFlags()...), shardFlags()...), metricsFlags()...), liveFlags()...), oauthFlags()...)...),

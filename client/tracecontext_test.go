@@ -1,0 +1,126 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"testing"
+
+	"github.com/readbench/readbench/protocol"
+)
+
+// TestAppendReadRequestTrace: a traced read's _meta holds its traceparent
+// (and the workload's tracestate) beside the session's own members, in
+// both eras; the rest of the request is what it is without.
+func TestAppendReadRequestTrace(t *testing.T) {
+	tp := protocol.TraceParent{Trace: protocol.NewTraceID(), Span: protocol.NewSpanID(), Sampled: true}
+	for _, c := range []struct {
+		name    string
+		modern  bool
+		version string
+		state   map[string]string
+	}{
+		{"2026-07-28", true, protocol.V20260728, nil},
+		{"2026-07-28 with tracestate", true, protocol.V20260728, map[string]string{"tracestate": `rojo=00f067aa0ba902b7,q="\x`}},
+		{"legacy", false, protocol.V20250618, nil},
+		{"legacy with tracestate", false, protocol.V20250618, map[string]string{"TraceState": "congo=t61rcWkgMzE"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := &Session{modern: c.modern, version: c.version, client: Implementation{Name: "rb", Version: "1"}, traceState: traceStateOf(c.state)}
+			var got struct {
+				Params struct {
+					Meta map[string]any `json:"_meta"`
+					URI  string         `json:"uri"`
+				} `json:"params"`
+			}
+			body := s.appendReadRequest(nil, 7, "sim:///a b", tp)
+			if err := json.Unmarshal(body, &got); err != nil {
+				t.Fatalf("%s: %v", body, err)
+			}
+			want := map[string]any{protocol.MetaTraceParent: tp.String()}
+			for _, v := range c.state {
+				want[protocol.MetaTraceState] = v
+			}
+			if c.modern {
+				var session struct {
+					Params struct {
+						Meta map[string]any `json:"_meta"`
+					} `json:"params"`
+				}
+				if err := json.Unmarshal(s.appendReadRequest(nil, 7, "x", protocol.TraceParent{}), &session); err != nil {
+					t.Fatal(err)
+				}
+				for k, v := range session.Params.Meta {
+					want[k] = v
+				}
+			}
+			if got.Params.URI != "sim:///a b" || !reflect.DeepEqual(got.Params.Meta, want) {
+				t.Errorf("%s\n_meta %v, want %v", body, got.Params.Meta, want)
+			}
+		})
+	}
+}
+
+// TestTraceContextOnTheWire: over Streamable HTTP a traced read carries
+// the same traceparent in its header and its _meta, on h1's light POST
+// and on net/http's (a redirect); an untraced read carries neither.
+func TestTraceContextOnTheWire(t *testing.T) {
+	const uri = "sim:///a.md"
+	type seen struct{ header, meta string }
+	got := make(chan seen, 4)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			return
+		}
+		if r.URL.Path == "/old" {
+			http.Redirect(w, r, "/mcp", http.StatusTemporaryRedirect)
+			return
+		}
+		b, _ := io.ReadAll(r.Body)
+		var m struct {
+			ID     int64 `json:"id"`
+			Params struct {
+				Meta map[string]any `json:"_meta"`
+			} `json:"params"`
+		}
+		_ = json.Unmarshal(b, &m)
+		meta, _ := m.Params.Meta[protocol.MetaTraceParent].(string)
+		got <- seen{r.Header.Get(protocol.HeaderTraceParent), meta}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"result":{"contents":[{"uri":%q,"mimeType":"text/markdown","text":"hi"}]}}`, m.ID, uri)
+	}))
+	defer srv.Close()
+	for _, c := range []struct {
+		name, path string
+		traced     bool
+	}{
+		{"light POST", "/mcp", true},
+		{"redirected", "/old", true},
+		{"untraced", "/mcp", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := newHTTPTransport(srv.URL+c.path, nil, 0)
+			tr.setEra(protocol.V20260728, true)
+			s := &Session{t: tr, modern: true, version: protocol.V20260728, client: Implementation{Name: "rb", Version: "1"}}
+			defer s.Close()
+			var tp protocol.TraceParent
+			if c.traced {
+				tp = protocol.TraceParent{Trace: protocol.NewTraceID(), Span: protocol.NewSpanID(), Sampled: true}
+			}
+			if _, err := s.ReadDocument(context.Background(), uri, ReadSpec{Trace: tp}); err != nil {
+				t.Fatal(err)
+			}
+			want := seen{}
+			if c.traced {
+				want = seen{tp.String(), tp.String()}
+			}
+			if r := <-got; r != want {
+				t.Errorf("header %q, _meta %q; want %q by both", r.header, r.meta, want.header)
+			}
+		})
+	}
+}

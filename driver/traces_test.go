@@ -1,0 +1,185 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/workload"
+)
+
+// TestTracingBounds: the latency past which a read broke a bound is the
+// smallest upper limit of the thresholds on read latency that hold its
+// class; other thresholds set none.
+func TestTracingBounds(t *testing.T) {
+	for _, tt := range []struct {
+		name, thresholds string
+		want             []time.Duration // md, png
+	}{
+		{"none", `{}`, []time.Duration{0, 0}},
+		{"run-wide", `{read.p99: "<800ms", read_ok.max: "<=2s"}`, []time.Duration{800 * time.Millisecond, 800 * time.Millisecond}},
+		{"class", `{class.png.read.p99: "<300ms", read.p999: "<1s"}`, []time.Duration{time.Second, 300 * time.Millisecond}},
+		{"not read latency", `{turn.p99: "<100ms", read.mean: "<10ms", errors: "<1%", lag.p99: "<5ms"}`, []time.Duration{0, 0}},
+		{"from below", `{read.p50: ">1ms"}`, []time.Duration{0, 0}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w, err := workload.Parse("b.yaml", []byte(`
+target: embedded
+load: {rate: 1/s, duration: 1s}
+mix:
+  - {class: md, mime: text/markdown, size: 1KiB}
+  - {class: png, mime: image/png, size: 1KiB}
+thresholds: `+tt.thresholds+"\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := newTracing(w)
+			for i, want := range tt.want {
+				if tr.slowAt[i] != want {
+					t.Errorf("class %d: %v, want %v", i, tr.slowAt[i], want)
+				}
+			}
+			if !tr.broke(0, true, 0) || tr.broke(0, false, 0) {
+				t.Errorf("a cut read always broke a bound, a fast answer never")
+			}
+		})
+	}
+}
+
+// TestTurnTraceShare: load.trace_sample 0 traces no turn, 1 every turn
+// with a fresh trace id, a share in between about that share of turns.
+func TestTurnTraceShare(t *testing.T) {
+	const n = 4000
+	for _, share := range []float64{0, 0.25, 1} {
+		tr := tracing{share: share}
+		seen := map[protocol.TraceID]bool{}
+		traced := 0
+		for range n {
+			id := tr.turnTrace()
+			if id.IsZero() {
+				continue
+			}
+			traced++
+			if seen[id] {
+				t.Fatalf("share %v: trace id %s twice", share, id)
+			}
+			seen[id] = true
+		}
+		// binomial: 4 standard deviations, a false alarm once in 15,000 runs
+		want, sd := share*n, 4*math.Sqrt(share*(1-share)*n)
+		if float64(traced) < want-sd || float64(traced) > want+sd {
+			t.Errorf("share %v: %d of %d turns traced, want %.0f ± %.0f", share, traced, n, want, sd)
+		}
+	}
+	if p := readTrace(protocol.TraceID{}); !p.IsZero() {
+		t.Errorf("an untraced turn's read carries %s", p)
+	}
+}
+
+// traceSeen is what a server saw of one read's trace context.
+type traceSeen struct{ header, meta string }
+
+// tracingHandler is h noting the traceparent of every resources/read by
+// both routes: the header, and params._meta as the SDK server gets it.
+func tracingHandler(h http.Handler, mu *sync.Mutex, seen *[]traceSeen) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var m struct {
+			Method string `json:"method"`
+			Params struct {
+				Meta map[string]any `json:"_meta"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(body, &m) == nil && m.Method == protocol.MethodResourcesRead {
+			meta, _ := m.Params.Meta[protocol.MetaTraceParent].(string)
+			mu.Lock()
+			*seen = append(*seen, traceSeen{r.Header.Get(protocol.HeaderTraceParent), meta})
+			mu.Unlock()
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// TestRunTracesEveryRead: against the official Go SDK's server, every
+// read of a run carries a valid traceparent, the same in its header and
+// its _meta; a turn's reads share a trace id and each has a span of its
+// own; the slowest reads the result keeps name traces the server saw.
+// With load.trace_sample 0 no read carries one.
+func TestRunTracesEveryRead(t *testing.T) {
+	for _, share := range []string{"1", "0"} {
+		t.Run("trace_sample "+share, func(t *testing.T) {
+			var mu sync.Mutex
+			var seen []traceSeen
+			srv := peertest.SDKServer(time.Millisecond)
+			h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+			url := peertest.ServeLocal(t, tracingHandler(h, &mu, &seen)).URL + "/mcp"
+			w, err := workload.Parse("traced.yaml", []byte(fmt.Sprintf(`
+target: %q
+load: {rate: 40/s, duration: 1s, trace_sample: %s}
+turn: {attachments: 3, read_timeout: 10s}
+mix:
+  - {class: docs, uris: [%q, %q]}
+`, url, share, peertest.Docs()[0].URI, peertest.Docs()[1].URI)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			m, err := Run(ctx, Options{Workload: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			sent := m.Run.Scheduled - m.Run.Outcomes[stats.Dropped]
+			if int64(len(seen)) < sent || len(seen) == 0 {
+				t.Fatalf("the server saw %d reads, the run scheduled %d", len(seen), sent)
+			}
+			traces, spans := map[protocol.TraceID]int{}, map[protocol.SpanID]bool{}
+			for _, s := range seen {
+				if share == "0" {
+					if s != (traceSeen{}) {
+						t.Fatalf("trace_sample 0: a read carried %+v", s)
+					}
+					continue
+				}
+				p, err := protocol.ParseTraceParent(s.header)
+				if err != nil || s.meta != s.header || !p.Sampled {
+					t.Fatalf("header %q, _meta %q: want one valid sampled traceparent by both routes (%v)", s.header, s.meta, err)
+				}
+				traces[p.Trace]++
+				if spans[p.Span] {
+					t.Fatalf("span id %s on two reads", p.Span)
+				}
+				spans[p.Span] = true
+			}
+			slow := m.Run.Classes[0].Slow.Slowest
+			if len(slow) == 0 {
+				t.Fatal("no slow read kept")
+			}
+			for _, r := range slow {
+				id := protocol.TraceID(r.Trace)
+				if share == "1" && traces[id] == 0 || share == "0" && !id.IsZero() {
+					t.Errorf("slow read %s (%v) names trace %s, which the server did not see", r.URI, r.Latency, id)
+				}
+			}
+			for id, n := range traces {
+				if n != 3 {
+					t.Errorf("trace %s on %d reads, want a turn's 3", id, n)
+				}
+			}
+		})
+	}
+}
