@@ -22,15 +22,20 @@ import (
 // and the trace ids a result names are the ones the server saw.
 
 // traceWorkload samples every turn and has no warmup, so every read the
-// server sees is one the result counts.
+// server sees is one the result counts; its tracestate header goes with
+// every traceparent (traceState).
 const traceWorkload = `name: traces
 seed: 7
 sessions: %d
+headers: {tracestate: "` + traceState + `"}
 load: {rate: 20/s, warmup: 0s, duration: 1500ms, trace_sample: 1}
 turn: {attachments: 2, read_timeout: 10s, deadline: 10s}
 mix:
   - {class: doc, weight: 1, uri: %q}
 `
+
+// traceState is the tracestate traceWorkload sets.
+const traceState = "rb=e2e,other=1"
 
 // traceRun runs traceWorkload against target and returns the result as
 // the test reads it, with its raw form.
@@ -88,7 +93,8 @@ func sentReads(r result) int64 { return r.Totals.Scheduled - r.Totals.Outcomes["
 // TestRunTracesReachSDKServer: against the Go SDK's server over
 // Streamable HTTP, every read carried one valid traceparent in its header
 // and in _meta, the same, as OpenTelemetry's propagator extracts them;
-// a span id per read; and every trace id the result's slow reads name is
+// a span id per read, the workload's tracestate beside it (Header.Equal
+// compares it too); and every trace id the result's slow reads name is
 // one the server saw.
 func TestRunTracesReachSDKServer(t *testing.T) {
 	t.Parallel()
@@ -106,6 +112,8 @@ func TestRunTracesReachSDKServer(t *testing.T) {
 			bad.errorf("read %d (%s): header %s, _meta %s: want a valid traceparent by both routes", i, s.URI, spanText(s.Header), spanText(s.Meta))
 		case !s.Header.Equal(s.Meta) || !s.Meta.IsSampled():
 			bad.errorf("read %d: header %s and _meta %s differ, or are not sampled", i, spanText(s.Header), spanText(s.Meta))
+		case s.Meta.TraceState().String() != traceState:
+			bad.errorf("read %d: tracestate %q, want %q", i, s.Meta.TraceState(), traceState)
 		case spans[s.Meta.SpanID().String()]:
 			bad.errorf("read %d: span id %s again: want one per read", i, s.Meta.SpanID())
 		}
@@ -152,6 +160,8 @@ func TestRunTracesReachSimServer(t *testing.T) {
 				switch {
 				case l.URI != uri || merr != nil || !mp.Sampled || l.TraceID != mp.Trace.String() || l.SpanID != mp.Span.String():
 					bad.errorf("line %d: %+v: want a sampled _meta traceparent, served (%v)", i, l, merr)
+				case l.TraceState != traceState:
+					bad.errorf("line %d: tracestate %q, want %q", i, l.TraceState, traceState)
 				case transport == "http" && l.Header != l.Meta:
 					bad.errorf("line %d: header %q, _meta %q: want the same", i, l.Header, l.Meta)
 				case transport == "stdio" && l.Header != "":
