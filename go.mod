@@ -19,6 +19,8 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/segmentio/asm v1.1.3
 	github.com/urfave/cli/v2 v2.27.7
+	go.opentelemetry.io/otel v1.47.0
+	go.opentelemetry.io/otel/trace v1.47.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/oauth2 v0.37.0
 	golang.org/x/sys v0.49.0

@@ -25,11 +25,15 @@ type params struct {
 
 // requestMeta is the part of a request's _meta the server reads: a struct,
 // not a map, so that decoding it allocates nothing for the keys it skips.
-// The tag names must equal protocol.MetaProtocolVersion and
-// protocol.MetaClientCapabilities (TestMetaTags checks).
+// The tag names must equal protocol.MetaProtocolVersion,
+// protocol.MetaClientCapabilities, protocol.MetaTraceParent and
+// protocol.MetaTraceState (TestMetaTags checks). The trace context is kept
+// raw: only a read's is looked at (traces.go).
 type requestMeta struct {
 	ProtocolVersion    json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
 	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+	TraceParent        json.RawMessage `json:"traceparent"`
+	TraceState         json.RawMessage `json:"tracestate"`
 }
 
 // call is one request as a transport hands it to the server, its era
@@ -38,9 +42,10 @@ type call struct {
 	id          json.RawMessage
 	method      string
 	p           params
-	metaVersion string // _meta protocolVersion, "" when absent
-	version     string // the protocol version this request is served in
-	modern      bool   // 2026-07-28 era: _meta, resultType, serverInfo in results
+	metaVersion string      // _meta protocolVersion, "" when absent
+	version     string      // the protocol version this request is served in
+	modern      bool        // 2026-07-28 era: _meta, resultType, serverInfo in results
+	hdr         headerTrace // HTTP: the trace context headers
 
 	// A read's parsed URI, set by prepare.
 	prepared bool

@@ -112,6 +112,9 @@ func (s *Server) servePOST(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveHTTPRequest(w http.ResponseWriter, r *http.Request, msg *protocol.Message, pre *paramsDecoder) {
 	hdrVer := r.Header.Get(protocol.HeaderProtocolVersion)
 	c, perr := newCall(msg, pre)
+	if c.method == protocol.MethodResourcesRead {
+		c.hdr = headerTraceOf(r.Header)
+	}
 	modern := protocol.IsModern(hdrVer) || (c.metaVersion != "" && (protocol.IsModern(c.metaVersion) || !protocol.IsKnownVersion(c.metaVersion)))
 	if perr == nil {
 		perr = s.checkEra(r, c, hdrVer, modern)

@@ -110,8 +110,12 @@ func (d *metaDecoder) member(k, v []byte) error {
 		return setRaw(d.first(1<<0), v, &d.m.ProtocolVersion)
 	case protocol.MetaClientCapabilities:
 		return setRaw(d.first(1<<1), v, &d.m.ClientCapabilities)
+	case protocol.MetaTraceParent:
+		return setRaw(d.first(1<<2), v, &d.m.TraceParent)
+	case protocol.MetaTraceState:
+		return setRaw(d.first(1<<3), v, &d.m.TraceState)
 	}
-	return unknownKey(k, protocol.MetaProtocolVersion, protocol.MetaClientCapabilities)
+	return unknownKey(k, protocol.MetaProtocolVersion, protocol.MetaClientCapabilities, protocol.MetaTraceParent, protocol.MetaTraceState)
 }
 
 // unknownKey lets an unknown key be skipped, as encoding/json skips it,

@@ -22,6 +22,8 @@ var paramsSeeds = []string{
 	`{"requestState":"s1","requestId":1,"requestId":2}`,
 	`{"uri":"sim:///a?mime=text/plain\u0026size=3"}`, `{"uri":"\ud83d\ude00"}`, `{"uri":"\ud83d"}`, `{"uri":"\u00e9\n\t\/\\\"\b\f\r"}`,
 	`{"uri":"\u0000"}`, "{\"uri\":\"\xff\"}",
+	`{"uri":"sim:///a","_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","tracestate":"k=v"}}`,
+	`{"_meta":{"traceparent":7,"tracestate":null}}`, `{"_meta":{"TraceParent":"x"}}`, `{"_meta":{"traceparent":"a","traceparent":"b"}}`,
 }
 
 // checkParams: the params a message's own pass decodes (decodeMessage)

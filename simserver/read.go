@@ -19,6 +19,7 @@ func (s *Server) read(ctx, base context.Context, c *call) answer {
 	s.stats.reads.Add(1)
 	s.stats.inFlight.Add(1)
 	defer s.stats.inFlight.Add(-1)
+	s.observeTrace(c)
 
 	if a, ok := s.fixtureRead(c); ok { // the conformance suite's test: resources (fixtures.go)
 		return a

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/readbench/readbench/internal/clock"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,6 +79,12 @@ type Options struct {
 	// exceed it is replaced by a JSON-RPC error -32603 naming the cap and
 	// the size, so a size sweep has a server's message cap to find.
 	MaxMessage int64
+	// TraceLog, when set, receives one JSON line per read: its URI and
+	// the trace context it carried by each route (traces.go; readbench
+	// serve --trace-log). It is written from a goroutine of the server's,
+	// which Close stops; a line the writer lags too far behind for is
+	// dropped (Stats.Traces.LogDropped), never waited for.
+	TraceLog io.Writer
 	// Logf, when set, receives diagnostics (stderr for a stdio server, whose
 	// stdout is the protocol).
 	Logf func(format string, args ...any)
@@ -109,7 +116,9 @@ type Server struct {
 	waitMu  sync.Mutex               // guards waiting
 	waiting map[string]chan struct{} // their raw ids -> closed at the client's reply
 
-	stats counters
+	stats  counters
+	traces traceCounters
+	tlog   *traceLog // nil without Options.TraceLog
 }
 
 type counters struct {
@@ -131,6 +140,8 @@ type Stats struct {
 	// for a result: what readbench serve --metrics exports by outcome.
 	Codes map[int]int64
 	Bytes int64 // bytes of the read answers sent (their JSON-RPC messages)
+	// Traces counts the trace context the reads carried (traces.go).
+	Traces TraceStats
 }
 
 // New returns a server with the given options, defaults filled in.
@@ -165,6 +176,9 @@ func New(o Options) *Server {
 		s.workers = make(chan struct{}, o.Workers)
 	}
 	s.meta = s.serverInfoMeta()
+	if o.TraceLog != nil {
+		s.tlog = startTraceLog(o.TraceLog, s.logf)
+	}
 	return s
 }
 
@@ -178,6 +192,7 @@ func (s *Server) Stats() Stats {
 		InFlight:  s.stats.inFlight.Load(),
 		Codes:     s.stats.codeCounts(),
 		Bytes:     s.stats.bytes.Load(),
+		Traces:    s.traceStats(),
 	}
 }
 

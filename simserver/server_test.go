@@ -242,8 +242,10 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // TestMetaTags keeps requestMeta's JSON tags in step with protocol's keys.
 func TestMetaTags(t *testing.T) {
 	var m requestMeta
-	raw := `{"` + protocol.MetaProtocolVersion + `":"v","` + protocol.MetaClientCapabilities + `":{"x":1}}`
-	if err := json.Unmarshal([]byte(raw), &m); err != nil || string(m.ProtocolVersion) != `"v"` || string(m.ClientCapabilities) != `{"x":1}` {
+	raw := `{"` + protocol.MetaProtocolVersion + `":"v","` + protocol.MetaClientCapabilities + `":{"x":1},"` +
+		protocol.MetaTraceParent + `":"tp","` + protocol.MetaTraceState + `":"ts"}`
+	if err := json.Unmarshal([]byte(raw), &m); err != nil || string(m.ProtocolVersion) != `"v"` || string(m.ClientCapabilities) != `{"x":1}` ||
+		string(m.TraceParent) != `"tp"` || string(m.TraceState) != `"ts"` {
 		t.Errorf("requestMeta decodes %s as %+v (%v)", raw, m, err)
 	}
 }

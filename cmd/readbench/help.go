@@ -39,7 +39,7 @@ func flagGroup(command, flag string) string {
 var commandFlagGroups = map[string]string{
 	"compare/base": "runs", "compare/new": "runs", "compare/history": "runs", "compare/last": "runs", "compare/force": "runs",
 	"ab/base": "target", "ab/new": "target", "merge/wait": "shards",
-	"serve/max-message": "simulation", "check/timeout": "check",
+	"serve/max-message": "simulation", "check/timeout": "check", "serve/trace-log": "metrics",
 }
 
 // flagGroups are the groups of the flags every command names the same.

@@ -54,13 +54,14 @@ func serveCommand() *cli.Command {
 			&cli.Float64Flag{Name: "delay-scale", Usage: "multiply every read's delay by `F` (1.3: a server 30% slower, to try compare)", Value: 1},
 			&cli.StringFlag{Name: "max-message", Usage: "refuse to send a read's answer over `SIZE` encoded (e.g. 256KiB), answering a JSON-RPC error -32603 that names the cap, as SDKs with a message limit do (default: no cap)"},
 			&cli.StringFlag{Name: "metrics", Usage: "serve the server's read counters for Prometheus at http://ADDR/metrics: `listen=ADDR` (docs/metrics.md)"},
+			&cli.StringFlag{Name: "trace-log", Usage: "append one JSON line per read to `FILE`: its uri and the W3C trace context (traceparent, tracestate) it carried in the HTTP headers and in params._meta, to join readbench's slow reads with the server's traces (docs/measurement.md, trace context)"},
 			&cli.StringFlag{Name: "alter-content", Usage: "reads of URIs containing `TEXT` return other bytes of the same size and type (to try compare's content check)"},
 		}, append(oauthServeFlags(), profileFlags()...)...),
 		Action: serve,
 	}
 }
 
-func serve(c *cli.Context) error {
+func serve(c *cli.Context) (err error) {
 	stdio, listen := c.Bool("stdio"), c.String("listen")
 	if stdio == (listen != "") {
 		return cli.Exit("serve: give exactly one of --stdio or --listen ADDR", exitUsage)
@@ -93,11 +94,24 @@ func serve(c *cli.Context) error {
 			return cli.Exit(fmt.Sprintf("serve: --oauth: --listen %s: the authorization server approves everyone, so it listens on a loopback address only, such as 127.0.0.1:8080", listen), exitUsage)
 		}
 	}
-	stopProfiles, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
+	traceLog, err := openTraceLog(c.String("trace-log"))
 	if err != nil {
 		return cli.Exit("serve: "+err.Error(), exitUsage)
 	}
+	if traceLog != nil {
+		opts.TraceLog = traceLog
+	}
+	stopProfiles, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
+	if err != nil {
+		closeTraceLog(nil, traceLog)
+		return cli.Exit("serve: "+err.Error(), exitUsage)
+	}
 	srv := simserver.New(opts)
+	defer func() {
+		if terr := closeTraceLog(srv, traceLog); terr != nil && err == nil {
+			err = cli.Exit("serve: "+terr.Error(), exitFail)
+		}
+	}()
 	ms, err := serveMetrics(c.String("metrics"), srv, opts, c.App.ErrWriter)
 	if err != nil {
 		_ = stopProfiles()
@@ -265,6 +279,35 @@ func startOAuth(mux *http.ServeMux, o simserver.OAuthOptions, addr string, log i
 	fmt.Fprintf(log, "readbench serve: OAuth on /mcp: authorization server %s (tokens last %v, scopes %s), resource metadata %s, %d pre-registered clients\n",
 		o.Issuer, o.TokenTTL, strings.Join(o.Scopes, " "), as.ResourceMetadataURL(), len(o.Clients))
 	return as, nil
+}
+
+// openTraceLog opens --trace-log FILE for appending (nil when not
+// given): lines from several runs of serve pile up, as a log's do.
+func openTraceLog(path string) (*os.File, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("--trace-log: %w", err)
+	}
+	return f, nil
+}
+
+// closeTraceLog writes the trace log's last lines (srv nil: no server
+// was made) and closes its file.
+func closeTraceLog(srv *simserver.Server, f *os.File) error {
+	if f == nil {
+		return nil
+	}
+	var err error
+	if srv != nil {
+		err = srv.Close()
+	}
+	if cerr := f.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("--trace-log: %w", cerr)
+	}
+	return err
 }
 
 // maxMessageOf is --max-message in bytes (0: not given, the server's

@@ -18,6 +18,7 @@ type servedCollector struct {
 	stats                                     func() simserver.Stats
 	reads, answers, cancelled, late, inFlight *prometheus.Desc
 	bytes                                     *prometheus.Desc
+	traces, traceErrors                       *prometheus.Desc
 }
 
 func newServedCollector(stats func() simserver.Stats, name, version string) *servedCollector {
@@ -31,12 +32,16 @@ func newServedCollector(stats func() simserver.Stats, name, version string) *ser
 		late:      d("readbench_sim_reads_late_total", "Cancelled reads answered anyway (honor_cancel=false)."),
 		inFlight:  d("readbench_sim_reads_in_flight", "Reads being handled now."),
 		bytes:     d("readbench_sim_answer_bytes_total", "Bytes of the read answers sent (their JSON-RPC messages)."),
+		// The trace series say whether the W3C trace context of the reads
+		// arrives intact by each route (docs/measurement.md, trace context).
+		traces:      d("readbench_serve_traces_total", "Reads that carried a valid W3C traceparent, by route: the HTTP header or params._meta (a read with both counts in both).", "route"),
+		traceErrors: d("readbench_serve_trace_errors_total", "Trace context problems: traceparent values present but not valid (invalid), reads whose header and _meta disagree (mismatch).", "reason"),
 	}
 }
 
 // Describe implements prometheus.Collector.
 func (c *servedCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.reads, c.answers, c.cancelled, c.late, c.inFlight, c.bytes} {
+	for _, d := range []*prometheus.Desc{c.reads, c.answers, c.cancelled, c.late, c.inFlight, c.bytes, c.traces, c.traceErrors} {
 		ch <- d
 	}
 }
@@ -52,6 +57,10 @@ func (c *servedCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(c.late, st.Late)
 	counter(c.bytes, st.Bytes)
 	ch <- prometheus.MustNewConstMetric(c.inFlight, prometheus.GaugeValue, float64(st.InFlight))
+	counter(c.traces, st.Traces.Header, "header")
+	counter(c.traces, st.Traces.Meta, "meta")
+	counter(c.traceErrors, st.Traces.Invalid, "invalid")
+	counter(c.traceErrors, st.Traces.Mismatch, "mismatch")
 	for code, n := range st.Codes {
 		if code == 0 {
 			counter(c.answers, n, "result", "")

@@ -87,6 +87,12 @@ func SDKServer(delay time.Duration) *mcp.Server { return SDKServerWorkers(delay,
 // --workers: a capacity of workers/delay reads per second, a knee that a
 // capacity search against a server no one here wrote should find.
 func SDKServerWorkers(delay time.Duration, workers int) *mcp.Server {
+	return sdkServer(delay, workers, nil)
+}
+
+// sdkServer is SDKServerWorkers whose handler first hands every read to
+// observe, when set (TracingSDKServer).
+func sdkServer(delay time.Duration, workers int, observe func(*mcp.ReadResourceRequest)) *mcp.Server {
 	var slots chan struct{}
 	if workers > 0 {
 		slots = make(chan struct{}, workers)
@@ -95,6 +101,9 @@ func SDKServerWorkers(delay time.Duration, workers int) *mcp.Server {
 	for i, d := range Docs() {
 		content := Content(i)
 		s.AddResource(&mcp.Resource{URI: d.URI, MIMEType: d.MIME, Name: d.URI}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			if observe != nil {
+				observe(req)
+			}
 			if slots != nil {
 				select {
 				case slots <- struct{}{}:
