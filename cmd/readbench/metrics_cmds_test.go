@@ -132,8 +132,8 @@ func TestServeMetrics(t *testing.T) {
 		t.Errorf("the server answered %d reads, the run got %v", n, outcomes)
 	}
 	for _, want := range []string{"readbench_sim_reads_in_flight{", "readbench_sim_answer_bytes_total{", "readbench_sim_reads_total{",
-		`readbench_serve_traces_total{route="header",`, `readbench_serve_traces_total{route="meta",`,
-		`readbench_serve_trace_errors_total{reason="invalid",`, `readbench_serve_trace_errors_total{reason="mismatch",`} {
+		`readbench_sim_traces_total{route="header",`, `readbench_sim_traces_total{route="meta",`,
+		`readbench_sim_trace_errors_total{reason="invalid",`, `readbench_sim_trace_errors_total{reason="mismatch",`} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("no %s in:\n%s", want, body)
 		}

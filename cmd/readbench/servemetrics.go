@@ -34,8 +34,8 @@ func newServedCollector(stats func() simserver.Stats, name, version string) *ser
 		bytes:     d("readbench_sim_answer_bytes_total", "Bytes of the read answers sent (their JSON-RPC messages)."),
 		// The trace series say whether the W3C trace context of the reads
 		// arrives intact by each route (docs/measurement.md, trace context).
-		traces:      d("readbench_serve_traces_total", "Reads that carried a valid W3C traceparent, by route: the HTTP header or params._meta (a read with both counts in both).", "route"),
-		traceErrors: d("readbench_serve_trace_errors_total", "Trace context problems: traceparent values present but not valid (invalid), reads whose header and _meta disagree (mismatch).", "reason"),
+		traces:      d("readbench_sim_traces_total", "Reads that carried a valid W3C traceparent, by route: the HTTP header or params._meta (a read with both counts in both).", "route"),
+		traceErrors: d("readbench_sim_trace_errors_total", "Trace context problems: traceparent values present but not valid (invalid), reads whose header and _meta disagree (mismatch).", "reason"),
 	}
 }
 
