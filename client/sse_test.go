@@ -25,12 +25,13 @@ type fakeSSE struct {
 	hs     *httptest.Server
 	events chan string
 	posts  chan []byte // every POSTed message, in order
+	traced chan string // every POST's traceparent header ("" when none), in order
 	end    chan struct{}
 	onPost func(msg []byte, send func(string))
 }
 
 func newFakeSSE(t *testing.T, onPost func(msg []byte, send func(string))) *fakeSSE {
-	f := &fakeSSE{t: t, events: make(chan string, 64), posts: make(chan []byte, 64), end: make(chan struct{}), onPost: onPost}
+	f := &fakeSSE{t: t, events: make(chan string, 64), posts: make(chan []byte, 64), traced: make(chan string, 64), end: make(chan struct{}), onPost: onPost}
 	var endOnce sync.Once
 	f.hs = peertest.ServeLocal(t, http.HandlerFunc(f.serve))
 	t.Cleanup(func() { endOnce.Do(func() { close(f.end) }) })
@@ -66,6 +67,7 @@ func (f *fakeSSE) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		w.WriteHeader(http.StatusAccepted)
+		f.traced <- r.Header.Get(protocol.HeaderTraceParent)
 		f.posts <- msg
 		if f.onPost != nil {
 			f.onPost(msg, f.send)

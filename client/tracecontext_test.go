@@ -97,10 +97,12 @@ func TestTraceContextOnTheWire(t *testing.T) {
 	for _, c := range []struct {
 		name, path string
 		traced     bool
+		tool       bool // a part of a read in parts (the read tool)
 	}{
-		{"light POST", "/mcp", true},
-		{"redirected", "/old", true},
-		{"untraced", "/mcp", false},
+		{"light POST", "/mcp", true, false},
+		{"redirected", "/old", true, false},
+		{"untraced", "/mcp", false, false},
+		{"read tool", "/mcp", true, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tr := newHTTPTransport(srv.URL+c.path, nil, 0)
@@ -111,7 +113,10 @@ func TestTraceContextOnTheWire(t *testing.T) {
 			if c.traced {
 				tp = protocol.TraceParent{Trace: protocol.NewTraceID(), Span: protocol.NewSpanID(), Sampled: true}
 			}
-			if _, err := s.ReadDocument(context.Background(), uri, ReadSpec{Trace: tp}); err != nil {
+			if c.tool { // the answer is no tool's: only what was sent matters
+				off, n := int64(0), int64(10)
+				_, _, _ = s.readTool(context.Background(), uri, &off, &n, tp)
+			} else if _, err := s.ReadDocument(context.Background(), uri, ReadSpec{Trace: tp}); err != nil {
 				t.Fatal(err)
 			}
 			want := seen{}
@@ -122,5 +127,33 @@ func TestTraceContextOnTheWire(t *testing.T) {
 				t.Errorf("header %q, _meta %q; want %q by both", r.header, r.meta, want.header)
 			}
 		})
+	}
+}
+
+// TestTraceContextOverSSE: over HTTP+SSE a traced read's POST carries its
+// traceparent header; other POSTs carry none.
+func TestTraceContextOverSSE(t *testing.T) {
+	f := newFakeSSE(t, func(msg []byte, send func(string)) {
+		var m struct {
+			ID int64 `json:"id"`
+		}
+		if json.Unmarshal(msg, &m) == nil && m.ID != 0 {
+			send(fmt.Sprintf("event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{}}\n\n", m.ID))
+		}
+	})
+	tr := f.start(t, nil)
+	tp := protocol.TraceParent{Trace: protocol.NewTraceID(), Span: protocol.NewSpanID(), Sampled: true}
+	traced := testRequest(1, protocol.MethodResourcesRead)
+	traced.trace = tp
+	for _, c := range []struct {
+		req  Request
+		want string
+	}{{traced, tp.String()}, {testRequest(2, protocol.MethodResourcesRead), ""}} {
+		if _, err := tr.call(context.Background(), c.req); err != nil {
+			t.Fatal(err)
+		}
+		if got := <-f.traced; got != c.want {
+			t.Errorf("request %d: traceparent %q, want %q", c.req.ID, got, c.want)
+		}
 	}
 }
