@@ -1,7 +1,9 @@
 // sdk-client-turns.mjs is a client written only with the official MCP
 // TypeScript SDK (@modelcontextprotocol/sdk, pinned in package.json), as a
 // host would read a user's attachments: turns of parallel resources/read
-// calls (Promise.all), the turns GAP_MS apart start to start. The tests of
+// calls (Promise.all), each turn GAP_MS after the start of the one before
+// (later when that one took longer: a slow turn on a busy machine never
+// crowds the next ones together). The tests of
 // `readbench record` (cmd/readbench/record_test.go) put the recording
 // proxy between it and a server, and check that the recording holds the
 // same turns at the same gaps.
@@ -14,7 +16,9 @@
 // '[["doc://text/1k","doc://blob/4k"],["doc://text/64k"]]'. HEADER_VALUE,
 // when given, is sent as the Authorization header of every HTTP request
 // (the tests check that it is never recorded). Prints one JSON line per
-// turn: {"turn": k, "reads": [{"uri", "bytes"} | {"uri", "error"}]}. Exits
+// turn: {"turn": k, "start_ms": ms from the first turn's start, "reads":
+// [{"uri", "bytes"} | {"uri", "error"}]}: the tests hold the recording to
+// the starts the client printed, not to the gaps it was asked for. Exits
 // 1 on a failure to connect; a read's error is reported, not fatal.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -48,10 +52,12 @@ try {
 }
 
 const size = (c) => (c.text !== undefined ? Buffer.byteLength(c.text) : Buffer.from(c.blob, 'base64').length);
-const start = Date.now();
+let start, prev;
 for (let k = 0; k < turns.length; k++) {
-  const wait = start + k * gap - Date.now();
+  const wait = k === 0 ? 0 : prev + gap - Date.now();
   if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  prev = Date.now();
+  start ??= prev;
   const reads = await Promise.all(turns[k].map(async (uri) => {
     try {
       const res = await client.readResource({ uri });
@@ -60,6 +66,6 @@ for (let k = 0; k < turns.length; k++) {
       return { uri, error: String(e.code ?? e.message) };
     }
   }));
-  console.log(JSON.stringify({ turn: k + 1, reads }));
+  console.log(JSON.stringify({ turn: k + 1, start_ms: prev - start, reads }));
 }
 await client.close();
