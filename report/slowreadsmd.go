@@ -38,7 +38,7 @@ func slowNotes(r *results.Result) []string {
 			parts = append(parts, slowNote(c))
 		}
 	}
-	return []string{"Slowest first, each read once (the slowest of a class and those that broke a bound): " +
+	return []string{"Per class, slowest first, each read once (its slowest and those that broke a bound): " +
 		strings.Join(parts, "; ") + ". " + brokeNote}
 }
 
