@@ -120,6 +120,10 @@ type Side struct {
 	Scheduled       int64             `json:"scheduled"`
 	Partial         bool              `json:"partial"`
 	GeneratorBound  bool              `json:"generator_bound"`
+	// Slowest are the side's slowest reads (SideSlowest of them, over
+	// every run and class) with their trace ids: what to open when a gate
+	// fails. Empty for results that kept no reads by name.
+	Slowest []SlowRead `json:"slowest_reads"`
 }
 
 // Noise is the verdict of the noise test of one delta.

@@ -335,6 +335,7 @@ func sideOfRuns(runs []Labelled) Side {
 	last := runs[len(runs)-1]
 	s := sideOf(last.Result, last.Label)
 	s.Runs = make([]string, 0, len(runs))
+	s.Slowest = sideSlowest(runs)
 	if len(runs) > 1 {
 		s.Label = fmt.Sprintf("%d runs, %s ... %s", len(runs), runs[0].Label, last.Label)
 		s.Started = runs[0].Result.Started

@@ -96,7 +96,8 @@ func figureDelta(metric, label, unit string, a, b *float64) (Delta, bool) {
 func sideOf(r *results.Result, label string) Side {
 	return Side{Label: label, Runs: []string{label}, Workload: r.Workload.Name, Server: r.Target.Server, ProtocolVersion: r.Target.ProtocolVersion,
 		Transport: r.Target.Transport, Address: r.Target.Address, Started: r.Started, Tool: r.Tool,
-		MeasuredS: r.Totals.MeasuredS, Scheduled: r.Totals.Scheduled, Partial: r.Partial, GeneratorBound: r.GeneratorBound}
+		MeasuredS: r.Totals.MeasuredS, Scheduled: r.Totals.Scheduled, Partial: r.Partial, GeneratorBound: r.GeneratorBound,
+		Slowest: sideSlowest([]Labelled{{Label: label, Result: r}})}
 }
 
 // latencyDeltas compares two latency blocks; prefix makes the metric

@@ -15,6 +15,12 @@ import (
 // the per-class and per-size detail folded in <details> so the comment
 // stays short.
 func WriteCompareMarkdown(w io.Writer, c *compare.Comparison) error {
+	return Options{}.WriteCompareMarkdown(w, c)
+}
+
+// WriteCompareMarkdown is the package's WriteCompareMarkdown, each trace
+// id of the slowest reads a link through o.TraceURL.
+func (o Options) WriteCompareMarkdown(w io.Writer, c *compare.Comparison) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "## %s: %s\n\n", comparedBy(c), mdEscape(c.New.Workload))
 	switch {
@@ -31,6 +37,7 @@ func WriteCompareMarkdown(w io.Writer, c *compare.Comparison) error {
 	if len(c.Bounds) > 0 {
 		mdVerdicts(&b, boundRows(c))
 	}
+	mdCompareSlow(&b, c, o.TraceURL) // beside the verdict: the reads to open when a bound broke
 	mdTable(&b, "ll", []string{"", "result"}, [][]string{
 		{"base", mdEscape(sideText(c.Base))}, {"new", mdEscape(sideText(c.New))}})
 	if c.Forced {

@@ -77,6 +77,7 @@ func WriteCompareTable(w io.Writer, c *compare.Comparison) error {
 	if len(c.Bounds) > 0 {
 		writeVerdicts(&b, "bounds", boundRows(c))
 	}
+	compareSlowLines(&b, c) // under the bounds: the reads to open when one broke
 	out := make([]byte, 0, b.Len())
 	for l := range bytes.Lines(b.Bytes()) {
 		out = append(out, bytes.TrimRight(l, " \n")...)

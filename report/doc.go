@@ -18,6 +18,9 @@
 //	checktable.go               the check as a table or JSON (WriteCheckTable, WriteCheckJSON)
 //	inflation.go                the wire arithmetic of sizes (WriteInflation)
 //	latency.go                  the latency rows every format shares
+//	slowreads.go, slowreadsmd.go  the reads kept by name (trace ids): the terminal's, markdown's and the page's lists
+//	compareslow.go              each side's slowest reads in the compare views
+//	traceurl.go                 where trace ids link (--trace-url), and Options: the renderers as its methods
 //	bytes.go, outcomes.go, connections.go  the bytes and outcomes tables and the connections lines every format shares
 //	modes.go                    one document read several ways, side by side (WriteModes)
 //

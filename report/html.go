@@ -61,6 +61,10 @@ type htmlTable struct {
 	Rows     [][]string
 	RowClass []string
 	MarkCol  int
+	// Links, when set, is a URL per row ("" for none), the cell of column
+	// LinkCol a link to it (a trace id to its trace).
+	Links   []string
+	LinkCol int
 }
 
 // WriteHTML writes one HTML page for the results: per result what ran
@@ -75,7 +79,11 @@ type htmlTable struct {
 // data-section attribute, each chart a <figure> with an id and a
 // data-chart attribute naming its kind, so tests and scripts can find
 // them.
-func WriteHTML(w io.Writer, rs []*results.Result) error {
+func WriteHTML(w io.Writer, rs []*results.Result) error { return Options{}.WriteHTML(w, rs) }
+
+// WriteHTML is the package's WriteHTML, each trace id of the slow reads a
+// link through o.TraceURL.
+func (o Options) WriteHTML(w io.Writer, rs []*results.Result) error {
 	page, err := htmlPage()
 	if err != nil {
 		return fmt.Errorf("report: html report: %w", err)
@@ -86,7 +94,7 @@ func WriteHTML(w io.Writer, rs []*results.Result) error {
 		if i > 0 {
 			suffix = fmt.Sprintf("-%d", i+1)
 		}
-		hr, err := htmlOf(r, suffix, nil)
+		hr, err := htmlOf(r, suffix, nil, o.TraceURL)
 		if err != nil {
 			return fmt.Errorf("report: html report: %w", err)
 		}
@@ -99,8 +107,8 @@ func WriteHTML(w io.Writer, rs []*results.Result) error {
 }
 
 // htmlOf lays out one result; pair is nil on the result page (see
-// resultSections).
-func htmlOf(r *results.Result, suffix string, pair *timelineScale) (htmlResult, error) {
+// resultSections); links, where its trace ids lead.
+func htmlOf(r *results.Result, suffix string, pair *timelineScale, links TraceURL) (htmlResult, error) {
 	hr := htmlResult{Headline: resultHeadline(r), Title: printable(toolName(r.Tool) + ": " + workloadTitle(r.Workload)),
 		GeneratorBound: printable(strings.ReplaceAll(generatorBound(r), "\n", " "))}
 	if r.Partial {
@@ -108,7 +116,7 @@ func htmlOf(r *results.Result, suffix string, pair *timelineScale) (htmlResult, 
 	}
 	hr.Fields = printableFields(headerFields(r))
 	var err error
-	hr.Sections, err = resultSections(r, suffix, pair)
+	hr.Sections, err = resultSections(r, suffix, pair, links)
 	return hr, err
 }
 
@@ -154,8 +162,8 @@ func footerKind(label string) string {
 // compare page, pair is the timeline scale both runs share, and the
 // charts that page draws for both runs at once (the spectra, the
 // per-class and per-size bars) are left out; on the result page it is
-// nil.
-func resultSections(r *results.Result, suffix string, pair *timelineScale) ([]htmlSection, error) {
+// nil. links is where the slow reads' trace ids lead.
+func resultSections(r *results.Result, suffix string, pair *timelineScale, links TraceURL) ([]htmlSection, error) {
 	compared := pair != nil
 	var sc timelineScale
 	if compared {
@@ -232,6 +240,9 @@ func resultSections(r *results.Result, suffix string, pair *timelineScale) ([]ht
 	all := []htmlSection{lat, spec, tl, by, ts, out, cancel, cache, cost, adv}
 	if compared {
 		all = append(all[:1], all[2:]...) // the compare page overlays the spectra
+	}
+	if slow, ok := slowHTMLSection(r, suffix, links); ok { // under the latency it explains
+		all = append(all[:1], append([]htmlSection{slow}, all[1:]...)...)
 	}
 	if as, ok := authHTMLSection(r, suffix); ok {
 		all = append(all, as)

@@ -26,6 +26,8 @@ type htmlCompare struct {
 	Deltas            []htmlDeltaGroup
 	Content           []string
 	Bounds            *htmlTable
+	Slowest           *htmlTable // each side's slowest reads (compareSlowHTML)
+	SlowestNote       string
 	Overlays          []htmlSection
 	Pairs             []htmlPair
 }
@@ -71,11 +73,17 @@ type htmlPair struct {
 // (compare.Runs): the charts draw every run of each side, and the per-run
 // sections the newest run, saying so.
 func CompareHTML(w io.Writer, c *compare.Comparison, base, nw []compare.Labelled) error {
+	return Options{}.CompareHTML(w, c, base, nw)
+}
+
+// CompareHTML is the package's CompareHTML, each trace id of the slow
+// reads a link through o.TraceURL.
+func (o Options) CompareHTML(w io.Writer, c *compare.Comparison, base, nw []compare.Labelled) error {
 	page, err := htmlPage()
 	if err != nil {
 		return fmt.Errorf("report: html compare: %w", err)
 	}
-	data, err := htmlCompareOf(c, base, nw)
+	data, err := htmlCompareOf(c, base, nw, o.TraceURL)
 	if err != nil {
 		return fmt.Errorf("report: html compare: %w", err)
 	}
@@ -85,7 +93,7 @@ func CompareHTML(w io.Writer, c *compare.Comparison, base, nw []compare.Labelled
 	return nil
 }
 
-func htmlCompareOf(c *compare.Comparison, baseRuns, newRuns []compare.Labelled) (htmlCompare, error) {
+func htmlCompareOf(c *compare.Comparison, baseRuns, newRuns []compare.Labelled, links TraceURL) (htmlCompare, error) {
 	if len(baseRuns) == 0 || len(newRuns) == 0 {
 		if c.Answer == nil {
 			return htmlCompare{}, fmt.Errorf("no run on a side")
@@ -132,6 +140,7 @@ func htmlCompareOf(c *compare.Comparison, baseRuns, newRuns []compare.Labelled) 
 		t := verdictsHTMLTable("bounds", boundRows(c))
 		hc.Bounds = &t
 	}
+	hc.Slowest, hc.SlowestNote = compareSlowHTML(c, links), printable(compareSlowNote(c))
 	var err error
 	if hc.Overlays, err = overlays(c, bs, ns); err != nil {
 		return hc, err
@@ -140,11 +149,11 @@ func htmlCompareOf(c *compare.Comparison, baseRuns, newRuns []compare.Labelled) 
 		hc.Overlays = append(hc.Overlays[:1], append([]htmlSection{rs}, hc.Overlays[1:]...)...)
 	}
 	sc := sharedTimelineScale(base, nw)
-	bsec, err := resultSections(base, "-base", &sc)
+	bsec, err := resultSections(base, "-base", &sc, links)
 	if err != nil {
 		return hc, fmt.Errorf("base: %w", err)
 	}
-	nsec, err := resultSections(nw, "-new", &sc)
+	nsec, err := resultSections(nw, "-new", &sc, links)
 	if err != nil {
 		return hc, fmt.Errorf("new: %w", err)
 	}

@@ -16,11 +16,16 @@ import (
 // there. Advice and a summary of the timeline are added when the result
 // has them. Every string from the file is escaped: a result may come from
 // elsewhere, and its names must not break a table or inject markup.
-func WriteMarkdown(w io.Writer, r *results.Result) error {
+func WriteMarkdown(w io.Writer, r *results.Result) error { return Options{}.WriteMarkdown(w, r) }
+
+// WriteMarkdown is the package's WriteMarkdown, each trace id of the slow
+// reads a link through o.TraceURL.
+func (o Options) WriteMarkdown(w io.Writer, r *results.Result) error {
 	var b bytes.Buffer
 	mdHeader(&b, r)
 	mdThresholds(&b, r)
 	mdLatency(&b, r)
+	mdSlowReads(&b, r, o.TraceURL)
 	mdBytes(&b, r)
 	mdOutcomes(&b, r)
 	mdAuth(&b, r)

@@ -37,7 +37,7 @@ func TestMarkdownGolden(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		r    *results.Result
-	}{{"report.md.golden", fixture(t, false)}, {"troubled.md.golden", withTimeline(t)}} {
+	}{{"report.md.golden", withSlowReads(fixture(t, false))}, {"troubled.md.golden", withTimeline(t)}} {
 		t.Run(c.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := WriteMarkdown(&buf, c.r); err != nil {

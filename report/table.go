@@ -24,7 +24,18 @@ import (
 // ASCII rules and no colours, so it reads the same in a terminal, a CI
 // log and a ticket. The detail is in WriteFullTable, the other formats
 // and the result.
-func WriteTable(w io.Writer, r *results.Result) error { return writeTable(w, r, briefBody) }
+//
+// The slowest reads get the lines the rest leaves of the budget
+// (briefLines), up to briefSlowest: the report is rendered once without
+// them to count.
+func WriteTable(w io.Writer, r *results.Result) error {
+	var probe bytes.Buffer
+	if err := writeTable(&probe, r, briefBody(0)); err != nil {
+		return err
+	}
+	room := briefLines - bytes.Count(probe.Bytes(), []byte("\n"))
+	return writeTable(w, r, briefBody(min(briefSlowest, room)))
+}
 
 // WriteFullTable writes the whole terminal report of r (run --full,
 // report --full): WriteTable's frame with every table and line: service
@@ -65,6 +76,9 @@ func fullBody(w io.Writer, r *results.Result) error {
 		if err := step(w, r); err != nil {
 			return err
 		}
+	}
+	if err := slowTables(w, r); err != nil {
+		return err
 	}
 	if err := authTable(w, r); err != nil {
 		return err

@@ -17,22 +17,29 @@ import (
 // others are counted in a line that points at the full report.
 const briefClasses = 6
 
+// briefLines is the brief report's budget: one screen of a terminal or a
+// CI log's fold (its test holds every fixture to it).
+const briefLines = 44
+
 // briefDetail names what the full report adds, the last line before the
 // closing verdict.
-const briefDetail = "more: run or report --full (service time, lag, bytes per class, advice, cancels, cost)"
+const briefDetail = "more: run or report --full (slow reads, service time, lag, bytes per class, advice, cancels, cost)"
 
 // briefBody is the latency of the classes, of all reads and of turns,
-// then the labelled lines a reader acts on.
-func briefBody(w io.Writer, r *results.Result) error {
-	fmt.Fprintln(w)
-	if err := briefLatencyTable(w, r); err != nil {
-		return err
+// the slowest reads (at most slowest of them), then the labelled lines a
+// reader acts on.
+func briefBody(slowest int) func(io.Writer, *results.Result) error {
+	return func(w io.Writer, r *results.Result) error {
+		fmt.Fprintln(w)
+		if err := briefLatencyTable(w, r); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+		writeFields(w, append(briefSlowFields(r, slowest), briefFields(r)...))
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, wrapText(briefDetail, 100))
+		return nil
 	}
-	fmt.Fprintln(w)
-	writeFields(w, briefFields(r))
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, wrapText(briefDetail, 100))
-	return nil
 }
 
 // briefLatencyTable is the latency table's class, all reads, ok reads and

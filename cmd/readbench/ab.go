@@ -68,6 +68,7 @@ func abCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; never saved)"},
 			&cli.StringFlag{Name: "out", Usage: "save every run in `DIR` (default runs/ab-<time>)"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "the comparison: table, markdown, json, junit (the bounds as test cases) or html"},
+			traceURLFlag(),
 			&cli.StringSliceFlag{Name: "fail-on", Usage: "fail (exit 1) when a change breaks `BOUNDS`, as compare's, e.g. 'read.p50=+10%,service.p99=+20%,errors=+0.5pp'"},
 			&cli.BoolFlag{Name: "fail-on-inconclusive", Value: true, Usage: "fail when the question was not answered (a bound exceeded with no verdict; no round kept); =false passes it, loudly"},
 			&cli.BoolFlag{Name: "fail-on-content-change", Usage: "fail when a URI read by both returned other bytes, MIME type or size"},
@@ -84,7 +85,11 @@ func abAction(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return cli.Exit("ab: give at most one workload", exitUsage)
 	}
-	write, known := compareFormats[c.String("format")]
+	opts, err := reportOptions(c)
+	if err != nil {
+		return err
+	}
+	write, known := compareFormat(c.String("format"), opts)
 	if !known {
 		return cli.Exit(fmt.Sprintf("ab: --format %q: want table, markdown, json, junit or html", c.String("format")), exitUsage)
 	}

@@ -24,13 +24,23 @@ func comparisonOnly(f func(io.Writer, *compare.Comparison) error) compareWriter 
 	return func(w io.Writer, c *compare.Comparison, _, _ []compare.Labelled) error { return f(w, c) }
 }
 
-// compareFormats are compare's output formats.
-var compareFormats = map[string]compareWriter{
-	"table":    comparisonOnly(report.WriteCompareTable),
-	"markdown": comparisonOnly(report.WriteCompareMarkdown),
-	"junit":    comparisonOnly(report.WriteCompareJUnit),
-	"json":     comparisonOnly(writeComparisonJSON),
-	"html":     report.CompareHTML,
+// compareFormat is how compare and ab write a comparison in format, o
+// linking the trace ids of markdown and the page; false for an unknown
+// format.
+func compareFormat(format string, o report.Options) (compareWriter, bool) {
+	switch format {
+	case "table":
+		return comparisonOnly(report.WriteCompareTable), true
+	case "markdown":
+		return comparisonOnly(o.WriteCompareMarkdown), true
+	case "junit":
+		return comparisonOnly(report.WriteCompareJUnit), true
+	case "json":
+		return comparisonOnly(writeComparisonJSON), true
+	case "html":
+		return o.CompareHTML, true
+	}
+	return nil, false
 }
 
 func compareCommand() *cli.Command {
@@ -43,7 +53,8 @@ func compareCommand() *cli.Command {
 			"readbench compare --base a1.json,a2.json --new b1.json,b2.json\n" +
 			"readbench compare runs/                    # the newest result against up to 10 before it, same workload\n" +
 			"readbench compare old.json new.json --single-run --fail-on 'read.p99=+10%'   # one pair: the raw bound\n" +
-			"readbench compare base/ new/ --format markdown >> \"$GITHUB_STEP_SUMMARY\"",
+			"readbench compare base/ new/ --format markdown >> \"$GITHUB_STEP_SUMMARY\"\n" +
+			"readbench compare base/ new/ --format html --trace-url 'https://grafana.example/explore?traceId={trace_id}' --out cmp.html",
 		Description: "Each run contributes one value of each figure; the sides' values are tested with the\n" +
 			"Mann-Whitney U test (4 or more runs per side), or one run against the prediction interval\n" +
 			"of 5 or more (history). One run per side has no verdict: its bounds pass, saying so, unless\n" +
@@ -64,6 +75,7 @@ func compareCommand() *cli.Command {
 			&cli.IntFlag{Name: "last", Usage: "with a folder: compare the newest result with the `N`th before it of the same workload (one pair)"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, markdown, json, junit (the bounds as test cases) or html"},
 			&cli.StringFlag{Name: "out", Usage: "write to `FILE` instead of standard output"},
+			traceURLFlag(),
 		},
 		Action: compareAction,
 	}
@@ -71,7 +83,11 @@ func compareCommand() *cli.Command {
 
 func compareAction(c *cli.Context) error {
 	format := c.String("format")
-	write, known := compareFormats[format]
+	o, err := reportOptions(c)
+	if err != nil {
+		return err
+	}
+	write, known := compareFormat(format, o)
 	if !known {
 		return cli.Exit(fmt.Sprintf("compare: --format %q: want table, markdown, json, junit or html", format), exitUsage)
 	}

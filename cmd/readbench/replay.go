@@ -38,6 +38,7 @@ func replayCommand() *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 			&cli.StringFlag{Name: "format", Usage: "the report on stdout: table, markdown, json or junit", Value: "table"},
 			fullFlag(),
+			traceURLFlag(),
 			thresholdFlag(),
 			maxAnswerFlag(),
 			handshakeTimeoutFlag(),
@@ -50,7 +51,11 @@ func replayAction(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return cli.Exit("replay: give one recording (see 'readbench replay --help')", exitUsage)
 	}
-	write := runWriter(c.String("format"), c.Bool("full"))
+	o, err := reportOptions(c)
+	if err != nil {
+		return err
+	}
+	write := runWriter(c.String("format"), c.Bool("full"), o)
 	if write == nil {
 		return cli.Exit(fmt.Sprintf("replay: --format %q: want table, markdown, json or junit", c.String("format")), exitUsage)
 	}

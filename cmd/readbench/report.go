@@ -22,11 +22,13 @@ func reportCommand() *cli.Command {
 			"readbench report base.json new.json --format markdown > report.md\n" +
 			"readbench report r.json --format html --out r.html      # one self-contained page of charts\n" +
 			"readbench report r.json --format hlog --out r.hlog      # HdrHistogram log (values in µs)\n" +
+			"readbench report r.json --format html --trace-url 'https://grafana.example/explore?traceId={trace_id}' --out r.html   # slow reads link to their traces\n" +
 			"readbench report whole.json chunks.json http.json --format modes   # one document read different ways, side by side",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Usage: "table, markdown, json, junit (the thresholds of one result), html, hlog or modes", Value: "table"},
 			&cli.StringFlag{Name: "out", Usage: "write to `FILE` instead of standard output"},
 			fullFlag(),
+			traceURLFlag(),
 		},
 		Action: reportAction,
 	}
@@ -34,7 +36,7 @@ func reportCommand() *cli.Command {
 
 // reportWriter returns how a format writes several results, nil for an
 // unknown format.
-func reportWriter(format string, full bool) func(io.Writer, []*results.Result) error {
+func reportWriter(format string, full bool, o report.Options) func(io.Writer, []*results.Result) error {
 	each := func(f func(io.Writer, *results.Result) error, sep string) func(io.Writer, []*results.Result) error {
 		return func(w io.Writer, rs []*results.Result) error {
 			for i, r := range rs {
@@ -54,13 +56,13 @@ func reportWriter(format string, full bool) func(io.Writer, []*results.Result) e
 	case "table":
 		return each(tableWriter(full), "\n")
 	case "markdown":
-		return each(report.WriteMarkdown, "\n---\n\n")
+		return each(o.WriteMarkdown, "\n---\n\n")
 	case "hlog":
 		return each(report.WriteHlog, "")
 	case "json":
 		return report.WriteJSON
 	case "html":
-		return report.WriteHTML
+		return o.WriteHTML
 	case "modes":
 		return report.WriteModes
 	case "junit":
@@ -75,7 +77,11 @@ func reportWriter(format string, full bool) func(io.Writer, []*results.Result) e
 }
 
 func reportAction(c *cli.Context) error {
-	write := reportWriter(c.String("format"), c.Bool("full"))
+	o, err := reportOptions(c)
+	if err != nil {
+		return err
+	}
+	write := reportWriter(c.String("format"), c.Bool("full"), o)
 	if write == nil {
 		return cli.Exit(fmt.Sprintf("report: --format %q: want table, markdown, json, junit, html, hlog or modes", c.String("format")), exitUsage)
 	}
@@ -116,6 +122,23 @@ func reportAction(c *cli.Context) error {
 // fits a screen.
 func fullFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "full", Usage: "with --format table, the whole report: service time, first byte and lag rows, bytes per class, the advice's reasoning, cancellation, connections, cache hints, the server's cost, the warmup (markdown, json and html always have them)"}
+}
+
+// traceURLFlag is --trace-url: where the reports' trace ids link, on every
+// command that renders a run's report.
+func traceURLFlag() cli.Flag {
+	return &cli.StringFlag{Name: "trace-url", Usage: "link each slow read's trace id (html and markdown) through `TEMPLATE`, {trace_id} replaced by the id, " +
+		"e.g. 'https://grafana.example/explore?traceId={trace_id}'"}
+}
+
+// reportOptions are the renderers' options the flags ask for; a template
+// without {trace_id} is a usage error.
+func reportOptions(c *cli.Context) (report.Options, error) {
+	u, err := report.ParseTraceURL(c.String("trace-url"))
+	if err != nil {
+		return report.Options{}, cli.Exit(c.Command.Name+": --trace-url: "+err.Error(), exitUsage)
+	}
+	return report.Options{TraceURL: u}, nil
 }
 
 // tableWriter is the terminal report, whole or brief.

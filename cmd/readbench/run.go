@@ -48,6 +48,7 @@ func runCommand() *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 			&cli.StringFlag{Name: "format", Usage: "the report on stdout: table, markdown, json or junit (thresholds as test cases)", Value: "table"},
 			fullFlag(),
+			traceURLFlag(),
 			thresholdFlag(),
 			maxAnswerFlag(),
 			traceSampleFlag(),
@@ -62,7 +63,11 @@ func runAction(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return cli.Exit("run: give at most one workload", exitUsage)
 	}
-	write := runWriter(c.String("format"), c.Bool("full"))
+	o, err := reportOptions(c)
+	if err != nil {
+		return err
+	}
+	write := runWriter(c.String("format"), c.Bool("full"), o)
 	if write == nil {
 		return cli.Exit(fmt.Sprintf("run: --format %q: want table, markdown, json or junit", c.String("format")), exitUsage)
 	}
@@ -119,13 +124,14 @@ func runJob(c *cli.Context) (runner.Job, *runView, error) {
 }
 
 // runWriter is how run prints its report in a format, nil for an unknown
-// one; full asks for the whole table (the other formats are whole).
-func runWriter(format string, full bool) func(io.Writer, *results.Result) error {
+// one; full asks for the whole table (the other formats are whole); o
+// links markdown's trace ids.
+func runWriter(format string, full bool, o report.Options) func(io.Writer, *results.Result) error {
 	switch format {
 	case "table":
 		return tableWriter(full)
 	case "markdown":
-		return report.WriteMarkdown
+		return o.WriteMarkdown
 	case "junit":
 		return report.WriteJUnit
 	case "json":

@@ -1,0 +1,122 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/readbench/readbench/compare"
+)
+
+// The compare views' slowest reads of each side (compare.Side.Slowest):
+// when a gate fails, the reads to open in each server's tracing, the
+// base's beside the candidate's.
+
+// sideSlow is one side's slowest reads with the side's name.
+type sideSlow struct {
+	side  string
+	reads []compare.SlowRead
+}
+
+// comparedSlow are both sides' slowest reads, nil when neither kept any
+// (results written before readbench kept reads by name).
+func comparedSlow(c *compare.Comparison) []sideSlow {
+	if len(c.Base.Slowest) == 0 && len(c.New.Slowest) == 0 {
+		return nil
+	}
+	return []sideSlow{{"base", c.Base.Slowest}, {"new", c.New.Slowest}}
+}
+
+// compareSlowNote says what the lists hold, in every compare view.
+func compareSlowNote(c *compare.Comparison) string {
+	n := fmt.Sprintf("The %d slowest reads of each side, of every class", compare.SideSlowest)
+	if len(c.Base.Runs) > 1 || len(c.New.Runs) > 1 {
+		n += " and run"
+	}
+	return n + ", with the trace id each carried: the reads to open when a bound breaks."
+}
+
+// compareSlowLines writes the compare table's "slowest" lines: per side
+// each read on a line within tableWidth, the URI cut from the left.
+func compareSlowLines(w io.Writer, c *compare.Comparison) {
+	sides := comparedSlow(c)
+	if sides == nil {
+		return
+	}
+	fmt.Fprintln(w)
+	hang(w, "slowest    ", compareSlowNote(c))
+	for _, s := range sides {
+		if len(s.reads) == 0 {
+			fmt.Fprintf(w, "%-10s %s\n", s.side, "none kept")
+			continue
+		}
+		for i, r := range s.reads {
+			label := ""
+			if i == 0 {
+				label = s.side
+			}
+			head := fmt.Sprintf("%s %s %s trace %s ", slowLatency(r.SlowRead), clip(r.Class), printable(r.Outcome), traceText(r.TraceID))
+			if len(c.Base.Runs) > 1 || len(c.New.Runs) > 1 {
+				head += "in " + tail(r.Run, 24) + " "
+			}
+			room := tableWidth - 11 - utf8.RuneCountInString(head)
+			fmt.Fprintf(w, "%-10s %s%s\n", label, head, tail(r.URI, max(room, 12)))
+		}
+	}
+}
+
+// compareSlowCells are a read's cells in markdown and on the page,
+// before any format's escaping.
+func compareSlowCells(side string, r compare.SlowRead) []string {
+	return []string{side, printable(r.Run), printable(r.Class), slowLatency(r.SlowRead), printable(r.Outcome),
+		traceText(r.TraceID), printable(r.URI)}
+}
+
+// compareSlowHeader is the header of the slowest reads' table;
+// compareSlowTraceCol, its trace id's column.
+func compareSlowHeader() []string {
+	return []string{"side", "run", "class", "latency", "outcome", "trace id", "URI"}
+}
+
+const compareSlowTraceCol = 5
+
+// mdCompareSlow writes both sides' slowest reads as a markdown table.
+func mdCompareSlow(b *bytes.Buffer, c *compare.Comparison, links TraceURL) {
+	sides := comparedSlow(c)
+	if sides == nil {
+		return
+	}
+	b.WriteString("### Slowest reads\n\n" + mdEscape(compareSlowNote(c)) + "\n\n")
+	var rows [][]string
+	for _, s := range sides {
+		for _, r := range s.reads {
+			cells := compareSlowCells(s.side, r)
+			for i := range cells {
+				cells[i] = mdEscape(cells[i])
+			}
+			if u := links.Link(r.TraceID); u != "" {
+				cells[compareSlowTraceCol] = "[" + cells[compareSlowTraceCol] + "](" + mdURL(u) + ")"
+			}
+			rows = append(rows, cells)
+		}
+	}
+	mdTable(b, "lllrlll", compareSlowHeader(), rows)
+}
+
+// compareSlowHTML is both sides' slowest reads as a table of the page,
+// nil when neither side kept any.
+func compareSlowHTML(c *compare.Comparison, links TraceURL) *htmlTable {
+	sides := comparedSlow(c)
+	if sides == nil {
+		return nil
+	}
+	t := htmlTable{Class: "slow-reads", Left: len(compareSlowHeader()), Header: compareSlowHeader(), LinkCol: compareSlowTraceCol}
+	for _, s := range sides {
+		for _, r := range s.reads {
+			t.Rows = append(t.Rows, compareSlowCells(s.side, r))
+			t.Links = append(t.Links, links.Link(r.TraceID))
+		}
+	}
+	return &t
+}

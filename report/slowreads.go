@@ -1,0 +1,219 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/results"
+)
+
+// The slowest reads by name, in every format: each class's slowest and
+// the slowest of those that broke a bound (results.SlowReads), each with
+// the trace id it carried, so that a reader goes from a tail figure to
+// the server's trace of the very read behind it. The brief terminal
+// report names the slowest few overall; --full, markdown and the page
+// list every read the result kept.
+
+// briefSlowest is the most slow reads the brief terminal report names:
+// the tail's worst, each on a line, within the report's line budget.
+const briefSlowest = 3
+
+// slowRow is one kept read of a class: broke says it broke a bound (it is
+// in the class's broke_bound list).
+type slowRow struct {
+	class string
+	read  results.SlowRead
+	broke bool
+}
+
+// keptSlow says whether any class of r kept reads by name: a result
+// written before readbench kept them has none, and shows no section.
+func keptSlow(r *results.Result) bool {
+	for _, c := range r.Classes {
+		if c.SlowReads != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// classSlowRows are the reads a class kept, each once, slowest first:
+// every read that broke a bound, then the slowest that did not (a slow
+// read that broke a bound is in both lists of the result; shown once,
+// marked).
+func classSlowRows(c results.Class) []slowRow {
+	k := c.SlowReads
+	if k == nil {
+		return nil
+	}
+	rows := make([]slowRow, 0, len(k.Broke)+len(k.Slowest))
+	left := map[results.SlowRead]int{} // the broke reads not yet matched in slowest
+	for _, r := range k.Broke {
+		rows = append(rows, slowRow{class: c.Class, read: r, broke: true})
+		left[r]++
+	}
+	for _, r := range k.Slowest {
+		if left[r] > 0 {
+			left[r]--
+			continue
+		}
+		rows = append(rows, slowRow{class: c.Class, read: r})
+	}
+	sortSlow(rows)
+	return rows
+}
+
+// sortSlow orders rows slowest first, ties by intended start, then by
+// class: the order the result keeps, stable across formats.
+func sortSlow(rows []slowRow) {
+	slices.SortStableFunc(rows, func(a, b slowRow) int {
+		if c := cmp.Compare(b.read.LatencyMs, a.read.LatencyMs); c != 0 {
+			return c
+		}
+		if c := a.read.Intended.Compare(b.read.Intended); c != 0 {
+			return c
+		}
+		return strings.Compare(a.class, b.class)
+	})
+}
+
+// slowestOverall are the n slowest reads of every class of r.
+func slowestOverall(r *results.Result, n int) []slowRow {
+	var rows []slowRow
+	for _, c := range r.Classes {
+		rows = append(rows, classSlowRows(c)...)
+	}
+	sortSlow(rows)
+	return rows[:max(0, min(n, len(rows)))]
+}
+
+// slowLatency is a kept read's latency, "cut at 5.00s" when it is a lower
+// bound (the read was cut, by its timeout or its turn's deadline).
+func slowLatency(r results.SlowRead) string {
+	if r.LowerBound {
+		return "cut at " + numfmt.Ms(r.LatencyMs)
+	}
+	return numfmt.Ms(r.LatencyMs)
+}
+
+// traceText is a read's trace id, or that its turn was not sampled.
+func traceText(id string) string {
+	if id == "" {
+		return "not traced"
+	}
+	return printable(id)
+}
+
+// intendedText is a read's intended start to the millisecond, UTC; clock
+// is the time of day alone, for the terminal (its header has the date).
+func intendedText(t time.Time, clock bool) string {
+	switch {
+	case t.IsZero():
+		return numfmt.None
+	case clock:
+		return t.UTC().Format("15:04:05.000")
+	}
+	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// slowNote says what a class kept, for the line above its reads.
+func slowNote(c results.Class) string {
+	k := c.SlowReads
+	s := fmt.Sprintf("%s: its %d slowest", printable(c.Class), len(k.Slowest))
+	switch {
+	case k.BrokeSeen == 0:
+		s += "; none broke a bound"
+	case int64(len(k.Broke)) < k.BrokeSeen:
+		s += fmt.Sprintf(" and the slowest %s of the %s that broke a bound", numfmt.Count(int64(len(k.Broke))), numfmt.Count(k.BrokeSeen))
+	default:
+		s += fmt.Sprintf(" and the %s that broke a bound", numfmt.Count(k.BrokeSeen))
+	}
+	return s
+}
+
+// brokeNote says what breaking a bound means, under every list of reads.
+const brokeNote = "A read broke a bound when its timeout or its turn's deadline cut it, or it was slower than the run's latency bound."
+
+// tail keeps the last n runes of s, "~" marking the cut: a URI's end
+// (the document) says more than its start (the scheme and host).
+func tail(s string, n int) string {
+	s = printable(s)
+	if r := []rune(s); len(r) > n {
+		return "~" + string(r[len(r)-n+1:])
+	}
+	return s
+}
+
+// briefSlowFields are the brief report's "slowest" lines: the n slowest
+// reads of the run, each on one line that fits the report's width.
+func briefSlowFields(r *results.Result, n int) [][2]string {
+	var fs [][2]string
+	for i, row := range slowestOverall(r, n) {
+		label := ""
+		if i == 0 {
+			label = "slowest"
+		}
+		head := fmt.Sprintf("%s %s trace %s ", slowLatency(row.read), printable(row.read.Outcome), traceText(row.read.TraceID))
+		room := 100 - len("slowest    ") - utf8.RuneCountInString(head)
+		fs = append(fs, [2]string{label, head + tail(row.read.URI, max(room, 8))})
+	}
+	return fs
+}
+
+// slowTables are the full terminal report's lists of kept reads: per
+// class a line saying what it kept, then its reads, the URI cut from the
+// left to keep the table within the report's 100 columns.
+func slowTables(w io.Writer, r *results.Result) error {
+	if !keptSlow(r) {
+		return nil
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "slow reads, slowest first (! broke a bound; trace ids to open in the server's tracing)")
+	for _, c := range r.Classes {
+		rows := classSlowRows(c)
+		if c.SlowReads == nil {
+			continue
+		}
+		fmt.Fprintln(w, wrapText(slowNote(c), 100))
+		if len(rows) == 0 {
+			continue
+		}
+		cells := make([][]string, len(rows))
+		header := []string{"latency", "outcome", "intended", "trace id", "uri"}
+		widths := make([]int, 4)
+		for j := range widths {
+			widths[j] = len(header[j])
+		}
+		for i, row := range rows {
+			outcome := printable(row.read.Outcome)
+			if row.broke {
+				outcome += " !"
+			}
+			cells[i] = []string{slowLatency(row.read), outcome, intendedText(row.read.Intended, true), traceText(row.read.TraceID)}
+			for j, s := range cells[i] {
+				widths[j] = max(widths[j], utf8.RuneCountInString(s))
+			}
+		}
+		room := 100 - 2 - 3*(len(header)-1) // the margins (the rule runs through them) and separators
+		for _, wd := range widths {
+			room -= wd
+		}
+		t := newTable(w, len(header), header...)
+		for i, row := range rows {
+			if err := t.Append(append(cells[i], tail(row.read.URI, max(room, 12)))); err != nil {
+				return err
+			}
+		}
+		if err := t.Render(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(w, wrapText(brokeNote, 100))
+	return nil
+}
