@@ -31,8 +31,12 @@ type SlowRead struct {
 	LowerBound bool      `json:"lower_bound"` // cut: latency is when it was cut
 }
 
-// slowReadsOf is the result form of a class's kept reads, slowest first.
+// slowReadsOf is the result form of a class's kept reads, slowest first;
+// nil when it kept none (no read of the class was sent).
 func slowReadsOf(k stats.SlowReads) *SlowReads {
+	if len(k.Slowest) == 0 && k.BrokeSeen == 0 {
+		return nil
+	}
 	k = k.Sorted()
 	conv := func(in []stats.SlowRead) []SlowRead {
 		out := make([]SlowRead, len(in))
