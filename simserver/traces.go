@@ -73,10 +73,12 @@ type traceCounters struct {
 	header, meta, invalid, mismatch atomic.Int64
 }
 
-// traceLine is one line of the trace log: the read's URI, the trace
-// context it is served in (the _meta's when valid, else the header's;
-// "" when neither is valid) and the raw values of both routes.
-type traceLine struct {
+// TraceLogLine is one line of serve --trace-log (docs/measurement.md,
+// trace context), exported for the tests and tools that read the file:
+// the read's URI, the trace context it is served in (the _meta's when
+// valid, else the header's; "" when neither is valid) and the raw values
+// of both routes.
+type TraceLogLine struct {
 	URI        string `json:"uri"`
 	TraceID    string `json:"trace_id"`
 	SpanID     string `json:"span_id"`
@@ -117,7 +119,7 @@ func (s *Server) observeTrace(c *call) {
 	if s.tlog == nil {
 		return
 	}
-	line := traceLine{Header: c.hdr.parent, Meta: metaTP, TraceState: metaTS}
+	line := TraceLogLine{Header: c.hdr.parent, Meta: metaTP, TraceState: metaTS}
 	if c.p.URI != nil {
 		line.URI = *c.p.URI
 	}
@@ -184,7 +186,7 @@ func startTraceLog(w io.Writer, logf func(string, ...any)) *traceLog {
 }
 
 // add queues a line, or drops it when the writer lags traceLogLines behind.
-func (l *traceLog) add(line traceLine) {
+func (l *traceLog) add(line TraceLogLine) {
 	b, err := json.Marshal(line)
 	if err != nil {
 		return // strings and a bool always encode

@@ -81,7 +81,7 @@ func TestReadTraceContext(t *testing.T) {
 			if len(lines) != 1 {
 				t.Fatalf("%d lines logged: %s", len(lines), log.Bytes())
 			}
-			want := traceLine{URI: uri, TraceID: tc.traceID, SpanID: tc.span, Sampled: tc.sampled, Header: tc.header, Meta: tc.meta, TraceState: tc.state}
+			want := TraceLogLine{URI: uri, TraceID: tc.traceID, SpanID: tc.span, Sampled: tc.sampled, Header: tc.header, Meta: tc.meta, TraceState: tc.state}
 			if lines[0] != want {
 				t.Errorf("logged %+v\nwant   %+v", lines[0], want)
 			}
@@ -155,14 +155,14 @@ type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errDiskFull }
 
-func traceLines(t *testing.T, b []byte) []traceLine {
+func traceLines(t *testing.T, b []byte) []TraceLogLine {
 	t.Helper()
-	var out []traceLine
+	var out []TraceLogLine
 	for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
 		if len(l) == 0 {
 			continue
 		}
-		var tl traceLine
+		var tl TraceLogLine
 		d := json.NewDecoder(bytes.NewReader(l))
 		d.DisallowUnknownFields()
 		if err := d.Decode(&tl); err != nil {

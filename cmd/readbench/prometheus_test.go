@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -13,15 +12,7 @@ import (
 )
 
 // freePort returns a port on 127.0.0.1 nothing listens on now.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
+func freePort(t *testing.T) int { return promtest.FreePort(t) }
 
 // startPrometheus starts a real Prometheus (internal/promtest) with
 // native histograms and returns its base URL; scrape, when not "", is a

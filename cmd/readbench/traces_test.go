@@ -12,6 +12,7 @@ import (
 
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/simserver"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -145,7 +146,7 @@ func TestRunTracesReachSimServer(t *testing.T) {
 			}
 			r, raw := traceRun(t, target, uri, sessions)
 			want := sentReads(r)
-			var lines []traceLogLine
+			var lines []simserver.TraceLogLine
 			eventually(t, 5*time.Second, fmt.Sprintf("%d lines in the trace log", want), func() bool {
 				lines = readTraceLog(t, log)
 				return int64(len(lines)) >= want
@@ -210,20 +211,9 @@ func (b *badReads) done() {
 	}
 }
 
-// traceLogLine is a line of serve --trace-log.
-type traceLogLine struct {
-	URI        string `json:"uri"`
-	TraceID    string `json:"trace_id"`
-	SpanID     string `json:"span_id"`
-	Sampled    bool   `json:"sampled"`
-	Header     string `json:"header"`
-	Meta       string `json:"meta"`
-	TraceState string `json:"tracestate"`
-}
-
 // readTraceLog reads the lines of a trace log (none while it does not
 // exist), failing on a line that is not one.
-func readTraceLog(t *testing.T, path string) []traceLogLine {
+func readTraceLog(t *testing.T, path string) []simserver.TraceLogLine {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
@@ -232,11 +222,11 @@ func readTraceLog(t *testing.T, path string) []traceLogLine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []traceLogLine
+	var out []simserver.TraceLogLine
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var l traceLogLine
+		var l simserver.TraceLogLine
 		d := json.NewDecoder(bytes.NewReader(sc.Bytes()))
 		d.DisallowUnknownFields()
 		if err := d.Decode(&l); err != nil {

@@ -48,7 +48,7 @@ func Start(t *testing.T, o Options) string {
 	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	addr := "127.0.0.1:" + strconv.Itoa(freePort(t))
+	addr := "127.0.0.1:" + strconv.Itoa(FreePort(t))
 	args := []string{"--config.file=" + cfg, "--storage.tsdb.path=" + filepath.Join(dir, "data"),
 		"--web.listen-address=" + addr, "--web.enable-remote-write-receiver"}
 	if len(o.Features) > 0 {
@@ -120,8 +120,8 @@ func Get(base, path string, q url.Values, v any) error {
 	return nil
 }
 
-// freePort returns a port on 127.0.0.1 nothing listens on now.
-func freePort(t *testing.T) int {
+// FreePort returns a port on 127.0.0.1 nothing listens on now.
+func FreePort(t *testing.T) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
