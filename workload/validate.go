@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/readbench/readbench/protocol"
-
 	"github.com/readbench/readbench/internal/suggest"
 	"github.com/readbench/readbench/units"
 )
@@ -370,17 +368,8 @@ func (w *Workload) checkMaps(add func(*Error)) {
 		} else if strings.ContainsAny(v, "\r\n\x00") {
 			add(errorf(key, "a header value must not contain line breaks"))
 		}
-		switch strings.ToLower(name) {
-		case protocol.MetaTraceParent:
-			if w.Load.TraceShare() > 0 {
-				add(errorf(key, "readbench sets traceparent on every read it traces; drop the header, or set load.trace_sample: 0 to send your own"))
-			}
-		case protocol.MetaTraceState:
-			if !strings.Contains(v, "${") { // an expanded value is checked where it is known: not here
-				if err := protocol.CheckTraceState(v); err != nil {
-					add(errorf(key, "%v", err))
-				}
-			}
+		if e := w.checkTraceHeader(key, name, v); e != nil {
+			add(e)
 		}
 	}
 	for i, h := range w.AllowHosts {

@@ -119,14 +119,6 @@ type Load struct {
 	TraceSample *float64
 }
 
-// TraceShare is the share of turns traced: TraceSample, 1 when unset.
-func (l Load) TraceShare() float64 {
-	if l.TraceSample == nil {
-		return 1
-	}
-	return *l.TraceSample
-}
-
 // Churn reports whether sessions are replaced during the run.
 func (l Load) Churn() bool { return l.SessionTurns > 0 || l.SessionLifetime > 0 }
 
