@@ -61,7 +61,7 @@ func compareSlowLines(w io.Writer, c *compare.Comparison) {
 				head += "in " + tail(r.Run, 24) + " "
 			}
 			room := tableWidth - 11 - utf8.RuneCountInString(head)
-			fmt.Fprintf(w, "%-10s %s%s\n", label, head, tail(r.URI, max(room, 12)))
+			fmt.Fprintf(w, "%-10s %s%s\n", label, head, shortURI(r.URI, max(room, 12)))
 		}
 	}
 }

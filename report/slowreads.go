@@ -150,6 +150,21 @@ func tail(s string, n int) string {
 	return s
 }
 
+// shortURI is a URI in at most n runes: whole when it fits; else its
+// path kept and its query cut at the end ("…"), as the document is named
+// by its path (sim:///screenshot-12-3?…); else the path's end (tail).
+func shortURI(s string, n int) string {
+	s = printable(s)
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	if q := strings.IndexRune(s, '?'); q >= 0 && len([]rune(s[:q])) < n {
+		return string(r[:n-1]) + "…"
+	}
+	return tail(s, n)
+}
+
 // briefSlowFields are the brief report's "slowest" lines: the n slowest
 // reads of the run, each on one line that fits the report's width.
 func briefSlowFields(r *results.Result, n int) [][2]string {
@@ -161,7 +176,7 @@ func briefSlowFields(r *results.Result, n int) [][2]string {
 		}
 		head := fmt.Sprintf("%s %s trace %s ", slowLatency(row.read), printable(row.read.Outcome), traceText(row.read.TraceID))
 		room := 100 - len("slowest    ") - utf8.RuneCountInString(head)
-		fs = append(fs, [2]string{label, head + tail(row.read.URI, max(room, 8))})
+		fs = append(fs, [2]string{label, head + shortURI(row.read.URI, max(room, 8))})
 	}
 	return fs
 }
@@ -206,7 +221,7 @@ func slowTables(w io.Writer, r *results.Result) error {
 		}
 		t := newTable(w, len(header), header...)
 		for i, row := range rows {
-			if err := t.Append(append(cells[i], tail(row.read.URI, max(room, 12)))); err != nil {
+			if err := t.Append(append(cells[i], shortURI(row.read.URI, max(room, 12)))); err != nil {
 				return err
 			}
 		}

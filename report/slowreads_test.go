@@ -135,3 +135,22 @@ func TestFullTableListsEverySlowRead(t *testing.T) {
 		t.Errorf("%d trace ids listed, want the 9 kept and traced", n)
 	}
 }
+
+// TestShortURI: a URI that does not fit keeps its path and loses the end
+// of its query; one without a query that fits nowhere keeps its end.
+func TestShortURI(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"sim:///a.md", 20, "sim:///a.md"},
+		{"sim:///screenshot-12-3?delay=lognormal%2812ms%2C40ms%29&mime=image%2Fpng", 30, "sim:///screenshot-12-3?delay=…"},
+		{"https://docs.example.com/very/long/path/to/the/document.md", 20, "~/to/the/document.md"},
+		{"sim:///a-very-long-name-that-does-not-fit?x=1", 10, "~t-fit?x=1"},
+	} {
+		if got := shortURI(c.in, c.n); got != c.want || len([]rune(got)) > c.n {
+			t.Errorf("shortURI(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
