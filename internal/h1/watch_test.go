@@ -125,6 +125,7 @@ func TestConnectionOutlivesEachRequestsContext(t *testing.T) {
 	tr := &Transport{}
 	defer tr.CloseIdleConnections()
 	const n = 20
+	late := int64(0) // requests whose 1 ms deadline passed first: cut, or never sent
 	for i := range n {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(1+i%3)*time.Millisecond)
 		if i%2 == 0 {
@@ -134,7 +135,8 @@ func TestConnectionOutlivesEachRequestsContext(t *testing.T) {
 		cancel()
 		if got != "ok" || err != nil {
 			if i%2 == 1 && errors.Is(err, context.DeadlineExceeded) {
-				continue // a 1 ms deadline may pass on a busy machine: that request is cut, which is not what is asserted
+				late++ // a 1 ms deadline may pass on a busy machine: that request is cut, or never sent, which is not what is asserted
+				continue
 			}
 			t.Fatalf("request %d: %q %v", i, got, err)
 		}
@@ -144,7 +146,11 @@ func TestConnectionOutlivesEachRequestsContext(t *testing.T) {
 	if int64(srv.accepts.Load()) != st.Opened {
 		t.Fatalf("the server accepted %d connections, Stats says %d opened", srv.accepts.Load(), st.Opened)
 	}
-	if st.Opened-st.ClosedByCut != 1 || st.Requests != n || st.Reused != n-st.Opened || st.ClosedByServer+st.ClosedByClient != 0 {
+	// every request sent went on a connection opened for it or reused; a
+	// late one may have been given up on before it took one (a CI run at
+	// full load: 20 requests, 2 opened, 17 reused, one cut)
+	if st.Opened-st.ClosedByCut != 1 || st.Requests != n || st.Reused > n-st.Opened || st.Reused < n-st.Opened-late ||
+		st.ClosedByServer+st.ClosedByClient != 0 {
 		t.Fatalf("Stats %+v: want 1 connection (more only for requests cut), %d requests, every other one reused", st, n)
 	}
 }
