@@ -12,7 +12,9 @@
 # over HTTP, where the other tools read the very URIs readbench reads;
 # and the readbench/vegeta ratio (the median of each round's ratio: the
 # tools of a round share the machine's load of the moment), and the
-# readbench/bombardier ratio the same way. Then the peak
+# readbench/bombardier ratio the same way; and what trace context costs
+# (four reads a turn with a deadline, run again with --trace-sample 0 in
+# the same round: the median of the rounds' ratios). Then the peak
 # RSS of readbench for 4 reads in flight of a 40 MiB blob and for the
 # design-mockups scenario; readbench's scheduling lag in the open loop; and
 # the simulated server's capacity against what readbench can drive: over
@@ -22,7 +24,6 @@
 #
 #   ./scripts/compare.sh             # REPEAT=3 DURATION=5s; about 4 minutes
 #   REPEAT=5 ./scripts/compare.sh
-#   RB_FLAGS='--trace-sample 0' ./scripts/compare.sh   # readbench's runs without trace context
 #
 # Needs Go, curl, python3 and taskset
 # (util-linux); installs vegeta v12.13.0 and bombardier v1.2.6 with
@@ -184,13 +185,12 @@ r = resource.getrusage(resource.RUSAGE_CHILDREN)
 open(sys.argv[1], "w").write("%.6f %.6f %d\n" % (r.ru_utime, r.ru_stime, r.ru_maxrss))
 sys.exit(code)' "$out" timeout -k 5 $((secs + 120)) "$@"
 }
-run_readbench() { # CASE ROUND
-	local wl=("$tmp/$1.yaml")
+run_readbench() { # CASE ROUND [TOOL FLAG...]: TOOL names a run with extra flags (readbench-untraced)
+	local wl=("$tmp/$1.yaml") tool=${3:-readbench}
 	[[ $1 == default-http ]] && wl=(--duration "$DURATION") # the built-in scenario
-	# shellcheck disable=SC2086 # RB_FLAGS is words: extra flags of every readbench run
-	timed "$tmp/t" "${pin_gen[@]}" "$tmp/readbench" run "${wl[@]}" --target "$url" --quiet --out "$tmp/r.json" ${RB_FLAGS:-} ||
+	timed "$tmp/t" "${pin_gen[@]}" "$tmp/readbench" run "${wl[@]}" --target "$url" --quiet --out "$tmp/r.json" "${@:4}" ||
 		die "readbench run $1 failed"
-	python3 - "$tmp/t" "$tmp/r.json" "$1" "$2" >>"$results" <<'PY'
+	python3 - "$tmp/t" "$tmp/r.json" "$1" "$2" "$tool" >>"$results" <<'PY'
 import json, sys
 u, s, m = open(sys.argv[1]).read().split()[-3:]
 r = json.load(open(sys.argv[2])); t = r["totals"]; o = t["outcomes"]
@@ -201,7 +201,7 @@ reads = good + r["warmup"]["scheduled"]
 conns = r["connections"]
 # kept connections: none closed but by cut reads, none opened but for the reads in flight at once
 assert conns["closed_by_server"] + conns["closed_by_client"] == 0 and conns["opened"] <= conns["peak_open"] + conns["closed_by_cut"], "connections churned: %s" % conns
-print("\t".join(map(str, [sys.argv[3], "readbench", sys.argv[4], float(u) + float(s), reads, t["reads_per_s"], m])))
+print("\t".join(map(str, [sys.argv[3], sys.argv[5], sys.argv[4], float(u) + float(s), reads, t["reads_per_s"], m])))
 PY
 	if [[ $1 == text-open ]]; then
 		python3 -c 'import json,sys; l=json.load(open(sys.argv[1]))["lag"]; print(l["p50_ms"], l["p99_ms"], l["max_ms"], sep="\t")' "$tmp/r.json" >>"$tmp/lag.tsv"
@@ -327,6 +327,8 @@ for round in $(seq "$REPEAT"); do
 	for c in "${case_names[@]}"; do
 		echo "round $round/$REPEAT: $c" >&2
 		run_readbench "$c" "$round"
+		# the default's shape without trace context, in the same round: its cost
+		[[ $c == text-deadline-4 ]] && run_readbench "$c" "$round" readbench-untraced --trace-sample 0
 		run_vegeta "$c" "$round"
 		run_bombardier "$c" "$round"
 		run_wrk "$c" "$round"
@@ -397,6 +399,10 @@ for case, what in (("text-deadline", "1 read a turn"), ("text-deadline-4", "4 re
     ratios = [d / b for d, b in zip(per_case[case], base)]  # the same round's: the machine's load of the moment
     print()
     print("a turn deadline, %s: %.2f× the CPU per read without one (the median of each round's ratio; target 1.2×)" % (what, statistics.median(ratios)))
+traced = [v["readbench"][0] / v["readbench-untraced"][0] for (c, _), v in rows.items() if c == "text-deadline-4" and "readbench-untraced" in v]
+print()
+print("trace context (a traceparent in the header and _meta of every read), 4 reads a turn with a deadline: %.3f× the CPU per read without it (the median of each round's ratio, %s; target within a few percent)" %
+      (statistics.median(traced), ", ".join("%.3f" % x for x in sorted(traced))))
 print()
 print("open loop at 1,000 reads/s: readbench's scheduling lag (intended start to send) p50 %s ms, p99 %s ms, max %s ms over the rounds" %
       (span([l[0] for l in lags]), span([l[1] for l in lags]), span([l[2] for l in lags])))
