@@ -1,18 +1,12 @@
 package driver
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"math"
-	"net/http"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/stats"
@@ -87,32 +81,8 @@ func TestTurnTraceShare(t *testing.T) {
 	}
 }
 
-// traceSeen is what a server saw of one read's trace context.
-type traceSeen struct{ header, meta string }
-
-// tracingHandler is h noting the traceparent of every resources/read by
-// both routes: the header, and params._meta as the SDK server gets it.
-func tracingHandler(h http.Handler, mu *sync.Mutex, seen *[]traceSeen) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		var m struct {
-			Method string `json:"method"`
-			Params struct {
-				Meta map[string]any `json:"_meta"`
-			} `json:"params"`
-		}
-		if json.Unmarshal(body, &m) == nil && m.Method == protocol.MethodResourcesRead {
-			meta, _ := m.Params.Meta[protocol.MetaTraceParent].(string)
-			mu.Lock()
-			*seen = append(*seen, traceSeen{r.Header.Get(protocol.HeaderTraceParent), meta})
-			mu.Unlock()
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
-// TestRunTracesEveryRead: against the official Go SDK's server, every
+// TestRunTracesEveryRead: against the official Go SDK's server, whose
+// handler extracts trace context with OpenTelemetry's propagator, every
 // read of a run carries a valid traceparent, the same in its header and
 // its _meta; a turn's reads share a trace id and each has a span of its
 // own; the slowest reads the result keeps name traces the server saw.
@@ -120,11 +90,7 @@ func tracingHandler(h http.Handler, mu *sync.Mutex, seen *[]traceSeen) http.Hand
 func TestRunTracesEveryRead(t *testing.T) {
 	for _, share := range []string{"1", "0"} {
 		t.Run("trace_sample "+share, func(t *testing.T) {
-			var mu sync.Mutex
-			var seen []traceSeen
-			srv := peertest.SDKServer(time.Millisecond)
-			h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-			url := peertest.ServeLocal(t, tracingHandler(h, &mu, &seen)).URL + "/mcp"
+			url, rec := peertest.StartTracingSDKHTTP(t, nil)
 			w, err := workload.Parse("traced.yaml", []byte(fmt.Sprintf(`
 target: %q
 load: {rate: 40/s, duration: 1s, trace_sample: %s}
@@ -141,8 +107,7 @@ mix:
 			if err != nil {
 				t.Fatal(err)
 			}
-			mu.Lock()
-			defer mu.Unlock()
+			seen := rec.Seen()
 			sent := m.Run.Scheduled - m.Run.Outcomes[stats.Dropped]
 			if int64(len(seen)) < sent || len(seen) == 0 {
 				t.Fatalf("the server saw %d reads, the run scheduled %d", len(seen), sent)
@@ -150,20 +115,21 @@ mix:
 			traces, spans := map[protocol.TraceID]int{}, map[protocol.SpanID]bool{}
 			for _, s := range seen {
 				if share == "0" {
-					if s != (traceSeen{}) {
-						t.Fatalf("trace_sample 0: a read carried %+v", s)
+					if s.Header.IsValid() || s.Meta.IsValid() {
+						t.Fatalf("trace_sample 0: a read carried %v / %v", s.Header, s.Meta)
 					}
 					continue
 				}
-				p, err := protocol.ParseTraceParent(s.header)
-				if err != nil || s.meta != s.header || !p.Sampled {
-					t.Fatalf("header %q, _meta %q: want one valid sampled traceparent by both routes (%v)", s.header, s.meta, err)
+				// OpenTelemetry's own propagator read both routes
+				if !s.Header.IsValid() || !s.Meta.IsValid() || !s.Header.Equal(s.Meta) || !s.Meta.IsSampled() {
+					t.Fatalf("header %v, _meta %v: want one valid sampled trace context by both routes", s.Header, s.Meta)
 				}
-				traces[p.Trace]++
-				if spans[p.Span] {
-					t.Fatalf("span id %s on two reads", p.Span)
+				id, span := protocol.TraceID(s.Meta.TraceID()), protocol.SpanID(s.Meta.SpanID())
+				traces[id]++
+				if spans[span] {
+					t.Fatalf("span id %s on two reads", span)
 				}
-				spans[p.Span] = true
+				spans[span] = true
 			}
 			slow := m.Run.Classes[0].Slow.Slowest
 			if len(slow) == 0 {

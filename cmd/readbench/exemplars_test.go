@@ -1,55 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/internal/promtest"
-	"github.com/readbench/readbench/protocol"
 )
-
-// sdkTraceIDs serves the official Go SDK's server on 127.0.0.1 noting the
-// trace id of every resources/read's traceparent header, and returns its
-// URL and the ids seen so far.
-func sdkTraceIDs(t *testing.T) (string, func() map[string]bool) {
-	t.Helper()
-	var mu sync.Mutex
-	seen := map[string]bool{}
-	srv := peertest.SDKServer(2 * time.Millisecond)
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	noting := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		var m struct {
-			Method string `json:"method"`
-		}
-		if json.Unmarshal(body, &m) == nil && m.Method == protocol.MethodResourcesRead {
-			if p, err := protocol.ParseTraceParent(r.Header.Get(protocol.HeaderTraceParent)); err == nil {
-				mu.Lock()
-				seen[p.Trace.String()] = true
-				mu.Unlock()
-			}
-		}
-		h.ServeHTTP(w, r)
-	})
-	return peertest.ServeLocal(t, noting).URL + "/mcp", func() map[string]bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return seen
-	}
-}
 
 // TestRunExemplars: a run's --metrics remote write gives a real
 // Prometheus (exemplar storage on) exemplars on the read latency
@@ -57,7 +20,7 @@ func sdkTraceIDs(t *testing.T) (string, func() map[string]bool) {
 // server received; so are the trace ids of the result's slowest reads.
 func TestRunExemplars(t *testing.T) {
 	prom := promtest.Start(t, promtest.Options{Features: []string{"exemplar-storage"}})
-	target, seen := sdkTraceIDs(t)
+	target, rec := peertest.StartTracingSDKHTTP(t, nil)
 	dir := t.TempDir()
 	out, wl := filepath.Join(dir, "r.json"), filepath.Join(dir, "w.yaml")
 	docs := peertest.Docs()
@@ -70,7 +33,12 @@ func TestRunExemplars(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	ids := seen()
+	ids := map[string]bool{} // the traces the server's OpenTelemetry propagator read in the headers
+	for _, s := range rec.Seen() {
+		if s.Header.IsValid() {
+			ids[s.Header.TraceID().String()] = true
+		}
+	}
 	if len(ids) == 0 {
 		t.Fatal("the server saw no traceparent")
 	}
