@@ -1,13 +1,13 @@
 package metrics
 
 import (
-	"encoding/hex"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/stats"
 )
 
@@ -107,9 +107,7 @@ func (e *exemplar) labels() prometheus.Labels {
 		if e.l == nil {
 			e.l = make(prometheus.Labels, 1)
 		}
-		var buf [32]byte
-		hex.Encode(buf[:], e.trace[:])
-		e.l[ExemplarLabel] = string(buf[:])
+		e.l[ExemplarLabel] = protocol.TraceID(e.trace).String()
 	}
 	return e.l
 }

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -73,8 +74,8 @@ func (p TraceParent) String() string { return string(p.Append(make([]byte, 0, Tr
 func NewTraceID() TraceID {
 	var t TraceID
 	for t.IsZero() {
-		putUint64(t[:8], rand.Uint64())
-		putUint64(t[8:], rand.Uint64())
+		binary.BigEndian.PutUint64(t[:8], rand.Uint64())
+		binary.BigEndian.PutUint64(t[8:], rand.Uint64())
 	}
 	return t
 }
@@ -83,15 +84,9 @@ func NewTraceID() TraceID {
 func NewSpanID() SpanID {
 	var s SpanID
 	for s == (SpanID{}) {
-		putUint64(s[:], rand.Uint64())
+		binary.BigEndian.PutUint64(s[:], rand.Uint64())
 	}
 	return s
-}
-
-func putUint64(b []byte, v uint64) {
-	for i := range 8 {
-		b[i] = byte(v >> (56 - 8*i))
-	}
 }
 
 // ParseTraceParent parses a traceparent header or _meta value as the W3C

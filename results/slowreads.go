@@ -1,10 +1,10 @@
 package results
 
 import (
-	"encoding/hex"
 	"fmt"
 	"time"
 
+	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/stats"
 )
 
@@ -43,8 +43,8 @@ func slowReadsOf(k stats.SlowReads) *SlowReads {
 		for i, r := range in {
 			out[i] = SlowRead{URI: r.URI, Intended: r.Intended.UTC(), LatencyMs: millis(r.Latency),
 				Outcome: r.Outcome.String(), LowerBound: r.LowerBound}
-			if r.Trace != ([16]byte{}) {
-				out[i].TraceID = hex.EncodeToString(r.Trace[:])
+			if id := protocol.TraceID(r.Trace); !id.IsZero() {
+				out[i].TraceID = id.String()
 			}
 		}
 		return out
@@ -68,12 +68,11 @@ func (k *SlowReads) statsOf() (stats.SlowReads, error) {
 			rs[i] = stats.SlowRead{URI: r.URI, Intended: r.Intended, Latency: msDuration(r.LatencyMs),
 				Outcome: o, LowerBound: r.LowerBound, Broke: broke}
 			if r.TraceID != "" {
-				if len(r.TraceID) != 32 {
-					return nil, fmt.Errorf("slow read %d: trace id %q: want 32 hex digits", i, r.TraceID)
+				id, err := protocol.ParseTraceID(r.TraceID)
+				if err != nil {
+					return nil, fmt.Errorf("slow read %d: %w", i, err)
 				}
-				if _, err := hex.Decode(rs[i].Trace[:], []byte(r.TraceID)); err != nil {
-					return nil, fmt.Errorf("slow read %d: trace id %q: %w", i, r.TraceID, err)
-				}
+				rs[i].Trace = id
 			}
 		}
 		return rs, nil
