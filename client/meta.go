@@ -1,6 +1,7 @@
 package client
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 
@@ -46,13 +47,17 @@ func (s *Session) currentMeta() *sessionMeta {
 	return m
 }
 
-// withMeta adds the stateless era's per-request _meta to params.
+// withMeta adds the stateless era's per-request _meta to params: the
+// session's shared map, or its members copied into a _meta map of the
+// caller's own (a traced read tool call's: traceMeta).
 func (s *Session) withMeta(params map[string]any) map[string]any {
 	if s.modern {
 		if params == nil { // Call(ctx, "ping", nil, …): the _meta needs a params object
 			params = map[string]any{}
 		}
-		if _, traced := params["_meta"]; !traced { // traceMeta holds the session's members already
+		if own, ok := params["_meta"].(map[string]any); ok {
+			maps.Copy(own, s.currentMeta().params)
+		} else {
 			params["_meta"] = s.currentMeta().params
 		}
 	}

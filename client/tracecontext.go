@@ -1,7 +1,6 @@
 package client
 
 import (
-	"maps"
 	"net/http"
 	"os"
 
@@ -59,15 +58,10 @@ func setTraceHeader(h http.Header, tp protocol.TraceParent) {
 	}
 }
 
-// traceMeta is the _meta of a request encoded from maps (a read tool
-// call) with trace context tp: the session's members (withMeta) and the
-// trace's, in a map of its own (the session's is shared, never written).
+// traceMeta is the _meta members of trace context tp, for a request
+// encoded from maps (a read tool call): withMeta adds the session's.
 func (s *Session) traceMeta(tp protocol.TraceParent) map[string]any {
-	m := map[string]any{}
-	if s.modern {
-		maps.Copy(m, s.currentMeta().params)
-	}
-	m[protocol.MetaTraceParent] = tp.String()
+	m := map[string]any{protocol.MetaTraceParent: tp.String()}
 	if s.traceState != nil {
 		state, _ := protocol.Unquote(s.traceState)
 		m[protocol.MetaTraceState] = state

@@ -70,7 +70,10 @@ func TestAppendReadRequestTrace(t *testing.T) {
 // and on net/http's (a redirect); an untraced read carries neither.
 func TestTraceContextOnTheWire(t *testing.T) {
 	const uri = "sim:///a.md"
-	type seen struct{ header, meta string }
+	type seen struct {
+		header, meta string
+		session      bool // _meta also held the session's members (protocol version)
+	}
 	got := make(chan seen, 4)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -89,7 +92,8 @@ func TestTraceContextOnTheWire(t *testing.T) {
 		}
 		_ = json.Unmarshal(b, &m)
 		meta, _ := m.Params.Meta[protocol.MetaTraceParent].(string)
-		got <- seen{r.Header.Get(protocol.HeaderTraceParent), meta}
+		_, session := m.Params.Meta[protocol.MetaProtocolVersion]
+		got <- seen{r.Header.Get(protocol.HeaderTraceParent), meta, session}
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"result":{"contents":[{"uri":%q,"mimeType":"text/markdown","text":"hi"}]}}`, m.ID, uri)
 	}))
@@ -119,12 +123,12 @@ func TestTraceContextOnTheWire(t *testing.T) {
 			} else if _, err := s.ReadDocument(context.Background(), uri, ReadSpec{Trace: tp}); err != nil {
 				t.Fatal(err)
 			}
-			want := seen{}
+			want := seen{session: true}
 			if c.traced {
-				want = seen{tp.String(), tp.String()}
+				want = seen{tp.String(), tp.String(), true}
 			}
 			if r := <-got; r != want {
-				t.Errorf("header %q, _meta %q; want %q by both", r.header, r.meta, want.header)
+				t.Errorf("header %q, _meta %q (session's members: %v); want %q by both, beside the session's", r.header, r.meta, r.session, want.header)
 			}
 		})
 	}
