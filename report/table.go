@@ -26,15 +26,22 @@ import (
 // and the result.
 //
 // The slowest reads get the lines the rest leaves of the budget
-// (briefLines), up to briefSlowest: the report is rendered once without
-// them to count.
+// (briefLines), up to briefSlowest, a line each: a report over the
+// budget with all of them is rendered again with as many fewer as it is
+// over.
 func WriteTable(w io.Writer, r *results.Result) error {
-	var probe bytes.Buffer
-	if err := writeTable(&probe, r, briefBody(0)); err != nil {
+	var b bytes.Buffer
+	if err := writeTable(&b, r, briefBody(briefSlowest)); err != nil {
 		return err
 	}
-	room := briefLines - bytes.Count(probe.Bytes(), []byte("\n"))
-	return writeTable(w, r, briefBody(min(briefSlowest, room)))
+	if over := bytes.Count(b.Bytes(), []byte("\n")) - briefLines; over > 0 {
+		b.Reset()
+		if err := writeTable(&b, r, briefBody(max(0, briefSlowest-over))); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
 }
 
 // WriteFullTable writes the whole terminal report of r (run --full,
