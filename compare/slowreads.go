@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/readbench/readbench/results"
@@ -35,11 +34,6 @@ func sideSlowest(runs []Labelled) []SlowRead {
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b SlowRead) int {
-		if c := cmp.Compare(b.LatencyMs, a.LatencyMs); c != 0 {
-			return c
-		}
-		return a.Intended.Compare(b.Intended)
-	})
+	slices.SortStableFunc(out, func(a, b SlowRead) int { return results.SlowerFirst(a.SlowRead, b.SlowRead) })
 	return out[:min(len(out), SideSlowest)]
 }

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -73,10 +72,7 @@ func classSlowRows(c results.Class) []slowRow {
 // class: the order the result keeps, stable across formats.
 func sortSlow(rows []slowRow) {
 	slices.SortStableFunc(rows, func(a, b slowRow) int {
-		if c := cmp.Compare(b.read.LatencyMs, a.read.LatencyMs); c != 0 {
-			return c
-		}
-		if c := a.read.Intended.Compare(b.read.Intended); c != 0 {
+		if c := results.SlowerFirst(a.read, b.read); c != 0 {
 			return c
 		}
 		return strings.Compare(a.class, b.class)

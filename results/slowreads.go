@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -29,6 +30,16 @@ type SlowRead struct {
 	LatencyMs  float64   `json:"latency_ms"`
 	Outcome    string    `json:"outcome"`
 	LowerBound bool      `json:"lower_bound"` // cut: latency is when it was cut
+}
+
+// SlowerFirst orders slow reads as the result keeps them, slowest first,
+// ties by intended start: the one order of every list of slow reads
+// (the report's, compare's sides).
+func SlowerFirst(a, b SlowRead) int {
+	if c := cmp.Compare(b.LatencyMs, a.LatencyMs); c != 0 {
+		return c
+	}
+	return a.Intended.Compare(b.Intended)
 }
 
 // slowReadsOf is the result form of a class's kept reads, slowest first;

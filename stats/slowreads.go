@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"container/heap"
 	"slices"
 	"time"
@@ -88,8 +89,8 @@ func (k *SlowReads) Merge(o SlowReads) {
 // the order the result keeps.
 func (k SlowReads) Sorted() SlowReads {
 	by := func(a, b SlowRead) int {
-		if a.Latency != b.Latency {
-			return int(b.Latency - a.Latency)
+		if c := cmp.Compare(b.Latency, a.Latency); c != 0 {
+			return c
 		}
 		return a.Intended.Compare(b.Intended)
 	}

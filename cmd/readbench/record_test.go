@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -32,15 +33,7 @@ var sdkTurns = [][]string{
 const turnGap = 300 * time.Millisecond
 
 // freeAddr is a free port of 127.0.0.1.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
+func freeAddr(t *testing.T) string { return "127.0.0.1:" + strconv.Itoa(freePort(t)) }
 
 // startRecord starts `readbench record --listen` in front of upstream,
 // writing dir/out, and returns the proxy's endpoint and a stop that
