@@ -91,14 +91,7 @@ func mdCompareSlow(b *bytes.Buffer, c *compare.Comparison, links TraceURL) {
 	var rows [][]string
 	for _, s := range sides {
 		for _, r := range s.reads {
-			cells := compareSlowCells(s.side, r)
-			for i := range cells {
-				cells[i] = mdEscape(cells[i])
-			}
-			if u := links.Link(r.TraceID); u != "" {
-				cells[compareSlowTraceCol] = "[" + cells[compareSlowTraceCol] + "](" + mdURL(u) + ")"
-			}
-			rows = append(rows, cells)
+			rows = append(rows, mdLinkedRow(compareSlowCells(s.side, r), compareSlowTraceCol, links.Link(r.TraceID)))
 		}
 	}
 	mdTable(b, "lllrlll", compareSlowHeader(), rows)

@@ -52,14 +52,7 @@ func mdSlowReads(b *bytes.Buffer, r *results.Result, links TraceURL) {
 	var rows [][]string
 	for _, c := range r.Classes {
 		for _, row := range classSlowRows(c) {
-			cells := slowCells(row)
-			for i := range cells {
-				cells[i] = mdEscape(cells[i])
-			}
-			if u := links.Link(row.read.TraceID); u != "" {
-				cells[slowTraceCol] = "[" + cells[slowTraceCol] + "](" + mdURL(u) + ")"
-			}
-			rows = append(rows, cells)
+			rows = append(rows, mdLinkedRow(slowCells(row), slowTraceCol, links.Link(row.read.TraceID)))
 		}
 	}
 	if len(rows) == 0 {
@@ -67,6 +60,18 @@ func mdSlowReads(b *bytes.Buffer, r *results.Result, links TraceURL) {
 		return
 	}
 	mdTable(b, "lrlllll", slowHeader(), rows)
+}
+
+// mdLinkedRow is a row's cells escaped for a markdown table, the cell of
+// column col a link to u (none when u is "").
+func mdLinkedRow(cells []string, col int, u string) []string {
+	for i := range cells {
+		cells[i] = mdEscape(cells[i])
+	}
+	if u != "" {
+		cells[col] = "[" + cells[col] + "](" + mdURL(u) + ")"
+	}
+	return cells
 }
 
 // mdURL makes a link's address safe in a markdown table: the characters
