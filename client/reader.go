@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/protocol"
-
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 )

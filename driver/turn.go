@@ -5,9 +5,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/readbench/readbench/protocol"
-
 	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
 )
