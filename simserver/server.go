@@ -19,11 +19,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/readbench/readbench/internal/clock"
 	"io"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/readbench/readbench/internal/clock"
 )
 
 // Options shape the server as a whole; per-resource behaviour lives in the
