@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/readbench/readbench/compare"
@@ -28,10 +29,11 @@ const (
 // attempts, the rounds excluded, an interrupted run.
 const Excluded = "excluded"
 
-// Order is the order the sides run in round i (from 1): base first in odd
-// rounds, new first in even ones, so that over each pair of rounds
-// (ABBA) neither side always follows the other or always meets the
-// machine first.
+// Order is the order the sides of round i (from 1) are started in: base
+// first in odd rounds, new first in even ones. Both run at once and their
+// schedules start together, but the side started first opens its
+// sessions first; alternating it (ABBA over each pair of rounds) keeps
+// any effect of that order off one side.
 func Order(round int) [2]Side {
 	if round%2 == 1 {
 		return [2]Side{Base, New}
@@ -39,14 +41,29 @@ func Order(round int) [2]Side {
 	return [2]Side{New, Base}
 }
 
-// Runner makes one run of a side and saves its result at path (the
-// side's folder: the experiment moves it to the excluded folder when it
-// does not count); the round (from 1) and the attempt (from 1) are for
-// its own use (progress). On interruption it returns what ran (a partial
-// result) or an error wrapping the context's. An error after the result
-// was saved (readbench lost count of its reads) leaves the file, which
-// the experiment moves to the excluded folder.
-type Runner func(ctx context.Context, side Side, round, attempt int, path string) (*results.Result, error)
+// Runner makes one run of a side (SideRun says which, where to save it and
+// how to start it) and saves its result at Run.Path (the side's folder:
+// the experiment moves it to the excluded folder when it does not count).
+// On interruption it returns what ran (a partial result) or an error
+// wrapping the context's. An error after the result was saved (readbench
+// lost count of its reads) leaves the file, which the experiment moves to
+// the excluded folder.
+type Runner func(ctx context.Context, r SideRun) (*results.Result, error)
+
+// SideRun is one run of a round: its side, round and attempt (from 1, for the
+// runner's own use: progress), where to save it, and how it must run
+// beside the round's other side: it calls Together once its sessions are
+// open and starts its schedule at the instant that returns (the other
+// side's too), and Samples observes every read and turn of its measured
+// phase (stats.Observer), for the windows the verdict tests.
+type SideRun struct {
+	Side     Side
+	Round    int
+	Attempt  int
+	Path     string
+	Together func(ctx context.Context) (time.Time, error)
+	Samples  *Samples
+}
 
 // Plan is an experiment: at least Rounds rounds (the first look) and at
 // most MaxRounds, each round given up to Retries more attempts when a run
@@ -81,7 +98,8 @@ type Round struct {
 	// them for an excluded round, the re-run ones for a kept one.
 	Noisy []string
 	// Runs are the kept runs by side (nil for an excluded round).
-	Runs map[Side]compare.Labelled
+	Runs    map[Side]compare.Labelled
+	samples map[Side]*Samples
 }
 
 // Experiment is a finished (or interrupted) experiment: every round, the
@@ -98,6 +116,9 @@ type Experiment struct {
 	Looks       int
 	Stopped     string
 	plan        Plan
+	// samples are each kept round's reads by side, in round order: the
+	// windows the verdict tests (windows.go).
+	samples []map[Side]*Samples
 }
 
 // Check refuses a plan that cannot make an experiment.
@@ -153,6 +174,7 @@ func Run(ctx context.Context, p Plan, run Runner) (*Experiment, error) {
 			out.Rounds = append(out.Rounds, rd)
 			if rd.Kept {
 				out.Base, out.New = append(out.Base, rd.Runs[Base]), append(out.New, rd.Runs[New])
+				out.samples = append(out.samples, rd.samples)
 			}
 			if p.Told != nil {
 				p.Told(rd)
@@ -176,7 +198,7 @@ func Run(ctx context.Context, p Plan, run Runner) (*Experiment, error) {
 }
 
 // round runs round i until an attempt is clean or none is left; stop is
-// an interruption.
+// an interruption. Each attempt runs both sides at once (attempt).
 func (p Plan) round(ctx context.Context, i int, run Runner, saved func(Side, int, int, string, *results.Result, string)) (rd Round, stop bool, err error) {
 	rd = Round{Index: i, Order: Order(i)}
 	for a := 1; a <= 1+p.Retries; a++ {
@@ -184,43 +206,49 @@ func (p Plan) round(ctx context.Context, i int, run Runner, saved func(Side, int
 			return rd, true, nil
 		}
 		rd.Attempts = a
-		runs := map[Side]compare.Labelled{}
-		why := ""
+		got := p.attempt(ctx, i, a, rd.Order, run)
+		var errs []error
+		var why []string
+		noisy := map[Side]string{}
 		for _, side := range rd.Order {
-			path := filepath.Join(p.Dir, string(side), fmt.Sprintf("round-%02d-%s.json", i, side))
-			excluded := filepath.Join(p.Dir, Excluded, excludedName(i, a, side))
-			r, err := run(ctx, side, i, a, path)
-			if err != nil {
-				rd.Noisy = append(rd.Noisy, fmt.Sprintf("%s: %v", side, err))
-				xerr := errors.Join(move(path, excluded), p.exclude(runs, i, a))
-				if ctx.Err() != nil {
-					return rd, true, xerr
-				}
-				return rd, false, errors.Join(fmt.Errorf("round %d, %s: %w", i, side, err), xerr)
+			g := got[side]
+			if g.err != nil {
+				rd.Noisy = append(rd.Noisy, fmt.Sprintf("%s: %v", side, g.err))
+				errs = append(errs, fmt.Errorf("round %d, %s: %w", i, side, g.err))
+				continue
 			}
-			why = p.Policy.Noisy(r)
-			if why != "" {
-				if err := move(path, excluded); err != nil {
-					return rd, false, err
-				}
-				path = excluded
+			if noisy[side] = p.Policy.Noisy(g.result); noisy[side] != "" {
+				why = append(why, fmt.Sprintf("%s: %s", side, noisy[side]))
+				stop = stop || g.result.Partial
 			}
-			saved(side, i, a, path, r, why)
-			if why != "" {
-				why = fmt.Sprintf("%s: %s", side, why)
-				stop = r.Partial
-				break
-			}
-			runs[side] = compare.Labelled{Label: path, Result: r}
 		}
-		if why == "" {
-			rd.Kept, rd.Runs = true, runs
+		counts := len(errs) == 0 && len(why) == 0
+		for _, side := range rd.Order {
+			g := got[side]
+			if !counts { // a run counts only beside its round's other side: both go
+				to := filepath.Join(p.Dir, Excluded, excludedName(i, a, side))
+				if err := move(g.path, to); err != nil {
+					errs = append(errs, err)
+				}
+				g.path = to
+				got[side] = g
+			}
+			if g.result != nil {
+				saved(side, i, a, g.path, g.result, noisy[side])
+			}
+		}
+		if len(errs) > 0 {
+			return rd, ctx.Err() != nil, errors.Join(errs...)
+		}
+		if counts {
+			rd.Kept, rd.Runs, rd.samples = true, map[Side]compare.Labelled{}, map[Side]*Samples{}
+			for _, side := range rd.Order {
+				rd.Runs[side] = compare.Labelled{Label: got[side].path, Result: got[side].result}
+				rd.samples[side] = got[side].samples
+			}
 			return rd, false, nil
 		}
-		rd.Noisy = append(rd.Noisy, why)
-		if err := p.exclude(runs, i, a); err != nil {
-			return rd, false, err
-		}
+		rd.Noisy = append(rd.Noisy, strings.Join(why, "; "))
 		if stop || ctx.Err() != nil {
 			return rd, true, nil
 		}
@@ -228,15 +256,43 @@ func (p Plan) round(ctx context.Context, i int, run Runner, saved func(Side, int
 	return rd, false, nil
 }
 
-// exclude moves the clean runs of a failed attempt to the excluded
-// folder: a run counts only beside its round's other side.
-func (p Plan) exclude(runs map[Side]compare.Labelled, i, a int) error {
-	for side, r := range runs {
-		if err := move(r.Label, filepath.Join(p.Dir, Excluded, excludedName(i, a, side))); err != nil {
-			return err
+// ran is how one side's run of an attempt went.
+type ran struct {
+	path    string
+	result  *results.Result
+	samples *Samples
+	err     error
+}
+
+// attempt runs both sides of round i at once, started in order, their
+// schedules begun together (rendezvous), and waits for both.
+func (p Plan) attempt(ctx context.Context, i, a int, order [2]Side, run Runner) map[Side]ran {
+	meet := newRendezvous(len(order))
+	out := make(map[Side]ran, len(order))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, side := range order {
+		r := SideRun{Side: side, Round: i, Attempt: a, Path: filepath.Join(p.Dir, string(side), fmt.Sprintf("round-%02d-%s.json", i, side)),
+			Samples: &Samples{}}
+		r.Together = func(ctx context.Context) (time.Time, error) {
+			at, err := meet.wait(ctx)
+			r.Samples.Start(at)
+			return at, err
 		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := run(ctx, r)
+			// A side that ended before its schedule began (it could not
+			// connect) must not leave the other waiting for it.
+			meet.abandon(fmt.Errorf("the %s side ended before its schedule began", side))
+			mu.Lock()
+			out[side] = ran{path: r.Path, result: res, samples: r.Samples, err: err}
+			mu.Unlock()
+		}()
 	}
-	return nil
+	wg.Wait()
+	return out
 }
 
 // move moves a saved run, and the server's stderr kept beside it, to

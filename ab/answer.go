@@ -3,11 +3,9 @@ package ab
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/readbench/readbench/compare"
-	"github.com/readbench/readbench/results"
 )
 
 // Document is the comparison every output format writes, whatever
@@ -39,20 +37,10 @@ func (o *Experiment) Document() *compare.Comparison {
 // line every view leads with.
 func (o *Experiment) answer() *compare.Answer {
 	a := &compare.Answer{RoundsRun: len(o.Rounds), RoundsKept: len(o.Base), Looks: o.Looks,
-		MaxLooks: o.plan.Looks(), Stopped: o.Stopped, CPUPressure: medianPressure(o.All)}
+		MaxLooks: o.plan.Looks(), Stopped: o.Stopped, CPUPressure: compare.MedianPressure(o.All)}
 	var broken, open []string
-	decided := false
 	if o.Verdict != nil {
-		decided = Decided(o.Verdict, o.judgings(o.plan.Judging.Bounds, o.plan.Policy))
-		for _, bc := range o.Verdict.Bounds {
-			switch {
-			case bc.Verdict == compare.VerdictPass:
-			case bc.Noise != compare.Significant && bc.Noise != "":
-				open = append(open, bc.Bound)
-			default:
-				broken = append(broken, bc.Bound)
-			}
-		}
+		broken, open, _ = compare.Settled(o.Verdict.Bounds)
 	}
 	after := fmt.Sprintf("%d of %d rounds kept, %d of at most %d looks", a.RoundsKept, a.RoundsRun, a.Looks, a.MaxLooks)
 	switch {
@@ -62,22 +50,21 @@ func (o *Experiment) answer() *compare.Answer {
 	case len(o.plan.Judging.Bounds) == 0:
 		a.Answered = true
 		a.Line = "no bounds (--fail-on), so no question to answer: " + after
-	case decided && len(open) == 0:
+	case o.Verdict != nil && len(open) == 0:
 		a.Answered = true
 		a.Line = "answered: no regression beyond the bounds (each change's interval within its limit) after " + after
 	default:
 		why := "no round kept: " + o.lastNoisy()
-		switch {
-		case len(open) > 0:
-			why = strings.Join(open, ", ") + " exceeded with no verdict"
-		case o.Verdict != nil:
-			why = "every bound held by its estimate, but an interval reaches past its limit (the gate passes)"
+		if len(open) > 0 {
+			why = strings.Join(open, ", ") + " could not be told (an interval reaches past its limit)"
 		}
-		a.Line = fmt.Sprintf("the regression question was not answered: %s; %s, %s", why, after, stopText(o))
+		pass := "it fails the gate"
+		if !o.plan.Judging.Gate.FailOnInconclusive {
+			pass = "passed by --fail-on-inconclusive=false"
+		}
+		a.Line = fmt.Sprintf("the regression question was not answered: %s; %s, %s; %s", why, after, stopText(o), pass)
 	}
-	if a.CPUPressure != nil && *a.CPUPressure >= 0.05 {
-		a.Line += fmt.Sprintf("; the CPU was contended %.0f%% of the time (median of the runs)", 100**a.CPUPressure)
-	}
+	a.Line += compare.PressureText(a.CPUPressure)
 	return a
 }
 
@@ -103,23 +90,4 @@ func (o *Experiment) lastNoisy() string {
 		}
 	}
 	return "no round ran"
-}
-
-// medianPressure is the median CPU pressure of the runs that measured it.
-func medianPressure(rs []*results.Result) *float64 {
-	var ps []float64
-	for _, r := range rs {
-		if r != nil && r.Host.CPUPressure != nil {
-			ps = append(ps, *r.Host.CPUPressure)
-		}
-	}
-	if len(ps) == 0 {
-		return nil
-	}
-	slices.Sort(ps)
-	m := ps[len(ps)/2]
-	if len(ps)%2 == 0 {
-		m = (ps[len(ps)/2-1] + m) / 2
-	}
-	return &m
 }

@@ -1,15 +1,13 @@
 package ab
 
 import (
-	"fmt"
-
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/compare"
 )
 
 // Compare compares the kept runs of the experiment, base run i with new
 // run i of the same round (compare.MethodPaired at two-sided level alpha,
-// no noise floor: the rounds are the noise), gated by g, with the
+// no noise floor: the rounds are the noise): the figures of every view, gated by g, with the
 // experiment's notes (its design, each round re-run or excluded) before
 // the comparison's own, and its rounds (which base run was paired with
 // which new run: compare.Round). nil when no round was kept: there is
@@ -30,8 +28,11 @@ func (o *Experiment) Compare(g compare.Gate, alpha float64) (*compare.Comparison
 
 // Judge compares the kept rounds at two-sided level alpha and holds them
 // to the plan's bounds, each judged on the figure the lag lets it be
-// (judged.go): a bound judged on service time says so (JudgedOn and a
-// note), one no figure can judge is inconclusive. nil when no round was
+// (judged.go) and decided by one estimate (compare.Decide): that of the
+// windows both sides ran at the same instants (windows.go) for a figure a
+// window holds, that of the paired rounds for the others (rates,
+// inflation, costs). A bound judged on service time says so (JudgedOn and
+// a note); one no figure can judge is not answered. nil when no round was
 // kept.
 func (o *Experiment) Judge(alpha float64) (*compare.Comparison, error) {
 	j := o.plan.Judging
@@ -39,8 +40,8 @@ func (o *Experiment) Judge(alpha float64) (*compare.Comparison, error) {
 	if c == nil || err != nil {
 		return c, err
 	}
+	c.Gate.Level = alpha
 	js := o.judgings(j.Bounds, o.plan.Policy)
-	checked := make([]compare.BoundCheck, 0, len(js))
 	as := make([]bounds.Bound, 0, len(js))
 	for _, x := range js {
 		as = append(as, x.bound)
@@ -48,26 +49,23 @@ func (o *Experiment) Judge(alpha float64) (*compare.Comparison, error) {
 	if _, _, err := c.Hold("ab", as, o.Base, o.New, j.Content); err != nil {
 		return nil, err
 	}
-	for i, bc := range c.Bounds {
-		if i < len(js) {
-			x := js[i]
-			switch {
-			case x.skip != "":
-				bc = compare.Unjudged(c, x.bound, x.skip)
-			case bc.Verdict == compare.VerdictPass && bc.Noise == compare.WithinNoise && x.bound.Broken(bc.Base, bc.New):
-				// Beyond the bound, but the rounds cannot tell it from the
-				// noise: no answer yet (compare passes it; ab runs on).
-				u := compare.Unjudged(c, x.bound, fmt.Sprintf("beyond the bound but not significant after %d rounds (p > %.3g)", len(o.Base), alpha))
-				u.Noise, bc = bc.Noise, u
-			}
-			if x.on != "" {
-				bc.JudgedOn = x.on
-				c.Notes = append(c.Notes, judgedNote(x, o, o.plan.Policy))
+	for i, x := range js {
+		bc := &c.Bounds[i]
+		switch {
+		case x.skip != "":
+			*bc = compare.Unjudged(c, x.bound, x.skip)
+		case bc.Reason != "" && bc.Verdict == compare.VerdictFail && bc.P == nil:
+			// Not measured on a side: the check says so as it is.
+		default:
+			if est, ok := o.windowEstimate(x.bound.Metric, bc.Base, alpha); ok {
+				*bc = compare.Decide(x.bound, bc.Unit, bc.Base, est, c.Gate)
 			}
 		}
-		checked = append(checked, bc)
+		if x.on != "" {
+			bc.JudgedOn = x.on
+			c.Notes = append(c.Notes, judgedNote(x, o, o.plan.Policy))
+		}
 	}
-	c.Bounds = checked
 	return c, nil
 }
 

@@ -9,11 +9,11 @@ import (
 
 // The sequential rule (docs/compare.md, "ab: until it can decide"). An
 // experiment looks at its kept rounds after Plan.Rounds of them and every
-// LookStep more, up to Plan.MaxRounds: at most Looks() looks, each a
-// paired test at two-sided level LookAlpha() = 2·5%/Looks(). A bound is
-// broken at a look only by a significant change for the worse beyond it,
-// so the chance that an unchanged server fails the gate at any look is at
-// most Looks() × 5%/Looks() = 5% (Bonferroni: whatever the looks'
+// LookStep more, up to Plan.MaxRounds: at most Looks() looks, each bound
+// tested at two-sided level LookAlpha() = 2·5%/(Looks()·bounds). A bound
+// is broken at a look only by a significant change for the worse beyond
+// it, so the chance that an unchanged server fails the gate at any look
+// by any bound is at most 5% (Bonferroni: whatever the looks' and bounds'
 // dependence, and whenever the budget stops the experiment). It stops
 // once every bound is decided: one broken (a regression found), or each
 // held with its whole interval on the right side of its limit. Otherwise
@@ -52,9 +52,13 @@ func (p Plan) Looks() int {
 	return (p.MaxRounds-p.Rounds+LookStep-1)/LookStep + 1
 }
 
-// LookAlpha is each look's two-sided level: a one-sided 5%/Looks() in
-// the direction of a regression.
-func (p Plan) LookAlpha() float64 { return 2 * compare.RunAlpha / float64(p.Looks()) }
+// LookAlpha is each bound's two-sided level at each look: a one-sided 5%
+// shared out among the gate's bounds and the looks (compare.GateLevel), so
+// that an unchanged server fails the gate as a whole — any bound, any look
+// — at most 5% of the time.
+func (p Plan) LookAlpha() float64 {
+	return compare.GateLevel(len(p.Judging.Bounds), p.Looks())
+}
 
 // due reports whether kept rounds are a look.
 func (p Plan) due(kept int) bool {
@@ -112,32 +116,17 @@ func (o *Experiment) finish() error {
 	return err
 }
 
-// Decided reports whether every bound of c is decided: one broken by a
-// significant change (the experiment found a regression), or each held
-// with the whole interval of its change within its limit, or one no
-// figure can judge (more rounds would not help).
+// Decided reports whether the bounds of c are decided: one broken (the
+// experiment found a regression), or none left open — each held with its
+// whole interval within its limit, or one no figure can judge (more
+// rounds would not help).
 func Decided(c *compare.Comparison, js []judging) bool {
-	for _, bc := range c.Bounds {
-		if bc.Verdict == compare.VerdictFail && bc.Noise == compare.Significant {
-			return true
-		}
+	broken, _, _ := compare.Settled(c.Bounds)
+	if len(broken) > 0 {
+		return true
 	}
 	for i, bc := range c.Bounds {
-		if i >= len(js) { // content: decided by the first run
-			continue
-		}
-		if js[i].skip != "" {
-			continue
-		}
-		d, ok := c.Find(bc.Metric)
-		if !ok || d.Noise == compare.Untested {
-			continue // held to the results as measured: no interval to wait for
-		}
-		if d.Noise == compare.Unchanged {
-			continue
-		}
-		b := js[i].bound
-		if bc.Verdict != compare.VerdictPass || b.Broken(d.Base, d.Base+d.Low) || b.Broken(d.Base, d.Base+d.High) {
+		if bc.Verdict == compare.VerdictInconclusive && (i >= len(js) || js[i].skip == "") {
 			return false
 		}
 	}

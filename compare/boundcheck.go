@@ -9,20 +9,21 @@ import (
 )
 
 // CheckBounds holds the comparison c of nw against base to the bounds, in
-// order. A bound is broken when the new value goes past the bound's
-// limit in its direction and c's test of that metric found the change
-// significant. A change the test calls within the noise passes; one
-// without a verdict (Inconclusive: too few runs; Untested: no test
-// applies) passes too, saying so, unless c.Gate.FailOnInconclusive.
-// A one-run-per-side comparison with c.Gate.SingleRun is held to the
-// figures as measured: the raw bound, whatever the verdict. A metric
-// either result did not measure fails with the reason. The error is a
-// class or turn size one of the results lacks (it wraps
-// bounds.ErrUnknown): a usage error.
+// order, each tested at the gate's level (GateLevel: 5% for the gate as a
+// whole) and decided by one estimate (Decide): broken by a significant
+// change beyond it, held when the whole interval is within its limit,
+// else not answered, which fails unless the gate lets it pass. A
+// one-run-per-side comparison with c.Gate.SingleRun is held to the
+// figures as measured: the raw bound. A metric either result did not
+// measure fails with the reason. The error is a class or turn size one of
+// the results lacks (it wraps bounds.ErrUnknown): a usage error.
 func CheckBounds(c *Comparison, bs []bounds.Bound, base, nw *results.Result) ([]BoundCheck, error) {
 	out := make([]BoundCheck, 0, len(bs))
+	if c.Gate.Level == 0 {
+		c.Gate.Level = GateLevel(len(bs), 1)
+	}
+	alpha := c.Gate.Level
 	for _, b := range bs {
-		bc := BoundCheck{Bound: b.Text, Metric: b.Metric.Name, Unit: b.Metric.Unit.String()}
 		d, ok := c.Find(b.Metric.Name)
 		if !ok {
 			// Not in the comparison (an outcome neither side saw, a
@@ -31,52 +32,43 @@ func CheckBounds(c *Comparison, bs []bounds.Bound, base, nw *results.Result) ([]
 			if d, err = fromResults(b.Metric, base, nw); errors.Is(err, bounds.ErrUnknown) {
 				return nil, err
 			} else if err != nil {
-				bc.Verdict, bc.Reason = VerdictFail, err.Error()
-				out = append(out, bc)
+				out = append(out, BoundCheck{Bound: b.Text, Metric: b.Metric.Name, Unit: b.Metric.Unit.String(),
+					Verdict: VerdictFail, Reason: err.Error()})
 				continue
 			}
 		}
-		bc.Base, bc.New, bc.Noise = d.Base, d.New, d.Noise
-		bc.Limit = b.Limit(d.Base)
-		bc.Pass, bc.Verdict = true, VerdictPass
-		if b.Broken(d.Base, d.New) {
-			bc.Pass, bc.Verdict, bc.Reason = gate(c, d)
+		if c.Method == MethodPair && c.Gate.SingleRun {
+			out = append(out, rawBound(b, d))
+			continue
+		}
+		bc := Decide(b, b.Metric.Unit.String(), d.Base, estimateRuns(c.Method, d, alpha), c.Gate)
+		if c.Method == MethodPair && bc.Verdict == VerdictInconclusive {
+			bc.Reason = "not answered: one run per side cannot separate the server from the machine (--single-run gates on the figures)"
 		}
 		out = append(out, bc)
 	}
 	return out, nil
 }
 
-// gate is the verdict on a bound the figures break: pass or not, the
-// verdict to print (a pass without a verdict is inconclusive), and why.
-func gate(c *Comparison, d Delta) (pass bool, verdict, reason string) {
-	switch {
-	case c.Method == MethodPair && c.Gate.SingleRun:
-		return false, VerdictFail, "" // --single-run: the raw bound
-	case d.Noise == WithinNoise:
-		return true, VerdictPass, "beyond the bound but within the noise: not evidence of a change"
-	case d.Noise == Inconclusive || d.Noise == Untested:
-		why := d.Note
-		if c.Method == MethodPair && d.Noise == Inconclusive {
-			why = "one run per side cannot separate the server from the machine (--single-run gates on the figures)"
-		}
-		if c.Gate.FailOnInconclusive {
-			return false, VerdictFail, "inconclusive (--fail-on-inconclusive): " + why
-		}
-		return true, VerdictInconclusive, "beyond the bound but inconclusive: " + why
+// rawBound is --single-run's check of one run per side: the bound held
+// to the figures as measured.
+func rawBound(b bounds.Bound, d Delta) BoundCheck {
+	bc := BoundCheck{Bound: b.Text, Metric: b.Metric.Name, Unit: b.Metric.Unit.String(), Base: d.Base, New: d.New,
+		Limit: b.Limit(d.Base), Low: d.New, High: d.New, Noise: d.Noise, Pass: true, Verdict: VerdictPass}
+	if b.Broken(d.Base, d.New) {
+		bc.Pass, bc.Verdict = false, VerdictFail
 	}
-	return false, VerdictFail, ""
+	return bc
 }
 
-// Unjudged is the check of a bound no figure can judge, for why: no
-// verdict, which passes or fails as c.Gate says of a change without one.
+// Unjudged is the check of a bound no figure can judge, for why: not
+// answered, which fails unless c.Gate lets an open question pass.
 func Unjudged(c *Comparison, b bounds.Bound, why string) BoundCheck {
 	bc := BoundCheck{Bound: b.Text, Metric: b.Metric.Name, Unit: b.Metric.Unit.String(), Noise: Untested}
 	if d, ok := c.Find(b.Metric.Name); ok {
 		bc.Base, bc.New, bc.Limit = d.Base, d.New, b.Limit(d.Base)
 	}
-	bc.Pass, bc.Verdict, bc.Reason = gate(c, Delta{Noise: Untested, Note: why})
-	return bc
+	return notAnswered(bc, c.Gate, why)
 }
 
 // fromResults makes the delta of a metric the comparison does not hold,

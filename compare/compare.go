@@ -152,10 +152,15 @@ const (
 // Gate says how CheckBounds holds a comparison to its bounds where the
 // verdict cannot: SingleRun gates a one-run-per-side comparison on the
 // figures as measured (the raw bound), FailOnInconclusive makes a bound
-// broken by a change without a verdict fail.
+// the comparison could not decide fail (the commands' default: a gate
+// that could not tell never passes unless told to).
 type Gate struct {
 	SingleRun          bool `json:"single_run"`
 	FailOnInconclusive bool `json:"fail_on_inconclusive"`
+	// Level is the two-sided level each bound is tested at (GateLevel of
+	// the bounds and looks: the gate as a whole fails an unchanged server
+	// at most 5% of the time); 0 until the bounds are checked.
+	Level float64 `json:"level"`
 }
 
 // Delta is one figure in both results and its change.
@@ -251,16 +256,28 @@ type BoundCheck struct {
 	Limit  float64 `json:"limit"` // the farthest New may go
 	Noise  Noise   `json:"noise"`
 	Pass   bool    `json:"pass"`
-	// Verdict is what every view prints: VerdictPass (held, or beyond it
-	// within the noise), VerdictFail (broken), or VerdictInconclusive
-	// (beyond the bound by a change with no verdict: it passes the gate
-	// unless Gate.FailOnInconclusive, but it is no pass).
+	// Verdict is what every view prints: VerdictPass (held: the whole
+	// interval within the limit, or, untested, the figures within it),
+	// VerdictFail (broken: the estimate beyond it by a significant change),
+	// or VerdictInconclusive (not answered: it fails the gate unless
+	// Gate.FailOnInconclusive is false, and is no pass either way).
 	Verdict string `json:"verdict"`
 	Reason  string `json:"reason"`
 	// JudgedOn is the metric the bound was judged on when it is not the
 	// bound's own: ab judges a read latency bound on service time at the
 	// same percentile when the generator's lag was material (docs/compare.md).
 	JudgedOn string `json:"judged_on,omitempty"`
+	// Low and High are the interval of the new figure at level Alpha, from
+	// the same test as New (the estimate) and P: one estimator decides the
+	// bound (decide.go). Units and Pairs are what was tested ("windows",
+	// "rounds" or "runs", and how many); P and Alpha are null and 0 when
+	// no test applied.
+	Low   float64  `json:"low"`
+	High  float64  `json:"high"`
+	Units string   `json:"units,omitempty"`
+	Pairs int      `json:"pairs,omitempty"`
+	P     *float64 `json:"p"`
+	Alpha float64  `json:"alpha"`
 }
 
 // The verdicts of a bound check (BoundCheck.Verdict).
@@ -362,6 +379,13 @@ func (c *Comparison) Hold(cmd string, bs []bounds.Bound, base, nw []Labelled, co
 	}
 	if content {
 		c.Bounds = append(c.Bounds, ContentCheck(c))
+	}
+	if cmd == "compare" {
+		var rs []*results.Result
+		for _, r := range append(slices.Clone(base), nw...) {
+			rs = append(rs, r.Result)
+		}
+		c.Answer = AnswerOf(c, MedianPressure(rs))
 	}
 	return bl, nl, nil
 }

@@ -36,8 +36,19 @@ func WorkloadDigest(w *workload.Workload) string {
 }
 
 // startOf waits for the moment the schedule starts and returns it (zero:
-// now): o.StartAt, or the instant the barrier's shards computed.
+// now): o.Together's instant, o.StartAt, or the instant the barrier's
+// shards computed.
 func startOf(ctx context.Context, o Options) (time.Time, *Barriered, error) {
+	if o.Together != nil {
+		at, err := o.Together(ctx)
+		if err != nil {
+			return time.Time{}, nil, err
+		}
+		if !waitUntil(ctx, at) {
+			return time.Time{}, nil, fmt.Errorf("interrupted while waiting for the other side: %w", context.Cause(ctx))
+		}
+		return at, nil, nil
+	}
 	if o.Barrier == nil {
 		if !waitUntil(ctx, o.StartAt) {
 			return time.Time{}, nil, fmt.Errorf("interrupted while waiting for --start-at %s: %w", o.StartAt.Format(time.RFC3339), context.Cause(ctx))

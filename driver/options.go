@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"maps"
@@ -196,6 +197,13 @@ type Options struct {
 	// for the run's other shards in the folder and starts at the instant
 	// they all compute (package barrier).
 	Barrier *barrier.Config
+	// Together, when set, starts the schedule instead of StartAt and
+	// Barrier: it is called once the sessions are open and the plan is
+	// built, and the schedule starts at the instant it returns (waited
+	// for). ab gives both sides of a round one rendezvous, so that base
+	// and new begin their identical schedules at the same moment and every
+	// stall of the machine meets both (package ab).
+	Together func(ctx context.Context) (time.Time, error)
 	// Observe, when set, is called once before the first turn (after the
 	// handshake and discovery) with what the run knows of its target; the
 	// observers it returns (nil: none) are told of every read and turn the

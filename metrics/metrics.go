@@ -2,6 +2,8 @@ package metrics
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -53,14 +55,15 @@ type Options struct {
 	Native bool
 }
 
-// Registry holds the series of the run under way. It is safe for
-// concurrent use: the run's goroutines observe, the pusher and the scrape
-// endpoint gather.
+// Registry holds the series of the runs under way: one at a time, or
+// ab's two sides of a round at once (a run per RunLabels.Side). It is
+// safe for concurrent use: the runs' goroutines observe, the pusher and
+// the scrape endpoint gather.
 type Registry struct {
 	opts Options
 	mu   sync.Mutex
-	reg  *prometheus.Registry // nil until Start
-	live *liveGauges
+	regs map[string]*prometheus.Registry // by side; empty until Start
+	live map[string]*liveGauges
 }
 
 // New returns an empty Registry: it gathers nothing until Start.
@@ -78,8 +81,9 @@ type liveGauges struct {
 
 // Start registers a run's series, labelled with run, and returns the
 // observers of its two phases (for driver.Options.Observe). A second
-// Start (the next step of a capacity search) replaces the first's series:
-// its counters start again from zero, which rate() reads as a reset.
+// Start of the same side (the next step of a capacity search, ab's next
+// round) replaces the first's series: its counters start again from zero,
+// which rate() reads as a reset. The other side's series stay.
 func (r *Registry) Start(run RunLabels, classes []stats.ClassInfo, askedRate float64) (warmup, measured stats.Observer) {
 	reg := prometheus.NewRegistry()
 	f := factory{reg: prometheus.WrapRegistererWith(run.labels(), reg), opts: r.opts}
@@ -90,31 +94,47 @@ func (r *Registry) Start(run RunLabels, classes []stats.ClassInfo, askedRate flo
 	}
 	live.asked.Set(askedRate)
 	r.mu.Lock()
-	r.reg, r.live = reg, live
+	if r.regs == nil {
+		r.regs, r.live = map[string]*prometheus.Registry{}, map[string]*liveGauges{}
+	}
+	r.regs[run.Side], r.live[run.Side] = reg, live
 	r.mu.Unlock()
 	return s.phase(PhaseWarmup, classes), s.phase(PhaseMeasured, classes)
 }
 
-// SetInFlight sets the in-flight gauge (from driver.Progress).
-func (r *Registry) SetInFlight(n int64) {
+// SetInFlight sets the in-flight gauge of side's run (from
+// driver.Progress; side "" outside ab).
+func (r *Registry) SetInFlight(side string, n int64) {
 	r.mu.Lock()
-	live := r.live
+	live := r.live[side]
 	r.mu.Unlock()
 	if live != nil {
 		live.inFlight.Set(float64(n))
 	}
 }
 
-// Gather returns the current run's series (none before Start): a
+// Idle sets every run's in-flight gauge to 0: the command's runs are over.
+func (r *Registry) Idle() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, live := range r.live {
+		live.inFlight.Set(0)
+	}
+}
+
+// Gather returns the current runs' series (none before Start): a
 // prometheus.Gatherer for the pusher and the scrape endpoint.
 func (r *Registry) Gather() ([]*dto.MetricFamily, error) {
 	r.mu.Lock()
-	reg := r.reg
+	gs := make(prometheus.Gatherers, 0, len(r.regs))
+	for _, side := range slices.Sorted(maps.Keys(r.regs)) {
+		gs = append(gs, r.regs[side])
+	}
 	r.mu.Unlock()
-	if reg == nil {
+	if len(gs) == 0 {
 		return nil, nil
 	}
-	return reg.Gather()
+	return gs.Gather()
 }
 
 // factory makes and registers one run's collectors.

@@ -18,3 +18,36 @@ func (r *Recorder) SetObserver(o Observer) {
 	r.obs = o
 	r.mu.Unlock()
 }
+
+// Tee is an Observer that tells each of os (nil ones left out) in turn:
+// a run's live metrics and ab's windows both see its samples. nil when
+// none is left.
+func Tee(os ...Observer) Observer {
+	var t tee
+	for _, o := range os {
+		if o != nil {
+			t = append(t, o)
+		}
+	}
+	switch len(t) {
+	case 0:
+		return nil
+	case 1:
+		return t[0]
+	}
+	return t
+}
+
+type tee []Observer
+
+func (t tee) ObserveRead(s ReadSample) {
+	for _, o := range t {
+		o.ObserveRead(s)
+	}
+}
+
+func (t tee) ObserveTurn(s TurnSample) {
+	for _, o := range t {
+		o.ObserveTurn(s)
+	}
+}

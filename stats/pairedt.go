@@ -39,13 +39,39 @@ const Trim = 0.2
 // interval is the value itself, and P is 1 when that value is 0, else 0.
 // With fewer than 5 differences nothing is trimmed: Student's paired t.
 func PairedT(d []float64, alpha float64) (p Paired, ok bool) {
+	return trimmedT(d, nil, alpha, Trim)
+}
+
+// SerialT is PairedT for differences taken in time order: ab's windows,
+// each segment of seg one round's windows in order, trimmed by trim (0:
+// Student's paired t, the test of a share, whose rare events a trim would
+// set aside as outliers). Windows next to each other can share what the
+// pairing did not cancel — a stall that outlasts a window and met one
+// side — so the spread is widened by the lag-1 autocorrelation ρ of the
+// winsorized differences within the rounds: by √((1+ρ)/(1−ρ)), the
+// variance of the mean of an AR(1) series, and the degrees of freedom
+// shrink by the same factor. A negative ρ is taken as 0: no narrowing.
+func SerialT(seg [][]float64, alpha, trim float64) (p Paired, ok bool) {
+	var all []float64
+	for _, s := range seg {
+		all = append(all, s...)
+	}
+	return trimmedT(all, seg, alpha, trim)
+}
+
+// trimmedT is the one-sample trimmed t of d (seg, when not nil, the same
+// values in time-ordered segments for the autocorrelation correction).
+func trimmedT(d []float64, seg [][]float64, alpha, trim float64) (p Paired, ok bool) {
 	n := len(d)
 	if n < 2 || alpha <= 0 || alpha >= 1 {
 		return Paired{}, false
 	}
 	s := slices.Clone(d)
 	slices.Sort(s)
-	g := int(math.Floor(Trim * float64(n)))
+	g := int(math.Floor(trim * float64(n)))
+	if n < 5 {
+		g = 0
+	}
 	p.N = n
 	for _, v := range s[g : n-g] {
 		p.Mean += v
@@ -53,16 +79,16 @@ func PairedT(d []float64, alpha float64) (p Paired, ok bool) {
 	p.Mean /= float64(n - 2*g)
 	// The winsorized spread: the g smallest set to the next, the g
 	// largest to the one before them.
+	lo, hi := s[g], s[n-g-1]
+	wins := func(v float64) float64 { return min(max(v, lo), hi) }
 	wmean := 0.0
-	w := make([]float64, n)
-	for i, v := range s {
-		w[i] = min(max(v, s[g]), s[n-g-1])
-		wmean += w[i]
+	for _, v := range s {
+		wmean += wins(v)
 	}
 	wmean /= float64(n)
 	ss := 0.0
-	for _, v := range w {
-		ss += (v - wmean) * (v - wmean)
+	for _, v := range s {
+		ss += (wins(v) - wmean) * (wins(v) - wmean)
 	}
 	se := math.Sqrt(ss/float64(n-1)) / ((1 - 2*float64(g)/float64(n)) * math.Sqrt(float64(n)))
 	if se == 0 {
@@ -73,6 +99,18 @@ func PairedT(d []float64, alpha float64) (p Paired, ok bool) {
 		return p, true
 	}
 	df := float64(n - 2*g - 1)
+	if seg != nil && ss > 0 {
+		co := 0.0
+		for _, sg := range seg {
+			for i := 1; i < len(sg); i++ {
+				co += (wins(sg[i]) - wmean) * (wins(sg[i-1]) - wmean)
+			}
+		}
+		rho := min(max(co/ss, 0), 0.9)
+		f := (1 + rho) / (1 - rho)
+		se *= math.Sqrt(f)
+		df = max(df/f, 1)
+	}
 	half := TQuantile(1-alpha/2, df) * se
 	p.Low, p.High = p.Mean-half, p.Mean+half
 	p.P = 2 * (1 - TCDF(math.Abs(p.Mean)/se, df))

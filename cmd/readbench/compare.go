@@ -57,15 +57,18 @@ func compareCommand() *cli.Command {
 			"readbench compare base/ new/ --format html --trace-url 'https://grafana.example/explore?traceId={trace_id}' --out cmp.html",
 		Description: "Each run contributes one value of each figure; the sides' values are tested with the\n" +
 			"Mann-Whitney U test (4 or more runs per side), or one run against the prediction interval\n" +
-			"of 5 or more (history). One run per side has no verdict: its bounds pass, saying so, unless\n" +
-			"--single-run (the raw figures) or --fail-on-inconclusive.\n" +
-			"Exit 0 when every bound holds, 1 when one is broken (a significant change beyond it),\n" +
+			"of 5 or more (history). Each bound is decided by one estimate (the shift of the runs' values)\n" +
+			"at a level that keeps the gate's false alarms at 5% however many bounds it has: broken (a\n" +
+			"significant change beyond it), held (its whole interval within the limit), or not answered.\n" +
+			"One run per side cannot answer: --single-run holds the bounds to the raw figures.\n" +
+			"Exit 0 when every bound holds, 1 when one is broken or not answered (--fail-on-inconclusive=false\n" +
+			"lets an open question pass, loudly),\n" +
 			"2 on usage errors: a misspelt metric or class, unreadable results,\n" +
 			"or results of different workloads (name, mix, turn, load) without --force.",
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "fail-on", Usage: "fail (exit 1) when a change breaks `BOUNDS`, e.g. 'read.p99=+10%,errors=+0.5pp,rate=-5%,class.NAME.read.p99=+20%' (repeatable)"},
 			&cli.BoolFlag{Name: "fail-on-content-change", Usage: "fail when a URI read by both returned other bytes, MIME type or size"},
-			&cli.BoolFlag{Name: "fail-on-inconclusive", Usage: "fail when a bound is broken by a change with no verdict (too few runs)"},
+			&cli.BoolFlag{Name: "fail-on-inconclusive", Value: true, Usage: "fail when a bound could not be decided (its interval reaches past the limit, too few runs, one run per side); =false passes it, loudly"},
 			&cli.BoolFlag{Name: "single-run", Usage: "with one run per side: hold the bounds to the figures as measured"},
 			&cli.BoolFlag{Name: "force", Usage: "compare results of different workloads anyway (the differences are printed)"},
 			&cli.StringSliceFlag{Name: "base", Usage: "the base side: results, folders or globs (`FILES`, comma-separated or repeated)"},
@@ -170,11 +173,16 @@ func cmpLabel(runs []compare.Labelled) string {
 // boundsFailure is the exit-1 error naming each broken bound; nil when
 // every bound held.
 func boundsFailure(bcs []compare.BoundCheck) error {
-	broken := compare.BrokenBounds(bcs)
-	if len(broken) == 0 {
+	failed := compare.BrokenBounds(bcs)
+	if len(failed) == 0 {
 		return nil
 	}
-	return cli.Exit(fmt.Sprintf("%d of %d bounds broken: %s", len(broken), len(bcs), strings.Join(broken, "; ")), exitFail)
+	broken, open, _ := compare.Settled(bcs)
+	what := fmt.Sprintf("%d of %d bounds broken", len(broken), len(bcs))
+	if len(open) > 0 {
+		what += fmt.Sprintf(", %d not answered (--fail-on-inconclusive=false lets those pass)", len(open))
+	}
+	return cli.Exit(what+": "+strings.Join(failed, "; "), exitFail)
 }
 
 // parseFloor reads the noise floor, "5%" or "0".

@@ -102,7 +102,7 @@ func (m *liveMetrics) wire(opts *driver.Options, part metrics.RunLabels) {
 	}
 	progress := opts.Progress
 	opts.Progress = func(p driver.Progress) {
-		m.reg.SetInFlight(p.InFlight)
+		m.reg.SetInFlight(part.Side, p.InFlight)
 		if progress != nil {
 			progress(p)
 		}
@@ -136,7 +136,7 @@ func (m *liveMetrics) close(w io.Writer) {
 	if m == nil {
 		return
 	}
-	m.reg.SetInFlight(0)
+	m.reg.Idle()
 	for _, p := range m.pusher {
 		sum := p.Close(10 * time.Second)
 		m.undelivered += sum.Dropped
