@@ -328,8 +328,9 @@ func (o *Experiment) Notes() []string {
 			kept++
 		}
 	}
-	head := fmt.Sprintf("ab: %d of %d rounds kept, base and new interleaved (base first in odd rounds, new first in even), the same seed on both sides; "+
-		"each look a paired test at %.3g, at most %d looks (Bonferroni: an unchanged server fails at most 5%% of the time)", kept, len(o.Rounds), o.plan.LookAlpha(), o.plan.Looks())
+	head := fmt.Sprintf("ab: %d of %d rounds kept, base and new side by side from the same instant, the same seed and schedule on both sides; "+
+		"each bound judged on the windows of the schedule both ran at once, tested at %.3g a look, at most %d looks "+
+		"(Bonferroni over the bounds and the looks: an unchanged server fails the gate at most 5%% of the time)", kept, len(o.Rounds), o.plan.LookAlpha(), o.plan.Looks())
 	if o.Interrupted {
 		head += "; interrupted: the rounds that ran"
 	}

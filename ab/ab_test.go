@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/readbench/readbench/results"
@@ -34,6 +35,7 @@ func fixture(t *testing.T) *results.Result {
 // asked), and every call is recorded.
 type fake struct {
 	t     *testing.T
+	mu    sync.Mutex
 	calls []string
 	noisy func(side Side, round, attempt int) bool
 	hook  func(side Side, round, attempt int) (*results.Result, error)
@@ -41,7 +43,10 @@ type fake struct {
 
 // run is a Runner: it saves what it returns at path, as runner.Job does,
 // also when it fails after the result was made (a broken identity).
-func (f *fake) run(_ context.Context, side Side, round, attempt int, path string) (*results.Result, error) {
+func (f *fake) run(_ context.Context, sr SideRun) (*results.Result, error) {
+	side, round, attempt, path := sr.Side, sr.Round, sr.Attempt, sr.Path
+	f.mu.Lock()
+	defer f.mu.Unlock() // the sides run at once: one at a time here
 	f.calls = append(f.calls, fmt.Sprintf("%d.%d%s", round, attempt, side[:1]))
 	r, err := fixture(f.t), error(nil)
 	if f.hook != nil {
@@ -59,6 +64,22 @@ func (f *fake) run(_ context.Context, side Side, round, attempt int, path string
 		}
 	}
 	return r, err
+}
+
+// ran are the runs made, in round and attempt order and, within an
+// attempt, in the order its sides were started (they run at once, so
+// they may reach the runner either way).
+func (f *fake) ran() []string {
+	out := slices.Clone(f.calls)
+	key := func(c string) string {
+		var round, attempt int
+		var side string
+		fmt.Sscanf(c, "%d.%d%s", &round, &attempt, &side)
+		first := string(Order(round)[0][:1])
+		return fmt.Sprintf("%03d.%03d.%v", round, attempt, side != first)
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return strings.Compare(key(a), key(b)) })
+	return out
 }
 
 // plan is a fixed experiment of rounds rounds, no bounds.
@@ -99,8 +120,8 @@ func TestRunRotates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"1.1b", "1.1n", "2.1n", "2.1b", "3.1b", "3.1n", "4.1n", "4.1b"}; !slices.Equal(f.calls, want) {
-		t.Errorf("calls %v, want %v", f.calls, want)
+	if want := []string{"1.1b", "1.1n", "2.1n", "2.1b", "3.1b", "3.1n", "4.1n", "4.1b"}; !slices.Equal(f.ran(), want) {
+		t.Errorf("calls %v, want %v", f.ran(), want)
 	}
 	if len(o.Base) != 4 || len(o.New) != 4 || o.Interrupted || !slices.Equal(told, []int{1, 2, 3, 4}) {
 		t.Fatalf("outcome %+v, told %v", o, told)
@@ -116,10 +137,10 @@ func TestRunRotates(t *testing.T) {
 	}
 }
 
-// TestRunReruns: a noisy run ends its attempt (the other side is not
-// run), is saved in excluded/, and the round is run again; a round noisy
-// on every attempt is excluded with both sides (its clean runs moved to
-// excluded/), and said.
+// TestRunReruns: a noisy run ends its attempt, is saved in excluded/
+// with the other side's run of the attempt (the sides run at once: a run
+// counts only beside its pair), and the round is run again; a round noisy
+// on every attempt is excluded with both sides, and said.
 func TestRunReruns(t *testing.T) {
 	f := &fake{t: t, noisy: func(side Side, round, attempt int) bool {
 		return round == 2 && attempt == 1 && side == New || // round 2 runs new first
@@ -130,9 +151,9 @@ func TestRunReruns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"1.1b", "1.1n", "2.1n", "2.2n", "2.2b", "3.1b", "3.1n", "3.2b", "3.2n", "3.3b", "3.3n", "4.1n", "4.1b"}
-	if !slices.Equal(f.calls, want) {
-		t.Errorf("calls %v, want %v", f.calls, want)
+	want := []string{"1.1b", "1.1n", "2.1n", "2.1b", "2.2n", "2.2b", "3.1b", "3.1n", "3.2b", "3.2n", "3.3b", "3.3n", "4.1n", "4.1b"}
+	if !slices.Equal(f.ran(), want) {
+		t.Errorf("calls %v, want %v", f.ran(), want)
 	}
 	if len(o.Base) != 3 || len(o.New) != 3 {
 		t.Fatalf("kept %d and %d runs, want 3 each", len(o.Base), len(o.New))
@@ -144,7 +165,7 @@ func TestRunReruns(t *testing.T) {
 	if rd := o.Rounds[1]; !rd.Kept || rd.Attempts != 2 {
 		t.Errorf("round 2: %+v", rd)
 	}
-	wantX := []string{"round-02-attempt-1-new.json",
+	wantX := []string{"round-02-attempt-1-base.json", "round-02-attempt-1-new.json",
 		"round-03-attempt-1-base.json", "round-03-attempt-1-new.json", "round-03-attempt-2-base.json",
 		"round-03-attempt-2-new.json", "round-03-attempt-3-base.json", "round-03-attempt-3-new.json"}
 	if got := files(t, p.Dir, Excluded); !slices.Equal(got, wantX) {
@@ -164,8 +185,8 @@ func TestRunReruns(t *testing.T) {
 	f = &fake{t: t, noisy: func(side Side, round, _ int) bool { return round == 1 && side == Base }}
 	p = plan(t, 2)
 	p.Retries = 0
-	if o, err = Run(context.Background(), p, f.run); err != nil || len(o.Base) != 1 || !slices.Equal(f.calls, []string{"1.1b", "2.1n", "2.1b"}) {
-		t.Errorf("no retries: %v, calls %v", err, f.calls)
+	if o, err = Run(context.Background(), p, f.run); err != nil || len(o.Base) != 1 || !slices.Equal(f.ran(), []string{"1.1b", "1.1n", "2.1n", "2.1b"}) {
+		t.Errorf("no retries: %v, calls %v", err, f.ran())
 	}
 }
 
@@ -190,8 +211,8 @@ func TestRunInterrupted(t *testing.T) {
 	if err != nil || !o.Interrupted || len(o.Base) != 1 || len(o.Rounds) != 2 {
 		t.Fatalf("interrupted: %v %+v", err, o)
 	}
-	if !slices.Equal(f.calls, []string{"1.1b", "1.1n", "2.1n", "2.1b"}) {
-		t.Errorf("calls %v", f.calls)
+	if !slices.Equal(f.ran(), []string{"1.1b", "1.1n", "2.1n", "2.1b"}) {
+		t.Errorf("calls %v", f.ran())
 	}
 	if got := files(t, p.Dir, Excluded); !slices.Equal(got, []string{"round-02-attempt-1-base.json", "round-02-attempt-1-new.json"}) {
 		t.Errorf("excluded/: %v", got)

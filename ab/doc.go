@@ -1,23 +1,29 @@
 // Package ab runs the sound experiment behind "is the new version
-// worse": interleaved rounds of runs against two targets, base and new.
+// worse": rounds in which base and new run side by side, judged on the
+// windows of the schedule both ran at the same instants.
 //
-// Each round runs both sides once, in an order that alternates (base
-// first in odd rounds, new first in even ones: ABBA over each pair), so a
-// machine that warms up or gets busier through the experiment weighs on
-// both sides alike. Every run is judged by a Policy before it counts: a
-// run whose generator could not keep its schedule, or whose scheduling
-// lag is a material share of the figures the gate holds, says more about
-// the machine than about the server, so its round is re-run (a bounded
-// number of times) and, if still noisy, excluded, both sides together,
-// and said. Every run is saved: kept ones in base/ and new/ (so
-// `readbench compare DIR/base DIR/new` repeats the comparison), the
-// others in excluded/. The kept runs are then compared with
-// compare.CompareRuns, the run being the unit (whose notes add the
-// policy advice of the new side's runs taken together).
+// Each round runs both sides at once, from one instant (a rendezvous once
+// both have their sessions open), on the same seed: the same schedule, the
+// same URIs at the same moments. Whatever the machine does — a stall,
+// other jobs on a shared runner, a throttled core — meets both sides of
+// the moment alike, so the verdict compares them window by window
+// (windows.go: a window is a stretch of the schedule, the same reads on
+// both sides) and tests the windows' differences, not the rounds'. Rounds
+// remain for what they still serve: a warmup for each pair of servers,
+// the order the sides open their sessions in (alternated), and a unit
+// for re-running what the generator could not drive.
+//
+// Every run is judged by a Policy before it counts: a run whose generator
+// could not keep its schedule is re-run with its round (a bounded number
+// of times) and, if still unusable, excluded, both sides together, and
+// said. Every run is saved: kept ones in base/ and new/ (so `readbench
+// compare DIR/base DIR/new` repeats an unpaired comparison), the others in
+// excluded/. Each bound is decided by one estimate (compare.Decide):
+// broken, held, or not answered, which fails the gate by default.
 //
 // The runs themselves are made by a Runner the caller provides (the
 // command line runs the driver), so the round loop is tested with fake
-// runs. It imports results and bounds; never the driver, the client, the
-// workload file format or any renderer (package report prints the
-// comparison).
+// runs. It imports results, stats and bounds; never the driver, the
+// client, the workload file format or any renderer (package report prints
+// the comparison).
 package ab

@@ -23,7 +23,7 @@ func TestDocumentWithNoRoundKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	unusable := func(context.Context, ab.Side, int, int, string) (*results.Result, error) {
+	unusable := func(context.Context, ab.SideRun) (*results.Result, error) {
 		r, err := results.Load("../results/testdata/result.json")
 		if err != nil {
 			t.Fatal(err)

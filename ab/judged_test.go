@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,7 +23,7 @@ func runSim(t *testing.T, m *machine, gate string, p Plan) *Experiment {
 	}
 	p.Policy, p.Dir = DefaultPolicy(), t.TempDir()
 	p.Judging = Judging{Bounds: bs, Gate: compare.Gate{FailOnInconclusive: true}}
-	o, err := Run(context.Background(), p, m.run)
+	o, err := Run(context.Background(), p, serial(m.run))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,30 +87,39 @@ func TestSequentialStops(t *testing.T) {
 	if a := o.Document().Answer; len(o.Rounds) != 6 || o.Stopped != compare.StopDecided || !a.Answered || a.Looks != 1 || a.MaxLooks != 6 {
 		t.Errorf("clear pass: %d rounds, stopped %s, answer %+v", len(o.Rounds), o.Stopped, a)
 	}
-	m = &machine{own: 0.15, change: 1.12, rng: rand.New(rand.NewPCG(5, 6))}
+	m = &machine{own: 0.3, change: 1.05, rng: rand.New(rand.NewPCG(5, 6))}
 	o = runSim(t, m, "read.p50=+10%", Plan{Rounds: 6, MaxRounds: 10})
 	c := o.Document()
 	if len(o.Rounds) != 10 || o.Stopped != compare.StopMaxRounds || c.Answer.Answered || !c.Failed() || c.Answer.Looks != 3 {
 		t.Errorf("undecided: %d rounds, stopped %s, answer %+v, bounds %+v", len(o.Rounds), o.Stopped, c.Answer, c.Bounds)
 	}
-	if !strings.Contains(c.Answer.Line, "the most rounds (10) ran") {
+	if !strings.Contains(c.Answer.Line, "the most rounds (10) ran") || !strings.HasSuffix(c.Answer.Line, "it fails the gate") {
 		t.Errorf("line %q", c.Answer.Line)
+	}
+	// The open bound says what was tested: its test's noise verdict and p,
+	// the windows, and no flag the user never passed.
+	if b := c.Bounds[0]; b.Noise != compare.Significant || b.P == nil || b.Units != "windows" || b.Pairs != 40 ||
+		strings.Contains(b.Reason, "--fail-on-inconclusive") || !strings.Contains(b.Reason, "not answered, could not tell") {
+		t.Errorf("open bound: %+v", b)
 	}
 
 	// Each round takes 10 s on the clock; a budget of 45 s starts 4 of
 	// them (after 4, the mean round would end at 50 s).
 	now := time.Unix(0, 0)
-	m = &machine{own: 0.15, change: 1.12, rng: rand.New(rand.NewPCG(5, 7))}
+	m = &machine{own: 0.3, change: 1.05, rng: rand.New(rand.NewPCG(5, 7))}
 	bs, err := bounds.ParseBounds("read.p50=+10%")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := Plan{Rounds: 6, MaxRounds: 16, Budget: 45 * time.Second, Now: func() time.Time { return now },
+	var mu sync.Mutex
+	p := Plan{Rounds: 6, MaxRounds: 16, Budget: 45 * time.Second, Now: func() time.Time { mu.Lock(); defer mu.Unlock(); return now },
 		Policy: DefaultPolicy(), Dir: t.TempDir(), Judging: Judging{Bounds: bs, Gate: compare.Gate{FailOnInconclusive: true}}}
-	o, err = Run(context.Background(), p, func(ctx context.Context, side Side, round, attempt int, path string) (*results.Result, error) {
+	o, err = Run(context.Background(), p, serial(func(ctx context.Context, sr SideRun) (*results.Result, error) {
+		mu.Lock()
 		now = now.Add(5 * time.Second)
-		return m.run(ctx, side, round, attempt, path)
-	})
+		mu.Unlock()
+		return m.run(ctx, sr)
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ import (
 // delta printed as "class.png.read.p99" is the bound one writes for it.
 type Comparison struct {
 	// Command is the command that compared: "compare", or "ab" for an
-	// interleaved experiment; every view's title names it ("" reads as
+	// experiment of base and new side by side; every view's title names it ("" reads as
 	// compare, as in comparisons saved before it was kept).
 	Command string `json:"command"`
 	Base    Side   `json:"base"`

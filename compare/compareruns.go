@@ -53,7 +53,7 @@ type Labelled struct {
 // latency or rate called significant (negative: DefaultNoiseFloor for a
 // single pair, none across runs, whose test sees the spread itself); Gate
 // is kept in the comparison for CheckBounds. Paired says base[i] and
-// nw[i] ran in the same round of an interleaved experiment (ab): with two
+// nw[i] ran in the same round of an experiment (ab): with two
 // or more of each, the comparison is MethodPaired at two-sided level
 // Alpha (RunAlpha when 0).
 type RunsOptions struct {

@@ -161,8 +161,8 @@ func TestCompareRunsWithinRunMisleads(t *testing.T) {
 }
 
 // TestCompareRunsOnePair: one run per side has no verdict: a change that
-// breaks a bound passes, saying why, unless --single-run (the raw bound)
-// or --fail-on-inconclusive.
+// breaks a bound is not answered, which fails unless the gate lets it
+// pass; --single-run holds the raw bound.
 func TestCompareRunsOnePair(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	base, slower := side(t, rng, 1, 1, 0), side(t, rng, 1, 1.3, 0)
@@ -172,7 +172,7 @@ func TestCompareRunsOnePair(t *testing.T) {
 		!strings.Contains(c.Test, "one run per side cannot separate the server from the machine") {
 		t.Errorf("one pair: method %q, test %q, read.p50 %+v", c.Method, c.Test, d)
 	}
-	if g := gateOf(t, c, "read.p50=+10%,read.mean=+10%", base, slower); !g[0].Pass || !g[1].Pass || !strings.Contains(g[0].Reason, "inconclusive") {
+	if g := gateOf(t, c, "read.p50=+10%,read.mean=+10%", base, slower); !g[0].Pass || !g[1].Pass || g[0].Verdict != VerdictInconclusive || !strings.Contains(g[0].Reason, "not answered") {
 		t.Errorf("one pair, no --single-run: %+v", g)
 	}
 	c = mustCompareRuns(t, base, slower, RunsOptions{NoiseFloor: -1, Gate: Gate{SingleRun: true}})
@@ -183,7 +183,7 @@ func TestCompareRunsOnePair(t *testing.T) {
 		t.Errorf("test: %q", c.Test)
 	}
 	c = mustCompareRuns(t, base, slower, RunsOptions{NoiseFloor: -1, Gate: Gate{FailOnInconclusive: true}})
-	if g := gateOf(t, c, "read.p50=+10%", base, slower); g[0].Pass || !strings.Contains(g[0].Reason, "--fail-on-inconclusive") {
+	if g := gateOf(t, c, "read.p50=+10%", base, slower); g[0].Pass || g[0].Verdict != VerdictInconclusive || !strings.Contains(g[0].Reason, "one run per side") {
 		t.Errorf("one pair, --fail-on-inconclusive: %+v", g)
 	}
 }

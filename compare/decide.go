@@ -57,6 +57,8 @@ func Decide(b bounds.Bound, unit string, base float64, est Estimate, gate Gate) 
 	if est.Tested {
 		p, a := est.P, est.Alpha
 		bc.P, bc.Alpha = &p, a
+	} else {
+		bc.Low, bc.High = bc.New, bc.New // no interval: the figures alone
 	}
 	beyond := b.Broken(base, bc.New)
 	reaches := b.Broken(base, bc.Low) || b.Broken(base, bc.High)
@@ -168,8 +170,9 @@ func estimateRuns(method string, d Delta, alpha float64) Estimate {
 		e.Why = fmt.Sprintf("p = %.2g, U test of %d and %d runs, Hodges-Lehmann shift", p, len(a), len(b))
 		return e
 	}
-	// History: the lone run against the others' 95% prediction interval,
-	// the test judgeRuns made; its estimate is the change of the medians.
+	// History (the lone run against the others' 95% prediction interval)
+	// and a single pair's within-run test (Pair): the test the delta
+	// made, whose estimate is the change of its figures.
 	e := Estimate{Tested: true, Units: "runs", N: max(len(a), len(b)), Alpha: RunAlpha, Change: d.Change, Low: d.Low, High: d.High, P: 1, Why: d.Note}
 	if d.Noise == Significant {
 		e.P = 0

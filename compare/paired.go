@@ -6,11 +6,12 @@ import (
 	"github.com/readbench/readbench/stats"
 )
 
-// MethodPaired: the runs of an interleaved experiment (ab), base run i and
+// MethodPaired: the runs of an experiment in rounds (ab), base run i and
 // new run i from the same round, tested by the paired t-test of the
-// rounds' differences (stats.PairedT). What the machine did during a
-// round the two runs mostly share, and the difference within the round
-// leaves it out: a busy runner slows both sides of a round, not one.
+// rounds' differences (stats.PairedT): both runs of a round ran at once,
+// so what the machine did during it they share, and the difference within
+// the round leaves it out. ab decides its bounds on the finer windows of
+// the rounds (package ab); this is the test of every other figure.
 const MethodPaired = "paired"
 
 // pairedTest is the method sentence of a paired comparison of n rounds at

@@ -282,7 +282,7 @@ func boundRows(c *compare.Comparison) []verdictRow {
 }
 
 // comparedBy is the command a comparison's views are titled with:
-// "readbench compare", or "readbench ab" for an interleaved experiment.
+// "readbench compare", or "readbench ab" for its experiment.
 func comparedBy(c *compare.Comparison) string {
 	if c.Command == "" {
 		return "readbench compare"

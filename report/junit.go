@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -88,6 +89,8 @@ func (s *junitSuite) addVerdicts(classname, kind string, rows []verdictRow) {
 		text := printable(v.measured)
 		c := junitCase{Name: printable(v.bound), Classname: classname, Time: "0", SystemOut: text}
 		switch {
+		case v.inconclusive && !v.pass: // not answered, and the gate fails on it: red, as the exit status
+			c.Failure = &junitFailure{Message: printable(v.bound) + ": not answered: " + text, Type: "not answered", Text: text}
 		case v.inconclusive:
 			c.Skipped = &junitSkipped{Message: markInconclusive + ": " + text}
 		case !v.pass:
@@ -158,9 +161,10 @@ func WriteCompareJUnit(w io.Writer, c *compare.Comparison) error {
 		},
 	}
 	if a := c.Answer; a != nil && len(c.Bounds) > 0 {
-		// ab's answer: an error when the question was not answered, so a
-		// gate that could not look is never a green suite.
-		tc := junitCase{Name: "regression question answered", Classname: "readbench.ab", Time: "0", SystemOut: printable(a.Line)}
+		// The answer (ab's, or compare's gated one): an error when the
+		// question was not answered, so a gate that could not look is
+		// never a green suite.
+		tc := junitCase{Name: "regression question answered", Classname: "readbench." + cmp.Or(c.Command, "compare"), Time: "0", SystemOut: printable(a.Line)}
 		if !a.Answered {
 			tc.Error = &junitFailure{Message: printable(a.Line), Type: "not answered", Text: printable(a.Line)}
 		}

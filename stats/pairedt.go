@@ -5,13 +5,13 @@ import (
 	"slices"
 )
 
-// The paired test of an interleaved experiment (docs/compare.md, "ab"):
-// each round runs both sides one after the other, so whatever the machine
-// did during the round (other jobs, a warm cache, a throttled core) the
-// two runs mostly share, and the difference within the round cancels it.
-// What the round does not share — a run that met a stall — is an outlier
-// among the differences, and one outlier in six inflates a mean and its
-// spread enough to hide a 30% change. So the differences are tested by
+// The paired test of ab (docs/compare.md, "ab"): both sides of a round run
+// at once, so whatever the machine did during a window of it (other jobs,
+// a warm cache, a throttled core) the two sides share, and the difference
+// within the window cancels it. What the window does not share — a stall
+// that met one side — is an outlier among the differences, and one
+// outlier in six inflates a mean and its spread enough to hide a 30%
+// change. So the differences are tested by
 // their 20% trimmed mean (Tukey and McLaughlin's one-sample trimmed t, the
 // paired form of Yuen's test): the largest and smallest fifth are set
 // aside for the estimate, and the spread is the winsorized one, with

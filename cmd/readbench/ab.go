@@ -25,32 +25,35 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// abCommand runs interleaved rounds against two targets and compares
-// them, the run as the unit: package ab holds the round loop.
+// abCommand runs rounds of two targets side by side and compares them
+// window by window: package ab holds the round loop and the verdict.
 func abCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "ab",
-		Usage:     "is the new version worse: interleaved rounds of runs against two targets, then compare's test across runs and its gate",
+		Usage:     "is the new version worse: base and new run side by side from the same instant, judged window by window, gated",
 		ArgsUsage: "[WORKLOAD.yaml | SCENARIO] --base TARGET --new TARGET",
 		UsageText: "readbench ab w.yaml --base http://127.0.0.1:8081/mcp --new http://127.0.0.1:8082/mcp --fail-on 'read.p50=+10%'\n" +
 			"readbench ab w.yaml --base 'stdio:./server-v1 --stdio' --new 'stdio:./server-v2 --stdio' --rounds 6 --duration 5s\n" +
 			"readbench ab w.yaml --base embedded --new 'stdio:readbench serve --stdio --delay-scale 1.3' --fail-on 'service.p50=+10%'\n" +
 			"readbench ab w.yaml --base A --new B --fail-on 'read.p50=+10%' --format junit > ab.xml",
-		Description: "Runs the workload against each target in rounds, one run at a time: base then new in odd\n" +
-			"rounds, new then base in even ones, the same seed every time. After --rounds kept rounds, and\n" +
-			"every 2 more, the rounds are tested (paired: round i's base run against its new run) and the\n" +
-			"experiment stops once every --fail-on bound is decided (broken, or held with its whole interval);\n" +
-			"else it runs on to --max-rounds or the --budget. Each look tests at 10%/looks two-sided, so an\n" +
-			"unchanged server fails at most 5% of the time whenever it stops (Bonferroni).\n" +
+		Description: "Runs the workload against both targets at once, in rounds: the same seed and schedule on both\n" +
+			"sides, started at the same instant, so that whatever the machine does meets both alike. Each\n" +
+			"bound is judged on windows of the schedule (250 ms or more: the same reads on both sides, at the\n" +
+			"same moments), by the trimmed paired t of the windows' differences: broken (a significant change\n" +
+			"beyond it), held (its whole interval within the limit) or not answered. After --rounds kept rounds,\n" +
+			"and every 2 more, the windows are tested, and the experiment stops once every --fail-on bound is\n" +
+			"decided; else it runs on to --max-rounds or the --budget. Each bound is tested at 10%/(bounds x\n" +
+			"looks) two-sided, so an unchanged server fails the gate at most 5% of the time (Bonferroni).\n" +
 			"A run whose generator saturated ends its round's attempt: the round is run again, at most\n" +
 			"--retries more times, then excluded. When the scheduling lag is over --max-lag-share of a read\n" +
 			"percentile (a busy machine), a bound on read or read_ok latency there is judged on service time\n" +
-			"(from the actual send) and says so; one on turn latency cannot be judged (inconclusive).\n" +
+			"(from the actual send) and says so; one on turn latency cannot be judged (not answered).\n" +
 			"Every run is saved in --out DIR: base/ and new/ hold the kept ones (readbench compare\n" +
 			"DIR/base DIR/new compares them unpaired), excluded/ the others.\n" +
-			"Exit 0 when every bound holds, 1 when one is broken, when the question was not answered (a\n" +
-			"bound exceeded with no verdict, no round kept: --fail-on-inconclusive=false lets that pass),\n" +
-			"or a target cannot be reached; 2 on usage errors; 130 interrupted (the runs made are saved).",
+			"Exit 0 when every bound holds, 1 when one is broken, when the question was not answered (an\n" +
+			"interval reaching past a bound, no round kept: --fail-on-inconclusive=false lets that pass),\n" +
+			"or a target cannot be reached (the document is written all the same); 2 on usage errors;\n" +
+			"130 interrupted (the runs made are saved).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "base", Usage: "the base `TARGET` (embedded, stdio:CMD ARG..., http(s)://..., sse+http(s)://..., range+http(s)://...)"},
 			&cli.StringFlag{Name: "new", Usage: "the new `TARGET`"},
@@ -71,7 +74,7 @@ func abCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "the comparison: table, markdown, json, junit (the bounds as test cases) or html"},
 			traceURLFlag(),
 			&cli.StringSliceFlag{Name: "fail-on", Usage: "fail (exit 1) when a change breaks `BOUNDS`, as compare's, e.g. 'read.p50=+10%,service.p99=+20%,errors=+0.5pp'"},
-			&cli.BoolFlag{Name: "fail-on-inconclusive", Value: true, Usage: "fail when the question was not answered (a bound exceeded with no verdict; no round kept); =false passes it, loudly"},
+			&cli.BoolFlag{Name: "fail-on-inconclusive", Value: true, Usage: "fail when the question was not answered (an interval reaching past a bound; no round kept); =false passes it, loudly"},
 			&cli.BoolFlag{Name: "fail-on-content-change", Usage: "fail when a URI read by both returned other bytes, MIME type or size"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			maxAnswerFlag(),

@@ -78,7 +78,7 @@ func TestAB(t *testing.T) {
 			t.Errorf("same server: %v", err)
 		}
 	}
-	if len(c.Notes) == 0 || !strings.Contains(c.Notes[0], "rounds kept, base and new interleaved") {
+	if len(c.Notes) == 0 || !strings.Contains(c.Notes[0], "rounds kept, base and new side by side from the same instant") {
 		t.Errorf("notes %v", c.Notes)
 	}
 
