@@ -126,3 +126,62 @@ func TestAB(t *testing.T) {
 		t.Error("a usage error made runs/")
 	}
 }
+
+// TestABTargetUnreachable: a target that cannot be reached still gets
+// its document — JSON with the answer and each bound not answered, a red
+// JUnit suite — and exit 1 naming the target. It used to write 0 bytes.
+func TestABTargetUnreachable(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "w.yaml"), []byte(abWorkload), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + freeAddr(t) + "/mcp" // nothing listens there
+	args := []string{"ab", "w.yaml", "--base", "embedded", "--new", dead, "--rounds", "2", "--max-rounds", "2",
+		"--fail-on", "read.p50=+10%", "-q"}
+	stdout, stderr, code := readbench(t, dir, append(args, "--format", "json", "--out", "j")...)
+	var c struct {
+		Answer struct {
+			Answered bool
+			Line     string
+		}
+		Bounds []struct {
+			Pass    bool
+			Verdict string
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &c); err != nil {
+		t.Fatalf("no JSON document (%v): %q\n%s", err, stdout, stderr)
+	}
+	if code != 1 || c.Answer.Answered || !strings.Contains(c.Answer.Line, "no round kept") || len(c.Bounds) != 1 || c.Bounds[0].Pass ||
+		c.Bounds[0].Verdict != "inconclusive" || !strings.Contains(stderr, dead[len("http://"):]) {
+		t.Errorf("json: exit %d, %+v\n%s", code, c, stderr)
+	}
+	stdout, _, code = readbench(t, dir, append(args, "--format", "junit", "--out", "x")...)
+	if code != 1 || !strings.Contains(stdout, "<testsuites") || !strings.Contains(stdout, `type="not answered"`) {
+		t.Errorf("junit: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestABNotAnsweredFails: a bound no number of windows can settle (+0%
+// on two copies of one server: the interval always reaches past it) is
+// not answered, and that exits 1 by default with stderr and the JUnit
+// suite saying so; it used to exit 0 with "not answered, which passes
+// with --fail-on-inconclusive=false" though the flag was not given. With
+// the flag, exit 0, said loudly.
+func TestABNotAnsweredFails(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "w.yaml"), []byte(abWorkload), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"ab", "w.yaml", "--base", "embedded", "--new", "stdio:" + binary + " serve --stdio", "--rounds", "2", "--max-rounds", "2",
+		"--fail-on", "read.p50=+0%"}
+	stdout, stderr, code := readbench(t, dir, append(args, "--format", "junit", "--out", "a")...)
+	if code != 1 || !strings.Contains(stderr, "readbench: the regression question was not answered") || !strings.Contains(stderr, "1 not answered") ||
+		strings.Contains(stderr, "which passes") || !strings.Contains(stdout, `type="not answered"`) {
+		t.Errorf("default: exit %d\n%s\n%s", code, stderr, stdout)
+	}
+	_, stderr, code = readbench(t, dir, append(args, "--fail-on-inconclusive=false", "--out", "b")...)
+	if code != 0 || !strings.Contains(stderr, "not answered, passed only because of --fail-on-inconclusive=false") {
+		t.Errorf("--fail-on-inconclusive=false: exit %d\n%s", code, stderr)
+	}
+}
