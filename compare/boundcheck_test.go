@@ -44,7 +44,7 @@ func TestCheckBounds(t *testing.T) {
 	// beyond the bound is not answered (passing here only because this
 	// gate lets an open question pass); --single-run holds the raw bound.
 	nw.Totals.AchievedRate = figure(5) // halved
-	if g := check(nw)[1]; !g.Pass || g.Verdict != VerdictInconclusive || !strings.Contains(g.Reason, "not answered: one run per side") {
+	if g := check(nw)[1]; !g.Pass || g.Verdict != VerdictInconclusive || !strings.Contains(g.Reason, "not answered, too few to tell: one run per side") {
 		t.Errorf("rate halved, one pair: %+v", g)
 	}
 	c, _ := Pair(base, nw, PairOptions{})

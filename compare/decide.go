@@ -24,10 +24,13 @@ import (
 // (new − base, in the figure's unit, at the base's level), its two-sided
 // interval [Low, High] at level Alpha and the p-value of no change, from N
 // units (Units: "windows", "rounds", "runs"). Tested is false when no test
-// applies (a maximum, one run per side): the figures are then all there
-// is, and a bound is held only to them.
+// applies (a maximum, a mean): the figures are then all there is, and a
+// bound is held only to them. TooFew is set when a test applies but the
+// units are too few for it (one run per side, 3 runs against 3): the
+// question is then open, whatever the figures say.
 type Estimate struct {
 	Tested    bool
+	TooFew    bool
 	Units     string
 	N         int
 	Change    float64
@@ -63,6 +66,9 @@ func Decide(b bounds.Bound, unit string, base float64, est Estimate, gate Gate) 
 	beyond := b.Broken(base, bc.New)
 	reaches := b.Broken(base, bc.Low) || b.Broken(base, bc.High)
 	switch {
+	case est.TooFew:
+		bc.Noise = Inconclusive
+		return notAnswered(bc, gate, "too few to tell: "+est.Why)
 	case !est.Tested && !beyond:
 		bc.Noise, bc.Pass, bc.Verdict = Untested, true, VerdictPass
 		bc.Reason = "held by the figures as measured (" + est.Why + ")"
@@ -129,7 +135,13 @@ func estimateRuns(method string, d Delta, alpha float64) Estimate {
 	switch {
 	case d.Noise == Unchanged:
 		return Estimate{Tested: true, Units: "runs", N: len(a), Alpha: alpha, P: 1, Why: "every run the same"}
-	case d.Noise == Untested || d.Noise == Inconclusive || len(a) == 0 || len(b) == 0 || method == MethodPair:
+	case d.Noise == Inconclusive || method == MethodPair:
+		why := d.Note
+		if method == MethodPair {
+			why = "one run per side cannot separate the server from the machine (--single-run gates on the figures)"
+		}
+		return Estimate{TooFew: true, Change: d.Change, Why: why}
+	case d.Noise == Untested || len(a) == 0 || len(b) == 0:
 		why := d.Note
 		if why == "" {
 			why = "no test"
@@ -149,7 +161,7 @@ func estimateRuns(method string, d Delta, alpha float64) Estimate {
 		}
 		p, ok := stats.PairedT(diffs, alpha)
 		if !ok {
-			return Estimate{Change: d.Change, Why: "need at least 2 rounds"}
+			return Estimate{TooFew: true, Change: d.Change, Why: "need at least 2 rounds"}
 		}
 		e := at(p.Low, p.Mean, p.High)
 		e.Units, e.N, e.P = "rounds", p.N, p.P
@@ -157,7 +169,7 @@ func estimateRuns(method string, d Delta, alpha float64) Estimate {
 		return e
 	case MethodRuns:
 		if stats.MinP(len(a), len(b)) > alpha {
-			return Estimate{Change: d.Change, Why: fmt.Sprintf("%d and %d runs cannot reach p <= %.2g: need more runs per side", len(a), len(b), alpha)}
+			return Estimate{TooFew: true, Change: d.Change, Why: fmt.Sprintf("%d and %d runs cannot reach p <= %.2g: need more runs per side", len(a), len(b), alpha)}
 		}
 		ta, tb := apply(tr, a), apply(tr, b)
 		est, lo, hi, ok := stats.ShiftInterval(ta, tb, alpha)

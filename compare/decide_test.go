@@ -39,7 +39,8 @@ func TestDecide(t *testing.T) {
 		{"open, let pass", tested(0.5, -0.4, 1.4, 0.3), Gate{}, true, VerdictInconclusive, WithinNoise, "(passed by --fail-on-inconclusive=false)"},
 		{"significant, within", tested(0.5, 0.2, 0.8, 0.001), Gate{FailOnInconclusive: true}, true, VerdictPass, Significant, "held"},
 		{"untested, within", Estimate{Change: 0.5, Why: "a maximum is one value"}, Gate{FailOnInconclusive: true}, true, VerdictPass, Untested, "held by the figures as measured (a maximum is one value)"},
-		{"untested, beyond", Estimate{Change: 2, Why: "one run per side"}, Gate{FailOnInconclusive: true}, false, VerdictInconclusive, Untested, "beyond the bound with no test: one run per side"},
+		{"untested, beyond", Estimate{Change: 2, Why: "a maximum is one value"}, Gate{FailOnInconclusive: true}, false, VerdictInconclusive, Untested, "beyond the bound with no test: a maximum is one value"},
+		{"too few, within", Estimate{TooFew: true, Change: 0.5, Why: "one run per side"}, Gate{FailOnInconclusive: true}, false, VerdictInconclusive, Inconclusive, "not answered, too few to tell: one run per side"},
 		{"unchanged", tested(0, 0, 0, 1), Gate{FailOnInconclusive: true}, true, VerdictPass, Unchanged, ""},
 	} {
 		bc := Decide(b[0], "ms", 10, c.est, c.gate)
