@@ -5,14 +5,18 @@ package capacity
 type RateFinding struct {
 	Target string `json:"target"`
 	Server string `json:"server"` // name and version the target announced
-	// MaxSustainableRate is the highest rate (turns per second) a step held
-	// the SLO at; 0 when none did. ReadsPerS and WireMBPerS are what that
-	// step achieved.
-	MaxSustainableRate float64 `json:"max_sustainable_rate"`
-	Unit               string  `json:"unit"` // "turns/s"
-	ReadsPerS          float64 `json:"reads_per_s"`
-	WireMBPerS         float64 `json:"wire_mb_per_s"`
-	SLO                string  `json:"slo"`
+	// MaxSustainableRate is the highest rate (turns per second) the search
+	// confirmed the server sustains within the SLO (search.confirmed); nil,
+	// JSON null, when it knows none, so that a script reading the key never
+	// takes a figure readbench did not confirm for the answer. The rate a
+	// step measured but the search could not confirm is then Interval.Low.
+	// ReadsPerS and WireMBPerS are what the step (or hold) at that rate,
+	// or at Interval.Low, achieved.
+	MaxSustainableRate *float64 `json:"max_sustainable_rate"`
+	Unit               string   `json:"unit"` // "turns/s"
+	ReadsPerS          float64  `json:"reads_per_s"`
+	WireMBPerS         float64  `json:"wire_mb_per_s"`
+	SLO                string   `json:"slo"`
 	// LimitedBy is what ended the search (LimitSLO, ...); FirstBadRate the
 	// lowest rate that failed (0 when none did).
 	LimitedBy    string  `json:"limited_by"`
@@ -48,8 +52,12 @@ type Hold struct {
 func (s *search) finish(limit string) *RateFinding {
 	rep := s.rep
 	rep.LimitedBy = limit
+	var low float64 // the candidate, confirmed or not
 	if s.good != nil {
-		rep.MaxSustainableRate, rep.ReadsPerS, rep.WireMBPerS = s.good.Rate, s.good.ReadsPerS, s.good.WireMBPerS
+		low, rep.ReadsPerS, rep.WireMBPerS = s.good.Rate, s.good.ReadsPerS, s.good.WireMBPerS
+		if s.confirmed(limit) {
+			rep.MaxSustainableRate = new(low)
+		}
 	}
 	ender := s.bad // what ended the search
 	if limit == LimitMachine && s.upper() != nil {
@@ -58,12 +66,25 @@ func (s *search) finish(limit string) *RateFinding {
 	if ender != nil {
 		rep.FirstBadRate = ender.Rate
 	}
-	if limit == LimitSLO && s.good != nil && s.bad != nil {
-		rep.Resolution = s.bad.Rate - s.good.Rate
+	if limit == LimitSLO && rep.MaxSustainableRate != nil && s.bad != nil {
+		rep.Resolution = s.bad.Rate - low
 	}
 	if limit == LimitMachine || limit == LimitGenerator {
-		rep.Interval = interval(rep)
+		rep.Interval = interval(rep, low)
 	}
-	rep.Conclusion = conclusion(rep, ender)
+	rep.Conclusion = conclusion(rep, ender, low)
 	return rep
+}
+
+// confirmed says whether the candidate is the server's maximum
+// sustainable rate: the search ended at the server's own limit (the SLO,
+// broken as the server's) or above the range searched, and the candidate
+// held for Plan.Hold (with --hold 0, its step is all there is). A search
+// the machine or the generator ended, or whose holds all broke, knows no
+// such rate: its best step is a lower end (Interval), never the answer.
+func (s *search) confirmed(limit string) bool {
+	if limit != LimitSLO && limit != LimitRange {
+		return false
+	}
+	return s.plan.Hold == 0 || s.rep.Hold != nil && s.rep.Hold.Pass
 }

@@ -43,7 +43,10 @@ func span(r capacity.RateFinding) (lo, hi float64) {
 	if hi == 0 {
 		hi = math.Inf(1)
 	}
-	return r.MaxSustainableRate, hi
+	if r.MaxSustainableRate == nil { // the first step broke the SLO: nothing known to pass
+		return 0, hi
+	}
+	return *r.MaxSustainableRate, hi
 }
 
 // hogCores keeps a CPU hog on every core for at most d (a shell loop per
