@@ -38,7 +38,7 @@ func conclusion(r *RateFinding, bad *Step, low float64) string {
 	case r.LimitedBy == LimitRange:
 		return fmt.Sprintf("Every step held the SLO up to %s (%s; %s): the limit is above the range searched; raise --to.", rate(low), at, held)
 	case r.LimitedBy == LimitFirstStep:
-		return fmt.Sprintf("The first step, %s, already broke the SLO (%s): lower --from.", rate(bad.Rate), bad.Reason)
+		return fmt.Sprintf("The server sustains no rate in the range searched: the first step, %s, already broke the SLO (%s); lower --from to search below it.", rate(bad.Rate), bad.Reason)
 	case r.LimitedBy == LimitGenerator:
 		s := fmt.Sprintf("At %s readbench could not drive the load (%s): that is this generator's limit, not the server's, which is at least ", rate(bad.Rate), bad.Reason)
 		if low > 0 {
