@@ -10,8 +10,10 @@ import (
 // conclusion is the sentence under the table: what was found, in the
 // terms of what was measured (readbench does not know the server's
 // configuration, so it never states a theoretical figure), how long the
-// rate was held and the resolution of the answer.
-func conclusion(r *RateFinding, bad *Step) string {
+// rate was held and the resolution of the answer. low is the search's
+// candidate (0: none); only a search that ended at the SLO, where it is
+// confirmed, calls it the maximum sustainable rate.
+func conclusion(r *RateFinding, bad *Step, low float64) string {
 	rate := func(v float64) string { return short(v) + " turns/s" }
 	at := fmt.Sprintf("%s reads/s, %s MB/s on the wire", numfmt.Sig3(r.ReadsPerS), numfmt.Sig3(r.WireMBPerS))
 	held := "not held longer than a step (--hold 0)"
@@ -29,18 +31,18 @@ func conclusion(r *RateFinding, bad *Step) string {
 			short(h.DurationS), rate(h.Rate), h.Reason, at)
 	case r.LimitedBy == LimitMachine:
 		s := fmt.Sprintf("At %s the SLO broke while the machine was busy (%s): the server runs on this machine and was slowed by it, so that is not the server's limit, which is ", rate(bad.Rate), bad.Reason)
-		if r.MaxSustainableRate > 0 && r.Interval != nil {
-			return s + r.Interval.Text() + " (" + exact(r.MaxSustainableRate) + " turns/s: " + at + "; " + held + "). Run again on a quieter machine, or with the server elsewhere."
+		if low > 0 && r.Interval != nil {
+			return s + r.Interval.Text() + " (" + exact(low) + " turns/s: " + at + "; " + held + "). Run again on a quieter machine, or with the server elsewhere."
 		}
 		return s + "unknown. Run again on a quieter machine, or with the server elsewhere."
 	case r.LimitedBy == LimitRange:
-		return fmt.Sprintf("Every step held the SLO up to %s (%s; %s): the limit is above the range searched; raise --to.", rate(r.MaxSustainableRate), at, held)
+		return fmt.Sprintf("Every step held the SLO up to %s (%s; %s): the limit is above the range searched; raise --to.", rate(low), at, held)
 	case r.LimitedBy == LimitFirstStep:
-		return fmt.Sprintf("The first step, %s, already broke the SLO (%s): lower --from.", rate(bad.Rate), bad.Reason)
+		return fmt.Sprintf("The server sustains no rate in the range searched: the first step, %s, already broke the SLO (%s); lower --from to search below it.", rate(bad.Rate), bad.Reason)
 	case r.LimitedBy == LimitGenerator:
 		s := fmt.Sprintf("At %s readbench could not drive the load (%s): that is this generator's limit, not the server's, which is at least ", rate(bad.Rate), bad.Reason)
-		if r.MaxSustainableRate > 0 {
-			return s + rate(r.MaxSustainableRate) + " (" + at + "; " + held + "). Run more shards (--segment) or a larger machine."
+		if low > 0 {
+			return s + rate(low) + " (" + at + "; " + held + "). Run more shards (--segment) or a larger machine."
 		}
 		return s + "unknown. Run more shards (--segment) or a larger machine."
 	}
@@ -51,7 +53,7 @@ func conclusion(r *RateFinding, bad *Step) string {
 	if r.Hold != nil && r.Hold.Pass {
 		held = "and " + held
 	}
-	out := fmt.Sprintf("Maximum sustainable rate %s (%s), measured, %s; the SLO broke at %s: %s; resolution %s.", rate(r.MaxSustainableRate), at, held, broke, bad.Reason, rate(r.Resolution))
+	out := fmt.Sprintf("Maximum sustainable rate %s (%s), measured, %s; the SLO broke at %s: %s; resolution %s.", rate(low), at, held, broke, bad.Reason, rate(r.Resolution))
 	if bad.Phase != "hold" && bad.margin > 1 && bad.margin < nearMiss {
 		out += fmt.Sprintf(" %s broke its step by a small margin (%s× its bound): this close to the knee a short step varies from run to run, so another search may hold it (longer steps, --step-duration, vary less).",
 			rate(bad.Rate), short(bad.margin))

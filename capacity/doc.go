@@ -19,7 +19,10 @@
 // A failed step of a server on this machine (targets.Target.OnThisMachine)
 // while the machine's CPUs were contended for over half of it (the
 // result's host.cpu_pressure) is not charged to the server either: it is
-// run again, and said to be the machine's if it stays so.
+// run again, and said to be the machine's if it stays so. A failed step in
+// which the server answered none of the reads sent (all timed out or
+// failed) is the server's whatever the machine: a busy machine slows a
+// server, it does not silence it.
 //
 // It imports results, bounds, stats and targets; never the workload file format (a step's
 // workload is made by workload.Workload.Step, so the renderers that print

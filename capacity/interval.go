@@ -11,9 +11,12 @@ import (
 // least Low, below High when a rate above Low broke the SLO as the
 // server's, the steps at the rates Unmeasured (from Low up, below High)
 // evidence of nothing. A search that could not measure is never
-// reported as a single figure.
+// reported as a single figure: its max_sustainable_rate is null.
 type Interval struct {
-	Low  float64 `json:"low"`  // the limit is at least this: max_sustainable_rate
+	// Low is the highest rate a step held the SLO at, below the rates not
+	// measured: the limit is at least this as far as steps show, not
+	// confirmed as the maximum (0: no step passed).
+	Low  float64 `json:"low"`
 	High float64 `json:"high"` // and below this: the lowest rate above Low whose failure was the server's; 0: not known
 	// Unmeasured are the rates whose steps (or holds) were not the
 	// server's, from Low up (below High when known), lowest first.
@@ -21,9 +24,10 @@ type Interval struct {
 	Cause      string    `json:"cause"` // what spoiled them: CauseMachine or CauseGenerator
 }
 
-// interval is the finding's Interval, from its counted steps.
-func interval(r *RateFinding) *Interval {
-	in := &Interval{Low: r.MaxSustainableRate, Unmeasured: []float64{}, Cause: CauseGenerator}
+// interval is the finding's Interval above the candidate low, from its
+// counted steps.
+func interval(r *RateFinding, low float64) *Interval {
+	in := &Interval{Low: low, Unmeasured: []float64{}, Cause: CauseGenerator}
 	if r.LimitedBy == LimitMachine {
 		in.Cause = CauseMachine
 	}

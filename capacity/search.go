@@ -81,50 +81,6 @@ func notServers(st *Step) string {
 	return LimitGenerator
 }
 
-// RateFinding is what a rate search found: the JSON of `readbench capacity
-// --format json`, and what the table prints.
-type RateFinding struct {
-	Target string `json:"target"`
-	Server string `json:"server"` // name and version the target announced
-	// MaxSustainableRate is the highest rate (turns per second) a step held
-	// the SLO at; 0 when none did. ReadsPerS and WireMBPerS are what that
-	// step achieved.
-	MaxSustainableRate float64 `json:"max_sustainable_rate"`
-	Unit               string  `json:"unit"` // "turns/s"
-	ReadsPerS          float64 `json:"reads_per_s"`
-	WireMBPerS         float64 `json:"wire_mb_per_s"`
-	SLO                string  `json:"slo"`
-	// LimitedBy is what ended the search (LimitSLO, ...); FirstBadRate the
-	// lowest rate that failed (0 when none did).
-	LimitedBy    string  `json:"limited_by"`
-	FirstBadRate float64 `json:"first_bad_rate"`
-	// Resolution is the gap, turns/s, between the maximum sustainable rate
-	// and the lowest rate that broke the SLO: the server's limit lies in
-	// it. 0 unless the search ended at the SLO.
-	Resolution float64 `json:"resolution"`
-	// Hold is the last hold run: the candidate confirmed (or not) by a run
-	// of the hold's length; nil when nothing was held (--hold 0, or no
-	// step passed).
-	Hold *Hold `json:"hold"`
-	// Interval is where the limit lies when steps the search needed could
-	// not be measured (limited_by machine or generator); nil otherwise.
-	Interval   *Interval `json:"interval"`
-	Conclusion string    `json:"conclusion"` // one sentence, printed under the table
-	Steps      []Step    `json:"steps"`
-}
-
-// Hold is a candidate rate held for longer than a step, so that the rate
-// reported is one the server sustained for that long, not for one short
-// step: short steps overstate (a queue that grows slowly breaks the SLO
-// only after a while).
-type Hold struct {
-	Rate      float64 `json:"rate"`       // turns per second held
-	DurationS float64 `json:"duration_s"` // measured length of the hold
-	// Pass: the SLO held throughout, the generator keeping its schedule.
-	Pass   bool   `json:"pass"`
-	Reason string `json:"reason"` // why it broke, or why the generator could not tell; "" for a pass
-}
-
 // Search runs the plan: the grid until a step fails, then the bisection,
 // then the holds. A generator-bound step (one whose load was not
 // scheduled as asked, or a failing one whose scheduling lag could account
@@ -343,28 +299,4 @@ func (s *search) passedAtMost(rate float64) *Step {
 		}
 	}
 	return best
-}
-
-// finish fills in the finding from the candidate and the bad step.
-func (s *search) finish(limit string) *RateFinding {
-	rep := s.rep
-	rep.LimitedBy = limit
-	if s.good != nil {
-		rep.MaxSustainableRate, rep.ReadsPerS, rep.WireMBPerS = s.good.Rate, s.good.ReadsPerS, s.good.WireMBPerS
-	}
-	ender := s.bad // what ended the search
-	if limit == LimitMachine && s.upper() != nil {
-		ender = s.upper()
-	}
-	if ender != nil {
-		rep.FirstBadRate = ender.Rate
-	}
-	if limit == LimitSLO && s.good != nil && s.bad != nil {
-		rep.Resolution = s.bad.Rate - s.good.Rate
-	}
-	if limit == LimitMachine || limit == LimitGenerator {
-		rep.Interval = interval(rep)
-	}
-	rep.Conclusion = conclusion(rep, ender)
-	return rep
 }

@@ -80,6 +80,12 @@ func (ts slo) headroom(r *results.Result) float64 {
 	if tight > 0 {
 		return tight
 	}
+	return turnLimitMs(r)
+}
+
+// turnLimitMs is the time, ms, a turn's reads have: the turn's deadline,
+// else its read timeout (0 when the result names neither).
+func turnLimitMs(r *results.Result) float64 {
 	limit, _ := time.ParseDuration(r.Workload.Turn.Deadline)
 	if limit <= 0 {
 		limit, _ = time.ParseDuration(r.Workload.Turn.ReadTimeout)

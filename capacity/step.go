@@ -9,6 +9,7 @@ import (
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -94,11 +95,7 @@ func (ts slo) LagExplains(r *results.Result) bool {
 			}
 			continue
 		}
-		deadline, _ := time.ParseDuration(r.Workload.Turn.Deadline)
-		if deadline <= 0 {
-			deadline, _ = time.ParseDuration(r.Workload.Turn.ReadTimeout)
-		}
-		if lag < float64(deadline)/float64(time.Millisecond)/10 {
+		if lag < turnLimitMs(r)/10 {
 			return false
 		}
 	}
@@ -228,8 +225,13 @@ func judge(phase string, s Setting, o StepRun, j Judge, busy float64) (Step, err
 // busy (its CPUs contended for at least busy of the step: the lag is the
 // busy machine's, and more shards on it would not help), else the
 // generator's. Any other failure of a server on this machine while the
-// machine was busy is the machine's: the server was kept waiting.
+// machine was busy is the machine's: the server was kept waiting. Before
+// all these, a failure in which the server answered none of the reads
+// sent is the server's (unanswered).
 func whoseStep(r *results.Result, pass bool, j Judge, busy float64) (why, cause string) {
+	if !pass && unanswered(r) {
+		return "", ""
+	}
 	if why = unscheduled(r); why != "" {
 		return why, CauseGenerator
 	}
@@ -355,6 +357,24 @@ func boundWhy(g results.Generator) string {
 		return fmt.Sprintf(" (readbench's own lag is %s of the read figures)", numfmt.Share(g.LagShare))
 	}
 	return ""
+}
+
+// unanswered says the server answered none of the reads readbench sent
+// in the step (at least one sent; none ok, none the error a class
+// expected): every one timed out, was cut by the turn deadline or failed.
+// That is the server's finding whoever else was slow: a busy machine
+// slows a server, it does not silence it, and a read's timeout runs from
+// its send, so readbench's lateness cannot eat it. The turn deadline
+// runs from the intended start, so reads it cut count only while
+// readbench's scheduling lag (p99) left them at least half the turn's
+// time: a lag that ate the deadline cut them, not the server.
+func unanswered(r *results.Result) bool {
+	o := r.Totals.Outcomes
+	sent := r.Totals.Scheduled - o[stats.Dropped.String()]
+	if sent <= 0 || o[stats.OK.String()]+o[stats.ExpectedError.String()] > 0 {
+		return false
+	}
+	return o[stats.Cancelled.String()] == 0 || r.Lag.P99Ms < turnLimitMs(r)/2
 }
 
 // unscheduled says why readbench did not even schedule the step as

@@ -38,11 +38,21 @@ func WriteCapacity(w io.Writer, r *capacity.RateFinding) error {
 		}
 		fmt.Fprintln(w, wrapText(fmt.Sprintf("hold: %s for %gs %s", numfmt.Rate(h.Rate, "turns"), h.DurationS, verdict), textWidth))
 	}
-	if r.Resolution > 0 {
-		fmt.Fprintf(w, "resolution: %s (the limit lies between %s and %s)\n", numfmt.Rate(r.Resolution, "turns"), numfmt.Sig3(r.MaxSustainableRate), numfmt.Rate(r.FirstBadRate, "turns"))
+	if line := resolutionLine(r); line != "" {
+		fmt.Fprintln(w, "resolution: "+line)
 	}
 	_, err := fmt.Fprintln(w, wrapText(r.Conclusion, textWidth))
 	return err
+}
+
+// resolutionLine is the resolution of a search that ended at the SLO,
+// with the gap the limit lies in ("" for any other search: only a
+// confirmed rate has one).
+func resolutionLine(r *capacity.RateFinding) string {
+	if r.Resolution <= 0 || r.MaxSustainableRate == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s (the limit lies between %s and %s)", numfmt.Rate(r.Resolution, "turns"), numfmt.Sig3(*r.MaxSustainableRate), numfmt.Rate(r.FirstBadRate, "turns"))
 }
 
 // WriteSizeSweep prints a size sweep: the answer first (the largest size

@@ -45,15 +45,17 @@ func nonMonotone() *capacity.RateFinding {
 // attempt run again is not counted; the page never calls a rate the
 // "first failure" when a higher one passed.
 func TestCapacityEvidence(t *testing.T) {
-	allPass := &capacity.RateFinding{LimitedBy: capacity.LimitRange, MaxSustainableRate: 800, Hold: &capacity.Hold{Rate: 800, DurationS: 20, Pass: true},
+	allPass := &capacity.RateFinding{LimitedBy: capacity.LimitRange, MaxSustainableRate: new(800.0), Hold: &capacity.Hold{Rate: 800, DurationS: 20, Pass: true},
 		Steps: []capacity.Step{{Phase: "step", Rate: 400, Pass: true}, {Phase: "step", Rate: 800, Pass: true}, {Phase: "hold", Rate: 800, Pass: true}}}
 	firstStep := &capacity.RateFinding{LimitedBy: capacity.LimitFirstStep, FirstBadRate: 100,
 		Steps: []capacity.Step{{Phase: "step", Rate: 100, Reason: "errors<1% (measured 50%)"}}}
-	machine := &capacity.RateFinding{LimitedBy: capacity.LimitMachine, MaxSustainableRate: 200, FirstBadRate: 400,
+	machine := &capacity.RateFinding{LimitedBy: capacity.LimitMachine, FirstBadRate: 400,
+		Interval: &capacity.Interval{Low: 200, Unmeasured: []float64{400}, Cause: capacity.CauseMachine},
 		Steps: []capacity.Step{{Phase: "step", Rate: 200, Pass: true},
 			{Phase: "step", Rate: 400, GeneratorBound: true, NotServers: capacity.CauseMachine, Rerun: true, Reason: "x; machine busy: y"},
 			{Phase: "step", Rate: 400, GeneratorBound: true, NotServers: capacity.CauseMachine, Attempt: 2, Reason: "x; machine busy: y"}}}
-	holdBusy := &capacity.RateFinding{LimitedBy: capacity.LimitMachine, MaxSustainableRate: 200, Hold: &capacity.Hold{Rate: 200, DurationS: 10},
+	holdBusy := &capacity.RateFinding{LimitedBy: capacity.LimitMachine,
+		Interval: &capacity.Interval{Low: 200, High: 400, Unmeasured: []float64{200}, Cause: capacity.CauseMachine}, Hold: &capacity.Hold{Rate: 200, DurationS: 10},
 		Steps: []capacity.Step{{Phase: "step", Rate: 200, Pass: true}, {Phase: "step", Rate: 400, Reason: "r"},
 			{Phase: "hold", Rate: 200, GeneratorBound: true, NotServers: capacity.CauseMachine, Reason: "x; machine busy: y"}}}
 	for _, c := range []struct {

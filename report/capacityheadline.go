@@ -29,34 +29,29 @@ func rateHeadline(r *capacity.RateFinding) htmlHeadline {
 }
 
 // rateVerdict is a rate search's answer in a phrase and its mark, the
-// same on the page and in the terminal: ✓ the maximum sustainable rate;
-// ! that rate as a lower bound when readbench, not the server, ended the
-// search (the generator could not drive more, or every step up to --to
-// held), so a limit never found is not printed as the server's, and as
-// an interval when steps it needed could not be measured (the machine
-// busy: "≥ 200, < 400 turns/s: steps in between could not be measured on
-// this machine"); ✗ none.
+// same on the page and in the terminal, and the same as the JSON's
+// max_sustainable_rate: ✓ the maximum sustainable rate the search
+// confirmed; ! that rate as a lower bound when every step up to --to
+// held; ! "not known" with the interval when steps the search needed
+// could not be measured (the machine busy or the generator: "≥ 200, <
+// 400 turns/s: steps in between could not be measured on this machine"),
+// so a rate it did not confirm is never printed as the server's maximum;
+// ✗ none.
 func rateVerdict(r *capacity.RateFinding) (mark, text string) {
-	in := r.Interval
-	if in != nil && (r.LimitedBy == capacity.LimitMachine || r.LimitedBy == capacity.LimitGenerator) {
+	if in := r.Interval; r.MaxSustainableRate == nil && in != nil {
 		// Rates the search needed were not measured: never a single figure.
 		if in.Low <= 0 {
 			return markWarn, "max sustainable rate " + in.Text()
 		}
-		return markWarn, "max sustainable " + in.Text() + "; measured at " + numfmt.Sig3(in.Low) + "/s: " +
+		return markWarn, "max sustainable rate not known: " + in.Text() + "; measured at " + numfmt.Sig3(in.Low) + "/s: " +
 			numfmt.Sig3(r.ReadsPerS) + " reads/s, " + numfmt.Sig3(r.WireMBPerS) + " MB/s on the wire"
 	}
-	if r.MaxSustainableRate <= 0 {
+	if r.MaxSustainableRate == nil {
 		return markFail, "no rate held the SLO"
 	}
-	text = "max sustainable " + numfmt.Rate(r.MaxSustainableRate, "turns") + " (" +
+	text = "max sustainable " + numfmt.Rate(*r.MaxSustainableRate, "turns") + " (" +
 		numfmt.Sig3(r.ReadsPerS) + " reads/s, " + numfmt.Sig3(r.WireMBPerS) + " MB/s on the wire)"
-	switch r.LimitedBy {
-	case capacity.LimitGenerator:
-		return markWarn, text + " or more: readbench, not the server, hit its limit"
-	case capacity.LimitMachine:
-		return markWarn, text + " or more: the machine was busy, not the server at its limit"
-	case capacity.LimitRange:
+	if r.LimitedBy == capacity.LimitRange {
 		return markWarn, text + " or more: every step up to --to held the SLO"
 	}
 	return markPass, text

@@ -76,9 +76,8 @@ func CapacityHTML(w io.Writer, r *capacity.RateFinding) error {
 	hc.Headline = rateHeadline(r)
 	markSteps(&hc.Steps, r.Steps)
 	fields := [][2]string{{"server", orDash(r.Server)}, {"SLO", r.SLO}, {"limited by", orDash(r.LimitedBy)}}
-	if r.Resolution > 0 {
-		fields = append(fields, [2]string{"resolution", fmt.Sprintf("%s (the limit lies between %s and %s)",
-			numfmt.Rate(r.Resolution, "turns"), numfmt.Sig3(r.MaxSustainableRate), numfmt.Rate(r.FirstBadRate, "turns"))})
+	if line := resolutionLine(r); line != "" {
+		fields = append(fields, [2]string{"resolution", line})
 	}
 	if h := r.Hold; h != nil {
 		verdict := "held the SLO"
@@ -89,12 +88,11 @@ func CapacityHTML(w io.Writer, r *capacity.RateFinding) error {
 	}
 	hc.Fields = printableFields(fields)
 	var ms []marker
-	if r.MaxSustainableRate > 0 {
-		label := "max sustainable " + numfmt.Sig3(r.MaxSustainableRate) + "/s"
-		if r.Interval != nil { // a lower end, the rates above it not measured
-			label = "at least " + numfmt.Sig3(r.MaxSustainableRate) + "/s"
-		}
-		ms = append(ms, marker{"knee", label, r.MaxSustainableRate, "#0072b2", false})
+	switch {
+	case r.MaxSustainableRate != nil:
+		ms = append(ms, marker{"knee", "max sustainable " + numfmt.Sig3(*r.MaxSustainableRate) + "/s", *r.MaxSustainableRate, "#0072b2", false})
+	case r.Interval != nil && r.Interval.Low > 0: // a lower end, not confirmed: the rates above it not measured
+		ms = append(ms, marker{"knee", "at least " + numfmt.Sig3(r.Interval.Low) + "/s", r.Interval.Low, "#0072b2", false})
 	}
 	if r.FirstBadRate > 0 {
 		ms = append(ms, marker{"first-fail", badLabel(r), r.FirstBadRate, "#d55e00", true})

@@ -16,7 +16,7 @@ func capacityFixture() *capacity.RateFinding {
 	pct := func(p50, p99 float64) capacity.Percentiles { return capacity.Percentiles{P50Ms: p50, P99Ms: p99} }
 	return &capacity.RateFinding{
 		Target: `http://x/<script>alert(1)</script>`, Server: `evil"<b>`, SLO: "read.p99<100ms,errors<1%", Unit: "turns/s",
-		MaxSustainableRate: 300, ReadsPerS: 299, WireMBPerS: 0.4, LimitedBy: capacity.LimitSLO, FirstBadRate: 400,
+		MaxSustainableRate: new(300.0), ReadsPerS: 299, WireMBPerS: 0.4, LimitedBy: capacity.LimitSLO, FirstBadRate: 400,
 		Conclusion: "The knee & more.",
 		Steps: []capacity.Step{
 			{Phase: "step", Rate: 100, Achieved: 100, Read: pct(11, 14), Turn: pct(11, 15), Pass: true},

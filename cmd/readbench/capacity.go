@@ -35,7 +35,8 @@ func capacityCommand() *cli.Command {
 		UsageText: "readbench capacity w.yaml --target http://127.0.0.1:8080/mcp --slo 'turn.p99<800ms,errors<1%'\n" +
 			"readbench capacity w.yaml --slo 'read.p99<50ms' --from 50/s --to 800/s --step-duration 5s --format json\n" +
 			"readbench capacity w.yaml --slo 'read.p99<2s,errors<1%' --sweep size --rate 2/s --to 64MiB\n" +
-			"readbench capacity w.yaml --slo 'read.p99<50ms' --from 50/s --to 800/s --format html -q > capacity.html",
+			"readbench capacity w.yaml --slo 'read.p99<50ms' --from 50/s --to 800/s --format html -q > capacity.html\n" +
+			"readbench capacity w.yaml --slo 'read.p99<50ms' --format json -q --fail-on-unknown=false > finding.json   # exit 0 when not known",
 		Description: "Steps the open-model rate up from --from (each step --grow times the one before, the last\n" +
 			"--to), each step a run of --step-duration after a --step-warmup, until a step breaks the SLO;\n" +
 			"then bisects (--refine steps) between the last good and the first bad rate; then holds the best\n" +
@@ -46,7 +47,13 @@ func capacityCommand() *cli.Command {
 			"one that stays so is generator-bound and ends the search: it is never reported as the server's\n" +
 			"limit. Every step's full result is saved in --out DIR (default runs/capacity-<time>/step-NN.json).\n" +
 			"The SLO is in the grammar of thresholds (docs/compare.md). --sweep size holds the rate and doubles the size of every sized\n" +
-			"class from --from (default 1KiB) to --to (default 256MiB) until reads fail outright.",
+			"class from --from (default 1KiB) to --to (default 256MiB) until reads fail outright.\n" +
+			"Exit 0 when the search confirmed a maximum sustainable rate (a hold of it passed, or with --hold 0\n" +
+			"the step below a failure that was the server's; or every step up to --to held), and for a size\n" +
+			"sweep; 1 when the rate is not known (max_sustainable_rate null: the machine or the generator\n" +
+			"ended the search, every hold broke, or no step passed — the finding is still written and every\n" +
+			"step saved; --fail-on-unknown=false exits 0, saying so on stderr), or when a step could not run;\n" +
+			"2 on usage errors; 130 interrupted.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "slo", Usage: "the SLO, thresholds in the bound grammar, e.g. `'turn.p99<800ms,errors<1%'` (required)"},
 			&cli.StringFlag{Name: "from", Usage: "the first rate (default 10/s), or with --sweep size the first size (default 1KiB)"},
@@ -58,6 +65,7 @@ func capacityCommand() *cli.Command {
 			&cli.DurationFlag{Name: "hold", Value: 20 * time.Second, Usage: "hold the best rate this long before reporting it (0: report the best step unheld)"},
 			&cli.IntFlag{Name: "holds", Value: 3, Usage: "at most this many holds, stepping down to the next good rate each time one breaks the SLO"},
 			&cli.IntFlag{Name: "retries", Value: 2, Usage: "run a step (or hold) the generator could not drive cleanly again at most this many times"},
+			&cli.BoolFlag{Name: "fail-on-unknown", Value: true, Usage: "exit 1 when the maximum sustainable rate is not known (the rate search); =false exits 0, loudly"},
 			&cli.StringFlag{Name: "sweep", Usage: "`size`: hold the rate and double the attachment size instead"},
 			&cli.StringFlag{Name: "rate", Usage: "the rate a --sweep size holds (default: the workload's)"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or html (a self-contained page: latency against the asked rate or size, the knee marked, the step table)"},
@@ -199,7 +207,26 @@ func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 	if err != nil {
 		return exitFor("capacity: ", err)
 	}
-	return writeCapacity(c, rep, report.WriteCapacity, report.CapacityHTML)
+	if err := writeCapacity(c, rep, report.WriteCapacity, report.CapacityHTML); err != nil {
+		return err
+	}
+	return unknownRate(c, rep)
+}
+
+// unknownRate is the exit of a search that wrote its finding: 1 when it
+// knows no maximum sustainable rate (max_sustainable_rate null), so that
+// a script or a CI job never takes "not known" for an answer; with
+// --fail-on-unknown=false, 0 and a warning on stderr, -q or not.
+func unknownRate(c *cli.Context, rep *capacity.RateFinding) error {
+	if rep.MaxSustainableRate != nil {
+		return nil
+	}
+	what := fmt.Sprintf("capacity: the maximum sustainable rate is not known (limited_by %s): %s", rep.LimitedBy, rep.Conclusion)
+	if !c.Bool("fail-on-unknown") {
+		fmt.Fprintf(c.App.ErrWriter, "readbench: WARNING: %s\nreadbench: WARNING: exit 0 only because of --fail-on-unknown=false\n", what)
+		return nil
+	}
+	return cli.Exit(what+" (--fail-on-unknown=false exits 0)", exitFail)
 }
 
 func (cr *capacityRun) sizeSweep(slo []bounds.Threshold) error {
