@@ -2,7 +2,6 @@ package compare
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/internal/numfmt"
@@ -199,15 +198,4 @@ func apply(f func(float64) float64, vs []float64) []float64 {
 		out[i] = f(v)
 	}
 	return out
-}
-
-// finite reports whether every value is a number (an estimate built from a
-// log of 0 is not).
-func finite(vs ...float64) bool {
-	for _, v := range vs {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
 }
