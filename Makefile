@@ -16,7 +16,7 @@ CI_FUZZTIME ?= 5000x
 # latency or rate do not call t.Parallel.
 TESTPARALLEL ?= 4
 
-.PHONY: all build test deps vet fuzz fuzz-smoke bench clean
+.PHONY: all build test test-race test-norace test-deploy deps vet fuzz fuzz-smoke bench clean
 
 all: build
 
@@ -55,10 +55,20 @@ vet:
 # end-to-end tests included (they build the binary and run it against the
 # embedded server over stdio and HTTP), and the tests of deploy/, a module
 # of its own so that its Kubernetes and Dockerfile libraries stay out of
-# the go.mod every user of readbench downloads.
-test: deps vet fuzz-smoke
+# the go.mod every user of readbench downloads. scripts/test.sh runs every
+# step even when one fails, then prints a summary and "N passed, N failed"
+# naming the failed steps, and fails when a step did or when a process of
+# the run was left running.
+test: deps
+	MAKE="$(MAKE)" ./scripts/test.sh vet fuzz-smoke test-race test-norace test-deploy
+
+test-race:
 	$(GO) test -race -count=1 -timeout 15m -parallel $(TESTPARALLEL) $(PKGS)
+
+test-norace:
 	$(GO) test -count=1 ./internal/h1/ ./client/
+
+test-deploy:
 	cd deploy && $(GO) test -race -count=1 ./...
 
 # fuzz-smoke: each fuzz target for CI_FUZZTIME (make test runs it).
