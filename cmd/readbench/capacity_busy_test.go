@@ -17,6 +17,7 @@ import (
 
 	"github.com/readbench/readbench/capacity"
 	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/internal/testproc"
 	"github.com/readbench/readbench/results"
 )
 
@@ -53,7 +54,7 @@ func hogCores(t *testing.T, d time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	var cmds []*exec.Cmd
 	for range runtime.NumCPU() {
-		c := exec.CommandContext(ctx, "sh", "-c", "while :; do :; done")
+		c := testproc.Own(t, exec.CommandContext(ctx, "sh", "-c", "while :; do :; done"))
 		if err := c.Start(); err != nil {
 			cancel()
 			t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/needs"
+	"github.com/readbench/readbench/internal/testproc"
 	"github.com/readbench/readbench/record"
 )
 
@@ -42,7 +43,7 @@ func startRecord(t *testing.T, dir, upstream, out string) (string, func()) {
 	t.Helper()
 	addr := freeAddr(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	cmd := exec.CommandContext(ctx, binary, "record", "--listen", addr, "--upstream", upstream, "--out", out)
+	cmd := testproc.Own(t, exec.CommandContext(ctx, binary, "record", "--listen", addr, "--upstream", upstream, "--out", out))
 	cmd.Dir = dir
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -90,7 +91,7 @@ func sdkClientTurns(t *testing.T, node string, turns [][]string, args ...string)
 	spec, _ := json.Marshal(turns)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, node, append([]string{script, fmt.Sprint(turnGap.Milliseconds()), string(spec)}, args...)...).CombinedOutput()
+	out, err := testproc.Own(t, exec.CommandContext(ctx, node, append([]string{script, fmt.Sprint(turnGap.Milliseconds()), string(spec)}, args...)...)).CombinedOutput()
 	if err != nil {
 		t.Fatalf("sdk-client-turns: %v\n%s", err, out)
 	}
