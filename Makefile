@@ -29,7 +29,8 @@ build:
 # (the live view's test reads the screen of a run as a person sees it), jq
 # (scripts/ab-experiments.sh reads ab's JSON; its test runs it) and the npm MCP
 # servers the end-to-end tests drive (pinned in peers/package-lock.json; npm
-# ci installs exactly that).
+# ci installs exactly that; scripts/peers-install.sh runs it and says why
+# its engine warnings under Node 20 are harmless).
 # scripts/apt-install.sh waits (APT_LOCK_TIMEOUT, 300 s) for another
 # package manager's dpkg or apt lock instead of failing on it.
 deps:
@@ -41,7 +42,7 @@ deps:
 		command -v tmux >/dev/null || missing="$$missing tmux"; \
 		command -v jq >/dev/null || missing="$$missing jq"; \
 		[ -z "$$missing" ] || ./scripts/apt-install.sh $$missing
-	cd peers && npm ci --no-audit --no-fund
+	./scripts/peers-install.sh
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
