@@ -2,9 +2,14 @@ package testproc
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"slices"
+	"strings"
+	"sync"
 	"syscall"
+	"time"
 )
 
 // own makes the child the leader of a new process group and asks the
@@ -19,6 +24,7 @@ import (
 // the test binary dies, and not before. A test that starts a child from a
 // locked goroutine must keep that goroutine alive as long as the child.
 func own(cmd *exec.Cmd) {
+	watchOnce.Do(startWatchdog)
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
@@ -38,4 +44,41 @@ func kill(cmd *exec.Cmd) error {
 		return os.ErrProcessDone
 	}
 	return err
+}
+
+// MarkEnv names the environment variable the test binary sets for every
+// process it starts from then on (os.Environ, which exec uses when a
+// command's Env is nil and tests extend otherwise): its value is unique
+// to the test binary.
+const MarkEnv = "TESTPROC_BINARY"
+
+var watchOnce sync.Once
+
+// watchdog is what the test binary leaves behind to end what it leaves
+// behind: the parent-death signal kills the child the test started, but
+// not what that child started in turn (a shell's readbench, whose stdio
+// servers do die with it), which goes on after a timeout's panic. So the
+// first Own starts this shell, without the mark, which waits for the test
+// binary to end and then kills every process carrying its mark.
+const watchdog = `mark="$1=$2"; parent=$3
+while kill -0 "$parent" 2>/dev/null; do sleep 1; done
+for f in /proc/[0-9]*/environ; do
+	if tr '\0' '\n' 2>/dev/null <"$f" | grep -qxF "$mark"; then
+		p=${f#/proc/}; kill -KILL "${p%/environ}" 2>/dev/null
+	fi
+done`
+
+// startWatchdog marks the test binary's environment and starts the
+// watchdog (when there is no sh, nothing is started and the marks are
+// unused).
+func startWatchdog() {
+	mark := fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
+	w := exec.Command("sh", "-c", watchdog, "watchdog", MarkEnv, mark, fmt.Sprint(os.Getpid()))
+	w.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, MarkEnv+"=") })
+	w.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // not in the terminal's group: a Ctrl-C does not end it before the test binary
+	if err := w.Start(); err != nil {
+		return
+	}
+	go func() { _ = w.Wait() }()
+	_ = os.Setenv(MarkEnv, mark)
 }

@@ -11,7 +11,9 @@
 //     rather than the child alone;
 //   - on Linux, a parent-death signal: the kernel kills the child when the
 //     test binary dies, cleanups or not (proc_linux.go says which thread
-//     that hangs on).
+//     that hangs on); and, for what the child started in turn, a watchdog
+//     process that kills, once the test binary is gone, every process
+//     carrying the binary's mark in its environment (MarkEnv).
 //
 // Test code only: nothing outside _test.go files imports it.
 package testproc

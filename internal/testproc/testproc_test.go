@@ -61,7 +61,9 @@ func TestCleanupEndsTheGroup(t *testing.T) {
 }
 
 // TestTheBinaryDyingEndsTheChild: a test binary that dies without running
-// its cleanups (as go test's -timeout panic does) leaves no child behind.
+// its cleanups (as go test's -timeout panic does) leaves no child behind,
+// nor what the child started: the parent-death signal ends the one, the
+// watchdog the other.
 func TestTheBinaryDyingEndsTheChild(t *testing.T) {
 	if os.Getenv("TESTPROC_DIE") == "1" {
 		shell, sleep := startShell(t)
@@ -80,12 +82,10 @@ func TestTheBinaryDyingEndsTheChild(t *testing.T) {
 	if len(pids) != 2 {
 		t.Fatalf("the helper printed %q", out)
 	}
-	if !gone(pids[0]) {
-		_ = syscall.Kill(-pids[0], syscall.SIGKILL)
-		t.Errorf("the shell %d outlived the test binary that started it", pids[0])
+	for i, what := range []string{"the shell", "the sleep the shell started"} {
+		if !gone(pids[i]) {
+			_ = syscall.Kill(pids[i], syscall.SIGKILL)
+			t.Errorf("%s (%d) outlived the test binary that started it", what, pids[i])
+		}
 	}
-	// The sleep's parent is the shell, whose own death signal is not set:
-	// it dies with the shell's group only when the shell is killed by the
-	// group's cleanup, which the dead binary never ran.
-	_ = syscall.Kill(pids[1], syscall.SIGKILL)
 }
