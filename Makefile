@@ -15,6 +15,12 @@ CI_FUZZTIME ?= 5000x
 # delays, so more of them than CPUs overlap well; the ones that measure
 # latency or rate do not call t.Parallel.
 TESTPARALLEL ?= 4
+# TESTTIMEOUT: go test's -timeout for each package of the race step, a
+# hang detector rather than a speed check (every readbench a test runs has
+# its own limit, two minutes for most). On a 2-core machine kept busy by
+# other work cmd/readbench's tests ran past 15 minutes and were cut while
+# still making progress.
+TESTTIMEOUT ?= 45m
 
 .PHONY: all build test test-race test-norace test-deploy deps vet fuzz fuzz-smoke bench clean
 
@@ -64,7 +70,7 @@ test: deps
 	MAKE="$(MAKE)" ./scripts/test.sh vet fuzz-smoke test-race test-norace test-deploy
 
 test-race:
-	$(GO) test -race -count=1 -timeout 15m -parallel $(TESTPARALLEL) $(PKGS)
+	$(GO) test -race -count=1 -timeout $(TESTTIMEOUT) -parallel $(TESTPARALLEL) $(PKGS)
 
 test-norace:
 	$(GO) test -count=1 ./internal/h1/ ./client/
