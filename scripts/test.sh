@@ -57,7 +57,9 @@ for step in "$@"; do
 done
 
 # The steps have returned: anything of this run still running was left
-# behind.
+# behind, once the watchdog of the last test binary (internal/testproc,
+# which ends what a dead test binary left, a second after it) is done.
+sleep 2
 left=$(marked) # no pipe: a command beside the scan would carry the mark
 left=${left//$'\n'/,}
 echo "== processes after: $(count)"

@@ -79,6 +79,7 @@ func startWatchdog() {
 	if err := w.Start(); err != nil {
 		return
 	}
-	go func() { _ = w.Wait() }()
+	// Not waited for: it outlives the binary (a goroutine waiting for it
+	// would be one goleak reports).
 	_ = os.Setenv(MarkEnv, mark)
 }
