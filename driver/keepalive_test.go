@@ -91,9 +91,8 @@ mix:
 			all.Add(&rep.Warmup.Outcomes)
 			outcomes := all.Map()
 			// Reads the turn deadline cancelled or readbench dropped are the
-			// machine's only when readbench says it was contended: on a
-			// machine it calls quiet, a 2 ms server never meets a 5 s
-			// deadline.
+			// machine's only on a contended one: on a quiet machine a 2 ms
+			// server never meets a 5 s deadline.
 			cancelled, dropped := outcomes["cancelled"], outcomes["dropped"]
 			if bad := all.Errors(); bad != 0 && (!busy || bad != cancelled+dropped) {
 				t.Fatalf("%d reads failed: %v; %s; %s", bad, outcomes, verdict, window)
