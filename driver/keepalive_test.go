@@ -155,23 +155,7 @@ mix:
 	}
 }
 
-// contended says whether a run's result says the machine did not let
-// readbench measure — host.cpu_pressure from results.AdviceCaveatPressure,
-// or generator_bound — and gives readbench's verdict in words for a
-// failure message.
+// contended is what a run's result says of the machine (hostload.Says).
 func contended(res *results.Result) (bool, string) {
-	pressure := "unknown"
-	busy := res.GeneratorBound
-	if p := res.Host.CPUPressure; p != nil {
-		pressure = fmt.Sprintf("%.2f", *p)
-		busy = busy || *p >= results.AdviceCaveatPressure
-	}
-	verdict := fmt.Sprintf("readbench says: host.cpu_pressure %s, generator_bound %v", pressure, res.GeneratorBound)
-	if res.Generator.Saturation != "" {
-		verdict += " (" + res.Generator.Saturation + ")"
-	}
-	if busy {
-		return true, verdict + ": contended"
-	}
-	return false, verdict + ": quiet"
+	return hostload.Says(res.Host.CPUPressure, res.GeneratorBound, res.Generator.Saturation)
 }

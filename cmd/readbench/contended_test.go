@@ -1,19 +1,16 @@
 package main
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/readbench/readbench/internal/hostload"
-	"github.com/readbench/readbench/results"
 )
 
 // contention is how busy the machine was while a test ran readbench, for
-// a test that measures: what the runs' results say (host.cpu_pressure
-// from results.AdviceCaveatPressure, generator_bound) and what the test's
-// own window saw (hostload), so that the test judges the figure when the
-// machine let readbench measure and readbench's honest answer otherwise,
-// and its failure message says which it was.
+// a test that measures: what the runs' results say (hostload.Says) and
+// what the test's own window saw, so that the test judges the figure when
+// the machine let readbench measure and readbench's honest answer
+// otherwise, and its failure message says which it was.
 type contention struct {
 	window *hostload.Window
 	says   []string // what each result said, in words
@@ -26,18 +23,16 @@ func watchMachine() *contention { return &contention{window: hostload.Watch()} }
 // result notes what a run's result (rawResult) says of the machine.
 func (c *contention) result(res map[string]any) {
 	host, _ := res["host"].(map[string]any)
-	pressure := "unknown"
+	var pressure *float64
 	if p, ok := host["cpu_pressure"].(float64); ok {
-		pressure = fmt.Sprintf("%.2f", p)
-		c.busy = c.busy || p >= results.AdviceCaveatPressure
+		pressure = &p
 	}
 	bound, _ := res["generator_bound"].(bool)
-	c.busy = c.busy || bound
-	s := fmt.Sprintf("host.cpu_pressure %s, generator_bound %v", pressure, bound)
-	if g, _ := res["generator"].(map[string]any); g != nil && g["saturation"] != nil && g["saturation"] != "" {
-		s += fmt.Sprintf(" (%v)", g["saturation"])
-	}
-	c.says = append(c.says, s)
+	g, _ := res["generator"].(map[string]any)
+	saturation, _ := g["saturation"].(string)
+	busy, says := hostload.Says(pressure, bound, saturation)
+	c.busy = c.busy || busy
+	c.says = append(c.says, says)
 }
 
 // Busy says whether a result or the window says the machine was
@@ -48,7 +43,7 @@ func (c *contention) Busy() bool { return c.busy || c.window.Busy() }
 func (c *contention) String() string {
 	s := c.window.String()
 	for _, r := range c.says {
-		s += "; readbench says: " + r
+		s += "; " + r
 	}
 	return s
 }

@@ -18,13 +18,32 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/readbench/readbench/results"
 )
 
 // BusyShare is the CPU pressure from which a window counts as busy: from
-// half of it, readbench qualifies its advice and capacity stops charging a
-// step to the server (results.AdviceCaveatPressure), so a test does not
-// expect a quiet machine's figures either.
-const BusyShare = 0.5
+// there readbench qualifies its advice (results.AdviceCaveatPressure), so
+// a test does not expect a quiet machine's figures either.
+const BusyShare = results.AdviceCaveatPressure
+
+// Says is what a run's result says of the machine — host.cpu_pressure (nil:
+// unknown) from BusyShare, or generator_bound, with the generator's
+// saturation sentence — as whether it was contended and in words for a
+// failure message.
+func Says(pressure *float64, generatorBound bool, saturation string) (contended bool, words string) {
+	p := "unknown"
+	contended = generatorBound
+	if pressure != nil {
+		p = fmt.Sprintf("%.2f", *pressure)
+		contended = contended || *pressure >= BusyShare
+	}
+	words = fmt.Sprintf("readbench says: host.cpu_pressure %s, generator_bound %v", p, generatorBound)
+	if saturation != "" {
+		words += " (" + saturation + ")"
+	}
+	return contended, words
+}
 
 // Window is the CPU pressure over a stretch of a test, from Watch to the
 // call of its methods.
