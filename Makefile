@@ -15,8 +15,14 @@ CI_FUZZTIME ?= 5000x
 # delays, so more of them than CPUs overlap well; the ones that measure
 # latency or rate do not call t.Parallel.
 TESTPARALLEL ?= 4
+# TESTTIMEOUT: go test's -timeout for each package of the race step, a
+# hang detector rather than a speed check (every readbench a test runs has
+# its own limit, two minutes for most). On a 2-core machine kept busy by
+# other work cmd/readbench's tests ran past 15 minutes and were cut while
+# still making progress.
+TESTTIMEOUT ?= 45m
 
-.PHONY: all build test deps vet fuzz fuzz-smoke bench clean
+.PHONY: all build test test-race test-norace test-deploy deps vet fuzz fuzz-smoke bench clean
 
 all: build
 
@@ -29,7 +35,8 @@ build:
 # (the live view's test reads the screen of a run as a person sees it), jq
 # (scripts/ab-experiments.sh reads ab's JSON; its test runs it) and the npm MCP
 # servers the end-to-end tests drive (pinned in peers/package-lock.json; npm
-# ci installs exactly that).
+# ci installs exactly that; scripts/peers-install.sh runs it and says why
+# its engine warnings under Node 20 are harmless).
 # scripts/apt-install.sh waits (APT_LOCK_TIMEOUT, 300 s) for another
 # package manager's dpkg or apt lock instead of failing on it.
 deps:
@@ -41,7 +48,7 @@ deps:
 		command -v tmux >/dev/null || missing="$$missing tmux"; \
 		command -v jq >/dev/null || missing="$$missing jq"; \
 		[ -z "$$missing" ] || ./scripts/apt-install.sh $$missing
-	cd peers && npm ci --no-audit --no-fund
+	./scripts/peers-install.sh
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -55,10 +62,20 @@ vet:
 # end-to-end tests included (they build the binary and run it against the
 # embedded server over stdio and HTTP), and the tests of deploy/, a module
 # of its own so that its Kubernetes and Dockerfile libraries stay out of
-# the go.mod every user of readbench downloads.
-test: deps vet fuzz-smoke
-	$(GO) test -race -count=1 -timeout 15m -parallel $(TESTPARALLEL) $(PKGS)
+# the go.mod every user of readbench downloads. scripts/test.sh runs every
+# step even when one fails, then prints a summary and "N passed, N failed"
+# naming the failed steps, and fails when a step did or when a process of
+# the run was left running.
+test: deps
+	MAKE="$(MAKE)" ./scripts/test.sh vet fuzz-smoke test-race test-norace test-deploy
+
+test-race:
+	$(GO) test -race -count=1 -timeout $(TESTTIMEOUT) -parallel $(TESTPARALLEL) $(PKGS)
+
+test-norace:
 	$(GO) test -count=1 ./internal/h1/ ./client/
+
+test-deploy:
 	cd deploy && $(GO) test -race -count=1 ./...
 
 # fuzz-smoke: each fuzz target for CI_FUZZTIME (make test runs it).

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/internal/testproc"
 	"github.com/readbench/readbench/simserver"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
@@ -92,7 +93,7 @@ func serveSimHTTP() int {
 func startSimHTTP(b *testing.B) string {
 	b.Helper()
 	argv := peertest.Command(b, simHTTPPeer)
-	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd := testproc.Own(b, exec.Command(argv[0], argv[1:]...))
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -65,6 +65,7 @@ func TestShardsJobRunsItsBarrier(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, bin, args...)
+		dieWithTest(cmd)
 		cmd.Dir = vol
 		cmd.Env = append(os.Environ(), "READBENCH_RUN_ID=job-uid-1") // the Job's uid, through the downward API
 		var stderr bytes.Buffer

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/needs"
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 var (
@@ -43,7 +44,7 @@ func TestBrowserCompareChartsAgreeWithTables(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, chromium, append(browserArgs(filepath.Join(dir, "dom")), "--dump-dom", "file://"+file)...).Output()
+	out, err := testproc.Own(t, exec.CommandContext(ctx, chromium, append(browserArgs(filepath.Join(dir, "dom")), "--dump-dom", "file://"+file)...)).Output()
 	if err != nil {
 		t.Fatalf("chromium --dump-dom: %v", err)
 	}

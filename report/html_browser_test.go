@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/needs"
+	"github.com/readbench/readbench/internal/testproc"
 	"github.com/readbench/readbench/results"
 )
 
@@ -72,7 +73,7 @@ func TestBrowserHTMLPages(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
 			url := "file://" + file
-			out, err := exec.CommandContext(ctx, chromium, append(browserArgs(filepath.Join(dir, p.name+"-dom")), "--dump-dom", url)...).Output()
+			out, err := testproc.Own(t, exec.CommandContext(ctx, chromium, append(browserArgs(filepath.Join(dir, p.name+"-dom")), "--dump-dom", url)...)).Output()
 			if err != nil {
 				t.Fatalf("chromium --dump-dom: %v", err)
 			}
@@ -81,7 +82,7 @@ func TestBrowserHTMLPages(t *testing.T) {
 			shot := filepath.Join(dir, p.name+".png")
 			args := append(browserArgs(filepath.Join(dir, p.name+"-shot")), "--hide-scrollbars",
 				"--window-size=1400,"+strconv.Itoa(p.height), "--screenshot="+shot, url)
-			if out, err := exec.CommandContext(ctx, chromium, args...).CombinedOutput(); err != nil {
+			if out, err := testproc.Own(t, exec.CommandContext(ctx, chromium, args...)).CombinedOutput(); err != nil {
 				t.Fatalf("chromium --screenshot: %v\n%s", err, out)
 			}
 			png, err := os.ReadFile(shot)

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 func TestCostParseProcStat(t *testing.T) {
@@ -203,7 +205,7 @@ func TestCostSamplerRealChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, "-test.run=^TestCostBurnHelper$")
+	cmd := testproc.Own(t, exec.Command(exe, "-test.run=^TestCostBurnHelper$"))
 	cmd.Env = append(os.Environ(), costBurnEnv+"=1")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

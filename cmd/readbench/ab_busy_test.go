@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // sdkWorkload reads the three resources of scripts/sdkserver, one read a
@@ -30,7 +32,7 @@ func hogCPUs(t *testing.T, limit time.Duration) (stop func()) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	var wg sync.WaitGroup
 	for range 2 * runtime.NumCPU() {
-		cmd := exec.CommandContext(ctx, "sh", "-c", "while :; do :; done")
+		cmd := testproc.Own(t, exec.CommandContext(ctx, "sh", "-c", "while :; do :; done"))
 		if err := cmd.Start(); err != nil {
 			cancel()
 			wg.Wait()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/needs"
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // artefactsEnv names the environment variable of a directory where the
@@ -88,7 +89,7 @@ func probeLayout(t *testing.T, ctx context.Context, chromium, page, size string)
 		t.Fatal(err)
 	}
 	args := append(chromiumArgs(harness+"-profile"), "--window-size="+size, "--dump-dom", "file://"+harness)
-	out, err := exec.CommandContext(ctx, chromium, args...).Output()
+	out, err := testproc.Own(t, exec.CommandContext(ctx, chromium, args...)).Output()
 	if err != nil {
 		t.Fatalf("chromium --dump-dom: %v", err)
 	}
@@ -161,7 +162,7 @@ func TestBrowserPages(t *testing.T) {
 				shot := filepath.Join(keep, fmt.Sprintf("%s-%s.png", page, s.name))
 				args := append(chromiumArgs(filepath.Join(dir, page+"-"+s.name)), "--hide-scrollbars",
 					"--window-size="+s.size, "--screenshot="+shot, "file://"+file)
-				if out, err := exec.CommandContext(ctx, chromium, args...).CombinedOutput(); err != nil {
+				if out, err := testproc.Own(t, exec.CommandContext(ctx, chromium, args...)).CombinedOutput(); err != nil {
 					t.Fatalf("chromium --screenshot: %v\n%s", err, out)
 				}
 				if fi, err := os.Stat(shot); err != nil || fi.Size() < 10_000 {

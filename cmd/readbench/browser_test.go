@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/needs"
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // chromiumArgs run Chromium headless, offline and without touching the
@@ -59,7 +60,7 @@ func TestBrowserHTMLReport(t *testing.T) {
 	defer cancel()
 	page := "file://" + filepath.Join(dir, "r.html")
 	args := append(chromiumArgs(filepath.Join(dir, "profile")), "--dump-dom", page)
-	out, err := exec.CommandContext(ctx, chromium, args...).Output()
+	out, err := testproc.Own(t, exec.CommandContext(ctx, chromium, args...)).Output()
 	if err != nil {
 		t.Fatalf("chromium --dump-dom: %v", err)
 	}
@@ -107,7 +108,7 @@ func TestBrowserHTMLReport(t *testing.T) {
 	}
 	shot := filepath.Join(dir, "r.png")
 	args = append(chromiumArgs(filepath.Join(dir, "profile2")), "--hide-scrollbars", "--window-size=1400,4200", "--screenshot="+shot, page)
-	if out, err := exec.CommandContext(ctx, chromium, args...).CombinedOutput(); err != nil {
+	if out, err := testproc.Own(t, exec.CommandContext(ctx, chromium, args...)).CombinedOutput(); err != nil {
 		t.Fatalf("chromium --screenshot: %v\n%s", err, out)
 	}
 	if fi, err := os.Stat(shot); err != nil || fi.Size() < 10_000 {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/needs"
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // busyMachine keeps every core busy with CPU-burning child processes
@@ -23,7 +24,7 @@ func busyMachine(t *testing.T) {
 	ctx, stop := context.WithTimeout(context.Background(), time.Minute)
 	var cmds []*exec.Cmd
 	for range runtime.NumCPU() {
-		c := exec.CommandContext(ctx, "yes") // stdout is the null device
+		c := testproc.Own(t, exec.CommandContext(ctx, "yes")) // stdout is the null device
 		if err := c.Start(); err != nil {
 			needs.Missing(t, "a CPU burner, `yes` ("+err.Error()+")", "apt-get install coreutils")
 		}

@@ -41,6 +41,14 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 	// the rate not known, exit 1) and is tried again, at most three times
 	// in all; so is a first step (150/s, under half the knee) that a burst
 	// of that work pushed past the SLO.
+	//
+	// When all three are, the machine did not let readbench measure the
+	// knee: its honest answer is then that the limit it met is not the
+	// server's, which the test checks, and the figures are not held to
+	// the knee. A search limited by the SLO is judged on its figures, busy
+	// or not: readbench then claims the server's limit.
+	machine := watchMachine()
+	notTheServers := []string{capacity.LimitGenerator, capacity.LimitMachine, capacity.LimitFirstStep, capacity.LimitHold}
 	for attempt := 1; attempt <= 3; attempt++ {
 		out, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<100ms,errors<1%",
 			"--from", "150/s", "--to", "800/s", "--step-duration", "1500ms", "--step-warmup", "500ms", "--refine", "2",
@@ -52,18 +60,30 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 		if known := rep.MaxSustainableRate != nil; code > 1 || known != (code == 0) { // not known: exit 1
 			t.Fatalf("exit %d with the rate known: %v: %s", code, known, stderr)
 		}
-		if !slices.Contains([]string{capacity.LimitGenerator, capacity.LimitMachine, capacity.LimitFirstStep, capacity.LimitHold}, rep.LimitedBy) {
+		if !slices.Contains(notTheServers, rep.LimitedBy) {
 			break
 		}
 		t.Logf("attempt %d: the generator or the busy machine could not drive the load: %s", attempt, rep.Conclusion)
 	}
-	if rep.LimitedBy != capacity.LimitSLO || rep.MaxSustainableRate == nil {
-		t.Fatalf("limited by %s, want the SLO and a rate:\n%s", rep.LimitedBy, stdout)
+	if slices.Contains(notTheServers, rep.LimitedBy) {
+		// readbench judges each step's own pressure, from 0.4 (capacity's
+		// busyPressure), which the window's average over three searches
+		// dilutes: a machine under a quarter the whole time (capacity's
+		// quietPressure) was quiet all the same.
+		if p, ok := machine.window.Pressure(); ok && p < 0.25 || !machine.Busy() && (rep.LimitedBy == capacity.LimitFirstStep || rep.LimitedBy == capacity.LimitHold) {
+			t.Fatalf("limited by %s three times on a quiet machine (%s):\n%s", rep.LimitedBy, machine, stdout)
+		}
+		if (rep.LimitedBy == capacity.LimitMachine || rep.LimitedBy == capacity.LimitGenerator) && !strings.Contains(rep.Conclusion, "not the server's limit") {
+			t.Fatalf("limited by %s, and the conclusion does not say it is not the server's limit (%s): %s", rep.LimitedBy, machine, rep.Conclusion)
+		}
+		// The honest answer, asserted: no figure to hold to the knee.
+		t.Logf("the machine was too busy for three searches to find the knee (%s); readbench said so, limited by %s: %s", machine, rep.LimitedBy, rep.Conclusion)
+		return
+	}
+	if rep.LimitedBy != capacity.LimitSLO || rep.MaxSustainableRate == nil || *rep.MaxSustainableRate < 250 || *rep.MaxSustainableRate > 500 {
+		t.Fatalf("limited by %s, want the SLO and a rate between 250 and 500 (%s):\n%s", rep.LimitedBy, machine, stdout)
 	}
 	found := *rep.MaxSustainableRate
-	if found < 250 || found > 500 {
-		t.Errorf("%v turns/s, want between 250 and 500:\n%s", found, stdout)
-	}
 	if rep.Unit != "turns/s" || rep.SLO != "read.p99<100ms,errors<1%" || rep.ReadsPerS < 0.9*found {
 		t.Errorf("unit %q, slo %q, %v reads/s at %v turns/s", rep.Unit, rep.SLO, rep.ReadsPerS, found)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // pdfStdioCancel is why check skips cancelling the PDF server's 4 MB
@@ -62,7 +64,7 @@ func hog(t *testing.T, n int, limit time.Duration) {
 		}
 	})
 	for range n {
-		c := exec.CommandContext(ctx, "sh", "-c", "while :; do :; done")
+		c := testproc.Own(t, exec.CommandContext(ctx, "sh", "-c", "while :; do :; done"))
 		if err := c.Start(); err != nil {
 			t.Fatalf("CPU hog: %v", err)
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/needs"
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // TestConformance runs the official MCP conformance suite,
@@ -234,7 +235,7 @@ func runConformance(t *testing.T, node, preload, suite string, args ...string) [
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, append([]string{"--require", preload, suite}, append(args, "--output-dir", filepath.Join(dir, "results"))...)...)
+	cmd := testproc.Own(t, exec.CommandContext(ctx, node, append([]string{"--require", preload, suite}, append(args, "--output-dir", filepath.Join(dir, "results"))...)...))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", "FORCE_COLOR=0")
 	var out bytes.Buffer

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // The end-to-end tests build the readbench binary and run it as a user
@@ -50,7 +51,7 @@ func readbench(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd := testproc.Own(t, exec.CommandContext(ctx, binary, args...))
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -18,6 +18,12 @@ import (
 // Prometheus (exemplar storage on) exemplars on the read latency
 // buckets, and every exemplar's trace_id is the trace of a read the
 // server received; so are the trace ids of the result's slowest reads.
+//
+// On a contended machine readbench may call the server overloaded (exit
+// 1), and a read cut by its timeout may never have reached the server:
+// then a cut slow read's trace, and an exemplar's, may be one the server
+// did not see, but an answered read's never, and at least one exemplar
+// must still be the server's.
 func TestRunExemplars(t *testing.T) {
 	prom := promtest.Start(t, promtest.Options{Features: []string{"exemplar-storage"}})
 	target, rec := peertest.StartTracingSDKHTTP(t, nil)
@@ -29,11 +35,12 @@ func TestRunExemplars(t *testing.T) {
 		t.Fatal(err)
 	}
 	from := time.Now().Add(-time.Minute)
+	machine := watchMachine()
 	_, stderr, code := readbench(t, dir, "run", wl, "--out", out, "-q", "--metrics", "prometheus-rw="+prom+"/api/v1/write", "--metrics-interval", "1s")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	ids := map[string]bool{} // the traces the server's OpenTelemetry propagator read in the headers
+	raw := exitOnBusy(t, machine, code, stderr, out)
+	outcomes := counts(t, raw["totals"].(map[string]any), "outcomes")
+	cut := machine.Busy() && outcomes["timeout"]+outcomes["cancelled"] > 0 // reads that may not have reached the server
+	ids := map[string]bool{}                                               // the traces the server's OpenTelemetry propagator read in the headers
 	for _, s := range rec.Seen() {
 		if s.Header.IsValid() {
 			ids[s.Header.TraceID().String()] = true
@@ -46,7 +53,8 @@ func TestRunExemplars(t *testing.T) {
 		Classes []struct {
 			SlowReads struct {
 				Slowest []struct {
-					TraceID string `json:"trace_id"`
+					TraceID    string `json:"trace_id"`
+					LowerBound bool   `json:"lower_bound"`
 				} `json:"slowest"`
 			} `json:"slow_reads"`
 		} `json:"classes"`
@@ -62,8 +70,8 @@ func TestRunExemplars(t *testing.T) {
 	for _, c := range res.Classes {
 		for _, r := range c.SlowReads.Slowest {
 			kept++
-			if !ids[r.TraceID] {
-				t.Errorf("slow read's trace %q: not one the server saw", r.TraceID)
+			if !ids[r.TraceID] && !(cut && r.LowerBound) {
+				t.Errorf("slow read's trace %q (cut %v): not one the server saw (%s)", r.TraceID, r.LowerBound, machine)
 			}
 		}
 	}
@@ -76,12 +84,18 @@ func TestRunExemplars(t *testing.T) {
 		got = exemplarTraceIDs(t, prom, `readbench_read_latency_seconds_bucket{phase="measured"}`, from, time.Now().Add(time.Minute))
 	}
 	if len(got) == 0 {
-		t.Fatal("Prometheus returns no exemplar for the run's read latency")
+		t.Fatalf("Prometheus returns no exemplar for the run's read latency (%s)", machine)
 	}
+	seen := 0
 	for _, id := range got {
-		if !ids[id] {
-			t.Errorf("exemplar trace_id %q: not a trace the server received", id)
+		if ids[id] {
+			seen++
+		} else if !cut {
+			t.Errorf("exemplar trace_id %q: not a trace the server received (%s)", id, machine)
 		}
+	}
+	if seen == 0 {
+		t.Errorf("no exemplar's trace_id of %d is a trace the server received (%s)", len(got), machine)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // TestHelpFitsTheWidth: the help of readbench and of every command fits
@@ -33,7 +35,7 @@ func TestHelpFitsTheWidth(t *testing.T) {
 			if cmd != "" {
 				args = []string{cmd, "--help"}
 			}
-			c := exec.Command(binary, args...)
+			c := testproc.Own(t, exec.Command(binary, args...))
 			c.Env = append(os.Environ(), "COLUMNS="+columns) // "": none, and no terminal: 80
 			out, err := c.Output()
 			if err != nil {

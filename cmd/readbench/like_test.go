@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // likeWorkload sets every load setting a saved result once lost
@@ -172,7 +174,7 @@ auth: {oauth: {client_id: loadtest, client_secret: "`+clientSecret+`"}}
 	env := append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
 	run := func(args ...string) (string, int) {
 		t.Helper()
-		cmd := exec.Command(binary, append([]string{"run", "--quiet"}, args...)...)
+		cmd := testproc.Own(t, exec.Command(binary, append([]string{"run", "--quiet"}, args...)...))
 		cmd.Dir, cmd.Env = dir, env
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr

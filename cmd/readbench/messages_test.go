@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // TestHandshakeTimeoutFlag: a server that never answers is reported when
@@ -106,7 +108,7 @@ func TestInterruptMessagePerCommand(t *testing.T) {
 // is shutting down, not that a run saves what it measured.
 func TestServeSIGTERM(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(binary, "serve", "--listen", "127.0.0.1:0")
+	cmd := testproc.Own(t, exec.Command(binary, "serve", "--listen", "127.0.0.1:0"))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

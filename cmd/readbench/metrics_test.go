@@ -17,16 +17,13 @@ import (
 
 // metricsRun runs the default scenario for a few seconds with extra
 // flags and returns the result, its stderr and the moment it exited.
-func metricsRun(t *testing.T, args ...string) (map[string]any, string, time.Time) {
+func metricsRun(t *testing.T, c *contention, args ...string) (map[string]any, string, time.Time) {
 	t.Helper()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.json")
 	_, stderr, code := readbench(t, dir, append([]string{"run", "--duration", "3s", "--rate", "40/s", "--out", out, "-q"}, args...)...)
 	ended := time.Now()
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	return rawResult(t, out), stderr, ended
+	return exitOnBusy(t, c, code, stderr, out), stderr, ended
 }
 
 // counts reads a map of counts under key in m.
@@ -113,7 +110,7 @@ func dashboardExprs(t *testing.T) []string {
 
 func TestMetricsRemoteWrite(t *testing.T) {
 	prom := startPrometheus(t, "")
-	res, stderr, ended := metricsRun(t, "--metrics", "prometheus-rw="+prom+"/api/v1/write", "--metrics-interval", "1s", "--metrics-native")
+	res, stderr, ended := metricsRun(t, watchMachine(), "--metrics", "prometheus-rw="+prom+"/api/v1/write", "--metrics-interval", "1s", "--metrics-native")
 	if strings.Contains(stderr, "not delivered") || fmt.Sprint(res["metrics"]) != "map[undelivered_samples:0]" {
 		t.Errorf("metrics %v, stderr: %s", res["metrics"], stderr)
 	}
@@ -127,18 +124,36 @@ func TestMetricsRemoteWrite(t *testing.T) {
 func TestMetricsScrape(t *testing.T) {
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	prom := startPrometheus(t, addr)
-	res, _, ended := metricsRun(t, "--metrics", "listen="+addr, "--metrics-linger", "10s")
+	res, _, ended := metricsRun(t, watchMachine(), "--metrics", "listen="+addr, "--metrics-linger", "10s")
 	checkAgainstResult(t, prom, res, ended)
 }
 
 // A dead remote-write endpoint changes nothing in the run: the same
 // outcomes as a run without metrics, exit 0, and the lost samples said.
+// On a contended machine the two runs' reads may end differently (late
+// turns cancelled, dropped or timed out, and exit 1 when most failed):
+// then no read of the dead endpoint's run may fail in a way the machine
+// does not explain.
 func TestMetricsEndpointDown(t *testing.T) {
-	plain, _, _ := metricsRun(t)
+	c := watchMachine()
+	plain, _, _ := metricsRun(t, c)
 	dead := fmt.Sprintf("http://127.0.0.1:%d/api/v1/write", freePort(t))
-	res, stderr, _ := metricsRun(t, "--metrics", "prometheus-rw="+dead, "--metrics-interval", "500ms")
+	res, stderr, _ := metricsRun(t, c, "--metrics", "prometheus-rw="+dead, "--metrics-interval", "500ms")
 	if got, want := counts(t, res["totals"].(map[string]any), "outcomes"), counts(t, plain["totals"].(map[string]any), "outcomes"); fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("outcomes with a dead endpoint %v, without metrics %v", got, want)
+		var unexplained int64
+		for k, n := range got {
+			if k != "ok" && k != "expected_error" && k != "cancelled" && k != "dropped" && k != "timeout" {
+				unexplained += n
+			}
+		}
+		switch {
+		case !c.Busy():
+			t.Errorf("outcomes with a dead endpoint %v, without metrics %v (%s)", got, want, c)
+		case unexplained > 0:
+			t.Errorf("outcomes with a dead endpoint %v, without metrics %v: %d reads failed in a way a busy machine does not explain (%s)", got, want, unexplained, c)
+		default:
+			t.Logf("outcomes with a dead endpoint %v, without metrics %v: the machine's (%s)", got, want, c)
+		}
 	}
 	said := regexp.MustCompile(`metrics: (\d+) of \d+ samples not delivered to ` + regexp.QuoteMeta(dead)).FindStringSubmatch(stderr)
 	if said == nil {

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"golang.org/x/oauth2/clientcredentials"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // More of readbench against serve --oauth: a pasted header that expires,
@@ -39,7 +41,7 @@ turn: {attachments: 1, read_timeout: 5s}
 mix:
   - {class: md, uri: "sim:///h?mime=text/markdown&size=100"}
 `)
-	cmd := exec.Command(binary, "run", wl, "--target", srv.url, "--header", "Authorization: Bearer ${RB_PASTED}", "--out", "r.json")
+	cmd := testproc.Own(t, exec.Command(binary, "run", wl, "--target", srv.url, "--header", "Authorization: Bearer ${RB_PASTED}", "--out", "r.json"))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "RB_PASTED="+tok.AccessToken, "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
 	var stdout, stderr lockedBuffer
@@ -116,8 +118,8 @@ turn: {attachments: 1, read_timeout: 5s}
 mix:
   - {class: md, uri: "sim:///h?mime=text/markdown&size=100"}
 `)
-	cmd := exec.Command(binary, "run", wl, "--target", srv.url, "--oauth-client-id", "loadtest",
-		"--oauth-client-secret", "${RB_CHURN_SECRET}", "--out", "r.json", "-q")
+	cmd := testproc.Own(t, exec.Command(binary, "run", wl, "--target", srv.url, "--oauth-client-id", "loadtest",
+		"--oauth-client-secret", "${RB_CHURN_SECRET}", "--out", "r.json", "-q"))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "RB_CHURN_SECRET="+secret, "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // The end-to-end tests of a run against `readbench serve --oauth` whose
@@ -32,7 +34,7 @@ func startOAuthServe(t *testing.T, extra ...string) *oauthServe {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	s := &oauthServe{}
-	s.cmd = exec.CommandContext(ctx, binary, append([]string{"serve", "--listen", "127.0.0.1:0", "--oauth"}, extra...)...)
+	s.cmd = testproc.Own(t, exec.CommandContext(ctx, binary, append([]string{"serve", "--listen", "127.0.0.1:0", "--oauth"}, extra...)...))
 	s.cmd.Stderr = &s.log
 	if err := s.cmd.Start(); err != nil {
 		cancel()
@@ -204,8 +206,8 @@ func TestOAuthRunSurvivesExpiringTokens(t *testing.T) {
 	srv := startOAuthServe(t, "--oauth-token-ttl", "3s", "--oauth-client", "loadtest:"+secret)
 	dir := t.TempDir()
 	wl := writeWorkload(t, dir, e2eWorkload)
-	cmd := exec.Command(binary, "run", wl, "--target", srv.url, "--oauth-client-id", "loadtest",
-		"--oauth-client-secret", "${RB_E2E_SECRET}", "--out", "r.json")
+	cmd := testproc.Own(t, exec.Command(binary, "run", wl, "--target", srv.url, "--oauth-client-id", "loadtest",
+		"--oauth-client-secret", "${RB_E2E_SECRET}", "--out", "r.json"))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "RB_E2E_SECRET="+secret, "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
 	var stdout, stderr lockedBuffer
@@ -256,7 +258,7 @@ func TestOAuthLoginRunSurvivesExpiringTokens(t *testing.T) {
 		secrets = append(secrets, e.AccessToken, e.RefreshToken, e.ClientSecret)
 	}
 	run := func(name string, args ...string) string {
-		cmd := exec.Command(binary, args...)
+		cmd := testproc.Own(t, exec.Command(binary, args...))
 		cmd.Dir, cmd.Env = dir, env
 		var stdout, stderr lockedBuffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // What a run, init and check record of the authorization they used,
@@ -23,8 +25,8 @@ func TestOAuthResultRecordsClient(t *testing.T) {
 	srv := startOAuthServe(t, "--oauth-client", "loadtest:"+secret)
 	dir := t.TempDir()
 	wl := writeWorkload(t, dir, "load: {rate: 10/s, duration: 1s, warmup: 0s}\nmix:\n  - {class: md, uri: \"sim:///h?mime=text/markdown&size=200\"}\n")
-	cmd := exec.Command(binary, "run", wl, "--target", srv.url, "--oauth-client-id", "loadtest", "--oauth-client-secret", secret,
-		"--oauth-param", "audience=https://api.example.com", "--out", "r.json")
+	cmd := testproc.Own(t, exec.Command(binary, "run", wl, "--target", srv.url, "--oauth-client-id", "loadtest", "--oauth-client-secret", secret,
+		"--oauth-param", "audience=https://api.example.com", "--out", "r.json"))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -79,8 +81,8 @@ func TestInitWritesOAuthBlock(t *testing.T) {
 	srv := startOAuthServe(t, "--oauth-client", "loadtest:"+secret)
 	dir := t.TempDir()
 	env := append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
-	init := exec.Command(binary, "init", "--target", srv.url, "--oauth-client-id", "loadtest", "--oauth-client-secret", secret,
-		"--oauth-param", "audience=https://api.example.com", "--out", "w.yaml")
+	init := testproc.Own(t, exec.Command(binary, "init", "--target", srv.url, "--oauth-client-id", "loadtest", "--oauth-client-secret", secret,
+		"--oauth-param", "audience=https://api.example.com", "--out", "w.yaml"))
 	init.Dir, init.Env = dir, env
 	if out, err := init.CombinedOutput(); err != nil {
 		t.Fatalf("init: %v\n%s", err, out)
@@ -97,7 +99,7 @@ func TestInitWritesOAuthBlock(t *testing.T) {
 	if strings.Contains(string(text), secret) {
 		t.Fatalf("the starter holds the secret:\n%s", text)
 	}
-	run := exec.Command(binary, "run", "w.yaml", "--duration", "1s", "--warmup", "0s", "--out", "r.json")
+	run := testproc.Own(t, exec.Command(binary, "run", "w.yaml", "--duration", "1s", "--warmup", "0s", "--out", "r.json"))
 	run.Dir, run.Env = dir, append(env, "READBENCH_OAUTH_CLIENT_SECRET="+secret)
 	if out, err := run.CombinedOutput(); err != nil {
 		t.Fatalf("run of the starter: %v\n%s", err, out)

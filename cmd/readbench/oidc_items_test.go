@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // Issue 35's items, each against oidc-provider and the SDK server that
@@ -213,8 +215,8 @@ func TestOIDCProviderRestartMidRun(t *testing.T) {
 	wl := writeWorkload(t, dir, oidcWorkload(2, 20))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, "run", wl, "--target", p.target, "--oauth-client-id", oidcCCClient,
-		"--oauth-client-secret", "${RB_OIDC_SECRET}", "--out", "r.json")
+	cmd := testproc.Own(t, exec.CommandContext(ctx, binary, "run", wl, "--target", p.target, "--oauth-client-id", oidcCCClient,
+		"--oauth-client-secret", "${RB_OIDC_SECRET}", "--out", "r.json"))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "RB_OIDC_SECRET="+oidcCCSecret)
 	var stdout, stderr lockedBuffer

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // The OAuth tests against a real authorization server (issue 35):
@@ -47,7 +49,7 @@ type nodeProc struct {
 // start runs the process and waits (at most 30 s) for its ready line.
 func (p *nodeProc) start() {
 	p.t.Helper()
-	p.cmd = exec.Command(p.node, p.args...)
+	p.cmd = testproc.Own(p.t, exec.Command(p.node, p.args...))
 	p.cmd.Stdout, p.cmd.Stderr = &p.log, &p.log
 	if err := p.cmd.Start(); err != nil {
 		p.t.Fatal(err)
@@ -143,7 +145,7 @@ func readbenchEnv(t *testing.T, dir string, env []string, args ...string) (stdou
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd := testproc.Own(t, exec.CommandContext(ctx, binary, args...))
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache")), env...)
 	var out, errb lockedBuffer
@@ -172,7 +174,7 @@ func personLogin(t *testing.T, dir string, target string, extra ...string) (stdo
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, append([]string{"login", "--target", target, "--no-browser"}, extra...)...)
+	cmd := testproc.Own(t, exec.CommandContext(ctx, binary, append([]string{"login", "--target", target, "--no-browser"}, extra...)...))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
 	var out, errb lockedBuffer

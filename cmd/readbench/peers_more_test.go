@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/needs"
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // The resource servers from npm that the tests below run besides
@@ -89,7 +90,7 @@ func startHTTPPeer(t *testing.T, node string, args ...string) string {
 		argv = append(argv, strings.ReplaceAll(a, "{port}", port))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, node, argv...)
+	cmd := testproc.Own(t, exec.CommandContext(ctx, node, argv...))
 	cmd.Env = append(os.Environ(), "PORT="+port)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // TestServeProfiles: serve writes its profiles when it exits, here at
@@ -18,7 +20,7 @@ func TestServeProfiles(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, "serve", "--stdio", "--cpuprofile", "cpu.pprof", "--memprofile", "mem.pprof")
+	cmd := testproc.Own(t, exec.CommandContext(ctx, binary, "serve", "--stdio", "--cpuprofile", "cpu.pprof", "--memprofile", "mem.pprof"))
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n")
 	out, err := cmd.Output()

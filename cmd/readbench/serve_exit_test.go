@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // TestServeInterruptExits130: `readbench serve`, over stdio and over HTTP,
@@ -45,7 +47,7 @@ func interruptServe(t *testing.T, mode string, sig os.Signal) (int, string) {
 	if mode == "--listen" {
 		args = []string{"serve", "--listen", "127.0.0.1:0"}
 	}
-	cmd := exec.Command(binary, args...)
+	cmd := testproc.Own(t, exec.Command(binary, args...))
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

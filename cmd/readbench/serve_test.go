@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // `readbench serve --listen` for the end-to-end tests: a server of a
@@ -61,7 +63,7 @@ var serveAddrRE = regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`)
 // the address it serves at.
 func startServer(addr string, extra ...string) (*server, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, binary, append([]string{"serve", "--listen", addr}, extra...)...)
+	cmd := testproc.Shared(exec.CommandContext(ctx, binary, append([]string{"serve", "--listen", addr}, extra...)...))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		cancel()

@@ -22,6 +22,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // lockedBuffer is a process's stderr, read while it runs.
@@ -63,9 +65,9 @@ func TestServeOAuth(t *testing.T) {
 	const secret = "sekrit-7f3a9c"
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, "serve", "--listen", "127.0.0.1:0", "--oauth", "--oauth-token-ttl", "3s",
+	cmd := testproc.Own(t, exec.CommandContext(ctx, binary, "serve", "--listen", "127.0.0.1:0", "--oauth", "--oauth-token-ttl", "3s",
 		"--oauth-scopes", "mcp:read,mcp:write", "--oauth-required-scopes", "mcp:read",
-		"--oauth-client", "bench:"+secret, "--oauth-client-key", "signer:"+keyFile)
+		"--oauth-client", "bench:"+secret, "--oauth-client-key", "signer:"+keyFile))
 	var stderr lockedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/readbench/readbench/internal/needs"
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // openPTY opens a pseudo-terminal: the controller, read by the test, and
@@ -49,7 +50,7 @@ func onTerminal(t *testing.T, dir string, args ...string) (string, int) {
 	defer ctl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd := testproc.Own(t, exec.CommandContext(ctx, binary, args...))
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = io.Discard, term
 	var shown bytes.Buffer

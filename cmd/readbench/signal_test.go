@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // Interrupts, end to end: the binary is started against a stdio server
@@ -82,7 +83,7 @@ turn: {attachments: 2, read_timeout: 30s}
 mix:
   - {class: doc, uri: %q}
 `, target, uri))
-	r.cmd = exec.Command(binary, "run", wl, "--quiet", "--out", "r.json")
+	r.cmd = testproc.Own(t, exec.Command(binary, "run", wl, "--quiet", "--out", "r.json"))
 	r.cmd.Dir = r.dir
 	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
 	if err := r.cmd.Start(); err != nil {

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/internal/needs"
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // Options say what the Prometheus started does beyond receiving remote
@@ -54,7 +55,7 @@ func Start(t *testing.T, o Options) string {
 	if len(o.Features) > 0 {
 		args = append(args, "--enable-feature="+strings.Join(o.Features, ","))
 	}
-	cmd := exec.Command(bin, args...)
+	cmd := testproc.Own(t, exec.Command(bin, args...))
 	log, err := os.Create(filepath.Join(dir, "prometheus.log"))
 	if err != nil {
 		t.Fatal(err)
