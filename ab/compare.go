@@ -40,7 +40,7 @@ func (o *Experiment) Judge(alpha float64) (*compare.Comparison, error) {
 	if c == nil || err != nil {
 		return c, err
 	}
-	c.Gate.Level = alpha
+	c.Gate.Level, c.Gate.HoldLevel = alpha, o.plan.HoldAlpha()
 	js := o.judgings(j.Bounds, o.plan.Policy)
 	as := make([]bounds.Bound, 0, len(js))
 	for _, x := range js {
@@ -57,7 +57,7 @@ func (o *Experiment) Judge(alpha float64) (*compare.Comparison, error) {
 		case bc.Reason != "" && bc.Verdict == compare.VerdictFail && bc.P == nil:
 			// Not measured on a side: the check says so as it is.
 		default:
-			if est, ok := o.windowEstimate(x.bound.Metric, bc.Base, alpha); ok {
+			if est, ok := o.windowEstimate(x.bound.Metric, bc.Base, c.Gate); ok {
 				*bc = compare.Decide(x.bound, bc.Unit, bc.Base, est, c.Gate)
 			}
 		}

@@ -81,8 +81,9 @@ func TestAttemptSideThatCannotConnect(t *testing.T) {
 	}
 }
 
-// TestLookAlphaPerGate: the gate's 5% is shared among its bounds and
-// looks: two bounds and six looks test each at 10%/12, one bound at 10%/6.
+// TestLookAlphaPerGate: the gate's 5% against a false alarm is shared
+// among its bounds and looks: two bounds and six looks test each at
+// 10%/12, one bound at 10%/6; the intervals a bound is held by at 10%/6.
 func TestLookAlphaPerGate(t *testing.T) {
 	bs, err := bounds.ParseBounds("read.p50=+10%,service.p50=+10%")
 	if err != nil {
@@ -95,5 +96,10 @@ func TestLookAlphaPerGate(t *testing.T) {
 	p.Judging.Bounds = bs[:1]
 	if got := p.LookAlpha(); got != compare.GateLevel(1, 6) || got != 0.1/6 {
 		t.Errorf("one bound: %v", got)
+	}
+	// The intervals a bound is held by share 5% among the looks alone.
+	p.Judging.Bounds = bs
+	if got := p.HoldAlpha(); got != 0.1/6 {
+		t.Errorf("hold level %v, want %v", got, 0.1/6)
 	}
 }

@@ -60,6 +60,12 @@ func (p Plan) LookAlpha() float64 {
 	return compare.GateLevel(len(p.Judging.Bounds), p.Looks())
 }
 
+// HoldAlpha is the two-sided level of the intervals a bound is held by at
+// each look: a one-sided 5% against holding a bound the new version broke,
+// shared out among the looks (to pass a regression the gate must hold that
+// very bound at some look, so no share among the bounds is needed).
+func (p Plan) HoldAlpha() float64 { return compare.GateLevel(1, p.Looks()) }
+
 // due reports whether kept rounds are a look.
 func (p Plan) due(kept int) bool {
 	return kept >= p.Rounds && ((kept-p.Rounds)%LookStep == 0 || kept == p.MaxRounds)

@@ -181,10 +181,12 @@ func experimentOf(t *testing.T, m *machine, gate, dir string) (exit string, roun
 // never passes; on the quiet and busy machines the 30% slower server is
 // found (significant) in 95% or more and a 10% slower one (at a +5% bound)
 // in 80% or more on the quiet one; the saturated machine answers at least
-// half of the 30% experiments. 200 experiments a condition, seeded.
+// half of the 30% experiments; and a server exactly at the bound (10%
+// slower, +10%) passes at most 5% of the time. 200 experiments a
+// condition, seeded.
 func TestSequentialRuleRates(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: 3,200 simulated experiments")
+		t.Skip("-short: 4,000 simulated experiments")
 	}
 	const n = 200
 	const gate = "read.p50=+10%,service.p50=+10%,errors=+0.5pp"
@@ -223,6 +225,13 @@ func TestSequentialRuleRates(t *testing.T) {
 			}
 			if float64(slow["fail"]) < c.minFound*n || float64(slow["fail"]) < c.minAnswered*n {
 				t.Errorf("30%% slower found %d of %d, under %.0f%%", slow["fail"], n, 100*max(c.minFound, c.minAnswered))
+			}
+			// A server exactly at the bound (10% slower, +10%): the gate
+			// passes it at most 5% of the time — the hold intervals' level.
+			if at := count(1.1, gate, 4); float64(at["pass"]) > 0.05*n {
+				t.Errorf("10%% slower at a +10%% gate passed %d of %d: %v", at["pass"], n, at)
+			} else {
+				t.Logf("10%% slower at +10%%: %v", at)
 			}
 			if c.minFound10 > 0 {
 				slow10 := count(1.1, "read.p50=+5%,service.p50=+5%,errors=+0.5pp", 3)

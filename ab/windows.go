@@ -40,7 +40,7 @@ const minTail = 5
 // meets one side only spoils that side's window, and on a saturated runner
 // (several busy loops per core) up to a fifth of the windows at each end
 // are so spoiled: on TestSequentialRuleRates' saturated machine a fifth
-// trimmed left 16 of 200 A/A experiments unanswered, a quarter 5 of 200,
+// trimmed left 15 of 200 A/A experiments unanswered, a quarter 2 of 200,
 // at no cost the quiet machine's rates show.
 const WindowTrim = 0.25
 
@@ -209,11 +209,11 @@ func mean(vs []float32) float64 {
 }
 
 // windowEstimate is the estimate of metric m's change over the kept
-// rounds' windows at two-sided level alpha, at the level base (the base
-// runs' median figure); false when no window holds the metric, or fewer
+// rounds' windows at the gate's levels, at the level base (the base runs'
+// median figure); false when no window holds the metric, or fewer
 // than two did (a p99 at 100 reads/s needs windows of 5 s: runs of 1 s
 // have none), and the rounds judge it then.
-func (o *Experiment) windowEstimate(m bounds.Metric, base, alpha float64) (est compare.Estimate, ok bool) {
+func (o *Experiment) windowEstimate(m bounds.Metric, base float64, g compare.Gate) (est compare.Estimate, ok bool) {
 	if len(o.samples) == 0 {
 		return est, false
 	}
@@ -233,11 +233,11 @@ func (o *Experiment) windowEstimate(m bounds.Metric, base, alpha float64) (est c
 	if w.q == 0 {
 		trim = 0 // a rare error is the signal, not an outlier
 	}
-	p, tested := stats.SerialT(seg, alpha, trim)
+	p, tested := stats.SerialT(seg, g.HoldLevel, trim)
 	if !tested {
 		return est, false // fewer than 2 windows held the figure: the rounds judge it
 	}
-	est = compare.Estimate{Tested: true, Units: "windows", N: p.N, P: p.P, Alpha: alpha,
+	est = compare.Estimate{Tested: true, Units: "windows", N: p.N, P: p.P, Alpha: g.Level,
 		Why: fmt.Sprintf("p = %.2g, %s paired t of %d windows of %s in %d rounds", p.P, trimWord(trim), p.N, width, len(seg))}
 	if w.q == 0 {
 		est.Change, est.Low, est.High = p.Mean, p.Low, p.High

@@ -9,7 +9,7 @@ import (
 )
 
 // CheckBounds holds the comparison c of nw against base to the bounds, in
-// order, each tested at the gate's level (GateLevel: 5% for the gate as a
+// order, each tested at the gate's levels (GateLevel: 5% for the gate as a
 // whole) and decided by one estimate (Decide): broken by a significant
 // change beyond it, held when the whole interval is within its limit,
 // else not answered, which fails unless the gate lets it pass. A
@@ -20,9 +20,8 @@ import (
 func CheckBounds(c *Comparison, bs []bounds.Bound, base, nw *results.Result) ([]BoundCheck, error) {
 	out := make([]BoundCheck, 0, len(bs))
 	if c.Gate.Level == 0 {
-		c.Gate.Level = GateLevel(len(bs), 1)
+		c.Gate.Level, c.Gate.HoldLevel = GateLevel(len(bs), 1), GateLevel(1, 1)
 	}
-	alpha := c.Gate.Level
 	for _, b := range bs {
 		d, ok := c.Find(b.Metric.Name)
 		if !ok {
@@ -41,7 +40,7 @@ func CheckBounds(c *Comparison, bs []bounds.Bound, base, nw *results.Result) ([]
 			out = append(out, rawBound(b, d))
 			continue
 		}
-		out = append(out, Decide(b, b.Metric.Unit.String(), d.Base, estimateRuns(c.Method, d, alpha), c.Gate))
+		out = append(out, Decide(b, b.Metric.Unit.String(), d.Base, estimateRuns(c.Method, d, c.Gate), c.Gate))
 	}
 	return out, nil
 }

@@ -157,10 +157,15 @@ const (
 type Gate struct {
 	SingleRun          bool `json:"single_run"`
 	FailOnInconclusive bool `json:"fail_on_inconclusive"`
-	// Level is the two-sided level each bound is tested at (GateLevel of
-	// the bounds and looks: the gate as a whole fails an unchanged server
-	// at most 5% of the time); 0 until the bounds are checked.
-	Level float64 `json:"level"`
+	// Level is the two-sided level a bound's change must reach to break
+	// it (GateLevel of the bounds and looks: the gate as a whole fails an
+	// unchanged server at most 5% of the time); HoldLevel that of the
+	// interval a bound is held by (GateLevel of the looks alone: a gate
+	// passes a regression only if its regressed bound is held, so the 5%
+	// against passing one needs no share among the bounds). 0 until the
+	// bounds are checked.
+	Level     float64 `json:"level"`
+	HoldLevel float64 `json:"hold_level"`
 }
 
 // Delta is one figure in both results and its change.

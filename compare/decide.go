@@ -21,7 +21,8 @@ import (
 
 // Estimate is the change of one figure as its test estimates it: Change
 // (new − base, in the figure's unit, at the base's level), its two-sided
-// interval [Low, High] at level Alpha and the p-value of no change, from N
+// interval [Low, High] at the gate's hold level, and the p-value of no
+// change, significant at Alpha (the gate's level), from N
 // units (Units: "windows", "rounds", "runs"). Tested is false when no test
 // applies (a maximum, a mean): the figures are then all there is, and a
 // bound is held only to them. TooFew is set when a test applies but the
@@ -46,7 +47,9 @@ type Estimate struct {
 // server at most RunAlpha (5%) of the time: a one-sided 5% shared out
 // among the bounds and looks (Bonferroni, whatever their dependence). The
 // README's gate has two latency bounds and an error bound: each is tested
-// at 3.3% two-sided in one look.
+// at 3.3% two-sided in one look. The intervals bounds are held by are at
+// GateLevel(1, looks): to pass a regression the gate must hold the very
+// bound it broke, so that error needs no share among the bounds.
 func GateLevel(bounds, looks int) float64 {
 	return 2 * RunAlpha / float64(max(bounds, 1)*max(looks, 1))
 }
@@ -125,12 +128,13 @@ func estimateText(bc BoundCheck, est Estimate) string {
 }
 
 // estimateRuns is the estimate of a delta's change from its runs' values
-// (BaseRuns, NewRuns) by the comparison's method at two-sided level
-// alpha: the paired trimmed t of rounds (ab), the Hodges–Lehmann shift and
-// the U test of runs, or one run against the other side's prediction
-// interval; untested for one run per side and for figures with no test.
-func estimateRuns(method string, d Delta, alpha float64) Estimate {
+// (BaseRuns, NewRuns) by the comparison's method, at the gate's levels:
+// the paired trimmed t of rounds (ab), the Hodges–Lehmann shift and the U
+// test of runs, or one run against the other side's prediction interval;
+// too few for one run per side, untested for figures with no test.
+func estimateRuns(method string, d Delta, g Gate) Estimate {
 	a, b := d.BaseRuns, d.NewRuns
+	alpha, hold := g.Level, g.HoldLevel
 	switch {
 	case d.Noise == Unchanged:
 		return Estimate{Tested: true, Units: "runs", N: len(a), Alpha: alpha, P: 1, Why: "every run the same"}
@@ -158,7 +162,7 @@ func estimateRuns(method string, d Delta, alpha float64) Estimate {
 		for i := range a {
 			diffs[i] = tr(b[i]) - tr(a[i])
 		}
-		p, ok := stats.PairedT(diffs, alpha)
+		p, ok := stats.PairedT(diffs, hold)
 		if !ok {
 			return Estimate{TooFew: true, Change: d.Change, Why: "need at least 2 rounds"}
 		}
@@ -171,7 +175,7 @@ func estimateRuns(method string, d Delta, alpha float64) Estimate {
 			return Estimate{TooFew: true, Change: d.Change, Why: fmt.Sprintf("%d and %d runs cannot reach p <= %.2g: need more runs per side", len(a), len(b), alpha)}
 		}
 		ta, tb := apply(tr, a), apply(tr, b)
-		est, lo, hi, ok := stats.ShiftInterval(ta, tb, alpha)
+		est, lo, hi, ok := stats.ShiftInterval(ta, tb, hold)
 		if !ok {
 			return Estimate{Change: d.Change, Why: "no interval"}
 		}

@@ -91,8 +91,8 @@ func TestGateLevel(t *testing.T) {
 	base, nw := loadFixture(t), loadFixture(t)
 	c := mustCompareRuns(t, []Labelled{{Label: "a", Result: base}}, []Labelled{{Label: "b", Result: nw}}, RunsOptions{})
 	bs, _ := bounds.ParseBounds("read.p50=+10%,errors=+1pp")
-	if _, err := CheckBounds(c, bs, base, nw); err != nil || c.Gate.Level != 0.05 {
-		t.Errorf("level %v (%v), want 0.05 for two bounds", c.Gate.Level, err)
+	if _, err := CheckBounds(c, bs, base, nw); err != nil || c.Gate.Level != 0.05 || c.Gate.HoldLevel != 0.1 {
+		t.Errorf("levels %v and %v (%v), want 0.05 for two bounds to break, 0.1 to hold", c.Gate.Level, c.Gate.HoldLevel, err)
 	}
 }
 
