@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -73,8 +74,8 @@ mix:
 	var told sync.Map
 	sched.Told = func(uri string, o stats.Outcome, a *client.Answer) {
 		if o == stats.OK && a != nil && a.Digest != "" {
-			n, _ := told.LoadOrStore(uri, new(int))
-			*n.(*int)++
+			n, _ := told.LoadOrStore(uri, new(atomic.Int64))
+			n.(*atomic.Int64).Add(1) // called at once for reads in flight together
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -116,7 +117,7 @@ mix:
 		t.Errorf("sessions of the turns %v: want turn 0 and 2 (sessions 0 and 2 of 2) on one, turn 1 on the other", sessions)
 	}
 	for _, u := range []string{md.URI, png.URI, uni.URI} {
-		if n, ok := told.Load(u); !ok || *n.(*int) != 2 {
+		if n, ok := told.Load(u); !ok || n.(*atomic.Int64).Load() != 2 {
 			t.Errorf("Told of %s with a digest: %v", u, n)
 		}
 	}
