@@ -116,7 +116,7 @@ func (w windowed) need() int {
 	if w.q == 0 {
 		return shareReads
 	}
-	return int(math.Ceil(minTail / min(w.q, 1-w.q)))
+	return int(math.Ceil(minTail/min(w.q, 1-w.q) - 1e-9)) // 1 − 0.9 is not quite 0.1
 }
 
 // points are the (intended start, value) of a side's samples the metric
