@@ -3,6 +3,7 @@ package ab
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -82,24 +83,32 @@ func TestAttemptSideThatCannotConnect(t *testing.T) {
 }
 
 // TestLookAlphaPerGate: the gate's 5% against a false alarm is shared
-// among its bounds and looks: two bounds and six looks test each at
-// 10%/12, one bound at 10%/6; the intervals a bound is held by at 10%/6.
+// among its bounds and looks — at 6, 12, 24 and 48 rounds by default: two
+// bounds test each at 10%/8, one bound at 10%/4 — and the intervals a
+// bound is held by at 10%/4, the looks' share alone.
 func TestLookAlphaPerGate(t *testing.T) {
 	bs, err := bounds.ParseBounds("read.p50=+10%,service.p50=+10%")
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := Plan{Rounds: DefaultRounds, MaxRounds: DefaultMaxRounds, Judging: Judging{Bounds: bs}}
-	if got := p.LookAlpha(); got != 0.1/12 || p.Looks() != 6 {
-		t.Errorf("two bounds, %d looks: %v, want %v", p.Looks(), got, 0.1/12)
+	if got := p.LookAlpha(); got != 0.1/8 || !slices.Equal(p.looksAt(), []int{6, 12, 24, 48}) {
+		t.Errorf("two bounds, looks at %v: %v, want %v", p.looksAt(), got, 0.1/8)
+	}
+	if got := p.HoldAlpha(); got != 0.1/4 {
+		t.Errorf("hold level %v, want %v", got, 0.1/4)
 	}
 	p.Judging.Bounds = bs[:1]
-	if got := p.LookAlpha(); got != compare.GateLevel(1, 6) || got != 0.1/6 {
+	if got := p.LookAlpha(); got != compare.GateLevel(1, 4) || got != 0.1/4 {
 		t.Errorf("one bound: %v", got)
 	}
-	// The intervals a bound is held by share 5% among the looks alone.
-	p.Judging.Bounds = bs
-	if got := p.HoldAlpha(); got != 0.1/6 {
-		t.Errorf("hold level %v, want %v", got, 0.1/6)
+	for _, c := range []struct {
+		rounds, most int
+		at           []int
+	}{{6, 16, []int{6, 12, 16}}, {4, 6, []int{4, 6}}, {6, 6, []int{6}}, {1, 5, []int{1, 2, 4, 5}}} {
+		p := Plan{Rounds: c.rounds, MaxRounds: c.most}
+		if got := p.looksAt(); !slices.Equal(got, c.at) || p.Looks() != len(c.at) || !p.due(c.at[len(c.at)-1]) || p.due(c.at[0]+1) && !slices.Contains(c.at, c.at[0]+1) {
+			t.Errorf("rounds %d to %d: looks at %v, want %v", c.rounds, c.most, got, c.at)
+		}
 	}
 }

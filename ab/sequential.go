@@ -1,6 +1,7 @@
 package ab
 
 import (
+	"slices"
 	"time"
 
 	"github.com/readbench/readbench/bounds"
@@ -8,8 +9,8 @@ import (
 )
 
 // The sequential rule (docs/compare.md, "ab: until it can decide"). An
-// experiment looks at its kept rounds after Plan.Rounds of them and every
-// LookStep more, up to Plan.MaxRounds: at most Looks() looks, each bound
+// experiment looks at its kept rounds after Plan.Rounds of them, then
+// each time they double, and at Plan.MaxRounds: at most Looks() looks, each bound
 // tested at two-sided level LookAlpha() = 2·5%/(Looks()·bounds). A bound
 // is broken at a look only by a significant change for the worse beyond
 // it, so the chance that an unchanged server fails the gate at any look
@@ -24,18 +25,20 @@ import (
 
 // The defaults of a Plan.
 const (
-	// DefaultRounds are the rounds of the first look: with the paired
-	// test at the defaults' level, six rounds find a 30% change whose
-	// rounds spread by ±15%.
+	// DefaultRounds are the rounds of the first look: a clear change
+	// (30% on a quiet or a busy machine) is decided there, in 24 windows
+	// of 250 ms of runs of 1 s.
 	DefaultRounds = 6
-	// DefaultMaxRounds are the most rounds an experiment runs.
-	DefaultMaxRounds = 16
+	// DefaultMaxRounds are the most rounds an experiment runs: the looks
+	// at 6, 12, 24 and 48 rounds. A saturated runner (several busy loops
+	// per core, a test suite beside them) can leave an unchanged server's
+	// interval past a +10% bound after 16 rounds of 2 s (4 of 16 A/A
+	// experiments, docs/compare.md); 48 rounds give it three times the
+	// windows, and most experiments stop long before.
+	DefaultMaxRounds = 48
 	// DefaultBudget is the longest an experiment starts rounds for: a CI
 	// step of a few minutes.
 	DefaultBudget = 5 * time.Minute
-	// LookStep is the kept rounds between looks: a pair of rounds, so each
-	// look sees as many base-first rounds as new-first ones.
-	LookStep = 2
 )
 
 // Judging is how the kept rounds are judged: the bounds, how a change
@@ -46,11 +49,21 @@ type Judging struct {
 	Content bool
 }
 
-// Looks is the most looks the plan makes: at Rounds kept rounds, every
-// LookStep more, and at MaxRounds.
-func (p Plan) Looks() int {
-	return (p.MaxRounds-p.Rounds+LookStep-1)/LookStep + 1
+// looksAt are the kept rounds the plan looks at: Rounds, then twice as
+// many each time, and MaxRounds. Most of what an experiment learns comes
+// late, when most windows are in: looks that double spend the gate's 5%
+// on few tests (4 by default, where a look every 2 rounds would be 22),
+// each at a level its share leaves usable.
+func (p Plan) looksAt() []int {
+	var at []int
+	for k := p.Rounds; k < p.MaxRounds; k *= 2 {
+		at = append(at, k)
+	}
+	return append(at, p.MaxRounds)
 }
+
+// Looks is the most looks the plan makes.
+func (p Plan) Looks() int { return len(p.looksAt()) }
 
 // LookAlpha is each bound's two-sided level at each look: a one-sided 5%
 // shared out among the gate's bounds and the looks (compare.GateLevel), so
@@ -67,9 +80,7 @@ func (p Plan) LookAlpha() float64 {
 func (p Plan) HoldAlpha() float64 { return compare.GateLevel(1, p.Looks()) }
 
 // due reports whether kept rounds are a look.
-func (p Plan) due(kept int) bool {
-	return kept >= p.Rounds && ((kept-p.Rounds)%LookStep == 0 || kept == p.MaxRounds)
-}
+func (p Plan) due(kept int) bool { return slices.Contains(p.looksAt(), kept) }
 
 func (p Plan) clock() func() time.Time {
 	if p.Now != nil {

@@ -39,9 +39,10 @@ const minTail = 5
 // end for a percentile: a quarter, not stats.Trim's fifth. A stall that
 // meets one side only spoils that side's window, and on a saturated runner
 // (several busy loops per core) up to a fifth of the windows at each end
-// are so spoiled: on TestSequentialRuleRates' saturated machine a fifth
-// trimmed left 15 of 200 A/A experiments unanswered, a quarter 2 of 200,
-// at no cost the quiet machine's rates show.
+// are so spoiled: on TestSequentialRuleRates' saturated machine, with
+// looks every two rounds up to 16, a fifth trimmed left 15 of 200 A/A
+// experiments unanswered, a quarter 2 of 200, at no cost the quiet
+// machine's rates show.
 const WindowTrim = 0.25
 
 // shareReads is how many scheduled reads a window of a share (errors,
