@@ -41,7 +41,7 @@ func abCommand() *cli.Command {
 			"bound is judged on windows of the schedule (250 ms or more: the same reads on both sides, at the\n" +
 			"same moments), by the trimmed paired t of the windows' differences: broken (a significant change\n" +
 			"beyond it), held (its whole interval within the limit) or not answered. After --rounds kept rounds,\n" +
-			"and every 2 more, the windows are tested, and the experiment stops once every --fail-on bound is\n" +
+			"and each time they double (12, 24, ...), the windows are tested, and the experiment stops once every --fail-on bound is\n" +
 			"decided; else it runs on to --max-rounds or the --budget. Each bound is tested at 10%/(bounds x\n" +
 			"looks) two-sided, so an unchanged server fails the gate at most 5% of the time (Bonferroni).\n" +
 			"A run whose generator saturated ends its round's attempt: the round is run again, at most\n" +
