@@ -102,7 +102,7 @@ func TestGateLevel(t *testing.T) {
 func TestAnswerOf(t *testing.T) {
 	p := 0.97
 	c := &Comparison{Base: Side{Runs: []string{"a", "b", "c", "d", "e"}}, New: Side{Runs: []string{"f", "g", "h", "i", "j"}},
-		Gate: Gate{FailOnInconclusive: true},
+		Gate:   Gate{FailOnInconclusive: true},
 		Bounds: []BoundCheck{{Bound: "read.p50=+10%", Verdict: VerdictInconclusive}, {Bound: "errors=+0.5pp", Verdict: VerdictPass, Pass: true}}}
 	a := AnswerOf(c, &p)
 	if a.Answered || !strings.HasPrefix(a.Line, "the regression question was not answered: read.p50=+10% could not be told apart from the noise (5 runs against 5; it fails the gate)") ||
