@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/needs"
 )
 
 // TestWindow: a window's pressure is a share, and its sentence says busy
@@ -13,7 +15,7 @@ func TestWindow(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	p, ok := w.Pressure()
 	if !ok {
-		t.Skipf("no CPU pressure here: %s", w)
+		needs.Missing(t, "CPU pressure stall information (/proc/pressure/cpu): "+w.String(), "a Linux kernel built with CONFIG_PSI (booted with psi=1)")
 	}
 	if p < 0 || p > 1 {
 		t.Errorf("pressure %v, want a share", p)
