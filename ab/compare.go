@@ -41,6 +41,7 @@ func (o *Experiment) Judge(alpha float64) (*compare.Comparison, error) {
 		return c, err
 	}
 	c.Gate.Level, c.Gate.HoldLevel = alpha, o.plan.HoldAlpha()
+	c.Estimator = o.windowEstimate
 	js := o.judgings(j.Bounds, o.plan.Policy)
 	as := make([]bounds.Bound, 0, len(js))
 	for _, x := range js {
@@ -51,15 +52,8 @@ func (o *Experiment) Judge(alpha float64) (*compare.Comparison, error) {
 	}
 	for i, x := range js {
 		bc := &c.Bounds[i]
-		switch {
-		case x.skip != "":
+		if x.skip != "" {
 			*bc = compare.Unjudged(c, x.bound, x.skip)
-		case bc.Reason != "" && bc.Verdict == compare.VerdictFail && bc.P == nil:
-			// Not measured on a side: the check says so as it is.
-		default:
-			if est, ok := o.windowEstimate(x.bound.Metric, bc.Base, c.Gate); ok {
-				*bc = compare.Decide(x.bound, bc.Unit, bc.Base, est, c.Gate)
-			}
 		}
 		if x.on != "" {
 			bc.JudgedOn = x.on

@@ -12,7 +12,8 @@ import (
 // order, each tested at the gate's levels (GateLevel: 5% for the gate as a
 // whole) and decided by one estimate (Decide): broken by a significant
 // change beyond it, held when the whole interval is within its limit,
-// else not answered, which fails unless the gate lets it pass. A
+// else not answered, which fails unless the gate lets it pass. The
+// estimate is c.Estimator's when it has one, else the runs'. A
 // one-run-per-side comparison with c.Gate.SingleRun is held to the
 // figures as measured: the raw bound. A metric either result did not
 // measure fails with the reason. The error is a class or turn size one of
@@ -40,7 +41,14 @@ func CheckBounds(c *Comparison, bs []bounds.Bound, base, nw *results.Result) ([]
 			out = append(out, rawBound(b, d))
 			continue
 		}
-		out = append(out, Decide(b, b.Metric.Unit.String(), d.Base, estimateRuns(c.Method, d, c.Gate), c.Gate))
+		est, ok := Estimate{}, false
+		if c.Estimator != nil {
+			est, ok = c.Estimator(b.Metric, d.Base, c.Gate)
+		}
+		if !ok {
+			est = estimateRuns(c.Method, d, c.Gate)
+		}
+		out = append(out, Decide(b, b.Metric.Unit.String(), d.Base, est, c.Gate))
 	}
 	return out, nil
 }

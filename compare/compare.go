@@ -66,6 +66,10 @@ type Comparison struct {
 	ColdStart  []Delta         `json:"cold_start"`  // empty unless both results measured it
 	Content    Content         `json:"content"`
 	Bounds     []BoundCheck    `json:"bounds"` // filled by the caller (package bounds); empty without --fail-on
+	// Estimator, when set, estimates a bound's change from finer units
+	// than the runs (ab's windows); a figure it cannot estimate (false)
+	// is estimated from the runs. Not part of the document.
+	Estimator Estimator `json:"-"`
 	// Rounds are an ab experiment's rounds (empty for compare): which base
 	// run was paired with which new run, in which order, and each round
 	// re-run or excluded with why; RoundDelta is a round's change.

@@ -42,6 +42,11 @@ type Estimate struct {
 	Why string
 }
 
+// Estimator is the estimate of metric m's change at the level base (the
+// base runs' median figure), at the levels of gate g; false when it has
+// none for m.
+type Estimator func(m bounds.Metric, base float64, g Gate) (Estimate, bool)
+
 // GateLevel is the two-sided level each bound of a gate is tested at so
 // that the gate as a whole — every bound, every look — fails an unchanged
 // server at most RunAlpha (5%) of the time: a one-sided 5% shared out
