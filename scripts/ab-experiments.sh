@@ -11,6 +11,7 @@
 #            `readbench compare base/ new/` (N=5)
 #   SPEED    fast (every read 5 ms) or slow (40 ms)
 #   MACHINE  quiet: no load of ours (other work may share the machine);
+#            busy: one busy shell loop per core;
 #            hog: two busy shell loops per core;
 #            saturated: four busy loops per core and a second load beside
 #            them (a readbench run against its embedded server, again and
@@ -103,13 +104,13 @@ for cond in $CONDITIONS; do
 	case $speed in fast) delay=5 ;; slow) delay=40 ;; *) echo "bad speed $speed" >&2; exit 2 ;; esac
 	case $change in same) scale=1; gate=$GATE ;; slow10) scale=1.1; gate=$GATE10 ;; slow30) scale=1.3; gate=$GATE ;;
 		*) echo "bad change $change" >&2; exit 2 ;; esac
-	case $machine in quiet | hog | saturated) ;; *) echo "bad machine $machine" >&2; exit 2 ;; esac
+	case $machine in quiet | busy | hog | saturated) ;; *) echo "bad machine $machine" >&2; exit 2 ;; esac
 	newdelay=$(awk -v d="$delay" -v s="$scale" 'BEGIN {printf "%.3fms", d*s}')
 	broken=0 open=0 passed=0 units="" took="" cpu=""
 	for i in $(seq "$E"); do
 		dir=$OUT/$tool-$speed-$machine-$change/$i
 		mkdir -p "$(dirname "$dir")"
-		case $machine in hog) start_load 2 ;; saturated) start_load 4 second ;; esac
+		case $machine in busy) start_load 1 ;; hog) start_load 2 ;; saturated) start_load 4 second ;; esac
 		start=$(date +%s.%N)
 		read -r code n < <(experiment "$dir" "stdio:$OUT/sdkserver --delay ${delay}ms" "stdio:$OUT/sdkserver --delay $newdelay" "$gate" "$tool")
 		stop_load
