@@ -32,7 +32,16 @@ type tourLine struct {
 	cmd        string // the command with its ports replaced, without the comment
 	background bool   // ends in &: a server the rest of the tour uses
 	want       int    // exit status: 1 when its comment starts "exit 1", else 0
+	// measures: the line judges a load it ran (run, capacity, check,
+	// merge), whose exit 1 on a busy machine can be readbench's honest
+	// answer; a line that only prints (schema, scenarios, --help) has no
+	// such excuse.
+	measures bool
 }
+
+// measuringRE finds a command of the tour whose exit status judges what
+// it measured.
+var measuringRE = regexp.MustCompile(`\breadbench (run|capacity|check|merge)\b`)
 
 // readmeBlock returns the lines of the first fenced block of kind lang
 // (```sh) after the heading, from README.md at the repository's root.
@@ -76,7 +85,7 @@ func parseTour(t *testing.T, lines []string, ports map[string]string) []tourLine
 			}
 			return "127.0.0.1:" + ports[port]
 		})
-		tl := tourLine{text: l, cmd: strings.TrimSpace(cmd)}
+		tl := tourLine{text: l, cmd: strings.TrimSpace(cmd), measures: measuringRE.MatchString(cmd) && !strings.Contains(cmd, "--help")}
 		if c, ok := strings.CutSuffix(tl.cmd, "&"); ok && !strings.HasSuffix(c, "&") {
 			tl.cmd, tl.background = strings.TrimSpace(c), true
 		}
@@ -184,4 +193,25 @@ func copyTree(t *testing.T, src, dst string) {
 // describe names a line for a failure message.
 func (l tourLine) describe() string {
 	return fmt.Sprintf("README line %q (run as %q)", l.text, l.cmd)
+}
+
+// TestParseTourMeasures: only the lines whose exit status judges a load
+// may be excused an exit 1 on a busy machine.
+func TestParseTourMeasures(t *testing.T) {
+	for line, want := range map[string]bool{
+		"readbench run examples/docs.yaml --duration 2s":                                true,
+		"readbench check --target http://127.0.0.1:8080/mcp   # exit 1":                 true,
+		"for k in 1 2; do readbench run x.yaml & done; wait; readbench merge at-*.json": true,
+		"readbench capacity examples/docs.yaml --slo 'turn.p99<800ms'":                  true,
+		"readbench schema > readbench.schema.json":                                      false,
+		"readbench scenarios":                                          false,
+		"readbench run --help":                                         false,
+		"readbench inflation 1834208 40x3MB examples/*.png":            false,
+		"readbench report runs/*.json --format html --out report.html": false,
+	} {
+		got := parseTour(t, []string{line}, map[string]string{})
+		if len(got) != 1 || got[0].measures != want {
+			t.Errorf("%q: measures %v, want %v", line, len(got) == 1 && got[0].measures, want)
+		}
+	}
 }
