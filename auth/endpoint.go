@@ -72,13 +72,17 @@ func (c *client) clientCredentials(ctx context.Context, scope []string) (*oauth2
 		secret = ""
 	}
 	cc := &clientcredentials.Config{ClientID: c.id, ClientSecret: secret, TokenURL: c.tokenURL, Scopes: scope, AuthStyle: authStyle(c.method)}
-	return c.tidy(cc.Token(c.ctx(ctx)))
+	start := time.Now()
+	t, err := cc.Token(c.ctx(ctx))
+	return c.tidy(start, t, err)
 }
 
 // refresh uses a refresh token (RFC 6749 §6).
 func (c *client) refresh(ctx context.Context, refreshToken string, scope []string) (*oauth2.Token, error) {
 	ts := c.oauth2Config(scope, "").TokenSource(c.ctx(ctx), &oauth2.Token{RefreshToken: refreshToken, Expiry: time.Unix(1, 0)})
-	t, err := c.tidy(ts.Token())
+	start := time.Now()
+	t, err := ts.Token()
+	t, err = c.tidy(start, t, err)
 	if err == nil && t.RefreshToken == "" {
 		t.RefreshToken = refreshToken // the server kept the old one (RFC 6749 §6)
 	}
@@ -87,15 +91,26 @@ func (c *client) refresh(ctx context.Context, refreshToken string, scope []strin
 
 // exchange trades an authorization code and its PKCE verifier for tokens.
 func (c *client) exchange(ctx context.Context, code, verifier, redirect string, scope []string) (*oauth2.Token, error) {
-	return c.tidy(c.oauth2Config(scope, redirect).Exchange(c.ctx(ctx), code, oauth2.VerifierOption(verifier)))
+	start := time.Now()
+	t, err := c.oauth2Config(scope, redirect).Exchange(c.ctx(ctx), code, oauth2.VerifierOption(verifier))
+	return c.tidy(start, t, err)
 }
 
 // tidy turns a token request's error into one that quotes no secret: the
 // server's error code and description are kept, its raw body is not.
-func (c *client) tidy(t *oauth2.Token, err error) (*oauth2.Token, error) {
+//
+// A token's expiry is dated from start, when its request was sent:
+// golang.org/x/oauth2 dates expires_in from when the answer arrived, so a
+// slow answer (a busy machine, a distant server) would have the token
+// last past the moment the server expires it, and reads be sent on a
+// token the server refuses (ERR_JWT_EXPIRED) before it is renewed.
+func (c *client) tidy(start time.Time, t *oauth2.Token, err error) (*oauth2.Token, error) {
 	if err == nil {
 		if t.AccessToken == "" {
 			return nil, errNoAccessToken
+		}
+		if !t.Expiry.IsZero() {
+			t.Expiry = t.Expiry.Add(-time.Since(start))
 		}
 		return t, nil
 	}

@@ -359,3 +359,26 @@ func TestStepUpShared(t *testing.T) {
 		t.Error("refused again with the widened token: want an error")
 	}
 }
+
+// TestExpiryFromRequestStart: a token's expiry is dated from when its
+// request was sent, not from when the slow answer came: a token endpoint
+// that takes 600 ms to issue a 3 s token leaves at most 2.4 s of it by
+// the time the answer is read. Dated from the answer (golang.org/x/oauth2's
+// way), a run on a busy machine sent reads on a token the server had
+// already expired (ERR_JWT_EXPIRED) and renewed it too late.
+func TestExpiryFromRequestStart(t *testing.T) {
+	f := newFixture(t)
+	f.standard(MethodBasic)
+	f.expiresIn = 3
+	f.tokenHook = func(int, url.Values) { time.Sleep(600 * time.Millisecond) }
+	s := newTestSource(t, f, Config{ClientSecret: testSecret})
+	answered := time.Now()
+	tok, err := s.Token(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The request was sent at least 600 ms before answered.
+	if latest := answered.Add(3*time.Second - 600*time.Millisecond); tok.Expiry.After(latest) {
+		t.Errorf("the token expires %v after it was answered; want at most 2.4 s (3 s from the request, which took 600 ms)", tok.Expiry.Sub(answered))
+	}
+}

@@ -110,10 +110,19 @@ func (r *runner) enableAuth() {
 // not a phase's) and says whether the run lost its authorization: with
 // tokens, or without (a pasted Authorization header that expired, which
 // nothing renews; the result has no auth block then, the line is logged).
+//
+// A source this run alone uses (one with Close; a capacity search's
+// steps share theirs through an auth.Sequence, which has none) is closed
+// first, its reads being over: a renewal still in flight then ends and is
+// counted, and none starts after the count, so the result's token
+// requests are those the authorization server saw.
 func (r *runner) finishAuth(rep *Measurements) {
 	rep.AuthLost = r.authLost.lost(rep.Started, r.o.Auth != nil)
 	if rep.AuthLost != "" && r.o.Logf != nil {
 		r.o.Logf("%s", rep.AuthLost)
+	}
+	if c, ok := r.o.Auth.(interface{ Close() }); ok {
+		c.Close()
 	}
 	if r.o.Auth == nil || rep.Run == nil || rep.Run.Auth == nil {
 		return

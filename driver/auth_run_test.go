@@ -119,6 +119,40 @@ func TestRunWithTokens(t *testing.T) {
 	}
 }
 
+// closingTokens is a run's own token source (auth.Source's kind): a
+// renewal in flight when the reads end completes, and is recorded, when
+// it is closed.
+type closingTokens struct {
+	runTokens
+	closed int
+}
+
+func (f *closingTokens) Close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed++; f.closed == 1 {
+		f.reqs = append(f.reqs, auth.Request{Grant: "refresh_token", Reason: "expiring", Start: time.Now(), Took: time.Millisecond})
+	}
+}
+
+// TestRunClosesItsTokensBeforeCounting: a source the run alone uses is
+// closed when the reads are over and before its requests are counted, so
+// that a renewal in flight at the end is in the result (the server issued
+// 13 refresh tokens, the result counted 12, on a busy machine).
+func TestRunClosesItsTokensBeforeCounting(t *testing.T) {
+	url, _ := readGate(t, true)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	f := &closingTokens{}
+	rep, err := Run(ctx, Options{Workload: sdkWorkload(t, url, "auto"), Auth: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.closed != 1 || rep.Run.Auth.Tokens.Count != 2 || rep.Run.Auth.Tokens.ByReason["expiring"] != 1 {
+		t.Errorf("closed %d times, token requests %+v; want closed once, the renewal that ended at close counted", f.closed, rep.Run.Auth.Tokens)
+	}
+}
+
 // TestRunLosesAuthorization: a server that refuses every read, with a
 // token that cannot be renewed, makes every sent read unauthorized and
 // the run say so in one line.

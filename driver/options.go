@@ -162,7 +162,8 @@ type Options struct {
 	Client client.Implementation
 	// Auth, when set, authorizes every HTTP request of the run (an
 	// OAuth-protected target); its token requests become the result's
-	// auth block.
+	// auth block. One with a Close method (an auth.Source) is closed when
+	// the run's reads are over, before they are counted.
 	Auth auth.Tokens
 	// HandshakeTimeout bounds opening each session: --handshake-timeout,
 	// which overrides the workload's load.handshake_timeout (0: that key,

@@ -162,7 +162,9 @@ func brokenServer() *mcp.Server {
 		{"docs://broken/nomime.txt", "", mcp.ResourceContents{Text: "no type"}, 0}, // the SDK fills in the listed type
 		{"docs://broken/fake.png", "image/png", mcp.ResourceContents{MIMEType: "image/png", Blob: jpeg}, 0},
 		// Slow and deaf to cancellation: the handler ignores its context.
-		{"docs://broken/slow.md", "text/markdown", mcp.ResourceContents{MIMEType: "text/markdown", Text: "late"}, 300 * time.Millisecond},
+		// A second is slow enough to tell even beside a saturated
+		// machine's round trips (a 387 ms allowance was seen there).
+		{"docs://broken/slow.md", "text/markdown", mcp.ResourceContents{MIMEType: "text/markdown", Text: "late"}, time.Second},
 	}
 	for _, d := range docs {
 		s.AddResource(&mcp.Resource{URI: d.uri, Name: d.uri, MIMEType: d.mime}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -208,6 +210,7 @@ func TestCheckBrokenServerFails(t *testing.T) {
 // checkBroken asserts that each fault of brokenServer is a failed row
 // naming its URI, and that the check exits 1.
 func checkBroken(t *testing.T, target string) {
+	machine := watchMachine()
 	d, code, _ := runCheck(t, "--target", target)
 	if code != 1 || d.Pass {
 		t.Fatalf("exit %d, pass %v", code, d.Pass)
@@ -234,9 +237,17 @@ func checkBroken(t *testing.T, target string) {
 		t.Errorf("not read: %v", want)
 	}
 	d.expect(t, "not-found error", "fail", "answered ok")
-	d.expect(t, "cancellation", "fail", "ignored the cancel")
-	if r := d.rows("cancellation"); len(r) == 1 && r[0].URI != "docs://broken/slow.md" {
-		t.Errorf("cancelled %s, want the slowest sampled read", r[0].URI)
+	// Where the machine's round trips are too slow to tell a cancel
+	// ignored from one that crossed the answer, the check says so and
+	// skips: its honest answer on a busy machine only.
+	switch r := d.rows("cancellation"); {
+	case len(r) != 1:
+		t.Errorf("%d cancellation rows, want 1", len(r))
+	case r[0].Status == "skip" && strings.Contains(r[0].Detail, "round-trip allowance") && machine.Busy():
+		t.Logf("cancellation skipped on a busy machine, readbench's own answer (%s): %s", machine, r[0].Detail)
+	case r[0].Status != "fail" || !strings.Contains(r[0].Detail, "ignored the cancel") || r[0].URI != "docs://broken/slow.md":
+		t.Errorf("cancellation %s: %s %q, want docs://broken/slow.md (the slowest sampled read) fail with %q (%s)",
+			r[0].URI, r[0].Status, r[0].Detail, "ignored the cancel", machine)
 	}
 	d.expect(t, "read tool", "n/a", "")
 }

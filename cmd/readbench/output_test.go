@@ -70,10 +70,21 @@ func TestRunOutRefusedBeforeTheRun(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "nonexistent")); err == nil {
 		t.Error("the missing folder was created")
 	}
+	// The run with --out - measures: on a busy machine it may exit 1 with
+	// readbench's own answer (generator-bound, all reads dropped), and
+	// the result must still be stdout alone.
+	machine := watchMachine()
 	stdout, stderr, code := readbench(t, dir, "run", "--duration", "1s", "--out", "-")
-	var doc struct{ Schema string }
-	if code != 0 || json.Unmarshal([]byte(stdout), &doc) != nil || doc.Schema != "readbench/result/v1" {
-		t.Errorf("--out -: exit %d, stdout is not the result alone:\n%.300s\n%s", code, stdout, stderr)
+	var doc map[string]any
+	if json.Unmarshal([]byte(stdout), &doc) != nil || doc["schema"] != "readbench/result/v1" {
+		t.Fatalf("--out -: exit %d (%s), stdout is not the result alone:\n%.300s\n%s", code, machine, stdout, stderr)
+	}
+	machine.result(doc)
+	switch {
+	case code == 1 && machine.Busy():
+		t.Logf("--out -: exit 1 on a busy machine, readbench's own answer (%s): %s", machine, stderr)
+	case code != 0:
+		t.Errorf("--out -: exit %d (%s):\n%s", code, machine, stderr)
 	}
 	if !strings.Contains(stderr, "result saved to standard output") {
 		t.Errorf("--out -: stderr does not say where the result went:\n%s", stderr)
