@@ -1,9 +1,10 @@
 // Package units holds the units of a workload and of the simulated server's
 // sim: URIs: byte sizes ("8KiB", "1.5MiB", "3MB"), rates ("50/s",
-// "3000/min"), and fixed values or distributions of sizes and durations
-// ("lognormal(8KiB, 200KiB)", "uniform(5ms, 10ms)"), each with an exact
-// parser, a canonical text that reads back to the same value, and the
-// sampling of a distribution.
+// "3000/min"), durations ("800ms"), and fixed values or distributions of
+// sizes and durations ("lognormal(8KiB, 200KiB)", "uniform(5ms, 10ms)"),
+// each with an exact parser, a canonical text that reads back to the same
+// value (Rate, Duration and Dist marshal as it), and the sampling of a
+// distribution.
 //
 // It exists so that the server under test need not depend on the client's
 // file format: the workload package (the YAML a user writes) and the

@@ -70,3 +70,31 @@ func isLetters(u string) bool {
 	}
 	return u != ""
 }
+
+// Duration is a length of time that reads and writes as the text a person
+// writes ("800ms", "1m30s", "0s"), as Rate and Dist do: a saved workload
+// (docs/results.md, the workload key) keeps its durations so, and reading
+// one back is this type's UnmarshalText, not a parse at each use.
+type Duration time.Duration
+
+// String is the Go text of d: "800ms", "1m30s", "0s".
+func (d Duration) String() string { return time.Duration(d).String() }
+
+// MarshalText writes d as String does.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// UnmarshalText reads a duration as ParseDuration does. The empty text is
+// zero: MarshalText never writes it, and a key a document was written
+// before (an older result's) reads as unset.
+func (d *Duration) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*d = 0
+		return nil
+	}
+	v, err := ParseDuration(string(b))
+	if err != nil {
+		return err
+	}
+	*d = Duration(v)
+	return nil
+}

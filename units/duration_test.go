@@ -58,3 +58,26 @@ func FuzzParseDuration(f *testing.F) {
 		}
 	})
 }
+
+// TestDurationText: a Duration writes the text a person writes and reads
+// it back to the same value; the empty text (a key older than the
+// document) is zero, and a bad text is ParseDuration's error.
+func TestDurationText(t *testing.T) {
+	for _, d := range []time.Duration{0, 800 * time.Millisecond, 90 * time.Second, 5 * time.Second, 1500 * time.Microsecond, 36 * time.Hour} {
+		b, err := Duration(d).MarshalText()
+		if err != nil || string(b) != d.String() {
+			t.Errorf("MarshalText(%v) = %q, %v; want %q", d, b, err, d.String())
+		}
+		var back Duration
+		if err := back.UnmarshalText(b); err != nil || time.Duration(back) != d {
+			t.Errorf("UnmarshalText(%q) = %v, %v; want %v", b, back, err, d)
+		}
+	}
+	got := Duration(time.Second)
+	if err := got.UnmarshalText(nil); err != nil || got != 0 {
+		t.Errorf("UnmarshalText of nothing = %v, %v; want 0", got, err)
+	}
+	if err := got.UnmarshalText([]byte("5")); err == nil || !strings.Contains(err.Error(), "has no unit") {
+		t.Errorf("UnmarshalText(5) = %v; want ParseDuration's words", err)
+	}
+}
