@@ -13,6 +13,7 @@ import (
 	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/workload"
 )
 
 // machine is a simulated machine and pair of servers, both sides of a
@@ -113,7 +114,7 @@ func (m *machine) run(_ context.Context, sr SideRun) (*results.Result, error) {
 		}
 	}
 	rate := 100.0
-	r := &results.Result{Workload: results.Workload{Name: "sim"}}
+	r := &results.Result{Workload: workload.Workload{Name: "sim"}}
 	r.Totals.Scheduled, r.Totals.AskedRate, r.Totals.AchievedRate = int64(len(reads)), rate, &rate
 	r.Lag.Count = int64(len(reads))
 	read, service := medianOf(rs), medianOf(ss)

@@ -136,13 +136,3 @@ func TestCheckThresholdClasses(t *testing.T) {
 		t.Errorf("CheckThresholdClasses: %v", err)
 	}
 }
-
-func TestFromWorkload(t *testing.T) {
-	ts, err := FromWorkload(map[string]string{"turn.p99": "<800ms", "errors": "<1%"})
-	if err != nil || len(ts) != 2 || ts[0].Text != "errors<1%" || ts[1].Text != "turn.p99<800ms" {
-		t.Fatalf("got %+v, %v", ts, err)
-	}
-	if _, err := FromWorkload(map[string]string{"turn.p99": "800ms"}); err == nil || !strings.Contains(err.Error(), "thresholds.turn.p99") {
-		t.Errorf("a bound without an operator: %v", err)
-	}
-}

@@ -2,10 +2,8 @@ package bounds
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -304,21 +302,4 @@ func CheckThresholdClasses(ts []Threshold, classes []string) error {
 		}
 	}
 	return nil
-}
-
-// FromWorkload parses a thresholds map (metric → bound) as a result
-// document records it, in the order of the metric names so that verdicts
-// print the same way each time. Errors name the key. (A workload file's
-// thresholds are parsed with the file, by package workload, which places
-// each error at its line and column.)
-func FromWorkload(m map[string]string) ([]Threshold, error) {
-	var out []Threshold
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		t, err := ParseThresholdPair(k, m[k])
-		if err != nil {
-			return nil, fmt.Errorf("thresholds.%s: %w", k, err)
-		}
-		out = append(out, t)
-	}
-	return out, nil
 }

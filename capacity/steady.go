@@ -83,14 +83,11 @@ func (ts slo) headroom(r *results.Result) float64 {
 	return turnLimitMs(r)
 }
 
-// turnLimitMs is the time, ms, a turn's reads have: the turn's deadline,
-// else its read timeout (0 when the result names neither).
+// turnLimitMs is the time, ms, a turn's reads have (workload.Turn.Limit:
+// the turn's deadline, else its read timeout; 0 when the result names
+// neither).
 func turnLimitMs(r *results.Result) float64 {
-	limit, _ := time.ParseDuration(r.Workload.Turn.Deadline)
-	if limit <= 0 {
-		limit, _ = time.ParseDuration(r.Workload.Turn.ReadTimeout)
-	}
-	return float64(limit) / float64(time.Millisecond)
+	return float64(r.Workload.Turn.Limit()) / float64(time.Millisecond)
 }
 
 // latencyBlocks are the blocks whose figures a server's queue raises (the

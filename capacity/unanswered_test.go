@@ -23,7 +23,7 @@ type silentServer struct {
 
 func (f *silentServer) run(_ context.Context, s Setting) (StepRun, error) {
 	r := &results.Result{Target: results.Target{Address: "http://127.0.0.1:1/mcp", Server: results.Server{Name: "fake", Version: "1"}}}
-	r.Workload.Turn.ReadTimeout, r.Workload.Turn.Deadline = "200ms", "300ms"
+	r.Workload.Turn.ReadTimeout, r.Workload.Turn.Deadline = 200*time.Millisecond, 300*time.Millisecond
 	r.Host.CPUPressure = &f.pressure
 	t := &r.Totals
 	rate := s.Rate

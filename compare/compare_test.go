@@ -10,6 +10,8 @@ import (
 
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/units"
+	"github.com/readbench/readbench/workload"
 )
 
 // sample is a latency block of n log-normal values (median med, sigma
@@ -32,7 +34,7 @@ func sample(t *testing.T, n int, med time.Duration, scale float64, seed uint64) 
 // synthetic is a result of n reads (and n turns) drawn as sample does.
 func synthetic(t *testing.T, n int, scale float64, seed uint64) *results.Result {
 	t.Helper()
-	r := &results.Result{Workload: results.Workload{Name: "w", Load: results.LoadSpec{Rate: "50/s"}}, Digests: map[string]results.Digest{}}
+	r := &results.Result{Workload: workload.Workload{Name: "w", Load: workload.Load{Rate: units.Rate{PerSecond: 50, Text: "50/s"}}}, Digests: map[string]results.Digest{}}
 	r.Read = sample(t, n, 20*time.Millisecond, scale, seed)
 	r.ReadOK, r.Service, r.TTFB = r.Read, r.Read, r.Read
 	r.Lag = sample(t, n, 100*time.Microsecond, 1, seed+2)
@@ -142,8 +144,8 @@ func TestShareAndRate(t *testing.T) {
 
 func TestMismatch(t *testing.T) {
 	a, b := synthetic(t, 100, 1, 1), synthetic(t, 100, 1, 2)
-	b.Workload.Name, b.Workload.Load.Rate = "other", "60/s"
-	b.Workload.Load.Duration = "1m" // a note, not a difference
+	b.Workload.Name, b.Workload.Load.Rate = "other", units.Rate{PerSecond: 60, Text: "60/s"}
+	b.Workload.Load.Duration = time.Minute // a note, not a difference
 	_, err := Pair(a, b, PairOptions{})
 	var me *MismatchError
 	if !errors.As(err, &me) || len(me.Differences) != 2 || !strings.Contains(err.Error(), `load.rate: "50/s" vs "60/s"`) || !strings.Contains(err.Error(), "--force") {

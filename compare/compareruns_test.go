@@ -12,6 +12,7 @@ import (
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/units"
 )
 
 // side is k synthetic runs of 200 reads, each slowed or sped by the
@@ -256,7 +257,7 @@ func TestCompareRunsFigures(t *testing.T) {
 func TestCompareRunsMismatch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	base, nw := side(t, rng, 3, 1, 0), side(t, rng, 3, 1, 0)
-	nw[1].Result.Workload.Load.Rate = "60/s"
+	nw[1].Result.Workload.Load.Rate = units.Rate{PerSecond: 60, Text: "60/s"}
 	var mm *MismatchError
 	if _, err := Runs(base, nw, RunsOptions{}); !errors.As(err, &mm) || !strings.Contains(err.Error(), "run01.json") {
 		t.Errorf("err %v", err)

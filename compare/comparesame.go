@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/workload"
 )
 
 // workloadDifferences lists how two resolved workloads differ in what they
@@ -16,7 +18,7 @@ import (
 // cap). The length (duration, turns, warmup), the seed, the sessions and
 // the target may differ: they change how much was measured or where, not
 // what (notes lists them).
-func workloadDifferences(a, b results.Workload) []string {
+func workloadDifferences(a, b workload.Workload) []string {
 	var out []string
 	diff := func(what string, x, y any) {
 		jx, _ := json.Marshal(x)
@@ -26,21 +28,19 @@ func workloadDifferences(a, b results.Workload) []string {
 		}
 	}
 	diff("name", a.Name, b.Name)
-	la, lb := a.Load, b.Load
-	diff("load.model", la.Model, lb.Model)
-	diff("load.rate", la.Rate, lb.Rate)
-	diff("load.concurrency", la.Concurrency, lb.Concurrency)
-	diff("load.arrival", la.Arrival, lb.Arrival)
-	diff("load.stages", la.Stages, lb.Stages)
-	diff("load.max_in_flight", la.MaxInFlight, lb.MaxInFlight)
-	if la.KeepAlive != nil && lb.KeepAlive != nil {
-		diff("load.keep_alive", *la.KeepAlive, *lb.KeepAlive)
+	// The load's keys as a result saves them, so that a difference reads
+	// as the two documents say it ("50/s" vs "", not a struct).
+	la, lb := savedKeys(a.Load), savedKeys(b.Load)
+	for _, key := range []string{"model", "rate", "concurrency", "arrival", "stages", "max_in_flight", "keep_alive"} {
+		if !bytes.Equal(la[key], lb[key]) {
+			out = append(out, fmt.Sprintf("load.%s: %s vs %s", key, la[key], lb[key]))
+		}
 	}
 	diff("turn", a.Turn, b.Turn)
-	byName := func(w results.Workload) map[string]results.MixClass {
-		m := map[string]results.MixClass{}
+	byName := func(w workload.Workload) map[string]workload.Class {
+		m := map[string]workload.Class{}
 		for _, c := range w.Mix {
-			m[c.Class] = c
+			m[c.Name] = c
 		}
 		return m
 	}
@@ -68,6 +68,15 @@ func workloadDifferences(a, b results.Workload) []string {
 		}
 	}
 	return out
+}
+
+// savedKeys is the keys of v's saved form (a workload's load block) and
+// their values as a result writes them.
+func savedKeys(v any) map[string]json.RawMessage {
+	var keys map[string]json.RawMessage
+	b, _ := json.Marshal(v)
+	_ = json.Unmarshal(b, &keys)
+	return keys
 }
 
 // notes lists what qualifies a comparison without refusing it.
@@ -143,7 +152,7 @@ func compareContent(a, b map[string]results.Digest) Content {
 // SameWorkload reports whether two results ran the same workload in the
 // sense Compare requires (name, mix, turn, load): compare's history picks
 // the runs to compare with it.
-func SameWorkload(a, b results.Workload) bool { return len(workloadDifferences(a, b)) == 0 }
+func SameWorkload(a, b workload.Workload) bool { return len(workloadDifferences(a, b)) == 0 }
 
 // cutQuantile names the lowest percentile that cut reads (recorded at
 // the cut, the slowest values) can reach: with k of n values lower

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	kjson "sigs.k8s.io/json"
@@ -194,7 +195,7 @@ func TestShardsJob(t *testing.T) {
 	if wl.configMap != gen.Name || !slices.Contains(gen.Files, wl.key) {
 		t.Errorf("the workload %s comes from %+v, not a file of the generated ConfigMap %s", args[1], wl, gen.Name)
 	}
-	w, err := workload.LoadFile(filepath.Join(dir, wl.key))
+	w, err := yamlfile.Load(filepath.Join(dir, wl.key))
 	if err != nil {
 		t.Fatalf("the shipped workload: %v", err)
 	}

@@ -25,7 +25,7 @@ type Barriered struct {
 // path left out (shards may name the same file differently): shards of
 // one run compute it alike, so it goes into the barrier's run id.
 func WorkloadDigest(w *workload.Workload) string {
-	rw := resultWorkload(w)
+	rw := *w
 	rw.Source = ""
 	data, err := json.Marshal(rw)
 	if err != nil { // plain data: cannot fail

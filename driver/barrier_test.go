@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // TestWorkloadDigest: shards naming one workload file differently get
@@ -12,7 +13,7 @@ import (
 func TestWorkloadDigest(t *testing.T) {
 	parse := func(name, body string) *workload.Workload {
 		t.Helper()
-		w, err := workload.Parse(name, []byte(body))
+		w, err := yamlfile.Parse(name, []byte(body))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/readbench/readbench/simserver"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // deleteCounter counts the DELETEs that end Streamable HTTP sessions.
@@ -35,7 +36,7 @@ func (d *deleteCounter) wrap(h http.Handler) http.Handler {
 // sessions are opened, 2 replaced.
 func churnWorkload(t *testing.T, target, proto, mix string) *workload.Workload {
 	t.Helper()
-	w, err := workload.Parse("churn.yaml", []byte(fmt.Sprintf(`
+	w, err := yamlfile.Parse("churn.yaml", []byte(fmt.Sprintf(`
 name: churn
 target: %q
 protocol: %q
@@ -132,7 +133,7 @@ func TestChurnSimServer(t *testing.T) {
 func TestChurnByLifetime(t *testing.T) {
 	srv := peertest.SDKServer(0)
 	hs := peertest.ServeLocal(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
-	w, err := workload.Parse("life.yaml", []byte(fmt.Sprintf(`
+	w, err := yamlfile.Parse("life.yaml", []byte(fmt.Sprintf(`
 name: life
 target: %q
 load: {rate: 5/s, turns: 6, session_lifetime: 1ms}
@@ -169,7 +170,7 @@ func TestChurnWaitShowsInLag(t *testing.T) {
 		}
 		h.ServeHTTP(w, r)
 	}))
-	w, err := workload.Parse("wait.yaml", []byte(fmt.Sprintf(`
+	w, err := yamlfile.Parse("wait.yaml", []byte(fmt.Sprintf(`
 name: wait
 target: %q
 protocol: %q

@@ -12,6 +12,7 @@ import (
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // TestConnectAllIsBounded: sessions open at most par at a time, and with
@@ -63,7 +64,7 @@ func slowWorkload(t *testing.T, n, minSessions int) *workload.Workload {
 	if minSessions > 0 {
 		minKey = fmt.Sprintf(", min_sessions: %d", minSessions)
 	}
-	w, err := workload.Parse("slow.yaml", []byte(fmt.Sprintf(`
+	w, err := yamlfile.Parse("slow.yaml", []byte(fmt.Sprintf(`
 name: slow
 target: %q
 sessions: %d

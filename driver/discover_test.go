@@ -19,6 +19,7 @@ import (
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // catalogDoc is one resource of the catalog peer: its exact decoded size,
@@ -224,7 +225,7 @@ func TestRunResolvesAgainstSDK(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			target := startCatalogPeer(t, &c.opts)
-			w, err := workload.Parse("resolve.yaml", []byte(fmt.Sprintf(`
+			w, err := yamlfile.Parse("resolve.yaml", []byte(fmt.Sprintf(`
 target: %q
 seed: 5
 load: {rate: 15/s, duration: 1s}

@@ -14,6 +14,7 @@ import (
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // countingServer serves the SDK peer with reads taking delay and counts
@@ -43,7 +44,7 @@ func edgeRunner(t *testing.T, delay time.Duration, load string) (*runner, *count
 	srv := peertest.SDKServer(delay)
 	hs := peertest.ServeLocal(t, cs.wrap(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})))
-	w, err := workload.Parse("edge.yaml", []byte(fmt.Sprintf(`
+	w, err := yamlfile.Parse("edge.yaml", []byte(fmt.Sprintf(`
 name: edge
 target: %q
 load: %s

@@ -13,7 +13,7 @@ import (
 	"github.com/readbench/readbench/internal/hostload"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/results"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // acceptCounter serves h on 127.0.0.1 and counts the connections the
@@ -59,7 +59,7 @@ func TestConnectionsKeptWithTurnDeadline(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			url, accepts := acceptCounter(t, c.h)
-			w, err := workload.Parse("keep.yaml", []byte(fmt.Sprintf(`
+			w, err := yamlfile.Parse("keep.yaml", []byte(fmt.Sprintf(`
 name: keep
 target: %q
 sessions: 2

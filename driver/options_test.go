@@ -10,13 +10,14 @@ import (
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // optionsWorkload is a workload with a staged load, two classes, a header
 // and an allowed host: every part an override changes.
 func optionsWorkload(t *testing.T) *workload.Workload {
 	t.Helper()
-	w, err := workload.Parse("options.yaml", []byte(`
+	w, err := yamlfile.Parse("options.yaml", []byte(`
 name: options
 load:
   stages: [{rate: 10/s, for: 10s}, {rate: 100/s, for: 30s, ramp: true}]

@@ -10,6 +10,7 @@ import (
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // TestProgressCarriesTheLiveFigures: each second's Progress says the
@@ -20,7 +21,7 @@ import (
 // the warmup's).
 func TestProgressCarriesTheLiveFigures(t *testing.T) {
 	hs := peertest.ServeLocal(t, &peertest.Document{Data: peertest.DocBytes(2_000), Delay: 2 * time.Millisecond})
-	w, err := workload.Parse("progress.yaml", []byte(fmt.Sprintf(`
+	w, err := yamlfile.Parse("progress.yaml", []byte(fmt.Sprintf(`
 name: progress
 sessions: 2
 target: %q
@@ -77,7 +78,7 @@ mix:
 // whether their SecondP99 is the warmup's.
 func TestProgressGoesOnThroughTheDrain(t *testing.T) {
 	hs := peertest.ServeLocal(t, &peertest.Document{Data: peertest.DocBytes(100), Delay: 1700 * time.Millisecond})
-	w, err := workload.Parse("drain.yaml", []byte(fmt.Sprintf(`
+	w, err := yamlfile.Parse("drain.yaml", []byte(fmt.Sprintf(`
 name: drain
 target: %q
 load: {rate: 4/s, warmup: 2s, duration: 2s}

@@ -11,7 +11,7 @@ import (
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // targetSession is a session with a target, closed when the test ends.
@@ -32,7 +32,7 @@ func targetSession(t *testing.T, target string) *client.Session {
 // runWorkload parses a workload and runs it, bounded by 30 seconds.
 func runWorkload(t *testing.T, yaml string) *Measurements {
 	t.Helper()
-	w, err := workload.Parse("ranged.yaml", []byte(yaml))
+	w, err := yamlfile.Parse("ranged.yaml", []byte(yaml))
 	if err != nil {
 		t.Fatal(err)
 	}

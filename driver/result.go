@@ -26,8 +26,7 @@ func (r *Measurements) Result(tool results.Tool) (*results.Result, error) {
 	if r.Workload == nil {
 		return nil, errors.New("build result: the report names no workload")
 	}
-	rw := resultWorkload(r.Workload)
-	res, err := results.Build(r.meta(tool), &rw, r.Run, r.Warmup)
+	res, err := results.Build(r.meta(tool), r.Workload, r.Run, r.Warmup)
 	if err != nil {
 		return nil, fmt.Errorf("build result: %w", err)
 	}

@@ -9,12 +9,13 @@ import (
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // testWorkload is a small workload for building results without a run.
 func testWorkload(t *testing.T, target string) *workload.Workload {
 	t.Helper()
-	w, err := workload.Parse("result.yaml", []byte(`
+	w, err := yamlfile.Parse("result.yaml", []byte(`
 name: result
 target: `+target+`
 load: {rate: 20/s, duration: 2s, warmup: 1s}

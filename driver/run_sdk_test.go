@@ -14,6 +14,7 @@ import (
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // sdkWorkload reads every peertest.Docs() resource and one that does not exist.
@@ -33,7 +34,7 @@ mix:
   - {class: unicode, uri: "docs://unicode"}
   - {class: missing, uri: "docs://team/renamed", expect: error, weight: 0.5}
 `, target, proto)
-	w, err := workload.Parse("sdk.yaml", []byte(y))
+	w, err := yamlfile.Parse("sdk.yaml", []byte(y))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // arrival is a read as the server saw it.
@@ -50,7 +51,7 @@ func TestRunKeepsAnExplicitSchedule(t *testing.T) {
 		h.ServeHTTP(w, r)
 	})
 	url := peertest.ServeLocal(t, logged).URL + "/mcp"
-	w, err := workload.Parse("s.yaml", []byte(fmt.Sprintf(`
+	w, err := yamlfile.Parse("s.yaml", []byte(fmt.Sprintf(`
 name: schedule
 target: %q
 sessions: 2

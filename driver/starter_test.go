@@ -7,6 +7,7 @@ import (
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // TestCatalogStarterInput: everything discovery learned reaches the
@@ -24,11 +25,11 @@ func TestCatalogStarterInput(t *testing.T) {
 	}
 	headers := map[string]string{"Authorization": "Bearer ${TOKEN}"}
 	got := cat.StarterInput(" http://127.0.0.1:8080/mcp", target, headers)
-	want := workload.StarterInput{
+	want := yamlfile.StarterInput{
 		TargetText: " http://127.0.0.1:8080/mcp", Target: target, Headers: headers,
 		Server: "docs", Version: "2.0", ProtocolVersion: "2025-11-25",
 		Pages: 3, Sampled: 1, Warnings: []string{"listing cut at 3 pages"}, Resources: cat.Resources,
-		Templates: []workload.StarterTemplate{{URITemplate: "docs://{id}", Name: "doc"}},
+		Templates: []yamlfile.StarterTemplate{{URITemplate: "docs://{id}", Name: "doc"}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("StarterInput =\n%+v\nwant\n%+v", got, want)

@@ -10,7 +10,7 @@ import (
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/stats"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // TestTracingBounds: the latency past which a read broke a bound is the
@@ -28,7 +28,7 @@ func TestTracingBounds(t *testing.T) {
 		{"from below", `{read.p50: ">1ms"}`, []time.Duration{0, 0}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			w, err := workload.Parse("b.yaml", []byte(`
+			w, err := yamlfile.Parse("b.yaml", []byte(`
 target: embedded
 load: {rate: 1/s, duration: 1s}
 mix:
@@ -91,7 +91,7 @@ func TestRunTracesEveryRead(t *testing.T) {
 	for _, share := range []string{"1", "0"} {
 		t.Run("trace_sample "+share, func(t *testing.T) {
 			url, rec := peertest.StartTracingSDKHTTP(t, nil)
-			w, err := workload.Parse("traced.yaml", []byte(fmt.Sprintf(`
+			w, err := yamlfile.Parse("traced.yaml", []byte(fmt.Sprintf(`
 target: %q
 load: {rate: 40/s, duration: 1s, trace_sample: %s}
 turn: {attachments: 3, read_timeout: 10s}

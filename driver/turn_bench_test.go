@@ -11,6 +11,7 @@ import (
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // BenchmarkTurnHTTP is the generator's whole cost of a turn of 1 KiB text
@@ -41,7 +42,7 @@ func BenchmarkTurnHTTP(b *testing.B) {
 		{"4-reads-deadline-untraced", 4, ", deadline: 5s", ", trace_sample: 0"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			w, err := workload.Parse("bench.yaml", []byte(fmt.Sprintf(`
+			w, err := yamlfile.Parse("bench.yaml", []byte(fmt.Sprintf(`
 name: bench
 target: %q
 protocol: 2026-07-28  # the canned server answers reads only: no era to detect

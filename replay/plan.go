@@ -13,6 +13,7 @@ import (
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/record"
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // Plan is a recording made ready to replay: the workload the run is
@@ -128,7 +129,7 @@ func NewPlan(rec *record.Recording, o Options) (*Plan, error) {
 		n = len(sessions)
 	}
 	text := replayYAML(name(o.File), cls, turns, n, span)
-	w, err := workload.Parse(name(o.File)+".replay.yaml", text)
+	w, err := yamlfile.Parse(name(o.File)+".replay.yaml", text)
 	if err != nil {
 		return nil, fmt.Errorf("the replay's workload: %w", err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/readbench/readbench/record"
 	"github.com/readbench/readbench/targets"
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // shapeAt is the shortest recording whose rate is written as stages (its
@@ -57,7 +57,7 @@ func Starter(rec *record.Recording, file string) ([]byte, error) {
 		writeClass(&b, c, rec.Header.RedactedURIs)
 	}
 	out := []byte(b.String())
-	if _, err := workload.Parse("init --from "+file, out); err != nil {
+	if _, err := yamlfile.Parse("init --from "+file, out); err != nil {
 		return nil, fmt.Errorf("the workload drawn from %s does not parse: %w", file, err)
 	}
 	return out, nil

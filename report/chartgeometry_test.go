@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/readbench/readbench/results"
 )
@@ -34,7 +35,7 @@ func TestPartialSecond(t *testing.T) {
 
 // timelineRun is a run of 1s warmup and measured seconds, its timeline
 // one second longer than the run (the drain), that second's rate a third.
-func timelineRun(measured float64, warmup string) *results.Result {
+func timelineRun(measured float64, warmup time.Duration) *results.Result {
 	r := &results.Result{}
 	r.Workload.Load.Warmup = warmup
 	r.Totals.MeasuredS = measured
@@ -49,13 +50,13 @@ func TestPartialSecondsOfATimeline(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		measured float64
-		warmup   string
+		warmup   time.Duration
 		want     []int
 	}{
-		{"the drain second after a 1s warmup and 5s", 5, "1s", []int{6}},
-		{"a run that ended inside second 5", 4.5, "1s", []int{5, 6}},
-		{"the warmup from the timeline when the load does not say", 5, "", []int{6}},
-		{"every second full", 6, "1s", nil},
+		{"the drain second after a 1s warmup and 5s", 5, time.Second, []int{6}},
+		{"a run that ended inside second 5", 4.5, time.Second, []int{5, 6}},
+		{"the warmup from the timeline when the load does not say", 5, 0, []int{6}},
+		{"every second full", 6, time.Second, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := partialSeconds(timelineRun(c.measured, c.warmup)); fmt.Sprint(got) != fmt.Sprint(c.want) {
@@ -69,7 +70,7 @@ func TestPartialSecondsOfATimeline(t *testing.T) {
 // the line (no fake cliff to 0 or spike), it is shaded and labelled, its
 // values drawn as hollow dots; the warmup is shaded; asked is dashed.
 func TestTimelineMarksPartialSecondsAndWarmup(t *testing.T) {
-	r := timelineRun(5, "1s")
+	r := timelineRun(5, time.Second)
 	rate := string(rateChart(r, "rate", "t", timelineScale{}))
 	lat := string(timelineLatencyChart(r, "lat", "t", timelineScale{}))
 	for name, svg := range map[string]string{"rate": rate, "latency": lat} {

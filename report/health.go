@@ -120,11 +120,7 @@ func turnFloorMs(r *results.Result) float64 {
 	if r.Turn.LowerBounds == 0 {
 		return 0
 	}
-	d, err := time.ParseDuration(r.Workload.Turn.Deadline)
-	if err != nil || d <= 0 {
-		return 0
-	}
-	return float64(d) / float64(time.Millisecond)
+	return float64(r.Workload.Turn.Deadline) / float64(time.Millisecond)
 }
 
 // tileVerdict is the class of a headline tile from the thresholds on its

@@ -37,8 +37,8 @@ const (
 // deadlineGuide is the turn's deadline of r as a guide (nil when the
 // workload sets none).
 func deadlineGuide(r *results.Result) []guide {
-	d, err := time.ParseDuration(r.Workload.Turn.Deadline)
-	if err != nil || d <= 0 {
+	d := r.Workload.Turn.Deadline
+	if d <= 0 {
 		return nil
 	}
 	ms := float64(d) / float64(time.Millisecond)

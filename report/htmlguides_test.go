@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/readbench/readbench/results"
 )
@@ -20,7 +21,7 @@ func guidedResult(t *testing.T) *results.Result {
 		{Bound: "class.markdown.read.p99<1000ms", Metric: "class.markdown.read.p99", Unit: "ms", Measured: 90, Limit: 1000, Pass: true},
 		{Bound: "errors<1%", Metric: "errors", Unit: "%", Measured: 3, Limit: 1},
 	}
-	r.Workload.Load.Warmup, r.Totals.MeasuredS = "1s", 4
+	r.Workload.Load.Warmup, r.Totals.MeasuredS = time.Second, 4
 	for i := range 5 {
 		r.Timeline = append(r.Timeline, results.Second{T: i, Warmup: i == 0, Asked: 10, Achieved: 10, Reads: 40, Errors: int64(10 * i),
 			InFlight: int64(i), P50Ms: 10, P99Ms: 20, LagMaxMs: float64(i)})
@@ -121,7 +122,7 @@ func TestTimelineShowsReadsInFlightAndLag(t *testing.T) {
 	if g := guidesOf(lat); len(g) != 0 || !strings.Contains(lat, "↑ turn deadline 800ms (above the scale)") {
 		t.Errorf("latency timeline guides %v: the 800 ms deadline over 20 ms reads should be named above the scale", g)
 	}
-	r.Workload.Turn.Deadline = "50ms"
+	r.Workload.Turn.Deadline = 50 * time.Millisecond
 	if g := guidesOf(string(timelineLatencyChart(r, "lat", "t", sc))); g["deadline 50"] == "" {
 		t.Errorf("a 50 ms deadline over 20 ms reads is not drawn: %v", g)
 	}

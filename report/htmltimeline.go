@@ -6,7 +6,6 @@ import (
 	"html/template"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
@@ -40,7 +39,7 @@ func noTimeline(id, kind, title string) template.HTML {
 // does not say, the seconds the timeline marks as warmup), the end that
 // plus the measured time.
 func runSpan(r *results.Result) (warmupEnd, end float64) {
-	if d, err := time.ParseDuration(r.Workload.Load.Warmup); err == nil {
+	if d := r.Workload.Load.Warmup; d > 0 {
 		warmupEnd = d.Seconds()
 	} else {
 		for _, s := range r.Timeline {

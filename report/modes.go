@@ -7,6 +7,7 @@ import (
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/units"
 )
 
 // WriteModes writes several results side by side, one row per class of
@@ -78,8 +79,8 @@ func WriteModes(w io.Writer, rs []*results.Result) error {
 func modeName(r *results.Result, i int) string {
 	how := "whole"
 	for _, m := range r.Workload.Mix {
-		if m.Class == r.Classes[i].Class && m.RangedChunk != "" {
-			how = "ranged " + m.RangedChunk
+		if m.Name == r.Classes[i].Class && m.Ranged != nil {
+			how = "ranged " + units.FormatSize(m.Ranged.Chunk)
 		}
 	}
 	if r.Target.Transport == "files" {

@@ -6,13 +6,19 @@ import (
 	"testing"
 
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/units"
+	"github.com/readbench/readbench/workload"
 )
 
 func modeResult(transport, class, chunk string, reads, ok, chunks, wire, disk int64, infl float64, rss int64) *results.Result {
 	r := &results.Result{}
 	r.Target.Transport = transport
 	r.Workload.Name = "large-log"
-	r.Workload.Mix = []results.MixClass{{Class: class, RangedChunk: chunk}}
+	r.Workload.Mix = []workload.Class{{Name: class}}
+	if chunk != "" {
+		n, _ := units.ParseSize(chunk)
+		r.Workload.Mix[0].Ranged = &workload.Ranged{Chunk: n}
+	}
 	c := results.Class{Class: class, Reads: reads, Outcomes: map[string]int64{"ok": ok}, WireBytes: wire, DiskBytes: disk, Inflation: &infl}
 	c.Latency = results.Latency{Count: reads, P50Ms: 120, P99Ms: 180}
 	c.Chunk = results.Latency{Count: chunks, P50Ms: 3}

@@ -7,6 +7,7 @@ import (
 	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/workload"
 )
 
 // What a new session costs, in every format: the handshake and first_read
@@ -63,13 +64,13 @@ func sessionsText(r *results.Result) string {
 }
 
 // churnBy names what replaced the sessions.
-func churnBy(l results.LoadSpec) string {
+func churnBy(l workload.Load) string {
 	var by []string
 	if l.SessionTurns > 0 {
 		by = append(by, fmt.Sprintf("every %d turns", l.SessionTurns))
 	}
-	if l.SessionLifetime != "" && l.SessionLifetime != "0s" {
-		by = append(by, "after "+l.SessionLifetime)
+	if l.SessionLifetime > 0 {
+		by = append(by, "after "+l.SessionLifetime.String())
 	}
 	if len(by) == 0 {
 		return ""

@@ -134,8 +134,8 @@ func headerFields(r *results.Result) [][2]string {
 		started = r.Started.UTC().Format("2006-01-02 15:04:05 MST")
 	}
 	measured := "measured " + numfmt.Seconds(r.Totals.MeasuredS)
-	if wu := r.Workload.Load.Warmup; wu != "" && wu != "0s" {
-		measured += " after " + wu + " of warmup"
+	if wu := r.Workload.Load.Warmup; wu > 0 {
+		measured += " after " + wu.String() + " of warmup"
 	}
 	l := r.Workload.Load
 	asked := orDash(l.Model) + " model"
@@ -376,7 +376,7 @@ func misusedCodeText(n, scheduled int64) string {
 func notFound(r *results.Result) int64 {
 	expectNF := map[string]bool{}
 	for _, m := range r.Workload.Mix {
-		expectNF[m.Class] = m.Expect == "not_found"
+		expectNF[m.Name] = m.Expect == "not_found"
 	}
 	var n int64
 	for _, c := range r.Classes {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/workload"
 )
 
 // The text every format shares: making strings from a file safe to print,
@@ -110,7 +111,7 @@ func serverText(t results.Target) string {
 }
 
 // workloadTitle is the workload's name and the file it came from.
-func workloadTitle(w results.Workload) string {
+func workloadTitle(w workload.Workload) string {
 	name := orDash(w.Name)
 	if w.Source != "" {
 		name += " (" + w.Source + ")"

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -13,6 +14,7 @@ import (
 	"github.com/readbench/readbench/servercost"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
+	"github.com/readbench/readbench/workload"
 )
 
 // Meta is what a run knew besides its measurements. The driver fills it
@@ -59,28 +61,35 @@ type Meta struct {
 	Connections *Connections
 }
 
-// Build makes the result document of a run: w is the workload as the
-// document records it (defaults and flags applied, secrets removed),
-// measured is the measured phase, warmup the warmup phase (nil when there
-// was none). Taking the workload in the document's own form keeps this
-// package free of the workload file format, so that reading a result
-// (report) never links the YAML parser. It fails only when the input is
-// missing or a histogram cannot be encoded; a broken accounting identity is
-// recorded (Totals.IdentityOK) rather than refused, because a run that lost
-// reads must still leave its evidence behind.
-func Build(m Meta, w *Workload, measured, warmup *stats.Phase) (*Result, error) {
+// Build makes the result document of a run: w is the workload as the run
+// resolved it (defaults and flags applied), which the document keeps as it
+// saves it (savedWorkload: its secrets redacted), measured is the measured
+// phase, warmup the warmup phase (nil when there was none). It fails only
+// when the input is missing or a histogram cannot be encoded; a broken
+// accounting identity is recorded (Totals.IdentityOK) rather than refused,
+// because a run that lost reads must still leave its evidence behind.
+func Build(m Meta, w *workload.Workload, measured, warmup *stats.Phase) (*Result, error) {
 	if w == nil {
 		return nil, errors.New("results: build: no workload")
 	}
-	warm, err := durationOf("workload.load.warmup", w.Load.Warmup)
+	rw, err := savedWorkload(w)
 	if err != nil {
 		return nil, fmt.Errorf("results: build: %w", err)
 	}
-	p, err := policyOfResolved(*w)
-	if err != nil {
-		return nil, fmt.Errorf("results: build: %w", err)
+	return build(m, rw, measured, warmup, []*stats.Phase{warmup, measured})
+}
+
+// savedWorkload is w as a result saves it and reads it back: its secrets
+// redacted, the fields a result does not keep left out. A document holds
+// it so in memory too, so that a result built by a run and one loaded
+// from its file are the same, and neither holds a secret.
+func savedWorkload(w *workload.Workload) (workload.Workload, error) {
+	var rw workload.Workload
+	b, err := json.Marshal(w)
+	if err == nil {
+		err = json.Unmarshal(b, &rw)
 	}
-	return build(m, *w, p, warm, measured, warmup, []*stats.Phase{warmup, measured})
+	return rw, err
 }
 
 // policy is what the advice needs of the workload: the most reads a turn
@@ -90,11 +99,26 @@ type policy struct {
 	deadline, readTimeout time.Duration
 }
 
-// build makes the document from the resolved workload rw, the advice's
-// policy p, the warmup's length and the recorded phases; the timeline is
-// the seconds of phases (a run's warmup and measured phases, or the
-// shards of a merge placed on one clock).
-func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *stats.Phase, phases []*stats.Phase) (*Result, error) {
+// policyOf is the advice's policy of a workload as the document records
+// it (a run's, or a saved shard's): the most reads a turn issues at once
+// (the deadline is sized on the slowest of them, so the largest count
+// drawn is the conservative one) and its limits.
+func policyOf(w workload.Workload) policy {
+	a := w.Turn.Attachments
+	p := policy{parallel: max(a.Fixed, 1), deadline: w.Turn.Deadline, readTimeout: w.Turn.ReadTimeout}
+	for n, wt := range a.Weighted {
+		if wt > 0 {
+			p.parallel = max(p.parallel, n)
+		}
+	}
+	return p
+}
+
+// build makes the document from the workload rw as saved (the advice's
+// policy and the warmup's length are read off it) and the recorded
+// phases; the timeline is the seconds of phases (a run's warmup and
+// measured phases, or the shards of a merge placed on one clock).
+func build(m Meta, rw workload.Workload, measured, warmup *stats.Phase, phases []*stats.Phase) (*Result, error) {
 	if measured == nil {
 		return nil, errors.New("results: build: no measured run")
 	}
@@ -174,7 +198,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 	if r.Warmup, err = warmupOf(warmup); err != nil {
 		return nil, err
 	}
-	if r.Timeline, err = timeline(warm, phases...); err != nil {
+	if r.Timeline, err = timeline(rw.Load.Warmup, phases...); err != nil {
 		return nil, err
 	}
 	if r.Auth, err = authOf(measured, m.AuthLost, m.AuthClient); err != nil {
@@ -182,7 +206,7 @@ func build(m Meta, rw Workload, p policy, warm time.Duration, measured, warmup *
 	}
 	g := setGenerator(r)    // reads the totals, the blocks and the timeline above
 	r.Verdict = HealthOf(r) // reads the totals and the generator's finding
-	r.Advice = advice(p, measured, g, rw.Load.MaxInFlight, r.Verdict, contentionOf(r.Host.CPUPressure, g, r.Read.P99Ms))
+	r.Advice = advice(policyOf(rw), measured, g, rw.Load.MaxInFlight, r.Verdict, contentionOf(r.Host.CPUPressure, g, r.Read.P99Ms))
 	return r, nil
 }
 

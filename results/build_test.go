@@ -10,6 +10,7 @@ import (
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/workload"
 )
 
 // decodeMap saves r the way SaveFile does and reads it back as plain JSON,
@@ -151,13 +152,13 @@ func TestBuildFigures(t *testing.T) {
 func TestBuildWorkloadResolvedWithoutSecrets(t *testing.T) {
 	r := fixture(t, false)
 	m, b := decodeMap(t, r)
-	for _, secret := range []string{secretPassword} {
+	for _, secret := range []string{secretPassword, secretHeader} {
 		if bytes.Contains(b, []byte(secret)) {
 			t.Errorf("the saved result contains the secret %q", secret)
 		}
 	}
 	w := m["workload"].(map[string]any)
-	if h := w["headers"].(map[string]any); h["Authorization"] != Redacted {
+	if h := w["headers"].(map[string]any); h["Authorization"] != workload.Redacted {
 		t.Errorf("headers %v: the name stays, the value is redacted", h)
 	}
 	if got := w["target"]; got != "https://bench:xxxxx@staging.example.com/mcp" {

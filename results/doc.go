@@ -39,22 +39,17 @@
 // Secrets never reach a result: header values are replaced by "<redacted>"
 // and passwords in target URLs are masked.
 //
-// It never imports workload: Build takes the workload already in the
-// document's own form (Workload, package saved's type, which the workload
-// writes itself: workload.Workload.Saved), so that
-// report, which reads documents through this package, links no YAML
-// parser, and a saved result reads the same whatever the file format
-// becomes.
+// The workload a result records (its "workload" key) is package
+// workload's own type, which marshals to that key and back (secrets
+// redacted, values as their text) and is read back once, when the document
+// is: a saved duration is a time.Duration here, never text to parse again.
+// This package never imports the workload file's parser
+// (workload/yamlfile) or the YAML library, so that report, which reads
+// documents through this package, links no YAML parser, and a saved result
+// reads the same whatever the file format becomes.
 package results
-
-import "github.com/readbench/readbench/saved"
 
 // Schema is the value of the "schema" key of every result this package
 // writes and the only one Load accepts: a later, incompatible document gets
 // a new name so that an old readbench refuses it instead of misreading it.
 const Schema = "readbench/result/v1"
-
-// Redacted replaces every header value in a saved workload: the names show
-// which headers a run sent, the values (tokens, cookies) are never written.
-// It is package saved's, where the saved workload's types are.
-const Redacted = saved.Redacted

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/workload"
 )
 
 // Result is one saved run: the JSON document "readbench/result/v1". Every
@@ -23,11 +24,14 @@ type Result struct {
 	// Verdict is the run's health (health.go): healthy, overloaded,
 	// failing, generator-bound or useless, the line every report opens
 	// with and its reasons. Added in v1: computed on load when absent.
-	Verdict  Health   `json:"verdict"`
-	Workload Workload `json:"workload"`
-	Target   Target   `json:"target"`
-	Host     Host     `json:"host"`
-	Totals   Totals   `json:"totals"`
+	Verdict Health `json:"verdict"`
+	// Workload is the workload as the run resolved it (defaults and flags
+	// applied), in its saved form: secrets redacted (workload.Redacted),
+	// values as their text; read back into the workload's own types.
+	Workload workload.Workload `json:"workload"`
+	Target   Target            `json:"target"`
+	Host     Host              `json:"host"`
+	Totals   Totals            `json:"totals"`
 	// Read is the latency of every read sent, from its turn's intended
 	// start: answers of any kind to their last byte, and reads cut by the
 	// deadline or the timeout at the moment they were cut (its

@@ -4,47 +4,69 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/targets"
+	"github.com/readbench/readbench/units"
+	"github.com/readbench/readbench/workload"
 )
 
-// Secrets the fixture's target carries; no saved byte may contain them.
-const secretPassword = "hunter2"
+// Secrets the fixture's target and header carry; no saved byte may
+// contain them.
+const secretPassword, secretHeader = "hunter2", "Bearer h3ader-s3cret"
 
 // fixtureStart is the fixture's start time, with sub-millisecond digits
 // that the result must drop.
 func fixtureStart() time.Time { return time.Date(2026, 11, 30, 2, 28, 47, 123456789, time.UTC) }
 
-// fixtureWorkload is a workload as a run records it (defaults applied,
-// secrets already removed: driver's resultWorkload does that,
-// and its tests prove it).
-func fixtureWorkload(t testing.TB) *Workload {
+// fixtureWorkload is a workload as a run resolved it (defaults applied),
+// its secrets still in it: Build saves it without them.
+func fixtureWorkload(t testing.TB) *workload.Workload {
 	t.Helper()
-	return &Workload{
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	rate, err := units.ParseRate("50/s")
+	must(err)
+	size, err := units.ParseSizeDist("lognormal(8KiB,200KiB)")
+	must(err)
+	delay, err := units.ParseDurationDist("lognormal(12ms,40ms)")
+	must(err)
+	png, err := units.ParseSizeDist("1834208")
+	must(err)
+	var thresholds []workload.Threshold
+	for _, mb := range [][2]string{{"errors", "<1%"}, {"turn.p99", "<800ms"}} {
+		p, err := bounds.ParseThresholdPair(mb[0], mb[1])
+		must(err)
+		thresholds = append(thresholds, workload.Threshold{Metric: mb[0], Bound: mb[1], Parsed: p})
+	}
+	return &workload.Workload{
 		Name:     "docs-attachments",
 		Source:   "<builtin>/docs-attachments.yaml",
-		Target:   "https://bench:xxxxx@staging.example.com/mcp",
+		Target:   targets.Target{Kind: targets.HTTP, Address: "https://bench:" + secretPassword + "@staging.example.com/mcp"},
 		Protocol: "auto",
 		Sessions: 2,
 		Seed:     42,
-		Load: LoadSpec{
-			Model: "open", Rate: "50/s", RatePerS: 50, Arrival: "constant",
-			Warmup: "2s", Duration: "10s", MaxInFlight: 1000,
-			Stages: []StageSpec{{Rate: "50/s", RatePerS: 50, For: "10s", Ramp: true}},
+		Load: workload.Load{
+			Model: workload.ModelOpen, Rate: rate, Arrival: workload.ArrivalConstant,
+			Warmup: 2 * time.Second, Duration: 10 * time.Second, MaxInFlight: 1000,
+			Stages: []workload.Stage{{Rate: rate, For: 10 * time.Second, Ramp: true}},
 		},
-		Turn: TurnSpec{
-			Attachments: 4, Weighted: map[int]int{},
-			ReadTimeout: "5s", Deadline: "800ms", MaxAnswer: "256MiB",
+		Turn: workload.Turn{
+			Attachments: workload.Attachments{Fixed: 4},
+			ReadTimeout: 5 * time.Second, Deadline: 800 * time.Millisecond,
 		},
-		Mix: []MixClass{
-			{Class: "markdown", Weight: 70, URIs: []string{}, Vars: map[string][]string{}, MIME: "text/markdown",
-				Size: "lognormal(8KiB,200KiB)", Delay: "lognormal(12ms,40ms)"},
-			{Class: "screenshot", Weight: 25, URIs: []string{}, Vars: map[string][]string{}, MIME: "image/png", Size: "1834208"},
-			{Class: "renamed-policy", Weight: 5, URI: "docs://team/platform/policy/on-call-escalation",
-				URIs: []string{}, Vars: map[string][]string{}, Expect: "not_found"},
+		Mix: []workload.Class{
+			{Name: "markdown", Weight: 70, MIME: "text/markdown", Size: &size, Delay: &delay},
+			{Name: "screenshot", Weight: 25, MIME: "image/png", Size: &png},
+			{Name: "renamed-policy", Weight: 5, URI: "docs://team/platform/policy/on-call-escalation", Expect: "not_found"},
 		},
-		Thresholds: map[string]string{"turn.p99": "<800ms", "errors": "<1%"},
+		Thresholds: thresholds,
 		AllowHosts: []string{"staging.example.com"},
-		Headers:    map[string]string{"Authorization": Redacted},
+		Headers:    map[string]string{"Authorization": secretHeader},
 	}
 }
 

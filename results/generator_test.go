@@ -3,6 +3,8 @@ package results
 import (
 	"strings"
 	"testing"
+
+	"github.com/readbench/readbench/workload"
 )
 
 // lagDoc is a result of 500 turns asked and scheduled (4 reads each) with
@@ -10,7 +12,7 @@ import (
 // lag50 / lag99, over ten measured seconds whose largest lag is secLag.
 func lagDoc(p50, p99, svc50, svc99, lag50, lag99 float64, secLag ...float64) *Result {
 	r := &Result{
-		Workload: Workload{Load: LoadSpec{MaxInFlight: 1000}},
+		Workload: workload.Workload{Load: workload.Load{MaxInFlight: 1000}},
 		Totals: Totals{Scheduled: 2000, Turns: 500, AskedRate: 50, MeasuredS: 10,
 			Outcomes: map[string]int64{"ok": 2000, "dropped": 0}},
 		Read:    Latency{Count: 2000, P50Ms: p50, P99Ms: p99},

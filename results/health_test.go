@@ -21,7 +21,7 @@ type healthDoc struct {
 
 func (d healthDoc) result() *Result {
 	r := &Result{Partial: d.partial, Totals: Totals{Outcomes: map[string]int64{}, AskedRate: d.asked, MeasuredS: d.measured, TurnEnds: d.ends}}
-	r.Workload.Turn.Deadline, r.Workload.Turn.ReadTimeout, r.Workload.Load.MaxInFlight = "800ms", "5s", 1000
+	r.Workload.Turn.Deadline, r.Workload.Turn.ReadTimeout, r.Workload.Load.MaxInFlight = 800*time.Millisecond, 5*time.Second, 1000
 	for k, v := range d.outcomes {
 		r.Totals.Outcomes[k] = v
 		r.Totals.Scheduled += v

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/stats"
@@ -39,8 +40,8 @@ func outcomeMeaning(o stats.Outcome) string {
 
 // limitText is a configured limit as the sentences quote it: "the 800ms
 // deadline"; "the deadline" when the document does not say.
-func limitText(s, what string) string {
-	if d, err := durationOf(what, s); err == nil && d > 0 {
+func limitText(d time.Duration, what string) string {
+	if d > 0 {
 		return "the " + numfmt.Ms(millis(d)) + " " + what
 	}
 	return "the " + what

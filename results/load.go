@@ -46,6 +46,9 @@ func Parse(name string, data []byte) (*Result, error) {
 	}
 	r := new(Result)
 	if err := json.Unmarshal(data, r); err != nil {
+		if werr := savedErrors(name, data, err); werr != nil {
+			return nil, werr
+		}
 		return nil, jsonError(name, data, err)
 	}
 	r.fillEmpty()
@@ -147,8 +150,6 @@ func (r *Result) fillEmpty() {
 	emptyList(&r.Sessions.Errors)
 	emptyList(&r.Thresholds)
 	emptyList(&r.Verdict.Reasons)
-	emptyMap(&r.Workload.Thresholds)
-	emptyMap(&r.Workload.Headers)
 	if r.Classes == nil {
 		r.Classes = []Class{}
 	}
@@ -166,33 +167,10 @@ func (r *Result) fillEmpty() {
 	emptyList(&r.Advice.Deadlines)
 	emptyList(&r.Advice.Timeouts)
 	emptyList(&r.Advice.Reasoning)
-	w := &r.Workload
-	if w.AllowHosts == nil {
-		w.AllowHosts = []string{}
-	}
-	if w.Mix == nil {
-		w.Mix = []MixClass{}
-	}
-	if w.Load.Stages == nil {
-		w.Load.Stages = []StageSpec{}
-	}
-	if w.Turn.Weighted == nil {
-		w.Turn.Weighted = map[int]int{}
-	}
-	for i := range w.Mix {
-		if w.Mix[i].URIs == nil {
-			w.Mix[i].URIs = []string{}
-		}
-		emptyMap(&w.Mix[i].Vars)
-	}
-	// A hand-edited file may carry header values: they are secrets, and a
-	// result never holds one, even after a load and save.
-	for k := range w.Headers {
-		w.Headers[k] = Redacted
-	}
-	if w.Auth != nil && w.Auth.OAuth.ClientSecret != "" {
-		w.Auth.OAuth.ClientSecret = Redacted
-	}
+	// The workload's lists and maps save as [] and {} whatever was read,
+	// and a header value or client secret a hand-edited file carries is
+	// read back as workload.Redacted: a result never holds a secret, even
+	// after a load and save.
 }
 
 func emptyMap[V any](m *map[string]V) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/workload"
 )
 
 // MergeInput is one shard to merge: its result and the name it was read
@@ -42,14 +43,6 @@ func Merge(in []MergeInput) (*Result, error) {
 	in = slices.Clone(in)
 	slices.SortFunc(in, func(a, b MergeInput) int { return a.Result.Segment.K - b.Result.Segment.K })
 	first := in[0].Result
-	warm, err := durationOf("workload.load.warmup", first.Workload.Load.Warmup)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", in[0].Name, err)
-	}
-	p, err := policyOfResolved(first.Workload)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", in[0].Name, err)
-	}
 	origin := first.Started.Time
 	mStart, mEnd := time.Time{}, time.Time{}
 	var measured, warmup *stats.Phase
@@ -61,7 +54,7 @@ func Merge(in []MergeInput) (*Result, error) {
 	for _, s := range in {
 		r := s.Result
 		origin = minTime(origin, r.Started.Time)
-		start := r.Started.Add(warm)
+		start := r.Started.Add(first.Workload.Load.Warmup)
 		end := start.Add(time.Duration(r.Totals.MeasuredS * float64(time.Second)))
 		if mStart.IsZero() || start.Before(mStart) {
 			mStart = start
@@ -115,7 +108,7 @@ func Merge(in []MergeInput) (*Result, error) {
 	}
 	m.Started, m.Measured = origin, max(mEnd.Sub(mStart), 0)
 	m.AuthLost, m.AuthClient = mergedLost(in), mergedClient(in)
-	out, err := build(m, first.Workload, p, warm, measured, warmup, phases)
+	out, err := build(m, first.Workload, measured, warmup, phases)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +216,7 @@ func sameRun(first, s MergeInput) error {
 
 // firstDifference names the first top-level key of the resolved workload
 // whose value differs ("" when equal).
-func firstDifference(a, b Workload) string {
+func firstDifference(a, b workload.Workload) string {
 	var ma, mb map[string]json.RawMessage
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
@@ -235,37 +228,6 @@ func firstDifference(a, b Workload) string {
 		}
 	}
 	return ""
-}
-
-// policyOfResolved is the advice's policy of a workload as the document
-// records it (a run's, or a saved shard's): the most reads a turn issues
-// at once (the deadline is sized on the slowest of them, so the largest
-// count drawn is the conservative one) and its limits.
-func policyOfResolved(w Workload) (policy, error) {
-	p := policy{parallel: max(w.Turn.Attachments, 1)}
-	for n, wt := range w.Turn.Weighted {
-		if wt > 0 {
-			p.parallel = max(p.parallel, n)
-		}
-	}
-	var err error
-	if p.deadline, err = durationOf("workload.turn.deadline", w.Turn.Deadline); err != nil {
-		return p, err
-	}
-	p.readTimeout, err = durationOf("workload.turn.read_timeout", w.Turn.ReadTimeout)
-	return p, err
-}
-
-// durationOf reads a saved duration ("" is 0).
-func durationOf(key, s string) (time.Duration, error) {
-	if s == "" {
-		return 0, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("bad result: %s: %w", key, err)
-	}
-	return d, nil
 }
 
 func minTime(a, b time.Time) time.Time {

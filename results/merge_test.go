@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/workload"
 )
 
 // shardedRuns records the same turns once whole and split over n shards
@@ -75,7 +76,7 @@ func shardedRuns(n int) (whole [2]*stats.Phase, shards [][2]*stats.Phase) {
 	return whole, shards
 }
 
-func buildShard(t *testing.T, w *Workload, seg Segment, runs [2]*stats.Phase, asked float64) *Result {
+func buildShard(t *testing.T, w *workload.Workload, seg Segment, runs [2]*stats.Phase, asked float64) *Result {
 	t.Helper()
 	r, err := Build(Meta{
 		ToolName: "readbench", ToolVersion: "test", Started: fixtureStart(), Ended: fixtureStart().Add(13 * time.Second),

@@ -14,6 +14,7 @@ import (
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // jobWorkload is the workload of every job of the table: one class,
@@ -25,7 +26,7 @@ func jobWorkload(t *testing.T, free bool) *workload.Workload {
 	if free {
 		held = ""
 	}
-	w, err := workload.Parse("job.yaml", []byte(`
+	w, err := yamlfile.Parse("job.yaml", []byte(`
 name: job
 load: {rate: 10/s, duration: 1s}
 sessions: 2

@@ -4,7 +4,7 @@ import (
 	"runtime/debug"
 	"testing"
 
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // mix is a workload's mix of one class: every workload needs one.
@@ -27,7 +27,7 @@ func TestMemoryLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w, err := workload.Parse("w.yaml", []byte(tt.yaml+mix))
+			w, err := yamlfile.Parse("w.yaml", []byte(tt.yaml+mix))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -41,7 +41,7 @@ func TestMemoryLimit(t *testing.T) {
 // TestSetMemoryLimit: the run's limit is in force during the run and the
 // previous one after it; GOMEMLIMIT, when set, is left alone.
 func TestSetMemoryLimit(t *testing.T) {
-	w, err := workload.Parse("w.yaml", []byte("target: http://127.0.0.1:1/mcp\nload: {model: closed, concurrency: 16, duration: 1s}\n"+mix))
+	w, err := yamlfile.Parse("w.yaml", []byte("target: http://127.0.0.1:1/mcp\nload: {model: closed, concurrency: 16, duration: 1s}\n"+mix))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/results"
 )
 
@@ -35,10 +34,7 @@ func Merge(ctx context.Context, paths []string, wait time.Duration, save Place) 
 	if err != nil {
 		return nil, &InputError{Err: err}
 	}
-	ts, err := bounds.FromWorkload(res.Workload.Thresholds)
-	if err != nil {
-		return nil, &InputError{Err: err}
-	}
+	ts := res.Workload.Bounds() // read with the results: a bad one was refused by results.Load
 	evalErr := hold(res, ts)
 	done := &Done{Result: res}
 	if done.Path, err = save.save(res, results.MergedName(res.Started.Time, res.Target.Server.Name, res.Target.Server.Version)); err != nil {

@@ -1,7 +1,7 @@
 // Package scenarios holds readbench's built-in workloads: YAML files
 // embedded in the binary, so that `readbench run` works with no file at all
 // and a user can start from a scenario that documents the format. Each file
-// is parsed with workload.Parse under the name "<builtin>/NAME.yaml".
+// is parsed with yamlfile.Parse under the name "<builtin>/NAME.yaml".
 package scenarios
 
 import (
@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 //go:embed *.yaml
@@ -54,7 +55,7 @@ func Get(name string) ([]byte, error) {
 	return data, nil
 }
 
-// Source is the source name of the named scenario for workload.Parse:
+// Source is the source name of the named scenario for yamlfile.Parse:
 // "<builtin>/docs-attachments.yaml".
 func Source(name string) string {
 	return SourcePrefix + strings.TrimSuffix(name, ".yaml") + ".yaml"
@@ -68,13 +69,13 @@ func Load(arg string) (*workload.Workload, error) {
 		arg = Default
 	}
 	if _, err := os.Stat(arg); err == nil {
-		return workload.LoadFile(arg)
+		return yamlfile.Load(arg)
 	}
 	data, err := Get(arg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: no such file, and %w", arg, err)
 	}
-	return workload.Parse(Source(arg), data)
+	return yamlfile.Parse(Source(arg), data)
 }
 
 // Info is what `readbench scenarios` says of a built-in scenario: its
@@ -96,7 +97,7 @@ func List() ([]Info, error) {
 		if err != nil {
 			return nil, err
 		}
-		w, err := workload.Parse(Source(name), data)
+		w, err := yamlfile.Parse(Source(name), data)
 		if err != nil {
 			return nil, err
 		}

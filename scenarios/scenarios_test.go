@@ -9,6 +9,7 @@ import (
 
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // Every built-in scenario must parse and build a plan: a broken one would
@@ -27,7 +28,7 @@ func TestScenariosParseAndPlan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w, err := workload.Parse(Source(name), data)
+			w, err := yamlfile.Parse(Source(name), data)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,7 +57,7 @@ func TestDocsAttachments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := workload.Parse(Source(Default), data)
+	w, err := yamlfile.Parse(Source(Default), data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 )
@@ -15,7 +15,7 @@ import (
 // editors check workloads with, so every built-in scenario must pass it and
 // a typo must not.
 func TestScenariosValidateAgainstSchema(t *testing.T) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(workload.JSONSchema()))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(yamlfile.JSONSchema()))
 	if err != nil {
 		t.Fatal(err)
 	}

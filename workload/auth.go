@@ -2,8 +2,6 @@ package workload
 
 import (
 	"slices"
-
-	"gopkg.in/yaml.v3"
 )
 
 // Auth is the workload's auth block: how readbench is authorized by an
@@ -34,27 +32,6 @@ var (
 	OAuthGrants      = []string{"client_credentials", "authorization_code"}
 	OAuthAuthMethods = []string{"client_secret_basic", "client_secret_post", "private_key_jwt", "none"}
 )
-
-func authSection() section[Auth] {
-	return section[Auth]{
-		{"oauth", func(p *parser, a *Auth, v *yaml.Node, path string) error {
-			a.OAuth = &OAuth{}
-			return oauthSection().read(p, v, path, a.OAuth)
-		}},
-	}
-}
-
-func oauthSection() section[OAuth] {
-	return section[OAuth]{
-		set("grant", (*parser).str, func(o *OAuth) *string { return &o.Grant }),
-		set("client_id", (*parser).str, func(o *OAuth) *string { return &o.ClientID }),
-		set("client_secret", (*parser).str, func(o *OAuth) *string { return &o.ClientSecret }),
-		set("scope", (*parser).str, func(o *OAuth) *string { return &o.Scope }),
-		set("private_key", (*parser).str, func(o *OAuth) *string { return &o.PrivateKey }),
-		set("token_endpoint_auth", (*parser).str, func(o *OAuth) *string { return &o.TokenEndpointAuth }),
-		set("token_params", (*parser).vars, func(o *OAuth) *map[string][]string { return &o.TokenParams }),
-	}
-}
 
 // checkAuth reports an auth block that cannot work.
 func (w *Workload) checkAuth(add func(*Error)) {

@@ -1,12 +1,13 @@
-package workload
+package workload_test
 
 import (
+	"github.com/readbench/readbench/workload/yamlfile"
 	"strings"
 	"testing"
 )
 
 func TestKeepClasses(t *testing.T) {
-	w, err := Parse("w.yaml", []byte(`
+	w, err := yamlfile.Parse("w.yaml", []byte(`
 name: w
 load: {rate: 1/s, duration: 1s}
 mix:

@@ -3,126 +3,39 @@ package workload
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"os"
-	"path/filepath"
-	"reflect"
-	"slices"
-	"strings"
 	"testing"
-	"unicode/utf8"
-
-	"github.com/readbench/readbench/saved"
 )
 
-// FuzzParse: whatever the bytes, Parse returns a workload or an *Error,
-// never panics, and says the same thing twice; what it accepts validates and
-// plans (or fails to plan with an *Error) and its turns can be drawn.
-func FuzzParse(f *testing.F) {
-	for _, glob := range []string{"testdata/*/*.yaml", "../scenarios/*.yaml"} {
-		files, _ := filepath.Glob(glob)
-		for _, file := range files {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(data)
-		}
-	}
-	f.Add([]byte(planYAML))
-	f.Add([]byte(resolveYAML))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		w, err := Parse("f.yaml", data)
-		var e *Error
-		if err != nil {
-			if w != nil || !errors.As(err, &e) {
-				t.Fatalf("Parse = %v, %v; want nil and an *Error", w, err)
-			}
-			if _, again := Parse("f.yaml", data); again.Error() != err.Error() {
-				t.Fatalf("Parse is not deterministic: %q then %q", err, again)
-			}
-			checkSyntaxPlace(t, data, err)
-			return
-		}
-		if err := w.Validate(); err != nil {
-			t.Fatalf("Parse accepted what Validate refuses: %v", err)
-		}
-		p, err := NewPlan(w)
-		if err != nil {
-			if !errors.As(err, &e) {
-				t.Fatalf("NewPlan error %v is not an *Error", err)
-			}
-			return
-		}
-		if w.Turn.Attachments.Max() > 64 {
-			return // drawing thousands of reads per turn only slows the fuzzer
-		}
-		for i := range uint64(3) {
-			a, b := p.Turn(i), p.Turn(i)
-			if !slices.Equal(a, b) || len(a) == 0 || len(a) > w.Turn.Attachments.Max() {
-				t.Fatalf("turn %d: %v then %v", i, a, b)
-			}
-		}
-	})
-}
-
-// FuzzFromSaved: whatever a result file's workload block holds (run --like
-// reads it from outside), FromSaved returns a workload or an error, never
-// panics; and what it reads, saved again, is a fixed point: saved, read
-// back and saved once more, it saves the same.
-func FuzzFromSaved(f *testing.F) {
+// FuzzUnmarshalJSON: whatever a result file's workload block holds (run
+// --like and every reader of a result read it from outside), unmarshalling
+// it returns a workload or an error, never panics; and what it reads,
+// marshalled again, is a fixed point: marshalled, read back and
+// marshalled once more, it writes the same bytes.
+func FuzzUnmarshalJSON(f *testing.F) {
 	for _, w := range savedFixtures(&testing.T{}) {
-		b, err := json.Marshal(w.Saved())
+		b, err := json.Marshal(w)
 		if err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b)
 	}
 	f.Add([]byte(`{"target":"stdio:a 'b c'","load":{"rate":"3000/min","stages":[{"rate":"1/s","for":"1s"}],"keep_alive":false},"mix":[{"size":"..1KiB","delay":"uniform(1ms,2ms)"}]}`))
+	f.Add([]byte(`{"seed":"seven","load":{"warmup":"2 days","stages":[5]},"mix":{},"thresholds":{"turn.p99":"<"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var s saved.Workload
-		if json.Unmarshal(data, &s) != nil {
+		var w Workload
+		if json.Unmarshal(data, &w) != nil {
 			return
 		}
-		w, err := FromSaved(s)
+		once, err := json.Marshal(w)
 		if err != nil {
-			if w == nil {
-				t.Fatalf("FromSaved = nil, %v: want the workload read so far", err)
-			}
-			return
+			t.Fatalf("Marshal of what was read: %v", err)
 		}
-		once := w.Saved()
-		back, err := FromSaved(once)
-		if err != nil {
-			t.Fatalf("FromSaved of its own saved form %+v: %v", once, err)
+		var back Workload
+		if err := json.Unmarshal(once, &back); err != nil {
+			t.Fatalf("Unmarshal of its own saved form %s: %v", once, err)
 		}
-		if twice := back.Saved(); !reflect.DeepEqual(twice, once) {
-			t.Fatalf("saved again:\n%+v\nwant:\n%+v", twice, once)
+		if twice, err := json.Marshal(back); err != nil || !bytes.Equal(twice, once) {
+			t.Fatalf("saved again:\n%s (%v)\nwant:\n%s", twice, err, once)
 		}
 	})
-}
-
-// checkSyntaxPlace fails t unless every YAML syntax error among err's is
-// placed in the file: a line of it (the one after the last, for a file
-// that ends too soon) and, when located, a column on that line.
-func checkSyntaxPlace(t *testing.T, data []byte, err error) {
-	lines := bytes.Split(data, []byte("\n"))
-	var es Errors
-	var one *Error
-	switch {
-	case errors.As(err, &es):
-	case errors.As(err, &one):
-		es = Errors{one}
-	}
-	for _, e := range es {
-		if !strings.HasPrefix(e.Msg, "bad YAML") || e.Line == 0 {
-			continue
-		}
-		if e.Line < 1 || e.Line > len(lines)+1 || e.Col < 0 {
-			t.Fatalf("%v: not a place in a file of %d lines", e, len(lines))
-		}
-		if e.Line <= len(lines) && e.Col > utf8.RuneCount(lines[e.Line-1])+1 {
-			t.Fatalf("%v: column past the end of line %d (%q)", e, e.Line, lines[e.Line-1])
-		}
-	}
 }

@@ -88,7 +88,7 @@ func NewPlanWith(w *Workload, o PlanOptions) (*Plan, error) {
 	if err := w.Validate(); err != nil {
 		var e *Error
 		if errors.As(err, &e) {
-			locate(e, w.Source, w.pos)
+			w.locate(e)
 		}
 		return nil, err
 	}
@@ -121,8 +121,8 @@ func NewPlanWith(w *Workload, o PlanOptions) (*Plan, error) {
 		case c.MIME != "" && len(o.Resolved[i]) > 0:
 			pc.uris = slices.Clone(o.Resolved[i])
 		case c.Discovered(o.Sim):
-			e := errorf(indexKey("mix", i), "class %q (mime %s, size %s) is resolved from the target's listing (resources/list), which readbench run does once connected; to plan without a target, name the resources with uri, uris or template", c.Name, c.MIME, c.SizeText())
-			locate(e, w.Source, w.pos)
+			e := errorf(IndexKey("mix", i), "class %q (mime %s, size %s) is resolved from the target's listing (resources/list), which readbench run does once connected; to plan without a target, name the resources with uri, uris or template", c.Name, c.MIME, c.SizeText())
+			w.locate(e)
 			return nil, e
 		case c.Size != nil:
 			pc.synth, pc.size = true, *c.Size

@@ -1,7 +1,9 @@
-package workload
+package workload_test
 
 import (
 	"errors"
+	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 	"math"
 	"net/url"
 	"reflect"
@@ -36,13 +38,13 @@ mix:
     expect: not_found
 `
 
-func mustPlan(t testing.TB, yaml string) (*Workload, *Plan) {
+func mustPlan(t testing.TB, yaml string) (*workload.Workload, *workload.Plan) {
 	t.Helper()
-	w, err := Parse("plan.yaml", []byte(yaml))
+	w, err := yamlfile.Parse("plan.yaml", []byte(yaml))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewPlan(w)
+	p, err := workload.NewPlan(w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,12 +77,12 @@ func TestPlanDeterminism(t *testing.T) {
 func TestPlanOrderAndConcurrency(t *testing.T) {
 	_, p := mustPlan(t, planYAML)
 	const n = 500
-	want := make([][]Attachment, n)
+	want := make([][]workload.Attachment, n)
 	for i := range want {
 		want[i] = p.Turn(uint64(i))
 	}
 	var wg sync.WaitGroup
-	got := make([][]Attachment, n)
+	got := make([][]workload.Attachment, n)
 	for g := range 4 {
 		wg.Add(1)
 		go func() {
@@ -223,25 +225,25 @@ mix:
 }
 
 func TestPlanRealTargetNeedsNames(t *testing.T) {
-	w, err := Parse("real.yaml", []byte(strings.Replace(planYAML, "seed: 42", "seed: 42\ntarget: http://127.0.0.1:8080/mcp", 1)))
+	w, err := yamlfile.Parse("real.yaml", []byte(strings.Replace(planYAML, "seed: 42", "seed: 42\ntarget: http://127.0.0.1:8080/mcp", 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = NewPlan(w)
-	var e *Error
+	_, err = workload.NewPlan(w)
+	var e *workload.Error
 	if !errors.As(err, &e) || e.Key != "mix[0]" || e.Line != 7 || e.File != "real.yaml" ||
 		!strings.Contains(e.Msg, `class "markdown" (mime text/markdown, size lognormal(8KiB,200KiB)) is resolved from the target's listing (resources/list)`) {
 		t.Errorf("NewPlan with an http target and mime+size classes: %v", err)
 	}
 	// The simulated server behind an http target synthesizes them as the
 	// embedded one does: the same sim: URIs.
-	sp, err := NewSimPlan(w)
+	sp, err := workload.NewSimPlan(w)
 	if err != nil {
 		t.Fatalf("NewSimPlan: %v", err)
 	}
 	real := w.Target
 	w.Target = targets.Target{Kind: targets.Embedded}
-	ep, err := NewPlan(w)
+	ep, err := workload.NewPlan(w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,41 +253,13 @@ func TestPlanRealTargetNeedsNames(t *testing.T) {
 	w.Target = real
 	// Classes with names work against any target.
 	w.Mix = w.Mix[2:]
-	if _, err := NewPlan(w); err != nil {
+	if _, err := workload.NewPlan(w); err != nil {
 		t.Errorf("NewPlan with a uri class: %v", err)
 	}
 	// NewPlan validates.
 	w.Mix = nil
-	if _, err := NewPlan(w); err == nil {
+	if _, err := workload.NewPlan(w); err == nil {
 		t.Errorf("NewPlan with an empty mix succeeded")
-	}
-}
-
-func TestTemplateErrors(t *testing.T) {
-	for in, want := range map[string]string{
-		"docs://{a":        "a { without its }",
-		"docs://a}":        "a } without its {",
-		"docs://{{a}}":     "a { without its }",
-		"docs://{}":        "want one variable name",
-		"docs://{a,b}":     "want one variable name",
-		"docs://{a:3}":     "want one variable name",
-		"docs://{a*}":      "want one variable name",
-		"docs://{#a}":      `operator '#' is not supported`,
-		"docs://{/a}":      `operator '/' is not supported`,
-		"docs://{?a}":      `operator '?' is not supported`,
-		"docs://{.a}":      `operator '.' is not supported`,
-		"docs://{a.b}/{c}": "",
-	} {
-		_, err := parseTemplate(in)
-		if want == "" {
-			if err != nil {
-				t.Errorf("parseTemplate(%q): %v", in, err)
-			}
-			continue
-		}
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("parseTemplate(%q) = %v, want an error about %q", in, err, want)
-		}
 	}
 }
 
@@ -336,10 +310,10 @@ mix:
 // A Workload literal with ApplyDefaults plans like the same YAML.
 func TestApplyDefaults(t *testing.T) {
 	size := units.Dist{Kind: units.DistFixed, A: 1834208, Unit: units.UnitBytes}
-	w := &Workload{
+	w := &workload.Workload{
 		Seed: 42,
-		Load: Load{Rate: units.Rate{PerSecond: 10}},
-		Mix:  []Class{{Name: "screenshot", MIME: "image/png", Size: &size}},
+		Load: workload.Load{Rate: units.Rate{PerSecond: 10}},
+		Mix:  []workload.Class{{Name: "screenshot", MIME: "image/png", Size: &size}},
 	}
 	if err := w.Validate(); err == nil {
 		t.Fatal("a bare literal validates without defaults")
@@ -348,7 +322,7 @@ func TestApplyDefaults(t *testing.T) {
 	if err := w.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewPlan(w)
+	p, err := workload.NewPlan(w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +332,7 @@ func TestApplyDefaults(t *testing.T) {
 			t.Fatalf("turn %d: %v, want %v", i, p.Turn(i), q.Turn(i))
 		}
 	}
-	if w.Seed != 42 || w.Load.Duration != DefaultDuration || w.Protocol != "auto" || w.Mix[0].Weight != 1 {
+	if w.Seed != 42 || w.Load.Duration != workload.DefaultDuration || w.Protocol != "auto" || w.Mix[0].Weight != 1 {
 		t.Errorf("ApplyDefaults: %+v", w)
 	}
 }

@@ -110,9 +110,9 @@ func ParseSizeRange(s string) (SizeRange, error) {
 	return r, nil
 }
 
-// isSizeRange tells a range from a size or a distribution by its syntax,
+// IsSizeRange tells a range from a size or a distribution by its syntax,
 // so that the one key "size" can hold either.
-func isSizeRange(s string) bool {
+func IsSizeRange(s string) bool {
 	t := strings.TrimSpace(s)
 	return t == "any" || strings.Contains(t, "..") || strings.HasPrefix(t, "<") || strings.HasPrefix(t, ">")
 }
@@ -270,9 +270,9 @@ func Resolve(w *Workload, classes []int, listing []Resource) (map[int][]string, 
 			uris = append(uris, r.URI)
 		}
 		if len(uris) == 0 {
-			e := errorf(indexKey("mix", i), "class %q matches nothing the target lists: no resource has a MIME type matching %s and a size in %s%s; %s",
+			e := errorf(IndexKey("mix", i), "class %q matches nothing the target lists: no resource has a MIME type matching %s and a size in %s%s; %s",
 				c.Name, c.MIME, bounds, boundsHint(c), describeListing(listing))
-			locate(e, w.Source, w.pos)
+			w.locate(e)
 			return nil, e
 		}
 		slices.Sort(uris)

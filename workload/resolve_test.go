@@ -1,7 +1,9 @@
-package workload
+package workload_test
 
 import (
 	"errors"
+	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 	"reflect"
 	"slices"
 	"strings"
@@ -17,13 +19,13 @@ func TestParseSizeRange(t *testing.T) {
 		{"1KiB..5MiB", 1024, 5 << 20, ""},                                      // both ends, inclusive
 		{" 1KiB .. 5MiB ", 1024, 5 << 20, ""},                                  // spaces around the parts
 		{"1.5MiB..2MiB", 1572864, 2 << 20, ""},                                 // a decimal size before the dots
-		{"1MiB..", 1 << 20, NoMaxSize, ""},                                     // open above
+		{"1MiB..", 1 << 20, workload.NoMaxSize, ""},                            // open above
 		{"..200KiB", 0, 200 << 10, ""},                                         // from 0
 		{"<=200KiB", 0, 200 << 10, ""},                                         // the same, as a bound
 		{"<200KiB", 0, 200<<10 - 1, ""},                                        // strict: whole bytes
-		{">=1MiB", 1 << 20, NoMaxSize, ""},                                     // open above
-		{"> 1MiB", 1<<20 + 1, NoMaxSize, ""},                                   // strict, space after the operator
-		{"any", 0, NoMaxSize, ""},                                              // everything
+		{">=1MiB", 1 << 20, workload.NoMaxSize, ""},                            // open above
+		{"> 1MiB", 1<<20 + 1, workload.NoMaxSize, ""},                          // strict, space after the operator
+		{"any", 0, workload.NoMaxSize, ""},                                     // everything
 		{"0..0", 0, 0, ""},                                                     // empty resources only
 		{"1834208..1834208", 1834208, 1834208, ""},                             // one exact size
 		{"1KB..1MB", 1000, 1000000, ""},                                        // SI units
@@ -39,7 +41,7 @@ func TestParseSizeRange(t *testing.T) {
 		{"..99999999999999999999", 0, 0, "too large"},
 	}
 	for _, c := range cases {
-		r, err := ParseSizeRange(c.in)
+		r, err := workload.ParseSizeRange(c.in)
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("ParseSizeRange(%q) = %v, %v; want an error with %q", c.in, r, err, c.err)
@@ -50,7 +52,7 @@ func TestParseSizeRange(t *testing.T) {
 			t.Errorf("ParseSizeRange(%q) = %+v, %v; want %d..%d", c.in, r, err, c.min, c.max)
 			continue
 		}
-		back, err := ParseSizeRange(r.String())
+		back, err := workload.ParseSizeRange(r.String())
 		if err != nil || back != r {
 			t.Errorf("%q: canonical text %q reads back as %+v, %v", c.in, r.String(), back, err)
 		}
@@ -65,18 +67,18 @@ func FuzzParseSizeRange(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		r, err := ParseSizeRange(s)
+		r, err := workload.ParseSizeRange(s)
 		if err != nil {
 			return
 		}
 		if r.Min < 0 || r.Min > r.Max {
 			t.Fatalf("ParseSizeRange(%q) = %+v: not a range", s, r)
 		}
-		if !isSizeRange(s) {
+		if !workload.IsSizeRange(s) {
 			t.Fatalf("ParseSizeRange accepts %q but isSizeRange does not route it there", s)
 		}
 		text := r.String()
-		back, err := ParseSizeRange(text)
+		back, err := workload.ParseSizeRange(text)
 		if err != nil || back != r {
 			t.Fatalf("%q: canonical %q reads back as %+v, %v", s, text, back, err)
 		}
@@ -110,7 +112,7 @@ func TestMatchMIME(t *testing.T) {
 		{"image/[png", "image/png", false}, // a bad pattern matches nothing
 	}
 	for _, c := range cases {
-		if got := MatchMIME(c.glob, c.mime); got != c.want {
+		if got := workload.MatchMIME(c.glob, c.mime); got != c.want {
 			t.Errorf("MatchMIME(%q, %q) = %v, want %v", c.glob, c.mime, got, c.want)
 		}
 	}
@@ -131,13 +133,13 @@ mix:
 `
 
 // listing is a small catalog: sizes listed, learned or unknown.
-func listing() []Resource {
-	return []Resource{
+func listing() []workload.Resource {
+	return []workload.Resource{
 		{URI: "file:///a.png", MIME: "image/png", Size: 1834208},
 		{URI: "file:///b.jpg", MIME: "image/jpeg", Size: 300 << 10},
-		{URI: "file:///tiny.png", MIME: "image/png", Size: 10 << 10},       // below the images range
-		{URI: "file:///huge.png", MIME: "image/png", Size: 9 << 20},        // above it
-		{URI: "file:///unknown.gif", MIME: "image/gif", Size: UnknownSize}, // a bounded range cannot take it
+		{URI: "file:///tiny.png", MIME: "image/png", Size: 10 << 10},                // below the images range
+		{URI: "file:///huge.png", MIME: "image/png", Size: 9 << 20},                 // above it
+		{URI: "file:///unknown.gif", MIME: "image/gif", Size: workload.UnknownSize}, // a bounded range cannot take it
 		{URI: "docs://x.md", MIME: "text/markdown; charset=utf-8", Size: 2000, Sampled: true},
 		{URI: "docs://big.md", MIME: "text/markdown", Size: 100 << 10},
 		{URI: "docs://mystery", MIME: "", Size: 50},              // no type: matches no glob
@@ -146,7 +148,7 @@ func listing() []Resource {
 }
 
 func TestResolve(t *testing.T) {
-	w, err := Parse("r.yaml", []byte(resolveYAML))
+	w, err := yamlfile.Parse("r.yaml", []byte(resolveYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +161,7 @@ func TestResolve(t *testing.T) {
 	if sim := w.DiscoveryClasses(true); !slices.Equal(sim, []int{0, 1, 2}) {
 		t.Fatalf("DiscoveryClasses(sim) = %v", sim)
 	}
-	got, err := Resolve(w, idx, listing())
+	got, err := workload.Resolve(w, idx, listing())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,11 +176,11 @@ func TestResolve(t *testing.T) {
 		t.Errorf("Resolve = %v\nwant %v", got, want)
 	}
 	// The plan draws uniformly from the matches, the same with the same seed.
-	p, err := NewPlanWith(w, PlanOptions{Resolved: got})
+	p, err := workload.NewPlanWith(w, workload.PlanOptions{Resolved: got})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2, _ := NewPlanWith(w, PlanOptions{Resolved: got})
+	p2, _ := workload.NewPlanWith(w, workload.PlanOptions{Resolved: got})
 	counts := map[string]int{}
 	for i := range uint64(4000) {
 		turn := p.Turn(i)
@@ -198,20 +200,20 @@ func TestResolve(t *testing.T) {
 		t.Errorf("images drawn unevenly: %v", counts)
 	}
 	// Without a resolution, a real target's class cannot be planned.
-	if _, err := NewPlanWith(w, PlanOptions{Resolved: map[int][]string{0: want[0]}}); err == nil || !strings.Contains(err.Error(), `class "small-md"`) {
+	if _, err := workload.NewPlanWith(w, workload.PlanOptions{Resolved: map[int][]string{0: want[0]}}); err == nil || !strings.Contains(err.Error(), `class "small-md"`) {
 		t.Errorf("planning with class 1 unresolved: %v", err)
 	}
 }
 
 func TestResolveNoMatch(t *testing.T) {
-	w, err := Parse("r.yaml", []byte(resolveYAML))
+	w, err := yamlfile.Parse("r.yaml", []byte(resolveYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
 	l := listing()
 	l[0].Size, l[8].Size = 1834209, 1834209 // the exact screenshot size is no longer listed
-	_, err = Resolve(w, []int{3}, l)
-	var e *Error
+	_, err = workload.Resolve(w, []int{3}, l)
+	var e *workload.Error
 	if !errors.As(err, &e) || e.Key != "mix[3]" || e.File != "r.yaml" || e.Line != 10 {
 		t.Fatalf("Resolve = %v; want an *Error at r.yaml:10 mix[3]", err)
 	}
@@ -225,14 +227,14 @@ func TestResolveNoMatch(t *testing.T) {
 			t.Errorf("message lacks %q:\n%s", want, e.Msg)
 		}
 	}
-	_, err = Resolve(w, []int{0}, nil)
+	_, err = workload.Resolve(w, []int{0}, nil)
 	if err == nil || !strings.Contains(err.Error(), "the target lists no resources") {
 		t.Errorf("empty listing: %v", err)
 	}
 }
 
 func TestSizeBoundsAndText(t *testing.T) {
-	w, err := Parse("r.yaml", []byte(resolveYAML))
+	w, err := yamlfile.Parse("r.yaml", []byte(resolveYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,20 +265,20 @@ func TestRangeClassErrors(t *testing.T) {
 		{"    size: 1KiB..\n", "size needs mime"},
 		{"    mime: image/png\n    size: 1KiB..\n    delay: fast\n", "mix[0].delay"},
 	} {
-		_, err := Parse("c.yaml", []byte(base+c.class))
+		_, err := yamlfile.Parse("c.yaml", []byte(base+c.class))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.class, err, c.want)
 		}
 	}
 	// A range class on the simulated server is resolved, never synthesized.
-	w, err := Parse("c.yaml", []byte("load: {rate: 1/s}\nmix:\n  - {class: a, mime: image/png, size: \"1KiB..\"}\n"))
+	w, err := yamlfile.Parse("c.yaml", []byte("load: {rate: 1/s}\nmix:\n  - {class: a, mime: image/png, size: \"1KiB..\"}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewSimPlan(w); err == nil || !strings.Contains(err.Error(), "resolved from the target's listing") {
+	if _, err := workload.NewSimPlan(w); err == nil || !strings.Contains(err.Error(), "resolved from the target's listing") {
 		t.Errorf("NewSimPlan of a range class: %v", err)
 	}
-	p, err := NewPlanWith(w, PlanOptions{Sim: true, Resolved: map[int][]string{0: {"sim:///x"}}})
+	p, err := workload.NewPlanWith(w, workload.PlanOptions{Sim: true, Resolved: map[int][]string{0: {"sim:///x"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

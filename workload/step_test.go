@@ -1,6 +1,8 @@
-package workload
+package workload_test
 
 import (
+	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 	"testing"
 	"time"
 
@@ -9,9 +11,9 @@ import (
 
 // sweepWorkload has a sized class and one named by URI, which a size
 // sweep must leave alone.
-func sweepWorkload(t *testing.T, load string) *Workload {
+func sweepWorkload(t *testing.T, load string) *workload.Workload {
 	t.Helper()
-	w, err := Parse("sweep.yaml", []byte(`
+	w, err := yamlfile.Parse("sweep.yaml", []byte(`
 name: sweep
 load: `+load+`
 turn: {attachments: 1, read_timeout: 5s, deadline: 10s}
@@ -42,7 +44,7 @@ func TestOpenLoad(t *testing.T) {
 				t.Errorf("hadRate = %v, want %v", hadRate, c.hadRate)
 			}
 			l := w.Load
-			if l.Model != ModelOpen || l.Stages != nil || l.Turns != 0 || l.Duration != 5*time.Second || l.Rate.PerSecond != c.rate {
+			if l.Model != workload.ModelOpen || l.Stages != nil || l.Turns != 0 || l.Duration != 5*time.Second || l.Rate.PerSecond != c.rate {
 				t.Errorf("load %+v: want the open model at %v/s for 5s", l, c.rate)
 			}
 			if err := w.Validate(); err != nil {
@@ -82,7 +84,7 @@ func TestStep(t *testing.T) {
 				t.Fatal("Step returned the base itself")
 			}
 			l := w.Load
-			if l.Model != ModelOpen || l.Rate.PerSecond != c.rate || l.Warmup != time.Second || l.Duration != 3*time.Second {
+			if l.Model != workload.ModelOpen || l.Rate.PerSecond != c.rate || l.Warmup != time.Second || l.Duration != 3*time.Second {
 				t.Errorf("load %+v", l)
 			}
 			if c.rate == 123.456 && l.Rate.Text != "123/s" {
@@ -107,7 +109,7 @@ func TestStep(t *testing.T) {
 // TestStepKeepsSessionKeys: a capacity step runs with the workload's
 // session churn and connect keys, so capacity can search with churn on.
 func TestStepKeepsSessionKeys(t *testing.T) {
-	base := &Workload{Load: Load{SessionTurns: 20, SessionLifetime: time.Minute, MinSessions: 3, ConnectRate: units.Rate{PerSecond: 5, Text: "5/s"}}}
+	base := &workload.Workload{Load: workload.Load{SessionTurns: 20, SessionLifetime: time.Minute, MinSessions: 3, ConnectRate: units.Rate{PerSecond: 5, Text: "5/s"}}}
 	s := base.Step(40, 0, 0, 5*time.Second).Load
 	if s.SessionTurns != 20 || s.SessionLifetime != time.Minute || s.MinSessions != 3 || s.ConnectRate.PerSecond != 5 {
 		t.Errorf("step load %+v: the session keys were lost", s)

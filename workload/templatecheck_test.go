@@ -2,6 +2,7 @@ package workload
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -40,5 +41,33 @@ func TestTemplateForCheck(t *testing.T) {
 	}
 	if _, err := ExpandTemplate("db://tables/{name}", nil); err == nil {
 		t.Error("expanded without a value")
+	}
+}
+
+func TestTemplateErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		"docs://{a":        "a { without its }",
+		"docs://a}":        "a } without its {",
+		"docs://{{a}}":     "a { without its }",
+		"docs://{}":        "want one variable name",
+		"docs://{a,b}":     "want one variable name",
+		"docs://{a:3}":     "want one variable name",
+		"docs://{a*}":      "want one variable name",
+		"docs://{#a}":      `operator '#' is not supported`,
+		"docs://{/a}":      `operator '/' is not supported`,
+		"docs://{?a}":      `operator '?' is not supported`,
+		"docs://{.a}":      `operator '.' is not supported`,
+		"docs://{a.b}/{c}": "",
+	} {
+		_, err := parseTemplate(in)
+		if want == "" {
+			if err != nil {
+				t.Errorf("parseTemplate(%q): %v", in, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("parseTemplate(%q) = %v, want an error about %q", in, err, want)
+		}
 	}
 }

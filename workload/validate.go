@@ -11,18 +11,20 @@ import (
 	"github.com/readbench/readbench/units"
 )
 
-// Validate checks the invariants of a workload. Parse calls it; the command
-// line calls it again after applying overrides (--rate, --duration,
-// --target...), which is why the checks live here and not in the parser. The
-// error is an *Error whose Key is the key path of the offending field, or
-// Errors when several fields break one (each field says its first); their
-// Line and Col are 0, since an override has no place in the file (Parse
-// fills them in for what the file says).
-func (w *Workload) Validate() error { return join(w.problems()) }
+// Validate checks the invariants of a workload. The file's parser
+// (workload/yamlfile) checks them too; the command line calls it again
+// after applying overrides (--rate, --duration, --target...), which is why
+// the checks live here and not in the parser. The error is an *Error whose
+// Key is the key path of the offending field, or Errors when several
+// fields break one (each field says its first); their Line and Col are 0,
+// since an override has no place in the file (the parser fills them in
+// for what the file says).
+func (w *Workload) Validate() error { return JoinErrors(w.Problems()) }
 
-// problems is every invariant w breaks, at most one per field, in the
-// order of the reference.
-func (w *Workload) problems() []*Error {
+// Problems is every invariant w breaks, at most one per field, in the
+// order of the reference: Validate's mistakes one by one, for the file's
+// parser to place each and leave out those a mistake of its own explains.
+func (w *Workload) Problems() []*Error {
 	var out []*Error
 	add := func(e *Error) {
 		if e != nil {
@@ -77,7 +79,7 @@ func (w *Workload) checkLoad(add func(*Error)) {
 	add(w.checkLength())
 	w.checkSessions(add)
 	for i, s := range l.Stages {
-		key := indexKey("load.stages", i)
+		key := IndexKey("load.stages", i)
 		if !okRate(s.Rate) {
 			add(errorf(key+".rate", "each stage needs a rate, such as 100/s"))
 		}
@@ -197,7 +199,7 @@ func (w *Workload) checkMix(add func(*Error)) {
 	}
 	first := map[string]int{}
 	for i := range w.Mix {
-		key := indexKey("mix", i)
+		key := IndexKey("mix", i)
 		c := &w.Mix[i]
 		if j, dup := first[c.Name]; c.Name == "" {
 			add(errorf(key+".class", "every class needs a name (key class)"))
@@ -258,7 +260,7 @@ func (c *Class) checkResources(key string, synth bool) *Error {
 	}
 	for j, u := range c.URIs {
 		if u == "" {
-			return errorf(indexKey(key+".uris", j), "empty URI")
+			return errorf(IndexKey(key+".uris", j), "empty URI")
 		}
 	}
 	if c.Template == "" && c.Vars != nil {
@@ -374,7 +376,7 @@ func (w *Workload) checkMaps(add func(*Error)) {
 	}
 	for i, h := range w.AllowHosts {
 		if h == "" || strings.ContainsAny(h, " \t\r\n/") {
-			add(errorf(indexKey("allow_hosts", i), "want a host name such as staging.example.com, got %q", h))
+			add(errorf(IndexKey("allow_hosts", i), "want a host name such as staging.example.com, got %q", h))
 		}
 	}
 	for _, t := range w.Thresholds {

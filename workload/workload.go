@@ -1,8 +1,6 @@
 package workload
 
 import (
-	"fmt"
-	"os"
 	"time"
 
 	"github.com/readbench/readbench/targets"
@@ -67,7 +65,7 @@ type Workload struct {
 	// each time.
 	InsecureCredentials bool
 
-	pos map[string]position // where each key path was written; nil unless parsed
+	places Places // where each key path was written; nil unless parsed from a file
 }
 
 // Load says when turns start and when the run ends.
@@ -212,8 +210,10 @@ func ExpectNames() []string {
 		"input_required", "timeout", "cancelled", "transport", "protocol"}
 }
 
-// defaults is a workload with every default applied and nothing else.
-func defaults() *Workload {
+// Defaults is a workload with every default applied and nothing else:
+// what the file's parser starts from, so that a key left out has its
+// default.
+func Defaults() *Workload {
 	return &Workload{
 		Target:   targets.Target{Kind: targets.Embedded},
 		Protocol: DefaultProtocol,
@@ -238,7 +238,7 @@ func defaults() *Workload {
 // or Deadline of 0. A run with no end gets DefaultDuration; a class with no
 // weight gets 1.
 func (w *Workload) ApplyDefaults() {
-	d := defaults()
+	d := Defaults()
 	if w.Target.Kind == "" {
 		w.Target.Kind = targets.Embedded
 	}
@@ -266,18 +266,23 @@ func setIfZero[T comparable](p *T, v T) {
 	}
 }
 
-// LoadFile reads and parses the workload file at path. (It would be called
-// Load, but that name is the Load type's.) I/O errors are wrapped with %w so
-// callers can tell a missing file from a bad one; parse errors are *Error.
-func LoadFile(path string) (*Workload, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading workload: %w", err)
-	}
-	return Parse(path, data)
-}
-
 // methodNotFound is the outcome of a read the server has no method for:
 // named here so that `expect: method_not_found` is refused with the
 // reason, not as an unknown outcome.
 const methodNotFound = "method_not_found"
+
+// Closed reports whether the load keeps a fixed number of turns in flight
+// (the closed model) rather than starting turns at a rate: the reports
+// word the load line by it.
+func (l Load) Closed() bool { return l.Model == ModelClosed }
+
+// Limit is the most a turn lasts: its deadline, else (no deadline) the
+// read timeout, which ends its last read. A turn that did not finish (cut,
+// dropped) is recorded at it, a lower bound, and a capacity step's latency
+// is judged within it.
+func (t Turn) Limit() time.Duration {
+	if t.Deadline > 0 {
+		return t.Deadline
+	}
+	return t.ReadTimeout
+}

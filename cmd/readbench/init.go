@@ -9,6 +9,7 @@ import (
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -98,7 +99,7 @@ func initAction(c *cli.Context) error {
 	if o, ok, err := mergeOAuth(c, nil); ok && err == nil {
 		in.OAuth = &o
 	}
-	text, err := workload.Starter(in)
+	text, err := yamlfile.Starter(in)
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("init: %v", err), exitFail)
 	}

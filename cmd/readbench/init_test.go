@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // TestInitThenRun: init discovers `readbench serve`, writes a workload
@@ -20,7 +20,7 @@ func TestInitThenRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("init: exit %d\n%s", code, stderr)
 	}
-	w, err := workload.Parse("init.yaml", []byte(stdout))
+	w, err := yamlfile.Parse("init.yaml", []byte(stdout))
 	if err != nil {
 		t.Fatalf("init's workload does not parse: %v\n%s", err, stdout)
 	}
@@ -63,7 +63,7 @@ func TestInitOutAndExitCodes(t *testing.T) {
 	if _, stderr, code := readbench(t, dir, "init", "--target", url, "--out", "w.yaml"); code != 0 || !strings.Contains(stderr, "wrote w.yaml") {
 		t.Fatalf("init --out: exit %d: %s", code, stderr)
 	}
-	if _, err := workload.LoadFile(filepath.Join(dir, "w.yaml")); err != nil {
+	if _, err := yamlfile.Load(filepath.Join(dir, "w.yaml")); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -14,7 +14,7 @@ func schemaCommand() *cli.Command {
 			"first line in a workload file to get completion and checking as you type:\n" +
 			"  # yaml-language-server: $schema=./readbench.schema.json",
 		Action: func(c *cli.Context) error {
-			_, err := c.App.Writer.Write(workload.JSONSchema())
+			_, err := c.App.Writer.Write(yamlfile.JSONSchema())
 			return err
 		},
 	}

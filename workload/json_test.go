@@ -3,7 +3,8 @@ package workload
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
+	"errors"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -11,7 +12,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/bounds"
-	"github.com/readbench/readbench/saved"
+	"github.com/readbench/readbench/internal/golden"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
 )
@@ -91,7 +92,7 @@ func savedFixtures(t *testing.T) map[string]*Workload {
 }
 
 // withoutSecrets is w as a saved result gives it back: the fields that are
-// not saved left zero, and every secret the placeholder saved.Redacted
+// not saved left zero, and every secret the placeholder Redacted
 // (or, in a URL, the mask), which a run refuses until it is given again.
 func withoutSecrets(w *Workload) *Workload {
 	c := *w
@@ -104,35 +105,39 @@ func withoutSecrets(w *Workload) *Workload {
 	if c.Headers != nil {
 		c.Headers = map[string]string{}
 		for k := range w.Headers {
-			c.Headers[k] = saved.Redacted
+			c.Headers[k] = Redacted
 		}
 	}
 	if w.Auth != nil {
 		o := *w.Auth.OAuth
-		o.ClientSecret = saved.Redacted
+		o.ClientSecret = Redacted
 		c.Auth = &Auth{OAuth: &o}
 	}
 	return &c
 }
 
-// TestSavedRoundTrip: a resolved workload, saved as a result saves it
-// (through its JSON) and read back, is the same workload, every field
-// compared: a field that Saved or FromSaved leaves out fails here.
+// readBack is w marshalled as a result saves it and unmarshalled again,
+// with the saved bytes.
+func readBack(t *testing.T, w *Workload) (*Workload, []byte) {
+	t.Helper()
+	b, err := json.Marshal(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Workload
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatalf("Unmarshal: %v\n%s", err, b)
+	}
+	return &back, b
+}
+
+// TestSavedRoundTrip: a resolved workload, marshalled as a result saves it
+// and read back, is the same workload, every field compared: a field that
+// MarshalJSON or UnmarshalJSON leaves out fails here.
 func TestSavedRoundTrip(t *testing.T) {
 	for name, w := range savedFixtures(t) {
 		t.Run(name, func(t *testing.T) {
-			b, err := json.Marshal(w.Saved())
-			if err != nil {
-				t.Fatal(err)
-			}
-			var s saved.Workload
-			if err := json.Unmarshal(b, &s); err != nil {
-				t.Fatal(err)
-			}
-			got, err := FromSaved(s)
-			if err != nil {
-				t.Fatalf("FromSaved: %v\n%s", err, b)
-			}
+			got, b := readBack(t, w)
 			if want := withoutSecrets(w); !reflect.DeepEqual(got, want) {
 				t.Errorf("read back:\n%#v\nwant:\n%#v\nsaved: %s", got, want, b)
 			}
@@ -142,6 +147,21 @@ func TestSavedRoundTrip(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSavedGolden: the saved form of each fixture, byte for byte, as a
+// result document writes it (indented, HTML escaped): the files were
+// written by the saved form before the workload marshalled itself, so
+// every key, value and order of keys is the one results have always had.
+func TestSavedGolden(t *testing.T) {
+	for name, w := range savedFixtures(t) {
+		b, err := json.MarshalIndent(w, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := strings.NewReplacer(", ", "-", " ", "-").Replace(name) + ".json"
+		golden.Check(t, "saved/"+file, "the saved form of "+name, append(b, '\n'))
 	}
 }
 
@@ -240,35 +260,6 @@ func values(v reflect.Value) []reflect.Value {
 	return []reflect.Value{v}
 }
 
-// TestSavedScenariosRoundTrip: each built-in scenario, saved and read back
-// and saved again, saves the same workload: what `run --like` of a run of
-// it runs is what ran.
-func TestSavedScenariosRoundTrip(t *testing.T) {
-	files, _ := filepath.Glob("../scenarios/*.yaml")
-	if len(files) == 0 {
-		t.Fatal("no scenarios found")
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			w, err := LoadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := w.Saved()
-			back, err := FromSaved(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := back.Validate(); err != nil {
-				t.Errorf("read back, it does not validate: %v", err)
-			}
-			if again := back.Saved(); !reflect.DeepEqual(again, s) {
-				t.Errorf("saved again:\n%+v\nwant:\n%+v", again, s)
-			}
-		})
-	}
-}
-
 // TestUnsavedSecretsRefused: a workload read back from a result runs only
 // once its secrets are given again; the error names the flag that gives
 // each.
@@ -292,14 +283,11 @@ func TestUnsavedSecretsRefused(t *testing.T) {
 		}, "target: the argument MYSQL_PASS=xxxxx is masked, as a result saves it: give the target again with --target, or export MYSQL_PASS"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			w, err := FromSaved(savedFixtures(t)["http, open, fixed attachments"].Saved())
-			if err != nil {
-				t.Fatal(err)
-			}
+			w, _ := readBack(t, savedFixtures(t)["http, open, fixed attachments"])
 			// The fixture sets every key; a valid workload sets some.
 			w.Load.Turns, w.Load.Duration, w.Mix, w.Auth = 0, 0, w.Mix[1:], nil
 			c.edit(w)
-			err = w.Validate()
+			err := w.Validate()
 			switch {
 			case c.want == "" && err != nil:
 				t.Errorf("Validate = %v, want none", err)
@@ -308,7 +296,7 @@ func TestUnsavedSecretsRefused(t *testing.T) {
 			}
 		})
 	}
-	if err := (OAuth{ClientSecret: saved.Redacted}).Unsaved(); err == nil || !strings.Contains(err.Error(), "--oauth-client-secret") {
+	if err := (OAuth{ClientSecret: Redacted}).Unsaved(); err == nil || !strings.Contains(err.Error(), "--oauth-client-secret") {
 		t.Errorf("Unsaved of a redacted secret = %v, want the flag named", err)
 	}
 	if err := (OAuth{ClientSecret: "${SECRET}"}).Unsaved(); err != nil {
@@ -316,15 +304,107 @@ func TestUnsavedSecretsRefused(t *testing.T) {
 	}
 }
 
-// TestFromSavedErrors: a saved value that does not read back is named by
-// its key, every one of them at once.
-func TestFromSavedErrors(t *testing.T) {
-	s := savedFixtures(t)["stdio, closed, weighted attachments"].Saved()
-	s.Load.Warmup, s.Load.ConnectRate, s.Mix[0].Size = "2 days", "fast", "8kb"
-	_, err := FromSaved(s)
-	for _, want := range []string{"workload.load.warmup: ", "workload.load.connect_rate: bad rate", "workload.mix[0].size: bad size"} {
+// TestUnmarshalErrors: a saved value that does not read back is named by
+// its key path, every one of them at once, each a *SavedError.
+func TestUnmarshalErrors(t *testing.T) {
+	b, err := json.Marshal(savedFixtures(t)["stdio, closed, weighted attachments"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	load := doc["load"].(map[string]any)
+	load["warmup"], load["connect_rate"] = "2 days", "fast"
+	doc["mix"].([]any)[0].(map[string]any)["size"] = "8kb"
+	doc["sessions"] = "seven"
+	doc["thresholds"] = map[string]string{"turn.p99": "<"}
+	if b, err = json.Marshal(doc); err != nil {
+		t.Fatal(err)
+	}
+	var w Workload
+	err = json.Unmarshal(b, &w)
+	for _, want := range []string{"workload.load.warmup: duration \"2 days\"", "workload.load.connect_rate: bad rate", "workload.mix[0].size: bad size",
+		"workload.sessions: json: cannot unmarshal string", "workload.thresholds.turn.p99: "} {
 		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("FromSaved = %v, want %q", err, want)
+			t.Errorf("Unmarshal = %v, want %q", err, want)
+		}
+	}
+	var se *SavedError
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &se) || !errors.As(err, &te) || te.Value != "string" {
+		t.Errorf("Unmarshal = %#v: want *SavedError, and a *json.UnmarshalTypeError for the string where a number belongs", err)
+	}
+	if se != nil && !slices.Equal(se.Path, []string{"workload", "sessions"}) {
+		t.Errorf("the first error's path is %q", se.Path)
+	}
+	if got := (&SavedError{Path: []string{"workload", "mix", "[0]", "size"}}).Key(); got != "workload.mix[0].size" {
+		t.Errorf("Key = %q", got)
+	}
+}
+
+// TestUnmarshalOlderResult: a result written before a key existed reads
+// it as the default it stood for; null and a missing key alike.
+func TestUnmarshalOlderResult(t *testing.T) {
+	var w Workload
+	err := json.Unmarshal([]byte(`{"target":"","load":{"model":"open","rate":"50/s","handshake_timeout":"","connect_rate":"",
+		"session_lifetime":"","keep_alive":null,"trace_sample":null},"turn":{"attachments":1,"read_timeout":"5s","deadline":"0s"},
+		"mix":[{"class":"c","weight":1,"uri":"docs://a"}],"headers":null,"thresholds":{}}`), &w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Workload{Target: targets.Target{Kind: targets.Embedded},
+		Load: Load{Model: ModelOpen, Rate: units.Rate{PerSecond: 50, Text: "50/s"}},
+		Turn: Turn{Attachments: Attachments{Fixed: 1}, ReadTimeout: 5 * time.Second},
+		Mix:  []Class{{Name: "c", Weight: 1, URI: "docs://a"}}}
+	if !reflect.DeepEqual(w, want) {
+		t.Errorf("read\n%#v\nwant\n%#v", w, want)
+	}
+}
+
+// TestDocumented: every key of the saved workload is in docs/results.md,
+// so a key added here is documented for the scripts that read results:
+// the top level, load and turn as `workload.KEY` rows, each class's keys
+// as rows of the mix table (stages and auth are described in their row).
+func TestDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/results.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(savedFixtures(t)["http, open, fixed attachments"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saved struct {
+		Top        map[string]json.RawMessage
+		Load, Turn map[string]json.RawMessage
+		Mix        []map[string]json.RawMessage
+	}
+	if err := json.Unmarshal(b, &saved.Top); err != nil {
+		t.Fatal(err)
+	}
+	for key, into := range map[string]any{"load": &saved.Load, "turn": &saved.Turn, "mix": &saved.Mix} {
+		if err := json.Unmarshal(saved.Top[key], into); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		keys   map[string]json.RawMessage
+		format string
+	}{
+		{saved.Top, "| `workload.%s` |"},
+		{saved.Load, "| `workload.load.%s` |"},
+		{saved.Turn, "| `workload.turn.%s` |"},
+		{saved.Mix[0], "| `%s` |"},
+	} {
+		for key := range c.keys {
+			if key == "load" || key == "turn" {
+				continue // their keys are the rows
+			}
+			if row := strings.Replace(c.format, "%s", key, 1); !strings.Contains(string(doc), row) {
+				t.Errorf("%s: docs/results.md has no row %s", key, row)
+			}
 		}
 	}
 }

@@ -1,8 +1,9 @@
-package workload
+package yamlfile
 
 import (
 	"errors"
 	"fmt"
+	"github.com/readbench/readbench/workload"
 	"math"
 	"slices"
 	"strconv"
@@ -32,12 +33,15 @@ const maxNodes = 1 << 20
 // with the next key, so that one run of readbench names all of a file's
 // mistakes, not only the first.
 type parser struct {
-	file    string
-	lines   []string // the source, for columns inside a scalar (see within)
-	pos     map[string]position
-	nodes   int      // nodes visited so far, aliases expanded
-	errs    []*Error // the mistakes found so far, at most maxErrors
-	dropped int      // the mistakes found beyond maxErrors
+	file  string
+	lines []string // the source, for columns inside a scalar (see within)
+	pos   workload.Places
+	// classAt is where the class of each class.NAME threshold is
+	// written, by metric, for the check that the mix has that class.
+	classAt map[string]workload.Place
+	nodes   int               // nodes visited so far, aliases expanded
+	errs    []*workload.Error // the mistakes found so far, at most maxErrors
+	dropped int               // the mistakes found beyond maxErrors
 
 	// explain holds the key paths of the mistakes found (see fail), and
 	// explainAbove every path above one of them.
@@ -54,14 +58,14 @@ func (p *parser) visit(at *yaml.Node, path string, n int) error {
 }
 
 // at builds an error at node n.
-func (p *parser) at(n *yaml.Node, key, format string, args ...any) *Error {
-	return &Error{File: p.file, Line: n.Line, Col: n.Column, Key: key, Msg: fmt.Sprintf(format, args...)}
+func (p *parser) at(n *yaml.Node, key, format string, args ...any) *workload.Error {
+	return &workload.Error{File: p.file, Line: n.Line, Col: n.Column, Key: key, Msg: fmt.Sprintf(format, args...)}
 }
 
 // mark records where key's value was written, for later errors about it.
 func (p *parser) mark(key string, n *yaml.Node) {
 	if _, ok := p.pos[key]; !ok {
-		p.pos[key] = position{n.Line, n.Column}
+		p.pos[key] = workload.Place{Line: n.Line, Col: n.Column}
 	}
 }
 
@@ -135,7 +139,7 @@ func (p *parser) pairs(n *yaml.Node, path string, depth int) ([]pair, error) {
 			continue
 		}
 		if first, dup := seen[kr.Value]; dup {
-			p.fail(p.at(k, joinKey(path, kr.Value), "duplicate key (first set at line %d)", first.Line), false)
+			p.fail(p.at(k, workload.JoinKey(path, kr.Value), "duplicate key (first set at line %d)", first.Line), false)
 			continue
 		}
 		seen[kr.Value] = k
@@ -174,7 +178,7 @@ func (p *parser) fields(n *yaml.Node, path string, known []string, fn func(key s
 		return err
 	}
 	for _, kv := range ps {
-		key := joinKey(path, kv.key)
+		key := workload.JoinKey(path, kv.key)
 		if strings.HasPrefix(kv.key, "x-") {
 			continue // an extension key, such as x-defaults: &anchor {...}, is left alone
 		}
@@ -234,9 +238,9 @@ func (p *parser) strs(n *yaml.Node, path string, allowEmpty bool) ([]string, err
 	out := make([]string, 0, len(its))
 	var first error
 	for i, it := range its {
-		s, err := p.str(it, indexKey(path, i))
+		s, err := p.str(it, workload.IndexKey(path, i))
 		if err == nil && s == "" && !allowEmpty {
-			err = p.at(resolve(it), indexKey(path, i), "empty string")
+			err = p.at(resolve(it), workload.IndexKey(path, i), "empty string")
 		}
 		switch {
 		case err != nil && first == nil:
@@ -349,7 +353,7 @@ func (p *parser) stringMap(n *yaml.Node, path string) (map[string]string, error)
 	}
 	out := make(map[string]string, len(ps))
 	for _, kv := range ps {
-		key := joinKey(path, kv.key)
+		key := workload.JoinKey(path, kv.key)
 		p.mark(key, resolve(kv.v))
 		v, err := p.str(kv.v, key)
 		if err != nil {

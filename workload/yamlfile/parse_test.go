@@ -1,7 +1,8 @@
-package workload
+package yamlfile
 
 import (
 	"errors"
+	"github.com/readbench/readbench/workload"
 	"io/fs"
 	"path/filepath"
 	"reflect"
@@ -89,8 +90,8 @@ func TestErrorFiles(t *testing.T) {
 			t.Errorf("%s: no expected error in errorFiles", name)
 			continue
 		}
-		_, err := LoadFile(f)
-		var e *Error
+		_, err := Load(f)
+		var e *workload.Error
 		if !errors.As(err, &e) {
 			t.Errorf("%s: error %v is not an *Error", name, err)
 			continue
@@ -108,32 +109,15 @@ func TestErrorFiles(t *testing.T) {
 	}
 }
 
-func TestErrorString(t *testing.T) {
-	for _, c := range []struct {
-		e    Error
-		want string
-	}{
-		{Error{"docs.yaml", 7, 5, "load.rat", `unknown key (did you mean "rate"?)`}, `docs.yaml:7:5: load.rat: unknown key (did you mean "rate"?)`},
-		{Error{"docs.yaml", 7, 0, "", "bad YAML: x"}, "docs.yaml:7: bad YAML: x"},
-		{Error{"docs.yaml", 0, 0, "", "empty"}, "docs.yaml: empty"},
-		{Error{"", 0, 0, "load.rate", "must be more than zero"}, "load.rate: must be more than zero"},
-		{Error{"", 3, 4, "k", "m"}, "line 3:4: k: m"},
-	} {
-		if got := c.e.Error(); got != c.want {
-			t.Errorf("%#v.Error() = %q, want %q", c.e, got, c.want)
-		}
-	}
-}
-
 func TestLoadFileMissing(t *testing.T) {
-	_, err := LoadFile("testdata/no-such-file.yaml")
+	_, err := Load("testdata/no-such-file.yaml")
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("LoadFile of a missing file: %v, want it to wrap fs.ErrNotExist", err)
 	}
 }
 
 func TestParseFull(t *testing.T) {
-	w, err := LoadFile("testdata/valid/full.yaml")
+	w, err := Load("testdata/valid/full.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,10 +134,10 @@ func TestParseFull(t *testing.T) {
 	check("Protocol", w.Protocol, "2025-11-25")
 	check("Sessions", w.Sessions, 3)
 	check("Seed", w.Seed, int64(-7))
-	check("Model", w.Load.Model, ModelOpen)
+	check("Model", w.Load.Model, workload.ModelOpen)
 	check("Rate", w.Load.Rate.PerSecond, 50.0)
 	check("Rate.Text", w.Load.Rate.String(), "3000/min")
-	check("Arrival", w.Load.Arrival, ArrivalPoisson)
+	check("Arrival", w.Load.Arrival, workload.ArrivalPoisson)
 	check("Warmup", w.Load.Warmup, 2*time.Second)
 	check("Duration", w.Load.Duration, time.Duration(0)) // turns end the run: no default
 	check("Turns", w.Load.Turns, 500)
@@ -192,26 +176,26 @@ func TestParseFull(t *testing.T) {
 }
 
 func TestParseAuth(t *testing.T) {
-	w, err := LoadFile("testdata/valid/auth.yaml")
+	w, err := Load("testdata/valid/auth.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if w.Auth == nil || w.Auth.OAuth == nil {
 		t.Fatalf("Auth = %+v; want the oauth block", w.Auth)
 	}
-	want := OAuth{Grant: "client_credentials", ClientID: "loadtest", ClientSecret: "${SECRET}", // not expanded
+	want := workload.OAuth{Grant: "client_credentials", ClientID: "loadtest", ClientSecret: "${SECRET}", // not expanded
 		Scope: "mcp:read mcp:write", TokenEndpointAuth: "client_secret_post",
 		TokenParams: map[string][]string{"audience": {"https://api.example.com"}, "resource": {"urn:a", "urn:b"}}}
 	if !reflect.DeepEqual(*w.Auth.OAuth, want) {
 		t.Errorf("OAuth = %+v\nwant %+v", *w.Auth.OAuth, want)
 	}
-	if w, _ := LoadFile("testdata/valid/minimal.yaml"); w.Auth != nil {
+	if w, _ := Load("testdata/valid/minimal.yaml"); w.Auth != nil {
 		t.Errorf("no auth block: Auth = %+v, want nil", w.Auth)
 	}
 }
 
 func TestParseDefaults(t *testing.T) {
-	w, err := LoadFile("testdata/valid/minimal.yaml")
+	w, err := Load("testdata/valid/minimal.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +212,7 @@ func TestParseDefaults(t *testing.T) {
 func TestParseValidFiles(t *testing.T) {
 	files, _ := filepath.Glob("testdata/valid/*.yaml")
 	for _, f := range files {
-		w, err := LoadFile(f)
+		w, err := Load(f)
 		if err != nil {
 			t.Errorf("%v", err)
 			continue
@@ -237,11 +221,11 @@ func TestParseValidFiles(t *testing.T) {
 			t.Errorf("%s: parsed but does not validate", f)
 		}
 	}
-	w, _ := LoadFile("testdata/valid/stages.yaml")
+	w, _ := Load("testdata/valid/stages.yaml")
 	if w.Load.Length() != 40*time.Second || !w.Load.Stages[1].Ramp || w.Load.Duration != 0 {
 		t.Errorf("stages: %+v", w.Load)
 	}
-	w, _ = LoadFile("testdata/valid/closed.yaml")
+	w, _ = Load("testdata/valid/closed.yaml")
 	if w.Load.Concurrency != 16 || w.Target.Kind != targets.SSE || w.Load.Length() != time.Minute {
 		t.Errorf("closed: %+v %v", w.Load, w.Target)
 	}
@@ -261,7 +245,7 @@ func TestParseHostile(t *testing.T) {
 		"load: {rate: !!binary aGVsbG8=}\n",
 	} {
 		w, err := Parse("h.yaml", []byte(in))
-		var e *Error
+		var e *workload.Error
 		if w != nil || !errors.As(err, &e) {
 			t.Errorf("Parse(%q) = %v, %v; want an *Error", in, w, err)
 		}
@@ -270,13 +254,13 @@ func TestParseHostile(t *testing.T) {
 
 // Validate after an override: errors carry the key, not a place in the file.
 func TestValidateAfterOverride(t *testing.T) {
-	w, err := LoadFile("testdata/valid/minimal.yaml")
+	w, err := Load("testdata/valid/minimal.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Load.Model = ModelClosed
+	w.Load.Model = workload.ModelClosed
 	err = w.Validate()
-	var e *Error
+	var e *workload.Error
 	if !errors.As(err, &e) || e.Key != "load.concurrency" || e.Line != 0 || e.Col != 0 {
 		t.Errorf("Validate() = %#v", err)
 	}
@@ -348,19 +332,19 @@ func TestParseHandshakeTimeout(t *testing.T) {
 func TestParseSessionKeys(t *testing.T) {
 	for _, c := range []struct {
 		load string
-		want Load
+		want workload.Load
 	}{
-		{"{rate: 5/s, duration: 1s}", Load{}},
-		{"{rate: 5/s, duration: 1s, connect_rate: 20/s, min_sessions: 3}", Load{ConnectRate: units.Rate{PerSecond: 20}, MinSessions: 3}},
-		{"{rate: 5/s, duration: 1s, session_turns: 20}", Load{SessionTurns: 20}},
-		{"{rate: 5/s, duration: 1s, session_lifetime: 1m}", Load{SessionLifetime: time.Minute}},
+		{"{rate: 5/s, duration: 1s}", workload.Load{}},
+		{"{rate: 5/s, duration: 1s, connect_rate: 20/s, min_sessions: 3}", workload.Load{ConnectRate: units.Rate{PerSecond: 20}, MinSessions: 3}},
+		{"{rate: 5/s, duration: 1s, session_turns: 20}", workload.Load{SessionTurns: 20}},
+		{"{rate: 5/s, duration: 1s, session_lifetime: 1m}", workload.Load{SessionLifetime: time.Minute}},
 	} {
 		w, err := Parse("w.yaml", []byte("name: s\nsessions: 4\nload: "+c.load+"\nmix: [{class: a, uri: docs://a}]\n"))
 		if err != nil {
 			t.Fatalf("%s: %v", c.load, err)
 		}
 		l := w.Load
-		got := Load{ConnectRate: units.Rate{PerSecond: l.ConnectRate.PerSecond}, MinSessions: l.MinSessions, SessionTurns: l.SessionTurns, SessionLifetime: l.SessionLifetime}
+		got := workload.Load{ConnectRate: units.Rate{PerSecond: l.ConnectRate.PerSecond}, MinSessions: l.MinSessions, SessionTurns: l.SessionTurns, SessionLifetime: l.SessionLifetime}
 		if got.ConnectRate != c.want.ConnectRate || got.MinSessions != c.want.MinSessions || got.SessionTurns != c.want.SessionTurns || got.SessionLifetime != c.want.SessionLifetime {
 			t.Errorf("%s: %+v, want %+v", c.load, got, c.want)
 		}

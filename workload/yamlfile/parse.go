@@ -1,11 +1,13 @@
-package workload
+package yamlfile
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/readbench/readbench/workload"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -14,24 +16,36 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// Load reads and parses the workload file at path. I/O errors are wrapped
+// with %w so callers can tell a missing file from a bad one; parse errors
+// are *workload.Error.
+func Load(path string) (*workload.Workload, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading workload: %w", err)
+	}
+	return Parse(path, data)
+}
+
 // Parse reads a workload file: file names the source in error messages and
 // data is its YAML. Defaults are applied and the result is validated. Every
-// error is an *Error naming file, line, column and key path, and every
-// mistake of the file is reported at once: the error is Errors, sorted by
-// place, when there are several. Parse never panics, whatever the input.
-func Parse(file string, data []byte) (w *Workload, err error) {
+// error is a *workload.Error naming file, line, column and key path, and
+// every mistake of the file is reported at once: the error is
+// workload.Errors, sorted by place, when there are several. Parse never
+// panics, whatever the input.
+func Parse(file string, data []byte) (w *workload.Workload, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			w, err = nil, &Error{File: file, Msg: fmt.Sprintf("cannot parse the file: %v", r)}
+			w, err = nil, &workload.Error{File: file, Msg: fmt.Sprintf("cannot parse the file: %v", r)}
 		}
 	}()
 	root, err := decodeOne(file, data)
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{file: file, lines: sourceLines(data), pos: map[string]position{}}
+	p := &parser{file: file, lines: sourceLines(data), pos: workload.Places{}, classAt: map[string]workload.Place{}}
 	p.mark("", root)
-	w = defaults()
+	w = workload.Defaults()
 	w.Source = file
 	if err := topSection().read(p, root, "", w); err != nil {
 		p.fail(err, false)
@@ -39,17 +53,17 @@ func Parse(file string, data []byte) (w *Workload, err error) {
 	l := &w.Load
 	if l.Duration == 0 && l.Turns == 0 && len(l.Stages) == 0 {
 		if _, set := p.pos["load.duration"]; !set {
-			l.Duration = DefaultDuration
+			l.Duration = workload.DefaultDuration
 		}
 	}
 	p.checkThresholdClasses(w)
-	w.pos = p.pos
+	w.SetPlaces(p.pos)
 	// Validation runs whatever the walk found, so that a bad rate and an
 	// unknown class are reported together; what it says about a key the
 	// walk already refused is left out, being the same mistake.
-	for _, e := range w.problems() {
+	for _, e := range w.Problems() {
 		if !p.explained(e.Key) {
-			locate(e, file, p.pos)
+			p.pos.Locate(e, file)
 			p.record(e)
 		}
 	}
@@ -65,7 +79,7 @@ func decodeOne(file string, data []byte) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, &Error{File: file, Msg: "empty workload file (want a map with at least load and mix)"}
+			return nil, &workload.Error{File: file, Msg: "empty workload file (want a map with at least load and mix)"}
 		}
 		return nil, yamlError(file, data, err)
 	}
@@ -76,19 +90,19 @@ func decodeOne(file string, data []byte) (*yaml.Node, error) {
 		if len(extra.Content) > 0 {
 			at = extra.Content[0]
 		}
-		return nil, &Error{File: file, Line: at.Line, Col: at.Column, Msg: "a second YAML document: a workload file holds one (remove the ---)"}
+		return nil, &workload.Error{File: file, Line: at.Line, Col: at.Column, Msg: "a second YAML document: a workload file holds one (remove the ---)"}
 	case !errors.Is(err, io.EOF):
 		return nil, yamlError(file, data, err)
 	}
 	root := &doc
 	if doc.Kind == yaml.DocumentNode {
 		if len(doc.Content) == 0 {
-			return nil, &Error{File: file, Msg: "empty workload file (want a map with at least load and mix)"}
+			return nil, &workload.Error{File: file, Msg: "empty workload file (want a map with at least load and mix)"}
 		}
 		root = doc.Content[0]
 	}
 	if isNull(resolve(root)) {
-		return nil, &Error{File: file, Line: root.Line, Col: root.Column, Msg: "empty workload file (want a map with at least load and mix)"}
+		return nil, &workload.Error{File: file, Line: root.Line, Col: root.Column, Msg: "empty workload file (want a map with at least load and mix)"}
 	}
 	return root, nil
 }
@@ -96,12 +110,12 @@ func decodeOne(file string, data []byte) (*yaml.Node, error) {
 // yamlError turns a YAML syntax error of data ("yaml: line 3: did not find
 // expected key") into an *Error at the mistake's line and column, as
 // syntaxPlace locates it; yaml.v3's own line and words when it cannot.
-func yamlError(file string, data []byte, err error) *Error {
+func yamlError(file string, data []byte, err error) *workload.Error {
 	if line, col, msg, ok := syntaxPlace(data); ok {
-		return &Error{File: file, Line: line, Col: col, Msg: "bad YAML: " + msg}
+		return &workload.Error{File: file, Line: line, Col: col, Msg: "bad YAML: " + msg}
 	}
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	e := &Error{File: file, Msg: "bad YAML: " + msg}
+	e := &workload.Error{File: file, Msg: "bad YAML: " + msg}
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if num, tail, ok := strings.Cut(rest, ": "); ok {
 			// yaml.v3 ends a line at a lone '\r' too: a line past the
@@ -122,7 +136,7 @@ func (p *parser) target(v *yaml.Node, key string) (targets.Target, error) {
 	var t targets.Target
 	before := len(p.errs)
 	err := p.fields(v, key, []string{"stdio"}, func(_ string, v *yaml.Node) error {
-		path := joinKey(key, "stdio")
+		path := workload.JoinKey(key, "stdio")
 		var argv []string
 		var err error
 		if r := resolve(v); r.Kind == yaml.ScalarNode && !isNull(r) {
@@ -147,20 +161,20 @@ func (p *parser) target(v *yaml.Node, key string) (targets.Target, error) {
 
 // attachments reads a count or a map of count -> weight; a bad entry is
 // recorded and left out.
-func (p *parser) attachments(v *yaml.Node, path string) (Attachments, error) {
+func (p *parser) attachments(v *yaml.Node, path string) (workload.Attachments, error) {
 	if r := resolve(v); r.Kind != yaml.MappingNode {
-		n, err := p.integer(v, path, 1, MaxAttachments)
-		return Attachments{Fixed: int(n)}, err
+		n, err := p.integer(v, path, 1, workload.MaxAttachments)
+		return workload.Attachments{Fixed: int(n)}, err
 	}
 	ps, err := p.pairs(v, path, 0)
 	if err != nil {
-		return Attachments{}, err
+		return workload.Attachments{}, err
 	}
-	a := Attachments{Weighted: make(map[int]int, len(ps))}
+	a := workload.Attachments{Weighted: make(map[int]int, len(ps))}
 	for _, kv := range ps {
-		key := joinKey(path, kv.key)
+		key := workload.JoinKey(path, kv.key)
 		p.mark(key, resolve(kv.v))
-		n, err := parseInt(kv.key, 1, MaxAttachments, func(format string, args ...any) error {
+		n, err := parseInt(kv.key, 1, workload.MaxAttachments, func(format string, args ...any) error {
 			return p.at(kv.k, key, "a key is a number of attachments: "+format, args...)
 		})
 		if _, dup := a.Weighted[int(n)]; err == nil && dup {
@@ -181,14 +195,14 @@ func (p *parser) attachments(v *yaml.Node, path string) (Attachments, error) {
 
 // mix reads the list of classes; each class's mistakes are recorded and
 // the next class is read.
-func (p *parser) mix(v *yaml.Node, path string) ([]Class, error) {
+func (p *parser) mix(v *yaml.Node, path string) ([]workload.Class, error) {
 	its, err := p.items(v, path)
 	if err != nil {
 		return nil, err
 	}
-	mix := make([]Class, len(its))
+	mix := make([]workload.Class, len(its))
 	for i, it := range its {
-		cp := indexKey(path, i)
+		cp := workload.IndexKey(path, i)
 		p.mark(cp, resolve(it))
 		mix[i].Weight = 1
 		if err := classSection().read(p, it, cp, &mix[i]); err != nil {
@@ -200,14 +214,14 @@ func (p *parser) mix(v *yaml.Node, path string) ([]Class, error) {
 
 // stages reads the rate profile of "load"; each stage's mistakes are
 // recorded and the next stage is read.
-func (p *parser) stages(v *yaml.Node, path string) ([]Stage, error) {
+func (p *parser) stages(v *yaml.Node, path string) ([]workload.Stage, error) {
 	its, err := p.items(v, path)
 	if err != nil {
 		return nil, err
 	}
-	stages := make([]Stage, len(its))
+	stages := make([]workload.Stage, len(its))
 	for i, it := range its {
-		sp := indexKey(path, i)
+		sp := workload.IndexKey(path, i)
 		p.mark(sp, resolve(it))
 		if err := stageSection().read(p, it, sp, &stages[i]); err != nil {
 			p.fail(err, false)
@@ -227,9 +241,9 @@ func (p *parser) uris(v *yaml.Node, path string) ([]string, error) {
 
 // size reads a class's size: a range ("1KiB..5MiB", a filter over a
 // listing) or a size or distribution (what the simulated server makes).
-func (p *parser) size(c *Class, v *yaml.Node, path string) error {
-	if r := resolve(v); r.Kind == yaml.ScalarNode && isSizeRange(r.Value) {
-		sr, err := convert(p, v, path, "a size range", ParseSizeRange)
+func (p *parser) size(c *workload.Class, v *yaml.Node, path string) error {
+	if r := resolve(v); r.Kind == yaml.ScalarNode && workload.IsSizeRange(r.Value) {
+		sr, err := convert(p, v, path, "a size range", workload.ParseSizeRange)
 		if err == nil {
 			c.SizeRange = &sr
 		}
@@ -251,7 +265,7 @@ func (p *parser) vars(v *yaml.Node, path string) (map[string][]string, error) {
 	}
 	out := make(map[string][]string, len(ps))
 	for _, kv := range ps {
-		key := joinKey(path, kv.key)
+		key := workload.JoinKey(path, kv.key)
 		p.mark(key, resolve(kv.v))
 		var vals []string
 		var err error

@@ -1,7 +1,8 @@
-package workload
+package yamlfile
 
 import (
 	"errors"
+	"github.com/readbench/readbench/workload"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -44,14 +45,14 @@ func TestThresholdErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse("bad.yaml", []byte(thresholdBase+c.yaml))
-			var e *Error
+			var e *workload.Error
 			if !errors.As(err, &e) {
 				t.Fatalf("Parse = %v; want an *Error", err)
 			}
 			if e.File != "bad.yaml" || e.Line != c.line || e.Col != c.col || e.Key != c.key || !strings.Contains(e.Msg, c.msg) {
 				t.Errorf("got %s\nwant bad.yaml:%d:%d: %s: …%s…", e, c.line, c.col, c.key, c.msg)
 			}
-			if _, many := err.(Errors); many {
+			if _, many := err.(workload.Errors); many {
 				t.Errorf("one mistake, several errors: %v", err)
 			}
 		})
@@ -117,7 +118,7 @@ func TestSeveralErrors(t *testing.T) {
 			if got := strings.Split(err.Error(), "\n"); strings.Join(got, "\n") != strings.Join(c.want, "\n") {
 				t.Errorf("got\n%s\nwant\n%s", err, strings.Join(c.want, "\n"))
 			}
-			var e *Error
+			var e *workload.Error
 			if !errors.As(err, &e) || e.Error() != c.want[0] {
 				t.Errorf("errors.As = %v; want the first, %s", e, c.want[0])
 			}
@@ -151,12 +152,12 @@ func FuzzThresholds(f *testing.F) {
 		}
 		w, err := Parse("f.yaml", doc)
 		lines := sourceLines(doc)
-		var e *Error
+		var e *workload.Error
 		if err != nil {
 			if w != nil || !errors.As(err, &e) {
 				t.Fatalf("Parse = %v, %v; want nil and an *Error", w, err)
 			}
-			for _, e := range append(Errors{e}, asList(err)...) {
+			for _, e := range append(workload.Errors{e}, asList(err)...) {
 				if e.Line > len(lines) || (e.Line > 0 && e.Col > len([]rune(lines[e.Line-1]))+1) {
 					t.Fatalf("%s: outside the file\n%s", e, doc)
 				}
@@ -189,8 +190,8 @@ func FuzzThresholds(f *testing.F) {
 }
 
 // asList is the mistakes of an error of Parse.
-func asList(err error) Errors {
-	if es, ok := err.(Errors); ok {
+func asList(err error) workload.Errors {
+	if es, ok := err.(workload.Errors); ok {
 		return es
 	}
 	return nil
@@ -201,7 +202,7 @@ func asList(err error) Errors {
 func TestManyErrorsCapped(t *testing.T) {
 	doc := "x-c: &c {class: a, wieght: 1, uri: docs://a}\nload: {rate: 5/s}\nmix: [*c" + strings.Repeat(", *c", maxErrors+49) + "]\n"
 	_, err := Parse("many.yaml", []byte(doc))
-	es, ok := err.(Errors)
+	es, ok := err.(workload.Errors)
 	if !ok || len(es) != maxErrors+1 || es[maxErrors].Error() != "many.yaml: and 50 more mistakes" || es[0].Key != "mix[0].wieght" {
 		t.Fatalf("got %d errors, %v", len(es), err)
 	}

@@ -1,7 +1,8 @@
-package workload
+package yamlfile
 
 import (
 	"encoding/json"
+	"github.com/readbench/readbench/workload"
 	"maps"
 	"slices"
 	"testing"
@@ -52,8 +53,8 @@ func TestSchemaKeys(t *testing.T) {
 	}
 	raw, _ := json.Marshal(root.Defs["class"])
 	_ = json.Unmarshal(raw, &class)
-	if !slices.Equal(class.Properties.Expect.Enum, ExpectNames()) {
-		t.Errorf("expect enum %v, want %v", class.Properties.Expect.Enum, ExpectNames())
+	if !slices.Equal(class.Properties.Expect.Enum, workload.ExpectNames()) {
+		t.Errorf("expect enum %v, want %v", class.Properties.Expect.Enum, workload.ExpectNames())
 	}
 }
 

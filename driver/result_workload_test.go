@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
 )
 
-// TestResultWorkloadWithoutSecrets: the workload a result records says
-// what ran, every value as its text, and keeps none of its secrets: a
+// TestResultWorkloadWithoutSecrets: the workload a run's result records
+// says what ran and keeps none of its secrets, in the file or in memory: a
 // header keeps its name and loses its value, a target URL its password.
 func TestResultWorkloadWithoutSecrets(t *testing.T) {
 	const secretHeader, secretPassword, clientSecret = "Bearer s3cr3t-token-xyz", "hunter2", "cl13nt-s3cr3t"
@@ -51,47 +52,50 @@ func TestResultWorkloadWithoutSecrets(t *testing.T) {
 		Thresholds: []workload.Threshold{{Metric: "turn.p99", Bound: "<800ms"}},
 		Auth:       &workload.Auth{OAuth: &workload.OAuth{ClientID: "loadtest", ClientSecret: clientSecret, Scope: "mcp:read"}},
 	}
-	rw := resultWorkload(w)
-	b, err := json.Marshal(rw)
+	rep := &Measurements{Workload: w, Target: w.Target, Run: stats.NewRecorder(nil).Phase()}
+	res, err := rep.Result(results.Tool{Name: "readbench", Version: "test"})
 	must(err)
+	b, err := res.Marshal()
+	must(err)
+	rw := res.Workload
 	for _, secret := range []string{secretHeader, "s3cr3t", secretPassword, clientSecret} {
 		if bytes.Contains(b, []byte(secret)) {
 			t.Errorf("the recorded workload contains the secret %q: %s", secret, b)
 		}
 	}
-	if rw.Headers["Authorization"] != results.Redacted {
+	var saved struct{ Workload map[string]any }
+	must(json.Unmarshal(b, &saved))
+	if h := saved.Workload["headers"].(map[string]any); h["Authorization"] != workload.Redacted || rw.Headers["Authorization"] != workload.Redacted {
 		t.Errorf("headers %v: the name stays, the value is redacted", rw.Headers)
 	}
-	if a := rw.Auth; a == nil || a.OAuth.ClientSecret != results.Redacted || a.OAuth.ClientID != "loadtest" || a.OAuth.Grant != "client_credentials" {
+	if a := rw.Auth; a == nil || a.OAuth.ClientSecret != workload.Redacted || a.OAuth.ClientID != "loadtest" {
 		t.Errorf("auth %+v: the client stays, its secret is redacted", a)
 	}
-	if rw.Target != "https://bench:xxxxx@staging.example.com/mcp" {
+	if rw.Target.Address != "https://bench:xxxxx@staging.example.com/mcp" {
 		t.Errorf("target %q", rw.Target)
 	}
-	if l := rw.Load; l.Rate != "50/s" || l.RatePerS != 50 || l.Warmup != "2s" || l.Duration != "10s" || l.Closed() {
+	if l := rw.Load; l.Rate.String() != "50/s" || l.Warmup != 2*time.Second || l.Duration != 10*time.Second || l.Closed() {
 		t.Errorf("load %+v", l)
 	}
-	if s := rw.Load.Stages; len(s) != 1 || s[0].Rate != "50/s" || s[0].For != "10s" || !s[0].Ramp {
+	if s := rw.Load.Stages; len(s) != 1 || s[0].Rate.String() != "50/s" || s[0].For != 10*time.Second || !s[0].Ramp {
 		t.Errorf("stages %+v", s)
 	}
-	if tr := rw.Turn; tr.Attachments != 4 || tr.Deadline != "800ms" || tr.ReadTimeout != "5s" || tr.MaxAnswer != units.FormatSize(targets.DefaultMaxAnswer) {
+	if tr := rw.Turn; tr.Attachments.Fixed != 4 || tr.Deadline != 800*time.Millisecond || tr.ReadTimeout != 5*time.Second || tr.Limit() != tr.Deadline {
 		t.Errorf("turn %+v", tr)
 	}
-	if md := rw.Mix[0]; md.Size != "lognormal(8KiB,200KiB)" || md.Delay != "lognormal(12ms,40ms)" || md.Weight != 70 {
+	if md := rw.Mix[0]; md.SizeText() != "lognormal(8KiB,200KiB)" || md.Delay.String() != "lognormal(12ms,40ms)" || md.Weight != 70 {
 		t.Errorf("mix[0] %+v", md)
 	}
-	if pol := rw.Mix[1]; pol.Expect != "not_found" || pol.Size != "" || pol.URIs == nil {
+	if pol := rw.Mix[1]; pol.Expect != "not_found" || pol.SizeText() != "" {
 		t.Errorf("mix[1] %+v", pol)
 	}
 }
 
-// TestResultWorkloadClosed: the document's LoadSpec.Closed, which the
-// reports word the load line by, knows the workload file's name of the
-// closed model (results cannot import workload to ask it).
+// TestResultWorkloadClosed: the workload's Load.Closed, which the reports
+// word the load line by, knows the closed model.
 func TestResultWorkloadClosed(t *testing.T) {
 	for model, want := range map[string]bool{workload.ModelClosed: true, workload.ModelOpen: false} {
-		w := &workload.Workload{Load: workload.Load{Model: model}}
-		if got := resultWorkload(w).Load.Closed(); got != want {
+		if got := (workload.Load{Model: model}).Closed(); got != want {
 			t.Errorf("model %q: Closed() = %v, want %v", model, got, want)
 		}
 	}

@@ -1,9 +1,10 @@
-package workload
+package yamlfile
 
 import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"github.com/readbench/readbench/workload"
 	"io"
 	"maps"
 	"math"
@@ -25,10 +26,10 @@ type typeGroup struct {
 
 // groupByType counts the listing per MIME type, most common first;
 // untyped counts the resources of no known type.
-func groupByType(res []Resource) (groups []*typeGroup, untyped int) {
+func groupByType(res []workload.Resource) (groups []*typeGroup, untyped int) {
 	byType := map[string]*typeGroup{}
 	for _, r := range res {
-		m := BaseMIME(r.MIME)
+		m := workload.BaseMIME(r.MIME)
 		if m == "" {
 			untyped++
 			continue
@@ -59,12 +60,12 @@ type StarterInput struct {
 	TargetText      string // the target as the user wrote it
 	Target          targets.Target
 	Headers         map[string]string // literal values are never written
-	OAuth           *OAuth            // the --oauth-* flags init was given (nil: none); a literal secret is never written
+	OAuth           *workload.OAuth   // the --oauth-* flags init was given (nil: none); a literal secret is never written
 	Server, Version string            // serverInfo
 	ProtocolVersion string
 	Pages, Sampled  int      // listing pages read; sizes learned by reading
 	Warnings        []string // discovery warnings, written as comments
-	Resources       []Resource
+	Resources       []workload.Resource
 	Templates       []StarterTemplate
 }
 
@@ -155,12 +156,12 @@ func writeAccess(b *bytes.Buffer, target targets.Target, headers map[string]stri
 // writeOAuth writes the auth block init got in with, so that the starter
 // runs as init did: every key given, and the client secret as a ${VAR}
 // to set (a literal secret is never written; an env reference is kept).
-func writeOAuth(b *bytes.Buffer, o *OAuth) {
+func writeOAuth(b *bytes.Buffer, o *workload.OAuth) {
 	if o == nil {
 		return
 	}
 	b.WriteString("auth:                           # how init got in (readbench login caches a person's tokens instead)\n  oauth:\n")
-	kv(b, 4, "grant", yq(cmp.Or(o.Grant, OAuthGrants[0])), "client_credentials | authorization_code (readbench login's cached tokens)")
+	kv(b, 4, "grant", yq(cmp.Or(o.Grant, workload.OAuthGrants[0])), "client_credentials | authorization_code (readbench login's cached tokens)")
 	for _, f := range []struct{ key, v, note string }{
 		{"client_id", o.ClientID, ""}, {"scope", o.Scope, "space-separated"},
 		{"private_key", o.PrivateKey, "a PEM file: private_key_jwt"}, {"token_endpoint_auth", o.TokenEndpointAuth, ""},
@@ -268,7 +269,7 @@ func writeTemplates(b *bytes.Buffer, templates []StarterTemplate) {
 // missingURI makes a URI the target should not have, in the form of its
 // own: the first listed URI with its last path segment replaced. The
 // simulated server synthesizes any sim: URI, so it gets another scheme.
-func missingURI(res []Resource) string {
+func missingURI(res []workload.Resource) string {
 	const fallback = "docs://readbench-init/no-such-resource"
 	if len(res) == 0 {
 		return fallback

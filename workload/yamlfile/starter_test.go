@@ -1,6 +1,7 @@
-package workload
+package yamlfile
 
 import (
+	"github.com/readbench/readbench/workload"
 	"strings"
 	"testing"
 
@@ -20,12 +21,12 @@ func TestStarterWorkload(t *testing.T) {
 		ProtocolVersion: "2025-11-25",
 		Pages:           2,
 		Sampled:         1,
-		Resources: []Resource{
+		Resources: []workload.Resource{
 			{URI: "file:///repo/a.md", MIME: "text/markdown", Size: 5891},
 			{URI: "file:///repo/b.md", MIME: "text/markdown; charset=utf-8", Size: 87788, Sampled: true},
-			{URI: "file:///repo/c.md", MIME: "text/markdown", Size: UnknownSize},
+			{URI: "file:///repo/c.md", MIME: "text/markdown", Size: workload.UnknownSize},
 			{URI: "file:///repo/x.foo", MIME: "text/x-foo", Size: 10},
-			{URI: "file:///repo/y.foo", MIME: "application/x-foo", Size: UnknownSize},
+			{URI: "file:///repo/y.foo", MIME: "application/x-foo", Size: workload.UnknownSize},
 			{URI: "file:///repo/true", MIME: "application/true", Size: 0},
 			{URI: "file:///repo/blob", Size: 3},
 		},
@@ -118,10 +119,10 @@ func TestStarterOAuth(t *testing.T) {
 		{"s3cret-literal", "${READBENCH_OAUTH_CLIENT_SECRET}"},
 		{"${MY_SECRET}", "${MY_SECRET}"},
 	} {
-		o := &OAuth{ClientID: "loadtest", ClientSecret: c.secret, Scope: "mcp:read mcp:write",
+		o := &workload.OAuth{ClientID: "loadtest", ClientSecret: c.secret, Scope: "mcp:read mcp:write",
 			TokenParams: map[string][]string{"audience": {"https://api"}, "api_key": {"k3y"}, "resource": {"urn:a", "urn:b"}}}
 		text, err := Starter(StarterInput{TargetText: target.Address, Target: target, OAuth: o,
-			Resources: []Resource{{URI: "docs://a", MIME: "text/plain", Size: 10}}})
+			Resources: []workload.Resource{{URI: "docs://a", MIME: "text/plain", Size: 10}}})
 		if err != nil {
 			t.Fatal(err)
 		}
