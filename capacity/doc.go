@@ -24,8 +24,10 @@
 // failed) is the server's whatever the machine: a busy machine slows a
 // server, it does not silence it.
 //
-// It imports results, bounds, stats and targets; never the workload file format (a step's
-// workload is made by workload.Workload.Step, so the renderers that print
-// a search link no YAML), the driver, the client or any renderer (package
-// report prints what it finds).
+// It imports results (and through it the workload's types: a step's limit
+// is workload.Turn.Limit of its result), bounds, stats and targets; never
+// the workload file's parser (workload/yamlfile: a step's workload is made
+// by workload.Workload.Step, so the renderers that print a search link no
+// YAML), the driver, the client or any renderer (package report prints
+// what it finds).
 package capacity

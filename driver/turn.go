@@ -138,20 +138,11 @@ func (r *runner) turnSample(intended, started time.Time, outcomes []stats.Outcom
 	t.Latency = last.Sub(intended)
 	switch {
 	case dropped == len(outcomes) && dropped > 0:
-		t.End, t.Latency, t.LowerBound = stats.TurnDropped, r.turnLimit(), true
+		t.End, t.Latency, t.LowerBound = stats.TurnDropped, r.w.Turn.Limit(), true
 	case t.End == stats.TurnCut && r.w.Turn.Deadline > 0:
 		t.Latency, t.LowerBound = r.w.Turn.Deadline, true
 	}
 	return t
-}
-
-// turnLimit is where a turn that did not finish is recorded: at the
-// deadline, or without one at the read timeout; a lower bound either way.
-func (r *runner) turnLimit() time.Duration {
-	if d := r.w.Turn.Deadline; d > 0 {
-		return d
-	}
-	return r.w.Turn.ReadTimeout
 }
 
 // dropTurn records a turn that never started: its reads are scheduled and
@@ -170,7 +161,7 @@ func (r *runner) dropTurn(rec *stats.Recorder, intended, now time.Time, atts []w
 	for _, a := range atts {
 		rec.Read(stats.ReadSample{Class: a.Class, Outcome: outcomeOf(nil, readFacts{expect: a.Expect}), End: intended, Lag: lag})
 	}
-	rec.Turn(stats.TurnSample{End: stats.TurnDropped, Latency: r.turnLimit(), LowerBound: true, Intended: intended, Reads: len(atts)})
+	rec.Turn(stats.TurnSample{End: stats.TurnDropped, Latency: r.w.Turn.Limit(), LowerBound: true, Intended: intended, Reads: len(atts)})
 	r.reads.Add(int64(len(atts)))
 	r.errs.Add(int64(len(atts)))
 }

@@ -31,11 +31,11 @@
 // (internal/numfmt), so a latency reads "40.0ms" in every format.
 //
 // It reads documents and nothing else: it imports results (the document),
-// capacity (a search's findings), stats (outcome names, ratios) and units,
-// and never workload (the document says what the load was,
-// results.LoadSpec.Closed included; so a renderer links no YAML), client,
-// driver, contract, servercost or simserver, nor anything that speaks
-// MCP. A report can therefore render a result saved
+// capacity (a search's findings), stats (outcome names, ratios), units and
+// workload's types, which the document's workload key is read into
+// (Load.Closed included), and never the workload file's parser
+// (workload/yamlfile: a renderer links no YAML), client, driver,
+// contract, servercost or simserver, nor anything that speaks MCP. A report can therefore render a result saved
 // years ago on another machine, and a change to how the load is driven
 // cannot change how a saved result reads. results never imports report.
 //

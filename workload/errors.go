@@ -16,8 +16,8 @@ import (
 //
 // Line and Col are 1-based and 0 when the error does not come from a place in
 // the file (for example a bad command-line override found by Validate).
-// When a file has several mistakes, Parse and Validate return them all, as
-// Errors.
+// When a file has several mistakes, the file's parser (yamlfile.Parse)
+// and Validate return them all, as Errors.
 type Error struct {
 	File      string
 	Line, Col int
@@ -93,8 +93,9 @@ func JoinErrors(es []*Error) error {
 	return Errors(out)
 }
 
-// errorf builds an *Error that is not tied to a place in the file; Parse
-// fills in the place from the key path when it can.
+// errorf builds an *Error that is not tied to a place in the file; the
+// file's parser, or Places.Locate, fills in the place from the key path
+// when it can.
 func errorf(key, format string, args ...any) *Error {
 	return &Error{Key: key, Msg: fmt.Sprintf(format, args...)}
 }

@@ -176,7 +176,7 @@ func TestSavedFixturesSetEveryField(t *testing.T) {
 	}
 	for _, path := range fieldPaths(reflect.TypeFor[Workload](), "Workload") {
 		if !set[path] {
-			t.Errorf("no fixture sets %s: set it in savedFixtures (and save it: Saved, FromSaved)", path)
+			t.Errorf("no fixture sets %s: set it in savedFixtures (and save it: MarshalJSON, UnmarshalJSON)", path)
 		}
 	}
 }

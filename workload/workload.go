@@ -42,8 +42,10 @@ const (
 	MaxInFlight    = 10000000
 )
 
-// Workload is a resolved workload file: defaults applied and invariants
+// Workload is a resolved workload: defaults applied and invariants
 // checked. The command line may override fields and then call Validate.
+// It marshals to the "workload" key of a result and back (savedjson.go,
+// savedread.go): what a result says ran, and what `run --like` runs.
 type Workload struct {
 	Name        string
 	Description string            // one line for "readbench scenarios"; key "description"
@@ -232,11 +234,11 @@ func Defaults() *Workload {
 }
 
 // ApplyDefaults fills the zero fields of w with the defaults of the file
-// format, as Parse does, so that code building a Workload literal (tests,
-// `readbench init`, the capacity search) need only set what matters before
-// Validate. Zero values that are meaningful are kept: a Seed of 0, a Warmup
-// or Deadline of 0. A run with no end gets DefaultDuration; a class with no
-// weight gets 1.
+// format, as the file's parser (yamlfile.Parse) does, so that code
+// building a Workload literal (tests, `readbench init`, the capacity
+// search) need only set what matters before Validate. Zero values that
+// are meaningful are kept: a Seed of 0, a Warmup or Deadline of 0. A run
+// with no end gets DefaultDuration; a class with no weight gets 1.
 func (w *Workload) ApplyDefaults() {
 	d := Defaults()
 	if w.Target.Kind == "" {

@@ -109,10 +109,10 @@ func TestErrorFiles(t *testing.T) {
 	}
 }
 
-func TestLoadFileMissing(t *testing.T) {
+func TestLoadMissing(t *testing.T) {
 	_, err := Load("testdata/no-such-file.yaml")
 	if !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("LoadFile of a missing file: %v, want it to wrap fs.ErrNotExist", err)
+		t.Errorf("Load of a missing file: %v, want it to wrap fs.ErrNotExist", err)
 	}
 }
 
