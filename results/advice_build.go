@@ -24,7 +24,7 @@ func advice(p policy, run *stats.Phase, g GeneratorFinding, maxInFlight int, h H
 		Timeouts:    run.Outcomes[stats.Timeout], Cancelled: run.Outcomes[stats.Cancelled],
 		Sent: run.Outcomes.Total() - run.Outcomes[stats.Dropped], Expected: run.Outcomes[stats.ExpectedError],
 		Parallel: p.parallel,
-		Deadline: p.deadline, ReadTimeout: p.readTimeout,
+		Deadline: p.deadline, ReadTimeout: p.readTimeout, TurnLimit: p.turnLimit,
 		OnService: g.Material, Noisy: g.Noisy(),
 	})
 	// An overloaded run's tail is a queue's when its turns were cut or its

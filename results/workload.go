@@ -26,8 +26,8 @@ func savedWorkload(w *workload.Workload) (workload.Workload, error) {
 // policy is what the advice needs of the workload: the most reads a turn
 // issues at once and the limits it ran with.
 type policy struct {
-	parallel              int
-	deadline, readTimeout time.Duration
+	parallel                         int
+	deadline, readTimeout, turnLimit time.Duration
 }
 
 // policyOf is the advice's policy of a workload as the document records
@@ -36,7 +36,7 @@ type policy struct {
 // drawn is the conservative one) and its limits.
 func policyOf(w workload.Workload) policy {
 	a := w.Turn.Attachments
-	p := policy{parallel: max(a.Fixed, 1), deadline: w.Turn.Deadline, readTimeout: w.Turn.ReadTimeout}
+	p := policy{parallel: max(a.Fixed, 1), deadline: w.Turn.Deadline, readTimeout: w.Turn.ReadTimeout, turnLimit: w.Turn.Limit()}
 	for n, wt := range a.Weighted {
 		if wt > 0 {
 			p.parallel = max(p.parallel, n)

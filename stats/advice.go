@@ -19,9 +19,9 @@ type AdviceInput struct {
 	// Turns counts the turns of the run, dropped ones included (Turn holds
 	// them too); Cut those the deadline cut, and Dropped those readbench
 	// dropped itself before sending (max_in_flight, or a deadline passed
-	// before the send), recorded in Turn at the turn's limit (the deadline,
-	// else the read timeout). Dropped turns are never charged to the
-	// deadline: every deadline figure is of the turns that started.
+	// before the send), recorded in Turn at TurnLimit. Dropped turns are
+	// never charged to the deadline: every deadline figure is of the turns
+	// that started.
 	Turns, Cut, Dropped int64
 	// MaxInFlight is the cap on turns in flight the run had (0: none), so
 	// that the advice names the cap that dropped turns.
@@ -32,8 +32,10 @@ type AdviceInput struct {
 	// Parallel is N, the reads a turn issues in parallel (the largest
 	// count the workload uses): a turn waits for the slowest of them.
 	Parallel int
-	// Deadline and ReadTimeout are the configured limits (0: none).
-	Deadline, ReadTimeout time.Duration
+	// Deadline and ReadTimeout are the configured limits (0: none), and
+	// TurnLimit where the run recorded a turn it dropped (the workload's
+	// turn limit: the deadline, else the read timeout).
+	Deadline, ReadTimeout, TurnLimit time.Duration
 	// Service is answered reads from the actual send. With OnService
 	// (readbench's own lag is a material share of read latency) the
 	// timeout, which runs from the send, is sized and priced on it rather
@@ -226,14 +228,9 @@ func Advise(in AdviceInput) Advice {
 		Judged: max(in.Sent-in.Expected, 0),
 	}
 	a.Unfounded = read.Count() < MinAdviceReads || 2*read.Count() < a.Judged
-	dropLimit := in.Deadline // where dropped turns are recorded
-	if dropLimit <= 0 {
-		dropLimit = in.ReadTimeout
-	}
-
 	for _, d := range candidates(deadlineCandidates(), in.Deadline) {
 		above := CountAbove(turn, d)
-		if d < dropLimit {
+		if d < in.TurnLimit {
 			above = max(above-dropped, 0) // recorded at their limit, above d: not the deadline's
 		}
 		if d == in.Deadline {
