@@ -124,10 +124,10 @@ func (r *runner) finishAuth(rep *Measurements) {
 	if c, ok := r.o.Auth.(interface{ Close() }); ok {
 		c.Close()
 	}
-	if r.o.Auth == nil || rep.Run == nil || rep.Run.Auth == nil {
+	if r.o.Auth == nil || rep.MeasuredPhase == nil || rep.MeasuredPhase.Auth == nil {
 		return
 	}
-	recordTokenRequests(rep.Run.Auth, r.o.Auth.Requests())
+	recordTokenRequests(rep.MeasuredPhase.Auth, r.o.Auth.Requests())
 	if d, ok := r.o.Auth.(auth.Describer); ok {
 		c := results.AuthClient(d.Client())
 		rep.AuthClient = &c

@@ -90,7 +90,7 @@ func TestRunWithTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := rep.Run
+	run := rep.MeasuredPhase
 	if err := stats.CheckIdentity(run.Scheduled, &run.Outcomes); err != nil {
 		t.Fatal(err)
 	}
@@ -148,8 +148,8 @@ func TestRunClosesItsTokensBeforeCounting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.closed != 1 || rep.Run.Auth.Tokens.Count != 2 || rep.Run.Auth.Tokens.ByReason["expiring"] != 1 {
-		t.Errorf("closed %d times, token requests %+v; want closed once, the renewal that ended at close counted", f.closed, rep.Run.Auth.Tokens)
+	if f.closed != 1 || rep.MeasuredPhase.Auth.Tokens.Count != 2 || rep.MeasuredPhase.Auth.Tokens.ByReason["expiring"] != 1 {
+		t.Errorf("closed %d times, token requests %+v; want closed once, the renewal that ended at close counted", f.closed, rep.MeasuredPhase.Auth.Tokens)
 	}
 }
 
@@ -176,7 +176,7 @@ func TestRunLosesAuthorization(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := rep.Run
+	run := rep.MeasuredPhase
 	if err := stats.CheckIdentity(run.Scheduled, &run.Outcomes); err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestRunLosesAPastedHeader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := rep.Run
+	run := rep.MeasuredPhase
 	sent := run.Scheduled - run.Outcomes[stats.Dropped]
 	if run.Outcomes[stats.Unauthorized] != sent || sent == 0 {
 		t.Errorf("outcomes %v: want every sent read unauthorized", run.Outcomes.Map())
@@ -288,7 +288,7 @@ func TestRunAuthorizationServerDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := rep.Run
+	run := rep.MeasuredPhase
 	if err := stats.CheckIdentity(run.Scheduled, &run.Outcomes); err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,7 @@ func checkChurn(t *testing.T, w *workload.Workload, deletes *deleteCounter, want
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := rep.Run
+	run := rep.MeasuredPhase
 	if err := stats.CheckIdentity(run.Scheduled, &run.Outcomes); err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ mix: [%s]
 	// can take longer than the gap, and the turns due meanwhile share the
 	// one it opens: fewer replacements, but still a first read on each
 	// session opened.
-	s, first := rep.Sessions, rep.Run.FirstRead.Count()
+	s, first := rep.Sessions, rep.MeasuredPhase.FirstRead.Count()
 	if s.Opened != s.Replaced+1 || s.Replaced < 3 || first < s.Replaced || first > s.Replaced+1 {
 		t.Errorf("sessions %+v, first_read %d: want every turn after the first on a new session, each with its first read", s, first)
 	}
@@ -185,7 +185,7 @@ mix: [%s]
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := rep.Run
+	run := rep.MeasuredPhase
 	if rep.Sessions.Replaced != 2 || run.Handshake.Count() != 3 || run.Handshake.Mean() < slow-time.Millisecond {
 		t.Errorf("sessions %+v, %d handshakes of %v on average: want 2 replaced, 3 handshakes of %v or more", rep.Sessions, run.Handshake.Count(), run.Handshake.Mean(), slow)
 	}

@@ -98,8 +98,8 @@ func TestFewerSessionsThanAsked(t *testing.T) {
 		!strings.Contains(s.Errors[0].Message, "handshake timeout of 3s") {
 		t.Errorf("sessions %+v: want 4 of 8 connected, 4 failed for the handshake timeout", s)
 	}
-	if rep.Run.Outcomes.Errors() != 0 || rep.Run.Scheduled == 0 {
-		t.Errorf("the run on 4 sessions: %v", rep.Run.Outcomes.Map())
+	if rep.MeasuredPhase.Outcomes.Errors() != 0 || rep.MeasuredPhase.Scheduled == 0 {
+		t.Errorf("the run on 4 sessions: %v", rep.MeasuredPhase.Outcomes.Map())
 	}
 	if len(logged) == 0 || !strings.Contains(logged[0], "4 of 8 sessions connected, 4 failed") {
 		t.Errorf("logged %q: want the shortfall said", logged)

@@ -240,7 +240,7 @@ mix:
 				t.Fatal(err)
 			}
 			rep := runSDK(t, w)
-			run := rep.Run
+			run := rep.MeasuredPhase
 			if err := stats.CheckIdentity(run.Scheduled, &run.Outcomes); err != nil {
 				t.Fatal(err)
 			}

@@ -87,7 +87,7 @@ mix:
 				t.Fatal("no connections counted over HTTP")
 			}
 			// The connections are counted over the warmup too.
-			all := rep.Run.Outcomes
+			all := rep.MeasuredPhase.Outcomes
 			all.Add(&rep.Warmup.Outcomes)
 			outcomes := all.Map()
 			// Reads the turn deadline cancelled or readbench dropped are the
@@ -97,7 +97,7 @@ mix:
 			if bad := all.Errors(); bad != 0 && (!busy || bad != cancelled+dropped) {
 				t.Fatalf("%d reads failed: %v; %s; %s", bad, outcomes, verdict, window)
 			}
-			reads := rep.Run.Scheduled + rep.Warmup.Scheduled
+			reads := rep.MeasuredPhase.Scheduled + rep.Warmup.Scheduled
 			if got := accepts.Load(); got != conns.Opened {
 				t.Errorf("the server accepted %d connections, the run says it opened %d", got, conns.Opened)
 			}

@@ -88,7 +88,7 @@ turn: {attachments: 1, read_timeout: 10s, deadline: 300ms}
 mix:
   - {class: log, uri: "file:///doc.txt", ranged: {chunk: 10000}}
 `, url))
-	run := rep.Run
+	run := rep.MeasuredPhase
 	if run.Outcomes[stats.Cancelled] != 2 || run.ReadLowerBounds != 2 || run.Read.Quantile(50) < 300*time.Millisecond {
 		t.Fatalf("outcomes %v, lower bounds %d, p50 %v: want 2 cancelled at the 300ms cut", run.Outcomes, run.ReadLowerBounds, run.Read.Quantile(50))
 	}

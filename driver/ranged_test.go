@@ -58,7 +58,7 @@ turn: {attachments: 1, read_timeout: 10s, deadline: 300ms}
 mix:
   - {class: log, uri: "sim:///doc.txt", ranged: {chunk: 10000}}
 `, "range+"+hs.URL+"/files/"))
-	run := rep.Run
+	run := rep.MeasuredPhase
 	if run.Outcomes[stats.Cancelled] != 2 || run.ReadLowerBounds != 2 {
 		t.Fatalf("outcomes %v, lower bounds %d: want 2 cancelled at the cut", run.Outcomes, run.ReadLowerBounds)
 	}
@@ -87,7 +87,7 @@ mix:
   - {class: chunked, uri: "sim:///doc.txt", ranged: {chunk: 25000}}
   - {class: whole, uri: "sim:///doc.txt"}
 `, "range+"+hs.URL+"/files/"))
-	run := rep.Run
+	run := rep.MeasuredPhase
 	if run.Outcomes[stats.OK] != run.Scheduled || run.Scheduled == 0 {
 		t.Fatalf("outcomes %v of %d", run.Outcomes, run.Scheduled)
 	}

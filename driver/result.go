@@ -26,7 +26,7 @@ func (r *Measurements) Result(tool results.Tool) (*results.Result, error) {
 	if r.Workload == nil {
 		return nil, errors.New("build result: the report names no workload")
 	}
-	res, err := results.Build(r.meta(tool), r.Workload, r.Run, r.Warmup)
+	res, err := results.Build(r.meta(tool), r.Workload, r.MeasuredPhase, r.Warmup)
 	if err != nil {
 		return nil, fmt.Errorf("build result: %w", err)
 	}
@@ -84,8 +84,10 @@ type Measurements struct {
 	// AskedRate is the turns per second the schedule asked for over the
 	// measured phase: the load's rate, or the mean of its stages (ramps
 	// included); 0 for the closed model, which asks for no rate.
-	AskedRate   float64
-	Run, Warmup *stats.Phase
+	AskedRate float64
+	// MeasuredPhase and Warmup are the run's two phases' recordings (the
+	// result's figures are the measured phase's).
+	MeasuredPhase, Warmup *stats.Phase
 	// LateObservable says whether an answer to a cancelled read could be
 	// seen on this transport (see client.Session.LateAnswersObservable);
 	// LateWatch is how long after the last turn the run kept watching.

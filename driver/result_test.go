@@ -40,7 +40,7 @@ func TestReportResult(t *testing.T) {
 		Workload: w, Segment: workload.Segment{K: 2, N: 3},
 		Started: started, Ended: started.Add(3 * time.Second), Measured: 2 * time.Second, Partial: true,
 		Target: w.Target, Server: client.Implementation{Name: "sim", Version: "1.2.3"}, ProtocolVersion: "2025-11-25",
-		AskedRate: 20.0 / 3, Run: stats.NewRecorder(classes).Phase(), Warmup: stats.NewRecorder(classes).Phase(),
+		AskedRate: 20.0 / 3, MeasuredPhase: stats.NewRecorder(classes).Phase(), Warmup: stats.NewRecorder(classes).Phase(),
 		LateObservable: true, LateWatch: 250 * time.Millisecond,
 		GeneratorPeakRSS: 64 << 20, GeneratorCPU: 1500 * time.Millisecond,
 		Digests: map[string]results.Digest{"docs://a": {SHA256: "sha256:" + strings.Repeat("0", 64), MIME: "text/markdown", Bytes: 42}},
@@ -81,7 +81,7 @@ func TestReportResult(t *testing.T) {
 // TestReportResultNeedsWorkload: a report that does not say what it ran
 // cannot become a result.
 func TestReportResultNeedsWorkload(t *testing.T) {
-	rep := &Measurements{Run: stats.NewRecorder(nil).Phase()}
+	rep := &Measurements{MeasuredPhase: stats.NewRecorder(nil).Phase()}
 	if _, err := rep.Result(results.Tool{}); err == nil || !strings.Contains(err.Error(), "build result") {
 		t.Fatalf("Result without a workload: err = %v, want a build result error", err)
 	}
@@ -107,7 +107,7 @@ func TestResultIdentity(t *testing.T) {
 		{"a read lost in the warmup", whole(), lost(), "warmup phase: accounting identity broken"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := (&Measurements{Workload: testWorkload(t, "embedded"), Run: c.run, Warmup: c.warmup}).Result(results.Tool{})
+			res, err := (&Measurements{Workload: testWorkload(t, "embedded"), MeasuredPhase: c.run, Warmup: c.warmup}).Result(results.Tool{})
 			if err != nil {
 				t.Fatal(err)
 			}

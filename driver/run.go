@@ -104,14 +104,14 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	implemented := r.implemented.Load() // a read of either phase answered with a result
 	r.measured.Settle(implemented)
 	r.warmup.Settle(implemented)
-	rep.Run, rep.Warmup = r.measured.Phase(), r.warmup.Phase()
+	rep.MeasuredPhase, rep.Warmup = r.measured.Phase(), r.warmup.Phase()
 	rep.Sessions = r.sessions
 	rep.Sessions.Opened, rep.Sessions.Replaced, rep.Sessions.ReplaceFailed = r.opened.Load(), r.replaced.Load(), r.replaceFailed.Load()
 	rep.Connections = r.pool.total(r.slots)
 	rep.GeneratorPeakRSS, _ = servercost.SelfPeakRSS()
 	rep.Digests = r.digests.snapshot()
 	r.finishAuth(rep)
-	rep.Cost = cost.Stop().Summarize(measuredStart, measuredEnd, rep.Run.Service.Count()).WithCold(r.cold.Result())
+	rep.Cost = cost.Stop().Summarize(measuredStart, measuredEnd, rep.MeasuredPhase.Service.Count()).WithCold(r.cold.Result())
 	if g := self.Stop().Summarize(measuredStart, measuredEnd, 0); g.Available {
 		rep.GeneratorCPU = g.CPU
 		if g.PressureKnown {

@@ -46,7 +46,7 @@ mix:
 // server's name and version, and the protocol version spoken.
 func checkSDKRun(t *testing.T, rep *Measurements, wantVersion string) {
 	t.Helper()
-	run := rep.Run
+	run := rep.MeasuredPhase
 	if err := stats.CheckIdentity(run.Scheduled, &run.Outcomes); err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestRunServerDiesMidRunHTTP(t *testing.T) {
 	if el := time.Since(start); el > 15*time.Second || rep.Partial {
 		t.Fatalf("the run took %v (partial %v): a dead server must not hang it", el, rep.Partial)
 	}
-	run := rep.Run
+	run := rep.MeasuredPhase
 	if err := stats.CheckIdentity(run.Scheduled, &run.Outcomes); err != nil {
 		t.Fatal(err)
 	}

@@ -85,8 +85,8 @@ mix:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Run.Scheduled != 6 || rep.Run.Outcomes[stats.OK] != 6 {
-		t.Fatalf("scheduled %d, outcomes %v", rep.Run.Scheduled, rep.Run.Outcomes.Map())
+	if rep.MeasuredPhase.Scheduled != 6 || rep.MeasuredPhase.Outcomes[stats.OK] != 6 {
+		t.Fatalf("scheduled %d, outcomes %v", rep.MeasuredPhase.Scheduled, rep.MeasuredPhase.Outcomes.Map())
 	}
 	mu.Lock()
 	defer mu.Unlock()

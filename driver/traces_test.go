@@ -108,7 +108,7 @@ mix:
 				t.Fatal(err)
 			}
 			seen := rec.Seen()
-			sent := m.Run.Scheduled - m.Run.Outcomes[stats.Dropped]
+			sent := m.MeasuredPhase.Scheduled - m.MeasuredPhase.Outcomes[stats.Dropped]
 			if int64(len(seen)) < sent || len(seen) == 0 {
 				t.Fatalf("the server saw %d reads, the run scheduled %d", len(seen), sent)
 			}
@@ -131,7 +131,7 @@ mix:
 				}
 				spans[span] = true
 			}
-			slow := m.Run.Classes[0].Slow.Slowest
+			slow := m.MeasuredPhase.Classes[0].Slow.Slowest
 			if len(slow) == 0 {
 				t.Fatal("no slow read kept")
 			}

@@ -22,8 +22,8 @@ import (
 // healthOf is r's verdict, computed when the document has none (one
 // built by hand), without changing r.
 func healthOf(r *results.Result) results.Health {
-	if r.Verdict.Health != "" {
-		return r.Verdict
+	if r.Health.Health != "" {
+		return r.Health
 	}
 	return results.HealthOf(r)
 }

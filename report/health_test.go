@@ -19,7 +19,7 @@ func overloadedRun(t *testing.T) *results.Result {
 	r.Totals.TurnEnds = results.TurnEnds{Complete: 4, Cut: 101}
 	r.Turn.LowerBounds = 101
 	r.Read.LowerBounds = r.Read.Count * 7 / 10
-	r.Verdict = results.HealthOf(r)
+	r.Health = results.HealthOf(r)
 	return r
 }
 
@@ -29,7 +29,7 @@ func notFoundRun(t *testing.T) *results.Result {
 	t.Helper()
 	r := fixture(t, false)
 	r.Totals.Outcomes["ok"], r.Totals.Outcomes["not_found"] = 20, 380
-	r.Verdict = results.HealthOf(r)
+	r.Health = results.HealthOf(r)
 	return r
 }
 
@@ -47,8 +47,8 @@ func TestHealthIsSaidFirstInEveryFormat(t *testing.T) {
 		{"not found", notFoundRun(t), "✗ failing: 91.6% of reads sent failed, all not_found: the workload's URIs are not on this server"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if !strings.HasPrefix(c.r.Verdict.Line, c.line) {
-				t.Fatalf("verdict %q, want %q...", c.r.Verdict.Line, c.line)
+			if !strings.HasPrefix(c.r.Health.Line, c.line) {
+				t.Fatalf("verdict %q, want %q...", c.r.Health.Line, c.line)
 			}
 			var table, md, page, junit bytes.Buffer
 			if err := WriteTable(&table, c.r); err != nil {
@@ -107,7 +107,7 @@ func TestJUnitHealthCase(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := fixture(t, false)
-			r.Verdict, r.Thresholds = c.v, c.thresholds
+			r.Health, r.Thresholds = c.v, c.thresholds
 			got := junitHealth(r)
 			state := "pass"
 			switch {

@@ -71,9 +71,9 @@ func TestAdviceOfAnUnhealthyRun(t *testing.T) {
 			r := adviceRun(t, c.cut, c.failing)
 			a := r.Advice
 			all := strings.Join(a.Reasoning, "\n")
-			if r.Verdict.Health != c.health || (a.RecommendedDeadlineMs > 0) != c.recommend || (a.RecommendedTimeoutMs > 0) != c.recommend ||
+			if r.Health.Health != c.health || (a.RecommendedDeadlineMs > 0) != c.recommend || (a.RecommendedTimeoutMs > 0) != c.recommend ||
 				!strings.Contains(all, c.reasonContain) {
-				t.Errorf("%s: deadline %v, timeout %v; want a recommendation %v and %q in\n%s", r.Verdict.Line,
+				t.Errorf("%s: deadline %v, timeout %v; want a recommendation %v and %q in\n%s", r.Health.Line,
 					a.RecommendedDeadlineMs, a.RecommendedTimeoutMs, c.recommend, c.reasonContain, all)
 			}
 			if len(a.Deadlines) == 0 || len(a.Timeouts) == 0 {

@@ -21,10 +21,11 @@ type Result struct {
 	Started Timestamp `json:"started"`
 	Ended   Timestamp `json:"ended"`
 	Partial bool      `json:"partial"` // interrupted (Ctrl-C): the figures cover what ran
-	// Verdict is the run's health (health.go): healthy, overloaded,
+	// Health is the run's health (health.go): healthy, overloaded,
 	// failing, generator-bound or useless, the line every report opens
-	// with and its reasons. Added in v1: computed on load when absent.
-	Verdict Health `json:"verdict"`
+	// with and its reasons. Saved as "verdict" (a threshold's outcome is
+	// a Verdict). Added in v1: computed on load when absent.
+	Health Health `json:"verdict"`
 	// Workload is the workload as the run resolved it (defaults and flags
 	// applied), in its saved form: secrets redacted (workload.Redacted),
 	// values as their text; read back into the workload's own types.

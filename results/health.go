@@ -212,8 +212,8 @@ func (h Health) FailsRun(bounded bool) bool {
 // EnsureHealth gives r its verdict when it has none (a result written
 // before the key, or built by hand), and returns it.
 func (r *Result) EnsureHealth() Health {
-	if r.Verdict.Health == "" {
-		r.Verdict = HealthOf(r)
+	if r.Health.Health == "" {
+		r.Health = HealthOf(r)
 	}
-	return r.Verdict
+	return r.Health
 }

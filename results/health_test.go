@@ -143,12 +143,12 @@ func TestHealthOnLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Verdict.Health != StateHealthy || got.Verdict.Line != r.Verdict.Line || got.Verdict.Line == "" {
-		t.Errorf("loaded %+v, want the built %+v", got.Verdict, r.Verdict)
+	if got.Health.Health != StateHealthy || got.Health.Line != r.Health.Line || got.Health.Line == "" {
+		t.Errorf("loaded %+v, want the built %+v", got.Health, r.Health)
 	}
-	kept := strings.Replace(string(data), r.Verdict.Line, "! overloaded: as written", 1)
-	if got, err := Parse("kept.json", []byte(kept)); err != nil || got.Verdict.Line != "! overloaded: as written" {
-		t.Errorf("a stored verdict was not kept: %+v, %v", got.Verdict, err)
+	kept := strings.Replace(string(data), r.Health.Line, "! overloaded: as written", 1)
+	if got, err := Parse("kept.json", []byte(kept)); err != nil || got.Health.Line != "! overloaded: as written" {
+		t.Errorf("a stored verdict was not kept: %+v, %v", got.Health, err)
 	}
 }
 
@@ -181,15 +181,15 @@ func TestMergedHealth(t *testing.T) {
 	w := fixtureWorkload(t)
 	a := buildShard(t, w, Segment{K: 1, N: 2}, cutShard(100, 0), 10)
 	b := buildShard(t, w, Segment{K: 2, N: 2}, cutShard(30, 70), 10)
-	if a.Verdict.Health != StateHealthy || b.Verdict.Health != StateOverloaded || !b.Verdict.MostFailed {
-		t.Fatalf("shards: %+v; %+v", a.Verdict, b.Verdict)
+	if a.Health.Health != StateHealthy || b.Health.Health != StateOverloaded || !b.Health.MostFailed {
+		t.Fatalf("shards: %+v; %+v", a.Health, b.Health)
 	}
 	got, err := Merge([]MergeInput{{Name: "a", Result: a}, {Name: "b", Result: b}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "! overloaded: 35.0% of turns cut at the 800ms deadline; 73.0 reads/s served of 80.0 asked"
-	if got.Verdict.Health != StateOverloaded || got.Verdict.MostFailed || got.Verdict.Line != want {
-		t.Errorf("merged: %+v\nwant %q", got.Verdict, want)
+	if got.Health.Health != StateOverloaded || got.Health.MostFailed || got.Health.Line != want {
+		t.Errorf("merged: %+v\nwant %q", got.Health, want)
 	}
 }

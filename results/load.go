@@ -149,7 +149,7 @@ func (r *Result) fillEmpty() {
 	emptyMap(&r.Digests)
 	emptyList(&r.Sessions.Errors)
 	emptyList(&r.Thresholds)
-	emptyList(&r.Verdict.Reasons)
+	emptyList(&r.Health.Reasons)
 	if r.Classes == nil {
 		r.Classes = []Class{}
 	}

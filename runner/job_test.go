@@ -77,7 +77,7 @@ func (s situation) measured(_ context.Context, opts driver.Options) (*driver.Mea
 		Workload: opts.Workload, Segment: opts.Segment, Started: started, Ended: started.Add(time.Second),
 		Measured: time.Second, Partial: s.interrupted, Target: opts.Workload.Target,
 		Server: client.Implementation{Name: "sim", Version: "1"}, AskedRate: 10,
-		Run: rec.Phase(), Warmup: stats.NewRecorder([]stats.ClassInfo{{Name: "md"}}).Phase(),
+		MeasuredPhase: rec.Phase(), Warmup: stats.NewRecorder([]stats.ClassInfo{{Name: "md"}}).Phase(),
 	}, nil
 }
 
@@ -107,7 +107,7 @@ func TestEveryCommandEndsAlike(t *testing.T) {
 		free    bool   // the workload holds no thresholds
 		s       situation
 		ts      []bounds.Threshold // run's thresholds besides the workload's (nil: the workload's)
-		want    Status
+		want    Exit
 		reason  string
 	}{
 		{"run: every bound held", "run", false, fine, nil, Passed, ""},
@@ -149,8 +149,8 @@ func TestEveryCommandEndsAlike(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			done := endOf(t, tt.command, tt.free, tt.s, tt.ts, dir)
-			if done.Judgement.Status != tt.want || !strings.HasPrefix(done.Judgement.Reason, tt.reason) {
-				t.Errorf("judged %v %q, want %v %q...", done.Judgement.Status, done.Judgement.Reason, tt.want, tt.reason)
+			if done.Judgement.Exit != tt.want || !strings.HasPrefix(done.Judgement.Reason, tt.reason) {
+				t.Errorf("judged %v %q, want %v %q...", done.Judgement.Exit, done.Judgement.Reason, tt.want, tt.reason)
 			}
 			saved, err := results.Load(done.Path)
 			if err != nil {
@@ -200,8 +200,8 @@ func endOf(t *testing.T, command string, free bool, s situation, more []bounds.T
 			if len(d.Result.Thresholds) != 0 || (len(d.Notes) > 0) == free {
 				t.Errorf("shard %d: verdicts %v, notes %v: want none evaluated, and a note that merge will (when there are thresholds)", k, d.Result.Thresholds, d.Notes)
 			}
-			if !free && s.badO == stats.Cancelled && d.Judgement.Status != Passed {
-				t.Errorf("shard %d judged %v %q: its thresholds, left to merge, alone decide", k, d.Judgement.Status, d.Judgement.Reason)
+			if !free && s.badO == stats.Cancelled && d.Judgement.Exit != Passed {
+				t.Errorf("shard %d judged %v %q: its thresholds, left to merge, alone decide", k, d.Judgement.Exit, d.Judgement.Reason)
 			}
 			paths = append(paths, d.Path)
 		}

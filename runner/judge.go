@@ -9,24 +9,24 @@ import (
 	"github.com/readbench/readbench/results"
 )
 
-// Status is how a job ended for the command that made it: what its exit
+// Exit is how a job ended for the command that made it: what its exit
 // code says (README, "Exit codes").
-type Status int
+type Exit int
 
 // The statuses, from best to worst for a CI job.
 const (
-	Passed      Status = iota // every check held
-	Failed                    // a broken threshold, a broken identity, a run that measured nothing usable
-	Misused                   // the thresholds name what the result lacks (a class, a turn size): bad input
-	Interrupted               // this process was interrupted: the result is partial
+	Passed      Exit = iota // every check held
+	Failed                  // a broken threshold, a broken identity, a run that measured nothing usable
+	Misused                 // the thresholds name what the result lacks (a class, a turn size): bad input
+	Interrupted             // this process was interrupted: the result is partial
 )
 
-// Judgement is what a saved result came to: its status, the reason for
+// Judgement is what a saved result came to: its exit, the reason for
 // it (the exit message; "" when it passed) and the findings that a worse
 // one outranked, which are said first (a broken threshold of an
 // interrupted run).
 type Judgement struct {
-	Status Status
+	Exit   Exit
 	Reason string
 	Also   []string
 }
@@ -61,10 +61,10 @@ type Facts struct {
 // is its command's to judge.
 func Judge(res *results.Result, f Facts) Judgement {
 	if err := res.Identity(); err != nil {
-		return Judgement{Status: Failed, Reason: err.Error()}
+		return Judgement{Exit: Failed, Reason: err.Error()}
 	}
 	if f.Thresholds != nil && errors.Is(f.Thresholds, bounds.ErrUnknown) {
-		return Judgement{Status: Misused, Reason: f.Thresholds.Error()}
+		return Judgement{Exit: Misused, Reason: f.Thresholds.Error()}
 	}
 	var also []string // a broken bound, said first when a worse finding decides
 	switch broken := results.Broken(res.Thresholds); {
@@ -75,18 +75,18 @@ func Judge(res *results.Result, f Facts) Judgement {
 	}
 	switch {
 	case f.Interrupted:
-		return Judgement{Status: Interrupted, Reason: "run interrupted: the result is partial", Also: also}
+		return Judgement{Exit: Interrupted, Reason: "run interrupted: the result is partial", Also: also}
 	case res.Partial:
-		return Judgement{Status: Failed, Reason: "a shard of the run was interrupted: the result is partial", Also: also}
+		return Judgement{Exit: Failed, Reason: "a shard of the run was interrupted: the result is partial", Also: also}
 	}
 	if why := results.Useless(res.Totals); why != "" && !f.Part {
-		return Judgement{Status: Failed, Reason: "useless run: " + why, Also: also}
+		return Judgement{Exit: Failed, Reason: "useless run: " + why, Also: also}
 	}
 	if h := res.EnsureHealth(); h.FailsRun(f.Bounded) && !f.Part {
-		return Judgement{Status: Failed, Reason: h.Line + " (no thresholds set: most of the run failed)"}
+		return Judgement{Exit: Failed, Reason: h.Line + " (no thresholds set: most of the run failed)"}
 	}
 	if len(also) > 0 {
-		return Judgement{Status: Failed, Reason: also[0]}
+		return Judgement{Exit: Failed, Reason: also[0]}
 	}
-	return Judgement{Status: Passed}
+	return Judgement{Exit: Passed}
 }

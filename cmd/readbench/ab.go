@@ -130,7 +130,7 @@ func abAction(c *cli.Context) error {
 	}
 	verdict := abVerdict(c, o, write, plan.Dir)
 	if o.Interrupted {
-		return exitOf(c.App.ErrWriter, runner.Judgement{Status: runner.Interrupted, Also: errorText(verdict),
+		return exitOf(c.App.ErrWriter, runner.Judgement{Exit: runner.Interrupted, Also: errorText(verdict),
 			Reason: fmt.Sprintf("ab interrupted after %d round(s): the runs made are in %s", len(o.Rounds), plan.Dir)})
 	}
 	return verdict
@@ -296,7 +296,7 @@ func (sides abSideRuns) runner(c *cli.Context, mx *liveMetrics) ab.Runner {
 		if err != nil {
 			return nil, err
 		}
-		if done.Judgement.Status == runner.Failed {
+		if done.Judgement.Exit == runner.Failed {
 			return done.Result, errors.New(done.Judgement.Reason)
 		}
 		return done.Result, nil

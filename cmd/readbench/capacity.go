@@ -308,7 +308,7 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.S
 		return capacity.StepRun{}, err
 	}
 	res := done.Result
-	if done.Judgement.Status == runner.Failed { // saved, then the search stops: its figures cannot be trusted
+	if done.Judgement.Exit == runner.Failed { // saved, then the search stops: its figures cannot be trusted
 		return capacity.StepRun{}, fmt.Errorf("step %d (saved to %s): %s", s.Index, path, done.Judgement.Reason)
 	}
 	if !cr.c.Bool("quiet") {

@@ -99,7 +99,7 @@ func exitOf(stderr io.Writer, j runner.Judgement) error {
 	for _, a := range j.Also {
 		fmt.Fprintf(stderr, "readbench: %s\n", a)
 	}
-	switch j.Status {
+	switch j.Exit {
 	case runner.Failed:
 		return cli.Exit(j.Reason, exitFail)
 	case runner.Misused:
