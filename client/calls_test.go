@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -21,7 +22,7 @@ func TestCallsMatchCancelAndLate(t *testing.T) {
 		after time.Duration
 	}
 	var lates []late
-	c := newCalls(func(l Late) { lates = append(lates, late{l.WireBytes, l.AfterCancel}) })
+	c := newCalls(func(l stats.LateSample) { lates = append(lates, late{l.WireBytes, l.AfterCancel}) })
 	failed := make(chan struct{})
 	dead := func() error { return errors.New("dead") }
 	msg := func(id string) []byte { return []byte(`{"jsonrpc":"2.0","id":` + id + `,"result":{}}`) }
@@ -54,7 +55,7 @@ func TestCallsMatchCancelAndLate(t *testing.T) {
 
 	var tagged []int64 // a request tagged WithLate reports to its own counter
 	ch = c.add(6)
-	tctx, tcancel := context.WithCancel(WithLate(context.Background(), func(l Late) { tagged = append(tagged, l.WireBytes) }))
+	tctx, tcancel := context.WithCancel(WithLate(context.Background(), func(l stats.LateSample) { tagged = append(tagged, l.WireBytes) }))
 	tcancel()
 	c.wait(tctx, 6, ch, failed, dead)
 	c.route(msg("6"), 7, time.Now(), answer(msg("6")))

@@ -5,27 +5,13 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 )
-
-// Late is an answer that arrived for a request given up on: its bytes
-// were wasted, and, when the cancel had been on the server's side for
-// longer than the round-trip allowance before its first byte came, the
-// server ignored a cancel it had time to act on (Ignored). An answer that
-// starts sooner crossed the cancel on the wire: wasted, not a verdict
-// against the server.
-type Late struct {
-	WireBytes   int64
-	AfterCancel time.Duration // from the give-up to the answer's end
-	// Ignored says the answer's first byte came more than Allowance after
-	// the cancel was on the server's side of the transport.
-	Ignored   bool
-	Allowance time.Duration // the round-trip allowance it was judged with
-}
 
 // LateFunc receives each answer that arrived after its request was given
 // up on. The load driver counts them (answers after the cancel, wasted
 // bytes, time from the cancel, and apart those that ignored it).
-type LateFunc func(Late)
+type LateFunc func(stats.LateSample)
 
 // The round-trip allowance: an answer whose first byte comes within this
 // of the cancel reaching the server was on its way before the server could
@@ -180,8 +166,8 @@ func (c *calls) probeBack(pid int64, first time.Time) {
 // (see fallbackAllowance): ignored when the answer started more than the
 // allowance after the cancel reached the server; a probe sent but not yet
 // answered means the server may not have read the cancel: not ignored.
-func (c *calls) judge(tb tomb, wire int64, first, now time.Time) Late {
-	l := Late{WireBytes: wire, AfterCancel: now.Sub(tb.at)}
+func (c *calls) judge(tb tomb, wire int64, first, now time.Time) stats.LateSample {
+	l := stats.LateSample{WireBytes: wire, AfterCancel: now.Sub(tb.at)}
 	if tb.probed && !tb.probeBack.IsZero() {
 		l.Allowance = CancelAllowance(tb.probeRTT)
 	} else {

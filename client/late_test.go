@@ -3,6 +3,8 @@ package client
 import (
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/stats"
 )
 
 // TestJudgeOwnProbe: a late answer is judged with the round trip of the
@@ -38,7 +40,7 @@ func TestJudgeOwnProbe(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newCalls(func(Late) {})
+			c := newCalls(func(stats.LateSample) {})
 			t0 := time.Now()
 			var probes []probeOf
 			for i, d := range tc.others {

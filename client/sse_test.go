@@ -15,6 +15,7 @@ import (
 
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/stats"
 )
 
 // fakeSSE is a scripted HTTP+SSE server: GET /sse opens the stream with an
@@ -169,7 +170,7 @@ func TestSSECancellationAndLateAnswer(t *testing.T) {
 			send(answer) // a server that does not honour the cancellation
 		}
 	})
-	tr := f.start(t, func(l Late) { lates <- lateAnswer{l.WireBytes, l.AfterCancel} })
+	tr := f.start(t, func(l stats.LateSample) { lates <- lateAnswer{l.WireBytes, l.AfterCancel} })
 	ctx, cancel := context.WithTimeoutCause(context.Background(), 300*time.Millisecond, errors.New("read timeout"))
 	defer cancel()
 	if _, err := tr.call(ctx, testRequest(7, protocol.MethodResourcesRead)); !errors.Is(err, context.DeadlineExceeded) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/results"
 )
 
 // Timing of the cancellation check. A host cancels stragglers at its turn
@@ -72,7 +73,7 @@ func (c *checker) cancellation(ctx context.Context) {
 	if c.s.PerRequestStream() && c.s.Modern() {
 		uri, takes, why := c.cancelTarget(ctx)
 		if uri == "" {
-			c.rep.add("cancellation", Skip, c.o.CancelURI, why)
+			c.rep.add("cancellation", results.CheckSkip, c.o.CancelURI, why)
 			return
 		}
 		at := cancelAfter
@@ -83,14 +84,14 @@ func (c *checker) cancellation(ctx context.Context) {
 		return
 	}
 	if c.s.PerRequestStream() && c.s.SessionID() == "" {
-		c.rep.add("cancellation", NotApplicable, "", "the server issued no Mcp-Session-Id (stateless Streamable HTTP): "+
+		c.rep.add("cancellation", results.CheckNA, "", "the server issued no Mcp-Session-Id (stateless Streamable HTTP): "+
 			"notifications/cancelled cannot name a request of a session that does not exist, so there is no cancel to honour "+
 			"(a load run also closes the request's stream)")
 		return
 	}
 	p, why := c.planCancel(ctx)
 	if why != "" {
-		c.rep.add("cancellation", Skip, p.uri, why)
+		c.rep.add("cancellation", results.CheckSkip, p.uri, why)
 		return
 	}
 	c.cancelByNotification(ctx, p)
@@ -173,7 +174,7 @@ func (c *checker) roundTrip(ctx context.Context) time.Duration {
 func (c *checker) cancelByClosing(ctx context.Context, uri string, at time.Duration) {
 	req, err := c.s.NewRequest(protocol.MethodResourcesRead, uri, map[string]any{"uri": uri})
 	if err != nil {
-		c.rep.add("cancellation", Fail, uri, err.Error())
+		c.rep.add("cancellation", results.CheckFail, uri, err.Error())
 		return
 	}
 	cctx, cancel := context.WithTimeout(ctx, at)
@@ -182,13 +183,13 @@ func (c *checker) cancelByClosing(ctx context.Context, uri string, at time.Durat
 	a, err := c.s.Do(cctx, req)
 	switch {
 	case err == nil:
-		c.rep.add("cancellation", Skip, uri, fmt.Sprintf("could not find a read slow enough to cancel: answered in %s, before the cancel at %s (give a slower --cancel-uri)",
+		c.rep.add("cancellation", results.CheckSkip, uri, fmt.Sprintf("could not find a read slow enough to cancel: answered in %s, before the cancel at %s (give a slower --cancel-uri)",
 			roundLatency(a.Done.Sub(start)), at))
 	case cctx.Err() != nil && ctx.Err() == nil:
-		c.rep.add("cancellation", Pass, uri, fmt.Sprintf("2026-07-28 over HTTP: cancelled by closing the response stream at %s; "+
+		c.rep.add("cancellation", results.CheckPass, uri, fmt.Sprintf("2026-07-28 over HTTP: cancelled by closing the response stream at %s; "+
 			"nothing can come back on a closed stream, so this passes by construction", at))
 	default:
-		c.rep.add("cancellation", Fail, uri, err.Error())
+		c.rep.add("cancellation", results.CheckFail, uri, err.Error())
 	}
 }
 
@@ -207,7 +208,7 @@ type lateProbe struct {
 func (c *checker) cancelByNotification(ctx context.Context, p cancelPlan) {
 	req, err := c.s.NewRequest(protocol.MethodResourcesRead, p.uri, map[string]any{"uri": p.uri})
 	if err != nil {
-		c.rep.add("cancellation", Fail, p.uri, err.Error())
+		c.rep.add("cancellation", results.CheckFail, p.uri, err.Error())
 		return
 	}
 	accepted := make(chan time.Time, 1)
@@ -239,7 +240,7 @@ func (c *checker) cancelByNotification(ctx context.Context, p cancelPlan) {
 	if err != nil {
 		stop()
 		<-done
-		c.rep.add("cancellation", Fail, p.uri, "could not send notifications/cancelled: "+err.Error())
+		c.rep.add("cancellation", results.CheckFail, p.uri, "could not send notifications/cancelled: "+err.Error())
 		return
 	}
 	// In a stdio server's stdin pipe the cancel is not yet in the server:
@@ -325,14 +326,14 @@ func (m cancelMoments) readAfter() string {
 // answeredFirst is an answer that came before the cancel could be sent.
 func (c *checker) answeredFirst(p cancelPlan, r lateProbe, start time.Time) {
 	if r.err != nil {
-		c.rep.add("cancellation", Fail, p.uri, r.err.Error())
+		c.rep.add("cancellation", results.CheckFail, p.uri, r.err.Error())
 		return
 	}
 	what := "answered"
 	if m, err := protocol.Decode(r.a.Body); err == nil && m.Error != nil {
 		what = "answered " + describeError(r.a.Body)
 	}
-	c.rep.add("cancellation", Skip, p.uri, fmt.Sprintf("could not find a read slow enough to cancel: %s in %s, before the cancel at %s could be sent (give a slower --cancel-uri)",
+	c.rep.add("cancellation", results.CheckSkip, p.uri, fmt.Sprintf("could not find a read slow enough to cancel: %s in %s, before the cancel at %s could be sent (give a slower --cancel-uri)",
 		what, roundLatency(r.at.Sub(start)), p.at))
 }
 
@@ -355,7 +356,7 @@ func (c *checker) judgeLate(ctx context.Context, p cancelPlan, r lateProbe, m ca
 	switch {
 	case r.err == nil:
 		if msg, err := protocol.Decode(r.a.Body); err == nil && msg.Error != nil {
-			c.rep.add("cancellation", Pass, p.uri, fmt.Sprintf("stopped: sent %s %s after %s (the specification says to send nothing)",
+			c.rep.add("cancellation", results.CheckPass, p.uri, fmt.Sprintf("stopped: sent %s %s after %s (the specification says to send nothing)",
 				describeError(r.a.Body), roundLatency(r.at.Sub(m.sent)), how))
 			return
 		}
@@ -372,31 +373,31 @@ func (c *checker) judgeLate(ctx context.Context, p cancelPlan, r lateProbe, m ca
 		}
 		switch after := first.Sub(had); {
 		case first.Before(m.sending):
-			c.rep.add("cancellation", Skip, p.uri, fmt.Sprintf("could not find a read slow enough to cancel: the answer's %s came %s before %s was sent (give a slower --cancel-uri)",
+			c.rep.add("cancellation", results.CheckSkip, p.uri, fmt.Sprintf("could not find a read slow enough to cancel: the answer's %s came %s before %s was sent (give a slower --cancel-uri)",
 				which, roundLatency(m.sending.Sub(first)), sent))
 		case !hadIt || first.Before(had):
 			read := "it was still unread in the server's stdin when the answer ended"
 			if hadIt {
 				read = fmt.Sprintf("the server read it off its stdin only %s after it was sent", roundLatency(had.Sub(m.sent)))
 			}
-			c.rep.add("cancellation", Skip, p.uri, fmt.Sprintf("answered after the cancel: the answer's %s came %s after %s was sent, and %s, "+
+			c.rep.add("cancellation", results.CheckSkip, p.uri, fmt.Sprintf("answered after the cancel: the answer's %s came %s after %s was sent, and %s, "+
 				"so the answer was on its way before the server read the cancel (%d bytes wasted; not a failure, and no proof either: give a slower --cancel-uri, or one whose server is not busy all the while)",
 				which, roundLatency(max(first.Sub(m.sent), 0)), sent, read, r.a.WireBytes))
 		case after > p.allowance:
-			c.rep.add("cancellation", Fail, p.uri, fmt.Sprintf("ignored the cancel: the answer's %s came %s after %s, beyond %s; %d bytes: the server did the work and sent it anyway",
+			c.rep.add("cancellation", results.CheckFail, p.uri, fmt.Sprintf("ignored the cancel: the answer's %s came %s after %s, beyond %s; %d bytes: the server did the work and sent it anyway",
 				which, roundLatency(after), reached, allowance, r.a.WireBytes))
 		default:
-			c.rep.add("cancellation", Skip, p.uri, fmt.Sprintf("answered after the cancel: the answer's %s came %s after %s, within %s, so it was on its way before the server could act on the cancel (%d bytes wasted; not a failure, and no proof either: give a slower --cancel-uri)",
+			c.rep.add("cancellation", results.CheckSkip, p.uri, fmt.Sprintf("answered after the cancel: the answer's %s came %s after %s, within %s, so it was on its way before the server could act on the cancel (%d bytes wasted; not a failure, and no proof either: give a slower --cancel-uri)",
 				which, roundLatency(max(after, 0)), crossed, allowance, r.a.WireBytes))
 		}
 	case errors.Is(r.err, context.DeadlineExceeded) && ctx.Err() == nil && !hadIt:
-		c.rep.add("cancellation", Skip, p.uri, fmt.Sprintf("could not tell: no answer within %s after notifications/cancelled at %s, but the server had not read it off its stdin by then "+
+		c.rep.add("cancellation", results.CheckSkip, p.uri, fmt.Sprintf("could not tell: no answer within %s after notifications/cancelled at %s, but the server had not read it off its stdin by then "+
 			"(busy all the while: an answer to come cannot be judged; give a --cancel-uri whose server is not busy all the while)", roundLatency(p.watch), roundLatency(p.at)))
 	case errors.Is(r.err, context.DeadlineExceeded) && ctx.Err() == nil:
-		c.rep.add("cancellation", Pass, p.uri, fmt.Sprintf("no answer within %s after %s", roundLatency(p.watch), how))
+		c.rep.add("cancellation", results.CheckPass, p.uri, fmt.Sprintf("no answer within %s after %s", roundLatency(p.watch), how))
 	case c.s.PerRequestStream() && errors.Is(r.err, client.ErrTransport) && !errors.As(r.err, &se) && ctx.Err() == nil:
-		c.rep.add("cancellation", Pass, p.uri, "the server ended the response stream without an answer after "+how)
+		c.rep.add("cancellation", results.CheckPass, p.uri, "the server ended the response stream without an answer after "+how)
 	default:
-		c.rep.add("cancellation", Fail, p.uri, r.err.Error())
+		c.rep.add("cancellation", results.CheckFail, p.uri, r.err.Error())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/results"
 )
 
 // TestJudgeLate: a result is judged by when its first byte came against
@@ -39,21 +40,21 @@ func TestJudgeLate(t *testing.T) {
 		why    string
 		r      lateProbe
 		m      cancelMoments
-		status Status
+		status results.CheckStatus
 		detail string
 	}{
-		{"first byte just after the cancel, last byte 300 ms later", answer(500*time.Microsecond, 300*time.Millisecond, result), sent, Skip, "answered after the cancel"},
-		{"first byte at the edge of the allowance", answer(25*time.Millisecond, 30*time.Millisecond, result), sent, Skip, "4194304 bytes wasted"},
-		{"first byte far beyond the allowance", answer(400*time.Millisecond, 401*time.Millisecond, result), sent, Fail, "ignored the cancel"},
-		{"first byte before the cancel was sent", answer(-10*time.Millisecond, 200*time.Millisecond, result), sent, Skip, "could not find a read slow enough"},
-		{"an error answer", answer(100*time.Millisecond, 100*time.Millisecond, []byte(`{"jsonrpc":"2.0","id":7,"error":{"code":-32800,"message":"cancelled"}}`)), sent, Pass, "stopped"},
-		{"no answer", lateProbe{err: context.DeadlineExceeded}, sent, Pass, "no answer within 1s"},
-		{"stdio: first byte 400 ms after the cancel was sent, the cancel read 500 ms after", answer(400*time.Millisecond, 900*time.Millisecond, result), readAt(500 * time.Millisecond), Skip, "the server read it off its stdin only 500ms after it was sent, so the answer was on its way"},
-		{"stdio: the cancel still unread when the answer ended", answer(400*time.Millisecond, 900*time.Millisecond, result), unread, Skip, "still unread in the server's stdin when the answer ended"},
-		{"stdio: first byte 400 ms after the server read the cancel", answer(401*time.Millisecond, 900*time.Millisecond, result), readAt(time.Millisecond), Fail, "ignored the cancel: the answer's first byte came 400ms after the server read notifications/cancelled at 50ms off its stdin (1ms after it was sent)"},
-		{"stdio: first byte within the allowance of the read", answer(210*time.Millisecond, 900*time.Millisecond, result), readAt(200 * time.Millisecond), Skip, "came 10ms after the server read notifications/cancelled at 50ms off its stdin (200ms after it was sent), within the round-trip allowance"},
-		{"stdio: no answer, the cancel read", lateProbe{err: context.DeadlineExceeded}, readAt(time.Millisecond), Pass, "no answer within 1s after notifications/cancelled at 50ms (read off the server's stdin 1ms after it was sent)"},
-		{"stdio: no answer, the cancel never read", lateProbe{err: context.DeadlineExceeded}, unread, Skip, "the server had not read it off its stdin by then"},
+		{"first byte just after the cancel, last byte 300 ms later", answer(500*time.Microsecond, 300*time.Millisecond, result), sent, results.CheckSkip, "answered after the cancel"},
+		{"first byte at the edge of the allowance", answer(25*time.Millisecond, 30*time.Millisecond, result), sent, results.CheckSkip, "4194304 bytes wasted"},
+		{"first byte far beyond the allowance", answer(400*time.Millisecond, 401*time.Millisecond, result), sent, results.CheckFail, "ignored the cancel"},
+		{"first byte before the cancel was sent", answer(-10*time.Millisecond, 200*time.Millisecond, result), sent, results.CheckSkip, "could not find a read slow enough"},
+		{"an error answer", answer(100*time.Millisecond, 100*time.Millisecond, []byte(`{"jsonrpc":"2.0","id":7,"error":{"code":-32800,"message":"cancelled"}}`)), sent, results.CheckPass, "stopped"},
+		{"no answer", lateProbe{err: context.DeadlineExceeded}, sent, results.CheckPass, "no answer within 1s"},
+		{"stdio: first byte 400 ms after the cancel was sent, the cancel read 500 ms after", answer(400*time.Millisecond, 900*time.Millisecond, result), readAt(500 * time.Millisecond), results.CheckSkip, "the server read it off its stdin only 500ms after it was sent, so the answer was on its way"},
+		{"stdio: the cancel still unread when the answer ended", answer(400*time.Millisecond, 900*time.Millisecond, result), unread, results.CheckSkip, "still unread in the server's stdin when the answer ended"},
+		{"stdio: first byte 400 ms after the server read the cancel", answer(401*time.Millisecond, 900*time.Millisecond, result), readAt(time.Millisecond), results.CheckFail, "ignored the cancel: the answer's first byte came 400ms after the server read notifications/cancelled at 50ms off its stdin (1ms after it was sent)"},
+		{"stdio: first byte within the allowance of the read", answer(210*time.Millisecond, 900*time.Millisecond, result), readAt(200 * time.Millisecond), results.CheckSkip, "came 10ms after the server read notifications/cancelled at 50ms off its stdin (200ms after it was sent), within the round-trip allowance"},
+		{"stdio: no answer, the cancel read", lateProbe{err: context.DeadlineExceeded}, readAt(time.Millisecond), results.CheckPass, "no answer within 1s after notifications/cancelled at 50ms (read off the server's stdin 1ms after it was sent)"},
+		{"stdio: no answer, the cancel never read", lateProbe{err: context.DeadlineExceeded}, unread, results.CheckSkip, "the server had not read it off its stdin by then"},
 	} {
 		ch := &checker{rep: &Findings{}}
 		ch.judgeLate(context.Background(), p, c.r, c.m)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -37,11 +38,11 @@ func TestCheckToolsOnlyServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	status := map[string]Status{}
+	status := map[string]results.CheckStatus{}
 	for _, c := range rep.Checks {
 		t.Logf("%-16s %-4s %s %s", c.Name, c.Status, c.URI, c.Detail)
 		status[c.Name] = c.Status
-		if c.Status == NotApplicable && !strings.Contains(c.Detail, "declares no") && !strings.Contains(c.Detail, "no tool named read") {
+		if c.Status == results.CheckNA && !strings.Contains(c.Detail, "declares no") && !strings.Contains(c.Detail, "no tool named read") {
 			t.Errorf("%s: n/a without the reason: %q", c.Name, c.Detail)
 		}
 	}
@@ -49,7 +50,7 @@ func TestCheckToolsOnlyServer(t *testing.T) {
 		t.Error("a server without resources fails the check")
 	}
 	for _, name := range []string{"capabilities", "resources/list", "read", "not-found error", "malformed uri", "cancellation", "read tool"} {
-		if status[name] != NotApplicable {
+		if status[name] != results.CheckNA {
 			t.Errorf("%s: %q, want n/a", name, status[name])
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 )
@@ -88,9 +89,9 @@ func Check(ctx context.Context, o Options) (*Findings, error) {
 			rep.Unreachable = err.Error()
 			skipped = "no session: the target could not be reached"
 		}
-		rep.add("handshake", Fail, "", err.Error())
+		rep.add("handshake", results.CheckFail, "", err.Error())
 		for _, n := range checkNames() {
-			rep.add(n, Skip, "", skipped)
+			rep.add(n, results.CheckSkip, "", skipped)
 		}
 		return rep, nil
 	}
@@ -99,7 +100,7 @@ func Check(ctx context.Context, o Options) (*Findings, error) {
 	c := &checker{o: o, rep: rep, sim: conn.SimURIs()}
 	switch conn := conn.(type) {
 	case *client.Documents: // range+http: the ranged read over plain HTTP (files.go)
-		c.rep.add("handshake", Pass, "", "plain HTTP documents: HEAD of the prefix answered (no MCP)")
+		c.rep.add("handshake", results.CheckPass, "", "plain HTTP documents: HEAD of the prefix answered (no MCP)")
 		c.documents(ctx, conn)
 		return rep, nil
 	case *client.Session:
@@ -112,7 +113,7 @@ func Check(ctx context.Context, o Options) (*Findings, error) {
 	if why := c.capabilities(); why != "" {
 		steps = []func(context.Context){c.readTool}
 		for _, n := range []string{"resources/list", "read", "listed size", "template read", "not-found error", "not-found shaped", "malformed uri", "cancellation"} {
-			rep.add(n, NotApplicable, "", why)
+			rep.add(n, results.CheckNA, "", why)
 		}
 	}
 	for _, step := range steps {
@@ -152,12 +153,12 @@ func (c *checker) handshake() {
 	if c.s.Modern() {
 		era = "stateless era: server/discover"
 	}
-	c.rep.add("handshake", Pass, "", fmt.Sprintf("protocol %s (%s)", c.s.ProtocolVersion(), era))
+	c.rep.add("handshake", results.CheckPass, "", fmt.Sprintf("protocol %s (%s)", c.s.ProtocolVersion(), era))
 	switch sv := c.s.Server(); {
 	case sv.Name == "" || sv.Version == "":
-		c.rep.add("server info", Fail, "", fmt.Sprintf("the server reported name %q, version %q: results are compared across server versions, so both are needed", sv.Name, sv.Version))
+		c.rep.add("server info", results.CheckFail, "", fmt.Sprintf("the server reported name %q, version %q: results are compared across server versions, so both are needed", sv.Name, sv.Version))
 	default:
-		c.rep.add("server info", Pass, "", sv.Name+" "+sv.Version)
+		c.rep.add("server info", results.CheckPass, "", sv.Name+" "+sv.Version)
 	}
 }
 
@@ -172,7 +173,7 @@ const noResources = "the server declares no resources capability"
 func (c *checker) capabilities() string {
 	caps := c.s.Capabilities()
 	if !caps.Known {
-		c.rep.add("capabilities", Skip, "", "the handshake carried no capabilities object: every check runs")
+		c.rep.add("capabilities", results.CheckSkip, "", "the handshake carried no capabilities object: every check runs")
 		return ""
 	}
 	var have, lack []string
@@ -191,10 +192,10 @@ func (c *checker) capabilities() string {
 		d += "; not " + strings.Join(lack, ", ")
 	}
 	if !caps.Resources {
-		c.rep.add("capabilities", NotApplicable, "", noResources+" ("+d+"): resources/list, read, listed size, template read, not-found error, not-found shaped, malformed uri and cancellation are not applicable")
+		c.rep.add("capabilities", results.CheckNA, "", noResources+" ("+d+"): resources/list, read, listed size, template read, not-found error, not-found shaped, malformed uri and cancellation are not applicable")
 		return noResources
 	}
-	c.rep.add("capabilities", Pass, "", d)
+	c.rep.add("capabilities", results.CheckPass, "", d)
 	return ""
 }
 
@@ -216,19 +217,19 @@ func (c *checker) listAndSample(ctx context.Context) {
 	pages, err := c.list(ctx)
 	switch {
 	case err != nil:
-		c.rep.add("resources/list", Fail, "", err.Error())
+		c.rep.add("resources/list", results.CheckFail, "", err.Error())
 	case len(c.listed) == 0:
-		c.rep.add("resources/list", Fail, "", fmt.Sprintf("lists nothing (%d %s): nothing to sample", pages, plural(pages, "page", "pages")))
+		c.rep.add("resources/list", results.CheckFail, "", fmt.Sprintf("lists nothing (%d %s): nothing to sample", pages, plural(pages, "page", "pages")))
 	default:
 		d := fmt.Sprintf("%d %s in %d %s", len(c.listed), plural(len(c.listed), "resource", "resources"), pages, plural(pages, "page", "pages"))
 		if pages >= maxListPages {
 			d += fmt.Sprintf(" (stopped after %d pages)", maxListPages)
 		}
-		c.rep.add("resources/list", Pass, "", d)
+		c.rep.add("resources/list", results.CheckPass, "", d)
 	}
 	if len(c.listed) == 0 {
-		c.rep.add("read", Skip, "", "nothing listed to sample")
-		c.rep.add("listed size", Skip, "", "nothing listed to sample")
+		c.rep.add("read", results.CheckSkip, "", "nothing listed to sample")
+		c.rep.add("listed size", results.CheckSkip, "", "nothing listed to sample")
 		return
 	}
 	n := min(c.o.Sample, len(c.listed))
@@ -236,7 +237,7 @@ func (c *checker) listAndSample(ctx context.Context) {
 		c.sampleRead(ctx, c.listed[i*len(c.listed)/n])
 	}
 	if c.sized == 0 {
-		c.rep.add("listed size", Skip, "", fmt.Sprintf("none of the %d sampled resources lists a size, or none was read ok", n))
+		c.rep.add("listed size", results.CheckSkip, "", fmt.Sprintf("none of the %d sampled resources lists a size, or none was read ok", n))
 	}
 }
 
@@ -267,10 +268,10 @@ func (c *checker) sampleRead(ctx context.Context, r contractResource) {
 	cancel()
 	switch {
 	case err != nil:
-		c.rep.add("read", Fail, uri, err.Error())
+		c.rep.add("read", results.CheckFail, uri, err.Error())
 		return
 	case !a.Answered: // no answer: the exchange failed, in its own words
-		c.rep.add("read", Fail, uri, a.Detail)
+		c.rep.add("read", results.CheckFail, uri, a.Detail)
 		return
 	}
 	latency := a.Done.Sub(a.Sent)
@@ -281,13 +282,13 @@ func (c *checker) sampleRead(ctx context.Context, r contractResource) {
 	switch a.Outcome {
 	case stats.OK:
 	case stats.Protocol:
-		c.rep.add("read", Fail, uri, "unusable answer: "+a.Reason)
+		c.rep.add("read", results.CheckFail, uri, "unusable answer: "+a.Reason)
 		return
 	case stats.InputRequired:
-		c.rep.add("read", Skip, uri, "answered input_required: it wants input readbench cannot give")
+		c.rep.add("read", results.CheckSkip, uri, "answered input_required: it wants input readbench cannot give")
 		return
 	default:
-		c.rep.add("read", Fail, uri, "a listed resource answered "+describeAnswer(a))
+		c.rep.add("read", results.CheckFail, uri, "a listed resource answered "+describeAnswer(a))
 		return
 	}
 	if listed := listedSize(r.Size); listed >= 0 {
@@ -306,10 +307,10 @@ func (c *checker) sampleRead(ctx context.Context, r contractResource) {
 		findings = append(findings, fmt.Sprintf("%d of %d entries declare a mimeType their magic bytes contradict", a.Shape.MIMEMismatch, a.Entries))
 	}
 	for _, f := range findings {
-		c.rep.add("read", Fail, uri, f)
+		c.rep.add("read", results.CheckFail, uri, f)
 	}
 	if len(findings) == 0 {
-		c.rep.add("read", Pass, uri, fmt.Sprintf("%d %s, %d bytes on disk, %d on the wire, %s",
+		c.rep.add("read", results.CheckPass, uri, fmt.Sprintf("%d %s, %d bytes on disk, %d on the wire, %s",
 			a.Entries, plural(a.Entries, "entry", "entries"), a.DiskBytes, a.WireBytes, roundLatency(latency)))
 	}
 	c.served++

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -18,14 +19,14 @@ func TestJudgeRange(t *testing.T) {
 		why    string
 		ta     client.ToolPart
 		eof    bool
-		status Status
+		status results.CheckStatus
 		detail string
 	}{
-		{"exact bytes and eof", client.ToolPart{Data: want, EOF: true}, true, Pass, "4 bytes, eof true"},
-		{"eof must be false before the end", client.ToolPart{Data: want, EOF: true}, false, Fail, "eof true, want false"},
-		{"short answer", client.ToolPart{Data: want[:2]}, false, Fail, "2 bytes, want 4"},
-		{"other bytes", client.ToolPart{Data: []byte("abce")}, false, Fail, "differ"},
-		{"an error where bytes were due", client.ToolPart{IsError: true, Code: "internal"}, false, Fail, `code "internal"`},
+		{"exact bytes and eof", client.ToolPart{Data: want, EOF: true}, true, results.CheckPass, "4 bytes, eof true"},
+		{"eof must be false before the end", client.ToolPart{Data: want, EOF: true}, false, results.CheckFail, "eof true, want false"},
+		{"short answer", client.ToolPart{Data: want[:2]}, false, results.CheckFail, "2 bytes, want 4"},
+		{"other bytes", client.ToolPart{Data: []byte("abce")}, false, results.CheckFail, "differ"},
+		{"an error where bytes were due", client.ToolPart{IsError: true, Code: "internal"}, false, results.CheckFail, `code "internal"`},
 	}
 	for _, c := range cases {
 		st, d := judgeRange(c.ta, nil, want, c.eof)
@@ -65,11 +66,11 @@ func TestCheckContractUnreachable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Failed() || rep.Checks[0].Name != "handshake" || rep.Checks[0].Status != Fail {
+	if !rep.Failed() || rep.Checks[0].Name != "handshake" || rep.Checks[0].Status != results.CheckFail {
 		t.Fatalf("checks %+v", rep.Checks)
 	}
 	for _, c := range rep.Checks[1:] {
-		if c.Status != Skip || c.Detail == "" {
+		if c.Status != results.CheckSkip || c.Detail == "" {
 			t.Errorf("after a failed handshake %q is %s (%q), want skip with a reason", c.Name, c.Status, c.Detail)
 		}
 	}
@@ -89,7 +90,7 @@ func TestCheckContractSDKPeer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	status := map[string][]Status{}
+	status := map[string][]results.CheckStatus{}
 	for _, c := range rep.Checks {
 		status[c.Name] = append(status[c.Name], c.Status)
 		t.Logf("%-16s %-4s %s %s", c.Name, c.Status, c.URI, c.Detail)
@@ -97,13 +98,13 @@ func TestCheckContractSDKPeer(t *testing.T) {
 	if rep.Server.Name != "sdk-peer" || rep.ProtocolVersion == "" {
 		t.Errorf("server %+v, protocol %q", rep.Server, rep.ProtocolVersion)
 	}
-	want := map[string]Status{"handshake": Pass, "server info": Pass, "resources/list": Pass,
-		"read tool": NotApplicable, "capabilities": Pass}
-	if got := status["cancellation"]; len(got) != 1 || got[0] == Fail {
+	want := map[string]results.CheckStatus{"handshake": results.CheckPass, "server info": results.CheckPass, "resources/list": results.CheckPass,
+		"read tool": results.CheckNA, "capabilities": results.CheckPass}
+	if got := status["cancellation"]; len(got) != 1 || got[0] == results.CheckFail {
 		t.Errorf("cancellation: %v", got)
 	}
 	if rep.Modern {
-		want["not-found error"] = Pass
+		want["not-found error"] = results.CheckPass
 	}
 	for name, st := range want {
 		if len(status[name]) != 1 || status[name][0] != st {
@@ -114,7 +115,7 @@ func TestCheckContractSDKPeer(t *testing.T) {
 		t.Errorf("read rows %v, want one per listed resource (%d)", got, len(peertest.Docs()))
 	}
 	for _, st := range status["read"] {
-		if st != Pass {
+		if st != results.CheckPass {
 			t.Errorf("read rows %v", status["read"])
 			break
 		}

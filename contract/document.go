@@ -26,9 +26,7 @@ func (r *Findings) Document(tool results.Tool) *results.CheckDocument {
 	default:
 		doc.Era = "handshake"
 	}
-	for _, ck := range r.Checks {
-		doc.Checks = append(doc.Checks, results.Check{Name: ck.Name, Status: string(ck.Status), URI: ck.URI, Detail: ck.Detail})
-	}
+	doc.Checks = append(doc.Checks, r.Checks...)
 	doc.Finish()
 	return doc
 }

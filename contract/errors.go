@@ -7,6 +7,7 @@ import (
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 )
 
@@ -41,23 +42,23 @@ func (c *checker) notFound(ctx context.Context) {
 	code, got, failed := c.errorProbe(ctx, uri)
 	switch {
 	case failed != "":
-		c.rep.add("not-found error", Fail, uri, failed)
+		c.rep.add("not-found error", results.CheckFail, uri, failed)
 	case code == want:
-		c.rep.add("not-found error", Pass, uri, got)
+		c.rep.add("not-found error", results.CheckPass, uri, got)
 	case code == protocol.CodeInvalidParams && client.SaysNotFound(got):
 		// The official SDKs answer -32602 in every era since SEP-2164;
 		// a host that follows the specification of its era still has to
 		// expect it, so it passes with the difference named.
-		c.rep.add("not-found error", Pass, uri, got+" (-32602, as the SDKs answer in every era since SEP-2164; this era's code is -32002)")
+		c.rep.add("not-found error", results.CheckPass, uri, got+" (-32602, as the SDKs answer in every era since SEP-2164; this era's code is -32002)")
 	case code == protocol.CodeMethodNotFound && c.served > 0 && client.SaysResourceMissing(got):
 		// fastmcp 4.20.16: a server that has just answered reads says
 		// its method is missing when a resource is.
-		c.rep.add("not-found error", Fail, uri, got+"; "+misusedCode+", yet it answered "+
+		c.rep.add("not-found error", results.CheckFail, uri, got+"; "+misusedCode+", yet it answered "+
 			fmt.Sprintf("%d sampled %s", c.served, plural(c.served, "read", "reads"))+"; "+era)
 	case code == 0:
-		c.rep.add("not-found error", Fail, uri, got+" for a URI that cannot exist; "+era)
+		c.rep.add("not-found error", results.CheckFail, uri, got+" for a URI that cannot exist; "+era)
 	default:
-		c.rep.add("not-found error", Fail, uri, got+"; "+era)
+		c.rep.add("not-found error", results.CheckFail, uri, got+"; "+era)
 	}
 }
 
@@ -77,11 +78,11 @@ func (c *checker) malformed(ctx context.Context) {
 		code, got, failed := c.errorProbe(ctx, uri)
 		switch {
 		case failed != "":
-			c.rep.add("malformed uri", Fail, uri, failed)
+			c.rep.add("malformed uri", results.CheckFail, uri, failed)
 		case code == protocol.CodeInvalidParams:
-			c.rep.add("malformed uri", Pass, uri, got)
+			c.rep.add("malformed uri", results.CheckPass, uri, got)
 		default:
-			c.rep.add("malformed uri", Fail, uri, got+"; a malformed URI is -32602 (invalid params)")
+			c.rep.add("malformed uri", results.CheckFail, uri, got+"; a malformed URI is -32602 (invalid params)")
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/results"
 
 	"github.com/readbench/readbench/targets"
 )
@@ -150,7 +151,7 @@ func TestCheckHTTPDocuments(t *testing.T) {
 			var failed, names []string
 			for _, c := range rep.Checks {
 				names = append(names, c.Name)
-				if c.Status == Fail {
+				if c.Status == results.CheckFail {
 					failed = append(failed, c.Name)
 				}
 			}
@@ -164,11 +165,11 @@ func TestCheckHTTPDocuments(t *testing.T) {
 					return n == "http: content type" || n == "http: head" || n == "http: range" || n == "http: tail" || n == "http: past the end"
 				})
 			}
-			status := map[string]Status{}
+			status := map[string]results.CheckStatus{}
 			for _, c := range rep.Checks {
 				status[c.Name] = c.Status
 			}
-			if tc.sim && (status["http: content type"] == Skip || status["http: symlink"] == Skip) {
+			if tc.sim && (status["http: content type"] == results.CheckSkip || status["http: symlink"] == results.CheckSkip) {
 				t.Errorf("on a server of sim: URIs the type and the symlink are judged: %+v", rep.Checks)
 			}
 			for _, want := range rows {

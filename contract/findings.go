@@ -3,31 +3,9 @@ package contract
 import (
 	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/targets"
 )
-
-// Status is how one contract check ended.
-type Status string
-
-// The statuses of a check: skip and n/a always come with the reason. Skip
-// is a check that could not tell (nothing slow enough to cancel, no path
-// to read); NotApplicable is one whose subject the server does not offer
-// by its own declaration or design (no resources capability, no tools, a
-// stateless session a cancel cannot name). Neither ever fails a check.
-const (
-	Pass          Status = "pass"
-	Fail          Status = "fail"
-	Skip          Status = "skip"
-	NotApplicable Status = "n/a"
-)
-
-// Result is one row of the contract report.
-type Result struct {
-	Name   string
-	Status Status
-	URI    string // the resource, path or URI the check used, when one
-	Detail string // what was seen, or why the check was skipped
-}
 
 // Findings is what Check found: plain data, rendered by the caller (the
 // contract knows nothing of output formats).
@@ -40,7 +18,7 @@ type Findings struct {
 	// listens there, its command does not start): "" when it was. No
 	// check ran then, so none can say the server breaks the contract.
 	Unreachable string
-	Checks      []Result
+	Checks      []results.Check // the rows, in the order they ran
 	// Auth is who the check obtained its tokens as (nil: no OAuth, or a
 	// token source that cannot say), at its end: step-ups included.
 	Auth *auth.Client
@@ -49,15 +27,15 @@ type Findings struct {
 // Failed reports whether any check failed.
 func (r *Findings) Failed() bool {
 	for _, c := range r.Checks {
-		if c.Status == Fail {
+		if c.Status == results.CheckFail {
 			return true
 		}
 	}
 	return false
 }
 
-func (r *Findings) add(name string, st Status, uri, detail string) {
-	r.Checks = append(r.Checks, Result{Name: name, Status: st, URI: uri, Detail: detail})
+func (r *Findings) add(name string, st results.CheckStatus, uri, detail string) {
+	r.Checks = append(r.Checks, results.Check{Name: name, Status: st, URI: uri, Detail: detail})
 }
 
 // noteAuth records who t obtained its tokens as, when it can say: at the

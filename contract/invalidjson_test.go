@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -71,14 +72,14 @@ func TestCheckReadRejectsInvalidJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var read *Result
+			var read *results.Check
 			for i, r := range rep.Checks {
 				t.Logf("%-16s %-4s %s %s", r.Name, r.Status, r.URI, r.Detail)
 				if r.Name == "read" && read == nil {
 					read = &rep.Checks[i]
 				}
 			}
-			if read == nil || read.Status != Fail || !strings.Contains(read.Detail, "unusable answer") || !strings.Contains(read.Detail, c.reason) {
+			if read == nil || read.Status != results.CheckFail || !strings.Contains(read.Detail, "unusable answer") || !strings.Contains(read.Detail, c.reason) {
 				t.Fatalf("read row %+v, want a failed read naming %q", read, c.reason)
 			}
 		})

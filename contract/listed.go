@@ -12,6 +12,7 @@ import (
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
 )
@@ -33,12 +34,12 @@ func listedSize(raw json.RawMessage) int64 {
 
 // judgeListedSize compares a listed size with the decoded bytes a read of
 // the resource answered: MCP's size is the raw content's, before base64.
-func judgeListedSize(listed, read int64, entries int) (Status, string) {
+func judgeListedSize(listed, read int64, entries int) (results.CheckStatus, string) {
 	what := fmt.Sprintf("%d %s", entries, plural(entries, "entry", "entries"))
 	if listed == read {
-		return Pass, fmt.Sprintf("listed size %d, read %d decoded bytes (%s)", listed, read, what)
+		return results.CheckPass, fmt.Sprintf("listed size %d, read %d decoded bytes (%s)", listed, read, what)
 	}
-	return Fail, fmt.Sprintf("listed size %d, read %d decoded bytes (%s): a host that plans from the listing (readbench init sizes a class from it) is %s by %d bytes",
+	return results.CheckFail, fmt.Sprintf("listed size %d, read %d decoded bytes (%s): a host that plans from the listing (readbench init sizes a class from it) is %s by %d bytes",
 		listed, read, what, map[bool]string{true: "under", false: "over"}[listed < read], absDiff(listed, read))
 }
 
@@ -81,13 +82,13 @@ func (c *checker) templates(ctx context.Context) {
 	})
 	switch {
 	case isMethodNotFound(err):
-		c.rep.add(row, NotApplicable, "", "the server does not implement resources/templates/list (-32601): it lists no templates")
+		c.rep.add(row, results.CheckNA, "", "the server does not implement resources/templates/list (-32601): it lists no templates")
 		return
 	case err != nil && len(listed) == 0:
-		c.rep.add(row, Skip, "", "could not list templates: "+err.Error())
+		c.rep.add(row, results.CheckSkip, "", "could not list templates: "+err.Error())
 		return
 	case len(listed) == 0:
-		c.rep.add(row, NotApplicable, "", "the server lists no templates")
+		c.rep.add(row, results.CheckNA, "", "the server lists no templates")
 		return
 	}
 	for _, t := range listed[:min(len(listed), maxTemplates)] {
@@ -103,7 +104,7 @@ func (c *checker) templateRead(ctx context.Context, tmpl string) {
 	const row = "template read"
 	uri, from, why := c.templateInstance(ctx, tmpl)
 	if uri == "" {
-		c.rep.add(row, Skip, tmpl, why)
+		c.rep.add(row, results.CheckSkip, tmpl, why)
 		return
 	}
 	rctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
@@ -115,22 +116,22 @@ func (c *checker) templateRead(ctx context.Context, tmpl string) {
 
 // judgeTemplateRead judges the read of a template's instance: a listed
 // template promises its instances can be read.
-func judgeTemplateRead(a *client.Answer, err error) (Status, string) {
+func judgeTemplateRead(a *client.Answer, err error) (results.CheckStatus, string) {
 	switch {
 	case err != nil:
-		return Fail, err.Error()
+		return results.CheckFail, err.Error()
 	case !a.Answered:
-		return Fail, a.Detail
+		return results.CheckFail, a.Detail
 	}
 	switch a.Outcome {
 	case stats.OK:
-		return Pass, fmt.Sprintf("%d %s, %d bytes", a.Entries, plural(a.Entries, "entry", "entries"), a.DiskBytes)
+		return results.CheckPass, fmt.Sprintf("%d %s, %d bytes", a.Entries, plural(a.Entries, "entry", "entries"), a.DiskBytes)
 	case stats.InputRequired:
-		return Skip, "answered input_required: it wants input readbench cannot give"
+		return results.CheckSkip, "answered input_required: it wants input readbench cannot give"
 	case stats.Protocol:
-		return Fail, "unusable answer: " + a.Reason
+		return results.CheckFail, "unusable answer: " + a.Reason
 	}
-	return Fail, describeAnswer(a) + ": the instance of a listed template could not be read"
+	return results.CheckFail, describeAnswer(a) + ": the instance of a listed template could not be read"
 }
 
 // templateInstance picks a URI of tmpl: a value the user gave for each
@@ -311,7 +312,7 @@ func shapedNotFoundURIs(listed []string, max int) []string {
 func (c *checker) notFoundShaped(ctx context.Context) {
 	const row = "not-found shaped"
 	if c.sim {
-		c.rep.add(row, NotApplicable, "", "the server serves any sim: URI: no URI of its listing's shape is missing")
+		c.rep.add(row, results.CheckNA, "", "the server serves any sim: URI: no URI of its listing's shape is missing")
 		return
 	}
 	var uris []string
@@ -320,7 +321,7 @@ func (c *checker) notFoundShaped(ctx context.Context) {
 	}
 	probes := shapedNotFoundURIs(uris, maxShapedProbes)
 	if len(probes) == 0 {
-		c.rep.add(row, Skip, "", "no listed URI has a path segment to change")
+		c.rep.add(row, results.CheckSkip, "", "no listed URI has a path segment to change")
 		return
 	}
 	for _, uri := range probes {
@@ -331,16 +332,16 @@ func (c *checker) notFoundShaped(ctx context.Context) {
 }
 
 // judgeShaped judges a shaped probe's answer (errorProbe's findings).
-func judgeShaped(code int, got, failed string) (Status, string) {
+func judgeShaped(code int, got, failed string) (results.CheckStatus, string) {
 	switch {
 	case failed != "":
-		return Fail, failed
+		return results.CheckFail, failed
 	case code != 0:
-		return Pass, got + " (an error: its code is judged by the not-found error row)"
+		return results.CheckPass, got + " (an error: its code is judged by the not-found error row)"
 	case strings.HasPrefix(got, "answered ok"):
-		return Fail, got + " for a URI of the listing's shape that cannot exist: a host cannot tell it from an empty resource; want the era's not-found error"
+		return results.CheckFail, got + " for a URI of the listing's shape that cannot exist: a host cannot tell it from an empty resource; want the era's not-found error"
 	case got == "answered input_required":
-		return Skip, got + ": it wants input readbench cannot give"
+		return results.CheckSkip, got + ": it wants input readbench cannot give"
 	}
-	return Fail, got
+	return results.CheckFail, got
 }

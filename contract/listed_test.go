@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 )
 
@@ -18,13 +19,13 @@ import (
 func TestJudgeListedSize(t *testing.T) {
 	cases := []struct {
 		listed, read int64
-		want         Status
+		want         results.CheckStatus
 		detail       string
 	}{
-		{1024, 1024, Pass, "listed size 1024, read 1024 decoded bytes"},
-		{100, 5000, Fail, "listed size 100, read 5000 decoded bytes (1 entry): a host that plans from the listing (readbench init sizes a class from it) is under by 4900 bytes"},
-		{5000, 100, Fail, "is over by 4900 bytes"},
-		{0, 0, Pass, "listed size 0, read 0"},
+		{1024, 1024, results.CheckPass, "listed size 1024, read 1024 decoded bytes"},
+		{100, 5000, results.CheckFail, "listed size 100, read 5000 decoded bytes (1 entry): a host that plans from the listing (readbench init sizes a class from it) is under by 4900 bytes"},
+		{5000, 100, results.CheckFail, "is over by 4900 bytes"},
+		{0, 0, results.CheckPass, "listed size 0, read 0"},
 	}
 	for _, c := range cases {
 		st, d := judgeListedSize(c.listed, c.read, 1)
@@ -75,15 +76,15 @@ func TestJudgeShaped(t *testing.T) {
 	cases := []struct {
 		code         int
 		got, failed  string
-		want         Status
+		want         results.CheckStatus
 		detailPrefix string
 	}{
-		{0, "answered ok (1 entry, 2 bytes)", "", Fail, "answered ok (1 entry, 2 bytes) for a URI of the listing's shape that cannot exist"},
-		{-32002, `error -32002 "Resource not found"`, "", Pass, `error -32002`},
-		{-32603, `error -32603 "Unknown resource"`, "", Pass, `error -32603`},
-		{0, "", "context deadline exceeded", Fail, "context deadline exceeded"},
-		{0, "answered input_required", "", Skip, "answered input_required"},
-		{0, "answered neither contents nor an error (x)", "", Fail, "answered neither"},
+		{0, "answered ok (1 entry, 2 bytes)", "", results.CheckFail, "answered ok (1 entry, 2 bytes) for a URI of the listing's shape that cannot exist"},
+		{-32002, `error -32002 "Resource not found"`, "", results.CheckPass, `error -32002`},
+		{-32603, `error -32603 "Unknown resource"`, "", results.CheckPass, `error -32603`},
+		{0, "", "context deadline exceeded", results.CheckFail, "context deadline exceeded"},
+		{0, "answered input_required", "", results.CheckSkip, "answered input_required"},
+		{0, "answered neither contents nor an error (x)", "", results.CheckFail, "answered neither"},
 	}
 	for _, c := range cases {
 		st, d := judgeShaped(c.code, c.got, c.failed)
@@ -99,16 +100,16 @@ func TestJudgeTemplateRead(t *testing.T) {
 		name   string
 		a      *client.Answer
 		err    error
-		want   Status
+		want   results.CheckStatus
 		detail string
 	}{
-		{"ok", &client.Answer{Answered: true, Outcome: stats.OK, Entries: 1, ByteCounts: stats.ByteCounts{DiskBytes: 9}}, nil, Pass, "1 entry, 9 bytes"},
-		{"-32603", &client.Answer{Answered: true, Outcome: stats.Internal, Code: -32603, Reason: "Unknown resource: docs://files/readme.md"}, nil, Fail,
+		{"ok", &client.Answer{Answered: true, Outcome: stats.OK, Entries: 1, ByteCounts: stats.ByteCounts{DiskBytes: 9}}, nil, results.CheckPass, "1 entry, 9 bytes"},
+		{"-32603", &client.Answer{Answered: true, Outcome: stats.Internal, Code: -32603, Reason: "Unknown resource: docs://files/readme.md"}, nil, results.CheckFail,
 			`error -32603 "Unknown resource: docs://files/readme.md": the instance of a listed template could not be read`},
-		{"no answer", &client.Answer{Detail: "broken pipe"}, nil, Fail, "broken pipe"},
-		{"error", nil, errors.New("closed"), Fail, "closed"},
-		{"unusable", &client.Answer{Answered: true, Outcome: stats.Protocol, Reason: "empty contents"}, nil, Fail, "unusable answer: empty contents"},
-		{"input_required", &client.Answer{Answered: true, Outcome: stats.InputRequired}, nil, Skip, "input_required"},
+		{"no answer", &client.Answer{Detail: "broken pipe"}, nil, results.CheckFail, "broken pipe"},
+		{"error", nil, errors.New("closed"), results.CheckFail, "closed"},
+		{"unusable", &client.Answer{Answered: true, Outcome: stats.Protocol, Reason: "empty contents"}, nil, results.CheckFail, "unusable answer: empty contents"},
+		{"input_required", &client.Answer{Answered: true, Outcome: stats.InputRequired}, nil, results.CheckSkip, "input_required"},
 	}
 	for _, c := range cases {
 		st, d := judgeTemplateRead(c.a, c.err)
@@ -155,10 +156,10 @@ func TestCheckListedRows(t *testing.T) {
 			detail: map[string]string{"listed size": "listed size 100, read 5000 decoded bytes"}},
 		{name: "listed size kept",
 			serve: sdkRows(nil, nil, doc("docs://guides/intro.md", text, 5000)),
-			want:  map[string]Status{"listed size": Pass, "template read": NotApplicable, "not-found shaped": Pass}},
+			want:  map[string]results.CheckStatus{"listed size": results.CheckPass, "template read": results.CheckNA, "not-found shaped": results.CheckPass}},
 		{name: "no listed size",
 			serve:  sdkRows(nil, nil, doc("docs://guides/intro.md", text, 0)),
-			want:   map[string]Status{"listed size": Skip},
+			want:   map[string]results.CheckStatus{"listed size": results.CheckSkip},
 			detail: map[string]string{"listed size": "none of the 1 sampled resources lists a size"}},
 		{name: "template instance fails",
 			serve: sdkRows(nil, nil, both(doc("docs://files/index.md", "# files\n", 0), tmpl("docs://files/{path}.json", func(string) (*mcp.ReadResourceResult, error) {
@@ -166,16 +167,16 @@ func TestCheckListedRows(t *testing.T) {
 			}))),
 			opts:   Options{TemplateValues: map[string]string{"path": "readme"}},
 			fail:   []string{"template read"},
-			want:   map[string]Status{"not-found shaped": Pass},
+			want:   map[string]results.CheckStatus{"not-found shaped": results.CheckPass},
 			detail: map[string]string{"template read": `read docs://files/readme.json (path="readme" from --template-value): error -32603 "Unknown resource"`}},
 		{name: "template without a value",
 			serve:  sdkRows(nil, nil, both(doc("docs://files/index.md", "# files\n", 0), tmpl("docs://files/{path}.json", emptyTable))),
-			want:   map[string]Status{"template read": Skip},
+			want:   map[string]results.CheckStatus{"template read": results.CheckSkip},
 			detail: map[string]string{"template read": "no value for {path}: no listed resource is an instance and the server declares no completions; give --template-value path=VALUE"}},
 		{name: "table template answers ok for a missing table",
 			serve: sdkRows(nil, nil, both(doc("db://tables/users", `[{"column_name":"id"}]`, 0), doc("db://tables/orders", `[{"column_name":"id"}]`, 0), tmpl("db://tables/{name}", emptyTable))),
 			fail:  []string{"not-found shaped"},
-			want:  map[string]Status{"template read": Pass},
+			want:  map[string]results.CheckStatus{"template read": results.CheckPass},
 			detail: map[string]string{"template read": "read db://tables/orders (a listed resource of the template)",
 				"not-found shaped": "answered ok (1 entry, 2 bytes) for a URI of the listing's shape that cannot exist"}},
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -53,7 +54,7 @@ func TestNotFoundMisusedCode(t *testing.T) {
 					continue
 				}
 				rows++
-				if r.Status != Fail || !strings.Contains(r.Detail, c.detail) || strings.Contains(r.Detail, misusedCode) != c.misused {
+				if r.Status != results.CheckFail || !strings.Contains(r.Detail, c.detail) || strings.Contains(r.Detail, misusedCode) != c.misused {
 					t.Errorf("not-found error: %s %q; want fail with %q, the misuse named: %v", r.Status, r.Detail, c.detail, c.misused)
 				}
 			}

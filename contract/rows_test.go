@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -26,7 +27,7 @@ type rowCase struct {
 	serve  func(t *testing.T) string // the server's endpoint URL
 	opts   Options
 	fail   []string
-	want   map[string]Status
+	want   map[string]results.CheckStatus
 	detail map[string]string
 }
 
@@ -44,22 +45,22 @@ func TestCheckRowsFail(t *testing.T) {
 			fail:  []string{"server info"}, detail: map[string]string{"server info": `version ""`}},
 		{name: "no capabilities object",
 			serve:  rpcRows(rpcServer{caps: nil, read: readOK}),
-			want:   map[string]Status{"capabilities": Skip, "resources/list": Pass, "read": Pass},
+			want:   map[string]results.CheckStatus{"capabilities": results.CheckSkip, "resources/list": results.CheckPass, "read": results.CheckPass},
 			detail: map[string]string{"capabilities": "no capabilities object"}},
 		{name: "listing error",
 			serve: sdkRows(nil, failMethod(protocol.MethodResourcesList, &jsonrpc.Error{Code: -32603, Message: "index offline"}), oneDoc(page, nil)),
-			fail:  []string{"resources/list"}, want: map[string]Status{"read": Skip},
+			fail:  []string{"resources/list"}, want: map[string]results.CheckStatus{"read": results.CheckSkip},
 			detail: map[string]string{"resources/list": "index offline", "read": "nothing listed"}},
 		{name: "repeated cursor",
 			serve: rpcRows(rpcServer{caps: json.RawMessage(`{"resources":{}}`), read: readOK, cursor: "again"}),
 			fail:  []string{"resources/list"}, detail: map[string]string{"resources/list": `repeats the cursor "again"`}},
 		{name: "empty listing",
 			serve: sdkRows(nil, nil, func(*mcp.Server) {}),
-			fail:  []string{"resources/list"}, want: map[string]Status{"read": Skip},
+			fail:  []string{"resources/list"}, want: map[string]results.CheckStatus{"read": results.CheckSkip},
 			detail: map[string]string{"resources/list": "lists nothing", "read": "nothing listed"}},
 		{name: "150 pages",
 			serve: sdkRows(nil, nil, manyDocs(150)), opts: Options{Sample: 2},
-			want:   map[string]Status{"resources/list": Pass},
+			want:   map[string]results.CheckStatus{"resources/list": results.CheckPass},
 			detail: map[string]string{"resources/list": "100 resources in 100 pages (stopped after 100 pages)"}},
 		{name: "read error",
 			serve: sdkRows(nil, nil, oneDoc(page, func(context.Context) error { return &jsonrpc.Error{Code: -32603, Message: "disk on fire"} })),
@@ -74,7 +75,7 @@ func TestCheckRowsFail(t *testing.T) {
 			detail: map[string]string{"not-found error": `error -32602 "uri is not acceptable"; a ` + protocol.LatestLegacy + ` server answers -32002`}},
 		{name: "2026-07-28 input_required and -32002",
 			serve: rpcRows(rpcServer{modern: true, caps: json.RawMessage(`{"resources":{}}`), read: readInputRequired}),
-			fail:  []string{"not-found error"}, want: map[string]Status{"handshake": Pass, "read": Skip},
+			fail:  []string{"not-found error"}, want: map[string]results.CheckStatus{"handshake": results.CheckPass, "read": results.CheckSkip},
 			detail: map[string]string{"read": "input_required", "not-found error": "a 2026-07-28 server answers -32602 (-32002 is retired)"}},
 	}
 	for _, tc := range cases {
@@ -96,9 +97,9 @@ func TestCheckReadToolFails(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run("flaw="+c.flaw, func(t *testing.T) {
-			tc := rowCase{serve: sdkRows(nil, nil, readTool(c.flaw), true), want: map[string]Status{"read tool: whole file": Pass}}
+			tc := rowCase{serve: sdkRows(nil, nil, readTool(c.flaw), true), want: map[string]results.CheckStatus{"read tool: whole file": results.CheckPass}}
 			if c.fail != "" {
-				tc.fail, tc.want, tc.detail = []string{c.fail}, map[string]Status{c.fail: Fail}, map[string]string{c.fail: c.detail}
+				tc.fail, tc.want, tc.detail = []string{c.fail}, map[string]results.CheckStatus{c.fail: results.CheckFail}, map[string]string{c.fail: c.detail}
 			}
 			runRowCase(t, tc)
 		})
@@ -118,7 +119,7 @@ func runRowCase(t *testing.T, tc rowCase) {
 	var failed []string
 	for _, c := range rep.Checks {
 		t.Logf("%-24s %-4s %s %s", c.Name, c.Status, c.URI, c.Detail)
-		if c.Status == Fail && !slices.Contains(failed, c.Name) {
+		if c.Status == results.CheckFail && !slices.Contains(failed, c.Name) {
 			failed = append(failed, c.Name)
 		}
 	}
@@ -140,7 +141,7 @@ func runRowCase(t *testing.T, tc rowCase) {
 		}
 	}
 	for name, d := range tc.detail {
-		if !slices.ContainsFunc(rep.Checks, func(c Result) bool { return c.Name == name && strings.Contains(c.Detail, d) }) {
+		if !slices.ContainsFunc(rep.Checks, func(c results.Check) bool { return c.Name == name && strings.Contains(c.Detail, d) }) {
 			t.Errorf("%s: no row says %q", name, d)
 		}
 	}

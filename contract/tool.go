@@ -10,6 +10,7 @@ import (
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/results"
 )
 
 // The ranged read tool (docs/check.md (read tool)): tools/call "read" with
@@ -34,7 +35,7 @@ const (
 // readTool checks the ranged read tool's semantics where it is offered.
 func (c *checker) readTool(ctx context.Context) {
 	if caps := c.s.Capabilities(); caps.Known && !caps.Tools {
-		c.rep.add("read tool", NotApplicable, "", "the server declares no tools capability")
+		c.rep.add("read tool", results.CheckNA, "", "the server declares no tools capability")
 		return
 	}
 	if st, why := c.findReadTool(ctx); why != "" {
@@ -43,7 +44,7 @@ func (c *checker) readTool(ctx context.Context) {
 	}
 	file, dir, unknown := c.toolPaths()
 	if file == "" {
-		c.rep.add("read tool", Skip, "", "readbench cannot guess a file path on this server: give --read-path PATH")
+		c.rep.add("read tool", results.CheckSkip, "", "readbench cannot guess a file path on this server: give --read-path PATH")
 	} else {
 		c.toolRanges(ctx, file)
 	}
@@ -60,7 +61,7 @@ func (c *checker) readTool(ctx context.Context) {
 // offset and length; it returns why not when there is none: not
 // applicable when the server offers no such tool, skip when tools/list
 // could not tell.
-func (c *checker) findReadTool(ctx context.Context) (Status, string) {
+func (c *checker) findReadTool(ctx context.Context) (results.CheckStatus, string) {
 	why := "no tool named read in tools/list"
 	_, err := c.s.Paginate(ctx, protocol.MethodToolsList, maxToolPages, c.o.Timeout, func(raw json.RawMessage) (string, error) {
 		var res struct {
@@ -92,11 +93,11 @@ func (c *checker) findReadTool(ctx context.Context) (Status, string) {
 	})
 	switch {
 	case err != nil && isMethodNotFound(err):
-		return NotApplicable, "the server offers no tools (tools/list: method not found)"
+		return results.CheckNA, "the server offers no tools (tools/list: method not found)"
 	case err != nil:
-		return Skip, "tools/list failed: " + err.Error()
+		return results.CheckSkip, "tools/list failed: " + err.Error()
 	}
-	return NotApplicable, why
+	return results.CheckNA, why
 }
 
 // toolPaths returns a file, a directory ("" when unknown) and a path that
@@ -123,25 +124,25 @@ func (c *checker) toolPaths() (file, dir, unknown string) {
 func (c *checker) toolRanges(ctx context.Context, path string) {
 	whole, calls, ct, err := c.toolWhole(ctx, path)
 	if err != nil {
-		c.rep.add("read tool: whole file", Fail, path, err.Error())
+		c.rep.add("read tool: whole file", results.CheckFail, path, err.Error())
 		return
 	}
 	d := fmt.Sprintf("%d bytes, eof true, content_type %q", len(whole), ct)
 	if calls > 1 {
 		d += fmt.Sprintf(" (in %d calls: the provider caps length)", calls)
 	}
-	c.rep.add("read tool: whole file", Pass, path, d)
+	c.rep.add("read tool: whole file", results.CheckPass, path, d)
 	switch want := c.listedType(path); {
 	case want == "":
-		c.rep.add("read tool: content type", Skip, path, "the path is not in resources/list: nothing to compare content_type with")
+		c.rep.add("read tool: content type", results.CheckSkip, path, "the path is not in resources/list: nothing to compare content_type with")
 	case ct != want:
-		c.rep.add("read tool: content type", Fail, path, fmt.Sprintf("content_type %q, the listing says %q", ct, want))
+		c.rep.add("read tool: content type", results.CheckFail, path, fmt.Sprintf("content_type %q, the listing says %q", ct, want))
 	default:
-		c.rep.add("read tool: content type", Pass, path, fmt.Sprintf("%q, as the listing says", ct))
+		c.rep.add("read tool: content type", results.CheckPass, path, fmt.Sprintf("%q, as the listing says", ct))
 	}
 	size := int64(len(whole))
 	if size < 2 {
-		c.rep.add("read tool: range", Skip, path, fmt.Sprintf("the file has %d bytes: too small to read a part of", size))
+		c.rep.add("read tool: range", results.CheckSkip, path, fmt.Sprintf("the file has %d bytes: too small to read a part of", size))
 		return
 	}
 	cases := append(rangeProbes("read tool", whole),
@@ -222,22 +223,22 @@ func (c *checker) toolWhole(ctx context.Context, path string) (data []byte, call
 }
 
 // judgeRange compares a ranged answer with the bytes and eof it must have.
-func judgeRange(ta client.ToolPart, err error, want []byte, wantEOF bool) (Status, string) {
+func judgeRange(ta client.ToolPart, err error, want []byte, wantEOF bool) (results.CheckStatus, string) {
 	switch {
 	case err != nil:
-		return Fail, err.Error()
+		return results.CheckFail, err.Error()
 	case ta.RPCError != nil:
-		return Fail, fmt.Sprintf("answered JSON-RPC error %d %q; want bytes", ta.RPCError.Code, ta.RPCError.Message)
+		return results.CheckFail, fmt.Sprintf("answered JSON-RPC error %d %q; want bytes", ta.RPCError.Code, ta.RPCError.Message)
 	case ta.IsError:
-		return Fail, fmt.Sprintf("failed with code %q (%s); want bytes, not an error", ta.Code, ta.Message)
+		return results.CheckFail, fmt.Sprintf("failed with code %q (%s); want bytes, not an error", ta.Code, ta.Message)
 	case len(ta.Data) != len(want):
-		return Fail, fmt.Sprintf("%d bytes, want %d", len(ta.Data), len(want))
+		return results.CheckFail, fmt.Sprintf("%d bytes, want %d", len(ta.Data), len(want))
 	case !bytes.Equal(ta.Data, want):
-		return Fail, "the bytes differ from the whole file's at that offset"
+		return results.CheckFail, "the bytes differ from the whole file's at that offset"
 	case ta.EOF != wantEOF:
-		return Fail, fmt.Sprintf("eof %t, want %t (eof is true iff the bytes end at the file's last byte)", ta.EOF, wantEOF)
+		return results.CheckFail, fmt.Sprintf("eof %t, want %t (eof is true iff the bytes end at the file's last byte)", ta.EOF, wantEOF)
 	}
-	return Pass, fmt.Sprintf("%d bytes, eof %t", len(ta.Data), ta.EOF)
+	return results.CheckPass, fmt.Sprintf("%d bytes, eof %t", len(ta.Data), ta.EOF)
 }
 
 // toolFailure checks that reading path fails with one of the codes.
@@ -246,16 +247,16 @@ func (c *checker) toolFailure(ctx context.Context, name, path string, codes []st
 	want := strings.Join(codes, " or ")
 	switch {
 	case err != nil:
-		c.rep.add(name, Fail, path, err.Error())
+		c.rep.add(name, results.CheckFail, path, err.Error())
 	case ta.RPCError != nil:
-		c.rep.add(name, Fail, path, fmt.Sprintf("answered JSON-RPC error %d %q; want a tool result with isError and code %s",
+		c.rep.add(name, results.CheckFail, path, fmt.Sprintf("answered JSON-RPC error %d %q; want a tool result with isError and code %s",
 			ta.RPCError.Code, ta.RPCError.Message, want))
 	case !ta.IsError:
-		c.rep.add(name, Fail, path, fmt.Sprintf("succeeded with %d bytes; want an error %s", len(ta.Data), want))
+		c.rep.add(name, results.CheckFail, path, fmt.Sprintf("succeeded with %d bytes; want an error %s", len(ta.Data), want))
 	case !slices.Contains(codes, ta.Code):
-		c.rep.add(name, Fail, path, fmt.Sprintf("failed with code %q (%s); want %s", ta.Code, ta.Message, want))
+		c.rep.add(name, results.CheckFail, path, fmt.Sprintf("failed with code %q (%s); want %s", ta.Code, ta.Message, want))
 	default:
-		c.rep.add(name, Pass, path, fmt.Sprintf("isError, code %s: %s", ta.Code, ta.Message))
+		c.rep.add(name, results.CheckPass, path, fmt.Sprintf("isError, code %s: %s", ta.Code, ta.Message))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 )
@@ -134,7 +135,7 @@ func compact(conns []client.Conn) []client.Conn {
 // reason, as it always did; more say how many of how many failed, and why,
 // grouped by reason. It unwraps to each distinct reason.
 type connectError struct {
-	counts SessionCounts
+	counts results.Sessions
 	need   int
 	min    bool // load.min_sessions set need
 	errs   []error

@@ -47,7 +47,7 @@ func (r *Measurements) meta(tool results.Tool) results.Meta {
 		AskedRate: r.AskedRate, Measured: r.Measured,
 		LateObservable: r.LateObservable, LateWatch: r.LateWatch, AuthLost: r.AuthLost, AuthClient: r.AuthClient,
 		Cost: r.Cost, GeneratorPeakRSS: r.GeneratorPeakRSS, GeneratorCPU: r.GeneratorCPU, CPUPressure: r.CPUPressure,
-		Digests: r.Digests, Sessions: r.Sessions.result(), Connections: r.connections(),
+		Digests: r.Digests, Sessions: r.Sessions, Connections: r.connections(),
 		Segment: results.Segment{K: r.Segment.K, N: r.Segment.N, Barrier: barrierRecord(r.Barrier)},
 	}
 }
@@ -117,7 +117,7 @@ type Measurements struct {
 	AuthClient *results.AuthClient
 	// Sessions is how connecting went (asked, connected, failed and why)
 	// and, with churn, how many sessions were opened and replaced.
-	Sessions SessionCounts
+	Sessions results.Sessions
 	// Connections is what the sessions' HTTP connections did over the
 	// run (warmup included); nil for a target without them (stdio).
 	Connections *client.ConnStats

@@ -10,6 +10,7 @@ import (
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/clock"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/servercost"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
@@ -131,9 +132,9 @@ type runner struct {
 	w        *workload.Workload
 	tracing  tracing // trace context and the bounds a read can break (traces.go)
 	plan     *workload.Plan
-	conns    []client.Conn // the sessions that connected before the schedule
-	slots    []*slot       // one per connected session: its current session (churn.go)
-	sessions SessionCounts // how connecting went
+	conns    []client.Conn    // the sessions that connected before the schedule
+	slots    []*slot          // one per connected session: its current session (churn.go)
+	sessions results.Sessions // how connecting went
 	closing  sync.WaitGroup
 	// opened counts sessions opened (initial and replacements), replaced
 	// those churn replaced, replaceFailed replacements that failed to open.

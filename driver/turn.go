@@ -102,16 +102,9 @@ func (r *runner) lateContext(ctx context.Context, rec *stats.Recorder) context.C
 	if lc := r.late.Load(); lc != nil && lc.parent == ctx && lc.rec == rec {
 		return lc.ctx
 	}
-	lc := &lateCtx{parent: ctx, rec: rec, ctx: client.WithLate(ctx, lateTo(rec))}
+	lc := &lateCtx{parent: ctx, rec: rec, ctx: client.WithLate(ctx, rec.Late)}
 	r.late.Store(lc)
 	return lc.ctx
-}
-
-// lateTo records a late answer, judged by the client, in rec.
-func lateTo(rec *stats.Recorder) client.LateFunc {
-	return func(l client.Late) {
-		rec.Late(stats.LateSample{WireBytes: l.WireBytes, AfterCancel: l.AfterCancel, Ignored: l.Ignored, Allowance: l.Allowance})
-	}
 }
 
 // turnSample sums up a turn from its reads: cut when the deadline

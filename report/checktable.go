@@ -86,7 +86,7 @@ func WriteCheckTable(w io.Writer, r *results.CheckDocument) error {
 	return nil
 }
 
-func statusText(s string) string {
+func statusText(s results.CheckStatus) string {
 	switch s {
 	case results.CheckPass:
 		return "pass"
@@ -97,5 +97,5 @@ func statusText(s string) string {
 	case results.CheckNA:
 		return "n/a"
 	}
-	return clip(s)
+	return clip(string(s))
 }

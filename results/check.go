@@ -8,14 +8,22 @@ package results
 // so that a CI step parsing it can tell when its shape changes.
 const CheckSchema = "readbench/check/v1"
 
-// Check statuses as printed: a CI step greps for fail, a person reads FAIL.
-// Skip is a check that could not tell; n/a one whose subject the server
-// does not offer (a capability it does not declare): neither fails.
+// CheckStatus is how one check of `readbench check` ended, as printed: a
+// CI step greps for fail, a person reads FAIL. The check fills it
+// directly (package contract), so a row has one type from the check to
+// the document.
+type CheckStatus string
+
+// The statuses of a check: skip and n/a always come with the reason. Skip
+// is a check that could not tell (nothing slow enough to cancel, no path
+// to read); n/a one whose subject the server does not offer by its own
+// declaration or design (no resources capability, no tools, a stateless
+// session a cancel cannot name). Neither ever fails a check.
 const (
-	CheckPass = "pass"
-	CheckFail = "fail"
-	CheckSkip = "skip"
-	CheckNA   = "n/a"
+	CheckPass CheckStatus = "pass"
+	CheckFail CheckStatus = "fail"
+	CheckSkip CheckStatus = "skip"
+	CheckNA   CheckStatus = "n/a"
 )
 
 // CheckDocument is the readbench/check/v1 document: what readbench check
@@ -50,10 +58,10 @@ type CheckSummary struct {
 // Check is one row: what was checked, how it ended, on which URI or path,
 // and what was seen (or why it was skipped or is not applicable).
 type Check struct {
-	Name   string `json:"name"`
-	Status string `json:"status"`
-	URI    string `json:"uri,omitempty"`
-	Detail string `json:"detail"`
+	Name   string      `json:"name"`
+	Status CheckStatus `json:"status"`
+	URI    string      `json:"uri,omitempty"`
+	Detail string      `json:"detail"`
 }
 
 // Finish fills the schema, the summary and the verdict from the checks,

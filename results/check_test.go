@@ -4,7 +4,7 @@ import "testing"
 
 // checkStatuses are the statuses of report's check fixture, in its order:
 // 5 passed, 4 failed, 2 skipped.
-var checkStatuses = []string{CheckPass, CheckPass, CheckPass, CheckPass, CheckFail, CheckFail, CheckFail, CheckFail,
+var checkStatuses = []CheckStatus{CheckPass, CheckPass, CheckPass, CheckPass, CheckFail, CheckFail, CheckFail, CheckFail,
 	CheckPass, CheckSkip, CheckSkip}
 
 func TestCheckDocumentFinish(t *testing.T) {

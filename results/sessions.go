@@ -2,7 +2,9 @@ package results
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
+	"strings"
 )
 
 // Sessions is how a run's sessions went (key "sessions", added in v1):
@@ -27,6 +29,20 @@ type Sessions struct {
 type SessionError struct {
 	Message string `json:"message"`
 	Count   int64  `json:"count"`
+}
+
+// Line says in one line how many of how many sessions connected and why
+// the others did not: "37 of 40 sessions connected, 3 failed: 3× no answer…".
+func (s Sessions) Line() string {
+	line := fmt.Sprintf("%d of %d sessions connected, %d failed", s.Connected, s.Asked, s.Failed)
+	if len(s.Errors) == 0 {
+		return line
+	}
+	parts := make([]string, len(s.Errors))
+	for i, e := range s.Errors {
+		parts[i] = fmt.Sprintf("%d× %s", e.Count, e.Message)
+	}
+	return line + ": " + strings.Join(parts, "; ")
 }
 
 // Short reports whether fewer sessions connected than were asked for.

@@ -151,10 +151,18 @@ type TurnSample struct {
 	Reads int
 }
 
-// LateSample is one answer that arrived for a cancelled read.
+// LateSample is an answer that arrived for a request given up on (the
+// client judges it, the recorder counts it): its bytes were wasted, and,
+// when the cancel had been on the server's side for longer than the
+// round-trip allowance before its first byte came, the server ignored a
+// cancel it had time to act on (Ignored). An answer that starts sooner
+// crossed the cancel on the wire: wasted, not a verdict against the
+// server.
 type LateSample struct {
 	WireBytes   int64
-	AfterCancel time.Duration
-	Ignored     bool          // the server had time to act on the cancel
-	Allowance   time.Duration // the round-trip allowance it was judged with
+	AfterCancel time.Duration // from the give-up to the answer's end
+	// Ignored says the answer's first byte came more than Allowance after
+	// the cancel was on the server's side of the transport.
+	Ignored   bool
+	Allowance time.Duration // the round-trip allowance it was judged with
 }
