@@ -17,9 +17,12 @@ type Stat struct {
 	Name string
 	// Label is the stat as a report's column heading ("p99.9").
 	Label string
-	// Percentile is the percentile in (0, 100) the stat reads; 0 for the
-	// maximum and the mean, which no single percentile names.
-	Percentile float64
+	// Quantile is the quantile in (0, 1) the stat reads (0.999); 0 for
+	// the maximum and the mean, which no single quantile names. Kept as
+	// the fraction the reports and ab have always used, so that their
+	// arithmetic (and every figure they print) is unchanged; Percentile
+	// is the same in [0, 100].
+	Quantile float64
 	// of reads a stat that is not a percentile (Histogram.Max or Mean).
 	of func(*Histogram) time.Duration
 	// ms is the stat's field in a latency block.
@@ -31,10 +34,10 @@ type Stat struct {
 // so that no caller can change the list another reads.
 func LatencyStats() []Stat {
 	return []Stat{
-		{Name: "p50", Label: "p50", Percentile: 50, ms: func(l *Latency) *float64 { return &l.P50Ms }},
-		{Name: "p90", Label: "p90", Percentile: 90, ms: func(l *Latency) *float64 { return &l.P90Ms }},
-		{Name: "p99", Label: "p99", Percentile: 99, ms: func(l *Latency) *float64 { return &l.P99Ms }},
-		{Name: "p999", Label: "p99.9", Percentile: 99.9, ms: func(l *Latency) *float64 { return &l.P999Ms }},
+		{Name: "p50", Label: "p50", Quantile: 0.5, ms: func(l *Latency) *float64 { return &l.P50Ms }},
+		{Name: "p90", Label: "p90", Quantile: 0.9, ms: func(l *Latency) *float64 { return &l.P90Ms }},
+		{Name: "p99", Label: "p99", Quantile: 0.99, ms: func(l *Latency) *float64 { return &l.P99Ms }},
+		{Name: "p999", Label: "p99.9", Quantile: 0.999, ms: func(l *Latency) *float64 { return &l.P999Ms }},
 		{Name: "max", Label: "max", of: (*Histogram).Max, ms: func(l *Latency) *float64 { return &l.MaxMs }},
 		{Name: "mean", Label: "mean", of: (*Histogram).Mean, ms: func(l *Latency) *float64 { return &l.MeanMs }},
 	}
@@ -68,8 +71,12 @@ func (s Stat) Of(h *Histogram) time.Duration {
 	if s.of != nil {
 		return s.of(h)
 	}
-	return h.Quantile(s.Percentile)
+	return h.Quantile(s.Percentile())
 }
+
+// Percentile is the stat's quantile as a percentile (99.9), the scale
+// Histogram.Quantile takes; 0 for the maximum and the mean.
+func (s Stat) Percentile() float64 { return 100 * s.Quantile }
 
 // Ms is the stat's figure in l, in milliseconds.
 func (s Stat) Ms(l Latency) float64 { return *s.ms(&l) }
