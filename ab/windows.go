@@ -86,11 +86,11 @@ func windowedOf(m bounds.Metric, classes []string) (windowed, bool) {
 		return w, true
 	}
 	block, stat, _ := strings.Cut(key, ".")
-	q, ok := quantiles[stat]
-	if !ok {
+	s, ok := stats.LatencyStat(stat)
+	if !ok || s.Quantile == 0 { // max and mean: no window holds them
 		return w, false
 	}
-	w.q = q
+	w.q = s.Quantile
 	switch block {
 	case "read":
 		w.in, w.value = inRead, func(r *readRec) float32 { return r.latency }
@@ -108,9 +108,6 @@ func windowedOf(m bounds.Metric, classes []string) (windowed, bool) {
 	}
 	return w, true
 }
-
-// quantiles are the percentiles a window can hold.
-var quantiles = map[string]float64{"p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999}
 
 // need is how many values a window must hold on each side.
 func (w windowed) need() int {

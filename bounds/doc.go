@@ -10,7 +10,7 @@
 // (which never imports workload) measures a metric in a result
 // (Result.MetricValue) and holds a result to thresholds and compare bounds
 // (results.Evaluate, compare.CheckBounds). It imports only units, stats
-// (the outcome names) and internal/suggest; never results, workload,
+// (the outcome names and the latency stats, stats.LatencyStats) and internal/suggest; never results, workload,
 // report, driver or client.
 //
 // A metric names one figure of a result document (results.Result):

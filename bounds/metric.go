@@ -50,11 +50,9 @@ type Metric struct {
 	Unit        Unit
 }
 
-// latencyBlocks and latencyStats make the latency metrics BLOCK.STAT.
-var (
-	latencyBlocks = []string{"read", "read_ok", "turn", "service", "ttfb", "lag", "handshake", "first_read"}
-	latencyStats  = []string{"p50", "p90", "p99", "p999", "max", "mean"}
-)
+// latencyBlocks and the stats' names (stats.LatencyStatNames, the one
+// list of a latency block's figures) make the latency metrics BLOCK.STAT.
+var latencyBlocks = []string{"read", "read_ok", "turn", "service", "ttfb", "lag", "handshake", "first_read"}
 
 // authBlocks are the latency blocks of a run with tokens, as
 // auth.BLOCK.STAT metrics (auth.token.p99: token requests; reads on a
@@ -73,7 +71,7 @@ var plainMetrics = map[string]Unit{
 // classKeys are the metrics of one class.
 func classKeys() []string {
 	keys := []string{"errors", "inflation"}
-	for _, s := range latencyStats {
+	for _, s := range stats.LatencyStatNames() {
 		keys = append(keys, "read."+s)
 	}
 	for i := stats.Outcome(0); i < stats.NumOutcomes; i++ {
@@ -87,7 +85,7 @@ func classKeys() []string {
 func Names() []string {
 	var names []string
 	for _, b := range latencyBlocks {
-		for _, s := range latencyStats {
+		for _, s := range stats.LatencyStatNames() {
 			names = append(names, b+"."+s)
 		}
 	}
@@ -113,10 +111,10 @@ func topUnit(key string) (Unit, bool) {
 	}
 	if rest, ok := strings.CutPrefix(key, "auth."); ok {
 		block, stat, ok := strings.Cut(rest, ".")
-		return Millis, ok && slices.Contains(authBlocks, block) && slices.Contains(latencyStats, stat)
+		return Millis, ok && slices.Contains(authBlocks, block) && slices.Contains(stats.LatencyStatNames(), stat)
 	}
 	block, stat, ok := strings.Cut(key, ".")
-	if ok && slices.Contains(latencyBlocks, block) && slices.Contains(latencyStats, stat) {
+	if ok && slices.Contains(latencyBlocks, block) && slices.Contains(stats.LatencyStatNames(), stat) {
 		return Millis, true
 	}
 	return 0, false
@@ -157,8 +155,8 @@ func parseMetric(input, name string, off int) (Metric, error) {
 		if err != nil || k < 1 || strconv.Itoa(k) != n {
 			return Metric{}, errorAt(input, off+len("turn_size."), fmt.Sprintf("turn_size.N: want N a number of attachments (1, 2, …), not %q", n))
 		}
-		if !slices.Contains(latencyStats, stat) {
-			return Metric{}, errorAt(input, off+len("turn_size.")+len(n)+1, fmt.Sprintf("turn_size.%d.%s: want one of %s", k, stat, strings.Join(latencyStats, ", ")))
+		if !slices.Contains(stats.LatencyStatNames(), stat) {
+			return Metric{}, errorAt(input, off+len("turn_size.")+len(n)+1, fmt.Sprintf("turn_size.%d.%s: want one of %s", k, stat, strings.Join(stats.LatencyStatNames(), ", ")))
 		}
 		return Metric{Name: name, Attachments: k, Key: "turn." + stat, Unit: Millis}, nil
 	}

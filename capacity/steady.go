@@ -177,20 +177,11 @@ func merged(secs []results.Second) *stats.Histogram {
 	return h
 }
 
-// statOf is a latency statistic of a histogram (p50, p90, p99, p999, max,
-// mean).
+// statOf is the latency stat a bound names (one of stats.LatencyStats) of
+// a histogram; a name no stat has, which bounds never parses, reads the p99.
 func statOf(h *stats.Histogram, stat string) time.Duration {
-	switch stat {
-	case "max":
-		return h.Max()
-	case "mean":
-		return h.Mean()
-	case "p50":
-		return h.Quantile(50)
-	case "p90":
-		return h.Quantile(90)
-	case "p999":
-		return h.Quantile(99.9)
+	if s, ok := stats.LatencyStat(stat); ok {
+		return s.Of(h)
 	}
 	return h.Quantile(99)
 }

@@ -200,7 +200,7 @@ type Delta struct {
 }
 
 // LatencyDelta is one latency block (Block: "read", "read_ok", "turn",
-// "service", "ttfb", "lag") compared: p50, p90, p99, p999, max and mean.
+// "service", "ttfb", "lag") compared: a delta for each of stats.LatencyStats.
 type LatencyDelta struct {
 	Block     string  `json:"block"`
 	BaseCount int64   `json:"base_count"`

@@ -26,9 +26,6 @@ type PairOptions struct {
 	NoiseFloor          float64
 }
 
-// latencyStats are the figures of a latency block, in report order.
-var latencyStats = []string{"p50", "p90", "p99", "p999", "max", "mean"}
-
 // Pair computes the comparison of nw against base. Results of
 // different workloads are refused with a *MismatchError unless o.Force.
 func Pair(base, nw *results.Result, o PairOptions) (*Comparison, error) {
@@ -100,13 +97,15 @@ func sideOf(r *results.Result, label string) Side {
 		Slowest: sideSlowest([]Labelled{{Label: label, Result: r}})}
 }
 
-// latencyDeltas compares two latency blocks; prefix makes the metric
-// names ("read.", "class.png.read.", "turn_size.4.").
+// latencyDeltas compares two latency blocks, a delta for each stat of
+// stats.LatencyStats in its order; prefix makes the metric names ("read.",
+// "class.png.read.", "turn_size.4.").
 func latencyDeltas(prefix string, a, b results.Latency, n noise) []Delta {
-	out := make([]Delta, 0, len(latencyStats))
-	for _, s := range latencyStats {
-		d := newDelta(prefix+s, s, "ms", a.StatMs(s), b.StatMs(s))
-		testLatency(&d, a, b, s, n)
+	all := stats.LatencyStats()
+	out := make([]Delta, 0, len(all))
+	for _, s := range all {
+		d := newDelta(prefix+s.Name, s.Name, "ms", s.Ms(a), s.Ms(b))
+		testLatency(&d, a, b, s.Name, n)
 		out = append(out, d)
 	}
 	return out

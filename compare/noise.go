@@ -128,7 +128,8 @@ func testLatency(d *Delta, a, b results.Latency, stat string, n noise) {
 		untested(d, "no histogram")
 		return
 	}
-	q := quantileOf[stat] / 100
+	s, _ := stats.LatencyStat(stat)
+	q := s.Percentile() / 100 // as this test always read it (for p99.9 a bit off s.Quantile)
 	seA, okA := quantileSE(ha, q)
 	seB, okB := quantileSE(hb, q)
 	if !okA || !okB {
@@ -138,9 +139,6 @@ func testLatency(d *Delta, a, b results.Latency, stat string, n noise) {
 	half := z99*math.Hypot(seA, seB) + n.lagSlack(stat)
 	judge(d, d.Change-half, d.Change+half, n.floor)
 }
-
-// quantileOf is the percentile of each latency stat.
-var quantileOf = map[string]float64{"p50": 50, "p90": 90, "p99": 99, "p999": 99.9}
 
 // testShare tests a change of a share (in %) of ka of na against kb of
 // nb with the normal interval of a difference of two proportions.

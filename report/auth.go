@@ -102,7 +102,7 @@ func authTable(w io.Writer, r *results.Result) error {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "authorization")
-	t := newTable(w, 1, "", "count", "p50", "p90", "p99", "p99.9", "max", "mean")
+	t := newTable(w, 1, latencyHeader("", true)...)
 	for _, row := range authRows(a) {
 		if err := t.Append(latencyRow(row.name, row.l)); err != nil {
 			return err
@@ -129,7 +129,8 @@ func mdAuth(b *bytes.Buffer, r *results.Result) {
 	for _, row := range authRows(a) {
 		rows = append(rows, mdLatencyRow(row.name, row.l))
 	}
-	mdTable(b, "lrrrrrrr", []string{"", "count", "p50", "p90", "p99", "p99.9", "max", "mean"}, rows)
+	h := latencyHeader("", true)
+	mdTable(b, mdAlign(h), h, rows)
 	for _, f := range authFields(a) {
 		b.WriteString("- " + f[0] + ": " + mdEscape(f[1]) + "\n")
 	}
@@ -142,7 +143,7 @@ func authHTMLSection(r *results.Result, suffix string) (htmlSection, bool) {
 	if a == nil {
 		return htmlSection{}, false
 	}
-	t := htmlTable{Class: "latency", Left: 1, Header: []string{"", "count", "p50", "p90", "p99", "p99.9", "max", "mean"}}
+	t := htmlTable{Class: "latency", Left: 1, Header: latencyHeader("", true)}
 	for _, row := range authRows(a) {
 		t.Rows = append(t.Rows, latencyRow(row.name, row.l))
 	}

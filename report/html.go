@@ -256,7 +256,7 @@ func resultSections(r *results.Result, suffix string, pair *timelineScale, links
 }
 
 func latencyHTMLTable(r *results.Result) htmlTable {
-	t := htmlTable{Class: "latency", Left: 1, Header: []string{"class", "count", "p50", "p90", "p99", "p99.9", "max", "mean"}}
+	t := htmlTable{Class: "latency", Left: 1, Header: latencyHeader("class", true)}
 	for _, row := range latencyRows(r) {
 		t.Rows = append(t.Rows, latencyRowAt(row.name, row.l, row.floorMs))
 	}
@@ -278,7 +278,7 @@ func turnSizeTable(r *results.Result) ([]htmlTable, []string) {
 	if len(r.TurnSizes) == 0 {
 		return nil, []string{"No turn sizes in this result."}
 	}
-	t := htmlTable{Class: "turn-sizes", Left: 1, Header: []string{"reads per turn", "count", "p50", "p90", "p99", "p99.9", "max", "mean"}}
+	t := htmlTable{Class: "turn-sizes", Left: 1, Header: latencyHeader("reads per turn", true)}
 	for _, ts := range r.TurnSizes {
 		t.Rows = append(t.Rows, latencyRowAt(fmt.Sprintf("%d", ts.Attachments), ts.Latency, turnFloorMs(r)))
 	}

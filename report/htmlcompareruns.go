@@ -11,6 +11,7 @@ import (
 	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // The compare page's charts of several runs a side. The tables give each
@@ -186,10 +187,10 @@ func medianBars(cats []string, of func(cat string) []compare.Delta, baseSide boo
 // (for a side of several runs): per class and per block, each figure the
 // median of the runs' values, as the deltas table gives it.
 func medianLatency(c *compare.Comparison, baseSide bool, runs int) htmlSection {
-	t := htmlTable{Class: "latency", Left: 1, Header: []string{"class", "p50", "p90", "p99", "p99.9", "max", "mean"}}
+	t := htmlTable{Class: "latency", Left: 1, Header: latencyHeader("class", false)}
 	row := func(name string, ds []compare.Delta) {
 		cells := []string{clip(name)}
-		for _, label := range []string{"p50", "p90", "p99", "p999", "max", "mean"} {
+		for _, label := range stats.LatencyStatNames() {
 			cell := numfmt.None
 			for _, d := range ds {
 				if d.Label == label {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // Guides are the limits a result's charts are read against, drawn as
@@ -86,11 +87,11 @@ func inBlocks(block string, blocks []string) bool {
 // x = log10(1/(1-q)); 0 for a statistic with no place there (the mean,
 // the maximum).
 func spectrumX(stat string) float64 {
-	q := map[string]float64{"p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999}[stat]
-	if q == 0 {
+	s, ok := stats.LatencyStat(stat)
+	if !ok || s.Quantile == 0 {
 		return 0
 	}
-	return math.Log10(1 / (1 - q))
+	return math.Log10(1 / (1 - s.Quantile))
 }
 
 // guideScale are the guides as series with no line of their own, so a

@@ -3,9 +3,11 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // The latency table, shared by every format: which rows, in which order,
@@ -19,14 +21,45 @@ func latencyRow(name string, l results.Latency) []string { return latencyRowAt(n
 
 // latencyRowAt is latencyRow with "≥" on each figure that is a lower
 // bound (lowerBound; floorMs, the turn deadline for a turn size).
+// The figures are those of stats.LatencyStats, in its order; the maximum
+// and the mean are judged as the top of the tail (quantile 1): a lower
+// bound as soon as any value is.
 func latencyRowAt(name string, l results.Latency, floorMs float64) []string {
-	if l.Count == 0 {
-		return []string{clip(name), "0", numfmt.None, numfmt.None, numfmt.None, numfmt.None, numfmt.None, numfmt.None}
+	row := []string{clip(name), "0"}
+	if l.Count > 0 {
+		row[1] = numfmt.Count(l.Count)
 	}
-	ms := func(q, v float64) string { return boundedMs(l, q, v, floorMs) }
-	return []string{clip(name), numfmt.Count(l.Count), ms(0.5, l.P50Ms), ms(0.9, l.P90Ms),
-		ms(0.99, l.P99Ms), ms(0.999, l.P999Ms), ms(1, l.MaxMs), ms(1, l.MeanMs)}
+	for _, s := range stats.LatencyStats() {
+		cell := numfmt.None
+		if l.Count > 0 {
+			q := s.Quantile
+			if q == 0 { // max, mean
+				q = 1
+			}
+			cell = boundedMs(l, q, s.Ms(l), floorMs)
+		}
+		row = append(row, cell)
+	}
+	return row
 }
+
+// latencyHeader is the heading of a latency table: first (what names a
+// row), "count" when count, and the label of each stat of
+// stats.LatencyStats, so that every format's columns follow the one list.
+func latencyHeader(first string, count bool) []string {
+	h := []string{first}
+	if count {
+		h = append(h, "count")
+	}
+	for _, s := range stats.LatencyStats() {
+		h = append(h, s.Label)
+	}
+	return h
+}
+
+// mdAlign is the markdown alignment of a table of figures: its first
+// column, the row's name, left; every other column right.
+func mdAlign(header []string) string { return "l" + strings.Repeat("r", len(header)-1) }
 
 // latencyRows are the rows of the latency table in every format: per
 // class, all reads, ok reads, the uncorrected figures (as wrk2 prints
@@ -98,7 +131,7 @@ func latencyNotes(r *results.Result) []string {
 
 func latencyTable(w io.Writer, r *results.Result) error {
 	fmt.Fprintln(w, "latency")
-	t := newTable(w, 1, "class", "count", "p50", "p90", "p99", "p99.9", "max", "mean")
+	t := newTable(w, 1, latencyHeader("class", true)...)
 	for _, row := range latencyRows(r) {
 		if err := t.Append(latencyRowAt(row.name, row.l, row.floorMs)); err != nil {
 			return err

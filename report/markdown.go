@@ -96,7 +96,8 @@ func mdLatency(b *bytes.Buffer, r *results.Result) {
 			rows[len(rows)-1][0] = "**all reads**"
 		}
 	}
-	mdTable(b, "lrrrrrrr", []string{"class", "count", "p50", "p90", "p99", "p99.9", "max", "mean"}, rows)
+	h := latencyHeader("class", true)
+	mdTable(b, mdAlign(h), h, rows)
 }
 
 func mdBytes(b *bytes.Buffer, r *results.Result) {

@@ -47,7 +47,7 @@ func briefBody(slowest int) func(io.Writer, *results.Result) error {
 // never read as a fast one).
 func briefLatencyTable(w io.Writer, r *results.Result) error {
 	fmt.Fprintln(w, "latency (from each turn's intended start)")
-	t := newTable(w, 1, "class", "count", "p50", "p90", "p99", "p99.9", "max", "mean")
+	t := newTable(w, 1, latencyHeader("class", true)...)
 	rows := make([]namedLatency, 0, briefClasses+3)
 	for i, c := range r.Classes {
 		if i < briefClasses {

@@ -243,21 +243,11 @@ func LatencyOf(h *stats.Histogram) (Latency, error) {
 	if h == nil {
 		h = stats.NewHistogram()
 	}
-	enc, err := h.Encode()
+	l, err := h.Export()
 	if err != nil {
 		return Latency{}, fmt.Errorf("results: %w", err)
 	}
-	s := h.Summary()
-	return Latency{
-		Count:  s.Count,
-		P50Ms:  millis(s.P50),
-		P90Ms:  millis(s.P90),
-		P99Ms:  millis(s.P99),
-		P999Ms: millis(s.P999),
-		MaxMs:  millis(s.Max),
-		MeanMs: millis(s.Mean),
-		HDR:    enc,
-	}, nil
+	return l, nil
 }
 
 // millis converts d to milliseconds rounded to the microsecond, the

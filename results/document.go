@@ -163,31 +163,11 @@ type TurnEnds struct {
 	Dropped int64 `json:"dropped"`
 }
 
-// Latency is a latency block: the usual percentiles in milliseconds (float,
-// microsecond precision, the histogram's own resolution) and the full
-// histogram, so that any other percentile can be computed and blocks of
-// shards merged exactly. Count is the number of values recorded;
-// LowerBounds how many of them were recorded at a limit (a read or turn
-// cut at the deadline or the timeout, a dropped turn): the true value is
-// at least the one recorded.
-type Latency struct {
-	Count       int64   `json:"count"`
-	LowerBounds int64   `json:"lower_bounds"`
-	P50Ms       float64 `json:"p50_ms"`
-	P90Ms       float64 `json:"p90_ms"`
-	P99Ms       float64 `json:"p99_ms"`
-	P999Ms      float64 `json:"p999_ms"`
-	MaxMs       float64 `json:"max_ms"`
-	MeanMs      float64 `json:"mean_ms"`
-	HDR         string  `json:"hdr"` // stats.Histogram.Encode: HdrHistogram V2 compressed, base64
-}
-
-// Histogram decodes the block's histogram, for merging and for percentiles
-// the block does not list. stats.DecodeHistogram checks the encoding first:
-// a damaged or hostile file gives an error, never a hang.
-func (l Latency) Histogram() (*stats.Histogram, error) {
-	return stats.DecodeHistogram(l.HDR)
-}
+// Latency is a latency block of the document: stats.Latency, the type a
+// histogram exports (Histogram.Export), so that the figures the document
+// saves are the ones stats.LatencyStats lists and no second list of them
+// is kept here.
+type Latency = stats.Latency
 
 // Class is one class of the mix. Its latency block is inlined: the keys
 // count, p50_ms ... hdr sit beside class, mime and reads, so that
@@ -373,23 +353,4 @@ type Advice struct {
 type Candidate struct {
 	Ms    float64  `json:"ms"`
 	Share *float64 `json:"share"`
-}
-
-// StatMs is the figure of the block a stat names ("p50", "p90", "p99",
-// "p999", "max"; anything else is the mean): the one reading of a stat
-// name that compare and the bounds share.
-func (l Latency) StatMs(stat string) float64 {
-	switch stat {
-	case "p50":
-		return l.P50Ms
-	case "p90":
-		return l.P90Ms
-	case "p99":
-		return l.P99Ms
-	case "p999":
-		return l.P999Ms
-	case "max":
-		return l.MaxMs
-	}
-	return l.MeanMs
 }

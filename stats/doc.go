@@ -19,6 +19,13 @@
 // rests on. Numbers only: the sentences that explain it are written by the
 // result document (package results) and printed by the reports.
 //
+// The latency block (latency.go): LatencyStats, the one list of a latency
+// summary's figures (the percentiles, the maximum, the mean), and Latency,
+// the block Histogram.Export makes of a histogram, which the result
+// document saves as it is. The reports, compare, capacity and the metric
+// names of bounds enumerate the figures from that list, so a new
+// percentile is added once.
+//
 // And the small-sample tests compare uses when the run is the unit
 // (ranktest.go): the Mann–Whitney U test, the Hodges–Lehmann shift and
 // its interval, and the prediction interval of one more run.

@@ -92,28 +92,3 @@ func DecodeHistogram(s string) (h *Histogram, err error) {
 	}
 	return &Histogram{h: d}, nil
 }
-
-// Summary is the latency block of reports and result files, in
-// milliseconds.
-type Summary struct {
-	Count int64
-	P50   time.Duration
-	P90   time.Duration
-	P99   time.Duration
-	P999  time.Duration
-	Max   time.Duration
-	Mean  time.Duration
-}
-
-// Summary computes the usual percentiles.
-func (h *Histogram) Summary() Summary {
-	return Summary{
-		Count: h.Count(),
-		P50:   h.Quantile(50),
-		P90:   h.Quantile(90),
-		P99:   h.Quantile(99),
-		P999:  h.Quantile(99.9),
-		Max:   h.Max(),
-		Mean:  h.Mean(),
-	}
-}

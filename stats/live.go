@@ -4,6 +4,8 @@ import "time"
 
 // Percentiles are a histogram's p50, p90 and p99: what a live view shows
 // of a latency while the run goes on (the result keeps the whole block).
+// A chosen three, read in one pass each second, not LatencyStats: a stat
+// added to the block widens the reports, not the live view's one line.
 type Percentiles struct {
 	P50, P90, P99 time.Duration
 }
