@@ -14,8 +14,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/auth"
-	"github.com/readbench/readbench/client"
-	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/runner"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
@@ -259,7 +258,7 @@ func loginAction(c *cli.Context) error {
 		return err
 	}
 	lc := auth.LoginConfig{Config: cfg, Headless: c.Bool("headless"), ClientMetadataURL: c.String("oauth-client-metadata-url"), Out: c.App.ErrWriter,
-		Check: func(ctx context.Context, t auth.Token) error { return loginCheck(ctx, target, set.Client, t) }}
+		Check: runner.LoginCheck(set, target)}
 	if !c.Bool("no-browser") {
 		lc.Open = openBrowser
 	}
@@ -284,43 +283,3 @@ func openBrowser(url string) error {
 	defer cancel()
 	return exec.CommandContext(ctx, path, url).Run()
 }
-
-// loginCheck is login's proof that t gets in: a session of the client a
-// run uses (client.Connect: initialize, or server/discover, per era) with
-// t as its bearer, then a ping on it, as a run's first read would follow.
-// The server's refusal comes back as an *auth.Refusal, for login to step
-// up or discover again; the named target is the one aimed at.
-func loginCheck(ctx context.Context, target targets.Target, impl client.Implementation, t auth.Token) error {
-	host := target.Address
-	if u, err := url.Parse(target.Address); err == nil {
-		host = u.Hostname()
-	}
-	s, _, err := client.Connect(ctx, client.Dial{Target: target, Auth: oneToken{t}, Client: impl, Aim: targets.Aim{AllowHosts: []string{host}}})
-	if err == nil {
-		// Any JSON-RPC answer, even method-not-found, means the token was
-		// accepted: a server may take a token once and refuse it after.
-		var pe *protocol.Error
-		if err = s.Call(ctx, protocol.MethodPing, nil, &struct{}{}); errors.As(err, &pe) {
-			err = nil
-		}
-		_ = s.Close()
-	}
-	var ue *client.UnauthorizedError
-	if errors.As(err, &ue) && ue.Status != 0 {
-		ch, _ := auth.ParseChallenge(ue.Challenge) // a malformed challenge still refused
-		return &auth.Refusal{Status: ue.Status, Challenge: ch, Header: ue.Challenge}
-	}
-	return err
-}
-
-// oneToken is the Tokens of login's check: the one token being proved,
-// never renewed (a refusal is login's to act on).
-type oneToken struct{ t auth.Token }
-
-func (o oneToken) Token(context.Context) (auth.Token, error) { return o.t, nil }
-
-func (o oneToken) Refused(context.Context, auth.Token, int, string) (auth.Token, error) {
-	return auth.Token{}, errors.New("the token being checked was refused")
-}
-
-func (o oneToken) Requests() []auth.Request { return nil }
