@@ -19,7 +19,6 @@ import (
 	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/runner"
-	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
@@ -274,18 +273,7 @@ func (sides abSideRuns) runner(c *cli.Context, mx *liveMetrics) ab.Runner {
 			}
 		}
 		mx.wire(&opts, metrics.RunLabels{Side: string(r.Side), Round: strconv.Itoa(r.Round)}) // a round's attempts share its series
-		observe := opts.Observe
-		opts.Observe = func(rd driver.Ready) (warmup, measured stats.Observer) {
-			names := make([]string, len(rd.Classes))
-			for i, cl := range rd.Classes {
-				names[i] = cl.Name
-			}
-			r.Samples.SetClasses(names)
-			if observe != nil {
-				warmup, measured = observe(rd)
-			}
-			return warmup, stats.Tee(measured, r.Samples)
-		}
+		opts.Observe = r.Observe(opts.Observe)
 		opts.Together = r.Together
 		job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(r.Path), Part: true, Finished: func() *results.LiveMetrics {
 			mx.ended()
