@@ -12,10 +12,14 @@
 // a target (Reach: the embedded server's command, the client's identity,
 // the handshake limit), the workload as the command's flags change it
 // (Prepare: a copy, never the caller's), the thresholds it is held to, and
-// the soft memory limit of a run; and login's proof that a token gets a
-// run's session in (LoginCheck), made with the client a run uses.
+// the soft memory limit of a run; what a run needs besides the driver
+// (Extras: its tokens, readbench's own profiles, one owner ending them)
+// and what a shard says before it connects (ShardStart); and login's
+// proof that a token gets a run's session in (LoginCheck), made with the
+// client a run uses.
 //
 // runner imports driver, client, auth, results, bounds and workload; it
-// never imports report, cli or anything that prints: what is said of a
-// run is the command's.
+// never imports report, cli or anything that prints: it words what is
+// said of a run (a judgement's reason, notes, a shard's start, a warning)
+// and the command says it, where and when it shows the run.
 package runner

@@ -243,11 +243,12 @@ func abSideOf(c *cli.Context, base driver.Options, w *workload.Workload, side ab
 	if err != nil {
 		return abSide{}, nil, err
 	}
-	tokens, done, err := oauthTokens(c, opts.Workload.Auth, t)
+	extras := &runner.Extras{}
+	tokens, err := oauthTokens(c, extras, opts.Workload.Auth, t)
 	if err != nil {
 		return abSide{}, nil, err
 	}
-	return abSide{opts: opts, tokens: auth.NewSequence(tokens)}, done, nil
+	return abSide{opts: opts, tokens: auth.NewSequence(tokens)}, func() { _ = extras.Close() }, nil
 }
 
 // abSideRuns are the sides of an experiment.

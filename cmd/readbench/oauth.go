@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"net/url"
 	"os"
@@ -153,31 +152,29 @@ func expandParams(p map[string][]string) url.Values {
 	return out
 }
 
-// oauthTokens makes the Tokens of a command's target, or nil when it asks
-// for no OAuth; done closes them. A configuration error is a usage error
-// (exit 2), failing to obtain a first token a failure to reach the target
-// (exit 1).
-func oauthTokens(c *cli.Context, wa *workload.Auth, target targets.Target) (tokens auth.Tokens, done func(), err error) {
+// oauthTokens makes the Tokens of a command's target, kept fresh by x
+// until it is closed, or nil when it asks for no OAuth. A configuration
+// error is a usage error (exit 2), failing to obtain a first token a
+// failure to reach the target (exit 1).
+func oauthTokens(c *cli.Context, x *runner.Extras, wa *workload.Auth, target targets.Target) (auth.Tokens, error) {
 	cfg, ok, cached, err := oauthConfig(c, wa, target)
 	if err != nil {
-		return nil, func() {}, cli.Exit(c.Command.Name+": "+err.Error(), exitUsage)
+		return nil, cli.Exit(c.Command.Name+": "+err.Error(), exitUsage)
 	}
 	if !ok {
-		return nil, func() {}, nil
+		return nil, nil
 	}
-	ctx, cancel := context.WithTimeout(c.Context, 2*time.Minute)
-	defer cancel()
-	src, err := auth.New(ctx, cfg)
+	src, err := x.Authorize(c.Context, cfg)
 	if errors.Is(err, auth.ErrNoSecret) { // what to give is the user's to say: a usage error, before any read
-		return nil, func() {}, cli.Exit(fmt.Sprintf("%s: %v", c.Command.Name, err), exitUsage)
+		return nil, cli.Exit(fmt.Sprintf("%s: %v", c.Command.Name, err), exitUsage)
 	}
 	if err != nil {
-		return nil, func() {}, cli.Exit(fmt.Sprintf("%s: authorization at %s: %v", c.Command.Name, cfg.Target, err), exitFail)
+		return nil, cli.Exit(fmt.Sprintf("%s: %v", c.Command.Name, err), exitFail)
 	}
 	if cached && !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "readbench: using the login cached for %s (readbench login)\n", cfg.Target)
 	}
-	return src, src.Close, nil
+	return src, nil
 }
 
 // secretEnvRE is a secret given as one environment variable and nothing
@@ -192,27 +189,6 @@ func secretEnv(raw string) string {
 		return ""
 	}
 	return m[1] + m[2]
-}
-
-// warnUnrenewable warns, before a run of length d starts, that its
-// tokens cannot be renewed and expire before it ends (a cached login with
-// no refresh token): the run would lose its authorization part way.
-func warnUnrenewable(w io.Writer, tokens auth.Tokens, d time.Duration) {
-	src, ok := tokens.(*auth.Source)
-	if !ok {
-		return
-	}
-	expiry, renewable := src.Lasts()
-	if renewable || expiry.IsZero() {
-		return
-	}
-	left := time.Until(expiry)
-	if left >= d {
-		return
-	}
-	fmt.Fprintf(w, "readbench: warning: the cached login has no refresh token and its token expires in %s, before this run of %s ends: "+
-		"the reads after that will be unauthorized (run readbench login again; an OpenID provider issues a refresh token for offline_access)\n",
-		max(left, 0).Round(time.Second), d.Round(time.Second))
 }
 
 func loginCommand() *cli.Command {
