@@ -101,3 +101,22 @@ func (s *Samples) ObserveTurn(t stats.TurnSample) {
 
 // ms is d in milliseconds.
 func ms(d time.Duration) float32 { return float32(float64(d) / float64(time.Millisecond)) }
+
+// Observe is the driver's Options.Observe for this side's run: next's
+// observers (the run's live metrics; nil: none), with the round's Samples
+// told every read and turn of the measured phase too, its classes named as
+// the run names them (stats.Ready). It exists so that a command hands the
+// driver ab's windows as a value, never composing stats observers itself.
+func (r SideRun) Observe(next func(stats.Ready) (warmup, measured stats.Observer)) func(stats.Ready) (warmup, measured stats.Observer) {
+	return func(rd stats.Ready) (warmup, measured stats.Observer) {
+		names := make([]string, len(rd.Classes))
+		for i, cl := range rd.Classes {
+			names[i] = cl.Name
+		}
+		r.Samples.SetClasses(names)
+		if next != nil {
+			warmup, measured = next(rd)
+		}
+		return warmup, stats.Tee(measured, r.Samples)
+	}
+}

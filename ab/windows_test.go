@@ -103,3 +103,41 @@ func TestSamplesPlaceReadsBySchedule(t *testing.T) {
 		t.Errorf("reads %+v", s.reads)
 	}
 }
+
+// countingObserver counts what it is told.
+type countingObserver struct{ reads, turns int }
+
+func (c *countingObserver) ObserveRead(stats.ReadSample) { c.reads++ }
+func (c *countingObserver) ObserveTurn(stats.TurnSample) { c.turns++ }
+
+// TestSideRunObserve: a side's Options.Observe names the Samples' classes
+// as the run does, leaves the warmup to the next observers, and tells the
+// measured reads to both the next observers and the Samples; with no next
+// (no live metrics) the Samples alone observe.
+func TestSideRunObserve(t *testing.T) {
+	ready := stats.Ready{Classes: []stats.ClassInfo{{Name: "small"}, {Name: "large"}}}
+	t0 := time.Unix(100, 0)
+	read := stats.ReadSample{Outcome: stats.OK, Answered: true, Latency: time.Millisecond, End: t0.Add(time.Second)}
+
+	r := SideRun{Samples: &Samples{}}
+	r.Samples.Start(t0)
+	warm, live := &countingObserver{}, &countingObserver{}
+	w, m := r.Observe(func(stats.Ready) (stats.Observer, stats.Observer) { return warm, live })(ready)
+	if w != warm {
+		t.Errorf("warmup observer %v, want the next one's", w)
+	}
+	m.ObserveRead(read)
+	if live.reads != 1 || len(r.Samples.reads) != 1 {
+		t.Errorf("a measured read reached the live metrics %d times, the samples %d", live.reads, len(r.Samples.reads))
+	}
+	if got := r.Samples.classes; len(got) != 2 || got[0] != "small" || got[1] != "large" {
+		t.Errorf("classes %v", got)
+	}
+
+	alone := SideRun{Samples: &Samples{}}
+	alone.Samples.Start(t0)
+	w, m = alone.Observe(nil)(ready)
+	if w != nil || m != stats.Observer(alone.Samples) {
+		t.Errorf("no next: warmup %v, measured %v; want none and the samples", w, m)
+	}
+}

@@ -10,7 +10,7 @@
 // Requests a Tokens made, which the driver turns into the result's auth
 // block (a Sequence splits them among runs that share one Tokens). Login
 // proves its token with a check its caller passes in (LoginConfig.Check:
-// a session of the client package, made in cmd/readbench).
+// a session of the client package, made by runner.LoginCheck).
 //
 // auth never imports client, driver, workload, stats, results, report,
 // contract or simserver.

@@ -206,11 +206,13 @@ type Options struct {
 	// stall of the machine meets both (package ab).
 	Together func(ctx context.Context) (time.Time, error)
 	// Observe, when set, is called once before the first turn (after the
-	// handshake and discovery) with what the run knows of its target; the
-	// observers it returns (nil: none) are told of every read and turn the
-	// warmup and the measured phase record (stats.Observer). Live metrics
-	// are wired here by the command; the driver knows nothing of them.
-	Observe func(Ready) (warmup, measured stats.Observer)
+	// handshake and discovery) with what the run knows of its target
+	// (stats.Ready); the observers it returns (nil: none) are told of every
+	// read and turn the warmup and the measured phase record
+	// (stats.Observer). Live metrics (metrics.Registry.Observer) and ab's
+	// windows (ab.SideRun.Observe) are handed here by the command; the
+	// driver knows nothing of them.
+	Observe func(stats.Ready) (warmup, measured stats.Observer)
 	// Schedule, when set, is the run's explicit open-loop schedule
 	// (schedule.go): its turns replace the pacer's and the plan's.
 	Schedule *Schedule

@@ -71,7 +71,8 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 		Target: w.Target, Server: conns[0].Server(), ProtocolVersion: conns[0].ProtocolVersion(),
 		AskedRate: r.askedRate(), LateObservable: conns[0].LateAnswersObservable(),
 	}
-	r.observe(Ready{Workload: w.Name, Target: w.Target, Server: rep.Server, Segment: o.Segment, Classes: classes, AskedRate: rep.AskedRate})
+	r.observe(stats.Ready{Workload: w.Name, Target: w.Target.String(), ServerName: rep.Server.Name, ServerVersion: rep.Server.Version,
+		Shard: o.Segment.String(), Classes: classes, AskedRate: rep.AskedRate})
 	startAt, bar, err := startOf(ctx, o)
 	if err != nil {
 		return nil, err

@@ -3,7 +3,16 @@ package driver
 import (
 	"sync"
 	"time"
+
+	"github.com/readbench/readbench/client"
 )
+
+// DefaultHandshakeTimeout bounds opening a session when neither
+// --handshake-timeout nor the workload's load.handshake_timeout says: the
+// client's own default, named here so that a command shows it (the flag's
+// default, the setup line's "of the 30s handshake timeout") from the
+// package whose options it sets, not from the client's.
+const DefaultHandshakeTimeout = client.DefaultHandshakeTimeout
 
 // What a run does before its first turn: connect its sessions, then, for
 // classes a listing resolves, discover the target. Both can take long (a

@@ -26,7 +26,8 @@
 //
 // The names and labels are docs/metrics.md; the dashboard reading them is
 // deploy/grafana/readbench.json. The driver never imports this package:
-// cmd/readbench hands the driver an Options.Observe that returns this
+// the command hands the driver Registry.Observer as its Options.Observe,
+// which the driver calls with a stats.Ready and which returns this
 // package's observers. It imports stats and targets (and protocol through
 // targets), never any other readbench package.
 package metrics

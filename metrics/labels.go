@@ -14,7 +14,7 @@ import (
 )
 
 // RunLabels is what labels every series of one run: set once the run knows its
-// server (driver.Ready), the same on every series so that a dashboard can
+// server (stats.Ready), the same on every series so that a dashboard can
 // pick a run, a server or a shard.
 type RunLabels struct {
 	Workload      string

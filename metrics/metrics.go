@@ -102,6 +102,24 @@ func (r *Registry) Start(run RunLabels, classes []stats.ClassInfo, askedRate flo
 	return s.phase(PhaseWarmup, classes), s.phase(PhaseMeasured, classes)
 }
 
+// Observer is the driver's Options.Observe for one run: once the run is
+// ready, its series are registered (Start) with part's labels, the ones
+// the command knows (the run id, and a capacity step's Step or an ab
+// run's Side and Round), and the rest from what the run tells
+// (stats.Ready: its workload, target, server and shard), and the observers
+// of its two phases returned. It exists so that the command hands the
+// driver live metrics as a value, naming no stats type, and so that this
+// package, which never imports the driver, says itself how a run's labels
+// are made.
+func (r *Registry) Observer(part RunLabels) func(stats.Ready) (warmup, measured stats.Observer) {
+	return func(rd stats.Ready) (warmup, measured stats.Observer) {
+		run := part
+		run.Workload, run.Target = rd.Workload, rd.Target
+		run.ServerName, run.ServerVersion, run.Shard = rd.ServerName, rd.ServerVersion, rd.Shard
+		return r.Start(run, rd.Classes, rd.AskedRate)
+	}
+}
+
 // SetInFlight sets the in-flight gauge of side's run (from
 // driver.Progress; side "" outside ab).
 func (r *Registry) SetInFlight(side string, n int64) {

@@ -249,3 +249,44 @@ func BenchmarkObserveRead(b *testing.B) {
 		}
 	}
 }
+
+// TestObserverLabelsFromReady: the driver's Options.Observe labels a
+// run's series with the command's part (run id, side) and what the run
+// told once ready (workload, target redacted, server, shard), and returns
+// observers that count.
+func TestObserverLabelsFromReady(t *testing.T) {
+	reg := New(Options{})
+	observe := reg.Observer(RunLabels{ID: "r1", Side: "base"})
+	_, measured := observe(stats.Ready{Workload: "w", Target: "http://u:secret@h:1/mcp", ServerName: "s", ServerVersion: "2",
+		Shard: "1/2", Classes: []stats.ClassInfo{{Name: "a"}}, AskedRate: 5})
+	measured.ObserveRead(stats.ReadSample{Outcome: stats.OK, Answered: true, Sent: true, Latency: time.Millisecond})
+	fams, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"run_id": "r1", "side": "base", "workload": "w", "server_name": "s", "server_version": "2", "shard": "1/2"}
+	found := false
+	for _, f := range fams {
+		if f.GetName() != "readbench_reads_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			got := map[string]string{}
+			for _, l := range m.GetLabel() {
+				got[l.GetName()] = l.GetValue()
+			}
+			for k, v := range want {
+				if got[k] != v {
+					t.Errorf("label %s=%q, want %q (%v)", k, got[k], v, got)
+				}
+			}
+			if strings.Contains(got["target"], "secret") || got["target"] == "" {
+				t.Errorf("target label %q", got["target"])
+			}
+			found = found || m.GetCounter().GetValue() == 1
+		}
+	}
+	if !found {
+		t.Error("the read was not counted")
+	}
+}

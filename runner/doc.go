@@ -8,11 +8,18 @@
 // evidence before it fails. The commands print what it returns and exit
 // with the status it decided (docs/measurement.md, "How a run ends").
 //
-// It also holds the policy a run is made under: the workload as the
-// command's flags change it (Prepare: a copy, never the caller's), the
-// thresholds it is held to, and the soft memory limit of a run.
+// It also holds the policy a run is made under: how this process reaches
+// a target (Reach: the embedded server's command, the client's identity,
+// the handshake limit), the workload as the command's flags change it
+// (Prepare: a copy, never the caller's), the thresholds it is held to, and
+// the soft memory limit of a run; what a run needs besides the driver
+// (Extras: its tokens, readbench's own profiles, one owner ending them)
+// and what a shard says before it connects (ShardStart); and login's
+// proof that a token gets a run's session in (LoginCheck), made with the
+// client a run uses.
 //
-// runner imports driver, results, bounds and workload; it never imports
-// report, cli or anything that prints: what is said of a run is the
-// command's.
+// runner imports driver, client, auth, results, bounds and workload; it
+// never imports report, cli or anything that prints: it words what is
+// said of a run (a judgement's reason, notes, a shard's start, a warning)
+// and the command says it, where and when it shows the run.
 package runner

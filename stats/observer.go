@@ -1,13 +1,34 @@
 package stats
 
 // Observer is told of every sample a Recorder keeps, as it keeps it: live
-// metrics (package metrics, wired by cmd/readbench) count exactly what the
-// phase counts, so a dashboard's totals equal the result's. It is called
-// with the Recorder's lock held, from the goroutine that finished the read
-// or turn: it must be cheap (atomic counters) and never block.
+// metrics (package metrics, handed to the driver by the command) count
+// exactly what the phase counts, so a dashboard's totals equal the
+// result's. It is called with the Recorder's lock held, from the
+// goroutine that finished the read or turn: it must be cheap (atomic
+// counters) and never block.
 type Observer interface {
 	ObserveRead(ReadSample)
 	ObserveTurn(TurnSample)
+}
+
+// Ready is what a run tells the observers of its phases once its
+// sessions are open and its plan is built, just before its first turn
+// (driver.Options.Observe): what live metrics label their series with,
+// and the classes a sample's Class indexes, by which ab's windows name
+// theirs. Its values are plain, so that the packages that observe a run
+// (metrics, ab) need not import the driver, nor stats anything of MCP.
+type Ready struct {
+	Workload string // the workload's name
+	// Target is the target's one-string form, as given: a password in a
+	// URL is redacted where a label is made of it.
+	Target string
+	// ServerName and ServerVersion are the server's own (its serverInfo).
+	ServerName, ServerVersion string
+	// Shard is the share of the run this process drives, k/n ("1/1": the
+	// whole run).
+	Shard     string
+	Classes   []ClassInfo // in the order of ReadSample.Class
+	AskedRate float64     // turns per second asked over the measured phase (0: closed model)
 }
 
 // SetObserver makes o (nil: none) see every read and turn recorded from

@@ -19,7 +19,6 @@ import (
 	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/runner"
-	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
@@ -244,11 +243,12 @@ func abSideOf(c *cli.Context, base driver.Options, w *workload.Workload, side ab
 	if err != nil {
 		return abSide{}, nil, err
 	}
-	tokens, done, err := oauthTokens(c, opts.Workload.Auth, t)
+	extras := &runner.Extras{}
+	tokens, err := oauthTokens(c, extras, opts.Workload.Auth, t)
 	if err != nil {
 		return abSide{}, nil, err
 	}
-	return abSide{opts: opts, tokens: auth.NewSequence(tokens)}, done, nil
+	return abSide{opts: opts, tokens: auth.NewSequence(tokens)}, func() { _ = extras.Close() }, nil
 }
 
 // abSideRuns are the sides of an experiment.
@@ -274,18 +274,7 @@ func (sides abSideRuns) runner(c *cli.Context, mx *liveMetrics) ab.Runner {
 			}
 		}
 		mx.wire(&opts, metrics.RunLabels{Side: string(r.Side), Round: strconv.Itoa(r.Round)}) // a round's attempts share its series
-		observe := opts.Observe
-		opts.Observe = func(rd driver.Ready) (warmup, measured stats.Observer) {
-			names := make([]string, len(rd.Classes))
-			for i, cl := range rd.Classes {
-				names[i] = cl.Name
-			}
-			r.Samples.SetClasses(names)
-			if observe != nil {
-				warmup, measured = observe(rd)
-			}
-			return warmup, stats.Tee(measured, r.Samples)
-		}
+		opts.Observe = r.Observe(opts.Observe)
 		opts.Together = r.Together
 		job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(r.Path), Part: true, Finished: func() *results.LiveMetrics {
 			mx.ended()

@@ -94,7 +94,7 @@ type capacityRun struct {
 	duration time.Duration
 	mx       *liveMetrics   // --metrics: every step feeds it, labelled with its step
 	tokens   *auth.Sequence // the target's tokens, shared by the steps (nil: none)
-	done     func()         // ends the tokens
+	extras   *runner.Extras // holds the tokens until the search ends
 }
 
 func capacityAction(c *cli.Context) error {
@@ -151,17 +151,18 @@ func newCapacityRun(c *cli.Context) (*capacityRun, bool, error) {
 	} else if err := runner.Folder(dir); err != nil {
 		return nil, false, cli.Exit(fmt.Sprintf("capacity: --out: %v", err), exitUsage)
 	}
-	tokens, closeTokens, err := oauthTokens(c, opts.Workload.Auth, opts.Workload.Target)
+	extras := &runner.Extras{}
+	tokens, err := oauthTokens(c, extras, opts.Workload.Auth, opts.Workload.Target)
 	if err != nil {
 		return nil, false, err
 	}
 	mx, err := startMetrics(c, time.Time{})
 	if err != nil {
-		closeTokens()
+		_ = extras.Close()
 		return nil, false, cli.Exit(err.Error(), exitUsage)
 	}
 	return &capacityRun{c: c, opts: opts, dir: dir, warmup: c.Duration("step-warmup"), duration: c.Duration("step-duration"),
-		mx: mx, tokens: auth.NewSequence(tokens), done: closeTokens}, hadRate, nil
+		mx: mx, tokens: auth.NewSequence(tokens), extras: extras}, hadRate, nil
 }
 
 // sloOf is --slo, checked against the workload's classes.
@@ -185,7 +186,7 @@ func sloOf(c *cli.Context, w *workload.Workload) ([]bounds.Threshold, error) {
 // close ends the search's metrics and tokens.
 func (cr *capacityRun) close() {
 	cr.mx.close(cr.c.App.ErrWriter)
-	cr.done()
+	_ = cr.extras.Close() // tokens alone: nothing to report
 }
 
 func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {

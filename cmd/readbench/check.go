@@ -8,6 +8,7 @@ import (
 	"github.com/readbench/readbench/contract"
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/runner"
 	"github.com/readbench/readbench/targets"
 	"github.com/urfave/cli/v2"
 )
@@ -84,11 +85,12 @@ func checkAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	tokens, closeTokens, err := oauthTokens(c, nil, target)
+	var extras runner.Extras
+	defer func() { _ = extras.Close() }() // tokens alone: nothing to report
+	tokens, err := oauthTokens(c, &extras, nil, target)
 	if err != nil {
 		return err
 	}
-	defer closeTokens()
 	rep, err := contract.Check(c.Context, contract.Options{
 		Target: target, Protocol: c.String("protocol"), Headers: headers, Auth: tokens,
 		EmbeddedCommand: set.EmbeddedCommand, Client: set.Client,

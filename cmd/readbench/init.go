@@ -7,6 +7,7 @@ import (
 
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/runner"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 	"github.com/readbench/readbench/workload/yamlfile"
@@ -76,11 +77,12 @@ func initAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	tokens, closeTokens, err := oauthTokens(c, nil, target)
+	var extras runner.Extras
+	defer func() { _ = extras.Close() }() // tokens alone: nothing to report
+	tokens, err := oauthTokens(c, &extras, nil, target)
 	if err != nil {
 		return err
 	}
-	defer closeTokens()
 	tell, stopSetup := setupPrinter(c.App.ErrWriter, targetName(target), set.HandshakeTimeout)
 	cat, err := driver.Discover(c.Context, driver.DiscoverOptions{
 		Target: target, Protocol: c.String("protocol"), Headers: headers, Auth: tokens,

@@ -10,7 +10,6 @@ import (
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/results"
-	"github.com/readbench/readbench/stats"
 	"github.com/urfave/cli/v2"
 )
 
@@ -94,12 +93,9 @@ func (m *liveMetrics) wire(opts *driver.Options, part metrics.RunLabels) {
 	if m == nil {
 		return
 	}
-	opts.Observe = func(r driver.Ready) (warmup, measured stats.Observer) {
-		run := part
-		run.Workload, run.ID, run.Target = r.Workload, m.runID, r.Target.String()
-		run.ServerName, run.ServerVersion, run.Shard = r.Server.Name, r.Server.Version, r.Segment.String()
-		return m.reg.Start(run, r.Classes, r.AskedRate)
-	}
+	run := part
+	run.ID = m.runID
+	opts.Observe = m.reg.Observer(run)
 	progress := opts.Progress
 	opts.Progress = func(p driver.Progress) {
 		m.reg.SetInFlight(part.Side, p.InFlight)

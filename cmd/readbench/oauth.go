@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"net/url"
 	"os"
@@ -14,8 +13,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/auth"
-	"github.com/readbench/readbench/client"
-	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/runner"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
@@ -154,31 +152,29 @@ func expandParams(p map[string][]string) url.Values {
 	return out
 }
 
-// oauthTokens makes the Tokens of a command's target, or nil when it asks
-// for no OAuth; done closes them. A configuration error is a usage error
-// (exit 2), failing to obtain a first token a failure to reach the target
-// (exit 1).
-func oauthTokens(c *cli.Context, wa *workload.Auth, target targets.Target) (tokens auth.Tokens, done func(), err error) {
+// oauthTokens makes the Tokens of a command's target, kept fresh by x
+// until it is closed, or nil when it asks for no OAuth. A configuration
+// error is a usage error (exit 2), failing to obtain a first token a
+// failure to reach the target (exit 1).
+func oauthTokens(c *cli.Context, x *runner.Extras, wa *workload.Auth, target targets.Target) (auth.Tokens, error) {
 	cfg, ok, cached, err := oauthConfig(c, wa, target)
 	if err != nil {
-		return nil, func() {}, cli.Exit(c.Command.Name+": "+err.Error(), exitUsage)
+		return nil, cli.Exit(c.Command.Name+": "+err.Error(), exitUsage)
 	}
 	if !ok {
-		return nil, func() {}, nil
+		return nil, nil
 	}
-	ctx, cancel := context.WithTimeout(c.Context, 2*time.Minute)
-	defer cancel()
-	src, err := auth.New(ctx, cfg)
+	src, err := x.Authorize(c.Context, cfg)
 	if errors.Is(err, auth.ErrNoSecret) { // what to give is the user's to say: a usage error, before any read
-		return nil, func() {}, cli.Exit(fmt.Sprintf("%s: %v", c.Command.Name, err), exitUsage)
+		return nil, cli.Exit(fmt.Sprintf("%s: %v", c.Command.Name, err), exitUsage)
 	}
 	if err != nil {
-		return nil, func() {}, cli.Exit(fmt.Sprintf("%s: authorization at %s: %v", c.Command.Name, cfg.Target, err), exitFail)
+		return nil, cli.Exit(fmt.Sprintf("%s: %v", c.Command.Name, err), exitFail)
 	}
 	if cached && !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "readbench: using the login cached for %s (readbench login)\n", cfg.Target)
 	}
-	return src, src.Close, nil
+	return src, nil
 }
 
 // secretEnvRE is a secret given as one environment variable and nothing
@@ -193,27 +189,6 @@ func secretEnv(raw string) string {
 		return ""
 	}
 	return m[1] + m[2]
-}
-
-// warnUnrenewable warns, before a run of length d starts, that its
-// tokens cannot be renewed and expire before it ends (a cached login with
-// no refresh token): the run would lose its authorization part way.
-func warnUnrenewable(w io.Writer, tokens auth.Tokens, d time.Duration) {
-	src, ok := tokens.(*auth.Source)
-	if !ok {
-		return
-	}
-	expiry, renewable := src.Lasts()
-	if renewable || expiry.IsZero() {
-		return
-	}
-	left := time.Until(expiry)
-	if left >= d {
-		return
-	}
-	fmt.Fprintf(w, "readbench: warning: the cached login has no refresh token and its token expires in %s, before this run of %s ends: "+
-		"the reads after that will be unauthorized (run readbench login again; an OpenID provider issues a refresh token for offline_access)\n",
-		max(left, 0).Round(time.Second), d.Round(time.Second))
 }
 
 func loginCommand() *cli.Command {
@@ -259,7 +234,7 @@ func loginAction(c *cli.Context) error {
 		return err
 	}
 	lc := auth.LoginConfig{Config: cfg, Headless: c.Bool("headless"), ClientMetadataURL: c.String("oauth-client-metadata-url"), Out: c.App.ErrWriter,
-		Check: func(ctx context.Context, t auth.Token) error { return loginCheck(ctx, target, set.Client, t) }}
+		Check: runner.LoginCheck(set, target)}
 	if !c.Bool("no-browser") {
 		lc.Open = openBrowser
 	}
@@ -284,43 +259,3 @@ func openBrowser(url string) error {
 	defer cancel()
 	return exec.CommandContext(ctx, path, url).Run()
 }
-
-// loginCheck is login's proof that t gets in: a session of the client a
-// run uses (client.Connect: initialize, or server/discover, per era) with
-// t as its bearer, then a ping on it, as a run's first read would follow.
-// The server's refusal comes back as an *auth.Refusal, for login to step
-// up or discover again; the named target is the one aimed at.
-func loginCheck(ctx context.Context, target targets.Target, impl client.Implementation, t auth.Token) error {
-	host := target.Address
-	if u, err := url.Parse(target.Address); err == nil {
-		host = u.Hostname()
-	}
-	s, _, err := client.Connect(ctx, client.Dial{Target: target, Auth: oneToken{t}, Client: impl, Aim: targets.Aim{AllowHosts: []string{host}}})
-	if err == nil {
-		// Any JSON-RPC answer, even method-not-found, means the token was
-		// accepted: a server may take a token once and refuse it after.
-		var pe *protocol.Error
-		if err = s.Call(ctx, protocol.MethodPing, nil, &struct{}{}); errors.As(err, &pe) {
-			err = nil
-		}
-		_ = s.Close()
-	}
-	var ue *client.UnauthorizedError
-	if errors.As(err, &ue) && ue.Status != 0 {
-		ch, _ := auth.ParseChallenge(ue.Challenge) // a malformed challenge still refused
-		return &auth.Refusal{Status: ue.Status, Challenge: ch, Header: ue.Challenge}
-	}
-	return err
-}
-
-// oneToken is the Tokens of login's check: the one token being proved,
-// never renewed (a refusal is login's to act on).
-type oneToken struct{ t auth.Token }
-
-func (o oneToken) Token(context.Context) (auth.Token, error) { return o.t, nil }
-
-func (o oneToken) Refused(context.Context, auth.Token, int, string) (auth.Token, error) {
-	return auth.Token{}, errors.New("the token being checked was refused")
-}
-
-func (o oneToken) Requests() []auth.Request { return nil }

@@ -21,34 +21,31 @@ type runView struct {
 	shown          bool // a progress line may be on stderr
 	mx             *liveMetrics
 	stopLive       func()
-	closers        []func() // the last first: profiles, tokens, the setup line
+	stopSetup      func()        // erases the setup line
+	extras         runner.Extras // the run's tokens and profiles, ended last
 }
 
 // startRunView sets opts' callbacks for how the run is shown, and starts
-// what the run needs besides the driver: its tokens (an OAuth target),
-// the profiles and the live metrics asked for.
+// what the run needs besides the driver (runner.Extras: its tokens, for
+// an OAuth target, and the profiles asked for) and the live metrics.
 func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
-	v := &runView{stderr: c.App.ErrWriter, stdout: c.App.Writer, quiet: c.Bool("quiet"), stopLive: func() {}}
+	v := &runView{stderr: c.App.ErrWriter, stdout: c.App.Writer, quiet: c.Bool("quiet"), stopLive: func() {}, stopSetup: func() {}}
 	w := opts.Workload
-	tokens, closeTokens, err := oauthTokens(c, w.Auth, w.Target)
+	tokens, err := oauthTokens(c, &v.extras, w.Auth, w.Target)
 	if err != nil {
 		return nil, err
 	}
 	if tokens != nil {
 		withOAuthFlags(c, w)
 	}
-	v.closers, opts.Auth = append(v.closers, closeTokens), tokens
-	warnUnrenewable(v.stderr, tokens, w.Load.Expected())
-	stopProfiles, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
-	if err != nil {
+	opts.Auth = tokens
+	if warning := runner.Unrenewable(tokens, w.Load.Expected(), time.Now()); warning != "" {
+		fmt.Fprintf(v.stderr, "readbench: %s\n", warning)
+	}
+	if err := v.extras.Profile(c.String("cpuprofile"), c.String("memprofile")); err != nil {
 		v.close()
 		return nil, cli.Exit(err.Error(), exitUsage)
 	}
-	v.closers = append(v.closers, func() {
-		if err := stopProfiles(); err != nil {
-			fmt.Fprintf(v.stderr, "readbench: writing the profiles: %v\n", err)
-		}
-	})
 	showLive, err := wantLive(c, v.stderr, v.quiet, w.Load)
 	if err != nil {
 		v.close()
@@ -57,7 +54,11 @@ func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
 	if !v.quiet && !showLive {
 		v.lines(opts)
 	}
-	v.sayShard(*opts)
+	if !v.quiet { // before a live view: it stays on the screen the view gives back
+		for _, line := range runner.ShardStart(*opts, time.Now()) {
+			fmt.Fprintf(v.stderr, "readbench: %s\n", line)
+		}
+	}
 	if v.mx, err = startMetrics(c, opts.StartAt); err != nil {
 		v.close()
 		return nil, cli.Exit(err.Error(), exitUsage)
@@ -77,7 +78,7 @@ func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
 func (v *runView) lines(opts *driver.Options) {
 	limit, _ := opts.HandshakeLimit()
 	tell, stopSetup := setupPrinter(v.stderr, targetName(opts.Workload.Target), limit)
-	v.closers = append(v.closers, stopSetup)
+	v.stopSetup = stopSetup
 	opts.Setup = tell
 	if progress := progressPrinter(v.stderr, opts.Workload.Load.Warmup); progress != nil {
 		opts.Progress = func(p driver.Progress) {
@@ -89,22 +90,6 @@ func (v *runView) lines(opts *driver.Options) {
 	opts.Logf = func(format string, args ...any) {
 		clearProgress(v.stderr, v.shown)
 		fmt.Fprintf(v.stderr, "readbench: "+format+"\n", args...)
-	}
-}
-
-// sayShard says when a shard's schedule starts, before a live view: it
-// stays on the screen the view gives back.
-func (v *runView) sayShard(o driver.Options) {
-	if v.quiet {
-		return
-	}
-	if !o.StartAt.IsZero() {
-		fmt.Fprintf(v.stderr, "readbench: segment %s: connecting, then starting the schedule at %s (in %s)\n",
-			o.Segment, o.StartAt.UTC().Format(time.RFC3339Nano), time.Until(o.StartAt).Round(time.Second))
-	}
-	if b := o.Barrier; b != nil {
-		fmt.Fprintf(v.stderr, "readbench: segment %s: connecting, then waiting in %s for all %d shards of run %s (up to %s)\n",
-			o.Segment, b.Dir, b.N, b.Run, b.Timeout)
 	}
 }
 
@@ -141,12 +126,14 @@ func (v *runView) report(done *runner.Done, write func(io.Writer, *results.Resul
 	return exitOf(v.stderr, done.Judgement)
 }
 
-// close stops what startRunView started, the last first.
+// close stops what startRunView started, the last first: the view, the
+// metrics, the setup line, then the run's profiles (written now, the
+// heap as the run and its report left it) and tokens.
 func (v *runView) close() {
 	v.stopLive()
 	v.mx.close(v.stderr)
-	for i := len(v.closers) - 1; i >= 0; i-- {
-		v.closers[i]()
+	v.stopSetup()
+	if err := v.extras.Close(); err != nil {
+		fmt.Fprintf(v.stderr, "readbench: writing the profiles: %v\n", err)
 	}
-	v.closers = nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/readbench/readbench/internal/profile"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/simserver"
 	"github.com/readbench/readbench/units"
@@ -101,7 +102,7 @@ func serve(c *cli.Context) (err error) {
 	if traceLog != nil {
 		opts.TraceLog = traceLog
 	}
-	stopProfiles, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
+	stopProfiles, err := profile.Start(c.String("cpuprofile"), c.String("memprofile"))
 	if err != nil {
 		closeTraceLog(nil, traceLog)
 		return cli.Exit("serve: "+err.Error(), exitUsage)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/runner"
@@ -20,11 +19,11 @@ import (
 // The flags every command that runs the driver shares, read into the
 // driver's plain values: runner.Prepare makes a run of them.
 
-// reach is how every command reaches a target: the embedded server is
-// this executable's "serve --stdio", servers are told we are readbench at
-// this version, and --handshake-timeout, when given, bounds opening a
+// reach is how every command reaches a target (runner.Reach): the
+// embedded server is this executable's "serve --stdio", servers are told
+// we are tool(), and --handshake-timeout, when given, bounds opening a
 // session (it overrides a workload's load.handshake_timeout; without
-// either the client's default applies).
+// either driver.DefaultHandshakeTimeout applies).
 func reach(c *cli.Context) (driver.Options, error) {
 	self, err := os.Executable()
 	if err != nil {
@@ -36,11 +35,7 @@ func reach(c *cli.Context) (driver.Options, error) {
 			return driver.Options{}, cli.Exit(fmt.Sprintf("%s: --handshake-timeout must be above 0, such as 30s", c.Command.Name), exitUsage)
 		}
 	}
-	return driver.Options{
-		EmbeddedCommand:  []string{self, "serve", "--stdio"},
-		Client:           client.Implementation{Name: "readbench", Version: version},
-		HandshakeTimeout: limit,
-	}, nil
+	return runner.Reach([]string{self, "serve", "--stdio"}, tool(), limit), nil
 }
 
 // workloadOf is the command's workload argument: a file, a built-in
@@ -113,7 +108,7 @@ func exitOf(stderr io.Writer, j runner.Judgement) error {
 // handshakeTimeoutFlag is --handshake-timeout, on every command that opens
 // a session.
 func handshakeTimeoutFlag() cli.Flag {
-	return &cli.DurationFlag{Name: "handshake-timeout", Value: client.DefaultHandshakeTimeout,
+	return &cli.DurationFlag{Name: "handshake-timeout", Value: driver.DefaultHandshakeTimeout,
 		Usage: "how long opening a session (starting a stdio server, the handshake) may take before the target is reported as not answering; overrides the workload's load.handshake_timeout"}
 }
 

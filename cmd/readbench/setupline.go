@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/targets"
 )
@@ -44,7 +43,7 @@ func setupPrinter(w io.Writer, target string, limit time.Duration) (func(driver.
 		return nil, func() {}
 	}
 	if limit <= 0 {
-		limit = client.DefaultHandshakeTimeout
+		limit = driver.DefaultHandshakeTimeout
 	}
 	l := &setupLine{w: w, target: target, limit: limit, done: make(chan struct{})}
 	l.wg.Add(1)
