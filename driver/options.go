@@ -175,7 +175,7 @@ type Options struct {
 	Setup func(SetupStep)
 	// Progress, when set, is called about once a second from a goroutine
 	// the run owns.
-	Progress func(Progress)
+	Progress func(stats.Progress)
 	// Logf, when set, receives why reads failed (a dead server, an
 	// unusable answer): the first few, then one every few seconds, so a
 	// failing run explains itself without flooding the terminal.

@@ -34,10 +34,10 @@ mix:
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	var got []Progress
+	var got []stats.Progress
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, err = Run(ctx, Options{Workload: w, Segment: workload.Segment{K: 1, N: 2}, Progress: func(p Progress) {
+	_, err = Run(ctx, Options{Workload: w, Segment: workload.Segment{K: 1, N: 2}, Progress: func(p stats.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
 		got = append(got, p)
@@ -90,10 +90,10 @@ mix:
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	var got []Progress
+	var got []stats.Progress
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err = Run(ctx, Options{Workload: w, Progress: func(p Progress) {
+	if _, err = Run(ctx, Options{Workload: w, Progress: func(p stats.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
 		got = append(got, p)

@@ -10,8 +10,9 @@
 // It is for people watching a run, never for logs: the command starts it
 // only when stderr is a terminal, and stops it (leaving the alternate
 // screen, so the terminal is as it was) before the report is printed.
-// The figures come from the driver's once-a-second progress (copied into
-// a Tick by the command), so the view adds nothing to a read's path.
+// The figures come from the driver's once-a-second progress (a
+// stats.Progress, handed on by the command), so the view adds nothing to
+// a read's path.
 // Keys are not read: the terminal stays in its normal mode, and Ctrl-C
 // interrupts the run as it always does.
 //

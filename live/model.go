@@ -7,22 +7,6 @@ import (
 	"github.com/readbench/readbench/stats"
 )
 
-// Tick is one second of a run's progress: what the driver's progress
-// callback says, copied by the command (this package does not import
-// the driver).
-type Tick struct {
-	Elapsed, Total time.Duration // since the schedule started; warmup + length (0: ended by a turn count)
-	Warmup         bool          // the warmup is under way: Phase is the warmup's
-	Draining       bool          // the schedule is over: the turns in flight end (Elapsed may pass Total)
-	Asked          float64       // turns per second the schedule asks for now (0: none, the closed model)
-	Turns          int64         // turns started, both phases
-	Reads          int64         // reads finished, both phases
-	Errors         int64         // reads finished with an error outcome, both phases
-	InFlight       int64         // turns in flight
-	Phase          stats.Live    // the current phase's figures so far
-	SecondWarmup   bool          // Phase.SecondP99 is of a warmup second
-}
-
 // Plan is what the view knows of a run before its first second: the
 // phases it will go through, so the warmup is named from the start and
 // the drain after the schedule is announced; and the sessions it opens,
@@ -48,7 +32,7 @@ type (
 	}
 	readyMsg struct{ at time.Time }
 	tickMsg  struct {
-		tick Tick
+		tick stats.Progress
 		at   time.Time
 	}
 	noteMsg  struct{ text string }
@@ -89,14 +73,14 @@ type model struct {
 	ready bool // the schedule has started
 
 	ticks      int
-	tick, prev Tick
-	p99s       []spot        // read p99 of each second, for the sparkline
-	p99Top     time.Duration // the sparkline's ceiling: only grows
-	seconds    []secReads    // reads of each second, for the per-second chart
-	rateTop    float64       // the per-second chart's ceiling: only grows
-	lastSec    time.Duration // the second the latest recorded tick told
-	base       Tick          // that tick: the per-second chart counts from it
-	notes      []string      // the latest keptNotes notes
+	tick, prev stats.Progress
+	p99s       []spot         // read p99 of each second, for the sparkline
+	p99Top     time.Duration  // the sparkline's ceiling: only grows
+	seconds    []secReads     // reads of each second, for the per-second chart
+	rateTop    float64        // the per-second chart's ceiling: only grows
+	lastSec    time.Duration  // the second the latest recorded tick told
+	base       stats.Progress // that tick: the per-second chart counts from it
+	notes      []string       // the latest keptNotes notes
 }
 
 // newModel returns the model of a run named title with plan, drawn with
@@ -188,13 +172,13 @@ func (m *model) endStep(at time.Time) {
 // last second added, per second; ok is false when it cannot be said: no
 // tick yet, or, for a count of the phase (phased), the phase changed
 // between the two ticks (its counts began again).
-func (m model) perSecond(count func(Tick) int64, phased bool) (float64, bool) {
+func (m model) perSecond(count func(stats.Progress) int64, phased bool) (float64, bool) {
 	if m.ticks == 0 {
 		return 0, false
 	}
 	prev := m.prev
 	if m.ticks == 1 {
-		prev = Tick{Warmup: m.tick.Warmup}
+		prev = stats.Progress{Warmup: m.tick.Warmup}
 	}
 	d := (m.tick.Elapsed - prev.Elapsed).Seconds()
 	n := count(m.tick) - count(prev)

@@ -40,7 +40,7 @@ func feed(m model, msgs ...tea.Msg) model {
 func second(n int, turns, reads int64, p99 time.Duration) tickMsg {
 	var c stats.Counts
 	c[stats.OK] = reads
-	return tickMsg{at: t0.Add(time.Duration(n) * time.Second), tick: Tick{
+	return tickMsg{at: t0.Add(time.Duration(n) * time.Second), tick: stats.Progress{
 		Elapsed: time.Duration(n) * time.Second, Total: 10 * time.Second, Asked: 10,
 		Turns: turns, Reads: reads, InFlight: 2,
 		Phase: stats.Live{

@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/readbench/readbench/stats"
 )
 
 // clockLine reads the load line's phase, elapsed, total and left.
@@ -24,7 +25,7 @@ func TestClockAddsUpAtThePhaseBoundaries(t *testing.T) {
 	plan := Plan{Warmup: 1500 * time.Millisecond, Length: 10 * time.Second, Deadline: 800 * time.Millisecond, Sessions: 2}
 	total := plan.Warmup + plan.Length
 	at := func(el time.Duration, warm, drain bool) tickMsg {
-		return tickMsg{at: t0.Add(el), tick: Tick{Elapsed: el, Total: total, Warmup: warm, Draining: drain, SecondWarmup: warm, InFlight: 3}}
+		return tickMsg{at: t0.Add(el), tick: stats.Progress{Elapsed: el, Total: total, Warmup: warm, Draining: drain, SecondWarmup: warm, InFlight: 3}}
 	}
 	m := feed(plainOf(120, plan), readyMsg{at: t0})
 	for _, tc := range []struct {

@@ -209,10 +209,10 @@ func (m model) rateText() string {
 		asked = numfmt.Sig3(t.Asked) + "/s"
 	}
 	achieved, reads := "-", "-"
-	if v, ok := m.perSecond(func(t Tick) int64 { return t.Turns }, false); ok {
+	if v, ok := m.perSecond(func(t stats.Progress) int64 { return t.Turns }, false); ok {
 		achieved = numfmt.Sig3(v) + "/s"
 	}
-	if v, ok := m.perSecond(func(t Tick) int64 { return t.Reads }, false); ok {
+	if v, ok := m.perSecond(func(t stats.Progress) int64 { return t.Reads }, false); ok {
 		reads = numfmt.Sig3(v) + "/s"
 	}
 	return fmt.Sprintf("turns asked %s · achieved %s · reads %s · in flight %s", asked, achieved, reads, numfmt.Count(t.InFlight))
@@ -245,15 +245,15 @@ func (m model) sparkText() string {
 // bytesText is the phase's wire and disk bytes and their rates.
 func (m model) bytesText() string {
 	t := m.tick.Phase
-	one := func(n int64, count func(Tick) int64) string {
+	one := func(n int64, count func(stats.Progress) int64) string {
 		s := numfmt.Bytes(n)
 		if v, ok := m.perSecond(count, true); ok {
 			s += " (" + numfmt.Bytes(int64(v)) + "/s)"
 		}
 		return s
 	}
-	return "wire " + one(t.WireBytes, func(t Tick) int64 { return t.Phase.WireBytes }) +
-		" · disk " + one(t.DiskBytes, func(t Tick) int64 { return t.Phase.DiskBytes })
+	return "wire " + one(t.WireBytes, func(t stats.Progress) int64 { return t.Phase.WireBytes }) +
+		" · disk " + one(t.DiskBytes, func(t stats.Progress) int64 { return t.Phase.DiskBytes })
 }
 
 // outcomesText is the phase's reads by outcome, errors marked.

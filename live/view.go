@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/readbench/readbench/stats"
 )
 
 // MinLength is how long a run must be for the view to be shown without
@@ -68,7 +69,7 @@ func (v *View) Step(stage, text, summary string) {
 func (v *View) Ready() { v.p.Send(readyMsg{at: time.Now()}) }
 
 // Progress tells the view the run's latest second.
-func (v *View) Progress(t Tick) { v.p.Send(tickMsg{tick: t, at: time.Now()}) }
+func (v *View) Progress(t stats.Progress) { v.p.Send(tickMsg{tick: t, at: time.Now()}) }
 
 // Note shows a line the run would have printed on stderr (why reads
 // fail); Stop writes every note again once the screen is gone.

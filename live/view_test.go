@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/stats"
 )
 
 // lockedBuffer is a bytes.Buffer the program's goroutines may write
@@ -35,7 +37,7 @@ func TestStopRestoresTheScreenThenWritesNotes(t *testing.T) {
 	v := Start(&out, "readbench run · test", Plan{Length: 2 * time.Second, Sessions: 1})
 	v.Step("connect", "connecting to S: starting the server", "1 session")
 	v.Ready()
-	v.Progress(Tick{Elapsed: time.Second, Total: 2 * time.Second, Asked: 5, Turns: 5, Reads: 20})
+	v.Progress(stats.Progress{Elapsed: time.Second, Total: 2 * time.Second, Asked: 5, Turns: 5, Reads: 20})
 	v.Note("readbench: read sim:///a: the server closed the stream")
 	if err := v.Stop(); err != nil {
 		t.Fatal(err)

@@ -120,8 +120,20 @@ func (r *Registry) Observer(part RunLabels) func(stats.Ready) (warmup, measured 
 	}
 }
 
+// Progress is a run's progress callback that sets side's in-flight
+// gauge from each stats.Progress, then hands it to next (nil: none), so
+// that the gauge follows the run the way the progress line does.
+func (r *Registry) Progress(side string, next func(stats.Progress)) func(stats.Progress) {
+	return func(p stats.Progress) {
+		r.SetInFlight(side, p.InFlight)
+		if next != nil {
+			next(p)
+		}
+	}
+}
+
 // SetInFlight sets the in-flight gauge of side's run (from
-// driver.Progress; side "" outside ab).
+// stats.Progress; side "" outside ab).
 func (r *Registry) SetInFlight(side string, n int64) {
 	r.mu.Lock()
 	live := r.live[side]

@@ -16,6 +16,7 @@ import (
 	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/live"
 	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/runner"
@@ -263,8 +264,8 @@ func (sides abSideRuns) runner(c *cli.Context, mx *liveMetrics) ab.Runner {
 	return func(ctx context.Context, r ab.SideRun) (*results.Result, error) {
 		opts := sides[r.Side].opts
 		opts.Auth = sides[r.Side].tokens.Next()
-		if !quiet && r.Side == ab.Base {
-			opts.Progress = progressPrinter(c.App.ErrWriter, opts.Workload.Load.Warmup)
+		if !quiet && r.Side == ab.Base && terminal(c.App.ErrWriter) {
+			opts.Progress = live.Line(c.App.ErrWriter, opts.Workload.Load.Warmup, nil)
 		}
 		shown := opts.Progress != nil
 		opts.Logf = func(format string, args ...any) {

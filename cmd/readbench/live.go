@@ -58,7 +58,7 @@ func startLive(stderr io.Writer, w *workload.Workload, opts *driver.Options) (st
 	limit, _ := opts.HandshakeLimit()
 	plan := live.Plan{Warmup: w.Load.Warmup, Length: w.Load.Length(), Turns: w.Load.Turns, Deadline: w.Turn.Deadline, Sessions: w.Sessions}
 	r := liveRun{v: live.Start(stderr, "readbench run · "+w.Name+" · "+targetName(w.Target), plan), target: targetName(w.Target), limit: limit}
-	opts.Setup, opts.Progress, opts.Logf = r.setup, r.progress, r.logf
+	opts.Setup, opts.Progress, opts.Logf = r.setup, r.v.Progress, r.logf
 	return func() {
 		if err := r.v.Stop(); err != nil {
 			fmt.Fprintf(stderr, "readbench: the live view: %v\n", err)
@@ -97,13 +97,6 @@ func stepSummary(st driver.SetupStep) string {
 		return fmt.Sprintf("%d listed", st.Listed)
 	}
 	return ""
-}
-
-func (r liveRun) progress(p driver.Progress) {
-	r.v.Progress(live.Tick{
-		Elapsed: p.Elapsed, Total: p.Total, Warmup: p.Warmup, Draining: p.Draining, Asked: p.Asked,
-		Turns: p.Turns, Reads: p.Reads, Errors: p.Errors, InFlight: p.InFlight, Phase: p.Phase, SecondWarmup: p.SecondWarmup,
-	})
 }
 
 func (r liveRun) logf(format string, args ...any) {

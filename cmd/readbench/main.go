@@ -42,7 +42,7 @@ func main() {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
-	h := &interrupts{command: commandOf(os.Args), cancel: cancel, stderr: os.Stderr, tty: progressPrinter(os.Stderr, 0) != nil,
+	h := &interrupts{command: commandOf(os.Args), cancel: cancel, stderr: os.Stderr, tty: terminal(os.Stderr),
 		killChildren: killChildren, exit: os.Exit, stopWithin: stopWithin, secondGrace: secondGrace}
 	go h.watch(sigs, done) // interrupt.go: the first signal stops, the second quits
 	// The help's layout (wrapped to the terminal, flags grouped) is the

@@ -96,13 +96,7 @@ func (m *liveMetrics) wire(opts *driver.Options, part metrics.RunLabels) {
 	run := part
 	run.ID = m.runID
 	opts.Observe = m.reg.Observer(run)
-	progress := opts.Progress
-	opts.Progress = func(p driver.Progress) {
-		m.reg.SetInFlight(part.Side, p.InFlight)
-		if progress != nil {
-			progress(p)
-		}
-	}
+	opts.Progress = m.reg.Progress(part.Side, opts.Progress)
 }
 
 // result is the result's metrics key, after close (nil without

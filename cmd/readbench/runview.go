@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/live"
 	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/runner"
@@ -80,11 +81,8 @@ func (v *runView) lines(opts *driver.Options) {
 	tell, stopSetup := setupPrinter(v.stderr, targetName(opts.Workload.Target), limit)
 	v.stopSetup = stopSetup
 	opts.Setup = tell
-	if progress := progressPrinter(v.stderr, opts.Workload.Load.Warmup); progress != nil {
-		opts.Progress = func(p driver.Progress) {
-			stopSetup() // the first turns are under way: the run's own line takes over
-			progress(p)
-		}
+	if terminal(v.stderr) { // the first turns under way, the run's own line takes over
+		opts.Progress = live.Line(v.stderr, opts.Workload.Load.Warmup, stopSetup)
 	}
 	v.shown = opts.Progress != nil
 	opts.Logf = func(format string, args ...any) {

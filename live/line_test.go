@@ -1,10 +1,10 @@
-package main
+package live
 
 import (
 	"testing"
 	"time"
 
-	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/stats"
 )
 
 // TestProgressLine: the warmup is said ("warmup 1s/2s"), the measured
@@ -15,17 +15,17 @@ func TestProgressLine(t *testing.T) {
 	const warmup = 2 * time.Second
 	for _, c := range []struct {
 		name string
-		p    driver.Progress
+		p    stats.Progress
 		want string
 	}{
-		{"warmup", driver.Progress{Elapsed: 1500 * time.Millisecond, Total: 7 * time.Second, Warmup: true, Turns: 15, Reads: 60},
+		{"warmup", stats.Progress{Elapsed: 1500 * time.Millisecond, Total: 7 * time.Second, Warmup: true, Turns: 15, Reads: 60},
 			"warmup 1s/2s  turns 15 (10.0/s)  reads 60  in flight 0  p99 -  errors 0"},
-		{"measured", driver.Progress{Elapsed: 5200 * time.Millisecond, Total: 7 * time.Second, Turns: 52, Reads: 1208, InFlight: 3,
+		{"measured", stats.Progress{Elapsed: 5200 * time.Millisecond, Total: 7 * time.Second, Turns: 52, Reads: 1208, InFlight: 3,
 			P99: 41723 * time.Microsecond, Errors: 1},
 			"3s/5s  turns 52 (10.0/s)  reads 1,208  in flight 3  p99 41.7ms  errors 1"},
-		{"draining", driver.Progress{Elapsed: 7600 * time.Millisecond, Total: 7 * time.Second, Draining: true, Turns: 70, Reads: 280, InFlight: 2},
+		{"draining", stats.Progress{Elapsed: 7600 * time.Millisecond, Total: 7 * time.Second, Draining: true, Turns: 70, Reads: 280, InFlight: 2},
 			"draining 5s/5s  turns 70 (10.0/s)  reads 280  in flight 2  p99 -  errors 0"},
-		{"no warmup", driver.Progress{Elapsed: 1 * time.Second, Total: 5 * time.Second, Turns: 10, P99: 46240 * time.Microsecond},
+		{"no warmup", stats.Progress{Elapsed: 1 * time.Second, Total: 5 * time.Second, Turns: 10, P99: 46240 * time.Microsecond},
 			"1s/5s  turns 10 (10.0/s)  reads 0  in flight 0  p99 46.2ms  errors 0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -33,7 +33,7 @@ func TestProgressLine(t *testing.T) {
 			if c.name == "no warmup" {
 				w = 0
 			}
-			if got := progressLine(c.p, w); got != c.want {
+			if got := ProgressLine(c.p, w); got != c.want {
 				t.Errorf("got  %q\nwant %q", got, c.want)
 			}
 		})
