@@ -27,9 +27,11 @@ mix:
 		t.Fatalf("exit %d\n%s\n%s", code, table, stderr)
 	}
 	raw := rawResult(t, filepath.Join(dir, "r.json"))
+	// Every read is cut by the deadline, or, on a busy machine, dropped
+	// by a generator that could not start it in time: none is answered.
 	tot := raw["totals"].(map[string]any)
-	if out := tot["outcomes"].(map[string]any); out["cancelled"] != tot["scheduled"] {
-		t.Fatalf("not every read was cancelled: %v", out)
+	if out := tot["outcomes"].(map[string]any); out["cancelled"].(float64)+out["dropped"].(float64) != tot["scheduled"] {
+		t.Fatalf("not every read was cancelled or dropped: %v", out)
 	}
 	cost := raw["server_cost"].(map[string]any)
 	gen := raw["generator"].(map[string]any)
