@@ -51,16 +51,18 @@ type Request struct {
 }
 
 // Client is who a Tokens obtains its tokens as, for a result and check
-// to record: never the secret or a token.
+// to record: never the secret or a token. It is the result's and the
+// check document's auth client as saved (its JSON keys are theirs,
+// docs/results.md), one type from the token source to the file.
 type Client struct {
-	Issuer      string   // the authorization server ("" when unknown: a cached login of an older readbench)
-	ClientID    string   // the client it knows
-	Grant       string   // how tokens are had: client_credentials, or authorization_code (a person's login)
-	Method      string   // token endpoint authentication: client_secret_basic, client_secret_post, private_key_jwt, none
-	Resource    string   // the resource indicator the tokens are for (RFC 8707)
-	Scope       []string // the scope of the current token, as granted (as asked when the server did not say); never nil
-	StepUps     int      // times a 403 insufficient_scope widened the scope
-	Refreshable bool     // a refresh token is held: tokens outlive the first one
+	Issuer      string   `json:"issuer"`      // the authorization server ("" when unknown: a cached login of an older readbench)
+	ClientID    string   `json:"client_id"`   // the client it knows
+	Grant       string   `json:"grant"`       // how tokens are had: client_credentials, or authorization_code (a person's login)
+	Method      string   `json:"method"`      // token endpoint authentication: client_secret_basic, client_secret_post, private_key_jwt, none
+	Resource    string   `json:"resource"`    // the resource indicator the tokens are for (RFC 8707)
+	Scope       []string `json:"scope"`       // the scope of the current token, as granted (as asked when the server did not say); never nil
+	StepUps     int      `json:"step_ups"`    // times a 403 insufficient_scope widened the scope
+	Refreshable bool     `json:"refreshable"` // a refresh token is held: tokens outlive the first one
 }
 
 // Describer is a Tokens that can say who it obtains tokens as.

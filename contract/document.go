@@ -13,11 +13,7 @@ func (r *Findings) Document(tool results.Tool) *results.CheckDocument {
 		Target: results.Target{Address: r.Target.Redacted(), Transport: r.Target.Transport(),
 			Server:          results.Server{Name: r.Server.Name, Version: r.Server.Version},
 			ProtocolVersion: r.ProtocolVersion},
-		Unreachable: r.Unreachable,
-	}
-	if r.Auth != nil {
-		a := results.AuthClient(*r.Auth)
-		doc.Auth = &a
+		Unreachable: r.Unreachable, Auth: r.Auth,
 	}
 	switch {
 	case r.ProtocolVersion == "":

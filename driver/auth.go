@@ -2,7 +2,6 @@ package driver
 
 import (
 	"fmt"
-	"github.com/readbench/readbench/results"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -129,7 +128,7 @@ func (r *runner) finishAuth(rep *Measurements) {
 	}
 	recordTokenRequests(rep.MeasuredPhase.Auth, r.o.Auth.Requests())
 	if d, ok := r.o.Auth.(auth.Describer); ok {
-		c := results.AuthClient(d.Client())
+		c := d.Client()
 		rep.AuthClient = &c
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/servercost"
@@ -114,7 +115,7 @@ type Measurements struct {
 	AuthLost string
 	// AuthClient is who the run obtained its tokens as (nil: no tokens,
 	// or a source that cannot say).
-	AuthClient *results.AuthClient
+	AuthClient *auth.Client
 	// Sessions is how connecting went (asked, connected, failed and why)
 	// and, with churn, how many sessions were opened and replaced.
 	Sessions results.Sessions

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
@@ -54,7 +55,7 @@ func authFields(a *results.Auth) [][2]string {
 }
 
 // clientText says who a run or check obtained its tokens as.
-func clientText(c *results.AuthClient) string {
+func clientText(c *auth.Client) string {
 	who := fmt.Sprintf("%s, client %s at %s, scope %q", printable(c.Grant), printable(c.ClientID), printable(cmp.Or(c.Issuer, "an unknown issuer")), printable(strings.Join(c.Scope, " ")))
 	if c.StepUps > 0 {
 		who += ", stepped up " + plural(c.StepUps, "once", "%d times")

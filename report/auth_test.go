@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/results"
 )
@@ -22,7 +23,7 @@ func withAuth(t *testing.T) *results.Result {
 		ReadsLater:      results.Latency{Count: 150, P50Ms: 12.25, P99Ms: 19, MaxMs: 19, MeanMs: 13},
 		Unauthorized:    7,
 		Unsent:          5,
-		Client: &results.AuthClient{Issuer: "https://id.example.com", ClientID: "loadtest", Grant: "authorization_code",
+		Client: &auth.Client{Issuer: "https://id.example.com", ClientID: "loadtest", Grant: "authorization_code",
 			Scope: []string{"mcp:read", "mcp:write"}, StepUps: 1},
 		Lost: "the server refused authorization for 7 reads after 8s (every read from then on); the token could not be renewed: invalid_grant\x1b[2J",
 	}

@@ -3,6 +3,7 @@ package results
 import (
 	"maps"
 
+	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/stats"
 )
 
@@ -29,21 +30,7 @@ type Auth struct {
 	Lost string `json:"lost"`
 	// Client is who the run obtained its tokens as, at the run's end
 	// (never the secret); null when the token source could not say.
-	Client *AuthClient `json:"client"`
-}
-
-// AuthClient is the OAuth client of a run: what a reader needs to know
-// which authorization a result was measured under. Its fields are
-// auth.Client's, so that one converts to the other.
-type AuthClient struct {
-	Issuer      string   `json:"issuer"`      // the authorization server; "" when unknown
-	ClientID    string   `json:"client_id"`   // the client it knows
-	Grant       string   `json:"grant"`       // client_credentials, or authorization_code (a person's login)
-	Method      string   `json:"method"`      // token endpoint authentication
-	Resource    string   `json:"resource"`    // the resource indicator (RFC 8707) the tokens are for
-	Scope       []string `json:"scope"`       // the last token's scope as granted (as asked when the server did not say)
-	StepUps     int      `json:"step_ups"`    // times a 403 insufficient_scope widened the scope
-	Refreshable bool     `json:"refreshable"` // a refresh token was held: tokens outlive the first
+	Client *auth.Client `json:"client"`
 }
 
 // TokenRequests are the token requests of the run (those made while
@@ -66,7 +53,7 @@ type TokenRequests struct {
 }
 
 // authOf is the auth block of a measured phase, nil when it had no tokens.
-func authOf(measured *stats.Phase, lost string, client *AuthClient) (*Auth, error) {
+func authOf(measured *stats.Phase, lost string, client *auth.Client) (*Auth, error) {
 	a := measured.Auth
 	if a == nil {
 		return nil, nil
@@ -126,7 +113,7 @@ func authPhase(a *Auth) (*stats.Auth, error) {
 
 // mergedClient is the first shard's OAuth client (the shards of a run
 // share their configuration; each had its own tokens).
-func mergedClient(in []MergeInput) *AuthClient {
+func mergedClient(in []MergeInput) *auth.Client {
 	for _, s := range in {
 		if s.Result.Auth != nil && s.Result.Auth.Client != nil {
 			return s.Result.Auth.Client

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/servercost"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
@@ -52,7 +53,7 @@ type Meta struct {
 	AuthLost string
 	// AuthClient is who the run obtained its tokens as (Auth.Client; nil:
 	// unknown).
-	AuthClient *AuthClient
+	AuthClient *auth.Client
 	// Sessions is how the run's sessions connected and churned.
 	Sessions Sessions
 	// Connections is what the sessions' HTTP connections did (nil: the

@@ -1,5 +1,7 @@
 package results
 
+import "github.com/readbench/readbench/auth"
+
 // The document of `readbench check`: what a target's read contract check
 // found. Like a result it is a document and nothing else; package report
 // writes it as a table for people or as JSON for CI.
@@ -42,7 +44,7 @@ type CheckDocument struct {
 	// Auth is the authorization the check found and used: who it got its
 	// tokens as (issuer, client, grant, scope granted, step-ups). Omitted
 	// without OAuth.
-	Auth    *AuthClient  `json:"auth,omitempty"`
+	Auth    *auth.Client `json:"auth,omitempty"`
 	Summary CheckSummary `json:"summary"`
 	Checks  []Check      `json:"checks"`
 }
