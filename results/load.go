@@ -163,6 +163,13 @@ func (r *Result) fillEmpty() {
 	if r.Timeline == nil {
 		r.Timeline = []Second{}
 	}
+	// A result saved before the recommended pair became null says 0 for
+	// "none": it loads as null, the one way a document says none.
+	for _, p := range []**float64{&r.Advice.RecommendedDeadlineMs, &r.Advice.RecommendedTimeoutMs} {
+		if *p != nil && **p <= 0 {
+			*p = nil
+		}
+	}
 	emptyList(&r.Advice.Deadlines)
 	emptyList(&r.Advice.Timeouts)
 	emptyList(&r.Advice.Reasoning)
