@@ -22,7 +22,8 @@ type Result struct {
 	Partial bool      `json:"partial"` // interrupted (Ctrl-C): the figures cover what ran
 	// Verdict is the run's health (health.go): healthy, overloaded,
 	// failing, generator-bound or useless, the line every report opens
-	// with and its reasons. Added in v1: computed on load when absent.
+	// with and its reasons. Added in v1; worked out again from the counts
+	// on load (Parse), never taken on trust.
 	Verdict  Health   `json:"verdict"`
 	Workload Workload `json:"workload"`
 	Target   Target   `json:"target"`
