@@ -17,17 +17,18 @@ func AdviceAcross(runs []Labelled, side string) string {
 	var lo, hi, deadline, dlo, timeout float64
 	n := 0
 	for _, r := range runs {
-		a, p99 := r.Result.Advice, r.Result.Turn.P99Ms
-		if a.RecommendedDeadlineMs <= 0 || p99 <= 0 {
+		d, t := r.Result.Advice.Recommended()
+		p99 := r.Result.Turn.P99Ms
+		if d <= 0 || p99 <= 0 {
 			continue
 		}
 		if n == 0 || p99 < lo {
 			lo = p99
 		}
-		if n == 0 || a.RecommendedDeadlineMs < dlo {
-			dlo = a.RecommendedDeadlineMs
+		if n == 0 || d < dlo {
+			dlo = d
 		}
-		hi, deadline, timeout = max(hi, p99), max(deadline, a.RecommendedDeadlineMs), max(timeout, a.RecommendedTimeoutMs)
+		hi, deadline, timeout = max(hi, p99), max(deadline, d), max(timeout, t)
 		n++
 	}
 	if n < 2 {

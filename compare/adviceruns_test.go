@@ -14,8 +14,8 @@ func TestAdviceAcross(t *testing.T) {
 	for i, p99 := range []float64{40, 95, 60} {
 		r := &results.Result{}
 		r.Turn.P99Ms = p99
-		r.Advice.RecommendedDeadlineMs = []float64{100, 200, 200}[i]
-		r.Advice.RecommendedTimeoutMs = []float64{5000, 10000, 5000}[i]
+		r.Advice.RecommendedDeadlineMs = &[]float64{100, 200, 200}[i]
+		r.Advice.RecommendedTimeoutMs = &[]float64{5000, 10000, 5000}[i]
 		runs = append(runs, Labelled{Label: fmt.Sprint(i), Result: r})
 	}
 	want := "advice across the 3 new runs: turn p99 swung from 40.0ms to 95.0ms (2.38x) between runs; deadline 200ms and timeout 10.0s cover the slowest of them with the usual headroom (one run alone recommended a deadline of 100ms to 200ms)"

@@ -64,10 +64,11 @@ func recommendation(a results.Advice) string {
 	if a.Withheld {
 		return withheldNote
 	}
-	if a.RecommendedDeadlineMs <= 0 && a.RecommendedTimeoutMs <= 0 {
+	deadline, timeout := a.Recommended()
+	if deadline <= 0 && timeout <= 0 {
 		return ""
 	}
-	rec := "turn deadline " + limitText(a.RecommendedDeadlineMs) + ", read timeout " + limitText(a.RecommendedTimeoutMs)
+	rec := "turn deadline " + limitText(deadline) + ", read timeout " + limitText(timeout)
 	if a.Caveat != "" {
 		rec += " " + caveatNote
 	}

@@ -45,7 +45,7 @@ func TestAdviceCaveatInEveryFormat(t *testing.T) {
 			"full":     {"recommend  none: withheld, the run was too contended to size limits on", "  ! Withheld: the run was too contended to advise from: some task"},
 			"markdown": {"Recommended turn deadline and read timeout: **none: withheld, the run was too contended to size limits on**.", "> **!** Withheld: the run was too contended"},
 			"html":     {"Recommended: none: withheld, the run was too contended to size limits on.", `<p class="caveat">Withheld: the run was too contended`},
-			"json":     {`"withheld": true`, `"recommended_deadline_ms": 0`},
+			"json":     {`"withheld": true`, `"recommended_deadline_ms": null`, `"recommended_timeout_ms": null`},
 		}, []string{"too little data", "(with a caveat"}},
 		{"result.json", map[string][]string{
 			"":         {"recommend  turn deadline 10.0s, read timeout 10.0s\n"},

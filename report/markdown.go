@@ -166,8 +166,9 @@ func mdTurns(b *bytes.Buffer, r *results.Result) {
 // mdAdvice writes the policy advice, when the result has any.
 func mdAdvice(b *bytes.Buffer, r *results.Result) {
 	a := r.Advice
+	deadline, timeout := a.Recommended()
 	if len(a.Deadlines) == 0 && len(a.Timeouts) == 0 && len(a.Reasoning) == 0 &&
-		a.RecommendedDeadlineMs == 0 && a.RecommendedTimeoutMs == 0 && a.Caveat == "" {
+		deadline == 0 && timeout == 0 && a.Caveat == "" {
 		return
 	}
 	b.WriteString("### Advice\n\n")
@@ -175,7 +176,7 @@ func mdAdvice(b *bytes.Buffer, r *results.Result) {
 		fmt.Fprintf(b, "Recommended turn deadline and read timeout: **%s**.\n\n", withheldNote)
 	} else {
 		fmt.Fprintf(b, "Recommended turn deadline **%s**, read timeout **%s**.\n\n",
-			limitText(a.RecommendedDeadlineMs), limitText(a.RecommendedTimeoutMs))
+			limitText(deadline), limitText(timeout))
 	}
 	if a.Caveat != "" {
 		fmt.Fprintf(b, "> **!** %s\n\n", mdEscape(a.Caveat))

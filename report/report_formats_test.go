@@ -27,7 +27,7 @@ func withTimeline(t *testing.T) *results.Result {
 	r.Advice = results.Advice{
 		Deadlines:             []results.Candidate{{Ms: 500, Share: share(0.03)}, {Ms: 1000, Share: share(0.01)}},
 		Timeouts:              []results.Candidate{{Ms: 200, Share: share(0.0025)}},
-		RecommendedDeadlineMs: 1000, RecommendedTimeoutMs: 200,
+		RecommendedDeadlineMs: new(1000.0), RecommendedTimeoutMs: new(200.0),
 		Reasoning: []string{"p99.9 of turns is 800ms: a 1s deadline cuts 1% of turns"},
 	}
 	return r

@@ -1,6 +1,10 @@
 package results
 
-import "github.com/readbench/readbench/stats"
+import (
+	"time"
+
+	"github.com/readbench/readbench/stats"
+)
 
 // advice prices candidate limits on the measured phase and recommends a
 // pair (stats.Advise says how and why), with the reasoning written out in
@@ -53,10 +57,20 @@ func advice(p policy, run *stats.Phase, g GeneratorFinding, maxInFlight int, h H
 	}
 	return Advice{
 		Deadlines: candidates(a.Deadlines), Timeouts: candidates(a.Timeouts),
-		RecommendedDeadlineMs: millis(a.Deadline), RecommendedTimeoutMs: millis(a.Timeout),
+		RecommendedDeadlineMs: recommended(a.Deadline), RecommendedTimeoutMs: recommended(a.Timeout),
 		Caveat: caveat, Withheld: withheld,
 		Reasoning: reasoning,
 	}
+}
+
+// recommended is a recommended limit in milliseconds, nil when there is
+// none (d is 0 then): the document says null, not a limit of 0.
+func recommended(d time.Duration) *float64 {
+	if d <= 0 {
+		return nil
+	}
+	ms := millis(d)
+	return &ms
 }
 
 func candidates(ls []stats.Limit) []Candidate {

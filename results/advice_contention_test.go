@@ -89,8 +89,8 @@ func TestAdviceUnderContention(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			r := contendedRun(t, c.service, c.lag, c.cut, c.pressure)
 			a := r.Advice
-			if a.RecommendedDeadlineMs != c.deadline || a.RecommendedTimeoutMs != c.timeut || a.Withheld != c.withheld {
-				t.Errorf("deadline %v, timeout %v, withheld %v; want %v, %v, %v\n%s", a.RecommendedDeadlineMs, a.RecommendedTimeoutMs,
+			if d, to := a.Recommended(); d != c.deadline || to != c.timeut || a.Withheld != c.withheld {
+				t.Errorf("deadline %v, timeout %v, withheld %v; want %v, %v, %v\n%s", d, to,
 					a.Withheld, c.deadline, c.timeut, c.withheld, strings.Join(a.Reasoning, "\n"))
 			}
 			if (a.Caveat != "") != (len(c.caveat) > 0) {
@@ -128,9 +128,9 @@ func TestAdviceUnderContention(t *testing.T) {
 // the lag's caveat only: the withholding above is the pressure's doing.
 func TestAdviceOfTheStalledRunWithoutPressure(t *testing.T) {
 	a := contendedRun(t, 451*time.Millisecond, 120*time.Millisecond, 0, nil).Advice
-	if a.RecommendedDeadlineMs != 2000 || a.RecommendedTimeoutMs != 100000 || a.Withheld ||
+	if d, to := a.Recommended(); d != 2000 || to != 100000 || a.Withheld ||
 		!strings.HasPrefix(a.Caveat, "Caveat: the run was contended: readbench's own scheduling lag is 120ms") {
-		t.Errorf("deadline %v, timeout %v, withheld %v, caveat %q", a.RecommendedDeadlineMs, a.RecommendedTimeoutMs, a.Withheld, a.Caveat)
+		t.Errorf("deadline %v, timeout %v, withheld %v, caveat %q", d, to, a.Withheld, a.Caveat)
 	}
 }
 
@@ -168,8 +168,10 @@ func TestMergedAdviceUnderContention(t *testing.T) {
 		if c.caveat == "" && !reflect.DeepEqual(a, one) {
 			t.Errorf("quiet shards: merged advice %+v, want one run's %+v", a, one)
 		}
-		if !c.withheld && (a.RecommendedDeadlineMs != one.RecommendedDeadlineMs || a.RecommendedTimeoutMs != one.RecommendedTimeoutMs) {
-			t.Errorf("pressures %v: pair %v, %v; want one run's %v, %v", c.pressure, a.RecommendedDeadlineMs, a.RecommendedTimeoutMs, one.RecommendedDeadlineMs, one.RecommendedTimeoutMs)
+		d, to := a.Recommended()
+		d1, to1 := one.Recommended()
+		if !c.withheld && (d != d1 || to != to1) {
+			t.Errorf("pressures %v: pair %v, %v; want one run's %v, %v", c.pressure, d, to, d1, to1)
 		}
 	}
 }

@@ -61,7 +61,9 @@ func TestAdviceDroppedTurnsApart(t *testing.T) {
 	none := func(int) time.Duration { return 200 * time.Microsecond }
 	uncapped := buildLagged(t, 1000, laggedRun(0, none, 0))
 	capped := buildLagged(t, 2, laggedRun(164, none, 0))
-	if got, want := capped.Advice.RecommendedDeadlineMs, uncapped.Advice.RecommendedDeadlineMs; got != want || want <= 0 {
+	got, _ := capped.Advice.Recommended()
+	want, _ := uncapped.Advice.Recommended()
+	if got != want || want <= 0 {
 		t.Errorf("capped run recommends deadline %v ms, the uncapped %v ms: the drops were charged to the deadline\n%s",
 			got, want, reasoning(capped))
 	}
@@ -90,7 +92,7 @@ func TestAdviceOnServiceWhenLagMaterial(t *testing.T) {
 	if !r.GeneratorBound || !r.Generator.JitterMaterial || r.Generator.Saturated {
 		t.Errorf("generator_bound %v, generator %+v: want material jitter, not saturation", r.GeneratorBound, r.Generator)
 	}
-	if got := r.Advice.RecommendedTimeoutMs; got != 20000 {
+	if _, got := r.Advice.Recommended(); got != 20000 {
 		t.Errorf("timeout %v ms, want 20 s (100 x the 190 ms service p99), not 100 s from the read p99\n%s", got, reasoning(r))
 	}
 	if all := reasoning(r); !strings.Contains(all, "sized and priced on service time") || !strings.Contains(all, "x service p99") {
@@ -107,9 +109,9 @@ func TestAdviceNoisyRun(t *testing.T) {
 	if !r.GeneratorBound || !r.Generator.Saturated {
 		t.Errorf("generator_bound %v, generator %+v: want saturation (lag growing)", r.GeneratorBound, r.Generator)
 	}
-	if r.Advice.RecommendedDeadlineMs != 0 || r.Advice.RecommendedTimeoutMs != 0 {
-		t.Errorf("recommended deadline %v ms, timeout %v ms from a run too noisy to advise from",
-			r.Advice.RecommendedDeadlineMs, r.Advice.RecommendedTimeoutMs)
+	if r.Advice.RecommendedDeadlineMs != nil || r.Advice.RecommendedTimeoutMs != nil {
+		d, to := r.Advice.Recommended()
+		t.Errorf("recommended deadline %v ms, timeout %v ms from a run too noisy to advise from: want null", d, to)
 	}
 	if all := reasoning(r); !strings.Contains(all, "too noisy to advise from") || !strings.Contains(all, "fell further behind") {
 		t.Errorf("the reasoning does not say the run is too noisy, and why:\n%s", all)

@@ -71,10 +71,11 @@ func TestAdviceOfAnUnhealthyRun(t *testing.T) {
 			r := adviceRun(t, c.cut, c.failing)
 			a := r.Advice
 			all := strings.Join(a.Reasoning, "\n")
-			if r.Health.Health != c.health || (a.RecommendedDeadlineMs > 0) != c.recommend || (a.RecommendedTimeoutMs > 0) != c.recommend ||
+			if r.Health.Health != c.health || (a.RecommendedDeadlineMs != nil) != c.recommend || (a.RecommendedTimeoutMs != nil) != c.recommend ||
 				!strings.Contains(all, c.reasonContain) {
-				t.Errorf("%s: deadline %v, timeout %v; want a recommendation %v and %q in\n%s", r.Health.Line,
-					a.RecommendedDeadlineMs, a.RecommendedTimeoutMs, c.recommend, c.reasonContain, all)
+				d, to := a.Recommended()
+				t.Errorf("%s: deadline %v, timeout %v; want a recommendation %v (null otherwise) and %q in\n%s", r.Health.Line,
+					d, to, c.recommend, c.reasonContain, all)
 			}
 			if len(a.Deadlines) == 0 || len(a.Timeouts) == 0 {
 				t.Errorf("the candidates are not priced: %+v", a)

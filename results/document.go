@@ -24,7 +24,8 @@ type Result struct {
 	// Health is the run's health (health.go): healthy, overloaded,
 	// failing, generator-bound or useless, the line every report opens
 	// with and its reasons. Saved as "verdict" (a threshold's outcome is
-	// a Verdict). Added in v1: computed on load when absent.
+	// a Verdict). Added in v1; worked out again from the counts on load
+	// (Parse), never taken on trust.
 	Health Health `json:"verdict"`
 	// Workload is the workload as the run resolved it (defaults and flags
 	// applied), in its saved form: secrets redacted (workload.Redacted),
@@ -338,13 +339,30 @@ type Second struct {
 // every report prints with the recommendation, and a pair withheld from a
 // run too contended to size it on. Added in v1: "" and false before.
 type Advice struct {
-	Deadlines             []Candidate `json:"deadlines"` // share of turns each deadline would cut
-	Timeouts              []Candidate `json:"timeouts"`  // share of reads each timeout would end
-	RecommendedDeadlineMs float64     `json:"recommended_deadline_ms"`
-	RecommendedTimeoutMs  float64     `json:"recommended_timeout_ms"`
-	Caveat                string      `json:"caveat"`
-	Withheld              bool        `json:"withheld"`
-	Reasoning             []string    `json:"reasoning"`
+	Deadlines []Candidate `json:"deadlines"` // share of turns each deadline would cut
+	Timeouts  []Candidate `json:"timeouts"`  // share of reads each timeout would end
+	// RecommendedDeadlineMs and RecommendedTimeoutMs are the pair
+	// recommended, null when none is (no turn finished, too few reads
+	// answered, a run too noisy or contended to size it on: Reasoning says
+	// which), never a 0 a CI script would set; read them with Recommended.
+	RecommendedDeadlineMs *float64 `json:"recommended_deadline_ms"`
+	RecommendedTimeoutMs  *float64 `json:"recommended_timeout_ms"`
+	Caveat                string   `json:"caveat"`
+	Withheld              bool     `json:"withheld"`
+	Reasoning             []string `json:"reasoning"`
+}
+
+// Recommended is the recommended turn deadline and read timeout in
+// milliseconds, 0 for one readbench recommends none of (null in the
+// document, or 0 in a result saved before v1 made it null).
+func (a Advice) Recommended() (deadlineMs, timeoutMs float64) {
+	if a.RecommendedDeadlineMs != nil {
+		deadlineMs = max(*a.RecommendedDeadlineMs, 0)
+	}
+	if a.RecommendedTimeoutMs != nil {
+		timeoutMs = max(*a.RecommendedTimeoutMs, 0)
+	}
+	return deadlineMs, timeoutMs
 }
 
 // Candidate is one candidate limit and the share (0..1) of turns or reads

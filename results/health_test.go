@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -146,9 +147,43 @@ func TestHealthOnLoad(t *testing.T) {
 	if got.Health.Health != StateHealthy || got.Health.Line != r.Health.Line || got.Health.Line == "" {
 		t.Errorf("loaded %+v, want the built %+v", got.Health, r.Health)
 	}
-	kept := strings.Replace(string(data), r.Health.Line, "! overloaded: as written", 1)
-	if got, err := Parse("kept.json", []byte(kept)); err != nil || got.Health.Line != "! overloaded: as written" {
-		t.Errorf("a stored verdict was not kept: %+v, %v", got.Health, err)
+	// A stored verdict is not taken on trust: the counts decide it.
+	lied := strings.Replace(string(data), r.Health.Line, "✓ healthy: as written", 1)
+	if got, err := Parse("lied.json", []byte(lied)); err != nil || got.Health.Line != r.Health.Line {
+		t.Errorf("a stored verdict was taken on trust: %+v, %v; want the counts' %q", got.Health, err, r.Health.Line)
+	}
+}
+
+// TestLoadDistrustsCounts: a result whose saved counts were tampered with
+// (issue 47, item 19: scheduled 999999 with outcomes summing to 10, or a
+// negative outcome) is not reported "identity ok" and "✓ healthy": the
+// identity and the health are worked out again on load, and a negative
+// count is refused, naming it.
+func TestLoadDistrustsCounts(t *testing.T) {
+	r := fixture(t, false)
+	data, err := r.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	totals := doc["totals"].(map[string]any)
+	totals["scheduled"] = 999999
+	inflated, _ := json.Marshal(doc)
+	got, err := Parse("inflated.json", inflated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Totals.IdentityOK || got.Health.Health != StateUseless || !strings.Contains(got.Health.Line, "lost count of reads: 999,999 scheduled") {
+		t.Errorf("scheduled 999999: identity_ok %v, verdict %q; want the identity broken and the run useless", got.Totals.IdentityOK, got.Health.Line)
+	}
+	totals["scheduled"] = r.Totals.Scheduled
+	totals["outcomes"].(map[string]any)["ok"] = -5
+	negative, _ := json.Marshal(doc)
+	if _, err := Parse("negative.json", negative); err == nil || !strings.Contains(err.Error(), "totals.outcomes.ok is -5") {
+		t.Errorf("ok -5: %v; want it refused, naming totals.outcomes.ok", err)
 	}
 }
 

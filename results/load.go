@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -55,7 +57,11 @@ func Parse(name string, data []byte) (*Result, error) {
 	if err := r.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	r.EnsureHealth() // a result written before the verdict key says its health too
+	// What the file says of its own counts is not taken on trust (a file
+	// edited by hand, or by a broken tool): the identity and the health
+	// are worked out again from the counts, as Build does.
+	r.Totals.IdentityOK = identity(r.Totals.Scheduled, r.Totals.Outcomes) == nil
+	r.Health = HealthOf(r)
 	return r, nil
 }
 
@@ -101,9 +107,13 @@ func position(data []byte, offset int64) (line, col int) {
 	return line, 1 + utf8.RuneCount(before[lineStart:])
 }
 
-// check refuses results whose histograms cannot be decoded: compare and
-// merge read them, and an error there would no longer name the file.
+// check refuses results whose histograms cannot be decoded (compare and
+// merge read them, and an error there would no longer name the file) and
+// whose counts are negative: no figure can be read from them.
 func (r *Result) check() error {
+	if err := nonNegative(r); err != nil {
+		return err
+	}
 	blocks := []struct {
 		name string
 		l    Latency
@@ -164,6 +174,13 @@ func (r *Result) fillEmpty() {
 	if r.Timeline == nil {
 		r.Timeline = []Second{}
 	}
+	// A result saved before the recommended pair became null says 0 for
+	// "none": it loads as null, the one way a document says none.
+	for _, p := range []**float64{&r.Advice.RecommendedDeadlineMs, &r.Advice.RecommendedTimeoutMs} {
+		if *p != nil && **p <= 0 {
+			*p = nil
+		}
+	}
 	emptyList(&r.Advice.Deadlines)
 	emptyList(&r.Advice.Timeouts)
 	emptyList(&r.Advice.Reasoning)
@@ -184,4 +201,30 @@ func emptyList[T any](l *[]T) {
 	if *l == nil {
 		*l = []T{}
 	}
+}
+
+// nonNegative refuses a result with a negative count of reads scheduled
+// or of an outcome, in either phase or any class: a count is never below
+// zero, and one that is makes every rate and share a lie.
+func nonNegative(r *Result) error {
+	type counts struct {
+		name      string
+		scheduled int64
+		outcomes  map[string]int64
+	}
+	all := []counts{{"totals", r.Totals.Scheduled, r.Totals.Outcomes}, {"warmup", r.Warmup.Scheduled, r.Warmup.Outcomes}}
+	for i, c := range r.Classes {
+		all = append(all, counts{fmt.Sprintf("classes[%d] (%s)", i, c.Class), 0, c.Outcomes})
+	}
+	for _, c := range all {
+		if c.scheduled < 0 {
+			return fmt.Errorf("bad result: %s.scheduled is %d: a count is never negative", c.name, c.scheduled)
+		}
+		for _, o := range slices.Sorted(maps.Keys(c.outcomes)) {
+			if n := c.outcomes[o]; n < 0 {
+				return fmt.Errorf("bad result: %s.outcomes.%s is %d: a count is never negative", c.name, o, n)
+			}
+		}
+	}
+	return nil
 }

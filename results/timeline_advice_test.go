@@ -95,9 +95,9 @@ func TestBuildTimelineAndAdvice(t *testing.T) {
 	// 15 of 200 measured turns at 900 ms: the turn p99 is 900 ms, the
 	// recommended deadline 2 x that rounded up to 2 s; the read p99 900 ms
 	// gives a 100 s timeout.
-	if a.RecommendedDeadlineMs != 2000 || a.RecommendedTimeoutMs != 100000 {
+	if d, to := a.Recommended(); d != 2000 || to != 100000 {
 		t.Errorf("recommended deadline %v ms timeout %v ms, want 2000 and 100000",
-			a.RecommendedDeadlineMs, a.RecommendedTimeoutMs)
+			d, to)
 	}
 	// The 5 dropped turns were dropped by readbench, not cut by the
 	// deadline: 15 slow of the 195 turns that started exceed 100 ms.

@@ -8,9 +8,10 @@ import (
 )
 
 // Useless says, in one line, why a run measured nothing a reader can use,
-// "" when it measured something: no read was sent (every one dropped, or
-// none scheduled), or every read sent failed (no ok answer and no expected
-// error). Such a run fails whatever its thresholds say (readbench run
+// "" when it measured something: its counts do not add up (the
+// accounting identity), no read was sent (every one dropped,
+// or none scheduled), or every read sent failed (no ok answer and no
+// expected error). Such a run fails whatever its thresholds say (readbench run
 // exits 1 with this line after saving the result): its latency figures,
 // if any, are those of error answers, and its advice sizes nothing.
 func Useless(t Totals) string {
@@ -18,6 +19,13 @@ func Useless(t Totals) string {
 	sent := t.Scheduled - dropped
 	good := t.Outcomes[stats.OK.String()] + t.Outcomes[stats.ExpectedError.String()]
 	switch {
+	case identity(t.Scheduled, t.Outcomes) != nil:
+		var counted int64
+		for _, n := range t.Outcomes {
+			counted += n
+		}
+		return fmt.Sprintf("readbench lost count of reads: %s scheduled, %s outcomes counted (the accounting identity is broken: the figures cannot be trusted)",
+			numfmt.Count(t.Scheduled), numfmt.Count(counted))
 	case t.Scheduled == 0:
 		return "no read was scheduled: the run was too short for its rate"
 	case sent <= 0:
