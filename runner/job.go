@@ -7,6 +7,7 @@ import (
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
@@ -73,7 +74,7 @@ func (j Job) Run(ctx context.Context) (*Done, error) {
 	defer log.discard()
 	opts := j.Options
 	if opts.Stderr == nil {
-		opts.Stderr = log.file
+		opts.Stderr = log
 	}
 	_, restore := setMemoryLimit(opts.Workload, os.Getenv)
 	drive := j.drive
@@ -104,8 +105,13 @@ func (j Job) Run(ctx context.Context) (*Done, error) {
 	if done.Path, err = j.Save.save(res, results.ShardName(m.Started, m.Server.Name, m.Server.Version, res.Segment)); err != nil {
 		return nil, err
 	}
-	if done.Log, err = log.keep(done.Path); err != nil {
+	var dropped int64
+	if done.Log, dropped, err = log.keep(done.Path); err != nil {
 		done.Notes = append(done.Notes, fmt.Sprintf("keep the server's stderr: %v", err))
+	}
+	if dropped > 0 {
+		done.Notes = append(done.Notes, fmt.Sprintf("the servers wrote more to stderr than a log keeps: %s kept the first %s and the last %s, %s bytes between them dropped",
+			done.Log, numfmt.Bytes(logHead), numfmt.Bytes(logTail), numfmt.Count(dropped)))
 	}
 	done.Judgement = Judge(res, Facts{Interrupted: m.Partial, Part: j.Part, Thresholds: evalErr, Bounded: len(j.Thresholds) > 0})
 	return done, nil

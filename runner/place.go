@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/readbench/readbench/results"
 )
@@ -151,55 +150,4 @@ func (p Place) save(res *results.Result, name string) (string, error) {
 		return "", fmt.Errorf("save result: %w", err)
 	}
 	return path, nil
-}
-
-// serverLog collects the stderr of stdio servers during a run and ends up
-// next to the result (<result>.stderr.log), where whoever reads the result
-// finds why a server complained or died. An empty log is not kept.
-type serverLog struct {
-	file *os.File
-}
-
-func newServerLog(p Place) (*serverLog, error) {
-	if p.made {
-		if err := os.MkdirAll(p.Dir, 0o755); err != nil {
-			return nil, fmt.Errorf("server stderr log: %w", err)
-		}
-	}
-	f, err := os.CreateTemp(p.Dir, ".stderr-*.log")
-	if err != nil {
-		return nil, fmt.Errorf("server stderr log: %w", err)
-	}
-	return &serverLog{file: f}, nil
-}
-
-// keep moves a non-empty log next to resultPath and returns its path; an
-// empty log is removed and "" returned.
-func (l *serverLog) keep(resultPath string) (string, error) {
-	info, err := l.file.Stat()
-	if err != nil || info.Size() == 0 {
-		l.discard()
-		return "", err
-	}
-	if err := l.file.Close(); err != nil {
-		return "", err
-	}
-	dst := strings.TrimSuffix(resultPath, ".json") + ".stderr.log"
-	if results.IsStream(resultPath) { // nothing to keep it beside: it stays where it is, made visible
-		dst = filepath.Join(filepath.Dir(l.file.Name()), strings.TrimPrefix(filepath.Base(l.file.Name()), "."))
-	}
-	if err := os.Rename(l.file.Name(), dst); err != nil {
-		return "", err
-	}
-	l.file = nil
-	return dst, nil
-}
-
-// discard removes the log unless keep moved it.
-func (l *serverLog) discard() {
-	if l.file != nil {
-		l.file.Close()
-		os.Remove(l.file.Name())
-		l.file = nil
-	}
 }
