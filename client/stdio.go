@@ -2,6 +2,7 @@ package client
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -220,7 +221,11 @@ func (t *stdioTransport) readLines(r *bufio.Reader) error {
 			if reply := in.end(content+1, now); reply != nil {
 				t.background(reply) // the reader never waits on stdin
 			}
-			if in.notJSONRPC() {
+			// A line the stream ended inside (no newline) that began as
+			// a JSON object is a message cut off, the server stopped while
+			// writing it (readbench ending a slow server, the SDK writing
+			// "id" last): not a line a server logged on stdout.
+			if in.notJSONRPC() && !(err != nil && jsonStart(head)) {
 				t.stray.add(head, content)
 			}
 		}
@@ -228,6 +233,12 @@ func (t *stdioTransport) readLines(r *bufio.Reader) error {
 			return err
 		}
 	}
+}
+
+// jsonStart says whether a line's beginning opens a JSON object.
+func jsonStart(head []byte) bool {
+	b := bytes.TrimLeft(head, " \t\r")
+	return len(b) > 0 && b[0] == '{'
 }
 
 // trailingCRs is how many '\r' end a line so far, given how many ended

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -142,6 +143,37 @@ func TestStrayThenExit(t *testing.T) {
 	quote := "; its stderr is empty; the server printed 1 line that is not JSON-RPC on stdout: `usage: server --root DIR`; servers must log to stderr"
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), quote) {
 		t.Errorf("error %v, want %q and %q", err, want, quote)
+	}
+}
+
+// TestCutAnswerIsNotStray: an answer the stream ended inside (a slow
+// stdio server stopped by readbench while writing, the SDK writing "id"
+// last, so it cannot be matched) is not reported as a line the server
+// printed on stdout: that accused server-threejs, 1 run in 4, of logging
+// to stdout. A banner without its newline still is.
+func TestCutAnswerIsNotStray(t *testing.T) {
+	for _, c := range []struct {
+		name, out string
+		stray     int64
+	}{
+		{"an answer cut off", `{"jsonrpc":"2.0","result":{"contents":[{"uri":"file:///a","text":"hal`, 0},
+		{"an answer whole, then one cut off", `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n" + ` {"jsonrpc":"2.0","res`, 0},
+		{"a banner without its newline", "Server running on stdio", 1},
+		{"a JSON log line, whole", `{"level":"info","msg":"listening"}` + "\n", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := &stdioTransport{calls: newCalls(nil), stray: newStrayLines(), maxAnswer: 1 << 20}
+			if err := tr.readLines(bufio.NewReader(strings.NewReader(c.out))); !errors.Is(err, io.EOF) {
+				t.Fatalf("readLines = %v, want EOF", err)
+			}
+			var n int64
+			if e := (*StrayError)(nil); errors.As(tr.stray.err(), &e) {
+				n = e.Lines
+			}
+			if n != c.stray {
+				t.Errorf("%d stray lines (%v), want %d", n, tr.stray.err(), c.stray)
+			}
+		})
 	}
 }
 
