@@ -151,6 +151,9 @@ func readJSONRead(body io.Reader, id, limit int64, spec *readSpec, rb *readBuf) 
 	if got := sc.idOf(); got != nil && !sc.isNullID() && !idIs(got, id) {
 		return nil, protocolErr("the answer's id is %s, the request's %d: an answer to another request", excerpt(got), id)
 	}
+	if sc.nullIDResult() {
+		return nil, errNullIDResult()
+	}
 	return scannedAnswer(spec.into, sc, spec, n), nil
 }
 
@@ -186,6 +189,9 @@ func readSSERead(body io.Reader, id, limit int64, spec *readSpec, reply func([]b
 		}
 		if ev.data == 0 || (ev.name != "" && ev.name != "message") {
 			continue // priming events and other event types
+		}
+		if sc.nullIDResult() {
+			return nil, errNullIDResult()
 		}
 		if sc.isResponse() && (sc.isNullID() || idIs(sc.idOf(), id)) {
 			return scannedAnswer(spec.into, sc, spec, wire), nil

@@ -174,6 +174,38 @@ func TestLyingContentLength(t *testing.T) {
 	}
 }
 
+// TestHTTPNullIDResult: a read answered with a result whose "id" is
+// null answers no request (JSON-RPC 2.0: a null id is an error's that
+// could not be tied to one), in a JSON answer or an SSE event: a
+// protocol failure, not an ok read; an error with a null id (the server
+// could not parse the request) is still the read's answer.
+func TestHTTPNullIDResult(t *testing.T) {
+	const result = `{"jsonrpc":"2.0","id":null,"result":{"contents":[{"uri":"u","mimeType":"text/plain","text":"x"}]}}`
+	const parseError = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`
+	for _, c := range []struct {
+		name, body string
+		sse, fails bool
+	}{
+		{"json result", result, false, true},
+		{"sse result", "data: " + result + "\n\n", true, true},
+		{"json error", parseError, false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rb := &readBuf{buf: make([]byte, readBufFirst)}
+			spec := &readSpec{uri: "u"}
+			var err error
+			if c.sse {
+				_, err = readSSERead(strings.NewReader(c.body), 7, answerLimit(0), spec, nil, rb)
+			} else {
+				_, err = readJSONRead(strings.NewReader(c.body), 7, answerLimit(0), spec, rb)
+			}
+			if got := errors.Is(err, ErrProtocol) && strings.Contains(err.Error(), "null id"); got != c.fails {
+				t.Errorf("%s: %v; want a protocol failure naming the null id: %v", c.body, err, c.fails)
+			}
+		})
+	}
+}
+
 // TestHTTPAnswerToAnotherID: a JSON answer whose id is not the request's
 // is a protocol failure, not an ok read of someone else's document.
 func TestHTTPAnswerToAnotherID(t *testing.T) {

@@ -284,6 +284,19 @@ func (s *answerScanner) methodOf() string {
 // isNullID reports whether the id is null.
 func (s *answerScanner) isNullID() bool { return isNull(s.idOf()) }
 
+// nullIDResult reports whether the message, read to its end, is a result
+// with a null id: JSON-RPC 2.0 gives a null id only to an error the
+// server could not tie to a request (a parse error, an invalid request),
+// so such a result answers no request, and is not taken as the read's.
+func (s *answerScanner) nullIDResult() bool {
+	return s.isResponse() && s.isNullID() && s.msg.hasResult && !s.msg.hasError
+}
+
+// errNullIDResult is the protocol failure of a result with a null id.
+func errNullIDResult() error {
+	return protocolErr("the answer is a result with a null id, which answers no request (JSON-RPC 2.0 gives a null id only to an error it could not tie to one)")
+}
+
 // bareType reports whether a declared type is its own media type: printable
 // ASCII with no space, parameter or upper-case letter.
 func bareType(declared string) bool {
