@@ -304,7 +304,13 @@ func (c *checker) sampleRead(ctx context.Context, r contractResource) {
 		findings = append(findings, fmt.Sprintf("%d of %d entries without mimeType", a.Shape.MIMEMissing, a.Entries))
 	}
 	if a.Shape.MIMEMismatch > 0 {
-		findings = append(findings, fmt.Sprintf("%d of %d entries declare a mimeType their magic bytes contradict", a.Shape.MIMEMismatch, a.Entries))
+		// Only a blob has magic bytes; a text entry contradicts its type
+		// by being text under a binary type, or not JSON under a JSON one.
+		what := "their magic bytes contradict"
+		if a.Base64Bytes == 0 {
+			what = "their text contradicts (a binary type on text, or a JSON type on text that is not JSON)"
+		}
+		findings = append(findings, fmt.Sprintf("%d of %d entries declare a mimeType %s", a.Shape.MIMEMismatch, a.Entries, what))
 	}
 	for _, f := range findings {
 		c.rep.add("read", results.CheckFail, uri, f)

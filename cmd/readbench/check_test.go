@@ -161,6 +161,7 @@ func brokenServer() *mcp.Server {
 		{"docs://broken/renamed.md", "text/markdown", mcp.ResourceContents{URI: "docs://broken/other.md", MIMEType: "text/markdown", Text: "x"}, 0},
 		{"docs://broken/nomime.txt", "", mcp.ResourceContents{Text: "no type"}, 0}, // the SDK fills in the listed type
 		{"docs://broken/fake.png", "image/png", mcp.ResourceContents{MIMEType: "image/png", Blob: jpeg}, 0},
+		{"docs://broken/notjson.json", "application/json", mcp.ResourceContents{MIMEType: "application/json", Text: "not json"}, 0},
 		// Slow and deaf to cancellation: the handler ignores its context.
 		// A second is slow enough to tell even beside a saturated
 		// machine's round trips (a 387 ms allowance was seen there).
@@ -216,14 +217,15 @@ func checkBroken(t *testing.T, target string) {
 		t.Fatalf("exit %d, pass %v", code, d.Pass)
 	}
 	d.expect(t, "handshake", "pass", "handshake era")
-	d.expect(t, "resources/list", "pass", "6 resources")
+	d.expect(t, "resources/list", "pass", "7 resources")
 	want := map[string]string{
-		"docs://broken/good.md":    "pass:1 entry",
-		"docs://broken/neither.md": "fail:neither text nor blob",
-		"docs://broken/renamed.md": "fail:uri not echoed",
-		"docs://broken/nomime.txt": "fail:without mimeType",
-		"docs://broken/fake.png":   "fail:magic bytes contradict",
-		"docs://broken/slow.md":    "pass:1 entry",
+		"docs://broken/good.md":      "pass:1 entry",
+		"docs://broken/neither.md":   "fail:neither text nor blob",
+		"docs://broken/renamed.md":   "fail:uri not echoed",
+		"docs://broken/nomime.txt":   "fail:without mimeType",
+		"docs://broken/fake.png":     "fail:magic bytes contradict",
+		"docs://broken/notjson.json": "fail:their text contradicts (a binary type on text, or a JSON type on text that is not JSON)",
+		"docs://broken/slow.md":      "pass:1 entry",
 	}
 	for _, r := range d.rows("read") {
 		w, ok := want[r.URI]
