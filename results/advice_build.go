@@ -69,14 +69,14 @@ func recommended(d time.Duration) *float64 {
 	if d <= 0 {
 		return nil
 	}
-	ms := millis(d)
+	ms := stats.Millis(d)
 	return &ms
 }
 
 func candidates(ls []stats.Limit) []Candidate {
 	out := make([]Candidate, 0, len(ls))
 	for _, l := range ls {
-		out = append(out, Candidate{Ms: millis(l.Limit), Share: share(l.Share, l.Of)})
+		out = append(out, Candidate{Ms: stats.Millis(l.Limit), Share: share(l.Share, l.Of)})
 	}
 	return out
 }

@@ -164,7 +164,7 @@ func fewSamples(what string, n int64) string {
 }
 
 // dur writes a duration in the reports' format ("40.0ms", "5.00s").
-func dur(d time.Duration) string { return numfmt.Ms(millis(d)) }
+func dur(d time.Duration) string { return numfmt.Ms(stats.Millis(d)) }
 
 // limit writes a configured limit, "none" when there is none.
 func limit(d time.Duration) string {

@@ -132,7 +132,7 @@ func build(m Meta, rw workload.Workload, measured, warmup *stats.Phase, phases [
 	r.Read.LowerBounds, r.Turn.LowerBounds = measured.ReadLowerBounds, measured.TurnLowerBounds
 	r.Target.WireCounts = WireCountsOf(r.Target.Transport)
 	r.Generator = generatorOf(m.GeneratorPeakRSS, m.GeneratorCPU, measured.Service.Count())
-	r.LagBoundMs = millis(LagBound(measured.ReadOK))
+	r.LagBoundMs = stats.Millis(LagBound(measured.ReadOK))
 	if r.TurnSizes, err = turnSizes(measured.TurnBySize); err != nil {
 		return nil, err
 	}
@@ -142,11 +142,11 @@ func build(m Meta, rw workload.Workload, measured, warmup *stats.Phase, phases [
 	if m.LateObservable {
 		late, wasted := measured.Cancel.LateAnswers, measured.Cancel.WastedBytes
 		r.Cancellation.LateAnswers, r.Cancellation.WastedBytes = &late, &wasted
-		r.Cancellation.LateWatchMs = millis(m.LateWatch)
+		r.Cancellation.LateWatchMs = stats.Millis(m.LateWatch)
 		ignored, ignoredBytes := measured.Cancel.Ignored, measured.Cancel.IgnoredBytes
 		r.Cancellation.Ignored, r.Cancellation.IgnoredBytes = &ignored, &ignoredBytes
 		if late > 0 {
-			allowance := millis(measured.Cancel.Allowance)
+			allowance := stats.Millis(measured.Cancel.Allowance)
 			r.Cancellation.AllowanceMs = &allowance
 		}
 	}
@@ -186,8 +186,8 @@ func timeline(warm time.Duration, phases ...*stats.Phase) ([]Second, error) {
 	for _, s := range secs {
 		out = append(out, Second{
 			T: s.Second, Warmup: s.Warmup, Asked: float64(s.Asked), Achieved: float64(s.Achieved),
-			Reads: s.Reads, Errors: s.Errors, InFlight: s.InFlight, P50Ms: millis(s.P50), P99Ms: millis(s.P99),
-			LagMaxMs: millis(s.LagMax), HDR: s.LatencyHDR,
+			Reads: s.Reads, Errors: s.Errors, InFlight: s.InFlight, P50Ms: stats.Millis(s.P50), P99Ms: stats.Millis(s.P99),
+			LagMaxMs: stats.Millis(s.LagMax), HDR: s.LatencyHDR,
 		})
 	}
 	return out, nil
@@ -251,12 +251,6 @@ func LatencyOf(h *stats.Histogram) (Latency, error) {
 	return l, nil
 }
 
-// millis converts d to milliseconds rounded to the microsecond, the
-// histograms' resolution: more digits would be noise.
-func millis(d time.Duration) float64 {
-	return math.Round(float64(d)/float64(time.Microsecond)) / 1000
-}
-
 func class(c *stats.ClassStats) (Class, error) {
 	l, err := LatencyOf(c.Latency)
 	if err != nil {
@@ -288,7 +282,7 @@ func class(c *stats.ClassStats) (Class, error) {
 		Inflation:     quotient(float64(ok.WireBytes), float64(ok.DiskBytes), nil),
 		EncodingBytes: enc, EnvelopeBytes: env, Base64Padding: ok.Base64Padding,
 		Cache: Cache{
-			Hinted: c.Cache.Hinted, MinTTLMs: millis(c.Cache.MinTTL), MaxTTLMs: millis(c.Cache.MaxTTL),
+			Hinted: c.Cache.Hinted, MinTTLMs: stats.Millis(c.Cache.MinTTL), MaxTTLMs: stats.Millis(c.Cache.MaxTTL),
 			Public: c.Cache.Public, Private: c.Cache.Private,
 			WouldNotSend: c.Cache.WouldNotSend, WouldNotSendShare: quotient(float64(c.Cache.WouldNotSend), float64(c.Outcomes.Total()-c.Outcomes[stats.Dropped]), nil),
 		},

@@ -42,7 +42,7 @@ func outcomeMeaning(o stats.Outcome) string {
 // deadline"; "the deadline" when the document does not say.
 func limitText(d time.Duration, what string) string {
 	if d > 0 {
-		return "the " + numfmt.Ms(millis(d)) + " " + what
+		return "the " + numfmt.Ms(stats.Millis(d)) + " " + what
 	}
 	return "the " + what
 }

@@ -52,7 +52,7 @@ func slowReadsOf(k stats.SlowReads) *SlowReads {
 	conv := func(in []stats.SlowRead) []SlowRead {
 		out := make([]SlowRead, len(in))
 		for i, r := range in {
-			out[i] = SlowRead{URI: r.URI, Intended: r.Intended.UTC(), LatencyMs: millis(r.Latency),
+			out[i] = SlowRead{URI: r.URI, Intended: r.Intended.UTC(), LatencyMs: stats.Millis(r.Latency),
 				Outcome: r.Outcome.String(), LowerBound: r.LowerBound}
 			if id := protocol.TraceID(r.Trace); !id.IsZero() {
 				out[i].TraceID = id.String()

@@ -111,14 +111,15 @@ func (h *Histogram) Export() (Latency, error) {
 	}
 	l := Latency{Count: h.Count(), HDR: enc}
 	for _, s := range LatencyStats() {
-		*s.ms(&l) = millis(s.Of(h))
+		*s.ms(&l) = Millis(s.Of(h))
 	}
 	return l, nil
 }
 
-// millis converts d to milliseconds rounded to the microsecond, the
-// histograms' resolution: more digits would be noise.
-func millis(d time.Duration) float64 {
+// Millis converts d to milliseconds rounded to the microsecond, the
+// histograms' resolution (more digits would be noise): every millisecond
+// figure of a result document is written through it.
+func Millis(d time.Duration) float64 {
 	return math.Round(float64(d)/float64(time.Microsecond)) / 1000
 }
 

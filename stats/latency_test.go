@@ -28,7 +28,7 @@ func TestLatencyStatsAreTheBlock(t *testing.T) {
 	_ = json.Unmarshal(b, &keys) // hdr is no number: only it fails to read
 	seen := map[float64]bool{}
 	for _, s := range LatencyStats() {
-		want := millis(s.Of(h))
+		want := Millis(s.Of(h))
 		if got := s.Ms(l); got != want || keys[s.Name+"_ms"] != want {
 			t.Errorf("%s: field %v, key %s_ms %v, want %v", s.Name, got, s.Name, keys[s.Name+"_ms"], want)
 		}
