@@ -3,7 +3,7 @@ package compare
 import (
 	"slices"
 
-	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // SideSlowest is how many of a side's slowest reads a comparison names:
@@ -16,7 +16,7 @@ const SideSlowest = 5
 type SlowRead struct {
 	Run   string `json:"run"`
 	Class string `json:"class"`
-	results.SlowRead
+	stats.SlowRead
 }
 
 // sideSlowest is the SideSlowest slowest reads of the runs, of every
@@ -34,6 +34,6 @@ func sideSlowest(runs []Labelled) []SlowRead {
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b SlowRead) int { return results.SlowerFirst(a.SlowRead, b.SlowRead) })
+	slices.SortStableFunc(out, func(a, b SlowRead) int { return stats.SlowerFirst(a.SlowRead, b.SlowRead) })
 	return out[:min(len(out), SideSlowest)]
 }

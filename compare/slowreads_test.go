@@ -3,7 +3,7 @@ package compare
 import (
 	"testing"
 
-	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // TestSideSlowest: a side names its SideSlowest slowest reads over every
@@ -15,9 +15,9 @@ func TestSideSlowest(t *testing.T) {
 		for i, v := range ms {
 			c := &r.Classes[i%2]
 			if c.SlowReads == nil {
-				c.SlowReads = &results.SlowReads{}
+				c.SlowReads = &stats.SlowReads{}
 			}
-			c.SlowReads.Slowest = append(c.SlowReads.Slowest, results.SlowRead{TraceID: label, LatencyMs: v, URI: c.Class})
+			c.SlowReads.Slowest = append(c.SlowReads.Slowest, stats.SlowRead{TraceID: label, Latency: stats.Milliseconds(stats.MsDuration(v)), URI: c.Class})
 		}
 		return Labelled{Label: label, Result: r}
 	}
@@ -38,8 +38,8 @@ func TestSideSlowest(t *testing.T) {
 				t.Fatalf("%d reads (%v), want %d, never null", len(got), got, len(c.want))
 			}
 			for i, r := range got {
-				if r.LatencyMs != c.want[i] || r.Run+"/"+r.Class != c.from[i] || r.TraceID != r.Run || r.URI != r.Class {
-					t.Errorf("read %d: %s/%s %v, want %s %v", i, r.Run, r.Class, r.LatencyMs, c.from[i], c.want[i])
+				if r.Latency.Ms() != c.want[i] || r.Run+"/"+r.Class != c.from[i] || r.TraceID != r.Run || r.URI != r.Class {
+					t.Errorf("read %d: %s/%s %v, want %s %v", i, r.Run, r.Class, r.Latency.Ms(), c.from[i], c.want[i])
 				}
 			}
 		})
@@ -48,7 +48,7 @@ func TestSideSlowest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cmp.Base.Slowest) != 1 || len(cmp.New.Slowest) != 2 || cmp.New.Slowest[0].LatencyMs != 50 {
+	if len(cmp.Base.Slowest) != 1 || len(cmp.New.Slowest) != 2 || cmp.New.Slowest[0].Latency.Ms() != 50 {
 		t.Errorf("the comparison's sides: base %v, new %v", cmp.Base.Slowest, cmp.New.Slowest)
 	}
 }

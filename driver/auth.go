@@ -116,9 +116,10 @@ func (r *runner) enableAuth() {
 // counted, and none starts after the count, so the result's token
 // requests are those the authorization server saw.
 func (r *runner) finishAuth(rep *Measurements) {
-	rep.AuthLost = r.authLost.lost(rep.Started, r.o.Auth != nil)
-	if rep.AuthLost != "" && r.o.Logf != nil {
-		r.o.Logf("%s", rep.AuthLost)
+	m := &rep.Meta
+	m.AuthLost = r.authLost.lost(m.Started, r.o.Auth != nil)
+	if m.AuthLost != "" && r.o.Logf != nil {
+		r.o.Logf("%s", m.AuthLost)
 	}
 	if c, ok := r.o.Auth.(interface{ Close() }); ok {
 		c.Close()
@@ -129,7 +130,7 @@ func (r *runner) finishAuth(rep *Measurements) {
 	recordTokenRequests(rep.MeasuredPhase.Auth, r.o.Auth.Requests())
 	if d, ok := r.o.Auth.(auth.Describer); ok {
 		c := d.Client()
-		rep.AuthClient = &c
+		m.AuthClient = &c
 	}
 }
 

@@ -101,8 +101,8 @@ func TestRunWithTokens(t *testing.T) {
 	if run.Auth == nil || fresh != 2 || run.Auth.LaterToken.Count() == 0 {
 		t.Errorf("fresh-token reads %d (want one per session: 2), later %d", fresh, run.Auth.LaterToken.Count())
 	}
-	if run.Auth.Tokens.Count != 1 || run.Auth.Tokens.ByReason["initial"] != 1 || rep.AuthLost != "" {
-		t.Errorf("token requests %+v, lost %q", run.Auth.Tokens, rep.AuthLost)
+	if run.Auth.Tokens.Count != 1 || run.Auth.Tokens.ByReason["initial"] != 1 || rep.Meta.AuthLost != "" {
+		t.Errorf("token requests %+v, lost %q", run.Auth.Tokens, rep.Meta.AuthLost)
 	}
 	seen.Range(func(k, _ any) bool {
 		if k != "Bearer tok" {
@@ -184,12 +184,12 @@ func TestRunLosesAuthorization(t *testing.T) {
 	if run.Outcomes[stats.Unauthorized] != sent || sent == 0 {
 		t.Errorf("outcomes %v: want every sent read unauthorized", run.Outcomes.Map())
 	}
-	if !strings.Contains(rep.AuthLost, "the server refused authorization for") || !strings.Contains(rep.AuthLost, "invalid_grant") {
-		t.Errorf("lost %q", rep.AuthLost)
+	if !strings.Contains(rep.Meta.AuthLost, "the server refused authorization for") || !strings.Contains(rep.Meta.AuthLost, "invalid_grant") {
+		t.Errorf("lost %q", rep.Meta.AuthLost)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if !strings.Contains(strings.Join(logged, "\n"), rep.AuthLost) {
+	if !strings.Contains(strings.Join(logged, "\n"), rep.Meta.AuthLost) {
 		t.Errorf("the lost line was not logged: %q", logged)
 	}
 	if run.Auth.Tokens.Failures == 0 || run.Auth.Tokens.ByReason["refused"] == 0 {
@@ -223,16 +223,16 @@ func TestRunLosesAPastedHeader(t *testing.T) {
 		t.Errorf("outcomes %v: want every sent read unauthorized", run.Outcomes.Map())
 	}
 	for _, want := range []string{"the server refused authorization for", "refused the credentials of the Authorization header", "cannot renew a pasted header"} {
-		if !strings.Contains(rep.AuthLost, want) {
-			t.Errorf("lost %q lacks %q", rep.AuthLost, want)
+		if !strings.Contains(rep.Meta.AuthLost, want) {
+			t.Errorf("lost %q lacks %q", rep.Meta.AuthLost, want)
 		}
 	}
-	if strings.Contains(rep.AuthLost, "the token could not be renewed") {
-		t.Errorf("lost %q speaks of a token the run never had", rep.AuthLost)
+	if strings.Contains(rep.Meta.AuthLost, "the token could not be renewed") {
+		t.Errorf("lost %q speaks of a token the run never had", rep.Meta.AuthLost)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if !strings.Contains(strings.Join(logged, "\n"), rep.AuthLost) {
+	if !strings.Contains(strings.Join(logged, "\n"), rep.Meta.AuthLost) {
 		t.Errorf("the lost line was not logged: %q", logged)
 	}
 }
@@ -300,8 +300,8 @@ func TestRunAuthorizationServerDown(t *testing.T) {
 		t.Errorf("token requests %+v: want the failures, all unanswered", q)
 	}
 	for _, want := range []string{"reads unauthorized", "0 refused by the server", "never sent (no token could be had)", "authorized again from "} {
-		if !strings.Contains(rep.AuthLost, want) {
-			t.Errorf("lost %q lacks %q", rep.AuthLost, want)
+		if !strings.Contains(rep.Meta.AuthLost, want) {
+			t.Errorf("lost %q lacks %q", rep.Meta.AuthLost, want)
 		}
 	}
 }

@@ -13,14 +13,6 @@ import (
 	"github.com/readbench/readbench/workload"
 )
 
-// Barriered is how a shard started by --barrier began: what the wait
-// found, and when its schedule did begin on this process (StartAt, or
-// later when the wait was released after it).
-type Barriered struct {
-	barrier.Release
-	Began time.Time
-}
-
 // WorkloadDigest is the SHA-256 of w as a result records it, its source
 // path left out (shards may name the same file differently): shards of
 // one run compute it alike, so it goes into the barrier's run id.
@@ -38,7 +30,7 @@ func WorkloadDigest(w *workload.Workload) string {
 // startOf waits for the moment the schedule starts and returns it (zero:
 // now): o.Together's instant, o.StartAt, or the instant the barrier's
 // shards computed.
-func startOf(ctx context.Context, o Options) (time.Time, *Barriered, error) {
+func startOf(ctx context.Context, o Options) (time.Time, *results.Barrier, error) {
 	if o.Together != nil {
 		at, err := o.Together(ctx)
 		if err != nil {
@@ -62,19 +54,18 @@ func startOf(ctx context.Context, o Options) (time.Time, *Barriered, error) {
 	if !waitUntil(ctx, out.StartAt) {
 		return time.Time{}, nil, fmt.Errorf("interrupted while waiting for the barrier's start %s: %w", out.StartAt.Format(time.RFC3339Nano), context.Cause(ctx))
 	}
-	return out.StartAt, &Barriered{Release: out, Began: time.Now()}, nil
+	return out.StartAt, barrierRecord(out, time.Now()), nil
 }
 
-// barrierRecord is the result's segment.barrier (nil without --barrier).
-func barrierRecord(b *Barriered) *results.Barrier {
-	if b == nil {
-		return nil
-	}
+// barrierRecord is the result's segment.barrier of a shard that --barrier
+// released with rel and whose schedule began at began (StartAt, or later
+// when the wait was released after it).
+func barrierRecord(rel barrier.Release, began time.Time) *results.Barrier {
 	r := &results.Barrier{
-		Run: b.Run, Ready: results.NewTimestamp(b.Ready), StartAt: results.NewTimestamp(b.StartAt),
-		Began: results.NewTimestamp(b.Began), Shards: make([]results.BarrierShard, 0, len(b.Shards)),
+		Run: rel.Run, Ready: results.NewTimestamp(rel.Ready), StartAt: results.NewTimestamp(rel.StartAt),
+		Began: results.NewTimestamp(began), Shards: make([]results.BarrierShard, 0, len(rel.Shards)),
 	}
-	for _, s := range b.Shards {
+	for _, s := range rel.Shards {
 		r.Shards = append(r.Shards, results.BarrierShard{K: s.K, Host: s.Host, Ready: results.NewTimestamp(s.Ready)})
 	}
 	return r

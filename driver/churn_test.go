@@ -75,7 +75,7 @@ func checkChurn(t *testing.T, w *workload.Workload, deletes *deleteCounter, want
 	if run.Outcomes[stats.OK] != 20 {
 		t.Errorf("outcomes %v, want 20 ok", run.Outcomes.Map())
 	}
-	if s := rep.Sessions; s.Opened != 4 || s.Replaced != 2 || s.ReplaceFailed != 0 || s.Connected != 2 {
+	if s := rep.Meta.Sessions; s.Opened != 4 || s.Replaced != 2 || s.ReplaceFailed != 0 || s.Connected != 2 {
 		t.Errorf("sessions %+v: want 4 opened, 2 replaced", s)
 	}
 	if run.Handshake.Count() != 4 || run.FirstRead.Count() != 4 {
@@ -152,7 +152,7 @@ mix: [%s]
 	// can take longer than the gap, and the turns due meanwhile share the
 	// one it opens: fewer replacements, but still a first read on each
 	// session opened.
-	s, first := rep.Sessions, rep.MeasuredPhase.FirstRead.Count()
+	s, first := rep.Meta.Sessions, rep.MeasuredPhase.FirstRead.Count()
 	if s.Opened != s.Replaced+1 || s.Replaced < 3 || first < s.Replaced || first > s.Replaced+1 {
 		t.Errorf("sessions %+v, first_read %d: want every turn after the first on a new session, each with its first read", s, first)
 	}
@@ -186,8 +186,8 @@ mix: [%s]
 		t.Fatal(err)
 	}
 	run := rep.MeasuredPhase
-	if rep.Sessions.Replaced != 2 || run.Handshake.Count() != 3 || run.Handshake.Mean() < slow-time.Millisecond {
-		t.Errorf("sessions %+v, %d handshakes of %v on average: want 2 replaced, 3 handshakes of %v or more", rep.Sessions, run.Handshake.Count(), run.Handshake.Mean(), slow)
+	if rep.Meta.Sessions.Replaced != 2 || run.Handshake.Count() != 3 || run.Handshake.Mean() < slow-time.Millisecond {
+		t.Errorf("sessions %+v, %d handshakes of %v on average: want 2 replaced, 3 handshakes of %v or more", rep.Meta.Sessions, run.Handshake.Count(), run.Handshake.Mean(), slow)
 	}
 	if run.Lag.Max() < slow-10*time.Millisecond || run.Read.Max() < slow {
 		t.Errorf("lag max %v, read max %v: the turns that waited for a new session do not show it", run.Lag.Max(), run.Read.Max())

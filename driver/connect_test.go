@@ -93,7 +93,7 @@ func TestFewerSessionsThanAsked(t *testing.T) {
 	if err != nil {
 		t.Fatalf("4 of 8 connect, min_sessions 4: %v", err)
 	}
-	s := rep.Sessions
+	s := rep.Meta.Sessions
 	if s.Asked != n || s.Connected != n/2 || s.Failed != n/2 || len(s.Errors) != 1 || s.Errors[0].Count != n/2 ||
 		!strings.Contains(s.Errors[0].Message, "handshake timeout of 3s") {
 		t.Errorf("sessions %+v: want 4 of 8 connected, 4 failed for the handshake timeout", s)

@@ -82,7 +82,7 @@ mix:
 			// over the measured phase alone).
 			busy, verdict := contended(res)
 			busy = busy || window.Busy()
-			conns := rep.Connections
+			conns := rep.Meta.Connections
 			if conns == nil {
 				t.Fatal("no connections counted over HTTP")
 			}

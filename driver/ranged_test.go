@@ -68,7 +68,7 @@ mix:
 	if n := run.Chunk.Count(); n < 2 || n > 6 {
 		t.Errorf("%d chunk latencies recorded; want the 2 or so parts per fetch that beat the deadline", n)
 	}
-	if rep.LateObservable {
+	if rep.Meta.LateObservable {
 		t.Error("late answers claimed observable on plain HTTP")
 	}
 }
@@ -103,7 +103,7 @@ mix:
 			t.Errorf("%s: first usable %v (n=%d) after the whole read %v", c.Name, c.FirstUsable.Quantile(50), c.FirstUsable.Count(), c.Latency.Quantile(50))
 		}
 	}
-	if !strings.Contains(rep.Target.String(), "range+http://127.0.0.1:") || rep.Server.Name != "doc-test" {
-		t.Errorf("target %s, server %+v", rep.Target, rep.Server)
+	if !strings.Contains(rep.Meta.Target.Address, "range+http://127.0.0.1:") || rep.Meta.Target.Server.Name != "doc-test" {
+		t.Errorf("target %+v", rep.Meta.Target)
 	}
 }

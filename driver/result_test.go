@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
@@ -37,13 +36,17 @@ func TestReportResult(t *testing.T) {
 	started := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 	classes := []stats.ClassInfo{{Name: "md"}}
 	rep := &Measurements{
-		Workload: w, Segment: workload.Segment{K: 2, N: 3},
-		Started: started, Ended: started.Add(3 * time.Second), Measured: 2 * time.Second, Partial: true,
-		Target: w.Target, Server: client.Implementation{Name: "sim", Version: "1.2.3"}, ProtocolVersion: "2025-11-25",
-		AskedRate: 20.0 / 3, MeasuredPhase: stats.NewRecorder(classes).Phase(), Warmup: stats.NewRecorder(classes).Phase(),
-		LateObservable: true, LateWatch: 250 * time.Millisecond,
-		GeneratorPeakRSS: 64 << 20, GeneratorCPU: 1500 * time.Millisecond,
-		Digests: map[string]results.Digest{"docs://a": {SHA256: "sha256:" + strings.Repeat("0", 64), MIME: "text/markdown", Bytes: 42}},
+		Workload: w,
+		Meta: results.Meta{
+			Segment: results.Segment{K: 2, N: 3},
+			Started: started, Ended: started.Add(3 * time.Second), Measured: 2 * time.Second, Partial: true,
+			Target: results.Target{Address: w.Target.String(), Transport: w.Target.Transport(),
+				Server: results.Server{Name: "sim", Version: "1.2.3"}, ProtocolVersion: "2025-11-25"},
+			AskedRate: 20.0 / 3, LateObservable: true, LateWatch: 250 * time.Millisecond,
+			GeneratorPeakRSS: 64 << 20, GeneratorCPU: 1500 * time.Millisecond,
+			Digests: map[string]results.Digest{"docs://a": {SHA256: "sha256:" + strings.Repeat("0", 64), MIME: "text/markdown", Bytes: 42}},
+		},
+		MeasuredPhase: stats.NewRecorder(classes).Phase(), Warmup: stats.NewRecorder(classes).Phase(),
 	}
 	res, err := rep.Result(results.Tool{Name: "readbench", Version: "9.9.9"})
 	if err != nil {

@@ -66,58 +66,65 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 		return nil, err
 	}
 	r.setup.say(SetupStep{Stage: StageReady})
-	rep := &Measurements{
-		Workload: o.Workload, Segment: o.Segment,
-		Target: w.Target, Server: conns[0].Server(), ProtocolVersion: conns[0].ProtocolVersion(),
+	server := conns[0].Server()
+	rep := &Measurements{Workload: o.Workload}
+	m := &rep.Meta
+	*m = results.Meta{
+		Target: results.Target{
+			Address: w.Target.String(), Transport: w.Target.Transport(),
+			Server:          results.Server{Name: server.Name, Version: server.Version},
+			ProtocolVersion: conns[0].ProtocolVersion(),
+		},
+		Segment:   results.Segment{K: o.Segment.K, N: o.Segment.N},
 		AskedRate: r.askedRate(), LateObservable: conns[0].LateAnswersObservable(),
 	}
-	r.observe(stats.Ready{Workload: w.Name, Target: w.Target.String(), ServerName: rep.Server.Name, ServerVersion: rep.Server.Version,
-		Shard: o.Segment.String(), Classes: classes, AskedRate: rep.AskedRate})
+	r.observe(stats.Ready{Workload: w.Name, Target: w.Target.String(), ServerName: server.Name, ServerVersion: server.Version,
+		Shard: o.Segment.String(), Classes: classes, AskedRate: m.AskedRate})
 	startAt, bar, err := startOf(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	rep.Barrier = bar
+	m.Segment.Barrier = bar
 	cost := servercost.Start(ctx, costPIDs(conns, o.ServerPID), servercost.Every)
 	defer cost.Stop() // before closeAll (defers run last first): the children are still there
 	self := servercost.Start(ctx, []int{os.Getpid()}, servercost.Every)
 	defer self.Stop()
-	rep.Started = time.Now()
+	m.Started = time.Now()
 	if !startAt.IsZero() {
-		rep.Started = startAt
+		m.Started = startAt
 	}
-	r.measured.StartTimeline(rep.Started) // both phases share the run's seconds
-	r.warmup.StartTimeline(rep.Started)
-	progress := r.startProgress(ctx, rep.Started)
+	r.measured.StartTimeline(m.Started) // both phases share the run's seconds
+	r.warmup.StartTimeline(m.Started)
+	progress := r.startProgress(ctx, m.Started)
 	defer progress.stop()
-	measuredStart, measuredEnd, partial := r.schedule(ctx, rep.Started)
+	measuredStart, measuredEnd, partial := r.schedule(ctx, m.Started)
 	progress.drain() // the schedule is over: the turns in flight end
 	r.turns.Wait()
-	if r.abandoned.Load() > 0 && rep.LateObservable {
+	if r.abandoned.Load() > 0 && m.LateObservable {
 		time.Sleep(lateGrace) // let answers the server should not have sent arrive
-		rep.LateWatch = lateGrace
+		m.LateWatch = lateGrace
 	}
 	progress.stop()
-	rep.Ended = time.Now()
-	rep.Partial = partial
+	m.Ended = time.Now()
+	m.Partial = partial
 	if !measuredStart.IsZero() && measuredEnd.After(measuredStart) {
-		rep.Measured = measuredEnd.Sub(measuredStart)
+		m.Measured = measuredEnd.Sub(measuredStart)
 	}
 	implemented := r.implemented.Load() // a read of either phase answered with a result
 	r.measured.Settle(implemented)
 	r.warmup.Settle(implemented)
 	rep.MeasuredPhase, rep.Warmup = r.measured.Phase(), r.warmup.Phase()
-	rep.Sessions = r.sessions
-	rep.Sessions.Opened, rep.Sessions.Replaced, rep.Sessions.ReplaceFailed = r.opened.Load(), r.replaced.Load(), r.replaceFailed.Load()
-	rep.Connections = r.pool.total(r.slots)
-	rep.GeneratorPeakRSS, _ = servercost.SelfPeakRSS()
-	rep.Digests = r.digests.snapshot()
+	m.Sessions = r.sessions
+	m.Sessions.Opened, m.Sessions.Replaced, m.Sessions.ReplaceFailed = r.opened.Load(), r.replaced.Load(), r.replaceFailed.Load()
+	m.Connections = connectionsOf(r.pool.total(r.slots), !w.Load.NoKeepAlive)
+	m.GeneratorPeakRSS, _ = servercost.SelfPeakRSS()
+	m.Digests = r.digests.snapshot()
 	r.finishAuth(rep)
-	rep.Cost = cost.Stop().Summarize(measuredStart, measuredEnd, rep.MeasuredPhase.Service.Count()).WithCold(r.cold.Result())
+	m.Cost = cost.Stop().Summarize(measuredStart, measuredEnd, rep.MeasuredPhase.Service.Count()).WithCold(r.cold.Result())
 	if g := self.Stop().Summarize(measuredStart, measuredEnd, 0); g.Available {
-		rep.GeneratorCPU = g.CPU
+		m.GeneratorCPU = g.CPU
 		if g.PressureKnown {
-			rep.CPUPressure = &g.CPUPressure
+			m.CPUPressure = &g.CPUPressure
 		}
 	}
 	return rep, nil

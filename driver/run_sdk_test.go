@@ -81,11 +81,11 @@ func checkSDKRun(t *testing.T, rep *Measurements, wantVersion string) {
 	if run.Shape != (stats.Shape{}) {
 		t.Errorf("false shape alarms: %+v", run.Shape)
 	}
-	if rep.Server.Name != "sdk-peer" || rep.Server.Version != "9.9.9" {
-		t.Errorf("server %+v", rep.Server)
+	if rep.Meta.Target.Server.Name != "sdk-peer" || rep.Meta.Target.Server.Version != "9.9.9" {
+		t.Errorf("server %+v", rep.Meta.Target.Server)
 	}
-	if rep.ProtocolVersion != wantVersion {
-		t.Errorf("protocol version %q, want %q", rep.ProtocolVersion, wantVersion)
+	if rep.Meta.Target.ProtocolVersion != wantVersion {
+		t.Errorf("protocol version %q, want %q", rep.Meta.Target.ProtocolVersion, wantVersion)
 	}
 }
 
@@ -166,8 +166,8 @@ func TestRunServerDiesMidRunHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if el := time.Since(start); el > 15*time.Second || rep.Partial {
-		t.Fatalf("the run took %v (partial %v): a dead server must not hang it", el, rep.Partial)
+	if el := time.Since(start); el > 15*time.Second || rep.Meta.Partial {
+		t.Fatalf("the run took %v (partial %v): a dead server must not hang it", el, rep.Meta.Partial)
 	}
 	run := rep.MeasuredPhase
 	if err := stats.CheckIdentity(run.Scheduled, &run.Outcomes); err != nil {

@@ -136,9 +136,15 @@ mix:
 				t.Fatal("no slow read kept")
 			}
 			for _, r := range slow {
-				id := protocol.TraceID(r.Trace)
+				var id protocol.TraceID
+				if r.TraceID != "" {
+					var err error
+					if id, err = protocol.ParseTraceID(r.TraceID); err != nil {
+						t.Fatal(err)
+					}
+				}
 				if share == "1" && traces[id] == 0 || share == "0" && !id.IsZero() {
-					t.Errorf("slow read %s (%v) names trace %s, which the server did not see", r.URI, r.Latency, id)
+					t.Errorf("slow read %s (%v) names trace %q, which the server did not see", r.URI, r.Latency, r.TraceID)
 				}
 			}
 			for id, n := range traces {

@@ -56,7 +56,7 @@ func compareSlowLines(w io.Writer, c *compare.Comparison) {
 			if i == 0 {
 				label = s.side
 			}
-			head := fmt.Sprintf("%s %s %s trace %s ", slowLatency(r.SlowRead), clip(r.Class), printable(r.Outcome), traceText(r.TraceID))
+			head := fmt.Sprintf("%s %s %s trace %s ", slowLatency(r.SlowRead), clip(r.Class), r.Outcome.String(), traceText(r.TraceID))
 			if len(c.Base.Runs) > 1 || len(c.New.Runs) > 1 {
 				head += "in " + tail(r.Run, 24) + " "
 			}
@@ -69,7 +69,7 @@ func compareSlowLines(w io.Writer, c *compare.Comparison) {
 // compareSlowCells are a read's cells in markdown and on the page,
 // before any format's escaping.
 func compareSlowCells(side string, r compare.SlowRead) []string {
-	return []string{side, printable(r.Run), printable(r.Class), slowLatency(r.SlowRead), printable(r.Outcome),
+	return []string{side, printable(r.Run), printable(r.Class), slowLatency(r.SlowRead), r.Outcome.String(),
 		traceText(r.TraceID), printable(r.URI)}
 }
 

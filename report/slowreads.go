@@ -10,10 +10,11 @@ import (
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // The slowest reads by name, in every format: each class's slowest and
-// the slowest of those that broke a bound (results.SlowReads), each with
+// the slowest of those that broke a bound (stats.SlowReads), each with
 // the trace id it carried, so that a reader goes from a tail figure to
 // the server's trace of the very read behind it. The brief terminal
 // report names the slowest few overall; --full, markdown and the page
@@ -27,7 +28,7 @@ const briefSlowest = 3
 // in the class's broke_bound list).
 type slowRow struct {
 	class string
-	read  results.SlowRead
+	read  stats.SlowRead
 	broke bool
 }
 
@@ -52,7 +53,7 @@ func classSlowRows(c results.Class) []slowRow {
 		return nil
 	}
 	rows := make([]slowRow, 0, len(k.Broke)+len(k.Slowest))
-	left := map[results.SlowRead]int{} // the broke reads not yet matched in slowest
+	left := map[stats.SlowRead]int{} // the broke reads not yet matched in slowest
 	for _, r := range k.Broke {
 		rows = append(rows, slowRow{class: c.Class, read: r, broke: true})
 		left[r]++
@@ -72,7 +73,7 @@ func classSlowRows(c results.Class) []slowRow {
 // class: the order the result keeps, stable across formats.
 func sortSlow(rows []slowRow) {
 	slices.SortStableFunc(rows, func(a, b slowRow) int {
-		if c := results.SlowerFirst(a.read, b.read); c != 0 {
+		if c := stats.SlowerFirst(a.read, b.read); c != 0 {
 			return c
 		}
 		return strings.Compare(a.class, b.class)
@@ -91,11 +92,11 @@ func slowestOverall(r *results.Result, n int) []slowRow {
 
 // slowLatency is a kept read's latency, "cut at 5.00s" when it is a lower
 // bound (the read was cut, by its timeout or its turn's deadline).
-func slowLatency(r results.SlowRead) string {
+func slowLatency(r stats.SlowRead) string {
 	if r.LowerBound {
-		return "cut at " + numfmt.Ms(r.LatencyMs)
+		return "cut at " + numfmt.Ms(r.Latency.Ms())
 	}
-	return numfmt.Ms(r.LatencyMs)
+	return numfmt.Ms(r.Latency.Ms())
 }
 
 // traceText is a read's trace id, or that its turn was not sampled.
@@ -170,7 +171,7 @@ func briefSlowFields(r *results.Result, n int) [][2]string {
 		if i == 0 {
 			label = "slowest"
 		}
-		head := fmt.Sprintf("%s %s trace %s ", slowLatency(row.read), printable(row.read.Outcome), traceText(row.read.TraceID))
+		head := fmt.Sprintf("%s %s trace %s ", slowLatency(row.read), row.read.Outcome.String(), traceText(row.read.TraceID))
 		room := 100 - len("slowest    ") - utf8.RuneCountInString(head)
 		fs = append(fs, [2]string{label, head + shortURI(row.read.URI, max(room, 8))})
 	}
@@ -202,7 +203,7 @@ func slowTables(w io.Writer, r *results.Result) error {
 			widths[j] = len(header[j])
 		}
 		for i, row := range rows {
-			outcome := printable(row.read.Outcome)
+			outcome := row.read.Outcome.String()
 			if row.broke {
 				outcome += " !"
 			}

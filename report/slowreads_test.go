@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // withSlowReads gives r's first two classes the reads a run keeps by name,
@@ -18,21 +19,21 @@ import (
 func withSlowReads(r *results.Result) *results.Result {
 	at := func(ms int) time.Time { return r.Started.Add(2*time.Second + time.Duration(ms)*time.Millisecond).UTC() }
 	id := func(n int) string { return fmt.Sprintf("4bf92f3577b34da6a3ce929d0e0e%04x", n) }
-	md := &results.SlowReads{}
+	md := &stats.SlowReads{}
 	for i := range 4 {
-		md.Slowest = append(md.Slowest, results.SlowRead{TraceID: id(i), URI: fmt.Sprintf("docs://attachments/notes-%d.md", i),
-			Intended: at(100 * i), LatencyMs: 20.5 - float64(i), Outcome: "ok"})
+		md.Slowest = append(md.Slowest, stats.SlowRead{TraceID: id(i), URI: fmt.Sprintf("docs://attachments/notes-%d.md", i),
+			Intended: at(100 * i), Latency: stats.Milliseconds(stats.MsDuration(20.5 - float64(i))), Outcome: stats.OK})
 	}
 	md.Slowest[3].TraceID = ""
-	png := &results.SlowReads{BrokeSeen: 7}
+	png := &stats.SlowReads{BrokeSeen: 7}
 	for i := range 5 {
-		cut := results.SlowRead{TraceID: id(16 + i), URI: fmt.Sprintf("docs://attachments/screens/very/deep/folder/shot-%d.png", i),
-			Intended: at(1000 + 40*i), LatencyMs: 100.031, Outcome: "timeout", LowerBound: true}
+		cut := stats.SlowRead{TraceID: id(16 + i), URI: fmt.Sprintf("docs://attachments/screens/very/deep/folder/shot-%d.png", i),
+			Intended: at(1000 + 40*i), Latency: stats.Milliseconds(stats.MsDuration(100.031)), Outcome: stats.Timeout, LowerBound: true}
 		png.Slowest = append(png.Slowest, cut)
 		png.Broke = append(png.Broke, cut)
 	}
-	png.Slowest = append(png.Slowest, results.SlowRead{TraceID: id(32), URI: "docs://attachments/screens/shot-9.png",
-		Intended: at(3000), LatencyMs: 99.5, Outcome: "ok"})
+	png.Slowest = append(png.Slowest, stats.SlowRead{TraceID: id(32), URI: "docs://attachments/screens/shot-9.png",
+		Intended: at(3000), Latency: stats.Milliseconds(stats.MsDuration(99.5)), Outcome: stats.OK})
 	r.Classes[0].SlowReads, r.Classes[1].SlowReads = md, png
 	return r
 }
@@ -102,7 +103,7 @@ func TestClassSlowRowsOnce(t *testing.T) {
 			if row.broke {
 				broke++
 			}
-			if i > 0 && row.read.LatencyMs > rows[i-1].read.LatencyMs {
+			if i > 0 && row.read.Latency.Ms() > rows[i-1].read.Latency.Ms() {
 				t.Errorf("class %d: not slowest first: %v", c.class, rows)
 			}
 		}

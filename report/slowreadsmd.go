@@ -25,7 +25,7 @@ func slowCells(row slowRow) []string {
 	if row.broke {
 		broke = "yes"
 	}
-	return []string{printable(row.class), slowLatency(row.read), printable(row.read.Outcome), broke,
+	return []string{printable(row.class), slowLatency(row.read), row.read.Outcome.String(), broke,
 		intendedText(row.read.Intended, false), traceText(row.read.TraceID), printable(row.read.URI)}
 }
 

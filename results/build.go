@@ -17,9 +17,9 @@ import (
 	"github.com/readbench/readbench/workload"
 )
 
-// Meta is what a run knew besides its measurements. The driver fills it
-// from a finished run (driver.Measurements.Result); Build copies it into the
-// result.
+// Meta is what a run knew besides its phases' figures: the driver fills
+// it as the run learns it (driver.Measurements.Meta), in the form the
+// result keeps, and Build places it in the result.
 type Meta struct {
 	ToolName, ToolVersion string
 	Started, Ended        time.Time

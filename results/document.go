@@ -208,7 +208,7 @@ type Class struct {
 	FirstUsable Latency `json:"first_usable"`
 	// SlowReads names the class's slowest reads and those that broke a
 	// bound, with their trace ids (slowreads.go).
-	SlowReads *SlowReads `json:"slow_reads,omitempty"`
+	SlowReads *stats.SlowReads `json:"slow_reads,omitempty"`
 }
 
 // Cache is what a class's answers said about caching them (2026-07-28

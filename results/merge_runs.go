@@ -55,12 +55,15 @@ func runsOf(r *Result) (measured, warmup *stats.Phase, err error) {
 			return nil, nil, err
 		}
 		cs.LatencyLowerBounds = c.LowerBounds
-		if cs.Slow, err = c.SlowReads.statsOf(); err != nil {
-			return nil, nil, fmt.Errorf("class %s: %w", c.Class, err)
+		if c.SlowReads != nil {
+			if err := checkTraceIDs(c.SlowReads); err != nil {
+				return nil, nil, fmt.Errorf("class %s: %w", c.Class, err)
+			}
+			cs.Slow = c.SlowReads.Sorted() // a copy: merging reorders it
 		}
 		cs.ByteCounts, cs.OK = bytesOf(c.WireBytes, c.ErrorWire, c.DiskBytes, c.Base64Bytes, c.Base64Padding)
 		cs.Cache = stats.CacheHints{
-			Hinted: c.Cache.Hinted, MinTTL: msDuration(c.Cache.MinTTLMs), MaxTTL: msDuration(c.Cache.MaxTTLMs),
+			Hinted: c.Cache.Hinted, MinTTL: stats.MsDuration(c.Cache.MinTTLMs), MaxTTL: stats.MsDuration(c.Cache.MaxTTLMs),
 			Public: c.Cache.Public, Private: c.Cache.Private, WouldNotSend: c.Cache.WouldNotSend,
 		}
 	}
@@ -78,7 +81,7 @@ func runsOf(r *Result) (measured, warmup *stats.Phase, err error) {
 		m.Cancel.IgnoredBytes = *r.Cancellation.IgnoredBytes
 	}
 	if r.Cancellation.AllowanceMs != nil {
-		m.Cancel.Allowance = msDuration(*r.Cancellation.AllowanceMs)
+		m.Cancel.Allowance = stats.MsDuration(*r.Cancellation.AllowanceMs)
 	}
 	m.Shape = r.Shape
 	var pad int64
@@ -115,9 +118,6 @@ func countsOf(m map[string]int64) (stats.Counts, error) {
 	return c, nil
 }
 
-func msDuration(ms float64) time.Duration {
-	return time.Duration(math.Round(ms * float64(time.Millisecond)))
-}
 
 // timelineRun places a result's timeline on the clock that starts at
 // origin (the earliest shard's start): its seconds shift by its own start
@@ -142,7 +142,7 @@ func timelineRun(r *Result, origin time.Time) (*stats.Phase, error) {
 		tl = append(tl, stats.SecondStats{
 			Second: len(tl), Asked: int64(math.Round(s.Asked)), Achieved: achieved,
 			Ended: before + achieved - s.InFlight, Reads: s.Reads, Errors: s.Errors,
-			LagMax: msDuration(s.LagMaxMs), LatencyHDR: s.HDR,
+			LagMax: stats.MsDuration(s.LagMaxMs), LatencyHDR: s.HDR,
 		})
 		before = s.InFlight
 	}

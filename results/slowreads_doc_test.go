@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/readbench/readbench/stats"
 )
 
 // TestSlowReadsDocumented: every key of classes[].slow_reads and of a
@@ -19,8 +21,8 @@ func TestSlowReadsDocumented(t *testing.T) {
 		typ    reflect.Type
 		format string
 	}{
-		{reflect.TypeFor[SlowReads](), "| `slow_reads.%s` |"},
-		{reflect.TypeFor[SlowRead](), "| `%s` |"},
+		{reflect.TypeFor[stats.SlowReads](), "| `slow_reads.%s` |"},
+		{reflect.TypeFor[stats.SlowRead](), "| `%s` |"},
 	} {
 		for f := range c.typ.Fields() {
 			key, _, _ := strings.Cut(f.Tag.Get("json"), ",")

@@ -97,12 +97,12 @@ func (j Job) Run(ctx context.Context) (*Done, error) {
 	res.Metrics = lm
 	done := &Done{Result: res}
 	ts := j.Thresholds
-	if m.Segment.N > 1 && len(ts) > 0 {
-		done.Notes = append(done.Notes, fmt.Sprintf("segment %s: thresholds are not evaluated on a shard; readbench merge evaluates them on the whole run", m.Segment))
+	if opts.Segment.N > 1 && len(ts) > 0 {
+		done.Notes = append(done.Notes, fmt.Sprintf("segment %s: thresholds are not evaluated on a shard; readbench merge evaluates them on the whole run", opts.Segment))
 		ts = nil
 	}
 	evalErr := hold(res, ts)
-	if done.Path, err = j.Save.save(res, results.ShardName(m.Started, m.Server.Name, m.Server.Version, res.Segment)); err != nil {
+	if done.Path, err = j.Save.save(res, results.ShardName(m.Meta.Started, m.Meta.Target.Server.Name, m.Meta.Target.Server.Version, res.Segment)); err != nil {
 		return nil, err
 	}
 	var dropped int64
@@ -113,7 +113,7 @@ func (j Job) Run(ctx context.Context) (*Done, error) {
 		done.Notes = append(done.Notes, fmt.Sprintf("the servers wrote more to stderr than a log keeps: %s kept the first %s and the last %s, %s bytes between them dropped",
 			done.Log, numfmt.Bytes(logHead), numfmt.Bytes(logTail), numfmt.Count(dropped)))
 	}
-	done.Judgement = Judge(res, Facts{Interrupted: m.Partial, Part: j.Part, Thresholds: evalErr, Bounded: len(j.Thresholds) > 0})
+	done.Judgement = Judge(res, Facts{Interrupted: m.Meta.Partial, Part: j.Part, Thresholds: evalErr, Bounded: len(j.Thresholds) > 0})
 	return done, nil
 }
 

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/bounds"
-	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
@@ -74,9 +73,13 @@ func (s situation) measured(_ context.Context, opts driver.Options) (*driver.Mea
 	}
 	started := time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
 	return &driver.Measurements{
-		Workload: opts.Workload, Segment: opts.Segment, Started: started, Ended: started.Add(time.Second),
-		Measured: time.Second, Partial: s.interrupted, Target: opts.Workload.Target,
-		Server: client.Implementation{Name: "sim", Version: "1"}, AskedRate: 10,
+		Workload: opts.Workload,
+		Meta: results.Meta{
+			Segment: results.Segment{K: opts.Segment.K, N: opts.Segment.N}, Started: started, Ended: started.Add(time.Second),
+			Measured: time.Second, Partial: s.interrupted, AskedRate: 10,
+			Target: results.Target{Address: opts.Workload.Target.String(), Transport: opts.Workload.Target.Transport(),
+				Server: results.Server{Name: "sim", Version: "1"}},
+		},
 		MeasuredPhase: rec.Phase(), Warmup: stats.NewRecorder([]stats.ClassInfo{{Name: "md"}}).Phase(),
 	}, nil
 }

@@ -1,7 +1,9 @@
 package stats
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -121,6 +123,42 @@ func (h *Histogram) Export() (Latency, error) {
 // figure of a result document is written through it.
 func Millis(d time.Duration) float64 {
 	return math.Round(float64(d)/float64(time.Microsecond)) / 1000
+}
+
+// MsDuration is ms milliseconds as a duration, to the nanosecond: the
+// inverse of Millis, for a figure read back from a result.
+func MsDuration(ms float64) time.Duration {
+	return time.Duration(math.Round(ms * float64(time.Millisecond)))
+}
+
+// Milliseconds is a duration a result file writes as milliseconds
+// (Millis: rounded to the microsecond) and reads back: the one
+// millisecond JSON form of a duration kept in a result as it was measured.
+type Milliseconds time.Duration
+
+// Ms is m in milliseconds, as the result writes it.
+func (m Milliseconds) Ms() float64 { return Millis(time.Duration(m)) }
+
+// MarshalJSON writes m as a number of milliseconds.
+func (m Milliseconds) MarshalJSON() ([]byte, error) {
+	return strconv.AppendFloat(nil, m.Ms(), 'f', -1, 64), nil
+}
+
+// UnmarshalJSON reads a number of milliseconds, refusing what is not a
+// finite duration.
+func (m *Milliseconds) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" { // as encoding/json does: null leaves the value alone
+		return nil
+	}
+	ms, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return fmt.Errorf("milliseconds %q: not a number", b)
+	}
+	if math.IsNaN(ms) || math.Abs(ms) > float64(math.MaxInt64)/float64(time.Millisecond) {
+		return fmt.Errorf("milliseconds %q: out of range", b)
+	}
+	*m = Milliseconds(MsDuration(ms))
+	return nil
 }
 
 // Histogram decodes the block's histogram, for merging and for percentiles

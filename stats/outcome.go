@@ -48,6 +48,25 @@ func ParseOutcome(name string) (Outcome, bool) {
 	return 0, false
 }
 
+// MarshalText writes the outcome's name: an outcome saved in a result
+// (a slow read's) is its name, as in every report.
+func (o Outcome) MarshalText() ([]byte, error) {
+	if o < 0 || o >= NumOutcomes {
+		return nil, fmt.Errorf("outcome %d is not one readbench records", int(o))
+	}
+	return []byte(outcomeNames[o]), nil
+}
+
+// UnmarshalText reads an outcome's name, refusing any other word.
+func (o *Outcome) UnmarshalText(b []byte) error {
+	v, ok := ParseOutcome(string(b))
+	if !ok {
+		return fmt.Errorf("outcome %q is not one readbench records", b)
+	}
+	*o = v
+	return nil
+}
+
 // IsError reports whether an outcome counts against the error rate: all
 // but ok, expected_error.
 func (o Outcome) IsError() bool { return o != OK && o != ExpectedError }

@@ -3,6 +3,7 @@ package stats
 import (
 	"cmp"
 	"container/heap"
+	"encoding/hex"
 	"slices"
 	"time"
 )
@@ -23,23 +24,26 @@ const (
 	BrokeKept   = 100
 )
 
-// SlowRead is one read kept by name.
+// SlowRead is one read kept by name, as the recorder keeps it and as the
+// result file saves it (docs/results.md, slow_reads): one type, so a
+// kept read reaches the report without a copy.
 type SlowRead struct {
-	Trace      [16]byte // the W3C trace id it carried; zero: none (not sampled)
-	URI        string
-	Intended   time.Time // its turn's intended start
-	Latency    time.Duration
-	Outcome    Outcome
-	LowerBound bool // cut: Latency is when it was cut
-	Broke      bool // it broke a bound (ReadSample.Broke)
+	// TraceID is the W3C trace id the read carried, in lowercase hex ("":
+	// its turn was not sampled, load.trace_sample).
+	TraceID    string       `json:"trace_id"`
+	URI        string       `json:"uri"`
+	Intended   time.Time    `json:"intended"` // its turn's intended start, in UTC
+	Latency    Milliseconds `json:"latency_ms"`
+	Outcome    Outcome      `json:"outcome"`
+	LowerBound bool         `json:"lower_bound"` // cut: Latency is when it was cut
 }
 
 // SlowReads is a class's kept reads: its slowest, and the slowest of
 // those that broke a bound, BrokeSeen counting every one that did.
 type SlowReads struct {
-	Slowest   []SlowRead // slowest first once Sorted
-	Broke     []SlowRead
-	BrokeSeen int64
+	Slowest   []SlowRead `json:"slowest"` // slowest first once Sorted
+	Broke     []SlowRead `json:"broke_bound"`
+	BrokeSeen int64      `json:"broke_bound_seen"`
 }
 
 // keep offers a read to both lists.
@@ -47,11 +51,14 @@ func (k *SlowReads) keep(s *ReadSample) {
 	if !s.Sent {
 		return // dropped: never sent, no trace reached the server
 	}
-	if len(k.Slowest) == SlowestKept && s.Latency <= k.Slowest[0].Latency && !s.Broke {
+	if len(k.Slowest) == SlowestKept && Milliseconds(s.Latency) <= k.Slowest[0].Latency && !s.Broke {
 		return // the common case: one comparison
 	}
-	r := SlowRead{Trace: s.Trace, URI: s.URI, Intended: s.Intended, Latency: s.Latency,
-		Outcome: s.Outcome, LowerBound: s.LowerBound, Broke: s.Broke}
+	r := SlowRead{URI: s.URI, Intended: s.Intended.UTC(), Latency: Milliseconds(s.Latency),
+		Outcome: s.Outcome, LowerBound: s.LowerBound}
+	if s.Trace != ([16]byte{}) {
+		r.TraceID = hex.EncodeToString(s.Trace[:])
+	}
 	offer(&k.Slowest, SlowestKept, r)
 	if s.Broke {
 		k.BrokeSeen++
@@ -86,18 +93,23 @@ func (k *SlowReads) Merge(o SlowReads) {
 }
 
 // Sorted returns k with both lists slowest first (ties by intended start),
-// the order the result keeps.
+// the order the result keeps, sharing nothing with k; an empty list is
+// empty, never nil (the result writes [], not null).
 func (k SlowReads) Sorted() SlowReads {
-	by := func(a, b SlowRead) int {
-		if c := cmp.Compare(b.Latency, a.Latency); c != 0 {
-			return c
-		}
-		return a.Intended.Compare(b.Intended)
-	}
-	k.Slowest, k.Broke = slices.Clone(k.Slowest), slices.Clone(k.Broke)
-	slices.SortFunc(k.Slowest, by)
-	slices.SortFunc(k.Broke, by)
+	k.Slowest, k.Broke = append([]SlowRead{}, k.Slowest...), append([]SlowRead{}, k.Broke...)
+	slices.SortFunc(k.Slowest, SlowerFirst)
+	slices.SortFunc(k.Broke, SlowerFirst)
 	return k
+}
+
+// SlowerFirst orders slow reads as the result keeps them, slowest first,
+// ties by intended start: the one order of every list of slow reads (the
+// result's, the report's, compare's sides).
+func SlowerFirst(a, b SlowRead) int {
+	if c := cmp.Compare(b.Latency, a.Latency); c != 0 {
+		return c
+	}
+	return a.Intended.Compare(b.Intended)
 }
 
 type slowHeap []SlowRead

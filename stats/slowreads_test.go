@@ -53,7 +53,7 @@ func TestSlowReadsKept(t *testing.T) {
 		latencies := func(rs []SlowRead) []time.Duration {
 			out := make([]time.Duration, len(rs))
 			for i, r := range rs {
-				out[i] = r.Latency
+				out[i] = time.Duration(r.Latency)
 			}
 			return out
 		}
@@ -64,7 +64,7 @@ func TestSlowReadsKept(t *testing.T) {
 			t.Errorf("n=%d: broke %d kept of %d seen, want %d of %d", n, len(got.Broke), got.BrokeSeen, len(w), seen)
 		}
 		for _, r := range got.Slowest {
-			if r.Trace[0] == 0 || r.URI != "u" || r.Intended.IsZero() {
+			if len(r.TraceID) != 32 || r.URI != "u" || r.Intended.IsZero() {
 				t.Fatalf("n=%d: a kept read lost its name: %+v", n, r)
 			}
 		}
@@ -76,8 +76,8 @@ func TestSlowReadsKept(t *testing.T) {
 		}
 		// a result read back is Sorted, then merged again (merge of merges)
 		again := got
-		again.Merge(SlowReads{Slowest: []SlowRead{{Latency: 2 * time.Second}}})
-		if s := again.Sorted().Slowest; s[0].Latency != 2*time.Second || len(s) != min(len(got.Slowest)+1, SlowestKept) {
+		again.Merge(SlowReads{Slowest: []SlowRead{{Latency: Milliseconds(2 * time.Second)}}})
+		if s := again.Sorted().Slowest; s[0].Latency != Milliseconds(2*time.Second) || len(s) != min(len(got.Slowest)+1, SlowestKept) {
 			t.Errorf("n=%d: merged into a sorted list: %v", n, latencies(s))
 		}
 	}
