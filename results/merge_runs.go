@@ -118,7 +118,6 @@ func countsOf(m map[string]int64) (stats.Counts, error) {
 	return c, nil
 }
 
-
 // timelineRun places a result's timeline on the clock that starts at
 // origin (the earliest shard's start): its seconds shift by its own start
 // rounded to the nearest second (0 for shards started together with
