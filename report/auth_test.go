@@ -8,13 +8,14 @@ import (
 	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // withAuth is the clean run's result as if it had run with tokens.
 func withAuth(t *testing.T) *results.Result {
 	r := fixture(t, false)
 	r.Auth = &results.Auth{
-		TokenRequests: results.TokenRequests{
+		TokenRequests: stats.TokenRequests{
 			Count: 4, Failures: 1, Unanswered: 1, Refreshes: 2,
 			ByReason: map[string]int64{"initial": 1, "expiring": 2, "refused": 1, "step-up": 0},
 			Latency:  results.Latency{Count: 4, P50Ms: 81.5, P90Ms: 90, P99Ms: 97.25, P999Ms: 97.25, MaxMs: 97.25, MeanMs: 85},

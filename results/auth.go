@@ -11,7 +11,7 @@ import (
 // OAuth-protected target (one with tokens); the result's auth key is null
 // for a run without. Added in v1.
 type Auth struct {
-	TokenRequests TokenRequests `json:"token_requests"`
+	TokenRequests stats.TokenRequests `json:"token_requests"`
 	// ReadsFreshToken is the read latency (as read: reads sent, from their
 	// intended start) of the reads that were the first of their session on
 	// their token, ReadsLater that of every other read: what a server's
@@ -33,25 +33,6 @@ type Auth struct {
 	Client *auth.Client `json:"client"`
 }
 
-// TokenRequests are the token requests of the run (those made while
-// sessions opened and during the warmup included: a token is the run's).
-type TokenRequests struct {
-	Count    int64 `json:"count"`
-	Failures int64 `json:"failures"`
-	// Unanswered are the failures the authorization server never
-	// answered: not reached (down, refusing connections, a timeout) or
-	// never made. Added in v1.
-	Unanswered int64 `json:"unanswered"`
-	// ByReason counts them by why they were made: initial, expiring
-	// (renewed ahead of expiry), refused (after a 401), step-up (a 403
-	// insufficient_scope); every one of those keys is present.
-	ByReason map[string]int64 `json:"by_reason"`
-	Latency  Latency          `json:"latency"` // each request, sent → answer or failure
-	// Refreshes are the requests that renewed a token the run already had
-	// and got one.
-	Refreshes int64 `json:"refreshes"`
-}
-
 // authOf is the auth block of a measured phase, nil when it had no tokens.
 func authOf(measured *stats.Phase, lost string, client *auth.Client) (*Auth, error) {
 	a := measured.Auth
@@ -59,25 +40,19 @@ func authOf(measured *stats.Phase, lost string, client *auth.Client) (*Auth, err
 		return nil, nil
 	}
 	out := &Auth{
-		TokenRequests: TokenRequests{
-			Count: a.Tokens.Count, Failures: a.Tokens.Failures, Unanswered: a.Tokens.Unanswered, Refreshes: a.Tokens.Refreshes,
-			ByReason: make(map[string]int64, len(stats.TokenReasons)),
-		},
-		Unauthorized: measured.Outcomes[stats.Unauthorized],
-		Unsent:       a.Unsent,
-		Lost:         lost,
-		Client:       client,
+		TokenRequests: a.Tokens,
+		Unauthorized:  measured.Outcomes[stats.Unauthorized],
+		Unsent:        a.Unsent,
+		Lost:          lost,
+		Client:        client,
 	}
-	for _, k := range stats.TokenReasons {
-		out.TokenRequests.ByReason[k] = 0
-	}
-	maps.Copy(out.TokenRequests.ByReason, a.Tokens.ByReason)
+	out.TokenRequests.ByReason = maps.Clone(a.Tokens.ByReason)
 	var err error
 	for _, b := range []struct {
 		dst *Latency
 		h   *stats.Histogram
 	}{
-		{&out.TokenRequests.Latency, a.Tokens.Latency}, {&out.ReadsFreshToken, a.FreshToken}, {&out.ReadsLater, a.LaterToken},
+		{&out.TokenRequests.Latency, a.TokenLatency}, {&out.ReadsFreshToken, a.FreshToken}, {&out.ReadsLater, a.LaterToken},
 	} {
 		if *b.dst, err = LatencyOf(b.h); err != nil {
 			return nil, err
@@ -93,16 +68,17 @@ func authPhase(a *Auth) (*stats.Auth, error) {
 		return nil, nil
 	}
 	out := stats.NewAuth()
-	t := &out.Tokens
-	t.Count, t.Failures, t.Unanswered, t.Refreshes = a.TokenRequests.Count, a.TokenRequests.Failures, a.TokenRequests.Unanswered, a.TokenRequests.Refreshes
+	reasons := out.Tokens.ByReason // every reason, zeros too; merging adds to it
+	maps.Copy(reasons, a.TokenRequests.ByReason)
+	out.Tokens = a.TokenRequests
+	out.Tokens.ByReason = reasons
 	out.Unsent = a.Unsent
-	maps.Copy(t.ByReason, a.TokenRequests.ByReason)
 	var err error
 	for _, b := range []struct {
 		dst **stats.Histogram
 		l   Latency
 	}{
-		{&t.Latency, a.TokenRequests.Latency}, {&out.FreshToken, a.ReadsFreshToken}, {&out.LaterToken, a.ReadsLater},
+		{&out.TokenLatency, a.TokenRequests.Latency}, {&out.FreshToken, a.ReadsFreshToken}, {&out.LaterToken, a.ReadsLater},
 	} {
 		if *b.dst, err = b.l.Histogram(); err != nil {
 			return nil, err

@@ -12,7 +12,11 @@ var TokenReasons = []string{"initial", "expiring", "refused", "step-up"}
 // others (a server often validates a token it meets for the first time
 // at a cost). A Phase without tokens has none (nil).
 type Auth struct {
-	Tokens TokenRequests
+	// Tokens counts the token requests in the result's own form
+	// (TokenRequests); its Latency block is TokenLatency's, exported when
+	// the result is built.
+	Tokens       TokenRequests
+	TokenLatency *Histogram // each request, sent → answer or failure
 	// FreshToken is the read latency (as Phase.Read: reads sent, from
 	// their intended start) of reads that were the first of their
 	// session on their token; LaterToken that of every other read.
@@ -23,18 +27,25 @@ type Auth struct {
 	Unsent int64
 }
 
-// TokenRequests are the token requests of a run.
+// TokenRequests are the token requests of a run (those made while
+// sessions opened and during the warmup included: a token is the run's),
+// as the recorder counts them and as the result's auth.token_requests
+// saves them (docs/results.md).
 type TokenRequests struct {
-	Count, Failures int64
+	Count    int64 `json:"count"`
+	Failures int64 `json:"failures"`
 	// Unanswered are the failures the authorization server never
 	// answered: it could not be reached (down, refusing connections, a
-	// timeout) or no request could be made.
-	Unanswered int64
-	ByReason   map[string]int64 // TokenReasons, and any other reason a token source gives
-	Latency    *Histogram       // each request, sent → answer or failure
+	// timeout) or no request could be made. Added in v1.
+	Unanswered int64 `json:"unanswered"`
+	// ByReason counts them by why they were made: every one of
+	// TokenReasons is a key (zeros too), and any other reason a token
+	// source gives.
+	ByReason map[string]int64 `json:"by_reason"`
+	Latency  Latency          `json:"latency"` // Auth.TokenLatency's block
 	// Refreshes are the requests that renewed a token the run already had
 	// (any reason but initial) and got one.
-	Refreshes int64
+	Refreshes int64 `json:"refreshes"`
 }
 
 // TokenRequest is one token request as stats counts it (the driver
@@ -48,10 +59,14 @@ type TokenRequest struct {
 
 // NewAuth returns an empty Auth.
 func NewAuth() *Auth {
-	return &Auth{
-		Tokens:     TokenRequests{ByReason: map[string]int64{}, Latency: NewHistogram()},
-		FreshToken: NewHistogram(), LaterToken: NewHistogram(),
+	a := &Auth{
+		Tokens:       TokenRequests{ByReason: make(map[string]int64, len(TokenReasons))},
+		TokenLatency: NewHistogram(), FreshToken: NewHistogram(), LaterToken: NewHistogram(),
 	}
+	for _, k := range TokenReasons {
+		a.Tokens.ByReason[k] = 0
+	}
+	return a
 }
 
 // Request counts one token request.
@@ -59,7 +74,7 @@ func (a *Auth) Request(q TokenRequest) {
 	t := &a.Tokens
 	t.Count++
 	t.ByReason[q.Reason]++
-	t.Latency.Record(q.Took)
+	a.TokenLatency.Record(q.Took)
 	switch {
 	case q.Failed:
 		t.Failures++
@@ -94,7 +109,7 @@ func (a *Auth) merge(o *Auth) {
 	for k, n := range o.Tokens.ByReason {
 		a.Tokens.ByReason[k] += n
 	}
-	a.Tokens.Latency.Merge(o.Tokens.Latency)
+	a.TokenLatency.Merge(o.TokenLatency)
 	a.FreshToken.Merge(o.FreshToken)
 	a.LaterToken.Merge(o.LaterToken)
 }

@@ -30,7 +30,7 @@ func TestAuthRecording(t *testing.T) {
 	if a.FreshToken.Count() != 1 || a.LaterToken.Count() != 2 || p.Outcomes[Unauthorized] != 1 {
 		t.Errorf("fresh %d later %d unauthorized %d", a.FreshToken.Count(), a.LaterToken.Count(), p.Outcomes[Unauthorized])
 	}
-	if tq := a.Tokens; tq.Count != 3 || tq.Failures != 1 || tq.Refreshes != 1 || tq.ByReason["refused"] != 1 || tq.Latency.Count() != 3 {
+	if tq := a.Tokens; tq.Count != 3 || tq.Failures != 1 || tq.Refreshes != 1 || tq.ByReason["refused"] != 1 || a.TokenLatency.Count() != 3 {
 		t.Errorf("token requests %+v", tq)
 	}
 
