@@ -298,52 +298,66 @@ func boundsHint(c *Class) string {
 // maxListedTypes bounds the MIME types an error message lists.
 const maxListedTypes = 12
 
+// TypeGroup is what a listing says of one MIME type: how many resources
+// have it, how many of them have a known size and their range, and how
+// many of those sizes a read learned (Resource.Sampled). An error message
+// (describeListing) and init's starter file describe a listing by it.
+type TypeGroup struct {
+	MIME             string // its base type ("": resources of no known type)
+	N, Sized, Read   int
+	MinSize, MaxSize int64 // of the sized ones
+}
+
+// GroupByType groups a listing per base MIME type, most common first
+// (ties by name).
+func GroupByType(listing []Resource) []*TypeGroup {
+	byType := map[string]*TypeGroup{}
+	for _, r := range listing {
+		m := BaseMIME(r.MIME)
+		g := byType[m]
+		if g == nil {
+			g = &TypeGroup{MIME: m, MinSize: NoMaxSize}
+			byType[m] = g
+		}
+		g.N++
+		if r.Size >= 0 {
+			g.Sized++
+			g.MinSize, g.MaxSize = min(g.MinSize, r.Size), max(g.MaxSize, r.Size)
+		}
+		if r.Sampled {
+			g.Read++
+		}
+	}
+	return slices.SortedFunc(maps.Values(byType), func(a, b *TypeGroup) int {
+		return cmp.Or(cmp.Compare(b.N, a.N), cmp.Compare(a.MIME, b.MIME))
+	})
+}
+
 // describeListing summarizes a listing per MIME type, most common first:
 // "the listing has 57 resources: text/markdown 40 (1KiB..96KiB), ...".
 func describeListing(listing []Resource) string {
 	if len(listing) == 0 {
 		return "the target lists no resources (resources/list returned none): name them with uri, uris or template"
 	}
-	type group struct {
-		mime     string
-		n, sized int
-		lo, hi   int64
-	}
-	byType := map[string]*group{}
-	for _, r := range listing {
-		m := BaseMIME(r.MIME)
-		g := byType[m]
-		if g == nil {
-			g = &group{mime: m, lo: NoMaxSize}
-			byType[m] = g
-		}
-		g.n++
-		if r.Size >= 0 {
-			g.sized++
-			g.lo, g.hi = min(g.lo, r.Size), max(g.hi, r.Size)
-		}
-	}
-	groups := slices.SortedFunc(maps.Values(byType), func(a, b *group) int {
-		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.mime, b.mime))
-	})
+	groups := GroupByType(listing)
 	parts := make([]string, 0, min(len(groups), maxListedTypes)+1)
 	for k, g := range groups {
 		if k == maxListedTypes {
 			parts = append(parts, fmt.Sprintf("and %d more types", len(groups)-k))
 			break
 		}
-		name := g.mime
+		name := g.MIME
 		if name == "" {
 			name = "(no type)"
 		}
 		sizes := "size unknown"
-		if g.sized > 0 {
-			sizes = SizeRange{Min: g.lo, Max: g.hi}.String()
-			if g.sized < g.n {
-				sizes += fmt.Sprintf(", %d of unknown size", g.n-g.sized)
+		if g.Sized > 0 {
+			sizes = SizeRange{Min: g.MinSize, Max: g.MaxSize}.String()
+			if g.Sized < g.N {
+				sizes += fmt.Sprintf(", %d of unknown size", g.N-g.Sized)
 			}
 		}
-		parts = append(parts, fmt.Sprintf("%s %d (%s)", name, g.n, sizes))
+		parts = append(parts, fmt.Sprintf("%s %d (%s)", name, g.N, sizes))
 	}
 	return fmt.Sprintf("the listing has %d resources: %s", len(listing), strings.Join(parts, ", "))
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"github.com/readbench/readbench/workload"
 	"io"
 	"maps"
 	"math"
@@ -13,43 +12,22 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/readbench/readbench/workload"
+
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/targets"
 )
 
-// typeGroup is what the listing says of one MIME type.
-type typeGroup struct {
-	mime          string
-	n, sized, hit int // resources, of known size, sized by a read
-	lo, hi        int64
-}
-
-// groupByType counts the listing per MIME type, most common first;
-// untyped counts the resources of no known type.
-func groupByType(res []workload.Resource) (groups []*typeGroup, untyped int) {
-	byType := map[string]*typeGroup{}
-	for _, r := range res {
-		m := workload.BaseMIME(r.MIME)
-		if m == "" {
-			untyped++
+// groupByType is the listing's groups of a known type, and how many
+// resources have none.
+func groupByType(res []workload.Resource) (groups []*workload.TypeGroup, untyped int) {
+	for _, g := range workload.GroupByType(res) {
+		if g.MIME == "" {
+			untyped = g.N
 			continue
 		}
-		g := byType[m]
-		if g == nil {
-			g = &typeGroup{mime: m, lo: math.MaxInt64}
-			byType[m] = g
-			groups = append(groups, g)
-		}
-		g.n++
-		if r.Size >= 0 {
-			g.sized++
-			g.lo, g.hi = min(g.lo, r.Size), max(g.hi, r.Size)
-		}
-		if r.Sampled {
-			g.hit++
-		}
+		groups = append(groups, g)
 	}
-	slices.SortStableFunc(groups, func(a, b *typeGroup) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.mime, b.mime)) })
 	return groups, untyped
 }
 
@@ -193,14 +171,14 @@ func writeOAuth(b *bytes.Buffer, o *workload.OAuth) {
 }
 
 // writeClasses writes one class per MIME type.
-func writeClasses(b *bytes.Buffer, groups []*typeGroup) {
+func writeClasses(b *bytes.Buffer, groups []*workload.TypeGroup) {
 	total := 0
 	for _, g := range groups {
-		total += g.n
+		total += g.N
 	}
 	used := map[string]bool{}
 	for _, g := range groups {
-		typ, sub, _ := strings.Cut(g.mime, "/")
+		typ, sub, _ := strings.Cut(g.MIME, "/")
 		name := slug(strings.TrimPrefix(sub, "vnd."), "-")
 		if name == "" || used[name] {
 			name = slug(typ+"-"+sub, "-")
@@ -209,21 +187,21 @@ func writeClasses(b *bytes.Buffer, groups []*typeGroup) {
 			name = base + "-" + strconv.Itoa(k)
 		}
 		used[name] = true
-		weight := max(math.Round(1000*float64(g.n)/float64(total))/10, 0.1)
+		weight := max(math.Round(1000*float64(g.N)/float64(total))/10, 0.1)
 		size, note := "any", "no size known: every resource of the type"
-		if g.sized > 0 {
-			size = roughSize(g.lo, false) + ".." + roughSize(g.hi, true)
-			note = fmt.Sprintf("observed %d..%d bytes over %d", g.lo, g.hi, g.sized)
-			if g.hit > 0 {
-				note += fmt.Sprintf(" (%d sized by a read)", g.hit)
+		if g.Sized > 0 {
+			size = roughSize(g.MinSize, false) + ".." + roughSize(g.MaxSize, true)
+			note = fmt.Sprintf("observed %d..%d bytes over %d", g.MinSize, g.MaxSize, g.Sized)
+			if g.Read > 0 {
+				note += fmt.Sprintf(" (%d sized by a read)", g.Read)
 			}
-			if g.sized < g.n {
-				note += fmt.Sprintf("; %d of unknown size need size: any", g.n-g.sized)
+			if g.Sized < g.N {
+				note += fmt.Sprintf("; %d of unknown size need size: any", g.N-g.Sized)
 			}
 		}
 		fmt.Fprintf(b, "  - class: %s\n", yplain(name))
-		kv(b, 4, "weight", strconv.FormatFloat(weight, 'f', -1, 64), fmt.Sprintf("%d of %d listed resources", g.n, total))
-		kv(b, 4, "mime", yplain(g.mime), "")
+		kv(b, 4, "weight", strconv.FormatFloat(weight, 'f', -1, 64), fmt.Sprintf("%d of %d listed resources", g.N, total))
+		kv(b, 4, "mime", yplain(g.MIME), "")
 		kv(b, 4, "size", size, note)
 	}
 }
