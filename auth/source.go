@@ -33,7 +33,7 @@ type Source struct {
 	scope     []string // what was asked for
 	granted   []string // what the server said it granted
 	stepUps   int
-	flight    *flight
+	flight    *Flight
 	closed    bool
 	failures  int       // consecutive failed token requests
 	coolUntil time.Time // after a failure, no new request before this: the last error stands
@@ -41,11 +41,47 @@ type Source struct {
 	reqs      []Request
 }
 
-// flight is one token request that concurrent callers share.
-type flight struct {
+// Flight is one token request that concurrent callers share: the caller
+// that starts it ends it with Land, the others Wait for what it got. A
+// Source shares its requests so; a session shares its renewals of one
+// refused token so (client).
+type Flight struct {
 	done chan struct{}
 	tok  Token
 	err  error
+}
+
+// NewFlight returns a flight in the air.
+func NewFlight() *Flight { return &Flight{done: make(chan struct{})} }
+
+// Land ends the flight with what its request got (no token on an error),
+// releasing every caller waiting for it. Call it once.
+func (f *Flight) Land(t Token, err error) {
+	if err != nil {
+		t = Token{}
+	}
+	f.tok, f.err = t, err
+	close(f.done)
+}
+
+// Landed reports whether the flight has ended, and what it got.
+func (f *Flight) Landed() (Token, error, bool) {
+	select {
+	case <-f.done:
+		return f.tok, f.err, true
+	default:
+		return Token{}, nil, false
+	}
+}
+
+// Wait returns what the flight got, or ctx's error if ctx ends first.
+func (f *Flight) Wait(ctx context.Context) (Token, error) {
+	select {
+	case <-f.done:
+		return f.tok, f.err
+	case <-ctx.Done():
+		return Token{}, ctx.Err()
+	}
 }
 
 // Bounds of the renewing: attempts of one token request, and scope
@@ -199,7 +235,7 @@ func (s *Source) renew(ctx context.Context, seen int, reason string, scope []str
 	}
 	f := s.flight
 	if f == nil {
-		f = &flight{done: make(chan struct{})}
+		f = NewFlight()
 		s.flight = f
 		if scope != nil {
 			s.scope = scope
@@ -209,17 +245,12 @@ func (s *Source) renew(ctx context.Context, seen int, reason string, scope []str
 		go s.fly(f, reason)
 	}
 	s.mu.Unlock()
-	select {
-	case <-f.done:
-		return f.tok, f.err
-	case <-ctx.Done():
-		return Token{}, ctx.Err()
-	}
+	return f.Wait(ctx)
 }
 
 // fly makes the token request of f, with bounded retries of failures
 // worth retrying, records each attempt and installs the token.
-func (s *Source) fly(f *flight, reason string) {
+func (s *Source) fly(f *Flight, reason string) {
 	defer s.wg.Done()
 	var tok *oauth2.Token
 	var err error
@@ -274,13 +305,10 @@ func (s *Source) fly(f *flight, reason string) {
 		s.refreshAt = s.now().Add(wait)
 		s.lastErr, s.coolUntil = err, s.now().Add(min(wait, 5*time.Second))
 	}
-	f.tok, f.err = s.cur, err
-	if err != nil {
-		f.tok = Token{}
-	}
+	got := s.cur
 	s.flight = nil
 	s.mu.Unlock()
-	close(f.done)
+	f.Land(got, err)
 	s.poke()
 }
 

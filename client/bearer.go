@@ -78,22 +78,16 @@ type bearer struct {
 
 	mu    sync.Mutex
 	seen  map[int]bool     // token serials some read of the session carried
-	renew map[int]*renewal // refused serial → its renewal (in flight or done)
+	renew map[int]*auth.Flight // refused serial → its renewal, one Refused call (in flight or done)
 }
 
-// renewal is one Refused call, shared by the requests refused on one token.
-type renewal struct {
-	done chan struct{}
-	tok  auth.Token
-	err  error
-}
 
 // newBearer is the session's bearer, nil when the target has no tokens.
 func newBearer(t auth.Tokens) *bearer {
 	if t == nil {
 		return nil
 	}
-	return &bearer{tokens: t, seen: map[int]bool{}, renew: map[int]*renewal{}}
+	return &bearer{tokens: t, seen: map[int]bool{}, renew: map[int]*auth.Flight{}}
 }
 
 // token is the token a request carries now.
@@ -114,30 +108,25 @@ func (b *bearer) refused(ctx context.Context, t auth.Token, status int, challeng
 		b.mu.Lock()
 		r, ok := b.renew[t.Serial]
 		if ok {
-			select {
-			case <-r.done:
-				if r.err != nil { // a failed renewal is not remembered: the next refusal asks again
-					ok = false
-				}
-			default:
+			if _, err, landed := r.Landed(); landed && err != nil {
+				ok = false // a failed renewal is not remembered: the next refusal asks again
 			}
 		}
 		if !ok {
-			r = &renewal{done: make(chan struct{})}
+			r = auth.NewFlight()
 			b.renew[t.Serial] = r
 			b.mu.Unlock()
-			r.tok, r.err = b.tokens.Refused(ctx, t, status, challenge)
-			close(r.done)
-			return r.tok, r.err
+			r.Land(b.tokens.Refused(ctx, t, status, challenge))
+			tok, err, _ := r.Landed()
+			return tok, err
 		}
 		b.mu.Unlock()
-		select {
-		case <-r.done:
-		case <-ctx.Done():
-			return auth.Token{}, ctx.Err()
+		tok, err := r.Wait(ctx)
+		if err == nil || !isContextErr(err) {
+			return tok, err
 		}
-		if r.err == nil || !isContextErr(r.err) {
-			return r.tok, r.err
+		if ctx.Err() != nil {
+			return auth.Token{}, ctx.Err()
 		}
 	}
 	return b.tokens.Refused(ctx, t, status, challenge)
