@@ -77,10 +77,9 @@ type bearer struct {
 	tokens auth.Tokens
 
 	mu    sync.Mutex
-	seen  map[int]bool     // token serials some read of the session carried
+	seen  map[int]bool         // token serials some read of the session carried
 	renew map[int]*auth.Flight // refused serial → its renewal, one Refused call (in flight or done)
 }
-
 
 // newBearer is the session's bearer, nil when the target has no tokens.
 func newBearer(t auth.Tokens) *bearer {
