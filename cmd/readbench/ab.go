@@ -110,13 +110,13 @@ func abAction(c *cli.Context) error {
 		return err
 	}
 	defer closeSides()
-	mx, err := startMetrics(c, time.Time{})
+	mx, err := startMetrics(c, time.Time{}, "")
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	defer mx.close(c.App.ErrWriter)
+	defer mx.Close(c.App.ErrWriter)
 	o, err := ab.Run(c.Context, plan, sides.runner(c, mx))
-	mx.close(c.App.ErrWriter) // the last run's final push
+	mx.Close(c.App.ErrWriter) // the last run's final push
 	if err != nil && (o == nil || !o.Interrupted) {
 		if o == nil {
 			return exitFor("ab: ", err)
@@ -259,7 +259,7 @@ type abSideRuns map[ab.Side]abSide
 // experiment says, its schedule started with the round's other side, its
 // measured reads told to the experiment's windows; the base side's
 // progress is shown on stderr (both sides run the same schedule at once).
-func (sides abSideRuns) runner(c *cli.Context, mx *liveMetrics) ab.Runner {
+func (sides abSideRuns) runner(c *cli.Context, mx *metrics.Live) ab.Runner {
 	quiet := c.Bool("quiet")
 	return func(ctx context.Context, r ab.SideRun) (*results.Result, error) {
 		opts := sides[r.Side].opts
@@ -274,11 +274,11 @@ func (sides abSideRuns) runner(c *cli.Context, mx *liveMetrics) ab.Runner {
 				fmt.Fprintf(c.App.ErrWriter, "readbench: round %d, %s: "+format+"\n", append([]any{r.Round, r.Side}, args...)...)
 			}
 		}
-		mx.wire(&opts, metrics.RunLabels{Side: string(r.Side), Round: strconv.Itoa(r.Round)}) // a round's attempts share its series
+		wireMetrics(mx, &opts, metrics.RunLabels{Side: string(r.Side), Round: strconv.Itoa(r.Round)}) // a round's attempts share its series
 		opts.Observe = r.Observe(opts.Observe)
 		opts.Together = r.Together
 		job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(r.Path), Part: true, Finished: func() *results.LiveMetrics {
-			mx.ended()
+			mx.Ended()
 			clearProgress(c.App.ErrWriter, shown)
 			return nil
 		}}

@@ -92,7 +92,7 @@ type capacityRun struct {
 	dir      string
 	warmup   time.Duration
 	duration time.Duration
-	mx       *liveMetrics   // --metrics: every step feeds it, labelled with its step
+	mx       *metrics.Live  // --metrics: every step feeds it, labelled with its step
 	tokens   *auth.Sequence // the target's tokens, shared by the steps (nil: none)
 	extras   *runner.Extras // holds the tokens until the search ends
 }
@@ -156,7 +156,7 @@ func newCapacityRun(c *cli.Context) (*capacityRun, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	mx, err := startMetrics(c, time.Time{})
+	mx, err := startMetrics(c, time.Time{}, "")
 	if err != nil {
 		_ = extras.Close()
 		return nil, false, cli.Exit(err.Error(), exitUsage)
@@ -185,7 +185,7 @@ func sloOf(c *cli.Context, w *workload.Workload) ([]bounds.Threshold, error) {
 
 // close ends the search's metrics and tokens.
 func (cr *capacityRun) close() {
-	cr.mx.close(cr.c.App.ErrWriter)
+	cr.mx.Close(cr.c.App.ErrWriter)
 	_ = cr.extras.Close() // tokens alone: nothing to report
 }
 
@@ -204,7 +204,7 @@ func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 		return cli.Exit("capacity: "+err.Error(), exitUsage)
 	}
 	rep, err := capacity.Search(c.Context, p, cr.step, capacity.SLO(slo))
-	cr.mx.close(c.App.ErrWriter) // the last step's final push
+	cr.mx.Close(c.App.ErrWriter) // the last step's final push
 	if err != nil {
 		return exitFor("capacity: ", err)
 	}
@@ -250,7 +250,7 @@ func (cr *capacityRun) sizeSweep(slo []bounds.Threshold) error {
 		return cli.Exit("capacity: "+err.Error(), exitUsage)
 	}
 	rep, err := capacity.SweepSize(c.Context, p, cr.step, capacity.SLO(slo))
-	cr.mx.close(c.App.ErrWriter) // the last step's final push
+	cr.mx.Close(c.App.ErrWriter) // the last step's final push
 	if err != nil {
 		return exitFor("capacity: ", err)
 	}
@@ -300,10 +300,10 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.S
 	opts.Workload = cr.opts.Workload.Step(s.Rate, s.Size, cr.warmup, duration)
 	opts.Auth = cr.tokens.Next() // each step's result counts its own token requests
 	opts.Logf = func(format string, args ...any) { once.Do(func() { firstFailure = fmt.Sprintf(format, args...) }) }
-	cr.mx.wire(&opts, metrics.RunLabels{Step: strconv.Itoa(s.Index)})
+	wireMetrics(cr.mx, &opts, metrics.RunLabels{Step: strconv.Itoa(s.Index)})
 	path := filepath.Join(cr.dir, fmt.Sprintf("step-%02d.json", s.Index))
 	job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(path), Part: true,
-		Finished: func() *results.LiveMetrics { cr.mx.ended(); return nil }}
+		Finished: func() *results.LiveMetrics { cr.mx.Ended(); return nil }}
 	done, err := job.Run(ctx)
 	if err != nil {
 		return capacity.StepRun{}, err

@@ -98,8 +98,8 @@ func initAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "readbench: init: %s\n", w)
 	}
 	in := cat.StarterInput(strings.TrimSpace(c.String("target")), target, headers)
-	if o, ok, err := mergeOAuth(c, nil); ok && err == nil {
-		in.OAuth = &o
+	if o, err := mergeOAuth(c, nil); err == nil {
+		in.OAuth = o
 	}
 	text, err := yamlfile.Starter(in)
 	if err != nil {

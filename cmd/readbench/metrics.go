@@ -1,10 +1,7 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/readbench/readbench/driver"
@@ -30,112 +27,30 @@ func metricsFlags() []cli.Flag {
 	}
 }
 
-// liveMetrics is a command's --metrics: the series, and where they go.
-type liveMetrics struct {
-	reg    *metrics.Registry
-	runID  string
-	pusher []*metrics.Pusher
-	server []*metrics.Server
-	linger time.Duration
-	// undelivered counts the samples the closed pushers dropped: the
-	// result's metrics.undelivered_samples.
-	undelivered int64
+// startMetrics starts what --metrics asks for (nil when it is not given);
+// runID "" labels the command's runs by startAt (metrics.LiveOptions).
+func startMetrics(c *cli.Context, startAt time.Time, runID string) (*metrics.Live, error) {
+	return metrics.StartLive(metrics.LiveOptions{
+		Specs: c.StringSlice("metrics"), Interval: c.Duration("metrics-interval"), Buckets: c.String("metrics-buckets"),
+		Native: c.Bool("metrics-native"), Linger: c.Duration("metrics-linger"),
+		Headers: os.Getenv(envMetricsHeaders), BasicAuth: os.Getenv(envMetricsBasicAuth), RunID: runID, Start: startAt,
+	})
 }
 
-// startMetrics starts what --metrics asks for (nil when it is not given).
-func startMetrics(c *cli.Context, startAt time.Time) (*liveMetrics, error) {
-	specs := c.StringSlice("metrics")
-	if len(specs) == 0 {
-		return nil, nil
+// wireMetrics hands a run's options the live metrics' observers and
+// in-flight gauge, chained to the progress already set; part tells the
+// runs of one command apart (metrics.Live.Hooks).
+func wireMetrics(m *metrics.Live, opts *driver.Options, part metrics.RunLabels) {
+	if m != nil {
+		opts.Observe, opts.Progress = m.Hooks(part, opts.Progress)
 	}
-	o := metrics.Options{Native: c.Bool("metrics-native")}
-	if b := c.String("metrics-buckets"); b != "" {
-		var err error
-		if o.Buckets, err = metrics.ParseBuckets(b); err != nil {
-			return nil, err
-		}
-	}
-	headers, err := metrics.ParseHeaders(os.Getenv(envMetricsHeaders))
-	if err != nil {
-		return nil, err
-	}
-	m := &liveMetrics{reg: metrics.New(o), runID: metrics.NewRunID(startAt), linger: c.Duration("metrics-linger")}
-	for _, spec := range specs {
-		kind, value, _ := strings.Cut(spec, "=")
-		switch {
-		case kind == "prometheus-rw" && value != "":
-			p, err := metrics.StartPush(m.reg, metrics.PushOptions{URL: value, Interval: c.Duration("metrics-interval"),
-				Headers: headers, BasicAuth: os.Getenv(envMetricsBasicAuth), Native: o.Native})
-			if err != nil {
-				m.close(io.Discard)
-				return nil, err
-			}
-			m.pusher = append(m.pusher, p)
-		case kind == "listen" && value != "":
-			s, err := metrics.Listen(m.reg, value)
-			if err != nil {
-				m.close(io.Discard)
-				return nil, err
-			}
-			m.server = append(m.server, s)
-		default:
-			m.close(io.Discard)
-			return nil, fmt.Errorf("--metrics %q: want prometheus-rw=URL or listen=ADDR", spec)
-		}
-	}
-	return m, nil
 }
 
-// wire hands the run's options the observers and the in-flight gauge.
-// part tells the runs of one command apart (its Step, or Side and Round;
-// zero for readbench run): the rest of the labels come from the run.
-func (m *liveMetrics) wire(opts *driver.Options, part metrics.RunLabels) {
-	if m == nil {
-		return
-	}
-	run := part
-	run.ID = m.runID
-	opts.Observe = m.reg.Observer(run)
-	opts.Progress = m.reg.Progress(part.Side, opts.Progress)
-}
-
-// result is the result's metrics key, after close (nil without
+// metricsResult is the result's metrics key, after Close (nil without
 // --metrics: the key is absent then).
-func (m *liveMetrics) result() *results.LiveMetrics {
+func metricsResult(m *metrics.Live) *results.LiveMetrics {
 	if m == nil {
 		return nil
 	}
-	return &results.LiveMetrics{UndeliveredSamples: m.undelivered}
-}
-
-// ended pushes the counts of one of a command's runs as they ended, before
-// the next run replaces them (a scrape endpoint has them until then).
-func (m *liveMetrics) ended() {
-	if m == nil {
-		return
-	}
-	for _, p := range m.pusher {
-		p.Push()
-	}
-}
-
-// close pushes the final counts, keeps the scrape endpoints for their
-// final scrape (--metrics-linger) and says on w what was not delivered.
-// It is safe on nil and to call twice.
-func (m *liveMetrics) close(w io.Writer) {
-	if m == nil {
-		return
-	}
-	m.reg.Idle()
-	for _, p := range m.pusher {
-		sum := p.Close(10 * time.Second)
-		m.undelivered += sum.Dropped
-		if s := sum.String(); s != "" {
-			fmt.Fprintf(w, "readbench: %s\n", s)
-		}
-	}
-	for _, s := range m.server {
-		s.Close(m.linger)
-	}
-	m.pusher, m.server = nil, nil
+	return &results.LiveMetrics{UndeliveredSamples: m.Undelivered()}
 }

@@ -2,13 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
-	"net/url"
-	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"time"
 
@@ -34,57 +30,13 @@ func oauthFlags() []cli.Flag {
 	}
 }
 
-// oauthConfig merges the workload's auth block and the flags (which win);
-// ok is false when neither asks for OAuth.
-//
-// With neither, an HTTP target that readbench login got into before uses
-// that login's cached tokens (cached is then true).
-func oauthConfig(c *cli.Context, wa *workload.Auth, target targets.Target) (cfg auth.Config, ok, cached bool, err error) {
-	o, ok, err := mergeOAuth(c, wa)
-	if err != nil {
-		return cfg, true, cached, err
-	}
-	if err := o.Unsaved(); ok && err != nil { // run --like: the secret a result does not keep
-		return cfg, true, cached, err
-	}
-	if !ok && (target.Kind == targets.HTTP || target.Kind == targets.SSE) {
-		// No OAuth asked for, but readbench login got in here before: use it.
-		_, err := auth.LoadEntry("", target.Address)
-		if errors.Is(err, auth.ErrNoLogin) {
-			return cfg, false, false, nil
-		}
-		if err != nil {
-			return cfg, true, cached, err
-		}
-		o.Grant, ok, cached = auth.GrantAuthorizationCode, true, true
-	}
-	if !ok {
-		return cfg, false, false, nil
-	}
-	if target.Kind != targets.HTTP && target.Kind != targets.SSE {
-		return cfg, true, cached, fmt.Errorf("OAuth is for an HTTP target; %s is not one", targetName(target))
-	}
-	cfg = auth.Config{
-		Target: target.Address, Grant: o.Grant, ClientID: o.ClientID,
-		ClientSecret: os.Expand(o.ClientSecret, os.Getenv), Scope: strings.Fields(o.Scope),
-		AuthMethod: o.TokenEndpointAuth, ClientSecretEnv: secretEnv(o.ClientSecret), TokenParams: expandParams(o.TokenParams),
-	}
-	if o.PrivateKey != "" {
-		if cfg.PrivateKey, err = auth.ReadPrivateKey(o.PrivateKey); err != nil {
-			return cfg, true, cached, err
-		}
-	}
-	if cfg.Grant == auth.GrantAuthorizationCode {
-		return cfg, true, cached, auth.CheckTokenParams(cfg.TokenParams) // login's client: its id and secret are in the cache
-	}
-	return cfg, true, cached, cfg.Validate()
-}
-
-// mergeOAuth is the workload's auth block with the --oauth-* flags
-// applied (they win); ok is false when neither asks for OAuth.
-func mergeOAuth(c *cli.Context, wa *workload.Auth) (o workload.OAuth, ok bool, err error) {
-	if wa != nil && wa.OAuth != nil {
-		o, ok = *wa.OAuth, true
+// mergeOAuth is the workload's auth.oauth with the --oauth-* flags
+// applied (they win); nil when neither asks for OAuth.
+func mergeOAuth(c *cli.Context, wa *workload.Auth) (*workload.OAuth, error) {
+	var o workload.OAuth
+	ok := wa != nil && wa.OAuth != nil
+	if ok {
+		o = *wa.OAuth
 	}
 	for _, f := range []struct {
 		flag string
@@ -98,20 +50,24 @@ func mergeOAuth(c *cli.Context, wa *workload.Auth) (o workload.OAuth, ok bool, e
 		}
 	}
 	if c.IsSet("oauth-param") {
+		var err error
 		if o.TokenParams, err = withParams(o.TokenParams, c.StringSlice("oauth-param")); err != nil {
-			return o, true, err
+			return nil, err
 		}
 		ok = true
 	}
-	return o, ok, nil
+	if !ok {
+		return nil, nil
+	}
+	return &o, nil
 }
 
 // withOAuthFlags puts the --oauth-* flags into w's auth block, so that
 // the result records the authorization a run used (its secret redacted)
 // and --like runs it again.
 func withOAuthFlags(c *cli.Context, w *workload.Workload) {
-	if o, ok, err := mergeOAuth(c, w.Auth); ok && err == nil {
-		w.Auth = &workload.Auth{OAuth: &o}
+	if o, err := mergeOAuth(c, w.Auth); o != nil && err == nil {
+		w.Auth = &workload.Auth{OAuth: o}
 	}
 }
 
@@ -137,58 +93,23 @@ func withParams(from map[string][]string, flags []string) (map[string][]string, 
 	return out, nil
 }
 
-// expandParams is the token parameters with ${VAR} expanded from the
-// environment, as url.Values.
-func expandParams(p map[string][]string) url.Values {
-	if len(p) == 0 {
-		return nil
-	}
-	out := make(url.Values, len(p))
-	for k, vs := range p {
-		for _, v := range vs {
-			out[k] = append(out[k], os.Expand(v, os.Getenv))
-		}
-	}
-	return out
-}
-
 // oauthTokens makes the Tokens of a command's target, kept fresh by x
-// until it is closed, or nil when it asks for no OAuth. A configuration
-// error is a usage error (exit 2), failing to obtain a first token a
-// failure to reach the target (exit 1).
+// until it is closed, or nil when it asks for no OAuth
+// (runner.Extras.OAuth). A configuration error is a usage error (exit 2),
+// failing to obtain a first token a failure to reach the target (exit 1).
 func oauthTokens(c *cli.Context, x *runner.Extras, wa *workload.Auth, target targets.Target) (auth.Tokens, error) {
-	cfg, ok, cached, err := oauthConfig(c, wa, target)
+	o, err := mergeOAuth(c, wa)
 	if err != nil {
 		return nil, cli.Exit(c.Command.Name+": "+err.Error(), exitUsage)
 	}
-	if !ok {
-		return nil, nil
-	}
-	src, err := x.Authorize(c.Context, cfg)
-	if errors.Is(err, auth.ErrNoSecret) { // what to give is the user's to say: a usage error, before any read
-		return nil, cli.Exit(fmt.Sprintf("%s: %v", c.Command.Name, err), exitUsage)
-	}
+	src, cached, err := x.OAuth(c.Context, o, target)
 	if err != nil {
-		return nil, cli.Exit(fmt.Sprintf("%s: %v", c.Command.Name, err), exitFail)
+		return nil, exitFor(c.Command.Name+": ", err)
 	}
 	if cached && !c.Bool("quiet") {
-		fmt.Fprintf(c.App.ErrWriter, "readbench: using the login cached for %s (readbench login)\n", cfg.Target)
+		fmt.Fprintf(c.App.ErrWriter, "readbench: using the login cached for %s (readbench login)\n", target.Address)
 	}
 	return src, nil
-}
-
-// secretEnvRE is a secret given as one environment variable and nothing
-// else: $NAME or ${NAME}.
-var secretEnvRE = regexp.MustCompile(`^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$`)
-
-// secretEnv is the variable a secret is read from, "" when it was given
-// as it is: a client credentials login caches that name, never the secret.
-func secretEnv(raw string) string {
-	m := secretEnvRE.FindStringSubmatch(raw)
-	if m == nil {
-		return ""
-	}
-	return m[1] + m[2]
 }
 
 func loginCommand() *cli.Command {
@@ -225,7 +146,11 @@ func loginAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit("login: --target: "+err.Error(), exitUsage)
 	}
-	cfg, _, _, err := oauthConfig(c, &workload.Auth{OAuth: &workload.OAuth{Grant: auth.GrantAuthorizationCode}}, target)
+	o, err := mergeOAuth(c, &workload.Auth{OAuth: &workload.OAuth{Grant: auth.GrantAuthorizationCode}})
+	if err != nil {
+		return cli.Exit("login: "+err.Error(), exitUsage)
+	}
+	cfg, _, _, err := runner.OAuthConfig(o, target)
 	if err != nil {
 		return cli.Exit("login: "+err.Error(), exitUsage)
 	}

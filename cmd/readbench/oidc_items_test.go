@@ -294,18 +294,6 @@ func TestOIDCProviderRestartMidRun(t *testing.T) {
 	}
 }
 
-// TestSecretEnv: only a secret given as one variable names one, for the
-// cache of a client credentials login.
-func TestSecretEnv(t *testing.T) {
-	for raw, want := range map[string]string{
-		"${RB_SECRET}": "RB_SECRET", "$RB_SECRET": "RB_SECRET", "s3cret": "", "${A}${B}": "", "pre${A}": "", "": "", "$1x": "",
-	} {
-		if got := secretEnv(raw); got != want {
-			t.Errorf("secretEnv(%q) = %q, want %q", raw, got, want)
-		}
-	}
-}
-
 // TestOIDCTokenParamsAndClient (item 6): the extra token parameters reach
 // the provider — a resource given with --oauth-param replaces readbench's
 // RFC 8707 one: the SDK server's own works, another is refused by the

@@ -20,7 +20,7 @@ type runView struct {
 	stderr, stdout io.Writer
 	quiet          bool
 	shown          bool // a progress line may be on stderr
-	mx             *liveMetrics
+	mx             *metrics.Live
 	stopLive       func()
 	stopSetup      func()        // erases the setup line
 	extras         runner.Extras // the run's tokens and profiles, ended last
@@ -60,17 +60,14 @@ func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
 			fmt.Fprintf(v.stderr, "readbench: %s\n", line)
 		}
 	}
-	if v.mx, err = startMetrics(c, opts.StartAt); err != nil {
+	if v.mx, err = startMetrics(c, opts.StartAt, barrierRunID(opts)); err != nil {
 		v.close()
 		return nil, cli.Exit(err.Error(), exitUsage)
-	}
-	if v.mx != nil && opts.Barrier != nil { // the shards of one run share it, as with --start-at
-		v.mx.runID = "barrier-" + opts.Barrier.Run
 	}
 	if showLive { // the view takes the setup line's, progress line's and failures' place
 		v.stopLive = startLive(v.stderr, w, opts)
 	}
-	v.mx.wire(opts, metrics.RunLabels{}) // after the view: the metrics chain to the progress it set
+	wireMetrics(v.mx, opts, metrics.RunLabels{}) // after the view: the metrics chain to the progress it set
 	return v, nil
 }
 
@@ -97,8 +94,8 @@ func (v *runView) lines(opts *driver.Options) {
 func (v *runView) finished() *results.LiveMetrics {
 	v.stopLive()
 	clearProgress(v.stderr, v.shown)
-	v.mx.close(v.stderr)
-	return v.mx.result()
+	v.mx.Close(v.stderr)
+	return metricsResult(v.mx)
 }
 
 // report prints the saved result in its format and where it went, then
@@ -129,9 +126,18 @@ func (v *runView) report(done *runner.Done, write func(io.Writer, *results.Resul
 // heap as the run and its report left it) and tokens.
 func (v *runView) close() {
 	v.stopLive()
-	v.mx.close(v.stderr)
+	v.mx.Close(v.stderr)
 	v.stopSetup()
 	if err := v.extras.Close(); err != nil {
 		fmt.Fprintf(v.stderr, "readbench: writing the profiles: %v\n", err)
 	}
+}
+
+// barrierRunID is the run id of the live metrics of a shard started by
+// --barrier: the shards of one run share it, as with --start-at ("": none).
+func barrierRunID(opts *driver.Options) string {
+	if opts.Barrier == nil {
+		return ""
+	}
+	return "barrier-" + opts.Barrier.Run
 }
