@@ -46,10 +46,18 @@ func (p *constantPacer) next() (time.Duration, bool) {
 	for p.seg < len(p.stretches) {
 		s := p.stretches[p.seg]
 		T := s.length.Seconds()
-		if t, ok := stretchTime(s, p.k); ok && t < T {
-			p.k++
-			p.issued++
-			return p.base + time.Duration(t*float64(time.Second)), true
+		// The schedule's clock is the nanosecond: turn k's time is rounded
+		// to it before it is held to the stretch's end, so that float
+		// rounding cannot put a turn a fraction of a nanosecond before the
+		// end (n turns over L as rate n/L: n/(n/L) is not always L) and
+		// start a turn the stretch does not have: a stage of one turn in
+		// six minutes starts one.
+		if t, ok := stretchTime(s, p.k); ok && t < T+1 {
+			if at := time.Duration(math.Round(t * float64(time.Second))); at < s.length {
+				p.k++
+				p.issued++
+				return p.base + max(at, 0), true
+			}
 		}
 		// Carry the fraction of a turn left at the stretch's end, so that a
 		// change of rate does not skip or double a turn.

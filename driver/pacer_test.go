@@ -23,6 +23,21 @@ func drain(p pacer, max int) []time.Duration {
 	return out
 }
 
+// stages is the stretches of stages written as init --from writes them:
+// pairs of a rate's text and a length.
+func stages(t *testing.T, pairs ...any) []stretch {
+	t.Helper()
+	var out []stretch
+	for i := 0; i < len(pairs); i += 2 {
+		r, err := units.ParseStageRate(pairs[i].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, stretch{r.PerSecond, r.PerSecond, pairs[i+1].(time.Duration)})
+	}
+	return out
+}
+
 func TestConstantPacer(t *testing.T) {
 	sec := time.Second
 	cases := []struct {
@@ -42,6 +57,15 @@ func TestConstantPacer(t *testing.T) {
 			[]stretch{{0, 20, sec}}, 0, 10, map[int]time.Duration{1: time.Duration(math.Sqrt(0.1) * 1e9), 9: time.Duration(math.Sqrt(0.9) * 1e9)}},
 		{"a turn limit stops the schedule", []stretch{{100, 100, sec}}, 0, 100, nil},
 		{"a zero-rate stage is a pause", []stretch{{0, 0, sec}, {2, 2, sec}}, 0, 2, map[int]time.Duration{0: sec, 1: 1500 * time.Millisecond}},
+		// n turns over L written as the rate n/L: n/(n/L) is L less a
+		// rounding for these, which once started a turn more.
+		{"3/1h for 1h: three turns, not four", stages(t, "3/1h", time.Hour), 0, 3, map[int]time.Duration{2: 40 * time.Minute}},
+		{"13/6m for 6m: thirteen turns", stages(t, "13/6m", 6*time.Minute), 0, 13, nil},
+		{"9/7s for 7s: nine turns", stages(t, "9/7s", 7*time.Second), 0, 9, nil},
+		{"a recorded hour of 2 turns as init --from writes it: 1/6m, eight pauses, 1/6m: two turns",
+			stages(t, "1/6m", 6*time.Minute, "0/s", 6*time.Minute, "0/s", 6*time.Minute, "0/s", 6*time.Minute, "0/s", 6*time.Minute,
+				"0/s", 6*time.Minute, "0/s", 6*time.Minute, "0/s", 6*time.Minute, "0/s", 6*time.Minute, "1/6m", 6*time.Minute),
+			0, 2, map[int]time.Duration{0: 0, 1: 54 * time.Minute}},
 	}
 	for _, c := range cases {
 		got := drain(&constantPacer{stretches: c.stretches, limit: c.limit}, 10000)

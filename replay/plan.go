@@ -154,8 +154,10 @@ func replayYAML(name string, cls []*class, turns []*rturn, sessions int, span ti
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: %s\nsessions: %d\n", yamlString(name), sessions)
 	length := span + time.Millisecond // the last turn starts inside the run
-	rate := float64(len(turns)) / length.Seconds()
-	fmt.Fprintf(&b, "load:\n  rate: %s/s\n  duration: %dus\n", strconv.FormatFloat(rate, 'g', 6, 64), length.Microseconds())
+	// The rate as turns per the run's own length, exact and never in
+	// exponent notation (a sparse recording's 5.55556e-05/s was refused).
+	us := length.Microseconds()
+	fmt.Fprintf(&b, "load:\n  rate: %d/%dus\n  duration: %dus\n", len(turns), us, us)
 	writeAttachments(&b, turns)
 	b.WriteString("mix:\n")
 	for _, c := range cls {

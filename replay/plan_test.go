@@ -2,12 +2,15 @@ package replay
 
 import (
 	"fmt"
+	"math"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/readbench/readbench/record"
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/workload/yamlfile"
 )
 
 // recording builds a recording of turns of reads gap apart: turn k on
@@ -70,8 +73,8 @@ func TestStarterParsesAndKeepsTheShape(t *testing.T) {
 		rec      *record.Recording
 		contains []string
 	}{
-		{"short", recording(5, 3, 200*time.Millisecond, false), []string{"attachments: 3", "uris:", `"doc://missing"`, "expect: not_found", "duration: 1000ms", "target: \"http://127.0.0.1:1/mcp\""}},
-		{"long-with-stages", recording(40, 2, 500*time.Millisecond, false), []string{"stages:", "attachments: 2", "rate: 2.051/s"}},
+		{"short", recording(5, 3, 200*time.Millisecond, false), []string{"attachments: 3", "uris:", `"doc://missing"`, "expect: not_found", "rate: 5/1s", "duration: 1s", "target: \"http://127.0.0.1:1/mcp\""}},
+		{"long-with-stages", recording(40, 2, 500*time.Millisecond, false), []string{"stages:", "attachments: 2", "rate: 40/19500ms   # the recorded mean: 2.05/s", "{rate: 4/1950ms, for: 1950ms}"}},
 		{"redacted", recording(5, 1, time.Second, true), []string{"mime: \"text/plain\"", "size: lognormal(1024, 65536)", "mime: \"application/octet-stream\"\n    size: 4096"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,6 +88,75 @@ func TestStarterParsesAndKeepsTheShape(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStarterRatesAreExact: init --from writes rates readbench reads
+// (no exponent: a sparse recording's 5.556e-05/s was refused), each stage
+// holding exactly the turns recorded in it (a quiet stage 0/s, never the
+// old floor of 0.01/s: a recorded hour of 2 turns ran 36), so the stages
+// add up to the recorded turns; the pacer starts exactly those (driver:
+// TestConstantPacer).
+// rateValue is a rate's value in a workload's text.
+var rateValue = regexp.MustCompile(`rate: ([^,}#\n]*)`)
+
+func TestStarterRatesAreExact(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		rec    *record.Recording
+		pauses int // stages of 0/s
+	}{
+		{"an hour of 2 turns", recording(2, 1, time.Hour, false), 8},
+		{"ten hours of 2 turns", recording(2, 1, 10*time.Hour, false), 8},
+		{"a day of 3 turns", recording(3, 2, 12*time.Hour, false), 7},
+		{"40 turns 500ms apart", recording(40, 2, 500*time.Millisecond, false), 0},
+		{"5 turns in a second", recording(5, 3, 200*time.Millisecond, false), 0},
+		{"one turn", recording(1, 2, time.Second, false), 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := Starter(tc.rec, "rec.jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range rateValue.FindAllStringSubmatch(string(out), -1) {
+				if strings.ContainsAny(m[1], "eE") {
+					t.Errorf("a rate in exponent notation: %q", m[0])
+				}
+			}
+			w, err := yamlfile.Parse("starter", out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			turns, pauses := 0.0, 0
+			for _, st := range w.Load.Stages {
+				turns += st.Rate.PerSecond * st.For.Seconds()
+				if st.Rate.PerSecond == 0 {
+					pauses++
+				}
+			}
+			if len(w.Load.Stages) == 0 {
+				turns = w.Load.Rate.PerSecond * w.Load.Duration.Seconds()
+			}
+			recorded := len(recordedTurns(tc.rec))
+			if math.Abs(turns-float64(recorded)) > 1e-9 || pauses != tc.pauses {
+				t.Errorf("the workload schedules %v turns with %d pauses; recorded %d turns, want %d pauses\n%s", turns, pauses, recorded, tc.pauses, out)
+			}
+		})
+	}
+}
+
+// TestNewPlanSparseRecording: a replay's own workload states its rate in
+// a form readbench reads, however sparse the recording (2 turns in 10
+// hours were "5.55556e-05/s", refused).
+func TestNewPlanSparseRecording(t *testing.T) {
+	for _, gap := range []time.Duration{time.Millisecond, time.Hour, 10 * time.Hour, 1000 * time.Hour} {
+		p, err := NewPlan(recording(2, 1, gap, false), Options{File: "rec.jsonl"})
+		if err != nil {
+			t.Fatalf("2 turns %s apart: %v", gap, err)
+		}
+		if got := p.Workload.Load.Rate.PerSecond * p.Workload.Load.Duration.Seconds(); math.Abs(got-2) > 1e-9 {
+			t.Errorf("2 turns %s apart: the workload asks %v turns", gap, got)
+		}
 	}
 }
 

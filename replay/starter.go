@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/record"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload/yamlfile"
@@ -64,19 +65,21 @@ func Starter(rec *record.Recording, file string) ([]byte, error) {
 }
 
 // writeLoad writes the rate: the mean, and for a long enough recording
-// its shape as stages of equal length.
+// its shape as stages of equal length. Every rate is written as turns per
+// the very length it holds for ("2/1h", "1/6m", "0/s"), never as a
+// rounded figure per second: a stage then starts exactly the turns the
+// recording had in it (a rounded 0.002778/s over 6m started two), a
+// quiet stage starts none, and no rate is written in exponent notation.
 func writeLoad(b *strings.Builder, turns []*rturn, span time.Duration) {
-	mean := 1.0 // turns per second: len(turns) of them over the span
-	if span > 0 {
-		mean = float64(len(turns)) / span.Seconds()
-	}
-	fmt.Fprintf(b, "load:\n  rate: %s/s   # the recorded mean\n", rate(mean))
 	if span < shapeAt {
-		fmt.Fprintf(b, "  duration: %s\n", dur(max(span, time.Second)))
+		length := max(span, time.Second).Truncate(time.Millisecond)
+		fmt.Fprintf(b, "load:\n  rate: %d/%s   # the recorded mean: %s/s\n", len(turns), dur(length), numfmt.Sig3(float64(len(turns))/length.Seconds()))
+		fmt.Fprintf(b, "  duration: %s\n", dur(length))
 		return
 	}
+	fmt.Fprintf(b, "load:\n  rate: %d/%s   # the recorded mean: %s/s\n", len(turns), dur(span.Truncate(time.Millisecond)), numfmt.Sig3(float64(len(turns))/span.Seconds()))
 	n := stagesMax
-	length := span / time.Duration(n)
+	length := (span / time.Duration(n)).Truncate(time.Millisecond)
 	counts := make([]int, n)
 	t0 := turns[0].at
 	for _, t := range turns {
@@ -85,13 +88,28 @@ func writeLoad(b *strings.Builder, turns []*rturn, span time.Duration) {
 	}
 	b.WriteString("  stages:   # the recorded rate's shape\n")
 	for _, c := range counts {
-		fmt.Fprintf(b, "    - {rate: %s/s, for: %s}\n", rate(max(float64(c)/length.Seconds(), 0.01)), dur(length))
+		r := "0/s" // a pause: no turn was recorded here
+		if c > 0 {
+			r = fmt.Sprintf("%d/%s", c, dur(length))
+		}
+		fmt.Fprintf(b, "    - {rate: %s, for: %s}\n", r, dur(length))
 	}
 }
 
-func rate(r float64) string { return strconv.FormatFloat(r, 'g', 4, 64) }
-
-func dur(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) + "ms" }
+// dur writes a length of whole milliseconds in the largest unit that
+// holds it exactly ("1h", "6m", "90s", "1950ms"): the same text serves as
+// a stage's length and as the period of its rate.
+func dur(d time.Duration) string {
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}} {
+		if d >= u.d && d%u.d == 0 {
+			return strconv.FormatInt(int64(d/u.d), 10) + u.name
+		}
+	}
+	return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+}
 
 // writeClass writes one class of the mix.
 func writeClass(b *strings.Builder, c *class, redacted bool) {

@@ -156,12 +156,9 @@ func writeThrough(path string, data []byte) error {
 	}
 	if _, err := f.Write(data); err != nil {
 		_ = f.Close()
-		return fmt.Errorf("%s: %w", path, err)
+		return err // a *fs.PathError: "write /dev/full: no space left on device"
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	return f.Close()
 }
 
 // WriteFileAtomic writes data to path atomically (atomicfile.Write): a
@@ -172,6 +169,18 @@ func writeThrough(path string, data []byte) error {
 // exist.
 func WriteFileAtomic(path string, data []byte) error {
 	if err := atomicfile.Write(path, data, 0o644); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// WriteNewFile writes data to path only if path is free
+// (atomicfile.WriteNew): the whole file appears at once, and a file there,
+// even one another run saved a moment ago, is never replaced (the error
+// wraps fs.ErrExist). A result saved under a name readbench chose, or to
+// an --out given without --force, is saved so.
+func WriteNewFile(path string, data []byte) error {
+	if err := atomicfile.WriteNew(path, data, 0o644); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil

@@ -44,6 +44,11 @@ type Done struct {
 	// judgement: thresholds left to merge, a log that could not be kept.
 	Notes     []string
 	Judgement Judgement
+	// Unsaved, when set, says the result could not be saved where it was
+	// asked (a full disk, a name another run took meanwhile): Path is then
+	// the fallback file it was saved to instead ("" when none took it),
+	// and the judgement is NotSaved (or says it, when interrupted).
+	Unsaved *Unsaved
 }
 
 // Prepare is the run of w as ov changes it (a copy: Options.For), with
@@ -63,9 +68,11 @@ func Prepare(w *workload.Workload, base driver.Options, ov driver.Overrides) (dr
 
 // Run makes the run, then builds its result, holds it to the thresholds,
 // saves it, keeps the servers' stderr beside it, and judges it. An error
-// is a run that could not be made or a result that could not be saved
-// (a *workload.Error is bad input); every run made is saved before it is
-// judged, whatever it comes to.
+// is a run that could not be made (a *workload.Error is bad input); every
+// run made is saved before it is judged, whatever it comes to, and a
+// result that could not be saved where asked is saved to a fallback file
+// and returned all the same (Done.Unsaved), so a full disk never loses
+// what was measured.
 func (j Job) Run(ctx context.Context) (*Done, error) {
 	log, err := newServerLog(j.Save)
 	if err != nil {
@@ -102,18 +109,22 @@ func (j Job) Run(ctx context.Context) (*Done, error) {
 		ts = nil
 	}
 	evalErr := hold(res, ts)
-	if done.Path, err = j.Save.save(res, results.ShardName(m.Meta.Started, m.Meta.Target.Server.Name, m.Meta.Target.Server.Version, res.Segment)); err != nil {
-		return nil, err
+	name := results.ShardName(m.Meta.Started, m.Meta.Target.Server.Name, m.Meta.Target.Server.Version, res.Segment)
+	if done.Path, err = j.Save.save(res, name); err != nil {
+		done.Unsaved = unsaved(res, name, err)
+		done.Path = done.Unsaved.Fallback
 	}
 	var dropped int64
-	if done.Log, dropped, err = log.keep(done.Path); err != nil {
-		done.Notes = append(done.Notes, fmt.Sprintf("keep the server's stderr: %v", err))
+	if done.Path != "" { // saved nowhere: nothing to keep the log beside
+		if done.Log, dropped, err = log.keep(done.Path); err != nil {
+			done.Notes = append(done.Notes, fmt.Sprintf("keep the server's stderr: %v", err))
+		}
 	}
 	if dropped > 0 {
 		done.Notes = append(done.Notes, fmt.Sprintf("the servers wrote more to stderr than a log keeps: %s kept the first %s and the last %s, %s bytes between them dropped",
 			done.Log, numfmt.Bytes(logHead), numfmt.Bytes(logTail), numfmt.Count(dropped)))
 	}
-	done.Judgement = Judge(res, Facts{Interrupted: m.Meta.Partial, Part: j.Part, Thresholds: evalErr, Bounded: len(j.Thresholds) > 0})
+	done.Judgement = done.Unsaved.judge(Judge(res, Facts{Interrupted: m.Meta.Partial, Part: j.Part, Thresholds: evalErr, Bounded: len(j.Thresholds) > 0}))
 	return done, nil
 }
 

@@ -19,6 +19,11 @@ const (
 	Failed                  // a broken threshold, a broken identity, a run that measured nothing usable
 	Misused                 // the thresholds name what the result lacks (a class, a turn size): bad input
 	Interrupted             // this process was interrupted: the result is partial
+	// NotSaved: the run measured, but its result could not be saved where
+	// it was asked (a full disk, a name another run took): it went to a
+	// fallback file, or nowhere. A CI job must not take the missing file
+	// for a pass, nor a run that measured for one that could not run.
+	NotSaved
 )
 
 // Judgement is what a saved result came to: its exit, the reason for

@@ -37,10 +37,12 @@ func Merge(ctx context.Context, paths []string, wait time.Duration, save Place) 
 	ts := res.Workload.Bounds() // read with the results: a bad one was refused by results.Load
 	evalErr := hold(res, ts)
 	done := &Done{Result: res}
-	if done.Path, err = save.save(res, results.MergedName(res.Started.Time, res.Target.Server.Name, res.Target.Server.Version)); err != nil {
-		return nil, err
+	name := results.MergedName(res.Started.Time, res.Target.Server.Name, res.Target.Server.Version)
+	if done.Path, err = save.save(res, name); err != nil {
+		done.Unsaved = unsaved(res, name, err)
+		done.Path = done.Unsaved.Fallback
 	}
-	done.Judgement = Judge(res, Facts{Thresholds: evalErr, Bounded: len(ts) > 0})
+	done.Judgement = done.Unsaved.judge(Judge(res, Facts{Thresholds: evalErr, Bounded: len(ts) > 0}))
 	return done, nil
 }
 

@@ -16,19 +16,24 @@ import (
 // no Path, a name chosen after the run (its start, server and segment:
 // results.ShardName) in Dir. The stdio servers' stderr is kept beside the
 // result, or in the system's temporary folder when the result goes to a
-// stream.
+// stream. A result never replaces a file unless Replace says it may
+// (--force): a name is taken only if it is free when the result is saved,
+// so runs saving to one name at once never lose a result silently.
 type Place struct {
-	Path   string
-	Dir    string
-	Stdout io.Writer
-	made   bool // the folder is the command's own, made when missing (File)
+	Path    string
+	Dir     string
+	Stdout  io.Writer
+	Replace bool // Path may replace a file there (--force)
+	made    bool // the folder is the command's own, made when missing (File)
 }
 
-// Out is the Place of --out, checked before the run (a directory or a
-// missing folder is refused then, not after the run): out, or the default
-// runs/ folder when out is "". The runs/ folder of the working directory
-// is the one folder readbench creates (see runsFolder).
-func Out(out string, stdout io.Writer) (Place, error) {
+// Out is the Place of --out, checked before the run (a directory, a
+// missing folder or, without force, an existing file is refused then,
+// not after the run): out, or the default runs/ folder when out is "".
+// The runs/ folder of the working directory is the one folder readbench
+// creates (see runsFolder). force lets the result replace a file at out,
+// as record's --force does.
+func Out(out string, force bool, stdout io.Writer) (Place, error) {
 	if out == "" {
 		if err := runsFolder(filepath.Join("runs", "x")); err != nil {
 			return Place{}, err
@@ -42,12 +47,15 @@ func Out(out string, stdout io.Writer) (Place, error) {
 		return Place{}, fmt.Errorf("--out: %w", err)
 	}
 	if results.IsStream(out) {
-		return Place{Path: out, Dir: os.TempDir(), Stdout: stdout}, nil
+		return Place{Path: out, Dir: os.TempDir(), Stdout: stdout, Replace: true}, nil
+	}
+	if _, err := os.Lstat(out); err == nil && !force {
+		return Place{}, fmt.Errorf("--out: %s exists (--force replaces it, or name another file)", out)
 	}
 	if err := writable(out); err != nil {
 		return Place{}, fmt.Errorf("--out: cannot write the result to %s: %w", out, err)
 	}
-	return Place{Path: out, Dir: filepath.Dir(out), Stdout: stdout}, nil
+	return Place{Path: out, Dir: filepath.Dir(out), Stdout: stdout, Replace: force}, nil
 }
 
 // writable checks, before a run drives any load, that the result can be
@@ -87,7 +95,9 @@ func canWriteIn(dir string) error {
 // step's, an ab round's run): path, in a folder that is made if missing
 // (the command's own folder: the default runs/capacity-<time>, or one
 // Folder has checked).
-func File(path string) Place { return Place{Path: path, Dir: filepath.Dir(path), made: true} }
+func File(path string) Place {
+	return Place{Path: path, Dir: filepath.Dir(path), Replace: true, made: true}
+}
 
 // runsFolder creates the default runs/ folder of the working directory
 // when path is a file in it (the default, or --out runs/base.json): that
@@ -133,21 +143,4 @@ func Named(path string) string {
 		return "standard output"
 	}
 	return path
-}
-
-// save writes res to p: its own path, or the name the run chose in p.Dir.
-func (p Place) save(res *results.Result, name string) (string, error) {
-	path := p.Path
-	if path == "" {
-		path = filepath.Join(p.Dir, name)
-	}
-	if p.made {
-		if err := os.MkdirAll(p.Dir, 0o755); err != nil {
-			return "", fmt.Errorf("save result: %w", err)
-		}
-	}
-	if err := res.SaveTo(path, p.Stdout); err != nil {
-		return "", fmt.Errorf("save result: %w", err)
-	}
-	return path, nil
 }

@@ -52,7 +52,7 @@ func TestOutUnwritable(t *testing.T) {
 			"--out: cannot write to " + filepath.Join(file, "a", "r.json") + ": " + filepath.Join(file, "a") + " is not a folder: a file stands in its path"},
 		{"a missing folder", filepath.Join(dir, "nosuch", "r.json"), "the folder " + filepath.Join(dir, "nosuch") + " does not exist"},
 	} {
-		_, err := Out(c.out, nil)
+		_, err := Out(c.out, false, nil)
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) && !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: Out(%q) = %v, want %q", c.name, c.out, err, c.want)
 		}
@@ -60,7 +60,7 @@ func TestOutUnwritable(t *testing.T) {
 	if err := Folder(ro); err == nil || !strings.HasPrefix(err.Error(), "cannot write the results in "+ro+": ") {
 		t.Errorf("Folder(%q) = %v, want it refused as a folder that cannot be written", ro, err)
 	}
-	if p, err := Out(filepath.Join(dir, "r.json"), nil); err != nil || p.Dir != dir {
+	if p, err := Out(filepath.Join(dir, "r.json"), false, nil); err != nil || p.Dir != dir {
 		t.Errorf("a writable --out: %+v, %v", p, err)
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".readbench-write-check-*")); len(left) > 0 {

@@ -64,7 +64,7 @@ start_load() { # $1: busy loops per core; $2: "second" for a second load beside 
 		loads+=($!)
 	done
 	if [ "${2:-}" = second ]; then
-		setsid timeout 900 sh -c "cd '$OUT' && while :; do '$bin' run --rate 200/s --duration 5s --warmup 0s -q --out second.json >/dev/null 2>&1 || sleep 0.1; done" &
+		setsid timeout 900 sh -c "cd '$OUT' && while :; do '$bin' run --rate 200/s --duration 5s --warmup 0s -q --out second.json --force >/dev/null 2>&1 || sleep 0.1; done" &
 		loads+=($!)
 	fi
 }

@@ -188,7 +188,7 @@ sys.exit(code)' "$out" timeout -k 5 $((secs + 120)) "$@"
 run_readbench() { # CASE ROUND [TOOL FLAG...]: TOOL names a run with extra flags (readbench-untraced)
 	local wl=("$tmp/$1.yaml") tool=${3:-readbench}
 	[[ $1 == default-http ]] && wl=(--duration "$DURATION") # the built-in scenario
-	timed "$tmp/t" "${pin_gen[@]}" "$tmp/readbench" run "${wl[@]}" --target "$url" --quiet --out "$tmp/r.json" "${@:4}" ||
+	timed "$tmp/t" "${pin_gen[@]}" "$tmp/readbench" run "${wl[@]}" --target "$url" --quiet --out "$tmp/r.json" --force "${@:4}" ||
 		die "readbench run $1 failed"
 	python3 - "$tmp/t" "$tmp/r.json" "$1" "$2" "$tool" >>"$results" <<'PY'
 import json, sys

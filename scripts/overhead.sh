@@ -22,6 +22,6 @@ port=$((20000 + RANDOM % 20000))
 sleep 0.5
 median() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print("p50 %.3f ms  p99 %.3f ms  service p50 %.3f ms" % (r["read"]["p50_ms"], r["read"]["p99_ms"], r["service"]["p50_ms"]))' "$1"; }
 for target in embedded "http://127.0.0.1:$port/mcp"; do
-  "$tmp/readbench" run "$tmp/w.yaml" --target "$target" --quiet --out "$tmp/r.json"
+  "$tmp/readbench" run "$tmp/w.yaml" --target "$target" --quiet --out "$tmp/r.json" --force
   printf '%-32s %s\n' "$target" "$(median "$tmp/r.json")"
 done

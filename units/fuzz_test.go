@@ -48,6 +48,29 @@ func FuzzParseRate(f *testing.F) {
 	})
 }
 
+func FuzzParseStageRate(f *testing.F) {
+	for _, c := range stageRateCases {
+		f.Add(c.in)
+	}
+	for _, c := range rateCases {
+		f.Add(c.in)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseStageRate(s)
+		if err != nil {
+			return
+		}
+		if !(r.PerSecond >= 0) || math.IsInf(r.PerSecond, 0) {
+			t.Fatalf("ParseStageRate(%q) = %v/s", s, r.PerSecond)
+		}
+		for _, text := range []string{r.String(), Rate{PerSecond: r.PerSecond}.String()} {
+			if back, err := ParseStageRate(text); err != nil || back.PerSecond != r.PerSecond {
+				t.Fatalf("ParseStageRate(%q) = %v/s; its text %q reads back as %v, %v", s, r.PerSecond, text, back.PerSecond, err)
+			}
+		}
+	})
+}
+
 func FuzzParseDurationDist(f *testing.F) {
 	for _, c := range durDistCases {
 		f.Add(c.in)

@@ -145,16 +145,29 @@ type Rate struct {
 }
 
 // ParseRate parses a rate: "50/s", "3000/min", "2/ms", "100/h", "10/5s" or a
-// bare number of turns per second ("0.5"). The period after the slash is a Go
-// duration, with or without its leading 1, or "min". The rate must be more
-// than zero and finite: a zero rate would schedule nothing and hang a run.
-func ParseRate(s string) (Rate, error) {
+// bare number of turns per second ("0.5"). The number may carry an
+// exponent ("2.3e-05/s", "4e+04/s"), as a rate computed by a program is
+// often printed: refusing it would refuse rates readbench's own older
+// versions wrote. The period after the slash is a Go duration, with or
+// without its leading 1, or "min". The rate must be more than zero and
+// finite: a zero rate would schedule nothing and hang a run.
+func ParseRate(s string) (Rate, error) { return parseRate(s, false) }
+
+// ParseStageRate parses the rate of one stage of a rate profile: any rate
+// ParseRate reads, or zero ("0/s", "0"), a pause in which no turn starts.
+// A stage of zero is what a quiet stretch of a recorded day is; the run
+// still ends, because its stages set its length.
+func ParseStageRate(s string) (Rate, error) { return parseRate(s, true) }
+
+// parseRate is ParseRate, taking zero as a rate when zero is true.
+func parseRate(s string, zero bool) (Rate, error) {
 	t := strings.TrimSpace(s)
 	num, per, hasPer := strings.Cut(t, "/")
 	num = strings.TrimSpace(num)
 	whole, frac, rest, err := SplitNumber(num)
+	exp := ""
 	if err == nil && rest != "" {
-		err = fmt.Errorf("unexpected %q", rest)
+		exp, err = exponent(rest)
 	}
 	if err != nil {
 		return Rate{}, fmt.Errorf("bad rate %q: %w (a rate is turns per period, such as 50/s, 3000/min or 2/ms)", s, err)
@@ -163,8 +176,8 @@ func ParseRate(s string) (Rate, error) {
 	if frac != "" {
 		n += "." + frac
 	}
-	f, err := strconv.ParseFloat(n, 64)
-	if err != nil {
+	f, err := strconv.ParseFloat(n+exp, 64)
+	if err != nil || math.IsInf(f, 0) {
 		return Rate{}, fmt.Errorf("bad rate %q: too large", s)
 	}
 	period := time.Second
@@ -185,13 +198,42 @@ func ParseRate(s string) (Rate, error) {
 	default:
 		ps = f * float64(time.Second) / float64(period)
 	}
-	if !(ps > 0) {
+	switch {
+	case math.IsInf(ps, 0):
+		return Rate{}, fmt.Errorf("bad rate %q: too large", s)
+	case zero && strings.Trim(whole+frac, "0") == "": // written as zero, not too small to tell
+		return Rate{PerSecond: 0, Text: t}, nil
+	case !(ps > 0) && zero:
+		return Rate{}, fmt.Errorf("bad rate %q: too small to be told from zero (write 0/s for a pause)", s)
+	case !(ps > 0):
 		return Rate{}, fmt.Errorf("bad rate %q: must be more than zero", s)
 	}
-	if math.IsInf(ps, 0) {
-		return Rate{}, fmt.Errorf("bad rate %q: too large", s)
-	}
 	return Rate{PerSecond: ps, Text: t}, nil
+}
+
+// maxExponentDigits bounds an exponent's digits: no float64 needs more
+// than three, and hostile input stays cheap.
+const maxExponentDigits = 4
+
+// exponent reads what follows a rate's digits as an exponent, "e-05" or
+// "E+4", into the form strconv.ParseFloat reads; anything else is
+// unexpected.
+func exponent(rest string) (string, error) {
+	if rest[0] != 'e' && rest[0] != 'E' {
+		return "", fmt.Errorf("unexpected %q", rest)
+	}
+	digits := rest[1:]
+	sign := ""
+	if digits != "" && (digits[0] == '+' || digits[0] == '-') {
+		sign, digits = digits[:1], digits[1:]
+	}
+	if digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
+		return "", fmt.Errorf("unexpected %q (an exponent is e and digits, such as e-05)", rest)
+	}
+	if len(digits) > maxExponentDigits {
+		return "", errors.New("too large")
+	}
+	return "e" + sign + digits, nil
 }
 
 // ratePeriod parses the period of a rate: "s", "min", "ms", "5s".

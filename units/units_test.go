@@ -89,31 +89,75 @@ var rateCases = []struct {
 	err  string
 }{
 	{"50/s", 50, ""},
-	{"50", 50, ""},                // a bare number is per second
-	{"0.5", 0.5, ""},              //
-	{"3000/min", 50, ""},          // exact: 3000/60
-	{"600/m", 10, ""},             // Go's m is a minute
-	{"2/ms", 2000, ""},            //
-	{"100/h", 100.0 / 3600, ""},   //
-	{"10/5s", 2, ""},              // a period with a number
-	{"1/100ms", 10, ""},           //
-	{"3/us", 3e6, ""},             //
-	{" 50 / s ", 50, ""},          // space is fine
-	{"0/s", 0, "more than zero"},  // would schedule nothing
-	{"0", 0, "more than zero"},    //
-	{"-5/s", 0, "negative"},       //
-	{"50/x", 0, "bad period"},     //
-	{"50/0s", 0, "bad period"},    //
-	{"50/-1s", 0, "bad period"},   //
-	{"/s", 0, "want a number"},    //
-	{"fast", 0, "want a number"},  //
-	{"50/s/s", 0, "bad period"},   //
-	{"1e3/s", 0, "unexpected"},    //
-	{"NaN", 0, "want a number"},   //
-	{"Inf/s", 0, "want a number"}, //
-	{"50rps", 0, "unexpected"},    //
+	{"50", 50, ""},                 // a bare number is per second
+	{"0.5", 0.5, ""},               //
+	{"3000/min", 50, ""},           // exact: 3000/60
+	{"600/m", 10, ""},              // Go's m is a minute
+	{"2/ms", 2000, ""},             //
+	{"100/h", 100.0 / 3600, ""},    //
+	{"10/5s", 2, ""},               // a period with a number
+	{"1/100ms", 10, ""},            //
+	{"3/us", 3e6, ""},              //
+	{" 50 / s ", 50, ""},           // space is fine
+	{"0/s", 0, "more than zero"},   // would schedule nothing
+	{"0", 0, "more than zero"},     //
+	{"-5/s", 0, "negative"},        //
+	{"50/x", 0, "bad period"},      //
+	{"50/0s", 0, "bad period"},     //
+	{"50/-1s", 0, "bad period"},    //
+	{"/s", 0, "want a number"},     //
+	{"fast", 0, "want a number"},   //
+	{"50/s/s", 0, "bad period"},    //
+	{"1e3/s", 1000, ""},            // an exponent, as programs print rates
+	{"2.3e-05/s", 2.3e-05, ""},     // what init --from wrote for a sparse recording
+	{"4e+04/s", 40000, ""},         //
+	{"1E3", 1000, ""},              //
+	{"1.5e1/min", 0.25, ""},        //
+	{"1e/s", 0, "an exponent is"},  //
+	{"1e+/s", 0, "an exponent is"}, //
+	{"1e-x/s", 0, "an exponent is"},
+	{"1e99999/s", 0, "too large"},     // no float64 needs five digits
+	{"1e400/s", 0, "too large"},       //
+	{"1e-400/s", 0, "more than zero"}, // underflows to zero
+	{"0e5/s", 0, "more than zero"},    //
+	{"NaN", 0, "want a number"},       //
+	{"Inf/s", 0, "want a number"},     //
+	{"50rps", 0, "unexpected"},        //
 	{"", 0, "want a number"},
 	{strings.Repeat("9", 400) + "/ns", 0, "too large"},
+}
+
+// stageRateCases are ParseStageRate's: every rate, and zero (a pause).
+var stageRateCases = []struct {
+	in   string
+	want float64
+	err  string
+}{
+	{"0/s", 0, ""},
+	{"0", 0, ""},
+	{"0.000/min", 0, ""},
+	{"0e5/s", 0, ""},
+	{"50/s", 50, ""},
+	{"1/6m", 1.0 / 360, ""}, // what init --from writes for one turn in six minutes
+	{"2.3e-05/s", 2.3e-05, ""},
+	{"1e-400/s", 0, "too small"}, // not zero as written: refused, never a silent pause
+	{"-1/s", 0, "negative"},
+	{"0/0s", 0, "bad period"},
+	{"", 0, "want a number"},
+}
+
+func TestParseStageRate(t *testing.T) {
+	for _, c := range stageRateCases {
+		got, err := ParseStageRate(c.in)
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("ParseStageRate(%q): %v", c.in, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("ParseStageRate(%q) = %v, %v; want an error about %q", c.in, got, err, c.err)
+		case c.err == "" && got.PerSecond != c.want:
+			t.Errorf("ParseStageRate(%q) = %v/s, want %v/s", c.in, got.PerSecond, c.want)
+		}
+	}
 }
 
 func TestParseRate(t *testing.T) {

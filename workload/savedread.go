@@ -348,7 +348,8 @@ func (r savedReader) load() Load {
 }
 
 func (r savedReader) stage() Stage {
-	s := Stage{Rate: r.rate("rate"), For: r.duration("for")}
+	rate, _ := parsed(r, "rate", units.ParseStageRate) // 0/s: a pause
+	s := Stage{Rate: rate, For: r.duration("for")}
 	r.value("ramp", &s.Ramp)
 	return s
 }

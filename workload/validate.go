@@ -78,14 +78,20 @@ func (w *Workload) checkLoad(add func(*Error)) {
 	}
 	add(w.checkLength())
 	w.checkSessions(add)
+	sends := okRate(l.Rate) && len(l.Stages) > 0 && l.Stages[0].Ramp // a first ramp starts from load.rate
 	for i, s := range l.Stages {
 		key := IndexKey("load.stages", i)
-		if !okRate(s.Rate) {
-			add(errorf(key+".rate", "each stage needs a rate, such as 100/s"))
+		if !(s.Rate.PerSecond >= 0) || math.IsInf(s.Rate.PerSecond, 0) || s.Rate.PerSecond == 0 && s.Rate.Text == "" {
+			add(errorf(key+".rate", "each stage needs a rate, such as 100/s (0/s for a pause)"))
+			sends = true // said once: a missing rate, not also a run of pauses
 		}
+		sends = sends || okRate(s.Rate)
 		if s.For <= 0 {
 			add(errorf(key+".for", "each stage needs a length, such as for: 30s"))
 		}
+	}
+	if len(l.Stages) > 0 && !sends {
+		add(errorf("load.stages", "every stage is a pause (0/s): the run would send nothing"))
 	}
 }
 

@@ -286,7 +286,7 @@ func (sides abSideRuns) runner(c *cli.Context, mx *metrics.Live) ab.Runner {
 		if err != nil {
 			return nil, err
 		}
-		if done.Judgement.Exit == runner.Failed {
+		if done.Judgement.Exit == runner.Failed || done.Unsaved != nil {
 			return done.Result, errors.New(done.Judgement.Reason)
 		}
 		return done.Result, nil

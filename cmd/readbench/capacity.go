@@ -309,6 +309,9 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.S
 		return capacity.StepRun{}, err
 	}
 	res := done.Result
+	if done.Unsaved != nil { // the search stops: its steps are its evidence
+		return capacity.StepRun{}, fmt.Errorf("step %d: %s", s.Index, done.Judgement.Reason)
+	}
 	if done.Judgement.Exit == runner.Failed { // saved, then the search stops: its figures cannot be trusted
 		return capacity.StepRun{}, fmt.Errorf("step %d (saved to %s): %s", s.Index, path, done.Judgement.Reason)
 	}

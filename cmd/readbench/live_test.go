@@ -24,11 +24,11 @@ func TestLiveOffATerminal(t *testing.T) {
 	if strings.Contains(stdout+stderr, "\x1b") || !strings.Contains(stdout, "readbench 0.1.0-dev: docs-attachments") {
 		t.Errorf("--live on a pipe: want the plain report, got:\n%s", stdout)
 	}
-	_, stderr, code = readbench(t, dir, "run", "--duration", "1s", "--live", "--quiet", "--out", "r.json")
+	_, stderr, code = readbench(t, dir, "run", "--duration", "1s", "--live", "--quiet", "--out", "r.json", "--force")
 	if code != exitOK || stderr != "" {
 		t.Errorf("--live --quiet on a pipe: exit %d, stderr %q", code, stderr)
 	}
-	_, stderr, code = readbench(t, dir, "run", "--duration", "1s", "--live", "--no-live", "--out", "r.json")
+	_, stderr, code = readbench(t, dir, "run", "--duration", "1s", "--live", "--no-live", "--out", "r.json", "--force")
 	if code != exitUsage || !strings.Contains(stderr, "give --live or --no-live, not both") {
 		t.Errorf("--live --no-live: exit %d, stderr %q", code, stderr)
 	}

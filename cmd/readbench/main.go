@@ -31,6 +31,12 @@ const (
 	// partial result was saved; 128 + SIGINT, as shells report it
 	// (interrupt.go). A cancelled CI job must not look green.
 	exitInterrupted = 130
+	// exitNotSaved: the run measured, but its result could not be saved
+	// where it was asked (a full disk, a read-only folder, a name another
+	// run took meanwhile); the report was printed and the result saved to
+	// a fallback file named on stderr, if one took it. Not 3: urfave/cli
+	// uses 3 for "No help topic", which run() turns into exitUsage.
+	exitNotSaved = 4
 )
 
 // cliHelpTopicExit is the code urfave/cli gives "No help topic for X"
@@ -101,7 +107,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"bytes, and the server's name, version and protocol version.\n\n" +
 			"Start with:  readbench run        (the built-in docs-attachments scenario, embedded server)\n\n" +
 			"Exit codes, for every command: 0 ok; 1 a failure (each command's help says which); 2 bad\n" +
-			"usage, an unknown command included; 130 interrupted.",
+			"usage, an unknown command included; 4 measured but the result not saved where asked (it\n" +
+			"went to a fallback file); 130 interrupted.",
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		ExitErrHandler:  func(*cli.Context, error) {}, // run() prints and picks the exit code

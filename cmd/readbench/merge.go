@@ -24,7 +24,8 @@ func mergeCommand() *cli.Command {
 			"workloads, targets, servers or readbench versions, shards that did not run at the same time.\n" +
 			"The workload's thresholds are evaluated on the merged result: exit 1 when one is broken.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Usage: "save the merged result to `FILE` instead of runs/"},
+			&cli.StringFlag{Name: "out", Usage: "save the merged result to `FILE` instead of runs/; an existing FILE is refused"},
+			forceFlag(),
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 			&cli.DurationFlag{Name: "wait", Usage: "wait up to `DURATION` for every shard file to exist (shards still running elsewhere, e.g. a Kubernetes merge Job)"},
 		},
@@ -36,7 +37,7 @@ func mergeAction(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return cli.Exit("merge: give the result files of the shards", exitUsage)
 	}
-	save, err := runner.Out(c.String("out"), c.App.Writer)
+	save, err := runner.Out(c.String("out"), c.Bool("force"), c.App.Writer)
 	if err != nil {
 		return cli.Exit("merge: "+err.Error(), exitUsage)
 	}
@@ -52,7 +53,8 @@ func mergeAction(c *cli.Context) error {
 		if err := report.WriteTable(w, done.Result); err != nil {
 			return err
 		}
-		fmt.Fprintf(c.App.ErrWriter, "%d shards merged, result saved to %s\n", c.NArg(), runner.Named(done.Path))
+		fmt.Fprintf(c.App.ErrWriter, "%d shards merged\n", c.NArg())
+		saved(c.App.ErrWriter, done)
 	}
 	return exitOf(c.App.ErrWriter, done.Judgement)
 }

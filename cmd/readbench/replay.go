@@ -33,7 +33,8 @@ func replayCommand() *cli.Command {
 			&cli.IntFlag{Name: "sessions", Usage: "sessions to open on the target (default: the recording's)"},
 			&cli.BoolFlag{Name: "diff", Usage: "compare each answer's size, digest and outcome with the recorded one"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
-			&cli.StringFlag{Name: "out", Usage: "save the result to `FILE` instead of runs/ (- for stdout)"},
+			&cli.StringFlag{Name: "out", Usage: "save the result to `FILE` instead of runs/ (- for stdout); an existing FILE is refused before the replay"},
+			forceFlag(),
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; ${VAR} expands; never saved)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
 			&cli.StringFlag{Name: "format", Usage: "the report on stdout: table, markdown, json or junit", Value: "table"},
@@ -90,7 +91,7 @@ func replayAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	save, err := runner.Out(c.String("out"), c.App.Writer)
+	save, err := runner.Out(c.String("out"), c.Bool("force"), c.App.Writer)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}

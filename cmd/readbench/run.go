@@ -31,8 +31,10 @@ func runCommand() *cli.Command {
 			"Flags override the workload file.\n\n" +
 			"Exit codes: 0 ok; 1 unreachable target, a broken threshold, a useless run (no read sent,\n" +
 			"or none succeeded) or, without thresholds, a run most of whose turns or reads failed (the\n" +
-			"health line, the report's first, says why), each after saving the result; 2 bad usage;\n" +
-			"130 interrupted (the partial result is saved first).",
+			"health line, the report's first, says why), each after saving the result; 2 bad usage\n" +
+			"(an existing --out FILE without --force too); 4 measured but not saved where asked (a full\n" +
+			"disk: the report is printed and the result saved to a fallback file it names); 130\n" +
+			"interrupted (the partial result is saved first).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse, range+http(s)://HOST:PORT/PREFIX/ (plain HTTP documents)"},
 			&cli.StringSliceFlag{Name: "class", Usage: "run only the mix class `NAME` (repeatable): one mode of a comparison per process"},
@@ -42,7 +44,8 @@ func runCommand() *cli.Command {
 			concurrencyFlag(),
 			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions (stdio: one child process each)"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
-			&cli.StringFlag{Name: "out", Usage: "save the result to `FILE` instead of runs/ (- for stdout; a device or FIFO is written through)"},
+			&cli.StringFlag{Name: "out", Usage: "save the result to `FILE` instead of runs/ (- for stdout; a device or FIFO is written through); an existing FILE is refused before the run"},
+			forceFlag(),
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; ${VAR} expands from the environment; never saved)"},
 			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine (an HTTP target; stdio servers are sampled anyway)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
@@ -112,7 +115,7 @@ func runJob(c *cli.Context) (runner.Job, *runView, error) {
 	if err != nil {
 		return runner.Job{}, nil, cli.Exit(err.Error(), exitUsage)
 	}
-	save, err := runner.Out(c.String("out"), c.App.Writer)
+	save, err := runner.Out(c.String("out"), c.Bool("force"), c.App.Writer)
 	if err != nil {
 		return runner.Job{}, nil, cli.Exit(err.Error(), exitUsage)
 	}

@@ -113,7 +113,7 @@ func (v *runView) report(done *runner.Done, write func(io.Writer, *results.Resul
 		if err := write(w, done.Result); err != nil {
 			return err
 		}
-		fmt.Fprintf(v.stderr, "result saved to %s\n", runner.Named(done.Path))
+		saved(v.stderr, done)
 		if done.Log != "" {
 			fmt.Fprintf(v.stderr, "the server's stderr saved to %s\n", done.Log)
 		}
@@ -140,4 +140,17 @@ func barrierRunID(opts *driver.Options) string {
 		return ""
 	}
 	return "barrier-" + opts.Barrier.Run
+}
+
+// saved says where the result went: where asked, or, when it could not be
+// saved there, the fallback file (the reason is the exit's message).
+func saved(stderr io.Writer, done *runner.Done) {
+	switch {
+	case done.Unsaved == nil:
+		fmt.Fprintf(stderr, "result saved to %s\n", runner.Named(done.Path))
+	case done.Path != "":
+		fmt.Fprintf(stderr, "result NOT saved where asked: saved to %s instead\n", done.Path)
+	default:
+		fmt.Fprintf(stderr, "result NOT saved: no file took it\n")
+	}
 }

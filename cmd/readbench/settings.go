@@ -101,8 +101,17 @@ func exitOf(stderr io.Writer, j runner.Judgement) error {
 		return cli.Exit(j.Reason, exitUsage)
 	case runner.Interrupted:
 		return cli.Exit(j.Reason, exitInterrupted)
+	case runner.NotSaved:
+		return cli.Exit(j.Reason, exitNotSaved)
 	}
 	return nil
+}
+
+// forceFlag is --force of the commands that save one result to --out
+// FILE: without it an existing FILE is refused before anything runs, as
+// record and init refuse theirs.
+func forceFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "force", Usage: "replace --out FILE if it exists"}
 }
 
 // handshakeTimeoutFlag is --handshake-timeout, on every command that opens

@@ -14,6 +14,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -67,6 +68,76 @@ func Write(path string, data []byte, perm fs.FileMode) (err error) {
 	}
 	syncDir(dir)
 	return nil
+}
+
+// WriteNew writes data to path as Write does, but only if path does not
+// exist: the complete file appears under its name at once or not at all,
+// and an existing file is never replaced, even one another process made
+// a moment ago. It is how two runs saving to the same name both keep
+// their result: the first takes the name, the second gets an error that
+// wraps fs.ErrExist and can save elsewhere.
+//
+// The temporary file is published with a hard link, which the system
+// makes only when the name is free. On a file system without hard links
+// the file is created with O_EXCL and written in place instead: still
+// never replacing, though a crash mid-write could leave it short.
+func WriteNew(path string, data []byte, perm fs.FileMode) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		_ = tmp.Close() // a second Close after a failed one only reports again
+		_ = os.Remove(tmp.Name())
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(perm); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	err = os.Link(tmp.Name(), path)
+	switch {
+	case err == nil:
+		syncDir(dir)
+		return nil
+	case errors.Is(err, fs.ErrExist):
+		return err
+	}
+	return writeExclusive(path, data, perm)
+}
+
+// writeExclusive creates path, which must not exist, and writes data in
+// it: WriteNew where hard links cannot be made. A failed write removes
+// the file it created.
+func writeExclusive(path string, data []byte, perm fs.FileMode) (err error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(path)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(perm); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // syncDir makes the rename durable where the platform allows it. It is

@@ -84,3 +84,67 @@ func entries(t *testing.T, dir string) []string {
 	}
 	return names
 }
+
+// TestWriteNew: a new name gets the whole file with its mode and no
+// temporary file is left; an existing file is never replaced (the error
+// wraps fs.ErrExist, the old bytes stay), whichever way the file is
+// published (a hard link, or O_EXCL where links cannot be made).
+func TestWriteNew(t *testing.T) {
+	for _, w := range []struct {
+		name  string
+		write func(string, []byte, fs.FileMode) error
+	}{{"WriteNew", WriteNew}, {"writeExclusive", writeExclusive}} {
+		for _, c := range []struct {
+			name     string
+			existing bool
+		}{{"new name", false}, {"existing file", true}} {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "f.json")
+			if c.existing {
+				if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := w.write(path, []byte("new\n"), 0o644)
+			got, _ := os.ReadFile(path)
+			switch {
+			case c.existing && !errors.Is(err, fs.ErrExist):
+				t.Errorf("%s, %s: %v, want an error that wraps fs.ErrExist", w.name, c.name, err)
+			case c.existing && string(got) != "old":
+				t.Errorf("%s, %s: the file now holds %q: replaced", w.name, c.name, got)
+			case !c.existing && (err != nil || string(got) != "new\n"):
+				t.Errorf("%s, %s: %v, the file holds %q", w.name, c.name, err, got)
+			}
+			if fi, err := os.Stat(path); !c.existing && (err != nil || fi.Mode().Perm() != 0o644) {
+				t.Errorf("%s, %s: mode %v, %v", w.name, c.name, fi.Mode().Perm(), err)
+			}
+			if names := entries(t, dir); len(names) != 1 {
+				t.Errorf("%s, %s: directory holds %v: no temporary file may be left", w.name, c.name, names)
+			}
+		}
+	}
+}
+
+// TestWriteNewConcurrent: writers racing for one name: exactly one takes
+// it, with its whole data; every other is told the name exists.
+func TestWriteNewConcurrent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.json")
+	const n = 8
+	errs := make(chan error, n)
+	for i := range n {
+		go func() { errs <- WriteNew(path, bytes.Repeat([]byte{byte('a' + i)}, 1<<16), 0o644) }()
+	}
+	won := 0
+	for range n {
+		switch err := <-errs; {
+		case err == nil:
+			won++
+		case !errors.Is(err, fs.ErrExist):
+			t.Errorf("a writer failed with %v, want fs.ErrExist", err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if won != 1 || err != nil || len(got) != 1<<16 || !bytes.Equal(got, bytes.Repeat(got[:1], 1<<16)) {
+		t.Errorf("%d writers took the name; the file holds %d bytes, %v", won, len(got), err)
+	}
+}

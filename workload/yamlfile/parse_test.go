@@ -56,6 +56,7 @@ var errorFiles = map[string]struct {
 	"no-rate.yaml":                  {3, 3, "load.rate", "the open model needs a rate of turns, such as 50/s (or stages)"},
 	"closed-with-rate.yaml":         {4, 9, "load.rate", "a rate is for the open model; the closed model starts a turn when one ends"},
 	"stage-missing-for.yaml":        {4, 7, "load.stages[1].for", "each stage needs a length, such as for: 30s"},
+	"stages-all-paused.yaml":        {3, 5, "load.stages", "every stage is a pause (0/s): the run would send nothing"},
 	"two-ways.yaml":                 {5, 5, "mix[1]", `class "b" names its resources 2 ways (uri, mime+size): use one of uri, uris, template (with vars) or mime and size`},
 	"size-without-mime.yaml":        {3, 5, "mix[0].mime", "size needs mime: the type of the resource, such as text/markdown"},
 	"bad-expect.yaml":               {5, 13, "mix[0].expect", `unknown outcome "notfound" (did you mean "not_found"?)`},
@@ -224,6 +225,10 @@ func TestParseValidFiles(t *testing.T) {
 	w, _ := Load("testdata/valid/stages.yaml")
 	if w.Load.Length() != 40*time.Second || !w.Load.Stages[1].Ramp || w.Load.Duration != 0 {
 		t.Errorf("stages: %+v", w.Load)
+	}
+	w, _ = Load("testdata/valid/stages-pause.yaml")
+	if w == nil || w.Load.Stages[0].Rate.PerSecond != 1.0/360 || w.Load.Stages[1].Rate.PerSecond != 0 || w.Load.Stages[2].Rate.PerSecond != 5.5e-4 {
+		t.Errorf("stages-pause: %+v", w)
 	}
 	w, _ = Load("testdata/valid/closed.yaml")
 	if w.Load.Concurrency != 16 || w.Target.Kind != targets.SSE || w.Load.Length() != time.Minute {

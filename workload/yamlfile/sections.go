@@ -176,7 +176,7 @@ func loadSection() section[workload.Load] {
 
 func stageSection() section[workload.Stage] {
 	return section[workload.Stage]{
-		set("rate", parsed("a rate", units.ParseRate), func(s *workload.Stage) *units.Rate { return &s.Rate }),
+		set("rate", parsed("a rate", units.ParseStageRate), func(s *workload.Stage) *units.Rate { return &s.Rate }), // 0/s: a pause
 		set("for", (*parser).duration, func(s *workload.Stage) *time.Duration { return &s.For }),
 		set("ramp", (*parser).boolean, func(s *workload.Stage) *bool { return &s.Ramp }),
 	}
