@@ -69,7 +69,7 @@ type SideRun struct {
 // most MaxRounds, each round given up to Retries more attempts when a run
 // of it is unusable by Policy, rounds started only while Budget (0: none)
 // leaves time for one more; every run saved under Dir. After Rounds kept
-// rounds, and each time they double, the kept rounds are tested (Judge) and
+// rounds, and each time they double, the kept rounds are tested (Decide) and
 // the experiment stops once every bound is decided (see sequential.go).
 // Told, when set, hears each round once it is settled (kept or excluded),
 // and each run as it is saved; Looked each look's comparison.

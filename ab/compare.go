@@ -26,7 +26,7 @@ func (o *Experiment) Compare(g compare.Gate, alpha float64) (*compare.Comparison
 	return cmp, nil
 }
 
-// Judge compares the kept rounds at two-sided level alpha and holds them
+// Decide compares the kept rounds at two-sided level alpha and holds them
 // to the plan's bounds, each judged on the figure the lag lets it be
 // (judged.go) and decided by one estimate (compare.Decide): that of the
 // windows both sides ran at the same instants (windows.go) for a figure a
@@ -34,7 +34,7 @@ func (o *Experiment) Compare(g compare.Gate, alpha float64) (*compare.Comparison
 // inflation, costs). A bound judged on service time says so (JudgedOn and
 // a note); one no figure can judge is not answered. nil when no round was
 // kept.
-func (o *Experiment) Judge(alpha float64) (*compare.Comparison, error) {
+func (o *Experiment) Decide(alpha float64) (*compare.Comparison, error) {
 	j := o.plan.Judging
 	c, err := o.Compare(j.Gate, alpha)
 	if c == nil || err != nil {

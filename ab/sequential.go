@@ -107,7 +107,7 @@ func (o *Experiment) lookIfDue(kept bool) (done bool, err error) {
 
 // look judges the kept rounds and keeps the comparison as the verdict.
 func (o *Experiment) look() (decided bool, err error) {
-	c, err := o.Judge(o.plan.LookAlpha())
+	c, err := o.Decide(o.plan.LookAlpha())
 	if err != nil || c == nil {
 		return false, err
 	}

@@ -7,7 +7,7 @@
 // bad step; SweepSize holds the rate and doubles the attachment size until
 // reads fail outright. Each step is a whole run with a short warmup, run
 // by a Runner the caller provides (the command line runs the driver and
-// saves each step's result), and judged by a Judge: the SLO, in the one
+// saves each step's result), and judged by a Criterion: the SLO, in the one
 // bound grammar of package bounds. The best rate is then held for longer
 // (Plan.Hold), stepping down when the hold breaks, so the rate reported is
 // one that held that long. A step the generator could not drive (its

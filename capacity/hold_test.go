@@ -75,8 +75,8 @@ func (f *timedServer) run(_ context.Context, s Setting) (StepRun, error) {
 
 // kneePlan is the README's knee search: 100/s to 800/s, three
 // bisections, each run again at most twice, holds of 20 s.
-func kneePlan(hold time.Duration) Plan {
-	return Plan{From: 100, To: 800, Grow: 2, Refine: 3, Retries: 2, Hold: hold, Holds: 3}
+func kneePlan(hold time.Duration) RatePlan {
+	return RatePlan{From: 100, To: 800, Grow: 2, Refine: 3, Retries: 2, Hold: hold, Holds: 3}
 }
 
 func phases(rep *RateFinding) (out []string) {

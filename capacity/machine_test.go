@@ -67,7 +67,7 @@ func (f *busyServer) run(_ context.Context, s Setting) (StepRun, error) {
 	return StepRun{Result: r}, nil
 }
 
-func searchBusy(t *testing.T, f *busyServer, p Plan) *RateFinding {
+func searchBusy(t *testing.T, f *busyServer, p RatePlan) *RateFinding {
 	t.Helper()
 	rep, err := Search(context.Background(), p, f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
 	if err != nil {

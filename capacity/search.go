@@ -10,7 +10,7 @@ import (
 	"github.com/readbench/readbench/internal/numfmt"
 )
 
-// Plan is a rate search: the grid from From to To, each step Grow times
+// RatePlan is a rate search: the grid from From to To, each step Grow times
 // the one before (the last one To itself), then Refine bisection steps
 // between the last good and the first bad rate; then the candidate is
 // held for Hold (0: not held), stepping down by the bisection's final gap
@@ -18,7 +18,7 @@ import (
 // at most Holds holds. A step or hold
 // the generator could not drive cleanly is run again, at most Retries
 // times.
-type Plan struct {
+type RatePlan struct {
 	From, To float64 // turns per second
 	Grow     float64 // > 1
 	Refine   int
@@ -29,7 +29,7 @@ type Plan struct {
 }
 
 // Grid is the rates the plan steps through before refining.
-func (p Plan) Grid() []float64 {
+func (p RatePlan) Grid() []float64 {
 	var out []float64
 	for r := p.From; r < p.To*(1-1e-9); r *= p.Grow {
 		out = append(out, r)
@@ -38,7 +38,7 @@ func (p Plan) Grid() []float64 {
 }
 
 // Check refuses a plan that cannot search.
-func (p Plan) Check() error {
+func (p RatePlan) Check() error {
 	switch {
 	case !(p.From > 0) || math.IsInf(p.From, 0):
 		return errors.New("--from must be a rate above 0, such as 10/s")
@@ -84,13 +84,13 @@ func notServers(st *Step) string {
 // Search runs the plan: the grid until a step fails, then the bisection,
 // then the holds. A generator-bound step (one whose load was not
 // scheduled as asked, or a failing one whose scheduling lag could account
-// for the failure: Judge.LagExplains, Judge.Unsteady) is run again, at
+// for the failure: Criterion.LagExplains, Criterion.Unsteady) is run again, at
 // most Plan.Retries times; one that stays generator-bound ends the search
 // (LimitGenerator): never reported as the server's limit. A step that
 // held the SLO with its lag counted in (latency runs from the intended
 // start) is a good step. When ctx is cancelled the steps so far are
 // returned with the error.
-func Search(ctx context.Context, p Plan, run Runner, j Judge) (*RateFinding, error) {
+func Search(ctx context.Context, p RatePlan, run Runner, j Criterion) (*RateFinding, error) {
 	s := &search{ctx: ctx, plan: p, run: run, j: j, rep: &RateFinding{Unit: "turns/s", SLO: p.SLO, Steps: []Step{}}}
 	limit, err := s.search()
 	if err != nil {
@@ -107,9 +107,9 @@ func Search(ctx context.Context, p Plan, run Runner, j Judge) (*RateFinding, err
 // search is one rate search under way.
 type search struct {
 	ctx  context.Context
-	plan Plan
+	plan RatePlan
 	run  Runner
-	j    Judge
+	j    Criterion
 	rep  *RateFinding
 	n    int // runs so far, for the step files
 	// good is the candidate (the highest rate that passed); bad the

@@ -68,7 +68,7 @@ type SizeFinding struct {
 }
 
 // SweepSize runs the sweep until a size fails outright or To is done.
-func SweepSize(ctx context.Context, p SizePlan, run Runner, j Judge) (*SizeFinding, error) {
+func SweepSize(ctx context.Context, p SizePlan, run Runner, j Criterion) (*SizeFinding, error) {
 	rep := &SizeFinding{Rate: p.Rate, SLO: p.SLO, Steps: []Step{}}
 	broke := false
 	for i, size := range p.Sizes() {

@@ -39,7 +39,7 @@ type StepRun struct {
 // target unreachable): the search stops and returns it.
 type Runner func(ctx context.Context, s Setting) (StepRun, error)
 
-// Judge holds a step's result to the SLO: pass, or the reason it failed.
+// Criterion holds a step's result to the SLO: pass, or the reason it failed.
 // The error is a usage error (a bound naming a class the result lacks).
 // LagExplains says whether the generator's scheduling lag alone could
 // account for a failure, so that a failing step is charged to the
@@ -52,19 +52,19 @@ type Runner func(ctx context.Context, s Setting) (StepRun, error)
 // turns that then queue at the server, so one such second can break a
 // p99 the server meets. Such a step is run again, never charged to the
 // server.
-type Judge interface {
-	Judge(r *results.Result) (pass bool, reason string, err error)
+type Criterion interface {
+	Meets(r *results.Result) (pass bool, reason string, err error)
 	LagExplains(r *results.Result) bool
 	Unsteady(r *results.Result) string
 }
 
-// SLO is the Judge of thresholds in the bound grammar (bounds.ParseThresholds):
+// SLO is the Criterion of thresholds in the bound grammar (bounds.ParseThresholds):
 // every threshold must hold; the reason names those that do not.
-func SLO(ts []bounds.Threshold) Judge { return slo(ts) }
+func SLO(ts []bounds.Threshold) Criterion { return slo(ts) }
 
 type slo []bounds.Threshold
 
-func (ts slo) Judge(r *results.Result) (bool, string, error) {
+func (ts slo) Meets(r *results.Result) (bool, string, error) {
 	vs, err := results.EvaluateAll(ts, r)
 	if err != nil {
 		return false, "", err
@@ -182,7 +182,7 @@ const minScheduled = 0.95
 // which a failure of a server on this machine is the machine's, not the
 // server's (busyPressure, or quietPressure for an attempt after one the
 // machine spoiled: busyFrom).
-func judge(phase string, s Setting, o StepRun, j Judge, busy float64) (Step, error) {
+func judge(phase string, s Setting, o StepRun, j Criterion, busy float64) (Step, error) {
 	r := o.Result
 	st := Step{
 		Phase: phase, Rate: s.Rate, Size: s.Size, Achieved: results.ZeroIfNone(r.Totals.AchievedRate),
@@ -191,7 +191,7 @@ func judge(phase string, s Setting, o StepRun, j Judge, busy float64) (Step, err
 		ReadsPerS: results.ZeroIfNone(r.Totals.ReadsPerS), WireMBPerS: results.ZeroIfNone(r.Totals.WireMBPerS),
 		LagMaxMs: lagMax(r), FirstFailure: o.FirstFailure, File: o.File, Attempt: 1,
 	}
-	pass, reason, err := j.Judge(r)
+	pass, reason, err := j.Meets(r)
 	if err != nil {
 		return st, err
 	}
@@ -228,7 +228,7 @@ func judge(phase string, s Setting, o StepRun, j Judge, busy float64) (Step, err
 // machine was busy is the machine's: the server was kept waiting. Before
 // all these, a failure in which the server answered none of the reads
 // sent is the server's (unanswered).
-func whoseStep(r *results.Result, pass bool, j Judge, busy float64) (why, cause string) {
+func whoseStep(r *results.Result, pass bool, j Criterion, busy float64) (why, cause string) {
 	if !pass && unanswered(r) {
 		return "", ""
 	}

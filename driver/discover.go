@@ -353,11 +353,11 @@ func sampleOne(ctx context.Context, s *client.Session, timeout time.Duration, r 
 // from discovery on the first session before any turn starts (sampled
 // reads are not measured). Discovery needs an MCP listing: a range+http
 // target has none.
-func (r *runner) buildPlan(ctx context.Context, sim bool) (*workload.Plan, error) {
-	opts := workload.PlanOptions{Sim: sim}
+func (r *runner) buildPlan(ctx context.Context, sim bool) (*workload.Sampling, error) {
+	opts := workload.SamplingOptions{Sim: sim}
 	idx := r.w.DiscoveryClasses(sim)
 	if len(idx) == 0 {
-		return workload.NewPlanWith(r.w, opts)
+		return workload.NewSamplingWith(r.w, opts)
 	}
 	s, ok := r.conns[0].(*client.Session)
 	if !ok {
@@ -376,7 +376,7 @@ func (r *runner) buildPlan(ctx context.Context, sim bool) (*workload.Plan, error
 	if opts.Resolved, err = workload.Resolve(r.w, idx, cat.Resources); err != nil {
 		return nil, err
 	}
-	return workload.NewPlanWith(r.w, opts)
+	return workload.NewSamplingWith(r.w, opts)
 }
 
 // sampleWanted says which listed MIME types are worth reading to learn

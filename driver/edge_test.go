@@ -62,7 +62,7 @@ mix:
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { closeAll(r.conns) })
-	if r.plan, err = workload.NewPlanWith(w, workload.PlanOptions{}); err != nil {
+	if r.plan, err = workload.NewSamplingWith(w, workload.SamplingOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return r, cs

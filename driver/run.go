@@ -139,7 +139,7 @@ type runner struct {
 	o        Options
 	w        *workload.Workload
 	tracing  tracing // trace context and the bounds a read can break (traces.go)
-	plan     *workload.Plan
+	plan     *workload.Sampling
 	conns    []client.Conn    // the sessions that connected before the schedule
 	slots    []*slot          // one per connected session: its current session (churn.go)
 	sessions results.Sessions // how connecting went

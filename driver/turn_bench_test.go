@@ -61,7 +61,7 @@ mix:
 				b.Fatal(err)
 			}
 			defer closeAll(r.conns)
-			if r.plan, err = workload.NewPlanWith(w, workload.PlanOptions{}); err != nil {
+			if r.plan, err = workload.NewSamplingWith(w, workload.SamplingOptions{}); err != nil {
 				b.Fatal(err)
 			}
 			var turn atomic.Uint64

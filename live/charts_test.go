@@ -12,7 +12,7 @@ import (
 // reads (one error still gets a cell), warmup seconds ░, on a ceiling
 // that only grows: a quieter second is drawn lower, never rescaled.
 func TestPerSecondChart(t *testing.T) {
-	m := plainOf(120, Plan{Warmup: time.Second, Length: 9 * time.Second})
+	m := plainOf(120, Outline{Warmup: time.Second, Length: 9 * time.Second})
 	ticks := []struct{ reads, errs int64 }{{40, 0}, {80, 0}, {120, 1}, {140, 21}, {150, 21}} // so far
 	for i, tk := range ticks {
 		s := second(i+1, 0, tk.reads, time.Millisecond)

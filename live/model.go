@@ -7,11 +7,11 @@ import (
 	"github.com/readbench/readbench/stats"
 )
 
-// Plan is what the view knows of a run before its first second: the
+// Outline is what the view knows of a run before its first second: the
 // phases it will go through, so the warmup is named from the start and
 // the drain after the schedule is announced; and the sessions it opens,
 // so the connect step, once done, says only how many.
-type Plan struct {
+type Outline struct {
 	Warmup   time.Duration // the warmup's length (0: none)
 	Length   time.Duration // the measured phase's length (0: ended by a turn count)
 	Turns    int           // the measured turns, when they end the run
@@ -64,7 +64,7 @@ type secReads struct {
 // model is the view's state: plain data, changed only by Update.
 type model struct {
 	title         string
-	plan          Plan
+	plan          Outline
 	width, height int
 	st            styles
 	now           time.Time // the latest moment a message told of
@@ -85,7 +85,7 @@ type model struct {
 
 // newModel returns the model of a run named title with plan, drawn with
 // st.
-func newModel(title string, plan Plan, st styles) model {
+func newModel(title string, plan Outline, st styles) model {
 	return model{title: title, plan: plan, st: st, width: 80, height: 24}
 }
 

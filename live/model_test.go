@@ -16,11 +16,11 @@ var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // plain is a model drawn without colours (a renderer on no terminal), so
 // tests read the words.
 func plain(width int) model {
-	return plainOf(width, Plan{Length: 10 * time.Second, Deadline: 800 * time.Millisecond, Sessions: 2})
+	return plainOf(width, Outline{Length: 10 * time.Second, Deadline: 800 * time.Millisecond, Sessions: 2})
 }
 
 // plainOf is plain for a run of plan.
-func plainOf(width int, plan Plan) model {
+func plainOf(width int, plan Outline) model {
 	m := newModel("readbench run · w · the embedded simulated server", plan, newStyles(lipgloss.NewRenderer(io.Discard)))
 	m.width, m.height = width, 40
 	return m
@@ -143,7 +143,7 @@ func TestFirstTickRatesAreTheMean(t *testing.T) {
 func TestWarmupAndPhaseChange(t *testing.T) {
 	warm := second(1, 10, 40, 30*time.Millisecond)
 	warm.tick.Warmup, warm.tick.SecondWarmup = true, true
-	m := feed(plainOf(120, Plan{Warmup: 2 * time.Second, Length: 8 * time.Second}), warm)
+	m := feed(plainOf(120, Outline{Warmup: 2 * time.Second, Length: 8 * time.Second}), warm)
 	if got := lineOf(t, m.View(), "load"); !strings.Contains(got, "warmup · 1s of 10s · 9s left  ▓▓▓░░") {
 		t.Errorf("warmup: %q", got)
 	}

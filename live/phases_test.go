@@ -22,7 +22,7 @@ var clockLine = regexp.MustCompile(`load +(warmup|measuring|draining) · (\d+)s 
 // drains). The ticks come a hair before or after whole seconds, and a
 // phase's edge is not a whole second (a 1.5 s warmup).
 func TestClockAddsUpAtThePhaseBoundaries(t *testing.T) {
-	plan := Plan{Warmup: 1500 * time.Millisecond, Length: 10 * time.Second, Deadline: 800 * time.Millisecond, Sessions: 2}
+	plan := Outline{Warmup: 1500 * time.Millisecond, Length: 10 * time.Second, Deadline: 800 * time.Millisecond, Sessions: 2}
 	total := plan.Warmup + plan.Length
 	at := func(el time.Duration, warm, drain bool) tickMsg {
 		return tickMsg{at: t0.Add(el), tick: stats.Progress{Elapsed: el, Total: total, Warmup: warm, Draining: drain, SecondWarmup: warm, InFlight: 3}}
@@ -88,7 +88,7 @@ func TestConnectStepSaysOnlyHowManyOnceDone(t *testing.T) {
 // the sparkline and out of its scale (a slow cold start does not set the
 // ceiling), and the histogram is the measured phase's once it begins.
 func TestWarmupLabelledAndOutOfTheMeasuredFigures(t *testing.T) {
-	m := plainOf(120, Plan{Warmup: 2 * time.Second, Length: 8 * time.Second})
+	m := plainOf(120, Outline{Warmup: 2 * time.Second, Length: 8 * time.Second})
 	w1, w2 := second(1, 10, 40, 500*time.Millisecond), second(2, 20, 80, 500*time.Millisecond)
 	w1.tick.Warmup, w1.tick.SecondWarmup, w2.tick.SecondWarmup = true, true, true
 	m = feed(m, readyMsg{at: t0}, w1)
@@ -146,7 +146,7 @@ func TestScreenFitsTheTerminal(t *testing.T) {
 		{60, 14, 13, false, nil},
 		{40, 8, 8, true, nil},
 	} {
-		m := plainOf(tc.width, Plan{Length: 300 * time.Second})
+		m := plainOf(tc.width, Outline{Length: 300 * time.Second})
 		m.height = tc.height
 		m = feed(m, stepMsg{stage: "connect", text: strings.Repeat("long words ", 30), summary: "2 sessions", at: t0}, readyMsg{at: t0.Add(time.Second)})
 		for i := 1; i <= 120; i++ {

@@ -42,7 +42,7 @@ type View struct {
 // terminal: the command checks) in the alternate screen, so that Stop
 // leaves the terminal as it was. Input is not read and no signal is
 // caught: the command's own interrupt handling stays in charge.
-func Start(out io.Writer, title string, plan Plan) *View {
+func Start(out io.Writer, title string, plan Outline) *View {
 	m := newModel(title, plan, newStyles(lipgloss.NewRenderer(out)))
 	v := &View{
 		out:  out,

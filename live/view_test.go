@@ -34,7 +34,7 @@ func (l *lockedBuffer) String() string {
 // written after it, on the screen the user keeps; Stop twice is fine.
 func TestStopRestoresTheScreenThenWritesNotes(t *testing.T) {
 	var out lockedBuffer
-	v := Start(&out, "readbench run · test", Plan{Length: 2 * time.Second, Sessions: 1})
+	v := Start(&out, "readbench run · test", Outline{Length: 2 * time.Second, Sessions: 1})
 	v.Step("connect", "connecting to S: starting the server", "1 session")
 	v.Ready()
 	v.Progress(stats.Progress{Elapsed: time.Second, Total: 2 * time.Second, Asked: 5, Turns: 5, Reads: 20})

@@ -38,7 +38,7 @@ func TestScenariosParseAndPlan(t *testing.T) {
 			if w.Description == "" {
 				t.Errorf("no description: readbench scenarios lists it")
 			}
-			p, err := workload.NewPlan(w)
+			p, err := workload.NewSampling(w)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -22,14 +22,14 @@ type Attachment struct {
 	Expect string // the class's Expect: "" (= ok) or an outcome name
 }
 
-// Plan is the deterministic sampling plan of a workload: which attachments
+// Sampling is the deterministic sampling plan of a workload: which attachments
 // each turn reads. Turn i depends only on the seed and i, never on what was
 // generated before, so the scheduler can build turns from several goroutines,
 // shards of a distributed run (--segment k/n) can each build their own
 // share, and two runs with the same seed read exactly the same URIs: the
-// precondition for comparing two server versions. A Plan is immutable and
+// precondition for comparing two server versions. A Sampling is immutable and
 // safe for concurrent use.
-type Plan struct {
+type Sampling struct {
 	seed    uint64  // the workload's seed, mixed
 	fixed   int     // attachments per turn when not weighted
 	counts  []int   // weighted: the counts, ascending ...
@@ -53,10 +53,10 @@ type planClass struct {
 	sizeOnly bool // the size is fixed: no draw
 }
 
-// PlanOptions say what the target does with mime+size classes, which
+// SamplingOptions say what the target does with mime+size classes, which
 // only it can answer: whether it is readbench's simulated server, which
 // synthesizes them, and which URIs discovery found for the others.
-type PlanOptions struct {
+type SamplingOptions struct {
 	// Sim: the target is the simulated server (any transport), so the
 	// classes it can synthesize (Class.Synthesizable) become sim: URIs.
 	Sim bool
@@ -65,26 +65,26 @@ type PlanOptions struct {
 	Resolved map[int][]string
 }
 
-// NewPlan compiles w into a Plan. It validates w, and fails with an *Error
+// NewSampling compiles w into a Sampling. It validates w, and fails with an *Error
 // naming the class when a class cannot be planned without its target:
 // mime+size classes are synthesized by the embedded target only, and are
 // resolved from a real target's listing by discovery (NewPlanWith, which
 // driver.Run calls once it is connected).
-func NewPlan(w *Workload) (*Plan, error) {
-	return NewPlanWith(w, PlanOptions{Sim: w.Target.Kind == targets.Embedded || w.Target.Kind == ""})
+func NewSampling(w *Workload) (*Sampling, error) {
+	return NewSamplingWith(w, SamplingOptions{Sim: w.Target.Kind == targets.Embedded || w.Target.Kind == ""})
 }
 
 // NewSimPlan is NewPlan for a target known to be readbench's simulated
 // server whatever its transport (for example `readbench serve --listen`
 // behind an http:// target): mime+size classes are synthesized as sim:
 // URIs, exactly as for the embedded target.
-func NewSimPlan(w *Workload) (*Plan, error) { return NewPlanWith(w, PlanOptions{Sim: true}) }
+func NewSimPlan(w *Workload) (*Sampling, error) { return NewSamplingWith(w, SamplingOptions{Sim: true}) }
 
-// NewPlanWith compiles w into a Plan for a target described by o. Every
+// NewSamplingWith compiles w into a Sampling for a target described by o. Every
 // class that needs discovery (Workload.DiscoveryClasses) must be in
 // o.Resolved with at least one URI, or the plan fails with an *Error
 // naming the class.
-func NewPlanWith(w *Workload, o PlanOptions) (*Plan, error) {
+func NewSamplingWith(w *Workload, o SamplingOptions) (*Sampling, error) {
 	if err := w.Validate(); err != nil {
 		var e *Error
 		if errors.As(err, &e) {
@@ -92,7 +92,7 @@ func NewPlanWith(w *Workload, o PlanOptions) (*Plan, error) {
 		}
 		return nil, err
 	}
-	p := &Plan{seed: splitmix64(uint64(w.Seed)), fixed: w.Turn.Attachments.Fixed}
+	p := &Sampling{seed: splitmix64(uint64(w.Seed)), fixed: w.Turn.Attachments.Fixed}
 	if wa := w.Turn.Attachments.Weighted; len(wa) > 0 {
 		p.fixed = 0
 		var sum int64
@@ -137,12 +137,12 @@ func NewPlanWith(w *Workload, o PlanOptions) (*Plan, error) {
 // Turn returns the attachments of turn i. It is a pure function of the
 // workload's seed and i: a per-turn PCG generator is derived from both, so
 // turns can be generated in any order, concurrently, on any machine.
-func (p *Plan) Turn(i uint64) []Attachment { return p.AppendTurn(nil, i) }
+func (p *Sampling) Turn(i uint64) []Attachment { return p.AppendTurn(nil, i) }
 
 // AppendTurn appends the attachments of turn i to dst: Turn into a
 // caller's buffer (a load run's turn of one read keeps it on its stack,
 // and its generator is on the stack too: no allocation per turn).
-func (p *Plan) AppendTurn(dst []Attachment, i uint64) []Attachment {
+func (p *Sampling) AppendTurn(dst []Attachment, i uint64) []Attachment {
 	var src rand.PCG
 	src.Seed(p.seed, splitmix64(i^p.seed))
 	r := rand.New(&src)
@@ -159,7 +159,7 @@ func (p *Plan) AppendTurn(dst []Attachment, i uint64) []Attachment {
 }
 
 // drawClass picks a class index by weight.
-func (p *Plan) drawClass(r *rand.Rand) int {
+func (p *Sampling) drawClass(r *rand.Rand) int {
 	if len(p.classUp) == 1 {
 		return 0
 	}

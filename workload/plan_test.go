@@ -38,13 +38,13 @@ mix:
     expect: not_found
 `
 
-func mustPlan(t testing.TB, yaml string) (*workload.Workload, *workload.Plan) {
+func mustPlan(t testing.TB, yaml string) (*workload.Workload, *workload.Sampling) {
 	t.Helper()
 	w, err := yamlfile.Parse("plan.yaml", []byte(yaml))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := workload.NewPlan(w)
+	p, err := workload.NewSampling(w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestPlanRealTargetNeedsNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = workload.NewPlan(w)
+	_, err = workload.NewSampling(w)
 	var e *workload.Error
 	if !errors.As(err, &e) || e.Key != "mix[0]" || e.Line != 7 || e.File != "real.yaml" ||
 		!strings.Contains(e.Msg, `class "markdown" (mime text/markdown, size lognormal(8KiB,200KiB)) is resolved from the target's listing (resources/list)`) {
@@ -243,7 +243,7 @@ func TestPlanRealTargetNeedsNames(t *testing.T) {
 	}
 	real := w.Target
 	w.Target = targets.Target{Kind: targets.Embedded}
-	ep, err := workload.NewPlan(w)
+	ep, err := workload.NewSampling(w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,12 +253,12 @@ func TestPlanRealTargetNeedsNames(t *testing.T) {
 	w.Target = real
 	// Classes with names work against any target.
 	w.Mix = w.Mix[2:]
-	if _, err := workload.NewPlan(w); err != nil {
+	if _, err := workload.NewSampling(w); err != nil {
 		t.Errorf("NewPlan with a uri class: %v", err)
 	}
-	// NewPlan validates.
+	// NewSampling validates.
 	w.Mix = nil
-	if _, err := workload.NewPlan(w); err == nil {
+	if _, err := workload.NewSampling(w); err == nil {
 		t.Errorf("NewPlan with an empty mix succeeded")
 	}
 }
@@ -322,7 +322,7 @@ func TestApplyDefaults(t *testing.T) {
 	if err := w.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	p, err := workload.NewPlan(w)
+	p, err := workload.NewSampling(w)
 	if err != nil {
 		t.Fatal(err)
 	}

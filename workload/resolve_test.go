@@ -176,11 +176,11 @@ func TestResolve(t *testing.T) {
 		t.Errorf("Resolve = %v\nwant %v", got, want)
 	}
 	// The plan draws uniformly from the matches, the same with the same seed.
-	p, err := workload.NewPlanWith(w, workload.PlanOptions{Resolved: got})
+	p, err := workload.NewSamplingWith(w, workload.SamplingOptions{Resolved: got})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2, _ := workload.NewPlanWith(w, workload.PlanOptions{Resolved: got})
+	p2, _ := workload.NewSamplingWith(w, workload.SamplingOptions{Resolved: got})
 	counts := map[string]int{}
 	for i := range uint64(4000) {
 		turn := p.Turn(i)
@@ -200,7 +200,7 @@ func TestResolve(t *testing.T) {
 		t.Errorf("images drawn unevenly: %v", counts)
 	}
 	// Without a resolution, a real target's class cannot be planned.
-	if _, err := workload.NewPlanWith(w, workload.PlanOptions{Resolved: map[int][]string{0: want[0]}}); err == nil || !strings.Contains(err.Error(), `class "small-md"`) {
+	if _, err := workload.NewSamplingWith(w, workload.SamplingOptions{Resolved: map[int][]string{0: want[0]}}); err == nil || !strings.Contains(err.Error(), `class "small-md"`) {
 		t.Errorf("planning with class 1 unresolved: %v", err)
 	}
 }
@@ -278,7 +278,7 @@ func TestRangeClassErrors(t *testing.T) {
 	if _, err := workload.NewSimPlan(w); err == nil || !strings.Contains(err.Error(), "resolved from the target's listing") {
 		t.Errorf("NewSimPlan of a range class: %v", err)
 	}
-	p, err := workload.NewPlanWith(w, workload.PlanOptions{Sim: true, Resolved: map[int][]string{0: {"sim:///x"}}})
+	p, err := workload.NewSamplingWith(w, workload.SamplingOptions{Sim: true, Resolved: map[int][]string{0: {"sim:///x"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -191,7 +191,7 @@ func (cr *capacityRun) close() {
 
 func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 	c := cr.c
-	p := capacity.Plan{From: 10, To: 1000, Grow: c.Float64("grow"), Refine: c.Int("refine"),
+	p := capacity.RatePlan{From: 10, To: 1000, Grow: c.Float64("grow"), Refine: c.Int("refine"),
 		Retries: c.Int("retries"), Hold: c.Duration("hold"), Holds: c.Int("holds"), SLO: c.String("slo")}
 	parseRate := func(v string) (float64, error) {
 		r, err := units.ParseRate(v)

@@ -56,7 +56,7 @@ type liveRun struct {
 // an error is printed (more than once is fine).
 func startLive(stderr io.Writer, w *workload.Workload, opts *driver.Options) (stop func()) {
 	limit, _ := opts.HandshakeLimit()
-	plan := live.Plan{Warmup: w.Load.Warmup, Length: w.Load.Length(), Turns: w.Load.Turns, Deadline: w.Turn.Deadline, Sessions: w.Sessions}
+	plan := live.Outline{Warmup: w.Load.Warmup, Length: w.Load.Length(), Turns: w.Load.Turns, Deadline: w.Turn.Deadline, Sessions: w.Sessions}
 	r := liveRun{v: live.Start(stderr, "readbench run · "+w.Name+" · "+targetName(w.Target), plan), target: targetName(w.Target), limit: limit}
 	opts.Setup, opts.Progress, opts.Logf = r.setup, r.v.Progress, r.logf
 	return func() {

@@ -43,7 +43,7 @@ func FuzzParse(f *testing.F) {
 		if err := w.Validate(); err != nil {
 			t.Fatalf("Parse accepted what Validate refuses: %v", err)
 		}
-		p, err := workload.NewPlan(w)
+		p, err := workload.NewSampling(w)
 		if err != nil {
 			if !errors.As(err, &e) {
 				t.Fatalf("NewPlan error %v is not an *Error", err)
