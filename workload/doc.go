@@ -8,7 +8,7 @@
 // the command line overrides them, Validate checks what holds across keys
 // (validate.go, every mistake at once as Errors, placed at the file's line
 // and column when the workload came from a file: Places), NewPlan turns
-// them into a Plan (the deterministic sequence of turns a run issues, so
+// them into a Sampling (the deterministic sequence of turns a run issues, so
 // that two runs with the same seed read the same URIs in the same order
 // and shards of one run can generate their share of turns independently),
 // Resolve matches mime+size classes to a target's listing, and Step makes a

@@ -78,7 +78,9 @@ func NewSampling(w *Workload) (*Sampling, error) {
 // server whatever its transport (for example `readbench serve --listen`
 // behind an http:// target): mime+size classes are synthesized as sim:
 // URIs, exactly as for the embedded target.
-func NewSimPlan(w *Workload) (*Sampling, error) { return NewSamplingWith(w, SamplingOptions{Sim: true}) }
+func NewSimPlan(w *Workload) (*Sampling, error) {
+	return NewSamplingWith(w, SamplingOptions{Sim: true})
+}
 
 // NewSamplingWith compiles w into a Sampling for a target described by o. Every
 // class that needs discovery (Workload.DiscoveryClasses) must be in

@@ -17,7 +17,7 @@ import (
 // The rule, which makes "n shards merged equal one run" exact rather than
 // statistical: every shard computes the same schedule (the pacer's intended
 // starts, from the same rate, stages and seed; the Poisson draws too) and
-// the same plan (Plan.Turn(i) is a pure function of the seed and i), and
+// the same plan (Sampling.Turn(i) is a pure function of the seed and i), and
 // shard k runs exactly the turns i with i mod n = k-1. The n shards
 // partition the turn indices, so their union is, turn for turn, the run one
 // process would schedule: same intended starts, same attachments, same
