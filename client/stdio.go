@@ -37,7 +37,7 @@ type stdioTransport struct {
 	bg         sync.WaitGroup // cancellations and replies being handed to the writer
 	bgMu       sync.Mutex     // orders bg.Go before close's bg.Wait
 
-	stray *strayLines // what it printed on stdout that is not JSON-RPC (stray.go)
+	stray *strayLines // what it printed on stdout that is not JSON-RPC, and answers to no request (stray.go)
 
 	failed  chan struct{} // closed when the child's stdout ends
 	deadErr error         // set before failed is closed
@@ -71,6 +71,7 @@ func startStdio(argv []string, stderr io.Writer, late LateFunc, maxAnswer int64)
 		failed:     make(chan struct{}),
 		exited:     make(chan struct{}),
 	}
+	t.calls.stray = t.stray // answers to no request in flight are said with the stray lines
 	if stderr != nil {
 		t.logged = true
 		cmd.Stderr = io.MultiWriter(t.stderr, stderr)
@@ -191,7 +192,7 @@ func (e *exitError) Unwrap() error { return ErrTransport }
 // that scans and routes it (see inbound.go): no line is held whole unless
 // it answers a request that is not a read. It returns the reading error.
 func (t *stdioTransport) readLines(r *bufio.Reader) error {
-	in := &inbound{calls: t.calls, max: t.maxAnswer}
+	in := &inbound{calls: t.calls, max: t.maxAnswer, unended: "no newline"}
 	head := make([]byte, 0, maxStrayQuote+utf8.UTFMax) // the line's beginning, to quote a stray one
 	for {
 		if _, err := r.Peek(1); err != nil { // waits for the line's first byte
