@@ -23,6 +23,7 @@ import (
 // of a caller ends with its context.
 type stdioTransport struct {
 	cmd       *exec.Cmd
+	mark      []byte // in the environment of all it starts (markDescendants); nil: none
 	stdin     io.WriteCloser
 	stdout    io.Closer    // closed by close only when the child's group is dead and stdout still open
 	stderr    *stderrQuote // what of its stderr explains its end (stderrquote.go)
@@ -57,10 +58,12 @@ func startStdio(argv []string, stderr io.Writer, late LateFunc, maxAnswer int64)
 		return nil, errors.New("stdio target: empty command")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	ownProcessGroup(cmd)        // procgroup_*.go: ended as a group, never outlives readbench
-	cmd.WaitDelay = time.Second // a grandchild holding stderr open cannot keep Wait
+	ownProcessGroup(cmd)         // procgroup_*.go: ended as a group, never outlives readbench
+	mark := markDescendants(cmd) // what leaves the group is found by it (procmark.go)
+	cmd.WaitDelay = time.Second  // a grandchild holding stderr open cannot keep Wait
 	t := &stdioTransport{
 		cmd:        cmd,
+		mark:       mark,
 		stderr:     &stderrQuote{},
 		calls:      newCalls(late),
 		maxAnswer:  answerLimit(maxAnswer),
@@ -293,11 +296,12 @@ func (t *stdioTransport) close() error {
 		select {
 		case <-t.exited:
 			// The child is gone; what it started may not be (a wrapper
-			// that left its server behind): end the rest of its group.
-			_ = signalGroup(t.cmd.Process, syscall.SIGKILL)
+			// that left its server behind): end the rest of its group,
+			// and what left the group (setsid, a daemon).
+			t.signalAll(syscall.SIGKILL)
 			return nil
 		case <-time.After(time.Second):
-			_ = signalGroup(t.cmd.Process, sig) // the whole group: npx's node, a shell's server
+			t.signalAll(sig) // the whole group: npx's node, a shell's server; and what left it
 		}
 	}
 	select {
@@ -308,5 +312,14 @@ func (t *stdioTransport) close() error {
 		_ = t.stdout.Close()
 		<-t.exited
 	}
+	_ = signalMarked(t.mark, syscall.SIGKILL)
 	return nil
+}
+
+// signalAll sends sig to the child's process group and to every process
+// carrying the session's mark: those of its descendants that left the
+// group (setsid), which the group's signal does not reach.
+func (t *stdioTransport) signalAll(sig syscall.Signal) {
+	_ = signalGroup(t.cmd.Process, sig)
+	_ = signalMarked(t.mark, sig)
 }
