@@ -20,11 +20,14 @@ import (
 // cancel on the wire, or ignore it?) instead of being dropped unseen. Both transports that
 // share a stream use it, so they match, cancel and count alike.
 type calls struct {
-	late LateFunc // nil: late answers are not counted
+	late  LateFunc    // nil: late answers are not counted
+	stray *strayLines // told of answers that match no request in flight (nil: not told)
 
 	mu       sync.Mutex
 	pending  map[int64]pendingCall
+	maxID    int64                    // the largest id sent: an answer to one at most it that is not pending was answered already
 	nonReads int                      // pending calls that are not reads: their answers are kept whole
+	wide     int                      // of those, calls whose answer may be kept up to the answer limit (keptLimit)
 	digests  int                      // pending reads that asked for a digest
 	tombs    bounded.Map[int64, tomb] // cancelled ids
 
@@ -87,16 +90,20 @@ func (c *calls) addCall(id int64, method string, read *readSpec) chan *Response 
 	ch := make(chan *Response, 1)
 	c.mu.Lock()
 	c.pending[id] = pendingCall{ch: ch, read: read, method: method, sent: time.Now()}
-	c.count(read, 1)
+	c.maxID = max(c.maxID, id)
+	c.count(method, read, 1)
 	c.mu.Unlock()
 	return ch
 }
 
-// count adds d to the counters a pending call is in.
-func (c *calls) count(read *readSpec, d int) {
+// count adds d to the counters a pending call of method is in.
+func (c *calls) count(method string, read *readSpec, d int) {
 	switch {
 	case read == nil:
 		c.nonReads += d
+		if method == protocol.MethodToolsCall {
+			c.wide += d
+		}
 	case read.digest:
 		c.digests += d
 	}
@@ -107,7 +114,7 @@ func (c *calls) takeLocked(id int64) (pendingCall, bool) {
 	p, ok := c.pending[id]
 	if ok {
 		delete(c.pending, id)
-		c.count(p.read, -1)
+		c.count(p.method, p.read, -1)
 	}
 	return p, ok
 }
@@ -123,10 +130,29 @@ func (c *calls) peek(id int64) (read *readSpec, pending bool) {
 // wants says whether any pending call is not a read (its answer must be
 // kept whole) and whether any read wants a digest: what a message whose
 // id is not known yet must be read for.
-func (c *calls) wants() (keep, digest bool) {
+//
+// wide says that a pending request that is not a read may have an answer
+// up to the answer limit kept (the read tool's parts, keptLimit): the
+// message may be kept that far.
+func (c *calls) wants() (keep, wide, digest bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.nonReads > 0, c.digests > 0
+	return c.nonReads > 0, c.wide > 0, c.digests > 0
+}
+
+// sole returns the one request a message whose id is not known yet can
+// answer: the only request pending, when no request given up on could
+// still be answered (no tombstone).
+func (c *calls) sole() (id int64, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.pending) != 1 || c.tombs.Len() > 0 {
+		return 0, false
+	}
+	for id := range c.pending {
+		return id, true
+	}
+	return 0, false
 }
 
 // forget drops a pending request and reports whether it was still
@@ -232,15 +258,21 @@ func (c *calls) routeID(id []byte, method string, wire int64, first, now time.Ti
 	}
 	n, ok := protocol.ParseIntID(id)
 	if !ok {
-		return nil // not an answer to anything we sent
+		if id != nil {
+			c.unmatched(id, false) // not an answer to anything we sent: a string id, null
+		}
+		return nil
 	}
 	if n < 0 {
-		c.probeBack(n, first)
+		if sent, back := c.probeBack(n, first); !back {
+			c.unmatched(id, sent)
+		}
 		return nil
 	}
 	c.mu.Lock()
 	p, waiting := c.takeLocked(n)
 	tb, isLate := c.tombs.Take(n)
+	answeredBefore := !waiting && !isLate && n > 0 && n <= c.maxID
 	c.mu.Unlock()
 	switch {
 	case waiting:
@@ -253,10 +285,25 @@ func (c *calls) routeID(id []byte, method string, wire int64, first, now time.Ti
 			c.sawRoundTrip(p.sent, at)
 		}
 		p.ch <- a
-	case isLate && tb.late != nil:
-		tb.late(c.judge(tb, wire, first, now))
+	case isLate:
+		if tb.late != nil {
+			tb.late(c.judge(tb, wire, first, now))
+		}
+	default:
+		c.unmatched(id, answeredBefore)
 	}
 	return nil
+}
+
+// unmatched says an answer whose id matches no request in flight: a
+// second answer (dup: its id was sent and answered, or given up on and its
+// late answer counted, already) or an answer to an id never sent. Skipped
+// either way, it is counted and quoted where the transport tells what the
+// server sent that breaks it (strayLines), never dropped in silence.
+func (c *calls) unmatched(id []byte, dup bool) {
+	if c.stray != nil {
+		c.stray.unmatched(id, dup)
+	}
 }
 
 // echoed reports whether a request from the stream is one of ours come

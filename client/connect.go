@@ -58,11 +58,13 @@ type Dial struct {
 	HandshakeTimeout time.Duration
 	HandshakeSetBy   string
 	// Stray, when set, is told of every line a stdio server prints on its
-	// stdout that is not JSON-RPC, as it comes, from the session's reader:
-	// a *StrayError with the count so far and the first few quoted, for a
-	// run's log to say (paced; the server breaks the stdio transport, and
-	// its lines would otherwise be skipped in silence). The handshake
-	// fails on them by itself.
+	// stdout that is not JSON-RPC, and of every answer, on stdio or an
+	// HTTP+SSE stream, whose id matches no request in flight (an id never
+	// sent, or a second answer), as it comes, from the session's reader:
+	// a *StrayError with the counts so far and the first few quoted, for a
+	// run's log to say (paced; the server breaks its transport, and what
+	// it sent would otherwise be skipped in silence). A stdio handshake
+	// fails on stray lines and unknown ids by itself.
 	Stray func(error)
 	// Step, when set, is told what opening the session waits for: "start"
 	// (a stdio server being started, an HTTP+SSE stream being opened), then
@@ -163,6 +165,9 @@ func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 	hctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	tctx := hctx // the handshake's own limits: the timeout, and stray lines on a stdio server's stdout
+	if sse, ok := t.(*sseTransport); ok {
+		sse.stray.tell(d.Stray)
+	}
 	st, _ := t.(*stdioTransport)
 	if st != nil {
 		st.stray.tell(d.Stray)

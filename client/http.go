@@ -231,7 +231,9 @@ func (t *httpTransport) call(ctx context.Context, req Request) (*Response, error
 		a, err = readHTTPRead(resp, req.ID, t.maxAnswer, req.read, t.replyInBackground, rb)
 		sharedReadBufs.put(rb)
 	} else {
-		a, err = readHTTPAnswer(resp, req.ID, t.maxAnswer, t.replyInBackground)
+		limit := keptLimit(req.method, t.maxAnswer) // a handshake's or a listing's answer, kept whole
+		a, err = readHTTPAnswer(resp, req.ID, limit, t.replyInBackground)
+		err = keptOver(err, limit, t.maxAnswer)
 	}
 	if err != nil {
 		var se *StatusError

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/readbench/readbench/protocol"
-	"github.com/readbench/readbench/units"
 )
 
 // Reading a Streamable HTTP answer: one JSON body or an SSE stream,
@@ -35,12 +34,12 @@ func readHTTPAnswer(resp *http.Response, id, maxAnswer int64, reply func([]byte)
 		if resp.StatusCode != http.StatusOK {
 			limit = 1 << 20 // error bodies are small; do not trust them to be
 		} else if resp.ContentLength > limit {
-			return nil, protocolErr("the server announced an answer of %d bytes (Content-Length), over the size limit of %s; --max-answer or turn.max_answer raise the limit", resp.ContentLength, units.FormatSize(limit))
+			return nil, &tooLargeError{limit: limit, read: resp.ContentLength, announced: true}
 		}
 		body, err := readBody(resp, limit)
 		switch {
 		case errors.Is(err, protocol.ErrTooLarge) && resp.StatusCode == http.StatusOK:
-			return nil, tooLargeErr(limit, int64(len(body)))
+			return nil, tooLargeErr(limit, int64(len(body))+1) // a byte past the limit was read
 		case err != nil && !errors.Is(err, protocol.ErrTooLarge):
 			return nil, transportErr("reading answer: %w", err)
 		}
@@ -68,13 +67,27 @@ func readHTTPAnswer(resp *http.Response, id, maxAnswer int64, reply func([]byte)
 // claims gigabytes costs nothing. A body longer than limit stops the read
 // there; the error then wraps protocol.ErrTooLarge and the bytes are the
 // first limit ones.
+//
+// The buffer doubles as it fills but never grows past limit+1 bytes
+// (appendKept): bytes.Buffer's growth reserved up to twice the limit.
 func readBody(resp *http.Response, limit int64) ([]byte, error) {
-	var buf bytes.Buffer
-	n, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1))
-	if err == nil && n > limit {
-		return buf.Bytes()[:limit], &protocol.TooLargeError{Limit: limit, Read: n}
+	b := make([]byte, 0, min(512, limit+1))
+	for {
+		if len(b) == cap(b) {
+			b = growKept(b, len(b)+1, limit+1)
+		}
+		k, err := resp.Body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+k]
+		if int64(len(b)) > limit {
+			return b[:limit], &protocol.TooLargeError{Limit: limit, Read: int64(len(b))}
+		}
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
 	}
-	return buf.Bytes(), err
 }
 
 // readSSEAnswer skips notifications until the response with our id; every

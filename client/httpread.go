@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/readbench/readbench/protocol"
-	"github.com/readbench/readbench/units"
 )
 
 // Reading the answer to a read over Streamable HTTP as it streams in: the
@@ -92,7 +91,7 @@ func readHTTPRead(resp *http.Response, id, maxAnswer int64, spec *readSpec, repl
 	case resp.StatusCode != http.StatusOK:
 	case ct == protocol.ContentTypeJSON:
 		if resp.ContentLength > limit {
-			return nil, protocolErr("the server announced an answer of %d bytes (Content-Length), over the size limit of %s; --max-answer or turn.max_answer raise the limit", resp.ContentLength, units.FormatSize(limit))
+			return nil, &tooLargeError{limit: limit, read: resp.ContentLength, announced: true}
 		}
 		return readJSONRead(resp.Body, id, limit, spec, rb)
 	case ct == protocol.ContentTypeSSE:

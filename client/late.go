@@ -136,13 +136,15 @@ func (c *calls) probeAfter(id int64) (Request, bool) {
 	return Request{ID: pid, method: protocol.MethodPing, body: body}, true
 }
 
-// probeBack notes that the answer to probe pid started at first.
-func (c *calls) probeBack(pid int64, first time.Time) {
+// probeBack notes that the answer to probe pid started at first. back
+// is false when pid was no probe awaiting its answer; sent then says
+// whether pid was sent (its answer came already: this one is a second).
+func (c *calls) probeBack(pid int64, first time.Time) (sent, back bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p, ok := c.probes.Take(pid)
 	if !ok {
-		return
+		return -pid <= c.probeN, false
 	}
 	rtt := max(first.Sub(p.sent), 1)
 	c.probeRTTs.add(rtt)
@@ -150,6 +152,7 @@ func (c *calls) probeBack(pid int64, first time.Time) {
 		tb.probeBack, tb.probeRTT = first, rtt
 		c.tombs.Put(p.id, tb)
 	}
+	return true, true
 }
 
 // judge describes a late answer of wire bytes to the request tb

@@ -13,7 +13,9 @@ import (
 // the terminal reaches readbench alone (which then cancels, saves and ends
 // its children in order, instead of losing them mid-read), and ending the
 // group ends whatever the child started too (npx's node, a shell's
-// server), so that no server outlives readbench.
+// server), so that no server outlives readbench. What leaves the group
+// (setsid, a daemon) is found by the mark markDescendants puts in its
+// environment, where /proc tells (Linux: signalMarked).
 
 // ownProcessGroup makes cmd the leader of a new process group; on Linux
 // the kernel also kills it should readbench die without closing its

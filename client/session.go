@@ -95,8 +95,9 @@ func (s *Session) detect(ctx context.Context) error {
 		return ctx.Err()
 	}
 	var echo *echoError
-	if errors.As(err, &echo) || errors.Is(err, ErrUnauthorized) {
-		return err // no era would be answered either
+	var over *tooLargeError
+	if errors.As(err, &echo) || errors.Is(err, ErrUnauthorized) || errors.As(err, &over) {
+		return err // no era would be answered either; an answer over the limit may still be arriving
 	}
 	var rpcErr *protocol.Error
 	if errors.As(err, &rpcErr) {

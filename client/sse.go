@@ -31,6 +31,7 @@ type sseTransport struct {
 	calls     *calls      // answers matched to callers, cancelled ids remembered
 	maxAnswer int64       // bytes; a bigger event is a protocol failure of its read
 	auth      *bearer     // the target's tokens (nil: none)
+	stray     *strayLines // answers on the stream to no request in flight (stray.go)
 
 	life       context.Context    // the session's: ends when it closes (bounds every POST)
 	stopStream context.CancelFunc // ends the GET stream and life
@@ -65,7 +66,9 @@ func startAuthorizedSSE(ctx context.Context, sseURL string, headers http.Header,
 	t := &sseTransport{
 		sseURL: sseURL, client: newHTTPClient(), headers: headers, calls: newCalls(late), maxAnswer: answerLimit(maxAnswer), auth: b,
 		life: streamCtx, stopStream: stop, readerDone: make(chan struct{}), failed: make(chan struct{}),
+		stray: newStrayLines(),
 	}
+	t.calls.stray = t.stray
 	if noKeep {
 		noKeepAlive(t.client)
 	}
@@ -170,7 +173,7 @@ func resolveEndpoint(sseURL, data string) (string, error) {
 func (t *sseTransport) readLoop(r *sseEvents, body io.ReadCloser) {
 	defer close(t.readerDone)
 	defer body.Close()
-	in := &inbound{calls: t.calls, max: t.maxAnswer}
+	in := &inbound{calls: t.calls, max: t.maxAnswer, unended: "no end of its event"}
 	sink := func(b []byte) bool {
 		if in.n == 0 && in.first.IsZero() {
 			in.first = time.Now() // the event's first data byte

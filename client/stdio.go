@@ -23,6 +23,7 @@ import (
 // of a caller ends with its context.
 type stdioTransport struct {
 	cmd       *exec.Cmd
+	mark      []byte // in the environment of all it starts (markDescendants); nil: none
 	stdin     io.WriteCloser
 	stdout    io.Closer    // closed by close only when the child's group is dead and stdout still open
 	stderr    *stderrQuote // what of its stderr explains its end (stderrquote.go)
@@ -37,7 +38,7 @@ type stdioTransport struct {
 	bg         sync.WaitGroup // cancellations and replies being handed to the writer
 	bgMu       sync.Mutex     // orders bg.Go before close's bg.Wait
 
-	stray *strayLines // what it printed on stdout that is not JSON-RPC (stray.go)
+	stray *strayLines // what it printed on stdout that is not JSON-RPC, and answers to no request (stray.go)
 
 	failed  chan struct{} // closed when the child's stdout ends
 	deadErr error         // set before failed is closed
@@ -57,10 +58,12 @@ func startStdio(argv []string, stderr io.Writer, late LateFunc, maxAnswer int64)
 		return nil, errors.New("stdio target: empty command")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	ownProcessGroup(cmd)        // procgroup_*.go: ended as a group, never outlives readbench
-	cmd.WaitDelay = time.Second // a grandchild holding stderr open cannot keep Wait
+	ownProcessGroup(cmd)         // procgroup_*.go: ended as a group, never outlives readbench
+	mark := markDescendants(cmd) // what leaves the group is found by it (procmark.go)
+	cmd.WaitDelay = time.Second  // a grandchild holding stderr open cannot keep Wait
 	t := &stdioTransport{
 		cmd:        cmd,
+		mark:       mark,
 		stderr:     &stderrQuote{},
 		calls:      newCalls(late),
 		maxAnswer:  answerLimit(maxAnswer),
@@ -71,6 +74,7 @@ func startStdio(argv []string, stderr io.Writer, late LateFunc, maxAnswer int64)
 		failed:     make(chan struct{}),
 		exited:     make(chan struct{}),
 	}
+	t.calls.stray = t.stray // answers to no request in flight are said with the stray lines
 	if stderr != nil {
 		t.logged = true
 		cmd.Stderr = io.MultiWriter(t.stderr, stderr)
@@ -191,7 +195,7 @@ func (e *exitError) Unwrap() error { return ErrTransport }
 // that scans and routes it (see inbound.go): no line is held whole unless
 // it answers a request that is not a read. It returns the reading error.
 func (t *stdioTransport) readLines(r *bufio.Reader) error {
-	in := &inbound{calls: t.calls, max: t.maxAnswer}
+	in := &inbound{calls: t.calls, max: t.maxAnswer, unended: "no newline"}
 	head := make([]byte, 0, maxStrayQuote+utf8.UTFMax) // the line's beginning, to quote a stray one
 	for {
 		if _, err := r.Peek(1); err != nil { // waits for the line's first byte
@@ -292,11 +296,12 @@ func (t *stdioTransport) close() error {
 		select {
 		case <-t.exited:
 			// The child is gone; what it started may not be (a wrapper
-			// that left its server behind): end the rest of its group.
-			_ = signalGroup(t.cmd.Process, syscall.SIGKILL)
+			// that left its server behind): end the rest of its group,
+			// and what left the group (setsid, a daemon).
+			t.signalAll(syscall.SIGKILL)
 			return nil
 		case <-time.After(time.Second):
-			_ = signalGroup(t.cmd.Process, sig) // the whole group: npx's node, a shell's server
+			t.signalAll(sig) // the whole group: npx's node, a shell's server; and what left it
 		}
 	}
 	select {
@@ -307,5 +312,14 @@ func (t *stdioTransport) close() error {
 		_ = t.stdout.Close()
 		<-t.exited
 	}
+	_ = signalMarked(t.mark, syscall.SIGKILL)
 	return nil
+}
+
+// signalAll sends sig to the child's process group and to every process
+// carrying the session's mark: those of its descendants that left the
+// group (setsid), which the group's signal does not reach.
+func (t *stdioTransport) signalAll(sig syscall.Signal) {
+	_ = signalGroup(t.cmd.Process, sig)
+	_ = signalMarked(t.mark, sig)
 }

@@ -32,15 +32,61 @@ const (
 // seconds, not at the handshake timeout.
 const strayGrace = 2 * time.Second
 
-// StrayError is what a stdio server printed on stdout that is not
-// JSON-RPC: how many lines, the first few quoted. It unwraps to
-// ErrProtocol: a server bug, never the network's.
+// StrayError is what a server sent on a stream shared by its answers (a
+// stdio server's stdout, an HTTP+SSE stream) that a client can only skip:
+// lines that are not JSON-RPC (stdio), answers whose id matches no request
+// readbench sent, and second answers to a request already answered. Each
+// is counted and the first few quoted, so that none passes in silence. It
+// unwraps to ErrProtocol: a server bug, never the network's.
 type StrayError struct {
 	Lines  int64
 	Quoted []string // at most maxStrayQuoted, each cut to maxStrayQuote bytes
+	// Unknown counts answers to an id readbench never sent (or no integer
+	// id at all: a string, null); UnknownIDs quotes the first few ids.
+	Unknown    int64
+	UnknownIDs []string
+	// Duplicates counts answers to an id readbench had already had its
+	// answer for (or had given up on and had its late answer for): the
+	// server answered one request twice. DuplicateIDs quotes the first few.
+	Duplicates   int64
+	DuplicateIDs []string
 }
 
 func (e *StrayError) Error() string {
+	var parts []string
+	if e.Lines > 0 {
+		parts = append(parts, e.lines())
+	}
+	if e.Unknown > 0 {
+		parts = append(parts, fmt.Sprintf("the server sent %s to ids readbench never sent (id %s), skipped",
+			plural(e.Unknown, "answer"), quoteIDs(e.UnknownIDs, e.Unknown)))
+	}
+	if e.Duplicates > 0 {
+		parts = append(parts, fmt.Sprintf("the server answered %s a second time (id %s), the second answer skipped",
+			plural(e.Duplicates, "request"), quoteIDs(e.DuplicateIDs, e.Duplicates)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// plural is n things, "1 answer" or "3 answers".
+func plural(n int64, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// quoteIDs lists the quoted ids of n, "5, 7 and 3 more".
+func quoteIDs(ids []string, n int64) string {
+	s := strings.Join(ids, ", ")
+	if more := n - int64(len(ids)); more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return s
+}
+
+// lines says the stray lines: how many, the first few quoted.
+func (e *StrayError) lines() string {
 	what := "1 line that is not JSON-RPC"
 	if e.Lines != 1 {
 		what = fmt.Sprintf("%d lines that are not JSON-RPC", e.Lines)
@@ -59,15 +105,20 @@ func (e *StrayError) Error() string {
 // Unwrap makes stray lines a protocol violation for errors.Is.
 func (e *StrayError) Unwrap() error { return ErrProtocol }
 
-// strayLines counts one stdio server's stray lines; the reader adds, the
-// handshake and the session's owner read.
+// strayLines counts what one server sent that a client can only skip
+// (StrayError): its stray lines, and answers to no request in flight; the
+// reader adds, the handshake and the session's owner read.
 type strayLines struct {
-	first chan struct{} // closed at the first
+	first chan struct{} // closed at the first stray line or unknown id
 
 	mu     sync.Mutex
 	n      int64
 	quoted []string
-	report func(error) // told of each line (nil: not told); called by the reader
+	report func(error) // told of each (nil: not told); called by the reader
+
+	unknown, dups   int64
+	unknownQ, dupsQ []string // at most maxStrayQuoted ids each
+	firstClosed     bool
 }
 
 func newStrayLines() *strayLines { return &strayLines{first: make(chan struct{})} }
@@ -90,9 +141,41 @@ func (s *strayLines) add(head []byte, n int64) {
 	if len(s.quoted) < maxStrayQuoted {
 		s.quoted = append(s.quoted, quoteLine(head, n))
 	}
-	first, report := s.n == 1, s.report
+	s.told(true)
+}
+
+// unmatched counts an answer whose raw id matches no request in flight:
+// a second answer to a request already answered (dup), else an answer to
+// an id readbench never sent. An unknown id counts as a stray line does
+// for a handshake waiting for its answer (failFast): the answer it waits
+// for may be that one, with a wrong id.
+func (s *strayLines) unmatched(id []byte, dup bool) {
+	q := quoteLine(id, int64(len(id)))
+	s.mu.Lock()
+	if dup {
+		s.dups++
+		if len(s.dupsQ) < maxStrayQuoted {
+			s.dupsQ = append(s.dupsQ, q)
+		}
+	} else {
+		s.unknown++
+		if len(s.unknownQ) < maxStrayQuoted {
+			s.unknownQ = append(s.unknownQ, q)
+		}
+	}
+	s.told(!dup)
+}
+
+// told ends what add and unmatched do (s.mu held, released here): first
+// closes the first channel once, and report hears of the count so far.
+func (s *strayLines) told(first bool) {
+	closeFirst := first && !s.firstClosed
+	if closeFirst {
+		s.firstClosed = true
+	}
+	report := s.report
 	s.mu.Unlock()
-	if first {
+	if closeFirst {
 		close(s.first)
 	}
 	if report != nil {
@@ -104,10 +187,14 @@ func (s *strayLines) add(head []byte, n int64) {
 func (s *strayLines) err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.n == 0 {
+	if s.n == 0 && s.unknown == 0 && s.dups == 0 {
 		return nil
 	}
-	return &StrayError{Lines: s.n, Quoted: append([]string(nil), s.quoted...)}
+	return &StrayError{
+		Lines: s.n, Quoted: append([]string(nil), s.quoted...),
+		Unknown: s.unknown, UnknownIDs: append([]string(nil), s.unknownQ...),
+		Duplicates: s.dups, DuplicateIDs: append([]string(nil), s.dupsQ...),
+	}
 }
 
 // quoteLine is the beginning of a line of n bytes, printable: cut to
