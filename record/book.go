@@ -155,9 +155,9 @@ func (b *book) finish(p *pending, a client.Answer, now time.Time) {
 	b.mu.Lock()
 	delete(b.cancelled, p.sid+"\x00"+p.id)
 	b.mu.Unlock()
-	uri := p.uri
+	uri := MaskURI(p.uri)
 	if b.redact {
-		uri = RedactURI(uri)
+		uri = RedactURI(p.uri)
 	}
 	rd := Read{
 		AtMs: ms(p.arrived.Sub(b.started)), Session: p.session, Turn: p.turn, URI: uri,

@@ -14,8 +14,8 @@
 // knows nothing of the driver, workloads or results.
 //
 // Secrets: no header of any message is written, session ids are replaced
-// by s1, s2… in order of first appearance, the upstream is written
-// through targets.RedactSecrets, and with Options.RedactURIs every URI is
+// by s1, s2… in order of first appearance, the upstream and every URI
+// are written through targets.RedactSecrets (MaskURI), and with Options.RedactURIs every URI is
 // replaced by a digest of it (the shape of the traffic survives, what was
 // read does not).
 package record

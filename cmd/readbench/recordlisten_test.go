@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -80,5 +81,50 @@ func TestRecordFailedListenLeavesNoFile(t *testing.T) {
 	stop()
 	if rec, _ := loadRecording(t, filepath.Join(dir, "t.jsonl")); rec.Methods == nil {
 		t.Error("the retry's recording was not closed in order")
+	}
+}
+
+// TestRecordingSecretsStayOut: a recording whose URIs carry secrets (one
+// made before the proxy masked them, or written by hand) gives them to
+// neither init --from's workload nor a replay's result (saved 0644): both
+// read it masked, and say so.
+func TestRecordingSecretsStayOut(t *testing.T) {
+	dir := t.TempDir()
+	secrets := []string{"t0k3n-q1", "k3y-q2", "pa55-q3"}
+	uris := []string{
+		"sim:///a.md?mime=text/markdown&size=100&token=" + secrets[0],
+		"sim:///b.md?mime=text/markdown&size=200&api_key=" + secrets[1],
+		"sim://alice:" + secrets[2] + "@h/c.md?mime=text/plain&size=50",
+	}
+	text := `{"type":"header","format":"readbench/recording","version":1,"upstream":"http://127.0.0.1:1/mcp","transport":"http","started":"2026-12-03T12:00:00Z"}` + "\n"
+	for i, u := range uris {
+		text += fmt.Sprintf(`{"type":"read","at_ms":%d,"session":"s1","turn":%d,"uri":%q,"outcome":"ok","bytes":100,"wire_bytes":200,"mime":"text/markdown","latency_ms":1}`+"\n", i*50, i+1, u)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rec.jsonl"), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		file string
+	}{
+		{"init --from", []string{"init", "--from", "rec.jsonl", "--out", "w.yaml"}, "w.yaml"},
+		{"replay", []string{"replay", "rec.jsonl", "--target", "embedded", "--out", "r.json", "-q"}, "r.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, code := readbench(t, dir, tc.args...)
+			saved, err := os.ReadFile(filepath.Join(dir, tc.file))
+			if err != nil {
+				t.Fatalf("exit %d, no %s: %v\n%s", code, tc.file, err, stderr)
+			}
+			for _, s := range secrets {
+				if strings.Contains(string(saved)+stdout+stderr, s) {
+					t.Errorf("%s or its output holds %q", tc.file, s)
+				}
+			}
+			if !strings.Contains(string(saved), "token=xxxxx") || !strings.Contains(stderr, "3 recorded reads had a secret in their URI") {
+				t.Errorf("%s lacks the masked URI, or stderr the word of it:\n%s", tc.file, stderr)
+			}
+		})
 	}
 }
