@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/readbench/readbench/protocol"
@@ -51,10 +52,18 @@ const maxRequest = 16 << 20
 // with its method, headers (but hop-by-hop ones and Accept-Encoding, so
 // that answers pass readable) and body; the answer comes back as it
 // arrives, a JSON body or an event stream flushed event by event.
+//
+// Requests for the upstream's origin rather than its MCP endpoint (OAuth
+// discovery and the authorization server on that origin) are forwarded
+// there, with the origin rewritten each way (oauth.go).
 type HTTP struct {
 	o  Options
 	b  *book
 	rt http.RoundTripper
+	// upOrigin is the upstream's scheme://host, upPath its MCP endpoint's
+	// path; oauth the paths of its origin the proxy forwards as they are.
+	upOrigin, upPath string
+	oauth            oauthPaths
 }
 
 // NewHTTP starts a recording of a proxy to an http(s) upstream: the
@@ -71,7 +80,11 @@ func NewHTTP(o Options) (*HTTP, error) {
 	if rt == nil {
 		rt = &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 64, IdleConnTimeout: 90 * time.Second}
 	}
-	return &HTTP{o: o, b: b, rt: rt}, nil
+	u, err := url.Parse(o.Upstream.Address)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("record: upstream %s: not an absolute URL", o.Upstream.Redacted())
+	}
+	return &HTTP{o: o, b: b, rt: rt, upOrigin: u.Scheme + "://" + u.Host, upPath: u.Path}, nil
 }
 
 func newBook(o Options, transport string) (*book, error) {
@@ -94,6 +107,10 @@ func (p *HTTP) Close() error { return p.b.out.Close(time.Now()) }
 var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade", "Accept-Encoding"}
 
 func (p *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if p.isOAuth(r.URL.Path) {
+		p.serveOAuth(w, r)
+		return
+	}
 	arrived := time.Now()
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequest+1))
 	if err != nil {
@@ -133,6 +150,7 @@ func (p *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, h := range hopHeaders {
 		w.Header().Del(h)
 	}
+	p.swapHeaders(w.Header(), proxyOrigin(r)) // a 401's challenge names the proxy's metadata
 	w.WriteHeader(resp.StatusCode)
 	p.relay(w, resp, reads)
 	failed := stats.Transport

@@ -28,7 +28,9 @@ func recordCommand() *cli.Command {
 			"http://ADDR/mcp; or stdio with --stdio, to a stdio or HTTP upstream) and writes one JSON line per resources/read: its time,\n" +
 			"session (s1, s2…), turn (the reads a session had in flight together), URI, answer size, MIME\n" +
 			"type, digest, outcome and latency. Other methods are counted. No header is ever recorded;\n" +
-			"--redact-uris keeps only a digest of each URI. The format is docs/record.md. Stops on\n" +
+			"--redact-uris keeps only a digest of each URI; secrets in URIs are masked. OAuth discovery,\n" +
+			"and an authorization server on the upstream's origin, pass through the proxy, which stands\n" +
+			"for that origin (docs/record.md). The format is docs/record.md. Stops on\n" +
 			"Ctrl-C (exit 130 after the file is closed) or, with --stdio, when the host closes stdin.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "listen", Usage: "serve the proxy at `ADDR`, HOST:PORT (127.0.0.1:9000; :9000 is 127.0.0.1:9000; a host not loopback, such as 0.0.0.0, is bound with a warning)"},
