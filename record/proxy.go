@@ -32,9 +32,14 @@ type Options struct {
 	// (0: DefaultBurst; see turns).
 	Burst time.Duration
 	// MaxAnswer bounds the bytes of one message the proxy keeps to
-	// classify it (0: DefaultMaxAnswer); a bigger one is forwarded whole
-	// and recorded as a protocol outcome with its size.
+	// classify it (0: DefaultMaxAnswer), 4 MiB in memory and the rest in
+	// a file (SpillDir); a bigger one is forwarded whole and recorded as a
+	// protocol outcome with its size.
 	MaxAnswer int64
+	// SpillDir is where the part of a message past 4 MiB is kept while it
+	// passes, in a file without a name ("": os.TempDir; the command gives
+	// the recording's folder), so that a huge answer is not held in memory.
+	SpillDir string
 	// Transport makes the upstream requests (nil: a transport of its
 	// own, no environment proxy, no compression).
 	Transport http.RoundTripper
@@ -152,32 +157,24 @@ func (p *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	p.swapHeaders(w.Header(), proxyOrigin(r)) // a 401's challenge names the proxy's metadata
 	w.WriteHeader(resp.StatusCode)
-	p.relay(w, resp, reads)
+	passed, gone := p.relay(w, resp, reads)
 	failed := stats.Transport
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 		failed = stats.Unauthorized
 	}
-	p.b.unanswered(reads, r.Context().Err() != nil, failed, time.Now())
+	p.b.unansweredAfter(reads, gone || r.Context().Err() != nil, failed, passed, time.Now())
 }
 
 // relay copies the answer to the client as it arrives, and hands each
-// JSON-RPC message in it to the book.
-func (p *HTTP) relay(w http.ResponseWriter, resp *http.Response, reads []*pending) {
+// JSON-RPC message in it to the book. It returns the bytes that reached
+// the client, and whether the client went away before the end.
+func (p *HTTP) relay(w http.ResponseWriter, resp *http.Response, reads []*pending) (passed int64, gone bool) {
 	flush := func() {}
 	if f, ok := w.(http.Flusher); ok {
 		flush = f.Flush
 	}
-	limit := p.o.MaxAnswer
-	if limit <= 0 {
-		limit = DefaultMaxAnswer
-	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	var split splitter
-	if ct == protocol.ContentTypeSSE {
-		split = &sseSplitter{limit: limit}
-	} else {
-		split = &bodySplitter{limit: limit}
-	}
+	split := newSplitter(ct == protocol.ContentTypeSSE, p.o.maxAnswer(), p.o.SpillDir)
 	emit := func(msg []byte, framing int64, over bool) {
 		if over {
 			p.b.oversized(reads, framing, time.Now())
@@ -192,18 +189,30 @@ func (p *HTTP) relay(w http.ResponseWriter, resp *http.Response, reads []*pendin
 		n, err := resp.Body.Read(buf)
 		if n > 0 {
 			if _, werr := w.Write(buf[:n]); werr != nil {
-				return // the client went away
+				split.end(func([]byte, int64, bool) {}) // its spool freed
+				return passed, true
 			}
+			passed += int64(n)
 			flush()
 			split.feed(buf[:n], emit)
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				split.end(emit)
+			} else {
+				split.end(func([]byte, int64, bool) {})
 			}
-			return
+			return passed, false
 		}
 	}
+}
+
+// maxAnswer is MaxAnswer or its default.
+func (o Options) maxAnswer() int64 {
+	if o.MaxAnswer <= 0 {
+		return DefaultMaxAnswer
+	}
+	return o.MaxAnswer
 }
 
 // oversized ends the one read left waiting when a message too big to
@@ -216,110 +225,5 @@ func (b *book) oversized(reads []*pending, wire int64, now time.Time) {
 			b.finish(p, a, now)
 			return
 		}
-	}
-}
-
-// splitter cuts an answer body into JSON-RPC messages as it streams in.
-type splitter interface {
-	feed(p []byte, emit func(msg []byte, framing int64, over bool))
-	end(emit func(msg []byte, framing int64, over bool))
-}
-
-// bodySplitter keeps a JSON body whole (one message or a batch).
-type bodySplitter struct {
-	limit int64
-	buf   []byte
-	size  int64
-}
-
-func (s *bodySplitter) feed(p []byte, _ func([]byte, int64, bool)) {
-	s.size += int64(len(p))
-	if s.size <= s.limit {
-		s.buf = append(s.buf, p...)
-	}
-}
-
-func (s *bodySplitter) end(emit func([]byte, int64, bool)) {
-	if s.size > s.limit {
-		emit(nil, s.size, true)
-		return
-	}
-	b := bytes.TrimSpace(s.buf)
-	if len(b) > 0 && b[0] == '[' {
-		var batch []jsonRaw
-		if jsonUnmarshal(b, &batch) == nil {
-			for _, m := range batch {
-				emit(m, 0, false)
-			}
-		}
-		return
-	}
-	emit(b, s.size-int64(len(b)), false)
-}
-
-// sseSplitter reads an event stream: each event's data lines, joined,
-// are one message; the rest of the event is its framing.
-type sseSplitter struct {
-	limit   int64
-	line    []byte
-	data    []byte
-	framing int64
-	over    bool
-	size    int64 // of the event so far
-}
-
-func (s *sseSplitter) feed(p []byte, emit func([]byte, int64, bool)) {
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			s.addLine(p)
-			return
-		}
-		s.addLine(p[:i])
-		s.size++ // the newline
-		s.endLine(emit)
-		p = p[i+1:]
-	}
-}
-
-func (s *sseSplitter) addLine(p []byte) {
-	s.size += int64(len(p))
-	if int64(len(s.line)+len(p)) <= s.limit {
-		s.line = append(s.line, p...)
-	} else {
-		s.over = true
-	}
-}
-
-func (s *sseSplitter) endLine(emit func([]byte, int64, bool)) {
-	line := bytes.TrimSuffix(s.line, []byte("\r"))
-	s.line = s.line[:0]
-	if len(line) == 0 { // the event is over
-		if len(s.data) > 0 || s.over {
-			msg := s.data
-			if len(msg) > 0 {
-				msg = msg[:len(msg)-1] // the last data line's joining newline
-			}
-			emit(msg, s.size-int64(len(msg)), s.over)
-		}
-		s.data, s.size, s.over = s.data[:0], 0, false
-		return
-	}
-	if v, ok := bytes.CutPrefix(line, []byte("data:")); ok {
-		v = bytes.TrimPrefix(v, []byte(" "))
-		if int64(len(s.data)+len(v)) > s.limit {
-			s.over = true
-			return
-		}
-		s.data = append(append(s.data, v...), '\n')
-	}
-}
-
-func (s *sseSplitter) end(emit func([]byte, int64, bool)) {
-	if len(s.line) > 0 {
-		s.endLine(emit)
-	}
-	if len(s.data) > 0 {
-		s.endLine(emit) // an empty line ends the last event
 	}
 }

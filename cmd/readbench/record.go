@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"time"
 
 	"github.com/readbench/readbench/protocol"
@@ -105,6 +106,9 @@ func recordAction(c *cli.Context) error {
 		return err
 	}
 	o := record.Options{Upstream: up, Out: out, RedactURIs: c.Bool("redact-uris"), Burst: c.Duration("burst"), Headers: headers}
+	if path != "-" {
+		o.SpillDir = filepath.Dir(path) // a disk, where the temporary folder may be memory (tmpfs)
+	}
 	if stdio {
 		err = record.Stdio(c.Context, o, os.Stdin, c.App.Writer, c.App.ErrWriter)
 	} else {
