@@ -137,15 +137,40 @@ func (b *book) unanswered(reads []*pending, gone bool, outcome stats.Outcome, no
 		if p.done {
 			continue
 		}
-		b.mu.Lock()
-		c := b.cancelled[p.sid+"\x00"+p.id]
-		b.mu.Unlock()
-		o := outcome
-		if c || gone {
-			o = stats.Cancelled
-		}
-		b.finish(p, client.Answer{Outcome: o}, now)
+		b.finish(p, client.Answer{Outcome: b.cutOutcome(p, gone, outcome)}, now)
 	}
+}
+
+// unansweredAfter is unanswered for reads whose answer was cut after
+// passed bytes had reached the client: a lone read left is recorded with
+// them as its wire bytes (the true cost of the answer the client gave up
+// on); several cannot be told apart, and are recorded without.
+func (b *book) unansweredAfter(reads []*pending, gone bool, outcome stats.Outcome, passed int64, now time.Time) {
+	var left []*pending
+	for _, p := range reads {
+		if !p.done {
+			left = append(left, p)
+		}
+	}
+	if len(left) != 1 || passed == 0 {
+		b.unanswered(left, gone, outcome, now)
+		return
+	}
+	p := left[0]
+	b.finish(p, client.Answer{Outcome: b.cutOutcome(p, gone, outcome), ByteCounts: stats.ByteCounts{WireBytes: passed}}, now)
+}
+
+// cutOutcome is the outcome of a read whose answer never came whole:
+// cancelled when its client cancelled it or went away (gone), else
+// outcome.
+func (b *book) cutOutcome(p *pending, gone bool, outcome stats.Outcome) stats.Outcome {
+	b.mu.Lock()
+	c := b.cancelled[p.sid+"\x00"+p.id]
+	b.mu.Unlock()
+	if c || gone {
+		return stats.Cancelled
+	}
+	return outcome
 }
 
 // finish writes a read's line and ends it in its turn.
@@ -155,9 +180,9 @@ func (b *book) finish(p *pending, a client.Answer, now time.Time) {
 	b.mu.Lock()
 	delete(b.cancelled, p.sid+"\x00"+p.id)
 	b.mu.Unlock()
-	uri := p.uri
+	uri := MaskURI(p.uri)
 	if b.redact {
-		uri = RedactURI(uri)
+		uri = RedactURI(p.uri)
 	}
 	rd := Read{
 		AtMs: ms(p.arrived.Sub(b.started)), Session: p.session, Turn: p.turn, URI: uri,
@@ -171,10 +196,6 @@ func (b *book) finish(p *pending, a client.Answer, now time.Time) {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-type jsonRaw = json.RawMessage
-
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 
 // answerOfSize is the answer recorded for a message too big to classify.
 func answerOfSize(wire int64) client.Answer {

@@ -116,15 +116,8 @@ func (br *bridge) post(ctx context.Context, body []byte, msgs []message, reads [
 		br.sid = sid
 		br.mu.Unlock()
 	}
-	limit := br.o.MaxAnswer
-	if limit <= 0 {
-		limit = DefaultMaxAnswer
-	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	var split splitter = &bodySplitter{limit: limit}
-	if ct == protocol.ContentTypeSSE {
-		split = &sseSplitter{limit: limit}
-	}
+	split := newSplitter(ct == protocol.ContentTypeSSE, br.o.maxAnswer(), br.o.SpillDir)
 	answered := map[string]bool{}
 	emit := func(msg []byte, framing int64, over bool) {
 		if over || len(bytes.TrimSpace(msg)) == 0 {
@@ -146,6 +139,8 @@ func (br *bridge) post(ctx context.Context, body []byte, msgs []message, reads [
 		if rerr != nil {
 			if rerr == io.EOF {
 				split.end(emit)
+			} else {
+				split.end(func([]byte, int64, bool) {}) // its spool freed
 			}
 			break
 		}
@@ -199,15 +194,14 @@ func (br *bridge) fail(msgs []message, reads []*pending, why string) {
 	br.b.unanswered(reads, false, stats.Transport, time.Now())
 }
 
-// line writes one message to the host as one line.
+// line writes one message to the host as one line (two writes under one
+// lock: a huge message is not copied to add its newline).
 func (br *bridge) line(msg []byte) {
 	br.outMu.Lock()
 	defer br.outMu.Unlock()
-	msg = bytes.TrimSpace(msg)
-	out := make([]byte, len(msg)+1)
-	copy(out, msg)
-	out[len(msg)] = '\n'
-	br.host.Write(out) // the host gone: its stdin's end ends run
+	if _, err := br.host.Write(bytes.TrimSpace(msg)); err == nil {
+		br.host.Write([]byte{'\n'}) // the host gone: its stdin's end ends run
+	}
 }
 
 // setHeaders adds Options.Headers, ${VAR} expanded as every command's

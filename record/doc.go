@@ -5,7 +5,10 @@
 // type, digest and outcome (classified by package client, exactly as a
 // read of readbench's own is), its latency, and the turn it belongs to —
 // the reads a client had in flight together on its session (turns.go).
-// Other methods are forwarded and counted.
+// Other methods are forwarded and counted. An answer streams through:
+// what classifying a message needs is spooled (spool.go), a few MiB in
+// memory and the rest in a nameless file, never the answer whole on the
+// heap.
 //
 // The recording is data for two other packages: replay turns it into an
 // explicit schedule for the driver, and into a workload for `init --from`.
@@ -14,8 +17,8 @@
 // knows nothing of the driver, workloads or results.
 //
 // Secrets: no header of any message is written, session ids are replaced
-// by s1, s2… in order of first appearance, the upstream is written
-// through targets.RedactSecrets, and with Options.RedactURIs every URI is
+// by s1, s2… in order of first appearance, the upstream and every URI
+// are written through targets.RedactSecrets (MaskURI), and with Options.RedactURIs every URI is
 // replaced by a digest of it (the shape of the traffic survives, what was
 // read does not).
 package record

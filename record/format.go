@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/stats"
+	"github.com/readbench/readbench/targets"
 )
 
 // Format names the recording format in its header line; Version is the
@@ -59,8 +60,10 @@ type Read struct {
 	// Turn numbers the groups of reads a session had in flight together,
 	// from 1, across the recording: a read sent while none of its
 	// session's was pending starts a new turn.
-	Turn int    `json:"turn"`
-	URI  string `json:"uri"`
+	Turn int `json:"turn"`
+	// URI is the URI read, its secrets masked (MaskURI), or its
+	// redaction (RedactURI).
+	URI string `json:"uri"`
 	// Outcome is in the run's vocabulary (stats.Outcome names); a read
 	// the client gave up on before an answer is cancelled, one whose
 	// answer never came is transport.
@@ -96,6 +99,29 @@ type Recording struct {
 	// Methods is nil for a recording that was not closed in order
 	// (the proxy was killed): its reads are all there, its counts not.
 	Methods *Methods
+}
+
+// MaskURI is uri with its secrets masked as the upstream's are
+// (targets.RedactSecrets): a password in it (docs://user:xxxxx@host/…) and
+// the value of a secret-named query parameter (?token=xxxxx, api_key,
+// access_token, X-Amz-Credential…). A recording is written to be shared,
+// and what is drawn from it (init --from's workload, a replay's result)
+// is saved 0644; a URI that carried a credential is replayed with the
+// mask, which the server will most likely refuse.
+func MaskURI(uri string) string { return targets.RedactSecrets(uri) }
+
+// MaskSecrets masks every read's URI (MaskURI) and returns how many held a
+// secret: a recording written before the proxy masked them, or by hand,
+// never carries one into what is made of it.
+func (rec *Recording) MaskSecrets() int {
+	n := 0
+	for i, rd := range rec.Reads {
+		if m := MaskURI(rd.URI); m != rd.URI {
+			rec.Reads[i].URI = m
+			n++
+		}
+	}
+	return n
 }
 
 // maxLine bounds one line of a recording (a URI is the only long field).

@@ -92,3 +92,20 @@ func TestRedactURI(t *testing.T) {
 		t.Errorf("%s", got)
 	}
 }
+
+// TestMaskSecrets: a recording read back has the secrets of its URIs
+// masked as the upstream's are, whoever wrote it, and says how many.
+func TestMaskSecrets(t *testing.T) {
+	for _, tc := range []struct{ uri, want string }{
+		{"docs://a/b?token=t0k3n&v=2", "docs://a/b?token=xxxxx&v=2"},
+		{"https://alice:pa55@h/x.md", "https://alice:xxxxx@h/x.md"},
+		{"s3://b/k?X-Amz-Credential=AKIA&api_key=k", "s3://b/k?X-Amz-Credential=xxxxx&api_key=xxxxx"},
+		{"sim:///a?mime=text/plain&size=10", "sim:///a?mime=text/plain&size=10"},
+	} {
+		rec := &Recording{Reads: []Read{{URI: tc.uri}}}
+		n := rec.MaskSecrets()
+		if rec.Reads[0].URI != tc.want || (n == 1) != (tc.uri != tc.want) {
+			t.Errorf("%s: %s (%d masked), want %s", tc.uri, rec.Reads[0].URI, n, tc.want)
+		}
+	}
+}

@@ -135,6 +135,64 @@ func TestProxyRecordsSDKClientTurns(t *testing.T) {
 	}
 }
 
+// TestProxyMasksSecretsInURIs: the secrets a client puts in the URIs it
+// reads (a query token, an API key, a URL's password) are masked in the
+// recording as the upstream's are; other URIs pass as read. The Go SDK's
+// client reads them from its server (not found: they are not its
+// documents, which changes nothing to what is recorded of the URI).
+func TestProxyMasksSecretsInURIs(t *testing.T) {
+	plain := peertest.Docs()[0].URI
+	cases := []struct{ uri, secret, want string }{
+		{"docs://missing/a.md?token=t0k3n-a1&v=2", "t0k3n-a1", "docs://missing/a.md?token=xxxxx&v=2"},
+		{"docs://missing/b.md?api_key=k3y-b2", "k3y-b2", "docs://missing/b.md?api_key=xxxxx"},
+		{"docs://alice:pa55-c3@missing/c.md", "pa55-c3", "docs://alice:xxxxx@missing/c.md"},
+		{plain, "", plain},
+	}
+	upstream := startSDK(t, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	target, err := targets.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	p, err := NewHTTP(Options{Upstream: target, Out: &syncWriter{w: &out}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := peertest.ServeLocal(t, p)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := mcp.NewClient(&mcp.Implementation{Name: "secret-uris", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if _, err := s.ReadResource(ctx, &mcp.ReadResourceParams{URI: c.uri}); (err == nil) != (c.secret == "") {
+			t.Errorf("read %s through the proxy: %v", c.uri, err)
+		}
+	}
+	s.Close()
+	srv.Close()
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Parse(strings.NewReader(out.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, rd := range rec.Reads {
+		got[rd.URI] = true
+	}
+	for _, c := range cases {
+		if c.secret != "" && strings.Contains(out.String(), c.secret) {
+			t.Errorf("the recording holds %q of %s", c.secret, c.uri)
+		}
+		if !got[c.want] {
+			t.Errorf("no read of %s recorded; recorded %v", c.want, got)
+		}
+	}
+}
+
 // checkTurns checks that rec holds the reads of turns, turn by turn, on
 // one session, with the peer's sizes, types and digests.
 func checkTurns(t *testing.T, rec *Recording, turns [][]string) {

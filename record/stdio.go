@@ -60,10 +60,7 @@ func Stdio(ctx context.Context, o Options, host io.Reader, toHost, stderr io.Wri
 		return fmt.Errorf("record: start %s: %w", o.Upstream.Redacted(), err)
 	}
 	w := &stdioWaits{m: map[string]*pending{}}
-	limit := o.MaxAnswer
-	if limit <= 0 {
-		limit = DefaultMaxAnswer
-	}
+	limit := o.maxAnswer()
 	// The host's lines go to the child; when the host is done, so is
 	// the child's stdin. The goroutine ends with the host's stream or
 	// when the child's stdin breaks (the child exited).
@@ -88,23 +85,36 @@ func Stdio(ctx context.Context, o Options, host io.Reader, toHost, stderr io.Wri
 			}
 		}
 	}()
-	r := bufio.NewReaderSize(out, 64<<10)
+	// The child's output goes to the host as it comes; each line is
+	// spooled (a few MiB in memory, the rest in a file) to be matched and
+	// classified whole. A line past the limit is passed and not matched:
+	// its read ends as a transport failure when the child does.
+	split := &lineSplitter{sp: spool{limit: limit, dir: o.SpillDir}}
+	emit := func(msg []byte, framing int64, over bool) {
+		if over {
+			return
+		}
+		if p := w.take(msg); p != nil {
+			b.response([]*pending{p}, msg, framing, time.Now())
+		}
+	}
+	buf := make([]byte, 64<<10)
 	for {
-		line, rerr := r.ReadBytes('\n')
-		if len(line) > 0 {
-			if _, werr := toHost.Write(line); werr != nil {
+		n, rerr := out.Read(buf)
+		if n > 0 {
+			if _, werr := toHost.Write(buf[:n]); werr != nil {
 				break
 			}
-			if int64(len(line)) <= limit {
-				if p := w.take(line); p != nil {
-					b.response([]*pending{p}, trimNewline(line), int64(len(line)-len(trimNewline(line))), time.Now())
-				}
-			}
+			split.feed(buf[:n], emit)
 		}
 		if rerr != nil {
+			if rerr == io.EOF {
+				split.end(emit)
+			}
 			break
 		}
 	}
+	split.sp.reset()
 	werr := cmd.Wait()
 	// A host that closed its end has ended the goroutine above; one still
 	// writing when the child exited ends it at its next line or its end

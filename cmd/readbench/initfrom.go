@@ -18,7 +18,7 @@ func initFrom(c *cli.Context) error {
 		return err
 	}
 	file := c.String("from")
-	rec, err := readRecording(file)
+	rec, err := readRecording(file, c.App.ErrWriter)
 	if err != nil {
 		return cli.Exit("init: --from "+err.Error(), exitUsage)
 	}

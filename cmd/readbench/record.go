@@ -7,8 +7,11 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"time"
 
+	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/record"
 	"github.com/readbench/readbench/targets"
 	"github.com/urfave/cli/v2"
@@ -26,10 +29,12 @@ func recordCommand() *cli.Command {
 			"http://ADDR/mcp; or stdio with --stdio, to a stdio or HTTP upstream) and writes one JSON line per resources/read: its time,\n" +
 			"session (s1, s2…), turn (the reads a session had in flight together), URI, answer size, MIME\n" +
 			"type, digest, outcome and latency. Other methods are counted. No header is ever recorded;\n" +
-			"--redact-uris keeps only a digest of each URI. The format is docs/record.md. Stops on\n" +
+			"--redact-uris keeps only a digest of each URI; secrets in URIs are masked. OAuth discovery,\n" +
+			"and an authorization server on the upstream's origin, pass through the proxy, which stands\n" +
+			"for that origin (docs/record.md). The format is docs/record.md. Stops on\n" +
 			"Ctrl-C (exit 130 after the file is closed) or, with --stdio, when the host closes stdin.",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "listen", Usage: "serve the proxy at `ADDR` (e.g. 127.0.0.1:9000)"},
+			&cli.StringFlag{Name: "listen", Usage: "serve the proxy at `ADDR`, HOST:PORT (127.0.0.1:9000; :9000 is 127.0.0.1:9000; a host not loopback, such as 0.0.0.0, is bound with a warning)"},
 			&cli.BoolFlag{Name: "stdio", Usage: "be a stdio server: the host's stdin and stdout, the upstream a stdio:CMD child"},
 			&cli.StringFlag{Name: "upstream", Usage: "the server: `TARGET` http(s)://HOST:PORT/PATH; with --stdio also stdio:CMD ARG..."},
 			&cli.StringFlag{Name: "out", Usage: "write the recording to `FILE` (- for stdout, not with --stdio)"},
@@ -71,15 +76,43 @@ func recordAction(c *cli.Context) error {
 	if stdio && path == "-" {
 		return cli.Exit("record: --out - is the host's stdout with --stdio: name a file", exitUsage)
 	}
+	// Everything that can fail before the first message is done before the
+	// recording is created: a refused --listen leaves no file behind to
+	// refuse the retry.
+	var ln net.Listener
+	if stdio && up.Kind == targets.Stdio && len(up.Argv) > 0 {
+		if _, err := exec.LookPath(up.Argv[0]); err != nil {
+			return cli.Exit(fmt.Sprintf("record: --upstream %s: %v", up.Redacted(), err), exitFail)
+		}
+	}
+	if !stdio {
+		if up.Kind != targets.HTTP {
+			return cli.Exit(fmt.Sprintf("record: the HTTP proxy forwards to an http(s):// Streamable HTTP upstream, not %s", up.Redacted()), exitUsage)
+		}
+		bind, warn, err := listenAddress(listen)
+		if err != nil {
+			return cli.Exit("record: "+err.Error(), exitUsage)
+		}
+		if ln, err = net.Listen("tcp", bind); err != nil {
+			return cli.Exit(fmt.Sprintf("record: --listen %s: %v", listen, err), exitFail)
+		}
+		defer ln.Close()
+		if warn != "" {
+			fmt.Fprintln(c.App.ErrWriter, "readbench record: "+warn)
+		}
+	}
 	out, closeOut, err := recordOut(c, path)
 	if err != nil {
 		return err
 	}
 	o := record.Options{Upstream: up, Out: out, RedactURIs: c.Bool("redact-uris"), Burst: c.Duration("burst"), Headers: headers}
+	if path != "-" {
+		o.SpillDir = filepath.Dir(path) // a disk, where the temporary folder may be memory (tmpfs)
+	}
 	if stdio {
 		err = record.Stdio(c.Context, o, os.Stdin, c.App.Writer, c.App.ErrWriter)
 	} else {
-		err = recordHTTP(c.Context, o, listen, c)
+		err = recordHTTP(c.Context, o, ln, c)
 	}
 	if cerr := closeOut(); err == nil && cerr != nil {
 		err = cli.Exit(fmt.Sprintf("record: %v", cerr), exitFail)
@@ -110,15 +143,11 @@ func recordOut(c *cli.Context, path string) (out interface{ Write([]byte) (int, 
 	return f, f.Close, nil
 }
 
-// recordHTTP serves the proxy until ctx ends.
-func recordHTTP(ctx context.Context, o record.Options, addr string, c *cli.Context) error {
+// recordHTTP serves the proxy on ln until ctx ends.
+func recordHTTP(ctx context.Context, o record.Options, ln net.Listener, c *cli.Context) error {
 	p, err := record.NewHTTP(o)
 	if err != nil {
 		return cli.Exit("record: "+err.Error(), exitUsage)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return cli.Exit(fmt.Sprintf("record: %v", err), exitFail)
 	}
 	hs := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(c.App.ErrWriter, "readbench record: proxy on http://%s/mcp to %s\n", ln.Addr(), o.Upstream.Redacted())
@@ -136,4 +165,28 @@ func recordHTTP(ctx context.Context, o record.Options, addr string, c *cli.Conte
 	}
 	<-errc
 	return p.Close()
+}
+
+// listenAddress is where `record --listen addr` binds, and what it must
+// say first. The proxy forwards its clients' credentials to the upstream
+// and records what they read, so it stays on this machine unless told
+// otherwise: a bare :PORT binds 127.0.0.1 (Go's net.Listen would bind
+// every interface), and a host that is not loopback (0.0.0.0, [::], an
+// interface's address, a name) is bound as asked, with a warning.
+func listenAddress(addr string) (bind, warn string, err error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "" {
+		return "", "", fmt.Errorf("--listen %s: want HOST:PORT, such as 127.0.0.1:9000 (or :9000, which is 127.0.0.1:9000)", addr)
+	}
+	switch {
+	case host == "":
+		return net.JoinHostPort("127.0.0.1", port), "", nil
+	case protocol.IsLoopbackHost(host):
+		return addr, "", nil
+	}
+	where := "the interfaces of " + host
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		where = "every network interface"
+	}
+	return addr, fmt.Sprintf("warning: --listen %s binds %s: anyone who reaches it reads through the proxy with the upstream's trust, and is recorded; 127.0.0.1:%s keeps it on this machine", addr, where, port), nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/readbench/readbench/replay"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/runner"
+	"github.com/readbench/readbench/targets"
 	"github.com/urfave/cli/v2"
 )
 
@@ -61,7 +62,7 @@ func replayAction(c *cli.Context) error {
 		return cli.Exit(fmt.Sprintf("replay: --format %q: want table, markdown, json or junit", c.String("format")), exitUsage)
 	}
 	file := c.Args().First()
-	rec, err := readRecording(file)
+	rec, err := readRecording(file, c.App.ErrWriter)
 	if err != nil {
 		return cli.Exit("replay: "+err.Error(), exitUsage)
 	}
@@ -124,8 +125,11 @@ func replayAction(c *cli.Context) error {
 	return exit
 }
 
-// readRecording parses a recording file; an error names the file and line.
-func readRecording(file string) (*record.Recording, error) {
+// readRecording parses a recording file; an error names the file and
+// line. The secrets of its URIs are masked (record.MaskSecrets) and said
+// on warn: a recording made before the proxy masked them, or by hand,
+// never carries one into a workload or a result.
+func readRecording(file string, warn io.Writer) (*record.Recording, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
@@ -134,6 +138,9 @@ func readRecording(file string) (*record.Recording, error) {
 	rec, err := record.Parse(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%w", file, err)
+	}
+	if n := rec.MaskSecrets(); n > 0 {
+		fmt.Fprintf(warn, "readbench: %s: %d recorded reads had a secret in their URI; it is masked (%s), as the proxy now records it: a replay sends the mask\n", file, n, targets.Masked)
 	}
 	return rec, nil
 }

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/readbench/readbench/internal/testproc"
+)
+
+// TestRecordOAuthThroughProxy: a client pointed at the record proxy in
+// front of an OAuth-protected server (serve --oauth) discovers, logs in
+// and reads through the proxy, never sent past it to the upstream: the
+// challenge's resource_metadata, the protected resource metadata (its
+// resource and authorization server) and the authorization server's
+// metadata name the proxy; the resource indicator the client sends is
+// the upstream's again on its way there, so the token is one the
+// upstream accepts. readbench login --headless (dynamic registration,
+// authorization code with PKCE, RFC 9207's iss) then a run through the
+// proxy, whose reads are recorded ok.
+func TestRecordOAuthThroughProxy(t *testing.T) {
+	t.Parallel()
+	srv := startOAuthServe(t)
+	dir := t.TempDir()
+	endpoint, stop := startRecord(t, dir, srv.url, "rec.jsonl")
+	proxy := strings.TrimSuffix(endpoint, "/mcp")
+	hc := &http.Client{Timeout: 30 * time.Second}
+	for _, tc := range []struct {
+		name, method, path string
+		status             int
+		check              func(h http.Header, body []byte) string
+	}{
+		{"challenge", http.MethodPost, "/mcp", http.StatusUnauthorized, func(h http.Header, _ []byte) string {
+			if ch := h.Get("WWW-Authenticate"); !strings.Contains(ch, `resource_metadata="`+proxy+"/.well-known/oauth-protected-resource/mcp") {
+				return "WWW-Authenticate " + ch + " does not name the proxy's metadata"
+			}
+			return ""
+		}},
+		{"protected resource metadata", http.MethodGet, "/.well-known/oauth-protected-resource/mcp", http.StatusOK, func(_ http.Header, body []byte) string {
+			var m struct {
+				Resource string   `json:"resource"`
+				AS       []string `json:"authorization_servers"`
+			}
+			if json.Unmarshal(body, &m) != nil || m.Resource != endpoint || len(m.AS) != 1 || m.AS[0] != proxy {
+				return "names " + string(body) + ", want the resource " + endpoint + " and the authorization server " + proxy
+			}
+			return ""
+		}},
+		{"authorization server metadata", http.MethodGet, "/.well-known/oauth-authorization-server", http.StatusOK, func(_ http.Header, body []byte) string {
+			var m struct {
+				Issuer string `json:"issuer"`
+				Token  string `json:"token_endpoint"`
+			}
+			if json.Unmarshal(body, &m) != nil || m.Issuer != proxy || m.Token != proxy+"/token" {
+				return "names " + string(body) + ", want the issuer " + proxy + " and its token endpoint"
+			}
+			return ""
+		}},
+	} {
+		req, err := http.NewRequest(tc.method, proxy+tc.path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s: %s %s through the proxy: %d, want %d", tc.name, tc.method, tc.path, resp.StatusCode, tc.status)
+			continue
+		}
+		if why := tc.check(resp.Header, body); why != "" {
+			t.Errorf("%s: %s", tc.name, why)
+		}
+	}
+	env := append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+	run := func(args ...string) {
+		cmd := testproc.Own(t, exec.Command(binary, args...))
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", args[0], err, out)
+		}
+	}
+	run("login", "--target", endpoint, "--headless", "--no-browser")
+	wl := writeWorkload(t, dir, "load: {rate: 10/s, duration: 1s, warmup: 0s}\nmix:\n  - {class: md, uri: \"sim:///h?mime=text/markdown&size=200\"}\n")
+	run("run", wl, "--target", endpoint, "--out", "r.json", "-q")
+	stop()
+	rec, text := loadRecording(t, filepath.Join(dir, "rec.jsonl"))
+	ok := 0
+	for _, rd := range rec.Reads {
+		if rd.Outcome == "ok" {
+			ok++
+		}
+	}
+	if len(rec.Reads) == 0 || ok != len(rec.Reads) {
+		t.Errorf("%d of %d recorded reads ok, want all, and some:\n%s", ok, len(rec.Reads), text)
+	}
+	if c := parseServeCounts(t, srv.stop()); c.authorizationCode != 1 || c.refused != 0 || c.accepted == 0 {
+		t.Errorf("the upstream issued %d authorization_code tokens, refused %d token requests, accepted %d requests; want 1, 0 and some", c.authorizationCode, c.refused, c.accepted)
+	}
+}
