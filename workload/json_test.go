@@ -50,7 +50,34 @@ func savedFixtures(t *testing.T) map[string]*Workload {
 		}
 		return Threshold{Metric: metric, Bound: bound, Parsed: p}
 	}
+	listening := func(name string, l *Listen, c *Changes) *Workload {
+		return &Workload{
+			Name: name, Source: name + ".yaml", Target: targets.Target{Kind: targets.HTTP, Address: "http://127.0.0.1:8080/mcp"},
+			Protocol: DefaultProtocol, Sessions: 1, Seed: 1,
+			Load: Load{Model: ModelOpen, Rate: rate("10/s"), Arrival: ArrivalConstant, Duration: time.Minute, MaxInFlight: DefaultMaxInFlight},
+			Turn: Turn{Attachments: Attachments{Fixed: 1}, ReadTimeout: DefaultReadTimeout},
+			Mix:  []Class{{Name: "markdown", Weight: 1, URIs: []string{"docs://a", "docs://b"}}},
+			Listen: l, Changes: c,
+		}
+	}
 	return map[string]*Workload{
+		"listeners on a class, tool changes": listening("listen-tool",
+			&Listen{Listeners: 100, Streams: 3, URIs: ListenURIs{Class: "markdown"}, ListChanged: true, Ramp: 10 * time.Second,
+				Reread: Reread{IgnoreTTL: true, Jitter: dist(units.ParseDurationDist, "uniform(0ms, 200ms)")}},
+			&Changes{Rate: rate("5/s"), URIs: ListenURIs{List: []string{"docs://a"}},
+				Via: ChangeVia{Tool: &ToolChange{Name: "touch", Args: map[string]any{"uri": ChangeURI, "times": 2.0}}}}),
+		"listeners on every attachment, http changes": listening("listen-http",
+			&Listen{Listeners: 1, Streams: 1, URIs: ListenURIs{Attached: true}, Reread: Reread{Off: true}},
+			&Changes{Rate: rate("1/s"), URIs: ListenURIs{Attached: true},
+				Via: ChangeVia{HTTP: &HTTPChange{Method: "PUT", URL: "https://bench:" + secretPassword + "@cms.example.com/touch?uri={uri}",
+					Body: `{"uri":"{uri}"}`, Headers: map[string]string{"Authorization": secretHeader}}}}),
+		"listeners on a list, command changes": listening("listen-command",
+			&Listen{Listeners: 2, Streams: 1, URIs: ListenURIs{List: []string{"docs://a", "docs://b"}}},
+			&Changes{Rate: rate("2/s"), URIs: ListenURIs{Class: "markdown"},
+				Via: ChangeVia{Command: []string{"touch-doc", "--uri", ChangeURI}}}),
+		"listeners, changes the server makes": listening("listen-server",
+			&Listen{Listeners: 5, Streams: 2, URIs: ListenURIs{Attached: true}},
+			&Changes{URIs: ListenURIs{Attached: true}, Via: ChangeVia{Server: true}}),
 		"http, open, fixed attachments": {
 			Name: "every-key", Description: "not saved", Source: "every.yaml",
 			Target:   targets.Target{Kind: targets.HTTP, Address: "https://bench:" + secretPassword + "@staging.example.com/mcp"},
@@ -111,6 +138,16 @@ func withoutSecrets(w *Workload) *Workload {
 		o := *w.Auth.OAuth
 		o.ClientSecret = Redacted
 		c.Auth = &Auth{OAuth: &o}
+	}
+	if w.Changes != nil && w.Changes.Via.HTTP != nil {
+		ch, h := *w.Changes, *w.Changes.Via.HTTP
+		h.URL = strings.ReplaceAll(h.URL, secretPassword, maskedPassword)
+		h.Headers = map[string]string{}
+		for k := range w.Changes.Via.HTTP.Headers {
+			h.Headers[k] = Redacted
+		}
+		ch.Via.HTTP = &h
+		c.Changes = &ch
 	}
 	return &c
 }

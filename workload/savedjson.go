@@ -61,6 +61,12 @@ func (w Workload) MarshalJSON() ([]byte, error) {
 	if w.Auth != nil && w.Auth.OAuth != nil {
 		o.put("auth", *w.Auth)
 	}
+	if w.Listen != nil {
+		o.put("listen", *w.Listen)
+	}
+	if w.Changes != nil {
+		o.put("changes", *w.Changes)
+	}
 	return o.close()
 }
 

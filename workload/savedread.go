@@ -297,6 +297,12 @@ func (r savedReader) workload() Workload {
 			w.Auth.OAuth = o.oauth()
 		}
 	}
+	if l, ok := r.object("listen"); ok {
+		w.Listen = l.listen()
+	}
+	if c, ok := r.object("changes"); ok {
+		w.Changes = c.changes()
+	}
 	return w
 }
 

@@ -32,6 +32,7 @@ func (w *Workload) checkUnsaved(add func(*Error)) {
 			add(errorf("target", "the URL's password is masked (%s), as a result saves it: give the target again with --target", maskedPassword))
 		}
 	}
+	w.checkUnsavedChange(add)
 	for _, a := range w.Target.Argv {
 		if name, value, ok := strings.Cut(strings.TrimLeft(a, "-"), "="); ok && value == maskedPassword && targets.SecretName(name) {
 			add(errorf("target", "the argument %s is masked, as a result saves it: give the target again with --target, or export %s in the environment readbench runs in (a stdio server inherits it) and leave it off the command line", a, name))

@@ -37,6 +37,7 @@ func (w *Workload) Problems() []*Error {
 	w.checkMix(add)
 	w.checkMaps(add)
 	w.checkAuth(add)
+	w.checkListen(add)
 	w.checkUnsaved(add)
 	return out
 }

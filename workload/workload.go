@@ -61,6 +61,8 @@ type Workload struct {
 	AllowHosts  []string          // non-loopback hosts the user allows a run to load
 	Thresholds  []Threshold       // parsed with the file, sorted by metric; each also as written, e.g. turn.p99: "<800ms"
 	Auth        *Auth             // an OAuth-protected server's authorization; nil: none
+	Listen      *Listen           // sessions that subscribe and re-read on change (listen.go); nil: none
+	Changes     *Changes          // changes readbench makes for the listeners to be told of; nil: none
 
 	// InsecureCredentials lets headers go to a non-loopback host over
 	// plain http://. No key sets it: only --insecure-credentials, said

@@ -21,28 +21,35 @@ var errorFiles = map[string]struct {
 	line, col int
 	key, msg  string
 }{
-	"typo.yaml":              {5, 3, "load.rat", `unknown key (did you mean "rate"?)`},
-	"unknown-top.yaml":       {3, 1, "thresold", `unknown key (did you mean "thresholds"?)`},
-	"unknown-class-key.yaml": {5, 5, "mix[0].wieght", `unknown key (did you mean "weight"?)`},
-	"wrong-kind-mix.yaml":    {3, 6, "mix", "want a list, got a map"},
-	"wrong-kind-load.yaml":   {2, 3, "load", "want a map, got a list"},
-	"wrong-kind-scalar.yaml": {3, 17, "turn.read_timeout", "want a duration, got a list"},
-	"not-a-map.yaml":         {1, 1, "", "a workload file is a map of keys such as name, load and mix; got a list"},
-	"bad-size.yaml":          {8, 11, "mix[1].size", `bad size "8kb": unit "kb" is ambiguous: write KiB/MiB/GiB for powers of 1024 or KB/MB/GB for powers of 1000`},
-	"bad-rate.yaml":          {2, 9, "load.rate", `bad rate "50/sec": bad period "sec" (want s, min, h, ms or a duration such as 10s)`},
-	"zero-rate.yaml":         {2, 9, "load.rate", `bad rate "0/s": must be more than zero`},
-	"bad-duration.yaml":      {4, 17, "turn.read_timeout", `duration "5" has no unit: write 5s, 5ms or 5m`},
-	"delay-no-unit.yaml":     {4, 64, "mix[0].delay", `duration "12" has no unit: write 12s, 12ms or 12m`},
-	"bad-dist.yaml":          {6, 12, "mix[0].delay", `bad distribution "lognormal(40ms, 12ms)": the p99 (12ms) is below the median (40ms)`},
-	"bad-dist-func.yaml":     {5, 11, "mix[0].size", `bad distribution "lognorm(8KiB, 200KiB)": unknown function "lognorm" (did you mean "lognormal"?)`},
-	"bad-int.yaml":           {3, 10, "load.turns", `want a whole number, got "1e3"`},
-	"out-of-range.yaml":      {1, 11, "sessions", "0 is out of range (1 to 100000)"},
-	"bad-target.yaml":        {1, 9, "target", `unknown target "ftp://example.com/mcp": want embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/PATH or range+http(s)://HOST:PORT/PREFIX/`},
-	"duplicate-key.yaml":     {4, 3, "load.rate", "duplicate key (first set at line 2)"},
-	"duplicate-class.yaml":   {5, 12, "mix[1].class", `duplicate class name "a" (also mix[0])`},
-	"empty.yaml":             {0, 0, "", "empty workload file (want a map with at least load and mix)"},
-	"comments-only.yaml":     {0, 0, "", "empty workload file (want a map with at least load and mix)"},
-	"multi-doc.yaml":         {4, 1, "", "a second YAML document: a workload file holds one (remove the ---)"},
+	"typo.yaml":                   {5, 3, "load.rat", `unknown key (did you mean "rate"?)`},
+	"changes-without-listen.yaml": {4, 3, "changes", "no listener would be told of a change: add a listen section"},
+	"listen-class.yaml":           {4, 9, "listen.uris", `class "md" is not in the mix (the mix has a)`},
+	"listen-uris-word.yaml":       {4, 9, "listen.uris", `want attached, a list of URIs or {class: NAME}, got "everything"`},
+	"changes-two-ways.yaml":       {7, 5, "changes.via", "one way of making a change, not 2: tool, http, command or server"},
+	"changes-no-rate.yaml":        {5, 3, "changes.rate", "how many changes per second readbench makes, such as 5/s"},
+	"listen-typo.yaml":            {4, 3, "listen.listners", `unknown key (did you mean "listeners"?)`},
+	"listen-jitter.yaml":          {4, 20, "listen.reread.jitter", `duration "4KiB": unknown unit "KiB" (the units are ns, us, µs, ms, s, m and h, as in 1m30s or 500ms)`},
+	"unknown-top.yaml":            {3, 1, "thresold", `unknown key (did you mean "thresholds"?)`},
+	"unknown-class-key.yaml":      {5, 5, "mix[0].wieght", `unknown key (did you mean "weight"?)`},
+	"wrong-kind-mix.yaml":         {3, 6, "mix", "want a list, got a map"},
+	"wrong-kind-load.yaml":        {2, 3, "load", "want a map, got a list"},
+	"wrong-kind-scalar.yaml":      {3, 17, "turn.read_timeout", "want a duration, got a list"},
+	"not-a-map.yaml":              {1, 1, "", "a workload file is a map of keys such as name, load and mix; got a list"},
+	"bad-size.yaml":               {8, 11, "mix[1].size", `bad size "8kb": unit "kb" is ambiguous: write KiB/MiB/GiB for powers of 1024 or KB/MB/GB for powers of 1000`},
+	"bad-rate.yaml":               {2, 9, "load.rate", `bad rate "50/sec": bad period "sec" (want s, min, h, ms or a duration such as 10s)`},
+	"zero-rate.yaml":              {2, 9, "load.rate", `bad rate "0/s": must be more than zero`},
+	"bad-duration.yaml":           {4, 17, "turn.read_timeout", `duration "5" has no unit: write 5s, 5ms or 5m`},
+	"delay-no-unit.yaml":          {4, 64, "mix[0].delay", `duration "12" has no unit: write 12s, 12ms or 12m`},
+	"bad-dist.yaml":               {6, 12, "mix[0].delay", `bad distribution "lognormal(40ms, 12ms)": the p99 (12ms) is below the median (40ms)`},
+	"bad-dist-func.yaml":          {5, 11, "mix[0].size", `bad distribution "lognorm(8KiB, 200KiB)": unknown function "lognorm" (did you mean "lognormal"?)`},
+	"bad-int.yaml":                {3, 10, "load.turns", `want a whole number, got "1e3"`},
+	"out-of-range.yaml":           {1, 11, "sessions", "0 is out of range (1 to 100000)"},
+	"bad-target.yaml":             {1, 9, "target", `unknown target "ftp://example.com/mcp": want embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/PATH or range+http(s)://HOST:PORT/PREFIX/`},
+	"duplicate-key.yaml":          {4, 3, "load.rate", "duplicate key (first set at line 2)"},
+	"duplicate-class.yaml":        {5, 12, "mix[1].class", `duplicate class name "a" (also mix[0])`},
+	"empty.yaml":                  {0, 0, "", "empty workload file (want a map with at least load and mix)"},
+	"comments-only.yaml":          {0, 0, "", "empty workload file (want a map with at least load and mix)"},
+	"multi-doc.yaml":              {4, 1, "", "a second YAML document: a workload file holds one (remove the ---)"},
 	// YAML syntax errors at the mistake's line and column (yaml.v3 gave a
 	// line alone, often the one before: "syntax.yaml:2", an unclosed "{"
 	// on line 2 at line 1).
@@ -189,6 +196,9 @@ func TestParseAuth(t *testing.T) {
 		TokenParams: map[string][]string{"audience": {"https://api.example.com"}, "resource": {"urn:a", "urn:b"}}}
 	if !reflect.DeepEqual(*w.Auth.OAuth, want) {
 		t.Errorf("OAuth = %+v\nwant %+v", *w.Auth.OAuth, want)
+	}
+	if w, _ := Load("testdata/valid/minimal.yaml"); w.Listen != nil || w.Changes != nil {
+		t.Errorf("minimal.yaml: listen %+v, changes %+v; want none", w.Listen, w.Changes)
 	}
 	if w, _ := Load("testdata/valid/minimal.yaml"); w.Auth != nil {
 		t.Errorf("no auth block: Auth = %+v, want nil", w.Auth)
@@ -381,5 +391,35 @@ func TestParseKeepAlive(t *testing.T) {
 	_, err := Parse("k.yaml", doc(", keep_alive: sometimes"))
 	if err == nil || !strings.Contains(err.Error(), "k.yaml:2:") || !strings.Contains(err.Error(), "load.keep_alive") {
 		t.Errorf("keep_alive: sometimes: %v, want an error at k.yaml:2 naming load.keep_alive", err)
+	}
+}
+
+// TestListenSections: the listen and changes sections read as the file
+// writes them, defaults filled in (docs/workload.md, listen and changes).
+func TestListenSections(t *testing.T) {
+	w, err := Load("testdata/valid/listen.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jitter := units.Dist{Kind: units.DistUniform, A: 0, B: float64(200 * time.Millisecond), Unit: units.UnitDuration}
+	wantListen := &workload.Listen{Listeners: 50, Streams: 2, URIs: workload.ListenURIs{Class: "md"}, ListChanged: true,
+		Ramp: 5 * time.Second, Reread: workload.Reread{IgnoreTTL: true, Jitter: &jitter}}
+	if !reflect.DeepEqual(w.Listen, wantListen) {
+		t.Errorf("listen %+v, want %+v", *w.Listen, *wantListen)
+	}
+	c := w.Changes
+	if c == nil || c.Rate.PerSecond != 5 || !c.URIs.Attached || c.Via.Form() != "tool" || c.Via.Tool.Name != "touch" ||
+		!reflect.DeepEqual(c.Via.Tool.Args, map[string]any{"uri": workload.ChangeURI, "note": "load test"}) {
+		t.Errorf("changes %+v (via %+v)", c, c.Via.Tool)
+	}
+	w, err = Load("testdata/valid/listen-server.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := *w.Listen; l.Listeners != 10 || l.Streams != 1 || !l.URIs.Attached || l.Reread.Off || l.Reread.IgnoreTTL || l.Reread.Jitter != nil {
+		t.Errorf("listen defaults %+v", l)
+	}
+	if c := w.Changes; c.Via.Form() != "server" || c.Rate.PerSecond != 0 {
+		t.Errorf("changes %+v", *c)
 	}
 }

@@ -146,6 +146,14 @@ func topSection() section[workload.Workload] {
 			w.Auth = &workload.Auth{}
 			return authSection().read(p, v, path, w.Auth)
 		}},
+		{"listen", func(p *parser, w *workload.Workload, v *yaml.Node, path string) error {
+			w.Listen = workload.DefaultListen()
+			return listenSection().read(p, v, path, w.Listen)
+		}},
+		{"changes", func(p *parser, w *workload.Workload, v *yaml.Node, path string) error {
+			w.Changes = &workload.Changes{URIs: workload.ListenURIs{Attached: true}}
+			return changesSection().read(p, v, path, w.Changes)
+		}},
 	}
 }
 
