@@ -54,9 +54,9 @@ func savedFixtures(t *testing.T) map[string]*Workload {
 		return &Workload{
 			Name: name, Source: name + ".yaml", Target: targets.Target{Kind: targets.HTTP, Address: "http://127.0.0.1:8080/mcp"},
 			Protocol: DefaultProtocol, Sessions: 1, Seed: 1,
-			Load: Load{Model: ModelOpen, Rate: rate("10/s"), Arrival: ArrivalConstant, Duration: time.Minute, MaxInFlight: DefaultMaxInFlight},
-			Turn: Turn{Attachments: Attachments{Fixed: 1}, ReadTimeout: DefaultReadTimeout},
-			Mix:  []Class{{Name: "markdown", Weight: 1, URIs: []string{"docs://a", "docs://b"}}},
+			Load:   Load{Model: ModelOpen, Rate: rate("10/s"), Arrival: ArrivalConstant, Duration: time.Minute, MaxInFlight: DefaultMaxInFlight},
+			Turn:   Turn{Attachments: Attachments{Fixed: 1}, ReadTimeout: DefaultReadTimeout},
+			Mix:    []Class{{Name: "markdown", Weight: 1, URIs: []string{"docs://a", "docs://b"}}},
 			Listen: l, Changes: c,
 		}
 	}
