@@ -1,0 +1,235 @@
+package stats
+
+import (
+	"sort"
+	"sync"
+	"time"
+)
+
+// Freshness is the accounting of a run's freshness loop: the changes made
+// to documents, the subscriptions that should be told of them, and the
+// notifications that arrive (docs/measurement.md, freshness). It matches
+// each notification to the changes it tells of, so that every change a
+// subscription was open for ends exactly one way — notified, or missed —
+// and nothing is silently merged:
+//
+//   - A notification of URI u on subscription s at time a tells of every
+//     change of u made at or after s was acknowledged, not yet told to s,
+//     and made before a (a change is dated when readbench sent it, so its
+//     notification cannot come first). Each such change's latency is
+//     a minus its time: a change coalesced with a later one is stale for
+//     longer, and says so.
+//   - The first change a notification tells of is notified, any others are
+//     coalesced (one notification for several changes, which a server may
+//     send: say which); a notification that tells of no change is a
+//     duplicate, or spontaneous when readbench makes no changes itself (the
+//     server's own: only counts and arrivals can be measured then).
+//   - A change left untold when the run ends is missed.
+//
+// So expected (each change × each subscription open for it) = notified +
+// coalesced + missed, the identity Summary checks. Safe for concurrent
+// use: the changer, every stream's reader and the run's end call it.
+type Freshness struct {
+	timed   bool // readbench makes the changes (else the server's own: nothing to match)
+	mu      sync.Mutex
+	changes map[string]*uriChanges
+	subs    []*Subscription
+	ack     *Histogram
+	notify  *Histogram
+	counts  FreshnessCounts
+}
+
+// uriChanges is the changes made to one URI, oldest first, and for each
+// the first and last arrival of a notification telling of it (zero: none
+// yet) and how many subscriptions were told.
+type uriChanges struct {
+	at          []time.Time
+	first, last []time.Time
+	told        []int32
+}
+
+// Subscription is one subscription's view of the changes: the URIs it
+// asked for, when the server acknowledged it, and for each URI the next
+// change it has not been told of.
+type Subscription struct {
+	f      *Freshness
+	acked  time.Time
+	ended  time.Time // zero: open until the run's end
+	cursor map[string]int
+	start  map[string]int // the first change made after acked, by URI
+}
+
+// FreshnessCounts are the counts of a run's freshness loop
+// (docs/results.md, subscriptions).
+type FreshnessCounts struct {
+	Changes       int64 // changes made
+	Subscriptions int64 // subscriptions acknowledged
+	Notifications int64 // notifications received on them
+	// Expected is each change × each subscription open for it; it
+	// equals Notified + Coalesced + Missed.
+	Expected, Notified, Coalesced, Missed int64
+	// Duplicates tell of no change readbench made that the subscription
+	// had not been told of; Spontaneous are notifications when readbench
+	// makes no changes (the server's own), which cannot be matched.
+	Duplicates, Spontaneous int64
+	// Unsubscribed name a URI the subscription did not ask for.
+	Unsubscribed int64
+}
+
+// NewFreshness returns an empty accounting. timed says readbench makes
+// the changes (Changed): without, the server changes documents on its
+// own, and every notification is spontaneous.
+func NewFreshness(timed bool) *Freshness {
+	return &Freshness{timed: timed, changes: map[string]*uriChanges{}, ack: NewHistogram(), notify: NewHistogram()}
+}
+
+// Changed records a change of uri sent at at. Changes of one URI must be
+// recorded in the order they were made (one changer does).
+func (f *Freshness) Changed(uri string, at time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c := f.changes[uri]
+	if c == nil {
+		c = &uriChanges{}
+		f.changes[uri] = c
+	}
+	c.at = append(c.at, at)
+	c.first, c.last, c.told = append(c.first, time.Time{}), append(c.last, time.Time{}), append(c.told, 0)
+	f.counts.Changes++
+}
+
+// Subscribe records a subscription to uris acknowledged at acked, ack
+// after it was asked for: it is told of the changes made from then on.
+func (f *Freshness) Subscribe(uris []string, acked time.Time, ack time.Duration) *Subscription {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s := &Subscription{f: f, acked: acked, cursor: make(map[string]int, len(uris)), start: make(map[string]int, len(uris))}
+	for _, u := range uris {
+		i := f.changesBefore(u, acked)
+		s.cursor[u], s.start[u] = i, i
+	}
+	f.subs = append(f.subs, s)
+	f.ack.Record(ack)
+	f.counts.Subscriptions++
+	return s
+}
+
+// changesBefore is how many changes of uri were made before t; f.mu is
+// held.
+func (f *Freshness) changesBefore(uri string, t time.Time) int {
+	c := f.changes[uri]
+	if c == nil {
+		return 0
+	}
+	return sort.Search(len(c.at), func(i int) bool { return !c.at[i].Before(t) })
+}
+
+// Notified records a notification that uri changed, arrived at at on s,
+// and reports how many changes it told of (0: a duplicate, spontaneous,
+// or of a URI s did not ask for).
+func (s *Subscription) Notified(uri string, at time.Time) int {
+	f := s.f
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.counts.Notifications++
+	next, ok := s.cursor[uri]
+	switch {
+	case !ok:
+		f.counts.Unsubscribed++
+		return 0
+	case !f.timed:
+		f.counts.Spontaneous++
+		return 0
+	}
+	c := f.changes[uri]
+	end := f.changesBefore(uri, at.Add(1)) // made at or before the arrival
+	if !s.ended.IsZero() {
+		end = min(end, f.changesBefore(uri, s.ended)) // nothing after it closed is its to be told
+	}
+	if c == nil || end <= next {
+		f.counts.Duplicates++
+		return 0
+	}
+	for i := next; i < end; i++ {
+		f.notify.Record(at.Sub(c.at[i]))
+		if c.first[i].IsZero() || at.Before(c.first[i]) {
+			c.first[i] = at
+		}
+		if at.After(c.last[i]) {
+			c.last[i] = at
+		}
+		c.told[i]++
+	}
+	s.cursor[uri] = end
+	f.counts.Notified++
+	f.counts.Coalesced += int64(end - next - 1)
+	return end - next
+}
+
+// End closes s at t: changes made from then on are not expected of it (a
+// subscription closed by readbench; a stream the server or a proxy
+// dropped stays open here, and its changes count as missed).
+func (s *Subscription) End(t time.Time) {
+	s.f.mu.Lock()
+	defer s.f.mu.Unlock()
+	if s.ended.IsZero() {
+		s.ended = t
+	}
+}
+
+// FreshnessSummary is a run's freshness loop once it ended: the counts,
+// and the latency of acknowledgements, of notifications (change →
+// arrival, each change told to each subscription) and the spread of one
+// change's arrivals (first to last subscription told, changes told to two
+// or more).
+type FreshnessSummary struct {
+	Counts              FreshnessCounts
+	Ack, Notify, Spread *Histogram
+}
+
+// IdentityOK reports whether every expected notification is accounted
+// for: Expected = Notified + Coalesced + Missed.
+func (c FreshnessCounts) IdentityOK() bool {
+	return c.Expected == c.Notified+c.Coalesced+c.Missed
+}
+
+// Summary is the accounting as of now: the run's end, after the grace it
+// gave late notifications. A change still untold to a subscription open
+// for it is missed.
+func (f *Freshness) Summary() FreshnessSummary {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := FreshnessSummary{Counts: f.counts, Ack: NewHistogram(), Notify: NewHistogram(), Spread: NewHistogram()}
+	out.Ack.Merge(f.ack)
+	out.Notify.Merge(f.notify)
+	for _, s := range f.subs {
+		for u, start := range s.start {
+			end := len(f.changes[u].atOrNil())
+			if !s.ended.IsZero() {
+				end = f.changesBefore(u, s.ended)
+			}
+			if end < start {
+				continue
+			}
+			told := min(s.cursor[u], end) - start
+			out.Counts.Expected += int64(end - start)
+			out.Counts.Missed += int64(end - start - max(told, 0))
+		}
+	}
+	for _, c := range f.changes {
+		for i := range c.at {
+			if c.told[i] >= 2 {
+				out.Spread.Record(c.last[i].Sub(c.first[i]))
+			}
+		}
+	}
+	return out
+}
+
+// atOrNil is c's change times; nil for a URI never changed.
+func (c *uriChanges) atOrNil() []time.Time {
+	if c == nil {
+		return nil
+	}
+	return c.at
+}
