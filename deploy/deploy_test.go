@@ -129,6 +129,9 @@ func TestStrictDecodingCatchesTypos(t *testing.T) {
 	}
 }
 
+// TestShardsJob: the Indexed Job's shard count agrees with its --segment
+// arguments and with the merge step, and the shards start through
+// --barrier on the shared volume, with no hand-set time.
 func TestShardsJob(t *testing.T) {
 	m := load(t)
 	j := m.jobs["readbench-shards"]

@@ -44,7 +44,7 @@ const SimServerName = "readbench-simserver"
 
 // How a server says that it serves any sim: URI, synthesizing the
 // resource the URI describes (sim:///NAME?mime=TYPE&size=BYTES...; see
-// docs/simulated-server.md): over MCP an experimental capability
+// docs/workload.md, "On readbench's simulated server: synthesized"): over MCP an experimental capability
 // (capabilities.experimental in the initialize or server/discover result)
 // named CapabilitySimURIs; over plain HTTP a header HeaderSimURIs: 1 on
 // its answers. readbench's simulated server advertises it, and any server

@@ -30,8 +30,9 @@ type Place struct {
 // Out is the Place of --out, checked before the run (a directory, a
 // missing folder or, without force, an existing file is refused then,
 // not after the run): out, or the default runs/ folder when out is "".
-// The runs/ folder of the working directory is the one folder readbench
-// creates (see runsFolder). force lets the result replace a file at out,
+// The runs/ folder of the working directory is the one folder Out
+// creates (see runsFolder; docs/results.md lists every folder readbench
+// creates). force lets the result replace a file at out,
 // as record's --force does.
 func Out(out string, force bool, stdout io.Writer) (Place, error) {
 	if out == "" {

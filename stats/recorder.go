@@ -127,14 +127,15 @@ func NewRun(classes []ClassInfo) *Phase {
 	return r
 }
 
-// Recorder records samples from many goroutines into a Run. One mutex: at
+// Recorder records one phase of a run (warmup or measured) from many
+// goroutines, and ends in a Phase (Recorder.Phase). One mutex: at
 // the rates one generator process reaches (tens of thousands of reads per
 // second) it is far from the bottleneck, and it keeps merging trivial.
 type Recorder struct {
 	mu     sync.Mutex
 	run    *Phase
 	tl     timeline
-	closed bool // Run was called: what still arrives (late answers) is not this run's
+	closed bool // Phase was called: what still arrives (late answers) is not this run's
 	obs    Observer
 	// batch holds the histogram values of the last reads and turns, added
 	// to run's histograms when it fills and before anything reads them.

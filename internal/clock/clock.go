@@ -4,26 +4,11 @@
 // hundred microseconds late (measured here: 330 µs at the median, over
 // 700 µs at p90; on Linux the runtime waits for timers in epoll, whose
 // timeout is whole milliseconds, so a 100 µs timer fires after about
-// 1 ms). A load generator would add that to every latency it reports and
-// a simulated server to every delay it simulates. Spinning the last
-// millisecond on time.Now hides it, but at 1,000 waits a second the spin
-// is a whole core, stolen from the server being measured.
-//
-// A Sleeper waits in three phases:
-//
-//  1. a Go timer, cancellable by channels, until the timer's learned
-//     lateness (plus a margin) before the deadline;
-//  2. the OS's own sleep (nanosleep: tens of microseconds of slack, not a
-//     millisecond), usually once, checking the channels after it, until
-//     the sleep's learned lateness before the deadline (at most Precise
-//     waiters at a time; the others finish on the timer);
-//  3. a spin of what is left, bounded by MaxSpin.
-//
-// Each phase learns from the waits before it, so the wait lands just
-// after the deadline, never before, and the spin is a few microseconds
-// instead of a millisecond. BenchmarkSleepUntil measures the trade: a
-// wait every millisecond lands about 20 µs late at the median for about
-// 30 µs more CPU than a bare timer, where the spin cost a millisecond.
+// 1 ms). A load generator would add that to every latency it reports, and
+// a simulated server to every delay it simulates; spinning the last
+// millisecond hides it but, at 1,000 waits a second, steals a whole core
+// from the server being measured. The driver's scheduler and the
+// simulated server both wait here, so that trade is made once.
 package clock
 
 import (
@@ -55,10 +40,24 @@ const (
 	DefaultPrecise = 8
 )
 
-// Sleeper waits precisely (see the package comment) and learns the
-// lateness of this machine's timers as it goes, so keep one per stream of
-// waits (a run's scheduler, a server) rather than one per wait. It is
-// safe for concurrent use. The zero value is ready.
+// Sleeper waits precisely and learns the lateness of this machine's
+// timers as it goes, so keep one per stream of waits (a run's scheduler,
+// a server) rather than one per wait. A wait has three phases:
+//
+//  1. a Go timer, cancellable by channels, until the timer's learned
+//     lateness (plus a margin) before the deadline;
+//  2. the OS's own sleep (nanosleep: tens of microseconds of slack, not a
+//     millisecond), usually once, checking the channels after it, until
+//     the sleep's learned lateness before the deadline (at most Precise
+//     waiters at a time; the others finish on the timer);
+//  3. a spin of what is left, bounded by MaxSpin.
+//
+// Each phase learns from the waits before it, so the wait lands just
+// after the deadline, never before, and the spin is a few microseconds
+// instead of a millisecond. BenchmarkSleepUntil measures the trade: a
+// wait every millisecond lands about 20 µs late at the median for about
+// 30 µs more CPU than a bare timer, where the spin cost a millisecond.
+// It is safe for concurrent use. The zero value is ready.
 type Sleeper struct {
 	// Precise is how many waiters may be past the timer phase at once,
 	// each holding an OS thread in a sleep for about a millisecond

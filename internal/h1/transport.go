@@ -7,21 +7,9 @@
 // of what a loopback request costs the client (BenchmarkRoundTrip compares
 // the two transports). A load generator that costs more than the server it
 // measures measures itself, so readbench's plain-http requests go through
-// this transport: the caller writes the request in one syscall, reads the
-// response through a buffer the connection holds from the response's
-// first byte to its end (buffers.go: a connection waiting or idle holds
-// none), and the connection goes back to an idle pool when the body has
-// been read to its end. A caller that sends the same headers on every
-// request can hand them over as lines built once (Post, post.go) instead
-// of an http.Request and its Header map.
-//
-// What it leaves to a fallback (net/http's Transport): https (TLS and
-// HTTP/2) and any scheme but http. Responses are parsed by net/http's own
-// http.ReadResponse, so framing (Content-Length, chunked, until close) and
-// header rules are the standard library's; only a plain head (HTTP/1.1,
-// Content-Length, canonical names, printable ASCII: head.go) is read
-// straight from the connection's buffer, the way ReadResponse reads it
-// (FuzzSimpleHead holds the two to the same answers).
+// this transport; what it does not do (https, HTTP/2, other schemes) it
+// leaves to a fallback, and it reads responses by the standard library's
+// rules.
 package h1
 
 import (
@@ -57,8 +45,22 @@ const (
 	bufSize    = 4 << 10
 )
 
-// Transport is an http.RoundTripper for http:// URLs (see the package
-// comment); the zero value is ready. It is safe for concurrent use.
+// Transport is an http.RoundTripper for http:// URLs that does each
+// request's I/O on the caller's goroutine: the caller writes the request
+// in one syscall, reads the response through a buffer the connection
+// holds from the response's first byte to its end (buffers.go: a
+// connection waiting or idle holds none), and the connection goes back to
+// an idle pool when the body has been read to its end.
+//
+// It leaves to Fallback (net/http's Transport) https (TLS and HTTP/2) and
+// any scheme but http. Responses are parsed by net/http's own
+// http.ReadResponse, so framing (Content-Length, chunked, until close) and
+// header rules are the standard library's; only a plain head (HTTP/1.1,
+// Content-Length, canonical names, printable ASCII: head.go) is read
+// straight from the connection's buffer, the way ReadResponse reads it
+// (FuzzSimpleHead holds the two to the same answers).
+//
+// The zero value is ready. It is safe for concurrent use.
 type Transport struct {
 	// Fallback serves the requests this transport does not (https, other
 	// schemes); nil refuses them.

@@ -1,8 +1,19 @@
 // Package testproc ends what a test starts. A process a test starts
 // (a Node peer, the readbench binary, a busy loop) must not outlive the
 // test: not when the test fails, and not when go test's -timeout ends the
-// test binary with a panic, which runs no cleanups. Own gives a command,
-// before it starts, the three things that make sure of it:
+// test binary with a panic, which runs no cleanups.
+//
+// Test code only: nothing outside _test.go files imports it.
+package testproc
+
+import (
+	"os/exec"
+	"testing"
+)
+
+// Own readies cmd, not yet started, to be ended with the test, and
+// returns it. It gives the command, before it starts, the three things
+// that make sure of it:
 //
 //   - a process group of its own, so that what the child starts in turn
 //     (readbench's stdio servers, a shell's commands) is ended with it;
@@ -15,17 +26,8 @@
 //     process that kills, once the test binary is gone, every process
 //     carrying the binary's mark in its environment (MarkEnv).
 //
-// Test code only: nothing outside _test.go files imports it.
-package testproc
-
-import (
-	"os/exec"
-	"testing"
-)
-
-// Own readies cmd, not yet started, to be ended with the test (see the
-// package comment) and returns it. The test may still wait for it, signal
-// it and read its output as before.
+// The test may still wait for it, signal it and read its output as
+// before.
 func Own(t testing.TB, cmd *exec.Cmd) *exec.Cmd {
 	t.Helper()
 	if cmd.Process != nil {

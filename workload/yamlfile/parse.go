@@ -31,8 +31,11 @@ func Load(path string) (*workload.Workload, error) {
 // data is its YAML. Defaults are applied and the result is validated. Every
 // error is a *workload.Error naming file, line, column and key path, and
 // every mistake of the file is reported at once: the error is
-// workload.Errors, sorted by place, when there are several. Parse never
-// panics, whatever the input.
+// workload.Errors, sorted by place, when there are several; the
+// thresholds are parsed in the grammar of package bounds. It records where
+// each key was written (workload.Places), so that a mistake found later
+// (after the command line's overrides, by the plan or by discovery) still
+// names the line to fix. Parse never panics, whatever the input.
 func Parse(file string, data []byte) (w *workload.Workload, err error) {
 	defer func() {
 		if r := recover(); r != nil {
