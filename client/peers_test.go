@@ -36,6 +36,7 @@ func faultPeers() map[string]func() int {
 		endlessIDLastPeer:  serveEndless(false),
 		endlessIDFirstPeer: serveEndless(true),
 		sdkSubStdioPeer:    serveSDKSubStdio,
+		sdkSubHTTPPeer:     serveSDKSubHTTP,
 	}
 }
 
