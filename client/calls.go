@@ -20,8 +20,9 @@ import (
 // cancel on the wire, or ignore it?) instead of being dropped unseen. Both transports that
 // share a stream use it, so they match, cancel and count alike.
 type calls struct {
-	late  LateFunc    // nil: late answers are not counted
-	stray *strayLines // told of answers that match no request in flight (nil: not told)
+	late  LateFunc                // nil: late answers are not counted
+	stray *strayLines             // told of answers that match no request in flight (nil: not told)
+	notes atomic.Pointer[notices] // the session's subscriptions, once it has any: notifications are kept and routed to them
 
 	mu       sync.Mutex
 	pending  map[int64]pendingCall
@@ -135,9 +136,10 @@ func (c *calls) peek(id int64) (read *readSpec, pending bool) {
 // up to the answer limit kept (the read tool's parts, keptLimit): the
 // message may be kept that far.
 func (c *calls) wants() (keep, wide, digest bool) {
+	listening := c.notes.Load() != nil // a notification is kept whole, to be routed (notices.go)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.nonReads > 0, c.wide > 0, c.digests > 0
+	return c.nonReads > 0 || listening, c.wide > 0, c.digests > 0
 }
 
 // sole returns the one request a message whose id is not known yet can

@@ -176,6 +176,9 @@ func (m *inbound) end(wire int64, now time.Time) (reply []byte) {
 		}
 		return nil
 	}
+	if n := m.calls.notes.Load(); n != nil && m.sc.idOf() == nil && m.sc.methodOf() != "" {
+		n.fromStream(m.body, m.keep && !m.lost, now) // a notification, for the session's subscriptions
+	}
 	return m.calls.routeID(m.sc.idOf(), m.sc.methodOf(), wire, m.first, now, func(read *readSpec) *Response {
 		if read != nil {
 			a := scannedAnswer(nil, &m.sc, read, wire)

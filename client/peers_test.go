@@ -35,6 +35,8 @@ func faultPeers() map[string]func() int {
 		simStdioPeer:       serveSimStdio,
 		endlessIDLastPeer:  serveEndless(false),
 		endlessIDFirstPeer: serveEndless(true),
+		sdkSubStdioPeer:    serveSDKSubStdio,
+		sdkSubHTTPPeer:     serveSDKSubHTTP,
 	}
 }
 

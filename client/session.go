@@ -45,6 +45,9 @@ type Session struct {
 
 	renewMu  sync.Mutex   // one renewal at a time when many reads meet the same expired session
 	renewals atomic.Int64 // sessions re-initialized after the server forgot them
+
+	subsMu sync.Mutex
+	subs   *notices // its subscriptions' shared streams, from the first Subscribe (notices.go)
 }
 
 // probeTimeout bounds the era probe: a legacy stdio server may ignore a
@@ -409,6 +412,10 @@ func (s *Session) sendOnce(ctx context.Context, method, name string, params any,
 	return s.t.call(ctx, req)
 }
 
-// Close ends the session: a stdio child is shut down, an HTTP session
-// deleted, an HTTP+SSE stream closed.
-func (s *Session) Close() error { return s.t.close() }
+// Close ends the session: its subscriptions' streams are closed (they end
+// EndClosed, without unsubscribing: the session goes), a stdio child is
+// shut down, an HTTP session deleted, an HTTP+SSE stream closed.
+func (s *Session) Close() error {
+	s.closeSubscriptions()
+	return s.t.close()
+}

@@ -1,0 +1,204 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/readbench/readbench/auth"
+	"github.com/readbench/readbench/protocol"
+)
+
+// standalone is a legacy Streamable HTTP session's standalone stream: a
+// GET of the endpoint (Accept: text/event-stream, the session id) on which
+// the server sends what belongs to no request, resource notifications
+// among it. When it ends it is opened again after the server's retry
+// (SEP-1699), with Last-Event-ID when the server gave its events ids, so
+// a server that keeps them replays what was sent meanwhile; a server that
+// gives none may have lost notifications, which the driver sees as
+// changes never notified. maxResumeFailures opens in a row that fail end
+// every legacy subscription of the session (EndDropped).
+type standalone struct {
+	t    *httpTransport
+	n    *notices
+	life context.Context
+	stop context.CancelFunc
+	wg   sync.WaitGroup
+
+	opened  chan struct{} // closed when the first GET was answered
+	openErr error         // set before opened is closed
+
+	resumes atomic.Int64
+
+	// the goroutine's own
+	lastID string
+	hasID  bool
+	retry  time.Duration
+}
+
+// Bounds of resuming a standalone stream.
+const (
+	maxResumeFailures = 3
+	defaultRetry      = 500 * time.Millisecond
+	maxRetry          = 30 * time.Second
+)
+
+// ensureStandalone opens the session's standalone stream, once, and waits
+// (within ctx) until the server answered its GET. A stream that failed to
+// open is forgotten, so a later Subscribe tries again.
+func (n *notices) ensureStandalone(ctx context.Context, t *httpTransport) error {
+	n.mu.Lock()
+	st := n.stream
+	if st == nil {
+		life, stop := context.WithCancel(context.Background())
+		st = &standalone{t: t, n: n, life: life, stop: stop, opened: make(chan struct{}), retry: defaultRetry}
+		n.stream = st
+		st.wg.Go(st.run)
+	}
+	n.mu.Unlock()
+	select {
+	case <-st.opened:
+	case <-ctx.Done():
+		return fmt.Errorf("opening the standalone GET stream: %w", ctx.Err())
+	}
+	if st.openErr != nil {
+		n.mu.Lock()
+		if n.stream == st {
+			n.stream = nil
+		}
+		n.mu.Unlock()
+		st.close()
+		return st.openErr
+	}
+	return nil
+}
+
+// close ends the stream and waits for its goroutine.
+func (st *standalone) close() {
+	st.stop()
+	st.wg.Wait()
+}
+
+// run opens the stream, reads it, and opens it again each time it ends,
+// until close or maxResumeFailures failed opens.
+func (st *standalone) run() {
+	first, failures := true, 0
+	for {
+		body, err := st.open()
+		if first {
+			first, st.openErr = false, err
+			close(st.opened)
+			if err != nil {
+				return
+			}
+		} else if err != nil {
+			if st.life.Err() != nil {
+				return
+			}
+			if failures++; failures >= maxResumeFailures {
+				st.n.dropLegacy(fmt.Errorf("%w: the standalone GET stream ended and could not be opened again (%d tries): %w", ErrTransport, failures, err))
+				return
+			}
+			if !st.sleep() {
+				return
+			}
+			continue
+		}
+		failures = 0
+		st.read(body)
+		body.Close()
+		if st.life.Err() != nil {
+			return
+		}
+		st.resumes.Add(1)
+		if !st.sleep() {
+			return
+		}
+	}
+}
+
+// sleep waits the server's retry; false when the stream was closed.
+func (st *standalone) sleep() bool {
+	t := time.NewTimer(st.retry)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-st.life.Done():
+		return false
+	}
+}
+
+// open sends the GET and returns the stream's body.
+func (st *standalone) open() (io.ReadCloser, error) {
+	t := st.t
+	resp, _, err := t.auth.do(st.life, t.client.Do, "GET (standalone stream)", func(auth.Token) (*http.Request, error) {
+		hr, err := http.NewRequestWithContext(st.life, http.MethodGet, t.url, nil)
+		if err != nil {
+			return nil, fmt.Errorf("build request: %w", err)
+		}
+		sid, version, modern := t.state()
+		t.setCommon(hr, sid, version, modern, http.MethodGet)
+		hr.Header.Set("Accept", protocol.ContentTypeSSE)
+		if st.hasID {
+			hr.Header.Set(protocol.HeaderLastEventID, st.lastID)
+		}
+		return hr, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: GET (standalone stream): %w", ErrTransport, err)
+	}
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode == http.StatusOK && ct == protocol.ContentTypeSSE {
+		return resp.Body, nil
+	}
+	b, _ := readBody(resp, 4096)
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusMethodNotAllowed {
+		return nil, &RefusedError{Method: "GET (standalone stream)", Status: resp.StatusCode, Err: errNoStandalone}
+	}
+	return nil, &RefusedError{Method: "GET (standalone stream)", Status: resp.StatusCode, Err: statusError(resp.StatusCode, "GET (standalone stream)", b)}
+}
+
+// read takes the stream's events until it ends: each event's id and retry
+// are kept for resuming, each message routed by the session's notices.
+func (st *standalone) read(body io.Reader) {
+	r := newSmallEvents(body)
+	var buf []byte
+	for {
+		ev, err := r.next(buf)
+		buf = ev.data
+		if ev.hasID {
+			st.lastID, st.hasID = ev.id, true
+		}
+		if ev.retry >= 0 {
+			st.retry = min(time.Duration(ev.retry)*time.Millisecond, maxRetry)
+		}
+		if err != nil {
+			return
+		}
+		if !ev.any || (ev.name != "" && ev.name != "message") || (len(ev.data) == 0 && !ev.over) {
+			continue
+		}
+		at := time.Now()
+		if ev.over {
+			st.n.unreadable.Add(1)
+			continue
+		}
+		if id, method := routing(ev.data); id != nil {
+			if method != "" {
+				st.t.replyInBackground(replyToServer(id, method)) // a ping on the stream
+			}
+			continue
+		}
+		st.n.arrived(ev.data, at)
+		if cap(buf) > 4<<10 {
+			buf = nil
+		}
+	}
+}
