@@ -28,6 +28,10 @@ const (
 	NotifySubscriptionsAcked   = "notifications/subscriptions/acknowledged"
 	NotifyResourceUpdated      = "notifications/resources/updated"
 	NotifyResourcesListChanged = "notifications/resources/list_changed"
+	// NotifyToolsListChanged is named here because a listen stream must
+	// not carry it unless the client asked (toolsListChanged): a server
+	// that sends it anyway breaks the rule a client has to notice.
+	NotifyToolsListChanged = "notifications/tools/list_changed"
 )
 
 // MetaSubscriptionID is the _meta key of a 2026-07-28 notification naming

@@ -98,6 +98,17 @@ func (g *generator) seed(uri string) uint64 {
 	return seedOf(uri)
 }
 
+// entrySeed is the content seed of entry i of s: its URI's seed, moved by
+// the document's revision once it changed (changes.go), so that each
+// revision has other bytes of the same size and type.
+func (g *generator) entrySeed(s *Spec, i int) uint64 {
+	seed := g.seed(s.EntryURI(i))
+	if s.rev != 0 {
+		seed = mix(seed ^ (s.rev * 0x9e3779b97f4a7c15))
+	}
+	return seed
+}
+
 // seedOf derives the content seed of an entry from its URI (FNV-1a, 64 bit):
 // deterministic across processes and versions, unlike hash/maphash. Write
 // on the concrete hash does not allocate (TestSeedOf holds it to that).
@@ -123,7 +134,7 @@ func (g *generator) entries(s *Spec) []Entry {
 	out := make([]Entry, s.Entries)
 	for i := range out {
 		out[i] = g.entryMeta(s, i)
-		out[i].Data = g.data(s, g.seed(s.EntryURI(i)))
+		out[i].Data = g.data(s, g.entrySeed(s, i))
 	}
 	return out
 }

@@ -21,6 +21,7 @@ type params struct {
 	RequestID       json.RawMessage `json:"requestId"`
 	Name            string          `json:"name"`
 	Arguments       json.RawMessage `json:"arguments"`
+	Notifications   json.RawMessage `json:"notifications"` // subscriptions/listen's (parseListen)
 }
 
 // requestMeta is the part of a request's _meta the server reads: a struct,
@@ -42,10 +43,11 @@ type call struct {
 	id          json.RawMessage
 	method      string
 	p           params
-	metaVersion string      // _meta protocolVersion, "" when absent
-	version     string      // the protocol version this request is served in
-	modern      bool        // 2026-07-28 era: _meta, resultType, serverInfo in results
-	hdr         headerTrace // HTTP: the trace context headers
+	metaVersion string           // _meta protocolVersion, "" when absent
+	version     string           // the protocol version this request is served in
+	modern      bool             // 2026-07-28 era: _meta, resultType, serverInfo in results
+	hdr         headerTrace      // HTTP: the trace context headers
+	host        subscriptionHost // where a legacy subscription lives: the stdio connection, the HTTP session; nil without one
 
 	// A read's parsed URI, set by prepare.
 	prepared bool
@@ -204,6 +206,12 @@ func (s *Server) serve(ctx, base context.Context, c *call) answer {
 		return s.listTools(c)
 	case protocol.MethodToolsCall:
 		return s.callTool(ctx, base, c)
+	case protocol.MethodSubscribe, protocol.MethodUnsubscribe:
+		return s.subscribe(c)
+	case protocol.MethodSubscriptionsListen:
+		// A 2026-07-28 listen is the transport's (serveListenHTTP,
+		// startListen): one reaching here is of a legacy era.
+		return s.fail(c.id, protocol.NewError(protocol.CodeMethodNotFound, "Method not found: "+c.method+" is "+protocol.V20260728+"'s (a legacy client subscribes with "+protocol.MethodSubscribe+")", nil))
 	}
 	return s.fail(c.id, protocol.NewError(protocol.CodeMethodNotFound, "Method not found: "+c.method, nil))
 }
@@ -217,7 +225,7 @@ func (s *Server) initialize(c *call) answer {
 	}
 	body := mustMarshal(map[string]any{
 		"protocolVersion": v,
-		"capabilities":    capabilities(),
+		"capabilities":    capabilities(c.host != nil || s.opts.Stateful),
 		"serverInfo":      s.serverInfo(),
 		"instructions":    "readbench simulated server: sim:///NAME?mime=TYPE&size=BYTES&delay=DIST describes the resource it names.",
 	})
@@ -230,7 +238,7 @@ func (s *Server) initialize(c *call) answer {
 func (s *Server) discover(c *call) answer {
 	body := mustMarshal(map[string]any{
 		"supportedVersions": protocol.Versions(),
-		"capabilities":      capabilities(),
+		"capabilities":      capabilities(true),
 		"ttlMs":             0,
 		"cacheScope":        "public",
 	})
@@ -240,8 +248,16 @@ func (s *Server) discover(c *call) answer {
 // capabilities are what the server offers: resources, tools, and the
 // experimental protocol.CapabilitySimURIs, by which a client learns that
 // any sim: URI is served (as it would from any server advertising it).
-func capabilities() map[string]any {
-	return map[string]any{"resources": map[string]any{}, "tools": map[string]any{},
+// resources.subscribe says subscriptions work: always in 2026-07-28
+// (subscriptions/listen), in a legacy era only where a subscription has
+// somewhere to live (stdio, a stateful HTTP session). listChanged is never
+// offered: the listings never change.
+func capabilities(subscribe bool) map[string]any {
+	res := map[string]any{}
+	if subscribe {
+		res["subscribe"] = true
+	}
+	return map[string]any{"resources": res, "tools": map[string]any{},
 		"experimental": map[string]any{protocol.CapabilitySimURIs: map[string]any{}}}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/readbench/readbench/protocol"
 )
@@ -32,12 +33,17 @@ func (g *generator) encodeContents(s *Spec) []byte {
 // appendEntry appends contents entry i of a read.
 func (g *generator) appendEntry(dst []byte, s *Spec, i int) []byte {
 	e := g.entryMeta(s, i)
-	seed := g.seed(s.EntryURI(i))
+	seed := g.entrySeed(s, i)
 	dst = append(dst, `{"uri":`...)
 	dst = appendJSONString(dst, e.URI)
 	if e.MIME != "" {
 		dst = append(dst, `,"mimeType":`...)
 		dst = appendJSONString(dst, e.MIME)
+	}
+	if s.rev != 0 { // a changed document says which revision it is
+		dst = append(dst, `,"_meta":{"`+MetaRevision+`":`...)
+		dst = strconv.AppendUint(dst, s.rev, 10)
+		dst = append(dst, '}')
 	}
 	text := s.kind != nil
 	switch s.Fault {

@@ -45,3 +45,47 @@ func FuzzParseSimURI(f *testing.F) {
 		}
 	})
 }
+
+// FuzzListenParams: whatever a client puts in subscriptions/listen's
+// params, decoding them and opening the listen never panics, refuses only
+// with invalid params, and honours only the sim: URIs asked for, each once.
+func FuzzListenParams(f *testing.F) {
+	for _, seed := range []string{
+		`{"resourceSubscriptions":["sim:///a","sim:///a","docs://x","sim:///b?size=nope"]}`,
+		`{"resourceSubscriptions":[],"toolsListChanged":true,"resourcesListChanged":true}`,
+		`{}`, `null`, `[]`, `{"resourceSubscriptions":"sim:///a"}`, `{"resourceSubscriptions":[1,null]}`,
+		`{"resourceSubscriptions":["sim:///x?wire=no_ack","sim:///y?wire=garbage"]}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	s := New(Options{})
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		ns, perr := parseListen(raw)
+		if perr != nil {
+			if perr.Code != -32602 {
+				t.Fatalf("parseListen(%q): code %d", raw, perr.Code)
+			}
+			return
+		}
+		if !s.hub.openListen(0) {
+			t.Fatal("no limit, yet refused")
+		}
+		l := s.openListen(&call{id: []byte("1"), modern: true}, ns)
+		defer s.hub.closeListen(l.sub)
+		seen := map[string]bool{}
+		for uri := range l.sub.uris {
+			if seen[uri] {
+				t.Fatalf("%q followed twice", uri)
+			}
+			seen[uri] = true
+			if _, err := ParseSimURI(uri); err != nil {
+				t.Fatalf("honoured %q: %v", uri, err)
+			}
+		}
+		for _, m := range l.first {
+			if !json.Valid(m) {
+				t.Fatalf("first message is not JSON: %s", m)
+			}
+		}
+	})
+}

@@ -22,9 +22,11 @@ const maxBody = 4 << 20
 // Handler returns the Streamable HTTP transport (any path; readbench serve
 // mounts it at /mcp). POST carries every message; a request is answered by
 // one JSON body or, with Options.SSE or a read's sse=true, by an SSE stream
-// whose one event is the response; notifications get 202. GET gets 405 (the
-// server never sends unsolicited messages), as does DELETE unless
-// Options.Stateful. Both eras are told apart per request, the way the
+// whose one event is the response; notifications get 202. A 2026-07-28
+// subscriptions/listen is answered by an SSE stream held open (listen.go).
+// GET and DELETE get 405 unless Options.Stateful: then GET opens a
+// session's standalone stream of notifications (subscribe.go) and DELETE
+// ends the session. Both eras are told apart per request, the way the
 // specification's backward-compatibility rules say: a 2026-07-28 request
 // carries _meta and the MCP-Protocol-Version, Mcp-Method and Mcp-Name
 // headers, so a plain POST can read a resource without any handshake.
@@ -45,10 +47,12 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.servePOST(w, r)
 	case r.Method == http.MethodDelete && s.opts.Stateful:
 		s.deleteSession(w, r)
+	case r.Method == http.MethodGet && s.opts.Stateful:
+		s.serveSessionStream(w, r)
 	default:
 		allow := "POST"
 		if s.opts.Stateful {
-			allow = "POST, DELETE"
+			allow = "GET, POST, DELETE"
 		}
 		w.Header().Set("Allow", allow)
 		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
@@ -123,12 +127,19 @@ func (s *Server) serveHTTPRequest(w http.ResponseWriter, r *http.Request, msg *p
 		writeJSONError(w, statusFor(perr.Code, modern), c.id, perr)
 		return
 	}
+	if c.modern && c.method == protocol.MethodSubscriptionsListen {
+		s.serveListenHTTP(w, r, c)
+		return
+	}
 	sid := ""
 	if !c.modern && c.method != protocol.MethodInitialize {
 		var ok bool
 		if sid, ok = s.checkSession(w, r, false); !ok {
 			return
 		}
+	}
+	if sid != "" {
+		c.host = sessionHost{s: s, id: sid}
 	}
 
 	ctx, cancel := context.WithCancel(r.Context())

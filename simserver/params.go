@@ -94,8 +94,10 @@ func (d *paramsDecoder) member(k, v []byte) error {
 		return setRaw(d.first(1<<6), v, &p.RequestID)
 	case "arguments":
 		return setRaw(d.first(1<<7), v, &p.Arguments)
+	case "notifications":
+		return setRaw(d.first(1<<8), v, &p.Notifications)
 	}
-	return unknownKey(k, "_meta", "uri", "cursor", "requestState", "protocolVersion", "requestId", "name", "arguments")
+	return unknownKey(k, "_meta", "uri", "cursor", "requestState", "protocolVersion", "requestId", "name", "arguments", "notifications")
 }
 
 // metaDecoder decodes the members of _meta.

@@ -20,6 +20,8 @@ var paramsSeeds = []string{
 	`{"_meta":{"IO.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, `{"_meta":[]}`, `{"_meta":5}`,
 	`{"_meta":{"io.modelcontextprotocol/clientCapabilities":null}}`, `{"_meta":{}}`, `{"_meta":{},"_meta":{}}`,
 	`{"requestState":"s1","requestId":1,"requestId":2}`,
+	`{"notifications":{"resourceSubscriptions":["sim:///a"],"resourcesListChanged":true}}`, `{"notifications":null}`,
+	`{"notifications":{},"notifications":[]}`, `{"Notifications":{}}`, `{"notifications":"x"}`,
 	`{"uri":"sim:///a?mime=text/plain\u0026size=3"}`, `{"uri":"\ud83d\ude00"}`, `{"uri":"\ud83d"}`, `{"uri":"\u00e9\n\t\/\\\"\b\f\r"}`,
 	`{"uri":"\u0000"}`, "{\"uri\":\"\xff\"}",
 	`{"uri":"sim:///a","_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","tracestate":"k=v"}}`,

@@ -18,9 +18,10 @@ import (
 // never built whole (pieces cost about 2 ms per 12 MiB of text to lay out,
 // a tenth of building the bytes).
 func (s *Server) document(spec *Spec) *pieceReader {
-	seed := s.gen.seed(spec.URI)
+	spec = s.revised(spec)
+	seed := s.gen.entrySeed(spec, 0)
 	if spec.Size <= s.cache.max/4 {
-		data := s.cache.get("raw\x00"+spec.URI, func() []byte { return s.gen.data(spec, seed) })
+		data := s.cache.get("raw\x00"+spec.cacheKey(), func() []byte { return s.gen.data(spec, seed) })
 		return newPieceReader([][]byte{data})
 	}
 	return newPieceReader(s.gen.pieces(spec, seed))

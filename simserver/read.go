@@ -36,6 +36,7 @@ func (s *Server) read(ctx, base context.Context, c *call) answer {
 		return answer{}
 	}
 	defer release()
+	spec = s.revised(spec) // after the wait: a change made meanwhile is read
 
 	var a answer
 	switch {
@@ -44,12 +45,12 @@ func (s *Server) read(ctx, base context.Context, c *call) answer {
 	case c.modern && spec.InputRequired && c.p.RequestState == "":
 		a = s.inputRequired(c, spec)
 	default:
-		contents := s.cache.get(spec.URI, func() []byte { return s.gen.encodeContents(spec) })
+		contents := s.cache.get(spec.cacheKey(), func() []byte { return s.gen.encodeContents(spec) })
 		head := c
 		if spec.Wire == WireWrongID {
 			head = &call{id: wrongID(c.id), modern: c.modern}
 		}
-		a = answer{parts: [][]byte{s.readHead(head, spec), contents, []byte("}}")}, wire: spec.Wire}
+		a = answer{parts: [][]byte{s.readHead(head, spec), contents, []byte("}}")}, wire: spec.Wire.onRead()}
 		if n := int64(a.size()); s.opts.MaxMessage > 0 && n > s.opts.MaxMessage {
 			a = s.fail(c.id, overCap(n, s.opts.MaxMessage))
 		}

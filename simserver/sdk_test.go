@@ -61,6 +61,12 @@ func connectHTTP(t *testing.T, url string, opts *mcp.ClientSessionOptions) *mcp.
 // pipes, and checks at cleanup that ServeStdio returned nil at EOF.
 func connectStdio(t *testing.T, s *Server, opts *mcp.ClientSessionOptions) *mcp.ClientSession {
 	t.Helper()
+	return connectStdioClient(t, s, sdkClient(), opts)
+}
+
+// connectStdioClient is connectStdio with a client of the caller's.
+func connectStdioClient(t *testing.T, s *Server, client *mcp.Client, opts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
 	serverIn, clientOut := io.Pipe()
 	clientIn, serverOut := io.Pipe()
 	done := make(chan error, 1)
@@ -71,7 +77,7 @@ func connectStdio(t *testing.T, s *Server, opts *mcp.ClientSessionOptions) *mcp.
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cs, err := sdkClient().Connect(ctx, &mcp.IOTransport{Reader: clientIn, Writer: clientOut}, opts)
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: clientIn, Writer: clientOut}, opts)
 	if err != nil {
 		t.Fatalf("connect over stdio: %v", err)
 	}

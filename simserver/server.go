@@ -86,6 +86,25 @@ type Options struct {
 	// which Close stops; a line the writer lags too far behind for is
 	// dropped (Stats.Traces.LogDropped), never waited for.
 	TraceLog io.Writer
+	// Changes, when above 0, changes resources on their own at that many
+	// per second: the URIs someone follows, round-robin in sorted order
+	// (changes.go; readbench serve --changes RATE). Close stops it.
+	Changes float64
+	// KeepAlive spaces the SSE comments sent on an idle listen or session
+	// stream (0: 15 s; negative: none).
+	KeepAlive time.Duration
+	// SubscriptionFault makes every listen and session stream misbehave
+	// (subfaults.go; WireNone: none). wire=MODE on a followed URI does it
+	// for the streams following that URI.
+	SubscriptionFault Wire
+	// MaxListeners, when above 0, bounds the open 2026-07-28 listen
+	// streams; past it a listen is answered with -32603
+	// protocol.SubscriptionLimitMessage (over HTTP with status 200).
+	MaxListeners int
+	// DropStreamsAfter, when above 0, ends every HTTP listen and session
+	// stream that long after it opened, without a result: a proxy cutting
+	// long-lived streams, so that a client's re-listen can be tested.
+	DropStreamsAfter time.Duration
 	// Logf, when set, receives diagnostics (stderr for a stdio server, whose
 	// stdout is the protocol).
 	Logf func(format string, args ...any)
@@ -120,11 +139,22 @@ type Server struct {
 	stats  counters
 	traces traceCounters
 	tlog   *traceLog // nil without Options.TraceLog
+
+	hub      *hub                   // who listens to what (hub.go)
+	revs     revisions              // the documents' revisions (changes.go)
+	sessSubs map[string]*subscriber // stateful HTTP: session id -> its subscriber; guarded by sessMu
+
+	closing   chan struct{} // closed by Close: every stream ends
+	closeOnce sync.Once
+	closeErr  error
+	stopBG    context.CancelFunc // stops the server's own goroutines (Options.Changes)
+	bg        sync.WaitGroup     // ... which Close waits for
 }
 
 type counters struct {
 	reads, answered, cancelled, late, inFlight atomic.Int64
 	requests                                   atomic.Int64 // every request, for WedgeAfter
+	changes                                    atomic.Int64 // resources changed (changes.go)
 	bytes                                      atomic.Int64 // of the read answers sent
 	codesMu                                    sync.Mutex
 	codes                                      map[int]int64 // read answers sent, by error code (0: a result)
@@ -143,6 +173,8 @@ type Stats struct {
 	Bytes int64 // bytes of the read answers sent (their JSON-RPC messages)
 	// Traces counts the trace context the reads carried (traces.go).
 	Traces TraceStats
+	// Subscriptions counts listeners, changes and notifications.
+	Subscriptions SubscriptionStats
 }
 
 // New returns a server with the given options, defaults filled in.
@@ -172,6 +204,10 @@ func New(o Options) *Server {
 
 		httpInflight: map[string]context.CancelFunc{},
 		waiting:      map[string]chan struct{}{},
+		hub:          newHub(),
+		sessSubs:     map[string]*subscriber{},
+		closing:      make(chan struct{}),
+		stopBG:       func() {},
 	}
 	if o.Workers > 0 {
 		s.workers = make(chan struct{}, o.Workers)
@@ -179,6 +215,15 @@ func New(o Options) *Server {
 	s.meta = s.serverInfoMeta()
 	if o.TraceLog != nil {
 		s.tlog = startTraceLog(o.TraceLog, s.logf)
+	}
+	if o.Changes > 0 {
+		ctx, cancel := context.WithCancel(context.Background())
+		s.stopBG = cancel
+		s.bg.Add(1)
+		go func() {
+			defer s.bg.Done()
+			s.runChanges(ctx, o.Changes)
+		}()
 	}
 	return s
 }
@@ -194,7 +239,15 @@ func (s *Server) Stats() Stats {
 		Codes:     s.stats.codeCounts(),
 		Bytes:     s.stats.bytes.Load(),
 		Traces:    s.traceStats(),
+
+		Subscriptions: s.subscriptionStats(),
 	}
+}
+
+func (s *Server) subscriptionStats() SubscriptionStats {
+	st := s.hub.stats()
+	st.Changes = s.stats.changes.Load()
+	return st
 }
 
 // codeCounts copies the answers by code.

@@ -72,6 +72,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.sessMu.Unlock()
+	s.endSessionSubscriber(id)
 	if !ok {
 		http.Error(w, "session not found", http.StatusNotFound)
 		return

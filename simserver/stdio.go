@@ -31,8 +31,8 @@ import (
 // it. Nothing is written to stderr; diagnostics go to Options.Logf.
 func (s *Server) ServeStdio(parent context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(parent)
-	c := &stdioConn{s: s, w: bufio.NewWriterSize(out, 64<<10), stop: cancel, inflight: map[string]*inflight{}, version: protocol.LatestLegacy}
 	var wg sync.WaitGroup
+	c := &stdioConn{s: s, w: bufio.NewWriterSize(out, 64<<10), ctx: ctx, stop: cancel, wg: &wg, inflight: map[string]*inflight{}, version: protocol.LatestLegacy}
 	unblock := context.AfterFunc(ctx, func() {
 		if cl, ok := in.(io.Closer); ok {
 			_ = cl.Close()
@@ -100,8 +100,14 @@ type stdioConn struct {
 	w       *bufio.Writer
 	werr    error
 	writers atomic.Int32       // goroutines in write: the last one out flushes
+	ctx     context.Context    // the connection's: its end ends every goroutine of it
 	stop    context.CancelFunc // ends the connection (a failed write)
+	wg      *sync.WaitGroup    // every goroutine of the connection: ServeStdio waits for them
 	reqs    sync.WaitGroup     // requests in flight
+
+	// legacy is the connection's resources/subscribe set, and its
+	// notifier the goroutine writing its notes (subscribe.go); guarded by mu.
+	legacy *subscriber
 
 	mu       sync.Mutex
 	version  string               // negotiated by initialize; LatestLegacy until then
@@ -131,6 +137,7 @@ func (c *stdioConn) handle(ctx context.Context, wg *sync.WaitGroup, line []byte)
 		c.notify(msg, pre)
 	case msg.IsRequest():
 		cl, perr := newCall(msg, pre)
+		cl.host = c
 		if perr == nil {
 			c.mu.Lock()
 			perr = cl.resolveEra(c.version)
@@ -153,7 +160,7 @@ func (c *stdioConn) handle(ctx context.Context, wg *sync.WaitGroup, line []byte)
 			c.answerNow(ctx, cl)
 			return
 		}
-		c.start(ctx, wg, cl)
+		c.start(ctx, cl)
 		if cl.spec != nil && cl.spec.Hold > 0 {
 			c.hold(ctx, cl.spec.Hold)
 		}
@@ -198,7 +205,7 @@ func (s *Server) instant(c *call) bool {
 	if sp == nil {
 		return true // an error answer, or a conformance fixture
 	}
-	return !sp.HasDelay && sp.Stall <= 0 && sp.Hold <= 0 && sp.Wire == WireNone && sp.Size*int64(max(sp.Entries, 1)) <= inlineMax
+	return !sp.HasDelay && sp.Stall <= 0 && sp.Hold <= 0 && sp.Wire.onRead() == WireNone && sp.Size*int64(max(sp.Entries, 1)) <= inlineMax
 }
 
 // answerNow serves an instant read on the loop.
@@ -213,26 +220,12 @@ func (c *stdioConn) answerNow(ctx context.Context, cl *call) {
 }
 
 // start handles a request in a goroutine, cancellable by its id.
-func (c *stdioConn) start(ctx context.Context, wg *sync.WaitGroup, cl *call) {
-	rctx, rcancel := context.WithCancel(ctx)
-	key := idKey(cl.id)
-	me := &inflight{cancel: rcancel}
-	c.mu.Lock()
-	c.inflight[key] = me
-	c.mu.Unlock()
-	wg.Add(1)
-	c.reqs.Add(1)
-	go func() {
-		defer wg.Done()
-		defer c.reqs.Done()
-		defer func() {
-			rcancel()
-			c.mu.Lock()
-			if c.inflight[key] == me {
-				delete(c.inflight, key)
-			}
-			c.mu.Unlock()
-		}()
+func (c *stdioConn) start(ctx context.Context, cl *call) {
+	if cl.method == protocol.MethodSubscriptionsListen && cl.modern {
+		c.startListen(ctx, cl)
+		return
+	}
+	c.startFunc(ctx, cl, false, func(rctx context.Context) {
 		a := c.s.serve(rctx, ctx, cl)
 		if a.parts == nil {
 			return
@@ -249,6 +242,38 @@ func (c *stdioConn) start(ctx context.Context, wg *sync.WaitGroup, cl *call) {
 		if sent && a.read {
 			c.s.answered(&a)
 		}
+	})
+}
+
+// startFunc runs fn, the handling of request cl, in a goroutine of the
+// connection's, with a context that notifications/cancelled naming cl's
+// id cancels. A long request (a listen) is not waited for at stdin's end,
+// as the others are: it would never end; the connection's end ends it.
+func (c *stdioConn) startFunc(ctx context.Context, cl *call, long bool, fn func(rctx context.Context)) {
+	rctx, rcancel := context.WithCancel(ctx)
+	key := idKey(cl.id)
+	me := &inflight{cancel: rcancel}
+	c.mu.Lock()
+	c.inflight[key] = me
+	c.mu.Unlock()
+	c.wg.Add(1)
+	if !long {
+		c.reqs.Add(1)
+	}
+	go func() {
+		defer c.wg.Done()
+		if !long {
+			defer c.reqs.Done()
+		}
+		defer func() {
+			rcancel()
+			c.mu.Lock()
+			if c.inflight[key] == me {
+				delete(c.inflight, key)
+			}
+			c.mu.Unlock()
+		}()
+		fn(rctx)
 	}()
 }
 

@@ -31,6 +31,16 @@ func (s *Server) listTools(c *call) answer {
 			"required": []string{"path"},
 		},
 		"annotations": map[string]bool{"readOnlyHint": true},
+	}, {
+		"name":        TouchTool,
+		"title":       "Change a resource",
+		"description": "Changes the resource uri (a sim: URI): its revision goes up, its content changes, and every subscriber of it is notified before the answer. structuredContent holds uri, revision, seq (the change's server-wide number), changed_at (server time) and notified (subscribers handed the notification).",
+		"inputSchema": map[string]any{
+			"type":       "object",
+			"properties": map[string]any{"uri": map[string]string{"type": "string"}},
+			"required":   []string{"uri"},
+		},
+		"annotations": map[string]bool{"readOnlyHint": false, "idempotentHint": false},
 	}}}
 	if c.modern { // 2026-07-28 list results carry cache hints
 		res["ttlMs"], res["cacheScope"] = 0, "public"
@@ -48,6 +58,9 @@ type readArgs struct {
 // the tool's codes (not_found, invalid_path, internal) as tool results with
 // isError, as MCP wants tool failures; bad arguments are invalid params.
 func (s *Server) callTool(ctx, base context.Context, c *call) answer {
+	if c.p.Name == TouchTool {
+		return s.touchTool(c)
+	}
 	if c.p.Name != ReadTool {
 		return s.fail(c.id, protocol.NewError(protocol.CodeInvalidParams, fmt.Sprintf("Invalid params: unknown tool %q", c.p.Name), nil))
 	}

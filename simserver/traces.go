@@ -262,13 +262,21 @@ func (s *Server) traceStats() TraceStats {
 	return t
 }
 
-// Close stops the server's trace log writer (Options.TraceLog), once
-// the lines queued are written, and returns its first write error. A
-// server without a trace log has nothing to close; Close may be called
-// once.
+// Close ends every listen and session stream (a listen with the empty
+// result of a graceful end), stops the server's own changes
+// (Options.Changes) and waits for them, and stops the trace log writer
+// (Options.TraceLog) once the lines queued are written, returning its
+// first write error. Streams end as their goroutines (net/http's, a stdio
+// connection's) see it; whoever runs them waits for them. Later calls
+// return the first call's error.
 func (s *Server) Close() error {
-	if s.tlog == nil {
-		return nil
-	}
-	return s.tlog.close()
+	s.closeOnce.Do(func() {
+		close(s.closing)
+		s.stopBG()
+		s.bg.Wait()
+		if s.tlog != nil {
+			s.closeErr = s.tlog.close()
+		}
+	})
+	return s.closeErr
 }

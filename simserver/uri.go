@@ -82,6 +82,7 @@ type Spec struct {
 
 	base string    // MIME's lower-case type/subtype, parameters dropped
 	kind *textKind // how to generate MIME's text; nil for a binary type
+	rev  uint64    // the revision served (changes.go): 0 for a document that never changed
 }
 
 // ErrNotSim marks a URI that is well formed but not a sim: URI; the server

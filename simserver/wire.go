@@ -52,10 +52,11 @@ const (
 	WireLieLength Wire = "lie_length"
 )
 
-// wires are the values of wire=, in the order the docs give them.
+// wires are the values of wire=, in the order the docs give them: the
+// read's violations, then the subscription faults (subfaults.go).
 func wires() []Wire {
-	return []Wire{WireGarbage, WireTruncate, WireClose, WireWrongID, WireDuplicate, WireUnsolicited,
-		WirePing, WireSampling, WireKeepAlive, WireLieLength}
+	return append([]Wire{WireGarbage, WireTruncate, WireClose, WireWrongID, WireDuplicate, WireUnsolicited,
+		WirePing, WireSampling, WireKeepAlive, WireLieLength}, subscriptionFaults()...)
 }
 
 func parseWire(v string) (Wire, error) {

@@ -40,6 +40,8 @@ var commandFlagGroups = map[string]string{
 	"compare/base": "runs", "compare/new": "runs", "compare/history": "runs", "compare/last": "runs", "compare/force": "runs",
 	"ab/base": "target", "ab/new": "target", "merge/wait": "shards",
 	"serve/max-message": "simulation", "check/timeout": "check", "serve/trace-log": "metrics",
+	"serve/changes": "simulation", "serve/subscription-fault": "simulation", "serve/max-listeners": "simulation",
+	"serve/drop-streams-after": "simulation", "serve/keepalive": "listen",
 }
 
 // flagGroups are the groups of the flags every command names the same.

@@ -31,7 +31,12 @@ func serveCommand() *cli.Command {
 			"    -H 'Accept: application/json, text/event-stream' -H 'MCP-Protocol-Version: 2026-07-28' \\\n" +
 			"    -H 'Mcp-Method: resources/read' -H 'Mcp-Name: sim:///a?mime=text/markdown&size=100' \\\n" +
 			"    -d '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"sim:///a?mime=text/markdown&size=100\",\n" +
-			"        \"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}'",
+			"        \"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}'\n\n" +
+			"Resources that change (docs/simulated-server.md):\n" +
+			"  readbench serve --listen 127.0.0.1:8080 --changes 5/s      # listeners' URIs change on their own\n" +
+			"  curl -s -X POST 'http://127.0.0.1:8080/changes?uri=sim:///a.md'   # change one, notify its listeners\n" +
+			"  readbench serve --listen 127.0.0.1:8080 --stateful         # legacy resources/subscribe, notes on GET /mcp\n" +
+			"  readbench serve --listen 127.0.0.1:8080 --subscription-fault no_ack --max-listeners 1000",
 		Description: "URIs describe the resource: sim:///NAME?mime=image/png&size=1834208&delay=lognormal(12ms,40ms).\n" +
 			"Content is deterministic per URI; any URI that is not a sim: URI is not found (but for the\n" +
 			"test:// fixtures the MCP conformance suite reads). With --listen, GET /files/<path>?<query> serves\n" +
@@ -40,6 +45,9 @@ func serveCommand() *cli.Command {
 			"--cpuprofile and --memprofile profile the server until it exits (stdin's end, Ctrl-C or SIGTERM).\n" +
 			"--oauth protects /mcp with OAuth and serves an authorization server beside it that approves\n" +
 			"every request at once, on 127.0.0.1 only (docs/serve-oauth.md).\n" +
+			"Every resource can change: the touch tool (tools/call {uri}), POST /changes?uri=URI and --changes\n" +
+			"bump its revision and notify its subscribers: 2026-07-28 subscriptions/listen on every transport,\n" +
+			"legacy resources/subscribe on stdio and with --stateful (docs/simulated-server.md).\n" +
 			"Exit 0 when stdin ends (--stdio), 130 on Ctrl-C or SIGTERM, 1 on --crash-after or a failure.",
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "stdio", Usage: "serve newline-delimited JSON-RPC on stdin/stdout"},
@@ -57,6 +65,11 @@ func serveCommand() *cli.Command {
 			&cli.StringFlag{Name: "metrics", Usage: "serve the server's read counters for Prometheus at http://ADDR/metrics: `listen=ADDR` (docs/metrics.md)"},
 			&cli.StringFlag{Name: "trace-log", Usage: "append one JSON line per read to `FILE`: its uri and the W3C trace context (traceparent, tracestate) it carried in the HTTP headers and in params._meta, to join readbench's slow reads with the server's traces (docs/measurement.md, trace context)"},
 			&cli.StringFlag{Name: "alter-content", Usage: "reads of URIs containing `TEXT` return other bytes of the same size and type (to try compare's content check)"},
+			&cli.StringFlag{Name: "changes", Usage: "change resources on their own at `RATE` (e.g. 5/s): the URIs someone follows, round-robin in sorted order"},
+			&cli.DurationFlag{Name: "keepalive", Usage: "HTTP: an SSE comment on a listen or session stream idle for `D` (0: none)", Value: 15 * time.Second},
+			&cli.StringFlag{Name: "subscription-fault", Usage: "every listen and session stream misbehaves: `MODE` no_ack, wrong_subscription_id, notify_before_ack, unrequested or duplicate_notify"},
+			&cli.IntFlag{Name: "max-listeners", Usage: "refuse listen streams past `N` open with -32603 \"Subscription limit reached\" (HTTP 200) (0: no limit)"},
+			&cli.DurationFlag{Name: "drop-streams-after", Usage: "HTTP: cut every listen and session stream `D` after it opened, without a result (0: never)"},
 		}, append(oauthServeFlags(), profileFlags()...)...),
 		Action: serve,
 	}
@@ -74,6 +87,10 @@ func serve(c *cli.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	fresh, err := freshnessOptions(c)
+	if err != nil {
+		return err
+	}
 	opts := simserver.Options{
 		Name: protocol.SimServerName, Version: version,
 		Workers: c.Int("workers"), Stateful: c.Bool("stateful"), SSE: c.Bool("sse"),
@@ -82,6 +99,9 @@ func serve(c *cli.Context) (err error) {
 		DelayScale: c.Float64("delay-scale"), AlterContent: c.String("alter-content"),
 		MaxMessage: maxMessage,
 		Logf:       func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
+
+		Changes: fresh.Changes, KeepAlive: fresh.KeepAlive, SubscriptionFault: fresh.SubscriptionFault,
+		MaxListeners: fresh.MaxListeners, DropStreamsAfter: fresh.DropStreamsAfter,
 	}
 	oauth, err := oauthServeOptions(c)
 	if err != nil {
@@ -180,6 +200,7 @@ func serveHTTP(ctx context.Context, srv *simserver.Server, addr string, oauth *s
 	}
 	mux.Handle("/mcp", mcp)
 	mux.Handle(simserver.FilesPrefix, srv.Files())
+	mux.Handle(simserver.ChangesPath, srv.Changes())
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(log, "readbench serve: Streamable HTTP on http://%s/mcp, documents on http://%s%s\n", ln.Addr(), ln.Addr(), simserver.FilesPrefix)
 	errc := make(chan error, 1)
@@ -192,6 +213,9 @@ func serveHTTP(ctx context.Context, srv *simserver.Server, addr string, oauth *s
 		crashed = true
 	case <-ctx.Done():
 	}
+	// Listen and session streams never end by themselves: the server's
+	// Close ends them, so that Shutdown does not wait its 5 s for them.
+	_ = srv.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = hs.Shutdown(sctx)
@@ -295,10 +319,14 @@ func openTraceLog(path string) (*os.File, error) {
 	return f, nil
 }
 
-// closeTraceLog writes the trace log's last lines (srv nil: no server
-// was made) and closes its file.
+// closeTraceLog closes the server (srv nil: no server was made), which
+// writes the trace log's last lines and stops its own goroutines, and
+// closes the trace log's file.
 func closeTraceLog(srv *simserver.Server, f *os.File) error {
 	if f == nil {
+		if srv != nil {
+			return srv.Close()
+		}
 		return nil
 	}
 	var err error
@@ -325,4 +353,37 @@ func maxMessageOf(c *cli.Context) (int64, error) {
 		return 0, cli.Exit(fmt.Sprintf("serve: --max-message: %v", err), exitUsage)
 	}
 	return n, nil
+}
+
+// freshnessOptions reads the flags of changing resources and
+// subscriptions (docs/simulated-server.md).
+func freshnessOptions(c *cli.Context) (simserver.Options, error) {
+	var o simserver.Options
+	if v := c.String("changes"); v != "" {
+		r, err := units.ParseRate(v)
+		if err != nil {
+			return o, cli.Exit(fmt.Sprintf("serve: --changes: %v", err), exitUsage)
+		}
+		o.Changes = r.PerSecond
+	}
+	switch d := c.Duration("keepalive"); {
+	case d < 0:
+		return o, cli.Exit(fmt.Sprintf("serve: --keepalive %v: want a duration, or 0 for none", d), exitUsage)
+	case d == 0:
+		o.KeepAlive = -1
+	default:
+		o.KeepAlive = d
+	}
+	fault, err := simserver.ParseSubscriptionFault(c.String("subscription-fault"))
+	if err != nil {
+		return o, cli.Exit("serve: --subscription-fault: "+err.Error(), exitUsage)
+	}
+	o.SubscriptionFault = fault
+	if o.MaxListeners = c.Int("max-listeners"); o.MaxListeners < 0 {
+		return o, cli.Exit("serve: --max-listeners: want 0 (no limit) or more", exitUsage)
+	}
+	if o.DropStreamsAfter = c.Duration("drop-streams-after"); o.DropStreamsAfter < 0 {
+		return o, cli.Exit("serve: --drop-streams-after: want a duration, or 0 for never", exitUsage)
+	}
+	return o, nil
 }
