@@ -16,9 +16,10 @@ import (
 )
 
 // The rows that read what was listed (docs/check.md): a listed size
-// against the bytes a read decoded, one instance of each listed template,
-// and a not-found probe shaped like the listed URIs. A listing is what a
-// host plans from (init sizes a class from it); each row says what it read.
+// against the bytes a read decoded and one instance of each listed
+// template (the not-found probes of the server's own shapes are in
+// notfound.go). A listing is what a host plans from (init sizes a class
+// from it); each row says what it read.
 
 // listedSize is a listing's size: a whole number of bytes, or -1 when
 // absent or not one (a listing's odd size is no read's fault).
