@@ -109,7 +109,7 @@ func Check(ctx context.Context, o Options) (*Findings, error) {
 		return rep, fmt.Errorf("check %s: no checks for a %T", o.Target.Redacted(), conn)
 	}
 	c.handshake()
-	steps := []func(context.Context){c.listAndSample, c.templates, c.notFound, c.notFoundShaped, c.malformed, c.cancellation, c.readTool}
+	steps := []func(context.Context){c.listAndSample, c.templateReads, c.notFoundRows, c.malformed, c.cancellation, c.readTool}
 	if why := c.capabilities(); why != "" {
 		steps = []func(context.Context){c.readTool}
 		for _, n := range []string{"resources/list", "read", "listed size", "template read", "not-found error", "not-found shaped", "malformed uri", "cancellation"} {
@@ -127,14 +127,17 @@ func Check(ctx context.Context, o Options) (*Findings, error) {
 
 // checker is the state of one Check.
 type checker struct {
-	o       Options
-	s       *client.Session
-	rep     *Findings
-	sim     bool // the server advertised that it serves any sim: URI (client.Conn.SimURIs)
-	listed  []contractResource
-	slowest contractSample // the usable sampled read whose first byte came last
-	sized   int            // listed size rows added
-	served  int            // sampled reads answered ok: the server implements resources/read
+	o      Options
+	s      *client.Session
+	rep    *Findings
+	sim    bool // the server advertised that it serves any sim: URI (client.Conn.SimURIs)
+	listed []contractResource
+	// templates are the listed resource templates' uriTemplates, each once:
+	// the not-found rows probe a missing instance of each.
+	templates []string
+	slowest   contractSample // the usable sampled read whose first byte came last
+	sized     int            // listed size rows added
+	served    int            // sampled reads answered ok: the server implements resources/read
 }
 
 type contractResource struct {

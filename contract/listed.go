@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/url"
-	"path"
 	"slices"
 	"strings"
 
@@ -18,9 +16,10 @@ import (
 )
 
 // The rows that read what was listed (docs/check.md): a listed size
-// against the bytes a read decoded, one instance of each listed template,
-// and a not-found probe shaped like the listed URIs. A listing is what a
-// host plans from (init sizes a class from it); each row says what it read.
+// against the bytes a read decoded and one instance of each listed
+// template (the not-found probes of the server's own shapes are in
+// notfound.go). A listing is what a host plans from (init sizes a class
+// from it); each row says what it read.
 
 // listedSize is a listing's size: a whole number of bytes, or -1 when
 // absent or not one (a listing's odd size is no read's fault).
@@ -61,8 +60,9 @@ type contractTemplate struct {
 // templateValue is a value for one variable and where it came from.
 type templateValue struct{ value, from string }
 
-// templates reads one instance of each listed template.
-func (c *checker) templates(ctx context.Context) {
+// templateReads reads one instance of each listed template, and keeps
+// the list for the not-found rows (checker.templates).
+func (c *checker) templateReads(ctx context.Context) {
 	const row = "template read"
 	var listed []string
 	_, err := c.s.Paginate(ctx, protocol.MethodResourceTemplates, maxListPages, c.o.Timeout, func(raw json.RawMessage) (string, error) {
@@ -80,6 +80,7 @@ func (c *checker) templates(ctx context.Context) {
 		}
 		return res.NextCursor, nil
 	})
+	c.templates = listed
 	switch {
 	case isMethodNotFound(err):
 		c.rep.add(row, results.CheckNA, "", "the server does not implement resources/templates/list (-32601): it lists no templates")
@@ -231,117 +232,4 @@ func (c *checker) complete(ctx context.Context, tmpl, name string, chosen map[st
 		}
 	}
 	return ""
-}
-
-// noSuchName is the path segment a shaped not-found probe puts in place
-// of a listed one: a name no server has.
-const noSuchName = "readbench-no-such-7f3a9c"
-
-// maxShapedProbes bounds the shaped not-found probes.
-const maxShapedProbes = 5
-
-// shapedNotFoundURIs returns URIs shaped like the listed ones, each with
-// one path segment changed to a name that cannot exist (its extension
-// kept): among listed URIs of one scheme, authority and depth, the last
-// segment that differs between them (the name: "users" in
-// postgres://h/users/schema), else the last one. Query and fragment are
-// dropped. One probe per shape, in listing order, at most max.
-func shapedNotFoundURIs(listed []string, max int) []string {
-	type shape struct {
-		u    *url.URL
-		segs []string
-	}
-	var shapes []shape
-	groups := map[string][]int{}
-	var order []string
-	for _, s := range listed {
-		u, err := url.Parse(s)
-		if err != nil || u.Scheme == "" || u.Opaque != "" {
-			continue
-		}
-		segs := strings.Split(strings.TrimPrefix(u.EscapedPath(), "/"), "/")
-		if len(segs) == 0 || segs[len(segs)-1] == "" {
-			continue // no segment to change (docs://files, file:///dir/)
-		}
-		key := fmt.Sprintf("%s://%s/%d", u.Scheme, u.Host, len(segs))
-		if _, ok := groups[key]; !ok {
-			order = append(order, key)
-		}
-		groups[key] = append(groups[key], len(shapes))
-		shapes = append(shapes, shape{u, segs})
-	}
-	var out []string
-	for _, key := range order {
-		members := groups[key]
-		depth := len(shapes[members[0]].segs)
-		at := depth - 1
-	find:
-		for i := depth - 1; i >= 0; i-- {
-			for _, m := range members[1:] {
-				if shapes[m].segs[i] != shapes[members[0]].segs[i] {
-					at = i
-					break find
-				}
-			}
-		}
-		for _, m := range members {
-			segs := slices.Clone(shapes[m].segs)
-			segs[at] = noSuchName + path.Ext(segs[at])
-			u := *shapes[m].u
-			u.RawQuery, u.Fragment, u.RawFragment = "", "", ""
-			p, _ := url.PathUnescape("/" + strings.Join(segs, "/"))
-			u.Path, u.RawPath = p, "/"+strings.Join(segs, "/")
-			probe := u.String()
-			if !slices.Contains(out, probe) {
-				out = append(out, probe)
-			}
-			if len(out) == max {
-				return out
-			}
-		}
-	}
-	return out
-}
-
-// notFoundShaped reads URIs shaped like the listed ones with a name that
-// cannot exist: a server that rejects the generic probe by its shape may
-// answer one in its own pattern ok (server-postgres answers [] for a
-// table that does not exist), and a host cannot tell that from an empty
-// resource. An ok answer fails; an error passes, its code judged by the
-// not-found error row.
-func (c *checker) notFoundShaped(ctx context.Context) {
-	const row = "not-found shaped"
-	if c.sim {
-		c.rep.add(row, results.CheckNA, "", "the server serves any sim: URI: no URI of its listing's shape is missing")
-		return
-	}
-	var uris []string
-	for _, r := range c.listed {
-		uris = append(uris, r.URI)
-	}
-	probes := shapedNotFoundURIs(uris, maxShapedProbes)
-	if len(probes) == 0 {
-		c.rep.add(row, results.CheckSkip, "", "no listed URI has a path segment to change")
-		return
-	}
-	for _, uri := range probes {
-		code, got, failed := c.errorProbe(ctx, uri)
-		st, detail := judgeShaped(code, got, failed)
-		c.rep.add(row, st, uri, detail)
-	}
-}
-
-// judgeShaped judges a shaped probe's answer (errorProbe's findings).
-func judgeShaped(code int, got, failed string) (results.CheckStatus, string) {
-	switch {
-	case failed != "":
-		return results.CheckFail, failed
-	case code != 0:
-		return results.CheckPass, got + " (an error: its code is judged by the not-found error row)"
-	case strings.HasPrefix(got, "answered ok"):
-		return results.CheckFail, got + " for a URI of the listing's shape that cannot exist: a host cannot tell it from an empty resource; want the era's not-found error"
-	case got == "answered input_required":
-		return results.CheckSkip, got + ": it wants input readbench cannot give"
-	}
-	return results.CheckFail, got
 }

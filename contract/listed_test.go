@@ -58,8 +58,9 @@ func TestShapedNotFoundURIs(t *testing.T) {
 		{"postgres", []string{"postgres://u@h/users/schema", "postgres://u@h/orders/schema"}, []string{"postgres://u@h/readbench-no-such-7f3a9c/schema"}},
 		{"one listed, extension kept", []string{"docs://guides/intro.md"}, []string{"docs://guides/readbench-no-such-7f3a9c.md"}},
 		{"query dropped", []string{"file:///srv/a.txt?rev=2"}, []string{"file:///srv/readbench-no-such-7f3a9c.txt"}},
-		{"no segment to change", []string{"docs://files", "file:///dir/", "urn:isbn:123", "not a uri"}, nil},
-		{"one per shape", []string{"docs://guides/intro", "docs://files", "db://tables/users", "db://tables/orders"},
+		{"no segment to change", []string{"file:///dir/", "file:///", "postgres://u@h", "docs://h:8080", "urn:isbn:123", "not a uri"}, nil},
+		{"authority alone", []string{"videos://42", "videos://43/"}, []string{"videos://readbench-no-such-7f3a9c", "videos://readbench-no-such-7f3a9c/"}},
+		{"one per shape", []string{"docs://guides/intro", "file:///dir/", "db://tables/users", "db://tables/orders"},
 			[]string{"docs://guides/readbench-no-such-7f3a9c", "db://tables/readbench-no-such-7f3a9c"}},
 		{"bounded", []string{"a://h/1", "b://h/1", "c://h/1"}, []string{"a://h/readbench-no-such-7f3a9c", "b://h/readbench-no-such-7f3a9c"}},
 	}
@@ -70,26 +71,56 @@ func TestShapedNotFoundURIs(t *testing.T) {
 	}
 }
 
-// TestJudgeShaped: an ok answer for a shaped probe fails; an error passes
-// whatever its code (the not-found error row judges codes).
+// TestJudgeShaped: a shaped probe's answer is held to the not-found rule
+// of its era: an ok answer fails for the listing's shape and is a skip
+// for a template (its instances may all exist); an error passes only with
+// the era's code (or a legacy -32602 worded as missing), and a -32603
+// fails naming what a run counts it as (internal).
 func TestJudgeShaped(t *testing.T) {
+	legacy := notFoundRule{version: "2025-11-25", served: 1}
+	modern := notFoundRule{modern: true, version: "2026-07-28", served: 1}
 	cases := []struct {
-		code         int
-		got, failed  string
-		want         results.CheckStatus
-		detailPrefix string
+		rule   notFoundRule
+		p      probe
+		want   results.CheckStatus
+		detail string
 	}{
-		{0, "answered ok (1 entry, 2 bytes)", "", results.CheckFail, "answered ok (1 entry, 2 bytes) for a URI of the listing's shape that cannot exist"},
-		{-32002, `error -32002 "Resource not found"`, "", results.CheckPass, `error -32002`},
-		{-32603, `error -32603 "Unknown resource"`, "", results.CheckPass, `error -32603`},
-		{0, "", "context deadline exceeded", results.CheckFail, "context deadline exceeded"},
-		{0, "answered input_required", "", results.CheckSkip, "answered input_required"},
-		{0, "answered neither contents nor an error (x)", "", results.CheckFail, "answered neither"},
+		{legacy, probe{got: "answered ok (1 entry, 2 bytes)", outcome: stats.OK}, results.CheckFail, "answered ok (1 entry, 2 bytes) for a URI of the listing's shape that cannot exist"},
+		{legacy, probe{got: "answered ok (1 entry, 2 bytes)", outcome: stats.OK, template: "echo://{text}"}, results.CheckSkip, "every instance of this template may exist"},
+		{legacy, probe{code: -32002, got: `error -32002 "Resource not found"`, outcome: stats.NotFound}, results.CheckPass, `error -32002`},
+		{modern, probe{code: -32602, got: `error -32602 "no such table"`, outcome: stats.NotFound}, results.CheckPass, `error -32602`},
+		{legacy, probe{code: -32602, got: `error -32602 "Resource not found"`, outcome: stats.NotFound}, results.CheckPass, "as the SDKs answer in every era"},
+		{modern, probe{code: -32002, got: `error -32002 "Resource not found"`, outcome: stats.NotFound}, results.CheckFail, "-32002 is retired"},
+		{legacy, probe{code: -32603, got: `error -32603 "Unknown resource"`, outcome: stats.Internal}, results.CheckFail,
+			`error -32603 "Unknown resource"; a 2025-11-25 server answers -32002; a run counts this answer internal, not not_found`},
+		{modern, probe{code: -32603, got: `error -32603 "Table t not found"`, outcome: stats.Internal}, results.CheckFail, "a run counts this answer internal"},
+		{legacy, probe{code: -32601, got: `error -32601 "Resource not found: x"`, outcome: stats.MethodNotFound}, results.CheckFail, misusedCode},
+		{legacy, probe{failed: "context deadline exceeded"}, results.CheckFail, "context deadline exceeded"},
+		{legacy, probe{got: "answered input_required", outcome: stats.InputRequired}, results.CheckSkip, "answered input_required"},
+		{legacy, probe{got: "answered neither contents nor an error (x)", outcome: stats.Protocol}, results.CheckFail, "answered neither"},
 	}
 	for _, c := range cases {
-		st, d := judgeShaped(c.code, c.got, c.failed)
-		if st != c.want || !strings.HasPrefix(d, c.detailPrefix) {
-			t.Errorf("%d %q %q: %s %q, want %s starting %q", c.code, c.got, c.failed, st, d, c.want, c.detailPrefix)
+		st, d := c.rule.shaped(c.p)
+		if st != c.want || !strings.Contains(d, c.detail) {
+			t.Errorf("%+v: %s %q, want %s with %q", c.p, st, d, c.want, c.detail)
+		}
+	}
+}
+
+// TestMissingInstance: every variable of a template is filled with a
+// name that cannot exist, wherever it stands (the authority too).
+func TestMissingInstance(t *testing.T) {
+	for tmpl, want := range map[string]string{
+		"videos://{id}":                "videos://readbench-no-such-7f3a9c",
+		"sqlite://main/{table}/schema": "sqlite://main/readbench-no-such-7f3a9c/schema",
+		"docs://files/{path}.json":     "docs://files/readbench-no-such-7f3a9c.json",
+		"file:///{+path}":              "file:///readbench-no-such-7f3a9c",
+		"db://{db}/tables/{table}":     "db://readbench-no-such-7f3a9c/tables/readbench-no-such-7f3a9c",
+		"docs://static":                "",
+		"search://q{?query}":           "",
+	} {
+		if got := missingInstance(tmpl); got != want {
+			t.Errorf("missingInstance(%q) = %q, want %q", tmpl, got, want)
 		}
 	}
 }
@@ -165,20 +196,25 @@ func TestCheckListedRows(t *testing.T) {
 			serve: sdkRows(nil, nil, both(doc("docs://files/index.md", "# files\n", 0), tmpl("docs://files/{path}.json", func(string) (*mcp.ReadResourceResult, error) {
 				return nil, &jsonrpc.Error{Code: -32603, Message: "Unknown resource"}
 			}))),
-			opts:   Options{TemplateValues: map[string]string{"path": "readme"}},
-			fail:   []string{"template read"},
-			want:   map[string]results.CheckStatus{"not-found shaped": results.CheckPass},
-			detail: map[string]string{"template read": `read docs://files/readme.json (path="readme" from --template-value): error -32603 "Unknown resource"`}},
+			opts: Options{TemplateValues: map[string]string{"path": "readme"}},
+			// The template answers a missing instance -32603 too: a host
+			// gets internal, and the generic probe's -32602 (the SDK's
+			// router) does not pass alone.
+			fail: []string{"template read", "not-found error", "not-found shaped"},
+			detail: map[string]string{"template read": `read docs://files/readme.json (path="readme" from --template-value): error -32603 "Unknown resource"`,
+				"not-found shaped": `error -32603 "Unknown resource"; a 2025-11-25 server answers -32002; a run counts this answer internal`,
+				"not-found error":  `but a missing resource of the server's own shape gets error -32603 "Unknown resource" (docs://files/readbench-no-such-7f3a9c.json)`}},
 		{name: "template without a value",
 			serve:  sdkRows(nil, nil, both(doc("docs://files/index.md", "# files\n", 0), tmpl("docs://files/{path}.json", emptyTable))),
 			want:   map[string]results.CheckStatus{"template read": results.CheckSkip},
 			detail: map[string]string{"template read": "no value for {path}: no listed resource is an instance and the server declares no completions; give --template-value path=VALUE"}},
 		{name: "table template answers ok for a missing table",
 			serve: sdkRows(nil, nil, both(doc("db://tables/users", `[{"column_name":"id"}]`, 0), doc("db://tables/orders", `[{"column_name":"id"}]`, 0), tmpl("db://tables/{name}", emptyTable))),
-			fail:  []string{"not-found shaped"},
+			fail:  []string{"not-found error", "not-found shaped"},
 			want:  map[string]results.CheckStatus{"template read": results.CheckPass},
 			detail: map[string]string{"template read": "read db://tables/orders (a listed resource of the template)",
-				"not-found shaped": "answered ok (1 entry, 2 bytes) for a URI of the listing's shape that cannot exist"}},
+				"not-found shaped": "answered ok (1 entry, 2 bytes) for a URI of the listing's shape that cannot exist",
+				"not-found error":  "but a missing resource of the server's own shape is answered ok (1 entry, 2 bytes) (db://tables/readbench-no-such-7f3a9c)"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { runRowCase(t, tc) })

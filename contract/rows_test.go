@@ -70,13 +70,15 @@ func TestCheckRowsFail(t *testing.T) {
 			opts:  Options{Timeout: 300 * time.Millisecond},
 			fail:  []string{"read"}, detail: map[string]string{"read": "deadline"}},
 		{name: "legacy -32602 not worded as missing",
-			serve:  sdkRows(nil, failMethod(protocol.MethodResourcesRead, &jsonrpc.Error{Code: -32602, Message: "uri is not acceptable"}), oneDoc(page, nil)),
-			fail:   []string{"not-found error"},
-			detail: map[string]string{"not-found error": `error -32602 "uri is not acceptable"; a ` + protocol.LatestLegacy + ` server answers -32002`}},
+			serve: sdkRows(nil, failMethod(protocol.MethodResourcesRead, &jsonrpc.Error{Code: -32602, Message: "uri is not acceptable"}), oneDoc(page, nil)),
+			fail:  []string{"not-found error", "not-found shaped"},
+			detail: map[string]string{"not-found error": `error -32602 "uri is not acceptable"; a ` + protocol.LatestLegacy + ` server answers -32002; a run counts this answer invalid_params`,
+				"not-found shaped": `error -32602 "uri is not acceptable"; a ` + protocol.LatestLegacy + ` server answers -32002`}},
 		{name: "2026-07-28 input_required and -32002",
 			serve: rpcRows(rpcServer{modern: true, caps: json.RawMessage(`{"resources":{}}`), read: readInputRequired}),
-			fail:  []string{"not-found error"}, want: map[string]results.CheckStatus{"handshake": results.CheckPass, "read": results.CheckSkip},
-			detail: map[string]string{"read": "input_required", "not-found error": "a 2026-07-28 server answers -32602 (-32002 is retired)"}},
+			fail:  []string{"not-found error", "not-found shaped"}, want: map[string]results.CheckStatus{"handshake": results.CheckPass, "read": results.CheckSkip},
+			detail: map[string]string{"read": "input_required", "not-found error": "a 2026-07-28 server answers -32602 (-32002 is retired)",
+				"not-found shaped": "a 2026-07-28 server answers -32602 (-32002 is retired)"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { runRowCase(t, tc) })

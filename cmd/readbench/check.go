@@ -29,8 +29,9 @@ func checkCommand() *cli.Command {
 			"with the right shape (exactly one of text/blob, uri echoed, mimeType present and agreeing\n" +
 			"with the magic bytes, padded base64, contents not empty) and of the size the listing gives;\n" +
 			"one instance of each listed template (--template-value, a listed instance or a completion);\n" +
-			"a not-found error for an unknown URI (-32002 legacy, -32602 in 2026-07-28), and no ok answer\n" +
-			"for one shaped like the listed URIs; -32602 for a malformed URI; a cancelled read\n" +
+			"a not-found error for an unknown URI (-32002 legacy, -32602 in 2026-07-28), and the same\n" +
+			"for URIs shaped like the listed ones and missing instances of each listed template;\n" +
+			"-32602 for a malformed URI; a cancelled read\n" +
 			"that stays unanswered; the ranged read tool's semantics (docs/check.md) where offered.\n" +
 			"Exit 0 when every check passes or is skipped, 1 on any failure, 2 on bad usage.",
 		Flags: append([]cli.Flag{

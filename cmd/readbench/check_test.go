@@ -255,9 +255,11 @@ func checkBroken(t *testing.T, target string) {
 }
 
 // TestCheckServerEverything: the reference server from npm over stdio. Its
-// listed documents are well formed; it answers an unknown URI with -32602
-// in the handshake era (SEP-2164, as the SDKs do: passes, with the era's
-// code named) and a malformed one with -32603 (fails); its reads are too
+// listed documents are well formed; it answers an unknown URI of its
+// listing's shape with -32602 in the handshake era (SEP-2164, as the SDKs
+// do: passes, with the era's code named), a missing instance of its
+// templates with -32603 (fails: a host gets internal, and the generic
+// probe does not pass alone) and a malformed one with -32603 (fails); its reads are too
 // fast to cancel and it offers no read tool.
 func TestCheckServerEverything(t *testing.T) {
 	t.Parallel()
@@ -270,7 +272,17 @@ func TestCheckServerEverything(t *testing.T) {
 	d.expect(t, "server info", "pass", "")
 	d.expect(t, "resources/list", "pass", "")
 	d.expect(t, "read", "pass", "1 entry")
-	d.expect(t, "not-found error", "pass", "since SEP-2164")
+	// Its own URIs' shape and its router: -32602 worded as missing. Its
+	// templates (demo://resource/dynamic/text/{resourceId}, …/blob/…)
+	// throw "Unknown resource" for an id they have not got, which the SDK
+	// sends as -32603: what a host gets for a missing one, so the generic
+	// -32602 does not pass alone.
+	d.expectRow(t, readRow{"not-found shaped", "demo://resource/static/document/readbench-no-such-7f3a9c.md", "pass", "since SEP-2164"})
+	for _, kind := range []string{"text", "blob"} {
+		uri := "demo://resource/dynamic/" + kind + "/readbench-no-such-7f3a9c"
+		d.expectRow(t, readRow{"not-found shaped", uri, "fail", `error -32603 "Unknown resource: ` + uri + `"; a 2025-11-25 server answers -32002; a run counts this answer internal`})
+	}
+	d.expect(t, "not-found error", "fail", `(-32602, as the SDKs answer in every era since SEP-2164; this era's code is -32002); but a missing resource of the server's own shape gets error -32603 "Unknown resource: demo://resource/dynamic/text/readbench-no-such-7f3a9c"`)
 	d.expect(t, "malformed uri", "fail", "-32603")
 	// A read that took over 50 ms (a cold start) is cancelled; the SDK
 	// then drops the answer.

@@ -68,9 +68,11 @@ func TestCheckReadsWhatWasListed(t *testing.T) {
 					`read docs://files/readme.md (path="readme.md" from completion/complete): error -32603 "Unknown resource: docs://files/readme.md`},
 				{"template read", "db://tables/{name}", "pass", "read db://tables/users (a listed resource of the template): 1 entry"},
 				{"not-found shaped", "db://tables/readbench-no-such-7f3a9c", "fail", "answered ok (1 entry, 2 bytes) for a URI of the listing's shape that cannot exist"},
-				{"not-found shaped", "docs://guides/readbench-no-such-7f3a9c", "pass", `error -32603 "Unknown resource`},
-				// The framework's own errors, which the rows beside the new
-				// ones already failed: -32603 for a missing and a malformed URI.
+				// The framework's own errors: -32603 for a missing URI of any
+				// shape (a run counts it internal) and a malformed one.
+				{"not-found shaped", "docs://guides/readbench-no-such-7f3a9c", "fail", `error -32603 "Unknown resource`},
+				{"not-found shaped", "docs://readbench-no-such-7f3a9c", "fail", "a run counts this answer internal"},
+				{"not-found shaped", "docs://files/readbench-no-such-7f3a9c", "fail", `error -32603 "Unknown resource: docs://files/readbench-no-such-7f3a9c`},
 				{"not-found error", "docs://guides/readbench-check/no-such-resource-7f3a9c", "fail", "error -32603"},
 				{"malformed uri", "not a uri", "fail", "error -32603"},
 				{"malformed uri", "::::", "fail", "error -32603"},

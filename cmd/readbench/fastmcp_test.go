@@ -128,17 +128,18 @@ mix:
 }
 
 // TestCheckFastMCP: `readbench check` against fastmcp passes its listing
-// and reads, and fails the not-found row naming the misuse of -32601 (the
+// and reads, and fails the not-found rows naming the misuse of -32601 (the
 // server has just answered the sampled reads: it implements
-// resources/read); its malformed URIs get the same -32601, a failed row
-// too. Those are fastmcp 4.20.16's own answers, not readbench's.
+// resources/read), the shaped probes too, and a missing instance of its
+// template answered -32603; its malformed URIs get the same -32601, a
+// failed row too. Those are fastmcp 4.20.16's own answers, not readbench's.
 func TestCheckFastMCP(t *testing.T) {
 	t.Parallel()
 	for _, tc := range fastmcpTargets() {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := peerCheck{
-				pass: []string{"handshake", "server info", "capabilities", "resources/list", "read", "template read", "not-found shaped"},
+				pass: []string{"handshake", "server info", "capabilities", "resources/list", "read", "template read"},
 				reads: map[string]string{
 					"doc://text/1k": "1 entry, 1024 bytes on disk", "doc://text/64k": "1 entry, 65536 bytes on disk",
 					"doc://blob/4k": "1 entry, 4096 bytes on disk",
@@ -147,8 +148,15 @@ func TestCheckFastMCP(t *testing.T) {
 					"not-found error": `Resource not found: 'doc://text/readbench-check/no-such-resource-7f3a9c'`,
 					"malformed uri":   `error -32601 "MCP error -32601: Resource not found:`,
 				},
-				// fastmcp lists no size; its shaped probes get the same
-				// -32601, which the not-found error row judges.
+				// Its shaped probes are held to the same rule: the
+				// listing's shapes get the same -32601, the template's
+				// handler throws for a size it has not got (-32603).
+				failAt: map[string]string{
+					"not-found shaped doc://text/readbench-no-such-7f3a9c":  fastmcpMisuse + ", yet it answered 3 sampled reads",
+					"not-found shaped doc://blob/readbench-no-such-7f3a9c":  fastmcpMisuse + ", yet it answered 3 sampled reads",
+					"not-found shaped doc://sized/readbench-no-such-7f3a9c": `error -32603 "size readbench-no-such-7f3a9c is not 0 to 1048576"; a 2025-11-25 server answers -32002; a run counts this answer internal`,
+				},
+				// fastmcp lists no size.
 				skip: map[string]string{"listed size": "none of the 3 sampled resources lists a size"},
 				na:   map[string]string{"read tool": "declares no tools capability"},
 				// Its documents answer in a few ms: nothing to cancel (a

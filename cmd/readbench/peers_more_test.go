@@ -138,6 +138,10 @@ type peerCheck struct {
 	// several reasons separated by "|"). A failed row is a real bug of the
 	// server, never of readbench.
 	skip, na, fail map[string]string
+	// failAt: rows of one name that fail only for some URIs: "name URI"
+	// -> what the detail of the failed row says (the other rows of that
+	// name are judged as pass, skip, na or fail say).
+	failAt map[string]string
 	// neverFail: rows whose verdict depends on timing the server does not
 	// promise (how fast it answers a read before a cancel can reach it):
 	// they may pass, skip or be n/a, and must never fail. A server that
@@ -153,7 +157,7 @@ func peerChecks() []peerCheck {
 	noReadTool := map[string]string{"read tool": "no tool named read", "template read": "the server lists no templates"}
 	noSize := map[string]string{"listed size": "none of the 1 sampled resources lists a size"}
 	pdfRows = append(pdfRows, "capabilities")
-	sdkRows := []string{"handshake", "server info", "capabilities", "resources/list", "read", "template read", "not-found error", "not-found shaped"}
+	sdkRows := []string{"handshake", "server info", "capabilities", "resources/list", "read", "template read", "not-found shaped"}
 	// The SDK lists no size; its template doc://sized/{bytes} has no
 	// completion and no listed instance, so the value is given.
 	sdkArgs := []string{"--template-value", "bytes=100"}
@@ -164,7 +168,13 @@ func peerChecks() []peerCheck {
 	}
 	// The SDK 1.x answers a malformed URI with -32603: McpServer parses it
 	// with new URL() outside its own error handling (a bug of the SDK).
-	sdkFail := map[string]string{"malformed uri": `-32603 "Invalid URL"`}
+	// Its template's handler throws a plain Error for a size it has not
+	// got, which the SDK sends as -32603: a host reading a missing
+	// instance gets internal, so the generic probe's -32602 (the SDK's
+	// router) does not pass alone.
+	sdkFail := map[string]string{"malformed uri": `-32603 "Invalid URL"`,
+		"not-found error": `but a missing resource of the server's own shape gets error -32603 "size readbench-no-such-7f3a9c is not 0 to 1048576" (doc://sized/readbench-no-such-7f3a9c)`}
+	sdkFailAt := map[string]string{"not-found shaped doc://sized/readbench-no-such-7f3a9c": `error -32603 "size readbench-no-such-7f3a9c is not 0 to 1048576"; a 2025-11-25 server answers -32002; a run counts this answer internal`}
 	sdkNA := map[string]string{"read tool": "declares no tools capability"}
 	sdkHTTP := func(state, body string) func(t *testing.T, node string) string {
 		return func(t *testing.T, node string) string {
@@ -205,16 +215,16 @@ func peerChecks() []peerCheck {
 		target: func(t *testing.T, node string) string {
 			return "stdio:" + node + " " + sdkServer(t) + " stdio"
 		},
-		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, na: sdkNA, args: sdkArgs, skip: sdkSkip,
+		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, failAt: sdkFailAt, na: sdkNA, args: sdkArgs, skip: sdkSkip,
 	}, {
 		name: "sdk/http-stateful-json", target: sdkHTTP("stateful", "json"),
-		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, na: sdkNA, args: sdkArgs, skip: sdkSkip,
+		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, failAt: sdkFailAt, na: sdkNA, args: sdkArgs, skip: sdkSkip,
 	}, {
 		name: "sdk/http-stateful-sse", target: sdkHTTP("stateful", "sse"),
-		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, na: sdkNA, args: sdkArgs, skip: sdkSkip,
+		pass: append(sdkRows, "cancellation"), reads: sdkReads, fail: sdkFail, failAt: sdkFailAt, na: sdkNA, args: sdkArgs, skip: sdkSkip,
 	}, {
 		name: "sdk/http-stateless-sse", target: sdkHTTP("stateless", "sse"),
-		pass: sdkRows, reads: sdkReads, fail: sdkFail, args: sdkArgs, skip: sdkSkip,
+		pass: sdkRows, reads: sdkReads, fail: sdkFail, failAt: sdkFailAt, args: sdkArgs, skip: sdkSkip,
 		na: map[string]string{"read tool": "declares no tools capability", "cancellation": "issued no Mcp-Session-Id"},
 	}}
 }
@@ -246,6 +256,8 @@ func (c peerCheck) judge(t *testing.T, d checkDoc, code int, stderr string) {
 			}
 			t.Logf("%s %s: %s %q", r.Name, r.URI, r.Status, r.Detail)
 			continue
+		case c.failAt[r.Name+" "+r.URI] != "":
+			want, detail = "fail", c.failAt[r.Name+" "+r.URI]
 		case c.na[r.Name] != "":
 			want, detail = "n/a", c.na[r.Name]
 		case c.fail[r.Name] != "":
