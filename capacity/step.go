@@ -204,6 +204,15 @@ func judge(phase string, s Setting, o StepRun, j Criterion, busy float64) (Step,
 		st.Pass, st.Reason = false, "interrupted"
 	case !r.Totals.IdentityOK:
 		st.Pass, st.Reason = false, "the accounting identity broke: reads were lost, the figures cannot be trusted"
+	case unanswered(r):
+		// A step that served nothing breaks any SLO: reads ended at the
+		// read timeout are recorded at the cut, so a latency bound above
+		// the timeout would otherwise hold for a server that never
+		// answers (issue 47, item 6).
+		if st.Reason != "" {
+			st.Reason += "; "
+		}
+		st.Pass, st.Reason = false, st.Reason+unansweredText(r)
 	}
 	why, cause := whoseStep(r, st.Pass, j, busy)
 	if why != "" {
@@ -375,6 +384,21 @@ func unanswered(r *results.Result) bool {
 		return false
 	}
 	return o[stats.Cancelled.String()] == 0 || r.Lag.P99Ms < turnLimitMs(r)/2
+}
+
+// unansweredText says what a step the server answered none of the reads
+// of (unanswered) came to: "the server answered none of the 80 reads
+// sent (80 timeout)".
+func unansweredText(r *results.Result) string {
+	o := r.Totals.Outcomes
+	var parts []string
+	for k := stats.Outcome(0); k < stats.NumOutcomes; k++ {
+		if n := o[k.String()]; n > 0 && k != stats.Dropped {
+			parts = append(parts, fmt.Sprintf("%d %s", n, k))
+		}
+	}
+	return fmt.Sprintf("the server answered none of the %d reads sent (%s)",
+		r.Totals.Scheduled-o[stats.Dropped.String()], strings.Join(parts, ", "))
 }
 
 // unscheduled says why readbench did not even schedule the step as

@@ -135,6 +135,9 @@ func mdOutcomes(b *bytes.Buffer, r *results.Result) {
 	if n := tot.MisusedMethodNotFound; n > 0 {
 		fmt.Fprintf(b, "**Misused code:** %s.\n\n", misusedCodeText(n, tot.Scheduled))
 	}
+	if e := results.ExpectNote(r); e != "" {
+		fmt.Fprintf(b, "**Unmet expect:** %s.\n\n", mdEscape(e))
+	}
 }
 
 func mdTurns(b *bytes.Buffer, r *results.Result) {

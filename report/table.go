@@ -236,6 +236,10 @@ func footerFields(r *results.Result) [][2]string {
 		// A stored URI whose resource was renamed is only discovered by reading it.
 		add("not found", "%s", notFoundText(nf, r.Totals.Scheduled))
 	}
+	if e := results.ExpectNote(r); e != "" {
+		// A class answered other than its expect measures what its author did not mean.
+		add("expect", "%s", printable(e))
+	}
 	fs = append(fs, cacheFields(r.Classes)...)
 	add("shape", "%s", shapeText(r.Shape))
 	fs = append(fs, serverCostFields(r.ServerCost)...)

@@ -113,6 +113,9 @@ func briefFields(r *results.Result) [][2]string {
 	if nf := notFound(r); nf > 0 {
 		fs = append(fs, [2]string{"not found", notFoundText(nf, tot.Scheduled)})
 	}
+	if e := results.ExpectNote(r); e != "" {
+		fs = append(fs, [2]string{"expect", printable(e)})
+	}
 	if s := shapeText(r.Shape); s != "no findings" {
 		fs = append(fs, [2]string{"shape", s})
 	}

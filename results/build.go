@@ -169,8 +169,9 @@ func build(m Meta, rw workload.Workload, measured, warmup *stats.Phase, phases [
 	if r.Auth, err = authOf(measured, m.AuthLost, m.AuthClient); err != nil {
 		return nil, err
 	}
-	g := setGenerator(r)   // reads the totals, the blocks and the timeline above
-	r.Health = HealthOf(r) // reads the totals and the generator's finding
+	g := setGenerator(r) // reads the totals, the blocks and the timeline above
+	setExpectUnmet(r)
+	r.Health = HealthOf(r) // reads the totals, the classes and the generator's finding
 	r.Advice = advice(policyOf(rw), measured, g, rw.Load.MaxInFlight, r.Health, contentionOf(r.Host.CPUPressure, g, r.Read.P99Ms))
 	return r, nil
 }

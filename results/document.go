@@ -181,6 +181,13 @@ type Class struct {
 	Reads    int64            `json:"reads"`
 	Errors   int64            `json:"errors"`
 	Outcomes map[string]int64 `json:"outcomes"`
+	// ExpectUnmet counts, for a class with an expect (workload.md), the
+	// reads the server answered other than expected: ok where an error
+	// was expected, or another error (reads cut, dropped or lost with
+	// their connection are no answer). 0 for a class without one. Worked
+	// out from the outcomes when the result is built and loaded (added in
+	// v1: an older file gets it then).
+	ExpectUnmet int64 `json:"expect_unmet"`
 	Latency
 	// WireBytes is every read's wire bytes (the wire's real cost);
 	// ErrorWire, of those, the bytes of reads that did not end ok (error

@@ -35,8 +35,9 @@ const (
 	// dropped, or of the reads sent timed out.
 	StateOverloaded State = "overloaded"
 	// StateFailing: most reads sent (more than half) answered an
-	// unexpected error: the server or the workload is wrong, whatever the
-	// latency says.
+	// unexpected error, or ok where their class expected an error (an
+	// unmet expect: expect.go): the server or the workload is wrong,
+	// whatever the latency says.
 	StateFailing State = "failing"
 	// StateUseless: the run measured nothing a reader can use (Useless:
 	// nothing scheduled, nothing sent, no read succeeded).
@@ -55,8 +56,10 @@ const (
 	// run stays healthy.
 	OverloadShare = 0.05
 	// NoticeShare is the share of turns cut or dropped, of reads timed out
-	// or of reads sent with an unexpected error from which a healthy run's
-	// line carries "!" and the figure rather than "✓".
+	// or of reads sent with an unexpected error (or ok where an error was
+	// expected) from which a healthy run's line carries "!" and the figure
+	// rather than "✓". A class whose expect no answer met gives "!"
+	// whatever its share.
 	NoticeShare = 0.01
 )
 
@@ -64,7 +67,8 @@ const (
 // every report opens with, and the reasons behind it, the deciding one
 // first. MostFailed says that most of the run failed: more than half of
 // its turns did not complete (cut, failed or dropped) or more than half
-// of its reads sent answered an unexpected error; without thresholds such
+// of its reads sent answered an unexpected error (or ok where their class
+// expected an error); without thresholds such
 // a run exits 1 with Line (runner.Judge). Added in v1: a result written
 // before it gets it computed when it is loaded.
 type Health struct {
@@ -101,9 +105,21 @@ type healthCounts struct {
 	turns, notComplete, cutDropped     int64
 	top                                stats.Outcome // the most frequent unexpected error
 	topN                               int64
+	// unmet are the classes whose expect some answer did not meet
+	// (expect.go); unmetOK counts their ok answers (the unmet answers
+	// that are no error, so not in unexpected), and neverMet says that
+	// some class's expectation was met by none of its answers.
+	unmet    []unmetClass
+	unmetOK  int64
+	neverMet bool
 }
 
-func healthCountsOf(t Totals) healthCounts {
+// wrong is the reads sent that were answered wrong: an unexpected error,
+// or ok where the class expected an error.
+func (c healthCounts) wrong() int64 { return c.unexpected + c.unmetOK }
+
+func healthCountsOf(r *Result) healthCounts {
+	t := r.Totals
 	c := healthCounts{
 		sent:     t.Scheduled - t.Outcomes[stats.Dropped.String()],
 		served:   t.Outcomes[stats.OK.String()] + t.Outcomes[stats.ExpectedError.String()],
@@ -122,6 +138,8 @@ func healthCountsOf(t Totals) healthCounts {
 			c.top, c.topN = o, n
 		}
 	}
+	c.unmet = unmetClasses(r)
+	c.unmetOK, c.neverMet = unmetSummary(c.unmet)
 	return c
 }
 
@@ -149,9 +167,9 @@ func most(part, whole int64) bool { return whole > 0 && 2*part > whole }
 // turns cut or dropped, or of reads timed out), healthy.
 func HealthOf(r *Result) Health {
 	t := r.Totals
-	c := healthCountsOf(t)
+	c := healthCountsOf(r)
 	h := Health{Reasons: []string{}}
-	h.MostFailed = most(c.notComplete, c.turns) || most(c.unexpected, c.sent)
+	h.MostFailed = most(c.notComplete, c.turns) || most(c.wrong(), c.sent)
 	load := loadReasons(r, c)
 	g := judgeGenerator(r)
 	switch why := Useless(t); {
@@ -159,7 +177,7 @@ func HealthOf(r *Result) Health {
 		h.Health = StateUseless
 		h.Line = "useless: " + why
 		h.Reasons = append(append(h.Reasons, why), load...)
-	case most(c.unexpected, c.sent):
+	case most(c.wrong(), c.sent):
 		h.Health = StateFailing
 		h.Line = "failing: " + failingText(c)
 		h.Reasons = append(append(h.Reasons, failingText(c)), load...)
@@ -180,6 +198,7 @@ func HealthOf(r *Result) Health {
 	if e := errorsReason(c); e != "" && h.Health != StateFailing {
 		h.Reasons = append(h.Reasons, e)
 	}
+	h.Reasons = append(h.Reasons, unmetReasons(c.unmet)...)
 	if r.Partial {
 		h.Line += "; partial (" + numfmt.Seconds(t.MeasuredS) + ")"
 		h.Reasons = append(h.Reasons, "the run was interrupted: the health is that of its first "+numfmt.Seconds(t.MeasuredS))
@@ -196,7 +215,7 @@ func healthMark(h Health, c healthCounts) string {
 	case h.Health != StateHealthy:
 		return "!"
 	case atLeast(c.cutDropped, c.turns, NoticeShare) || atLeast(c.timeouts, c.sent, NoticeShare) ||
-		atLeast(c.unexpected, c.sent, NoticeShare):
+		atLeast(c.wrong(), c.sent, NoticeShare) || c.neverMet:
 		return "!"
 	}
 	return "✓"

@@ -101,16 +101,26 @@ func healthyText(r *Result, c healthCounts) string {
 	if c.turns == 0 {
 		complete = ""
 	}
-	var errs string
+	var errs, unmet string
 	if atLeast(c.unexpected, c.sent, NoticeShare) {
 		errs = fmt.Sprintf("%s of reads sent failed, most of them %s", numfmt.Percent(c.unexpected, c.sent), c.top)
 	}
-	return joinParts(complete, errs, servedText(r, c))
+	if atLeast(c.unmetOK, c.sent, NoticeShare) || c.neverMet {
+		unmet = unmetText(c.unmet)
+	}
+	return joinParts(complete, errs, unmet, servedText(r, c))
 }
 
 // failingText is the failing line: the share of reads sent that failed,
-// the outcome most of them had and what it usually means.
+// the outcome most of them had and what it usually means; or, when ok
+// answers to classes that expected an error are most of those answered
+// wrong, the share answered other than expected and the class that says
+// it.
 func failingText(c healthCounts) string {
+	if c.unmetOK >= c.topN {
+		return fmt.Sprintf("%s of reads sent were answered other than their class expects: %s",
+			numfmt.Percent(c.wrong(), c.sent), unmetText(c.unmet))
+	}
 	share := numfmt.Percent(c.unexpected, c.sent)
 	s := share + " of reads sent failed, all " + c.top.String()
 	if c.topN < c.unexpected {

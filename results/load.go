@@ -61,6 +61,7 @@ func Parse(name string, data []byte) (*Result, error) {
 	// edited by hand, or by a broken tool): the identity and the health
 	// are worked out again from the counts, as Build does.
 	r.Totals.IdentityOK = identity(r.Totals.Scheduled, r.Totals.Outcomes) == nil
+	setExpectUnmet(r)
 	r.Health = HealthOf(r)
 	return r, nil
 }

@@ -185,7 +185,7 @@ func endOf(t *testing.T, command string, free bool, s situation, more []bounds.T
 	case "run":
 		job.Thresholds, job.Save = ts, Place{Dir: dir}
 	case "capacity", "ab":
-		job.Part, job.Save = true, File(filepath.Join(dir, command, "one.json"))
+		job.Part, job.Save = true, File(filepath.Join(dir, command, "one.json"), false)
 	case "merge":
 		var paths []string
 		for k := 1; k <= 2; k++ {

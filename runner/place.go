@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/readbench/readbench/results"
 )
@@ -94,10 +95,13 @@ func canWriteIn(dir string) error {
 
 // File is the Place of one result among a command's many (a capacity
 // step's, an ab round's run): path, in a folder that is made if missing
-// (the command's own folder: the default runs/capacity-<time>, or one
-// Folder has checked).
-func File(path string) Place {
-	return Place{Path: path, Dir: filepath.Dir(path), Replace: true, made: true}
+// (the command's own folder: the default runs/capacity-<time> NewFolder
+// made, or one Folder has checked). It never replaces a file there
+// unless replace (--force, which let the command reuse a folder that
+// held files): two commands writing in one folder cannot replace each
+// other's results; the second is refused at its save (Job.Run's Unsaved).
+func File(path string, replace bool) Place {
+	return Place{Path: path, Dir: filepath.Dir(path), Replace: replace, made: true}
 }
 
 // runsFolder creates the default runs/ folder of the working directory
@@ -118,12 +122,23 @@ func runsFolder(path string) error {
 // (capacity's steps, ab's runs). The folder itself is created, as the flag
 // promises; a missing parent is refused (a misspelt path must not become a
 // tree of folders), and so is anything that exists and is not a folder.
-func Folder(dir string) error {
+// A folder that exists and holds anything is refused unless force: its
+// files are another search's or experiment's, which this one would mix
+// with its own or replace.
+func Folder(dir string, force bool) error {
 	info, err := os.Stat(dir)
 	switch {
 	case err == nil && info.IsDir():
 		if err := canWriteIn(dir); err != nil {
 			return fmt.Errorf("cannot write the results in %s: %w", dir, err)
+		}
+		if force {
+			return nil
+		}
+		if empty, err := isEmpty(dir); err != nil {
+			return err
+		} else if !empty {
+			return fmt.Errorf("%s exists and holds files (--force reuses it, replacing them; or name another folder)", dir)
 		}
 		return nil
 	case err == nil:
@@ -136,6 +151,47 @@ func Folder(dir string) error {
 		return err
 	}
 	return nil
+}
+
+// isEmpty says whether the folder dir holds nothing.
+func isEmpty(dir string) (bool, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	if _, err := f.Readdirnames(1); errors.Is(err, io.EOF) {
+		return true, nil
+	} else if err != nil {
+		return false, err
+	}
+	return false, nil
+}
+
+// NewFolder creates a folder of readbench's own choosing for a command's
+// many results (runs/capacity-<time>, runs/ab-<time>): base, or, when
+// another command took that name (two started in the same second), the
+// first of base-2, base-3 … that it can create itself. The folder is
+// made exclusively, so no two commands ever share one; the runs/ folder
+// above it is made when missing (runsFolder). It returns the folder made.
+func NewFolder(base string) (string, error) {
+	if err := runsFolder(base); err != nil {
+		return "", err
+	}
+	for i := 1; i <= maxNameTries; i++ {
+		dir := base
+		if i > 1 {
+			dir = base + "-" + strconv.Itoa(i)
+		}
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("result folder: %w", err)
+		}
+	}
+	return "", fmt.Errorf("result folder: %s and %d names after it are taken", base, maxNameTries-1)
 }
 
 // Named is how "result saved to ..." names where a result went.

@@ -57,7 +57,7 @@ func TestOutUnwritable(t *testing.T) {
 			t.Errorf("%s: Out(%q) = %v, want %q", c.name, c.out, err, c.want)
 		}
 	}
-	if err := Folder(ro); err == nil || !strings.HasPrefix(err.Error(), "cannot write the results in "+ro+": ") {
+	if err := Folder(ro, false); err == nil || !strings.HasPrefix(err.Error(), "cannot write the results in "+ro+": ") {
 		t.Errorf("Folder(%q) = %v, want it refused as a folder that cannot be written", ro, err)
 	}
 	if p, err := Out(filepath.Join(dir, "r.json"), false, nil); err != nil || p.Dir != dir {

@@ -49,10 +49,13 @@ func abCommand() *cli.Command {
 			"percentile (a busy machine), a bound on read or read_ok latency there is judged on service time\n" +
 			"(from the actual send) and says so; one on turn latency cannot be judged (not answered).\n" +
 			"Every run is saved in --out DIR: base/ and new/ hold the kept ones (readbench compare\n" +
-			"DIR/base DIR/new compares them unpaired), excluded/ the others.\n" +
+			"DIR/base DIR/new compares them unpaired), excluded/ the others. The default DIR is a folder of\n" +
+			"its own (runs/ab-<time>-2 when another experiment took the name); an existing DIR that holds\n" +
+			"files is refused unless --force, and no run replaces a file but with --force.\n" +
 			"Exit 0 when every bound holds, 1 when one is broken, when the question was not answered (an\n" +
 			"interval reaching past a bound, no round kept: --fail-on-inconclusive=false lets that pass),\n" +
-			"or a target cannot be reached (the document is written all the same); 2 on usage errors;\n" +
+			"or a target cannot be reached (the document is written all the same); 2 on usage errors (an\n" +
+			"--out DIR that holds files, without --force, too);\n" +
 			"130 interrupted (the runs made are saved).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "base", Usage: "the base `TARGET` (embedded, stdio:CMD ARG..., http(s)://..., sse+http(s)://..., range+http(s)://...)"},
@@ -70,7 +73,8 @@ func abCommand() *cli.Command {
 			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; never saved)"},
-			&cli.StringFlag{Name: "out", Usage: "save every run in `DIR` (default runs/ab-<time>)"},
+			&cli.StringFlag{Name: "out", Usage: "save every run in `DIR` (default runs/ab-<time>, -2, -3 … when taken); a DIR that holds files is refused"},
+			forceFolderFlag(),
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "the comparison: table, markdown, json, junit (the bounds as test cases) or html"},
 			traceURLFlag(),
 			&cli.StringSliceFlag{Name: "fail-on", Usage: "fail (exit 1) when a change breaks `BOUNDS`, as compare's, e.g. 'read.p50=+10%,service.p99=+20%,errors=+0.5pp'"},
@@ -115,6 +119,15 @@ func abAction(c *cli.Context) error {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	defer mx.Close(c.App.ErrWriter)
+	if c.String("out") == "" {
+		// The default folder, made once the flags and targets are known to
+		// be right, exclusively: two experiments started in the same second
+		// get runs/ab-<time> and runs/ab-<time>-2, never one folder whose
+		// runs they replace (issue 47, item 17).
+		if plan.Dir, err = runner.NewFolder(plan.Dir); err != nil {
+			return cli.Exit("ab: "+err.Error(), exitFail)
+		}
+	}
 	o, err := ab.Run(c.Context, plan, sides.runner(c, mx))
 	mx.Close(c.App.ErrWriter) // the last run's final push
 	if err != nil && (o == nil || !o.Interrupted) {
@@ -145,8 +158,8 @@ func abPlan(c *cli.Context, bs []bounds.Bound) (ab.Plan, error) {
 	}
 	dir := c.String("out")
 	if dir == "" {
-		dir = filepath.Join("runs", "ab-"+time.Now().UTC().Format("20060102T150405Z"))
-	} else if err := runner.Folder(dir); err != nil {
+		dir = defaultABFolder() // made by abAction once the targets are ready (NewFolder)
+	} else if err := runner.Folder(dir, c.Bool("force")); err != nil {
 		return ab.Plan{}, cli.Exit(fmt.Sprintf("ab: --out: %v", err), exitUsage)
 	}
 	pol := ab.DefaultPolicy()
@@ -172,6 +185,12 @@ func abPlan(c *cli.Context, bs []bounds.Bound) (ab.Plan, error) {
 		}
 	}
 	return plan, nil
+}
+
+// defaultABFolder is the name of an experiment's default folder,
+// runs/ab-<time>, before runner.NewFolder makes it (or its -2 …).
+func defaultABFolder() string {
+	return filepath.Join("runs", "ab-"+time.Now().UTC().Format("20060102T150405Z"))
 }
 
 // lookLine is a look's one line on stderr: each bound's verdict so far.
@@ -277,7 +296,7 @@ func (sides abSideRuns) runner(c *cli.Context, mx *metrics.Live) ab.Runner {
 		wireMetrics(mx, &opts, metrics.RunLabels{Side: string(r.Side), Round: strconv.Itoa(r.Round)}) // a round's attempts share its series
 		opts.Observe = r.Observe(opts.Observe)
 		opts.Together = r.Together
-		job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(r.Path), Part: true, Finished: func() *results.LiveMetrics {
+		job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(r.Path, c.Bool("force")), Part: true, Finished: func() *results.LiveMetrics {
 			mx.Ended()
 			clearProgress(c.App.ErrWriter, shown)
 			return nil

@@ -45,7 +45,9 @@ func capacityCommand() *cli.Command {
 			"breach shows only in seconds of scheduling lag over half the SLO's headroom, or that readbench\n" +
 			"could not drive (lag over its bound, or turns it never scheduled), is run again (--retries);\n" +
 			"one that stays so is generator-bound and ends the search: it is never reported as the server's\n" +
-			"limit. Every step's full result is saved in --out DIR (default runs/capacity-<time>/step-NN.json).\n" +
+			"limit. Every step's full result is saved in --out DIR (default runs/capacity-<time>/step-NN.json,\n" +
+			"a folder of its own: runs/capacity-<time>-2 when another search took the name); an existing DIR\n" +
+			"that holds files is refused unless --force, and no step replaces a file but with --force.\n" +
 			"The SLO is in the grammar of thresholds (docs/compare.md). --sweep size holds the rate and doubles the size of every sized\n" +
 			"class from --from (default 1KiB) to --to (default 256MiB) until reads fail outright.\n" +
 			"Exit 0 when the search confirmed a maximum sustainable rate (a hold of it passed, or with --hold 0\n" +
@@ -53,7 +55,7 @@ func capacityCommand() *cli.Command {
 			"sweep; 1 when the rate is not known (max_sustainable_rate null: the machine or the generator\n" +
 			"ended the search, every hold broke, or no step passed — the finding is still written and every\n" +
 			"step saved; --fail-on-unknown=false exits 0, saying so on stderr), or when a step could not run;\n" +
-			"2 on usage errors; 130 interrupted.",
+			"2 on usage errors (an --out DIR that holds files, without --force, too); 130 interrupted.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "slo", Usage: "the SLO, thresholds in the bound grammar, e.g. `'turn.p99<800ms,errors<1%'` (required)"},
 			&cli.StringFlag{Name: "from", Usage: "the first rate (default 10/s), or with --sweep size the first size (default 1KiB)"},
@@ -69,7 +71,8 @@ func capacityCommand() *cli.Command {
 			&cli.StringFlag{Name: "sweep", Usage: "`size`: hold the rate and double the attachment size instead"},
 			&cli.StringFlag{Name: "rate", Usage: "the rate a --sweep size holds (default: the workload's)"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or html (a self-contained page: latency against the asked rate or size, the knee marked, the step table)"},
-			&cli.StringFlag{Name: "out", Usage: "save each step's result in `DIR` (default runs/capacity-<time>)"},
+			&cli.StringFlag{Name: "out", Usage: "save each step's result in `DIR` (default runs/capacity-<time>, -2, -3 … when taken); a DIR that holds files is refused"},
+			forceFolderFlag(),
 			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse"},
 			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
@@ -146,10 +149,10 @@ func newCapacityRun(c *cli.Context) (*capacityRun, bool, error) {
 		return nil, false, cli.Exit("capacity: --step-duration must be above 0 and --step-warmup not negative", exitUsage)
 	}
 	dir := c.String("out")
-	if dir == "" {
-		dir = filepath.Join("runs", "capacity-"+time.Now().UTC().Format("20060102T150405Z")) // made by the first step
-	} else if err := runner.Folder(dir); err != nil {
-		return nil, false, cli.Exit(fmt.Sprintf("capacity: --out: %v", err), exitUsage)
+	if dir != "" {
+		if err := runner.Folder(dir, c.Bool("force")); err != nil {
+			return nil, false, cli.Exit(fmt.Sprintf("capacity: --out: %v", err), exitUsage)
+		}
 	}
 	extras := &runner.Extras{}
 	tokens, err := oauthTokens(c, extras, opts.Workload.Auth, opts.Workload.Target)
@@ -183,6 +186,23 @@ func sloOf(c *cli.Context, w *workload.Workload) ([]bounds.Threshold, error) {
 	return slo, nil
 }
 
+// makeFolder makes the search's default folder, runs/capacity-<time>,
+// once the flags are known to be right (a usage error leaves no empty
+// folder behind): exclusively, with -2, -3 … when another search started
+// in the same second took the name, so two searches never share a folder
+// (issue 47, item 17). A folder --out named was checked and made already.
+func (cr *capacityRun) makeFolder() error {
+	if cr.dir != "" {
+		return nil
+	}
+	dir, err := runner.NewFolder(filepath.Join("runs", "capacity-"+time.Now().UTC().Format("20060102T150405Z")))
+	if err != nil {
+		return cli.Exit("capacity: "+err.Error(), exitFail)
+	}
+	cr.dir = dir
+	return nil
+}
+
 // close ends the search's metrics and tokens.
 func (cr *capacityRun) close() {
 	cr.mx.Close(cr.c.App.ErrWriter)
@@ -202,6 +222,9 @@ func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 	}
 	if err := p.Check(); err != nil {
 		return cli.Exit("capacity: "+err.Error(), exitUsage)
+	}
+	if err := cr.makeFolder(); err != nil {
+		return err
 	}
 	rep, err := capacity.Search(c.Context, p, cr.step, capacity.SLO(slo))
 	cr.mx.Close(c.App.ErrWriter) // the last step's final push
@@ -248,6 +271,9 @@ func (cr *capacityRun) sizeSweep(slo []bounds.Threshold) error {
 	}
 	if err := p.Check(); err != nil {
 		return cli.Exit("capacity: "+err.Error(), exitUsage)
+	}
+	if err := cr.makeFolder(); err != nil {
+		return err
 	}
 	rep, err := capacity.SweepSize(c.Context, p, cr.step, capacity.SLO(slo))
 	cr.mx.Close(c.App.ErrWriter) // the last step's final push
@@ -302,7 +328,7 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.S
 	opts.Logf = func(format string, args ...any) { once.Do(func() { firstFailure = fmt.Sprintf(format, args...) }) }
 	wireMetrics(cr.mx, &opts, metrics.RunLabels{Step: strconv.Itoa(s.Index)})
 	path := filepath.Join(cr.dir, fmt.Sprintf("step-%02d.json", s.Index))
-	job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(path), Part: true,
+	job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(path, cr.c.Bool("force")), Part: true,
 		Finished: func() *results.LiveMetrics { cr.mx.Ended(); return nil }}
 	done, err := job.Run(ctx)
 	if err != nil {

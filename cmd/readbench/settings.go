@@ -114,6 +114,12 @@ func forceFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "force", Usage: "replace --out FILE if it exists"}
 }
 
+// forceFolderFlag is --force on the commands that save many results in
+// --out DIR (capacity, ab): the folder's counterpart of forceFlag.
+func forceFolderFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "force", Usage: "use --out DIR even if it holds files, replacing those of the same name"}
+}
+
 // handshakeTimeoutFlag is --handshake-timeout, on every command that opens
 // a session.
 func handshakeTimeoutFlag() cli.Flag {
