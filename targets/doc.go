@@ -2,8 +2,10 @@
 // Target and its Kind (embedded, stdio, http, sse, files), parsing and
 // printing the one-string form ("stdio:./server --stdio",
 // "sse+https://host/sse", "range+http://host/files/"; Parse, String,
-// SplitArgs, JoinArgs), masking the passwords of URLs in what is saved or
-// shown (RedactSecrets, Target.Redacted), and the guards kept against a
+// SplitArgs, JoinArgs), masking the secrets a target carries (URL
+// passwords and secret query parameters, secret NAME=value words, the
+// values of secret flags) in what is saved or shown (RedactSecrets,
+// Target.Redacted, Target.MaskedArgs), and the guards kept against a
 // target: the aim (CheckAim: loopback always, other hosts only when
 // allowed, credentials never in clear text over a network unless told)
 // and the largest answer a read accepts (DefaultMaxAnswer).

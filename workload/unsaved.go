@@ -18,7 +18,8 @@ import (
 
 // checkUnsaved refuses the secrets a saved workload could not keep: a
 // header value or client secret that is still Redacted, a target
-// URL whose password is still the mask. A workload read back from a
+// URL whose password is still the mask, a stdio command word that still
+// holds the mask where a secret was (targets.Target.MaskedArgs). A workload read back from a
 // result (UnmarshalJSON) has them until the command line gives them again;
 // run with them, it would send the placeholder as the secret.
 func (w *Workload) checkUnsaved(add func(*Error)) {
@@ -32,10 +33,12 @@ func (w *Workload) checkUnsaved(add func(*Error)) {
 			add(errorf("target", "the URL's password is masked (%s), as a result saves it: give the target again with --target", maskedPassword))
 		}
 	}
-	for _, a := range w.Target.Argv {
-		if name, value, ok := strings.Cut(strings.TrimLeft(a, "-"), "="); ok && value == maskedPassword && targets.SecretName(name) {
+	for _, a := range w.Target.MaskedArgs() {
+		if name, _, ok := strings.Cut(strings.TrimLeft(a, "-"), "="); ok && targets.SecretSetting(name) {
 			add(errorf("target", "the argument %s is masked, as a result saves it: give the target again with --target, or export %s in the environment readbench runs in (a stdio server inherits it) and leave it off the command line", a, name))
+			continue
 		}
+		add(errorf("target", "the argument %s is masked, as a result saves it: give the target again with --target (a server that also reads the secret from its environment can be given it there instead, off the command line)", a))
 	}
 }
 
