@@ -288,6 +288,10 @@ func TestUnsavedSecretsRefused(t *testing.T) {
 			w.Headers = nil
 			w.Target = targets.Target{Kind: targets.Stdio, Argv: []string{"npx", "server-postgres", "postgresql://u:xxxxx@h/db"}}
 		}, "target: the argument postgresql://u:xxxxx@h/db is masked"},
+		{"a URL's secret query parameter", func(w *Workload) {
+			w.Headers = nil
+			w.Target = targets.Target{Kind: targets.HTTP, Address: "https://staging.example.com/mcp?page=xxxxx&access_token=xxxxx"}
+		}, "target: the URL's access_token is masked (xxxxx)"},
 		{"a word that only looks like the mask", func(w *Workload) {
 			w.Headers = nil
 			w.Target = targets.Target{Kind: targets.Stdio, Argv: []string{"srv", "--name", "xxxxx"}}

@@ -18,7 +18,7 @@ import (
 
 // checkUnsaved refuses the secrets a saved workload could not keep: a
 // header value or client secret that is still Redacted, a target
-// URL whose password is still the mask, a stdio command word that still
+// URL whose password or secret query parameter is still the mask, a stdio command word that still
 // holds the mask where a secret was (targets.Target.MaskedArgs). A workload read back from a
 // result (UnmarshalJSON) has them until the command line gives them again;
 // run with them, it would send the placeholder as the secret.
@@ -28,9 +28,15 @@ func (w *Workload) checkUnsaved(add func(*Error)) {
 			add(errorf("headers."+name, "the value is %s, the placeholder a result saves instead of a header's value: give the value again with --header '%s: …'", Redacted, name))
 		}
 	}
-	if u, err := url.Parse(w.Target.Address); err == nil && u.User != nil {
+	if u, err := url.Parse(w.Target.Address); err == nil {
 		if p, ok := u.User.Password(); ok && p == maskedPassword {
 			add(errorf("target", "the URL's password is masked (%s), as a result saves it: give the target again with --target", maskedPassword))
+		}
+		q := u.Query()
+		for _, k := range slices.Sorted(maps.Keys(q)) {
+			if targets.SecretSetting(k) && slices.Contains(q[k], maskedPassword) {
+				add(errorf("target", "the URL's %s is masked (%s), as a result saves it: give the target again with --target", k, maskedPassword))
+			}
 		}
 	}
 	for _, a := range w.Target.MaskedArgs() {
