@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/targets"
 )
 
 // ErrTransport marks failures of the connection itself (a dead child, a
@@ -17,10 +18,36 @@ var ErrTransport = errors.New("transport failure")
 // transportErr marks a failure as a transport failure. format follows
 // fmt.Errorf: a cause given with %w stays in the chain, so callers can
 // errors.Is or errors.As it (a context error, a *net.OpError) as well as
-// ErrTransport.
+// ErrTransport. Its text is masked (hideSecrets).
 func transportErr(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrTransport}, args...)...)
+	return hideSecrets(fmt.Errorf("%w: "+format, append([]any{ErrTransport}, args...)...))
 }
+
+// hideSecrets masks the secrets in err's text (targets.RedactSecrets),
+// keeping err whole in the chain for errors.Is and errors.As. net/http
+// quotes the URL it failed on (*url.Error: Post "https://h/mcp?token=…":
+// dial tcp …), query included, and a failed read's message is printed,
+// saved and pasted into CI logs.
+func hideSecrets(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if masked := targets.RedactSecrets(msg); masked != msg {
+		return &maskedError{err: err, msg: masked}
+	}
+	return err
+}
+
+// maskedError is an error whose text had secrets in it: Error is the
+// masked text, Unwrap the error itself.
+type maskedError struct {
+	err error
+	msg string
+}
+
+func (e *maskedError) Error() string { return e.msg }
+func (e *maskedError) Unwrap() error { return e.err }
 
 // ErrProtocol marks a peer that broke the transport's rules in a way no
 // retry can fix (a request answered with 202 Accepted and no body): a
@@ -29,9 +56,9 @@ func transportErr(format string, args ...any) error {
 var ErrProtocol = errors.New("protocol violation")
 
 // protocolErr marks a failure as a protocol violation; a cause given with
-// %w stays in the chain, as for transportErr.
+// %w stays in the chain and the text is masked, as for transportErr.
 func protocolErr(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrProtocol}, args...)...)
+	return hideSecrets(fmt.Errorf("%w: "+format, append([]any{ErrProtocol}, args...)...))
 }
 
 // sessionExpiredError is a handshake-era Streamable HTTP server saying

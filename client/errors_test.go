@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +59,41 @@ func TestRefusedConnectionIsNetOpError(t *testing.T) {
 		var op *net.OpError
 		if !errors.Is(err, ErrTransport) || !errors.As(err, &op) {
 			t.Errorf("%s: %v (%T): want ErrTransport with a *net.OpError cause", target, err, err)
+		}
+	}
+}
+
+// TestTransportErrorHidesQuerySecrets: net/http quotes the URL it failed
+// on (Post "http://h/mcp?token=…": dial tcp …) and its *url.Error stays in
+// the chain, but the failure's text masks the URL's secret query
+// parameters, over each transport (issue 47, item 18).
+func TestTransportErrorHidesQuerySecrets(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	for _, target := range []string{
+		"http://" + addr + "/mcp?token=q-secret-1",
+		"sse+http://" + addr + "/sse?access_token=q-secret-2&x=1",
+		"range+http://u:q-secret-3@" + addr + "/files/",
+	} {
+		tg, err := targets.Parse(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = Open(context.Background(), Dial{Target: tg})
+		var ue *url.Error
+		switch {
+		case err == nil:
+			t.Errorf("%s: connected to a closed port", target)
+		case strings.Contains(err.Error(), "q-secret"):
+			t.Errorf("%s: the error shows the secret: %v", target, err)
+		case !strings.Contains(err.Error(), "xxxxx"):
+			t.Errorf("%s: the error does not name the URL, masked: %v", target, err)
+		case !errors.Is(err, ErrTransport) || !errors.As(err, &ue):
+			t.Errorf("%s: %v (%T): want ErrTransport with a *url.Error cause", target, err, err)
 		}
 	}
 }

@@ -295,7 +295,7 @@ func (t *httpTransport) failure(ctx context.Context, req Request, err error) err
 	if errors.Is(err, ErrTransport) || errors.Is(err, ErrProtocol) || errors.Is(err, ErrUnauthorized) {
 		return err
 	}
-	return fmt.Errorf("%w: %s %s: %w", ErrTransport, req.method, targets.RedactSecrets(t.url), err)
+	return transportErr("%s %s: %w", req.method, targets.RedactSecrets(t.url), err)
 }
 
 // replyInBackground POSTs the reply to a request the server sent on a
@@ -341,7 +341,7 @@ func (t *httpTransport) notify(ctx context.Context, req Request) error {
 		return err
 	}
 	if err != nil {
-		return fmt.Errorf("%w: %s %s: %w", ErrTransport, req.method, targets.RedactSecrets(t.url), err)
+		return transportErr("%s %s: %w", req.method, targets.RedactSecrets(t.url), err)
 	}
 	defer resp.Body.Close()
 	body, _ := readBody(resp, 4096)

@@ -86,7 +86,7 @@ func startAuthorizedSSE(ctx context.Context, sseURL string, headers http.Header,
 	}
 	t.client.CloseIdleConnections()
 	if err == nil || wctx.Err() != nil {
-		return nil, fmt.Errorf("%w: %s: no endpoint event: %w", ErrTransport, targets.RedactSecrets(sseURL), context.Cause(wctx))
+		return nil, transportErr("%s: no endpoint event: %w", targets.RedactSecrets(sseURL), context.Cause(wctx))
 	}
 	return nil, err
 }
@@ -112,7 +112,7 @@ func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *sseEvents, err
 		return nil, nil, err
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: GET %s: %w", ErrTransport, targets.RedactSecrets(t.sseURL), err)
+		return nil, nil, transportErr("GET %s: %w", targets.RedactSecrets(t.sseURL), err)
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode != http.StatusOK || ct != protocol.ContentTypeSSE {
@@ -130,7 +130,7 @@ func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *sseEvents, err
 		})
 		if err != nil {
 			resp.Body.Close()
-			return nil, nil, fmt.Errorf("%w: GET %s: the stream ended before the endpoint event: %w", ErrTransport, targets.RedactSecrets(t.sseURL), err)
+			return nil, nil, transportErr("GET %s: the stream ended before the endpoint event: %w", targets.RedactSecrets(t.sseURL), err)
 		}
 		switch {
 		case ev.name == "endpoint":
@@ -200,7 +200,7 @@ func (t *sseTransport) readLoop(r *sseEvents, body io.ReadCloser) {
 	if t.closing {
 		t.deadErr = transportErr("session closed")
 	} else {
-		t.deadErr = fmt.Errorf("%w: the HTTP+SSE stream %s ended: %w", ErrTransport, targets.RedactSecrets(t.sseURL), err)
+		t.deadErr = transportErr("the HTTP+SSE stream %s ended: %w", targets.RedactSecrets(t.sseURL), err)
 	}
 	t.mu.Unlock()
 	close(t.failed)
@@ -253,7 +253,7 @@ func (t *sseTransport) postWith(ctx context.Context, body []byte, method string,
 		return nil, err
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: POST %s: %w", ErrTransport, method, err)
+		return nil, transportErr("POST %s: %w", method, err)
 	}
 	defer resp.Body.Close()
 	b, err := readBody(resp, t.maxAnswer) // an acknowledgement, or an answer sent in the POST's body
@@ -265,7 +265,7 @@ func (t *sseTransport) postWith(ctx context.Context, body []byte, method string,
 		return nil, tooLargeErr(tl.Limit, tl.Read)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: POST %s: reading the acknowledgement: %w", ErrTransport, method, err)
+		return nil, transportErr("POST %s: reading the acknowledgement: %w", method, err)
 	}
 	return b, nil
 }

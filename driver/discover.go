@@ -272,6 +272,9 @@ func sample(ctx context.Context, s *client.Session, o DiscoverOptions, cat *Cata
 		_ = cat.warn(fmt.Sprintf("%d of %d reads made to learn sizes failed (first: %s); their sizes stay unknown",
 			cat.SampleFailed, cat.SampleFailed+cat.Sampled, firstErr), nil)
 	}
+	for _, a := range workload.AnsweredByType(cat.Resources) {
+		_ = cat.warn(a.Warning(), nil)
+	}
 }
 
 // samplePicks chooses which resources to read: per listed MIME type, those
@@ -340,7 +343,7 @@ func sampleOne(ctx context.Context, s *client.Session, timeout time.Duration, r 
 		}
 		return a.Outcome.String()
 	}
-	r.Size, r.Sampled = a.DiskBytes, true
+	r.Size, r.Sampled, r.Answered = a.DiskBytes, true, a.MIME
 	if r.MIME == "" {
 		r.MIME = a.MIME
 	}

@@ -321,10 +321,10 @@ func TestDiscoverLoopAndOddListing(t *testing.T) {
 		t.Fatalf("pages %d, resources %+v, templates %v", cat.Pages, cat.Resources, cat.Templates)
 	}
 	want := []workload.Resource{
-		{URI: "x:a", MIME: "text/plain", Size: 8, Sampled: true},              // "12" is not a byte count: read
-		{URI: "x:b", MIME: "text/plain", Size: 8, Sampled: true},              // nor is 1.5
-		{URI: "x:c", MIME: "text/csv; charset=utf-8", Size: 8, Sampled: true}, // the type comes from the read
-		{URI: "bad:d", MIME: "text/plain", Size: workload.UnknownSize},        // the read fails
+		{URI: "x:a", MIME: "text/plain", Size: 8, Sampled: true, Answered: "text/csv; charset=utf-8"},              // "12" is not a byte count: read
+		{URI: "x:b", MIME: "text/plain", Size: 8, Sampled: true, Answered: "text/csv; charset=utf-8"},              // nor is 1.5 (every read answers text/csv: a warning)
+		{URI: "x:c", MIME: "text/csv; charset=utf-8", Size: 8, Sampled: true, Answered: "text/csv; charset=utf-8"}, // the type comes from the read
+		{URI: "bad:d", MIME: "text/plain", Size: workload.UnknownSize},                                             // the read fails
 		{URI: "x:e", MIME: "text/plain", Size: 7},
 	}
 	for i, r := range cat.Resources {

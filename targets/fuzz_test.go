@@ -30,10 +30,13 @@ func FuzzParse(f *testing.F) {
 
 // FuzzRedactSecrets: whatever the stdio target, masking its secrets keeps
 // its words (the same count, so no quote is broken), every word that is a
-// secret NAME=value becomes NAME=xxxxx, and masking twice changes nothing.
+// secret NAME=value becomes NAME=xxxxx (an authorization scheme kept),
+// the word after a secret --flag holds the mask, and masking twice
+// changes nothing.
 func FuzzRedactSecrets(f *testing.F) {
 	for _, s := range []string{"stdio:env MYSQL_PASS=hunter2 node s.js", `stdio:env "TOKEN=a\"b c" srv`,
-		`stdio:env 'API_KEY=a b' srv`, `stdio:srv --api-key=x\ y`, "stdio:srv https://u:p@h/x?token=t&a=b"} {
+		`stdio:env 'API_KEY=a b' srv`, `stdio:srv --api-key=x\ y`, "stdio:srv https://u:p@h/x?token=t&a=b",
+		"stdio:srv --auth Bearer x --token \"a b\" -p 8080 -p s", "stdio:npx -p pkg srv --header \"Authorization: Basic x\""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -51,8 +54,12 @@ func FuzzRedactSecrets(f *testing.F) {
 		}
 		for i, a := range tg.Argv {
 			name, value, ok := strings.Cut(a, "=")
-			if ok && value != "" && SecretName(name) && secretWord.MatchString(name) && back.Argv[i] != name+"="+Masked {
+			if ok && value != "" && SecretSetting(name) && secretWord.MatchString(name) && back.Argv[i] != name+"="+maskValue(value) {
 				t.Fatalf("%q masked as %q: word %q is %q", tg.String(), red, a, back.Argv[i])
+			}
+			if i+1 < len(tg.Argv) && strings.HasPrefix(a, "--") && secretWord.MatchString(a) && SecretSetting(a) &&
+				!strings.HasPrefix(tg.Argv[i+1], "--") && !strings.Contains(back.Argv[i+1], Masked) && !bareScheme(tg.Argv[i+1]) {
+				t.Fatalf("%q masked as %q: the value %q of %s is %q", tg.String(), red, tg.Argv[i+1], a, back.Argv[i+1])
 			}
 		}
 	})

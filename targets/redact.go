@@ -16,13 +16,18 @@ const Masked = "xxxxx"
 //     ("https://user:secret@host/mcp" -> "https://user:xxxxx@host/mcp"),
 //     an argument such as --upstream=https://u:p@h included;
 //   - the value of every NAME=value word whose name looks secret
-//     (SecretName: "stdio:env MYSQL_PASS=hunter2 node server.js" ->
+//     (SecretSetting: "stdio:env MYSQL_PASS=hunter2 node server.js" ->
 //     "stdio:env MYSQL_PASS=xxxxx node server.js"), a flag such as
 //     --api-key=…, a quoted word ('DB_PASSWORD=a b') and a URL's query
-//     parameter (?api_key=…) included.
+//     parameter (?api_key=…, &access_token=…) included;
+//   - the word after a secret flag (--token abc, --password abc,
+//     --client-secret abc, --auth Bearer:abc; in a command, -p abc but
+//     not -p 8080: flags.go) and a secret header word ("Authorization:
+//     Bearer abc"), an authorization scheme kept in front of the mask.
 //
-// A secret given any other way (a bare argument after --password) cannot
-// be told from a file name; docs/workload.md says to export it instead.
+// A secret given any other way (a bare argument of a server's own
+// grammar) cannot be told from a file name; docs/workload.md says to
+// export it instead.
 func RedactSecrets(s string) string {
 	if len(s) > 6 && strings.EqualFold(s[:6], "stdio:") {
 		if t, err := Parse(s); err == nil {
@@ -39,15 +44,7 @@ func (t Target) Redacted() string {
 	if t.Kind != Stdio {
 		return redactText(t.String())
 	}
-	argv := make([]string, len(t.Argv))
-	for i, a := range t.Argv {
-		if name, value, ok := strings.Cut(a, "="); ok && value != "" && SecretName(name) && secretWord.MatchString(name) {
-			argv[i] = name + "=" + Masked // the whole word's value, spaces and quotes included
-			continue
-		}
-		argv[i] = redactText(a) // a URL, or NAME=value inside a word (sh -c 'PASS=… node s.js')
-	}
-	return Target{Kind: Stdio, Argv: argv}.String()
+	return Target{Kind: Stdio, Argv: redactArgv(t.Argv)}.String()
 }
 
 // redactText masks the secrets of a text that is not a stdio target: a
@@ -57,28 +54,41 @@ func redactText(s string) string {
 		s = urlPassword.ReplaceAllString(s, "${1}"+Masked+"@")
 	}
 	if !strings.Contains(s, "=") {
-		return s
+		return redactFlags(s)
 	}
 	var b strings.Builder
 	last := 0
 	for _, m := range assignment.FindAllStringSubmatchIndex(s, -1) {
 		lead, quote, name, from := s[m[0]:m[2]], s[m[2]:m[3]], s[m[4]:m[5]], m[1]
-		if !SecretName(name) || from < last {
+		if !SecretSetting(name) || from < last {
 			continue
 		}
-		to := valueEnd(s, from, lead, quote)
+		to := withScheme(s, from, valueEnd(s, from, lead, quote), quote)
 		if to == from {
 			continue // NAME= with no value: nothing to hide
 		}
 		b.WriteString(s[last:from])
-		b.WriteString(Masked)
+		b.WriteString(maskValue(s[from:to]))
 		last = to
 	}
 	if last == 0 {
-		return s
+		return redactFlags(s)
 	}
 	b.WriteString(s[last:])
-	return b.String()
+	return redactFlags(b.String())
+}
+
+// withScheme is where a secret value s[from:to] really ends: when it is
+// an unquoted authorization scheme alone (AUTH=Bearer abc, --auth Bearer
+// abc), the secret is the next word, and its end is the value's.
+func withScheme(s string, from, to int, quote string) int {
+	if quote != "" || to == from || to+1 >= len(s) || s[to] != ' ' || !bareScheme(s[from:to]) || strings.HasPrefix(s[to+1:], "--") {
+		return to
+	}
+	if end := valueEnd(s, to+1, "", ""); end > to+1 {
+		return end
+	}
+	return to
 }
 
 // SecretName reports whether an assignment's or a flag's name looks like
@@ -99,7 +109,8 @@ func SecretName(name string) bool {
 // valueEnd is where the value starting at s[from] ends: at its closing
 // quote when the word opened with one (a backslash escaping the next
 // character inside "…", as SplitArgs reads it), else at a space or a
-// quote and, for a URL's query parameter (lead "?" or "&"), at the next
+// quote, a colon that ends the text or precedes a space ("…?token=abc:
+// dial tcp") and, for a URL's query parameter (lead "?" or "&"), at the next
 // parameter or the fragment. A message quotes a value as it likes, so
 // the end is a guess; a target's words are masked one by one (Redacted).
 func valueEnd(s string, from int, lead, quote string) int {
@@ -114,6 +125,8 @@ func valueEnd(s string, from int, lead, quote string) int {
 			}
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\'' || c == '"' || query && (c == '&' || c == '#'):
 			return i
+		case c == ':' && (i+1 == len(s) || s[i+1] == ' '):
+			return i // a message's "…?token=abc: dial tcp …": the colon is the message's
 		}
 	}
 	return len(s)
@@ -122,7 +135,7 @@ func valueEnd(s string, from int, lead, quote string) int {
 // urlPassword matches the scheme, user and password of a URL with user
 // information (compiled once: error messages of failing reads redact
 // with it, thousands a second under overload).
-var urlPassword = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^/?#@\s:]*:)[^/?#\s]*@`)
+var urlPassword = regexp.MustCompile(`(//[^/?#@\s:]*:)[^/?#\s]*@`)
 
 // assignment matches the start of a NAME=value word: at the start of the
 // text or after a space, the "stdio:" of a target, or a URL query's '?'

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/readbench/readbench/protocol"
@@ -61,35 +62,40 @@ func Parse(s string) (Target, error) {
 	case hasPrefixFold(t, "stdio:"):
 		argv, err := SplitArgs(t[len("stdio:"):])
 		if err != nil {
-			return Target{}, fmt.Errorf("bad target %q: %w", s, err)
+			return Target{}, fmt.Errorf("bad target %s: %w", shown(s), err)
 		}
 		if len(argv) == 0 || argv[0] == "" {
-			return Target{}, fmt.Errorf("bad target %q: stdio: needs a command, as in stdio:./server --stdio", s)
+			return Target{}, fmt.Errorf("bad target %s: stdio: needs a command, as in stdio:./server --stdio", shown(s))
 		}
 		return Target{Kind: Stdio, Argv: argv}, nil
 	case hasPrefixFold(t, "sse+http://") || hasPrefixFold(t, "sse+https://"):
 		addr := t[len("sse+"):]
 		if err := checkURL(addr); err != nil {
-			return Target{}, fmt.Errorf("bad target %q: %w", s, err)
+			return Target{}, fmt.Errorf("bad target %s: %w", shown(s), err)
 		}
 		return Target{Kind: SSE, Address: addr}, nil
 	case hasPrefixFold(t, "range+http://") || hasPrefixFold(t, "range+https://"):
 		addr := t[len("range+"):]
 		if err := checkURL(addr); err != nil {
-			return Target{}, fmt.Errorf("bad target %q: %w", s, err)
+			return Target{}, fmt.Errorf("bad target %s: %w", shown(s), err)
 		}
 		if !strings.HasSuffix(addr, "/") {
-			return Target{}, fmt.Errorf("bad target %q: a range+http target is a prefix a class's path is appended to: end it with /, as in range+http://127.0.0.1:8080/files/", s)
+			return Target{}, fmt.Errorf("bad target %s: a range+http target is a prefix a class's path is appended to: end it with /, as in range+http://127.0.0.1:8080/files/", shown(s))
 		}
 		return Target{Kind: Files, Address: addr}, nil
 	case hasPrefixFold(t, "http://") || hasPrefixFold(t, "https://"):
 		if err := checkURL(t); err != nil {
-			return Target{}, fmt.Errorf("bad target %q: %w", s, err)
+			return Target{}, fmt.Errorf("bad target %s: %w", shown(s), err)
 		}
 		return Target{Kind: HTTP, Address: t}, nil
 	}
-	return Target{}, fmt.Errorf("unknown target %q: want embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/PATH or range+http(s)://HOST:PORT/PREFIX/", s)
+	return Target{}, fmt.Errorf("unknown target %s: want embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/PATH or range+http(s)://HOST:PORT/PREFIX/", shown(s))
 }
+
+// shown is a target that Parse refuses, quoted for its message with its
+// secrets masked as far as a text can be (redactText: it is no target to
+// mask word by word), since the message ends up in CI logs.
+func shown(s string) string { return strconv.Quote(redactText(s)) }
 
 func hasPrefixFold(s, prefix string) bool {
 	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
@@ -130,7 +136,7 @@ func (t Target) Check() error {
 		return nil
 	case HTTP, SSE, Files:
 		if !hasPrefixFold(t.Address, "http://") && !hasPrefixFold(t.Address, "https://") {
-			return fmt.Errorf("address %q is not an http(s) URL", t.Address)
+			return fmt.Errorf("address %s is not an http(s) URL", shown(t.Address))
 		}
 		return checkURL(t.Address)
 	}

@@ -95,3 +95,27 @@ func TestTargetTransport(t *testing.T) {
 		}
 	}
 }
+
+// TestParseErrorsHideSecrets: a target Parse refuses is quoted in its
+// error with its secrets masked, since the message lands in CI logs
+// (issue 47, item 18: a bad target URL echoed its password).
+func TestParseErrorsHideSecrets(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"http://u:pw-1@[::1", `bad target "http://u:xxxxx@[::1": missing ']' in host`},
+		{"http://127.0.0.1:%zz/mcp?token=pw-2", `bad target "http://127.0.0.1:%zz/mcp?token=xxxxx"`},
+		{"http//u:pw-3@h/mcp", `unknown target "http//u:xxxxx@h/mcp"`},
+		{"ftp://u:pw-4@h/", `unknown target "ftp://u:xxxxx@h/"`},
+		{"http:///mcp?api_key=pw-5", `bad target "http:///mcp?api_key=xxxxx": the URL has no host`},
+		{`stdio:srv --token "pw-6`, `bad target "stdio:srv --token \"xxxxx": unterminated double quote`},
+		{`stdio:srv --password pw-7 'x`, `bad target "stdio:srv --password xxxxx 'x": unterminated single quote`},
+		{"range+http://u:pw-8@h/files", `bad target "range+http://u:xxxxx@h/files": a range+http target`},
+	} {
+		_, err := Parse(c.in)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "pw-") {
+			t.Errorf("Parse(%q) = %v, want an error with %s and no secret", c.in, err, c.want)
+		}
+	}
+	if err := (Target{Kind: HTTP, Address: "ftp://u:pw-9@h/"}).Check(); err == nil || strings.Contains(err.Error(), "pw-9") {
+		t.Errorf("Check = %v, want an error without the password", err)
+	}
+}

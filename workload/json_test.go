@@ -317,6 +317,22 @@ func TestUnsavedSecretsRefused(t *testing.T) {
 			w.Headers = nil
 			w.Target = targets.Target{Kind: targets.Stdio, Argv: []string{"env", "MYSQL_PASS=xxxxx", "node", "s.js"}}
 		}, "target: the argument MYSQL_PASS=xxxxx is masked, as a result saves it: give the target again with --target, or export MYSQL_PASS"},
+		{"a secret flag's value (issue 47, item 18)", func(w *Workload) {
+			w.Headers = nil
+			w.Target = targets.Target{Kind: targets.Stdio, Argv: []string{"srv", "--token", "xxxxx"}}
+		}, "target: the argument xxxxx is masked, as a result saves it: give the target again with --target"},
+		{"a password in a URL argument", func(w *Workload) {
+			w.Headers = nil
+			w.Target = targets.Target{Kind: targets.Stdio, Argv: []string{"npx", "server-postgres", "postgresql://u:xxxxx@h/db"}}
+		}, "target: the argument postgresql://u:xxxxx@h/db is masked"},
+		{"a URL's secret query parameter", func(w *Workload) {
+			w.Headers = nil
+			w.Target = targets.Target{Kind: targets.HTTP, Address: "https://staging.example.com/mcp?page=xxxxx&access_token=xxxxx"}
+		}, "target: the URL's access_token is masked (xxxxx)"},
+		{"a word that only looks like the mask", func(w *Workload) {
+			w.Headers = nil
+			w.Target = targets.Target{Kind: targets.Stdio, Argv: []string{"srv", "--name", "xxxxx"}}
+		}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w, _ := readBack(t, savedFixtures(t)["http, open, fixed attachments"])

@@ -238,6 +238,10 @@ type Resource struct {
 	MIME    string // "" when neither the listing nor a read said
 	Size    int64  // decoded bytes; UnknownSize when not known
 	Sampled bool   // Size (and MIME when the listing had none) come from a read
+	// Answered is the mimeType a read of the resource answered with ("":
+	// not read, or no type answered). It may contradict MIME, the
+	// listing's type, which is what a class's mime selects on.
+	Answered string
 }
 
 // Resolve matches each class of w named by classes (indices into w.Mix,

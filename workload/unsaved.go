@@ -18,7 +18,8 @@ import (
 
 // checkUnsaved refuses the secrets a saved workload could not keep: a
 // header value or client secret that is still Redacted, a target
-// URL whose password is still the mask. A workload read back from a
+// URL whose password or secret query parameter is still the mask, a stdio command word that still
+// holds the mask where a secret was (targets.Target.MaskedArgs). A workload read back from a
 // result (UnmarshalJSON) has them until the command line gives them again;
 // run with them, it would send the placeholder as the secret.
 func (w *Workload) checkUnsaved(add func(*Error)) {
@@ -27,16 +28,24 @@ func (w *Workload) checkUnsaved(add func(*Error)) {
 			add(errorf("headers."+name, "the value is %s, the placeholder a result saves instead of a header's value: give the value again with --header '%s: …'", Redacted, name))
 		}
 	}
-	if u, err := url.Parse(w.Target.Address); err == nil && u.User != nil {
+	if u, err := url.Parse(w.Target.Address); err == nil {
 		if p, ok := u.User.Password(); ok && p == maskedPassword {
 			add(errorf("target", "the URL's password is masked (%s), as a result saves it: give the target again with --target", maskedPassword))
 		}
+		q := u.Query()
+		for _, k := range slices.Sorted(maps.Keys(q)) {
+			if targets.SecretSetting(k) && slices.Contains(q[k], maskedPassword) {
+				add(errorf("target", "the URL's %s is masked (%s), as a result saves it: give the target again with --target", k, maskedPassword))
+			}
+		}
 	}
 	w.checkUnsavedChange(add)
-	for _, a := range w.Target.Argv {
-		if name, value, ok := strings.Cut(strings.TrimLeft(a, "-"), "="); ok && value == maskedPassword && targets.SecretName(name) {
+	for _, a := range w.Target.MaskedArgs() {
+		if name, _, ok := strings.Cut(strings.TrimLeft(a, "-"), "="); ok && targets.SecretSetting(name) {
 			add(errorf("target", "the argument %s is masked, as a result saves it: give the target again with --target, or export %s in the environment readbench runs in (a stdio server inherits it) and leave it off the command line", a, name))
+			continue
 		}
+		add(errorf("target", "the argument %s is masked, as a result saves it: give the target again with --target (a server that also reads the secret from its environment can be given it there instead, off the command line)", a))
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -61,7 +62,13 @@ func parseHeaders(flags []string) (map[string]string, error) {
 		name, value, ok := strings.Cut(h, ":")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" || strings.ContainsAny(name, " \t") {
-			return nil, fmt.Errorf("--header %q: want 'Name: value'", name)
+			// Only the first word: without its colon, the rest may be the
+			// value ("Authorization Bearer abc"), and a word alone may be a
+			// pasted token.
+			if i := strings.IndexAny(strings.TrimSpace(h), " \t=:"); i > 0 {
+				return nil, fmt.Errorf("--header %q: want 'Name: value' (a colon after the name; the rest is not shown, it may be a secret)", strings.TrimSpace(h)[:i]+" …")
+			}
+			return nil, errors.New("--header: want 'Name: value' (a colon after the name; the value given is not shown, it may be a secret)")
 		}
 		if out == nil {
 			out = map[string]string{}

@@ -105,6 +105,9 @@ func initAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("init: %v", err), exitFail)
 	}
+	if w := yamlfile.MaskedTargetWarning(in.TargetText); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "readbench: init: %s\n", w)
+	}
 	fmt.Fprintf(c.App.ErrWriter, "readbench: init: %s %s (%s): %d resources, %d templates, %d sizes learned by reading\n",
 		cat.Server.Name, cat.Server.Version, cat.ProtocolVersion, len(cat.Resources), len(cat.Templates), cat.Sampled)
 	return writeStarter(c, out, text)

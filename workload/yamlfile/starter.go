@@ -71,10 +71,15 @@ func Starter(cat StarterInput) ([]byte, error) {
 	for _, w := range cat.Warnings {
 		fmt.Fprintf(&b, "# Discovery warning: %s\n", w)
 	}
+	targetNote := "embedded | stdio:CMD ARG... | http(s)://HOST:PORT/PATH"
+	if w := MaskedTargetWarning(targetText); w != "" {
+		fmt.Fprintf(&b, "# WARNING: %s\n", wrapComment(w, "# "))
+		targetNote = "secrets masked (xxxxx): see the warning above"
+	}
 	name := slug(strings.ToLower(cat.Server), "-")
 	kv(&b, 0, "name", yq(cmp.Or(name, "server")+"-starter"), "recorded in results")
 	kv(&b, 0, "description", yq("Starter workload for "+orUnknown(cat.Server)+", written by readbench init"), "one line, shown by readbench scenarios")
-	kv(&b, 0, "target", yq(targetText), "embedded | stdio:CMD ARG... | http(s)://HOST:PORT/PATH")
+	kv(&b, 0, "target", yq(targets.RedactSecrets(targetText)), targetNote)
 	kv(&b, 0, "protocol", "auto", "auto detects the era; a version such as 2025-11-25 forces one")
 	kv(&b, 0, "sessions", "1", "MCP sessions (stdio: a child process each); turns spread over them")
 	kv(&b, 0, "seed", "1", "same seed, same classes and URIs in the same order: runs compare")
@@ -96,7 +101,7 @@ func Starter(cat StarterInput) ([]byte, error) {
 		"  # mime: a type or a glob (image/*, */*). size: the decoded sizes to draw from:\n" +
 		"  # MIN..MAX as observed, <=MAX, >=MIN or any. Each read draws one matching\n" +
 		"  # resource, uniformly; resources of unknown size match only size: any.\n")
-	writeClasses(&b, groups)
+	writeClasses(&b, groups, workload.AnsweredByType(cat.Resources))
 	if untyped > 0 {
 		fmt.Fprintf(&b, "  # %d listed resources have no MIME type (nor did a sampled read say): no class reads them.\n", untyped)
 	}
@@ -104,10 +109,48 @@ func Starter(cat StarterInput) ([]byte, error) {
 	fmt.Fprintf(&b, "  # A renamed or deleted resource: how fast the server says not-found.\n"+
 		"  # - class: not-found\n  #   weight: 1\n  #   uri: %s\n  #   expect: not_found\n", yq(missingURI(cat.Resources)))
 	b.WriteString("# thresholds: {turn.p99: \"<800ms\", read.p99: \"<200ms\", errors: \"<1%\"}  # a broken bound exits 1\n")
-	if _, err := Parse("<init>", b.Bytes()); err != nil {
+	if _, err := Parse("<init>", b.Bytes()); err != nil { // a masked target is refused later, by a run (MaskedTargetWarning)
 		return nil, fmt.Errorf("the starter workload does not parse (a readbench bug): %w", err)
 	}
 	return b.Bytes(), nil
+}
+
+// MaskedTargetWarning says, when the target holds a secret (a URL's
+// password, in a stdio command's argument too: npx
+// @modelcontextprotocol/server-postgres postgresql://user:secret@host/db),
+// that the starter writes it masked, as readbench writes it everywhere,
+// and how to run the file: the target given again with --target, or the
+// secret moved where the server reads it from its environment. "" when
+// the target holds none. A ${VAR} is no way out: a target is not expanded
+// (docs/workload.md#targets). init prints it too.
+func MaskedTargetWarning(targetText string) string {
+	masked := targets.RedactSecrets(targetText)
+	if masked == targetText {
+		return ""
+	}
+	return "the target's secrets are written masked (" + targets.Masked + "), as readbench writes them everywhere: " +
+		"this file runs once --target gives the target whole (readbench run FILE --target '…'), and refuses to run before; " +
+		"better, export the secret where the server reads it from its environment (PGPASSWORD for a PostgreSQL URL) " +
+		"and leave it off the command line"
+}
+
+// wrapComment wraps a comment's text at about 96 columns, each new line
+// starting with prefix.
+func wrapComment(text, prefix string) string {
+	var b strings.Builder
+	col := 0
+	for i, w := range strings.Fields(text) {
+		if i > 0 && col+1+len(w) > 96 {
+			b.WriteString("\n" + prefix)
+			col = len(prefix)
+		} else if i > 0 {
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(w)
+		col += len(w)
+	}
+	return b.String()
 }
 
 // writeAccess writes what a run needs to be let in: the host of a target
@@ -170,8 +213,11 @@ func writeOAuth(b *bytes.Buffer, o *workload.OAuth) {
 	}
 }
 
-// writeClasses writes one class per MIME type.
-func writeClasses(b *bytes.Buffer, groups []*workload.TypeGroup) {
+// writeClasses writes one class per MIME type, with a warning on a class
+// whose reads answered another type than the listed one (answered): the
+// listed type stays, since a class's mime selects resources by it, and the
+// comment says what the reads will be.
+func writeClasses(b *bytes.Buffer, groups []*workload.TypeGroup, answered []workload.AnsweredTypes) {
 	total := 0
 	for _, g := range groups {
 		total += g.N
@@ -201,6 +247,14 @@ func writeClasses(b *bytes.Buffer, groups []*workload.TypeGroup) {
 		}
 		fmt.Fprintf(b, "  - class: %s\n", yplain(name))
 		kv(b, 4, "weight", strconv.FormatFloat(weight, 'f', -1, 64), fmt.Sprintf("%d of %d listed resources", g.N, total))
+		for _, a := range answered {
+			if a.Listed == g.MIME {
+				fmt.Fprintf(b, "    # WARNING: listed as %s, but %d of %d reads answered another mimeType: %s.\n"+
+					"    # mime selects resources by their listed type, so it stays %s (another type\n"+
+					"    # would match nothing); the reads, and the class's figures, are of what is answered.\n",
+					g.MIME, a.Contradicted(), a.Reads, a, g.MIME)
+			}
+		}
 		kv(b, 4, "mime", yplain(g.MIME), "")
 		kv(b, 4, "size", size, note)
 	}

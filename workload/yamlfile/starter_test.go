@@ -140,3 +140,46 @@ func TestStarterOAuth(t *testing.T) {
 		}
 	}
 }
+
+// TestStarterMasksTheTarget: a secret in the target (a URL's password, in
+// a stdio command's argument too, as server-postgres takes its database)
+// is written masked, with a warning that says how to run the file; the
+// file is otherwise whole (issue 47, item 4: init wrote the password in
+// clear).
+func TestStarterMasksTheTarget(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"stdio:npx @modelcontextprotocol/server-postgres postgresql://user:pg-s3cret@db.example.com/app",
+			`target: "stdio:npx @modelcontextprotocol/server-postgres postgresql://user:xxxxx@db.example.com/app"`},
+		{"https://bench:pg-s3cret@docs.example.com/mcp", `target: "https://bench:xxxxx@docs.example.com/mcp"`},
+		{"stdio:srv --token pg-s3cret", `target: "stdio:srv --token xxxxx"`},
+	} {
+		target, err := targets.Parse(c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, err := Starter(StarterInput{TargetText: c.text, Target: target, Server: "s", ProtocolVersion: "2025-11-25",
+			Resources: []workload.Resource{{URI: "file:///a.md", MIME: "text/markdown", Size: 10}}})
+		if err != nil {
+			t.Fatalf("%s: %v", c.text, err)
+		}
+		out := string(text)
+		if strings.Contains(out, "pg-s3cret") || !strings.Contains(out, c.want) ||
+			!strings.Contains(out, "# WARNING: the target's secrets are written masked") || !strings.Contains(out, "--target") {
+			t.Errorf("%s: the starter shows the secret, or does not say it masked it:\n%s", c.text, out)
+		}
+		w, err := Parse("w.yaml", text)
+		if err != nil {
+			t.Fatalf("%s: %v", c.text, err)
+		}
+		if err := w.Validate(); err == nil || !strings.Contains(err.Error(), "masked") {
+			t.Errorf("%s: the starter runs with the mask as its secret: %v", c.text, err)
+		}
+		w.Target = target // as --target gives it
+		if err := w.Validate(); err != nil {
+			t.Errorf("%s: the starter with its target given again: %v", c.text, err)
+		}
+	}
+	if w := MaskedTargetWarning("stdio:npx server-postgres postgresql://user@db/app"); w != "" {
+		t.Errorf("a target without a secret is warned of: %s", w)
+	}
+}
