@@ -4,7 +4,7 @@
 // when it was sent, on which session, the URI, the answer's size, MIME
 // type, digest and outcome (classified by package client, exactly as a
 // read of readbench's own is), its latency, and the turn it belongs to —
-// the reads a client had in flight together on its session (turns.go).
+// the reads a client sent together on its session (turns.go, group.go).
 // Other methods are forwarded and counted. An answer streams through:
 // what classifying a message needs is spooled (spool.go), a few MiB in
 // memory and the rest in a nameless file, never the answer whole on the
