@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"sync"
 	"time"
 
@@ -18,6 +19,9 @@ type book struct {
 	started time.Time
 	redact  bool
 	turns   turns
+
+	stop chan struct{} // ends the quiet settling (close)
+	once sync.Once
 
 	mu sync.Mutex
 	// cancelled holds the reads a client cancelled with
@@ -41,12 +45,15 @@ type message struct {
 // pending is a read sent upstream, waiting for its answer.
 type pending struct {
 	sid, session string
-	turn         int
 	id           string // the request id's JSON, compacted
+	idNum        float64
+	hasID        bool // id is a number, idNum: the order the client sent its requests in
 	uri          string
 	modern       bool
 	arrived      time.Time
 	done         bool
+	ended        time.Time // when done
+	line         Read      // its line, written once its turn is settled
 }
 
 // messages splits a body of JSON-RPC into its messages (one, or a batch);
@@ -94,7 +101,10 @@ func (b *book) requests(msgs []message, sid string, headerModern bool, now time.
 		case m.Method == protocol.MethodResourcesRead && len(m.ID) > 0 && m.Params.URI != "":
 			p := &pending{sid: sid, id: idKey(m.ID), uri: m.Params.URI, arrived: now,
 				modern: headerModern || protocol.IsModern(m.Params.Meta.Version)}
-			p.session, p.turn = b.turns.begin(sid, now)
+			if n, err := strconv.ParseFloat(p.id, 64); err == nil {
+				p.idNum, p.hasID = n, true
+			}
+			b.turns.begin(sid, p, now)
 			reads = append(reads, p)
 		case m.Method == protocol.MethodCancelled && len(m.Params.RequestID) > 0:
 			b.mu.Lock()
@@ -173,10 +183,9 @@ func (b *book) cutOutcome(p *pending, gone bool, outcome stats.Outcome) stats.Ou
 	return outcome
 }
 
-// finish writes a read's line and ends it in its turn.
+// finish ends a read (done: its answer is no longer waited for); its
+// line is written once its turn is settled.
 func (b *book) finish(p *pending, a client.Answer, now time.Time) {
-	p.done = true
-	b.turns.end(p.sid, p.turn)
 	b.mu.Lock()
 	delete(b.cancelled, p.sid+"\x00"+p.id)
 	b.mu.Unlock()
@@ -185,14 +194,36 @@ func (b *book) finish(p *pending, a client.Answer, now time.Time) {
 		uri = RedactURI(p.uri)
 	}
 	rd := Read{
-		AtMs: ms(p.arrived.Sub(b.started)), Session: p.session, Turn: p.turn, URI: uri,
+		AtMs: ms(p.arrived.Sub(b.started)), Session: p.session, URI: uri,
 		Outcome: a.Outcome.String(), Bytes: a.DiskBytes, WireBytes: a.WireBytes, MIME: a.MIME,
 		Entries: a.Entries, Code: a.Code, LatencyMs: ms(now.Sub(p.arrived)),
 	}
 	if a.Outcome == stats.OK {
 		rd.Digest = a.Digest
 	}
-	b.out.Read(rd) // an error sticks in the writer; Close reports it
+	b.turns.end(p, rd, now)
+}
+
+// settling writes the turns of quiet sessions until close.
+func (b *book) settling() {
+	tick := time.NewTicker(settleQuiet / 8)
+	defer tick.Stop()
+	for {
+		select {
+		case <-b.stop:
+			return
+		case now := <-tick.C:
+			b.turns.settleQuiet(now)
+		}
+	}
+}
+
+// close writes every turn left and the recording's last line (the
+// methods counted). The caller stops serving first.
+func (b *book) close(ended time.Time) error {
+	b.once.Do(func() { close(b.stop) })
+	b.turns.flush()
+	return b.out.Close(ended)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -1,7 +1,8 @@
 // Package record is `readbench record`: a proxy between real MCP clients
 // and a real server that forwards every message unchanged and writes one
-// line of a recording for each resources/read that passes (docs/record.md
-// says what a line holds, and what of a message is never written).
+// line of a recording for each resources/read that passes, its turn the
+// reads a client sent together on its session (docs/record.md says what
+// a line holds, how turns are grouped, and what is never written).
 //
 // It exists so that a workload can be taken from real traffic rather than
 // guessed: each answer is classified by package client exactly as a read

@@ -57,10 +57,16 @@ type Read struct {
 	// appearance (the id itself is never written); a stateless client
 	// (no Mcp-Session-Id) is one session per recording.
 	Session string `json:"session"`
-	// Turn numbers the groups of reads a session had in flight together,
-	// from 1, across the recording: a read sent while none of its
-	// session's was pending starts a new turn.
+	// Turn numbers the groups of reads a session's client sent together,
+	// from 1, across the recording (turns.go).
 	Turn int `json:"turn"`
+	// GroupedBy says how the turn's reads were found to belong together,
+	// the weakest evidence it needed (GroupedSingle, GroupedOrder,
+	// GroupedOverlap, GroupedWindow), and Confidence how sure that is,
+	// from 0 to 1 (group): the same on every read of a turn. Both are
+	// absent from a recording made before they were written.
+	GroupedBy  string   `json:"grouped_by,omitempty"`
+	Confidence *float64 `json:"confidence,omitempty"`
 	// URI is the URI read, its secrets masked (MaskURI), or its
 	// redaction (RedactURI).
 	URI string `json:"uri"`
@@ -214,6 +220,14 @@ func (rd Read) check() error {
 		return errors.New("at_ms and latency_ms must be numbers of at least 0")
 	case rd.Bytes < 0 || rd.WireBytes < 0:
 		return errors.New("bytes must be at least 0")
+	}
+	switch rd.GroupedBy {
+	case "", GroupedSingle, GroupedOrder, GroupedOverlap, GroupedWindow:
+	default:
+		return fmt.Errorf("grouped_by %q: want single, order, overlap or window", rd.GroupedBy)
+	}
+	if c := rd.Confidence; c != nil && !(*c >= 0 && *c <= 1) {
+		return fmt.Errorf("confidence %v: want a number from 0 to 1", *c)
 	}
 	if _, ok := stats.ParseOutcome(rd.Outcome); !ok {
 		return fmt.Errorf("unknown outcome %q", rd.Outcome)

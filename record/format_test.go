@@ -63,26 +63,6 @@ func TestParseRefuses(t *testing.T) {
 	}
 }
 
-func TestTurnsGroupReadsInFlightTogether(t *testing.T) {
-	var tr turns
-	t0 := time.Now()
-	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	s1, a := tr.begin("x", at(0))
-	_, b := tr.begin("x", at(20)) // sent while a is pending: the same turn
-	s2, c := tr.begin("", at(20)) // another session: its own turn
-	tr.end("x", a)
-	_, d := tr.begin("x", at(70)) // b still pending, but a was answered: a new turn
-	tr.end("x", b)
-	tr.end("x", d)
-	_, e := tr.begin("x", at(150)) // none pending: a new turn
-	tr.end("x", e)
-	_, f := tr.begin("x", at(190)) // e answered, but f comes within the burst window of it: the same turn
-	_, g := tr.begin("x", at(300))
-	if s1 != "s1" || s2 != "s2" || a != 1 || b != 1 || c != 2 || d != 3 || e != 4 || f != 4 || g != 5 {
-		t.Errorf("sessions %s %s, turns %d %d %d %d %d %d %d", s1, s2, a, b, c, d, e, f, g)
-	}
-}
-
 func TestRedactURI(t *testing.T) {
 	a, b := RedactURI("file:///home/alice/secret-plan.md"), RedactURI("file:///home/alice/other.md")
 	if !strings.HasPrefix(a, "redacted:file:") || a == b || strings.Contains(a, "alice") || RedactURI("file:///home/alice/secret-plan.md") != a {

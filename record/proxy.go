@@ -27,9 +27,10 @@ type Options struct {
 	// (a stdio host sends none: --header 'Authorization: Bearer …'); never
 	// recorded. The HTTP proxy forwards its clients' own headers instead.
 	Headers map[string]string
-	// Burst: a read that arrives within Burst of its session's turn's
-	// first read joins that turn even if one of its reads was answered
-	// (0: DefaultBurst; see turns).
+	// Burst is the floor of the turn window: a read that arrives within
+	// it of its session's previous read joins that read's turn even if
+	// one of the turn's reads was answered; the window grows past it with
+	// the gaps the recording sees (0: DefaultBurst; see turns).
 	Burst time.Duration
 	// MaxAnswer bounds the bytes of one message the proxy keeps to
 	// classify it (0: DefaultMaxAnswer), 4 MiB in memory and the rest in
@@ -101,12 +102,15 @@ func newBook(o Options, transport string) (*book, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &book{out: w, started: started, redact: o.RedactURIs, turns: turns{burst: o.Burst}}, nil
+	b := &book{out: w, started: started, redact: o.RedactURIs, turns: turns{burst: o.Burst}, stop: make(chan struct{})}
+	b.turns.write = func(rd Read) { w.Read(rd) } // an error sticks in the writer; Close reports it
+	go b.settling()
+	return b, nil
 }
 
-// Close writes the recording's last line (the methods counted). The
-// caller stops serving first.
-func (p *HTTP) Close() error { return p.b.out.Close(time.Now()) }
+// Close writes the turns not yet written and the recording's last line
+// (the methods counted). The caller stops serving first.
+func (p *HTTP) Close() error { return p.b.close(time.Now()) }
 
 // hopHeaders are not forwarded (RFC 9110 §7.6.1), nor Accept-Encoding.
 var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade", "Accept-Encoding"}

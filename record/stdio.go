@@ -35,7 +35,7 @@ func Stdio(ctx context.Context, o Options, host io.Reader, toHost, stderr io.Wri
 		return err
 	}
 	defer func() {
-		if cerr := b.out.Close(time.Now()); err == nil {
+		if cerr := b.close(time.Now()); err == nil {
 			err = cerr
 		}
 	}()

@@ -3,75 +3,184 @@ package record
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 )
 
-// turns names sessions and groups each session's reads into turns: a
-// read joins its session's current turn while every read of that turn is
-// still in flight, or when it comes within the burst window
-// (Options.Burst) of the turn's first read; it starts a new turn
-// otherwise (none in flight, or one of the turn's already answered). So
-// the reads of a turn were sent together, a session under steady load,
-// whose reads overlap one after the other, does not chain them all into
-// one turn, and a host's attachments sent at once stay one turn even when
-// a fast server answers the first before the last arrived. That is what
-// a host does with a message's attachments (send them together, wait for
-// all), seen from the wire. The zero value is ready to use.
+// turns names sessions and groups each session's reads into turns, the
+// reads a client sent together (group.go): by the order of their request
+// ids, by their being in flight together, and only then by timing, with a
+// window sized on the gaps the recording saw (windowOf) and never below
+// the burst (Options.Burst). A session's reads are kept until their turn
+// is settled — its reads all answered and a later read of the session
+// started another turn, the session quiet for settleQuiet, maxBuffered
+// reads waiting, or the recording closed — and then written, each with its
+// turn, how the turn was grouped and how sure that is. The zero value is
+// ready to use.
 type turns struct {
-	burst    time.Duration // 0: DefaultBurst
+	burst time.Duration // 0: DefaultBurst
+	// write writes a settled read's line (nil: dropped, in tests).
+	write func(Read)
+
 	mu       sync.Mutex
 	sessions map[string]*sessionTurns // by the client's own session id
+	order    []*sessionTurns          // in order of first appearance
 	next     int                      // the last turn number given
+	gaps     []time.Duration          // recent gaps between reads that did not overlap, every session's
+	gapNext  int                      // where the next gap goes once gaps is full
 }
 
 type sessionTurns struct {
-	name     string // s1, s2…
-	inFlight int
-	turn     int
-	answered bool      // a read of turn has ended: the next read starts a new turn
-	began    time.Time // turn's first read
+	name   string     // s1, s2…
+	reads  []*pending // not yet written, in order of arrival
+	prevAt time.Time  // arrival of the last read written
+	last   time.Time  // the session's last arrival or answer
 }
 
-// DefaultBurst is how close after a turn's first read another read of
-// its session joins the turn whatever has been answered (Options.Burst's
-// default). A host sends a message's attachments together, but "together"
-// is what its event loop makes of it: the TypeScript SDK's client, on a
-// busy 2-core machine, sent the two reads of one Promise.all 31.6 ms
-// apart, after the first had been answered.
+// DefaultBurst is the floor of the window: reads of a session that
+// arrive within it of one another are one turn whatever was answered
+// (Options.Burst's default). A host sends a message's attachments
+// together, but "together" is what its event loop makes of it: the
+// TypeScript SDK's client, on a busy 2-core machine, sent the two reads
+// of one Promise.all 31.6 ms apart, after the first had been answered.
+// The window grows past it with the gaps the recording sees (windowOf).
 const DefaultBurst = 50 * time.Millisecond
 
-// begin is a read's arrival at now on session id ("" for a stateless client):
-// its session's name and its turn. end must be called once when the read
-// is over, with the same id.
-func (t *turns) begin(id string, now time.Time) (session string, turn int) {
+// settleQuiet is how long a session with nothing in flight waits before
+// its last turn is written; maxBuffered bounds the reads a session keeps
+// unwritten; maxGaps the gaps kept to size the window on.
+const (
+	settleQuiet = 2 * time.Second
+	maxBuffered = 1024
+	maxGaps     = 4096
+)
+
+// begin is read p's arrival at now on session id ("" for a stateless
+// client): it is named its session. end must be called once it is over.
+func (t *turns) begin(id string, p *pending, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.session(id)
-	burst := t.burst
-	if burst <= 0 {
-		burst = DefaultBurst
+	p.session = s.name
+	if n := len(s.reads); n > 0 {
+		if prev := s.reads[n-1]; prev.done && !prev.ended.After(now) {
+			t.gap(now.Sub(prev.arrived))
+		}
+	} else if !s.prevAt.IsZero() && !s.last.After(now) {
+		t.gap(now.Sub(s.prevAt))
 	}
-	if s.turn == 0 || (s.inFlight == 0 || s.answered) && now.Sub(s.began) > burst {
-		t.next++
-		s.turn, s.answered, s.began = t.next, false, now
+	s.reads = append(s.reads, p)
+	s.last = now
+	if len(s.reads) > maxBuffered {
+		t.settle(s, false, 0)
 	}
-	s.inFlight++
-	return s.name, s.turn
 }
 
-// end is a read of session id, in turn, being over.
-func (t *turns) end(id string, turn int) {
+// end is read p being over at now, its line rd written once its turn is
+// settled.
+func (t *turns) end(p *pending, rd Read, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if s := t.sessions[id]; s != nil && s.inFlight > 0 {
-		s.inFlight--
-		if turn == s.turn {
-			s.answered = true
+	p.done, p.line, p.ended = true, rd, now
+	if s := t.sessions[p.sid]; s != nil && now.After(s.last) {
+		s.last = now
+	}
+}
+
+// settleQuiet writes the turns of every session that has had nothing in
+// flight, and no new read, for settleQuiet by now.
+func (t *turns) settleQuiet(now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, s := range t.order {
+		if len(s.reads) > 0 && now.Sub(s.last) >= settleQuiet && !s.inFlight() {
+			t.settle(s, true, now.Sub(s.reads[len(s.reads)-1].arrived))
 		}
 	}
+}
+
+// flush writes every turn left: the recording is ending.
+func (t *turns) flush() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, s := range t.order {
+		t.settle(s, true, 0)
+	}
+}
+
+func (s *sessionTurns) inFlight() bool {
+	for _, p := range s.reads {
+		if !p.done {
+			return true
+		}
+	}
+	return false
+}
+
+// settle groups s's reads and writes the turns whose reads have all
+// ended, in order, up to the first that has not; the last turn too when
+// final (the session is quiet, or the recording ends), else it is kept,
+// as a later read may join it. after is the gap known to follow the
+// reads (0: none).
+func (t *turns) settle(s *sessionTurns, final bool, after time.Duration) {
+	if len(s.reads) == 0 {
+		return
+	}
+	as := make([]arrival, len(s.reads))
+	for i, p := range s.reads {
+		as[i] = arrival{at: p.arrived, end: p.ended, inFlight: !p.done, id: p.idNum, hasID: p.hasID}
+	}
+	floor := t.burst
+	if floor <= 0 {
+		floor = DefaultBurst
+	}
+	gaps := t.gaps
+	if after > 0 { // the quiet that ends the reads is a gap too
+		gaps = append(slices.Clone(gaps), after)
+	}
+	w, lo := windowOf(gaps, floor)
+	var before time.Duration
+	if !s.prevAt.IsZero() {
+		before = s.reads[0].arrived.Sub(s.prevAt)
+	}
+	groups := group(as, w, lo, before, after)
+	written := 0
+	for k, g := range groups {
+		if !final && k == len(groups)-1 {
+			break
+		}
+		if slices.ContainsFunc(g.reads, func(i int) bool { return !s.reads[i].done }) {
+			break
+		}
+		t.next++
+		conf := g.confidence
+		for _, i := range g.reads {
+			rd := s.reads[i].line
+			rd.Turn, rd.GroupedBy, rd.Confidence = t.next, g.by, &conf
+			if t.write != nil {
+				t.write(rd)
+			}
+		}
+		written = g.reads[len(g.reads)-1] + 1
+	}
+	if written > 0 {
+		s.prevAt = s.reads[written-1].arrived
+		s.reads = slices.Delete(s.reads, 0, written)
+	}
+}
+
+// gap keeps a gap between two reads of a session that did not overlap,
+// the last maxGaps of them.
+func (t *turns) gap(g time.Duration) {
+	if len(t.gaps) < maxGaps {
+		t.gaps = append(t.gaps, g)
+		return
+	}
+	t.gaps[t.gapNext] = g
+	t.gapNext = (t.gapNext + 1) % maxGaps
 }
 
 func (t *turns) session(id string) *sessionTurns {
@@ -82,6 +191,7 @@ func (t *turns) session(id string) *sessionTurns {
 	if s == nil {
 		s = &sessionTurns{name: "s" + strconv.Itoa(len(t.sessions)+1)}
 		t.sessions[id] = s
+		t.order = append(t.order, s)
 	}
 	return s
 }

@@ -17,7 +17,22 @@ import (
 // result (no "schema", another schema) is refused with a message saying
 // what it is not; histograms are checked so that a damaged file fails here
 // rather than in the middle of a merge.
+//
+// A well-formed result is decoded as it is read (decodeStream), never held
+// whole: what Load costs is about the decoded result, not the file twice
+// over. Only a file that does not read as a result is read whole again,
+// by Parse, to word its mistake.
 func Load(path string) (*Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	r, ok := decodeStream(f)
+	f.Close()
+	if ok {
+		return finish(path, r)
+	}
+	r = nil // the partial decode is garbage before the file is read whole
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
@@ -53,6 +68,12 @@ func Parse(name string, data []byte) (*Result, error) {
 		}
 		return nil, jsonError(name, data, err)
 	}
+	return finish(name, r)
+}
+
+// finish checks a decoded result and works out again what it says of its
+// own counts; name is used in messages.
+func finish(name string, r *Result) (*Result, error) {
 	r.fillEmpty()
 	if err := r.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

@@ -41,7 +41,7 @@ func recordCommand() *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "overwrite --out FILE if it exists"},
 			&cli.StringSliceFlag{Name: "header", Usage: "with --stdio and an HTTP upstream: header `'Name: value'` on every request (repeatable; ${VAR} expands; never recorded)"},
 			&cli.BoolFlag{Name: "redact-uris", Usage: "record a digest of each URI instead of the URI"},
-			&cli.DurationFlag{Name: "burst", Usage: "reads of a session within `D` of a turn's first read are that turn, whatever was answered", Value: record.DefaultBurst},
+			&cli.DurationFlag{Name: "burst", Usage: "the least turn window: reads of a session within `D` of a turn's first read are that turn, whatever was answered (the window grows with the gaps seen)", Value: record.DefaultBurst},
 		}, aimFlags()...),
 		Action: recordAction,
 	}
