@@ -101,7 +101,7 @@ func slowHTMLSection(r *results.Result, suffix string, links TraceURL) (htmlSect
 		return s, true
 	}
 	if links.IsZero() {
-		s.Notes = append(s.Notes, "readbench report --format html --trace-url 'https://…?traceId={trace_id}' links each trace id to your tracing.")
+		s.Notes = append(s.Notes, "readbench report --format html --trace-url 'https://jaeger.example/trace/{trace_id}' links each trace id to your tracing.")
 	}
 	s.Tables = []htmlTable{t}
 	return s, true
