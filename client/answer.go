@@ -83,6 +83,13 @@ type Answer struct {
 	// since a server often validates a token it meets for the first time
 	// at a cost. Always false without Auth.
 	FreshToken bool
+	// Unreached is true for a read that failed before its request reached
+	// the server (undelivered: the connection refused, or failed before a
+	// byte of it was written; a stdio request never written whole), its
+	// first part's for a read in parts. Its trace context, if any, was
+	// received by no one: a run names no trace id for it
+	// (docs/results.md, slow_reads).
+	Unreached bool
 }
 
 // ending is what a read's last exchange came to, as the way of reading
@@ -226,6 +233,7 @@ func errorOutcome(code int, message string, ctx errorContext) stats.Outcome {
 // else its outcome decided (decide) and a nil error.
 func (a *Answer) end(ctx context.Context, e ending) (*Answer, error) {
 	if e.failed != nil {
+		a.Unreached = len(a.Parts) == 0 && undelivered(e.failed)
 		if ctx.Err() != nil {
 			return a, ctx.Err()
 		}

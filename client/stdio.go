@@ -266,7 +266,7 @@ func (t *stdioTransport) call(ctx context.Context, req Request) (*Response, erro
 		// Never sent, or the pipe broke (the child died, the session
 		// closed): nothing to cancel, no answer to expect.
 		t.calls.forget(req.ID)
-		return nil, unanswered(err, req.method)
+		return nil, &undeliveredError{unanswered(err, req.method)}
 	}
 	if err == nil {
 		req.tellAccepted() // written whole to the child's stdin

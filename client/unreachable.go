@@ -6,6 +6,8 @@ import (
 	"net"
 	"os/exec"
 	"strconv"
+
+	"github.com/readbench/readbench/internal/h1"
 )
 
 // Unreachable reports whether err is a target that could not be reached
@@ -54,3 +56,24 @@ func (e *startError) Error() string {
 // Unwrap makes a command that cannot start a transport failure for
 // errors.Is, and keeps the cause in the chain.
 func (e *startError) Unwrap() []error { return []error{ErrTransport, e.err} }
+
+// undelivered reports whether err ended a request before it reached the
+// server: the target could not be reached at all (Unreachable), the
+// connection failed before a byte of the request was written (a pooled
+// connection the server had closed, then no new one), or a stdio
+// request was never written whole to the child's stdin (undeliveredError).
+// Such a request's trace context exists nowhere but here
+// (Answer.Unreached). A request whose bytes left may have reached the
+// server, which may have begun a span for it: it is never undelivered.
+func undelivered(err error) bool {
+	var u *undeliveredError
+	return errors.As(err, &u) || Unreachable(err) || h1.NothingWritten(err)
+}
+
+// undeliveredError marks a stdio request never handed whole to the
+// child's stdin: the server was dead, the session closed, or the write
+// failed. It is the error it wraps for every other purpose.
+type undeliveredError struct{ err error }
+
+func (e *undeliveredError) Error() string { return e.err.Error() }
+func (e *undeliveredError) Unwrap() error { return e.err }

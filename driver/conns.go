@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -192,7 +193,7 @@ func (r *runner) open(ctx context.Context, step func(string), rec *stats.Recorde
 		Embedded: r.o.EmbeddedCommand, Stderr: r.o.Stderr, Client: r.o.Client,
 		Aim:       targets.Aim{AllowHosts: r.w.AllowHosts, InsecureCredentials: r.w.InsecureCredentials},
 		MaxAnswer: r.w.Turn.MaxAnswer, HandshakeTimeout: limit, HandshakeSetBy: setBy, Step: step,
-		NoKeepAlive: r.w.Load.NoKeepAlive, Stray: r.logStray,
+		NoKeepAlive: r.w.Load.NoKeepAlive, Stray: (&strayTally{run: &r.strayCounts}).heard(r.logStray),
 	})
 	if err != nil {
 		return nil, err
@@ -214,6 +215,40 @@ func (r *runner) logStray(err error) {
 	if r.o.Logf != nil {
 		r.strays.Do(func() { r.o.Logf("%v", err) })
 	}
+}
+
+// strayTally turns one session's running stray counts (each
+// *client.StrayError holds its session's totals so far) into additions to
+// the run's counts: a session reports many times, sessions churn, and the
+// run keeps the sum of every session's last count (results.Strays).
+type strayTally struct {
+	run  *strayCounts
+	mu   sync.Mutex
+	last client.StrayError // the counts already added
+}
+
+// heard returns the Dial.Stray callback: the counts added, then log told.
+func (t *strayTally) heard(log func(error)) func(error) {
+	return func(err error) {
+		var se *client.StrayError
+		if errors.As(err, &se) {
+			t.mu.Lock()
+			t.run.lines.Add(se.Lines - t.last.Lines)
+			t.run.unknown.Add(se.Unknown - t.last.Unknown)
+			t.run.dups.Add(se.Duplicates - t.last.Duplicates)
+			t.last.Lines, t.last.Unknown, t.last.Duplicates = se.Lines, se.Unknown, se.Duplicates
+			t.mu.Unlock()
+		}
+		log(err)
+	}
+}
+
+// strayCounts are the run's strays, every session's added.
+type strayCounts struct{ lines, unknown, dups atomic.Int64 }
+
+// result is the counts as the result keeps them.
+func (c *strayCounts) result() results.Strays {
+	return results.Strays{Lines: c.lines.Load(), UnknownIDAnswers: c.unknown.Load(), DuplicateAnswers: c.dups.Load()}
 }
 
 // costPIDs are the processes whose cost a run samples: those behind its

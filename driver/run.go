@@ -60,7 +60,13 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer r.closeSessions()
+	var rep *Measurements
+	defer func() {
+		r.closeSessions()
+		if rep != nil { // after the sessions' ends: a second answer that came last is counted too
+			rep.Meta.Strays = r.strayCounts.result()
+		}
+	}()
 	r.conns = conns
 	// The plan waits for the handshake: a server that advertises sim: URIs
 	// (client.Conn.SimURIs) has mime+size classes synthesized on any
@@ -70,7 +76,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	}
 	r.setup.say(SetupStep{Stage: StageReady})
 	server := conns[0].Server()
-	rep := &Measurements{Workload: o.Workload}
+	rep = &Measurements{Workload: o.Workload}
 	m := &rep.Meta
 	*m = results.Meta{
 		Target: results.Target{
@@ -118,6 +124,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	r.warmup.Settle(implemented)
 	rep.MeasuredPhase, rep.Warmup = r.measured.Phase(), r.warmup.Phase()
 	m.Sessions = r.sessions
+	m.Strays = r.strayCounts.result() // again once the sessions closed (above)
 	m.Sessions.Opened, m.Sessions.Replaced, m.Sessions.ReplaceFailed = r.opened.Load(), r.replaced.Load(), r.replaceFailed.Load()
 	m.Connections = connectionsOf(r.pool.total(r.slots), !w.Load.NoKeepAlive)
 	m.GeneratorPeakRSS, _ = servercost.SelfPeakRSS()
@@ -155,23 +162,24 @@ type runner struct {
 	cold                            *servercost.ColdStartRecorder
 	setup                           *setupTell // Options.Setup, one call at a time
 
-	failures  rate.Sometimes // paces Options.Logf
-	failed    saidOnce       // the failures already logged: each is said once
-	strays    rate.Sometimes // paces what stdio servers print on stdout that is not JSON-RPC
-	noMethod  sync.Once      // says once that the server does not implement the read's method
-	misused   sync.Once      // says once that the server answered -32601 worded as a missing resource
-	fresh     freshness      // cache hints: what a host honouring them would not send
-	digests   contentDigests
-	turns     sync.WaitGroup // every turn goroutine
-	begun     chan struct{}  // a launched turn's goroutine has started (launch; buffer of one)
-	inFlight  atomic.Int64
-	started   atomic.Int64
-	reads     atomic.Int64
-	errs      atomic.Int64
-	abandoned atomic.Int64            // reads given up on (deadline or timeout): a late answer may follow
-	pool      connTally               // what the sessions' HTTP connections did
-	authLost  authWatch               // unauthorized reads: did the run lose its authorization?
-	late      atomic.Pointer[lateCtx] // see lateContext
+	failures    rate.Sometimes // paces Options.Logf
+	failed      saidOnce       // the failures already logged: each is said once
+	strays      rate.Sometimes // paces what stdio servers print on stdout that is not JSON-RPC
+	strayCounts strayCounts    // what the servers sent that could only be skipped, for the result
+	noMethod    sync.Once      // says once that the server does not implement the read's method
+	misused     sync.Once      // says once that the server answered -32601 worded as a missing resource
+	fresh       freshness      // cache hints: what a host honouring them would not send
+	digests     contentDigests
+	turns       sync.WaitGroup // every turn goroutine
+	begun       chan struct{}  // a launched turn's goroutine has started (launch; buffer of one)
+	inFlight    atomic.Int64
+	started     atomic.Int64
+	reads       atomic.Int64
+	errs        atomic.Int64
+	abandoned   atomic.Int64            // reads given up on (deadline or timeout): a late answer may follow
+	pool        connTally               // what the sessions' HTTP connections did
+	authLost    authWatch               // unauthorized reads: did the run lose its authorization?
+	late        atomic.Pointer[lateCtx] // see lateContext
 
 	// implemented is set once resources/read answered a read with a
 	// result: the server implements it (readResult).

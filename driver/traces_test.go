@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"testing"
@@ -85,7 +86,8 @@ func TestTurnTraceShare(t *testing.T) {
 // handler extracts trace context with OpenTelemetry's propagator, every
 // read of a run carries a valid traceparent, the same in its header and
 // its _meta; a turn's reads share a trace id and each has a span of its
-// own; the slowest reads the result keeps name traces the server saw.
+// own; the slowest reads the result keeps name traces the server saw, and
+// each its own span id the server saw.
 // With load.trace_sample 0 no read carries one.
 func TestRunTracesEveryRead(t *testing.T) {
 	for _, share := range []string{"1", "0"} {
@@ -145,6 +147,15 @@ mix:
 				}
 				if share == "1" && traces[id] == 0 || share == "0" && !id.IsZero() {
 					t.Errorf("slow read %s (%v) names trace %q, which the server did not see", r.URI, r.Latency, r.TraceID)
+				}
+				// its own span (issue 47, item 13): the parent id of the
+				// server's span, which tells a turn's reads apart
+				var span protocol.SpanID
+				if n, err := hex.Decode(span[:], []byte(r.SpanID)); (n != len(span) || err != nil) && r.SpanID != "" {
+					t.Fatalf("span id %q: want 16 lowercase hex digits", r.SpanID)
+				}
+				if share == "1" && !spans[span] || share == "0" && r.SpanID != "" {
+					t.Errorf("slow read %s (%v) names span %q, which the server did not see", r.URI, r.Latency, r.SpanID)
 				}
 			}
 			for id, n := range traces {

@@ -179,9 +179,11 @@ func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, trace
 	sample.Fresh = r.fresh.fresh(att.URI, send)
 	digest := r.wantDigest(att.URI)
 	deadline, cause := r.readDeadline(intended, send)
+	tp := readTrace(trace)
+	sample.Span = tp.Span
 	a, err := s.conn.ReadDocument(tctx, att.URI, client.ReadSpec{
 		Chunk: r.chunkOf(att), MaxBytes: r.w.Turn.MaxAnswer, Digest: digest,
-		Deadline: deadline, DeadlineCause: cause, Trace: readTrace(trace),
+		Deadline: deadline, DeadlineCause: cause, Trace: tp,
 	})
 	now := a.Done // an answer's end is what answered returns: no clock read for it
 	if err != nil || now.IsZero() {
@@ -189,6 +191,7 @@ func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, trace
 	}
 	// What arrived counts, also of a read cut before its end.
 	sample.ByteCounts, sample.Chunks = a.ByteCounts, a.Parts
+	sample.Unreached = a.Unreached // its trace context reached no one
 	facts := readFacts{sent: true, err: err, expect: att.Expect}
 	sample.Outcome = outcomeOf(a, facts)
 	sample.Settled, sample.Unsettled = settledOf(a, facts)

@@ -56,7 +56,7 @@ func compareSlowLines(w io.Writer, c *compare.Comparison) {
 			if i == 0 {
 				label = s.side
 			}
-			head := fmt.Sprintf("%s %s %s trace %s ", slowLatency(r.SlowRead), clip(r.Class), r.Outcome.String(), traceText(r.TraceID))
+			head := fmt.Sprintf("%s %s %s %s ", slowLatency(r.SlowRead), clip(r.Class), r.Outcome.String(), traceWords(r.SlowRead))
 			if len(c.Base.Runs) > 1 || len(c.New.Runs) > 1 {
 				head += "in " + tail(r.Run, 24) + " "
 			}
@@ -70,7 +70,7 @@ func compareSlowLines(w io.Writer, c *compare.Comparison) {
 // before any format's escaping.
 func compareSlowCells(side string, r compare.SlowRead) []string {
 	return []string{side, printable(r.Run), printable(r.Class), slowLatency(r.SlowRead), r.Outcome.String(),
-		traceText(r.TraceID), printable(r.URI)}
+		traceText(r.SlowRead), printable(r.URI)}
 }
 
 // compareSlowHeader is the header of the slowest reads' table;

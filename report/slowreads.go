@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -99,13 +100,30 @@ func slowLatency(r stats.SlowRead) string {
 	return numfmt.Ms(r.Latency.Ms())
 }
 
-// traceText is a read's trace id, or that its turn was not sampled.
-func traceText(id string) string {
-	if id == "" {
-		return "not traced"
+// traceText is a read's trace id; else why it names none: it never
+// reached the server (no server received its trace context), or its turn
+// was not sampled (load.trace_sample: it carried none).
+func traceText(r stats.SlowRead) string {
+	switch {
+	case r.TraceID != "":
+		return printable(r.TraceID)
+	case r.Unreached:
+		return "never reached the server"
 	}
-	return printable(id)
+	return "not sampled"
 }
+
+// traceWords is a read's trace as a line of prose says it: "trace ID",
+// "not sampled", "never reached the server".
+func traceWords(r stats.SlowRead) string {
+	if r.TraceID != "" {
+		return "trace " + printable(r.TraceID)
+	}
+	return traceText(r)
+}
+
+// spanText is a read's own span id, "" when it names no trace.
+func spanText(r stats.SlowRead) string { return printable(r.SpanID) }
 
 // intendedText is a read's intended start to the millisecond, UTC; clock
 // is the time of day alone, for the terminal (its header has the date).
@@ -162,16 +180,52 @@ func shortURI(s string, n int) string {
 	return tail(s, n)
 }
 
-// briefSlowFields are the brief report's "slowest" lines: the n slowest
-// reads of the run, each on one line that fits the report's width.
+// briefSlowRows are the n reads the brief report names: the n slowest of
+// the run when each names a trace (or none does: nothing to open), else
+// the slowest read, then the slowest reads that name a trace. With
+// load.trace_sample below 1 the very slowest reads are often of turns
+// not sampled, and a list of reads none of which can be opened in the
+// server's tracing leads nowhere; the slowest read stays first, so the
+// tail is never hidden. traced is the index of the first read chosen
+// for its trace (-1: the list is the n slowest).
+func briefSlowRows(r *results.Result, n int) (rows []slowRow, traced int) {
+	all := slowestOverall(r, math.MaxInt)
+	top := all[:min(n, len(all))]
+	opened, anyTraced := 0, false
+	for _, row := range all {
+		anyTraced = anyTraced || row.read.Traced()
+	}
+	for _, row := range top {
+		if row.read.Traced() {
+			opened++
+		}
+	}
+	if n < 2 || opened == len(top) || !anyTraced {
+		return top, -1
+	}
+	rows = []slowRow{all[0]}
+	for _, row := range all[1:] {
+		if len(rows) < n && row.read.Traced() {
+			rows = append(rows, row)
+		}
+	}
+	return rows, 1
+}
+
+// briefSlowFields are the brief report's "slowest" lines (briefSlowRows),
+// each on one line that fits the report's width.
 func briefSlowFields(r *results.Result, n int) [][2]string {
 	var fs [][2]string
-	for i, row := range slowestOverall(r, n) {
+	rows, traced := briefSlowRows(r, n)
+	for i, row := range rows {
 		label := ""
-		if i == 0 {
+		switch i {
+		case 0:
 			label = "slowest"
+		case traced:
+			label = "traced"
 		}
-		head := fmt.Sprintf("%s %s trace %s ", slowLatency(row.read), row.read.Outcome.String(), traceText(row.read.TraceID))
+		head := fmt.Sprintf("%s %s %s ", slowLatency(row.read), row.read.Outcome.String(), traceWords(row.read))
 		room := 100 - len("slowest    ") - utf8.RuneCountInString(head)
 		fs = append(fs, [2]string{label, head + shortURI(row.read.URI, max(room, 8))})
 	}
@@ -207,7 +261,7 @@ func slowTables(w io.Writer, r *results.Result) error {
 			if row.broke {
 				outcome += " !"
 			}
-			cells[i] = []string{slowLatency(row.read), outcome, intendedText(row.read.Intended, true), traceText(row.read.TraceID)}
+			cells[i] = []string{slowLatency(row.read), outcome, intendedText(row.read.Intended, true), traceText(row.read)}
 			for j, s := range cells[i] {
 				widths[j] = max(widths[j], utf8.RuneCountInString(s))
 			}

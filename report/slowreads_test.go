@@ -14,25 +14,26 @@ import (
 
 // withSlowReads gives r's first two classes the reads a run keeps by name,
 // as the driver fills them: markdown's slowest (none broke a bound, one
-// not traced), screenshot's slowest and the timeouts that broke a bound
+// not sampled), screenshot's slowest and the timeouts that broke a bound
 // (cut at the read timeout), more of them seen than kept.
 func withSlowReads(r *results.Result) *results.Result {
 	at := func(ms int) time.Time { return r.Started.Add(2*time.Second + time.Duration(ms)*time.Millisecond).UTC() }
 	id := func(n int) string { return fmt.Sprintf("4bf92f3577b34da6a3ce929d0e0e%04x", n) }
+	span := func(n int) string { return fmt.Sprintf("00f067aa0ba9%04x", n) }
 	md := &stats.SlowReads{}
 	for i := range 4 {
-		md.Slowest = append(md.Slowest, stats.SlowRead{TraceID: id(i), URI: fmt.Sprintf("docs://attachments/notes-%d.md", i),
+		md.Slowest = append(md.Slowest, stats.SlowRead{TraceID: id(i), SpanID: span(i), URI: fmt.Sprintf("docs://attachments/notes-%d.md", i),
 			Intended: at(100 * i), Latency: stats.Milliseconds(stats.MsDuration(20.5 - float64(i))), Outcome: stats.OK})
 	}
-	md.Slowest[3].TraceID = ""
+	md.Slowest[3].TraceID, md.Slowest[3].SpanID = "", ""
 	png := &stats.SlowReads{BrokeSeen: 7}
 	for i := range 5 {
-		cut := stats.SlowRead{TraceID: id(16 + i), URI: fmt.Sprintf("docs://attachments/screens/very/deep/folder/shot-%d.png", i),
+		cut := stats.SlowRead{TraceID: id(16 + i), SpanID: span(16 + i), URI: fmt.Sprintf("docs://attachments/screens/very/deep/folder/shot-%d.png", i),
 			Intended: at(1000 + 40*i), Latency: stats.Milliseconds(stats.MsDuration(100.031)), Outcome: stats.Timeout, LowerBound: true}
 		png.Slowest = append(png.Slowest, cut)
 		png.Broke = append(png.Broke, cut)
 	}
-	png.Slowest = append(png.Slowest, stats.SlowRead{TraceID: id(32), URI: "docs://attachments/screens/shot-9.png",
+	png.Slowest = append(png.Slowest, stats.SlowRead{TraceID: id(32), SpanID: span(32), URI: "docs://attachments/screens/shot-9.png",
 		Intended: at(3000), Latency: stats.Milliseconds(stats.MsDuration(99.5)), Outcome: stats.OK})
 	r.Classes[0].SlowReads, r.Classes[1].SlowReads = md, png
 	return r
@@ -127,7 +128,7 @@ func TestFullTableListsEverySlowRead(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"markdown: its 4 slowest; none broke a bound", "screenshot: its 6 slowest and the slowest 5 of the 7 that broke a bound",
-		"timeout !", "not traced", "4bf92f3577b34da6a3ce929d0e0e0020"} {
+		"timeout !", "not sampled", "4bf92f3577b34da6a3ce929d0e0e0020"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the full report lacks %q:\n%s", want, s)
 		}

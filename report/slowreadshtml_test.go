@@ -129,7 +129,7 @@ func TestMarkdownSlowReadsLinked(t *testing.T) {
 	s := buf.String()
 	for _, want := range []string{
 		"| [4bf92f3577b34da6a3ce929d0e0e0010](https://tempo.example/trace/4bf92f3577b34da6a3ce929d0e0e0010?from=%28now%29) |",
-		`docs://a/"&gt;&lt;script&gt;alert('x')&lt;/script&gt;.png`, "| not traced |"} {
+		`docs://a/"&gt;&lt;script&gt;alert('x')&lt;/script&gt;.png`, "| not sampled |"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, s)
 		}

@@ -12,9 +12,10 @@ import (
 // named their tracing (--trace-url).
 
 // slowHeader is the header of the slow reads' table in markdown and on
-// the page; slowTraceCol, its trace id's column.
+// the page; slowTraceCol, its trace id's column. The span id beside it
+// tells apart the reads of one turn, which share its trace.
 func slowHeader() []string {
-	return []string{"class", "latency", "outcome", "broke a bound", "intended start", "trace id", "URI"}
+	return []string{"class", "latency", "outcome", "broke a bound", "intended start", "trace id", "span id", "URI"}
 }
 
 const slowTraceCol = 5
@@ -26,7 +27,7 @@ func slowCells(row slowRow) []string {
 		broke = "yes"
 	}
 	return []string{printable(row.class), slowLatency(row.read), row.read.Outcome.String(), broke,
-		intendedText(row.read.Intended, false), traceText(row.read.TraceID), printable(row.read.URI)}
+		intendedText(row.read.Intended, false), traceText(row.read), spanText(row.read), printable(row.read.URI)}
 }
 
 // slowNotes are what the lists hold, above them in every format: per
@@ -59,7 +60,7 @@ func mdSlowReads(b *bytes.Buffer, r *results.Result, links TraceURL) {
 		b.WriteString("No read was kept: none was sent in the measured run.\n\n")
 		return
 	}
-	mdTable(b, "lrlllll", slowHeader(), rows)
+	mdTable(b, "lrllllll", slowHeader(), rows)
 }
 
 // mdLinkedRow is a row's cells escaped for a markdown table, the cell of
@@ -100,7 +101,7 @@ func slowHTMLSection(r *results.Result, suffix string, links TraceURL) (htmlSect
 		return s, true
 	}
 	if links.IsZero() {
-		s.Notes = append(s.Notes, "readbench report --format html --trace-url 'https://…?traceId={trace_id}' links each trace id to your tracing.")
+		s.Notes = append(s.Notes, "readbench report --format html --trace-url 'https://jaeger.example/trace/{trace_id}' links each trace id to your tracing.")
 	}
 	s.Tables = []htmlTable{t}
 	return s, true

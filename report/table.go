@@ -232,6 +232,9 @@ func footerFields(r *results.Result) [][2]string {
 	if n := r.Totals.MisusedMethodNotFound; n > 0 {
 		add("misused", "%s", misusedCodeText(n, r.Totals.Scheduled))
 	}
+	if r.Strays.Any() {
+		add("strays", "%s", straysText(r.Strays))
+	}
 	if nf := notFound(r); nf > 0 {
 		// A stored URI whose resource was renamed is only discovered by reading it.
 		add("not found", "%s", notFoundText(nf, r.Totals.Scheduled))
@@ -373,6 +376,12 @@ func methodNotFoundText(n, scheduled int64) string {
 func misusedCodeText(n, scheduled int64) string {
 	return fmt.Sprintf("the server answers a missing resource with -32601 (Method not found); a client would conclude resources/read is absent: "+
 		"%s reads (%s) answered so, counted as not found", numfmt.Count(n), numfmt.Percent(n, scheduled))
+}
+
+// straysText says what the server sent that readbench could only skip
+// (the result's strays): a protocol violation the figures survive.
+func straysText(s results.Strays) string {
+	return "the server sent " + s.Text() + ": each skipped, every read matched its own answer; a protocol violation"
 }
 
 // notFound counts the reads that found nothing: not_found outcomes, and

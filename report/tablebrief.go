@@ -110,6 +110,9 @@ func briefFields(r *results.Result) [][2]string {
 	if n := tot.MisusedMethodNotFound; n > 0 {
 		fs = append(fs, [2]string{"misused", misusedCodeText(n, tot.Scheduled)})
 	}
+	if r.Strays.Any() {
+		fs = append(fs, [2]string{"strays", straysText(r.Strays)})
+	}
 	if nf := notFound(r); nf > 0 {
 		fs = append(fs, [2]string{"not found", notFoundText(nf, tot.Scheduled)})
 	}

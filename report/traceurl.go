@@ -9,7 +9,7 @@ import (
 
 // TraceURL is where a reader opens a trace: a URL template whose
 // {trace_id} is replaced by a read's trace id, such as
-// "https://grafana.example/explore?traceId={trace_id}". The zero value
+// "https://jaeger.example/trace/{trace_id}" (docs/measurement.md, trace links). The zero value
 // links nothing: trace ids are shown as text. A report never guesses a
 // tracing system's address: the reader names it (--trace-url).
 type TraceURL struct{ template string }
@@ -25,7 +25,7 @@ func ParseTraceURL(template string) (TraceURL, error) {
 		return TraceURL{}, nil
 	}
 	if !strings.Contains(template, TraceIDPlaceholder) {
-		return TraceURL{}, fmt.Errorf("%q has no %s to replace by the trace id, e.g. 'https://grafana.example/explore?traceId=%s'",
+		return TraceURL{}, fmt.Errorf("%q has no %s to replace by the trace id, e.g. 'https://jaeger.example/trace/%s'",
 			template, TraceIDPlaceholder, TraceIDPlaceholder)
 	}
 	t := TraceURL{template: template}

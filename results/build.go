@@ -56,6 +56,8 @@ type Meta struct {
 	AuthClient *auth.Client
 	// Sessions is how the run's sessions connected and churned.
 	Sessions Sessions
+	// Strays is what the run's servers sent that it could only skip.
+	Strays Strays
 	// Connections is what the sessions' HTTP connections did (nil: the
 	// target has none); Build derives its share and churn line.
 	Connections *Connections
@@ -106,6 +108,7 @@ func build(m Meta, rw workload.Workload, measured, warmup *stats.Phase, phases [
 		Segment:    Segment{K: max(m.Segment.K, 1), N: max(m.Segment.N, 1), Barrier: m.Segment.Barrier},
 		Shards:     []Shard{},
 		Sessions:   m.Sessions,
+		Strays:     m.Strays,
 	}
 	if r.Sessions.Errors == nil {
 		r.Sessions.Errors = []SessionError{}

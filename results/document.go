@@ -71,6 +71,10 @@ type Result struct {
 	Handshake Latency  `json:"handshake"`
 	FirstRead Latency  `json:"first_read"`
 	Sessions  Sessions `json:"sessions"`
+	// Strays is what the servers sent that readbench could only skip:
+	// stray stdout lines, answers to ids never sent, second answers
+	// (strays.go). Added in v1.
+	Strays Strays `json:"strays"`
 	// Connections is what the run's HTTP connections did: opened, reused,
 	// and who closed them (connections.go); null over stdio. Added in v1.
 	Connections *Connections `json:"connections"`

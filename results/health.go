@@ -199,23 +199,29 @@ func HealthOf(r *Result) Health {
 		h.Reasons = append(h.Reasons, e)
 	}
 	h.Reasons = append(h.Reasons, unmetReasons(c.unmet)...)
+	if why := r.Strays.Reason(); why != "" {
+		h.Reasons = append(h.Reasons, why) // a notice: marked "!", never the state (Strays.Reason)
+	}
 	if r.Partial {
 		h.Line += "; partial (" + numfmt.Seconds(t.MeasuredS) + ")"
 		h.Reasons = append(h.Reasons, "the run was interrupted: the health is that of its first "+numfmt.Seconds(t.MeasuredS))
 	}
-	h.Line = healthMark(h, c) + " " + h.Line
+	h.Line = healthMark(h, c, r.Strays.Any()) + " " + h.Line
 	return h
 }
 
-// healthMark is the line's mark (Health.Mark).
-func healthMark(h Health, c healthCounts) string {
+// healthMark is the line's mark (Health.Mark): a healthy run whose
+// server broke the protocol (strays: answers to requests never made,
+// requests answered twice, stdout lines that are not JSON-RPC) carries
+// "!", not "✓": its load figures stand, its server is not clean.
+func healthMark(h Health, c healthCounts, strays bool) string {
 	switch {
 	case h.Health == StateUseless || h.Health == StateFailing || h.MostFailed:
 		return "✗"
 	case h.Health != StateHealthy:
 		return "!"
 	case atLeast(c.cutDropped, c.turns, NoticeShare) || atLeast(c.timeouts, c.sent, NoticeShare) ||
-		atLeast(c.wrong(), c.sent, NoticeShare) || c.neverMet:
+		atLeast(c.wrong(), c.sent, NoticeShare) || c.neverMet || strays:
 		return "!"
 	}
 	return "✓"

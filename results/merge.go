@@ -69,6 +69,7 @@ func Merge(in []MergeInput) (*Result, error) {
 	for _, s := range in {
 		sessions = append(sessions, s.Result.Sessions)
 		conns = append(conns, s.Result.Connections)
+		m.Strays.Add(s.Result.Strays)
 	}
 	m.Sessions, m.Connections = mergeSessions(sessions), mergeConnections(conns)
 	for _, s := range in {

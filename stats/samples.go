@@ -67,15 +67,20 @@ type ReadSample struct {
 	// that).
 	Unsettled bool
 	Settled   Outcome
-	// URI is what was read and Trace the W3C trace id it carried (zero:
-	// none); Broke is set by the driver when the read broke a bound: cut
-	// by its timeout or its turn's deadline, or slower than the run's
-	// latency bound. The class keeps the slowest reads and those that
-	// broke a bound by name (slowreads.go).
-	URI      string
-	Trace    [16]byte
-	Broke    bool
-	Intended time.Time // its turn's intended start
+	// URI is what was read, Trace the W3C trace id it carried and Span
+	// its own span id, the traceparent's parent id (zero: none); Broke is
+	// set by the driver when the read broke a bound: cut by its timeout
+	// or its turn's deadline, or slower than the run's latency bound.
+	// Unreached says the read failed before its request reached the
+	// server (client.Answer.Unreached): its trace context was received by
+	// no one. The class keeps the slowest reads and those that broke a
+	// bound by name (slowreads.go).
+	URI       string
+	Trace     [16]byte
+	Span      [8]byte
+	Broke     bool
+	Unreached bool
+	Intended  time.Time // its turn's intended start
 }
 
 // Lagged reports whether the read's Lag counts in the lag figures: a read

@@ -29,14 +29,26 @@ const (
 // kept read reaches the report without a copy.
 type SlowRead struct {
 	// TraceID is the W3C trace id the read carried, in lowercase hex ("":
-	// its turn was not sampled, load.trace_sample).
+	// its turn was not sampled, load.trace_sample, or it never reached
+	// the server); SpanID its own span id, the parent id of the server's
+	// span for it, which tells apart the reads of one turn (one trace).
 	TraceID    string       `json:"trace_id"`
+	SpanID     string       `json:"span_id"`
 	URI        string       `json:"uri"`
 	Intended   time.Time    `json:"intended"` // its turn's intended start, in UTC
 	Latency    Milliseconds `json:"latency_ms"`
 	Outcome    Outcome      `json:"outcome"`
 	LowerBound bool         `json:"lower_bound"` // cut: Latency is when it was cut
+	// Unreached is a read that failed before its request reached the
+	// server (refused, or the connection failed before a byte of it was
+	// written): no server received its trace context, so it names none
+	// (TraceID and SpanID ""), rather than a trace that exists nowhere.
+	Unreached bool `json:"unreached"`
 }
+
+// Traced says whether r names a trace the server received: a read of a
+// sampled turn that reached it. The reads a reader can open.
+func (r SlowRead) Traced() bool { return r.TraceID != "" }
 
 // SlowReads is a class's kept reads: its slowest, and the slowest of
 // those that broke a bound, BrokeSeen counting every one that did.
@@ -55,9 +67,9 @@ func (k *SlowReads) keep(s *ReadSample) {
 		return // the common case: one comparison
 	}
 	r := SlowRead{URI: s.URI, Intended: s.Intended.UTC(), Latency: Milliseconds(s.Latency),
-		Outcome: s.Outcome, LowerBound: s.LowerBound}
-	if s.Trace != ([16]byte{}) {
-		r.TraceID = hex.EncodeToString(s.Trace[:])
+		Outcome: s.Outcome, LowerBound: s.LowerBound, Unreached: s.Unreached}
+	if s.Trace != ([16]byte{}) && !s.Unreached {
+		r.TraceID, r.SpanID = hex.EncodeToString(s.Trace[:]), hex.EncodeToString(s.Span[:])
 	}
 	offer(&k.Slowest, SlowestKept, r)
 	if s.Broke {

@@ -93,3 +93,33 @@ func BenchmarkKeepSlowRead(b *testing.B) {
 		k.keep(&s)
 	}
 }
+
+// TestSlowReadNamesWhatTheServerGot (issue 47, item 13): a kept read
+// names its trace and its own span when it carried them to the server;
+// none when its turn was not sampled; none, and marked unreached, when
+// it never reached the server (its ids exist nowhere).
+func TestSlowReadNamesWhatTheServerGot(t *testing.T) {
+	trace := [16]byte{0x4b, 0xf9, 15: 0x36}
+	span := [8]byte{0x00, 0xf0, 7: 0x07}
+	for _, c := range []struct {
+		name          string
+		sample        ReadSample
+		trace, spanID string
+		unreached     bool
+	}{
+		{"traced", ReadSample{Trace: trace, Span: span}, "4bf90000000000000000000000000036", "00f0000000000007", false},
+		{"not sampled", ReadSample{}, "", "", false},
+		{"never reached", ReadSample{Trace: trace, Span: span, Unreached: true, Outcome: Transport}, "", "", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := c.sample
+			s.Sent, s.Latency, s.URI = true, time.Second, "u"
+			rec := NewRecorder([]ClassInfo{{Name: "c"}})
+			rec.Read(s)
+			got := rec.Phase().Classes[0].Slow.Sorted().Slowest
+			if len(got) != 1 || got[0].TraceID != c.trace || got[0].SpanID != c.spanID || got[0].Unreached != c.unreached || got[0].Traced() != (c.trace != "") {
+				t.Errorf("kept %+v, want trace %q span %q unreached %v", got, c.trace, c.spanID, c.unreached)
+			}
+		})
+	}
+}

@@ -54,7 +54,7 @@ func compareCommand() *cli.Command {
 			"readbench compare runs/                    # the newest result against up to 10 before it, same workload\n" +
 			"readbench compare old.json new.json --single-run --fail-on 'read.p99=+10%'   # one pair: the raw bound\n" +
 			"readbench compare base/ new/ --format markdown >> \"$GITHUB_STEP_SUMMARY\"\n" +
-			"readbench compare base/ new/ --format html --trace-url 'https://grafana.example/explore?traceId={trace_id}' --out cmp.html",
+			"readbench compare base/ new/ --format html --trace-url 'https://jaeger.example/trace/{trace_id}' --out cmp.html",
 		Description: "Each run contributes one value of each figure; the sides' values are tested with the\n" +
 			"Mann-Whitney U test (4 or more runs per side), or one run against the prediction interval\n" +
 			"of 5 or more (history). Each bound is decided by one estimate (the shift of the runs' values)\n" +

@@ -22,7 +22,7 @@ func reportCommand() *cli.Command {
 			"readbench report base.json new.json --format markdown > report.md\n" +
 			"readbench report r.json --format html --out r.html      # one self-contained page of charts\n" +
 			"readbench report r.json --format hlog --out r.hlog      # HdrHistogram log (values in µs)\n" +
-			"readbench report r.json --format html --trace-url 'https://grafana.example/explore?traceId={trace_id}' --out r.html   # slow reads link to their traces\n" +
+			"readbench report r.json --format html --trace-url 'https://jaeger.example/trace/{trace_id}' --out r.html   # slow reads link to their traces\n" +
 			"readbench report whole.json chunks.json http.json --format modes   # one document read different ways, side by side",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Usage: "table, markdown, json, junit (the thresholds of one result), html, hlog or modes", Value: "table"},
@@ -128,7 +128,7 @@ func fullFlag() cli.Flag {
 // command that renders a run's report.
 func traceURLFlag() cli.Flag {
 	return &cli.StringFlag{Name: "trace-url", Usage: "link each slow read's trace id (html and markdown) through `TEMPLATE`, {trace_id} replaced by the id, " +
-		"e.g. 'https://grafana.example/explore?traceId={trace_id}'"}
+		"e.g. 'https://jaeger.example/trace/{trace_id}'"}
 }
 
 // reportOptions are the renderers' options the flags ask for; a template

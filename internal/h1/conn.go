@@ -42,6 +42,12 @@ type conn struct {
 // the one case a request is sent again (RoundTrip).
 var errNothingWritten = errors.New("h1: the connection failed before the request was written")
 
+// NothingWritten reports whether err is a request that failed before any
+// of its bytes left (errNothingWritten): the server cannot have seen it,
+// so a caller may tell a read that never reached its server from one the
+// server may have begun (a trace id the server never received).
+func NothingWritten(err error) bool { return errors.Is(err, errNothingWritten) }
+
 // aLongTimeAgo is a deadline in the past: setting it ends every pending
 // read and write on a connection at once.
 var aLongTimeAgo = time.Unix(1, 0)
