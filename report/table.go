@@ -403,9 +403,15 @@ func notFound(r *results.Result) int64 {
 
 // pressureText is the machine's CPU pressure for the host line ("" when
 // the result does not say): a busy machine slows a server that runs on it.
+// From results.AdviceCaveatPressure the line says the machine was
+// contended, in the words a failed run's exit message uses
+// (results.ContendedText); under it, only the figure, never the word.
 func pressureText(p *float64) string {
 	if p == nil {
 		return ""
 	}
-	return fmt.Sprintf("; CPU contended %s of the measured run (some task waiting)", numfmt.Share(*p))
+	if c := results.ContendedText(p); c != "" {
+		return "; " + c
+	}
+	return fmt.Sprintf("; CPU pressure %s of the measured run (some task waiting)", numfmt.Share(*p))
 }

@@ -63,7 +63,9 @@ type Facts struct {
 // failed (results.Health.MostFailed: most turns did not complete, or most
 // reads sent answered an unexpected error), its health line the reason;
 // then a broken threshold fails. A part's health, like its uselessness,
-// is its command's to judge.
+// is its command's to judge. A run that fails by its health or a bound on
+// a contended machine says so in its reason (machine): the exit line is
+// the last a reader sees, and the machine may be why.
 func Judge(res *results.Result, f Facts) Judgement {
 	if err := res.Identity(); err != nil {
 		return Judgement{Exit: Failed, Reason: err.Error()}
@@ -88,10 +90,22 @@ func Judge(res *results.Result, f Facts) Judgement {
 		return Judgement{Exit: Failed, Reason: "useless run: " + why, Also: also}
 	}
 	if h := res.EnsureHealth(); h.FailsRun(f.Bounded) && !f.Part {
-		return Judgement{Exit: Failed, Reason: h.Line + " (no thresholds set: most of the run failed)"}
+		return Judgement{Exit: Failed, Reason: h.Line + " (no thresholds set: most of the run failed)" + machine(res)}
 	}
 	if len(also) > 0 {
-		return Judgement{Exit: Failed, Reason: also[0]}
+		return Judgement{Exit: Failed, Reason: also[0] + machine(res)}
 	}
 	return Judgement{Exit: Passed}
+}
+
+// machine is the clause a failed run's reason ends with when its machine
+// was contended ("; the machine was contended (CPU pressure 97% …): …"),
+// "" otherwise: without it, a run a busy machine made overloaded exited 1
+// blaming the server alone, while capacity charged the same step to the
+// machine (issue 46, item 5).
+func machine(res *results.Result) string {
+	if why := results.ContendedWhy(res.Host.CPUPressure); why != "" {
+		return "; " + why
+	}
+	return ""
 }

@@ -1,55 +1,13 @@
 package main
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/readbench/readbench/internal/hostload"
 )
-
-// TestReadmeTour runs every line of the README's "A short tour", in its
-// order and as written (only its loopback ports changed), from a folder
-// holding the repository's examples/, and checks each exits as it says:
-// 1 when its comment starts "exit 1", else 0. A background line (a
-// server, ending in &) is started and waited for, and ended with the
-// test. Lines depend on the ones before them (a result saved, then
-// reported), as a reader's do.
-func TestReadmeTour(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	copyTree(t, filepath.Join("..", "..", "examples"), filepath.Join(dir, "examples"))
-	lines := parseTour(t, readmeBlock(t, "## A short tour", "sh"), map[string]string{})
-	if len(lines) < 20 || !lines[0].background || !strings.HasPrefix(lines[0].cmd, "readbench serve --listen") {
-		t.Fatalf("the tour has %d lines, the first %q: want it to start the server the others use", len(lines), lines[0].text)
-	}
-	for _, l := range lines {
-		if l.background {
-			startTourServer(t, dir, l)
-			continue
-		}
-		machine := hostload.Watch()
-		code, out, err := runTourLine(t, context.Background(), dir, l)
-		t.Logf("exit %d: %s (%s)", code, l.cmd, machine)
-		switch {
-		case err != nil:
-			t.Fatalf("%s: %v (%s)", l.describe(), err, machine)
-		case code == l.want:
-		case code == 1 && l.want == 0 && l.measures && machine.Busy():
-			// A measuring line's exit 1 on a busy machine is readbench's
-			// own answer (its server overloaded, a bound broken by the
-			// machine), not a wrong line: the README says so at the
-			// tour's top.
-			t.Logf("%s: exit 1 on a busy machine, readbench's own answer:\n%s", l.describe(), out)
-		default:
-			t.Errorf("%s: exit %d, want %d (%s):\n%s", l.describe(), code, l.want, machine, out)
-		}
-	}
-}
 
 // TestReadmeExamplesRunClean: every workload under examples/ runs against
 // `readbench serve` with no read failing (every read ok, or the error its

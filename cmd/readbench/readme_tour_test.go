@@ -1,30 +1,22 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/readbench/readbench/internal/helptext"
-	"github.com/readbench/readbench/internal/testproc"
 )
 
-// The README's tour, read and run as a reader would: each line of its
-// first sh block, in order, from a folder that holds what a clone's root
-// holds for it (examples/), with readbench on the PATH. The only change
-// made to a line is its loopback ports (127.0.0.1:8080 becomes a free
-// port, the same one on every line), so that the test never collides
-// with a server a developer runs.
+// The README's tour, read as a reader reads it: each line of its first sh
+// block, in order, its exit status from its comment, and its loopback
+// ports (127.0.0.1:8080 becomes a free port, the same one on every line,
+// so that the test never collides with a server a developer runs).
+// TestReadmeTour (readme_shell_test.go) pastes the lines into one shell.
 
 // tourLine is one command of the tour.
 type tourLine struct {
@@ -111,55 +103,6 @@ func tourEnv(dir string) []string {
 		}
 	}
 	return env
-}
-
-// runTourLine runs one line with sh in dir and returns its exit status
-// and the tail of what it printed.
-func runTourLine(t testing.TB, ctx context.Context, dir string, l tourLine) (int, string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
-	defer cancel()
-	cmd := testproc.Own(t, exec.CommandContext(ctx, "sh", "-c", l.cmd))
-	cmd.Dir, cmd.Env = dir, tourEnv(dir)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode(), tail(out.String(), 12), nil
-	}
-	return 0, tail(out.String(), 12), err
-}
-
-// startTourServer starts a background line (a server) until the test
-// ends, and waits until the port it names accepts connections.
-func startTourServer(t *testing.T, dir string, l tourLine) {
-	t.Helper()
-	addr := loopbackRE.FindString(l.cmd)
-	if addr == "" {
-		t.Fatalf("%s: a background line that names no 127.0.0.1 address to wait for", l.text)
-	}
-	log, err := os.Create(filepath.Join(dir, "server-"+strings.TrimPrefix(addr, "127.0.0.1:")+".log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := testproc.Own(t, exec.Command("sh", "-c", "exec "+l.cmd))
-	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, tourEnv(dir), log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		_ = cmd.Wait()
-		log.Close()
-	})
-	if !poll(15*time.Second, func() bool {
-		c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond)
-		if err == nil {
-			c.Close()
-		}
-		return err == nil
-	}) {
-		t.Fatalf("%s: nothing listens on %s after 15s", l.text, addr)
-	}
 }
 
 // tail is the last n lines of s.
