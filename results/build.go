@@ -59,6 +59,9 @@ type Meta struct {
 	// Connections is what the sessions' HTTP connections did (nil: the
 	// target has none); Build derives its share and churn line.
 	Connections *Connections
+	// Listening is what the run's listeners recorded (nil: the workload
+	// has no listen section); Build makes the subscriptions block of it.
+	Listening *stats.Listening
 }
 
 // Build makes the result document of a run: w is the workload as the run
@@ -167,6 +170,9 @@ func build(m Meta, rw workload.Workload, measured, warmup *stats.Phase, phases [
 		return nil, err
 	}
 	if r.Auth, err = authOf(measured, m.AuthLost, m.AuthClient); err != nil {
+		return nil, err
+	}
+	if r.Subscriptions, err = subscriptionsOf(m.Listening); err != nil {
 		return nil, err
 	}
 	g := setGenerator(r)   // reads the totals, the blocks and the timeline above
