@@ -186,15 +186,8 @@ func closeAll(sessions []client.Conn) {
 // behind a stdio session is sampled from the initial sessions only: a
 // replacement's is a handshake like any other.
 func (r *runner) open(ctx context.Context, step func(string), rec *stats.Recorder, initial bool) (client.Conn, error) {
-	limit, setBy := r.o.HandshakeLimit()
 	began := time.Now()
-	s, handshake, err := client.Open(ctx, client.Dial{
-		Target: r.w.Target, Protocol: r.w.Protocol, Headers: r.w.Headers, Auth: r.o.Auth,
-		Embedded: r.o.EmbeddedCommand, Stderr: r.o.Stderr, Client: r.o.Client,
-		Aim:       targets.Aim{AllowHosts: r.w.AllowHosts, InsecureCredentials: r.w.InsecureCredentials},
-		MaxAnswer: r.w.Turn.MaxAnswer, HandshakeTimeout: limit, HandshakeSetBy: setBy, Step: step,
-		NoKeepAlive: r.w.Load.NoKeepAlive, Stray: (&strayTally{run: &r.strayCounts}).heard(r.logStray),
-	})
+	s, handshake, err := client.Open(ctx, r.dialOf(step))
 	if err != nil {
 		return nil, err
 	}
@@ -204,6 +197,20 @@ func (r *runner) open(ctx context.Context, step func(string), rec *stats.Recorde
 		r.cold.Session(first, handshake)
 	}
 	return s, nil
+}
+
+// dialOf is how every session of the run is opened (the reading
+// sessions, their replacements, the listeners and the changer's), step
+// told of each step of the handshake.
+func (r *runner) dialOf(step func(string)) client.Dial {
+	limit, setBy := r.o.HandshakeLimit()
+	return client.Dial{
+		Target: r.w.Target, Protocol: r.w.Protocol, Headers: r.w.Headers, Auth: r.o.Auth,
+		Embedded: r.o.EmbeddedCommand, Stderr: r.o.Stderr, Client: r.o.Client,
+		Aim:       targets.Aim{AllowHosts: r.w.AllowHosts, InsecureCredentials: r.w.InsecureCredentials},
+		MaxAnswer: r.w.Turn.MaxAnswer, HandshakeTimeout: limit, HandshakeSetBy: setBy, Step: step,
+		NoKeepAlive: r.w.Load.NoKeepAlive, Stray: (&strayTally{run: &r.strayCounts}).heard(r.logStray),
+	}
 }
 
 // logStray says what a stdio server printed on stdout that is not

@@ -8,33 +8,22 @@ import (
 	"github.com/readbench/readbench/workload"
 )
 
-// TestNotYetListening: a workload with listeners or changes is refused
-// before anything starts, naming the section, rather than run as if it
-// had none (the driver does not run listeners yet).
-func TestNotYetListening(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		edit func(w *workload.Workload)
-		key  string
-	}{
-		{"listen", func(w *workload.Workload) { w.Listen = workload.DefaultListen() }, "listen"},
-		{"listen and changes", func(w *workload.Workload) {
-			w.Listen = workload.DefaultListen()
-			w.Changes = &workload.Changes{URIs: workload.ListenURIs{Attached: true}, Via: workload.ChangeVia{Server: true}}
-		}, "listen"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			w := testWorkload(t, "embedded")
-			c.edit(w)
-			_, err := Run(context.Background(), Options{Workload: w})
-			var we *workload.Error
-			if !errors.As(err, &we) || we.Key != c.key {
-				t.Fatalf("Run = %v, want a *workload.Error at %s", err, c.key)
-			}
-		})
-	}
+// TestListenInShardsRefused: a workload with listeners split in shards is
+// refused before anything starts, naming the section (no shard could
+// match the notifications of another shard's changes), and a whole run or
+// a workload without listeners is not.
+func TestListenInShardsRefused(t *testing.T) {
 	w := testWorkload(t, "embedded")
-	if err := notYetListening(w); err != nil {
-		t.Fatalf("a workload without listeners: %v", err)
+	w.Listen = workload.DefaultListen()
+	_, err := Run(context.Background(), Options{Workload: w, Segment: workload.Segment{K: 1, N: 2}})
+	var we *workload.Error
+	if !errors.As(err, &we) || we.Key != "listen" {
+		t.Fatalf("Run = %v, want a *workload.Error at listen", err)
+	}
+	if err := checkListenable(w, workload.Segment{}); err != nil {
+		t.Errorf("a whole run: %v", err)
+	}
+	if err := checkListenable(testWorkload(t, "embedded"), workload.Segment{K: 1, N: 2}); err != nil {
+		t.Errorf("a workload without listeners: %v", err)
 	}
 }

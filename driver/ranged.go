@@ -12,6 +12,9 @@ import "github.com/readbench/readbench/workload"
 
 // chunkOf is the class's chunk size, 0 when it is read whole.
 func (r *runner) chunkOf(att workload.Attachment) int64 {
+	if att.Class >= len(r.w.Mix) {
+		return 0 // a listener's re-read (listen.go): read whole
+	}
 	if c := r.w.Mix[att.Class].Ranged; c != nil {
 		return c.Chunk
 	}

@@ -29,7 +29,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	if err := o.Workload.Validate(); err != nil {
 		return nil, err
 	}
-	if err := notYetListening(o.Workload); err != nil {
+	if err := checkListenable(o.Workload, o.Segment); err != nil {
 		return nil, err
 	}
 	w, err := o.Workload.Segment(o.Segment)
@@ -45,6 +45,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	for i, c := range w.Mix {
 		classes[i] = stats.ClassInfo{Name: c.Name, MIME: c.MIME}
 	}
+	reread := rereadClassOf(w, &classes) // listeners' re-reads: a class of their own (reread.go)
 	r := &runner{
 		o: o, w: w, tracing: newTracing(w),
 		failures: rate.Sometimes{First: 3, Interval: 5 * time.Second},
@@ -54,6 +55,8 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 		cold:     servercost.NewColdStartRecorder(),
 		begun:    make(chan struct{}, 1),
 		setup:    setupOf(o.Setup),
+
+		rereadClass: reread,
 	}
 	r.enableAuth()
 	conns, err := r.dial(ctx)
@@ -94,14 +97,18 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 		return nil, err
 	}
 	m.Segment.Barrier = bar
-	cost := servercost.Start(ctx, costPIDs(conns, o.ServerPID), servercost.Every)
-	defer cost.Stop() // before closeAll (defers run last first): the children are still there
-	self := servercost.Start(ctx, []int{os.Getpid()}, servercost.Every)
-	defer self.Stop()
 	m.Started = time.Now()
 	if !startAt.IsZero() {
 		m.Started = startAt
 	}
+	endListening, err := r.startListening(ctx, m.Started, m.Started.Add(w.Load.Warmup))
+	if err != nil {
+		return nil, err
+	}
+	cost := servercost.Start(ctx, costPIDs(conns, o.ServerPID), servercost.Every)
+	defer cost.Stop() // before closeAll (defers run last first): the children are still there
+	self := servercost.Start(ctx, []int{os.Getpid()}, servercost.Every)
+	defer self.Stop()
 	r.measured.StartTimeline(m.Started) // both phases share the run's seconds
 	r.warmup.StartTimeline(m.Started)
 	progress := r.startProgress(ctx, m.Started)
@@ -109,6 +116,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	measuredStart, measuredEnd, partial := r.schedule(ctx, m.Started)
 	progress.drain() // the schedule is over: the turns in flight end
 	r.turns.Wait()
+	m.Listening = endListening() // the listeners' re-reads are reads: ended before the recorders are read
 	if r.abandoned.Load() > 0 && m.LateObservable {
 		time.Sleep(lateGrace) // let answers the server should not have sent arrive
 		m.LateWatch = lateGrace
@@ -180,6 +188,10 @@ type runner struct {
 	pool        connTally               // what the sessions' HTTP connections did
 	authLost    authWatch               // unauthorized reads: did the run lose its authorization?
 	late        atomic.Pointer[lateCtx] // see lateContext
+
+	// rereadClass is the class index of the listeners' re-reads in the
+	// recorders (-1: none; listen.go).
+	rereadClass int
 
 	// implemented is set once resources/read answered a read with a
 	// result: the server implements it (readResult).
@@ -335,19 +347,4 @@ func (r *runner) recorder(isWarm bool) *stats.Recorder {
 		return r.warmup
 	}
 	return r.measured
-}
-
-// notYetListening refuses a workload with listeners or changes: the
-// sections are read and saved (workload.Listen, workload.Changes), but
-// this driver does not run listeners yet, and a run that quietly left
-// them out would measure reads without the load the file asks for.
-func notYetListening(w *workload.Workload) error {
-	if w.Listen == nil && w.Changes == nil {
-		return nil
-	}
-	key := "listen"
-	if w.Listen == nil {
-		key = "changes"
-	}
-	return &workload.Error{Key: key, Msg: "listeners and changes are not run yet by this readbench: leave the listen and changes sections out to run the reads"}
 }

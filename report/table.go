@@ -90,6 +90,9 @@ func fullBody(w io.Writer, r *results.Result) error {
 	if err := authTable(w, r); err != nil {
 		return err
 	}
+	if err := subscriptionsTable(w, r); err != nil {
+		return err
+	}
 	fmt.Fprintln(w)
 	writeFields(w, footerFields(r))
 	return nil

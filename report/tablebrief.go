@@ -122,6 +122,7 @@ func briefFields(r *results.Result) [][2]string {
 	if s := shapeText(r.Shape); s != "no findings" {
 		fs = append(fs, [2]string{"shape", s})
 	}
+	fs = append(fs, subscriptionsBrief(r)...) // listeners' lines (subscriptions.go)
 	if rec := recommendation(r.Advice); rec != "" {
 		fs = append(fs, [2]string{"recommend", rec})
 	}

@@ -61,6 +61,9 @@ type Meta struct {
 	// Connections is what the sessions' HTTP connections did (nil: the
 	// target has none); Build derives its share and churn line.
 	Connections *Connections
+	// Listening is what the run's listeners recorded (nil: the workload
+	// has no listen section); Build makes the subscriptions block of it.
+	Listening *stats.Listening
 }
 
 // Build makes the result document of a run: w is the workload as the run
@@ -172,9 +175,12 @@ func build(m Meta, rw workload.Workload, measured, warmup *stats.Phase, phases [
 	if r.Auth, err = authOf(measured, m.AuthLost, m.AuthClient); err != nil {
 		return nil, err
 	}
+	if r.Subscriptions, err = subscriptionsOf(m.Listening); err != nil {
+		return nil, err
+	}
 	g := setGenerator(r) // reads the totals, the blocks and the timeline above
 	setExpectUnmet(r)
-	r.Health = HealthOf(r) // reads the totals, the classes and the generator's finding
+	r.Health = HealthOf(r) // reads the totals, the classes, the subscriptions and the generator's finding
 	r.Advice = advice(policyOf(rw), measured, g, rw.Load.MaxInFlight, r.Health, contentionOf(r.Host.CPUPressure, g, r.Read.P99Ms))
 	return r, nil
 }

@@ -119,6 +119,10 @@ type Result struct {
 	// Auth is authorization as a measured cost (auth.go); null in a run
 	// without tokens. Added in v1.
 	Auth *Auth `json:"auth"`
+	// Subscriptions is the freshness loop of a run with listeners
+	// (subscriptions.go); null in a run without a listen section. Added
+	// in v1.
+	Subscriptions *Subscriptions `json:"subscriptions"`
 }
 
 // Totals are the run's counters and rates over the measured phase.

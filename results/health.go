@@ -206,7 +206,16 @@ func HealthOf(r *Result) Health {
 		h.Line += "; partial (" + numfmt.Seconds(t.MeasuredS) + ")"
 		h.Reasons = append(h.Reasons, "the run was interrupted: the health is that of its first "+numfmt.Seconds(t.MeasuredS))
 	}
-	h.Line = healthMark(h, c, r.Strays.Any()) + " " + h.Line
+	clause, subReasons, subMark := subscriptionsHealth(r.Subscriptions) // health_subscriptions.go
+	h.Reasons = append(h.Reasons, subReasons...)
+	if clause != "" {
+		h.Line += "; " + clause
+	}
+	mark := healthMark(h, c, r.Strays.Any())
+	if mark == "✓" && subMark {
+		mark = "!"
+	}
+	h.Line = mark + " " + h.Line
 	return h
 }
 

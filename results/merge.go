@@ -109,6 +109,11 @@ func Merge(in []MergeInput) (*Result, error) {
 	}
 	m.Started, m.Measured = origin, max(mEnd.Sub(mStart), 0)
 	m.AuthLost, m.AuthClient = mergedLost(in), mergedClient(in)
+	listening, err := mergedListening(in)
+	if err != nil {
+		return nil, err
+	}
+	m.Listening = listening
 	out, err := build(m, first.Workload, measured, warmup, phases)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -25,6 +26,10 @@ import (
 //     duplicate, or spontaneous when readbench makes no changes itself (the
 //     server's own: only counts and arrivals can be measured then).
 //   - A change left untold when the run ends is missed.
+//   - A change whose request failed (Failed) is expected of no
+//     subscription that was not told of it: the server may not have made
+//     it. One that was told of anyway (the server made it and then failed
+//     the answer) stays expected, and notified or coalesced.
 //
 // So expected (each change × each subscription open for it) = notified +
 // coalesced + missed, the identity Summary checks. Safe for concurrent
@@ -46,6 +51,7 @@ type uriChanges struct {
 	at          []time.Time
 	first, last []time.Time
 	told        []int32
+	failed      []bool // the change's request failed (Freshness.Failed)
 }
 
 // Subscription is one subscription's view of the changes: the URIs it
@@ -62,7 +68,8 @@ type Subscription struct {
 // FreshnessCounts are the counts of a run's freshness loop
 // (docs/results.md, subscriptions).
 type FreshnessCounts struct {
-	Changes       int64 // changes made
+	Changes       int64 // changes made (their requests sent), Failed included
+	Failed        int64 // of those, the requests that failed (Freshness.Failed)
 	Subscriptions int64 // subscriptions acknowledged
 	Notifications int64 // notifications received on them
 	// Expected is each change × each subscription open for it; it
@@ -95,7 +102,32 @@ func (f *Freshness) Changed(uri string, at time.Time) {
 	}
 	c.at = append(c.at, at)
 	c.first, c.last, c.told = append(c.first, time.Time{}), append(c.last, time.Time{}), append(c.told, 0)
+	c.failed = append(c.failed, false)
 	f.counts.Changes++
+}
+
+// Failed marks the change of uri recorded at at (Changed) as failed: its
+// request failed, so the server may not have made it, and a subscription
+// not told of it does not miss it. A change is recorded before its
+// request is sent (a notification can come before the answer) and marked
+// here once the answer says it failed, so that the matching of
+// notifications to changes is never undone. It reports whether such a
+// change was recorded.
+func (f *Freshness) Failed(uri string, at time.Time) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c := f.changes[uri]
+	if c == nil {
+		return false
+	}
+	for i := sort.Search(len(c.at), func(i int) bool { return !c.at[i].Before(at) }); i < len(c.at) && c.at[i].Equal(at); i++ {
+		if !c.failed[i] {
+			c.failed[i] = true
+			f.counts.Failed++
+			return true
+		}
+	}
+	return false
 }
 
 // Subscribe records a subscription to uris acknowledged at acked, ack
@@ -202,6 +234,7 @@ func (f *Freshness) Summary() FreshnessSummary {
 	out := FreshnessSummary{Counts: f.counts, Ack: NewHistogram(), Notify: NewHistogram(), Spread: NewHistogram()}
 	out.Ack.Merge(f.ack)
 	out.Notify.Merge(f.notify)
+	failedUpTo := f.failedPrefixes()
 	for _, s := range f.subs {
 		for u, start := range s.start {
 			end := len(f.changes[u].atOrNil())
@@ -211,9 +244,13 @@ func (f *Freshness) Summary() FreshnessSummary {
 			if end < start {
 				continue
 			}
-			told := min(s.cursor[u], end) - start
-			out.Counts.Expected += int64(end - start)
-			out.Counts.Missed += int64(end - start - max(told, 0))
+			toldEnd := max(min(s.cursor[u], end), start)
+			untold := int64(end - toldEnd)
+			if p := failedUpTo[u]; p != nil {
+				untold -= int64(p[end] - p[toldEnd]) // failed and untold: never expected
+			}
+			out.Counts.Expected += int64(toldEnd-start) + untold
+			out.Counts.Missed += untold
 		}
 	}
 	for _, c := range f.changes {
@@ -222,6 +259,26 @@ func (f *Freshness) Summary() FreshnessSummary {
 				out.Spread.Record(c.last[i].Sub(c.first[i]))
 			}
 		}
+	}
+	return out
+}
+
+// failedPrefixes is, for each URI with a failed change, the count of
+// failed changes before each index (len+1 entries); f.mu is held.
+func (f *Freshness) failedPrefixes() map[string][]int {
+	out := map[string][]int{}
+	for u, c := range f.changes {
+		if !slices.Contains(c.failed, true) {
+			continue
+		}
+		p := make([]int, len(c.failed)+1)
+		for i, bad := range c.failed {
+			p[i+1] = p[i]
+			if bad {
+				p[i+1]++
+			}
+		}
+		out[u] = p
 	}
 	return out
 }

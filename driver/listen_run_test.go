@@ -1,0 +1,114 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/readbench/readbench/internal/peertest"
+	"github.com/readbench/readbench/protocol"
+	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/simserver"
+	"github.com/readbench/readbench/workload"
+	"github.com/readbench/readbench/workload/yamlfile"
+)
+
+// listenWorkload is a small run with listeners and changes made with the
+// simulated server's touch tool: reads of one synthesized class, two
+// listeners of extra YAML's making.
+func listenWorkload(t *testing.T, target, proto, extra string) *workload.Workload {
+	t.Helper()
+	w, err := yamlfile.Parse("listen.yaml", []byte(fmt.Sprintf(`
+name: listen
+target: %q
+protocol: %s
+sessions: 1
+load: {rate: 10/s, duration: 2s, warmup: 500ms}
+turn: {attachments: 1, read_timeout: 10s, deadline: 20s}
+mix:
+  - {class: md, mime: text/markdown, size: 2KiB}
+%s`, target, proto, extra)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+const touchListen = `
+listen: {listeners: 2, streams: 2, uris: [%s], reread: {on: true, honour_ttl: false}}
+changes: {rate: 10/s, via: {tool: touch, args: {uri: "{uri}"}}}
+`
+
+// runListen runs w and returns its result.
+func runListen(t *testing.T, w *workload.Workload) *results.Result {
+	t.Helper()
+	rep, err := Run(context.Background(), Options{Workload: w, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rep.Result(results.Tool{Name: "readbench", Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Totals.IdentityOK {
+		t.Errorf("read identity broken: %+v", res.Totals)
+	}
+	s := res.Subscriptions
+	if s == nil {
+		t.Fatal("no subscriptions block")
+	}
+	if !s.Notifications.IdentityOK {
+		t.Errorf("freshness identity broken: %+v", s.Notifications)
+	}
+	return res
+}
+
+const listenURIs = `"sim:///doc-a.md?mime=text/markdown&size=1KiB", "sim:///doc-b.md?mime=text/markdown&size=1KiB"`
+
+// TestListenSimServer: listeners with changes made by the simulated
+// server's touch tool, in both eras over stdio and Streamable HTTP: every
+// change is told to every subscription (nothing missed, no violation),
+// each notification starts a re-read recorded as a read of the reread
+// class, and the streams end closed by readbench.
+func TestListenSimServer(t *testing.T) {
+	exe := peertest.Command(t, simStdio)[0]
+	stateful := peertest.ServeLocal(t, simserver.New(simserver.Options{Stateful: true}).Handler())
+	stateless := peertest.ServeLocal(t, simserver.New(simserver.Options{}).Handler())
+	for _, c := range []struct {
+		name, target, proto, mode string
+		streams                   int64
+	}{
+		{"stdio 2026", "stdio:" + exe, "auto", "listen", 4},
+		{"stdio legacy", "stdio:" + exe, protocol.V20251125, "subscribe", 2},
+		{"http 2026", stateless.URL + "/mcp", "auto", "listen", 4},
+		{"stateful http legacy", stateful.URL + "/mcp", protocol.V20251125, "subscribe", 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := runListen(t, listenWorkload(t, c.target, c.proto, fmt.Sprintf(touchListen, listenURIs)))
+			s := res.Subscriptions
+			n := s.Notifications
+			if s.Mode != c.mode || s.Listeners.Listening != 2 || s.Streams.Opened != c.streams || s.Streams.Ended.Closed != c.streams {
+				t.Errorf("mode %q listeners %+v streams %+v, want %s with %d streams", s.Mode, s.Listeners, s.Streams, c.mode, c.streams)
+			}
+			if s.Changes.Made < 10 || s.Changes.Failed != 0 || s.Changes.Via != "tool" {
+				t.Errorf("changes %+v", s.Changes)
+			}
+			if n.Missed != 0 || n.Expected == 0 || n.Notified+n.Coalesced != n.Expected || s.Violations.Total() != 0 {
+				t.Errorf("notifications %+v violations %+v", n, s.Violations)
+			}
+			var reread *results.Class
+			for i := range res.Classes {
+				if res.Classes[i].Class == "reread" {
+					reread = &res.Classes[i]
+				}
+			}
+			made := s.Rereads.Made
+			if reread == nil || made == 0 || s.Rereads.SkippedFresh != 0 {
+				t.Fatalf("re-reads %+v, class %+v", s.Rereads, reread)
+			}
+			if reread.Outcomes["ok"] == 0 || s.Notify.Count != n.Notified+n.Coalesced {
+				t.Errorf("reread class %+v; notify count %d", reread.Outcomes, s.Notify.Count)
+			}
+		})
+	}
+}

@@ -1,0 +1,91 @@
+package results
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The health of a run's freshness loop (docs/verdicts.md, subscriptions).
+// It does not change the run's state, which is the reads' (a listener's
+// finding is no overload), but it is said on the health line and marks it
+// "!" when the server did something a host would suffer:
+//
+//   - a defect of the server: a missed notification (a change a
+//     subscription was open for and never told of), a protocol violation
+//     (a wrong or absent subscriptionId, a notification before the
+//     acknowledgement, one of a type or uri not asked for, an unreadable
+//     one), a subscription refused with an HTTP or JSON-RPC error;
+//   - a limit met: subscriptions refused with "Subscription limit
+//     reached", streams the server dropped or ended early, duplicate
+//     notifications;
+//
+// and "not applicable" (the server does not offer subscriptions) is said
+// as a reason only: it is no failure of the server.
+
+// subscriptionsHealth is what the freshness loop adds to the health: a
+// clause for the line ("" when nothing is wrong), the reasons, and
+// whether the line must be marked.
+func subscriptionsHealth(s *Subscriptions) (clause string, reasons []string, mark bool) {
+	if s == nil {
+		return "", nil, false
+	}
+	n, st := s.Notifications, s.Streams
+	var defects, limits []string
+	if n.Missed > 0 {
+		defects = append(defects, fmt.Sprintf("%d of %d expected notifications missed", n.Missed, n.Expected))
+	}
+	if v := s.Violations.Total(); v > 0 {
+		defects = append(defects, fmt.Sprintf("%d protocol violations in notifications (%s)", v, violationNames(s)))
+	}
+	if r := st.Refused.HTTP + st.Refused.RPC; r > 0 {
+		defects = append(defects, fmt.Sprintf("%d subscriptions refused with an error", r))
+	}
+	if !n.IdentityOK {
+		defects = append(defects, "the notification accounting does not add up (expected ≠ notified + coalesced + missed)")
+	}
+	if st.Refused.LimitReached > 0 {
+		limits = append(limits, fmt.Sprintf("%d of %d subscriptions refused: limit reached", st.Refused.LimitReached, st.Asked))
+	}
+	if d := st.Ended.Dropped + st.Ended.Server + st.Ended.Refused; d > 0 {
+		limits = append(limits, fmt.Sprintf("%d streams ended by the server or dropped before the run's end", d))
+	}
+	if n.Duplicates > 0 {
+		limits = append(limits, fmt.Sprintf("%d duplicate notifications", n.Duplicates))
+	}
+	if st.Failed > 0 {
+		limits = append(limits, fmt.Sprintf("%d subscriptions never acknowledged", st.Failed))
+	}
+	for _, d := range defects {
+		reasons = append(reasons, "subscriptions: the server's defect: "+d)
+	}
+	for _, l := range limits {
+		reasons = append(reasons, "subscriptions: "+l)
+	}
+	if st.NotApplicable > 0 && st.Opened == 0 {
+		reasons = append(reasons, "subscriptions: not applicable: the server does not offer resource subscriptions")
+	}
+	all := append(defects, limits...)
+	if len(all) == 0 {
+		return "", reasons, false
+	}
+	return "subscriptions: " + all[0], reasons, true
+}
+
+// violationNames names the violations seen with their counts, in flag
+// order.
+func violationNames(s *Subscriptions) string {
+	v := s.Violations
+	var out []string
+	for _, p := range []struct {
+		name string
+		n    int64
+	}{
+		{"before-ack", v.BeforeAck}, {"no-subscription-id", v.NoSubscriptionID}, {"wrong-subscription-id", v.WrongSubscriptionID},
+		{"unasked-type", v.UnaskedType}, {"unsubscribed-uri", v.UnsubscribedURI}, {"unreadable", v.Unreadable},
+	} {
+		if p.n > 0 {
+			out = append(out, fmt.Sprintf("%s %d", p.name, p.n))
+		}
+	}
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,140 @@
+package results
+
+import (
+	"github.com/readbench/readbench/stats"
+)
+
+// Subscriptions is the freshness loop of a run with listeners
+// (docs/results.md, subscriptions): how the listeners subscribed, the
+// changes readbench made, how the notifications matched them
+// (stats.Freshness's accounting, whose identity is expected = notified +
+// coalesced + missed), what the notifications broke, and the re-reads
+// they started (recorded as reads of their own class, in classes and the
+// totals). The result's subscriptions key is null for a run without a
+// listen section. Added in v1.
+type Subscriptions struct {
+	// Mode is how the listeners subscribed: "listen" (2026-07-28
+	// subscriptions/listen) or "subscribe" (legacy resources/subscribe);
+	// "" when no listener's session opened.
+	Mode          string               `json:"mode"`
+	Listeners     stats.ListenerCounts `json:"listeners"`
+	Streams       stats.StreamCounts   `json:"streams"`
+	Changes       Changes              `json:"changes"`
+	Notifications Notifications        `json:"notifications"`
+	Violations    stats.Violations     `json:"violations"`
+	// Ack is each subscription's acknowledgement latency (its request's
+	// send to the acknowledgement); Notify each change told to each
+	// subscription (the change's send to the notification's arrival);
+	// Spread the first to the last arrival of one change's notifications
+	// (changes told to two or more subscriptions).
+	Ack     Latency            `json:"ack"`
+	Notify  Latency            `json:"notify"`
+	Spread  Latency            `json:"spread"`
+	Rereads stats.RereadCounts `json:"rereads"`
+}
+
+// Changes are the changes readbench made: how (via), at what rate, how
+// many were sent and how many of those failed, and the scheduling lag of
+// their sends.
+type Changes struct {
+	stats.ChangeCounts
+	Made   int64   `json:"made"`
+	Failed int64   `json:"failed"`
+	Lag    Latency `json:"lag"`
+}
+
+// Notifications are the notifications received and the accounting of the
+// changes they tell of (stats.FreshnessCounts).
+type Notifications struct {
+	Received     int64 `json:"received"` // notifications/resources/updated on acknowledged subscriptions
+	Expected     int64 `json:"expected"` // each change × each subscription open for it (failed changes untold excepted)
+	Notified     int64 `json:"notified"`
+	Coalesced    int64 `json:"coalesced"`
+	Missed       int64 `json:"missed"`
+	Duplicates   int64 `json:"duplicates"`
+	Spontaneous  int64 `json:"spontaneous"`
+	Unsubscribed int64 `json:"unsubscribed"`
+	Unrouted     int64 `json:"unrouted"`
+	// IdentityOK is expected = notified + coalesced + missed.
+	IdentityOK bool `json:"identity_ok"`
+}
+
+// subscriptionsOf is the subscriptions block of what the listeners
+// recorded; nil without listeners.
+func subscriptionsOf(l *stats.Listening) (*Subscriptions, error) {
+	if l == nil {
+		return nil, nil
+	}
+	c := l.Freshness.Counts
+	out := &Subscriptions{
+		Mode: l.Mode, Listeners: l.Listeners, Streams: l.Streams, Violations: l.Violations, Rereads: l.Rereads,
+		Changes: Changes{ChangeCounts: l.Changes, Made: c.Changes, Failed: c.Failed},
+		Notifications: Notifications{
+			Received: c.Notifications, Expected: c.Expected, Notified: c.Notified, Coalesced: c.Coalesced, Missed: c.Missed,
+			Duplicates: c.Duplicates, Spontaneous: c.Spontaneous, Unsubscribed: c.Unsubscribed, Unrouted: l.Unrouted,
+			IdentityOK: c.IdentityOK(),
+		},
+	}
+	var err error
+	for _, b := range []struct {
+		dst *Latency
+		h   *stats.Histogram
+	}{
+		{&out.Changes.Lag, l.ChangeLag}, {&out.Ack, l.Freshness.Ack}, {&out.Notify, l.Freshness.Notify}, {&out.Spread, l.Freshness.Spread},
+	} {
+		if *b.dst, err = LatencyOf(b.h); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// listeningOf reads a subscriptions block back into what the listeners
+// recorded (nil for a result without one), for merging shards.
+func listeningOf(s *Subscriptions) (*stats.Listening, error) {
+	if s == nil {
+		return nil, nil
+	}
+	n := s.Notifications
+	out := &stats.Listening{
+		Mode: s.Mode, Listeners: s.Listeners, Streams: s.Streams, Violations: s.Violations, Unrouted: n.Unrouted,
+		Changes: s.Changes.ChangeCounts, Rereads: s.Rereads,
+	}
+	out.Freshness.Counts = stats.FreshnessCounts{
+		Changes: s.Changes.Made, Failed: s.Changes.Failed, Subscriptions: s.Streams.Opened, Notifications: n.Received,
+		Expected: n.Expected, Notified: n.Notified, Coalesced: n.Coalesced, Missed: n.Missed,
+		Duplicates: n.Duplicates, Spontaneous: n.Spontaneous, Unsubscribed: n.Unsubscribed,
+	}
+	var err error
+	for _, b := range []struct {
+		dst **stats.Histogram
+		l   Latency
+	}{
+		{&out.ChangeLag, s.Changes.Lag}, {&out.Freshness.Ack, s.Ack}, {&out.Freshness.Notify, s.Notify}, {&out.Freshness.Spread, s.Spread},
+	} {
+		if *b.dst, err = b.l.Histogram(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// mergedListening adds the shards' subscriptions blocks (nil when none
+// has one).
+func mergedListening(in []MergeInput) (*stats.Listening, error) {
+	var out *stats.Listening
+	for _, s := range in {
+		l, err := listeningOf(s.Result.Subscriptions)
+		if err != nil || l == nil {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if out == nil {
+			out = stats.NewListening()
+		}
+		out.Merge(l)
+	}
+	return out, nil
+}

@@ -1,0 +1,140 @@
+package results
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/readbench/readbench/stats"
+)
+
+// listening is what listeners might record: a freshness accounting of
+// changes and notifications (with miss, the second subscription is not
+// told of two changes: one is coalesced with the next, the last missed),
+// and the counts
+// around it.
+func listening(miss bool, violations int64) *stats.Listening {
+	f := stats.NewFreshness(true)
+	t0 := time.Date(2026, 12, 9, 12, 0, 0, 0, time.UTC)
+	a := f.Subscribe([]string{"u"}, t0, 3*time.Millisecond)
+	b := f.Subscribe([]string{"u"}, t0, 5*time.Millisecond)
+	for i := range 4 {
+		at := t0.Add(time.Duration(10*(i+1)) * time.Millisecond)
+		f.Changed("u", at)
+		a.Notified("u", at.Add(2*time.Millisecond))
+		if !miss || i%2 == 0 {
+			b.Notified("u", at.Add(7*time.Millisecond))
+		}
+	}
+	l := stats.NewListening()
+	l.Mode = stats.ModeListen
+	l.Listeners = stats.ListenerCounts{Asked: 2, Connected: 2, Listening: 2}
+	l.Streams = stats.StreamCounts{Asked: 2, Opened: 2, Ended: stats.StreamEndings{Closed: 2}}
+	l.Violations.WrongSubscriptionID = violations
+	l.Changes = stats.ChangeCounts{Via: "tool", Rate: 5}
+	l.ChangeLag.Record(time.Millisecond)
+	l.Rereads = stats.RereadCounts{Class: "reread", Made: 7, SkippedFresh: 1}
+	l.Freshness = f.Summary()
+	return l
+}
+
+// TestSubscriptionsBlock: the block has every key, its counts are the
+// accounting's, its identity holds, a run without listeners has it null,
+// and what the server did wrong reaches the health line and its reasons.
+func TestSubscriptionsBlock(t *testing.T) {
+	plain := fixture(t, false)
+	if plain.Subscriptions != nil {
+		t.Fatalf("a run without listeners has subscriptions %+v", plain.Subscriptions)
+	}
+	b, _ := json.Marshal(plain)
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil || string(top["subscriptions"]) != "null" {
+		t.Fatalf("subscriptions key %q, want null (%v)", top["subscriptions"], err)
+	}
+	for _, c := range []struct {
+		name       string
+		miss       bool
+		violations int64
+		line       string // in the health line ("": nothing said)
+	}{
+		{"all told", false, 0, ""},
+		{"missed", true, 0, "1 of 8 expected notifications missed"},
+		{"wrong id", false, 3, "3 protocol violations in notifications (wrong-subscription-id 3)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := fixtureMeta(false)
+			m.AskedRate = 10.5
+			m.Listening = listening(c.miss, c.violations)
+			r, err := Build(m, fixtureWorkload(t), fixtureRun(false), fixtureWarmup())
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := r.Subscriptions
+			n := s.Notifications
+			if s == nil || !n.IdentityOK || n.Expected != 8 || n.Notified+n.Coalesced+n.Missed != 8 || s.Changes.Made != 4 ||
+				s.Ack.Count != 2 || s.Notify.Count != n.Notified+n.Coalesced || s.Changes.Lag.Count != 1 || s.Rereads.Made != 7 {
+				t.Fatalf("block %+v", s)
+			}
+			if (c.miss && n.Missed != 1) || (!c.miss && n.Missed != 0) {
+				t.Errorf("missed %d", n.Missed)
+			}
+			said := strings.Contains(r.Health.Line, "subscriptions:")
+			if c.line == "" && said || c.line != "" && !strings.Contains(r.Health.Line, c.line) {
+				t.Errorf("health line %q, want it to say %q", r.Health.Line, c.line)
+			}
+			if c.line != "" && r.Health.Mark() == "✓" {
+				t.Errorf("health line %q: a server defect must not be marked ✓", r.Health.Line)
+			}
+			b, _ := json.Marshal(r)
+			var doc struct {
+				Subscriptions map[string]json.RawMessage `json:"subscriptions"`
+			}
+			if err := json.Unmarshal(b, &doc); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"mode", "listeners", "streams", "changes", "notifications", "violations", "ack", "notify", "spread", "rereads"} {
+				if _, ok := doc.Subscriptions[k]; !ok {
+					t.Errorf("subscriptions.%s missing", k)
+				}
+			}
+		})
+	}
+}
+
+// TestMergeAddsSubscriptions: merged shards add every count and merge
+// every histogram of their subscriptions blocks exactly (the merged
+// identity holds), and shards without listeners keep the key null.
+func TestMergeAddsSubscriptions(t *testing.T) {
+	w := fixtureWorkload(t)
+	_, shards := shardedRuns(2)
+	shard := func(k int, l *stats.Listening) MergeInput {
+		r := buildShard(t, w, Segment{K: k, N: 2}, shards[k-1], 25)
+		var err error
+		if r.Subscriptions, err = subscriptionsOf(l); err != nil {
+			t.Fatal(err)
+		}
+		return MergeInput{Name: "s" + string(rune('0'+k)), Result: r}
+	}
+	got, err := Merge([]MergeInput{shard(1, listening(true, 1)), shard(2, listening(false, 0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := got.Subscriptions
+	if s == nil {
+		t.Fatal("merged subscriptions null")
+	}
+	n := s.Notifications
+	if n.Expected != 16 || n.Missed != 1 || !n.IdentityOK || s.Changes.Made != 8 || s.Streams.Opened != 4 || s.Listeners.Asked != 4 ||
+		s.Violations.WrongSubscriptionID != 1 || s.Rereads.Made != 14 || s.Ack.Count != 4 || s.Notify.Count != n.Notified+n.Coalesced ||
+		s.Changes.Rate != 10 || s.Mode != "listen" {
+		t.Errorf("merged %+v", s)
+	}
+	plain, err := Merge([]MergeInput{shard(1, nil), shard(2, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Subscriptions != nil {
+		t.Errorf("merged subscriptions %+v of runs without listeners", plain.Subscriptions)
+	}
+}

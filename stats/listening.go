@@ -1,0 +1,180 @@
+package stats
+
+// Listening is what a run's listeners recorded (docs/results.md,
+// subscriptions): how many listened, how their streams opened, were
+// refused and ended, what the notifications broke, the changes readbench
+// made and the re-reads the notifications started, beside the
+// freshness accounting itself (Freshness, summed up at the run's end).
+// The counts are in the result's own form, so that the result keeps them
+// as they are; the histograms are exported when the result is built. A
+// run without listeners has none (nil).
+type Listening struct {
+	// Mode is how the listeners subscribed: ModeListen (2026-07-28
+	// subscriptions/listen) or ModeSubscribe (legacy resources/subscribe);
+	// "" when no listener's session opened.
+	Mode       string
+	Listeners  ListenerCounts
+	Streams    StreamCounts
+	Violations Violations
+	// Unrouted are the notifications no open subscription of a listener
+	// took (client.Session.Unrouted): after a close, for an unknown
+	// subscription, list changes nobody asked for.
+	Unrouted int64
+	Changes  ChangeCounts
+	// ChangeLag is each change's scheduling lag: its request's send minus
+	// its intended time, as the reads' lag.
+	ChangeLag *Histogram
+	Rereads   RereadCounts
+	Freshness FreshnessSummary
+}
+
+// The modes of Listening.Mode.
+const (
+	ModeListen    = "listen"
+	ModeSubscribe = "subscribe"
+)
+
+// ListenerCounts count the listening sessions.
+type ListenerCounts struct {
+	Asked     int64 `json:"asked"`     // listen.listeners
+	Connected int64 `json:"connected"` // sessions that opened
+	Failed    int64 `json:"failed"`    // sessions that did not open (not started when the run ended included)
+	Listening int64 `json:"listening"` // connected, with at least one subscription acknowledged
+}
+
+// StreamCounts count the subscriptions the listeners asked for: one a
+// stream (2026-07-28: listen.streams per listener; legacy: one per
+// listener, whatever streams says). Each asked ends exactly one way:
+// opened, refused, not applicable or failed.
+type StreamCounts struct {
+	Asked   int64          `json:"asked"`
+	Opened  int64          `json:"opened"` // acknowledged
+	Refused StreamRefusals `json:"refused"`
+	// NotApplicable: the server does not offer subscriptions (no
+	// resources.subscribe capability, or -32601): not a failure.
+	NotApplicable int64 `json:"not_applicable"`
+	// Failed: no acknowledgement and no refusal (a transport error, the
+	// acknowledgement's wait timed out, the run ended first).
+	Failed int64         `json:"failed"`
+	Ended  StreamEndings `json:"ended"` // how the opened ones ended
+}
+
+// StreamRefusals are subscriptions the server refused before
+// acknowledging them, by how.
+type StreamRefusals struct {
+	// LimitReached: -32603 "Subscription limit reached" (inside an HTTP
+	// 200 over Streamable HTTP, as the TypeScript SDK sends it).
+	LimitReached int64 `json:"limit_reached"`
+	HTTP         int64 `json:"http_error"` // an HTTP error status
+	RPC          int64 `json:"rpc_error"`  // any other JSON-RPC error answer
+}
+
+// StreamEndings are how the acknowledged subscriptions ended
+// (client.EndReason).
+type StreamEndings struct {
+	Closed  int64 `json:"closed"`  // by readbench, at the run's end
+	Server  int64 `json:"server"`  // the server ended it gracefully
+	Refused int64 `json:"refused"` // the server answered with an error after acknowledging it
+	Dropped int64 `json:"dropped"` // its stream ended without an answer
+}
+
+// Violations count the notifications each protocol violation was seen
+// on (client.Flags; a notification may carry several).
+type Violations struct {
+	BeforeAck           int64 `json:"before_ack"`
+	NoSubscriptionID    int64 `json:"no_subscription_id"`
+	WrongSubscriptionID int64 `json:"wrong_subscription_id"`
+	UnaskedType         int64 `json:"unasked_type"`
+	UnsubscribedURI     int64 `json:"unsubscribed_uri"`
+	Unreadable          int64 `json:"unreadable"`
+}
+
+// Total is every violation seen.
+func (v Violations) Total() int64 {
+	return v.BeforeAck + v.NoSubscriptionID + v.WrongSubscriptionID + v.UnaskedType + v.UnsubscribedURI + v.Unreadable
+}
+
+// ChangeCounts describe the changes readbench made.
+type ChangeCounts struct {
+	Via  string  `json:"via"`  // tool, http, command or server
+	Rate float64 `json:"rate"` // changes per second asked (0: none asked; via server: as expected of it)
+}
+
+// RereadCounts count the re-reads notifications started.
+type RereadCounts struct {
+	Class string `json:"class"` // the class they are recorded as
+	Made  int64  `json:"made"`  // re-reads sent (scheduled), recorded as reads
+	// SkippedFresh are re-reads not sent because the listener's last
+	// answer's ttlMs said the document was still fresh (honour_ttl): the
+	// reads a host honouring the hints saves.
+	SkippedFresh int64 `json:"skipped_fresh"`
+	// WouldSkip are, with honour_ttl false, the re-reads sent while the
+	// last answer was still fresh: what honouring the hints would save.
+	WouldSkip int64 `json:"would_skip"`
+}
+
+// NewListening returns an empty Listening.
+func NewListening() *Listening {
+	return &Listening{ChangeLag: NewHistogram(), Freshness: FreshnessSummary{Ack: NewHistogram(), Notify: NewHistogram(), Spread: NewHistogram()}}
+}
+
+// Merge adds o (another shard's) into l: every count adds and every
+// histogram merges, so the merged accounting is exact and its identity
+// holds when each shard's did.
+func (l *Listening) Merge(o *Listening) {
+	if l.Mode == "" {
+		l.Mode = o.Mode
+	}
+	add := func(dst *int64, v int64) { *dst += v }
+	a, b := &l.Listeners, o.Listeners
+	add(&a.Asked, b.Asked)
+	add(&a.Connected, b.Connected)
+	add(&a.Failed, b.Failed)
+	add(&a.Listening, b.Listening)
+	s, t := &l.Streams, o.Streams
+	for _, p := range []struct {
+		dst *int64
+		v   int64
+	}{
+		{&s.Asked, t.Asked}, {&s.Opened, t.Opened}, {&s.NotApplicable, t.NotApplicable}, {&s.Failed, t.Failed},
+		{&s.Refused.LimitReached, t.Refused.LimitReached}, {&s.Refused.HTTP, t.Refused.HTTP}, {&s.Refused.RPC, t.Refused.RPC},
+		{&s.Ended.Closed, t.Ended.Closed}, {&s.Ended.Server, t.Ended.Server}, {&s.Ended.Refused, t.Ended.Refused}, {&s.Ended.Dropped, t.Ended.Dropped},
+		{&l.Violations.BeforeAck, o.Violations.BeforeAck}, {&l.Violations.NoSubscriptionID, o.Violations.NoSubscriptionID},
+		{&l.Violations.WrongSubscriptionID, o.Violations.WrongSubscriptionID}, {&l.Violations.UnaskedType, o.Violations.UnaskedType},
+		{&l.Violations.UnsubscribedURI, o.Violations.UnsubscribedURI}, {&l.Violations.Unreadable, o.Violations.Unreadable},
+		{&l.Unrouted, o.Unrouted},
+		{&l.Rereads.Made, o.Rereads.Made}, {&l.Rereads.SkippedFresh, o.Rereads.SkippedFresh}, {&l.Rereads.WouldSkip, o.Rereads.WouldSkip},
+	} {
+		add(p.dst, p.v)
+	}
+	if l.Changes.Via == "" {
+		l.Changes.Via = o.Changes.Via
+	}
+	l.Changes.Rate += o.Changes.Rate
+	if l.Rereads.Class == "" {
+		l.Rereads.Class = o.Rereads.Class
+	}
+	l.Freshness.Counts.add(o.Freshness.Counts)
+	for _, p := range []struct{ dst, src *Histogram }{
+		{l.ChangeLag, o.ChangeLag}, {l.Freshness.Ack, o.Freshness.Ack}, {l.Freshness.Notify, o.Freshness.Notify}, {l.Freshness.Spread, o.Freshness.Spread},
+	} {
+		if p.dst != nil && p.src != nil {
+			p.dst.Merge(p.src)
+		}
+	}
+}
+
+// add adds o's counts to c.
+func (c *FreshnessCounts) add(o FreshnessCounts) {
+	c.Changes += o.Changes
+	c.Failed += o.Failed
+	c.Subscriptions += o.Subscriptions
+	c.Notifications += o.Notifications
+	c.Expected += o.Expected
+	c.Notified += o.Notified
+	c.Coalesced += o.Coalesced
+	c.Missed += o.Missed
+	c.Duplicates += o.Duplicates
+	c.Spontaneous += o.Spontaneous
+	c.Unsubscribed += o.Unsubscribed
+}
