@@ -63,6 +63,7 @@ func TestBarrierStartsShardsTogether(t *testing.T) {
 	url := startServe(t)
 	bar := filepath.Join(dir, "barrier")
 	const n = 3
+	machine := watchMachine()
 	runs := runShards(t, dir, []int{1, 2, 3}, 1500*time.Millisecond, func(k int) []string {
 		return []string{"run", w, "-q", "--target", url, "--segment", fmt.Sprintf("%d/%d", k, n),
 			"--barrier", bar, "--barrier-margin", "1s", "--out", fmt.Sprintf("shard-%d.json", k)}
@@ -107,8 +108,19 @@ func TestBarrierStartsShardsTogether(t *testing.T) {
 			t.Errorf("shard %d: start_at %v, started %v; want the latest ready time plus the margin, %v", k+1, b.StartAt, s.Started, want)
 		}
 	}
-	if d := lastBegan.Sub(firstBegan); d > 50*time.Millisecond {
-		t.Errorf("the shards' schedules began %v apart, want within 50ms", d)
+	// A shard begins when its sleep until start_at ends: on a machine
+	// whose CPUs are all taken, waking a process can take a scheduler's
+	// slice or more, which is the machine's, not the barrier's. The
+	// barrier itself is held exactly above (one start_at for all).
+	for _, s := range shards {
+		machine.result(map[string]any{"host": map[string]any{"cpu_pressure": derefOr(s.Host.CPUPressure)}})
+	}
+	switch d := lastBegan.Sub(firstBegan); {
+	case d <= 50*time.Millisecond:
+	case d <= 500*time.Millisecond && machine.Busy():
+		t.Logf("the shards' schedules began %v apart on a busy machine (%s): within 500ms", d, machine)
+	default:
+		t.Errorf("the shards' schedules began %v apart, want within 50ms (500ms on a busy machine; %s)", d, machine)
 	}
 	if _, stderr, code := readbench(t, dir, "merge", "shard-1.json", "shard-2.json", "shard-3.json", "--out", "merged.json", "-q"); code != 0 {
 		t.Fatalf("merge: exit %d: %s", code, stderr)
@@ -173,4 +185,12 @@ func TestBarrierUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, code, stderr, c.want)
 		}
 	}
+}
+
+// derefOr is *p, or nil for a nil p, as a JSON value.
+func derefOr(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }

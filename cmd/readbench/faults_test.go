@@ -40,8 +40,14 @@ mix:
 			if !allCutOrDropped(r) {
 				t.Errorf("outcomes %v", r.Totals.Outcomes)
 			}
-			if c := raw["cancellation"].(map[string]any); c["late_answers"].(float64) != 0 {
-				t.Errorf("an honouring server sent late answers: %v", c)
+			// An honouring server stops a read it reads the cancel of; on a
+			// machine whose CPUs are all taken, its delay can end before it
+			// is scheduled to read the cancel, and the answer it then sends
+			// is late by the machine, which the result says it was.
+			machine := watchMachine()
+			machine.result(raw)
+			if c := raw["cancellation"].(map[string]any); c["late_answers"].(float64) != 0 && !machine.Busy() {
+				t.Errorf("an honouring server sent late answers on a quiet machine (%s): %v", machine, c)
 			}
 		}},
 		{"a server that ignores cancellation shows late answers", "embedded", `

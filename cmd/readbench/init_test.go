@@ -41,14 +41,17 @@ func TestInitThenRun(t *testing.T) {
 	if err := os.WriteFile(path, []byte(stdout), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	machine := watchMachine()
 	stdout, stderr, code = readbench(t, dir, "run", path, "--duration", "1s", "--out", "r.json")
-	if code != 0 {
-		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
-	}
+	exitOnBusy(t, machine, code, stdout+stderr, filepath.Join(dir, "r.json"))
 	r := loadResult(t, filepath.Join(dir, "r.json"))
 	for name, n := range r.Totals.Outcomes {
-		if n > 0 && name != "ok" {
-			t.Errorf("%d reads ended %s: %v", n, name, r.Totals.Outcomes)
+		// A read the 800 ms deadline cut, or one the generator dropped, is
+		// a busy machine's (the simulated server answers in microseconds);
+		// any other outcome is a workload init wrote wrong.
+		machineCut := (name == "cancelled" || name == "dropped") && machine.Busy()
+		if n > 0 && name != "ok" && !machineCut {
+			t.Errorf("%d reads ended %s (%s): %v", n, name, machine, r.Totals.Outcomes)
 		}
 	}
 	if r.Totals.Outcomes["ok"] < 10 {
