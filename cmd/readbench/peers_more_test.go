@@ -190,8 +190,12 @@ func peerChecks() []peerCheck {
 		// A single-threaded server busy with the 4 MB answer reads the
 		// cancel off its stdin only once the answer is on its way: check
 		// sees it still unread when the first byte comes (or, starved, it
-		// answers too soon to judge): pdfStdioCancel.
-		skip: map[string]string{"cancellation": pdfStdioCancel, "listed size": noSize["listed size"]},
+		// answers too soon to judge): pdfStdioCancel, a skip. On a machine
+		// whose CPUs are all taken the order can turn (the cancel is read
+		// before the answer starts, and honoured: a pass), so the row is
+		// held only never to fail.
+		skip:      map[string]string{"listed size": noSize["listed size"]},
+		neverFail: []string{"cancellation"},
 	}, {
 		name: "pdf/http-stateless",
 		target: func(t *testing.T, node string) string {
