@@ -115,6 +115,11 @@ type Result struct {
 	// Auth is authorization as a measured cost (auth.go); null in a run
 	// without tokens. Added in v1.
 	Auth *Auth `json:"auth"`
+
+	// judged is how the command that made the result judged it
+	// (SetJudgement, judge.go): not saved, a result read back is judged
+	// again from the document.
+	judged *Judgement
 }
 
 // Totals are the run's counters and rates over the measured phase.
