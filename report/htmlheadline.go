@@ -66,8 +66,8 @@ func resultHeadline(r *results.Result) htmlHeadline {
 	h.Verdict, h.Lines = thresholdsVerdict(r)
 	tot := r.Totals
 	h.Tiles = []htmlTile{
-		latencyTile(r, "read p50 / p99", "read.", r.Read, 0, numfmt.Count(r.Read.Count)+" reads"),
-		latencyTile(r, "turn p50 / p99", "turn.", r.Turn, 0, numfmt.Count(r.Turn.Count)+" turns"),
+		latencyTile(r, "read p50 / p99", "read.", r.Read, 0, counted(r.Read.Count, "read", "reads")),
+		latencyTile(r, "turn p50 / p99", "turn.", r.Turn, 0, counted(r.Turn.Count, "turn", "turns")),
 	}
 	errs := htmlTile{Label: "errors", Value: numfmt.Opt(tot.ErrorRate, numfmt.Share), Sub: numfmt.Count(tot.Errors) + " reads with an error outcome",
 		Class: tileVerdict(r, "errors")}
