@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -28,17 +27,13 @@ func healthOf(r *results.Result) results.Health {
 	return results.HealthOf(r)
 }
 
-// writeHealth writes the health line, wrapped at 100 columns with its
-// continuation indented: the report's first line.
-func writeHealth(w io.Writer, r *results.Result) {
-	text := wrapText(printable(healthOf(r).Line), 100)
-	fmt.Fprintln(w, strings.ReplaceAll(text, "\n", "\n  "))
-}
-
-// mdHealth writes the health line in bold and its reasons as a list.
+// mdHealth writes the health line in bold (unless it is the verdict the
+// report opened with) and its reasons as a list.
 func mdHealth(b *bytes.Buffer, r *results.Result) {
 	h := healthOf(r)
-	fmt.Fprintf(b, "**%s**\n\n", mdEscape(h.Line))
+	if h.Line != r.Judgement().Line {
+		fmt.Fprintf(b, "**%s**\n\n", mdEscape(h.Line))
+	}
 	for _, why := range h.Reasons {
 		fmt.Fprintf(b, "- %s\n", mdEscape(why))
 	}
@@ -66,19 +61,26 @@ func htmlHealthOf(r *results.Result) *htmlHealth {
 	return out
 }
 
-// junitHealth is the run's health as a test case: it fails when the
-// health alone fails the run (runner.Judge: a useless run, or, held to no
-// threshold, one most of which failed), so a CI page and the exit code
-// agree; held to thresholds, which alone decide, an unhealthy run's case
-// is skipped with its line, never a green pass.
+// junitHealth is the run's health as a test case, held to the exit
+// status (results.Judgement): it fails when the run did not pass for any
+// reason but a broken threshold, which fails its own case (a useless run;
+// held to no threshold, one most of which failed; an interrupted run; a
+// broken accounting identity; a result not saved), so a suite has
+// failures exactly when the exit is not 0. Held to thresholds that
+// alone decide, an unhealthy run's case is skipped with its line, never
+// a green pass.
 func junitHealth(r *results.Result) junitCase {
 	h := healthOf(r)
 	line := printable(h.Line)
 	c := junitCase{Name: "health", Classname: "readbench.health", Time: "0", SystemOut: line}
 	bounded := len(r.Thresholds) > 0
+	j := r.Judgement()
 	switch {
-	case h.FailsRun(bounded):
+	case j.Exit != results.Passed && h.FailsRun(bounded):
 		c.Failure = &junitFailure{Message: line, Type: "health", Text: printableLines(strings.Join(h.Reasons, "\n"))}
+	case j.Exit != results.Passed && len(results.Broken(r.Thresholds)) == 0:
+		ending := endingLine(r)
+		c.Failure = &junitFailure{Message: ending, Type: exitWord(j.Exit), Text: printableLines(strings.Join(append([]string{ending}, j.Also...), "\n"))}
 	case bounded && h.Health != results.StateHealthy:
 		c.Skipped = &junitSkipped{Message: "thresholds set: they alone decide; " + line}
 	}

@@ -30,6 +30,7 @@ func htmlPage() (*template.Template, error) { return template.New("report").Pars
 type htmlResult struct {
 	Headline       htmlHeadline
 	Title          string
+	Ending         string // the verdict that decided the exit status: the page's title opens with it
 	Partial        string
 	GeneratorBound string
 	Fields         [][2]string
@@ -109,7 +110,7 @@ func (o Options) WriteHTML(w io.Writer, rs []*results.Result) error {
 // htmlOf lays out one result; pair is nil on the result page (see
 // resultSections); links, where its trace ids lead.
 func htmlOf(r *results.Result, suffix string, pair *timelineScale, links TraceURL) (htmlResult, error) {
-	hr := htmlResult{Headline: resultHeadline(r), Title: printable(toolName(r.Tool) + ": " + workloadTitle(r.Workload)),
+	hr := htmlResult{Headline: resultHeadline(r), Title: printable(toolName(r.Tool) + ": " + workloadTitle(r.Workload)), Ending: endingLine(r),
 		GeneratorBound: printable(strings.ReplaceAll(generatorBound(r), "\n", " "))}
 	if r.Partial {
 		hr.Partial = "Partial result: the run was interrupted; the figures cover its first " + numfmt.Seconds(r.Totals.MeasuredS) + "."

@@ -27,6 +27,7 @@ func figure(id, kind, title, body string) template.HTML {
 // colour per metric and differ by stroke.
 type series struct {
 	name   string
+	label  string // the legend's words for name ("" for name): "ok reads", not the key read_ok
 	pts    [][2]float64
 	colour string
 	dashed bool
@@ -154,6 +155,9 @@ func legend(b *strings.Builder, ss []series) {
 	names := make([]string, len(ss))
 	for i, s := range ss {
 		names[i] = clip(s.name)
+		if s.label != "" {
+			names[i] = clip(s.label)
+		}
 	}
 	items, more := layoutLegend(names)
 	for i, it := range items {

@@ -217,16 +217,16 @@ func overlays(c *compare.Comparison, base, nw []*results.Result) ([]htmlSection,
 	}
 	var lines []spectrumLine
 	for i, b := range []struct {
-		name string
-		of   func(*results.Result) results.Latency
-	}{{"read", func(r *results.Result) results.Latency { return r.Read }},
-		{"read_ok", func(r *results.Result) results.Latency { return r.ReadOK }},
-		{"turn", func(r *results.Result) results.Latency { return r.Turn }}} {
+		name, label string // the key, and the legend's words (never read_ok)
+		of          func(*results.Result) results.Latency
+	}{{"read", "all reads", func(r *results.Result) results.Latency { return r.Read }},
+		{"read_ok", "ok reads", func(r *results.Result) results.Latency { return r.ReadOK }},
+		{"turn", "turns", func(r *results.Result) results.Latency { return r.Turn }}} {
 		for _, r := range base {
-			lines = append(lines, spectrumLine{name: "base " + b.name, l: b.of(r), colour: color(i), dashed: true, width: width(base)})
+			lines = append(lines, spectrumLine{name: "base " + b.name, label: "base " + b.label, l: b.of(r), colour: color(i), dashed: true, width: width(base)})
 		}
 		for _, r := range nw {
-			lines = append(lines, spectrumLine{name: "new " + b.name, l: b.of(r), colour: color(i), width: width(nw)})
+			lines = append(lines, spectrumLine{name: "new " + b.name, label: "new " + b.label, l: b.of(r), colour: color(i), width: width(nw)})
 		}
 	}
 	main, err := spectrumChart("spectrum", "Latency by percentile: reads, ok reads and turns of "+runsCount(base, nw), lines)

@@ -19,11 +19,16 @@ import (
 // and the lines that decided the verdict.
 type htmlHeadline struct {
 	Kind, Title string
-	Health      *htmlHealth // a run's health, above the verdict (nil: not a run page)
-	Verdict     htmlMark
-	Tiles       []htmlTile
-	Lines       []htmlMark
-	Note        string
+	// Ending is a run's verdict as its exit status was decided
+	// (results.Judgement.Line), the banner's first line, and Exit the
+	// exit in one word (data-exit); nil on the other pages.
+	Ending  *htmlMark
+	Exit    string
+	Health  *htmlHealth // a run's health, above the verdict (nil: not a run page)
+	Verdict htmlMark
+	Tiles   []htmlTile
+	Lines   []htmlMark
+	Note    string
 }
 
 // htmlMark is a verdict or one line under it: Class is "pass", "fail",
@@ -55,12 +60,14 @@ func warnMark(text string) htmlMark { return htmlMark{"warn", markWarn, text} }
 // by the thresholds on its figure, "warn" or "fail" by what it shows
 // without one, and neutral otherwise: never the pass colour by default.
 func resultHeadline(r *results.Result) htmlHeadline {
-	h := htmlHeadline{Kind: "report", Title: printable(toolName(r.Tool) + ": " + workloadTitle(r.Workload)), Health: htmlHealthOf(r)}
+	ending := htmlEnding(r)
+	h := htmlHeadline{Kind: "report", Title: printable(toolName(r.Tool) + ": " + workloadTitle(r.Workload)), Health: htmlHealthOf(r),
+		Ending: &ending, Exit: exitWord(r.Judgement().Exit)}
 	h.Verdict, h.Lines = thresholdsVerdict(r)
 	tot := r.Totals
 	h.Tiles = []htmlTile{
-		latencyTile(r, "read p50 / p99", "read.", r.Read, 0, numfmt.Count(r.Read.Count)+" reads"),
-		latencyTile(r, "turn p50 / p99", "turn.", r.Turn, 0, numfmt.Count(r.Turn.Count)+" turns"),
+		latencyTile(r, "read p50 / p99", "read.", r.Read, 0, counted(r.Read.Count, "read", "reads")),
+		latencyTile(r, "turn p50 / p99", "turn.", r.Turn, 0, counted(r.Turn.Count, "turn", "turns")),
 	}
 	errs := htmlTile{Label: "errors", Value: numfmt.Opt(tot.ErrorRate, numfmt.Share), Sub: numfmt.Count(tot.Errors) + " reads with an error outcome",
 		Class: tileVerdict(r, "errors")}

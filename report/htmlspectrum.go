@@ -14,7 +14,8 @@ import (
 // compare page can overlay two runs (one colour per metric, dashed for
 // the base run).
 type spectrumLine struct {
-	name   string
+	name   string // the block's key (data-series): read, read_ok, turn, a class
+	label  string // the legend's words ("" for name): "ok reads", never the key read_ok
 	l      results.Latency
 	colour string // "" for the line's place in the palette
 	dashed bool
@@ -81,7 +82,7 @@ func spectrumSeries(lines []spectrumLine) ([]series, float64, error) {
 			continue
 		}
 		last := math.Min(spectrumMaxX, math.Log10(float64(h.Count())))
-		s := series{name: ln.name, colour: ln.colour, dashed: ln.dashed, width: ln.width}
+		s := series{name: ln.name, label: ln.label, colour: ln.colour, dashed: ln.dashed, width: ln.width}
 		if s.colour == "" {
 			s.colour = color(i)
 		}
@@ -104,7 +105,7 @@ func ms(s float64) float64 { return s * 1000 }
 // turns in one, each class in the other.
 func resultSpectra(r *results.Result, suffix string) ([]template.HTML, error) {
 	main, err := guidedSpectrum("spectrum"+suffix, "Latency by percentile: reads, ok reads and turns (from the full histograms)",
-		[]spectrumLine{{name: "read", l: r.Read}, {name: "read_ok", l: r.ReadOK}, {name: "turn", l: r.Turn}},
+		[]spectrumLine{{name: "read", label: "all reads", l: r.Read}, {name: "read_ok", label: "ok reads", l: r.ReadOK}, {name: "turn", label: "turns", l: r.Turn}},
 		append(thresholdGuides(r, true, false, "read", "read_ok", "turn"), deadlineGuide(r)...))
 	if err != nil {
 		return nil, err

@@ -117,6 +117,8 @@ func WriteJUnit(w io.Writer, r *results.Result) error {
 		Timestamp: r.Started.UTC().Format("2006-01-02T15:04:05"),
 		Hostname:  printable(r.Host.Hostname),
 		Properties: []junitProperty{
+			{"verdict", endingLine(r)}, // the verdict that decided the exit status, first
+			{"exit", exitWord(r.Judgement().Exit)},
 			{"server", printable(serverText(r.Target))},
 			{"protocol_version", printable(r.Target.ProtocolVersion)},
 			{"target", printable(r.Target.Address)},

@@ -122,7 +122,11 @@ func latencyNotes(r *results.Result) []string {
 		l         results.Latency
 	}{{"reads", "cut by the deadline or the timeout", r.Read}, {"turns", "cut or dropped", r.Turn}} {
 		if b.l.LowerBounds > 0 {
-			notes = append(notes, fmt.Sprintf("%s of the %s were %s and are recorded at the cut: lower bounds, "+
+			verb := "were %s and are" // "1 of the turns was", not "were"
+			if b.l.LowerBounds == 1 {
+				verb = "was %s and is"
+			}
+			notes = append(notes, fmt.Sprintf("%s of the %s "+verb+" recorded at the cut: lower bounds, "+
 				"the true tail is at or above the figures shown.", numfmt.Count(b.l.LowerBounds), b.what, b.how))
 		}
 	}

@@ -32,6 +32,7 @@ func (o Options) WriteMarkdown(w io.Writer, r *results.Result) error {
 	mdTurns(&b, r)
 	mdAdvice(&b, r)
 	mdTimeline(&b, r)
+	fmt.Fprintf(&b, "%s\n", mdEnding(r)) // the verdict that decided the exit, last as first
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("report: markdown report: %w", err)
 	}
@@ -65,6 +66,7 @@ func mdTable(b *bytes.Buffer, align string, header []string, rows [][]string) {
 }
 
 func mdHeader(b *bytes.Buffer, r *results.Result) {
+	fmt.Fprintf(b, "%s\n\n", mdEnding(r)) // the verdict that decided the exit status, before the title
 	fmt.Fprintf(b, "## %s: %s\n\n", mdEscape(toolName(r.Tool)), mdEscape(workloadTitle(r.Workload)))
 	mdHealth(b, r)
 	if r.Partial {

@@ -19,7 +19,8 @@ import (
 // verdict first, what ran against what, the latency per class, for all
 // reads and for turns, the outcomes, how turns ended, the bytes, the
 // recommended limits and the findings that need a look, then the verdict
-// again, so it is on the screen whichever end a reader looks at. It fits
+// again, so it is on the screen whichever end a reader looks at (the
+// verdict that decided the exit status: verdictline.go). It fits
 // about 40 lines for a handful of classes and 100 columns, uses plain
 // ASCII rules and no colours, so it reads the same in a terminal, a CI
 // log and a ticket. The detail is in WriteFullTable, the other formats
@@ -56,15 +57,15 @@ func WriteFullTable(w io.Writer, r *results.Result) error { return writeTable(w,
 // get in the way of diffs and copies).
 func writeTable(w io.Writer, r *results.Result, body func(io.Writer, *results.Result) error) error {
 	bw := new(bytes.Buffer)
-	writeHealth(bw, r) // the run's health is the report's first line, and its last
-	fmt.Fprintln(bw, verdictLine(r))
+	for _, l := range openingLines(r) { // the verdict that decided the exit first, then health and thresholds
+		writeWrapped(bw, l)
+	}
 	writeHeader(bw, r)
 	if err := body(bw, r); err != nil {
 		return fmt.Errorf("report: report: %w", err)
 	}
 	fmt.Fprintln(bw)
-	fmt.Fprintln(bw, verdictLine(r))
-	writeHealth(bw, r)
+	fmt.Fprintln(bw, closingLine(r)) // and last, alone: tail -1 of a log is the exit's verdict
 	out := make([]byte, 0, bw.Len())
 	for l := range bytes.Lines(bw.Bytes()) {
 		out = append(out, bytes.TrimRight(l, " \n")...)

@@ -89,10 +89,11 @@ func timelineNote(tl []results.Second) string {
 	switch n := len(behind); {
 	case n == 0:
 		note += "; achieved = asked every second"
-	case n <= 6:
-		note += fmt.Sprintf("; achieved < asked in %d s: %s", n, strings.Join(behind, ", "))
+	case n <= 6: // "achieved below asked in 1 second (second 4)": words, not "< … in 1 s: 4"
+		note += fmt.Sprintf("; achieved below asked in %s (%s %s)", counted(int64(n), "second", "seconds"),
+			plural(n, "second", "seconds"), strings.Join(behind, ", "))
 	default:
-		note += fmt.Sprintf("; achieved < asked in %d s: %s, ...", n, strings.Join(behind[:6], ", "))
+		note += fmt.Sprintf("; achieved below asked in %d seconds (seconds %s, ...)", n, strings.Join(behind[:6], ", "))
 	}
 	return note
 }

@@ -77,15 +77,19 @@ func briefLatencyTable(w io.Writer, r *results.Result) error {
 func lowerBoundsNote(r *results.Result) string {
 	var parts []string
 	if n := r.Read.LowerBounds; n > 0 {
-		parts = append(parts, numfmt.Count(n)+" reads")
+		parts = append(parts, counted(n, "read", "reads"))
 	}
 	if n := r.Turn.LowerBounds; n > 0 {
-		parts = append(parts, numfmt.Count(n)+" turns")
+		parts = append(parts, counted(n, "turn", "turns"))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return "Lower bounds: " + strings.Join(parts, " and ") + " were cut or dropped and are recorded at the cut; " +
+	verb := " were cut or dropped and are"
+	if len(parts) == 1 && strings.HasPrefix(parts[0], "1 ") {
+		verb = " was cut or dropped and is"
+	}
+	return "Lower bounds: " + strings.Join(parts, " and ") + verb + " recorded at the cut; " +
 		"the true tail is at or above the figures shown."
 }
 

@@ -123,6 +123,11 @@ type Result struct {
 	// (subscriptions.go); null in a run without a listen section. Added
 	// in v1.
 	Subscriptions *Subscriptions `json:"subscriptions"`
+
+	// judged is how the command that made the result judged it
+	// (SetJudgement, judge.go): not saved, a result read back is judged
+	// again from the document.
+	judged *Judgement
 }
 
 // Totals are the run's counters and rates over the measured phase.

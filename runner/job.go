@@ -125,6 +125,7 @@ func (j Job) Run(ctx context.Context) (*Done, error) {
 			done.Log, numfmt.Bytes(logHead), numfmt.Bytes(logTail), numfmt.Count(dropped)))
 	}
 	done.Judgement = done.Unsaved.judge(Judge(res, Facts{Interrupted: m.Meta.Partial, Part: j.Part, Thresholds: evalErr, Bounded: len(j.Thresholds) > 0}))
+	res.SetJudgement(done.Judgement) // the views open and end with what decided the exit
 	return done, nil
 }
 

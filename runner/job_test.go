@@ -84,18 +84,31 @@ func (s situation) measured(_ context.Context, opts driver.Options) (*driver.Mea
 	}, nil
 }
 
-// TestEveryCommandEndsAlike is the one table of how a run ends, for every
-// command that makes one: run (a whole run, held to its thresholds),
-// capacity's step and ab's run (parts of a command, judged by it
-// together), and merge (the shards' whole run, held to the workload's
-// thresholds). Each situation's result is saved first, whatever it comes
-// to, then judged by the one rule.
-func TestEveryCommandEndsAlike(t *testing.T) {
+// ending is one way a job ends in the table of TestEveryCommandEndsAlike
+// (endings): the command, whether the workload holds no thresholds, what
+// the run measured, the run's thresholds besides the workload's (nil: the
+// workload's), and the exit and the start of the reason it must come to.
+type ending struct {
+	name    string
+	command string // run, capacity, ab or merge
+	free    bool   // the workload holds no thresholds
+	s       situation
+	ts      []bounds.Threshold
+	want    Exit
+	reason  string
+}
+
+// endings is the one table of how a job ends, for every command that
+// makes one; TestEveryCommandEndsAlike holds the exit to it and
+// TestEveryViewSaysTheExit every view of the result.
+func endings(t *testing.T) []ending {
+	t.Helper()
 	fine := situation{o: stats.OK, latency: 5 * time.Millisecond}
 	slow := situation{o: stats.OK, latency: 200 * time.Millisecond}
 	failing := situation{o: stats.Internal, latency: 5 * time.Millisecond}
 	lost := situation{o: stats.OK, latency: 5 * time.Millisecond, lost: true}
 	cut := situation{o: stats.OK, latency: 5 * time.Millisecond, interrupted: true}
+	slowCut := situation{o: stats.OK, latency: 200 * time.Millisecond, interrupted: true}
 	mostCut := situation{o: stats.OK, latency: 5 * time.Millisecond, bad: 11, badO: stats.Cancelled}
 	halfCut := situation{o: stats.OK, latency: 5 * time.Millisecond, bad: 10, badO: stats.Cancelled}
 	mostNotFound := situation{o: stats.OK, latency: 5 * time.Millisecond, bad: 11, badO: stats.NotFound}
@@ -104,20 +117,13 @@ func TestEveryCommandEndsAlike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		name    string
-		command string // run, capacity, ab or merge
-		free    bool   // the workload holds no thresholds
-		s       situation
-		ts      []bounds.Threshold // run's thresholds besides the workload's (nil: the workload's)
-		want    Exit
-		reason  string
-	}{
+	return []ending{
 		{"run: every bound held", "run", false, fine, nil, Passed, ""},
 		{"run: a bound broken", "run", false, slow, nil, Failed, "1 of 1 thresholds broken: read.p50<50ms (measured 200ms)"},
 		{"run: nothing usable", "run", false, failing, nil, Failed, "useless run: no read succeeded"},
 		{"run: a read lost", "run", false, lost, nil, Failed, "measured phase: accounting identity broken"},
 		{"run: interrupted", "run", false, cut, nil, Interrupted, "run interrupted"},
+		{"run: interrupted with a bound broken", "run", false, slowCut, nil, Interrupted, "run interrupted"},
 		{"run: a bound on a class it lacks", "run", false, fine, unknown, Misused, "threshold: "},
 		{"capacity step: held", "capacity", false, fine, nil, Passed, ""},
 		{"capacity step: slow is the search's to judge", "capacity", false, slow, nil, Passed, ""},
@@ -148,6 +154,16 @@ func TestEveryCommandEndsAlike(t *testing.T) {
 		{"merge without thresholds: most turns cut", "merge", true, mostCut, nil, Failed, "✗ overloaded: 55.0% of turns cut"},
 		{"merge held to thresholds: they alone decide", "merge", false, mostCut, nil, Passed, ""},
 	}
+}
+
+// TestEveryCommandEndsAlike is the one table of how a run ends, for every
+// command that makes one: run (a whole run, held to its thresholds),
+// capacity's step and ab's run (parts of a command, judged by it
+// together), and merge (the shards' whole run, held to the workload's
+// thresholds). Each situation's result is saved first, whatever it comes
+// to, then judged by the one rule.
+func TestEveryCommandEndsAlike(t *testing.T) {
+	tests := endings(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -43,6 +43,7 @@ func Merge(ctx context.Context, paths []string, wait time.Duration, save Place) 
 		done.Path = done.Unsaved.Fallback
 	}
 	done.Judgement = done.Unsaved.judge(Judge(res, Facts{Thresholds: evalErr, Bounded: len(ts) > 0}))
+	res.SetJudgement(done.Judgement) // the views open and end with what decided the exit
 	return done, nil
 }
 

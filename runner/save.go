@@ -157,7 +157,7 @@ func (u *Unsaved) judge(j Judgement) Judgement {
 		j.Also = append(j.Also, reason)
 		return j
 	case Failed:
-		return Judgement{Exit: NotSaved, Reason: reason, Also: append(j.Also, j.Reason)}
+		return Judgement{Exit: NotSaved, Reason: reason, Also: append(j.Also, j.Reason), Line: results.FailedLine(reason)}
 	}
-	return Judgement{Exit: NotSaved, Reason: reason, Also: j.Also}
+	return Judgement{Exit: NotSaved, Reason: reason, Also: j.Also, Line: results.FailedLine(reason)}
 }

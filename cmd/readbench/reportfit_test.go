@@ -19,24 +19,24 @@ func TestRunReportFitsAScreen(t *testing.T) {
 		name     string
 		workload string // "" for the default scenario
 		args     []string
-		verdict  string // the thresholds' verdict line's beginning
-		health   string // the health line's word (its first line, after the mark)
+		verdict  string // the first line's beginning after its mark: the verdict that decided the exit
+		health   string // the health line's word (among the opening lines)
 	}{
-		{"default", "", []string{"-d", "2s"}, "- no thresholds set", "healthy"},
-		{"thresholds", "", []string{"-d", "2s", "--threshold", "turn.p99<10s,errors<1%,read.p50<1us"}, "✗ 1 of 3 thresholds broken", "healthy"},
+		{"default", "", []string{"-d", "2s"}, "healthy", "healthy"},
+		{"thresholds", "", []string{"-d", "2s", "--threshold", "turn.p99<10s,errors<1%,read.p50<1us"}, "1 of 3 thresholds broken", "healthy"},
 		{"overloaded", `
 name: overload
 load: {rate: 20/s, warmup: 500ms, duration: 2s, max_in_flight: 4}
 turn: {attachments: 4, read_timeout: 5s, deadline: 200ms}
 mix:
   - {class: doc, uri: "sim:///doc?mime=text/plain&size=2000&delay=50ms"}
-`, []string{"--target", url}, "- ", "overloaded"},
+`, []string{"--target", url}, "overloaded", "overloaded"},
 		{"failing", `
 name: failing
 load: {rate: 10/s, duration: 1s}
 mix:
   - {class: broken, uri: "sim:///broken?error=-32603"}
-`, nil, "- ", "useless"},
+`, nil, "useless", "useless"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -45,22 +45,30 @@ mix:
 			if c.workload != "" {
 				args = append(args, writeWorkload(t, dir, c.workload))
 			}
-			brief, stderr, _ := readbench(t, dir, append(args, c.args...)...)
+			brief, stderr, code := readbench(t, dir, append(args, c.args...)...)
 			lines := strings.Split(strings.TrimSuffix(brief, "\n"), "\n")
 			if len(lines) < 10 || len(lines) > 44 {
 				t.Errorf("the report is %d lines, want 44 at most:\n%s\n%s", len(lines), brief, stderr)
 			}
-			// The health line first and last (wrapped, its continuations
-			// indented), the thresholds' verdict next to it at both ends.
+			// The verdict that decided the exit first (wrapped, its
+			// continuations indented), then the health when it says
+			// something else; the verdict alone last, on one line.
 			n := 1
-			for n < len(lines) && strings.HasPrefix(lines[n], "  ") {
+			for n < len(lines) && !strings.HasPrefix(lines[n], "readbench ") {
 				n++
 			}
 			_, word, _ := strings.Cut(lines[0], " ")
-			if !strings.HasPrefix(word, c.health+":") || strings.Join(lines[:n], "\n") != strings.Join(lines[len(lines)-n:], "\n") ||
-				!strings.HasPrefix(lines[n], c.verdict) || !strings.HasPrefix(lines[len(lines)-n-1], c.verdict) {
-				t.Errorf("first lines %q, last %q: want the health (%s) then the verdict (%q...), and the reverse at the end",
-					lines[:min(n+1, len(lines))], lines[max(len(lines)-n-1, 0):], c.health, c.verdict)
+			healthSaid := false
+			for _, l := range lines[:n] {
+				_, w, _ := strings.Cut(l, " ")
+				healthSaid = healthSaid || strings.HasPrefix(w, c.health+":")
+			}
+			words := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+			closing := words(strings.TrimSuffix(lines[len(lines)-1], "…"))
+			if !strings.HasPrefix(word, c.verdict) || !healthSaid || !strings.HasPrefix(words(strings.Join(lines[:n], " ")), closing) ||
+				strings.HasPrefix(lines[0], "✗") != (code != 0) {
+				t.Errorf("exit %d, first lines %q, last %q: want the verdict (%q...) at both ends, ✗ when the exit is not 0, and the health (%s) at the top",
+					code, lines[:n], lines[len(lines)-1], c.verdict, c.health)
 			}
 			for i, l := range lines {
 				if n := utf8.RuneCountInString(l); n > 100 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"time"
@@ -105,20 +106,35 @@ func (v *runView) report(done *runner.Done, write func(io.Writer, *results.Resul
 	for _, n := range done.Notes {
 		fmt.Fprintf(v.stderr, "readbench: %s\n", n)
 	}
+	judgement := done.Judgement
 	if !v.quiet {
 		w := v.stdout
 		if done.Path == results.Stdout {
 			w = v.stderr
 		}
-		if err := write(w, done.Result); err != nil {
+		var buf bytes.Buffer
+		if err := write(&buf, done.Result); err != nil {
+			return err
+		}
+		body, last, ok := verdictLast(buf.Bytes())
+		if ok = ok && sameFile(w, v.stderr); !ok { // onelog.go
+			body, last = buf.Bytes(), nil
+		}
+		if _, err := w.Write(body); err != nil {
 			return err
 		}
 		saved(v.stderr, done)
 		if done.Log != "" {
 			fmt.Fprintf(v.stderr, "the server's stderr saved to %s\n", done.Log)
 		}
+		if ok {
+			judgement = saidAbove(v.stderr, judgement)
+			if _, err := w.Write(last); err != nil {
+				return err
+			}
+		}
 	}
-	return exitOf(v.stderr, done.Judgement)
+	return exitOf(v.stderr, judgement)
 }
 
 // close stops what startRunView started, the last first: the view, the
