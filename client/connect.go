@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/auth"
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -118,7 +119,7 @@ func (e *handshakeTimeoutError) Error() string {
 	if e.started {
 		advice = ""
 	}
-	msg := fmt.Sprintf("no answer within the handshake timeout of %s (%s%s)", e.limit, e.setBy, advice)
+	msg := fmt.Sprintf("no answer within the handshake timeout of %s (%s%s)", numfmt.Duration(e.limit), e.setBy, advice)
 	if e.err.Error() != context.DeadlineExceeded.Error() {
 		msg += ": " + e.err.Error()
 	}
