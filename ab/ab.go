@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/compare"
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
 )
 
@@ -129,7 +130,7 @@ func (p Plan) Check() error {
 	case p.MaxRounds < p.Rounds:
 		return fmt.Errorf("ab: --max-rounds %d is fewer than --rounds %d", p.MaxRounds, p.Rounds)
 	case p.Budget < 0:
-		return fmt.Errorf("ab: budget %s: want 0 (none) or more", p.Budget)
+		return fmt.Errorf("ab: budget %s: want 0 (none) or more", numfmt.Duration(p.Budget))
 	case p.Retries < 0:
 		return fmt.Errorf("ab: %d retries: want 0 or more", p.Retries)
 	case p.Dir == "":

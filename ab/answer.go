@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/readbench/readbench/compare"
+	"github.com/readbench/readbench/internal/numfmt"
 )
 
 // Document is the comparison every output format writes, whatever
@@ -72,7 +73,7 @@ func (o *Experiment) answer() *compare.Answer {
 func stopText(o *Experiment) string {
 	switch o.Stopped {
 	case compare.StopBudget:
-		return fmt.Sprintf("the budget (%s) ran out", o.plan.Budget)
+		return fmt.Sprintf("the budget (%s) ran out", numfmt.Duration(o.plan.Budget))
 	case compare.StopInterrupted:
 		return "interrupted"
 	case compare.StopMaxRounds:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/compare"
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/stats"
 )
 
@@ -236,7 +237,7 @@ func (o *Experiment) windowEstimate(m bounds.Metric, base float64, g compare.Gat
 		return est, false // fewer than 2 windows held the figure: the rounds judge it
 	}
 	est = compare.Estimate{Tested: true, Units: "windows", N: p.N, P: p.P, Alpha: g.Level,
-		Why: fmt.Sprintf("p = %.2g, %s paired t of %d windows of %s in %d rounds", p.P, trimWord(trim), p.N, width, len(seg))}
+		Why: fmt.Sprintf("p = %.2g, %s paired t of %d windows of %s in %d rounds", p.P, trimWord(trim), p.N, numfmt.Duration(width), len(seg))}
 	if w.q == 0 {
 		est.Change, est.Low, est.High = p.Mean, p.Low, p.High
 		return est, true

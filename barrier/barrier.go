@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/readbench/readbench/internal/numfmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -66,13 +67,13 @@ type NotReadyError struct {
 	After   time.Duration
 }
 
-// Error reads "shards 2/3 and 3/3 not ready after 5m0s", and, when some
-// shard withdrew, "shard 3/3 not ready after 5m0s; shard 1/3 was ready
+// Error reads "shards 2/3 and 3/3 not ready after 5m", and, when some
+// shard withdrew, "shard 3/3 not ready after 5m; shard 1/3 was ready
 // and gave up".
 func (e *NotReadyError) Error() string {
-	s := fmt.Sprintf("%s not ready after %s", names(e.Missing, e.N), e.After)
+	s := fmt.Sprintf("%s not ready after %s", names(e.Missing, e.N), numfmt.Duration(e.After))
 	if len(e.Missing) == 0 {
-		s = "not every shard ready after " + e.After.String()
+		s = "not every shard ready after " + numfmt.Duration(e.After)
 	}
 	if len(e.GaveUp) == 1 {
 		s += "; " + names(e.GaveUp, e.N) + " was ready and gave up"

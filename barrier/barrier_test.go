@@ -58,9 +58,9 @@ func TestNotReadyError(t *testing.T) {
 		missing []int
 		want    string
 	}{
-		{[]int{3}, "shard 3/3 not ready after 5m0s"},
-		{[]int{2, 3}, "shards 2/3 and 3/3 not ready after 5m0s"},
-		{[]int{1, 2, 3}, "shards 1/3, 2/3 and 3/3 not ready after 5m0s"},
+		{[]int{3}, "shard 3/3 not ready after 5m"},
+		{[]int{2, 3}, "shards 2/3 and 3/3 not ready after 5m"},
+		{[]int{1, 2, 3}, "shards 1/3, 2/3 and 3/3 not ready after 5m"},
 	} {
 		if got := (&NotReadyError{Missing: c.missing, N: 3, After: 5 * time.Minute}).Error(); got != c.want {
 			t.Errorf("%v: %q, want %q", c.missing, got, c.want)
@@ -70,8 +70,8 @@ func TestNotReadyError(t *testing.T) {
 		missing, gaveUp []int
 		want            string
 	}{
-		{[]int{3}, []int{1}, "shard 3/3 not ready after 5m0s; shard 1/3 was ready and gave up"},
-		{nil, []int{1, 2}, "not every shard ready after 5m0s; shards 1/3 and 2/3 were ready and gave up"},
+		{[]int{3}, []int{1}, "shard 3/3 not ready after 5m; shard 1/3 was ready and gave up"},
+		{nil, []int{1, 2}, "not every shard ready after 5m; shards 1/3 and 2/3 were ready and gave up"},
 	} {
 		if got := (&NotReadyError{Missing: c.missing, GaveUp: c.gaveUp, N: 3, After: 5 * time.Minute}).Error(); got != c.want {
 			t.Errorf("%v: %q, want %q", c.missing, got, c.want)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/auth"
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -107,13 +108,18 @@ func handshakeExpired(ctx, hctx context.Context, limit time.Duration, setBy stri
 // handshake timeout. It unwraps to what the handshake was doing (often
 // context.DeadlineExceeded itself, which the message then leaves out).
 type handshakeTimeoutError struct {
-	limit time.Duration
-	setBy string // what sets the limit, a clause: "--handshake-timeout sets it"
-	err   error
+	limit   time.Duration
+	setBy   string // what sets the limit, a clause: "--handshake-timeout sets it"
+	err     error
+	started bool // the server is known to be up (ServerStarted): no slow-start advice
 }
 
 func (e *handshakeTimeoutError) Error() string {
-	msg := fmt.Sprintf("no answer within the handshake timeout of %s (%s; a server that starts slowly, such as one npx installs first, may need more)", e.limit, e.setBy)
+	advice := "; a server that starts slowly, such as one npx installs first, may need more"
+	if e.started {
+		advice = ""
+	}
+	msg := fmt.Sprintf("no answer within the handshake timeout of %s (%s%s)", numfmt.Duration(e.limit), e.setBy, advice)
 	if e.err.Error() != context.DeadlineExceeded.Error() {
 		msg += ": " + e.err.Error()
 	}
@@ -121,6 +127,21 @@ func (e *handshakeTimeoutError) Error() string {
 }
 
 func (e *handshakeTimeoutError) Unwrap() error { return e.err }
+
+// ServerStarted is err as said of a session whose server is known to be
+// up because another session of the run connected to it: a handshake
+// timeout then drops its advice that the server may start slowly, which
+// would send the user after the wrong cause (and a longer timeout that
+// changes nothing). Any other error is returned as it is.
+func ServerStarted(err error) error {
+	var he *handshakeTimeoutError
+	if !errors.As(err, &he) || error(he) != err {
+		return err
+	}
+	c := *he
+	c.started = true
+	return &c
+}
 
 // Connect starts or reaches an MCP target, then settles the era. It
 // returns the session and how long its handshake took (cold start). A

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"fmt"
+	"github.com/readbench/readbench/internal/numfmt"
 	"strings"
 	"sync"
 	"time"
@@ -258,7 +259,7 @@ type strayHandshakeError struct {
 }
 
 func (e *strayHandshakeError) Error() string {
-	return fmt.Sprintf("%v (no answer to the handshake came within %s of the first)", e.stray, e.grace)
+	return fmt.Sprintf("%v (no answer to the handshake came within %s of the first)", e.stray, numfmt.Duration(e.grace))
 }
 
 func (e *strayHandshakeError) Unwrap() error { return e.stray }

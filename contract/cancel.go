@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/results"
 )
@@ -123,7 +124,7 @@ func (c *checker) planCancel(ctx context.Context) (cancelPlan, string) {
 		if takes-p.at <= 2*p.allowance {
 			return p, fmt.Sprintf("could not find a read slow enough to cancel: the slowest sampled read's first byte came after %s, "+
 				"too soon after a cancel at %s to tell a server that ignores it (round-trip allowance %s); give a slower --cancel-uri",
-				roundLatency(takes), roundLatency(p.at), roundLatency(p.allowance))
+				numfmt.Duration(takes), numfmt.Duration(p.at), numfmt.Duration(p.allowance))
 		}
 	}
 	return p, ""
@@ -138,7 +139,7 @@ func (c *checker) timeUncancelled(ctx context.Context, uri string) (time.Duratio
 	switch {
 	case err != nil:
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			return 0, fmt.Errorf("no answer within the --timeout of %s (a longer --timeout lets the check time it)", c.o.Timeout)
+			return 0, fmt.Errorf("no answer within the --timeout of %s (a longer --timeout lets the check time it)", numfmt.Duration(c.o.Timeout))
 		}
 		return 0, err
 	case !a.Answered: // no answer: the exchange failed, in its own words
@@ -184,10 +185,10 @@ func (c *checker) cancelByClosing(ctx context.Context, uri string, at time.Durat
 	switch {
 	case err == nil:
 		c.rep.add("cancellation", results.CheckSkip, uri, fmt.Sprintf("could not find a read slow enough to cancel: answered in %s, before the cancel at %s (give a slower --cancel-uri)",
-			roundLatency(a.Done.Sub(start)), at))
+			numfmt.Duration(a.Done.Sub(start)), numfmt.Duration(at)))
 	case cctx.Err() != nil && ctx.Err() == nil:
 		c.rep.add("cancellation", results.CheckPass, uri, fmt.Sprintf("2026-07-28 over HTTP: cancelled by closing the response stream at %s; "+
-			"nothing can come back on a closed stream, so this passes by construction", at))
+			"nothing can come back on a closed stream, so this passes by construction", numfmt.Duration(at)))
 	default:
 		c.rep.add("cancellation", results.CheckFail, uri, err.Error())
 	}
@@ -319,7 +320,7 @@ func (m cancelMoments) readAfter() string {
 	case !had:
 		return " (still unread in the server's stdin)"
 	default:
-		return fmt.Sprintf(" (read off the server's stdin %s after it was sent)", roundLatency(at.Sub(m.sent)))
+		return fmt.Sprintf(" (read off the server's stdin %s after it was sent)", numfmt.Duration(at.Sub(m.sent)))
 	}
 }
 
@@ -334,7 +335,7 @@ func (c *checker) answeredFirst(p cancelPlan, r lateProbe, start time.Time) {
 		what = "answered " + describeError(r.a.Body)
 	}
 	c.rep.add("cancellation", results.CheckSkip, p.uri, fmt.Sprintf("could not find a read slow enough to cancel: %s in %s, before the cancel at %s could be sent (give a slower --cancel-uri)",
-		what, roundLatency(r.at.Sub(start)), p.at))
+		what, numfmt.Duration(r.at.Sub(start)), numfmt.Duration(p.at)))
 }
 
 // judgeLate decides from what the cancelled call ended with, on what the
@@ -348,16 +349,16 @@ func (c *checker) answeredFirst(p cancelPlan, r lateProbe, start time.Time) {
 // the server had the cancel: a server that read nothing all the watch
 // long proved nothing.
 func (c *checker) judgeLate(ctx context.Context, p cancelPlan, r lateProbe, m cancelMoments) {
-	how := fmt.Sprintf("notifications/cancelled at %s%s", roundLatency(p.at), m.readAfter())
+	how := fmt.Sprintf("notifications/cancelled at %s%s", numfmt.Duration(p.at), m.readAfter())
 	allowance := fmt.Sprintf("the round-trip allowance %s (%d× the slowest of %d small reads, %s, at least %s)",
-		roundLatency(p.allowance), rttFactor, rttProbes, roundLatency(p.rtt), rttFloor)
+		numfmt.Duration(p.allowance), rttFactor, rttProbes, numfmt.Duration(p.rtt), numfmt.Duration(rttFloor))
 	had, hadIt := m.onServer()
 	var se *client.StatusError
 	switch {
 	case r.err == nil:
 		if msg, err := protocol.Decode(r.a.Body); err == nil && msg.Error != nil {
 			c.rep.add("cancellation", results.CheckPass, p.uri, fmt.Sprintf("stopped: sent %s %s after %s (the specification says to send nothing)",
-				describeError(r.a.Body), roundLatency(r.at.Sub(m.sent)), how))
+				describeError(r.a.Body), numfmt.Duration(r.at.Sub(m.sent)), how))
 			return
 		}
 		first, which := r.a.FirstByte, "first byte"
@@ -365,36 +366,36 @@ func (c *checker) judgeLate(ctx context.Context, p cancelPlan, r lateProbe, m ca
 			first, which = at, "end (the transport cannot tell its first byte)"
 		}
 		// What the delay is counted from: the cancel on the server's side.
-		sent := "notifications/cancelled at " + roundLatency(p.at).String()
+		sent := "notifications/cancelled at " + numfmt.Duration(p.at)
 		reached, crossed := sent+" reached the server", sent
 		if m.readKnown && hadIt {
-			reached = fmt.Sprintf("the server read %s off its stdin (%s after it was sent)", sent, roundLatency(had.Sub(m.sent)))
+			reached = fmt.Sprintf("the server read %s off its stdin (%s after it was sent)", sent, numfmt.Duration(had.Sub(m.sent)))
 			crossed = reached
 		}
 		switch after := first.Sub(had); {
 		case first.Before(m.sending):
 			c.rep.add("cancellation", results.CheckSkip, p.uri, fmt.Sprintf("could not find a read slow enough to cancel: the answer's %s came %s before %s was sent (give a slower --cancel-uri)",
-				which, roundLatency(m.sending.Sub(first)), sent))
+				which, numfmt.Duration(m.sending.Sub(first)), sent))
 		case !hadIt || first.Before(had):
 			read := "it was still unread in the server's stdin when the answer ended"
 			if hadIt {
-				read = fmt.Sprintf("the server read it off its stdin only %s after it was sent", roundLatency(had.Sub(m.sent)))
+				read = fmt.Sprintf("the server read it off its stdin only %s after it was sent", numfmt.Duration(had.Sub(m.sent)))
 			}
 			c.rep.add("cancellation", results.CheckSkip, p.uri, fmt.Sprintf("answered after the cancel: the answer's %s came %s after %s was sent, and %s, "+
 				"so the answer was on its way before the server read the cancel (%d bytes wasted; not a failure, and no proof either: give a slower --cancel-uri, or one whose server is not busy all the while)",
-				which, roundLatency(max(first.Sub(m.sent), 0)), sent, read, r.a.WireBytes))
+				which, numfmt.Duration(max(first.Sub(m.sent), 0)), sent, read, r.a.WireBytes))
 		case after > p.allowance:
 			c.rep.add("cancellation", results.CheckFail, p.uri, fmt.Sprintf("ignored the cancel: the answer's %s came %s after %s, beyond %s; %d bytes: the server did the work and sent it anyway",
-				which, roundLatency(after), reached, allowance, r.a.WireBytes))
+				which, numfmt.Duration(after), reached, allowance, r.a.WireBytes))
 		default:
 			c.rep.add("cancellation", results.CheckSkip, p.uri, fmt.Sprintf("answered after the cancel: the answer's %s came %s after %s, within %s, so it was on its way before the server could act on the cancel (%d bytes wasted; not a failure, and no proof either: give a slower --cancel-uri)",
-				which, roundLatency(max(after, 0)), crossed, allowance, r.a.WireBytes))
+				which, numfmt.Duration(max(after, 0)), crossed, allowance, r.a.WireBytes))
 		}
 	case errors.Is(r.err, context.DeadlineExceeded) && ctx.Err() == nil && !hadIt:
 		c.rep.add("cancellation", results.CheckSkip, p.uri, fmt.Sprintf("could not tell: no answer within %s after notifications/cancelled at %s, but the server had not read it off its stdin by then "+
-			"(busy all the while: an answer to come cannot be judged; give a --cancel-uri whose server is not busy all the while)", roundLatency(p.watch), roundLatency(p.at)))
+			"(busy all the while: an answer to come cannot be judged; give a --cancel-uri whose server is not busy all the while)", numfmt.Duration(p.watch), numfmt.Duration(p.at)))
 	case errors.Is(r.err, context.DeadlineExceeded) && ctx.Err() == nil:
-		c.rep.add("cancellation", results.CheckPass, p.uri, fmt.Sprintf("no answer within %s after %s", roundLatency(p.watch), how))
+		c.rep.add("cancellation", results.CheckPass, p.uri, fmt.Sprintf("no answer within %s after %s", numfmt.Duration(p.watch), how))
 	case c.s.PerRequestStream() && errors.Is(r.err, client.ErrTransport) && !errors.As(r.err, &se) && ctx.Err() == nil:
 		c.rep.add("cancellation", results.CheckPass, p.uri, "the server ended the response stream without an answer after "+how)
 	default:

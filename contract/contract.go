@@ -11,6 +11,7 @@ import (
 
 	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/client"
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
@@ -320,7 +321,7 @@ func (c *checker) sampleRead(ctx context.Context, r contractResource) {
 	}
 	if len(findings) == 0 {
 		c.rep.add("read", results.CheckPass, uri, fmt.Sprintf("%d %s, %d bytes on disk, %d on the wire, %s",
-			a.Entries, plural(a.Entries, "entry", "entries"), a.DiskBytes, a.WireBytes, roundLatency(latency)))
+			a.Entries, plural(a.Entries, "entry", "entries"), a.DiskBytes, a.WireBytes, numfmt.Duration(latency)))
 	}
 	c.served++
 	if c.slowest.uri == "" || firstByte > c.slowest.latency {
@@ -337,14 +338,6 @@ func (c *checker) answerStart(firstByte, done time.Time) (time.Time, bool) {
 		return done, false
 	}
 	return firstByte, true
-}
-
-// roundLatency keeps three or so significant digits of a latency.
-func roundLatency(d time.Duration) time.Duration {
-	if d >= 10*time.Millisecond {
-		return d.Round(time.Millisecond)
-	}
-	return d.Round(10 * time.Microsecond)
 }
 
 func plural(n int, one, many string) string {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/auth"
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/stats"
 )
 
@@ -76,7 +77,7 @@ func (w *authWatch) lost(start time.Time, tokens bool) string {
 	if w.total < lostAfter && w.streak < lostAfter {
 		return ""
 	}
-	at := func(t time.Time) string { return t.Sub(start).Round(100 * time.Millisecond).String() }
+	at := func(t time.Time) string { return numfmt.Duration(t.Sub(start)) }
 	n, when := w.total, ""
 	switch {
 	case w.streak >= lostAfter:

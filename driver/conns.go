@@ -58,6 +58,7 @@ func (r *runner) dial(ctx context.Context) ([]client.Conn, error) {
 	}
 	conns, errs := connectAll(ctx, n, connectParallel(r.w.Target), r.w.Load.ConnectRate.PerSecond, open)
 	open1 := compact(conns)
+	errs, hint := oneSSEClient(r.w.Target, errs)
 	r.sessions = sessionsOf(n, errs)
 	need := n
 	if m := r.w.Load.MinSessions; m > 0 {
@@ -65,14 +66,14 @@ func (r *runner) dial(ctx context.Context) ([]client.Conn, error) {
 	}
 	if ctx.Err() != nil || len(open1) < need {
 		closeAll(open1)
-		err := &connectError{counts: r.sessions, need: need, min: r.w.Load.MinSessions > 0, errs: errs}
+		err := &connectError{counts: r.sessions, need: need, min: r.w.Load.MinSessions > 0, errs: errs, hint: hint}
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("connect to %s: interrupted: %w", r.w.Target.Redacted(), context.Cause(ctx))
 		}
 		return nil, fmt.Errorf("connect to %s: %w", r.w.Target.Redacted(), err)
 	}
 	if r.sessions.Failed > 0 && r.o.Logf != nil {
-		r.o.Logf("connect: %s; the run goes on with %d (load.min_sessions: %d)", r.sessions.Line(), len(open1), need)
+		r.o.Logf("connect: %s; the run goes on with %d (load.min_sessions: %d)%s", r.sessions.Line(), len(open1), need, withHint(hint))
 	}
 	r.slots = newSlots(open1)
 	return open1, nil
@@ -140,6 +141,7 @@ type connectError struct {
 	need   int
 	min    bool // load.min_sessions set need
 	errs   []error
+	hint   string // the likely cause, when the pattern of failures names one (oneSSEClient)
 }
 
 func (e *connectError) Error() string {
@@ -150,7 +152,16 @@ func (e *connectError) Error() string {
 	if e.min {
 		by = fmt.Sprintf("load.min_sessions needs %d", e.need)
 	}
-	return fmt.Sprintf("%s (%s)", e.counts.Line(), by)
+	return fmt.Sprintf("%s (%s)%s", e.counts.Line(), by, withHint(e.hint))
+}
+
+// withHint is hint as the last clause of a sentence ("; " and the hint),
+// or "" when there is none.
+func withHint(hint string) string {
+	if hint == "" {
+		return ""
+	}
+	return "; " + hint
 }
 
 func (e *connectError) Unwrap() []error {

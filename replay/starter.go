@@ -42,7 +42,7 @@ func Starter(rec *record.Recording, file string) ([]byte, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Drawn by readbench init --from %s: %d reads in %d turns on %d sessions over %s,\n",
-		file, len(rec.Reads), len(turns), len(sessions), span.Round(time.Millisecond))
+		file, len(rec.Reads), len(turns), len(sessions), numfmt.Duration(span))
 	fmt.Fprintf(&b, "# recorded from %s at %s.\n", rec.Header.Upstream, rec.Header.Started.UTC().Format(time.RFC3339))
 	fmt.Fprintf(&b, "name: %s\n", yamlString(strings.Replace(name(file), "replay", "recorded", 1)))
 	if t, err := targets.Parse(rec.Header.Upstream); err == nil && !strings.Contains(rec.Header.Upstream, targets.Masked) && rec.Header.Upstream != "" {

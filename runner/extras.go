@@ -8,6 +8,7 @@ import (
 
 	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/internal/profile"
 )
 
@@ -92,7 +93,7 @@ func Unrenewable(tokens auth.Tokens, d time.Duration, now time.Time) string {
 	}
 	return fmt.Sprintf("warning: the cached login has no refresh token and its token expires in %s, before this run of %s ends: "+
 		"the reads after that will be unauthorized (run readbench login again; an OpenID provider issues a refresh token for offline_access)",
-		max(left, 0).Round(time.Second), d.Round(time.Second))
+		numfmt.Duration(max(left, 0)), numfmt.Duration(d))
 }
 
 // ShardStart is what a shard says before it connects, one sentence a
@@ -103,11 +104,11 @@ func ShardStart(o driver.Options, now time.Time) []string {
 	var lines []string
 	if !o.StartAt.IsZero() {
 		lines = append(lines, fmt.Sprintf("segment %s: connecting, then starting the schedule at %s (in %s)",
-			o.Segment, o.StartAt.UTC().Format(time.RFC3339Nano), o.StartAt.Sub(now).Round(time.Second)))
+			o.Segment, o.StartAt.UTC().Format(time.RFC3339Nano), numfmt.Duration(o.StartAt.Sub(now))))
 	}
 	if b := o.Barrier; b != nil {
 		lines = append(lines, fmt.Sprintf("segment %s: connecting, then waiting in %s for all %d shards of run %s (up to %s)",
-			o.Segment, b.Dir, b.N, b.Run, b.Timeout))
+			o.Segment, b.Dir, b.N, b.Run, numfmt.Duration(b.Timeout)))
 	}
 	return lines
 }

@@ -62,7 +62,7 @@ func TestShardStart(t *testing.T) {
 		t.Errorf("--start-at: %q, want %q", got, want)
 	}
 	got = ShardStart(driver.Options{Segment: seg, Barrier: &barrier.Config{Dir: "/shared", N: 3, Run: "r1", Timeout: 5 * time.Minute}}, now)
-	if want := "segment 2/3: connecting, then waiting in /shared for all 3 shards of run r1 (up to 5m0s)"; len(got) != 1 || got[0] != want {
+	if want := "segment 2/3: connecting, then waiting in /shared for all 3 shards of run r1 (up to 5m)"; len(got) != 1 || got[0] != want {
 		t.Errorf("--barrier: %q, want %q", got, want)
 	}
 }

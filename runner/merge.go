@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
 )
 
@@ -68,7 +69,7 @@ func waitForFiles(ctx context.Context, paths []string, d time.Duration) error {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("after waiting %s, still missing: %s", d, strings.Join(missing, ", "))
+			return fmt.Errorf("after waiting %s, still missing: %s", numfmt.Duration(d), strings.Join(missing, ", "))
 		}
 		select {
 		case <-ctx.Done():

@@ -2,6 +2,7 @@ package servercost
 
 import (
 	"fmt"
+	"github.com/readbench/readbench/internal/numfmt"
 	"math"
 	"time"
 )
@@ -40,7 +41,7 @@ func FitSlope(ss []Sample) Slope {
 		return Slope{Why: fmt.Sprintf("%d samples, a slope needs %d", len(ss), MinSlopeSamples)}
 	}
 	if span := ss[len(ss)-1].At.Sub(ss[0].At); span < MinSlopeSpan {
-		return Slope{Why: fmt.Sprintf("sampled for %s, a slope needs %s", span.Round(100*time.Millisecond), MinSlopeSpan)}
+		return Slope{Why: fmt.Sprintf("sampled for %s, a slope needs %s", numfmt.Duration(span), numfmt.Duration(MinSlopeSpan))}
 	}
 	t0 := ss[0].At
 	n := float64(len(ss))

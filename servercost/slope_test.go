@@ -45,7 +45,7 @@ func TestFitSlope(t *testing.T) {
 			ss: series(21, 250*time.Millisecond, func(m float64) float64 {
 				return 40 + 4*math.Min(m*60, 1)
 			}),
-			whyHave: "a slope needs 1m0s",
+			whyHave: "a slope needs 1m",
 		},
 		{
 			name:    "a long run with too few samples has no slope",

@@ -347,7 +347,7 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.S
 			what = units.FormatSize(s.Size) + " at " + what
 		}
 		if s.Duration > 0 {
-			what += " held for " + s.Duration.String()
+			what += " held for " + numfmt.Duration(s.Duration)
 		}
 		fmt.Fprintf(cr.c.App.ErrWriter, "step %d: %s: achieved %s, turn p99 %s, errors %s, saved to %s\n", s.Index, what,
 			numfmt.Opt(res.Totals.AchievedRate, func(v float64) string { return numfmt.Rate(v, "turns") }), numfmt.Ms(res.Turn.P99Ms), numfmt.Opt(res.Totals.ErrorRate, numfmt.Share), path)

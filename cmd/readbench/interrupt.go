@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/readbench/readbench/internal/numfmt"
 	"io"
 	"os"
 	"syscall"
@@ -74,7 +75,7 @@ func (h *interrupts) watch(sigs <-chan os.Signal, done <-chan struct{}) {
 		case <-grace.C:
 		}
 	case <-limit.C:
-		h.say(fmt.Sprintf("readbench: still not stopped %v after the interrupt: ending the servers it started and quitting", h.stopWithin))
+		h.say(fmt.Sprintf("readbench: still not stopped %s after the interrupt: ending the servers it started and quitting", numfmt.Duration(h.stopWithin)))
 		h.killChildren()
 	}
 	h.exit(exitInterrupted)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/live"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
@@ -76,7 +77,7 @@ func (r liveRun) setup(st driver.SetupStep) {
 		text = rest
 	}
 	if st.Stage == driver.StageConnect && st.Doing == "handshake" {
-		text += fmt.Sprintf(" · the handshake timeout is %s", r.limit) // the view adds the time waited
+		text += fmt.Sprintf(" · the handshake timeout is %s", numfmt.Duration(r.limit)) // the view adds the time waited
 	}
 	r.v.Step(st.Stage, text, stepSummary(st))
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/record"
 	"github.com/readbench/readbench/replay"
 	"github.com/readbench/readbench/results"
@@ -103,7 +104,7 @@ func replayAction(c *cli.Context) error {
 	defer view.close()
 	if !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "readbench replay: %d reads in %d turns of %d recorded sessions over %s at %gx\n",
-			len(rec.Reads), len(plan.Schedule.Turns), plan.Sessions, plan.Span, speed)
+			len(rec.Reads), len(plan.Schedule.Turns), plan.Sessions, numfmt.Duration(plan.Span), speed)
 	}
 	done, err := runner.Job{Options: opts, Tool: tool(), Thresholds: ts, Save: save, Finished: view.finished}.Run(c.Context)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/internal/profile"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/simserver"
@@ -301,8 +302,8 @@ func startOAuth(mux *http.ServeMux, o simserver.OAuthOptions, addr string, log i
 		return nil, err
 	}
 	as.Mount(mux)
-	fmt.Fprintf(log, "readbench serve: OAuth on /mcp: authorization server %s (tokens last %v, scopes %s), resource metadata %s, %d pre-registered clients\n",
-		o.Issuer, o.TokenTTL, strings.Join(o.Scopes, " "), as.ResourceMetadataURL(), len(o.Clients))
+	fmt.Fprintf(log, "readbench serve: OAuth on /mcp: authorization server %s (tokens last %s, scopes %s), resource metadata %s, %d pre-registered clients\n",
+		o.Issuer, numfmt.Duration(o.TokenTTL), strings.Join(o.Scopes, " "), as.ResourceMetadataURL(), len(o.Clients))
 	return as, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/targets"
 )
 
@@ -129,7 +130,7 @@ func setupText(target string, st driver.SetupStep, elapsed time.Duration, limit 
 		case "handshake":
 			doing = "waiting for the server to answer the handshake"
 			if slow != "" {
-				slow = fmt.Sprintf(", %s of the %s handshake timeout", elapsedString(elapsed), limit)
+				slow = fmt.Sprintf(", %s of the %s handshake timeout", elapsedString(elapsed), numfmt.Duration(limit))
 			}
 		default:
 			doing = "sessions opening"

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
 )
 
@@ -92,7 +93,7 @@ func (w *Window) String() string {
 		}
 	}
 	p, ok := w.Pressure()
-	took := time.Since(w.start).Round(100 * time.Millisecond)
+	took := numfmt.Duration(time.Since(w.start))
 	switch {
 	case !ok:
 		return "machine: CPU pressure unknown (no /proc/pressure/cpu)" + load

@@ -6,7 +6,7 @@
 // more digits would suggest a precision that run-to-run noise does not
 // have.
 //
-// It is a leaf package (math and strconv only) because two layers need
+// It is a leaf package (math, strconv and time only) because two layers need
 // it: package report renders every output format, and package results
 // writes the advice's reasoning into the result document itself (the v1
 // key advice.reasoning), and results must not import report.
