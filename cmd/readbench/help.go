@@ -57,7 +57,7 @@ var flagGroups = map[string]string{
 	"wedge-after": "simulation", "catalog-size": "simulation", "delay-scale": "simulation", "alter-content": "simulation",
 	"sample": "check", "cancel-uri": "check", "read-path": "check", "template-value": "check",
 	"threshold": "thresholds", "slo": "thresholds", "single-run": "thresholds", "noise-floor": "thresholds",
-	"out": "output", "format": "output", "full": "output", "trace-url": "output", "quiet": "output", "live": "output", "no-live": "output", "force": "output",
+	"out": "output", "format": "output", "full": "output", "trace-url": "output", "quiet": "output", "live": "output", "no-live": "output", "status-every": "output", "force": "output",
 	"oauth": "auth", "headless": "auth", "no-browser": "auth",
 	"segment": "shards", "start-at": "shards", "run-id": "shards",
 	"cpuprofile": "profile", "memprofile": "profile",

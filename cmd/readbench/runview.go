@@ -24,13 +24,20 @@ type runView struct {
 	stopLive       func()
 	stopSetup      func()        // erases the setup line
 	extras         runner.Extras // the run's tokens and profiles, ended last
+	// statusEvery is --status-every: the pace of the status line written
+	// when stderr is not a terminal (0: none).
+	statusEvery time.Duration
 }
 
 // startRunView sets opts' callbacks for how the run is shown, and starts
 // what the run needs besides the driver (runner.Extras: its tokens, for
 // an OAuth target, and the profiles asked for) and the live metrics.
 func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
-	v := &runView{stderr: c.App.ErrWriter, stdout: c.App.Writer, quiet: c.Bool("quiet"), stopLive: func() {}, stopSetup: func() {}}
+	v := &runView{stderr: c.App.ErrWriter, stdout: c.App.Writer, quiet: c.Bool("quiet"), statusEvery: c.Duration("status-every"),
+		stopLive: func() {}, stopSetup: func() {}}
+	if v.statusEvery < 0 {
+		return nil, cli.Exit("--status-every: must not be negative (0: no status line)", exitUsage)
+	}
 	w := opts.Workload
 	tokens, err := oauthTokens(c, &v.extras, w.Auth, w.Target)
 	if err != nil {
@@ -72,7 +79,9 @@ func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
 }
 
 // lines shows the run as lines on stderr: the connecting line, then the
-// progress line (on a terminal), and why reads failed.
+// progress line (on a terminal), or a status line every --status-every
+// (elsewhere: a log keeps whole lines, never a line redrawn), and why
+// reads failed.
 func (v *runView) lines(opts *driver.Options) {
 	limit, _ := opts.HandshakeLimit()
 	tell, stopSetup := setupPrinter(v.stderr, targetName(opts.Workload.Target), limit)
@@ -82,6 +91,9 @@ func (v *runView) lines(opts *driver.Options) {
 		opts.Progress = live.Line(v.stderr, opts.Workload.Load.Warmup, stopSetup)
 	}
 	v.shown = opts.Progress != nil
+	if !v.shown && v.statusEvery > 0 {
+		opts.Progress = live.Status(v.stderr, opts.Workload.Load.Warmup, v.statusEvery)
+	}
 	opts.Logf = func(format string, args ...any) {
 		clearProgress(v.stderr, v.shown)
 		fmt.Fprintf(v.stderr, "readbench: "+format+"\n", args...)
