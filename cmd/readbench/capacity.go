@@ -101,8 +101,11 @@ type capacityRun struct {
 }
 
 func capacityAction(c *cli.Context) error {
-	if c.NArg() > 1 {
-		return cli.Exit("capacity: give at most one workload", exitUsage)
+	if c.NArg() > 2 {
+		return cli.Exit("capacity: give at most one workload and one target", exitUsage)
+	}
+	if err := positionalTarget(c); err != nil {
+		return err
 	}
 	if f := c.String("format"); f != "table" && f != "json" && f != "html" {
 		return cli.Exit(fmt.Sprintf("capacity: --format %q: want table, json or html", f), exitUsage)

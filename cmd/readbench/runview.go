@@ -8,6 +8,7 @@ import (
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/live"
 	"github.com/readbench/readbench/metrics"
+	"github.com/readbench/readbench/readlog"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/runner"
 	"github.com/urfave/cli/v2"
@@ -27,6 +28,9 @@ type runView struct {
 	// statusEvery is --status-every: the pace of the status line written
 	// when stderr is not a terminal (0: none).
 	statusEvery time.Duration
+	// reads is --reads: every read of the run, streamed to a file
+	// (package readlog); closed as the run ends.
+	reads *readlog.Writer
 }
 
 // startRunView sets opts' callbacks for how the run is shown, and starts
@@ -75,6 +79,13 @@ func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
 		v.stopLive = startLive(v.stderr, w, opts)
 	}
 	wireMetrics(v.mx, opts, metrics.RunLabels{}) // after the view: the metrics chain to the progress it set
+	if path := c.String("reads"); path != "" {
+		if v.reads, err = readlog.Create(path, c.Bool("force")); err != nil {
+			v.close()
+			return nil, cli.Exit(err.Error(), exitUsage)
+		}
+		opts.Observe = v.reads.Chain(opts.Observe)
+	}
 	return v, nil
 }
 
@@ -106,6 +117,7 @@ func (v *runView) lines(opts *driver.Options) {
 func (v *runView) finished() *results.LiveMetrics {
 	v.stopLive()
 	clearProgress(v.stderr, v.shown)
+	v.closeReads()
 	v.mx.Close(v.stderr)
 	return metricsResult(v.mx)
 }
@@ -138,11 +150,24 @@ func (v *runView) report(done *runner.Done, write func(io.Writer, *results.Resul
 // heap as the run and its report left it) and tokens.
 func (v *runView) close() {
 	v.stopLive()
+	v.closeReads()
 	v.mx.Close(v.stderr)
 	v.stopSetup()
 	if err := v.extras.Close(); err != nil {
 		fmt.Fprintf(v.stderr, "readbench: writing the profiles: %v\n", err)
 	}
+}
+
+// closeReads ends the --reads file (more than once is fine), saying on
+// stderr when it could not be written whole.
+func (v *runView) closeReads() {
+	if v.reads == nil {
+		return
+	}
+	if err := v.reads.Close(); err != nil {
+		fmt.Fprintf(v.stderr, "readbench: %v\n", err)
+	}
+	v.reads = nil
 }
 
 // barrierRunID is the run id of the live metrics of a shard started by
