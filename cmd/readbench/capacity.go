@@ -153,6 +153,9 @@ func newCapacityRun(c *cli.Context) (*capacityRun, bool, error) {
 	}
 	dir := c.String("out")
 	if dir != "" {
+		if err := runner.FolderName(dir, "capacity", "each step's result is saved in", c.String("format")); err != nil {
+			return nil, false, cli.Exit("capacity: "+err.Error(), exitUsage)
+		}
 		if err := runner.Folder(dir, c.Bool("force")); err != nil {
 			return nil, false, cli.Exit(fmt.Sprintf("capacity: --out: %v", err), exitUsage)
 		}

@@ -52,7 +52,7 @@ func runCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; ${VAR} expands from the environment; never saved)"},
 			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine (an HTTP target; stdio servers are sampled anyway)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
-			&cli.StringFlag{Name: "format", Usage: "the report on stdout: table, markdown, json or junit (thresholds as test cases)", Value: "table"},
+			&cli.StringFlag{Name: "format", Usage: "the report on stdout: table, markdown, json, junit (thresholds as test cases) or html (the page of report --format html: > page.html)", Value: "table"},
 			fullFlag(),
 			traceURLFlag(),
 			thresholdFlag(),
@@ -78,7 +78,7 @@ func runAction(c *cli.Context) error {
 	}
 	write := runWriter(c.String("format"), c.Bool("full"), o)
 	if write == nil {
-		return cli.Exit(fmt.Sprintf("run: --format %q: want table, markdown, json or junit", c.String("format")), exitUsage)
+		return cli.Exit(fmt.Sprintf("run: --format %q: want table, markdown, json, junit or html", c.String("format")), exitUsage)
 	}
 	job, view, err := runJob(c)
 	if err != nil {
@@ -134,7 +134,7 @@ func runJob(c *cli.Context) (runner.Job, *runView, error) {
 
 // runWriter is how run prints its report in a format, nil for an unknown
 // one; full asks for the whole table (the other formats are whole); o
-// links markdown's trace ids.
+// links markdown's and html's trace ids.
 func runWriter(format string, full bool, o report.Options) func(io.Writer, *results.Result) error {
 	switch format {
 	case "table":
@@ -145,6 +145,8 @@ func runWriter(format string, full bool, o report.Options) func(io.Writer, *resu
 		return report.WriteJUnit
 	case "json":
 		return func(w io.Writer, r *results.Result) error { return report.WriteJSON(w, []*results.Result{r}) }
+	case "html": // the page `report --format html` renders, in the same step as the run
+		return func(w io.Writer, r *results.Result) error { return o.WriteHTML(w, []*results.Result{r}) }
 	}
 	return nil
 }
