@@ -107,6 +107,9 @@ type Writer struct {
 // Create opens path for a run's reads: a file that exists is refused
 // unless force (as --out's is), before the run drives any load.
 func Create(path string, force bool) (*Writer, error) {
+	if path == "-" {
+		return nil, errors.New("--reads: name a file: standard output holds the report")
+	}
 	flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	if force {
 		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC

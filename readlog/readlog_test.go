@@ -71,6 +71,14 @@ func TestWriter(t *testing.T) {
 	}
 }
 
+// TestCreateRefusesStdout: "-" is no file here (stdout holds the
+// report), refused rather than made a file called "-".
+func TestCreateRefusesStdout(t *testing.T) {
+	if _, err := Create("-", false); err == nil || !strings.Contains(err.Error(), "standard output") {
+		t.Errorf("Create(-): %v, want it refused", err)
+	}
+}
+
 // readBack reads a file Writer wrote into records of strings by field.
 func readBack(t *testing.T, path string) []map[string]string {
 	t.Helper()
