@@ -29,6 +29,10 @@ type Overrides struct {
 	// Duration replaces load.duration and drops load.turns and
 	// load.stages, for the same reason.
 	Duration *time.Duration
+	// Turns replaces load.turns and drops load.duration and load.stages
+	// (--turns, -n: a count of turns, as oha's and hey's -n is a count of
+	// requests).
+	Turns    *int
 	Sessions *int
 	// Warmup replaces load.warmup (0 runs none).
 	Warmup *time.Duration
@@ -70,6 +74,9 @@ func (o Overrides) Apply(w *workload.Workload) error {
 	}
 	if o.Duration != nil {
 		w.Load.Duration, w.Load.Turns, w.Load.Stages = *o.Duration, 0, nil
+	}
+	if o.Turns != nil {
+		w.Load.Turns, w.Load.Duration, w.Load.Stages = *o.Turns, 0, nil
 	}
 	if o.Sessions != nil {
 		w.Sessions = *o.Sessions

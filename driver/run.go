@@ -295,7 +295,7 @@ func (r *runner) closedLoop(ctx context.Context, start time.Time) (partial bool)
 // scheduler as it goes.
 func (r *runner) launch(ctx context.Context, i uint64, intended time.Time, isWarm bool) {
 	if limit := int64(r.w.Load.MaxInFlight); limit > 0 && r.inFlight.Load() >= limit {
-		r.dropTurn(r.recorder(isWarm), intended, time.Time{}, r.turnReads(nil, i)) // at max_in_flight, on time
+		r.dropTurn(r.recorder(isWarm), i, intended, time.Time{}, r.turnReads(nil, i)) // at max_in_flight, on time
 		return
 	}
 	r.inFlight.Add(1)

@@ -87,11 +87,15 @@ func (r *runner) turnReads(dst []workload.Attachment, i uint64) []workload.Attac
 }
 
 // slotOf is the session slot turn i is sent on.
-func (r *runner) slotOf(i uint64) *slot {
+func (r *runner) slotOf(i uint64) *slot { return r.slots[r.slotIndex(i)] }
+
+// slotIndex is the index of turn i's session slot, which its reads'
+// samples carry (stats.ReadSample.Session).
+func (r *runner) slotIndex(i uint64) int {
 	if s := r.o.Schedule; s != nil {
-		return r.slots[uint64(s.Turns[i].Session)%uint64(len(r.slots))]
+		return int(uint64(s.Turns[i].Session) % uint64(len(r.slots)))
 	}
-	return r.slots[r.o.Segment.Local(i)%uint64(len(r.slots))]
+	return int(r.o.Segment.Local(i) % uint64(len(r.slots)))
 }
 
 // wantDigest says whether a read of uri asks for a digest.

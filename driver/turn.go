@@ -33,7 +33,7 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	var one [1]workload.Attachment // a turn of one read: its attachment on the stack
 	atts := r.turnReads(one[:0], i)
 	if now := time.Now(); r.pastDeadline(intended, now) {
-		r.dropTurn(rec, intended, now, atts) // the generator got here after the deadline
+		r.dropTurn(rec, i, intended, now, atts) // the generator got here after the deadline
 		return
 	}
 	rec.Schedule(len(atts))
@@ -46,10 +46,11 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 	// A late answer to any read of the turn is recorded in its phase.
 	tctx := r.lateContext(ctx, rec)
 	trace := r.tracing.turnTrace() // one trace a turn, a span a read (traces.go)
+	at := turnAt{turn: i, session: r.slotIndex(i), intended: intended}
 	if len(atts) == 1 {
 		// A turn of one read: on the turn's goroutine, its outcome and
 		// end on the stack (the slices below escape to the goroutines).
-		o, end := r.doRead(tctx, s, intended, trace, atts[0], rec)
+		o, end := r.doRead(tctx, s, at, trace, atts[0], rec)
 		rec.Turn(r.turnSample(intended, started, []stats.Outcome{o}, []time.Time{end}))
 		return
 	}
@@ -61,14 +62,22 @@ func (r *runner) runTurn(ctx context.Context, i uint64, intended time.Time, isWa
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			outcomes[k], ends[k] = r.doRead(tctx, s, intended, trace, a, rec)
+			outcomes[k], ends[k] = r.doRead(tctx, s, at, trace, a, rec)
 		}()
 	}
 	// The last read runs on the turn's own goroutine: one goroutine (and
 	// its stack growth) less per turn, and none for a turn of one read.
-	outcomes[last], ends[last] = r.doRead(tctx, s, intended, trace, atts[last], rec)
+	outcomes[last], ends[last] = r.doRead(tctx, s, at, trace, atts[last], rec)
 	wg.Wait()
 	rec.Turn(r.turnSample(intended, started, outcomes, ends))
+}
+
+// turnAt is which turn a read belongs to: its index in the schedule, its
+// session slot and its intended start, what each of its samples carries.
+type turnAt struct {
+	turn     uint64
+	session  int
+	intended time.Time
 }
 
 // pastDeadline reports whether a turn intended at intended is past its
@@ -145,14 +154,15 @@ func (r *runner) turnSample(intended, started time.Time, outcomes []stats.Outcom
 // because its deadline had passed (now is zero for one dropped at
 // max_in_flight, on time) was that late: its reads carry the lateness as
 // their scheduling lag (docs/measurement.md, scheduling lag).
-func (r *runner) dropTurn(rec *stats.Recorder, intended, now time.Time, atts []workload.Attachment) {
+func (r *runner) dropTurn(rec *stats.Recorder, i uint64, intended, now time.Time, atts []workload.Attachment) {
 	rec.Schedule(len(atts))
 	var lag time.Duration
 	if !now.IsZero() {
 		lag = now.Sub(intended)
 	}
 	for _, a := range atts {
-		rec.Read(stats.ReadSample{Class: a.Class, Outcome: outcomeOf(nil, readFacts{expect: a.Expect}), End: intended, Lag: lag})
+		rec.Read(stats.ReadSample{Class: a.Class, Outcome: outcomeOf(nil, readFacts{expect: a.Expect}), End: intended, Lag: lag,
+			URI: a.URI, Intended: intended, Turn: i, Session: r.slotIndex(i)})
 	}
 	rec.Turn(stats.TurnSample{End: stats.TurnDropped, Latency: r.w.Turn.Limit(), LowerBound: true, Intended: intended, Reads: len(atts)})
 	r.reads.Add(int64(len(atts)))
@@ -164,8 +174,9 @@ func (r *runner) dropTurn(rec *stats.Recorder, intended, now time.Time, atts []w
 // the way at connect time), its outcome decided once from the answer and
 // the run's facts (outcomeOf). It returns the outcome and when the read
 // ended.
-func (r *runner) doRead(tctx context.Context, s *live, intended time.Time, trace protocol.TraceID, att workload.Attachment, rec *stats.Recorder) (stats.Outcome, time.Time) {
-	sample := stats.ReadSample{Class: att.Class, URI: att.URI, Intended: intended}
+func (r *runner) doRead(tctx context.Context, s *live, at turnAt, trace protocol.TraceID, att workload.Attachment, rec *stats.Recorder) (stats.Outcome, time.Time) {
+	intended := at.intended
+	sample := stats.ReadSample{Class: att.Class, URI: att.URI, Intended: intended, Turn: at.turn, Session: at.session}
 	send := time.Now()
 	sample.Lag = send.Sub(intended)
 	if r.pastDeadline(intended, send) {

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 	"github.com/readbench/readbench/workload/yamlfile"
 )
@@ -73,9 +74,19 @@ func Load(arg string) (*workload.Workload, error) {
 	}
 	data, err := Get(arg)
 	if err != nil {
-		return nil, fmt.Errorf("%s: no such file, and %w", arg, err)
+		return nil, fmt.Errorf("%s: no such file, and %w%s", arg, err, targetHint(arg))
 	}
 	return yamlfile.Parse(Source(arg), data)
+}
+
+// targetHint is the end of Load's message for an argument that is no
+// workload but a target written as one is usually mistyped
+// ("127.0.0.1:8080", "htp://…"): the target meant, and where it goes.
+func targetHint(arg string) string {
+	if fix := targets.Suggest(arg); fix != "" {
+		return fmt.Sprintf("; it looks like a target: did you mean --target %s?", targets.RedactSecrets(fix))
+	}
+	return ""
 }
 
 // Info is what `readbench scenarios` says of a built-in scenario: its

@@ -81,6 +81,12 @@ type ReadSample struct {
 	Broke     bool
 	Unreached bool
 	Intended  time.Time // its turn's intended start
+	// Turn is the index of the read's turn in the run's schedule (the
+	// warmup's first), and Session the session slot of this process it
+	// was read on (0-based; with churn, the slot's sessions follow each
+	// other): what a per-read export names a read by (package readlog).
+	Turn    uint64
+	Session int
 }
 
 // Lagged reports whether the read's Lag counts in the lag figures: a read

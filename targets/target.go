@@ -89,7 +89,7 @@ func Parse(s string) (Target, error) {
 		}
 		return Target{Kind: HTTP, Address: t}, nil
 	}
-	return Target{}, fmt.Errorf("unknown target %s: want embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/PATH or range+http(s)://HOST:PORT/PREFIX/", shown(s))
+	return Target{}, fmt.Errorf("unknown target %s%s: want embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/PATH or range+http(s)://HOST:PORT/PREFIX/", shown(s), didYouMean(s))
 }
 
 // shown is a target that Parse refuses, quoted for its message with its

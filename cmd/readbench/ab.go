@@ -159,6 +159,8 @@ func abPlan(c *cli.Context, bs []bounds.Bound) (ab.Plan, error) {
 	dir := c.String("out")
 	if dir == "" {
 		dir = defaultABFolder() // made by abAction once the targets are ready (NewFolder)
+	} else if err := runner.FolderName(dir, "ab", "every run is saved in", c.String("format")); err != nil {
+		return ab.Plan{}, cli.Exit("ab: "+err.Error(), exitUsage)
 	} else if err := runner.Folder(dir, c.Bool("force")); err != nil {
 		return ab.Plan{}, cli.Exit(fmt.Sprintf("ab: --out: %v", err), exitUsage)
 	}

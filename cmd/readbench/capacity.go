@@ -101,8 +101,11 @@ type capacityRun struct {
 }
 
 func capacityAction(c *cli.Context) error {
-	if c.NArg() > 1 {
-		return cli.Exit("capacity: give at most one workload", exitUsage)
+	if c.NArg() > 2 {
+		return cli.Exit("capacity: give at most one workload and one target", exitUsage)
+	}
+	if err := positionalTarget(c); err != nil {
+		return err
 	}
 	if f := c.String("format"); f != "table" && f != "json" && f != "html" {
 		return cli.Exit(fmt.Sprintf("capacity: --format %q: want table, json or html", f), exitUsage)
@@ -150,6 +153,9 @@ func newCapacityRun(c *cli.Context) (*capacityRun, bool, error) {
 	}
 	dir := c.String("out")
 	if dir != "" {
+		if err := runner.FolderName(dir, "capacity", "each step's result is saved in", c.String("format")); err != nil {
+			return nil, false, cli.Exit("capacity: "+err.Error(), exitUsage)
+		}
 		if err := runner.Folder(dir, c.Bool("force")); err != nil {
 			return nil, false, cli.Exit(fmt.Sprintf("capacity: --out: %v", err), exitUsage)
 		}

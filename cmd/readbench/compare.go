@@ -12,6 +12,7 @@ import (
 	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/runner"
 	"github.com/urfave/cli/v2"
 )
 
@@ -105,6 +106,11 @@ func compareAction(c *cli.Context) error {
 			return cli.Exit("compare: --noise-floor: "+err.Error(), exitUsage)
 		}
 		floor = f
+	}
+	if out := c.String("out"); out != "" {
+		if err := runner.OutputFile(out); err != nil { // before any work, as run's --out: exit 2
+			return cli.Exit("compare: "+err.Error(), exitUsage)
+		}
 	}
 	base, nw, err := compareRuns(c)
 	if err != nil {

@@ -48,7 +48,7 @@ var commandFlagGroups = map[string]string{
 var flagGroups = map[string]string{
 	"class": "load", "rate": "load", "duration": "load", "warmup": "load", "concurrency": "load", "sessions": "load", "trace-sample": "load",
 	"seed": "load", "like": "load", "rounds": "load", "max-rounds": "load", "budget": "load", "retries": "load", "max-lag-share": "load",
-	"from": "load", "to": "load", "grow": "load", "refine": "load", "step-duration": "load", "step-warmup": "load",
+	"turns": "load", "from": "load", "to": "load", "grow": "load", "refine": "load", "step-duration": "load", "step-warmup": "load",
 	"hold": "load", "holds": "load", "sweep": "load",
 	"target": "target", "protocol": "target", "header": "target", "allow-host": "target", "insecure-credentials": "target",
 	"max-answer": "target", "handshake-timeout": "target", "server-pid": "target",
@@ -57,7 +57,7 @@ var flagGroups = map[string]string{
 	"wedge-after": "simulation", "catalog-size": "simulation", "delay-scale": "simulation", "alter-content": "simulation",
 	"sample": "check", "cancel-uri": "check", "read-path": "check", "template-value": "check",
 	"threshold": "thresholds", "slo": "thresholds", "single-run": "thresholds", "noise-floor": "thresholds",
-	"out": "output", "format": "output", "full": "output", "trace-url": "output", "quiet": "output", "live": "output", "no-live": "output", "force": "output",
+	"out": "output", "reads": "output", "format": "output", "full": "output", "trace-url": "output", "quiet": "output", "live": "output", "no-live": "output", "status-every": "output", "force": "output",
 	"oauth": "auth", "headless": "auth", "no-browser": "auth",
 	"segment": "shards", "start-at": "shards", "run-id": "shards",
 	"cpuprofile": "profile", "memprofile": "profile",

@@ -18,7 +18,9 @@ func runWorkload(c *cli.Context) (*workload.Workload, error) {
 	if !c.IsSet("like") {
 		return workloadOf(c)
 	}
-	if c.NArg() > 0 {
+	if arg, err := workloadArg(c); err != nil {
+		return nil, err
+	} else if arg != "" {
 		return nil, cli.Exit("run: give a workload or --like RESULT, not both", exitUsage)
 	}
 	w, err := scenarios.Like(c.String("like"))

@@ -15,11 +15,15 @@ import (
 
 // liveFlags are --live and --no-live: the full-screen view of a run on
 // the terminal (package live), shown by default for a run of at least
-// live.MinLength when stderr is a terminal.
+// live.MinLength when stderr is a terminal; and --status-every, the
+// periodic status line (live.Status) when stderr is not one, so that a
+// long run in a CI log is not silent until it ends.
 func liveFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "live", Usage: "draw the live view on stderr (a terminal) while the run goes on; the default for runs of 5s or more on a terminal"},
 		&cli.BoolFlag{Name: "no-live", Usage: "no live view: the one-line progress instead"},
+		&cli.DurationFlag{Name: "status-every", Value: live.DefaultStatusEvery,
+			Usage: "when stderr is not a terminal (a CI log, a pipe), a one-line status on it every `D` of the run (0: none; --quiet: none)"},
 	}
 }
 

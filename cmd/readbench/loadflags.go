@@ -22,6 +22,13 @@ func durationFlag(usage string) cli.Flag {
 	return &cli.DurationFlag{Name: "duration", Aliases: []string{"d"}, Usage: usage}
 }
 
+// turnsFlag is --turns, -n: the run's length as a count of turns
+// (load.turns), where oha, hey and ab count requests with -n; the unit
+// here is the turn, a user's message and its reads.
+func turnsFlag() cli.Flag {
+	return &cli.IntFlag{Name: "turns", Aliases: []string{"n"}, Usage: "run `N` turns, then stop (replaces load.turns and load.duration; not with --duration)"}
+}
+
 // warmupFlag is --warmup: it replaces the workload's load.warmup.
 func warmupFlag() cli.Flag {
 	return &cli.DurationFlag{Name: "warmup", Usage: "run this long before the measured run, recorded apart (replaces load.warmup; 0s: none)"}
@@ -46,6 +53,16 @@ func loadOverridesOf(c *cli.Context, o *driver.Overrides) error {
 	if c.IsSet("duration") {
 		d := c.Duration("duration")
 		o.Duration = &d
+	}
+	if c.IsSet("turns") {
+		if c.IsSet("duration") {
+			return fmt.Errorf("--turns: give --turns or --duration, not both: a run ends after N turns or after a time")
+		}
+		n := c.Int("turns")
+		if n <= 0 {
+			return fmt.Errorf("--turns: want a count of turns above 0, got %d", n)
+		}
+		o.Turns = &n
 	}
 	if c.IsSet("warmup") {
 		if d := c.Duration("warmup"); d >= 0 {

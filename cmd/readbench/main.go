@@ -131,11 +131,13 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			loginCommand(),
 			recordCommand(),
 			replayCommand(),
+			versionCommand(),
 		},
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = usageError
 	}
+	withShortNames(app.Commands)
 	groupFlags(app.Commands)
 	return app
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/runner"
 	"github.com/urfave/cli/v2"
 )
 
@@ -92,6 +93,11 @@ func reportAction(c *cli.Context) error {
 		return cli.Exit("report: --format junit writes the thresholds of one result", exitUsage)
 	}
 	var rs []*results.Result
+	if out := c.String("out"); out != "" {
+		if err := runner.OutputFile(out); err != nil { // before any work, as run's --out: exit 2
+			return cli.Exit(fmt.Sprintf("report: %v", err), exitUsage)
+		}
+	}
 	for _, path := range c.Args().Slice() {
 		r, err := results.Load(path)
 		if err != nil {

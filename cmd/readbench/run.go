@@ -15,8 +15,9 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run a workload and report read and turn latency",
-		ArgsUsage: "[WORKLOAD.yaml | SCENARIO]",
+		ArgsUsage: "[WORKLOAD.yaml | SCENARIO] [TARGET]",
 		UsageText: "readbench run                                   # docs-attachments on the embedded server\n" +
+			"readbench run http://127.0.0.1:8080/mcp         # the same at a server: an argument written as a target is the target\n" +
 			"readbench run my-workload.yaml --duration 1m\n" +
 			"readbench run --target http://127.0.0.1:8080/mcp --rate 50/s\n" +
 			"readbench run --target 'stdio:npx -y @modelcontextprotocol/server-everything'\n" +
@@ -40,16 +41,18 @@ func runCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "class", Usage: "run only the mix class `NAME` (repeatable): one mode of a comparison per process"},
 			rateFlag("turns per second, e.g. `50/s` or 3000/min (open model)"),
 			durationFlag("measured run length, e.g. 30s (warmup not included)"),
+			turnsFlag(),
 			warmupFlag(),
 			concurrencyFlag(),
 			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions (stdio: one child process each)"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
 			&cli.StringFlag{Name: "out", Usage: "save the result to `FILE` instead of runs/ (- for stdout; a device or FIFO is written through); an existing FILE is refused before the run"},
 			forceFlag(),
+			&cli.StringFlag{Name: "reads", Usage: "write every read to `FILE` as it ends, one record each (JSON Lines; CSV for a .csv name): phase, turn, session, intended start, latency, outcome, class, uri, bytes (docs/reads.md)"},
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; ${VAR} expands from the environment; never saved)"},
 			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine (an HTTP target; stdio servers are sampled anyway)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
-			&cli.StringFlag{Name: "format", Usage: "the report on stdout: table, markdown, json or junit (thresholds as test cases)", Value: "table"},
+			&cli.StringFlag{Name: "format", Usage: "the report on stdout: table, markdown, json, junit (thresholds as test cases) or html (the page of report --format html: > page.html)", Value: "table"},
 			fullFlag(),
 			traceURLFlag(),
 			thresholdFlag(),
@@ -63,8 +66,11 @@ func runCommand() *cli.Command {
 }
 
 func runAction(c *cli.Context) error {
-	if c.NArg() > 1 {
-		return cli.Exit("run: give at most one workload", exitUsage)
+	if c.NArg() > 2 {
+		return cli.Exit("run: give at most one workload and one target", exitUsage)
+	}
+	if err := positionalTarget(c); err != nil {
+		return err
 	}
 	o, err := reportOptions(c)
 	if err != nil {
@@ -72,7 +78,7 @@ func runAction(c *cli.Context) error {
 	}
 	write := runWriter(c.String("format"), c.Bool("full"), o)
 	if write == nil {
-		return cli.Exit(fmt.Sprintf("run: --format %q: want table, markdown, json or junit", c.String("format")), exitUsage)
+		return cli.Exit(fmt.Sprintf("run: --format %q: want table, markdown, json, junit or html", c.String("format")), exitUsage)
 	}
 	job, view, err := runJob(c)
 	if err != nil {
@@ -128,7 +134,7 @@ func runJob(c *cli.Context) (runner.Job, *runView, error) {
 
 // runWriter is how run prints its report in a format, nil for an unknown
 // one; full asks for the whole table (the other formats are whole); o
-// links markdown's trace ids.
+// links markdown's and html's trace ids.
 func runWriter(format string, full bool, o report.Options) func(io.Writer, *results.Result) error {
 	switch format {
 	case "table":
@@ -139,6 +145,8 @@ func runWriter(format string, full bool, o report.Options) func(io.Writer, *resu
 		return report.WriteJUnit
 	case "json":
 		return func(w io.Writer, r *results.Result) error { return report.WriteJSON(w, []*results.Result{r}) }
+	case "html": // the page `report --format html` renders, in the same step as the run
+		return func(w io.Writer, r *results.Result) error { return o.WriteHTML(w, []*results.Result{r}) }
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/live"
 	"github.com/readbench/readbench/metrics"
+	"github.com/readbench/readbench/readlog"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/runner"
 	"github.com/urfave/cli/v2"
@@ -25,13 +26,23 @@ type runView struct {
 	stopLive       func()
 	stopSetup      func()        // erases the setup line
 	extras         runner.Extras // the run's tokens and profiles, ended last
+	// statusEvery is --status-every: the pace of the status line written
+	// when stderr is not a terminal (0: none).
+	statusEvery time.Duration
+	// reads is --reads: every read of the run, streamed to a file
+	// (package readlog); closed as the run ends.
+	reads *readlog.Writer
 }
 
 // startRunView sets opts' callbacks for how the run is shown, and starts
 // what the run needs besides the driver (runner.Extras: its tokens, for
 // an OAuth target, and the profiles asked for) and the live metrics.
 func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
-	v := &runView{stderr: c.App.ErrWriter, stdout: c.App.Writer, quiet: c.Bool("quiet"), stopLive: func() {}, stopSetup: func() {}}
+	v := &runView{stderr: c.App.ErrWriter, stdout: c.App.Writer, quiet: c.Bool("quiet"), statusEvery: c.Duration("status-every"),
+		stopLive: func() {}, stopSetup: func() {}}
+	if v.statusEvery < 0 {
+		return nil, cli.Exit("--status-every: must not be negative (0: no status line)", exitUsage)
+	}
 	w := opts.Workload
 	tokens, err := oauthTokens(c, &v.extras, w.Auth, w.Target)
 	if err != nil {
@@ -69,11 +80,20 @@ func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
 		v.stopLive = startLive(v.stderr, w, opts)
 	}
 	wireMetrics(v.mx, opts, metrics.RunLabels{}) // after the view: the metrics chain to the progress it set
+	if path := c.String("reads"); path != "" {
+		if v.reads, err = readlog.Create(path, c.Bool("force")); err != nil {
+			v.close()
+			return nil, cli.Exit(err.Error(), exitUsage)
+		}
+		opts.Observe = v.reads.Chain(opts.Observe)
+	}
 	return v, nil
 }
 
 // lines shows the run as lines on stderr: the connecting line, then the
-// progress line (on a terminal), and why reads failed.
+// progress line (on a terminal), or a status line every --status-every
+// (elsewhere: a log keeps whole lines, never a line redrawn), and why
+// reads failed.
 func (v *runView) lines(opts *driver.Options) {
 	limit, _ := opts.HandshakeLimit()
 	tell, stopSetup := setupPrinter(v.stderr, targetName(opts.Workload.Target), limit)
@@ -83,6 +103,9 @@ func (v *runView) lines(opts *driver.Options) {
 		opts.Progress = live.Line(v.stderr, opts.Workload.Load.Warmup, stopSetup)
 	}
 	v.shown = opts.Progress != nil
+	if !v.shown && v.statusEvery > 0 {
+		opts.Progress = live.Status(v.stderr, opts.Workload.Load.Warmup, v.statusEvery)
+	}
 	opts.Logf = func(format string, args ...any) {
 		clearProgress(v.stderr, v.shown)
 		fmt.Fprintf(v.stderr, "readbench: "+format+"\n", args...)
@@ -95,6 +118,7 @@ func (v *runView) lines(opts *driver.Options) {
 func (v *runView) finished() *results.LiveMetrics {
 	v.stopLive()
 	clearProgress(v.stderr, v.shown)
+	v.closeReads()
 	v.mx.Close(v.stderr)
 	return metricsResult(v.mx)
 }
@@ -142,11 +166,24 @@ func (v *runView) report(done *runner.Done, write func(io.Writer, *results.Resul
 // heap as the run and its report left it) and tokens.
 func (v *runView) close() {
 	v.stopLive()
+	v.closeReads()
 	v.mx.Close(v.stderr)
 	v.stopSetup()
 	if err := v.extras.Close(); err != nil {
 		fmt.Fprintf(v.stderr, "readbench: writing the profiles: %v\n", err)
 	}
+}
+
+// closeReads ends the --reads file (more than once is fine), saying on
+// stderr when it could not be written whole.
+func (v *runView) closeReads() {
+	if v.reads == nil {
+		return
+	}
+	if err := v.reads.Close(); err != nil {
+		fmt.Fprintf(v.stderr, "readbench: %v\n", err)
+	}
+	v.reads = nil
 }
 
 // barrierRunID is the run id of the live metrics of a shard started by

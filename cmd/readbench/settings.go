@@ -39,9 +39,14 @@ func reach(c *cli.Context) (driver.Options, error) {
 }
 
 // workloadOf is the command's workload argument: a file, a built-in
-// scenario, or the default scenario when none is given.
+// scenario, or the default scenario when none is given (a target given
+// as an argument is not it: positional.go).
 func workloadOf(c *cli.Context) (*workload.Workload, error) {
-	w, err := scenarios.Load(c.Args().First())
+	arg, err := workloadArg(c)
+	if err != nil {
+		return nil, err
+	}
+	w, err := scenarios.Load(arg)
 	if err != nil {
 		return nil, cli.Exit(err.Error(), exitUsage)
 	}

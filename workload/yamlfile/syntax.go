@@ -38,6 +38,11 @@ func syntaxPlace(data []byte) (line, col int, msg string, ok bool) {
 	}
 	at := se.Token.Position
 	line, col, msg = at.Line, at.Column, plainer(se.Message)
+	if overIndentedWords(se.Message) {
+		if l, c, found := overIndentedKey(data, line); found {
+			line, col, msg = l, c, overIndentedMsg
+		}
+	}
 	if open := unclosedBefore(string(data), at.Offset); open != nil && closerWanted(msg) {
 		msg = fmt.Sprintf("this %q is never closed (at %d:%d: %s)", open.Value, line, col, msg)
 		line, col = open.Position.Line, open.Position.Column
