@@ -34,11 +34,28 @@ import (
 // first (results.WriteFile writes those through instead). The errors are
 // the os package's, which name the temporary file (or both names, for the
 // rename); callers add what was being saved.
-func Write(path string, data []byte, perm fs.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+func Write(path string, data []byte, perm fs.FileMode) error {
+	tmp, err := stage(path, data, perm)
 	if err != nil {
 		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	syncDir(filepath.Dir(path))
+	return nil
+}
+
+// stage writes data, with mode perm, to a new temporary file beside path
+// and returns its name: complete and synced, ready to take path's name.
+// Without the sync a crash could let the rename reach the disk before
+// the data, leaving an empty file under the name (also on a network
+// volume, where another shard reads it). A failure removes the file.
+func stage(path string, data []byte, perm fs.FileMode) (name string, err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return "", err
 	}
 	defer func() {
 		if err != nil {
@@ -47,27 +64,20 @@ func Write(path string, data []byte, perm fs.FileMode) (err error) {
 		}
 	}()
 	if _, err = tmp.Write(data); err != nil {
-		return err
+		return "", err
 	}
 	// CreateTemp makes the file 0600; Chmod, unlike OpenFile's mode, is not
 	// narrowed by the umask.
 	if err = tmp.Chmod(perm); err != nil {
-		return err
+		return "", err
 	}
-	// Without the sync a crash could let the rename reach the disk before
-	// the data, leaving an empty file under the name (also on a network
-	// volume, where another shard reads it).
 	if err = tmp.Sync(); err != nil {
-		return err
+		return "", err
 	}
 	if err = tmp.Close(); err != nil {
-		return err
+		return "", err
 	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	syncDir(dir)
-	return nil
+	return tmp.Name(), nil
 }
 
 // WriteNew writes data to path as Write does, but only if path does not
@@ -81,32 +91,16 @@ func Write(path string, data []byte, perm fs.FileMode) (err error) {
 // makes only when the name is free. On a file system without hard links
 // the file is created with O_EXCL and written in place instead: still
 // never replacing, though a crash mid-write could leave it short.
-func WriteNew(path string, data []byte, perm fs.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+func WriteNew(path string, data []byte, perm fs.FileMode) error {
+	tmp, err := stage(path, data, perm)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		_ = tmp.Close() // a second Close after a failed one only reports again
-		_ = os.Remove(tmp.Name())
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(perm); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	err = os.Link(tmp.Name(), path)
+	defer os.Remove(tmp) // the name, once linked, holds the file
+	err = os.Link(tmp, path)
 	switch {
 	case err == nil:
-		syncDir(dir)
+		syncDir(filepath.Dir(path))
 		return nil
 	case errors.Is(err, fs.ErrExist):
 		return err
