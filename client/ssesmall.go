@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"io"
 	"strconv"
+
+	"github.com/readbench/readbench/protocol"
 )
 
 // smallEvents reads the text/event-stream of a subscription (a listen
@@ -61,13 +63,7 @@ func (s *smallEvents) next(data []byte) (smallEvent, error) {
 			continue
 		}
 		seen = true
-		field, value := line, []byte(nil)
-		if i := bytes.IndexByte(line, ':'); i >= 0 {
-			field, value = line[:i], line[i+1:]
-			if len(value) > 0 && value[0] == ' ' {
-				value = value[1:]
-			}
-		}
+		field, value := protocol.SSEField(line)
 		switch string(field) {
 		case "data":
 			if ev.any {

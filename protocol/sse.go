@@ -78,13 +78,7 @@ func (s *SSEReader) Next() (Event, error) {
 			continue
 		}
 		seen = true
-		field, value := line, []byte(nil)
-		if i := bytes.IndexByte(line, ':'); i >= 0 {
-			field, value = line[:i], line[i+1:]
-			if len(value) > 0 && value[0] == ' ' {
-				value = value[1:]
-			}
-		}
+		field, value := SSEField(line)
 		switch string(field) {
 		case "data":
 			if s.max > 0 && int64(data.Len()+len(value)) > s.max {
@@ -158,4 +152,20 @@ func WriteEvent(w io.Writer, id, name string, data []byte) error {
 	b.WriteString("\n\n")
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// SSEField splits one line of an event stream into its field and value,
+// the one space after the colon dropped (a line without a colon is a
+// field with an empty value), as the HTML standard's event stream
+// parsing says: every reader of event streams splits lines this one way.
+func SSEField(line []byte) (field, value []byte) {
+	i := bytes.IndexByte(line, ':')
+	if i < 0 {
+		return line, nil
+	}
+	field, value = line[:i], line[i+1:]
+	if len(value) > 0 && value[0] == ' ' {
+		value = value[1:]
+	}
+	return field, value
 }
