@@ -121,18 +121,27 @@ func TestUnmatchedAnswersSaidSSE(t *testing.T) {
 			if err != nil || !strings.Contains(string(a.Body), `"n":1`) {
 				t.Fatalf("call: %v, %v", a, err)
 			}
-			// A second call whose answer comes after every extra event: by
-			// then the stream has been read past them.
+			// A second call whose answer comes after the first call's extra
+			// events: by then the stream has been read past them. Its own
+			// extras follow its answer, so the count is awaited (bounded)
+			// until the reader has taken them too.
 			if _, err := tr.call(ctx, testRequest(2, "x/list")); err != nil {
 				t.Fatal(err)
-			}
-			var se *StrayError
-			if !errors.As(tr.stray.err(), &se) {
-				se = &StrayError{}
 			}
 			want := c.dups
 			if c.dups > 0 {
 				want = 2 // each call was answered twice
+			}
+			var se *StrayError
+			for {
+				se = nil
+				if !errors.As(tr.stray.err(), &se) {
+					se = &StrayError{}
+				}
+				if (se.Unknown == 2*c.unknown && se.Duplicates == want) || ctx.Err() != nil {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
 			}
 			if se.Unknown != 2*c.unknown || se.Duplicates != want {
 				t.Errorf("counted %d unknown, %d second answers (%v); want %d, %d", se.Unknown, se.Duplicates, tr.stray.err(), 2*c.unknown, want)

@@ -211,7 +211,7 @@ PY
 # side's CPU per read as the result file gives it (server_cost: the child;
 # generator: readbench's own process).
 run_stdio() {
-	timeout -k 5 $((secs + 120)) "$tmp/readbench" run "$tmp/stdio.yaml" --quiet --out "$tmp/s.json" || die "readbench run (stdio) failed"
+	timeout -k 5 $((secs + 120)) "$tmp/readbench" run "$tmp/stdio.yaml" --quiet --force --out "$tmp/s.json" || die "readbench run (stdio) failed"
 	python3 - "$tmp/s.json" >>"$tmp/stdio.tsv" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1])); t = r["totals"]; g = r["generator"]; c = r["server_cost"]
