@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/readbench/readbench/internal/needs"
 )
 
 type emitted struct {
@@ -102,7 +104,7 @@ func TestSplitters(t *testing.T) {
 // start, so nothing is left in the folder, whatever happens after.
 func TestSpoolLeavesNoFile(t *testing.T) {
 	if !canSpill {
-		t.Skip("no spill file on this system")
+		needs.Missing(t, "a system where the spool can spill to a nameless file (Linux, the BSDs, macOS)", "run the tests on such a system")
 	}
 	dir := t.TempDir()
 	sp := spool{limit: DefaultMaxAnswer, dir: dir}

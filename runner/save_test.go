@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/driver"
+	"github.com/readbench/readbench/internal/needs"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 )
@@ -51,7 +52,7 @@ func TestOutRefusesAnExistingFile(t *testing.T) {
 func fullDisk(t *testing.T) Place {
 	t.Helper()
 	if runtime.GOOS != "linux" {
-		t.Skip("/dev/full is Linux's")
+		needs.Missing(t, "/dev/full (Linux's)", "run the tests on Linux")
 	}
 	p, err := Out("/dev/full", false, nil)
 	if err != nil {
