@@ -39,11 +39,7 @@ func OAuthConfig(o *workload.OAuth, target targets.Target) (cfg auth.Config, ok,
 		return cfg, true, cached, err
 	}
 	if !httpTarget {
-		name := "the embedded simulated server"
-		if target.Kind != targets.Embedded && target.Kind != "" {
-			name = target.Redacted()
-		}
-		return cfg, true, cached, fmt.Errorf("OAuth is for an HTTP target; %s is not one", name)
+		return cfg, true, cached, fmt.Errorf("OAuth is for an HTTP target; %s is not one", target.Name())
 	}
 	cfg = auth.Config{
 		Target: target.Address, Grant: o.Grant, ClientID: o.ClientID,

@@ -47,6 +47,15 @@ func (t Target) Redacted() string {
 	return Target{Kind: Stdio, Argv: redactArgv(t.Argv)}.String()
 }
 
+// Name is how a message names the target: the embedded server by what it
+// is, any other target in its redacted form.
+func (t Target) Name() string {
+	if t.Kind == Embedded || t.Kind == "" {
+		return "the embedded simulated server"
+	}
+	return t.Redacted()
+}
+
 // redactText masks the secrets of a text that is not a stdio target: a
 // URL, a message, one word of a command.
 func redactText(s string) string {

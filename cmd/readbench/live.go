@@ -52,7 +52,7 @@ func wantLive(c *cli.Context, stderr io.Writer, quiet bool, l workload.Load) (bo
 // become the view's, and nothing else happens here.
 type liveRun struct {
 	v      *live.View
-	target string        // targetName of the run's target
+	target string        // the run's target, as messages name it (targets.Target.Name)
 	limit  time.Duration // the handshake timeout, for the setup step's words
 }
 
@@ -62,7 +62,7 @@ type liveRun struct {
 func startLive(stderr io.Writer, w *workload.Workload, opts *driver.Options) (stop func()) {
 	limit, _ := opts.HandshakeLimit()
 	plan := live.Outline{Warmup: w.Load.Warmup, Length: w.Load.Length(), Turns: w.Load.Turns, Deadline: w.Turn.Deadline, Sessions: w.Sessions}
-	r := liveRun{v: live.Start(stderr, "readbench run · "+w.Name+" · "+targetName(w.Target), plan), target: targetName(w.Target), limit: limit}
+	r := liveRun{v: live.Start(stderr, "readbench run · "+w.Name+" · "+w.Target.Name(), plan), target: w.Target.Name(), limit: limit}
 	opts.Setup, opts.Progress, opts.Logf = r.setup, r.v.Progress, r.logf
 	return func() {
 		if err := r.v.Stop(); err != nil {

@@ -96,7 +96,7 @@ func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
 // reads failed.
 func (v *runView) lines(opts *driver.Options) {
 	limit, _ := opts.HandshakeLimit()
-	tell, stopSetup := setupPrinter(v.stderr, targetName(opts.Workload.Target), limit)
+	tell, stopSetup := setupPrinter(v.stderr, opts.Workload.Target.Name(), limit)
 	v.stopSetup = stopSetup
 	opts.Setup = tell
 	if terminal(v.stderr) { // the first turns under way, the run's own line takes over

@@ -8,7 +8,6 @@ import (
 
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/internal/numfmt"
-	"github.com/readbench/readbench/targets"
 )
 
 // The line a terminal shows before a run's first turn: what connecting
@@ -103,15 +102,6 @@ func (l *setupLine) stop() {
 func (l *setupLine) draw() {
 	fmt.Fprintf(l.w, "\r\033[K%s", setupText(l.target, l.step, time.Since(l.since), l.limit))
 	l.shown = true
-}
-
-// targetName is how the line names a target: its redacted form, and the
-// simulated server by what it is.
-func targetName(t targets.Target) string {
-	if t.Kind == targets.Embedded || t.Kind == "" {
-		return "the embedded simulated server"
-	}
-	return t.Redacted()
 }
 
 // setupText is the line for step st of target, begun elapsed ago: the
