@@ -226,7 +226,7 @@ func contentLines(c compare.Content) []string {
 			lines = append(lines, fmt.Sprintf("... and %d more (compare --format json lists every one)", len(c.Changed)-shown))
 			break
 		}
-		lines = append(lines, fmt.Sprintf("%s: %s changed (%s %s %d B -> %s %s %d B)", ch.URI, strings.Join(ch.What, ", "),
+		lines = append(lines, fmt.Sprintf("%s: %s changed (%s %s %d B → %s %s %d B)", ch.URI, strings.Join(ch.What, ", "),
 			short(ch.Base.SHA256), ch.Base.MIME, ch.Base.Bytes, short(ch.New.SHA256), ch.New.MIME, ch.New.Bytes))
 	}
 	return lines
@@ -248,7 +248,7 @@ func boundText(b compare.BoundCheck) string {
 		}
 		return "no URI changed"
 	}
-	s := fmt.Sprintf("%s -> %s (limit %s)", numfmt.Value(b.Unit, b.Base), numfmt.Value(b.Unit, b.New), numfmt.Value(b.Unit, b.Limit))
+	s := fmt.Sprintf("%s → %s (limit %s)", numfmt.Value(b.Unit, b.Base), numfmt.Value(b.Unit, b.New), numfmt.Value(b.Unit, b.Limit))
 	if b.JudgedOn != "" {
 		s = "judged on " + b.JudgedOn + ": " + s
 	}
