@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 )
@@ -150,6 +151,54 @@ func TestJUnitSubscriptionCases(t *testing.T) {
 			}
 			if msg := validateJUnit(t, b.Bytes()); msg != "" {
 				t.Errorf("invalid JUnit: %s", msg)
+			}
+		})
+	}
+}
+
+// TestCompareShowsSubscriptions: the compare table, markdown and HTML
+// show the freshness loop's deltas when both runs had listeners, and
+// none when neither had.
+func TestCompareShowsSubscriptions(t *testing.T) {
+	writers := []struct {
+		name  string
+		write func(*bytes.Buffer, *compare.Comparison) error
+	}{
+		{"table", func(b *bytes.Buffer, c *compare.Comparison) error { return WriteCompareTable(b, c) }},
+		{"markdown", func(b *bytes.Buffer, c *compare.Comparison) error { return WriteCompareMarkdown(b, c) }},
+		{"html", func(b *bytes.Buffer, c *compare.Comparison) error {
+			return CompareHTML(b, c, []compare.Labelled{{Label: "base", Result: listened(t, 0, 0, false)}},
+				[]compare.Labelled{{Label: "new", Result: listened(t, 2, 1, false)}})
+		}},
+	}
+	both, err := compare.Pair(listened(t, 0, 0, false), listened(t, 2, 1, false), compare.PairOptions{NoiseFloor: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	neither, err := compare.Pair(fixture(t, false), fixture(t, false), compare.PairOptions{NoiseFloor: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range writers {
+		t.Run(w.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := w.write(&b, both); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{"notify p99", "ack p50", "missed (% of expected)", "protocol violations"} {
+				if !strings.Contains(b.String(), want) {
+					t.Errorf("both with listeners: %q missing", want)
+				}
+			}
+			b.Reset()
+			if w.name == "html" {
+				return // the page takes the runs: shown above
+			}
+			if err := w.write(&b, neither); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(b.String(), "notify p99") {
+				t.Errorf("neither with listeners: subscription rows shown")
 			}
 		})
 	}
