@@ -17,6 +17,12 @@ import (
 func listened(t testing.TB, missed, violations int64, fan bool) *results.Result {
 	t.Helper()
 	r := fixture(t, false)
+	r.Subscriptions = subscriptionsBlock(missed, violations, fan)
+	return r
+}
+
+// subscriptionsBlock is listened's subscriptions block.
+func subscriptionsBlock(missed, violations int64, fan bool) *results.Subscriptions {
 	lat := func(n int64, p50, p99 float64) results.Latency {
 		return results.Latency{Count: n, P50Ms: p50, P90Ms: p99 / 2, P99Ms: p99, P999Ms: p99, MaxMs: p99, MeanMs: p50}
 	}
@@ -37,11 +43,11 @@ func listened(t testing.TB, missed, violations int64, fan bool) *results.Result 
 			{Listeners: "11-100", Min: 11, Max: 100, Latency: lat(80, 3.25, 61.5)},
 		}
 	}
-	r.Subscriptions = s
-	return r
+	return s
 }
 
-// TestSubscriptionsInEveryView: markdown, the HTML page and JUnit show a
+// TestSubscriptionsInEveryView: the terminal report (brief and full),
+// markdown, the HTML page and JUnit show a
 // run's freshness loop (its rows, its accounting, what went wrong) and
 // show nothing of it for a run without listeners.
 func TestSubscriptionsInEveryView(t *testing.T) {
@@ -50,6 +56,10 @@ func TestSubscriptionsInEveryView(t *testing.T) {
 		write func(*bytes.Buffer, *results.Result) error
 		want  []string // in a run with listeners, one missed, two violations
 	}{
+		{"table", func(b *bytes.Buffer, r *results.Result) error { return WriteTable(b, r) },
+			[]string{"p50 1.67ms p99 24.8ms", "expected 480 = notified 479", "wrong-subscription-id 2"}},
+		{"full table", func(b *bytes.Buffer, r *results.Result) error { return WriteFullTable(b, r) },
+			[]string{"\nsubscriptions\n", "change lag", "480 made (class reread)", "wrong-subscription-id 2"}},
 		{"markdown", func(b *bytes.Buffer, r *results.Result) error { return WriteMarkdown(b, r) },
 			[]string{"### Subscriptions", "| notify | 479 | 1.67ms", "expected 480 = notified 479 + coalesced 0 + missed 1 ✓",
 				"wrong-subscription-id 2", "| 11-100 | 80 | 3.25ms"}},
