@@ -119,17 +119,25 @@ func junitSubscriptions(r *results.Result) []junitCase {
 		return nil
 	}
 	n, st := s.Notifications, s.Streams
-	refused := st.Refused.LimitReached + st.Refused.HTTP + st.Refused.RPC + st.Failed
+	refused := st.Refused.LimitReached + st.Refused.HTTP + st.Refused.RPC
+	refusal := problemIf(refused > 0, "subscriptions refused", "streams.refused")
+	if refusal == "" && st.Failed > 0 {
+		refusal = "subscriptions never acknowledged (a transport error, or no acknowledgement in time)"
+	}
+	identity := ""
+	if !n.IdentityOK {
+		identity = "the accounting does not add up: readbench lost count of notifications"
+	}
 	cases := []struct {
 		name, out, problem string
 	}{
-		{"notification accounting", notifyIdentityText(s), map[bool]string{false: "the accounting does not add up"}[n.IdentityOK]},
+		{"notification accounting", notifyIdentityText(s), identity},
 		{"missed notifications", fmt.Sprintf("%s of %s expected missed", numfmt.Count(n.Missed), numfmt.Count(n.Expected)),
 			problemIf(n.Missed > 0, "notifications missed", "notify.missed")},
 		{"protocol violations", fmt.Sprintf("%s violations; %s duplicates", numfmt.Count(s.Violations.Total()), numfmt.Count(n.Duplicates)),
 			problemIf(s.Violations.Total() > 0, "protocol violations: "+violationsText(s.Violations), "notify.violations")},
-		{"refusals", fmt.Sprintf("%s of %s subscriptions opened; %s refused or never acknowledged", numfmt.Count(st.Opened),
-			numfmt.Count(st.Asked), numfmt.Count(refused)), problemIf(refused > 0, "subscriptions refused or never acknowledged", "streams.refused")},
+		{"refusals", fmt.Sprintf("%s of %s subscriptions opened; %s refused, %s never acknowledged", numfmt.Count(st.Opened),
+			numfmt.Count(st.Asked), numfmt.Count(refused), numfmt.Count(st.Failed)), refusal},
 	}
 	var out []junitCase
 	for _, c := range cases {

@@ -126,6 +126,8 @@ func TestJUnitSubscriptionCases(t *testing.T) {
 		{"healthy", listened(t, 0, 0, false), map[string]string{}},
 		{"missed and violations", listened(t, 3, 1, false), map[string]string{
 			"subscriptions: missed notifications": "3 of 480 expected missed", "subscriptions: protocol violations": "wrong-subscription-id 1"}},
+		{"refused at the limit", refusedAt(listened(t, 0, 0, false), 4), map[string]string{"subscriptions: refusals": "set streams.refused"}},
+		{"accounting broken", unaccounted(listened(t, 0, 0, false)), map[string]string{"subscriptions: notification accounting": "does not add up"}},
 		{"not applicable", na, map[string]string{"subscriptions: notification accounting": "not applicable",
 			"subscriptions: missed notifications": "not applicable", "subscriptions: protocol violations": "not applicable", "subscriptions: refusals": "not applicable"}},
 	}
@@ -212,4 +214,19 @@ func TestCompareShowsSubscriptions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// refusedAt is r with n of its subscriptions refused at the server's
+// limit instead of opened.
+func refusedAt(r *results.Result, n int64) *results.Result {
+	r.Subscriptions.Streams.Opened -= n
+	r.Subscriptions.Streams.Refused.LimitReached = n
+	return r
+}
+
+// unaccounted is r with a notification accounting that does not add up.
+func unaccounted(r *results.Result) *results.Result {
+	r.Subscriptions.Notifications.Expected++
+	r.Subscriptions.Notifications.IdentityOK = false
+	return r
 }
