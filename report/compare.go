@@ -178,6 +178,7 @@ func compareSections(c *compare.Comparison) []compareSection {
 	simple("inflation", c.Inflation, nil)
 	simple("server cost", c.ServerCost, nil)
 	simple("cold start", c.ColdStart, nil)
+	simple("subscriptions", c.Subscriptions, nil)
 	return append(out, gatedRest(c, out)...)
 }
 

@@ -265,6 +265,9 @@ func resultSections(r *results.Result, suffix string, pair *timelineScale, links
 	if as, ok := authHTMLSection(r, suffix); ok {
 		all = append(all, as)
 	}
+	if ss, ok := subscriptionsHTMLSection(r, suffix); ok {
+		all = append(all, ss)
+	}
 	if len(r.Thresholds) > 0 {
 		th := sec("thresholds", "Thresholds")
 		th.Tables = []htmlTable{thresholdsHTMLTable(r)}

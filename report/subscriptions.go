@@ -16,7 +16,8 @@ import (
 // the identity of the notification accounting, what went wrong), and in
 // --full a latency table (acknowledgement, notification, spread, the
 // changes' lag) and every count. A run without listeners shows nothing.
-// Markdown, HTML and JUnit do not show it yet.
+// Markdown, HTML and JUnit show the same rows and lines
+// (subscriptionsviews.go).
 
 // subscriptionsBrief are the brief report's lines of the freshness loop.
 func subscriptionsBrief(r *results.Result) [][2]string {
@@ -108,23 +109,16 @@ func violationsText(v stats.Violations) string {
 // subscriptionsNote says what the rows hold.
 const subscriptionsNote = "ack: subscribe or listen request to its acknowledgement. notify: a change's send to each subscription's notification. spread: first to last notification of one change. change lag: a change's send after its scheduled time."
 
-// subscriptionsTable is the full report's subscriptions block.
-func subscriptionsTable(w io.Writer, r *results.Result) error {
-	s := r.Subscriptions
-	if s == nil {
-		return nil
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "subscriptions")
-	t := newTable(w, 1, latencyHeader("", true)...)
-	for _, row := range []namedLatency{{name: "ack", l: s.Ack}, {name: "notify", l: s.Notify}, {name: "spread", l: s.Spread}, {name: "change lag", l: s.Changes.Lag}} {
-		if err := t.Append(latencyRow(row.name, row.l)); err != nil {
-			return err
-		}
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
+// subscriptionRows are the latency rows of the freshness loop in every
+// format.
+func subscriptionRows(s *results.Subscriptions) []namedLatency {
+	return []namedLatency{{name: "ack", l: s.Ack}, {name: "notify", l: s.Notify}, {name: "spread", l: s.Spread}, {name: "change lag", l: s.Changes.Lag}}
+}
+
+// subscriptionFields are the lines under the rows in every format: how
+// the listeners subscribed, the changes, the accounting, the re-reads
+// and what went wrong.
+func subscriptionFields(s *results.Subscriptions) [][2]string {
 	c := s.Changes
 	rr := s.Rereads
 	fs := [][2]string{
@@ -134,7 +128,27 @@ func subscriptionsTable(w io.Writer, r *results.Result) error {
 		{"re-reads", fmt.Sprintf("%s made (class %s), %s skipped as fresh by ttlMs, %s sent while fresh", numfmt.Count(rr.Made),
 			rr.Class, numfmt.Count(rr.SkippedFresh), numfmt.Count(rr.WouldSkip))},
 	}
-	writeFields(w, append(fs, problemFields(s)...))
+	return append(fs, problemFields(s)...)
+}
+
+// subscriptionsTable is the full report's subscriptions block.
+func subscriptionsTable(w io.Writer, r *results.Result) error {
+	s := r.Subscriptions
+	if s == nil {
+		return nil
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "subscriptions")
+	t := newTable(w, 1, latencyHeader("", true)...)
+	for _, row := range subscriptionRows(s) {
+		if err := t.Append(latencyRow(row.name, row.l)); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	writeFields(w, subscriptionFields(s))
 	fmt.Fprintln(w, wrapText(subscriptionsNote, 100))
 	return nil
 }

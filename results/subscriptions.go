@@ -31,6 +31,9 @@ type Subscriptions struct {
 	Notify  Latency            `json:"notify"`
 	Spread  Latency            `json:"spread"`
 	Rereads stats.RereadCounts `json:"rereads"`
+	// NotifyByListeners is Notify by the subscriptions open for the URI
+	// when it changed (notifybylisteners.go).
+	NotifyByListeners []ListenersNotify `json:"notify_by_listeners"`
 }
 
 // Changes are the changes readbench made: how (via), at what rate, how
