@@ -113,9 +113,9 @@ func authTable(w io.Writer, r *results.Result) error {
 		return err
 	}
 	for _, f := range authFields(a) {
-		fmt.Fprintln(w, wrapText(printable(f[0]+": "+f[1]), 100))
+		fmt.Fprintln(w, wrapText(printable(f[0]+": "+f[1]), widthOf(w)))
 	}
-	fmt.Fprintln(w, wrapText(authNote, 100))
+	fmt.Fprintln(w, wrapText(authNote, widthOf(w)))
 	return nil
 }
 

@@ -45,7 +45,7 @@ func totalBytesRow(tot results.Totals) []string {
 
 func bytesTable(w io.Writer, r *results.Result) error {
 	tot := r.Totals
-	fmt.Fprintf(w, "reads and bytes (%s)\n%s\n", bytesTitle(tot), bytesNote)
+	fmt.Fprintln(w, wrapText(fmt.Sprintf("reads and bytes (%s)\n%s", bytesTitle(tot), bytesNote), widthOf(w)))
 	t := newTable(w, 2, bytesHeader...)
 	for _, c := range r.Classes {
 		if err := t.Append(classBytesRow(c)); err != nil {

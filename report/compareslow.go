@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/readbench/readbench/compare"
@@ -38,7 +39,7 @@ func compareSlowNote(c *compare.Comparison) string {
 }
 
 // compareSlowLines writes the compare table's "slowest" lines: per side
-// each read on a line within tableWidth, the URI cut from the left.
+// each read on a line within w's width, the URI cut from the left.
 func compareSlowLines(w io.Writer, c *compare.Comparison) {
 	sides := comparedSlow(c)
 	if sides == nil {
@@ -60,8 +61,12 @@ func compareSlowLines(w io.Writer, c *compare.Comparison) {
 			if len(c.Base.Runs) > 1 || len(c.New.Runs) > 1 {
 				lead += "in " + head(r.Run, 24) + " "
 			}
-			room := tableWidth - 11 - utf8.RuneCountInString(lead)
-			fmt.Fprintf(w, "%-10s %s%s\n", label, lead, shortURI(r.URI, max(room, 12)))
+			room := widthOf(w) - 11 - utf8.RuneCountInString(lead)
+			if room < minURIRoom { // a narrow terminal: the URI on a line of its own
+				fmt.Fprintf(w, "%-10s %s\n%11s%s\n", label, strings.TrimRight(lead, " "), "", shortURI(r.URI, widthOf(w)-11))
+				continue
+			}
+			fmt.Fprintf(w, "%-10s %s%s\n", label, lead, shortURI(r.URI, room))
 		}
 	}
 }

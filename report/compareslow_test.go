@@ -36,7 +36,7 @@ func TestCompareViewsNameSlowestReads(t *testing.T) {
 				t.Errorf("the table names %d slowest reads, want %d a side:\n%s", got, compare.SideSlowest, table)
 			}
 			for i, l := range strings.Split(table, "\n") {
-				if w := utf8.RuneCountInString(l); w > tableWidth {
+				if w := utf8.RuneCountInString(l); w > compareWidth {
 					t.Errorf("line %d is %d columns: %q", i+1, w, l)
 				}
 			}

@@ -12,44 +12,50 @@ import (
 )
 
 // The compare table: the comparison for a terminal or a CI log, every
-// line within tableWidth columns.
+// line within the width it is laid out for.
 
-// tableWidth is the widest line of the compare table: it fits a 120-column
-// terminal.
-const tableWidth = 120
+// compareWidth is the compare table's width when no terminal says one
+// (WriteCompareTable): it fits a 120-column terminal.
+const compareWidth = 120
 
 // WriteCompareTable writes the comparison for a terminal or a CI log:
 // both servers at the top, then every section with base, new, change and
 // noise verdict, the content changes and the bounds.
 func WriteCompareTable(w io.Writer, c *compare.Comparison) error {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s: %s\n", comparedBy(c), printable(c.New.Workload))
+	return Options{Width: compareWidth}.WriteCompareTable(w, c)
+}
+
+// WriteCompareTable is the package's WriteCompareTable, laid out for o's
+// width.
+func (o Options) WriteCompareTable(w io.Writer, c *compare.Comparison) error {
+	b := &sizedWriter{width: o.width()}
+	fmt.Fprintf(b, "%s: %s\n", comparedBy(c), printable(c.New.Workload))
 	// The verdict and what decided it first, as the page's headline.
 	var rows []compareRow
 	for _, s := range compareSections(c) {
 		rows = append(rows, s.rows...)
 	}
 	h := compareHeadline(c, "", rows)
-	hang(&b, h.Verdict.Mark+" ", h.Verdict.Text)
+	hang(b, h.Verdict.Mark+" ", h.Verdict.Text)
 	for _, l := range h.Lines {
-		hang(&b, "  "+l.Mark+" ", l.Text)
+		hang(b, "  "+l.Mark+" ", l.Text)
 	}
-	fmt.Fprintln(&b)
-	wrapped(&b, "base", sideText(c.Base))
-	wrapped(&b, "new", sideText(c.New))
+	fmt.Fprintln(b)
+	wrapped(b, "base", sideText(c.Base))
+	wrapped(b, "new", sideText(c.New))
 	if c.Forced {
-		wrapped(&b, "FORCED", "the workloads differ: "+strings.Join(c.Differences, "; "))
+		wrapped(b, "FORCED", "the workloads differ: "+strings.Join(c.Differences, "; "))
 	}
 	for _, n := range c.Notes {
-		wrapped(&b, "note", n)
+		wrapped(b, "note", n)
 	}
-	wrapped(&b, "test", c.Test)
+	wrapped(b, "test", c.Test)
 	for _, s := range compareSections(c) {
 		if len(s.rows) == 0 {
 			continue
 		}
-		fmt.Fprintln(&b)
-		t := newTable(&b, 1, s.title, "base", "new", "change", "noise")
+		fmt.Fprintln(b)
+		t := newTable(b, 1, s.title, "base", "new", "change", "noise")
 		for _, r := range s.rows {
 			cells := append([]string{}, r.cells...)
 			if r.delta != nil {
@@ -63,21 +69,21 @@ func WriteCompareTable(w io.Writer, c *compare.Comparison) error {
 			return fmt.Errorf("report: compare: %w", err)
 		}
 		if l := noiseLegend(s.rows); l != "" {
-			hang(&b, " ", l)
+			hang(b, " ", l)
 		}
 	}
-	fmt.Fprintln(&b)
+	fmt.Fprintln(b)
 	for i, l := range contentLines(c.Content) {
 		label := ""
 		if i == 0 {
 			label = "content"
 		}
-		wrapped(&b, label, l)
+		wrapped(b, label, l)
 	}
 	if len(c.Bounds) > 0 {
-		writeVerdicts(&b, "bounds", boundRows(c))
+		writeVerdicts(b, "bounds", boundRows(c))
 	}
-	compareSlowLines(&b, c) // under the bounds: the reads to open when one broke
+	compareSlowLines(b, c) // under the bounds: the reads to open when one broke
 	out := make([]byte, 0, b.Len())
 	for l := range bytes.Lines(b.Bytes()) {
 		out = append(out, bytes.TrimRight(l, " \n")...)
@@ -130,10 +136,10 @@ func wrapped(w io.Writer, label, text string) {
 	hang(w, fmt.Sprintf("%-10s ", label), text)
 }
 
-// hang writes head then text wrapped to tableWidth, the continuation
+// hang writes head then text wrapped to w's width, the continuation
 // lines indented under the text's start.
 func hang(w io.Writer, head, text string) {
 	indent := strings.Repeat(" ", utf8.RuneCountInString(head))
-	wrappedText := wrapText(printable(text), tableWidth-len(indent))
+	wrappedText := wrapText(printable(text), widthOf(w)-len(indent))
 	fmt.Fprintf(w, "%s%s\n", head, strings.ReplaceAll(wrappedText, "\n", "\n"+indent))
 }

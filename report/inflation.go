@@ -5,7 +5,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/stats"
@@ -31,7 +30,7 @@ func (r InflationRow) Wire() int64 { return r.Envelope + r.Payload }
 // together: the exact base64 length 4·ceil(n/3), its padding, the JSON
 // envelope around it, and the inflation split into encoding and envelope.
 // Every line fits width columns (the terminal's, or 80): the sentences
-// wrap, and a table wider than that becomes a sentence per input.
+// wrap, and a table wider than that is drawn a block per input.
 func WriteInflation(w io.Writer, rows []InflationRow, width int) error {
 	var disk, wire int64
 	var b strings.Builder
@@ -64,73 +63,25 @@ func WriteInflation(w io.Writer, rows []InflationRow, width int) error {
 		}
 		cells = append(cells, inflationCells("all", n, disk, payload, env))
 	}
-	table, err := inflationTable(cells)
-	if err != nil {
+	sw := &sizedWriter{width: width} // a table wider than that is drawn a block per input
+	t := newTable(sw, 1, inflationHeader...)
+	for _, c := range cells {
+		if err := t.Append(c); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
 		return err
 	}
-	if widest(table) > width {
-		table = inflationSentences(cells, width)
-	}
-	b.WriteString(table)
+	b.WriteString(sw.String())
 	b.WriteString("\n" + wrapText(fmt.Sprintf("%s on disk is %s on the wire (%s): the encoding turns 3 bytes into 4; what is above 4/3 is the JSON envelope.",
 		numfmt.Bytes(disk), numfmt.Bytes(wire), ratioOf(wire, disk)), width) + "\n")
-	_, err = io.WriteString(w, b.String())
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 // inflationHeader names the columns of inflationCells.
 var inflationHeader = []string{"input", "documents", "disk", "payload", "envelope", "wire", "inflation", "encoding", "envelope share"}
-
-// inflationTable is the table of the rows' cells, each line's trailing
-// blanks trimmed.
-func inflationTable(cells [][]string) (string, error) {
-	var b strings.Builder
-	t := newTable(&b, 1, inflationHeader...)
-	for _, c := range cells {
-		if err := t.Append(c); err != nil {
-			return "", err
-		}
-	}
-	if err := t.Render(); err != nil {
-		return "", err
-	}
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.Join(lines, "\n") + "\n", nil
-}
-
-// inflationSentences says the table's rows as short lines, an input's
-// three under its name, for a terminal too narrow for the table.
-func inflationSentences(cells [][]string, width int) string {
-	var b strings.Builder
-	for _, c := range cells {
-		docs := c[1] + " documents"
-		if c[1] == "1" {
-			docs = "1 document"
-		}
-		b.WriteString(wrapText(c[0]+": "+docs+", "+c[2]+" on disk", width) + "\n")
-		b.WriteString(indented(fmt.Sprintf("wire %s = payload %s + envelope %s", c[5], c[3], c[4]), width))
-		b.WriteString(indented(fmt.Sprintf("inflation %s (encoding %s, envelope share %s)", c[6], c[7], c[8]), width))
-	}
-	return b.String()
-}
-
-// indented is s wrapped to width, each of its lines indented by two
-// blanks, with a newline.
-func indented(s string, width int) string {
-	return "  " + strings.ReplaceAll(wrapText(s, width-2), "\n", "\n  ") + "\n"
-}
-
-// widest is the width in columns of s's widest line.
-func widest(s string) int {
-	n := 0
-	for _, l := range strings.Split(s, "\n") {
-		n = max(n, utf8.RuneCountInString(l))
-	}
-	return n
-}
 
 func inflationCells(input string, n, disk, payload, env int64) []string {
 	wire := payload + env

@@ -35,14 +35,14 @@ func TestWriteInflationExactNumbers(t *testing.T) {
 
 // TestWriteInflationFitsTheWidth: at 80 and 120 columns no line is wider
 // and none ends in a blank; where the table fits (120) it is drawn, and
-// where it does not (80) each input is a sentence with the same figures.
+// where it does not (80) each input is a block with the same figures.
 func TestWriteInflationFitsTheWidth(t *testing.T) {
 	for _, tc := range []struct {
 		width int
 		want  string
 	}{
 		{120, " 40x3MB  |        40 |  120 MB |  160 MB |"},
-		{80, "40x3MB: 40 documents, 120 MB on disk\n  wire 160 MB = payload 160 MB + envelope 4.88 kB\n  inflation 1.333× (encoding 1.333×, envelope share <0.01%)"},
+		{80, "-[ 40x3MB ]-----------------------------\ndocuments       40\ndisk            120 MB\npayload         160 MB\nenvelope        4.88 kB\nwire            160 MB\ninflation       1.333×\nencoding        1.333×\nenvelope share  <0.01%\n"},
 	} {
 		var b bytes.Buffer
 		if err := WriteInflation(&b, inflationRows, tc.width); err != nil {

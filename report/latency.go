@@ -145,7 +145,7 @@ func latencyTable(w io.Writer, r *results.Result) error {
 		return err
 	}
 	for _, n := range latencyNotes(r) {
-		fmt.Fprintln(w, wrapText(n, 100))
+		fmt.Fprintln(w, wrapText(n, widthOf(w)))
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
@@ -18,9 +19,11 @@ import (
 // start), parts and their p50; and the peak memory of the process that
 // read, which is the mode's alone only when each result ran one class.
 func WriteModes(w io.Writer, rs []*results.Result) error {
-	var bw bytes.Buffer
-	fmt.Fprintln(&bw, "modes (per ok read; first usable and last byte are p50s; times from the intended start; peak RSS: the reading process)")
-	t := newTable(&bw, 2, "class", "mode", "ok", "document", "wire", "inflation", "first usable", "last byte", "p99", "parts", "part p50", "peak RSS")
+	// A table to read across, mode against mode: drawn whole whatever
+	// its width, never a block per row.
+	bw := &sizedWriter{width: math.MaxInt32}
+	fmt.Fprintln(bw, "modes (per ok read; first usable and last byte are p50s; times from the intended start; peak RSS: the reading process)")
+	t := newTable(bw, 2, "class", "mode", "ok", "document", "wire", "inflation", "first usable", "last byte", "p99", "parts", "part p50", "peak RSS")
 	var notes []string
 	for _, r := range rs {
 		for i, c := range r.Classes {
@@ -65,10 +68,10 @@ func WriteModes(w io.Writer, rs []*results.Result) error {
 	if err := t.Render(); err != nil {
 		return fmt.Errorf("report: modes: %w", err)
 	}
-	fmt.Fprintln(&bw, "\nwire: as received, every part (MCP: the JSON-RPC message; plain HTTP: the body; HTTP status lines and headers are not counted).")
-	fmt.Fprintln(&bw, "first usable: a whole MCP answer is usable when complete; ranged MCP at the end of its first part; plain HTTP at its first body byte.")
+	fmt.Fprintln(bw, "\nwire: as received, every part (MCP: the JSON-RPC message; plain HTTP: the body; HTTP status lines and headers are not counted).")
+	fmt.Fprintln(bw, "first usable: a whole MCP answer is usable when complete; ranged MCP at the end of its first part; plain HTTP at its first body byte.")
 	for _, n := range notes {
-		fmt.Fprintln(&bw, "note: "+printable(n))
+		fmt.Fprintln(bw, "note: "+printable(n))
 	}
 	_, err := w.Write(trimLines(bw.Bytes()))
 	return err

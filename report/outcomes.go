@@ -40,7 +40,7 @@ func identityText(tot results.Totals) string {
 
 func outcomesTable(w io.Writer, r *results.Result) error {
 	tot := r.Totals
-	fmt.Fprintf(w, "outcomes of %s scheduled reads (%s)\n", numfmt.Count(tot.Scheduled), identityText(tot))
+	fmt.Fprintln(w, wrapText(fmt.Sprintf("outcomes of %s scheduled reads (%s)", numfmt.Count(tot.Scheduled), identityText(tot)), widthOf(w)))
 	t := newTable(w, 1, "outcome", "count", "%")
 	for _, name := range outcomeNames(tot.Outcomes) {
 		if n := tot.Outcomes[name]; n != 0 {

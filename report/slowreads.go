@@ -225,8 +225,8 @@ func briefSlowRows(r *results.Result, n int) (rows []slowRow, traced int) {
 }
 
 // briefSlowFields are the brief report's "slowest" lines (briefSlowRows),
-// each on one line that fits the report's width.
-func briefSlowFields(r *results.Result, n int) [][2]string {
+// each on one line that fits width columns.
+func briefSlowFields(r *results.Result, n, width int) [][2]string {
 	var fs [][2]string
 	rows, traced := briefSlowRows(r, n)
 	for i, row := range rows {
@@ -238,27 +238,32 @@ func briefSlowFields(r *results.Result, n int) [][2]string {
 			label = "traced"
 		}
 		head := fmt.Sprintf("%s %s %s ", slowLatency(row.read), row.read.Outcome.String(), traceWords(row.read))
-		room := 100 - len("slowest    ") - utf8.RuneCountInString(head)
+		room := width - len("slowest    ") - utf8.RuneCountInString(head)
 		fs = append(fs, [2]string{label, head + shortURI(row.read.URI, max(room, 8))})
 	}
 	return fs
 }
 
+// minURIRoom is the narrowest a slow-read table's URI column is cut to:
+// narrower, the URI would say nothing, and the table is drawn a block per
+// read instead (textTable), the URI whole.
+const minURIRoom = 20
+
 // slowTables are the full terminal report's lists of kept reads: per
 // class a line saying what it kept, then its reads, the URI cut from the
-// left to keep the table within the report's 100 columns.
+// left to keep the table within the report's width.
 func slowTables(w io.Writer, r *results.Result) error {
 	if !keptSlow(r) {
 		return nil
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "slow reads, slowest first (! broke a bound; trace ids to open in the server's tracing)")
+	fmt.Fprintln(w, wrapText("slow reads, slowest first (! broke a bound; trace ids to open in the server's tracing)", widthOf(w)))
 	for _, c := range r.Classes {
 		rows := classSlowRows(c)
 		if c.SlowReads == nil {
 			continue
 		}
-		fmt.Fprintln(w, wrapText(slowNote(c), 100))
+		fmt.Fprintln(w, wrapText(slowNote(c), widthOf(w)))
 		if len(rows) == 0 {
 			continue
 		}
@@ -278,13 +283,17 @@ func slowTables(w io.Writer, r *results.Result) error {
 				widths[j] = max(widths[j], utf8.RuneCountInString(s))
 			}
 		}
-		room := 100 - 2 - 3*(len(header)-1) // the margins (the rule runs through them) and separators
+		room := widthOf(w) - 2 - 3*(len(header)-1) // the margins (the rule runs through them) and separators
 		for _, wd := range widths {
 			room -= wd
 		}
 		t := newTable(w, len(header), header...)
 		for i, row := range rows {
-			if err := t.Append(append(cells[i], shortURI(row.read.URI, max(room, 12)))); err != nil {
+			uri := printable(row.read.URI)
+			if room >= minURIRoom { // else the table is drawn a row per block, the URI whole
+				uri = shortURI(row.read.URI, room)
+			}
+			if err := t.Append(append(cells[i], uri)); err != nil {
 				return err
 			}
 		}
@@ -292,6 +301,6 @@ func slowTables(w io.Writer, r *results.Result) error {
 			return err
 		}
 	}
-	fmt.Fprintln(w, wrapText(brokeNote, 100))
+	fmt.Fprintln(w, wrapText(brokeNote, widthOf(w)))
 	return nil
 }

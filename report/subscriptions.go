@@ -149,6 +149,6 @@ func subscriptionsTable(w io.Writer, r *results.Result) error {
 		return err
 	}
 	writeFields(w, subscriptionFields(s))
-	fmt.Fprintln(w, wrapText(subscriptionsNote, 100))
+	fmt.Fprintln(w, wrapText(subscriptionsNote, widthOf(w)))
 	return nil
 }

@@ -6,10 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
@@ -30,14 +26,17 @@ import (
 // (briefLines), up to briefSlowest, a line each: a report over the
 // budget with all of them is rendered again with as many fewer as it is
 // over.
-func WriteTable(w io.Writer, r *results.Result) error {
+func WriteTable(w io.Writer, r *results.Result) error { return Options{}.WriteTable(w, r) }
+
+// WriteTable is the package's WriteTable, laid out for o's width.
+func (o Options) WriteTable(w io.Writer, r *results.Result) error {
 	var b bytes.Buffer
-	if err := writeTable(&b, r, briefBody(briefSlowest)); err != nil {
+	if err := writeTable(&b, r, briefBody(briefSlowest), o.width()); err != nil {
 		return err
 	}
 	if over := bytes.Count(b.Bytes(), []byte("\n")) - briefLines; over > 0 {
 		b.Reset()
-		if err := writeTable(&b, r, briefBody(max(0, briefSlowest-over))); err != nil {
+		if err := writeTable(&b, r, briefBody(max(0, briefSlowest-over)), o.width()); err != nil {
 			return err
 		}
 	}
@@ -50,13 +49,18 @@ func WriteTable(w io.Writer, r *results.Result) error {
 // time, first byte and lag rows, the bytes per class, the advice and its
 // reasoning, cancellation, connections, cache hints, the server's cost,
 // the timeline and the warmup.
-func WriteFullTable(w io.Writer, r *results.Result) error { return writeTable(w, r, fullBody) }
+func WriteFullTable(w io.Writer, r *results.Result) error { return Options{}.WriteFullTable(w, r) }
 
-// writeTable frames body between the verdict lines and writes it,
-// trailing blanks trimmed (the tables pad their last column; blanks only
-// get in the way of diffs and copies).
-func writeTable(w io.Writer, r *results.Result, body func(io.Writer, *results.Result) error) error {
-	bw := new(bytes.Buffer)
+// WriteFullTable is the package's WriteFullTable, laid out for o's width.
+func (o Options) WriteFullTable(w io.Writer, r *results.Result) error {
+	return writeTable(w, r, fullBody, o.width())
+}
+
+// writeTable frames body between the verdict lines and writes it, laid
+// out for width columns, trailing blanks trimmed (the tables pad their
+// last column; blanks only get in the way of diffs and copies).
+func writeTable(w io.Writer, r *results.Result, body func(io.Writer, *results.Result) error, width int) error {
+	bw := &sizedWriter{width: width}
 	for _, l := range openingLines(r) { // the verdict that decided the exit first, then health and thresholds
 		writeWrapped(bw, l)
 	}
@@ -65,7 +69,7 @@ func writeTable(w io.Writer, r *results.Result, body func(io.Writer, *results.Re
 		return fmt.Errorf("report: report: %w", err)
 	}
 	fmt.Fprintln(bw)
-	fmt.Fprintln(bw, closingLine(r)) // and last, alone: tail -1 of a log is the exit's verdict
+	fmt.Fprintln(bw, closingLine(r, width)) // and last, alone: tail -1 of a log is the exit's verdict
 	out := make([]byte, 0, bw.Len())
 	for l := range bytes.Lines(bw.Bytes()) {
 		out = append(out, bytes.TrimRight(l, " \n")...)
@@ -101,17 +105,16 @@ func fullBody(w io.Writer, r *results.Result) error {
 
 // line writes one "label  text" line of the key-value blocks.
 func line(w io.Writer, label, format string, args ...any) {
-	fmt.Fprintf(w, "%-10s %s\n", label, printable(fmt.Sprintf(format, args...)))
+	writeFields(w, [][2]string{{label, fmt.Sprintf(format, args...)}})
 }
 
 func writeHeader(w io.Writer, r *results.Result) {
-	fmt.Fprintf(w, "%s: %s\n", printable(toolName(r.Tool)), printable(workloadTitle(r.Workload)))
+	fmt.Fprintln(w, wrapText(printable(toolName(r.Tool))+": "+printable(workloadTitle(r.Workload)), widthOf(w)))
 	if r.Partial {
-		fmt.Fprintf(w, "PARTIAL RESULT: the run was interrupted; the figures cover its first %s\n",
-			numfmt.Seconds(r.Totals.MeasuredS))
+		fmt.Fprintln(w, wrapText("PARTIAL RESULT: the run was interrupted; the figures cover its first "+numfmt.Seconds(r.Totals.MeasuredS), widthOf(w)))
 	}
 	if g := generatorBound(r); g != "" {
-		fmt.Fprintln(w, wrapText(g, 100))
+		fmt.Fprintln(w, wrapText(g, widthOf(w)))
 	}
 	writeSummary(w, r)
 	fmt.Fprintln(w)
@@ -123,8 +126,8 @@ func writeHeader(w io.Writer, r *results.Result) {
 func writeFields(w io.Writer, fields [][2]string) {
 	for _, f := range fields {
 		label := f[0]
-		for _, l := range strings.Split(wrapText(f[1], 100-len("cold start ")), "\n") {
-			line(w, label, "%s", l)
+		for _, l := range strings.Split(wrapText(printable(f[1]), widthOf(w)-len("cold start ")), "\n") {
+			fmt.Fprintf(w, "%-10s %s\n", label, l)
 			label = "" // a continuation
 		}
 	}
@@ -171,40 +174,6 @@ func headerFields(r *results.Result) [][2]string {
 		fields = append(fields, [2]string{"shards", fmt.Sprintf("merged from %d shards (server cost per shard in the result's shards)", len(r.Shards))})
 	}
 	return fields
-}
-
-// newTable returns a table in the report's style: ASCII, no outer border,
-// a rule under the header, the first left columns (names) left-aligned and
-// the figures right-aligned so their digits line up.
-func newTable(w io.Writer, left int, header ...string) *tablewriter.Table {
-	align := make([]tw.Align, len(header))
-	for i := range align {
-		align[i] = tw.AlignRight
-		if i < left {
-			align[i] = tw.AlignLeft
-		}
-	}
-	t := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-			Borders: tw.BorderNone,
-			Symbols: tw.NewSymbols(tw.StyleASCII),
-			Settings: tw.Settings{
-				Lines:      tw.Lines{ShowHeaderLine: tw.On},
-				Separators: tw.Separators{BetweenColumns: tw.On},
-			},
-		})),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{PerColumn: align}),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithTrimSpace(tw.Off),
-	)
-	cells := make([]any, len(header))
-	for i, h := range header {
-		cells[i] = h
-	}
-	t.Header(cells...)
-	return t
 }
 
 // footerFields are the labelled lines under the table report's tables:

@@ -18,7 +18,7 @@ import (
 // pair, and why (the stored reasoning, wrapped to the report's width).
 func adviceTable(w io.Writer, r *results.Result) error {
 	a := r.Advice
-	fmt.Fprintln(w, "advice (deadline: turns cut or over it; timeout: reads it ends; from this run's histograms)")
+	fmt.Fprintln(w, wrapText("advice (deadline: turns cut or over it; timeout: reads it ends; from this run's histograms)", widthOf(w)))
 	if rows := adviceRows(a); len(rows) == 0 {
 		fmt.Fprintln(w, "no candidates priced in this result")
 	} else {
@@ -47,7 +47,7 @@ func adviceTable(w io.Writer, r *results.Result) error {
 // bullet writes s wrapped to the report's width after mark, its
 // continuation lines indented under the text.
 func bullet(w io.Writer, mark, s string) {
-	for i, l := range strings.Split(wrapText(printable(s), 100-len(mark)), "\n") {
+	for i, l := range strings.Split(wrapText(printable(s), widthOf(w)-len(mark)), "\n") {
 		prefix := mark
 		if i > 0 {
 			prefix = strings.Repeat(" ", len(mark))

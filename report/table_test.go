@@ -69,7 +69,7 @@ func TestWriteTableGolden(t *testing.T) {
 			// health and the thresholds' verdict under it when they say
 			// something else, and it alone closes it.
 			open := openingLines(r)
-			if !strings.HasPrefix(open[0], lines[0]) || lines[len(lines)-1] != closingLine(r) || !strings.HasPrefix(open[0], closingLine(r)[:3]) {
+			if !strings.HasPrefix(open[0], lines[0]) || lines[len(lines)-1] != closingLine(r, DefaultWidth) || !strings.HasPrefix(open[0], closingLine(r, DefaultWidth)[:3]) {
 				t.Errorf("first line %q, last %q: want the verdict %q at both ends", lines[0], lines[len(lines)-1], open[0])
 			}
 			for i, l := range lines {

@@ -35,9 +35,9 @@ func briefBody(slowest int) func(io.Writer, *results.Result) error {
 			return err
 		}
 		fmt.Fprintln(w)
-		writeFields(w, append(briefSlowFields(r, slowest), briefFields(r)...))
+		writeFields(w, append(briefSlowFields(r, slowest, widthOf(w)), briefFields(r)...))
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, wrapText(briefDetail, 100))
+		fmt.Fprintln(w, wrapText(briefDetail, widthOf(w)))
 		return nil
 	}
 }
@@ -67,7 +67,7 @@ func briefLatencyTable(w io.Writer, r *results.Result) error {
 		fmt.Fprintf(w, "%d more classes in --full\n", n)
 	}
 	if n := lowerBoundsNote(r); n != "" {
-		fmt.Fprintln(w, wrapText(n, 100))
+		fmt.Fprintln(w, wrapText(n, widthOf(w)))
 	}
 	return nil
 }

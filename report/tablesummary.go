@@ -30,13 +30,13 @@ func writeSummary(w io.Writer, r *results.Result) {
 		if !v.Pass {
 			m = markFail
 		}
-		fmt.Fprintf(w, "  %s %s  %-32s %s\n", m, verdictWord(v.Pass), printable(v.Bound), printable(v.What()))
+		fmt.Fprint(w, indented(fmt.Sprintf("%s %s  %-32s %s", m, verdictWord(v.Pass), printable(v.Bound), printable(v.What())), widthOf(w)))
 	}
 	tot := r.Totals
-	fmt.Fprintf(w, "  read p50 %s, p99 %s; turn p50 %s, p99 %s\n",
+	fmt.Fprint(w, indented(fmt.Sprintf("read p50 %s, p99 %s; turn p50 %s, p99 %s",
 		boundedMs(r.Read, 0.5, r.Read.P50Ms, 0), boundedMs(r.Read, 0.99, r.Read.P99Ms, 0),
-		boundedMs(r.Turn, 0.5, r.Turn.P50Ms, 0), boundedMs(r.Turn, 0.99, r.Turn.P99Ms, 0))
-	fmt.Fprintf(w, "  errors %s; rate achieved %s\n", numfmt.Opt(tot.ErrorRate, numfmt.Share), rateSummary(r))
+		boundedMs(r.Turn, 0.5, r.Turn.P50Ms, 0), boundedMs(r.Turn, 0.99, r.Turn.P99Ms, 0)), widthOf(w)))
+	fmt.Fprint(w, indented(fmt.Sprintf("errors %s; rate achieved %s", numfmt.Opt(tot.ErrorRate, numfmt.Share), rateSummary(r)), widthOf(w)))
 }
 
 // rateSummary is the rate achieved against the rate asked.

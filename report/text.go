@@ -1,7 +1,9 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -48,6 +50,32 @@ func printableLines(s string) string {
 		lines[i] = printable(l)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// sizedWriter is the writer a terminal view is laid out into: a buffer
+// that knows how wide the view may be, so that what writes into it wraps
+// and fits there (widthOf) without a width passed through every call.
+type sizedWriter struct {
+	bytes.Buffer
+	width int
+}
+
+// widthOf is how many columns the text written to w may use: the width
+// of a terminal view's sizedWriter, else DefaultWidth.
+func widthOf(w io.Writer) int {
+	if s, ok := w.(*sizedWriter); ok && s.width > 0 {
+		return s.width
+	}
+	return DefaultWidth
+}
+
+// indented is s wrapped to width, each of its lines indented by two
+// blanks, with a newline.
+func indented(s string, width int) string {
+	if utf8.RuneCountInString(s)+2 <= width && !strings.Contains(s, "\n") {
+		return "  " + s + "\n" // as it is: its own alignment kept
+	}
+	return "  " + strings.ReplaceAll(wrapText(s, width-2), "\n", "\n  ") + "\n"
 }
 
 // wrapText wraps each line of s at width columns: at spaces where it can,

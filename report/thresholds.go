@@ -55,6 +55,7 @@ func (v verdictRow) word() string {
 // CI log: PASS, FAIL or "! inconclusive", the bound, what it measured
 // (wrapped under itself so a row fits 120 columns).
 func writeVerdicts(w io.Writer, title string, rows []verdictRow) {
+	const minVerdictText = 30
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, title)
 	wide := 4 // PASS, FAIL
@@ -64,7 +65,10 @@ func writeVerdicts(w io.Writer, title string, rows []verdictRow) {
 	for _, v := range rows {
 		head := fmt.Sprintf("  %-*s  %-32s ", wide, v.word(), printable(v.bound))
 		indent := strings.Repeat(" ", utf8.RuneCountInString(head))
-		text := wrapText(printable(v.measured), max(tableWidth-len(indent), 40))
+		if widthOf(w)-len(indent) < minVerdictText { // a narrow terminal: what it measured under the bound
+			head, indent = strings.TrimRight(head, " ")+"\n    ", "    "
+		}
+		text := wrapText(printable(v.measured), widthOf(w)-len(indent))
 		fmt.Fprintf(w, "%s%s\n", head, strings.ReplaceAll(text, "\n", "\n"+indent))
 	}
 }

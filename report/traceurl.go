@@ -54,10 +54,31 @@ func (t TraceURL) Link(traceID string) string {
 	return strings.ReplaceAll(t.template, TraceIDPlaceholder, id)
 }
 
-// Options say how a reader wants a report made beyond its format: today,
-// where its trace ids link to. The zero value is the plain report; the
-// package's functions (WriteHTML, WriteMarkdown, CompareHTML,
-// WriteCompareMarkdown) are the zero Options' methods.
+// Options say how a reader wants a report made beyond its format: where
+// its trace ids link to, and how wide the terminal it is printed on is.
+// The zero value is the plain report, 100 columns wide; the package's
+// functions (WriteTable, WriteHTML, WriteMarkdown, CompareHTML,
+// WriteCompareMarkdown...) are the zero Options' methods.
 type Options struct {
 	TraceURL TraceURL
+	// Width is how many columns the terminal views may use (the
+	// terminal's, COLUMNS, or 80 off a terminal: the command line says);
+	// 0 is DefaultWidth. Sentences wrap to it, and a table wider than it
+	// is drawn a block per row (textTable).
+	Width int
+}
+
+// DefaultWidth is the terminal views' width when Options say none.
+const DefaultWidth = 100
+
+// minWidth is the narrowest a terminal view is laid out for: narrower,
+// the words themselves do not fit.
+const minWidth = 40
+
+// width is o.Width, or DefaultWidth, never below minWidth.
+func (o Options) width() int {
+	if o.Width <= 0 {
+		return DefaultWidth
+	}
+	return max(o.Width, minWidth)
 }

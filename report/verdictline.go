@@ -38,20 +38,20 @@ func openingLines(r *results.Result) []string {
 	return lines
 }
 
-// writeWrapped writes one verdict line wrapped at 100 columns, its
+// writeWrapped writes one verdict line wrapped to w's width, its
 // continuation indented.
 func writeWrapped(w io.Writer, line string) {
-	fmt.Fprintln(w, strings.ReplaceAll(wrapText(line, 100), "\n", "\n  "))
+	fmt.Fprintln(w, strings.ReplaceAll(wrapText(line, widthOf(w)), "\n", "\n  "))
 }
 
 // closingLine is the verdict as the report's very last line: one line
-// (cut at 100 columns with "…" when longer: the whole of it opens the
+// (cut at width columns with "…" when longer: the whole of it opens the
 // report), so that the last line of a log is the verdict, mark first,
 // never the tail of a wrapped sentence.
-func closingLine(r *results.Result) string {
+func closingLine(r *results.Result, width int) string {
 	line := endingLine(r)
-	if rs := []rune(line); len(rs) > 100 {
-		line = string(rs[:99]) + "…"
+	if rs := []rune(line); len(rs) > width {
+		line = string(rs[:width-1]) + "…"
 	}
 	return line
 }

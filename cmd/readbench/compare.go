@@ -31,7 +31,7 @@ func comparisonOnly(f func(io.Writer, *compare.Comparison) error) compareWriter 
 func compareFormat(format string, o report.Options) (compareWriter, bool) {
 	switch format {
 	case "table":
-		return comparisonOnly(report.WriteCompareTable), true
+		return comparisonOnly(o.WriteCompareTable), true
 	case "markdown":
 		return comparisonOnly(o.WriteCompareMarkdown), true
 	case "junit":

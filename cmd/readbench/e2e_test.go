@@ -34,6 +34,12 @@ func TestMain(m *testing.M) {
 // test; the teardown ends the shared server (sharedServe) and removes the
 // folder.
 func buildBinary() (func(), error) {
+	// The tests read the terminal views at their default width, 100
+	// columns; off a terminal readbench lays them out for 80. The width
+	// itself is held by TestViewsFitTheTerminal, which sets COLUMNS.
+	if err := os.Setenv("COLUMNS", "100"); err != nil {
+		return nil, err
+	}
 	dir, err := os.MkdirTemp("", "readbench-e2e")
 	if err != nil {
 		return nil, err

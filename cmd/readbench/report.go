@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 
+	"github.com/readbench/readbench/internal/helptext"
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/runner"
@@ -55,7 +57,7 @@ func reportWriter(format string, full bool, o report.Options) func(io.Writer, []
 	}
 	switch format {
 	case "table":
-		return each(tableWriter(full), "\n")
+		return each(tableWriter(full, o), "\n")
 	case "markdown":
 		return each(o.WriteMarkdown, "\n---\n\n")
 	case "hlog":
@@ -144,13 +146,14 @@ func reportOptions(c *cli.Context) (report.Options, error) {
 	if err != nil {
 		return report.Options{}, cli.Exit(c.Command.Name+": --trace-url: "+err.Error(), exitUsage)
 	}
-	return report.Options{TraceURL: u}, nil
+	// The terminal views fit COLUMNS, else the terminal, else 80 columns.
+	return report.Options{TraceURL: u, Width: helptext.Width(os.Getenv, c.App.Writer)}, nil
 }
 
-// tableWriter is the terminal report, whole or brief.
-func tableWriter(full bool) func(io.Writer, *results.Result) error {
+// tableWriter is the terminal report, whole or brief, laid out for o.
+func tableWriter(full bool, o report.Options) func(io.Writer, *results.Result) error {
 	if full {
-		return report.WriteFullTable
+		return o.WriteFullTable
 	}
-	return report.WriteTable
+	return o.WriteTable
 }

@@ -140,7 +140,7 @@ func runJob(c *cli.Context) (runner.Job, *runView, error) {
 func runWriter(format string, full bool, o report.Options) func(io.Writer, *results.Result) error {
 	switch format {
 	case "table":
-		return tableWriter(full)
+		return tableWriter(full, o)
 	case "markdown":
 		return o.WriteMarkdown
 	case "junit":
