@@ -16,7 +16,12 @@ import (
 // around it.
 func listening(miss bool, violations int64) *stats.Listening {
 	f := stats.NewFreshness(true)
+	f.SetClassOf(func(u string) string { return map[string]string{"u": "md"}[u] })
 	t0 := time.Date(2026, 12, 9, 12, 0, 0, 0, time.UTC)
+	gone := f.Subscribe([]string{"v"}, t0, time.Millisecond) // dropped, its change lost in the gap
+	gone.Dropped(t0.Add(time.Millisecond))
+	f.Changed("v", t0.Add(2*time.Millisecond))
+	gone.End(t0.Add(time.Second))
 	a := f.Subscribe([]string{"u"}, t0, 3*time.Millisecond)
 	b := f.Subscribe([]string{"u"}, t0, 5*time.Millisecond)
 	for i := range 4 {
@@ -30,7 +35,9 @@ func listening(miss bool, violations int64) *stats.Listening {
 	l := stats.NewListening()
 	l.Mode = stats.ModeListen
 	l.Listeners = stats.ListenerCounts{Asked: 2, Connected: 2, Listening: 2}
-	l.Streams = stats.StreamCounts{Asked: 2, Opened: 2, Ended: stats.StreamEndings{Closed: 2}}
+	l.Streams = stats.StreamCounts{Asked: 2, Opened: 2, Ended: stats.StreamEndings{Closed: 2}, Reconnects: 1, KeepAlives: 3}
+	l.Lifetime.Record(time.Second)
+	l.Lifetime.Record(2 * time.Second)
 	l.Violations.WrongSubscriptionID = violations
 	l.Changes = stats.ChangeCounts{Via: "tool", Rate: 5}
 	l.ChangeLag.Record(time.Millisecond)
@@ -72,8 +79,8 @@ func TestSubscriptionsBlock(t *testing.T) {
 			}
 			s := r.Subscriptions
 			n := s.Notifications
-			if s == nil || !n.IdentityOK || n.Expected != 8 || n.Notified+n.Coalesced+n.Missed != 8 || s.Changes.Made != 4 ||
-				s.Ack.Count != 2 || s.Notify.Count != n.Notified+n.Coalesced || s.Changes.Lag.Count != 1 || s.Rereads.Made != 7 {
+			if s == nil || !n.IdentityOK || n.Expected != 8 || n.Notified+n.Coalesced+n.Missed != 8 || s.Changes.Made != 5 ||
+				n.LostInGaps != 1 || s.Ack.Count != 3 || s.Notify.Count != n.Notified+n.Coalesced || s.Changes.Lag.Count != 1 || s.Rereads.Made != 7 {
 				t.Fatalf("block %+v", s)
 			}
 			if (c.miss && n.Missed != 1) || (!c.miss && n.Missed != 0) {
@@ -125,10 +132,18 @@ func TestMergeAddsSubscriptions(t *testing.T) {
 		t.Fatal("merged subscriptions null")
 	}
 	n := s.Notifications
-	if n.Expected != 16 || n.Missed != 1 || !n.IdentityOK || s.Changes.Made != 8 || s.Streams.Opened != 4 || s.Listeners.Asked != 4 ||
-		s.Violations.WrongSubscriptionID != 1 || s.Rereads.Made != 14 || s.Ack.Count != 4 || s.Notify.Count != n.Notified+n.Coalesced ||
+	if n.Expected != 16 || n.Missed != 1 || !n.IdentityOK || s.Changes.Made != 10 || n.LostInGaps != 2 ||
+		s.Streams.Lifetime.Count != 4 || s.Streams.Reconnects != 2 || s.Streams.KeepAlives != 6 || s.Streams.Opened != 4 || s.Listeners.Asked != 4 ||
+		s.Violations.WrongSubscriptionID != 1 || s.Rereads.Made != 14 || s.Ack.Count != 6 || s.Notify.Count != n.Notified+n.Coalesced ||
 		s.Changes.Rate != 10 || s.Mode != "listen" {
 		t.Errorf("merged %+v", s)
+	}
+	if len(s.NotifyByClass) != 1 || s.NotifyByClass[0].Class != "md" || s.NotifyByClass[0].Latency.Count != s.Notify.Count {
+		t.Errorf("merged notify_by_class %+v, want md with all %d values", s.NotifyByClass, s.Notify.Count)
+	}
+	if len(s.NotifyByListeners) != 1 || s.NotifyByListeners[0].Listeners != "2-10" || s.NotifyByListeners[0].Min != 2 ||
+		s.NotifyByListeners[0].Max != 10 || s.NotifyByListeners[0].Latency.Count != s.Notify.Count {
+		t.Errorf("merged notify_by_listeners %+v, want 2-10 with all %d values", s.NotifyByListeners, s.Notify.Count)
 	}
 	plain, err := Merge([]MergeInput{shard(1, nil), shard(2, nil)})
 	if err != nil {
