@@ -22,9 +22,12 @@ import (
 //     longer, and says so.
 //   - The first change a notification tells of is notified, any others are
 //     coalesced (one notification for several changes, which a server may
-//     send: say which); a notification that tells of no change is a
-//     duplicate, or spontaneous when readbench makes no changes itself (the
-//     server's own: only counts and arrivals can be measured then).
+//     send: say which); a notification that tells of no change is the late
+//     one of a burst when an earlier one told of several (it makes one of
+//     those coalesced changes notified: a legacy replay after
+//     Last-Event-ID arrives so), else a duplicate, or spontaneous when
+//     readbench makes no changes itself (the server's own: only counts and
+//     arrivals can be measured then).
 //   - A change left untold when the run ends is missed.
 //   - A change whose request failed (Failed) is expected of no
 //     subscription that was not told of it: the server may not have made
@@ -80,6 +83,14 @@ type Subscription struct {
 	// gaps are the spells its stream was down while it stayed open
 	// (legacy: the standalone stream between a drop and its reopening).
 	gaps []gap
+	// late counts, by URI, the changes told as coalesced whose own
+	// notification may still come: notifications that arrive in a burst
+	// (a legacy stream's replay after Last-Event-ID, notifications
+	// queued behind each other) each tell of every change made before
+	// it, so the first takes them all; each of the others then makes one
+	// of those coalesced changes notified instead of being a duplicate.
+	// Only notifications beyond one per change are duplicates.
+	late map[string]int
 }
 
 // FreshnessCounts are the counts of a run's freshness loop
@@ -207,6 +218,12 @@ func (s *Subscription) Notified(uri string, at time.Time) int {
 		end = min(end, f.changesBefore(uri, s.ended)) // nothing after it closed is its to be told
 	}
 	if c == nil || end <= next {
+		if s.late[uri] > 0 { // the late one of a burst: see late
+			s.late[uri]--
+			f.counts.Coalesced--
+			f.counts.Notified++
+			return 0
+		}
 		f.counts.Duplicates++
 		return 0
 	}
@@ -226,6 +243,12 @@ func (s *Subscription) Notified(uri string, at time.Time) int {
 	s.cursor[uri] = end
 	f.counts.Notified++
 	f.counts.Coalesced += int64(end - next - 1)
+	if end-next > 1 {
+		if s.late == nil {
+			s.late = map[string]int{}
+		}
+		s.late[uri] += end - next - 1
+	}
 	return end - next
 }
 

@@ -62,6 +62,17 @@ func TestFreshnessGaps(t *testing.T) {
 				s.End(at(90))
 			},
 			want: FreshnessCounts{Changes: 2, Subscriptions: 1, Notifications: 3, Expected: 2, Notified: 2, Duplicates: 1}},
+		{name: "a burst after a gap: one notification per change, none a duplicate", changes: []int{10, 30, 35},
+			run: func(f *Freshness) {
+				s := f.Subscribe([]string{"a"}, at(0), time.Millisecond)
+				s.Gap(at(5), at(40))
+				s.Notified("a", at(41)) // tells of all three
+				s.Notified("a", at(41))
+				s.Notified("a", at(42))
+				s.Notified("a", at(43)) // one more than the changes
+				s.End(at(90))
+			},
+			want: FreshnessCounts{Changes: 3, Subscriptions: 1, Notifications: 4, Expected: 3, Notified: 3, Duplicates: 1}},
 		{name: "legacy gap still open at the end", changes: []int{10, 30},
 			run: func(f *Freshness) {
 				s := f.Subscribe([]string{"a"}, at(0), time.Millisecond)
