@@ -18,10 +18,6 @@ func listening(miss bool, violations int64) *stats.Listening {
 	f := stats.NewFreshness(true)
 	f.SetClassOf(func(u string) string { return map[string]string{"u": "md"}[u] })
 	t0 := time.Date(2026, 12, 9, 12, 0, 0, 0, time.UTC)
-	gone := f.Subscribe([]string{"v"}, t0, time.Millisecond) // dropped, its change lost in the gap
-	gone.Dropped(t0.Add(time.Millisecond))
-	f.Changed("v", t0.Add(2*time.Millisecond))
-	gone.End(t0.Add(time.Second))
 	a := f.Subscribe([]string{"u"}, t0, 3*time.Millisecond)
 	b := f.Subscribe([]string{"u"}, t0, 5*time.Millisecond)
 	for i := range 4 {
@@ -35,14 +31,22 @@ func listening(miss bool, violations int64) *stats.Listening {
 	l := stats.NewListening()
 	l.Mode = stats.ModeListen
 	l.Listeners = stats.ListenerCounts{Asked: 2, Connected: 2, Listening: 2}
-	l.Streams = stats.StreamCounts{Asked: 2, Opened: 2, Ended: stats.StreamEndings{Closed: 2}, Reconnects: 1, KeepAlives: 3}
-	l.Lifetime.Record(time.Second)
-	l.Lifetime.Record(2 * time.Second)
+	l.Streams = stats.StreamCounts{Asked: 2, Opened: 2, Ended: stats.StreamEndings{Closed: 2}}
 	l.Violations.WrongSubscriptionID = violations
 	l.Changes = stats.ChangeCounts{Via: "tool", Rate: 5}
 	l.ChangeLag.Record(time.Millisecond)
 	l.Rereads = stats.RereadCounts{Class: "reread", Made: 7, SkippedFresh: 1}
 	l.Freshness = f.Summary()
+	return l
+}
+
+// withLife adds a stream's life to l: two lifetimes, a reconnect,
+// keep-alives, and a change lost in a gap.
+func withLife(l *stats.Listening) *stats.Listening {
+	l.Streams.Reconnects, l.Streams.KeepAlives = 1, 3
+	l.Lifetime.Record(time.Second)
+	l.Lifetime.Record(2 * time.Second)
+	l.Freshness.Counts.LostInGaps++
 	return l
 }
 
@@ -79,8 +83,8 @@ func TestSubscriptionsBlock(t *testing.T) {
 			}
 			s := r.Subscriptions
 			n := s.Notifications
-			if s == nil || !n.IdentityOK || n.Expected != 8 || n.Notified+n.Coalesced+n.Missed != 8 || s.Changes.Made != 5 ||
-				n.LostInGaps != 1 || s.Ack.Count != 3 || s.Notify.Count != n.Notified+n.Coalesced || s.Changes.Lag.Count != 1 || s.Rereads.Made != 7 {
+			if s == nil || !n.IdentityOK || n.Expected != 8 || n.Notified+n.Coalesced+n.Missed != 8 || s.Changes.Made != 4 ||
+				n.LostInGaps != 0 || s.Ack.Count != 2 || s.Notify.Count != n.Notified+n.Coalesced || s.Changes.Lag.Count != 1 || s.Rereads.Made != 7 {
 				t.Fatalf("block %+v", s)
 			}
 			if (c.miss && n.Missed != 1) || (!c.miss && n.Missed != 0) {
@@ -123,7 +127,7 @@ func TestMergeAddsSubscriptions(t *testing.T) {
 		}
 		return MergeInput{Name: "s" + string(rune('0'+k)), Result: r}
 	}
-	got, err := Merge([]MergeInput{shard(1, listening(true, 1)), shard(2, listening(false, 0))})
+	got, err := Merge([]MergeInput{shard(1, withLife(listening(true, 1))), shard(2, withLife(listening(false, 0)))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,9 +136,9 @@ func TestMergeAddsSubscriptions(t *testing.T) {
 		t.Fatal("merged subscriptions null")
 	}
 	n := s.Notifications
-	if n.Expected != 16 || n.Missed != 1 || !n.IdentityOK || s.Changes.Made != 10 || n.LostInGaps != 2 ||
+	if n.Expected != 16 || n.Missed != 1 || !n.IdentityOK || s.Changes.Made != 8 || n.LostInGaps != 2 ||
 		s.Streams.Lifetime.Count != 4 || s.Streams.Reconnects != 2 || s.Streams.KeepAlives != 6 || s.Streams.Opened != 4 || s.Listeners.Asked != 4 ||
-		s.Violations.WrongSubscriptionID != 1 || s.Rereads.Made != 14 || s.Ack.Count != 6 || s.Notify.Count != n.Notified+n.Coalesced ||
+		s.Violations.WrongSubscriptionID != 1 || s.Rereads.Made != 14 || s.Ack.Count != 4 || s.Notify.Count != n.Notified+n.Coalesced ||
 		s.Changes.Rate != 10 || s.Mode != "listen" {
 		t.Errorf("merged %+v", s)
 	}
@@ -151,5 +155,30 @@ func TestMergeAddsSubscriptions(t *testing.T) {
 	}
 	if plain.Subscriptions != nil {
 		t.Errorf("merged subscriptions %+v of runs without listeners", plain.Subscriptions)
+	}
+}
+
+// TestSubscriptionsHealthStreamLife: a legacy session stream cut and
+// reopened, and changes lost in a gap, are said on the health line and
+// mark it; a run with neither says nothing of them.
+func TestSubscriptionsHealthStreamLife(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		s    Subscriptions
+		want string // "": nothing said
+	}{
+		{"quiet", Subscriptions{Streams: Streams{StreamCounts: stats.StreamCounts{Opened: 2}}, Notifications: Notifications{IdentityOK: true}}, ""},
+		{"legacy stream cut", Subscriptions{Streams: Streams{StreamCounts: stats.StreamCounts{Opened: 2, Reconnects: 3}}, Notifications: Notifications{IdentityOK: true}},
+			"reopened 3 times"},
+		{"lost in gaps", Subscriptions{Streams: Streams{StreamCounts: stats.StreamCounts{Opened: 2, Reconnects: 1, Ended: stats.StreamEndings{Dropped: 1}}},
+			Notifications: Notifications{IdentityOK: true, LostInGaps: 4}}, "4 changes lost while a stream was down"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, reasons, mark := subscriptionsHealth(&c.s)
+			all := strings.Join(reasons, "\n")
+			if c.want == "" && (mark || all != "") || c.want != "" && (!mark || !strings.Contains(all, c.want)) {
+				t.Errorf("mark %v reasons %q, want %q", mark, all, c.want)
+			}
+		})
 	}
 }
