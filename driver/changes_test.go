@@ -94,5 +94,9 @@ func timedChanges(via string) func(t *testing.T, s *results.Subscriptions) {
 		if n.Expected != 2*s.Changes.Made || n.Missed != 0 || n.Notified == 0 || n.Spontaneous != 0 || s.Notify.Count != n.Notified+n.Coalesced {
 			t.Errorf("notifications %+v (changes made %d), notify %d values", n, s.Changes.Made, s.Notify.Count)
 		}
+		// Two listeners, one stream each: every change had two open for it.
+		if b := s.NotifyByListeners; len(b) != 1 || b[0].Listeners != "2-10" || b[0].Latency.Count != s.Notify.Count {
+			t.Errorf("notify_by_listeners %+v, want one 2-10 row of all %d", b, s.Notify.Count)
+		}
 	}
 }

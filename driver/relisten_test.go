@@ -82,6 +82,15 @@ func TestListenStreamLife(t *testing.T) {
 	}
 }
 
+// notifyByClass is the count of each row of notify_by_class.
+func notifyByClass(s *results.Subscriptions) map[string]int64 {
+	out := map[string]int64{}
+	for _, c := range s.NotifyByClass {
+		out[c.Class] = c.Latency.Count
+	}
+	return out
+}
+
 // cutAfter is a proxy that cuts every request's stream d after it began,
 // without an answer: what an idle timeout does to a long-lived stream.
 func cutAfter(d time.Duration, h http.Handler) http.Handler {
@@ -163,6 +172,10 @@ mix:
 			s := res.Subscriptions
 			if s.Streams.Lifetime.Count != s.Streams.Opened || s.Streams.Opened == 0 || s.Changes.Failed != 0 {
 				t.Errorf("%d lifetimes of %d streams opened; changes %+v", s.Streams.Lifetime.Count, s.Streams.Opened, s.Changes)
+			}
+			// docs://life/a is the mix class doc's; docs://life/b no class's.
+			if by := notifyByClass(s); by["doc"] == 0 || by[""] == 0 || by["doc"]+by[""] != s.Notify.Count {
+				t.Errorf("notify_by_class %v, want doc and \"\" adding up to %d", by, s.Notify.Count)
 			}
 			c.check(t, s)
 		})
