@@ -25,12 +25,16 @@ import (
 // is ended in the accounting and then closed, and the re-reads in flight
 // finish before the recorders are read.
 type listeners struct {
-	r      *runner
-	spec   *workload.Listen
-	uris   []string
-	fresh  *stats.Freshness
-	ch     *changer // nil: no changes, or via server
-	class  int      // the re-reads' class index in the recorders; -1: no re-reads
+	r     *runner
+	spec  *workload.Listen
+	uris  []string
+	fresh *stats.Freshness
+	ch    *changer // nil: no changes, or via server
+	// chDone is closed when the changer's run returned (its changes in
+	// flight finished): stop waits on it, never on the changer's own wait
+	// group, which run may still be adding to.
+	chDone chan struct{}
+	class  int // the re-reads' class index in the recorders; -1: no re-reads
 	mStart time.Time
 	ctx    context.Context // the run's: the re-reads end with it
 	// relistenCtx bounds the re-listens (relisten.go): it ends when the
@@ -140,9 +144,11 @@ func (l *listeners) start(ctx context.Context, start, mStart time.Time, length t
 		}
 	}()
 	if l.ch != nil {
+		l.chDone = make(chan struct{})
 		l.wg.Add(1)
 		go func() {
 			defer l.wg.Done()
+			defer close(l.chDone)
 			l.ch.run(ctx, mStart, length, stop)
 		}()
 	}
@@ -258,8 +264,8 @@ func (l *listeners) stop(ctx context.Context) *stats.Listening {
 	l.closing = true // no listener opens, and no stream is listened again, from now on
 	l.mu.Unlock()
 	l.stopRelisten()
-	if l.ch != nil {
-		l.ch.wg.Wait()
+	if l.chDone != nil {
+		<-l.chDone
 	}
 	sleepCtx(ctx, notificationGrace)
 	l.mu.Lock()

@@ -30,11 +30,15 @@ const (
 	relistenTries   = 3
 )
 
-// ended is h's client.SubscribeSpec.OnEnd: a 2026-07-28 subscription that
-// ended without readbench closing it is listened again. It runs on the
-// goroutine that ended the subscription, so it only starts the re-listen.
+// ended is h's client.SubscribeSpec.OnEnd: a subscription that ended
+// without readbench closing it is closed in the accounting then (what
+// follows is lost in its gap), and in the 2026-07-28 era listened again
+// (a legacy subscription ends only when its session's stream is gone for
+// good: the HTTP+SSE or stdio session itself, or a standalone stream that
+// could not be reopened). It runs on the goroutine that ended the
+// subscription, so it only starts the re-listen.
 func (h *heldSub) ended(e client.Ending) {
-	if e.Reason == client.EndClosed || !h.li.s.Modern() {
+	if e.Reason == client.EndClosed {
 		return
 	}
 	h.mu.Lock()
@@ -45,7 +49,9 @@ func (h *heldSub) ended(e client.Ending) {
 	}
 	h.mu.Unlock()
 	h.acct.Dropped(e.At)
-	h.li.l.relisten(h)
+	if h.li.s.Modern() {
+		h.li.l.relisten(h)
+	}
 }
 
 // relisten listens again for h's listener after h dropped, unless the

@@ -103,7 +103,8 @@ func cutAfter(d time.Duration, h http.Handler) http.Handler {
 
 // sdkChangeServer is the official Go SDK's server (v1.8.0) with one
 // subscribable document, and POST /changes?uri=URI announcing its change
-// (Server.ResourceUpdated), for changes made via http.
+// (Server.ResourceUpdated), for changes made via http; Streamable HTTP
+// with opts, HTTP+SSE without.
 func sdkChangeServer(t *testing.T, opts *mcp.StreamableHTTPOptions, cut time.Duration) string {
 	t.Helper()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "sdk-life-peer", Version: "1.0.0"}, &mcp.ServerOptions{
@@ -116,7 +117,11 @@ func sdkChangeServer(t *testing.T, opts *mcp.StreamableHTTPOptions, cut time.Dur
 		})
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", cutAfter(cut, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, opts)))
+	if opts != nil {
+		mux.Handle("/mcp", cutAfter(cut, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, opts)))
+	} else { // HTTP+SSE (2024-11-05) at /mcp
+		mux.Handle("/mcp", cutAfter(cut, mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil)))
+	}
 	mux.HandleFunc("/changes", func(w http.ResponseWriter, r *http.Request) {
 		if err := srv.ResourceUpdated(r.Context(), &mcp.ResourceUpdatedNotificationParams{URI: r.URL.Query().Get("uri")}); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -126,35 +131,49 @@ func sdkChangeServer(t *testing.T, opts *mcp.StreamableHTTPOptions, cut time.Dur
 }
 
 // TestListenStreamLifeSDK: against the official Go SDK's server behind a
-// proxy that cuts every stream at 400 ms, in both eras: 2026-07-28 listen
-// streams end without readbench closing them and are listened again, the
-// gap's changes lost apart from missed; a legacy session's standalone GET
+// proxy that cuts every stream (at 400 ms; HTTP+SSE at 1.2 s, once
+// changes have been told), in both eras: 2026-07-28 listen streams end
+// without readbench closing them and are listened again, the gap's
+// changes lost apart from missed; a legacy session's standalone GET
 // stream is reopened with Last-Event-ID, and with the SDK's event store
 // the notifications sent meanwhile are replayed: nothing lost, nothing
-// missed, nothing told twice.
+// missed, nothing told twice; an HTTP+SSE session's stream is the session
+// itself: its subscriptions end dropped, never reconnect, and the changes
+// after are lost, not missed.
 func TestListenStreamLifeSDK(t *testing.T) {
 	const uris = `"docs://life/a", "docs://life/b"`
 	for _, c := range []struct {
 		name, proto string
 		opts        *mcp.StreamableHTTPOptions
+		cut         time.Duration
 		check       func(t *testing.T, s *results.Subscriptions)
 	}{
-		{"2026 stateless", "auto", &mcp.StreamableHTTPOptions{Stateless: true}, func(t *testing.T, s *results.Subscriptions) {
+		{"2026 stateless", "auto", &mcp.StreamableHTTPOptions{Stateless: true}, 400 * time.Millisecond, func(t *testing.T, s *results.Subscriptions) {
 			st := s.Streams
 			if s.Mode != "listen" || st.Reconnects == 0 || st.Ended.Closed == st.Opened || s.Notifications.LostInGaps == 0 {
 				t.Errorf("mode %s streams %+v notifications %+v", s.Mode, st.StreamCounts, s.Notifications)
 			}
 		}},
-		{"legacy replayed", protocol.V20251125, &mcp.StreamableHTTPOptions{EventStore: mcp.NewMemoryEventStore(nil)}, func(t *testing.T, s *results.Subscriptions) {
+		{"legacy replayed", protocol.V20251125, &mcp.StreamableHTTPOptions{EventStore: mcp.NewMemoryEventStore(nil)}, 400 * time.Millisecond, func(t *testing.T, s *results.Subscriptions) {
 			st, n := s.Streams, s.Notifications
 			if s.Mode != "subscribe" || st.Reconnects == 0 || n.Missed+n.LostInGaps != 0 || n.Duplicates != 0 || n.Notified == 0 {
 				t.Errorf("mode %s streams %+v notifications %+v", s.Mode, st.StreamCounts, n)
 			}
 		}},
+		{"legacy HTTP+SSE cut", "auto", nil, 1200 * time.Millisecond, func(t *testing.T, s *results.Subscriptions) {
+			st, n := s.Streams, s.Notifications
+			if s.Mode != "subscribe" || st.Reconnects != 0 || st.Ended.Dropped == 0 || n.LostInGaps == 0 {
+				t.Errorf("mode %s streams %+v notifications %+v", s.Mode, st.StreamCounts, n)
+			}
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			base := sdkChangeServer(t, c.opts, 400*time.Millisecond)
+			base := sdkChangeServer(t, c.opts, c.cut)
 			extra := fmt.Sprintf("listen: {listeners: 2, uris: [%s], reread: {on: false}}\nchanges: {rate: 40/s, via: {http: {url: \"%s/changes?uri={uri}\"}}}\n", uris, base)
+			target := base + "/mcp"
+			if c.opts == nil {
+				target = "sse+" + target
+			}
 			w, err := yamlfile.Parse("life.yaml", []byte(fmt.Sprintf(`
 name: life
 target: %q
@@ -164,7 +183,7 @@ load: {rate: 10/s, duration: 2s, warmup: 500ms}
 turn: {attachments: 1, read_timeout: 10s, deadline: 20s}
 mix:
   - {class: doc, uri: "docs://life/a"}
-%s`, base+"/mcp", c.proto, extra)))
+%s`, target, c.proto, extra)))
 			if err != nil {
 				t.Fatal(err)
 			}
