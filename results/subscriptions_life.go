@@ -19,7 +19,7 @@ type ClassNotify struct {
 // ListenersNotify is the notification latency of the changes made while
 // Min to Max subscriptions (Max 0: no upper bound) were open for the
 // changed URI (subscriptions.notify_by_listeners): the fan-out's cost,
-// one row per decade of stats.ListenerBuckets that had a notification.
+// one row per decade of stats.ListenerBuckets() that had a notification.
 type ListenersNotify struct {
 	Listeners string  `json:"listeners"`
 	Min       int     `json:"min"`
@@ -48,21 +48,21 @@ func notifyBreakdowns(f stats.FreshnessSummary) ([]ClassNotify, []ListenersNotif
 	}
 	byListeners := []ListenersNotify{}
 	for i, h := range f.NotifyByListeners {
-		if h == nil || h.Count() == 0 || i >= len(stats.ListenerBuckets) {
+		if h == nil || h.Count() == 0 || i >= stats.NumListenerBuckets {
 			continue
 		}
 		l, err := LatencyOf(h)
 		if err != nil {
 			return nil, nil, err
 		}
-		b := stats.ListenerBuckets[i]
+		b := stats.ListenerBuckets()[i]
 		byListeners = append(byListeners, ListenersNotify{Listeners: b.Name, Min: b.Min, Max: b.Max, Latency: l})
 	}
 	return byClass, byListeners, nil
 }
 
 // breakdownsOf reads s's rows back into f's histograms, for merging
-// shards; a row naming no bucket of stats.ListenerBuckets is refused.
+// shards; a row naming no bucket of stats.ListenerBuckets() is refused.
 func breakdownsOf(s *Subscriptions, f *stats.FreshnessSummary) error {
 	f.NotifyByClass = map[string]*stats.Histogram{}
 	for _, c := range s.NotifyByClass {
@@ -72,17 +72,13 @@ func breakdownsOf(s *Subscriptions, f *stats.FreshnessSummary) error {
 		}
 		f.NotifyByClass[c.Class] = h
 	}
-	f.NotifyByListeners = make([]*stats.Histogram, len(stats.ListenerBuckets))
+	f.NotifyByListeners = make([]*stats.Histogram, stats.NumListenerBuckets)
 	for i := range f.NotifyByListeners {
 		f.NotifyByListeners[i] = stats.NewHistogram()
 	}
 	for _, r := range s.NotifyByListeners {
-		i := slices.IndexFunc(stats.ListenerBuckets[:], func(b struct {
-			Name     string
-			Min, Max int
-		}) bool {
-			return b.Name == r.Listeners
-		})
+		buckets := stats.ListenerBuckets()
+		i := slices.IndexFunc(buckets[:], func(b stats.ListenerRange) bool { return b.Name == r.Listeners })
 		if i < 0 {
 			return fmt.Errorf("subscriptions.notify_by_listeners: %q is no bucket readbench keeps", r.Listeners)
 		}

@@ -182,3 +182,42 @@ func TestSubscriptionsHealthStreamLife(t *testing.T) {
 		})
 	}
 }
+
+// TestNotifyBreakdownsReadBack: the rows read back into histograms that
+// give the same rows again, and a row naming a bucket readbench does not
+// keep is refused rather than merged into another.
+func TestNotifyBreakdownsReadBack(t *testing.T) {
+	s, err := subscriptionsOf(withLife(listening(false, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		rows   []ListenersNotify
+		refuse bool
+	}{
+		{"as built", s.NotifyByListeners, false},
+		{"unknown bucket", []ListenersNotify{{Listeners: "11-99", Latency: s.Notify}}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := *s
+			in.NotifyByListeners = c.rows
+			var f stats.FreshnessSummary
+			err := breakdownsOf(&in, &f)
+			if c.refuse {
+				if err == nil {
+					t.Fatal("an unknown bucket was read back")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			byClass, byListeners, err := notifyBreakdowns(f)
+			if err != nil || len(byClass) != len(s.NotifyByClass) || len(byListeners) != len(c.rows) ||
+				byListeners[0].Listeners != c.rows[0].Listeners || byListeners[0].Latency.Count != c.rows[0].Latency.Count {
+				t.Errorf("read back %+v %+v (%v), want %+v", byClass, byListeners, err, c.rows)
+			}
+		})
+	}
+}

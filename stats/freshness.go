@@ -52,7 +52,7 @@ type Freshness struct {
 	// keeps it, so its notifications are recorded by listener count.
 	open        map[string]int32
 	byClass     map[string]*Histogram
-	byListeners [len(ListenerBuckets)]*Histogram
+	byListeners [NumListenerBuckets]*Histogram
 }
 
 // uriChanges is the changes made to one URI, oldest first, and for each

@@ -23,27 +23,37 @@ type gap struct{ from, to time.Time }
 // between two stretched gaps is counted as lost only when untold).
 const maxGaps = 4096
 
+// ListenerRange is one bucket of notification latency by listener
+// count: Min to Max subscriptions open for the changed URI (Max 0: no
+// upper bound), named as the result names it.
+type ListenerRange struct {
+	Name     string
+	Min, Max int
+}
+
+// NumListenerBuckets is how many ListenerBuckets there are.
+const NumListenerBuckets = 5
+
 // ListenerBuckets are the decades of open subscriptions by which
 // notification latency is kept (FreshnessSummary.NotifyByListeners): how
 // many subscriptions were open for a URI when it changed, so that the
-// fan-out's cost shows. Max 0 is no upper bound.
-var ListenerBuckets = [...]struct {
-	Name     string
-	Min, Max int
-}{
-	{"1", 1, 1}, {"2-10", 2, 10}, {"11-100", 11, 100}, {"101-1000", 101, 1000}, {">1000", 1001, 0},
+// fan-out's cost shows.
+func ListenerBuckets() [NumListenerBuckets]ListenerRange {
+	return [NumListenerBuckets]ListenerRange{
+		{"1", 1, 1}, {"2-10", 2, 10}, {"11-100", 11, 100}, {"101-1000", 101, 1000}, {">1000", 1001, 0},
+	}
 }
 
 // ListenerBucket is the index in ListenerBuckets of n open subscriptions;
 // fewer than one (a subscription acknowledged before the change but
 // recorded after it) counts as one.
 func ListenerBucket(n int) int {
-	for i, b := range ListenerBuckets {
+	for i, b := range ListenerBuckets() {
 		if b.Max == 0 || n <= b.Max {
 			return i
 		}
 	}
-	return len(ListenerBuckets) - 1
+	return NumListenerBuckets - 1
 }
 
 // SetClassOf names the class of each URI (the mix class whose reads name

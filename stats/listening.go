@@ -130,7 +130,7 @@ type RereadCounts struct {
 // NewListening returns an empty Listening.
 func NewListening() *Listening {
 	out := &Listening{ChangeLag: NewHistogram(), Lifetime: NewHistogram(), Freshness: FreshnessSummary{Ack: NewHistogram(), Notify: NewHistogram(), Spread: NewHistogram(),
-		NotifyByClass: map[string]*Histogram{}, NotifyByListeners: make([]*Histogram, len(ListenerBuckets))}}
+		NotifyByClass: map[string]*Histogram{}, NotifyByListeners: make([]*Histogram, NumListenerBuckets)}}
 	for i := range out.Freshness.NotifyByListeners {
 		out.Freshness.NotifyByListeners[i] = NewHistogram()
 	}
