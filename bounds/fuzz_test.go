@@ -11,7 +11,8 @@ import (
 // to text that parses to the same bound.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"turn.p99<800ms", "errors<1%,rate>4/s", "read.p99=+10%,turn.p99=+50ms,errors=+0.5pp,rate=-5%",
-		"class.a.b.read.p99=+20%", "turn_size.4.p999<=1s", "server_cost.rss_peak<1GiB", "", ",", "x=", "<", "errors=+1pp"} {
+		"class.a.b.read.p99=+20%", "turn_size.4.p999<=1s", "server_cost.rss_peak<1GiB",
+		"notify.p99<250ms,ack.p50<=1s", "notify.missed<0.1%", "notify.violations<=0,streams.refused<1%", "notify.duplicates=+2", "", ",", "x=", "<", "errors=+1pp"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

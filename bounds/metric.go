@@ -23,11 +23,12 @@ const (
 	PerSecond             // a rate: 45/s, 2700/min, or a bare number per second
 	Ratio                 // a plain number: inflation 1.37
 	MiB                   // memory: 512MiB, 1GiB
+	Count                 // a number of events: 0, 12 (protocol violations)
 )
 
 // String is the unit's symbol in verdicts and reports.
 func (u Unit) String() string {
-	return [...]string{"ms", "%", "/s", "x", "MiB"}[u]
+	return [...]string{"ms", "%", "/s", "x", "MiB", "count"}[u]
 }
 
 // ErrUnknown is wrapped by the error for a class or turn size that the
@@ -66,6 +67,7 @@ var plainMetrics = map[string]Unit{
 	"inflation":                      Ratio,
 	"server_cost.cpu_per_1000_reads": Millis, "server_cost.rss_peak": MiB, "server_cost.rss_growth": MiB,
 	"cold_start.first_read": Millis, "cold_start.handshake": Millis, "cold_start.spawn": Millis,
+	"notify.missed": Percent, "notify.violations": Count, "notify.duplicates": Count, "streams.refused": Percent,
 }
 
 // classKeys are the metrics of one class.
@@ -84,7 +86,7 @@ func classKeys() []string {
 // the scoped forms as patterns: the list a misspelt metric is answered with.
 func Names() []string {
 	var names []string
-	for _, b := range latencyBlocks {
+	for _, b := range append(slices.Clone(latencyBlocks), subscriptionBlocks...) {
 		for _, s := range stats.LatencyStatNames() {
 			names = append(names, b+"."+s)
 		}
@@ -114,7 +116,7 @@ func topUnit(key string) (Unit, bool) {
 		return Millis, ok && slices.Contains(authBlocks, block) && slices.Contains(stats.LatencyStatNames(), stat)
 	}
 	block, stat, ok := strings.Cut(key, ".")
-	if ok && slices.Contains(latencyBlocks, block) && slices.Contains(stats.LatencyStatNames(), stat) {
+	if ok && (slices.Contains(latencyBlocks, block) || slices.Contains(subscriptionBlocks, block)) && slices.Contains(stats.LatencyStatNames(), stat) {
 		return Millis, true
 	}
 	return 0, false

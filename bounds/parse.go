@@ -288,6 +288,8 @@ func parseAmount(input, s string, off int, u Unit) (float64, error) {
 			return 0, errorAt(input, off, err.Error())
 		}
 		return float64(n) / (1 << 20), nil
+	case Count:
+		return parseNumber(input, s, off)
 	default: // Ratio
 		return parseNumber(input, strings.TrimSuffix(s, "x"), off)
 	}

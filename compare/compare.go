@@ -64,8 +64,12 @@ type Comparison struct {
 	Inflation  []Delta         `json:"inflation"`
 	ServerCost []Delta         `json:"server_cost"` // empty unless both results measured it
 	ColdStart  []Delta         `json:"cold_start"`  // empty unless both results measured it
-	Content    Content         `json:"content"`
-	Bounds     []BoundCheck    `json:"bounds"` // filled by the caller (package bounds); empty without --fail-on
+	// Subscriptions are the freshness loop's changes (ack and notify p50
+	// and p99, notify.missed, notify.violations, streams.refused): empty
+	// unless both runs had listeners (a note says when one had).
+	Subscriptions []Delta      `json:"subscriptions"`
+	Content       Content      `json:"content"`
+	Bounds        []BoundCheck `json:"bounds"` // filled by the caller (package bounds); empty without --fail-on
 	// Estimator, when set, estimates a bound's change from finer units
 	// than the runs (ab's windows); a figure it cannot estimate (false)
 	// is estimated from the runs. Not part of the document.
@@ -341,7 +345,8 @@ func (c *Comparison) AllDeltas() []Delta {
 	out = append(out, c.Outcomes...)
 	out = append(out, c.Inflation...)
 	out = append(out, c.ServerCost...)
-	return append(out, c.ColdStart...)
+	out = append(out, c.ColdStart...)
+	return append(out, c.Subscriptions...)
 }
 
 // MismatchError is Compare's refusal of two results of different

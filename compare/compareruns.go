@@ -407,7 +407,7 @@ func (c *Comparison) eachDelta(f func(*Delta)) {
 			f(&c.TurnSizes[i].Turn[j])
 		}
 	}
-	for _, ds := range [][]Delta{c.Rates, c.Outcomes, c.Inflation, c.ServerCost, c.ColdStart} {
+	for _, ds := range [][]Delta{c.Rates, c.Outcomes, c.Inflation, c.ServerCost, c.ColdStart, c.Subscriptions} {
 		for j := range ds {
 			f(&ds[j])
 		}

@@ -112,6 +112,9 @@ func notes(a, b *results.Result) []string {
 			out = append(out, "the "+s.side+" run lost count of reads (identity broken): its figures cannot be trusted")
 		}
 	}
+	if n := listenersNote(a, b); n != "" {
+		out = append(out, n)
+	}
 	return out
 }
 

@@ -65,6 +65,7 @@ func Pair(base, nw *results.Result, o PairOptions) (*Comparison, error) {
 		c.Inflation = append(c.Inflation, infl)
 	}
 	c.ServerCost, c.ColdStart = costDeltas(base.ServerCost, nw.ServerCost)
+	c.Subscriptions = subscriptionDeltas(base, nw, floor)
 	c.Content = compareContent(base.Digests, nw.Digests)
 	return c, nil
 }

@@ -11,6 +11,7 @@ import (
 
 // toWrite turns gathered families into one remote-write request, every
 // sample at ts (milliseconds), labels with an empty value left out: counters and gauges as one sample each, a
+// summary as its quantiles, _sum and _count, a
 // histogram as its classic series (_bucket by le, _sum, _count), each
 // bucket with its exemplar (a read's trace id) when it has one, and, when
 // native is set and the histogram has native buckets, as one native
@@ -42,6 +43,13 @@ func toWrite(families []*dto.MetricFamily, ts int64, native bool) *prompb.WriteR
 				add(name, base, m.GetCounter().GetValue(), nil)
 			case dto.MetricType_GAUGE:
 				add(name, base, m.GetGauge().GetValue(), nil)
+			case dto.MetricType_SUMMARY:
+				sm := m.GetSummary()
+				for _, q := range sm.GetQuantile() {
+					add(name, base, q.GetValue(), nil, prompb.Label{Name: "quantile", Value: formatLE(q.GetQuantile())})
+				}
+				add(name+"_sum", base, sm.GetSampleSum(), nil)
+				add(name+"_count", base, float64(sm.GetSampleCount()), nil)
 			case dto.MetricType_HISTOGRAM:
 				h := m.GetHistogram()
 				inf := false // client_golang lists the +Inf bucket only when it holds an exemplar

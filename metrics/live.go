@@ -104,6 +104,15 @@ func (m *Live) Hooks(part RunLabels, next func(stats.Progress)) (observe func(st
 	return m.reg.Observer(run), m.reg.Progress(part.Side, next)
 }
 
+// Subscriptions publishes what the listeners of side's run recorded
+// ("" outside ab) on its series, once the run ended and before its final
+// push (Registry.Subscriptions); nothing on a nil Live.
+func (m *Live) Subscriptions(side string, l *stats.Listening) {
+	if m != nil {
+		m.reg.Subscriptions(side, l)
+	}
+}
+
 // Ended pushes the counts of one of the command's runs as they ended,
 // before the next run replaces them (a scrape endpoint has them until
 // then).

@@ -74,9 +74,12 @@ func New(o Options) *Registry {
 	return &Registry{opts: o}
 }
 
-// liveGauges are set from the run's progress, about once a second.
+// liveGauges are set from the run's progress, about once a second; f
+// registers more of the run's series later (its subscriptions, at its
+// end).
 type liveGauges struct {
 	inFlight, asked prometheus.Gauge
+	f               factory
 }
 
 // Start registers a run's series, labelled with run, and returns the
@@ -93,6 +96,7 @@ func (r *Registry) Start(run RunLabels, classes []stats.ClassInfo, askedRate flo
 		asked:    f.gauge("readbench_asked_rate", "Turns per second the schedule asks for over the measured phase (0: the closed model)."),
 	}
 	live.asked.Set(askedRate)
+	live.f = f
 	r.mu.Lock()
 	if r.regs == nil {
 		r.regs, r.live = map[string]*prometheus.Registry{}, map[string]*liveGauges{}

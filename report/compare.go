@@ -178,6 +178,7 @@ func compareSections(c *compare.Comparison) []compareSection {
 	simple("inflation", c.Inflation, nil)
 	simple("server cost", c.ServerCost, nil)
 	simple("cold start", c.ColdStart, nil)
+	simple("subscriptions", c.Subscriptions, nil)
 	return append(out, gatedRest(c, out)...)
 }
 
@@ -226,7 +227,7 @@ func contentLines(c compare.Content) []string {
 			lines = append(lines, fmt.Sprintf("... and %d more (compare --format json lists every one)", len(c.Changed)-shown))
 			break
 		}
-		lines = append(lines, fmt.Sprintf("%s: %s changed (%s %s %d B -> %s %s %d B)", ch.URI, strings.Join(ch.What, ", "),
+		lines = append(lines, fmt.Sprintf("%s: %s changed (%s %s %d B → %s %s %d B)", ch.URI, strings.Join(ch.What, ", "),
 			short(ch.Base.SHA256), ch.Base.MIME, ch.Base.Bytes, short(ch.New.SHA256), ch.New.MIME, ch.New.Bytes))
 	}
 	return lines
@@ -248,7 +249,7 @@ func boundText(b compare.BoundCheck) string {
 		}
 		return "no URI changed"
 	}
-	s := fmt.Sprintf("%s -> %s (limit %s)", numfmt.Value(b.Unit, b.Base), numfmt.Value(b.Unit, b.New), numfmt.Value(b.Unit, b.Limit))
+	s := fmt.Sprintf("%s → %s (limit %s)", numfmt.Value(b.Unit, b.Base), numfmt.Value(b.Unit, b.New), numfmt.Value(b.Unit, b.Limit))
 	if b.JudgedOn != "" {
 		s = "judged on " + b.JudgedOn + ": " + s
 	}

@@ -36,7 +36,7 @@ func TestCompareViews(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, tbl.String())
 		}
 	}
-	for _, want := range []string{"## readbench compare", "❌ a bound is broken", "2.0\\|&lt;b&gt;", "### latency", "<details><summary>per class</summary>",
+	for _, want := range []string{"## readbench compare", "❌ regression: 1 of 1 bound broken", "2.0\\|&lt;b&gt;", "### latency", "<details><summary>per class</summary>",
 		"docs://a: bytes, size changed"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())

@@ -130,8 +130,8 @@ func TestCompareGatedFiguresHaveRows(t *testing.T) {
 	base, nw, c := compareRunsFixture(t, 3, 1.3)
 	out := renderCompare(t, c, base, nw)
 	for format, want := range map[string][]string{
-		"table":    {" service p99 ", " class.markdown.outcome.~ ", " read p50 ", " screenshot p99 "},
-		"markdown": {"| service p99 |", "| class.markdown.outcome.~ |"},
+		"table":    {" service p99 ", " class.markdown.outcome.… ", " read p50 ", " screenshot p99 "},
+		"markdown": {"| service p99 |", "| class.markdown.outcome.… |"},
 		"html":     {"<td>service p99</td>", "<td>class.markdown.outcome.timeout</td>"},
 	} {
 		for _, w := range want {

@@ -56,12 +56,12 @@ func compareSlowLines(w io.Writer, c *compare.Comparison) {
 			if i == 0 {
 				label = s.side
 			}
-			head := fmt.Sprintf("%s %s %s %s ", slowLatency(r.SlowRead), clip(r.Class), r.Outcome.String(), traceWords(r.SlowRead))
+			lead := fmt.Sprintf("%s %s %s %s ", slowLatency(r.SlowRead), clip(r.Class), r.Outcome.String(), traceWords(r.SlowRead))
 			if len(c.Base.Runs) > 1 || len(c.New.Runs) > 1 {
-				head += "in " + tail(r.Run, 24) + " "
+				lead += "in " + head(r.Run, 24) + " "
 			}
-			room := tableWidth - 11 - utf8.RuneCountInString(head)
-			fmt.Fprintf(w, "%-10s %s%s\n", label, head, shortURI(r.URI, max(room, 12)))
+			room := tableWidth - 11 - utf8.RuneCountInString(lead)
+			fmt.Fprintf(w, "%-10s %s%s\n", label, lead, shortURI(r.URI, max(room, 12)))
 		}
 	}
 }

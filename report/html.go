@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/readbench/readbench/internal/numfmt"
@@ -28,6 +29,8 @@ func htmlPage() (*template.Template, error) { return template.New("report").Pars
 // htmlResult is what the page shows of one result: its header and its
 // sections, in order.
 type htmlResult struct {
+	ID             string // "result", "result-2": the index's links lead here
+	Started        string
 	Headline       htmlHeadline
 	Title          string
 	Ending         string // the verdict that decided the exit status: the page's title opens with it
@@ -37,10 +40,18 @@ type htmlResult struct {
 	Sections       []htmlSection
 }
 
+// htmlResults are the results of one page, and whether it opens with an
+// index of them (more than one).
+type htmlResults struct {
+	Index   bool
+	Results []htmlResult
+}
+
 // htmlSection is one section of a result: a heading, notes, labelled
 // lines (the table report's "label  text" lines, worded the same), tables
 // and charts. Kind names it for tests and scripts (data-section); ID is
-// Kind with the result's suffix.
+// Kind with "-section" and the result's suffix (a chart may be named for
+// its kind: ids stay unique).
 type htmlSection struct {
 	Kind, ID, Title string
 	Notes           []string
@@ -89,7 +100,11 @@ func (o Options) WriteHTML(w io.Writer, rs []*results.Result) error {
 	if err != nil {
 		return fmt.Errorf("report: html report: %w", err)
 	}
-	var data []htmlResult
+	// Several results (report runs/*.json): the newest first, as a
+	// history is read, under an index of their verdicts.
+	rs = slices.Clone(rs)
+	slices.SortStableFunc(rs, func(a, b *results.Result) int { return b.Started.Compare(a.Started.Time) })
+	var data htmlResults
 	for i, r := range rs {
 		suffix := ""
 		if i > 0 {
@@ -99,8 +114,10 @@ func (o Options) WriteHTML(w io.Writer, rs []*results.Result) error {
 		if err != nil {
 			return fmt.Errorf("report: html report: %w", err)
 		}
-		data = append(data, hr)
+		hr.ID = "result" + suffix
+		data.Results = append(data.Results, hr)
 	}
+	data.Index = len(rs) > 1
 	if err := page.ExecuteTemplate(w, "results", data); err != nil {
 		return fmt.Errorf("report: html report: %w", err)
 	}
@@ -110,7 +127,7 @@ func (o Options) WriteHTML(w io.Writer, rs []*results.Result) error {
 // htmlOf lays out one result; pair is nil on the result page (see
 // resultSections); links, where its trace ids lead.
 func htmlOf(r *results.Result, suffix string, pair *timelineScale, links TraceURL) (htmlResult, error) {
-	hr := htmlResult{Headline: resultHeadline(r), Title: printable(toolName(r.Tool) + ": " + workloadTitle(r.Workload)), Ending: endingLine(r),
+	hr := htmlResult{Started: r.Started.UTC().Format("2006-01-02 15:04:05Z"), Headline: resultHeadline(r), Title: printable(toolName(r.Tool) + ": " + workloadTitle(r.Workload)), Ending: endingLine(r),
 		GeneratorBound: printable(strings.ReplaceAll(generatorBound(r), "\n", " "))}
 	if r.Partial {
 		hr.Partial = "Partial result: the run was interrupted; the figures cover its first " + numfmt.Seconds(r.Totals.MeasuredS) + "."
@@ -179,7 +196,7 @@ func resultSections(r *results.Result, suffix string, pair *timelineScale, links
 		fields[kind] = append(fields[kind], f)
 	}
 	sec := func(kind, title string) htmlSection {
-		return htmlSection{Kind: kind, ID: kind + suffix, Title: title, Fields: printableFields(fields[kind])}
+		return htmlSection{Kind: kind, ID: kind + "-section" + suffix, Title: title, Fields: printableFields(fields[kind])}
 	}
 
 	lat := sec("latency", "Latency")
@@ -247,6 +264,9 @@ func resultSections(r *results.Result, suffix string, pair *timelineScale, links
 	}
 	if as, ok := authHTMLSection(r, suffix); ok {
 		all = append(all, as)
+	}
+	if ss, ok := subscriptionsHTMLSection(r, suffix); ok {
+		all = append(all, ss)
 	}
 	if len(r.Thresholds) > 0 {
 		th := sec("thresholds", "Thresholds")

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,7 +64,7 @@ func TestBrowserHTMLPages(t *testing.T) {
 		sections []string
 		height   int
 		charts   int
-	}{{"report", rp.Bytes(), resultSectionKinds, 5200, 6}, {"compare", cp.Bytes(), compareSectionKinds, 7600, 6},
+	}{{"report", rp.Bytes(), append(slices.Clone(resultSectionKinds), "subscriptions"), 6000, 7}, {"compare", cp.Bytes(), compareSectionKinds, 7600, 6},
 		{"capacity", kp.Bytes(), []string{"summary", "latency", "steps"}, 1400, 1}} {
 		t.Run(p.name, func(t *testing.T) {
 			file := filepath.Join(dir, p.name+".html")

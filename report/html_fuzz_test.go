@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -22,6 +23,11 @@ func FuzzHTMLPages(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	listening, err := json.Marshal(everything(f)) // with listeners and a fan-out
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(listening)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := results.Parse("fuzz.json", data)
 		if err != nil {

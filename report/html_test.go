@@ -47,7 +47,8 @@ func num(v float64) *float64 { return &v }
 
 // everything is the timeline fixture with what no stored fixture has:
 // measured server cost with a cold start, caching hints and two turn
-// sizes, so every line of every section is drawn.
+// sizes, listeners with a fan-out, so every line of every section is
+// drawn.
 func everything(t testing.TB) *results.Result {
 	r := document(t, "timeline.json")
 	r.ServerCost = results.ServerCost{Available: true, Processes: 1, Samples: 20, CPUSeconds: 1.25,
@@ -61,6 +62,7 @@ func everything(t testing.TB) *results.Result {
 	r.Classes[0].Cache = results.Cache{Hinted: 30, MinTTLMs: 1000, MaxTTLMs: 60000, Public: 20, Private: 10, WouldNotSend: 12}
 	r.TurnSizes = []results.TurnSize{{Attachments: 1, Latency: block(t, steps(200)...)},
 		{Attachments: 4, Latency: block(t, steps(400)...)}}
+	r.Subscriptions = subscriptionsBlock(1, 2, true)
 	return r
 }
 

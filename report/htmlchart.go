@@ -371,7 +371,7 @@ func barChart(id, kind, title, xLabel, yLabel string, cats []string, ss []series
 func catLabel(c string, slot float64) string {
 	n := max(int(slot/7), 3)
 	if r := []rune(c); len(r) > n {
-		return printable(string(r[:n-1]) + "~")
+		return printable(string(r[:n-1]) + "…")
 	}
 	return clip(c)
 }

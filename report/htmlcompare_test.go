@@ -241,7 +241,7 @@ func TestCompareHTMLSpeaksAsTheTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := html.UnescapeString(s)
-	for _, w := range []string{"no URI changed", "50.0ms -> 65.0ms (limit 55.0ms), significant"} {
+	for _, w := range []string{"no URI changed", "50.0ms → 65.0ms (limit 55.0ms), significant"} {
 		if !strings.Contains(text, w) || !strings.Contains(tbl.String(), w) {
 			t.Errorf("page has %q: %t, table: %t", w, strings.Contains(text, w), strings.Contains(tbl.String(), w))
 		}

@@ -23,9 +23,11 @@ func verdictComparison(p50Change float64, p50Noise compare.Noise, rateChange flo
 func TestCompareVerdict(t *testing.T) {
 	broken := compare.BoundCheck{Bound: "read.p50=+10%", Metric: "read.p50", Unit: "ms", Base: 20, New: 26, Limit: 22, Noise: compare.Significant}
 	held := broken
-	held.Pass, held.New = true, 21
+	held.Pass, held.New, held.Verdict = true, 21, compare.VerdictPass
 	open := held
-	open.Noise = compare.Inconclusive
+	open.Noise, open.Verdict = compare.Inconclusive, compare.VerdictInconclusive // passed by --fail-on-inconclusive=false
+	asMeasured := held                                                           // one run per side, --single-run: held by the figures as measured
+	asMeasured.Noise = compare.Untested
 	for _, c := range []struct {
 		name, verdict, class string
 		c                    *compare.Comparison
@@ -43,6 +45,8 @@ func TestCompareVerdict(t *testing.T) {
 			verdictComparison(1, compare.Inconclusive, 0, compare.WithinNoise, open), "read.p50=+10%"},
 		{"held bounds are no regression", "no regression: the bound held", "pass",
 			verdictComparison(1, compare.WithinNoise, 0, compare.WithinNoise, held), "read.p50=+10%"},
+		{"a bound held by the figures as measured is held, as the exit says", "no regression: the bound held", "pass",
+			verdictComparison(1, compare.Untested, 0, compare.Untested, asMeasured), "read.p50=+10%"},
 		{"a faster server is no change for the worse", "no change for the worse beyond the noise", "pass",
 			verdictComparison(-6, compare.Significant, 0, compare.WithinNoise), "read p50 20.0ms → 14.0ms"},
 	} {
@@ -65,6 +69,17 @@ func TestCompareVerdict(t *testing.T) {
 			lines := strings.Split(b.String(), "\n")
 			if len(lines) < 2 || !strings.HasSuffix(lines[1], c.verdict) || strings.Index(b.String(), "\nbase ") < strings.Index(b.String(), c.verdict) {
 				t.Errorf("the table does not lead with the verdict:\n%s", b.String())
+			}
+			// The markdown (a pull-request comment) opens and closes with
+			// the same verdict, bounds or none, with no HTML entity.
+			b.Reset()
+			if err := WriteCompareMarkdown(&b, c.c); err != nil {
+				t.Fatal(err)
+			}
+			md := strings.Split(strings.TrimSpace(b.String()), "\n")
+			want := mdEscape(c.verdict) + "**"
+			if len(md) < 3 || !strings.HasSuffix(md[2], want) || !strings.HasSuffix(md[len(md)-1], want) || strings.Contains(b.String(), "&gt;") {
+				t.Errorf("the markdown does not open and close with %q:\n%s", c.verdict, b.String())
 			}
 		})
 	}

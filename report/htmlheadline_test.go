@@ -20,7 +20,7 @@ func TestResultPageLeadsWithTheHeadline(t *testing.T) {
 	}
 	s := b.String()
 	body := s[strings.Index(s, "<body>")+len("<body>\n"):]
-	if !strings.HasPrefix(body, `<section class="result">`+"\n"+`<header class="headline" data-headline="report">`) {
+	if !strings.HasPrefix(body, `<section class="result" id="result">`+"\n"+`<header class="headline" data-headline="report">`) {
 		t.Fatalf("the page does not open with the headline:\n%.300s", body)
 	}
 	head := body[:strings.Index(body, "</header>")]

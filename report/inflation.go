@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/stats"
@@ -28,47 +30,106 @@ func (r InflationRow) Wire() int64 { return r.Envelope + r.Payload }
 // WriteInflation prints the wire arithmetic of each input and of all
 // together: the exact base64 length 4·ceil(n/3), its padding, the JSON
 // envelope around it, and the inflation split into encoding and envelope.
-func WriteInflation(w io.Writer, rows []InflationRow) error {
+// Every line fits width columns (the terminal's, or 80): the sentences
+// wrap, and a table wider than that becomes a sentence per input.
+func WriteInflation(w io.Writer, rows []InflationRow, width int) error {
 	var disk, wire int64
+	var b strings.Builder
 	for _, r := range rows {
 		disk += r.Count * r.Disk
 		wire += r.Count * r.Wire()
 		if r.Text {
-			fmt.Fprintf(w, "%s: %s bytes of text → %s characters once JSON-escaped, %s bytes with the answer around them\n",
-				r.Input, numfmt.Count(r.Disk), numfmt.Count(r.Payload), numfmt.Count(r.Wire()))
+			b.WriteString(wrapText(fmt.Sprintf("%s: %s bytes of text → %s characters once JSON-escaped, %s bytes with the answer around them",
+				r.Input, numfmt.Count(r.Disk), numfmt.Count(r.Payload), numfmt.Count(r.Wire())), width) + "\n")
 			continue
 		}
 		groups := (r.Disk + 2) / 3
 		pad := stats.Base64Padding(r.Disk)
-		fmt.Fprintf(w, "%s: %s bytes → %s groups of 3 → %s base64 characters (%s), %s bytes with the answer around them\n",
-			r.Input, numfmt.Count(r.Disk), numfmt.Count(groups), numfmt.Count(r.Payload), padding(pad), numfmt.Count(r.Wire()))
+		b.WriteString(wrapText(fmt.Sprintf("%s: %s bytes → %s groups of 3 → %s base64 characters (%s), %s bytes with the answer around them",
+			r.Input, numfmt.Count(r.Disk), numfmt.Count(groups), numfmt.Count(r.Payload), padding(pad), numfmt.Count(r.Wire())), width) + "\n")
 		if r.Count > 1 {
-			fmt.Fprintf(w, "  × %d documents: %s bytes on disk → %s base64 characters, %s bytes on the wire\n",
-				r.Count, numfmt.Count(r.Count*r.Disk), numfmt.Count(r.Count*r.Payload), numfmt.Count(r.Count*r.Wire()))
+			b.WriteString(indented(fmt.Sprintf("× %d documents: %s bytes on disk → %s base64 characters, %s bytes on the wire",
+				r.Count, numfmt.Count(r.Count*r.Disk), numfmt.Count(r.Count*r.Payload), numfmt.Count(r.Count*r.Wire())), width))
 		}
 	}
-	fmt.Fprintln(w)
-	t := newTable(w, 1, "input", "documents", "disk", "payload", "envelope", "wire", "inflation", "encoding", "envelope share")
+	b.WriteString("\n")
+	cells := make([][]string, 0, len(rows)+1)
 	for _, r := range rows {
-		if err := t.Append(inflationCells(r.Input, r.Count, r.Count*r.Disk, r.Count*r.Payload, r.Count*r.Envelope)); err != nil {
-			return err
-		}
+		cells = append(cells, inflationCells(r.Input, r.Count, r.Count*r.Disk, r.Count*r.Payload, r.Count*r.Envelope))
 	}
 	if len(rows) > 1 {
 		var n, payload, env int64
 		for _, r := range rows {
 			n, payload, env = n+r.Count, payload+r.Count*r.Payload, env+r.Count*r.Envelope
 		}
-		if err := t.Append(inflationCells("all", n, disk, payload, env)); err != nil {
-			return err
+		cells = append(cells, inflationCells("all", n, disk, payload, env))
+	}
+	table, err := inflationTable(cells)
+	if err != nil {
+		return err
+	}
+	if widest(table) > width {
+		table = inflationSentences(cells, width)
+	}
+	b.WriteString(table)
+	b.WriteString("\n" + wrapText(fmt.Sprintf("%s on disk is %s on the wire (%s): the encoding turns 3 bytes into 4; what is above 4/3 is the JSON envelope.",
+		numfmt.Bytes(disk), numfmt.Bytes(wire), ratioOf(wire, disk)), width) + "\n")
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+// inflationHeader names the columns of inflationCells.
+var inflationHeader = []string{"input", "documents", "disk", "payload", "envelope", "wire", "inflation", "encoding", "envelope share"}
+
+// inflationTable is the table of the rows' cells, each line's trailing
+// blanks trimmed.
+func inflationTable(cells [][]string) (string, error) {
+	var b strings.Builder
+	t := newTable(&b, 1, inflationHeader...)
+	for _, c := range cells {
+		if err := t.Append(c); err != nil {
+			return "", err
 		}
 	}
 	if err := t.Render(); err != nil {
-		return err
+		return "", err
 	}
-	fmt.Fprintf(w, "\n%s on disk is %s on the wire (%s): the encoding turns 3 bytes into 4; what is above 4/3 is the JSON envelope.\n",
-		numfmt.Bytes(disk), numfmt.Bytes(wire), ratioOf(wire, disk))
-	return nil
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n") + "\n", nil
+}
+
+// inflationSentences says the table's rows as short lines, an input's
+// three under its name, for a terminal too narrow for the table.
+func inflationSentences(cells [][]string, width int) string {
+	var b strings.Builder
+	for _, c := range cells {
+		docs := c[1] + " documents"
+		if c[1] == "1" {
+			docs = "1 document"
+		}
+		b.WriteString(wrapText(c[0]+": "+docs+", "+c[2]+" on disk", width) + "\n")
+		b.WriteString(indented(fmt.Sprintf("wire %s = payload %s + envelope %s", c[5], c[3], c[4]), width))
+		b.WriteString(indented(fmt.Sprintf("inflation %s (encoding %s, envelope share %s)", c[6], c[7], c[8]), width))
+	}
+	return b.String()
+}
+
+// indented is s wrapped to width, each of its lines indented by two
+// blanks, with a newline.
+func indented(s string, width int) string {
+	return "  " + strings.ReplaceAll(wrapText(s, width-2), "\n", "\n  ") + "\n"
+}
+
+// widest is the width in columns of s's widest line.
+func widest(s string) int {
+	n := 0
+	for _, l := range strings.Split(s, "\n") {
+		n = max(n, utf8.RuneCountInString(l))
+	}
+	return n
 }
 
 func inflationCells(input string, n, disk, payload, env int64) []string {

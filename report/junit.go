@@ -125,6 +125,9 @@ func WriteJUnit(w io.Writer, r *results.Result) error {
 		},
 	}
 	s.add(junitHealth(r))
+	for _, c := range junitSubscriptions(r) {
+		s.add(c)
+	}
 	s.addVerdicts("readbench.thresholds", "threshold", thresholdRows(r))
 	return writeJUnitSuites(w, "readbench", []junitSuite{s})
 }

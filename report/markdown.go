@@ -29,6 +29,7 @@ func (o Options) WriteMarkdown(w io.Writer, r *results.Result) error {
 	mdBytes(&b, r)
 	mdOutcomes(&b, r)
 	mdAuth(&b, r)
+	mdSubscriptions(&b, r)
 	mdTurns(&b, r)
 	mdAdvice(&b, r)
 	mdTimeline(&b, r)

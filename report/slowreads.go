@@ -155,12 +155,24 @@ func slowNote(c results.Class) string {
 // brokeNote says what breaking a bound means, under every list of reads.
 const brokeNote = "A read broke a bound when its timeout or its turn's deadline cut it, or it was slower than the run's latency bound."
 
-// tail keeps the last n runes of s, "~" marking the cut: a URI's end
-// (the document) says more than its start (the scheme and host).
+// tail keeps the last n runes of s, "…" marking the cut: a URI's end
+// (the document) says more than its start (the scheme and host). ("~"
+// marked it once, and "~/policy/x" read as a home folder.)
 func tail(s string, n int) string {
 	s = printable(s)
 	if r := []rune(s); len(r) > n {
-		return "~" + string(r[len(r)-n+1:])
+		return "…" + string(r[len(r)-n+1:])
+	}
+	return s
+}
+
+// head keeps the first n runes of s, "…" marking the cut: a run's name
+// (runs/<start>-<server>-<version>.json) differs from its neighbours' by
+// its start, so its end is what can go.
+func head(s string, n int) string {
+	s = printable(s)
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
 	}
 	return s
 }

@@ -148,11 +148,29 @@ func TestShortURI(t *testing.T) {
 	}{
 		{"sim:///a.md", 20, "sim:///a.md"},
 		{"sim:///screenshot-12-3?delay=lognormal%2812ms%2C40ms%29&mime=image%2Fpng", 30, "sim:///screenshot-12-3?delay=…"},
-		{"https://docs.example.com/very/long/path/to/the/document.md", 20, "~/to/the/document.md"},
-		{"sim:///a-very-long-name-that-does-not-fit?x=1", 10, "~t-fit?x=1"},
+		{"https://docs.example.com/very/long/path/to/the/document.md", 20, "…/to/the/document.md"},
+		{"sim:///a-very-long-name-that-does-not-fit?x=1", 10, "…t-fit?x=1"},
 	} {
 		if got := shortURI(c.in, c.n); got != c.want || len([]rune(got)) > c.n {
 			t.Errorf("shortURI(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
+
+// TestHeadKeepsARunsStart: a run's name (runs/<start>-<server>-<version>)
+// keeps its start, the timestamp that tells it from its neighbours, and
+// loses its end; a cut is marked "…", never "~" (a home folder).
+func TestHeadKeepsARunsStart(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"2026-11-30T02-28-47Z-simserver-0.1.0-dev.json", 24, "2026-11-30T02-28-47Z-si…"},
+		{"base.json", 24, "base.json"},
+	} {
+		if got := head(c.in, c.n); got != c.want || len([]rune(got)) > c.n {
+			t.Errorf("head(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
 		}
 	}
 }

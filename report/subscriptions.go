@@ -17,7 +17,8 @@ import (
 // the identity of the notification accounting, what went wrong), and in
 // --full a latency table (acknowledgement, notification, spread, the
 // changes' lag) and every count. A run without listeners shows nothing.
-// Markdown, HTML and JUnit do not show it yet.
+// Markdown, HTML and JUnit show the same rows and lines
+// (subscriptionsviews.go).
 
 // subscriptionsBrief are the brief report's lines of the freshness loop.
 func subscriptionsBrief(r *results.Result) [][2]string {
@@ -120,34 +121,16 @@ func violationsText(v stats.Violations) string {
 // subscriptionsNote says what the rows hold.
 const subscriptionsNote = "ack: subscribe or listen request to its acknowledgement. notify: a change's send to each subscription's notification; [class] by the changed URI's class, [N open] by the subscriptions open for its URI at the change. spread: first to last notification of one change. change lag: a change's send after its scheduled time. lifetime: a stream's acknowledgement to its end (those readbench closed end with the run). lost in gaps: changes made while a stream was down and never told, not counted as expected."
 
-// subscriptionsTable is the full report's subscriptions block.
-func subscriptionsTable(w io.Writer, r *results.Result) error {
-	s := r.Subscriptions
-	if s == nil {
-		return nil
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "subscriptions")
-	t := newTable(w, 1, latencyHeader("", true)...)
-	rows := []namedLatency{{name: "ack", l: s.Ack}, {name: "notify", l: s.Notify}}
-	if len(s.NotifyByClass) > 1 {
-		for _, c := range s.NotifyByClass {
-			rows = append(rows, namedLatency{name: "notify [" + cmp.Or(c.Class, "no class") + "]", l: c.Latency})
-		}
-	}
-	for _, b := range s.NotifyByListeners {
-		rows = append(rows, namedLatency{name: "notify [" + b.Listeners + " open]", l: b.Latency})
-	}
-	rows = append(rows, namedLatency{name: "spread", l: s.Spread}, namedLatency{name: "change lag", l: s.Changes.Lag},
-		namedLatency{name: "lifetime", l: s.Streams.Lifetime})
-	for _, row := range rows {
-		if err := t.Append(latencyRow(row.name, row.l)); err != nil {
-			return err
-		}
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
+// subscriptionRows are the latency rows of the freshness loop in every
+// format.
+func subscriptionRows(s *results.Subscriptions) []namedLatency {
+	return []namedLatency{{name: "ack", l: s.Ack}, {name: "notify", l: s.Notify}, {name: "spread", l: s.Spread}, {name: "change lag", l: s.Changes.Lag}}
+}
+
+// subscriptionFields are the lines under the rows in every format: how
+// the listeners subscribed, the changes, the accounting, the re-reads
+// and what went wrong.
+func subscriptionFields(s *results.Subscriptions) [][2]string {
 	c := s.Changes
 	rr := s.Rereads
 	fs := [][2]string{
@@ -158,7 +141,50 @@ func subscriptionsTable(w io.Writer, r *results.Result) error {
 		{"re-reads", fmt.Sprintf("%s made (class %s), %s skipped as fresh by ttlMs, %s sent while fresh", numfmt.Count(rr.Made),
 			rr.Class, numfmt.Count(rr.SkippedFresh), numfmt.Count(rr.WouldSkip))},
 	}
-	writeFields(w, append(fs, problemFields(s)...))
+	return append(fs, problemFields(s)...)
+}
+
+// subscriptionsTable is the full report's subscriptions block.
+func subscriptionsTable(w io.Writer, r *results.Result) error {
+	s := r.Subscriptions
+	if s == nil {
+		return nil
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "subscriptions")
+	t := newTable(w, 1, latencyHeader("", true)...)
+	for _, row := range terminalSubscriptionRows(s) {
+		if err := t.Append(latencyRow(row.name, row.l)); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	writeFields(w, subscriptionFields(s))
 	fmt.Fprintln(w, wrapText(subscriptionsNote, 100))
 	return nil
+}
+
+// terminalSubscriptionRows are the full terminal report's rows: every
+// format's (subscriptionRows) with, after notify, its split by class (when
+// there are several) and by subscriptions open for the URI, and the
+// streams' lifetime last.
+func terminalSubscriptionRows(s *results.Subscriptions) []namedLatency {
+	var out []namedLatency
+	for _, row := range subscriptionRows(s) {
+		out = append(out, row)
+		if row.name != "notify" {
+			continue
+		}
+		if len(s.NotifyByClass) > 1 {
+			for _, c := range s.NotifyByClass {
+				out = append(out, namedLatency{name: "notify [" + cmp.Or(c.Class, "no class") + "]", l: c.Latency})
+			}
+		}
+		for _, b := range s.NotifyByListeners {
+			out = append(out, namedLatency{name: "notify [" + b.Listeners + " open]", l: b.Latency})
+		}
+	}
+	return append(out, namedLatency{name: "lifetime", l: s.Streams.Lifetime})
 }

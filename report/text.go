@@ -24,7 +24,7 @@ const maxName = 24
 // clip shortens a name to maxName characters and makes it printable.
 func clip(s string) string {
 	if r := []rune(s); len(r) > maxName {
-		s = string(r[:maxName-1]) + "~"
+		s = string(r[:maxName-1]) + "…"
 	}
 	return printable(s)
 }

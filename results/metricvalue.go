@@ -27,6 +27,9 @@ func (r *Result) MetricValue(m bounds.Metric) (float64, error) {
 		}
 		return 0, fmt.Errorf("%s: %w turn size %d: this result has turns of %s attachments", m.Name, bounds.ErrUnknown, m.Attachments, strings.Join(have, ", "))
 	}
+	if m.Subscriptions() {
+		return r.subscriptionValue(m)
+	}
 	t := &r.Totals
 	switch m.Key {
 	case "errors":

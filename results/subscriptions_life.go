@@ -16,17 +16,6 @@ type ClassNotify struct {
 	Latency Latency `json:"latency"`
 }
 
-// ListenersNotify is the notification latency of the changes made while
-// Min to Max subscriptions (Max 0: no upper bound) were open for the
-// changed URI (subscriptions.notify_by_listeners): the fan-out's cost,
-// one row per decade of stats.ListenerBuckets() that had a notification.
-type ListenersNotify struct {
-	Listeners string  `json:"listeners"`
-	Min       int     `json:"min"`
-	Max       int     `json:"max"`
-	Latency   Latency `json:"latency"`
-}
-
 // notifyBreakdowns are the rows of f's notification latency by class
 // (sorted by name) and by listener count (in bucket order), rows without
 // a value left out.

@@ -9,6 +9,7 @@ import (
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 )
@@ -31,6 +32,11 @@ type Job struct {
 	// where a command ends what it showed of the run and pushes the final
 	// counts, so the result holds what was delivered.
 	Finished func() *results.LiveMetrics
+	// Listened, when set, is given what the run's listeners recorded (a
+	// run with a listen section) as soon as the driver returns, before
+	// Finished: where a command publishes the freshness loop on its live
+	// metrics before their final push.
+	Listened func(*stats.Listening)
 
 	drive func(context.Context, driver.Options) (*driver.Measurements, error) // driver.Run; a test's stand-in
 }
@@ -90,6 +96,9 @@ func (j Job) Run(ctx context.Context) (*Done, error) {
 	}
 	m, err := drive(ctx, opts)
 	restore()
+	if j.Listened != nil && m != nil && m.Meta.Listening != nil {
+		j.Listened(m.Meta.Listening)
+	}
 	var lm *results.LiveMetrics
 	if j.Finished != nil {
 		lm = j.Finished()

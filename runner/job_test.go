@@ -117,6 +117,10 @@ func endings(t *testing.T) []ending {
 	if err != nil {
 		t.Fatal(err)
 	}
+	unheard, err := bounds.ParseThresholds("notify.p99<1s")
+	if err != nil {
+		t.Fatal(err)
+	}
 	return []ending{
 		{"run: every bound held", "run", false, fine, nil, Passed, ""},
 		{"run: a bound broken", "run", false, slow, nil, Failed, "1 of 1 thresholds broken: read.p50<50ms (measured 200ms)"},
@@ -125,6 +129,7 @@ func endings(t *testing.T) []ending {
 		{"run: interrupted", "run", false, cut, nil, Interrupted, "run interrupted"},
 		{"run: interrupted with a bound broken", "run", false, slowCut, nil, Interrupted, "run interrupted"},
 		{"run: a bound on a class it lacks", "run", false, fine, unknown, Misused, "threshold: "},
+		{"run: a bound on notifications without listeners", "run", false, fine, unheard, Misused, "threshold: notify.p99: unknown for this run"},
 		{"capacity step: held", "capacity", false, fine, nil, Passed, ""},
 		{"capacity step: slow is the search's to judge", "capacity", false, slow, nil, Passed, ""},
 		{"capacity step: nothing usable is a finding", "capacity", false, failing, nil, Passed, ""},

@@ -12,10 +12,15 @@ import (
 // (parsed with their places in the file, when it was) and more, a
 // command line's, checked against w's classes before the run, so a
 // misspelt class never costs a run. The classes are checked here, after
-// the flags: --class may have left out one a threshold names.
+// the flags: --class may have left out one a threshold names. A bound on
+// the freshness loop (notify.p99…) of a run without listeners is refused
+// too: it would hold on nothing.
 func Thresholds(w *workload.Workload, more []bounds.Threshold) ([]bounds.Threshold, error) {
 	ts := append(w.Bounds(), more...)
 	if err := bounds.CheckThresholdClasses(ts, w.ClassNames()); err != nil {
+		return nil, fmt.Errorf("threshold: %w", err)
+	}
+	if err := bounds.CheckThresholdListeners(ts, w.Listen != nil); err != nil {
 		return nil, fmt.Errorf("threshold: %w", err)
 	}
 	return ts, nil

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -93,7 +94,8 @@ func FuzzOAuthRegister(f *testing.F) {
 				t.Fatalf("%q: registered %q, which is unknown", body, resp.ClientID)
 			}
 			for _, ru := range c.RedirectURIs {
-				if !strings.HasPrefix(ru, "https://") && !redirectAllowed(&OAuthClient{}, ru) {
+				// A scheme is case-insensitive (RFC 3986, 3.1): httpS://h is https.
+				if u, err := url.Parse(ru); (err != nil || u.Scheme != "https") && !redirectAllowed(&OAuthClient{}, ru) {
 					t.Fatalf("%q: registered redirect %q", body, ru)
 				}
 			}

@@ -64,11 +64,22 @@ var flagGroups = map[string]string{
 }
 
 // helpPrinter lays out help wrapped to COLUMNS, else the terminal's
-// width, else 80 columns, the flags in their groups.
-func helpPrinter() helptext.Printer {
+// width, else 80 columns, the flags in their groups. Asked for with -h
+// (in args), the help is short: the groups fewer people need (live
+// metrics, OAuth, shards, profiles) list their flags' names alone.
+func helpPrinter(args []string) helptext.Printer {
+	short := false
+	for _, a := range args[min(1, len(args)):] {
+		if a == "--" {
+			break
+		}
+		short = short || a == "-h"
+	}
 	return helptext.Printer{
 		Groups: groupOrder,
 		Width:  func(w io.Writer) int { return helptext.Width(os.Getenv, w) },
+		Short:  short,
+		Folded: []string{"metrics", "auth", "shards", "profile"},
 	}
 }
 

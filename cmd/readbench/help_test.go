@@ -60,3 +60,45 @@ func TestHelpFitsTheWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpNamesEveryValue: no flag of any command shows urfave/cli's
+// placeholder "value", which says nothing of what to write; and -h is the
+// short help, whose rarely needed groups list their flags' names (every
+// flag still named, and --help pointed at), while --help shows each
+// flag's text.
+func TestHelpNamesEveryValue(t *testing.T) {
+	t.Parallel()
+	help := func(args ...string) string {
+		c := testproc.Own(t, exec.Command(binary, args...))
+		c.Env = append(os.Environ(), "COLUMNS=80")
+		out, err := c.Output()
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return string(out)
+	}
+	for _, cmd := range []string{"run", "serve", "check", "report", "compare", "ab", "capacity", "replay", "record", "init", "merge", "login", "inflation"} {
+		full := help(cmd, "--help")
+		for _, l := range strings.Split(full, "\n") {
+			if f := strings.Fields(l); len(f) > 1 && strings.HasPrefix(f[0], "--") && f[1] == "value" {
+				t.Errorf("%s --help: %q shows the placeholder value", cmd, l)
+			}
+		}
+		short := help(cmd, "-h")
+		for _, l := range strings.Split(full, "\n") {
+			if f := strings.Fields(l); len(f) > 0 && strings.HasPrefix(f[0], "--") && !strings.Contains(short, strings.TrimSuffix(f[0], ",")) {
+				t.Errorf("%s -h does not name %s", cmd, f[0])
+			}
+		}
+	}
+	full, short := help("run", "--help"), help("run", "-h")
+	if !strings.Contains(short, "\nAUTH OPTIONS:\n   --oauth-client-id, --oauth-client-secret,") || !strings.Contains(short, "--help (not -h) shows every flag") {
+		t.Errorf("run -h does not fold the auth group:\n%s", short)
+	}
+	if strings.Contains(full, "--help (not -h)") || !strings.Contains(full, "--oauth-client-id ID") {
+		t.Errorf("run --help folds a group:\n%s", full)
+	}
+	if s, f := strings.Count(short, "\n"), strings.Count(full, "\n"); s > f*3/4 {
+		t.Errorf("run -h is %d lines, --help %d: -h should be the short one", s, f)
+	}
+}

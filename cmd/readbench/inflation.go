@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+
+	"github.com/readbench/readbench/internal/helptext"
 	"github.com/readbench/readbench/report"
 	"github.com/urfave/cli/v2"
 )
@@ -25,7 +28,7 @@ func inflationCommand() *cli.Command {
 				}
 				rows = append(rows, r)
 			}
-			return report.WriteInflation(c.App.Writer, rows)
+			return report.WriteInflation(c.App.Writer, rows, helptext.Width(os.Getenv, c.App.Writer))
 		},
 	}
 }

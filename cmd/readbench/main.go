@@ -53,7 +53,7 @@ func main() {
 	go h.watch(sigs, done) // interrupt.go: the first signal stops, the second quits
 	// The help's layout (wrapped to the terminal, flags grouped) is the
 	// library's one global hook: set here, where the process is owned.
-	cli.HelpPrinter = helpPrinter().Print
+	cli.HelpPrinter = helpPrinter(os.Args).Print
 	code := run(ctx, os.Args, os.Stdout, os.Stderr)
 	close(done)
 	signal.Stop(sigs)

@@ -8,6 +8,7 @@ import (
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/runner"
+	"github.com/readbench/readbench/stats"
 	"github.com/urfave/cli/v2"
 )
 
@@ -129,7 +130,8 @@ func runJob(c *cli.Context) (runner.Job, *runView, error) {
 	if err != nil {
 		return runner.Job{}, nil, err
 	}
-	return runner.Job{Options: opts, Tool: tool(), Thresholds: ts, Save: save, Finished: view.finished}, view, nil
+	return runner.Job{Options: opts, Tool: tool(), Thresholds: ts, Save: save, Finished: view.finished,
+		Listened: func(l *stats.Listening) { view.mx.Subscriptions("", l) }}, view, nil
 }
 
 // runWriter is how run prints its report in a format, nil for an unknown

@@ -49,7 +49,8 @@ func columns(names, texts []string, w, col int) []string {
 }
 
 // flagCells is a flag's name cell, "--rate 50/s, -r" (the placeholder
-// from its usage's `backquotes`, else "value" for one that takes one),
+// from its usage's `backquotes`, else one named for its type or its name,
+// placeholderOf, for one that takes a value),
 // and its text: the usage, its default when it is not a zero value, and
 // the environment variables it reads.
 func flagCells(f cli.Flag) (string, string) {
@@ -59,7 +60,7 @@ func flagCells(f cli.Flag) (string, string) {
 	if df != nil {
 		placeholder, usage = unquoteUsage(df.GetUsage())
 		if placeholder == "" && df.TakesValue() {
-			placeholder = "value"
+			placeholder = placeholderOf(f)
 		}
 	}
 	cell := "--" + names[0]
@@ -83,6 +84,25 @@ func flagCells(f cli.Flag) (string, string) {
 		usage += " [$" + strings.Join(env, ", $") + "]"
 	}
 	return cell, usage
+}
+
+// placeholderOf names the value of a flag whose usage names none: by its
+// type where the type says what is written (DURATION, N, NUMBER, PATH),
+// else by the last word of the flag's name (--trace-url URL, --format
+// FORMAT), never urfave/cli's "value", which says nothing.
+func placeholderOf(f cli.Flag) string {
+	switch f.(type) {
+	case *cli.DurationFlag:
+		return "DURATION"
+	case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+		return "N"
+	case *cli.Float64Flag:
+		return "NUMBER"
+	case *cli.PathFlag:
+		return "PATH"
+	}
+	name := f.Names()[0]
+	return strings.ToUpper(name[strings.LastIndexAny(name, "-_")+1:])
 }
 
 // zero reports whether a default says nothing: empty, 0, 0s, false, an

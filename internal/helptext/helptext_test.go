@@ -91,7 +91,7 @@ func TestPrintGroupsFlags(t *testing.T) {
 	var b bytes.Buffer
 	Printer{Groups: []string{"load", "output"}, Width: func(io.Writer) int { return 60 }}.Print(&b, "", cmd)
 	out := b.String()
-	order := []string{"LOAD OPTIONS:", "--rate 50/s, -r", "--sessions value", "(default: 2)", "OUTPUT OPTIONS:", "--out FILE", "ZZZ OPTIONS:", "\nOPTIONS:", "--plain"}
+	order := []string{"LOAD OPTIONS:", "--rate 50/s, -r", "--sessions N", "(default: 2)", "OUTPUT OPTIONS:", "--out FILE", "ZZZ OPTIONS:", "\nOPTIONS:", "--plain"}
 	at := -1
 	for _, w := range order {
 		i := strings.Index(out, w)

@@ -16,6 +16,12 @@ import (
 type Printer struct {
 	Groups []string
 	Width  func(io.Writer) int
+	// Short is the help asked for with -h (git's convention): the groups
+	// named in Folded show their flags' names on a line or two rather than
+	// a paragraph each, so that a command's help fits a screen or two;
+	// --help shows everything, for reading in full or with grep.
+	Short  bool
+	Folded []string
 }
 
 // Print has the signature of cli.HelpPrinter: data is the *cli.App or
@@ -133,13 +139,30 @@ func (p Printer) flags(out []string, fs []cli.Flag, plain string, w int) []strin
 		if g != "" {
 			title = strings.ToUpper(g) + " " + plain
 		}
+		if p.Short && slices.Contains(p.Folded, g) {
+			out = section(out, title, folded(byGroup[g], w), indent)
+			continue
+		}
 		var names, usages []string
 		for _, f := range byGroup[g] {
 			names, usages = append(names, cells[f][0]), append(usages, cells[f][1])
 		}
 		out = section(out, title, columns(names, usages, w, col), "")
 	}
+	if p.Short && slices.ContainsFunc(p.Folded, func(g string) bool { return len(byGroup[g]) > 0 }) {
+		out = append(out, "", "--help (not -h) shows every flag with its text.")
+	}
 	return out
+}
+
+// folded is a folded group's flags: their names alone, comma-separated
+// and wrapped.
+func folded(fs []cli.Flag, w int) []string {
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = "--" + f.Names()[0]
+	}
+	return words(strings.Join(names, ", "), w-len(indent))
 }
 
 // sortedKeys are m's keys in order.

@@ -183,7 +183,7 @@ func Fixed(d int, suffix string) func(float64) string {
 func Times(v *float64) string { return Opt(v, Fixed(2, "×")) }
 
 // Value formats a figure in the unit of a bound ("ms", "%", "/s", "x",
-// "MiB"): every view of thresholds and compare writes a figure this way.
+// "MiB", "count"): every view of thresholds and compare writes a figure this way.
 func Value(unit string, v float64) string {
 	switch unit {
 	case "ms":
@@ -200,6 +200,14 @@ func Value(unit string, v float64) string {
 		return Sig3(v) + "/s"
 	case "MiB":
 		return Sig3(v) + " MiB"
+	case "count":
+		if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+			if v < 0 {
+				return "-" + Count(int64(-v))
+			}
+			return Count(int64(v))
+		}
+		return Sig3(v)
 	case "x":
 		if v == 0 { // a ratio of nothing (a class with no bytes): none, as every table says
 			return None

@@ -101,7 +101,8 @@ func TestValue(t *testing.T) {
 		unit string
 		v    float64
 		want string
-	}{{"ms", 812.5, "813ms"}, {"ms", 0, "0ms"}, {"ms", -2, "-2.00ms"}, {"%", 0.25, "0.25%"}, {"/s", 45, "45.0/s"}, {"x", 1.3333, "1.333×"}, {"MiB", 512, "512 MiB"}} {
+	}{{"ms", 812.5, "813ms"}, {"ms", 0, "0ms"}, {"ms", -2, "-2.00ms"}, {"%", 0.25, "0.25%"}, {"/s", 45, "45.0/s"}, {"x", 1.3333, "1.333×"}, {"MiB", 512, "512 MiB"},
+		{"count", 3, "3"}, {"count", -2, "-2"}, {"count", 1.5, "1.50"}} {
 		if got := Value(c.unit, c.v); got != c.want {
 			t.Errorf("Value(%q, %v) = %q, want %q", c.unit, c.v, got, c.want)
 		}

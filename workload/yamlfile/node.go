@@ -39,9 +39,12 @@ type parser struct {
 	// classAt is where the class of each class.NAME threshold is
 	// written, by metric, for the check that the mix has that class.
 	classAt map[string]workload.Place
-	nodes   int               // nodes visited so far, aliases expanded
-	errs    []*workload.Error // the mistakes found so far, at most maxErrors
-	dropped int               // the mistakes found beyond maxErrors
+	// listenAt is where each threshold measured on listeners (notify.p99…)
+	// is written, by metric, for the check that the file has listeners.
+	listenAt map[string]workload.Place
+	nodes    int               // nodes visited so far, aliases expanded
+	errs     []*workload.Error // the mistakes found so far, at most maxErrors
+	dropped  int               // the mistakes found beyond maxErrors
 
 	// explain holds the key paths of the mistakes found (see fail), and
 	// explainAbove every path above one of them.

@@ -46,7 +46,8 @@ func Parse(file string, data []byte) (w *workload.Workload, err error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{file: file, lines: sourceLines(data), pos: workload.Places{}, classAt: map[string]workload.Place{}}
+	p := &parser{file: file, lines: sourceLines(data), pos: workload.Places{}, classAt: map[string]workload.Place{},
+		listenAt: map[string]workload.Place{}}
 	p.mark("", root)
 	w = workload.Defaults()
 	w.Source = file
@@ -60,6 +61,7 @@ func Parse(file string, data []byte) (w *workload.Workload, err error) {
 		}
 	}
 	p.checkThresholdClasses(w)
+	p.checkThresholdListeners(w)
 	w.SetPlaces(p.pos)
 	// Validation runs whatever the walk found, so that a bad rate and an
 	// unknown class are reported together; what it says about a key the

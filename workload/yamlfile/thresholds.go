@@ -60,6 +60,9 @@ func (p *parser) threshold(kv pair, key string) (workload.Threshold, error) {
 	if parsed.Metric.Class != "" {
 		p.classAt[kv.key] = p.entryAt(kv, len("class."))
 	}
+	if parsed.Metric.Subscriptions() {
+		p.listenAt[kv.key] = p.entryAt(kv, 0)
+	}
 	return t, nil
 }
 
@@ -92,5 +95,24 @@ func (p *parser) checkThresholdClasses(w *workload.Workload) {
 		at := p.classAt[t.Metric]
 		p.fail(&workload.Error{File: p.file, Line: at.Line, Col: at.Col, Key: "thresholds." + t.Metric,
 			Msg: fmt.Sprintf("unknown class %q%s", cls, suggest.DidYouMean(cls, names))}, false)
+	}
+}
+
+// checkThresholdListeners refuses a threshold measured on listeners
+// (notify.p99, notify.missed…) in a file without a listen section, at the
+// metric in the file: such a run makes no notification, and a bound on
+// none must not pass. A listen section that had mistakes of its own is
+// written, so it is not said twice.
+func (p *parser) checkThresholdListeners(w *workload.Workload) {
+	if _, written := p.pos["listen"]; written || w.Listen != nil {
+		return
+	}
+	for _, t := range w.Thresholds {
+		if !t.Parsed.Metric.Subscriptions() {
+			continue
+		}
+		at := p.listenAt[t.Metric]
+		p.fail(&workload.Error{File: p.file, Line: at.Line, Col: at.Col, Key: "thresholds." + t.Metric,
+			Msg: t.Metric + " is measured on listeners, and this workload has none: add a listen section (and changes), or drop the threshold"}, false)
 	}
 }

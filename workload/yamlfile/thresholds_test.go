@@ -41,6 +41,9 @@ func TestThresholdErrors(t *testing.T) {
 		{"block scalar: the scalar's place", "thresholds:\n  read.p99: >-\n    <8x0ms\n", 4, 13, "thresholds.read.p99", "bad duration"},
 		{"empty bound", "thresholds:\n  turn.p99: \"\"\n", 4, 13, "thresholds.turn.p99", `want a metric and a bound, such as turn.p99: "<800ms"`},
 		{"not a string", "thresholds:\n  turn.p99: [1]\n", 4, 13, "thresholds.turn.p99", "want a string, got a list"},
+		{"notifications without listeners", "thresholds:\n  errors: <1%\n  notify.p99: <250ms\n", 5, 3, "thresholds.notify.p99", "notify.p99 is measured on listeners, and this workload has none"},
+		{"missed without listeners, flow map", "thresholds: {notify.missed: <1%}\n", 3, 14, "thresholds.notify.missed", "add a listen section"},
+		{"count with a unit", "listen: {listeners: 2}\nthresholds:\n  notify.violations: <1ms\n", 5, 23, "thresholds.notify.violations", "plain number"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -76,6 +79,19 @@ func TestThresholdsParsed(t *testing.T) {
 	}
 	if bs := w.Bounds(); len(bs) != 3 || bs[2].Op != bounds.Less || bs[2].Limit != 800 {
 		t.Errorf("Bounds = %+v", bs)
+	}
+}
+
+// TestThresholdsWithListeners: thresholds on the freshness loop parse
+// when the file has listeners.
+func TestThresholdsWithListeners(t *testing.T) {
+	w, err := Parse("ok.yaml", []byte(thresholdBase+"listen: {listeners: 2}\nchanges: {rate: 1/s, via: {tool: touch}}\n"+
+		"thresholds:\n  notify.p99: <250ms\n  ack.p99: <1s\n  notify.missed: <=0%\n  notify.violations: <1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Thresholds) != 4 || w.Listen == nil {
+		t.Fatalf("thresholds %+v, listen %+v", w.Thresholds, w.Listen)
 	}
 }
 
