@@ -25,6 +25,36 @@ import (
 // few hundred bytes, and a longer one is read through it piece by piece.
 const listenBuf = 512
 
+// newStreamReader reads a subscription's event stream (a listen stream, a
+// legacy standalone GET stream): small events, rare, on streams that stay
+// open for hours by the thousand. Its read buffer is listenBuf bytes and
+// an event's data is kept only up to maxNotification (a bigger one is a
+// *protocol.TooLargeError, its rest read and dropped); each event's id
+// and retry are kept for resuming a standalone stream (SEP-1699), and the
+// comment lines counted (keep-alives).
+func newStreamReader(body io.Reader) *protocol.SSEReader {
+	r := protocol.NewSSEReaderSize(body, listenBuf)
+	r.SetMax(maxNotification)
+	return r
+}
+
+// eventOf sorts what a subscription stream's reader returned: a message
+// to take (data), an event that passed maxNotification (over: its data
+// unreadable), or nothing to take (a priming event, another event type);
+// stop is the stream's end (err).
+func eventOf(ev protocol.Event, err error) (data []byte, over bool, stop error) {
+	var big *protocol.TooLargeError
+	switch {
+	case errors.As(err, &big):
+		return nil, true, nil
+	case err != nil:
+		return nil, false, err
+	case (ev.Name != "" && ev.Name != "message") || len(ev.Data) == 0:
+		return nil, false, nil
+	}
+	return ev.Data, false, nil
+}
+
 // listen opens sub's subscriptions/listen and waits for its
 // acknowledgement.
 func (s *Session) listen(ctx context.Context, sub *Subscription) error {
@@ -109,11 +139,15 @@ func listenAnswer(req Request, resp *http.Response) error {
 // it comes (takeListen); the stream's end says how the subscription
 // ended.
 func (sub *Subscription) readListen(body io.Reader) {
-	r := newSmallEvents(body)
+	r := newStreamReader(body)
 	var msg []byte
 	for {
-		ev, err := r.next(msg)
-		msg = ev.data
+		ev, rerr := r.NextInto(msg)
+		if ev.Data != nil {
+			msg = ev.Data
+		}
+		sub.keepAlives.Store(r.Comments())
+		data, over, err := eventOf(ev, rerr)
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				sub.end(EndDropped, fmt.Errorf("%w: the listen stream ended without an answer", ErrTransport))
@@ -122,20 +156,20 @@ func (sub *Subscription) readListen(body io.Reader) {
 			}
 			return
 		}
-		if !ev.any || (ev.name != "" && ev.name != "message") || (len(ev.data) == 0 && !ev.over) {
+		if data == nil && !over {
 			continue // priming events, keep-alives
 		}
 		at := time.Now()
-		if ev.over {
+		if over {
 			sub.deliver(Notification{At: at, Flags: Unreadable})
 			continue
 		}
-		n, rerr := readNotice(ev.data)
-		if rerr == nil && n.response {
+		n, nerr := readNotice(data)
+		if nerr == nil && n.response {
 			sub.answered(n, at)
 			return
 		}
-		sub.takeListen(n, rerr, at)
+		sub.takeListen(n, nerr, at)
 		if cap(msg) > 4<<10 {
 			msg = nil // a big message's buffer is not kept by an idle stream
 		}

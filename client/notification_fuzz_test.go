@@ -47,35 +47,39 @@ func FuzzReadNotice(f *testing.F) {
 	})
 }
 
-// FuzzSmallEvents holds the subscription streams' SSE reader to never
-// panicking nor keeping more than maxNotification bytes of an event, and
-// to reading a well-formed event's data whole.
-func FuzzSmallEvents(f *testing.F) {
+// FuzzStreamReader holds the subscription streams' SSE reader
+// (newStreamReader) to never panicking nor keeping more than
+// maxNotification bytes of an event, and to reading a well-formed event's
+// data whole.
+func FuzzStreamReader(f *testing.F) {
 	f.Add([]byte("id: 3\nretry: 10\ndata: {\"a\":1}\n\n"), []byte("x"))
 	f.Add([]byte(": comment\r\nevent: message\r\ndata: a\r\ndata: b\r\n\r\n"), []byte("yy"))
 	f.Add([]byte("data"), []byte(""))
 	f.Fuzz(func(t *testing.T, stream, payload []byte) {
-		r := newSmallEvents(bytes.NewReader(stream))
+		r := newStreamReader(bytes.NewReader(stream))
 		var buf []byte
 		for range 1000 {
-			ev, err := r.next(buf)
-			if len(ev.data) > maxNotification {
-				t.Fatalf("kept %d bytes", len(ev.data))
+			ev, err := r.NextInto(buf)
+			if len(ev.Data) > maxNotification {
+				t.Fatalf("kept %d bytes", len(ev.Data))
 			}
-			buf = ev.data
-			if err != nil {
+			if ev.Data != nil {
+				buf = ev.Data
+			}
+			if _, _, stop := eventOf(ev, err); stop != nil {
 				break
 			}
 		}
 		if bytes.ContainsAny(payload, "\r\n") {
 			return
 		}
-		ev, err := newSmallEvents(bytes.NewReader(append(append([]byte("data: "), payload...), "\n\n"...))).next(nil)
-		if err != nil && err != io.EOF {
-			t.Fatal(err)
+		ev, err := newStreamReader(bytes.NewReader(append(append([]byte("data: "), payload...), "\n\n"...))).NextInto(nil)
+		data, over, stop := eventOf(ev, err)
+		if stop != nil && stop != io.EOF {
+			t.Fatal(stop)
 		}
-		if !ev.over && !bytes.Equal(ev.data, payload) && len(payload) > 0 && payload[0] != ' ' {
-			t.Fatalf("data %q, want %q", ev.data, payload)
+		if !over && !bytes.Equal(data, payload) && len(payload) > 0 && payload[0] != ' ' {
+			t.Fatalf("data %q, want %q", data, payload)
 		}
 	})
 }

@@ -202,8 +202,12 @@ func (t *sseTransport) readLoop(r *sseEvents, body io.ReadCloser) {
 	} else {
 		t.deadErr = transportErr("the HTTP+SSE stream %s ended: %w", targets.RedactSecrets(t.sseURL), err)
 	}
+	closing, dead := t.closing, t.deadErr
 	t.mu.Unlock()
 	close(t.failed)
+	if n := t.calls.notes.Load(); n != nil && !closing {
+		n.dropLegacy(dead) // their notifications had no other way to come
+	}
 }
 
 // background runs f with a short deadline of its own in a goroutine that

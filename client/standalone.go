@@ -33,7 +33,14 @@ type standalone struct {
 	opened  chan struct{} // closed when the first GET was answered
 	openErr error         // set before opened is closed
 
-	resumes atomic.Int64
+	resumes  atomic.Int64 // ended and about to be opened again
+	reopened atomic.Int64 // opened again
+	// keepAlives are the comment lines read on every opening
+	keepAlives atomic.Int64
+
+	gapMu sync.Mutex
+	gaps  []StreamGap // closed gaps, at most maxStreamGaps (the last stretched)
+	down  time.Time   // the open gap's start; zero while the stream is up
 
 	// the goroutine's own
 	lastID string
@@ -109,12 +116,14 @@ func (st *standalone) run() {
 			}
 			continue
 		}
+		st.up(time.Now())
 		failures = 0
 		st.read(body)
 		body.Close()
 		if st.life.Err() != nil {
 			return
 		}
+		st.goneDown(time.Now())
 		st.resumes.Add(1)
 		if !st.sleep() {
 			return
@@ -168,35 +177,40 @@ func (st *standalone) open() (io.ReadCloser, error) {
 // read takes the stream's events until it ends: each event's id and retry
 // are kept for resuming, each message routed by the session's notices.
 func (st *standalone) read(body io.Reader) {
-	r := newSmallEvents(body)
+	r := newStreamReader(body)
+	base := st.keepAlives.Load()
 	var buf []byte
 	for {
-		ev, err := r.next(buf)
-		buf = ev.data
-		if ev.hasID {
-			st.lastID, st.hasID = ev.id, true
+		ev, rerr := r.NextInto(buf)
+		if ev.Data != nil {
+			buf = ev.Data
 		}
-		if ev.retry >= 0 {
-			st.retry = min(time.Duration(ev.retry)*time.Millisecond, maxRetry)
+		st.keepAlives.Store(base + r.Comments())
+		if ev.HasID {
+			st.lastID, st.hasID = ev.ID, true
 		}
+		if ev.HasRetry {
+			st.retry = min(time.Duration(ev.Retry)*time.Millisecond, maxRetry)
+		}
+		data, over, err := eventOf(ev, rerr)
 		if err != nil {
 			return
 		}
-		if !ev.any || (ev.name != "" && ev.name != "message") || (len(ev.data) == 0 && !ev.over) {
+		if data == nil && !over {
 			continue
 		}
 		at := time.Now()
-		if ev.over {
+		if over {
 			st.n.unreadable.Add(1)
 			continue
 		}
-		if id, method := routing(ev.data); id != nil {
+		if id, method := routing(data); id != nil {
 			if method != "" {
 				st.t.replyInBackground(replyToServer(id, method)) // a ping on the stream
 			}
 			continue
 		}
-		st.n.arrived(ev.data, at)
+		st.n.arrived(data, at)
 		if cap(buf) > 4<<10 {
 			buf = nil
 		}

@@ -123,6 +123,9 @@ func (t *stdioTransport) readLoop(stdout io.Reader) {
 	e.stray = t.stray.err()
 	t.deadErr = e
 	close(t.failed)
+	if n := t.calls.notes.Load(); n != nil {
+		n.dropLegacy(e) // their notifications had no other way to come (a Session.Close ended them first)
+	}
 }
 
 // deadBefore is the error of a request whose answer the child's end

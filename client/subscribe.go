@@ -29,6 +29,11 @@ type SubscribeSpec struct {
 	URIs []string
 	// ListChanged asks for notifications/resources/list_changed too.
 	ListChanged bool
+	// OnEnd, when set, is called once when the subscription ends, with how
+	// (Close's EndClosed included), on the goroutine that ended it: so a
+	// caller can listen again after a drop without a goroutine per
+	// subscription waiting on Done. It must not block nor call Close.
+	OnEnd func(Ending)
 }
 
 // ErrSubscriptionsUnsupported is a server that does not offer what a
@@ -143,6 +148,7 @@ type Subscription struct {
 	wg   sync.WaitGroup     // the stream's goroutine
 
 	delivered, flagged atomic.Int64
+	keepAlives         atomic.Int64 // comment lines on its own stream (2026-07-28 over HTTP)
 }
 
 // Subscribe opens a subscription and returns once the server acknowledged
@@ -236,6 +242,12 @@ func (sub *Subscription) Counts() (delivered, flagged int64) {
 	return sub.delivered.Load(), sub.flagged.Load()
 }
 
+// KeepAlives are the SSE comment lines (a server's keep-alives) its own
+// stream carried: a 2026-07-28 listen stream over Streamable HTTP; 0 for
+// a legacy subscription, whose stream is the session's
+// (Session.StreamLife).
+func (sub *Subscription) KeepAlives() int64 { return sub.keepAlives.Load() }
+
 // end records how the subscription ended, once; Close's reason wins over
 // what its own closing causes (a stream cut, a cancelled request).
 func (sub *Subscription) end(r EndReason, err error) {
@@ -245,6 +257,9 @@ func (sub *Subscription) end(r EndReason, err error) {
 		}
 		sub.ending = Ending{Reason: r, At: time.Now(), Err: err}
 		close(sub.done)
+		if sub.spec.OnEnd != nil {
+			sub.spec.OnEnd(sub.ending)
+		}
 	})
 }
 

@@ -29,7 +29,7 @@ func listenedRun(t *testing.T, notify time.Duration, missed, violations int64) *
 	}
 	r.Subscriptions = &results.Subscriptions{
 		Mode:          stats.ModeListen,
-		Streams:       stats.StreamCounts{Asked: 20, Opened: 20},
+		Streams:       results.Streams{StreamCounts: stats.StreamCounts{Asked: 20, Opened: 20}},
 		Notifications: results.Notifications{Expected: 1000, Notified: 1000 - missed, Missed: missed, Received: 1000 - missed, IdentityOK: true},
 		Violations:    stats.Violations{BeforeAck: violations},
 		Ack:           block(20, 5*time.Millisecond),

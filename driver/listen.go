@@ -25,14 +25,22 @@ import (
 // is ended in the accounting and then closed, and the re-reads in flight
 // finish before the recorders are read.
 type listeners struct {
-	r      *runner
-	spec   *workload.Listen
-	uris   []string
-	fresh  *stats.Freshness
-	ch     *changer // nil: no changes, or via server
-	class  int      // the re-reads' class index in the recorders; -1: no re-reads
+	r     *runner
+	spec  *workload.Listen
+	uris  []string
+	fresh *stats.Freshness
+	ch    *changer // nil: no changes, or via server
+	// chDone is closed when the changer's run returned (its changes in
+	// flight finished): stop waits on it, never on the changer's own wait
+	// group, which run may still be adding to.
+	chDone chan struct{}
+	class  int // the re-reads' class index in the recorders; -1: no re-reads
 	mStart time.Time
 	ctx    context.Context // the run's: the re-reads end with it
+	// relistenCtx bounds the re-listens (relisten.go): it ends when the
+	// listeners stop.
+	relistenCtx context.Context
+	relistenEnd context.CancelFunc
 
 	mu      sync.Mutex
 	closing bool       // the run is ending: no re-read is started
@@ -45,6 +53,7 @@ type listeners struct {
 	limit, httpRefused, rpcRefused, lost atomic.Int64
 	flags                                [6]atomic.Int64 // by client.Flags bit
 	rereads, skipped, wouldSkip          atomic.Int64
+	reconnects                           atomic.Int64 // re-listens asked after a drop (relisten.go)
 	modern                               atomic.Int32 // 0 unknown, 1 listen, 2 subscribe
 }
 
@@ -66,6 +75,9 @@ type heldSub struct {
 	sub   *client.Subscription
 	acct  *stats.Subscription
 	early []client.Notification
+	// endedEarly is how it ended when that came before acct was made
+	// (acknowledged, then dropped at once): relisten.go takes it then.
+	endedEarly *client.Ending
 }
 
 // maxEarly bounds the notifications a subscription keeps before its
@@ -92,6 +104,7 @@ func (r *runner) newListeners(ctx context.Context) (*listeners, error) {
 	c := r.w.Changes
 	timed := c != nil && !c.Via.Server
 	l := &listeners{r: r, spec: spec, uris: uris, fresh: stats.NewFreshness(timed), class: r.rereadClass}
+	l.fresh.SetClassOf(r.uriClasses(uris))
 	if timed {
 		cu := uris
 		if !c.URIs.Attached || len(c.URIs.List) > 0 || c.URIs.Class != "" {
@@ -111,6 +124,7 @@ func (r *runner) newListeners(ctx context.Context) (*listeners, error) {
 // measured phase's start mStart for length (0: until stop).
 func (l *listeners) start(ctx context.Context, start, mStart time.Time, length time.Duration, stop <-chan struct{}) {
 	l.mStart, l.ctx = mStart, ctx
+	l.relistenCtx, l.relistenEnd = context.WithCancel(ctx)
 	n := l.spec.Listeners
 	l.asked.Store(int64(n))
 	perSecond := l.r.w.Load.ConnectRate.PerSecond
@@ -130,9 +144,11 @@ func (l *listeners) start(ctx context.Context, start, mStart time.Time, length t
 		}
 	}()
 	if l.ch != nil {
+		l.chDone = make(chan struct{})
 		l.wg.Add(1)
 		go func() {
 			defer l.wg.Done()
+			defer close(l.chDone)
 			l.ch.run(ctx, mStart, length, stop)
 		}()
 	}
@@ -171,7 +187,7 @@ func (l *listeners) openOne(ctx context.Context) (client.Conn, error) {
 	any := false
 	for range streams {
 		l.streamsAsked.Add(1)
-		if l.subscribe(ctx, li) {
+		if l.subscribe(ctx, li, nil) {
 			any = true
 		}
 	}
@@ -181,8 +197,9 @@ func (l *listeners) openOne(ctx context.Context) (client.Conn, error) {
 	return nil, nil
 }
 
-// subscribe opens one subscription of li and records its outcome.
-func (l *listeners) subscribe(ctx context.Context, li *listener) bool {
+// subscribe opens one subscription of li and records its outcome; prev
+// is the subscription whose drop it replaces (nil: the first).
+func (l *listeners) subscribe(ctx context.Context, li *listener, prev *heldSub) bool {
 	h := &heldSub{li: li}
 	limit, _ := l.r.o.HandshakeLimit()
 	if limit <= 0 {
@@ -190,7 +207,7 @@ func (l *listeners) subscribe(ctx context.Context, li *listener) bool {
 	}
 	sctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	sub, err := li.s.Subscribe(sctx, client.SubscribeSpec{URIs: l.uris, ListChanged: l.spec.ListChanged}, h.on)
+	sub, err := li.s.Subscribe(sctx, client.SubscribeSpec{URIs: l.uris, ListChanged: l.spec.ListChanged, OnEnd: h.ended}, h.on)
 	var refused *client.RefusedError
 	switch {
 	case err == nil:
@@ -215,10 +232,15 @@ func (l *listeners) subscribe(ctx context.Context, li *listener) bool {
 	}
 	l.opened.Add(1)
 	sent, ack := sub.AckTimes()
-	acct := l.fresh.Subscribe(sub.Acked().ResourceSubscriptions, ack, ack.Sub(sent))
+	var acct *stats.Subscription
+	if prev != nil {
+		acct = l.fresh.Resubscribe(prev.acct, sub.Acked().ResourceSubscriptions, ack, ack.Sub(sent))
+	} else {
+		acct = l.fresh.Subscribe(sub.Acked().ResourceSubscriptions, ack, ack.Sub(sent))
+	}
 	h.mu.Lock()
 	h.sub, h.acct = sub, acct
-	early := h.early
+	early, endedEarly := h.early, h.endedEarly
 	h.early = nil
 	h.mu.Unlock()
 	for _, n := range early {
@@ -227,6 +249,9 @@ func (l *listeners) subscribe(ctx context.Context, li *listener) bool {
 	l.mu.Lock()
 	l.subs = append(l.subs, h)
 	l.mu.Unlock()
+	if endedEarly != nil {
+		h.ended(*endedEarly)
+	}
 	return true
 }
 
@@ -236,10 +261,11 @@ func (l *listeners) subscribe(ctx context.Context, li *listener) bool {
 // sessions close. It returns what the listeners recorded.
 func (l *listeners) stop(ctx context.Context) *stats.Listening {
 	l.mu.Lock()
-	l.closing = true // no listener opens from now on
+	l.closing = true // no listener opens, and no stream is listened again, from now on
 	l.mu.Unlock()
-	if l.ch != nil {
-		l.ch.wg.Wait()
+	l.stopRelisten()
+	if l.chDone != nil {
+		<-l.chDone
 	}
 	sleepCtx(ctx, notificationGrace)
 	l.mu.Lock()
@@ -247,39 +273,20 @@ func (l *listeners) stop(ctx context.Context) *stats.Listening {
 	members := l.members
 	l.mu.Unlock()
 	end := time.Now()
-	for _, h := range subs {
-		h.acct.End(end)
-	}
+	l.streamGaps(members, subs)
 	out := stats.NewListening()
-	for _, h := range subs {
-		switch h.sub.End().Reason {
-		case client.EndServer:
-			out.Streams.Ended.Server++
-		case client.EndRefused:
-			out.Streams.Ended.Refused++
-		case client.EndDropped:
-			out.Streams.Ended.Dropped++
-		default:
-			out.Streams.Ended.Closed++
-		}
-	}
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	var closing sync.WaitGroup
-	for _, h := range subs {
-		closing.Add(1)
-		go func() {
-			defer closing.Done()
-			_ = h.sub.Close(cctx)
-		}()
-	}
-	closing.Wait()
-	l.wg.Wait() // the opener, the changer, the re-reads
+	l.endAll(ctx, out, subs, end)
+	l.wg.Wait() // the opener, the changer, the re-reads, the re-listens
+	l.mu.Lock()
+	all := l.subs
+	l.mu.Unlock()
+	l.endAll(ctx, out, all[len(subs):], end) // re-listens acknowledged as the run ended
 	for _, li := range members {
 		u := li.s.Unrouted()
 		out.Unrouted += u.NoSubscription + u.NotAsked + u.Unreadable
 	}
 	closeSessions(members)
+	l.streamLife(out, members, all)
 	if l.ch != nil {
 		l.ch.close()
 		out.ChangeLag = l.ch.lagCopy()

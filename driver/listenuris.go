@@ -46,3 +46,24 @@ func (r *runner) listenURIs(key string, sel workload.ListenURIs) ([]string, erro
 	}
 	return out, nil
 }
+
+// uriClasses names the class of each of uris for the notification latency
+// by class: the mix class whose reads in the first turns of the plan name
+// it ("" for a URI no read there names: a listed one the mix never draws).
+func (r *runner) uriClasses(uris []string) func(string) string {
+	want := make(map[string]bool, len(uris))
+	for _, u := range uris {
+		want[u] = true
+	}
+	classes := map[string]string{}
+	var buf []workload.Attachment
+	for i := uint64(0); i < listenScanTurn && len(classes) < len(want); i++ {
+		buf = r.plan.AppendTurn(buf[:0], i)
+		for _, a := range buf {
+			if _, seen := classes[a.URI]; want[a.URI] && !seen && a.Class >= 0 && a.Class < len(r.w.Mix) {
+				classes[a.URI] = r.w.Mix[a.Class].Name
+			}
+		}
+	}
+	return func(u string) string { return classes[u] }
+}

@@ -16,7 +16,7 @@ import (
 // TestMain makes the test binary a stdio peer when re-executed as one
 // (peertest.Command), and runs the tests otherwise.
 func TestMain(m *testing.M) {
-	peertest.Main(m, map[string]func() int{simStdio: serveSim, slowSimStdio: serveSlowSim})
+	peertest.Main(m, map[string]func() int{simStdio: serveSim, slowSimStdio: serveSlowSim, postChange: servePostChange})
 }
 
 // The package's own stdio peers: the simulated server, and the same

@@ -16,17 +16,28 @@ type Event struct {
 	Name  string // the "event:" field; "" means "message"
 	Data  []byte
 	Retry int // milliseconds; 0 when not given
+	// HasID and HasRetry say the event carried an id field (an empty one
+	// resets the last event id, SEP-1699's resumption needs to know) and
+	// a valid retry field.
+	HasID, HasRetry bool
 	// WireBytes counts every byte of the stream consumed for this event,
 	// comments and blank lines included: the framing readbench reports.
 	WireBytes int64
 }
 
-// SSEReader reads events from a text/event-stream body.
+// SSEReader reads events from a text/event-stream body: the answers'
+// streams (NewSSEReader), and the subscriptions' long-lived streams
+// (NewSSEReaderSize with a small buffer and NextInto with a reused one,
+// so that thousands of idle streams cost little).
 type SSEReader struct {
 	r    *bufio.Reader
 	line []byte
 	max  int64      // 0: unbounded
 	tail *eventTail // the rest of an event over max, still to be discarded; nil when none
+	// keepLine, when above 0, is the largest line buffer kept between
+	// events: a long line's buffer is not held by an idle stream.
+	keepLine int
+	comments int64 // comment lines read (keep-alives)
 }
 
 // SetMax bounds an event's data, and any one line, to n bytes; 0 removes
@@ -36,14 +47,39 @@ type SSEReader struct {
 // following call, so a stream shared by many requests stays usable.
 func (s *SSEReader) SetMax(n int64) { s.max = max(n, 0) }
 
-// NewSSEReader wraps r; bufSize bounds only the read buffer, not the event.
+// NewSSEReader wraps r with a 64 KiB read buffer, for answers.
 func NewSSEReader(r io.Reader) *SSEReader {
 	return &SSEReader{r: bufio.NewReaderSize(r, 64<<10)}
 }
 
+// NewSSEReaderSize wraps r with a read buffer of size bytes (it bounds
+// only the buffer, not the event), for streams that stay open idle: a
+// line longer than 4 KiB is read, and its buffer let go once its event
+// was returned.
+func NewSSEReaderSize(r io.Reader, size int) *SSEReader {
+	return &SSEReader{r: bufio.NewReaderSize(r, size), keepLine: 4 << 10}
+}
+
+// Comments is how many comment lines (": …", a server's keep-alives) the
+// reader has read so far.
+func (s *SSEReader) Comments() int64 { return s.comments }
+
 // Next returns the next event. It returns io.EOF at a clean end of stream;
 // a stream cut inside an event returns io.ErrUnexpectedEOF.
-func (s *SSEReader) Next() (Event, error) {
+func (s *SSEReader) Next() (Event, error) { return s.NextInto(nil) }
+
+// NextInto is Next with the event's data appended to data[:0], so that a
+// stream's reader reuses one buffer.
+func (s *SSEReader) NextInto(data []byte) (Event, error) {
+	ev, err := s.next(data[:0])
+	if s.keepLine > 0 && cap(s.line) > s.keepLine {
+		s.line = nil
+	}
+	return ev, err
+}
+
+// next reads one event into data.
+func (s *SSEReader) next(data []byte) (Event, error) {
 	var ev Event
 	if s.tail != nil {
 		n, err := s.discardEvent()
@@ -52,14 +88,13 @@ func (s *SSEReader) Next() (Event, error) {
 			return ev, err
 		}
 	}
-	var data bytes.Buffer
 	seen := false // any field line of this event
 	hasData := false
 	for {
 		line, n, err := s.readLine()
 		ev.WireBytes += int64(n)
 		if o, ok := err.(*overflow); ok {
-			return ev, s.tooLarge(&ev, data.Bytes(), hasData, [][]byte{s.line, o.chunk})
+			return ev, s.tooLarge(&ev, data, hasData, [][]byte{s.line, o.chunk})
 		}
 		if err != nil {
 			if err == io.EOF && (seen || n > 0) {
@@ -71,34 +106,35 @@ func (s *SSEReader) Next() (Event, error) {
 			if !seen {
 				continue
 			}
-			ev.Data = data.Bytes()
+			ev.Data = data
 			return ev, nil
 		}
 		if line[0] == ':' { // comment
+			s.comments++
 			continue
 		}
 		seen = true
 		field, value := SSEField(line)
 		switch string(field) {
 		case "data":
-			if s.max > 0 && int64(data.Len()+len(value)) > s.max {
+			if s.max > 0 && int64(len(data)+len(value)) > s.max {
 				ev.WireBytes -= int64(n) // the line is counted again, as it is fed
-				return ev, s.tooLarge(&ev, data.Bytes(), hasData, [][]byte{s.line})
+				return ev, s.tooLarge(&ev, data, hasData, [][]byte{s.line})
 			}
 			if hasData {
-				data.WriteByte('\n')
+				data = append(data, '\n')
 			}
-			data.Write(value)
+			data = append(data, value...)
 			hasData = true
 		case "event":
 			ev.Name = string(value)
 		case "id":
 			if bytes.IndexByte(value, 0) < 0 {
-				ev.ID = string(value)
+				ev.ID, ev.HasID = string(value), true
 			}
 		case "retry":
 			if ms, err := strconv.Atoi(string(value)); err == nil && ms >= 0 {
-				ev.Retry = ms
+				ev.Retry, ev.HasRetry = ms, true
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strconv"
@@ -29,8 +30,19 @@ func subscriptionsBrief(r *results.Result) [][2]string {
 		{"listen", listenersText(s) + fmt.Sprintf("; ack p50 %s p99 %s", numfmt.Ms(s.Ack.P50Ms), numfmt.Ms(s.Ack.P99Ms))},
 		{"notify", fmt.Sprintf("p50 %s p99 %s spread p99 %s; %s", numfmt.Ms(s.Notify.P50Ms), numfmt.Ms(s.Notify.P99Ms),
 			numfmt.Ms(s.Spread.P99Ms), notifyIdentityText(s))},
+		{"streams", streamLifeText(s)},
 	}
 	return append(fs, problemFields(s)...)
+}
+
+// streamLifeText is the streams' life in one line: how long they lived,
+// how often they came back, the keep-alives they carried, and the changes
+// lost while one was down.
+func streamLifeText(s *results.Subscriptions) string {
+	st := s.Streams
+	return fmt.Sprintf("lifetime p50 %s p99 %s; %s reconnects, %s keep-alives; %s changes lost in gaps",
+		numfmt.Ms(st.Lifetime.P50Ms), numfmt.Ms(st.Lifetime.P99Ms), numfmt.Count(st.Reconnects), numfmt.Count(st.KeepAlives),
+		numfmt.Count(s.Notifications.LostInGaps))
 }
 
 // listenersText says how the listeners subscribed.
@@ -107,7 +119,7 @@ func violationsText(v stats.Violations) string {
 }
 
 // subscriptionsNote says what the rows hold.
-const subscriptionsNote = "ack: subscribe or listen request to its acknowledgement. notify: a change's send to each subscription's notification. spread: first to last notification of one change. change lag: a change's send after its scheduled time."
+const subscriptionsNote = "ack: subscribe or listen request to its acknowledgement. notify: a change's send to each subscription's notification; [class] by the changed URI's class, [N open] by the subscriptions open for its URI at the change. spread: first to last notification of one change. change lag: a change's send after its scheduled time. lifetime: a stream's acknowledgement to its end (those readbench closed end with the run). lost in gaps: changes made while a stream was down and never told, not counted as expected."
 
 // subscriptionRows are the latency rows of the freshness loop in every
 // format.
@@ -125,6 +137,7 @@ func subscriptionFields(s *results.Subscriptions) [][2]string {
 		{"listen", listenersText(s)},
 		{"changes", fmt.Sprintf("via %s at %s/s: %s made, %s failed", c.Via, strconv.FormatFloat(c.Rate, 'g', 4, 64), numfmt.Count(c.Made), numfmt.Count(c.Failed))},
 		{"notified", fmt.Sprintf("%s received; %s", numfmt.Count(s.Notifications.Received), notifyIdentityText(s))},
+		{"streams", streamLifeText(s)},
 		{"re-reads", fmt.Sprintf("%s made (class %s), %s skipped as fresh by ttlMs, %s sent while fresh", numfmt.Count(rr.Made),
 			rr.Class, numfmt.Count(rr.SkippedFresh), numfmt.Count(rr.WouldSkip))},
 	}
@@ -140,7 +153,7 @@ func subscriptionsTable(w io.Writer, r *results.Result) error {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "subscriptions")
 	t := newTable(w, 1, latencyHeader("", true)...)
-	for _, row := range subscriptionRows(s) {
+	for _, row := range terminalSubscriptionRows(s) {
 		if err := t.Append(latencyRow(row.name, row.l)); err != nil {
 			return err
 		}
@@ -151,4 +164,27 @@ func subscriptionsTable(w io.Writer, r *results.Result) error {
 	writeFields(w, subscriptionFields(s))
 	fmt.Fprintln(w, wrapText(subscriptionsNote, widthOf(w)))
 	return nil
+}
+
+// terminalSubscriptionRows are the full terminal report's rows: every
+// format's (subscriptionRows) with, after notify, its split by class (when
+// there are several) and by subscriptions open for the URI, and the
+// streams' lifetime last.
+func terminalSubscriptionRows(s *results.Subscriptions) []namedLatency {
+	var out []namedLatency
+	for _, row := range subscriptionRows(s) {
+		out = append(out, row)
+		if row.name != "notify" {
+			continue
+		}
+		if len(s.NotifyByClass) > 1 {
+			for _, c := range s.NotifyByClass {
+				out = append(out, namedLatency{name: "notify [" + cmp.Or(c.Class, "no class") + "]", l: c.Latency})
+			}
+		}
+		for _, b := range s.NotifyByListeners {
+			out = append(out, namedLatency{name: "notify [" + b.Listeners + " open]", l: b.Latency})
+		}
+	}
+	return append(out, namedLatency{name: "lifetime", l: s.Streams.Lifetime})
 }

@@ -29,7 +29,7 @@ func subscriptionsBlock(missed, violations int64, fan bool) *results.Subscriptio
 	s := &results.Subscriptions{
 		Mode:      stats.ModeListen,
 		Listeners: stats.ListenerCounts{Asked: 6, Connected: 6, Listening: 6},
-		Streams:   stats.StreamCounts{Asked: 12, Opened: 12, Ended: stats.StreamEndings{Closed: 12}},
+		Streams:   results.Streams{StreamCounts: stats.StreamCounts{Asked: 12, Opened: 12, Ended: stats.StreamEndings{Closed: 12}}},
 		Changes:   results.Changes{ChangeCounts: stats.ChangeCounts{Via: "tool", Rate: 10}, Made: 40, Lag: lat(40, 0.1, 55)},
 		Notifications: results.Notifications{Received: 480 - missed, Expected: 480, Notified: 480 - missed, Missed: missed,
 			IdentityOK: true},
@@ -117,7 +117,7 @@ func TestFanoutChartOnlyWithRows(t *testing.T) {
 // skips every case as not applicable. The document stays valid.
 func TestJUnitSubscriptionCases(t *testing.T) {
 	na := listened(t, 0, 0, false)
-	na.Subscriptions.Streams = stats.StreamCounts{Asked: 12, NotApplicable: 12}
+	na.Subscriptions.Streams = results.Streams{StreamCounts: stats.StreamCounts{Asked: 12, NotApplicable: 12}}
 	cases := []struct {
 		name    string
 		r       *results.Result

@@ -16,8 +16,9 @@ import (
 //     acknowledgement, one of a type or uri not asked for, an unreadable
 //     one), a subscription refused with an HTTP or JSON-RPC error;
 //   - a limit met: subscriptions refused with "Subscription limit
-//     reached", streams the server dropped or ended early, duplicate
-//     notifications;
+//     reached", streams the server dropped or ended early (a legacy
+//     session's stream cut and reopened), changes lost while a stream
+//     was down, duplicate notifications;
 //
 // and "not applicable" (the server does not offer subscriptions) is said
 // as a reason only: it is no failure of the server.
@@ -46,8 +47,15 @@ func subscriptionsHealth(s *Subscriptions) (clause string, reasons []string, mar
 	if st.Refused.LimitReached > 0 {
 		limits = append(limits, fmt.Sprintf("%d of %d subscriptions refused: limit reached", st.Refused.LimitReached, st.Asked))
 	}
-	if d := st.Ended.Dropped + st.Ended.Server + st.Ended.Refused; d > 0 {
+	d := st.Ended.Dropped + st.Ended.Server + st.Ended.Refused
+	if d > 0 {
 		limits = append(limits, fmt.Sprintf("%d streams ended by the server or dropped before the run's end", d))
+	}
+	if st.Reconnects > 0 && d == 0 {
+		limits = append(limits, fmt.Sprintf("the session streams were cut and reopened %d times", st.Reconnects))
+	}
+	if n.LostInGaps > 0 {
+		limits = append(limits, fmt.Sprintf("%d changes lost while a stream was down (not counted as missed)", n.LostInGaps))
 	}
 	if n.Duplicates > 0 {
 		limits = append(limits, fmt.Sprintf("%d duplicate notifications", n.Duplicates))

@@ -18,7 +18,7 @@ type Subscriptions struct {
 	// "" when no listener's session opened.
 	Mode          string               `json:"mode"`
 	Listeners     stats.ListenerCounts `json:"listeners"`
-	Streams       stats.StreamCounts   `json:"streams"`
+	Streams       Streams              `json:"streams"`
 	Changes       Changes              `json:"changes"`
 	Notifications Notifications        `json:"notifications"`
 	Violations    stats.Violations     `json:"violations"`
@@ -31,9 +31,20 @@ type Subscriptions struct {
 	Notify  Latency            `json:"notify"`
 	Spread  Latency            `json:"spread"`
 	Rereads stats.RereadCounts `json:"rereads"`
-	// NotifyByListeners is Notify by the subscriptions open for the URI
-	// when it changed (notifybylisteners.go).
+	// NotifyByClass is Notify by the class of the notified URI, and
+	// NotifyByListeners by the subscriptions open for the URI when it
+	// changed (subscriptions_life.go); each adds up to Notify.
+	NotifyByClass     []ClassNotify     `json:"notify_by_class"`
 	NotifyByListeners []ListenersNotify `json:"notify_by_listeners"`
+}
+
+// Streams are the subscriptions' streams: how they opened, were refused,
+// ended and came back (stats.StreamCounts), and how long each
+// acknowledged one lived (its acknowledgement to its end; those readbench
+// closed end at the run's end).
+type Streams struct {
+	stats.StreamCounts
+	Lifetime Latency `json:"lifetime"`
 }
 
 // Changes are the changes readbench made: how (via), at what rate, how
@@ -58,6 +69,11 @@ type Notifications struct {
 	Spontaneous  int64 `json:"spontaneous"`
 	Unsubscribed int64 `json:"unsubscribed"`
 	Unrouted     int64 `json:"unrouted"`
+	// LostInGaps are changes made while a listener's stream for their URI
+	// was down (after a drop, before its reconnect; legacy: between a
+	// standalone stream's end and its reopening) that no notification
+	// told of: not in expected, so not missed.
+	LostInGaps int64 `json:"lost_in_gaps"`
 	// IdentityOK is expected = notified + coalesced + missed.
 	IdentityOK bool `json:"identity_ok"`
 }
@@ -70,12 +86,12 @@ func subscriptionsOf(l *stats.Listening) (*Subscriptions, error) {
 	}
 	c := l.Freshness.Counts
 	out := &Subscriptions{
-		Mode: l.Mode, Listeners: l.Listeners, Streams: l.Streams, Violations: l.Violations, Rereads: l.Rereads,
+		Mode: l.Mode, Listeners: l.Listeners, Streams: Streams{StreamCounts: l.Streams}, Violations: l.Violations, Rereads: l.Rereads,
 		Changes: Changes{ChangeCounts: l.Changes, Made: c.Changes, Failed: c.Failed},
 		Notifications: Notifications{
 			Received: c.Notifications, Expected: c.Expected, Notified: c.Notified, Coalesced: c.Coalesced, Missed: c.Missed,
 			Duplicates: c.Duplicates, Spontaneous: c.Spontaneous, Unsubscribed: c.Unsubscribed, Unrouted: l.Unrouted,
-			IdentityOK: c.IdentityOK(),
+			LostInGaps: c.LostInGaps, IdentityOK: c.IdentityOK(),
 		},
 	}
 	var err error
@@ -84,10 +100,14 @@ func subscriptionsOf(l *stats.Listening) (*Subscriptions, error) {
 		h   *stats.Histogram
 	}{
 		{&out.Changes.Lag, l.ChangeLag}, {&out.Ack, l.Freshness.Ack}, {&out.Notify, l.Freshness.Notify}, {&out.Spread, l.Freshness.Spread},
+		{&out.Streams.Lifetime, l.Lifetime},
 	} {
 		if *b.dst, err = LatencyOf(b.h); err != nil {
 			return nil, err
 		}
+	}
+	if out.NotifyByClass, out.NotifyByListeners, err = notifyBreakdowns(l.Freshness); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -100,13 +120,13 @@ func listeningOf(s *Subscriptions) (*stats.Listening, error) {
 	}
 	n := s.Notifications
 	out := &stats.Listening{
-		Mode: s.Mode, Listeners: s.Listeners, Streams: s.Streams, Violations: s.Violations, Unrouted: n.Unrouted,
+		Mode: s.Mode, Listeners: s.Listeners, Streams: s.Streams.StreamCounts, Violations: s.Violations, Unrouted: n.Unrouted,
 		Changes: s.Changes.ChangeCounts, Rereads: s.Rereads,
 	}
 	out.Freshness.Counts = stats.FreshnessCounts{
 		Changes: s.Changes.Made, Failed: s.Changes.Failed, Subscriptions: s.Streams.Opened, Notifications: n.Received,
 		Expected: n.Expected, Notified: n.Notified, Coalesced: n.Coalesced, Missed: n.Missed,
-		Duplicates: n.Duplicates, Spontaneous: n.Spontaneous, Unsubscribed: n.Unsubscribed,
+		Duplicates: n.Duplicates, Spontaneous: n.Spontaneous, Unsubscribed: n.Unsubscribed, LostInGaps: n.LostInGaps,
 	}
 	var err error
 	for _, b := range []struct {
@@ -114,10 +134,14 @@ func listeningOf(s *Subscriptions) (*stats.Listening, error) {
 		l   Latency
 	}{
 		{&out.ChangeLag, s.Changes.Lag}, {&out.Freshness.Ack, s.Ack}, {&out.Freshness.Notify, s.Notify}, {&out.Freshness.Spread, s.Spread},
+		{&out.Lifetime, s.Streams.Lifetime},
 	} {
 		if *b.dst, err = b.l.Histogram(); err != nil {
 			return nil, err
 		}
+	}
+	if err := breakdownsOf(s, &out.Freshness); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -16,6 +16,7 @@ import (
 // around it.
 func listening(miss bool, violations int64) *stats.Listening {
 	f := stats.NewFreshness(true)
+	f.SetClassOf(func(u string) string { return map[string]string{"u": "md"}[u] })
 	t0 := time.Date(2026, 12, 9, 12, 0, 0, 0, time.UTC)
 	a := f.Subscribe([]string{"u"}, t0, 3*time.Millisecond)
 	b := f.Subscribe([]string{"u"}, t0, 5*time.Millisecond)
@@ -36,6 +37,16 @@ func listening(miss bool, violations int64) *stats.Listening {
 	l.ChangeLag.Record(time.Millisecond)
 	l.Rereads = stats.RereadCounts{Class: "reread", Made: 7, SkippedFresh: 1}
 	l.Freshness = f.Summary()
+	return l
+}
+
+// withLife adds a stream's life to l: two lifetimes, a reconnect,
+// keep-alives, and a change lost in a gap.
+func withLife(l *stats.Listening) *stats.Listening {
+	l.Streams.Reconnects, l.Streams.KeepAlives = 1, 3
+	l.Lifetime.Record(time.Second)
+	l.Lifetime.Record(2 * time.Second)
+	l.Freshness.Counts.LostInGaps++
 	return l
 }
 
@@ -73,7 +84,7 @@ func TestSubscriptionsBlock(t *testing.T) {
 			s := r.Subscriptions
 			n := s.Notifications
 			if s == nil || !n.IdentityOK || n.Expected != 8 || n.Notified+n.Coalesced+n.Missed != 8 || s.Changes.Made != 4 ||
-				s.Ack.Count != 2 || s.Notify.Count != n.Notified+n.Coalesced || s.Changes.Lag.Count != 1 || s.Rereads.Made != 7 {
+				n.LostInGaps != 0 || s.Ack.Count != 2 || s.Notify.Count != n.Notified+n.Coalesced || s.Changes.Lag.Count != 1 || s.Rereads.Made != 7 {
 				t.Fatalf("block %+v", s)
 			}
 			if (c.miss && n.Missed != 1) || (!c.miss && n.Missed != 0) {
@@ -116,7 +127,7 @@ func TestMergeAddsSubscriptions(t *testing.T) {
 		}
 		return MergeInput{Name: "s" + string(rune('0'+k)), Result: r}
 	}
-	got, err := Merge([]MergeInput{shard(1, listening(true, 1)), shard(2, listening(false, 0))})
+	got, err := Merge([]MergeInput{shard(1, withLife(listening(true, 1))), shard(2, withLife(listening(false, 0)))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,10 +136,18 @@ func TestMergeAddsSubscriptions(t *testing.T) {
 		t.Fatal("merged subscriptions null")
 	}
 	n := s.Notifications
-	if n.Expected != 16 || n.Missed != 1 || !n.IdentityOK || s.Changes.Made != 8 || s.Streams.Opened != 4 || s.Listeners.Asked != 4 ||
+	if n.Expected != 16 || n.Missed != 1 || !n.IdentityOK || s.Changes.Made != 8 || n.LostInGaps != 2 ||
+		s.Streams.Lifetime.Count != 4 || s.Streams.Reconnects != 2 || s.Streams.KeepAlives != 6 || s.Streams.Opened != 4 || s.Listeners.Asked != 4 ||
 		s.Violations.WrongSubscriptionID != 1 || s.Rereads.Made != 14 || s.Ack.Count != 4 || s.Notify.Count != n.Notified+n.Coalesced ||
 		s.Changes.Rate != 10 || s.Mode != "listen" {
 		t.Errorf("merged %+v", s)
+	}
+	if len(s.NotifyByClass) != 1 || s.NotifyByClass[0].Class != "md" || s.NotifyByClass[0].Latency.Count != s.Notify.Count {
+		t.Errorf("merged notify_by_class %+v, want md with all %d values", s.NotifyByClass, s.Notify.Count)
+	}
+	if len(s.NotifyByListeners) != 1 || s.NotifyByListeners[0].Listeners != "2-10" || s.NotifyByListeners[0].Min != 2 ||
+		s.NotifyByListeners[0].Max != 10 || s.NotifyByListeners[0].Latency.Count != s.Notify.Count {
+		t.Errorf("merged notify_by_listeners %+v, want 2-10 with all %d values", s.NotifyByListeners, s.Notify.Count)
 	}
 	plain, err := Merge([]MergeInput{shard(1, nil), shard(2, nil)})
 	if err != nil {
@@ -136,5 +155,69 @@ func TestMergeAddsSubscriptions(t *testing.T) {
 	}
 	if plain.Subscriptions != nil {
 		t.Errorf("merged subscriptions %+v of runs without listeners", plain.Subscriptions)
+	}
+}
+
+// TestSubscriptionsHealthStreamLife: a legacy session stream cut and
+// reopened, and changes lost in a gap, are said on the health line and
+// mark it; a run with neither says nothing of them.
+func TestSubscriptionsHealthStreamLife(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		s    Subscriptions
+		want string // "": nothing said
+	}{
+		{"quiet", Subscriptions{Streams: Streams{StreamCounts: stats.StreamCounts{Opened: 2}}, Notifications: Notifications{IdentityOK: true}}, ""},
+		{"legacy stream cut", Subscriptions{Streams: Streams{StreamCounts: stats.StreamCounts{Opened: 2, Reconnects: 3}}, Notifications: Notifications{IdentityOK: true}},
+			"reopened 3 times"},
+		{"lost in gaps", Subscriptions{Streams: Streams{StreamCounts: stats.StreamCounts{Opened: 2, Reconnects: 1, Ended: stats.StreamEndings{Dropped: 1}}},
+			Notifications: Notifications{IdentityOK: true, LostInGaps: 4}}, "4 changes lost while a stream was down"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, reasons, mark := subscriptionsHealth(&c.s)
+			all := strings.Join(reasons, "\n")
+			if c.want == "" && (mark || all != "") || c.want != "" && (!mark || !strings.Contains(all, c.want)) {
+				t.Errorf("mark %v reasons %q, want %q", mark, all, c.want)
+			}
+		})
+	}
+}
+
+// TestNotifyBreakdownsReadBack: the rows read back into histograms that
+// give the same rows again, and a row naming a bucket readbench does not
+// keep is refused rather than merged into another.
+func TestNotifyBreakdownsReadBack(t *testing.T) {
+	s, err := subscriptionsOf(withLife(listening(false, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		rows   []ListenersNotify
+		refuse bool
+	}{
+		{"as built", s.NotifyByListeners, false},
+		{"unknown bucket", []ListenersNotify{{Listeners: "11-99", Latency: s.Notify}}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := *s
+			in.NotifyByListeners = c.rows
+			var f stats.FreshnessSummary
+			err := breakdownsOf(&in, &f)
+			if c.refuse {
+				if err == nil {
+					t.Fatal("an unknown bucket was read back")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			byClass, byListeners, err := notifyBreakdowns(f)
+			if err != nil || len(byClass) != len(s.NotifyByClass) || len(byListeners) != len(c.rows) ||
+				byListeners[0].Listeners != c.rows[0].Listeners || byListeners[0].Latency.Count != c.rows[0].Latency.Count {
+				t.Errorf("read back %+v %+v (%v), want %+v", byClass, byListeners, err, c.rows)
+			}
+		})
 	}
 }

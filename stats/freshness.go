@@ -22,9 +22,12 @@ import (
 //     longer, and says so.
 //   - The first change a notification tells of is notified, any others are
 //     coalesced (one notification for several changes, which a server may
-//     send: say which); a notification that tells of no change is a
-//     duplicate, or spontaneous when readbench makes no changes itself (the
-//     server's own: only counts and arrivals can be measured then).
+//     send: say which); a notification that tells of no change is the late
+//     one of a burst when an earlier one told of several (it makes one of
+//     those coalesced changes notified: a legacy replay after
+//     Last-Event-ID arrives so), else a duplicate, or spontaneous when
+//     readbench makes no changes itself (the server's own: only counts and
+//     arrivals can be measured then).
 //   - A change left untold when the run ends is missed.
 //   - A change whose request failed (Failed) is expected of no
 //     subscription that was not told of it: the server may not have made
@@ -42,6 +45,14 @@ type Freshness struct {
 	ack     *Histogram
 	notify  *Histogram
 	counts  FreshnessCounts
+	// classOf names a URI's class (the mix class whose reads name it; ""
+	// for none); nil: every URI's is "".
+	classOf func(string) string
+	// open is how many subscriptions are open for each URI now: a change
+	// keeps it, so its notifications are recorded by listener count.
+	open        map[string]int32
+	byClass     map[string]*Histogram
+	byListeners [NumListenerBuckets]*Histogram
 }
 
 // uriChanges is the changes made to one URI, oldest first, and for each
@@ -51,7 +62,8 @@ type uriChanges struct {
 	at          []time.Time
 	first, last []time.Time
 	told        []int32
-	failed      []bool // the change's request failed (Freshness.Failed)
+	open        []int32 // subscriptions open for the URI when the change was made
+	failed      []bool  // the change's request failed (Freshness.Failed)
 }
 
 // Subscription is one subscription's view of the changes: the URIs it
@@ -63,6 +75,22 @@ type Subscription struct {
 	ended  time.Time // zero: open until the run's end
 	cursor map[string]int
 	start  map[string]int // the first change made after acked, by URI
+	// dropped: its stream ended without readbench closing it (Dropped);
+	// from ended to gapEnd (the next subscription's acknowledgement, or
+	// the run's end) nothing was open to carry its changes.
+	dropped bool
+	gapEnd  time.Time
+	// gaps are the spells its stream was down while it stayed open
+	// (legacy: the standalone stream between a drop and its reopening).
+	gaps []gap
+	// late counts, by URI, the changes told as coalesced whose own
+	// notification may still come: notifications that arrive in a burst
+	// (a legacy stream's replay after Last-Event-ID, notifications
+	// queued behind each other) each tell of every change made before
+	// it, so the first takes them all; each of the others then makes one
+	// of those coalesced changes notified instead of being a duplicate.
+	// Only notifications beyond one per change are duplicates.
+	late map[string]int
 }
 
 // FreshnessCounts are the counts of a run's freshness loop
@@ -81,13 +109,22 @@ type FreshnessCounts struct {
 	Duplicates, Spontaneous int64
 	// Unsubscribed name a URI the subscription did not ask for.
 	Unsubscribed int64
+	// LostInGaps are changes made while a listener's stream for their URI
+	// was down (freshness_gaps.go) that no notification told of: not
+	// expected (nothing open could carry them), so not missed either.
+	LostInGaps int64
 }
 
 // NewFreshness returns an empty accounting. timed says readbench makes
 // the changes (Changed): without, the server changes documents on its
 // own, and every notification is spontaneous.
 func NewFreshness(timed bool) *Freshness {
-	return &Freshness{timed: timed, changes: map[string]*uriChanges{}, ack: NewHistogram(), notify: NewHistogram()}
+	f := &Freshness{timed: timed, changes: map[string]*uriChanges{}, ack: NewHistogram(), notify: NewHistogram(),
+		open: map[string]int32{}, byClass: map[string]*Histogram{}}
+	for i := range f.byListeners {
+		f.byListeners[i] = NewHistogram()
+	}
+	return f
 }
 
 // Changed records a change of uri sent at at. Changes of one URI must be
@@ -103,6 +140,7 @@ func (f *Freshness) Changed(uri string, at time.Time) {
 	c.at = append(c.at, at)
 	c.first, c.last, c.told = append(c.first, time.Time{}), append(c.last, time.Time{}), append(c.told, 0)
 	c.failed = append(c.failed, false)
+	c.open = append(c.open, f.open[uri])
 	f.counts.Changes++
 }
 
@@ -139,6 +177,7 @@ func (f *Freshness) Subscribe(uris []string, acked time.Time, ack time.Duration)
 	for _, u := range uris {
 		i := f.changesBefore(u, acked)
 		s.cursor[u], s.start[u] = i, i
+		f.open[u]++
 	}
 	f.subs = append(f.subs, s)
 	f.ack.Record(ack)
@@ -179,11 +218,20 @@ func (s *Subscription) Notified(uri string, at time.Time) int {
 		end = min(end, f.changesBefore(uri, s.ended)) // nothing after it closed is its to be told
 	}
 	if c == nil || end <= next {
+		if s.late[uri] > 0 { // the late one of a burst: see late
+			s.late[uri]--
+			f.counts.Coalesced--
+			f.counts.Notified++
+			return 0
+		}
 		f.counts.Duplicates++
 		return 0
 	}
+	class := f.histogramOfClass(uri)
 	for i := next; i < end; i++ {
 		f.notify.Record(at.Sub(c.at[i]))
+		class.Record(at.Sub(c.at[i]))
+		f.byListeners[ListenerBucket(int(c.open[i]))].Record(at.Sub(c.at[i]))
 		if c.first[i].IsZero() || at.Before(c.first[i]) {
 			c.first[i] = at
 		}
@@ -195,6 +243,12 @@ func (s *Subscription) Notified(uri string, at time.Time) int {
 	s.cursor[uri] = end
 	f.counts.Notified++
 	f.counts.Coalesced += int64(end - next - 1)
+	if end-next > 1 {
+		if s.late == nil {
+			s.late = map[string]int{}
+		}
+		s.late[uri] += end - next - 1
+	}
 	return end - next
 }
 
@@ -204,8 +258,21 @@ func (s *Subscription) Notified(uri string, at time.Time) int {
 func (s *Subscription) End(t time.Time) {
 	s.f.mu.Lock()
 	defer s.f.mu.Unlock()
-	if s.ended.IsZero() {
-		s.ended = t
+	if s.dropped && s.gapEnd.IsZero() {
+		s.gapEnd = t // its gap lasted to the run's end
+	}
+	s.close(t)
+}
+
+// close sets s's end, once, and takes it out of its URIs' open counts;
+// f.mu is held.
+func (s *Subscription) close(t time.Time) {
+	if !s.ended.IsZero() {
+		return
+	}
+	s.ended = t
+	for u := range s.start {
+		s.f.open[u]--
 	}
 }
 
@@ -217,6 +284,12 @@ func (s *Subscription) End(t time.Time) {
 type FreshnessSummary struct {
 	Counts              FreshnessCounts
 	Ack, Notify, Spread *Histogram
+	// NotifyByClass is Notify by the class of the notified URI ("" for a
+	// URI no class names); NotifyByListeners by how many subscriptions
+	// were open for the URI when it changed, one per ListenerBuckets
+	// entry. Each adds up to Notify.
+	NotifyByClass     map[string]*Histogram
+	NotifyByListeners []*Histogram
 }
 
 // IdentityOK reports whether every expected notification is accounted
@@ -234,8 +307,10 @@ func (f *Freshness) Summary() FreshnessSummary {
 	out := FreshnessSummary{Counts: f.counts, Ack: NewHistogram(), Notify: NewHistogram(), Spread: NewHistogram()}
 	out.Ack.Merge(f.ack)
 	out.Notify.Merge(f.notify)
+	f.copyBreakdowns(&out)
 	failedUpTo := f.failedPrefixes()
 	for _, s := range f.subs {
+		out.Counts.LostInGaps += f.lostAfterDrop(s, failedUpTo)
 		for u, start := range s.start {
 			end := len(f.changes[u].atOrNil())
 			if !s.ended.IsZero() {
@@ -249,6 +324,9 @@ func (f *Freshness) Summary() FreshnessSummary {
 			if p := failedUpTo[u]; p != nil {
 				untold -= int64(p[end] - p[toldEnd]) // failed and untold: never expected
 			}
+			gapped := f.untoldInGaps(s, u, toldEnd, end, failedUpTo[u])
+			untold -= gapped
+			out.Counts.LostInGaps += gapped
 			out.Counts.Expected += int64(toldEnd-start) + untold
 			out.Counts.Missed += untold
 		}

@@ -26,6 +26,10 @@ type Listening struct {
 	ChangeLag *Histogram
 	Rereads   RereadCounts
 	Freshness FreshnessSummary
+	// Lifetime is each acknowledged subscription's life, its
+	// acknowledgement to its end (those readbench closed end at the run's
+	// end: a lifetime as long as the run means "outlived it").
+	Lifetime *Histogram
 }
 
 // The modes of Listening.Mode.
@@ -57,6 +61,16 @@ type StreamCounts struct {
 	// acknowledgement's wait timed out, the run ended first).
 	Failed int64         `json:"failed"`
 	Ended  StreamEndings `json:"ended"` // how the opened ones ended
+	// Reconnects are streams opened again after the server or the network
+	// ended one: 2026-07-28, a subscriptions/listen sent again after a
+	// short backoff (each also counted in asked and ending one way);
+	// legacy Streamable HTTP, the standalone GET stream reopened after the
+	// server's retry, with Last-Event-ID when its events had ids.
+	Reconnects int64 `json:"reconnects"`
+	// KeepAlives are the SSE comment lines (": …") the subscriptions'
+	// streams carried: the server's keep-alives, which is what keeps a
+	// proxy's idle timeout from cutting a quiet stream.
+	KeepAlives int64 `json:"keepalives"`
 }
 
 // StreamRefusals are subscriptions the server refused before
@@ -115,7 +129,12 @@ type RereadCounts struct {
 
 // NewListening returns an empty Listening.
 func NewListening() *Listening {
-	return &Listening{ChangeLag: NewHistogram(), Freshness: FreshnessSummary{Ack: NewHistogram(), Notify: NewHistogram(), Spread: NewHistogram()}}
+	out := &Listening{ChangeLag: NewHistogram(), Lifetime: NewHistogram(), Freshness: FreshnessSummary{Ack: NewHistogram(), Notify: NewHistogram(), Spread: NewHistogram(),
+		NotifyByClass: map[string]*Histogram{}, NotifyByListeners: make([]*Histogram, NumListenerBuckets)}}
+	for i := range out.Freshness.NotifyByListeners {
+		out.Freshness.NotifyByListeners[i] = NewHistogram()
+	}
+	return out
 }
 
 // Merge adds o (another shard's) into l: every count adds and every
@@ -139,6 +158,7 @@ func (l *Listening) Merge(o *Listening) {
 		{&s.Asked, t.Asked}, {&s.Opened, t.Opened}, {&s.NotApplicable, t.NotApplicable}, {&s.Failed, t.Failed},
 		{&s.Refused.LimitReached, t.Refused.LimitReached}, {&s.Refused.HTTP, t.Refused.HTTP}, {&s.Refused.RPC, t.Refused.RPC},
 		{&s.Ended.Closed, t.Ended.Closed}, {&s.Ended.Server, t.Ended.Server}, {&s.Ended.Refused, t.Ended.Refused}, {&s.Ended.Dropped, t.Ended.Dropped},
+		{&s.Reconnects, t.Reconnects}, {&s.KeepAlives, t.KeepAlives},
 		{&l.Violations.BeforeAck, o.Violations.BeforeAck}, {&l.Violations.NoSubscriptionID, o.Violations.NoSubscriptionID},
 		{&l.Violations.WrongSubscriptionID, o.Violations.WrongSubscriptionID}, {&l.Violations.UnaskedType, o.Violations.UnaskedType},
 		{&l.Violations.UnsubscribedURI, o.Violations.UnsubscribedURI}, {&l.Violations.Unreadable, o.Violations.Unreadable},
@@ -157,9 +177,33 @@ func (l *Listening) Merge(o *Listening) {
 	l.Freshness.Counts.add(o.Freshness.Counts)
 	for _, p := range []struct{ dst, src *Histogram }{
 		{l.ChangeLag, o.ChangeLag}, {l.Freshness.Ack, o.Freshness.Ack}, {l.Freshness.Notify, o.Freshness.Notify}, {l.Freshness.Spread, o.Freshness.Spread},
+		{l.Lifetime, o.Lifetime},
 	} {
 		if p.dst != nil && p.src != nil {
 			p.dst.Merge(p.src)
+		}
+	}
+	l.Freshness.mergeBreakdowns(o.Freshness)
+}
+
+// mergeBreakdowns adds o's notification latency by class and by listener
+// count into s, making what s lacks.
+func (s *FreshnessSummary) mergeBreakdowns(o FreshnessSummary) {
+	if s.NotifyByClass == nil {
+		s.NotifyByClass = map[string]*Histogram{}
+	}
+	for name, h := range o.NotifyByClass {
+		if s.NotifyByClass[name] == nil {
+			s.NotifyByClass[name] = NewHistogram()
+		}
+		s.NotifyByClass[name].Merge(h)
+	}
+	for len(s.NotifyByListeners) < len(o.NotifyByListeners) {
+		s.NotifyByListeners = append(s.NotifyByListeners, NewHistogram())
+	}
+	for i, h := range o.NotifyByListeners {
+		if h != nil {
+			s.NotifyByListeners[i].Merge(h)
 		}
 	}
 }
@@ -177,4 +221,5 @@ func (c *FreshnessCounts) add(o FreshnessCounts) {
 	c.Duplicates += o.Duplicates
 	c.Spontaneous += o.Spontaneous
 	c.Unsubscribed += o.Unsubscribed
+	c.LostInGaps += o.LostInGaps
 }
