@@ -49,6 +49,7 @@ SCRIPT=scale-listen.sh
 source "$(dirname "$0")/lib.sh"
 [[ -x /usr/bin/time ]] || die "needs GNU time at /usr/bin/time (Debian: apt-get install time)"
 for c in go python3 jq; do command -v "$c" >/dev/null || die "needs $c"; done
+[[ ${DURATION%s} =~ ^[0-9]+$ && ${WARMUP%s} =~ ^[0-9]+$ ]] || die "DURATION and WARMUP must be whole seconds, such as 10s"
 secs=$((${DURATION%s} + ${WARMUP%s}))
 
 # A connection per 2026-07-28 stream and per listener's requests; two per

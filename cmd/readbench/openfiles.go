@@ -47,7 +47,7 @@ func openFilesWarning(w *workload.Workload, soft, hard uint64) string {
 	if need == 0 || need+openFilesSpare+uint64(max(w.Sessions, 0)) <= soft {
 		return ""
 	}
-	return fmt.Sprintf("readbench: the open-files limit (RLIMIT_NOFILE) is %d (hard limit %d) and the %d listeners' streams need about %d file descriptors: the streams past the limit will fail to open (raise the hard limit: ulimit -Hn, or LimitNOFILE= under systemd)",
+	return fmt.Sprintf("readbench: the open-files limit (RLIMIT_NOFILE) is %d (hard limit %d) and the listen streams of %d listeners need about %d file descriptors: the streams past the limit will fail to open, counted in the result as failed (raise the hard limit: ulimit -Hn, or LimitNOFILE= under systemd)",
 		soft, hard, w.Listen.Listeners, need+openFilesSpare+uint64(max(w.Sessions, 0)))
 }
 

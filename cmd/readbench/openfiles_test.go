@@ -24,7 +24,7 @@ func TestOpenFilesWarning(t *testing.T) {
 	}{
 		{"no listeners", http, nil, 64, 64, ""},
 		{"10,000 streams within 20,000", http, &workload.Listen{Listeners: 100, Streams: 100}, 20000, 20000, ""},
-		{"10,000 streams past 1,024", http, &workload.Listen{Listeners: 100, Streams: 100}, 1024, 4096, "is 1024 (hard limit 4096) and the 100 listeners' streams need about 10258"},
+		{"10,000 streams past 1,024", http, &workload.Listen{Listeners: 100, Streams: 100}, 1024, 4096, "is 1024 (hard limit 4096) and the listen streams of 100 listeners need about 10258"},
 		{"legacy sessions count two each", http, &workload.Listen{Listeners: 1000, Streams: 1}, 2000, 2000, "need about 2258"},
 		{"stdio: three pipes a listener", stdio, &workload.Listen{Listeners: 500, Streams: 9}, 1024, 1024, "need about 1758"},
 	} {
