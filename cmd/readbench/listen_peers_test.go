@@ -25,7 +25,7 @@ import (
 // TypeScript SDK (legacy, peers/sdk-subscribe.mjs) and server-everything
 // (its own updates of what a session subscribed to). A change is a tool
 // of the server's: one the test registers (the Go SDK and mcp-go servers
-// written here, scripts/sdkserver, sdk-subscribe.mjs) or server-everything's
+// written here, scripts/sdkserver, testdata/mcpgosub, sdk-subscribe.mjs) or server-everything's
 // toggle-subscriber-updates, which starts its own updates.
 
 // subscriptions is the result's subscriptions block, as far as the tests
@@ -147,8 +147,8 @@ func checkListen(t *testing.T, s subscriptions, rereadOK int64, mode string) {
 	}
 }
 
-// Resources of the Go servers written here.
-var watched = []string{"docs://watched/a", "docs://watched/b"}
+// watched are the resources of the Go servers written here.
+func watched() []string { return []string{"docs://watched/a", "docs://watched/b"} }
 
 // goSDKServer is the Go SDK's server with watched, subscriptions in both
 // eras and touch {uri}, which announces a change with Server.ResourceUpdated.
@@ -158,7 +158,7 @@ func goSDKServer() *mcp.Server {
 		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 	})
-	for _, u := range watched {
+	for _, u := range watched() {
 		s.AddResource(&mcp.Resource{URI: u, Name: u, MIMEType: "text/plain"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "v"}}}, nil
 		})
@@ -191,15 +191,15 @@ func TestListenGoSDK(t *testing.T) {
 		{"http 2026", "2026-07-28", "listen", func(t *testing.T) string {
 			srv := goSDKServer()
 			return peertest.ServeLocal(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true})).URL + "/mcp"
-		}, watched},
+		}, watched()},
 		{"http legacy", "2025-11-25", "subscribe", func(t *testing.T) string {
 			srv := goSDKServer()
 			return peertest.ServeLocal(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)).URL + "/mcp"
-		}, watched},
+		}, watched()},
 		{"sse legacy", "auto", "subscribe", func(t *testing.T) string {
 			srv := goSDKServer()
 			return "sse+" + peertest.ServeLocal(t, mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil)).URL
-		}, watched},
+		}, watched()},
 		{"stdio 2026", "2026-07-28", "listen", func(*testing.T) string { return "stdio:" + sdkserver + " --delay 1ms" }, stdioURIs},
 		{"stdio legacy", "2025-11-25", "subscribe", func(*testing.T) string { return "stdio:" + sdkserver + " --delay 1ms" }, stdioURIs},
 	} {
@@ -216,7 +216,7 @@ func TestListenGoSDK(t *testing.T) {
 // is right here because every listener subscribes to every uri.
 func mcpGoServer() *mcpgoserver.MCPServer {
 	srv := mcpgoserver.NewMCPServer("mcpgo-listen-peer", "1.0.0", mcpgoserver.WithResourceCapabilities(true, false), mcpgoserver.WithToolCapabilities(false))
-	for _, u := range watched {
+	for _, u := range watched() {
 		srv.AddResource(mcpgo.NewResource(u, u, mcpgo.WithMIMEType("text/plain")), func(context.Context, mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
 			return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: u, MIMEType: "text/plain", Text: "v"}}, nil
 		})
@@ -230,9 +230,14 @@ func mcpGoServer() *mcpgoserver.MCPServer {
 }
 
 // TestListenMCPGo: mcp-go (legacy resources/subscribe) over Streamable
-// HTTP, its sessions' GET stream, and over HTTP+SSE.
+// HTTP, its sessions' GET stream, over HTTP+SSE and over stdio
+// (testdata/mcpgosub, the same server as a program of its own).
 func TestListenMCPGo(t *testing.T) {
 	t.Parallel()
+	stdio := filepath.Join(t.TempDir(), "mcpgosub")
+	if out, err := exec.Command("go", "build", "-o", stdio, "./testdata/mcpgosub").CombinedOutput(); err != nil {
+		t.Fatalf("go build mcpgosub: %v\n%s", err, out)
+	}
 	for _, c := range []struct {
 		name, protocol string
 		target         func(t *testing.T) string
@@ -243,9 +248,10 @@ func TestListenMCPGo(t *testing.T) {
 		{"sse legacy", "auto", func(t *testing.T) string {
 			return "sse+" + peertest.ServeLocal(t, mcpgoserver.NewSSEServer(mcpGoServer())).URL + "/sse"
 		}},
+		{"stdio legacy", "2025-11-25", func(*testing.T) string { return "stdio:" + stdio }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s, ok := listenRun(t, c.target(t), c.protocol, watched, touchChanges, touchLoad)
+			s, ok := listenRun(t, c.target(t), c.protocol, watched(), touchChanges, touchLoad)
 			checkListen(t, s, ok, "subscribe")
 		})
 	}
