@@ -115,6 +115,7 @@ func runJob(c *cli.Context) (runner.Job, *runView, error) {
 		return runner.Job{}, nil, err
 	}
 	sh.withRun(c, opts.Workload)
+	warnOpenFiles(c.App.ErrWriter, opts.Workload)
 	if err := sh.prepare(c); err != nil {
 		return runner.Job{}, nil, err
 	}
