@@ -97,3 +97,30 @@ func violationNames(s *Subscriptions) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// listenersNotApplied says why the listener load a run asked for was not
+// the one it measured ("" when it was): listener sessions that did not
+// open, or subscriptions never acknowledged and never refused (a
+// transport error, no answer, readbench's own open-files limit). The
+// notification figures and their thresholds then describe fewer
+// listeners than asked, and a gate held to them would pass what it could
+// not see, so the run fails, as one whose reading sessions did not all
+// connect does. A server's refusal ("Subscription limit reached", an
+// error answer) is no such case: it is a finding, said by the health and
+// held to streams.refused.
+func listenersNotApplied(s *Subscriptions) string {
+	if s == nil {
+		return ""
+	}
+	var parts []string
+	if l := s.Listeners; l.Failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d listener sessions did not open", l.Failed, l.Asked))
+	}
+	if st := s.Streams; st.Failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d subscriptions were never acknowledged nor refused (no answer, a transport error, or readbench's open-files limit)", st.Failed, st.Asked))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "listeners: " + strings.Join(parts, "; ") + ": the run measured fewer listeners than it asked for"
+}

@@ -119,6 +119,9 @@ func judge(res *Result, f Facts) Judgement {
 		}
 		return j
 	}
+	if why := listenersNotApplied(res.Subscriptions); why != "" && !f.Part {
+		return Judgement{Exit: Failed, Reason: why, Also: also}
+	}
 	if h.FailsRun(f.Bounded) && !f.Part {
 		return Judgement{Exit: Failed, Reason: h.Line + " (no thresholds set: most of the run failed)" + machine(res), Line: h.Line}
 	}

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/readbench/readbench/internal/testproc"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 )
@@ -50,5 +55,44 @@ func TestRaiseOpenFiles(t *testing.T) {
 	}
 	if soft != hard {
 		t.Errorf("soft limit %d after raising, hard %d", soft, hard)
+	}
+}
+
+// TestListenersPastOpenFilesFail: with an open-files limit too low for the
+// listeners asked (ulimit -n 100, 60 stdio listeners), readbench warns
+// before the run, counts the sessions that could not open, and the run
+// fails (exit 1), its verdict saying so: thresholds on notifications
+// would otherwise hold for fewer listeners than asked.
+func TestListenersPastOpenFilesFail(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	y := `
+name: fd-limit
+target: embedded
+sessions: 1
+load: {rate: 2/s, duration: 2s, warmup: 500ms}
+mix:
+  - {class: doc, uri: "sim:///doc-1?size=100"}
+listen: {listeners: 60, uris: attached}
+`
+	if err := os.WriteFile(filepath.Join(dir, "l.yaml"), []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := testproc.Own(t, exec.Command("sh", "-c", `ulimit -n 100 && exec "$0" run l.yaml --out r.json -q --no-live`, binary))
+	c.Dir = dir
+	out, err := c.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("exit %v, want 1:\n%s", err, out)
+	}
+	for _, want := range []string{"the open-files limit (RLIMIT_NOFILE) is 100", "listener sessions did not open: the run measured fewer listeners than it asked for"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	r := rawResult(t, filepath.Join(dir, "r.json"))
+	l := r["subscriptions"].(map[string]any)["listeners"].(map[string]any)
+	if l["failed"].(float64) == 0 || l["connected"].(float64)+l["failed"].(float64) != 60 {
+		t.Errorf("listeners %v: want some failed, connected + failed = 60", l)
 	}
 }
