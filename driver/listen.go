@@ -223,6 +223,13 @@ func (l *listeners) subscribe(ctx context.Context, li *listener, prev *heldSub) 
 	case errors.As(err, &refused):
 		l.httpRefused.Add(1)
 		return false
+	case prev != nil && ctx.Err() != nil:
+		// The run ended while a re-listen after a drop waited: withdrawn,
+		// not failed — a failed subscription fails the run
+		// (results.Judge), and the server had no time to answer. A first
+		// subscription the whole run never saw acknowledged did fail.
+		l.streamsAsked.Add(-1)
+		return false
 	default:
 		l.lost.Add(1)
 		if l.r.o.Logf != nil && l.r.failed.first(err.Error()) {

@@ -58,7 +58,9 @@ type StreamCounts struct {
 	// resources.subscribe capability, or -32601): not a failure.
 	NotApplicable int64 `json:"not_applicable"`
 	// Failed: no acknowledgement and no refusal (a transport error, the
-	// acknowledgement's wait timed out, the run ended first).
+	// acknowledgement's wait timed out, the run ended first). A re-listen
+	// after a drop whose wait the run's end cut is withdrawn: not counted
+	// as asked.
 	Failed int64         `json:"failed"`
 	Ended  StreamEndings `json:"ended"` // how the opened ones ended
 	// Reconnects are streams opened again after the server or the network
