@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,7 +41,10 @@ func (s *tmuxServer) cmd(args ...string) *exec.Cmd {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	s.t.Cleanup(cancel)
 	c := exec.CommandContext(ctx, s.bin, append([]string{"-S", s.sock, "-f", "/dev/null"}, args...)...)
-	c.Env = append(os.Environ(), "TERM=xterm-256color")
+	// The pane's own size decides the views' width: no COLUMNS of the
+	// tests' (TestMain sets one for the piped runs).
+	env := slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, "COLUMNS=") })
+	c.Env = append(env, "TERM=xterm-256color")
 	return c
 }
 
@@ -49,7 +53,13 @@ func (s *tmuxServer) cmd(args ...string) *exec.Cmd {
 // last screen can be read.
 func (s *tmuxServer) start(name, dir, line string) {
 	s.t.Helper()
-	if out, err := s.cmd("new-session", "-d", "-s", name, "-x", "120", "-y", "40", "-c", dir,
+	s.startSized(name, dir, line, 120, 40)
+}
+
+// startSized is start in a pane of width×height cells.
+func (s *tmuxServer) startSized(name, dir, line string, width, height int) {
+	s.t.Helper()
+	if out, err := s.cmd("new-session", "-d", "-s", name, "-x", strconv.Itoa(width), "-y", strconv.Itoa(height), "-c", dir,
 		"sh -c '"+line+"; echo readbench-exit=$?; exec sleep 300'").CombinedOutput(); err != nil {
 		s.t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
