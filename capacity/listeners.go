@@ -252,7 +252,7 @@ func (s *listenSearch) attempt(phase string, k int, d time.Duration) (*Step, err
 			st.Listen = s.crit.last
 			if len(st.Listen.Refused) > 0 && st.Listen.Refused[0] == RefusedLimit {
 				// The server said so: no busy machine makes it refuse.
-				st.GeneratorBound, st.NotServers = false, ""
+				st.GeneratorBound, st.NotServers, st.Reason = false, "", s.crit.lastWhy
 			}
 		}
 		if err != nil {

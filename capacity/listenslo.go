@@ -199,6 +199,7 @@ type listenCriterion struct {
 	reads    slo
 	baseline float64 // read p99 with no listener, ms; 0: none
 	last     *ListenStep
+	lastWhy  string // the last step's broken bounds in words
 }
 
 // Meets: every bound holds; the reason names those that do not, what
@@ -217,7 +218,8 @@ func (c *listenCriterion) Meets(r *results.Result) (bool, string, error) {
 	c.last = listenStepOf(r, c.baseline)
 	names, words := c.slo.refusals(c.last, c.baseline, readWhy)
 	c.last.Refused = append(c.last.Refused, names...)
-	return len(names) == 0, strings.Join(words, "; "), nil
+	c.lastWhy = strings.Join(words, "; ")
+	return len(names) == 0, c.lastWhy, nil
 }
 
 // LagExplains: only a failure of the reads' latency bounds alone can be

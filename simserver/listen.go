@@ -209,6 +209,15 @@ func (s *Server) openListen(c *call, ns protocol.NotificationSubscriptions) *lis
 	return l
 }
 
+// ackDelay waits Options.AckPerListener for every listen stream open
+// before a listen is acknowledged; false when ctx ended first.
+func (s *Server) ackDelay(ctx context.Context) bool {
+	if s.opts.AckPerListener <= 0 {
+		return true
+	}
+	return s.sleep(ctx, time.Duration(s.hub.openListens())*s.opts.AckPerListener)
+}
+
 // ended is the empty result that ends a listen gracefully (the server
 // shutting down), or when nothing it asked for is honoured.
 func (s *Server) listenEnded(c *call) []byte {
@@ -231,6 +240,9 @@ func (s *Server) serveListenHTTP(w http.ResponseWriter, r *http.Request, c *call
 	}
 	l := s.openListen(c, ns)
 	defer s.hub.closeListen(l.sub)
+	if !s.ackDelay(r.Context()) {
+		return
+	}
 	out := newSSESink(w)
 	for _, m := range l.first {
 		if !out.send(m) {
@@ -272,6 +284,9 @@ func (c *stdioConn) startListen(ctx context.Context, cl *call) {
 		}
 		l := s.openListen(cl, ns)
 		defer s.hub.closeListen(l.sub)
+		if !s.ackDelay(rctx) {
+			return
+		}
 		out := stdioSink{c}
 		for _, m := range l.first {
 			if !out.send(m) {
