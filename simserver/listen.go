@@ -297,7 +297,11 @@ func (c *stdioConn) startListen(ctx context.Context, cl *call) {
 			out.send(s.listenEnded(cl))
 			return
 		}
-		if s.pump(rctx, l.sub, out, 0, 0) == endClosed {
+		pctx := rctx
+		if l.sub.fault == WireIgnoreUnsubscribe {
+			pctx = ctx // notifications/cancelled is ignored: only the connection's end stops it
+		}
+		if s.pump(pctx, l.sub, out, 0, 0) == endClosed {
 			out.send(s.listenEnded(cl))
 		}
 	})
