@@ -201,7 +201,7 @@ func (c *checker) capabilities() string {
 		d += "; not " + strings.Join(lack, ", ")
 	}
 	if !caps.Resources {
-		c.rep.add("capabilities", results.CheckNA, "", noResources+" ("+d+"): resources/list, read, listed size, template read, not-found error, not-found shaped, malformed uri and cancellation are not applicable")
+		c.rep.add("capabilities", results.CheckNA, "", noResources+" ("+d+"): resources/list, read, listed size, template read, not-found error, not-found shaped, malformed uri, cancellation and the subscription rows are not applicable")
 		return noResources
 	}
 	c.rep.add("capabilities", results.CheckPass, "", d)

@@ -97,6 +97,11 @@ func (s *Server) pump(ctx context.Context, sub *subscriber, out sink, keepAlive,
 	for {
 		select {
 		case <-sub.ready:
+			if ctx.Err() != nil {
+				// Cancelled while a note waited: a select picks at random
+				// among ready cases, and nothing may follow a cancel.
+				return endGone
+			}
 			for _, n := range sub.take() {
 				for _, m := range sub.render(n) {
 					if !out.send(m) {
