@@ -20,7 +20,11 @@ type fakeListened struct {
 	busyFrom        int
 	noSubscribe     bool
 	baselineReadP99 float64
-	asked           []int
+	// baselines are the read p99 of successive runs with no listener
+	// (after them, baselineReadP99 or 10): a first baseline taken in a
+	// quiet moment of a noisy machine.
+	baselines []float64
+	asked     []int
 }
 
 func (f *fakeListened) run(_ context.Context, s Setting) (StepRun, error) {
@@ -35,6 +39,9 @@ func (f *fakeListened) run(_ context.Context, s Setting) (StepRun, error) {
 	base := 10.0
 	if f.baselineReadP99 > 0 {
 		base = f.baselineReadP99
+	}
+	if s.NoListeners && len(f.baselines) > 0 {
+		base, f.baselines = f.baselines[0], f.baselines[1:]
 	}
 	r.Read.P99Ms, r.Turn.P99Ms, r.Read.Count = base+f.readPer*float64(k), base+f.readPer*float64(k), t.Scheduled
 	quiet := 0.05
@@ -90,6 +97,12 @@ func TestSearchListeners(t *testing.T) {
 		{"interference", fakeListened{readPer: 0.1}, "interference<1.5x,read.p99<1s", 0, LimitListeners, RefusedInterference, 50, 0},
 		{"interference added", fakeListened{readPer: 0.1}, "interference<3ms", 0, LimitListeners, RefusedInterference, 30, 0},
 		{"range", fakeListened{ackPer: 0.01}, "ack.p99<100ms", 0, LimitRange, "", 200, 0},
+		// A first baseline of 5 ms in a quiet moment: every step's 10 ms
+		// would be 2× it. Measured again, the baseline is 10 ms: no
+		// interference is claimed.
+		{"quiet first baseline", fakeListened{baselines: []float64{5, 10}}, "interference<1.5x", 0, LimitRange, "", 200, 0},
+		// Real interference shows against the baseline measured again too.
+		{"interference, baseline again", fakeListened{readPer: 0.1, baselines: []float64{8, 10}}, "interference<1.5x", 0, LimitListeners, RefusedInterference, 50, 0},
 		{"first step", fakeListened{limit: 1}, "ack.p99<1s", 0, LimitFirstStep, RefusedLimit, 0, 0},
 		// The ack SLO breaks from 51 but the machine is busy from 20:
 		// the steps that held count, the failures do not; the count is
