@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/readbench/readbench/capacity"
+	"github.com/readbench/readbench/internal/peertest"
 )
 
 // listenerWorkload reads one small document at 10 turns/s while the
@@ -102,4 +106,71 @@ func TestCapacityListenersAck(t *testing.T) {
 		t.Fatalf("limited by %s: %s", rep.LimitedBy, rep.Conclusion)
 	}
 	t.Log(fmt.Sprintf("%+v", rep.Interference))
+}
+
+// sdkListenWorkload reads one of the SDK server's documents while the
+// listeners follow the other, changed by its touch tool.
+const sdkListenWorkload = `name: sdk-listeners
+sessions: 1
+load: {rate: 10/s}
+turn: {attachments: 1, read_timeout: 5s, deadline: 5s}
+mix:
+  - {class: doc, uri: "docs://sub/a"}
+listen: {listeners: 1, uris: ["docs://sub/b"], reread: {on: false}}
+changes: {rate: 4/s, via: {tool: touch, args: {uri: "{uri}"}}}
+`
+
+// TestCapacityListenersSDK: the listener search against a server no one
+// here wrote, the official Go SDK's (v1.8.0, 2026-07-28
+// subscriptions/listen over stateless Streamable HTTP, a touch tool
+// announcing changes with its ResourceUpdated): it holds every count
+// tried (2 to 8) within a loose SLO, every stream acknowledged and
+// notified, so the search ends above the range — or, on a busy machine,
+// says it could not tell; never a limit the server does not have.
+func TestCapacityListenersSDK(t *testing.T) {
+	dir := t.TempDir()
+	var s *mcp.Server
+	s = mcp.NewServer(&mcp.Implementation{Name: "sdk-listen", Version: "1.0.0"}, &mcp.ServerOptions{
+		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+	})
+	for _, u := range []string{"docs://sub/a", "docs://sub/b"} {
+		s.AddResource(&mcp.Resource{URI: u, Name: u, MIMEType: "text/plain"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "v"}}}, nil
+		})
+	}
+	type touchArgs struct {
+		URI string `json:"uri"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "touch", Description: "announce a change of uri"}, func(ctx context.Context, _ *mcp.CallToolRequest, a touchArgs) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: a.URI})
+	})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true})
+	url := peertest.ServeLocal(t, h).URL + "/mcp"
+	w := writeWorkload(t, dir, sdkListenWorkload)
+	out, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--sweep", "listeners", "--slo", "ack.p99<3s,notify.p99<3s",
+		"--from", "2", "--to", "8", "--refine", "2", "--step-duration", "1s", "--step-warmup", "700ms", "--retries", "1", "--hold", "0",
+		"--format", "json", "--out", "caps", "--force", "-q")
+	var rep capacity.ListenerFinding
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("exit %d: %v\n%s\n%s", code, err, out, stderr)
+	}
+	switch rep.LimitedBy {
+	case capacity.LimitRange:
+		if code != 0 || rep.MaxListeners == nil || *rep.MaxListeners != 8 {
+			t.Fatalf("exit %d, max %v: %s", code, rep.MaxListeners, rep.Conclusion)
+		}
+	case capacity.LimitMachine, capacity.LimitGenerator:
+		if code != 1 || !strings.Contains(rep.Conclusion, "Could not tell") {
+			t.Fatalf("exit %d: %s", code, rep.Conclusion)
+		}
+		t.Logf("the machine did not let readbench tell: %s", rep.Conclusion)
+	default:
+		t.Fatalf("limited by %s (refused first %q): %s", rep.LimitedBy, rep.RefusedFirst, rep.Conclusion)
+	}
+	for _, st := range rep.Steps {
+		if l := st.Listen; l != nil && !st.Rerun && st.Pass && (l.StreamsOpened != l.StreamsAsked || l.Notifications == 0) {
+			t.Errorf("step at %d listeners passed with %d of %d streams, %d notifications", st.Listeners, l.StreamsOpened, l.StreamsAsked, l.Notifications)
+		}
+	}
 }
