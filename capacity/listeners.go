@@ -295,12 +295,13 @@ func (s *listenSearch) judgeListeners(phase string, set Setting, o StepRun, busy
 	return st, err
 }
 
-// interferenceOnly says whether st failed by interference alone, as the
-// server's, while a baseline may still be measured again (at most
-// Plan.Retries times a search).
+// interferenceOnly says whether st failed by interference alone (the
+// server's, or on a busy machine, which slows the reads with listeners
+// and without alike), while a baseline may still be measured again (at
+// most 1 + Plan.Retries times a search).
 func (s *listenSearch) interferenceOnly(st *Step) bool {
 	r := st.Listen.Refused
-	return !st.Pass && !st.GeneratorBound && len(r) == 1 && r[0] == RefusedInterference && s.rebased < s.plan.Retries
+	return !st.Pass && len(r) == 1 && r[0] == RefusedInterference && s.rebased <= s.plan.Retries
 }
 
 // rebaseline measures the reads with no listener again, for a step that
@@ -318,7 +319,7 @@ func (s *listenSearch) rebaseline() (*Step, error) {
 		return nil, err
 	}
 	st, err := judge("baseline", set, o, slo(s.crit.slo.Reads), busyPressure)
-	if err != nil || !st.Pass || st.GeneratorBound {
+	if err != nil || !st.Pass || st.GeneratorBound && st.NotServers != CauseMachine {
 		st.Rerun = true // not used: the first baseline stands
 		return &st, err
 	}
