@@ -134,6 +134,19 @@ func TestSearchListeners(t *testing.T) {
 			if rep.LimitedBy != c.limit || rep.RefusedFirst != c.refused || got != c.max {
 				t.Fatalf("limited by %s, refused first %q, max %d (asked %v): %s; want %s, %q, %d", rep.LimitedBy, rep.RefusedFirst, got, f.asked, rep.Conclusion, c.limit, c.refused, c.max)
 			}
+			if c.limit == LimitListeners && rep.FirstBadListeners != c.max+1 {
+				t.Errorf("first bad %d listeners, want %d (refined to 1 apart): %s", rep.FirstBadListeners, c.max+1, rep.Conclusion)
+			}
+			failed := false // the grid stops at its first failure
+			for _, st := range rep.Steps {
+				if st.Phase != "baseline" && st.Listeners == 0 {
+					t.Errorf("a %s step with no listener: %+v", st.Phase, st)
+				}
+				if st.Phase == "step" && failed {
+					t.Errorf("the grid went on to %d listeners after a failure (asked %v)", st.Listeners, f.asked)
+				}
+				failed = failed || st.Phase == "step" && !st.Pass && !st.Rerun
+			}
 			if c.low > 0 && (rep.Interval == nil || rep.Interval.Low != c.low || !strings.Contains(rep.Conclusion, "Could not tell")) {
 				t.Errorf("interval %+v, conclusion %q", rep.Interval, rep.Conclusion)
 			}
