@@ -33,10 +33,6 @@ func (s ListenerSLO) Interferes() bool {
 	return s.InterferenceRatio > 0 || s.InterferenceAdded > 0
 }
 
-// listenKeys are the SLO's own terms, which the bound grammar does not
-// parse: ack.p99, notify.p99 and interference.
-var listenKeys = []string{"ack.p99", "notify.p99", "interference"}
-
 // ParseListenerSLO parses a listener search's --slo: comma-separated
 // bounds, each either one of the listeners' (ack.p99<200ms,
 // notify.p99<500ms, interference<1.5x or interference<20ms) or one of the
@@ -71,11 +67,12 @@ func ParseListenerSLO(text string) (ListenerSLO, error) {
 	return out, nil
 }
 
+// isListenKey says whether k is one of the SLO's own terms, which the
+// bound grammar does not parse: ack.p99, notify.p99 and interference.
 func isListenKey(k string) bool {
-	for _, l := range listenKeys {
-		if k == l {
-			return true
-		}
+	switch k {
+	case "ack.p99", "notify.p99", "interference":
+		return true
 	}
 	return false
 }
