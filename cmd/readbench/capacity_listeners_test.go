@@ -50,11 +50,33 @@ func searchListeners(t *testing.T, dir, url, slo string, extra ...string) (capac
 // HTTP 200) as what refused first, at 7; the read p99 with no listener
 // and at each count tried is in the finding. The refusal is the server's
 // word, so a busy machine does not blur it (a loose ack bound alone could
-// break on one, which the test does not set).
+// break on one, which the test does not set); a step below it that fails
+// on a saturated machine makes the search say it could not tell, which
+// the test accepts only with no count named.
 func TestCapacityListenersLimit(t *testing.T) {
 	dir := t.TempDir()
 	url := startServe(t, "--max-listeners", "6")
-	rep, code := searchListeners(t, dir, url, "ack.p99<30s", "--hold", "1s", "--holds", "1")
+	// On a saturated machine a step below the limit can fail otherwise
+	// (a session that did not open in time) while the CPUs are
+	// contended: the search then says it could not tell, and is tried
+	// again, at most three times in all; what it must never do is name
+	// another count.
+	var rep capacity.ListenerFinding
+	var code int
+	for attempt := 1; attempt <= 3; attempt++ {
+		rep, code = searchListeners(t, dir, url, "ack.p99<30s", "--hold", "1s", "--holds", "1")
+		if rep.LimitedBy != capacity.LimitMachine && rep.LimitedBy != capacity.LimitGenerator {
+			break
+		}
+		if in := rep.Interval; rep.MaxListeners != nil || in == nil || in.Low > 6 || in.High != 0 && in.High < 7 {
+			t.Fatalf("could not tell, yet claims %v (interval %+v): %s", rep.MaxListeners, in, rep.Conclusion)
+		}
+		t.Logf("attempt %d: could not tell: %s", attempt, rep.Conclusion)
+	}
+	if rep.LimitedBy == capacity.LimitMachine || rep.LimitedBy == capacity.LimitGenerator {
+		t.Logf("the machine did not let readbench tell three times; it said so, and named no count")
+		return
+	}
 	got := -1
 	if rep.MaxListeners != nil {
 		got = *rep.MaxListeners
