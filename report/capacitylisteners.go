@@ -79,5 +79,13 @@ func listenerRow(s capacity.Step, base float64, verdict string) []string {
 	}
 	return []string{phase, strconv.Itoa(s.Listeners), fmt.Sprintf("%d/%d", l.StreamsOpened, l.StreamsAsked),
 		strconv.FormatInt(l.LimitReached, 10), strconv.FormatInt(l.OtherRefused+l.SessionsFailed, 10),
-		numfmt.Sig3(l.AckP99Ms), numfmt.Sig3(l.NotifyP99Ms), numfmt.Sig3(s.Read.P99Ms), ratio, verdict}
+		measured(l.Acks, l.AckP99Ms), measured(l.Notifications, l.NotifyP99Ms), numfmt.Sig3(s.Read.P99Ms), ratio, verdict}
+}
+
+// measured is a p99 of n samples, "-" when there were none.
+func measured(n int64, p99 float64) string {
+	if n == 0 {
+		return "-"
+	}
+	return numfmt.Sig3(p99)
 }
