@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -111,6 +112,12 @@ func (c *checker) subscriptions(ctx context.Context) {
 	case errors.Is(err, client.ErrSubscriptionsUnsupported):
 		all(results.CheckNA, err.Error())
 		return
+	case noStream(err):
+		// The subscription was never asked for: the stream its
+		// notifications would come on could not be opened. No row can be
+		// judged; the detail says what a host would meet.
+		all(results.CheckSkip, "cannot subscribe: "+err.Error())
+		return
 	case err != nil:
 		c.rep.add(rowSubAck, results.CheckFail, first, "no acknowledgement: "+err.Error())
 		for _, r := range subscriptionRows()[1:] {
@@ -132,6 +139,15 @@ func (c *checker) subscriptions(ctx context.Context) {
 	sent, acked := sub.AckTimes()
 	c.judgeHeard(h.all(), first, acked.Sub(sent), changed, tool)
 	c.stops(ctx, sub, tool, first, second)
+}
+
+// noStream says whether err is a legacy Streamable HTTP session's
+// standalone GET stream refused (a server that declares
+// resources.subscribe and answers that GET 405): readbench opens it before
+// it subscribes, so the server was never asked.
+func noStream(err error) bool {
+	var r *client.RefusedError
+	return errors.As(err, &r) && strings.HasPrefix(r.Method, "GET")
 }
 
 // subscribeURIs are the two documents the rows subscribe to: fixed sim:
