@@ -23,6 +23,10 @@ type Setting struct {
 	Rate     float64
 	Size     int64
 	Duration time.Duration
+	// Listeners is how many listeners a listener search's step opens;
+	// NoListeners is its baseline, which opens none (the reads alone).
+	Listeners   int
+	NoListeners bool
 }
 
 // StepRun is what a Runner returns for one step: its result document, the
@@ -105,13 +109,18 @@ func (ts slo) LagExplains(r *results.Result) bool {
 // Step is one step as reported: what was asked, what it achieved, its
 // latency and outcomes, and the verdict.
 type Step struct {
-	Phase    string           `json:"phase"` // "step" (the grid) or "refine" (bisection)
-	Rate     float64          `json:"rate"`  // turns per second asked
-	Size     int64            `json:"size_bytes,omitempty"`
-	Achieved float64          `json:"achieved"` // turns per second that started
-	Read     Percentiles      `json:"read"`
-	Turn     Percentiles      `json:"turn"`
-	Outcomes map[string]int64 `json:"outcomes"`
+	Phase string  `json:"phase"` // "step" (the grid) or "refine" (bisection)
+	Rate  float64 `json:"rate"`  // turns per second asked
+	Size  int64   `json:"size_bytes,omitempty"`
+	// Listeners is the listeners a listener search's step opened (0: the
+	// baseline, or another search); Listen what they measured (nil
+	// outside a listener search, and for its baseline).
+	Listeners int              `json:"listeners,omitempty"`
+	Listen    *ListenStep      `json:"listen,omitempty"`
+	Achieved  float64          `json:"achieved"` // turns per second that started
+	Read      Percentiles      `json:"read"`
+	Turn      Percentiles      `json:"turn"`
+	Outcomes  map[string]int64 `json:"outcomes"`
 	// ErrorRate is the share of scheduled reads with an error outcome (0.01 = 1%).
 	ErrorRate float64 `json:"error_rate"`
 	LagP99Ms  float64 `json:"lag_p99_ms"`

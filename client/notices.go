@@ -162,9 +162,11 @@ func (n *notices) arrived(msg []byte, at time.Time) {
 		n.unreadable.Add(1)
 		return
 	}
-	if !subscriptionMethod(note.method) {
+	if !subscriptionMethod(note.method) && note.subID == nil {
 		return // logging, progress: no subscription's business
 	}
+	// A message tagged with a subscriptionId is a listen's, whatever its
+	// method: one not asked for is flagged UnaskedType there.
 	sub, legacy := n.route(note)
 	switch {
 	case sub == nil && legacy:

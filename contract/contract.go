@@ -49,12 +49,17 @@ type Options struct {
 	// (--template-value NAME=VALUE): the template read row uses them
 	// before a listed instance or a completion.
 	TemplateValues map[string]string
+	// ChangeTool is a tool taking {uri} that changes that document, for
+	// the subscription rows (--change-tool; "": touch, when the server
+	// lists a tool of that name).
+	ChangeTool string
 }
 
 // checkNames are the checks after the handshake, in report order:
 // skipped together when no session could be opened.
 func checkNames() []string {
-	return []string{"server info", "capabilities", "resources/list", "read", "listed size", "template read", "not-found error", "not-found shaped", "malformed uri", "cancellation", "read tool"}
+	return append([]string{"server info", "capabilities", "resources/list", "read", "listed size", "template read", "not-found error", "not-found shaped", "malformed uri", "cancellation"},
+		append(subscriptionRows(), "read tool")...)
 }
 
 // Check opens one session to the target and checks its read contract
@@ -110,10 +115,10 @@ func Check(ctx context.Context, o Options) (*Findings, error) {
 		return rep, fmt.Errorf("check %s: no checks for a %T", o.Target.Redacted(), conn)
 	}
 	c.handshake()
-	steps := []func(context.Context){c.listAndSample, c.templateReads, c.notFoundRows, c.malformed, c.cancellation, c.readTool}
+	steps := []func(context.Context){c.listAndSample, c.templateReads, c.notFoundRows, c.malformed, c.cancellation, c.subscriptions, c.readTool}
 	if why := c.capabilities(); why != "" {
 		steps = []func(context.Context){c.readTool}
-		for _, n := range []string{"resources/list", "read", "listed size", "template read", "not-found error", "not-found shaped", "malformed uri", "cancellation"} {
+		for _, n := range append([]string{"resources/list", "read", "listed size", "template read", "not-found error", "not-found shaped", "malformed uri", "cancellation"}, subscriptionRows()...) {
 			rep.add(n, results.CheckNA, "", why)
 		}
 	}
@@ -196,7 +201,7 @@ func (c *checker) capabilities() string {
 		d += "; not " + strings.Join(lack, ", ")
 	}
 	if !caps.Resources {
-		c.rep.add("capabilities", results.CheckNA, "", noResources+" ("+d+"): resources/list, read, listed size, template read, not-found error, not-found shaped, malformed uri and cancellation are not applicable")
+		c.rep.add("capabilities", results.CheckNA, "", noResources+" ("+d+"): resources/list, read, listed size, template read, not-found error, not-found shaped, malformed uri, cancellation and the subscription rows are not applicable")
 		return noResources
 	}
 	c.rep.add("capabilities", results.CheckPass, "", d)

@@ -103,6 +103,13 @@ func (h *hub) openListen(limit int) bool {
 	return true
 }
 
+// openListens is how many listen streams are open.
+func (h *hub) openListens() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.listens
+}
+
 // closeListen ends what openListen counted and removes the subscriber.
 func (h *hub) closeListen(sub *subscriber) {
 	h.remove(sub)

@@ -97,6 +97,11 @@ func (s *Server) pump(ctx context.Context, sub *subscriber, out sink, keepAlive,
 	for {
 		select {
 		case <-sub.ready:
+			if ctx.Err() != nil {
+				// Cancelled while a note waited: a select picks at random
+				// among ready cases, and nothing may follow a cancel.
+				return endGone
+			}
 			for _, n := range sub.take() {
 				for _, m := range sub.render(n) {
 					if !out.send(m) {
@@ -209,6 +214,15 @@ func (s *Server) openListen(c *call, ns protocol.NotificationSubscriptions) *lis
 	return l
 }
 
+// ackDelay waits Options.AckPerListener for every listen stream open
+// before a listen is acknowledged; false when ctx ended first.
+func (s *Server) ackDelay(ctx context.Context) bool {
+	if s.opts.AckPerListener <= 0 {
+		return true
+	}
+	return s.sleep(ctx, time.Duration(s.hub.openListens())*s.opts.AckPerListener)
+}
+
 // ended is the empty result that ends a listen gracefully (the server
 // shutting down), or when nothing it asked for is honoured.
 func (s *Server) listenEnded(c *call) []byte {
@@ -231,6 +245,9 @@ func (s *Server) serveListenHTTP(w http.ResponseWriter, r *http.Request, c *call
 	}
 	l := s.openListen(c, ns)
 	defer s.hub.closeListen(l.sub)
+	if !s.ackDelay(r.Context()) {
+		return
+	}
 	out := newSSESink(w)
 	for _, m := range l.first {
 		if !out.send(m) {
@@ -272,6 +289,9 @@ func (c *stdioConn) startListen(ctx context.Context, cl *call) {
 		}
 		l := s.openListen(cl, ns)
 		defer s.hub.closeListen(l.sub)
+		if !s.ackDelay(rctx) {
+			return
+		}
 		out := stdioSink{c}
 		for _, m := range l.first {
 			if !out.send(m) {
@@ -282,7 +302,11 @@ func (c *stdioConn) startListen(ctx context.Context, cl *call) {
 			out.send(s.listenEnded(cl))
 			return
 		}
-		if s.pump(rctx, l.sub, out, 0, 0) == endClosed {
+		pctx := rctx
+		if l.sub.fault == WireIgnoreUnsubscribe {
+			pctx = ctx // notifications/cancelled is ignored: only the connection's end stops it
+		}
+		if s.pump(pctx, l.sub, out, 0, 0) == endClosed {
 			out.send(s.listenEnded(cl))
 		}
 	})

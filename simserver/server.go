@@ -101,6 +101,11 @@ type Options struct {
 	// streams; past it a listen is answered with -32603
 	// protocol.SubscriptionLimitMessage (over HTTP with status 200).
 	MaxListeners int
+	// AckPerListener, when above 0, delays each 2026-07-28 listen's
+	// acknowledgement by this much for every listen stream open (its own
+	// included): a server whose fan-out state slows as listeners grow,
+	// so that a listener search has an ack knee to find.
+	AckPerListener time.Duration
 	// DropStreamsAfter, when above 0, ends every HTTP listen and session
 	// stream that long after it opened, without a result: a proxy cutting
 	// long-lived streams, so that a client's re-listen can be tested.

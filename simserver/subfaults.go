@@ -35,12 +35,22 @@ const (
 	// WireDuplicateNotify: every notifications/resources/updated is sent
 	// twice (both eras).
 	WireDuplicateNotify Wire = "duplicate_notify"
+	// WireOtherURI: every notifications/resources/updated names another
+	// uri than the one followed (the followed one with "#other" added):
+	// a notification of a document nobody subscribed to (both eras).
+	WireOtherURI Wire = "other_uri"
+	// WireIgnoreUnsubscribe: an unsubscribe does not stop the
+	// notifications: legacy resources/unsubscribe is answered and the
+	// subscription kept; a 2026-07-28 listen over stdio ignores its
+	// notifications/cancelled and keeps sending (over HTTP the client's
+	// closing the stream ends it whatever the server wants).
+	WireIgnoreUnsubscribe Wire = "ignore_unsubscribe"
 )
 
 // subscriptionFaults are the subscription faults, in the order the docs
 // give them.
 func subscriptionFaults() []Wire {
-	return []Wire{WireNoAck, WireWrongSubscriptionID, WireNotifyBeforeAck, WireUnrequested, WireDuplicateNotify}
+	return []Wire{WireNoAck, WireWrongSubscriptionID, WireNotifyBeforeAck, WireUnrequested, WireDuplicateNotify, WireOtherURI, WireIgnoreUnsubscribe}
 }
 
 // ParseSubscriptionFault is the fault a name gives (readbench serve
@@ -50,7 +60,7 @@ func ParseSubscriptionFault(v string) (Wire, error) {
 	if v == "" || (err == nil && w.subscription()) {
 		return w, nil
 	}
-	names := make([]string, 0, 5)
+	names := make([]string, 0, 7)
 	for _, f := range subscriptionFaults() {
 		names = append(names, string(f))
 	}
@@ -114,7 +124,11 @@ func (sub *subscriber) render(n note) [][]byte {
 	fault := sub.effective(n)
 	msg := make([]byte, 0, 192+len(n.uri)+len(sub.id))
 	msg = append(msg, `{"jsonrpc":"2.0","method":"`+protocol.NotifyResourceUpdated+`","params":{"uri":`...)
-	msg = appendJSONString(msg, n.uri)
+	if fault == WireOtherURI {
+		msg = appendJSONString(msg, n.uri+"#other")
+	} else {
+		msg = appendJSONString(msg, n.uri)
+	}
 	msg = append(msg, ',')
 	msg = sub.appendSubMeta(msg, fault, func(b []byte) []byte {
 		b = append(b, `"`+MetaChangeSeq+`":`...)

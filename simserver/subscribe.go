@@ -89,6 +89,9 @@ func (s *Server) subscribe(c *call) answer {
 	uri := *c.p.URI
 	sub := c.host.legacySubscriber()
 	if c.method == protocol.MethodUnsubscribe {
+		if spec, err := s.specs.parse(uri); s.opts.SubscriptionFault == WireIgnoreUnsubscribe || err == nil && spec.Wire == WireIgnoreUnsubscribe {
+			return s.result(c, []byte("{}")) // answered, and kept: the fault
+		}
 		s.hub.drop(sub, uri) // unsubscribing from what one does not follow is no error
 		return s.result(c, []byte("{}"))
 	}

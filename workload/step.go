@@ -50,3 +50,18 @@ func (base *Workload) Step(rate float64, size int64, warmup, duration time.Durat
 	}
 	return &w
 }
+
+// WithListeners is w with n listeners in its listen section, or (n 0)
+// with no listen and no changes section: the steps of a listener search,
+// whose baseline is the reads alone. w is not changed.
+func (w *Workload) WithListeners(n int) *Workload {
+	out := *w
+	if n == 0 || out.Listen == nil {
+		out.Listen, out.Changes = nil, nil
+		return &out
+	}
+	l := *out.Listen
+	l.Listeners = n
+	out.Listen = &l
+	return &out
+}

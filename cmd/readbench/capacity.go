@@ -50,6 +50,11 @@ func capacityCommand() *cli.Command {
 			"that holds files is refused unless --force, and no step replaces a file but with --force.\n" +
 			"The SLO is in the grammar of thresholds (docs/compare.md). --sweep size holds the rate and doubles the size of every sized\n" +
 			"class from --from (default 1KiB) to --to (default 256MiB) until reads fail outright.\n" +
+			"--sweep listeners holds the reads' rate and searches the listeners open (the workload's listen section, or\n" +
+			"one per attached document) from --from (default 10) to --to (default 1000), with the SLO's own bounds\n" +
+			"ack.p99<D, notify.p99<D (with a changes section) and interference<1.5x or <20ms (the reads' p99 against\n" +
+			"that with no listener, measured first), beside the grammar's; it names what refused first\n" +
+			"(limit_reached, sessions_failed, ack, notify, interference, reads) (docs/capacity.md).\n" +
 			"Exit 0 when the search confirmed a maximum sustainable rate (a hold of it passed, or with --hold 0\n" +
 			"the step below a failure that was the server's; or every step up to --to held), and for a size\n" +
 			"sweep; 1 when the rate is not known (max_sustainable_rate null: the machine or the generator\n" +
@@ -68,8 +73,8 @@ func capacityCommand() *cli.Command {
 			&cli.IntFlag{Name: "holds", Value: 3, Usage: "at most this many holds, stepping down to the next good rate each time one breaks the SLO"},
 			&cli.IntFlag{Name: "retries", Value: 2, Usage: "run a step (or hold) the generator could not drive cleanly again at most this many times"},
 			&cli.BoolFlag{Name: "fail-on-unknown", Value: true, Usage: "exit 1 when the maximum sustainable rate is not known (the rate search); =false exits 0, loudly"},
-			&cli.StringFlag{Name: "sweep", Usage: "`size`: hold the rate and double the attachment size instead"},
-			&cli.StringFlag{Name: "rate", Usage: "the rate a --sweep size holds (default: the workload's)"},
+			&cli.StringFlag{Name: "sweep", Usage: "`size`: hold the rate and double the attachment size instead; listeners: hold the rate and search the listeners held"},
+			&cli.StringFlag{Name: "rate", Usage: "the rate a --sweep size or listeners holds (default: the workload's)"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or html (a self-contained page: latency against the asked rate or size, the knee marked, the step table)"},
 			&cli.StringFlag{Name: "out", Usage: "save each step's result in `DIR` (default runs/capacity-<time>, -2, -3 … when taken); a DIR that holds files is refused"},
 			forceFolderFlag(),
@@ -110,14 +115,17 @@ func capacityAction(c *cli.Context) error {
 	if f := c.String("format"); f != "table" && f != "json" && f != "html" {
 		return cli.Exit(fmt.Sprintf("capacity: --format %q: want table, json or html", f), exitUsage)
 	}
-	if s := c.String("sweep"); s != "" && s != "size" {
-		return cli.Exit(fmt.Sprintf("capacity: --sweep %q: the only sweep is size", s), exitUsage)
+	if s := c.String("sweep"); s != "" && s != "size" && s != "listeners" {
+		return cli.Exit(fmt.Sprintf("capacity: --sweep %q: want size or listeners", s), exitUsage)
 	}
 	cr, hadRate, err := newCapacityRun(c)
 	if err != nil {
 		return err
 	}
 	defer cr.close()
+	if c.String("sweep") == "listeners" {
+		return cr.listenerSearch(hadRate)
+	}
 	slo, err := sloOf(c, cr.opts.Workload)
 	if err != nil {
 		return err
@@ -144,6 +152,9 @@ func newCapacityRun(c *cli.Context) (*capacityRun, bool, error) {
 		return nil, false, err
 	}
 	hadRate := w.OpenLoad(c.Duration("step-duration"))
+	if c.String("sweep") == "listeners" && w.Listen == nil {
+		w.Listen = workload.DefaultListen() // every attached document
+	}
 	opts, err := prepare(c, base, w, nil)
 	if err != nil {
 		return nil, false, err
@@ -330,6 +341,9 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.S
 		duration = s.Duration
 	}
 	opts.Workload = cr.opts.Workload.Step(s.Rate, s.Size, cr.warmup, duration)
+	if s.Listeners > 0 || s.NoListeners {
+		opts.Workload = opts.Workload.WithListeners(s.Listeners)
+	}
 	opts.Auth = cr.tokens.Next() // each step's result counts its own token requests
 	opts.Logf = func(format string, args ...any) { once.Do(func() { firstFailure = fmt.Sprintf(format, args...) }) }
 	wireMetrics(cr.mx, &opts, metrics.RunLabels{Step: strconv.Itoa(s.Index)})
@@ -351,6 +365,9 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.S
 		what := numfmt.Rate(s.Rate, "turns")
 		if s.Size > 0 {
 			what = units.FormatSize(s.Size) + " at " + what
+		}
+		if s.Listeners > 0 || s.NoListeners {
+			what = fmt.Sprintf("%d listeners, reads at %s", s.Listeners, what)
 		}
 		if s.Duration > 0 {
 			what += " held for " + numfmt.Duration(s.Duration)

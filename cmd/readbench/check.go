@@ -41,6 +41,7 @@ func checkCommand() *cli.Command {
 			&cli.IntFlag{Name: "sample", Usage: "listed resources to read and check", Value: 10},
 			&cli.DurationFlag{Name: "timeout", Usage: "per request", Value: 10 * time.Second},
 			&cli.StringFlag{Name: "cancel-uri", Usage: "`URI` of a slow read for the cancellation check (default: a delayed sim: URI on the simulated server, else the slowest sampled read)"},
+			&cli.StringFlag{Name: "change-tool", Usage: "`NAME` of a tool taking {uri} that changes that document, for the subscription rows (default: touch, when listed)"},
 			&cli.StringFlag{Name: "read-path", Usage: "`PATH` of a file for the ranged read tool checks on a server other than the simulated one"},
 			&cli.StringSliceFlag{Name: "template-value", Usage: "a listed template's variable for the template read row: `NAME=VALUE` (repeatable)"},
 			&cli.StringFlag{Name: "format", Usage: "table or json", Value: "table"},
@@ -96,7 +97,7 @@ func checkAction(c *cli.Context) error {
 		Target: target, Protocol: c.String("protocol"), Headers: headers, Auth: tokens,
 		EmbeddedCommand: set.EmbeddedCommand, Client: set.Client,
 		Sample: c.Int("sample"), Timeout: c.Duration("timeout"),
-		CancelURI: c.String("cancel-uri"), ReadPath: c.String("read-path"),
+		CancelURI: c.String("cancel-uri"), ReadPath: c.String("read-path"), ChangeTool: c.String("change-tool"),
 		Aim: aim, MaxAnswer: maxAnswer, HandshakeTimeout: set.HandshakeTimeout,
 		TemplateValues: templateValues,
 	})

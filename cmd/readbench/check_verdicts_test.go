@@ -29,12 +29,13 @@ func TestCheckToolsOnlyServer(t *testing.T) {
 		t.Errorf("exit %d, summary %+v: %s", code, d.Summary, stderr)
 	}
 	d.expect(t, "capabilities", "n/a", "the server declares no resources capability (")
-	for _, name := range []string{"resources/list", "read", "listed size", "template read", "not-found error", "not-found shaped", "malformed uri", "cancellation"} {
+	for _, name := range []string{"resources/list", "read", "listed size", "template read", "not-found error", "not-found shaped", "malformed uri", "cancellation",
+		"subscribe ack", "subscription ids", "requested types", "subscribed uri", "unsubscribe stops"} {
 		d.expect(t, name, "n/a", "the server declares no resources capability")
 	}
 	d.expect(t, "read tool", "n/a", "no tool named read")
 	stdout, _, code := readbench(t, t.TempDir(), "check", "--target", url)
-	if code != 0 || strings.Count(stdout, "declares no resources capability (") != 1 || !strings.Contains(stdout, "10 not applicable") {
+	if code != 0 || strings.Count(stdout, "declares no resources capability (") != 1 || !strings.Contains(stdout, "15 not applicable") {
 		t.Errorf("exit %d\n%s", code, stdout)
 	}
 }

@@ -41,7 +41,7 @@ var commandFlagGroups = map[string]string{
 	"ab/base": "target", "ab/new": "target", "merge/wait": "shards",
 	"serve/max-message": "simulation", "check/timeout": "check", "serve/trace-log": "metrics",
 	"serve/changes": "simulation", "serve/subscription-fault": "simulation", "serve/max-listeners": "simulation",
-	"serve/drop-streams-after": "simulation", "serve/keepalive": "listen",
+	"serve/drop-streams-after": "simulation", "serve/keepalive": "listen", "serve/ack-per-listener": "simulation",
 }
 
 // flagGroups are the groups of the flags every command names the same.
@@ -55,7 +55,7 @@ var flagGroups = map[string]string{
 	"stdio": "listen", "listen": "listen", "stateful": "listen", "sse": "listen",
 	"workers": "simulation", "stall-every": "simulation", "stall-for": "simulation", "crash-after": "simulation",
 	"wedge-after": "simulation", "catalog-size": "simulation", "delay-scale": "simulation", "alter-content": "simulation",
-	"sample": "check", "cancel-uri": "check", "read-path": "check", "template-value": "check",
+	"sample": "check", "cancel-uri": "check", "read-path": "check", "template-value": "check", "change-tool": "check",
 	"threshold": "thresholds", "slo": "thresholds", "single-run": "thresholds", "noise-floor": "thresholds",
 	"out": "output", "reads": "output", "format": "output", "full": "output", "trace-url": "output", "quiet": "output", "live": "output", "no-live": "output", "status-every": "output", "force": "output",
 	"oauth": "auth", "headless": "auth", "no-browser": "auth",

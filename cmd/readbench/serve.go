@@ -68,8 +68,9 @@ func serveCommand() *cli.Command {
 			&cli.StringFlag{Name: "alter-content", Usage: "reads of URIs containing `TEXT` return other bytes of the same size and type (to try compare's content check)"},
 			&cli.StringFlag{Name: "changes", Usage: "change resources on their own at `RATE` (e.g. 5/s): the URIs someone follows, round-robin in sorted order"},
 			&cli.DurationFlag{Name: "keepalive", Usage: "HTTP: an SSE comment on a listen or session stream idle for `D` (0: none)", Value: 15 * time.Second},
-			&cli.StringFlag{Name: "subscription-fault", Usage: "every listen and session stream misbehaves: `MODE` no_ack, wrong_subscription_id, notify_before_ack, unrequested or duplicate_notify"},
+			&cli.StringFlag{Name: "subscription-fault", Usage: "every listen and session stream misbehaves: `MODE` no_ack, wrong_subscription_id, notify_before_ack, unrequested, duplicate_notify, other_uri or ignore_unsubscribe"},
 			&cli.IntFlag{Name: "max-listeners", Usage: "refuse listen streams past `N` open with -32603 \"Subscription limit reached\" (HTTP 200) (0: no limit)"},
+			&cli.DurationFlag{Name: "ack-per-listener", Usage: "delay each listen's acknowledgement `D` for every listen stream open (a knee for capacity --sweep listeners; 0: none)"},
 			&cli.DurationFlag{Name: "drop-streams-after", Usage: "HTTP: cut every listen and session stream `D` after it opened, without a result (0: never)"},
 		}, append(oauthServeFlags(), profileFlags()...)...),
 		Action: serve,
@@ -102,7 +103,7 @@ func serve(c *cli.Context) (err error) {
 		Logf:       func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
 
 		Changes: fresh.Changes, KeepAlive: fresh.KeepAlive, SubscriptionFault: fresh.SubscriptionFault,
-		MaxListeners: fresh.MaxListeners, DropStreamsAfter: fresh.DropStreamsAfter,
+		MaxListeners: fresh.MaxListeners, AckPerListener: fresh.AckPerListener, DropStreamsAfter: fresh.DropStreamsAfter,
 	}
 	oauth, err := oauthServeOptions(c)
 	if err != nil {
@@ -382,6 +383,9 @@ func freshnessOptions(c *cli.Context) (simserver.Options, error) {
 	o.SubscriptionFault = fault
 	if o.MaxListeners = c.Int("max-listeners"); o.MaxListeners < 0 {
 		return o, cli.Exit("serve: --max-listeners: want 0 (no limit) or more", exitUsage)
+	}
+	if o.AckPerListener = c.Duration("ack-per-listener"); o.AckPerListener < 0 {
+		return o, cli.Exit("serve: --ack-per-listener: want a duration, or 0 for none", exitUsage)
 	}
 	if o.DropStreamsAfter = c.Duration("drop-streams-after"); o.DropStreamsAfter < 0 {
 		return o, cli.Exit("serve: --drop-streams-after: want a duration, or 0 for never", exitUsage)

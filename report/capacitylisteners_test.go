@@ -1,0 +1,44 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/readbench/readbench/capacity"
+)
+
+// TestWriteListenerSearch: the table states the count found, what
+// refused first, and the reads' p99 at no listener and at each count
+// with its ratio to none (the interference); a count not known says so.
+func TestWriteListenerSearch(t *testing.T) {
+	twenty := 20
+	found := &capacity.ListenerFinding{Target: "http://127.0.0.1:1/mcp", Server: "sim 1", SLO: "ack.p99<1s", Rate: 10, MaxListeners: &twenty,
+		LimitedBy: capacity.LimitListeners, RefusedFirst: capacity.RefusedLimit, RefusedWhy: "1 of 21 listen streams refused: Subscription limit reached",
+		FirstBadListeners: 21, ReadP99AtZeroMs: 2, Conclusion: "At most 20 listeners.",
+		Steps: []capacity.Step{
+			{Phase: "baseline", Read: capacity.Percentiles{P99Ms: 2}, Pass: true},
+			{Phase: "step", Listeners: 20, Read: capacity.Percentiles{P99Ms: 3}, Pass: true,
+				Listen: &capacity.ListenStep{StreamsAsked: 20, StreamsOpened: 20, AckP99Ms: 1.5, Acks: 20}},
+			{Phase: "refine", Listeners: 21, Read: capacity.Percentiles{P99Ms: 2}, Reason: "1 of 21 listen streams refused: Subscription limit reached",
+				Listen: &capacity.ListenStep{StreamsAsked: 21, StreamsOpened: 20, LimitReached: 1}},
+		}}
+	unknown := &capacity.ListenerFinding{LimitedBy: capacity.LimitMachine, Conclusion: "Could not tell.", Steps: []capacity.Step{}}
+	for _, c := range []struct {
+		name string
+		r    *capacity.ListenerFinding
+		want []string
+	}{
+		{"found", found, []string{"✓ most listeners within the SLO: 20", "refused first at 21 listeners: limit_reached", " 20/20 |", "|    1.50 |          - |     3.00 |   1.50 |", "[1] FAIL: 1 of 21 listen streams refused"}},
+		{"not known", unknown, []string{"✗ most listeners within the SLO: not known (limited by machine)", "Could not tell."}},
+	} {
+		var b strings.Builder
+		if err := WriteListenerSearch(&b, c.r); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s: no %q in\n%s", c.name, w, b.String())
+			}
+		}
+	}
+}
