@@ -11,9 +11,19 @@ import (
 	"github.com/readbench/readbench/units"
 )
 
-// textWidth is the width the capacity reports fit: every line of the
-// table and the sentences under it (a terminal of 120 columns).
-const textWidth = 120
+// capacityWidth is the width the capacity reports fit when no terminal
+// says one (the package's functions): a terminal of 120 columns.
+const capacityWidth = 120
+
+// sized lays a capacity report out for o's width and writes it to w.
+func (o Options) sized(w io.Writer, write func(io.Writer) error) error {
+	sw := &sizedWriter{width: o.width()}
+	if err := write(sw); err != nil {
+		return err
+	}
+	_, err := w.Write(sw.Bytes())
+	return err
+}
 
 // WriteCapacity prints a rate search: the answer first (the maximum
 // sustainable rate, marked ✓, or ✗ none found) and its evidence (what
@@ -23,10 +33,19 @@ const textWidth = 120
 // 120 columns, the hold and the resolution, and the conclusion that says
 // what ended the search.
 func WriteCapacity(w io.Writer, r *capacity.RateFinding) error {
+	return Options{Width: capacityWidth}.WriteCapacity(w, r)
+}
+
+// WriteCapacity is the package's WriteCapacity, laid out for o's width.
+func (o Options) WriteCapacity(w io.Writer, r *capacity.RateFinding) error {
+	return o.sized(w, func(w io.Writer) error { return writeCapacity(w, r) })
+}
+
+func writeCapacity(w io.Writer, r *capacity.RateFinding) error {
 	mark, text := rateVerdict(r)
-	fmt.Fprintln(w, wrapText(mark+" "+text, textWidth))
-	fmt.Fprintln(w, wrapText("evidence: "+evidenceOf(r).sentence(), textWidth))
-	fmt.Fprintf(w, "capacity of %s (%s), SLO %s\n", r.Target, r.Server, r.SLO)
+	fmt.Fprintln(w, wrapText(mark+" "+text, widthOf(w)))
+	fmt.Fprintln(w, wrapText("evidence: "+evidenceOf(r).sentence(), widthOf(w)))
+	fmt.Fprintln(w, wrapText(fmt.Sprintf("capacity of %s (%s), SLO %s", r.Target, r.Server, r.SLO), widthOf(w)))
 	if err := stepTable(w, r.Steps, false); err != nil {
 		return err
 	}
@@ -36,12 +55,12 @@ func WriteCapacity(w io.Writer, r *capacity.RateFinding) error {
 		if !h.Pass {
 			verdict = "did not hold: " + h.Reason
 		}
-		fmt.Fprintln(w, wrapText(fmt.Sprintf("hold: %s for %gs %s", numfmt.Rate(h.Rate, "turns"), h.DurationS, verdict), textWidth))
+		fmt.Fprintln(w, wrapText(fmt.Sprintf("hold: %s for %gs %s", numfmt.Rate(h.Rate, "turns"), h.DurationS, verdict), widthOf(w)))
 	}
 	if line := resolutionLine(r); line != "" {
-		fmt.Fprintln(w, "resolution: "+line)
+		fmt.Fprintln(w, wrapText("resolution: "+line, widthOf(w)))
 	}
-	_, err := fmt.Fprintln(w, wrapText(r.Conclusion, textWidth))
+	_, err := fmt.Fprintln(w, wrapText(r.Conclusion, widthOf(w)))
 	return err
 }
 
@@ -59,28 +78,53 @@ func resolutionLine(r *capacity.RateFinding) string {
 // served within the SLO, ✓, or ✗ none), then every size's step, then
 // where reads fail outright, and why.
 func WriteSizeSweep(w io.Writer, r *capacity.SizeFinding) error {
+	return Options{Width: capacityWidth}.WriteSizeSweep(w, r)
+}
+
+// WriteSizeSweep is the package's WriteSizeSweep, laid out for o's width.
+func (o Options) WriteSizeSweep(w io.Writer, r *capacity.SizeFinding) error {
+	return o.sized(w, func(w io.Writer) error { return writeSizeSweep(w, r) })
+}
+
+func writeSizeSweep(w io.Writer, r *capacity.SizeFinding) error {
 	if r.MaxSizeWithinSLO > 0 {
 		fmt.Fprintf(w, "✓ largest size within the SLO: %s\n", units.FormatSize(r.MaxSizeWithinSLO))
 	} else {
 		fmt.Fprintln(w, "✗ largest size within the SLO: none")
 	}
-	fmt.Fprintf(w, "size sweep of %s (%s) at %s, SLO %s\n", r.Target, r.Server, numfmt.Rate(r.Rate, "turns"), r.SLO)
+	fmt.Fprintln(w, wrapText(fmt.Sprintf("size sweep of %s (%s) at %s, SLO %s", r.Target, r.Server, numfmt.Rate(r.Rate, "turns"), r.SLO), widthOf(w)))
 	if err := stepTable(w, r.Steps, true); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "\n"+wrapText(r.Conclusion, textWidth))
+	_, err := fmt.Fprintln(w, "\n"+wrapText(r.Conclusion, widthOf(w)))
 	return err
 }
 
 // stepTable is the step table of the terminal: each verdict a word and
 // the number of its note ("FAIL [2]"), the notes (the reasons in full)
-// under the table, wrapped to textWidth.
+// under the table, wrapped to w's width.
 func stepTable(w io.Writer, steps []capacity.Step, bySize bool) error {
-	var tb strings.Builder // the table pads its last column: trailing blanks are cut
-	t := newTable(&tb, 1, stepHeader(bySize)...)
+	t := newTable(w, 1, stepHeader(bySize)...)
 	rows := stepRows(steps, bySize)
-	var notes []string
-	for i, s := range steps {
+	cells, notes := notedVerdicts(steps)
+	for i := range steps {
+		rows[i][len(rows[i])-1] = cells[i]
+		if err := t.Append(rows[i]); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	writeNotes(w, notes)
+	return nil
+}
+
+// notedVerdicts are each step's verdict cell, a word and the number of
+// its note ("FAIL [2]"), and the notes: each reason once, in the order
+// the steps first give it.
+func notedVerdicts(steps []capacity.Step) (cells, notes []string) {
+	for _, s := range steps {
 		word, why := stepVerdict(s)
 		cell := stepWord(s)
 		if why != "" {
@@ -91,27 +135,21 @@ func stepTable(w io.Writer, steps []capacity.Step, bySize bool) error {
 			}
 			cell += fmt.Sprintf(" [%d]", n+1)
 		}
-		rows[i][len(rows[i])-1] = cell
-		if err := t.Append(rows[i]); err != nil {
-			return err
-		}
+		cells = append(cells, cell)
 	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	for l := range strings.Lines(tb.String()) {
-		fmt.Fprintln(w, strings.TrimRight(l, " \n"))
-	}
-	for i, n := range notes {
-		lead := fmt.Sprintf("[%d] ", i+1)
-		body := wrapText(n, textWidth-len(lead))
-		fmt.Fprintln(w, lead+strings.ReplaceAll(body, "\n", "\n"+strings.Repeat(" ", len(lead))))
-	}
-	return nil
+	return cells, notes
 }
 
-// stepHeader and stepRows are the step table, shared by the text table
-// and the HTML page so both say the same in the same words.
+// writeNotes writes numbered notes under a table, each wrapped to w's
+// width under its own start.
+func writeNotes(w io.Writer, notes []string) {
+	for i, n := range notes {
+		lead := fmt.Sprintf("[%d] ", i+1)
+		body := wrapText(n, widthOf(w)-len(lead))
+		fmt.Fprintln(w, lead+strings.ReplaceAll(body, "\n", "\n"+strings.Repeat(" ", len(lead))))
+	}
+}
+
 func stepHeader(bySize bool) []string {
 	first := "asked/s"
 	if bySize {

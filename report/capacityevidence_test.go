@@ -168,7 +168,7 @@ func TestCapacityTableFits(t *testing.T) {
 			}
 			out := b.String()
 			for i, l := range strings.Split(out, "\n") {
-				if n := utf8.RuneCountInString(l); n > textWidth {
+				if n := utf8.RuneCountInString(l); n > capacityWidth {
 					t.Errorf("line %d is %d columns:\n%s", i+1, n, l)
 				}
 			}

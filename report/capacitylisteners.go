@@ -3,9 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/readbench/readbench/capacity"
 	"github.com/readbench/readbench/internal/numfmt"
@@ -18,51 +16,44 @@ import (
 // reads' p99 and its ratio to that with no listener (the interference) —
 // the reasons as numbered notes, and the conclusion.
 func WriteListenerSearch(w io.Writer, r *capacity.ListenerFinding) error {
+	return Options{Width: capacityWidth}.WriteListenerSearch(w, r)
+}
+
+// WriteListenerSearch is the package's WriteListenerSearch, laid out for
+// o's width.
+func (o Options) WriteListenerSearch(w io.Writer, r *capacity.ListenerFinding) error {
+	return o.sized(w, func(w io.Writer) error { return writeListenerSearch(w, r) })
+}
+
+func writeListenerSearch(w io.Writer, r *capacity.ListenerFinding) error {
 	if r.MaxListeners != nil {
 		fmt.Fprintf(w, "✓ most listeners within the SLO: %d\n", *r.MaxListeners)
 	} else {
 		fmt.Fprintf(w, "✗ most listeners within the SLO: not known (limited by %s)\n", r.LimitedBy)
 	}
 	if r.RefusedFirst != "" {
-		fmt.Fprintln(w, wrapText(fmt.Sprintf("refused first at %d listeners: %s (%s)", r.FirstBadListeners, r.RefusedFirst, r.RefusedWhy), textWidth))
+		fmt.Fprintln(w, wrapText(fmt.Sprintf("refused first at %d listeners: %s (%s)", r.FirstBadListeners, r.RefusedFirst, r.RefusedWhy), widthOf(w)))
 	}
-	fmt.Fprintf(w, "listener capacity of %s (%s) with reads at %s, SLO %s\n", r.Target, r.Server, numfmt.Rate(r.Rate, "turns"), r.SLO)
-	var tb strings.Builder
-	t := newTable(&tb, 1, "step", "listeners", "opened", "limit", "refused", "ack p99", "notify p99", "read p99", "× none", "result")
-	var notes []string
-	for _, s := range r.Steps {
-		word, why := stepVerdict(s)
-		cell := stepWord(s)
-		if why != "" {
-			note := word + ": " + why
-			n := slices.Index(notes, note)
-			if n < 0 {
-				notes, n = append(notes, note), len(notes)
-			}
-			cell += fmt.Sprintf(" [%d]", n+1)
-		}
-		if err := t.Append(listenerRow(s, r.ReadP99AtZeroMs, cell)); err != nil {
+	fmt.Fprintln(w, wrapText(fmt.Sprintf("listener capacity of %s (%s) with reads at %s, SLO %s", r.Target, r.Server, numfmt.Rate(r.Rate, "turns"), r.SLO), widthOf(w)))
+	t := newTable(w, 1, "step", "listeners", "opened", "limit", "refused", "ack p99", "notify p99", "read p99", "× none", "result")
+	cells, notes := notedVerdicts(r.Steps)
+	for i, s := range r.Steps {
+		if err := t.Append(listenerRow(s, r.ReadP99AtZeroMs, cells[i])); err != nil {
 			return err
 		}
 	}
 	if err := t.Render(); err != nil {
 		return err
 	}
-	for l := range strings.Lines(tb.String()) {
-		fmt.Fprintln(w, strings.TrimRight(l, " \n"))
-	}
-	for i, n := range notes {
-		lead := fmt.Sprintf("[%d] ", i+1)
-		fmt.Fprintln(w, lead+strings.ReplaceAll(wrapText(n, textWidth-len(lead)), "\n", "\n"+strings.Repeat(" ", len(lead))))
-	}
+	writeNotes(w, notes)
 	if h := r.Hold; h != nil {
 		verdict := "held the SLO"
 		if !h.Pass {
 			verdict = "did not hold: " + h.Reason
 		}
-		fmt.Fprintln(w, wrapText(fmt.Sprintf("hold: %g listeners for %gs %s", h.Rate, h.DurationS, verdict), textWidth))
+		fmt.Fprintln(w, wrapText(fmt.Sprintf("hold: %g listeners for %gs %s", h.Rate, h.DurationS, verdict), widthOf(w)))
 	}
-	_, err := fmt.Fprintln(w, "\n"+wrapText(r.Conclusion, textWidth))
+	_, err := fmt.Fprintln(w, "\n"+wrapText(r.Conclusion, widthOf(w)))
 	return err
 }
 

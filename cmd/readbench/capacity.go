@@ -248,7 +248,7 @@ func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 	if err != nil {
 		return exitFor("capacity: ", err)
 	}
-	if err := writeCapacity(c, rep, report.WriteCapacity, report.CapacityHTML); err != nil {
+	if err := writeCapacity(c, rep, termOptions(c).WriteCapacity, report.CapacityHTML); err != nil {
 		return err
 	}
 	return unknownRate(c, rep)
@@ -297,7 +297,7 @@ func (cr *capacityRun) sizeSweep(slo []bounds.Threshold) error {
 	if err != nil {
 		return exitFor("capacity: ", err)
 	}
-	return writeCapacity(c, rep, report.WriteSizeSweep, report.SizeSweepHTML)
+	return writeCapacity(c, rep, termOptions(c).WriteSizeSweep, report.SizeSweepHTML)
 }
 
 // rangeFlags sets from and to from --from and --to when given, each

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,7 +53,7 @@ func TestCapacityFindsTheKnee(t *testing.T) {
 	for attempt := 1; attempt <= 3; attempt++ {
 		out, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--slo", "read.p99<100ms,errors<1%",
 			"--from", "150/s", "--to", "800/s", "--step-duration", "1500ms", "--step-warmup", "500ms", "--refine", "2",
-			"--hold", "2s", "--format", "json", "--out", "caps", "-q")
+			"--hold", "2s", "--format", "json", "--out", fmt.Sprintf("caps-%d", attempt), "-q") // a folder each: a second attempt is no reuse of the first's
 		stdout, rep = out, capacity.RateFinding{}
 		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 			t.Fatalf("exit %d: %v\n%s\n%s", code, err, stdout, stderr)

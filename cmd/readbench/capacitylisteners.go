@@ -6,7 +6,6 @@ import (
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/capacity"
-	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/units"
 	"github.com/urfave/cli/v2"
 )
@@ -58,7 +57,7 @@ func (cr *capacityRun) listenerSearch(hadRate bool) error {
 	if err != nil {
 		return exitFor("capacity: ", err)
 	}
-	if err := writeCapacity(c, rep, report.WriteListenerSearch, nil); err != nil {
+	if err := writeCapacity(c, rep, termOptions(c).WriteListenerSearch, nil); err != nil {
 		return err
 	}
 	if rep.MaxListeners != nil {

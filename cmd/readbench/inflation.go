@@ -1,9 +1,6 @@
 package main
 
 import (
-	"os"
-
-	"github.com/readbench/readbench/internal/helptext"
 	"github.com/readbench/readbench/report"
 	"github.com/urfave/cli/v2"
 )
@@ -28,7 +25,7 @@ func inflationCommand() *cli.Command {
 				}
 				rows = append(rows, r)
 			}
-			return report.WriteInflation(c.App.Writer, rows, helptext.Width(os.Getenv, c.App.Writer))
+			return report.WriteInflation(c.App.Writer, rows, termOptions(c).Width)
 		},
 	}
 }

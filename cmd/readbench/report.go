@@ -146,8 +146,15 @@ func reportOptions(c *cli.Context) (report.Options, error) {
 	if err != nil {
 		return report.Options{}, cli.Exit(c.Command.Name+": --trace-url: "+err.Error(), exitUsage)
 	}
-	// The terminal views fit COLUMNS, else the terminal, else 80 columns.
-	return report.Options{TraceURL: u, Width: helptext.Width(os.Getenv, c.App.Writer)}, nil
+	o := termOptions(c)
+	o.TraceURL = u
+	return o, nil
+}
+
+// termOptions lay the terminal views out for COLUMNS, else the
+// terminal's width, else 80 columns (a pipe, a CI log).
+func termOptions(c *cli.Context) report.Options {
+	return report.Options{Width: helptext.Width(os.Getenv, c.App.Writer)}
 }
 
 // tableWriter is the terminal report, whole or brief, laid out for o.
