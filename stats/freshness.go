@@ -53,6 +53,10 @@ type Freshness struct {
 	open        map[string]int32
 	byClass     map[string]*Histogram
 	byListeners [NumListenerBuckets]*Histogram
+	// tl is the loop's seconds (freshness_timeline.go): changes,
+	// notifications and re-reads as they happen, missed and lost at the
+	// run's end.
+	tl listenTimeline
 }
 
 // uriChanges is the changes made to one URI, oldest first, and for each
@@ -142,6 +146,9 @@ func (f *Freshness) Changed(uri string, at time.Time) {
 	c.failed = append(c.failed, false)
 	c.open = append(c.open, f.open[uri])
 	f.counts.Changes++
+	if sec := f.tl.at(at); sec != nil {
+		sec.Changes++
+	}
 }
 
 // Failed marks the change of uri recorded at at (Changed) as failed: its
@@ -203,6 +210,9 @@ func (s *Subscription) Notified(uri string, at time.Time) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.counts.Notifications++
+	if sec := f.tl.at(at); sec != nil {
+		sec.Notifications++
+	}
 	next, ok := s.cursor[uri]
 	switch {
 	case !ok:
@@ -290,6 +300,13 @@ type FreshnessSummary struct {
 	// entry. Each adds up to Notify.
 	NotifyByClass     map[string]*Histogram
 	NotifyByListeners []*Histogram
+	// Timeline is the loop's seconds from the run's start
+	// (Freshness.StartTimeline): its counts add up to Counts' changes,
+	// notifications, missed and lost in gaps, and to the re-reads made.
+	Timeline []ListenSecond
+	// Open is the subscriptions open when the summary was taken: the
+	// live figure of SoFar (0 at the run's end, every one ended then).
+	Open int64
 }
 
 // IdentityOK reports whether every expected notification is accounted
@@ -300,26 +317,42 @@ func (c FreshnessCounts) IdentityOK() bool {
 
 // Summary is the accounting as of now: the run's end, after the grace it
 // gave late notifications. A change still untold to a subscription open
-// for it is missed.
+// for it is missed. Its timeline places each missed or lost change in
+// the second it was made.
 func (f *Freshness) Summary() FreshnessSummary {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	out := f.summaryTo(time.Time{})
+	f.copyBreakdowns(&out)
+	for _, c := range f.changes {
+		for i := range c.at {
+			if c.told[i] >= 2 {
+				out.Spread.Record(c.last[i].Sub(c.first[i]))
+			}
+		}
+	}
+	out.Timeline = f.timelineOf(f.failedPrefixes())
+	return out
+}
+
+// summaryTo is the counts and the ack and notification latency, with the
+// changes made before cutoff (zero: every change) as the ones a
+// subscription could have been told of; f.mu is held.
+func (f *Freshness) summaryTo(cutoff time.Time) FreshnessSummary {
 	out := FreshnessSummary{Counts: f.counts, Ack: NewHistogram(), Notify: NewHistogram(), Spread: NewHistogram()}
 	out.Ack.Merge(f.ack)
 	out.Notify.Merge(f.notify)
-	f.copyBreakdowns(&out)
 	failedUpTo := f.failedPrefixes()
 	for _, s := range f.subs {
-		out.Counts.LostInGaps += f.lostAfterDrop(s, failedUpTo)
+		if s.ended.IsZero() {
+			out.Open++
+		}
+		out.Counts.LostInGaps += f.lostAfterDrop(s, failedUpTo, cutoff)
 		for u, start := range s.start {
-			end := len(f.changes[u].atOrNil())
-			if !s.ended.IsZero() {
-				end = f.changesBefore(u, s.ended)
-			}
-			if end < start {
+			toldEnd, end, ok := f.untoldRange(s, u, start, cutoff)
+			if !ok {
 				continue
 			}
-			toldEnd := max(min(s.cursor[u], end), start)
 			untold := int64(end - toldEnd)
 			if p := failedUpTo[u]; p != nil {
 				untold -= int64(p[end] - p[toldEnd]) // failed and untold: never expected
@@ -331,14 +364,25 @@ func (f *Freshness) Summary() FreshnessSummary {
 			out.Counts.Missed += untold
 		}
 	}
-	for _, c := range f.changes {
-		for i := range c.at {
-			if c.told[i] >= 2 {
-				out.Spread.Record(c.last[i].Sub(c.first[i]))
-			}
-		}
-	}
 	return out
+}
+
+// untoldRange is the indexes [toldEnd, end) of the changes of u that s,
+// open for them, has not been told of, the changes made from cutoff on
+// left out (zero: none); ok is false when s closed before its first
+// change of u. f.mu is held.
+func (f *Freshness) untoldRange(s *Subscription, u string, start int, cutoff time.Time) (toldEnd, end int, ok bool) {
+	end = len(f.changes[u].atOrNil())
+	if !s.ended.IsZero() {
+		end = f.changesBefore(u, s.ended)
+	}
+	if !cutoff.IsZero() {
+		end = min(end, f.changesBefore(u, cutoff))
+	}
+	if end < start {
+		return 0, 0, false
+	}
+	return max(min(s.cursor[u], end), start), end, true
 }
 
 // failedPrefixes is, for each URI with a failed change, the count of
