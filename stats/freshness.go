@@ -323,6 +323,7 @@ func (f *Freshness) Summary() FreshnessSummary {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := f.summaryTo(time.Time{})
+	out.Spread = NewHistogram()
 	f.copyBreakdowns(&out)
 	for _, c := range f.changes {
 		for i := range c.at {
@@ -335,11 +336,12 @@ func (f *Freshness) Summary() FreshnessSummary {
 	return out
 }
 
-// summaryTo is the counts and the ack and notification latency, with the
+// summaryTo is the counts and the ack and notification latency (no
+// spread, no breakdowns: Summary adds them), with the
 // changes made before cutoff (zero: every change) as the ones a
 // subscription could have been told of; f.mu is held.
 func (f *Freshness) summaryTo(cutoff time.Time) FreshnessSummary {
-	out := FreshnessSummary{Counts: f.counts, Ack: NewHistogram(), Notify: NewHistogram(), Spread: NewHistogram()}
+	out := FreshnessSummary{Counts: f.counts, Ack: NewHistogram(), Notify: NewHistogram()}
 	out.Ack.Merge(f.ack)
 	out.Notify.Merge(f.notify)
 	failedUpTo := f.failedPrefixes()
