@@ -40,8 +40,8 @@ func subscriptionsTimelineChart(r *results.Result, id string) (template.HTML, bo
 	}
 	ss := []series{
 		{name: "changes/s", colour: color(0), width: 2.5},
-		{name: "notifications/s", colour: color(2), width: 2.5},
-		{name: "re-reads/s", colour: color(3), width: 2.5},
+		{name: "notifications/s", colour: color(2), width: 4}, // wide, under the re-reads: one re-read per notification is the usual case
+		{name: "re-reads/s", colour: color(3), width: 2, dashed: true},
 		{name: "missed/s", colour: color(1), width: 2.5},
 		{name: "lost in gaps/s", colour: color(4), width: 2.5, dashed: true},
 	}
