@@ -144,18 +144,6 @@ func (f *Freshness) timelineOf(failedUpTo map[string][]int) []ListenSecond {
 	return out
 }
 
-// SoFar is the accounting while the run goes on, for a live view and live
-// metrics: the counts and the ack and notification latency so far, a
-// change untold to an open subscription counted as missed once it was
-// made before cutoff (a notification later than that is late, and will
-// be matched then). It holds the accounting's lock for a pass over the
-// subscriptions: meant for about once a second.
-func (f *Freshness) SoFar(cutoff time.Time) FreshnessSummary {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.summaryTo(cutoff)
-}
-
 // addListenSeconds adds b's seconds into a's, second by second (the
 // caller places both on one clock), and returns the sum.
 func addListenSeconds(a, b []ListenSecond) []ListenSecond {
