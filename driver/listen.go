@@ -124,6 +124,7 @@ func (r *runner) newListeners(ctx context.Context) (*listeners, error) {
 // measured phase's start mStart for length (0: until stop).
 func (l *listeners) start(ctx context.Context, start, mStart time.Time, length time.Duration, stop <-chan struct{}) {
 	l.mStart, l.ctx = mStart, ctx
+	l.fresh.StartTimeline(start) // the reads' seconds (run.go)
 	l.relistenCtx, l.relistenEnd = context.WithCancel(ctx)
 	n := l.spec.Listeners
 	l.asked.Store(int64(n))
@@ -302,8 +303,14 @@ func (l *listeners) stop(ctx context.Context) *stats.Listening {
 	return out
 }
 
-// fill copies the counters into out.
+// fill copies the counters and the accounting into out.
 func (l *listeners) fill(out *stats.Listening) {
+	l.fillCounts(out)
+	out.Freshness = l.fresh.Summary()
+}
+
+// fillCounts copies the counters into out.
+func (l *listeners) fillCounts(out *stats.Listening) {
 	switch l.modern.Load() {
 	case 1:
 		out.Mode = stats.ModeListen
@@ -325,7 +332,6 @@ func (l *listeners) fill(out *stats.Listening) {
 	if l.class >= 0 {
 		out.Rereads.Class = rereadClassName(l.r.w)
 	}
-	out.Freshness = l.fresh.Summary()
 }
 
 // sessions are the listeners' sessions open so far.
@@ -363,6 +369,7 @@ func (r *runner) startListening(ctx context.Context, start, mStart time.Time) (f
 	}
 	stop := make(chan struct{})
 	l.start(ctx, start, mStart, r.w.Load.Length(), stop)
+	r.listening = l // before the progress ticker starts (run.go): its ticks read it
 	return func() *stats.Listening {
 		close(stop)
 		return l.stop(ctx)

@@ -67,6 +67,9 @@ func (r *runner) progressAt(el time.Duration, draining bool, stretches []stretch
 	last := int(el/time.Second) - 1 // the last whole second, in the recorder of its phase
 	p.SecondWarmup = time.Duration(last)*time.Second < r.w.Load.Warmup
 	p.Phase.SecondP99 = r.recorder(p.SecondWarmup).SecondP99(last)
+	if r.listening != nil {
+		p.Listening = r.listening.soFar(time.Now())
+	}
 	if asked, ok := rateAt(stretches, el.Seconds()); ok && !draining && r.w.Load.Model != workload.ModelClosed {
 		p.Asked = asked / share
 	}

@@ -50,6 +50,11 @@ mix:
 	if len(got) < 3 {
 		t.Fatalf("%d progress calls in a 4 s run, want 3", len(got))
 	}
+	for i, p := range got {
+		if p.Listening != nil {
+			t.Errorf("tick %d: listeners' state %+v in a run without listeners", i+1, p.Listening)
+		}
+	}
 	for i, p := range got[:3] {
 		if p.Asked != 20 {
 			t.Errorf("second %d: asked %v/s, want 20 (half of 40/s: this shard's share)", i+1, p.Asked)

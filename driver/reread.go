@@ -109,6 +109,7 @@ func (li *listener) rereadAt(ctx context.Context, uri string, intended time.Time
 	rec := r.recorder(intended.Before(l.mStart))
 	rec.Schedule(1)
 	l.rereads.Add(1)
+	l.fresh.Reread(time.Now())
 	if ttl, done := r.readAgain(ctx, li.live, uri, intended, l.class, rec); ttl > 0 {
 		li.ttl.store(uri, done, ttl)
 	}

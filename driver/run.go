@@ -192,6 +192,9 @@ type runner struct {
 	// rereadClass is the class index of the listeners' re-reads in the
 	// recorders (-1: none; listen.go).
 	rereadClass int
+	// listening is the run's listeners (nil: none), set before the
+	// progress ticker starts, which reads their state so far each tick.
+	listening *listeners
 
 	// implemented is set once resources/read answered a read with a
 	// result: the server implements it (readResult).

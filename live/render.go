@@ -55,6 +55,9 @@ func (m model) View() string {
 		m.row(&b, "lag", percentiles(t.Phase.Lag))
 		m.row(&b, "bytes", m.bytesText())
 		m.row(&b, "outcomes", m.outcomesText())
+		if t.Listening != nil {
+			m.row(&b, "listeners", m.listenText())
+		}
 	}
 	var notes strings.Builder
 	if len(m.notes) > 0 {

@@ -80,6 +80,10 @@ func New(o Options) *Registry {
 type liveGauges struct {
 	inFlight, asked prometheus.Gauge
 	f               factory
+	// subs are the run's listeners' series (subscriptions.go), made at
+	// the first progress or end that has listeners; guarded by the
+	// Registry's mutex.
+	subs *subscriptionsCollector
 }
 
 // Start registers a run's series, labelled with run, and returns the
@@ -125,11 +129,13 @@ func (r *Registry) Observer(part RunLabels) func(stats.Ready) (warmup, measured 
 }
 
 // Progress is a run's progress callback that sets side's in-flight
-// gauge from each stats.Progress, then hands it to next (nil: none), so
-// that the gauge follows the run the way the progress line does.
+// gauge and its listeners' series (stats.Progress.Listening, when it has
+// listeners) from each stats.Progress, then hands it to next (nil: none),
+// so that the series follow the run the way the progress line does.
 func (r *Registry) Progress(side string, next func(stats.Progress)) func(stats.Progress) {
 	return func(p stats.Progress) {
 		r.SetInFlight(side, p.InFlight)
+		r.publishListening(side, p.Listening, false)
 		if next != nil {
 			next(p)
 		}

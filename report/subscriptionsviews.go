@@ -43,10 +43,12 @@ func mdSubscriptions(b *bytes.Buffer, r *results.Result) {
 	}
 }
 
-// subscriptionsOverTime says what the page can and cannot draw over time: the
-// result keeps the freshness loop's counts for the whole run only.
-const subscriptionsOverTime = "Over time: the result keeps changes, notifications and re-reads as totals of the run, not per second, so " +
-	"no timeline of them is drawn; the re-reads are among the reads per second of the Timeline section. Run means: "
+// subscriptionsOverTime says what the page cannot draw over time for a
+// result written before readbench kept the freshness loop per second:
+// its counts are totals of the run only.
+const subscriptionsOverTime = "Over time: this result keeps changes, notifications and re-reads as totals of the run, not per second " +
+	"(it was written before readbench kept them per second), so no timeline of them is drawn; the re-reads are among the reads " +
+	"per second of the Timeline section. Run means: "
 
 // subscriptionsHTMLSection is the page's subscriptions section; ok is
 // false without listeners.
@@ -60,10 +62,15 @@ func subscriptionsHTMLSection(r *results.Result, suffix string) (htmlSection, bo
 		t.Rows = append(t.Rows, latencyRow(row.name, row.l))
 	}
 	sec := htmlSection{Kind: "subscriptions", ID: "subscriptions" + suffix, Title: "Subscriptions",
-		Notes:  []string{subscriptionsNote, subscriptionsOverTime + runMeans(r) + "."},
+		Notes:  []string{subscriptionsNote},
 		Fields: printableFields(subscriptionFields(s)), Tables: []htmlTable{t}}
 	if fan := fanoutRows(s); len(fan) > 0 {
 		sec.Charts = []template.HTML{fanoutChart("fanout"+suffix, fan)}
+	}
+	if chart, ok := subscriptionsTimelineChart(r, "subscriptions-timeline"+suffix); ok {
+		sec.Charts = append(sec.Charts, chart)
+	} else {
+		sec.Notes = append(sec.Notes, subscriptionsOverTime+runMeans(r)+".")
 	}
 	return sec, true
 }

@@ -109,7 +109,7 @@ func Merge(in []MergeInput) (*Result, error) {
 	}
 	m.Started, m.Measured = origin, max(mEnd.Sub(mStart), 0)
 	m.AuthLost, m.AuthClient = mergedLost(in), mergedClient(in)
-	listening, err := mergedListening(in)
+	listening, err := mergedListening(in, origin)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package results
 
 import (
+	"time"
+
 	"github.com/readbench/readbench/stats"
 )
 
@@ -36,6 +38,10 @@ type Subscriptions struct {
 	// changed (subscriptions_life.go); each adds up to Notify.
 	NotifyByClass     []ClassNotify     `json:"notify_by_class"`
 	NotifyByListeners []ListenersNotify `json:"notify_by_listeners"`
+	// Timeline is the loop's seconds (subscriptions_timeline.go): the
+	// changes, notifications, missed and lost changes and re-reads of
+	// each second of the result's timeline.
+	Timeline []SubscriptionSecond `json:"timeline"`
 }
 
 // Streams are the subscriptions' streams: how they opened, were refused,
@@ -109,6 +115,7 @@ func subscriptionsOf(l *stats.Listening) (*Subscriptions, error) {
 	if out.NotifyByClass, out.NotifyByListeners, err = notifyBreakdowns(l.Freshness); err != nil {
 		return nil, err
 	}
+	out.Timeline = subscriptionTimeline(l.Freshness.Timeline)
 	return out, nil
 }
 
@@ -147,8 +154,8 @@ func listeningOf(s *Subscriptions) (*stats.Listening, error) {
 }
 
 // mergedListening adds the shards' subscriptions blocks (nil when none
-// has one).
-func mergedListening(in []MergeInput) (*stats.Listening, error) {
+// has one), their timelines placed on the clock that starts at origin.
+func mergedListening(in []MergeInput, origin time.Time) (*stats.Listening, error) {
 	var out *stats.Listening
 	for _, s := range in {
 		l, err := listeningOf(s.Result.Subscriptions)
@@ -158,6 +165,7 @@ func mergedListening(in []MergeInput) (*stats.Listening, error) {
 			}
 			continue
 		}
+		l.Freshness.Timeline = listenSecondsOf(s.Result, origin)
 		if out == nil {
 			out = stats.NewListening()
 		}

@@ -53,6 +53,10 @@ type Freshness struct {
 	open        map[string]int32
 	byClass     map[string]*Histogram
 	byListeners [NumListenerBuckets]*Histogram
+	// tl is the loop's seconds (freshness_timeline.go): changes,
+	// notifications and re-reads as they happen, missed and lost at the
+	// run's end.
+	tl listenTimeline
 }
 
 // uriChanges is the changes made to one URI, oldest first, and for each
@@ -142,6 +146,9 @@ func (f *Freshness) Changed(uri string, at time.Time) {
 	c.failed = append(c.failed, false)
 	c.open = append(c.open, f.open[uri])
 	f.counts.Changes++
+	if sec := f.tl.at(at); sec != nil {
+		sec.Changes++
+	}
 }
 
 // Failed marks the change of uri recorded at at (Changed) as failed: its
@@ -203,6 +210,9 @@ func (s *Subscription) Notified(uri string, at time.Time) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.counts.Notifications++
+	if sec := f.tl.at(at); sec != nil {
+		sec.Notifications++
+	}
 	next, ok := s.cursor[uri]
 	switch {
 	case !ok:
@@ -290,55 +300,19 @@ type FreshnessSummary struct {
 	// entry. Each adds up to Notify.
 	NotifyByClass     map[string]*Histogram
 	NotifyByListeners []*Histogram
+	// Timeline is the loop's seconds from the run's start
+	// (Freshness.StartTimeline): its counts add up to Counts' changes,
+	// notifications, missed and lost in gaps, and to the re-reads made.
+	Timeline []ListenSecond
+	// Open is the subscriptions open when the summary was taken: the
+	// live figure of SoFar (0 at the run's end, every one ended then).
+	Open int64
 }
 
 // IdentityOK reports whether every expected notification is accounted
 // for: Expected = Notified + Coalesced + Missed.
 func (c FreshnessCounts) IdentityOK() bool {
 	return c.Expected == c.Notified+c.Coalesced+c.Missed
-}
-
-// Summary is the accounting as of now: the run's end, after the grace it
-// gave late notifications. A change still untold to a subscription open
-// for it is missed.
-func (f *Freshness) Summary() FreshnessSummary {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := FreshnessSummary{Counts: f.counts, Ack: NewHistogram(), Notify: NewHistogram(), Spread: NewHistogram()}
-	out.Ack.Merge(f.ack)
-	out.Notify.Merge(f.notify)
-	f.copyBreakdowns(&out)
-	failedUpTo := f.failedPrefixes()
-	for _, s := range f.subs {
-		out.Counts.LostInGaps += f.lostAfterDrop(s, failedUpTo)
-		for u, start := range s.start {
-			end := len(f.changes[u].atOrNil())
-			if !s.ended.IsZero() {
-				end = f.changesBefore(u, s.ended)
-			}
-			if end < start {
-				continue
-			}
-			toldEnd := max(min(s.cursor[u], end), start)
-			untold := int64(end - toldEnd)
-			if p := failedUpTo[u]; p != nil {
-				untold -= int64(p[end] - p[toldEnd]) // failed and untold: never expected
-			}
-			gapped := f.untoldInGaps(s, u, toldEnd, end, failedUpTo[u])
-			untold -= gapped
-			out.Counts.LostInGaps += gapped
-			out.Counts.Expected += int64(toldEnd-start) + untold
-			out.Counts.Missed += untold
-		}
-	}
-	for _, c := range f.changes {
-		for i := range c.at {
-			if c.told[i] >= 2 {
-				out.Spread.Record(c.last[i].Sub(c.first[i]))
-			}
-		}
-	}
-	return out
 }
 
 // failedPrefixes is, for each URI with a failed change, the count of

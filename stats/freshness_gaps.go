@@ -120,17 +120,15 @@ func (s *Subscription) Gap(from, to time.Time) {
 }
 
 // lostAfterDrop counts the changes of s's URIs made in its gap after a
-// drop, failed ones excepted; f.mu is held.
-func (f *Freshness) lostAfterDrop(s *Subscription, failedUpTo map[string][]int) int64 {
+// drop, failed ones excepted, those made from cutoff on left out (zero:
+// none); f.mu is held.
+func (f *Freshness) lostAfterDrop(s *Subscription, failedUpTo map[string][]int, cutoff time.Time) int64 {
 	if !s.dropped {
 		return 0
 	}
 	var n int64
 	for u := range s.start {
-		from, to := f.changesBefore(u, s.ended), len(f.changes[u].atOrNil())
-		if !s.gapEnd.IsZero() {
-			to = f.changesBefore(u, s.gapEnd)
-		}
+		from, to := f.dropGap(s, u, cutoff)
 		if to <= from {
 			continue
 		}
@@ -142,16 +140,26 @@ func (f *Freshness) lostAfterDrop(s *Subscription, failedUpTo map[string][]int) 
 	return n
 }
 
+// dropGap is the indexes [from, to) of the changes of u made in s's gap
+// after its drop, those made from cutoff on left out (zero: none); f.mu
+// is held and s dropped.
+func (f *Freshness) dropGap(s *Subscription, u string, cutoff time.Time) (from, to int) {
+	from, to = f.changesBefore(u, s.ended), len(f.changes[u].atOrNil())
+	if !s.gapEnd.IsZero() {
+		to = f.changesBefore(u, s.gapEnd)
+	}
+	if !cutoff.IsZero() {
+		to = min(to, f.changesBefore(u, cutoff))
+	}
+	return from, to
+}
+
 // untoldInGaps counts the changes of u with index in [toldEnd, end) made
 // in one of s's gaps, failed ones excepted; f.mu is held.
 func (f *Freshness) untoldInGaps(s *Subscription, u string, toldEnd, end int, failed []int) int64 {
 	var n int64
 	for _, g := range s.gaps {
-		from := max(f.changesBefore(u, g.from), toldEnd)
-		to := end
-		if !g.to.IsZero() {
-			to = min(f.changesBefore(u, g.to), end)
-		}
+		from, to := f.gapRange(g, u, toldEnd, end)
 		if to <= from {
 			continue
 		}
@@ -161,6 +169,16 @@ func (f *Freshness) untoldInGaps(s *Subscription, u string, toldEnd, end int, fa
 		}
 	}
 	return n
+}
+
+// gapRange is the indexes [from, to) of the changes of u in [toldEnd,
+// end) made in g; f.mu is held.
+func (f *Freshness) gapRange(g gap, u string, toldEnd, end int) (from, to int) {
+	from, to = max(f.changesBefore(u, g.from), toldEnd), end
+	if !g.to.IsZero() {
+		to = min(f.changesBefore(u, g.to), end)
+	}
+	return from, to
 }
 
 // copyBreakdowns copies the by-class and by-listeners histograms into

@@ -141,7 +141,8 @@ func NewListening() *Listening {
 
 // Merge adds o (another shard's) into l: every count adds and every
 // histogram merges, so the merged accounting is exact and its identity
-// holds when each shard's did.
+// holds when each shard's did; the timelines add second by second, so
+// the caller places each on the run's clock first.
 func (l *Listening) Merge(o *Listening) {
 	if l.Mode == "" {
 		l.Mode = o.Mode
@@ -186,6 +187,7 @@ func (l *Listening) Merge(o *Listening) {
 		}
 	}
 	l.Freshness.mergeBreakdowns(o.Freshness)
+	l.Freshness.Timeline = addListenSeconds(l.Freshness.Timeline, o.Freshness.Timeline)
 }
 
 // mergeBreakdowns adds o's notification latency by class and by listener

@@ -29,6 +29,14 @@ type Progress struct {
 	// SecondWarmup says that second (Phase.SecondP99's) was the warmup's,
 	// so a view can keep it apart from the measured seconds.
 	SecondWarmup bool
+	// Listening is the listeners' state so far (nil: the run has none),
+	// what a live view and live metrics show of them: their counts, the
+	// notification accounting so far (a change untold for longer than
+	// the grace the run's end gives late notifications counts as
+	// missed; FreshnessSummary.Open the subscriptions open now) and the
+	// ack and notification latency. No timeline, spread or breakdowns:
+	// the result has those.
+	Listening *Listening
 }
 
 // Achieved is the turn rate achieved so far: over the schedule's time,
