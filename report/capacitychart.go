@@ -38,19 +38,13 @@ type capacityMetric struct {
 // are marks only on the line of their own kind, so no line ever joins
 // two runs of one rate (a 2 s step at 49 ms and a 20 s hold at 515 ms
 // are two findings, not a cliff).
-func capacitySeries(order []capacity.Step, xOf func(capacity.Step) float64) ([]series, []capacityMetric) {
-	const readC, turnC, holdReadC, holdTurnC = "#56b4e9", "#d55e00", "#009e73", "#cc79a7"
-	metrics := []capacityMetric{
-		{"read p99", readC, false, 6, false, false, func(s capacity.Step) float64 { return s.Read.P99Ms }},
-		{"read p50", readC, true, 6, false, false, func(s capacity.Step) float64 { return s.Read.P50Ms }},
-		{"turn p99", turnC, false, 2, true, false, func(s capacity.Step) float64 { return s.Turn.P99Ms }},
-		{"turn p50", turnC, true, 2, true, false, func(s capacity.Step) float64 { return s.Turn.P50Ms }},
-	}
+func capacitySeries(order []capacity.Step, xOf func(capacity.Step) float64, base []capacityMetric) ([]series, []capacityMetric) {
+	metrics := slices.Clone(base)
 	holds := slices.ContainsFunc(order, func(s capacity.Step) bool { return s.Phase == "hold" })
 	if holds {
-		for _, m := range metrics[:4] {
+		for _, m := range base {
 			m.name, m.hold = "hold "+m.name, true
-			m.colour = map[string]string{readC: holdReadC, turnC: holdTurnC}[m.colour]
+			m.colour = holdColour(m.colour)
 			metrics = append(metrics, m)
 		}
 	}
@@ -58,7 +52,7 @@ func capacitySeries(order []capacity.Step, xOf func(capacity.Step) float64) ([]s
 	for _, m := range metrics {
 		s := series{name: m.name, colour: m.colour, dashed: m.dashed, width: m.width}
 		for _, st := range order {
-			if st.Rerun || (st.Phase == "hold") != m.hold {
+			if st.Rerun || (st.Phase == "hold") != m.hold || math.IsNaN(m.v(st)) {
 				continue
 			}
 			p := [2]float64{xOf(st), m.v(st)}
@@ -73,22 +67,79 @@ func capacitySeries(order []capacity.Step, xOf func(capacity.Step) float64) ([]s
 	return ss, metrics
 }
 
+// The colours of the capacity chart's lines, and of the holds' lines of
+// the same figures.
+// (Okabe and Ito's palette, which colour-blind readers tell apart.)
+const readC, turnC, ackC, notifyC = "#56b4e9", "#d55e00", "#e69f00", "#0072b2"
+
+// holdColour is the colour of the holds' line of a figure whose steps'
+// line is c.
+func holdColour(c string) string {
+	switch c {
+	case readC:
+		return "#009e73"
+	case turnC, notifyC:
+		return "#cc79a7"
+	case ackC:
+		return "#7f5200"
+	}
+	return c
+}
+
+// rateMetrics are the lines of a rate search's and a size sweep's chart:
+// read and turn p50 and p99.
+func rateMetrics() []capacityMetric {
+	return []capacityMetric{
+		{"read p99", readC, false, 6, false, false, func(s capacity.Step) float64 { return s.Read.P99Ms }},
+		{"read p50", readC, true, 6, false, false, func(s capacity.Step) float64 { return s.Read.P50Ms }},
+		{"turn p99", turnC, false, 2, true, false, func(s capacity.Step) float64 { return s.Turn.P99Ms }},
+		{"turn p50", turnC, true, 2, true, false, func(s capacity.Step) float64 { return s.Turn.P50Ms }},
+	}
+}
+
+// listenerMetrics are the lines of a listener search's chart: the reads'
+// p99 (the interference), the acknowledgements' and the notifications'
+// p99; a step without the figure (the baseline has no listener, a step
+// no change reached) has no point on its line.
+func listenerMetrics() []capacityMetric {
+	listen := func(f func(*capacity.ListenStep) (int64, float64)) func(capacity.Step) float64 {
+		return func(s capacity.Step) float64 {
+			if s.Listen == nil {
+				return math.NaN()
+			}
+			if n, v := f(s.Listen); n > 0 {
+				return v
+			}
+			return math.NaN()
+		}
+	}
+	return []capacityMetric{
+		{"read p99", readC, false, 6, false, false, func(s capacity.Step) float64 { return s.Read.P99Ms }},
+		{"ack p99", ackC, false, 2, true, false, listen(func(l *capacity.ListenStep) (int64, float64) { return l.Acks, l.AckP99Ms })},
+		{"notify p99", notifyC, true, 2, true, false, listen(func(l *capacity.ListenStep) (int64, float64) { return l.Notifications, l.NotifyP99Ms })},
+	}
+}
+
 // capacityChart draws read and turn p50 and p99 against each step's x (a
 // rate, linear; or a size, logarithmic), the holds as their own lines, a
 // mark per step and series, the SLO's latency bounds as horizontal lines
 // and the markers as vertical lines; every label is placed clear of the
 // marks and of the others.
-func capacityChart(id, title, xLabel string, steps []capacity.Step, xOf func(capacity.Step) float64, logX bool, ms []marker, slo []sloBound) template.HTML {
+func capacityChart(id, title, xLabel string, steps []capacity.Step, xOf func(capacity.Step) float64, logX bool, ms []marker, slo []sloBound, base []capacityMetric) template.HTML {
 	order := slices.Clone(steps)
 	slices.SortStableFunc(order, func(a, b capacity.Step) int { return cmp.Compare(xOf(a), xOf(b)) })
-	ss, metrics := capacitySeries(order, xOf)
+	ss, metrics := capacitySeries(order, xOf, base)
 	if len(order) == 0 {
 		return template.HTML(fmt.Sprintf(`<figure id="%s" data-chart="capacity"><figcaption>%s</figcaption><p class="empty">No step ran.</p></figure>`,
 			html.EscapeString(id), html.EscapeString(title)))
 	}
 	scale := slices.Clone(ss)
 	for _, st := range order { // runs again are marks: the scale reaches them
-		scale = append(scale, series{pts: [][2]float64{{0, st.Read.P99Ms}, {0, st.Read.P50Ms}, {0, st.Turn.P99Ms}, {0, st.Turn.P50Ms}}})
+		for _, m := range base {
+			if v := m.v(st); !math.IsNaN(v) {
+				scale = append(scale, series{pts: [][2]float64{{0, v}}})
+			}
+		}
 	}
 	for _, b := range slo { // the scale reaches the bounds, so they are drawn
 		scale = append(scale, series{pts: [][2]float64{{0, b.ms}}})
@@ -119,7 +170,7 @@ func capacityChart(id, title, xLabel string, steps []capacity.Step, xOf func(cap
 	for _, st := range order {
 		cx := x(xOf(st))
 		for _, m := range metrics {
-			if (st.Phase == "hold") != m.hold {
+			if (st.Phase == "hold") != m.hold || math.IsNaN(m.v(st)) {
 				continue
 			}
 			cy := y(m.v(st))

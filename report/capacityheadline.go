@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -109,7 +110,7 @@ func sloLatencyBounds(slo string) []sloBound {
 			continue
 		}
 		block, pct, ok := strings.Cut(metric, ".")
-		if !ok || (block != "read" && block != "turn") || (pct != "p50" && pct != "p99") {
+		if !ok || !slices.Contains([]string{"read", "turn", "ack", "notify"}, block) || (pct != "p50" && pct != "p99") {
 			continue
 		}
 		d, err := time.ParseDuration(strings.TrimPrefix(strings.TrimSpace(value), "="))

@@ -99,7 +99,7 @@ func CapacityHTML(w io.Writer, r *capacity.RateFinding) error {
 	}
 	hc.Notes = chartNotes(r.Steps)
 	hc.Chart = capacityChart("capacity-latency", "Read and turn latency against the asked rate", "asked rate (turns/s)",
-		r.Steps, func(s capacity.Step) float64 { return s.Rate }, false, ms, sloLatencyBounds(r.SLO))
+		r.Steps, func(s capacity.Step) float64 { return s.Rate }, false, ms, sloLatencyBounds(r.SLO), rateMetrics())
 	return writeCapacityPage(w, hc)
 }
 
@@ -129,7 +129,7 @@ func SizeSweepHTML(w io.Writer, r *capacity.SizeFinding) error {
 	}
 	hc.Notes = chartNotes(r.Steps)
 	hc.Chart = capacityChart("size-latency", "Read and turn latency against the size read", "size read (log scale)",
-		r.Steps, func(s capacity.Step) float64 { return float64(s.Size) }, true, ms, sloLatencyBounds(r.SLO))
+		r.Steps, func(s capacity.Step) float64 { return float64(s.Size) }, true, ms, sloLatencyBounds(r.SLO), rateMetrics())
 	return writeCapacityPage(w, hc)
 }
 

@@ -196,3 +196,23 @@ func TestCapacityListenersSDK(t *testing.T) {
 		}
 	}
 }
+
+// TestCapacityListenersHTML: `capacity --sweep listeners --format html`
+// writes the listener search's page (the answer, the chart of p99s
+// against the listeners, the steps), where it used to be refused.
+func TestCapacityListenersHTML(t *testing.T) {
+	dir := t.TempDir()
+	url := startServe(t, "--max-listeners", "3")
+	w := writeWorkload(t, dir, listenerWorkload)
+	out, stderr, code := readbench(t, dir, "capacity", w, "--target", url, "--sweep", "listeners", "--slo", "ack.p99<30s",
+		"--from", "2", "--to", "4", "--refine", "0", "--hold", "0", "--step-duration", "600ms", "--step-warmup", "700ms",
+		"--retries", "1", "--format", "html", "--out", "caps", "--force", "-q")
+	if code > 1 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"<title>readbench listener search: ", `data-chart="capacity"`, "ack p99", `data-section="steps"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the page lacks %q:\n%.600s", want, out)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/capacity"
+	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/units"
 	"github.com/urfave/cli/v2"
 )
@@ -15,9 +16,6 @@ import (
 // when the count is not known, as a rate search's rate.
 func (cr *capacityRun) listenerSearch(hadRate bool) error {
 	c := cr.c
-	if c.String("format") == "html" {
-		return cli.Exit("capacity: --sweep listeners prints table or json; its HTML page is not written yet", exitUsage)
-	}
 	if !c.IsSet("slo") {
 		return cli.Exit("capacity: --slo is required, e.g. --slo 'ack.p99<200ms,interference<1.5x'", exitUsage)
 	}
@@ -57,7 +55,7 @@ func (cr *capacityRun) listenerSearch(hadRate bool) error {
 	if err != nil {
 		return exitFor("capacity: ", err)
 	}
-	if err := writeCapacity(c, rep, termOptions(c).WriteListenerSearch, nil); err != nil {
+	if err := writeCapacity(c, rep, termOptions(c).WriteListenerSearch, report.ListenerSearchHTML); err != nil {
 		return err
 	}
 	if rep.MaxListeners != nil {
