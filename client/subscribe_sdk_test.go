@@ -32,25 +32,7 @@ const sdkSubStdioPeer = "sdk-sub-stdio"
 
 // sdkSubServer is the SDK's server with two resources, subscriptions on,
 // and a tool touch {uri} that announces a change of uri.
-func sdkSubServer() *mcp.Server {
-	var s *mcp.Server
-	s = mcp.NewServer(&mcp.Implementation{Name: "sdk-sub-peer", Version: "1.0.0"}, &mcp.ServerOptions{
-		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
-		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
-	})
-	for _, u := range []string{subURI, otherURI} {
-		s.AddResource(&mcp.Resource{URI: u, Name: u, MIMEType: "text/plain"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "v"}}}, nil
-		})
-	}
-	type touchArgs struct {
-		URI string `json:"uri"`
-	}
-	mcp.AddTool(s, &mcp.Tool{Name: "touch", Description: "announce a change of uri"}, func(ctx context.Context, _ *mcp.CallToolRequest, a touchArgs) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: a.URI})
-	})
-	return s
-}
+func sdkSubServer() *mcp.Server { return peertest.SDKSubscribeServer("sdk-sub-peer", subURI, otherURI) }
 
 // serveSDKSubStdio is the stdio peer of sdkSubServer.
 func serveSDKSubStdio() int {

@@ -31,22 +31,7 @@ func simSub(opts simserver.Options) func(t *testing.T) string {
 // served over Streamable HTTP, stateless or not.
 func sdkSub(stateless bool) func(t *testing.T) string {
 	return func(t *testing.T) string {
-		var s *mcp.Server
-		s = mcp.NewServer(&mcp.Implementation{Name: "sdk-sub", Version: "1.0.0"}, &mcp.ServerOptions{
-			SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
-			UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
-		})
-		for _, u := range []string{"docs://sub/a", "docs://sub/b"} {
-			s.AddResource(&mcp.Resource{URI: u, Name: u, MIMEType: "text/plain"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "v"}}}, nil
-			})
-		}
-		type touchArgs struct {
-			URI string `json:"uri"`
-		}
-		mcp.AddTool(s, &mcp.Tool{Name: "touch", Description: "announce a change of uri"}, func(ctx context.Context, _ *mcp.CallToolRequest, a touchArgs) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: a.URI})
-		})
+		s := peertest.SDKSubscribeServer("sdk-sub", "docs://sub/a", "docs://sub/b")
 		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: stateless})
 		return peertest.ServeLocal(t, h).URL + "/mcp"
 	}

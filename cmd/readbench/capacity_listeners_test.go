@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -151,22 +150,7 @@ changes: {rate: 4/s, via: {tool: touch, args: {uri: "{uri}"}}}
 // says it could not tell; never a limit the server does not have.
 func TestCapacityListenersSDK(t *testing.T) {
 	dir := t.TempDir()
-	var s *mcp.Server
-	s = mcp.NewServer(&mcp.Implementation{Name: "sdk-listen", Version: "1.0.0"}, &mcp.ServerOptions{
-		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
-		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
-	})
-	for _, u := range []string{"docs://sub/a", "docs://sub/b"} {
-		s.AddResource(&mcp.Resource{URI: u, Name: u, MIMEType: "text/plain"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "v"}}}, nil
-		})
-	}
-	type touchArgs struct {
-		URI string `json:"uri"`
-	}
-	mcp.AddTool(s, &mcp.Tool{Name: "touch", Description: "announce a change of uri"}, func(ctx context.Context, _ *mcp.CallToolRequest, a touchArgs) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: a.URI})
-	})
+	s := peertest.SDKSubscribeServer("sdk-listen", "docs://sub/a", "docs://sub/b")
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true})
 	url := peertest.ServeLocal(t, h).URL + "/mcp"
 	w := writeWorkload(t, dir, sdkListenWorkload)

@@ -153,23 +153,7 @@ func watched() []string { return []string{"docs://watched/a", "docs://watched/b"
 // goSDKServer is the Go SDK's server with watched, subscriptions in both
 // eras and touch {uri}, which announces a change with Server.ResourceUpdated.
 func goSDKServer() *mcp.Server {
-	var s *mcp.Server
-	s = mcp.NewServer(&mcp.Implementation{Name: "go-sdk-listen-peer", Version: "1.0.0"}, &mcp.ServerOptions{
-		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
-		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
-	})
-	for _, u := range watched() {
-		s.AddResource(&mcp.Resource{URI: u, Name: u, MIMEType: "text/plain"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "v"}}}, nil
-		})
-	}
-	type touchArgs struct {
-		URI string `json:"uri"`
-	}
-	mcp.AddTool(s, &mcp.Tool{Name: "touch", Description: "announce a change of uri"}, func(ctx context.Context, _ *mcp.CallToolRequest, a touchArgs) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: a.URI})
-	})
-	return s
+	return peertest.SDKSubscribeServer("go-sdk-listen-peer", watched()...)
 }
 
 // TestListenGoSDK: the official Go SDK v1.8.0 over Streamable HTTP
