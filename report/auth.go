@@ -125,14 +125,20 @@ func mdAuth(b *bytes.Buffer, r *results.Result) {
 	if a == nil {
 		return
 	}
-	b.WriteString("### Authorization\n\n" + authNote + "\n\n")
+	mdLatencyBlock(b, "Authorization", authNote, authRows(a), authFields(a))
+}
+
+// mdLatencyBlock is a markdown section of latency rows and labelled
+// lines under a note: the auth and the subscriptions blocks.
+func mdLatencyBlock(b *bytes.Buffer, title, note string, named []namedLatency, fields [][2]string) {
+	b.WriteString("### " + title + "\n\n" + mdEscape(note) + "\n\n")
 	var rows [][]string
-	for _, row := range authRows(a) {
+	for _, row := range named {
 		rows = append(rows, mdLatencyRow(row.name, row.l))
 	}
 	h := latencyHeader("", true)
 	mdTable(b, mdAlign(h), h, rows)
-	for _, f := range authFields(a) {
+	for _, f := range fields {
 		b.WriteString("- " + f[0] + ": " + mdEscape(f[1]) + "\n")
 	}
 	b.WriteString("\n")

@@ -21,17 +21,7 @@ func mdSubscriptions(b *bytes.Buffer, r *results.Result) {
 	if s == nil {
 		return
 	}
-	b.WriteString("### Subscriptions\n\n" + mdEscape(subscriptionsNote) + "\n\n")
-	var rows [][]string
-	for _, row := range subscriptionRows(s) {
-		rows = append(rows, mdLatencyRow(row.name, row.l))
-	}
-	h := latencyHeader("", true)
-	mdTable(b, mdAlign(h), h, rows)
-	for _, f := range subscriptionFields(s) {
-		b.WriteString("- " + f[0] + ": " + mdEscape(f[1]) + "\n")
-	}
-	b.WriteString("\n")
+	mdLatencyBlock(b, "Subscriptions", subscriptionsNote, subscriptionRows(s), subscriptionFields(s))
 	if fan := fanoutRows(s); len(fan) > 0 {
 		var fr [][]string
 		for _, row := range fan {
