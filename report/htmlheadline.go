@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
@@ -101,6 +103,14 @@ func rateTile(r *results.Result) htmlTile {
 				t.Class = "warn"
 			}
 		}
+	}
+	// Turns and reads are both rates the report gives: how many reads a
+	// turn holds ties "20.0 turns/s" to "80.0 reads/s" beside it.
+	if tot.Turns > 0 && tot.Scheduled > tot.Turns {
+		if t.Sub != "" {
+			t.Sub += ", "
+		}
+		t.Sub += strconv.FormatFloat(math.Round(10*float64(tot.Scheduled)/float64(tot.Turns))/10, 'f', -1, 64) + " reads a turn"
 	}
 	return t
 }
