@@ -80,7 +80,10 @@ type model struct {
 	rateTop    float64        // the per-second chart's ceiling: only grows
 	lastSec    time.Duration  // the second the latest recorded tick told
 	base       stats.Progress // that tick: the per-second chart counts from it
-	notes      []string       // the latest keptNotes notes
+	// short is how many whole seconds in a row started fewer than 90%
+	// of the turns asked: two or more, and the view says overloaded.
+	short int
+	notes []string // the latest keptNotes notes
 }
 
 // newModel returns the model of a run named title with plan, drawn with
@@ -207,6 +210,11 @@ func (m *model) record() {
 	base := m.base
 	m.base = t
 	d := (t.Elapsed - base.Elapsed).Seconds()
+	if turns := float64(t.Turns - base.Turns); d > 0 && t.Asked > 0 && !t.Draining && turns < 0.9*t.Asked*d {
+		m.short++
+	} else {
+		m.short = 0
+	}
 	ok, errs := (t.Reads-t.Errors)-(base.Reads-base.Errors), t.Errors-base.Errors
 	if d <= 0 || ok < 0 || errs < 0 {
 		return

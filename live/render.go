@@ -218,8 +218,19 @@ func (m model) rateText() string {
 	if v, ok := m.perSecond(func(t stats.Progress) int64 { return t.Reads }, false); ok {
 		reads = numfmt.Sig3(v) + "/s"
 	}
-	return fmt.Sprintf("turns asked %s · achieved %s · reads %s · in flight %s", asked, achieved, reads, numfmt.Count(t.InFlight))
+	line := fmt.Sprintf("turns asked %s · achieved %s · reads %s · in flight %s", asked, achieved, reads, numfmt.Count(t.InFlight))
+	if m.short >= overloadSeconds {
+		line += " · " + m.st.bad.Render("overloaded: short of the rate asked")
+	}
+	return line
 }
+
+// overloadSeconds is how many whole seconds in a row must start under 90%
+// of the turns asked before the view says the run is overloaded: one
+// short second is noise (a late tick, a pause), two are a trend, and the
+// rate asked then (not the run's mean) is the bar, so a ramp's rising
+// rate is never called short for what it asked before.
+const overloadSeconds = 2
 
 // sparkText is the sparkline of each measured second's read p99 on a
 // scale from zero to a ceiling that only grows (shown), warmup seconds
@@ -278,12 +289,20 @@ func (m model) outcomesText() string {
 	return strings.Join(parts, " · ")
 }
 
-// percentiles writes p50, p90 and p99.
+// percentiles writes p50, p90 and p99, each "≥" when it is a lower
+// bound (reads or turns cut at a limit hold that quantile), as the
+// reports write them.
 func percentiles(p stats.Percentiles) string {
-	if p == (stats.Percentiles{}) {
+	if p.Count == 0 && p.P99 == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("p50 %s · p90 %s · p99 %s", numfmt.Ms(ms(p.P50)), numfmt.Ms(ms(p.P90)), numfmt.Ms(ms(p.P99)))
+	at := func(q float64, v time.Duration) string {
+		if p.AtLeast(q) {
+			return "≥" + numfmt.Ms(ms(v))
+		}
+		return numfmt.Ms(ms(v))
+	}
+	return fmt.Sprintf("p50 %s · p90 %s · p99 %s", at(0.5, p.P50), at(0.9, p.P90), at(0.99, p.P99))
 }
 
 // bar draws a share done (0..1) in width cells, the first warm of the

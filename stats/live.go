@@ -8,6 +8,18 @@ import "time"
 // added to the block widens the reports, not the live view's one line.
 type Percentiles struct {
 	P50, P90, P99 time.Duration
+	// Count is how many values the histogram holds, and LowerBounds how
+	// many of them were recorded at a limit (reads or turns cut, dropped
+	// turns): a quantile above the uncut share is a lower bound
+	// (AtLeast), as the reports mark it "≥".
+	Count, LowerBounds int64
+}
+
+// AtLeast reports whether the quantile q (0.5, 0.9, 0.99) is a lower
+// bound: more values than 1-q of them were cut at a limit, so the true
+// quantile lies at or above the one shown.
+func (p Percentiles) AtLeast(q float64) bool {
+	return p.Count > 0 && float64(p.LowerBounds) > (1-q)*float64(p.Count)
 }
 
 // Percentiles returns h's p50, p90 and p99 in one pass over its counts
@@ -18,7 +30,7 @@ func (h *Histogram) Percentiles() Percentiles {
 	}
 	v := h.h.ValueAtPercentiles([]float64{50, 90, 99})
 	us := func(p float64) time.Duration { return time.Duration(v[p]) * time.Microsecond }
-	return Percentiles{P50: us(50), P90: us(90), P99: us(99)}
+	return Percentiles{P50: us(50), P90: us(90), P99: us(99), Count: h.Count()}
 }
 
 // Live is a phase's figures so far, as a live view shows them: outcomes,
@@ -44,11 +56,13 @@ func (r *Recorder) Live() Live {
 	defer r.mu.Unlock()
 	run := r.run
 	r.flush()
-	return Live{
+	out := Live{
 		Outcomes: run.Outcomes, ByteCounts: run.ByteCounts,
 		Read: run.Read.Percentiles(), Turn: run.Turn.Percentiles(), Lag: run.Lag.Percentiles(),
 		ReadBins: liveBins(run.Read),
 	}
+	out.Read.LowerBounds, out.Turn.LowerBounds = run.ReadLowerBounds, run.TurnLowerBounds
+	return out
 }
 
 // SecondP99 is the read p99 of the reads this recorder's phase finished
