@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
@@ -130,7 +131,23 @@ func latencyNotes(r *results.Result) []string {
 				"the true tail is at or above the figures shown.", numfmt.Count(b.l.LowerBounds), b.what, b.how))
 		}
 	}
+	if n := outlivedNote(r); n != "" {
+		notes = append(notes, n)
+	}
 	return notes
+}
+
+// outlivedNote explains a read slower than every turn ("" when none is):
+// a turn ends at its deadline, and a read still running then (its cancel
+// not honoured, or none sent) keeps its own latency, so the ok reads'
+// max can pass the turns' — no turn was longer than its deadline.
+func outlivedNote(r *results.Result) string {
+	deadline := float64(r.Workload.Turn.Deadline) / float64(time.Millisecond)
+	if deadline <= 0 || r.ReadOK.Count == 0 || r.ReadOK.MaxMs <= r.Turn.MaxMs || r.ReadOK.MaxMs <= deadline {
+		return ""
+	}
+	return fmt.Sprintf("A turn ends at its %s deadline; a read still running then keeps its own latency, so the ok reads' max (%s) is above every turn's.",
+		numfmt.Ms(deadline), numfmt.Ms(r.ReadOK.MaxMs))
 }
 
 func latencyTable(w io.Writer, r *results.Result) error {
