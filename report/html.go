@@ -67,6 +67,10 @@ type htmlSection struct {
 // RowClass, when set, is a class per row ("pass", "fail": the page's
 // colours) and MarkCol the column of the row's verdict, drawn in them.
 type htmlTable struct {
+	// Fold, when set, draws the table folded under a <details> summary
+	// of these words: rows a reader opens when wanted, which would
+	// otherwise push the page's charts far down.
+	Fold     string
 	Class    string
 	Header   []string
 	Left     int

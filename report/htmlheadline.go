@@ -75,8 +75,8 @@ func resultHeadline(r *results.Result) htmlHeadline {
 		Class: tileVerdict(r, "errors")}
 	switch {
 	case errs.Class != "":
-	case healthOf(r).Health == results.StateFailing:
-		errs.Class = "fail"
+	case healthOf(r).Health == results.StateFailing, tot.ErrorRate != nil && *tot.ErrorRate >= mostlyErrors:
+		errs.Class = "fail" // most reads failing is no warning, whatever else the health says first
 	case tot.Errors > 0:
 		errs.Class = "warn"
 	}
@@ -86,6 +86,11 @@ func resultHeadline(r *results.Result) htmlHeadline {
 	}
 	return h
 }
+
+// mostlyErrors is the error rate from which the errors tile is a failure
+// whatever the health's first word (an overloaded run can fail most of
+// its reads too).
+const mostlyErrors = 0.5
 
 // rateTile is the rate achieved against the rate asked; a run that fell
 // more than 5% short of it is marked.
@@ -103,6 +108,11 @@ func rateTile(r *results.Result) htmlTile {
 				t.Class = "warn"
 			}
 		}
+	}
+	if t.Class == "" && healthOf(r).Health == results.StateOverloaded {
+		// Turns started on time while their reads were not served: the
+		// tile is no pass beside the health that says overloaded.
+		t.Class = "warn"
 	}
 	// Turns and reads are both rates the report gives: how many reads a
 	// turn holds ties "20.0 turns/s" to "80.0 reads/s" beside it.

@@ -2,6 +2,9 @@ package report
 
 import (
 	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/readbench/readbench/results"
@@ -90,12 +93,17 @@ func slowHTMLSection(r *results.Result, suffix string, links TraceURL) (htmlSect
 	}
 	s := htmlSection{Kind: "slow-reads", ID: "slow-reads" + suffix, Title: "Slow reads", Notes: slowNotes(r)}
 	t := htmlTable{Class: "slow-reads", Left: len(slowHeader()), Header: slowHeader(), LinkCol: slowTraceCol}
+	var all []slowRow
 	for _, c := range r.Classes {
-		for _, row := range classSlowRows(c) {
+		all = append(all, classSlowRows(c)...)
+	}
+	add := func(t *htmlTable, rows []slowRow) {
+		for _, row := range rows {
 			t.Rows = append(t.Rows, slowCells(row))
 			t.Links = append(t.Links, links.Link(row.read.TraceID))
 		}
 	}
+	add(&t, all)
 	if len(t.Rows) == 0 {
 		s.Notes = append(s.Notes, "No read was kept: none was sent in the measured run.")
 		return s, true
@@ -104,5 +112,19 @@ func slowHTMLSection(r *results.Result, suffix string, links TraceURL) (htmlSect
 		s.Notes = append(s.Notes, "readbench report --format html --trace-url 'https://jaeger.example/trace/{trace_id}' links each trace id to your tracing.")
 	}
 	s.Tables = []htmlTable{t}
+	if len(all) > slowShown {
+		// The slowest of every class open, and every kept read by class
+		// folded: hundreds of rows would bury the charts under them.
+		top := slices.Clone(all)
+		slices.SortStableFunc(top, func(a, b slowRow) int { return cmp.Compare(b.read.Latency, a.read.Latency) })
+		open := htmlTable{Class: t.Class, Left: t.Left, Header: t.Header, LinkCol: t.LinkCol}
+		add(&open, top[:slowShown])
+		t.Fold = fmt.Sprintf("all %d kept reads, by class", len(all))
+		s.Tables = []htmlTable{open, t}
+	}
 	return s, true
 }
+
+// slowShown is how many kept reads the page shows open, the slowest of
+// all classes; every kept read is in the folded table under them.
+const slowShown = 10
