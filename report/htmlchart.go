@@ -176,6 +176,22 @@ func legend(b *strings.Builder, ss []series) {
 }
 
 // niceTicks returns about five round ticks from 0 to at least top.
+// tickText is an axis figure as format writes it, without the trailing
+// zeros of its decimals ("2", not "2.00"; "2.5"; "10ms", not "10.0ms"):
+// on an axis of whole steps they say a precision no tick has.
+func tickText(format func(float64) string, v float64) string {
+	s := format(v)
+	end := strings.IndexFunc(s, func(r rune) bool { return r != '.' && r != '-' && (r < '0' || r > '9') })
+	if end < 0 {
+		end = len(s)
+	}
+	num, unit := s[:end], s[end:]
+	if strings.Contains(num, ".") {
+		num = strings.TrimRight(strings.TrimRight(num, "0"), ".")
+	}
+	return num + unit
+}
+
 func niceTicks(top float64, format func(float64) string) ([]tick, float64) {
 	if !(top > 0) || math.IsInf(top, 0) {
 		top = 1
@@ -191,7 +207,7 @@ func niceTicks(top float64, format func(float64) string) ([]tick, float64) {
 	v := 0.0
 	for i := 0; i <= 10; i++ {
 		v = float64(i) * step
-		ts = append(ts, tick{v, format(v)})
+		ts = append(ts, tick{v, tickText(format, v)})
 		if v >= top {
 			break
 		}
