@@ -308,7 +308,7 @@ func TestOIDCTokenParamsAndClient(t *testing.T) {
 	// The SDK server fails some rows of its own (the malformed URI's code):
 	// exit 0 or 1, the check having run.
 	table, stderr, code := readbenchEnv(t, dir, env, append([]string{"check"}, creds...)...)
-	if code > 1 || !strings.Contains(table, "resources/list   | pass") {
+	if code > 1 || !strings.Contains(strings.Join(strings.Fields(table), " "), "resources/list | pass") {
 		t.Fatalf("check: exit %d\n%s%s", code, table, stderr)
 	}
 	if !strings.Contains(table, "client_credentials, client "+oidcCCClient+" at "+p.issuer) || !strings.Contains(table, "mcp:read") {
