@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/readbench/readbench/capacity"
@@ -110,8 +111,14 @@ func rateSpan(rs []float64) string {
 	return shortRate(lo) + "–" + shortRate(hi) + "/s"
 }
 
-// shortRate is a rate in three significant digits without a trailing ".0".
+// shortRate is a rate as the search stepped it when that is short
+// ("11.875": the interval and the answer say it so, and a tile "11.9"
+// beside "≥ 11.875" reads as two rates), else in three significant
+// digits, without a trailing ".0".
 func shortRate(v float64) string {
+	if s := strconv.FormatFloat(v, 'f', -1, 64); len(s) <= 6 {
+		return s
+	}
 	s := numfmt.Sig3(v)
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
@@ -126,7 +133,7 @@ func evidenceTiles(r *capacity.RateFinding, e rateEvidence) []htmlTile {
 	passed := htmlTile{Label: "passed up to", Value: "none", Sub: "no step held the SLO"}
 	if top := slices.Concat(e.stepPassed, e.holdPassed); len(top) > 0 {
 		hi := slices.Max(top)
-		passed = htmlTile{Label: "passed up to", Value: numfmt.Rate(hi, "turns"), Class: "pass", Sub: "in a step"}
+		passed = htmlTile{Label: "passed up to", Value: shortRate(hi) + " turns/s", Class: "pass", Sub: "in a step"}
 		if slices.Contains(e.holdPassed, hi) {
 			passed.Sub = fmt.Sprintf("held for %s s", shortRate(e.holdS))
 		}
