@@ -258,7 +258,17 @@ func capacityXAxis(order []capacity.Step, xOf func(capacity.Step) float64, logX 
 	span := plotW - padL - padR
 	if !logX {
 		xt, top := niceTicks(hi*1.05, func(v float64) string { return numfmt.Sig3(v) })
-		return xt, func(v float64) float64 { return padL + v/top*span }
+		base := 0.0
+		if len(xt) > 1 && lo > 0.4*hi {
+			// Steps from 300 to 600/s: an axis from 0 would leave most of
+			// the chart empty; it starts a tick below the lowest.
+			step := xt[1].at - xt[0].at
+			base = math.Floor(lo*0.95/step) * step
+			for len(xt) > 2 && xt[0].at < base {
+				xt = xt[1:]
+			}
+		}
+		return xt, func(v float64) float64 { return padL + (v-base)/(top-base)*span }
 	}
 	l2lo, l2hi := math.Floor(math.Log2(math.Max(lo, 1))), math.Ceil(math.Log2(math.Max(hi, 1)))
 	if l2hi <= l2lo {
