@@ -177,7 +177,7 @@ func abPlan(c *cli.Context, bs []bounds.Bound) (ab.Plan, error) {
 		return ab.Plan{}, cli.Exit(err.Error(), exitUsage)
 	}
 	if !c.Bool("quiet") {
-		plan.Told = func(rd ab.Round) { fmt.Fprintln(c.App.ErrWriter, roundLine(rd, plan.MaxRounds)) }
+		plan.Told = func(rd ab.Round) { fmt.Fprintln(c.App.ErrWriter, roundLine(rd, plan.Rounds, plan.MaxRounds)) }
 		plan.Saved = func(side ab.Side, round, attempt int, _ string, noisy string) {
 			if noisy != "" {
 				fmt.Fprintf(c.App.ErrWriter, "round %d, attempt %d: the %s run is unusable (%s)\n", round, attempt, side, noisy)
@@ -347,9 +347,15 @@ func errorText(err error) []string {
 }
 
 // roundLine is a round's one line on stderr: kept with each side's read
-// and service p50, or excluded and why.
-func roundLine(rd ab.Round, rounds int) string {
-	head := fmt.Sprintf("round %d/%d (%s, %s)", rd.Index, rounds, rd.Order[0], rd.Order[1])
+// and service p50, or excluded and why. Its count says how many rounds
+// the plan runs: "round 2/4", or "round 2 of 4–16" when more are run
+// while a bound is undecided (--rounds 4, --max-rounds 16).
+func roundLine(rd ab.Round, rounds, most int) string {
+	of := fmt.Sprintf("/%d", most)
+	if most > rounds && rounds > 0 {
+		of = fmt.Sprintf(" of %d–%d", rounds, most)
+	}
+	head := fmt.Sprintf("round %d%s (%s, %s)", rd.Index, of, rd.Order[0], rd.Order[1])
 	if !rd.Kept {
 		return fmt.Sprintf("%s: excluded after %d attempt(s): %s", head, rd.Attempts, rd.Noisy[len(rd.Noisy)-1])
 	}

@@ -67,7 +67,7 @@ func TestAB(t *testing.T) {
 	if code != 0 || c.Method != "paired" || len(c.Bounds) != 1 || !c.Bounds[0].Pass {
 		t.Errorf("same server: exit %d, method %q, %+v\n%s", code, c.Method, c.Bounds, stderr)
 	}
-	for _, want := range []string{"round 1/6 (base, new): kept", "round 2/6 (new, base): kept", "round 4/6 (new, base)",
+	for _, want := range []string{"round 1 of 4–6 (base, new): kept", "round 2 of 4–6 (new, base): kept", "round 4 of 4–6 (new, base)",
 		"look at 4 kept rounds", "readbench: answered: no regression", "readbench compare same/base same/new"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
