@@ -196,11 +196,18 @@ func defaultABFolder() string {
 	return filepath.Join("runs", "ab-"+time.Now().UTC().Format("20060102T150405Z"))
 }
 
-// lookLine is a look's one line on stderr: each bound's verdict so far.
+// lookLine is a look's one line on stderr: each bound's verdict once the
+// experiment is decided; before, its figures so far, never a "fail"
+// beside "undecided" (an interim look does not decide a bound).
 func lookLine(kept int, cmp *compare.Comparison, decided bool) string {
 	parts := make([]string, 0, len(cmp.Bounds))
 	for _, b := range cmp.Bounds {
-		parts = append(parts, fmt.Sprintf("%s %s", b.Bound, b.Verdict))
+		if decided {
+			parts = append(parts, fmt.Sprintf("%s %s", b.Bound, b.Verdict))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s so far %s → %s (limit %s)", b.Bound,
+			numfmt.Value(b.Unit, b.Base), numfmt.Value(b.Unit, b.New), numfmt.Value(b.Unit, b.Limit)))
 	}
 	end := "undecided: more rounds"
 	if decided {
