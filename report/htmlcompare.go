@@ -93,6 +93,22 @@ func (o Options) CompareHTML(w io.Writer, c *compare.Comparison, base, nw []comp
 	return nil
 }
 
+// runsStarted is a side's "what ran" lines with its "started" line saying
+// when its runs started, the first to the last, when it has several (the
+// other lines are the newest run's, which that line says).
+func runsStarted(fields [][2]string, runs []*results.Result) [][2]string {
+	if len(runs) < 2 {
+		return fields
+	}
+	at := func(r *results.Result) string { return r.Started.UTC().Format("2006-01-02 15:04:05Z") }
+	for i, f := range fields {
+		if f[0] == "started" {
+			fields[i][1] = fmt.Sprintf("%d runs, the first at %s, the last at %s (the lines here are the last's)", len(runs), at(runs[0]), at(runs[len(runs)-1]))
+		}
+	}
+	return fields
+}
+
 func htmlCompareOf(c *compare.Comparison, baseRuns, newRuns []compare.Labelled, links TraceURL) (htmlCompare, error) {
 	if len(baseRuns) == 0 || len(newRuns) == 0 {
 		if c.Answer == nil {
@@ -108,7 +124,7 @@ func htmlCompareOf(c *compare.Comparison, baseRuns, newRuns []compare.Labelled, 
 	hc.Servers.Rows = append(hc.Servers.Rows, []string{"file", hc.BaseName, hc.NewName},
 		[]string{"readbench", printable(toolName(base.Tool)), printable(toolName(nw.Tool))},
 		[]string{"workload", printable(workloadTitle(base.Workload)), printable(workloadTitle(nw.Workload))})
-	bf, nf := headerFields(base), headerFields(nw)
+	bf, nf := runsStarted(headerFields(base), bs), runsStarted(headerFields(nw), ns)
 	for i := range bf {
 		hc.Servers.Rows = append(hc.Servers.Rows, []string{bf[i][0], printable(bf[i][1]), printable(nf[i][1])})
 	}
