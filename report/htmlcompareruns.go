@@ -96,7 +96,8 @@ func runsSection(c *compare.Comparison) htmlSection {
 
 // Dot plot geometry, in SVG user units.
 const (
-	dotW, dotH        = 720.0, 74.0
+	dotW, dotH        = 720.0, 96.0
+	dotAxisY          = 74.0 // the value axis under the two strips
 	dotLeft, dotRight = 48.0, 110.0
 )
 
@@ -139,6 +140,7 @@ func dotPlot(d compare.Delta, gated bool, baseRuns, newRuns []string) template.H
 			x(side.med), x(side.med), y-10, y+10, side.colour, side.name, med)
 		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" class="dot-median" data-side="%s">%s</text>`, dotW-dotRight+8, y+4, side.name, med)
 	}
+	dotAxis(&b, d.Unit, lo, hi, x)
 	b.WriteString(`</svg>`)
 	title := d.Metric + ": " + changeText(d)
 	if n := noiseText(d); n != "" {
@@ -151,6 +153,23 @@ func dotPlot(d compare.Delta, gated bool, baseRuns, newRuns []string) template.H
 		html.EscapeString(strings.ReplaceAll(d.Metric, ".", "-")), html.EscapeString(d.Metric),
 		html.EscapeString(numfmt.Value(d.Unit, d.Base)), html.EscapeString(numfmt.Value(d.Unit, d.New)),
 		html.EscapeString(changeText(d)), html.EscapeString(printable(title)), b.String()))
+}
+
+// dotAxis draws the dot plot's value axis under the strips: a line with
+// a few round values between lo and hi, in the figure's unit, so a
+// reader sees how far apart the runs are, not only their order.
+func dotAxis(b *strings.Builder, unit string, lo, hi float64, x func(float64) float64) {
+	fmt.Fprintf(b, `<line class="dot-axis" x1="%.0f" x2="%.0f" y1="%.0f" y2="%.0f" stroke="#999"/>`, dotLeft, dotW-dotRight, dotAxisY, dotAxisY)
+	ts, _ := niceTicks(hi-lo, numfmt.Sig3)
+	if len(ts) < 2 {
+		return
+	}
+	step := ts[1].at - ts[0].at
+	label := func(v float64) string { return numfmt.Value(unit, v) }
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		fmt.Fprintf(b, `<line x1="%.1f" x2="%.1f" y1="%.0f" y2="%.0f" stroke="#999"/><text class="dot-tick" x="%.1f" y="%.0f" text-anchor="middle" data-value="%g">%s</text>`,
+			x(v), x(v), dotAxisY, dotAxisY+4, x(v), dotAxisY+16, v, html.EscapeString(tickText(label, v)))
+	}
 }
 
 // medianBars are the p50 and p99 bars of a side from the model's medians

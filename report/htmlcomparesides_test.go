@@ -1,10 +1,12 @@
 package report
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/results"
 )
 
@@ -21,5 +23,21 @@ func TestRunsStarted(t *testing.T) {
 	one := runsStarted([][2]string{{"started", "as it was"}}, []*results.Result{a})
 	if one[0][1] != "as it was" {
 		t.Errorf("one run's started line changed: %q", one[0][1])
+	}
+}
+
+// TestDotPlotHasAnAxis: a run-by-run dot plot draws a value axis with
+// round values in the figure's unit under its strips.
+func TestDotPlotHasAnAxis(t *testing.T) {
+	d := compare.Delta{Metric: "read.p50", Unit: "ms", Base: 20, New: 26, BaseRuns: []float64{19, 20, 21}, NewRuns: []float64{25, 26, 28}}
+	svg := string(dotPlot(d, false, []string{"a", "b", "c"}, []string{"d", "e", "f"}))
+	ticks := regexp.MustCompile(`class="dot-tick"[^>]*>([^<]*)<`).FindAllStringSubmatch(svg, -1)
+	if !strings.Contains(svg, `class="dot-axis"`) || len(ticks) < 2 {
+		t.Fatalf("no axis with two ticks or more: %d ticks", len(ticks))
+	}
+	for _, tk := range ticks {
+		if !strings.HasSuffix(tk[1], "ms") {
+			t.Errorf("tick %q has no unit", tk[1])
+		}
 	}
 }
