@@ -18,8 +18,6 @@ func (*waiter) awaitFirst() (*[bufSize]byte, int, error) {
 	panic("h1: awaitFirst without a descriptor")
 }
 
-func (*waiter) awaitReadable() {}
-
 // reader and writer are nc itself here.
 func (*waiter) reader(nc net.Conn) io.Reader { return nc }
 func (*waiter) writer(nc net.Conn) io.Writer { return nc }

@@ -28,8 +28,6 @@ type waiter struct {
 	read  func(fd uintptr) bool // tryRead
 	into  func(fd uintptr) bool // tryReadInto
 	write func(fd uintptr) bool // tryWrite
-	ready func(fd uintptr) bool // tryPeek
-	peek  [1]byte               // tryPeek's
 }
 
 // newWaiter is the waiter of a connection's descriptor, nil when it has
@@ -44,7 +42,7 @@ func newWaiter(nc net.Conn) *waiter {
 		return nil
 	}
 	w := &waiter{rc: rc}
-	w.read, w.into, w.write, w.ready = w.tryRead, w.tryReadInto, w.tryWrite, w.tryPeek
+	w.read, w.into, w.write = w.tryRead, w.tryReadInto, w.tryWrite
 	return w
 }
 
@@ -165,27 +163,6 @@ func (w *waiter) awaitFirst() (*[bufSize]byte, int, error) {
 	}
 	return chunk, n, nil
 }
-
-// tryPeek is awaitReadable's callback of rc.Read: true when a read
-// would not wait (bytes, the server's close, an error), false when
-// nothing has arrived (then the caller waits for readiness).
-func (w *waiter) tryPeek(fd uintptr) bool {
-	for {
-		_, _, err := syscall.Recvfrom(int(fd), w.peek[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
-		switch err {
-		case syscall.EINTR:
-			continue
-		case syscall.EAGAIN:
-			return false
-		}
-		return true
-	}
-}
-
-// awaitReadable waits until a read of the connection would not wait,
-// reading nothing (AwaitBody); the connection's deadline ends the wait
-// as it ends a Read, and the read that follows reports it.
-func (w *waiter) awaitReadable() { _ = w.rc.Read(w.ready) }
 
 // reader and writer are what a connection reads and writes through: its
 // waiter where it has one, nc itself otherwise.

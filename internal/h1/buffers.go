@@ -158,6 +158,7 @@ func (c *conn) streamReader() {
 // connection is closed. A stream's small reader (streamReader) is not
 // pooled.
 func (c *conn) dropReader() {
+	c.lim.err = nil
 	if c.br != nil && c.br.Size() != bufSize {
 		c.br = nil
 		c.lim.dropFirst()
