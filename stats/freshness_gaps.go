@@ -126,7 +126,8 @@ func (f *Freshness) lostAfterDrop(s *Subscription, failedUpTo map[string][]int) 
 		return 0
 	}
 	var n int64
-	for u := range s.start {
+	for _, k := range s.marks.list {
+		u := k.uri
 		from, to := f.changesBefore(u, s.ended), len(f.changes[u].atOrNil())
 		if !s.gapEnd.IsZero() {
 			to = f.changesBefore(u, s.gapEnd)
