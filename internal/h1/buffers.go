@@ -128,12 +128,14 @@ func isEventStream(h http.Header) bool {
 // streamReader trades the connection's reader, once an event stream's
 // head has been parsed, for one of streamBufSize bytes in place (the
 // body's framing holds the *bufio.Reader: its value is what changes), so
-// that an open stream does not hold a bufSize buffer for its lifetime.
+// that an open stream does not hold a bufSize buffer for its lifetime; the
+// connection's cache of head lines is let go too.
 // The bytes buffered past the head (the first events, a chunk's size)
 // are read first through the limitReader; the big buffer goes back to the
 // pool. When more than streamBufSize bytes are buffered the reader is
 // kept as it is.
 func (c *conn) streamReader() {
+	c.heads = headCache{} // the lines of heads read before: a stream's connection reads no other for its lifetime
 	n := c.br.Buffered()
 	if n > streamBufSize || c.br.Size() <= streamBufSize || len(c.lim.first) != 0 {
 		return
