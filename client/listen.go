@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/readbench/readbench/internal/h1"
 	"github.com/readbench/readbench/protocol"
 )
 
@@ -106,9 +107,14 @@ func (s *Session) listenHTTP(ctx, life context.Context, t *httpTransport, sub *S
 		defer resp.Body.Close()
 		return listenAnswer(req, resp)
 	}
+	// The stream keeps its body alone, for as long as it is open: not the
+	// request, its headers and bytes, nor the response's headers (the
+	// body's framing keeps the response itself, for its trailers).
+	body := resp.Body
+	resp.Request, resp.Header = nil, nil
 	sub.wg.Go(func() {
-		defer resp.Body.Close()
-		sub.readListen(resp.Body)
+		defer body.Close()
+		sub.readListen(body)
 	})
 	err = sub.waitAck(ctx)
 	if !unbound() && err == nil {
@@ -137,43 +143,68 @@ func listenAnswer(req Request, resp *http.Response) error {
 
 // readListen reads the listen stream to its end: every event is taken as
 // it comes (takeListen); the stream's end says how the subscription
-// ended.
+// ended. Between events the stream waits in AwaitBody, in this frame,
+// whose few words are all the goroutine's stack holds then: the event's
+// reading and judging (listenEvent) are a call deeper, so that the
+// garbage collector can shrink the stack of an idle stream (thousands of
+// them, each a goroutine).
 func (sub *Subscription) readListen(body io.Reader) {
-	r := newStreamReader(body)
-	var msg []byte
+	ls := &listenState{r: newStreamReader(body)}
 	for {
-		ev, rerr := r.NextInto(msg)
-		if ev.Data != nil {
-			msg = ev.Data
+		if ls.r.Buffered() == 0 {
+			h1.AwaitBody(body)
 		}
-		sub.keepAlives.Store(r.Comments())
-		data, over, err := eventOf(ev, rerr)
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				sub.end(EndDropped, fmt.Errorf("%w: the listen stream ended without an answer", ErrTransport))
-			} else {
-				sub.end(EndDropped, fmt.Errorf("%w: the listen stream broke: %w", ErrTransport, err))
-			}
+		if !sub.listenEvent(ls) {
 			return
-		}
-		if data == nil && !over {
-			continue // priming events, keep-alives
-		}
-		at := time.Now()
-		if over {
-			sub.deliver(Notification{At: at, Flags: Unreadable})
-			continue
-		}
-		n, nerr := readNotice(data)
-		if nerr == nil && n.response {
-			sub.answered(n, at)
-			return
-		}
-		sub.takeListen(n, nerr, at)
-		if cap(msg) > 4<<10 {
-			msg = nil // a big message's buffer is not kept by an idle stream
 		}
 	}
+}
+
+// listenState is what a listen stream's reader keeps between events: the
+// SSE reader and the buffer an event's data is read into, reused.
+type listenState struct {
+	r   *protocol.SSEReader
+	msg []byte
+}
+
+// listenEvent reads one event of the stream and takes it; false when the
+// stream (and the subscription) ended.
+//
+//go:noinline
+func (sub *Subscription) listenEvent(ls *listenState) bool {
+	r := ls.r
+	ev, rerr := r.NextInto(ls.msg)
+	if ev.Data != nil {
+		ls.msg = ev.Data
+	}
+	sub.keepAlives.Store(r.Comments())
+	data, over, err := eventOf(ev, rerr)
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			sub.end(EndDropped, fmt.Errorf("%w: the listen stream ended without an answer", ErrTransport))
+		} else {
+			sub.end(EndDropped, fmt.Errorf("%w: the listen stream broke: %w", ErrTransport, err))
+		}
+		return false
+	}
+	if data == nil && !over {
+		return true // priming events, keep-alives
+	}
+	at := time.Now()
+	if over {
+		sub.deliver(Notification{At: at, Flags: Unreadable})
+		return true
+	}
+	n, nerr := readNotice(data)
+	if nerr == nil && n.response {
+		sub.answered(n, at)
+		return false
+	}
+	sub.takeListen(n, nerr, at)
+	if cap(ls.msg) > 4<<10 {
+		ls.msg = nil // a big message's buffer is not kept by an idle stream
+	}
+	return true
 }
 
 // answered ends the subscription with its listen request's answer: a

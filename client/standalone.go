@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/auth"
+	"github.com/readbench/readbench/internal/h1"
 	"github.com/readbench/readbench/protocol"
 )
 
@@ -164,7 +165,9 @@ func (st *standalone) open() (io.ReadCloser, error) {
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode == http.StatusOK && ct == protocol.ContentTypeSSE {
-		return resp.Body, nil
+		body := resp.Body
+		resp.Request, resp.Header = nil, nil // the stream keeps its body alone (see listenHTTP)
+		return body, nil
 	}
 	b, _ := readBody(resp, 4096)
 	resp.Body.Close()
@@ -176,43 +179,61 @@ func (st *standalone) open() (io.ReadCloser, error) {
 
 // read takes the stream's events until it ends: each event's id and retry
 // are kept for resuming, each message routed by the session's notices.
+// Between events the stream waits in AwaitBody, in this frame, the
+// event's reading and routing a call deeper (standaloneEvent): the
+// garbage collector can then shrink an idle stream's stack, as a listen
+// stream's (readListen).
 func (st *standalone) read(body io.Reader) {
-	r := newStreamReader(body)
+	ls := &listenState{r: newStreamReader(body)}
 	base := st.keepAlives.Load()
-	var buf []byte
 	for {
-		ev, rerr := r.NextInto(buf)
-		if ev.Data != nil {
-			buf = ev.Data
+		if ls.r.Buffered() == 0 {
+			h1.AwaitBody(body)
 		}
-		st.keepAlives.Store(base + r.Comments())
-		if ev.HasID {
-			st.lastID, st.hasID = ev.ID, true
-		}
-		if ev.HasRetry {
-			st.retry = min(time.Duration(ev.Retry)*time.Millisecond, maxRetry)
-		}
-		data, over, err := eventOf(ev, rerr)
-		if err != nil {
+		if !st.standaloneEvent(ls, base) {
 			return
 		}
-		if data == nil && !over {
-			continue
-		}
-		at := time.Now()
-		if over {
-			st.n.unreadable.Add(1)
-			continue
-		}
-		if id, method := routing(data); id != nil {
-			if method != "" {
-				st.t.replyInBackground(replyToServer(id, method)) // a ping on the stream
-			}
-			continue
-		}
-		st.n.arrived(data, at)
-		if cap(buf) > 4<<10 {
-			buf = nil
-		}
 	}
+}
+
+// standaloneEvent reads one event of the stream and routes it; false when
+// the stream ended.
+//
+//go:noinline
+func (st *standalone) standaloneEvent(ls *listenState, base int64) bool {
+	r := ls.r
+	ev, rerr := r.NextInto(ls.msg)
+	if ev.Data != nil {
+		ls.msg = ev.Data
+	}
+	st.keepAlives.Store(base + r.Comments())
+	if ev.HasID {
+		st.lastID, st.hasID = ev.ID, true
+	}
+	if ev.HasRetry {
+		st.retry = min(time.Duration(ev.Retry)*time.Millisecond, maxRetry)
+	}
+	data, over, err := eventOf(ev, rerr)
+	if err != nil {
+		return false
+	}
+	if data == nil && !over {
+		return true
+	}
+	at := time.Now()
+	if over {
+		st.n.unreadable.Add(1)
+		return true
+	}
+	if id, method := routing(data); id != nil {
+		if method != "" {
+			st.t.replyInBackground(replyToServer(id, method)) // a ping on the stream
+		}
+		return true
+	}
+	st.n.arrived(data, at)
+	if cap(ls.msg) > 4<<10 {
+		ls.msg = nil
+	}
+	return true
 }

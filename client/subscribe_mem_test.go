@@ -44,11 +44,20 @@ func serveSDKSubHTTP() int {
 // idle 2026-07-28 listen streams on one session against the Go SDK's
 // server in a child process, and reports what the client holds per open
 // stream: heap in use plus goroutine stacks, after a GC, over the count
-// (bytes/stream). The time per op means nothing here.
+// (bytes/stream), and the goroutines each stream keeps
+// (goroutines/stream). The time per op means nothing here. With
+// READBENCH_STREAMS_HEAPPROFILE=FILE every allocation is sampled and the
+// heap profile taken while the streams are open is written to FILE (go
+// tool pprof -sample_index=inuse_space FILE: what an open stream holds).
 func BenchmarkIdleListenStreams(b *testing.B) {
 	n := 1000
 	if v, err := strconv.Atoi(os.Getenv("READBENCH_STREAMS")); err == nil && v > 0 {
 		n = v
+	}
+	profile := os.Getenv("READBENCH_STREAMS_HEAPPROFILE")
+	if profile != "" {
+		defer func(rate int) { runtime.MemProfileRate = rate }(runtime.MemProfileRate)
+		runtime.MemProfileRate = 64
 	}
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), peertest.Env+"="+sdkSubHTTPPeer)
@@ -70,7 +79,7 @@ func BenchmarkIdleListenStreams(b *testing.B) {
 	}
 	defer s.Close()
 	for b.Loop() {
-		before := inUse()
+		before, stacks, routines := inUse(), stackInUse(), runtime.NumGoroutine()
 		subs := make([]*Subscription, 0, n)
 		for range n {
 			sub, err := s.Subscribe(ctx, SubscribeSpec{URIs: []string{subURI}}, func(Notification) {})
@@ -81,10 +90,25 @@ func BenchmarkIdleListenStreams(b *testing.B) {
 		}
 		after := inUse()
 		b.ReportMetric(float64(after-before)/float64(n), "bytes/stream")
+		b.ReportMetric(float64(stackInUse()-stacks)/float64(n), "stack-bytes/stream")
+		b.ReportMetric(float64(runtime.NumGoroutine()-routines)/float64(n), "goroutines/stream")
+		if profile != "" {
+			writeHeapProfile(b, profile)
+			profile = ""
+		}
 		for _, sub := range subs {
 			_ = sub.Close(ctx)
 		}
 	}
+}
+
+// stackInUse is the goroutine stacks in use, after a GC (which shrinks
+// the stacks of parked goroutines that use little of theirs).
+func stackInUse() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.StackInuse)
 }
 
 // inUse is the heap in use and the goroutine stacks, after a GC.

@@ -60,6 +60,10 @@ func NewSSEReaderSize(r io.Reader, size int) *SSEReader {
 	return &SSEReader{r: bufio.NewReaderSize(r, size), keepLine: 4 << 10}
 }
 
+// Buffered is how many bytes the reader holds unread: none, and the next
+// event must be read from the stream (a caller may wait for it first).
+func (s *SSEReader) Buffered() int { return s.r.Buffered() }
+
 // Comments is how many comment lines (": …", a server's keep-alives) the
 // reader has read so far.
 func (s *SSEReader) Comments() int64 { return s.comments }

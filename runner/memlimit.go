@@ -12,18 +12,23 @@ import (
 // flight (client.BenchmarkMemoryInFlight and scripts/scale-memory.sh
 // measure both; the heap and stacks in use are about 11.7 KiB per read in
 // flight and 4 KiB per idle session, so the limit leaves the collector a
-// third to a half again as much for garbage). A run holding few reads
-// gets memFloor, above what any of them holds live (the 40 MiB blob case
-// peaks at 25-41 MiB of RSS): the limit does not bind there.
+// third to a half again as much for garbage), and 16 KiB per listen
+// stream (client.BenchmarkIdleListenStreams and scripts/scale-listen.sh:
+// about 10.4 KiB of heap and stack per idle stream, and each notification
+// a stream takes makes garbage); a listener is a session. A run holding
+// few reads gets memFloor, above what any of them holds live (the 40 MiB
+// blob case peaks at 25-41 MiB of RSS): the limit does not bind there.
 const (
 	memFloor      = 64 << 20
 	memBase       = 16 << 20
 	memPerSession = 8 << 10
 	memPerRead    = 16 << 10
+	memPerStream  = 16 << 10
 )
 
 // memoryLimit is the soft memory limit of a run of w (debug.SetMemoryLimit),
-// 0 for none: what the run is asked to hold, at the budget above, for a
+// 0 for none: what the run is asked to hold (its reads in flight and its
+// listen streams), at the budget above, for a
 // Streamable HTTP target, whose answers are scanned as they stream in and
 // never held whole, so that a read in flight costs the same whatever it
 // reads. The garbage collector's own goal is twice what is live, stacks
@@ -44,7 +49,12 @@ func memoryLimit(w *workload.Workload) int64 {
 		return 0 // no bound on the reads in flight: nothing to size a limit from
 	}
 	reads := int64(turns) * int64(max(w.Turn.Attachments.Max(), 1))
-	return max(memFloor, memBase+int64(max(w.Sessions, 1))*memPerSession+reads*memPerRead)
+	var listening int64
+	if l := w.Listen; l != nil {
+		listeners := int64(max(l.Listeners, 1))
+		listening = listeners * (memPerSession + int64(max(l.Streams, 1))*memPerStream)
+	}
+	return max(memFloor, memBase+int64(max(w.Sessions, 1))*memPerSession+reads*memPerRead+listening)
 }
 
 // setMemoryLimit sets w's soft memory limit (memoryLimit) for the run,

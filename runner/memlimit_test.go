@@ -21,6 +21,8 @@ func TestMemoryLimit(t *testing.T) {
 			16*mib + 2000*8*kib + 10000*16*kib},
 		{"open loop: max_in_flight turns of the most attachments", "target: http://127.0.0.1:1/mcp\nsessions: 100\nload: {rate: 10/s, duration: 10s, max_in_flight: 2000}\nturn: {attachments: {1: 5, 3: 1}}\n",
 			16*mib + 100*8*kib + 6000*16*kib},
+		{"10,000 listen streams: 100 listeners of 100 streams", "target: http://127.0.0.1:1/mcp\nload: {rate: 1/s, duration: 10s, max_in_flight: 1000}\nlisten: {listeners: 100, streams: 100, uris: [\"sim:///a.md\"]}\n",
+			16*mib + 8*kib + 1000*16*kib + 100*8*kib + 10000*16*kib},
 		{"few reads in flight: the floor", "target: http://127.0.0.1:1/mcp\nload: {model: closed, concurrency: 16, duration: 10s}\n", 64 * mib},
 		{"stdio: not budgeted", "target: 'stdio:cat'\nsessions: 20\nload: {model: closed, concurrency: 20, duration: 10s}\n", 0},
 		{"embedded: not budgeted", "load: {model: closed, concurrency: 20, duration: 10s}\n", 0},

@@ -74,11 +74,12 @@ type uriChanges struct {
 // asked for, when the server acknowledged it, and for each URI the next
 // change it has not been told of.
 type Subscription struct {
-	f      *Freshness
-	acked  time.Time
-	ended  time.Time // zero: open until the run's end
-	cursor map[string]int
-	start  map[string]int // the first change made after acked, by URI
+	f     *Freshness
+	acked time.Time
+	ended time.Time // zero: open until the run's end
+	// marks are, by URI, the first change made after acked (start) and
+	// the first change not yet told (cursor).
+	marks uriMarks
 	// dropped: its stream ended without readbench closing it (Dropped);
 	// from ended to gapEnd (the next subscription's acknowledgement, or
 	// the run's end) nothing was open to carry its changes.
@@ -180,10 +181,9 @@ func (f *Freshness) Failed(uri string, at time.Time) bool {
 func (f *Freshness) Subscribe(uris []string, acked time.Time, ack time.Duration) *Subscription {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	s := &Subscription{f: f, acked: acked, cursor: make(map[string]int, len(uris)), start: make(map[string]int, len(uris))}
+	s := &Subscription{f: f, acked: acked}
+	s.marks = newURIMarks(uris, func(u string) int { return f.changesBefore(u, acked) })
 	for _, u := range uris {
-		i := f.changesBefore(u, acked)
-		s.cursor[u], s.start[u] = i, i
 		f.open[u]++
 	}
 	f.subs = append(f.subs, s)
@@ -213,9 +213,13 @@ func (s *Subscription) Notified(uri string, at time.Time) int {
 	if sec := f.tl.at(at); sec != nil {
 		sec.Notifications++
 	}
-	next, ok := s.cursor[uri]
+	mark := s.marks.find(uri)
+	var next int
+	if mark != nil {
+		next = mark.cursor
+	}
 	switch {
-	case !ok:
+	case mark == nil:
 		f.counts.Unsubscribed++
 		return 0
 	case !f.timed:
@@ -250,7 +254,7 @@ func (s *Subscription) Notified(uri string, at time.Time) int {
 		}
 		c.told[i]++
 	}
-	s.cursor[uri] = end
+	mark.cursor = end
 	f.counts.Notified++
 	f.counts.Coalesced += int64(end - next - 1)
 	if end-next > 1 {
@@ -281,8 +285,8 @@ func (s *Subscription) close(t time.Time) {
 		return
 	}
 	s.ended = t
-	for u := range s.start {
-		s.f.open[u]--
+	for _, k := range s.marks.list {
+		s.f.open[k.uri]--
 	}
 }
 

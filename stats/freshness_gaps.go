@@ -127,7 +127,8 @@ func (f *Freshness) lostAfterDrop(s *Subscription, failedUpTo map[string][]int, 
 		return 0
 	}
 	var n int64
-	for u := range s.start {
+	for _, k := range s.marks.list {
+		u := k.uri
 		from, to := f.dropGap(s, u, cutoff)
 		if to <= from {
 			continue

@@ -37,8 +37,9 @@ func (f *Freshness) summaryTo(cutoff time.Time) FreshnessSummary {
 			out.Open++
 		}
 		out.Counts.LostInGaps += f.lostAfterDrop(s, failedUpTo, cutoff)
-		for u, start := range s.start {
-			toldEnd, end, ok := f.untoldRange(s, u, start, cutoff)
+		for _, k := range s.marks.list {
+			u, start := k.uri, k.start
+			toldEnd, end, ok := f.untoldRange(s, k, cutoff)
 			if !ok {
 				continue
 			}
@@ -56,11 +57,12 @@ func (f *Freshness) summaryTo(cutoff time.Time) FreshnessSummary {
 	return out
 }
 
-// untoldRange is the indexes [toldEnd, end) of the changes of u that s,
+// untoldRange is the indexes [toldEnd, end) of the changes of k's URI that s,
 // open for them, has not been told of, the changes made from cutoff on
 // left out (zero: none); ok is false when s closed before its first
 // change of u. f.mu is held.
-func (f *Freshness) untoldRange(s *Subscription, u string, start int, cutoff time.Time) (toldEnd, end int, ok bool) {
+func (f *Freshness) untoldRange(s *Subscription, k uriMark, cutoff time.Time) (toldEnd, end int, ok bool) {
+	u, start := k.uri, k.start
 	end = len(f.changes[u].atOrNil())
 	if !s.ended.IsZero() {
 		end = f.changesBefore(u, s.ended)
@@ -71,7 +73,7 @@ func (f *Freshness) untoldRange(s *Subscription, u string, start int, cutoff tim
 	if end < start {
 		return 0, 0, false
 	}
-	return max(min(s.cursor[u], end), start), end, true
+	return max(min(k.cursor, end), start), end, true
 }
 
 // SoFar is the accounting while the run goes on, for a live view and live

@@ -100,12 +100,13 @@ func (f *Freshness) timelineOf(failedUpTo map[string][]int) []ListenSecond {
 		a[to] -= d
 	}
 	for _, s := range f.subs {
-		for u, start := range s.start {
+		for _, k := range s.marks.list {
+			u := k.uri
 			if s.dropped {
 				from, to := f.dropGap(s, u, time.Time{})
 				mark(u, from, to, true, 1)
 			}
-			toldEnd, end, ok := f.untoldRange(s, u, start, time.Time{})
+			toldEnd, end, ok := f.untoldRange(s, k, time.Time{})
 			if !ok {
 				continue
 			}

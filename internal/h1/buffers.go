@@ -3,6 +3,8 @@ package h1
 import (
 	"bufio"
 	"io"
+	"net/http"
+	"strings"
 	"sync"
 )
 
@@ -102,10 +104,68 @@ func getChunk() *[bufSize]byte {
 	return new([bufSize]byte)
 }
 
+// streamBufSize is the read buffer of a response whose body is an event
+// stream (text/event-stream): such a body stays open for minutes or hours,
+// by the thousand (listen streams, standalone GET streams), carrying an
+// event of a few hundred bytes now and then, and its reader reads it
+// through a buffer of its own; a bigger event is read through this one
+// piece by piece.
+const streamBufSize = 512
+
+// isEventStream reports whether a response's Content-Type is
+// text/event-stream.
+func isEventStream(h http.Header) bool {
+	ct := h["Content-Type"]
+	if len(ct) == 0 {
+		return false
+	}
+	const want = "text/event-stream"
+	v := strings.TrimLeft(ct[0], " \t")
+	return len(v) >= len(want) && strings.EqualFold(v[:len(want)], want) &&
+		(len(v) == len(want) || v[len(want)] == ';' || v[len(want)] == ' ' || v[len(want)] == '\t')
+}
+
+// streamReader trades the connection's reader, once an event stream's
+// head has been parsed, for one of streamBufSize bytes in place (the
+// body's framing holds the *bufio.Reader: its value is what changes), so
+// that an open stream does not hold a bufSize buffer for its lifetime; the
+// connection's cache of head lines is let go too.
+// The bytes buffered past the head (the first events, a chunk's size)
+// are read first through the limitReader; the big buffer goes back to the
+// pool. When more than streamBufSize bytes are buffered the reader is
+// kept as it is.
+func (c *conn) streamReader() {
+	c.heads = headCache{} // the lines of heads read before: a stream's connection reads no other for its lifetime
+	n := c.br.Buffered()
+	if n > streamBufSize || c.br.Size() <= streamBufSize || len(c.lim.first) != 0 {
+		return
+	}
+	rest, _ := c.br.Peek(n)
+	c.lim.dropFirst() // read whole into the reader's buffer (len(c.lim.first) == 0)
+	small := bufio.NewReaderSize(&c.lim, streamBufSize)
+	if n > 0 {
+		c.lim.first = rest // read into small's buffer, before big's goes back
+		small.Peek(n)
+		c.lim.first = nil
+	}
+	big := new(bufio.Reader)
+	*big = *c.br
+	*c.br = *small
+	big.Reset(nil)
+	readers.Put(big)
+}
+
 // dropReader gives the connection's reader back to the pool, once no
 // byte it buffers is wanted: the response was read to its end, or the
-// connection is closed.
+// connection is closed. A stream's small reader (streamReader) is not
+// pooled.
 func (c *conn) dropReader() {
+	c.lim.err = nil
+	if c.br != nil && c.br.Size() != bufSize {
+		c.br = nil
+		c.lim.dropFirst()
+		return
+	}
 	if c.br != nil {
 		c.br.Reset(nil)
 		readers.Put(c.br)

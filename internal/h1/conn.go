@@ -131,6 +131,9 @@ func (c *conn) roundTrip(ctx context.Context, req *http.Request, p *Post, body *
 		}
 	}
 	c.lim.left = -1
+	if isEventStream(resp.Header) {
+		c.streamReader()
+	}
 	rb := &bodyReader{rc: resp.Body, c: c, cancelled: &c.cancelled, ctx: ctx, empty: resp.Body == http.NoBody, first: first}
 	switch {
 	case closeAfter:

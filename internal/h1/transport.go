@@ -296,6 +296,7 @@ type limitReader struct {
 	left     int64
 	first    []byte
 	firstBuf *[bufSize]byte
+	err      error // a wait's error (AwaitBody), the next read's once first is read
 }
 
 var errHeadTooLarge = errors.New("h1: the response's status line and headers exceed 1 MiB")
@@ -308,6 +309,11 @@ func (l *limitReader) Read(p []byte) (int, error) {
 			l.dropFirst()
 		}
 		return n, nil
+	}
+	if l.err != nil {
+		err := l.err
+		l.err = nil
+		return 0, err
 	}
 	if l.left < 0 {
 		return l.r.Read(p)
