@@ -6,8 +6,16 @@
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 tmp=$(mktemp -d)
 server_pid=
+# stop_server ends the server a script started ($server_pid), if any: on
+# exit, and between runs of a script that starts one per run.
+stop_server() {
+	[[ -n $server_pid ]] || return 0
+	kill "$server_pid" 2>/dev/null || true
+	wait "$server_pid" 2>/dev/null || true
+	server_pid=
+}
 cleanup() {
-	if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+	stop_server
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

@@ -52,20 +52,12 @@ echo "building readbench and sdkserver…" >&2
 go build -o "$tmp/readbench" ./cmd/readbench
 go build -o "$tmp/sdkserver" ./scripts/sdkserver
 
-serve_pid=
-stop_serve() {
-	[[ -n $serve_pid ]] || return 0
-	kill "$serve_pid" 2>/dev/null || true
-	wait "$serve_pid" 2>/dev/null || true
-	serve_pid=
-}
-trap 'stop_serve; cleanup' EXIT
 
 start_serve() { # FLAG PATH: sdkserver over HTTP on a free port, its URL in $url
 	local port
 	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 	"$tmp/sdkserver" --delay "$DELAY" "$1" "127.0.0.1:$port" "${@:3}" 2>"$tmp/serve.log" &
-	serve_pid=$!
+	server_pid=$!
 	url="http://127.0.0.1:$port$2"
 	for _ in $(seq 50); do
 		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$port" 2>/dev/null && return 0
@@ -125,10 +117,10 @@ for transport in $TRANSPORTS; do
 				tail -n 5 "$tmp/$name.log" >&2
 				rows+=("| $transport | $era | $n | run failed (exit status above) | | | | | | | | |")
 				fails=$((fails + 1))
-				stop_serve
+				stop_server
 				continue
 			fi
-			stop_serve
+			stop_server
 			row=$(jq -r --arg t "$transport" --arg e "$era" --arg n "$n" '.subscriptions as $s | $s.notifications as $c |
 				def ms: if . == null then "n/a" else (. * 10 | round / 10 | tostring) end;
 				"| \($t) | \($e) (\($s.mode)) | \($n) | \($s.listeners.listening) | \($s.ack.p50_ms | ms) | \($s.ack.p99_ms | ms) | \($s.notify.p50_ms | ms) | \($s.notify.p99_ms | ms) | \($c.expected) | \($c.notified) | \($c.coalesced) | \($c.missed) | \([$s.violations[]] | add) |"' "$tmp/$name.json")

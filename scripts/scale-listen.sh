@@ -81,21 +81,13 @@ echo "open files: soft limit $(ulimit -Sn), hard $hard (readbench and serve rais
 echo "building readbench…" >&2
 go build -o "$tmp/readbench" ./cmd/readbench
 
-serve_pid=
-stop_serve() {
-	[[ -n $serve_pid ]] || return 0
-	kill "$serve_pid" 2>/dev/null || true
-	wait "$serve_pid" 2>/dev/null || true
-	serve_pid=
-}
-trap 'stop_serve; cleanup' EXIT
 
 start_serve() { # FLAGS...: serve on a free port, its URL in $url
 	local port
 	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 	url="http://127.0.0.1:$port/mcp"
 	"$tmp/readbench" serve --listen "127.0.0.1:$port" "$@" 2>"$tmp/serve.log" &
-	serve_pid=$!
+	server_pid=$!
 	for _ in $(seq 50); do
 		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$port" 2>/dev/null && return 0
 		sleep 0.1
@@ -135,7 +127,7 @@ for era in $ERAS; do
 	timeout -k 5 $((secs + 300)) /usr/bin/time -f '%M' -o "$tmp/$era.time" \
 		"$tmp/readbench" run "$tmp/$era.yaml" --target "$url" --quiet --no-live --out "$tmp/$era.json" 2>"$tmp/$era.log" ||
 		{ cat "$tmp/$era.log" >&2; die "readbench run $era failed"; }
-	stop_serve
+	stop_server
 	grep -i "open-files" "$tmp/$era.log" >&2 || true
 	rss=$(tail -n 1 "$tmp/$era.time")
 	line=$(jq -r --argjson rss "$rss" --argjson max $MAX_RSS_MIB '.subscriptions as $s |
