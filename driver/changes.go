@@ -44,6 +44,12 @@ type changer struct {
 	everyListener bool
 	sessions      func() []*client.Session
 	web           *http.Client // via http
+	// recordOnly: another shard of the run makes the changes (the
+	// first; --segment), and this one records each at its intended time,
+	// on the clock the shards share, so that its listeners' notifications
+	// match it; its notification latency then includes the changer's
+	// scheduling lag (docs/results.md, subscriptions).
+	recordOnly bool
 
 	lagMu sync.Mutex
 	lag   *stats.Histogram
@@ -54,10 +60,13 @@ type changer struct {
 }
 
 // Bounds of the changer: changes in flight at once (past it the pacer
-// waits, and the lag shows it), and how long one change may take.
+// waits, and the lag shows it), and how long one change may take; and
+// how far ahead a shard that records the changes another makes records
+// each (changer.recordOnly).
 const (
 	maxChangesInFlight = 64
 	changeTimeout      = 10 * time.Second
+	recordAhead        = 100 * time.Millisecond
 )
 
 // newChanger prepares the changes of c to uris: it opens the tool's
@@ -68,7 +77,9 @@ func (r *runner) newChanger(ctx context.Context, c *workload.Changes, uris []str
 	ch.order = rand.New(rand.NewPCG(uint64(r.w.Seed), 43)).Perm(len(uris))
 	switch v := c.Via; {
 	case v.Tool != nil && (r.w.Target.Kind == targets.Stdio || r.w.Target.Kind == targets.Embedded || r.w.Target.Kind == ""):
-		ch.everyListener = true // a process per session (listen.go sets sessions)
+		ch.everyListener = true // a process per session (listen.go sets sessions): every shard changes its own
+	case r.o.Segment.K > 1:
+		ch.recordOnly = true // the first shard makes the changes
 	case v.Tool != nil:
 		conn, _, err := client.Open(ctx, r.dialOf(nil))
 		if err != nil {
@@ -95,7 +106,10 @@ func (r *runner) newChanger(ctx context.Context, c *workload.Changes, uris []str
 }
 
 // run makes the changes from start for length (0: until stop closes),
-// then waits for those in flight.
+// then waits for those in flight. A schedule of a length is made whole
+// whatever stop says (only ctx ends it early): the reads' schedule of a
+// shard ends with its own last turn, and every shard of a run must make
+// or record the same changes.
 func (ch *changer) run(ctx context.Context, start time.Time, length time.Duration, stop <-chan struct{}) {
 	defer ch.wg.Wait()
 	rate := ch.c.Rate.PerSecond
@@ -104,6 +118,8 @@ func (ch *changer) run(ctx context.Context, start time.Time, length time.Duratio
 	}
 	if length <= 0 {
 		length = 365 * 24 * time.Hour // ended by stop
+	} else {
+		stop = nil
 	}
 	p := &constantPacer{stretches: []stretch{{from: rate, to: rate, length: length}}}
 	var sleeper clock.Sleeper
@@ -113,7 +129,16 @@ func (ch *changer) run(ctx context.Context, start time.Time, length time.Duratio
 			return
 		}
 		intended := start.Add(at)
-		if !sleeper.SleepUntil(intended, ctx.Done(), stop) {
+		wake := intended
+		if ch.recordOnly {
+			// Recorded ahead of its time, with its time: a notification
+			// that the first shard's change starts may come before this
+			// goroutine would wake at the change's time, and would then
+			// find nothing to match (a notification is matched only to
+			// changes recorded at or before its arrival).
+			wake = intended.Add(-recordAhead)
+		}
+		if !sleeper.SleepUntil(wake, ctx.Done(), stop) {
 			return
 		}
 		select {
@@ -124,6 +149,11 @@ func (ch *changer) run(ctx context.Context, start time.Time, length time.Duratio
 			return
 		}
 		uri := ch.uris[ch.order[k%len(ch.order)]]
+		if ch.recordOnly {
+			<-ch.inFlight
+			ch.fresh.Changed(uri, intended)
+			continue
+		}
 		sent := time.Now()
 		ch.lagMu.Lock()
 		ch.lag.Record(sent.Sub(intended))

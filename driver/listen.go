@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -384,17 +383,4 @@ func rereadClassOf(w *workload.Workload, classes *[]stats.ClassInfo) int {
 	}
 	*classes = append(*classes, stats.ClassInfo{Name: rereadClassName(w)})
 	return len(*classes) - 1
-}
-
-// checkListenable refuses what the listeners cannot do yet, before
-// anything starts: a run split in shards (each shard's changes would be
-// told to every shard's listeners, which no shard could match).
-func checkListenable(w *workload.Workload, seg workload.Segment) error {
-	if w.Listen == nil {
-		return nil
-	}
-	if !seg.Whole() {
-		return &workload.Error{Key: "listen", Msg: fmt.Sprintf("listeners are not run in shards yet (--segment %s): run the listen section in one process", seg)}
-	}
-	return nil
 }

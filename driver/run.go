@@ -29,9 +29,6 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	if err := o.Workload.Validate(); err != nil {
 		return nil, err
 	}
-	if err := checkListenable(o.Workload, o.Segment); err != nil {
-		return nil, err
-	}
 	w, err := o.Workload.Segment(o.Segment)
 	if err != nil {
 		return nil, err

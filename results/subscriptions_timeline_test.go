@@ -10,11 +10,12 @@ import (
 	"github.com/readbench/readbench/stats"
 )
 
-// TestMergeAddsSubscriptionTimelines: the shards' per-second changes,
+// TestMergeAddsSubscriptionTimelines: the shards' per-second
 // notifications, missed and lost changes and re-reads add second by
 // second on the wall clock (a shard started a second later lands a
-// second later), so each column still adds up to its merged total, and
-// the timeline survives the document's JSON.
+// second later), and their changes, one schedule every shard records,
+// are that schedule's; so each column still adds up to its merged
+// total, and the timeline survives the document's JSON.
 func TestMergeAddsSubscriptionTimelines(t *testing.T) {
 	w := fixtureWorkload(t)
 	_, shards := shardedRuns(2)
@@ -26,12 +27,12 @@ func TestMergeAddsSubscriptionTimelines(t *testing.T) {
 	}{
 		{name: "started together",
 			a:    []stats.ListenSecond{{Second: 0, Changes: 2, Notifications: 3, Rereads: 1}, {Second: 1, Changes: 1, Missed: 1}},
-			b:    []stats.ListenSecond{{Second: 0, Changes: 1, Notifications: 1}, {Second: 1, LostInGaps: 1, Rereads: 2}, {Second: 2, Notifications: 4}},
-			want: []SubscriptionSecond{{T: 0, Changes: 3, Notifications: 4, Rereads: 1}, {T: 1, Changes: 1, Missed: 1, LostInGaps: 1, Rereads: 2}, {T: 2, Notifications: 4}}},
-		{name: "the second a second later", shift: time.Second,
+			b:    []stats.ListenSecond{{Second: 0, Changes: 2, Notifications: 1}, {Second: 1, Changes: 1, LostInGaps: 1, Rereads: 2}, {Second: 2, Notifications: 4}},
+			want: []SubscriptionSecond{{T: 0, Changes: 2, Notifications: 4, Rereads: 1}, {T: 1, Changes: 1, Missed: 1, LostInGaps: 1, Rereads: 2}, {T: 2, Notifications: 4}}},
+		{name: "the second a second later", shift: time.Second, // its seconds are the first's one later: the same changes there
 			a:    []stats.ListenSecond{{Second: 0, Changes: 2, Notifications: 3, Rereads: 1}, {Second: 1, Changes: 1, Missed: 1}},
 			b:    []stats.ListenSecond{{Second: 0, Changes: 1, Notifications: 1}, {Second: 1, LostInGaps: 1, Rereads: 2}},
-			want: []SubscriptionSecond{{T: 0, Changes: 2, Notifications: 3, Rereads: 1}, {T: 1, Changes: 2, Notifications: 1, Missed: 1}, {T: 2, LostInGaps: 1, Rereads: 2}}},
+			want: []SubscriptionSecond{{T: 0, Changes: 2, Notifications: 3, Rereads: 1}, {T: 1, Changes: 1, Notifications: 1, Missed: 1}, {T: 2, LostInGaps: 1, Rereads: 2}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			shard := func(k int, secs []stats.ListenSecond, shift time.Duration) MergeInput {
@@ -58,7 +59,9 @@ func TestMergeAddsSubscriptionTimelines(t *testing.T) {
 				changes += x.Changes
 				rereads += x.Rereads
 			}
-			if changes != sumChanges(c.a)+sumChanges(c.b) || rereads != sumRereads(c.a)+sumRereads(c.b) {
+			// The changes are one schedule, every shard's record of it the
+			// same: the first shard's; the re-reads, each shard's own, add.
+			if changes != sumChanges(c.a) || rereads != sumRereads(c.a)+sumRereads(c.b) {
 				t.Errorf("merged columns add to %d changes and %d re-reads", changes, rereads)
 			}
 		})

@@ -146,14 +146,16 @@ func (f *Freshness) timelineOf(failedUpTo map[string][]int) []ListenSecond {
 }
 
 // addListenSeconds adds b's seconds into a's, second by second (the
-// caller places both on one clock), and returns the sum.
+// caller places both on one clock), and returns the sum; the changes of
+// a second are the schedule's, which every shard of a run records, not
+// a sum (Listening.Merge).
 func addListenSeconds(a, b []ListenSecond) []ListenSecond {
 	for len(a) < len(b) {
 		a = append(a, ListenSecond{Second: len(a)})
 	}
 	for i, s := range b {
 		o := &a[i]
-		o.Changes += s.Changes
+		o.Changes = max(o.Changes, s.Changes)
 		o.Notifications += s.Notifications
 		o.Missed += s.Missed
 		o.LostInGaps += s.LostInGaps

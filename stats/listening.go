@@ -173,7 +173,11 @@ func (l *Listening) Merge(o *Listening) {
 	if l.Changes.Via == "" {
 		l.Changes.Via = o.Changes.Via
 	}
-	l.Changes.Rate += o.Changes.Rate
+	// The shards of a run share one schedule of changes (readbench's first
+	// shard makes them, the others record them: docs/results.md): the
+	// changes, their rate and their failures are the schedule's, not a
+	// sum over shards.
+	l.Changes.Rate = max(l.Changes.Rate, o.Changes.Rate)
 	if l.Rereads.Class == "" {
 		l.Rereads.Class = o.Rereads.Class
 	}
@@ -214,8 +218,8 @@ func (s *FreshnessSummary) mergeBreakdowns(o FreshnessSummary) {
 
 // add adds o's counts to c.
 func (c *FreshnessCounts) add(o FreshnessCounts) {
-	c.Changes += o.Changes
-	c.Failed += o.Failed
+	c.Changes = max(c.Changes, o.Changes) // one schedule: see Listening.Merge
+	c.Failed = max(c.Failed, o.Failed)
 	c.Subscriptions += o.Subscriptions
 	c.Notifications += o.Notifications
 	c.Expected += o.Expected

@@ -109,7 +109,8 @@ func (s Segment) Share(total int) int {
 
 // Segment returns the copy of w that segment s runs, or an error naming the
 // key when a count cannot be split into n shares of at least one each:
-// sessions, and for the closed model concurrency (and a turn count). Every
+// sessions, listen.listeners, and for the closed model concurrency (and a
+// turn count). Every
 // shard refuses such a split, not only those whose share would be zero: a
 // shard that ran would wait at the barrier (or start at --start-at) for
 // shards that were refused, and its result would merge into no whole. The
@@ -140,6 +141,13 @@ func (w *Workload) Segment(s Segment) (*Workload, error) {
 				return nil, err
 			}
 		}
+	}
+	if w.Listen != nil { // each shard opens its share of the listeners; the changes are the whole run's
+		l := *w.Listen
+		if l.Listeners, err = need("listen.listeners", w.Listen.Listeners); err != nil {
+			return nil, err
+		}
+		c.Listen = &l
 	}
 	if w.Load.MinSessions > 0 {
 		c.Load.MinSessions = min(max(s.Share(w.Load.MinSessions), 1), c.Sessions)

@@ -119,6 +119,31 @@ func TestShard(t *testing.T) {
 	}
 }
 
+// TestShardListeners: the shards of a run with listeners open shares of
+// them that add up to the whole, without touching the workload given;
+// a count that cannot give every shard one is refused at listen.listeners.
+func TestShardListeners(t *testing.T) {
+	w := &Workload{Sessions: 3, Load: Load{Model: ModelOpen}, Listen: &Listen{Listeners: 10, Streams: 2}}
+	sum := 0
+	for k := 1; k <= 3; k++ {
+		s, err := w.Segment(Segment{K: k, N: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum += s.Listen.Listeners
+		if s.Listen.Streams != 2 {
+			t.Errorf("shard %d: %d streams a listener, want 2", k, s.Listen.Streams)
+		}
+	}
+	if sum != 10 || w.Listen.Listeners != 10 {
+		t.Errorf("shares sum to %d listeners (the workload now says %d), want 10", sum, w.Listen.Listeners)
+	}
+	few := &Workload{Sessions: 4, Load: Load{Model: ModelOpen}, Listen: &Listen{Listeners: 3, Streams: 1}}
+	if _, err := few.Segment(Segment{K: 1, N: 4}); err == nil || !strings.Contains(err.Error(), "listen.listeners") {
+		t.Errorf("3 listeners in 4 shards: %v, want a refusal at listen.listeners", err)
+	}
+}
+
 // FuzzParseSegment: any --segment text parses to a valid segment or an
 // error, never a panic.
 func FuzzParseSegment(f *testing.F) {
