@@ -75,3 +75,22 @@ func TestListenInShards(t *testing.T) {
 		t.Errorf("merged: listeners %v, changes %v, notifications %v", m["listeners"], m["changes"], n)
 	}
 }
+
+// TestFreshDocsScenario: the built-in fresh-docs scenario shows the
+// freshness loop with no other server: its listeners subscribe on the
+// embedded server, every change is told to each of them, and they read
+// the documents again.
+func TestFreshDocsScenario(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if _, stderr, code := readbench(t, dir, "run", "fresh-docs", "--duration", "2s", "--warmup", "1s", "-q", "--out", "r.json"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	s := rawResult(t, filepath.Join(dir, "r.json"))["subscriptions"].(map[string]any)
+	n := s["notifications"].(map[string]any)
+	made := s["changes"].(map[string]any)["made"].(float64)
+	if s["listeners"].(map[string]any)["listening"].(float64) != 8 || made < 2 || n["expected"].(float64) != 8*made ||
+		n["missed"].(float64) != 0 || n["identity_ok"] != true || s["rereads"].(map[string]any)["made"].(float64) == 0 {
+		t.Errorf("fresh-docs: listeners %v, %v changes, notifications %v, rereads %v", s["listeners"], made, n, s["rereads"])
+	}
+}
