@@ -141,18 +141,17 @@ func (ch *changer) run(ctx context.Context, start time.Time, length time.Duratio
 		if !sleeper.SleepUntil(wake, ctx.Done(), stop) {
 			return
 		}
+		uri := ch.uris[ch.order[k%len(ch.order)]]
+		if ch.recordOnly { // nothing sent: no slot in flight to take
+			ch.fresh.Changed(uri, intended)
+			continue
+		}
 		select {
 		case ch.inFlight <- struct{}{}:
 		case <-ctx.Done():
 			return
 		case <-stop:
 			return
-		}
-		uri := ch.uris[ch.order[k%len(ch.order)]]
-		if ch.recordOnly {
-			<-ch.inFlight
-			ch.fresh.Changed(uri, intended)
-			continue
 		}
 		sent := time.Now()
 		ch.lagMu.Lock()
