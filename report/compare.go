@@ -7,6 +7,7 @@ import (
 
 	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/stats"
 )
 
 // The compare views render compare.Comparison and compute nothing: the
@@ -88,6 +89,27 @@ func deltaRow(label string, d compare.Delta) compareRow {
 	return r
 }
 
+// latencyWords names a latency delta's row in the run report's words:
+// the block as its latency table says it ("ok read", never the key
+// read_ok; "first read") and the stat as its column heading ("p99.9",
+// never p999). The key a --fail-on bound names is the delta's metric,
+// in the JSON and in the HTML row's title.
+func latencyWords(block, stat string) string {
+	if block == "read_ok" {
+		block = "ok read"
+	}
+	return strings.ReplaceAll(block, "_", " ") + " " + statWords(stat)
+}
+
+// statWords is a latency stat's column heading ("p99.9" for p999), the
+// name itself for anything that is not a latency stat.
+func statWords(name string) string {
+	if s, ok := stats.LatencyStat(name); ok {
+		return s.Label
+	}
+	return name
+}
+
 // compareSection is one titled group of rows.
 type compareSection struct {
 	title string
@@ -113,7 +135,7 @@ func compareSections(c *compare.Comparison) []compareSection {
 		shown := l.Block == "read" || l.Block == "read_ok" || l.Block == "turn" || sessionBlockShown(l)
 		for _, d := range l.Deltas {
 			if shown || gated[d.Metric] { // service, ttfb, lag: in the JSON unless gated; auth.*: authCompareSection
-				lat.rows = append(lat.rows, deltaRow(l.Block+" "+d.Label, d))
+				lat.rows = append(lat.rows, deltaRow(latencyWords(l.Block, d.Label), d))
 			}
 		}
 	}
@@ -132,7 +154,7 @@ func compareSections(c *compare.Comparison) []compareSection {
 			continue
 		}
 		for _, d := range cl.Read {
-			cls.rows = append(cls.rows, deltaRow(cl.Class+" "+d.Label, d))
+			cls.rows = append(cls.rows, deltaRow(cl.Class+" "+statWords(d.Label), d))
 		}
 		if cl.Errors.Metric != "" { // no delta: a side had no reads
 			cls.rows = append(cls.rows, deltaRow(cl.Class+" errors", cl.Errors))
@@ -154,7 +176,7 @@ func compareSections(c *compare.Comparison) []compareSection {
 		for _, t := range c.TurnSizes {
 			for _, d := range t.Turn {
 				if d.Label == "p50" || d.Label == "p99" || d.Label == "max" || gated[d.Metric] {
-					ts.rows = append(ts.rows, deltaRow(fmt.Sprintf("%d attachments %s", t.Attachments, d.Label), d))
+					ts.rows = append(ts.rows, deltaRow(fmt.Sprintf("%d attachments %s", t.Attachments, statWords(d.Label)), d))
 				}
 			}
 		}

@@ -106,3 +106,48 @@ func TestCompareViewsNameTheCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareRowsInWords: compare's latency rows name their figures as
+// the run report does ("ok read p99.9"), never by the keys read_ok and
+// p999, in every row where a stat is named: overall, per class, per
+// turn size.
+func TestCompareRowsInWords(t *testing.T) {
+	base, nw := fixture(t, false), fixture(t, false)
+	cmp, err := compare.Pair(base, nw, compare.PairOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tbl, md bytes.Buffer
+	if err := WriteCompareTable(&tbl, cmp); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCompareMarkdown(&md, cmp); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"table": tbl.String(), "markdown": strings.ReplaceAll(md.String(), `\_`, "_")} {
+		for _, want := range []string{"read p99.9", "ok read p50", "turn p99.9"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q:\n%s", name, want, out)
+			}
+		}
+		for _, key := range []string{"p999", "read_ok"} {
+			if strings.Contains(out, key) {
+				t.Errorf("%s names the key %q:\n%s", name, key, out)
+			}
+		}
+	}
+}
+
+func TestLatencyWords(t *testing.T) {
+	for _, c := range []struct{ block, stat, want string }{
+		{"read", "p999", "read p99.9"},
+		{"read_ok", "p50", "ok read p50"},
+		{"first_read", "max", "first read max"},
+		{"handshake", "mean", "handshake mean"},
+		{"turn", "errors", "turn errors"}, // not a latency stat: kept
+	} {
+		if got := latencyWords(c.block, c.stat); got != c.want {
+			t.Errorf("latencyWords(%q, %q) = %q, want %q", c.block, c.stat, got, c.want)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/readbench/readbench/compare"
@@ -57,18 +56,41 @@ func compareSlowLines(w io.Writer, c *compare.Comparison) {
 			if i == 0 {
 				label = s.side
 			}
-			lead := fmt.Sprintf("%s %s %s %s ", slowLatency(r.SlowRead), clip(r.Class), r.Outcome.String(), traceWords(r.SlowRead))
+			fields := []string{slowLatency(r.SlowRead), clip(r.Class), r.Outcome.String(), traceWords(r.SlowRead)}
 			if len(c.Base.Runs) > 1 || len(c.New.Runs) > 1 {
-				lead += "in " + head(r.Run, 24) + " "
+				fields = append(fields, "in "+head(r.Run, 24))
 			}
-			room := widthOf(w) - 11 - utf8.RuneCountInString(lead)
-			if room < minURIRoom { // a narrow terminal: the URI on a line of its own
-				fmt.Fprintf(w, "%-10s %s\n%11s%s\n", label, strings.TrimRight(lead, " "), "", shortURI(r.URI, widthOf(w)-11))
-				continue
+			for k, l := range packSlowRead(fields, r.URI, widthOf(w)-11) {
+				if k > 0 {
+					label = ""
+				}
+				fmt.Fprintf(w, "%-10s %s\n", label, l)
 			}
-			fmt.Fprintf(w, "%-10s %s%s\n", label, lead, shortURI(r.URI, room))
 		}
 	}
+}
+
+// packSlowRead lays a slow read's fields out on lines of at most room
+// columns, as many on a line as fit, then its URI, cut from the left to
+// what is left of the last line or to a line of its own on a narrow
+// terminal: on a wide one, the read is one line.
+func packSlowRead(fields []string, uri string, room int) []string {
+	var lines []string
+	cur := ""
+	for _, f := range fields {
+		switch {
+		case cur == "":
+			cur = f
+		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(f) <= room:
+			cur += " " + f
+		default:
+			lines, cur = append(lines, cur), f
+		}
+	}
+	if left := room - utf8.RuneCountInString(cur) - 1; left >= minURIRoom {
+		return append(lines, cur+" "+shortURI(uri, left))
+	}
+	return append(lines, cur, shortURI(uri, room))
 }
 
 // compareSlowCells are a read's cells in markdown and on the page,

@@ -40,6 +40,15 @@ func TestCompareViewsNameSlowestReads(t *testing.T) {
 					t.Errorf("line %d is %d columns: %q", i+1, w, l)
 				}
 			}
+			var narrow strings.Builder // an 80-column terminal: the run and the URI move to a line of their own
+			if err := (Options{Width: 80}).WriteCompareTable(&narrow, c); err != nil {
+				t.Fatal(err)
+			}
+			for i, l := range strings.Split(narrow.String(), "\n") {
+				if w := utf8.RuneCountInString(l); w > 80 {
+					t.Errorf("at 80 columns, line %d is %d columns: %q", i+1, w, l)
+				}
+			}
 			if !strings.Contains(table, "\nbase       cut at 100ms screenshot timeout trace 4bf92f3577b34da6a3ce929d0e0e0010 ") {
 				t.Errorf("the base's slowest read is not first:\n%s", table)
 			}

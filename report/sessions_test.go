@@ -77,7 +77,7 @@ func TestSessionsInCompare(t *testing.T) {
 	}
 	unescaped := strings.ReplaceAll(md.String(), `\_`, "_")
 	for name, out := range map[string]string{"table": table.String(), "markdown": unescaped} {
-		for _, w := range []string{"handshake p99", "first_read p50"} {
+		for _, w := range []string{"handshake p99", "first read p50"} {
 			if !strings.Contains(out, w) {
 				t.Errorf("compare %s: no %q\n%s", name, w, out)
 			}

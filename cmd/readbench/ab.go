@@ -328,7 +328,7 @@ func (sides abSideRuns) runner(c *cli.Context, mx *metrics.Live) ab.Runner {
 // loudly.
 func abVerdict(c *cli.Context, o *ab.Experiment, write compareWriter, dir string) error {
 	cmp := o.Document()
-	fmt.Fprintln(c.App.ErrWriter, "readbench: "+cmp.Answer.Line)
+	say(c.App.ErrWriter, "readbench: "+cmp.Answer.Line)
 	if !c.Bool("quiet") && len(o.Base) > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "every run is saved in %s (readbench compare %s %s compares them unpaired)\n",
 			dir, filepath.Join(dir, string(ab.Base)), filepath.Join(dir, string(ab.New)))

@@ -12,7 +12,7 @@ import (
 )
 
 // TestViewsFitTheTerminal: run's and report's terminal views, compare's,
-// capacity's and inflation's fit the width they are printed on: COLUMNS when set,
+// capacity's, ab's and inflation's fit the width they are printed on: COLUMNS when set,
 // else 80 off a terminal (a pipe, a CI log), checked at 80 and 120.
 func TestViewsFitTheTerminal(t *testing.T) {
 	t.Parallel()
@@ -28,8 +28,7 @@ func TestViewsFitTheTerminal(t *testing.T) {
 		for _, args := range [][]string{
 			{"report", "a.json"}, {"report", "a.json", "--full"}, {"compare", "a.json", "b.json"},
 			{"inflation", "1834208", "40x3MB"}, {"run", "--duration", "1s", "--rate", "20/s"}, // its result saved under runs/ in dir
-			{"capacity", "--slo", "read.p99<1s", "--from", "10/s", "--to", "20/s", "--step-duration", "500ms", "--step-warmup", "0s",
-				"--refine", "0", "--hold", "0", "--out", "caps", "--force", "-q"},
+			strings.Fields(strings.ReplaceAll(fitCapacity("caps"), `"`, "")), strings.Fields(fitAB("abd")),
 		} {
 			c := testproc.Own(t, exec.Command(binary, args...))
 			c.Dir, c.Env = dir, environ

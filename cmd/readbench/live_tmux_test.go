@@ -184,8 +184,10 @@ func TestLiveViewInTmux(t *testing.T) {
 		s.start(name, dir, runs[name])
 	}
 	seen, lasts := s.watch(names...)
+	// The error is wrapped to the pane: its words are read across lines.
 	if v, last := seen["silent"], s.screen("silent", true); !v.waiting ||
-		!strings.Contains(last, "no answer within the handshake timeout of 2.5s") || !strings.Contains(last, "readbench-exit=1") {
+		!strings.Contains(strings.Join(strings.Fields(last), " "), "no answer within the handshake timeout of 2.5s") ||
+		!strings.Contains(last, "readbench-exit=1") {
 		t.Errorf("silent: the wait drawn %v; after it:\n%s", v.waiting, last)
 	}
 	for _, name := range names[:2] {

@@ -92,7 +92,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitInterrupted
 	}
 	if msg := err.Error(); msg != "" { // an interrupted serve has said all it has to say
-		fmt.Fprintf(stderr, "readbench: %s\n", msg)
+		say(stderr, "readbench: "+msg)
 	}
 	return code
 }

@@ -106,3 +106,25 @@ func TestPrintGroupsFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestHang(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		w    int
+		want string
+	}{
+		{"short", 20, "short"},
+		{"readbench: one two three four five", 16, "readbench: one\n  two three four\n  five"},
+		{"a https://example.com/a/very/long/url b", 12, "a\n  https://ex\n  ample.com/\n  a/very/lon\n  g/url b"},
+	} {
+		got := Hang(c.text, "  ", c.w)
+		if got != c.want {
+			t.Errorf("Hang(%q, %d) = %q, want %q", c.text, c.w, got, c.want)
+		}
+		for _, l := range strings.Split(got, "\n") {
+			if width(l) > c.w {
+				t.Errorf("Hang(%q, %d): line %q is wider", c.text, c.w, l)
+			}
+		}
+	}
+}

@@ -29,3 +29,14 @@ func Width(getenv func(string) string, out io.Writer) int {
 	}
 	return DefaultWidth
 }
+
+// TerminalWidth is the columns of the terminal out is, 0 when out is no
+// terminal (a pipe, a file, a CI log): a message is wrapped for a person
+// reading a terminal, and kept on one line where a log is searched line
+// by line.
+func TerminalWidth(out io.Writer) int {
+	if f, ok := out.(*os.File); ok {
+		return terminalWidth(f)
+	}
+	return 0
+}

@@ -168,3 +168,11 @@ func shellWords(cmd string) []string {
 	}
 	return out
 }
+
+// Hang wraps text to lines of at most w columns, the lines after the
+// first indented by indent: a long message laid out for a terminal, its
+// continuation set off from the next message. Every line is wrapped as
+// narrow as an indented one, so that a word cut to fit stays whole.
+func Hang(text, indent string, w int) string {
+	return strings.Join(words(text, w-width(indent)), "\n"+indent)
+}
