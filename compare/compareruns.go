@@ -97,6 +97,9 @@ func Runs(base, nw []Labelled, o RunsOptions) (*Comparison, error) {
 	if a := AdviceAcross(nw, "new"); a != "" {
 		c.Notes = append(c.Notes, a)
 	}
+	if a := abRoundsNote(base, nw); a != "" && !o.Paired {
+		c.Notes = append(c.Notes, a)
+	}
 	n, m := len(base), len(nw)
 	c.Alpha, c.NoiseFloor = RunAlpha, floor
 	judgeFn := func(d *Delta, a, b []float64) { judgeRuns(d, a, b, floor) }
