@@ -25,6 +25,10 @@ func adviceHeader() []string {
 // priced no candidate.
 func adviceRows(a results.Advice) [][]string {
 	dl, to := shareByMs(a.Deadlines), shareByMs(a.Timeouts)
+	atLeast := map[float64]bool{}
+	for _, c := range a.Timeouts {
+		atLeast[c.Ms] = c.AtLeast
+	}
 	var limits []float64
 	for ms := range dl {
 		limits = append(limits, ms)
@@ -37,7 +41,7 @@ func adviceRows(a results.Advice) [][]string {
 	slices.Sort(limits)
 	rows := make([][]string, 0, len(limits))
 	for _, ms := range limits {
-		rows = append(rows, []string{numfmt.Ms(ms), shareCell(dl, ms), shareCell(to, ms)})
+		rows = append(rows, []string{numfmt.Ms(ms), shareCell(dl, ms), atLeastText(atLeast[ms], shareCell(to, ms))})
 	}
 	return rows
 }
@@ -54,6 +58,15 @@ func shareByMs(cs []results.Candidate) map[float64]*float64 {
 // priced or there was nothing to price it over.
 func shareCell(m map[float64]*float64, ms float64) string {
 	return numfmt.Opt(m[ms], numfmt.Share)
+}
+
+// atLeastText is a share as printed: "≥ 12.0%" for a lower bound, so that
+// a share the deadline cut short never reads as measured.
+func atLeastText(atLeast bool, share string) string {
+	if atLeast {
+		return "≥ " + share
+	}
+	return share
 }
 
 // recommendation is the recommended pair in words, "" when the result

@@ -192,7 +192,7 @@ func mdAdvice(b *bytes.Buffer, r *results.Result) {
 		rows = append(rows, []string{"turn deadline", numfmt.Ms(c.Ms), numfmt.Opt(c.Share, numfmt.Share) + " of turns cut"})
 	}
 	for _, c := range a.Timeouts {
-		rows = append(rows, []string{"read timeout", numfmt.Ms(c.Ms), numfmt.Opt(c.Share, numfmt.Share) + " of reads ended"})
+		rows = append(rows, []string{"read timeout", numfmt.Ms(c.Ms), atLeastText(c.AtLeast, numfmt.Opt(c.Share, numfmt.Share)) + " of reads ended"})
 	}
 	if len(rows) > 0 {
 		mdTable(b, "lrr", []string{"candidate", "limit", "would have"}, rows)

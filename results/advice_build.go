@@ -76,7 +76,7 @@ func recommended(d time.Duration) *float64 {
 func candidates(ls []stats.Limit) []Candidate {
 	out := make([]Candidate, 0, len(ls))
 	for _, l := range ls {
-		out = append(out, Candidate{Ms: stats.Millis(l.Limit), Share: share(l.Share, l.Of)})
+		out = append(out, Candidate{Ms: stats.Millis(l.Limit), Share: share(l.Share, l.Of), AtLeast: l.AtLeast && l.Of > 0})
 	}
 	return out
 }

@@ -387,8 +387,12 @@ func (a Advice) Recommended() (deadlineMs, timeoutMs float64) {
 
 // Candidate is one candidate limit and the share (0..1) of turns or reads
 // that would have exceeded it in this run: null when no turn finished (a
-// deadline) or no read was sent (a timeout).
+// deadline) or no read was sent (a timeout). AtLeast (at_least, present
+// only when true) marks a share that is a lower bound: a timeout above the
+// turn deadline, which cancelled reads before it could act; the reports
+// print it "≥".
 type Candidate struct {
-	Ms    float64  `json:"ms"`
-	Share *float64 `json:"share"`
+	Ms      float64  `json:"ms"`
+	Share   *float64 `json:"share"`
+	AtLeast bool     `json:"at_least,omitempty"`
 }

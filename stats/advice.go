@@ -51,11 +51,14 @@ type AdviceInput struct {
 // Limit is a candidate limit and the share (0..1) of turns or reads that
 // exceeded it in the run. Of is the count the share is of (finished turns,
 // sent reads): with none, Share is 0 and means nothing, so the result
-// document writes it as null.
+// document writes it as null. AtLeast says Share is a lower bound: a
+// timeout above the turn deadline, which cancelled reads before such a
+// timeout could act (they might have run past it, or not).
 type Limit struct {
-	Limit time.Duration
-	Share float64
-	Of    int64
+	Limit   time.Duration
+	Share   float64
+	Of      int64
+	AtLeast bool
 }
 
 // Advice is the policy advice: the candidates priced, the recommended
@@ -236,7 +239,7 @@ func Advise(in AdviceInput) Advice {
 		if d == in.Deadline {
 			above += in.Cut // recorded at the deadline: equivalent to it, yet cut
 		}
-		a.Deadlines = append(a.Deadlines, Limit{d, Ratio(above, ran), ran})
+		a.Deadlines = append(a.Deadlines, Limit{Limit: d, Share: Ratio(above, ran), Of: ran})
 	}
 	sent := tail.Count() + in.Timeouts + in.Cancelled
 	a.Sent = sent
@@ -245,7 +248,7 @@ func Advise(in AdviceInput) Advice {
 		if in.Deadline > 0 && t <= in.Deadline {
 			above += in.Cancelled
 		}
-		a.Timeouts = append(a.Timeouts, Limit{t, Ratio(above, sent), sent})
+		a.Timeouts = append(a.Timeouts, Limit{Limit: t, Share: Ratio(above, sent), Of: sent, AtLeast: in.Cancelled > 0 && in.Deadline > 0 && t > in.Deadline})
 	}
 	a.DeadlineShare, a.TimeoutShare = shareAt(a.Deadlines, in.Deadline), shareAt(a.Timeouts, in.ReadTimeout)
 	a.TimeoutsLowerBound = in.Cancelled > 0 && in.Deadline > 0 && (in.ReadTimeout == 0 || in.ReadTimeout > in.Deadline)

@@ -255,3 +255,30 @@ func TestAdviceOnlyFromDocuments(t *testing.T) {
 		})
 	}
 }
+
+// TestAdviseTimeoutsAtLeast: a timeout above the deadline that cancelled
+// reads is priced as a lower bound (those reads might have run past it),
+// one at or below the deadline is exact, and with nothing cancelled no
+// share is a lower bound.
+func TestAdviseTimeoutsAtLeast(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		cancelled int64
+	}{{"reads cancelled at the deadline", 5}, {"none cancelled", 0}} {
+		a := Advise(AdviceInput{Read: hist(400, 5*ms), Turn: hist(100, 100*ms, 5, 800*ms), Turns: 105, Cut: c.cancelled,
+			Cancelled: c.cancelled, Parallel: 4, Deadline: 800 * ms, ReadTimeout: 5 * time.Second})
+		above := 0
+		for _, l := range a.Timeouts {
+			want := c.cancelled > 0 && l.Limit > 800*ms
+			if l.AtLeast != want {
+				t.Errorf("%s: the %v timeout's share is a lower bound: %v, want %v", c.name, l.Limit, l.AtLeast, want)
+			}
+			if l.Limit > 800*ms {
+				above++
+			}
+		}
+		if above == 0 {
+			t.Fatalf("%s: no timeout candidate above the deadline: %+v", c.name, a.Timeouts)
+		}
+	}
+}
