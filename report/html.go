@@ -337,15 +337,22 @@ func thresholdsHTMLTable(r *results.Result) htmlTable {
 const spectrumNote = "From the full histograms, on HdrHistogram's percentile axis (x = 1/(1-q)); " +
 	"each line ends where its samples end (1/(1-q) = the number of values), at its maximum."
 
-// lowerBoundNotes are the latency notes that say how many values were
-// recorded at a cut: a spectrum's flat tail at the deadline is then a
-// floor, not a measured tail.
+// lowerBoundNotes say, under the spectrum, that values recorded at a cut
+// flatten a line's tail there: a floor, not a measured tail. The counts
+// and their cause are the latency section's notes, not repeated here.
 func lowerBoundNotes(r *results.Result) []string {
-	var out []string
-	for _, n := range latencyNotes(r)[2:] {
-		if !strings.HasPrefix(n, lagNotePrefix) { // the latency section says it, once
-			out = append(out, n)
+	var cut []string
+	for _, b := range []struct {
+		what string
+		n    int64
+	}{{"reads", r.Read.LowerBounds}, {"turns", r.Turn.LowerBounds}} {
+		if b.n > 0 {
+			cut = append(cut, numfmt.Count(b.n)+" "+b.what)
 		}
 	}
-	return out
+	if len(cut) == 0 {
+		return nil
+	}
+	return []string{"The " + strings.Join(cut, " and ") + " recorded at the cut (see Latency) end their lines flat there: " +
+		"a floor, not a measured tail."}
 }

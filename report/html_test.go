@@ -336,7 +336,8 @@ func TestHTMLSpectrumAxis(t *testing.T) {
 
 // TestHTMLSpectrumSaysItsTailIsAFloor: when reads or turns were cut and
 // recorded at the cut, the spectrum section says so next to the chart,
-// so a flat tail at the deadline is not read as a measured one.
+// so a flat tail at the deadline is not read as a measured one, without
+// repeating the latency section's notes.
 func TestHTMLSpectrumSaysItsTailIsAFloor(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -348,8 +349,14 @@ func TestHTMLSpectrumSaysItsTailIsAFloor(t *testing.T) {
 		}
 		s, _ := page(t, r)
 		sec := html.UnescapeString(sectionText(t, s, "spectrum"))
-		if got := strings.Contains(sec, "recorded at the cut: lower bounds"); got != c.cut {
+		if got := strings.Contains(sec, "a floor, not a measured tail"); got != c.cut {
 			t.Errorf("%s: the spectrum says its tail is a floor: %v, want %v", c.name, got, c.cut)
+		}
+		lat := html.UnescapeString(sectionText(t, s, "latency"))
+		for _, n := range latencyNotes(r) {
+			if strings.Contains(lat, n) && strings.Contains(sec, n) {
+				t.Errorf("%s: the spectrum repeats the latency note %q", c.name, n)
+			}
 		}
 	}
 }
