@@ -24,13 +24,13 @@ func conclusion(r *RateFinding, bad *Step, low float64) string {
 	case r.LimitedBy == LimitHold:
 		return fmt.Sprintf("No rate held the SLO for %s s: the last hold, at %s, broke it (%s); a step is too short to show it: lower --from, or raise --holds.", short(h.DurationS), rate(h.Rate), h.Reason)
 	case r.LimitedBy == LimitMachine && h != nil && !h.Pass:
-		return fmt.Sprintf("The %s s hold of %s broke the SLO while the machine was busy (%s): the server runs on this machine and was slowed by it, so that is not the server's limit; it held the SLO in a step (%s). Run again on a quieter machine, or with the server elsewhere.",
+		return fmt.Sprintf("The %s s hold of %s broke the SLO while the machine was busy (%s): that is not the server's limit; it held the SLO in a step (%s). Run again on a quieter machine, or with the server elsewhere.",
 			short(h.DurationS), rate(h.Rate), h.Reason, at)
 	case r.LimitedBy == LimitGenerator && h != nil && !h.Pass:
 		return fmt.Sprintf("The %s s hold of %s could not be driven cleanly (%s): the generator could not tell whether the server sustains it, and that is not the server's limit; it held the SLO in a step (%s). Run again on a quieter or larger machine, or more shards (--segment).",
 			short(h.DurationS), rate(h.Rate), h.Reason, at)
 	case r.LimitedBy == LimitMachine:
-		s := fmt.Sprintf("At %s the SLO broke while the machine was busy (%s): the server runs on this machine and was slowed by it, so that is not the server's limit, which is ", rate(bad.Rate), bad.Reason)
+		s := fmt.Sprintf("At %s the SLO broke while the machine was busy (%s): that is not the server's limit, which is ", rate(bad.Rate), bad.Reason)
 		if low > 0 && r.Interval != nil {
 			return s + r.Interval.Text() + " (" + exact(low) + " turns/s: " + at + "; " + held + "). Run again on a quieter machine, or with the server elsewhere."
 		}

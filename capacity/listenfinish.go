@@ -75,7 +75,7 @@ func (s *listenSearch) conclusion() string {
 	case LimitHold:
 		return fmt.Sprintf("No listener count held the SLO for %s s: the last hold, at %s listeners, broke it (%s).", short(r.Hold.DurationS), short(r.Hold.Rate), r.Hold.Reason)
 	case LimitMachine, LimitGenerator:
-		who := "the machine was busy: the server runs on this machine and was slowed by it"
+		who := "the machine was busy"
 		if r.LimitedBy == LimitGenerator {
 			who = "readbench could not drive the load"
 		}

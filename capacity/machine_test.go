@@ -151,6 +151,9 @@ func TestBusyStepIsRefinedAround(t *testing.T) {
 			if !strings.Contains(in.Text(), c.headlineSubstr) || !strings.Contains(rep.Conclusion, c.headlineSubstr) {
 				t.Errorf("interval %q, conclusion %q; want %q", in.Text(), rep.Conclusion, c.headlineSubstr)
 			}
+			if n := strings.Count(rep.Conclusion, "runs on this machine"); n > 1 {
+				t.Errorf("the conclusion says %d times that the server runs on this machine: %q", n, rep.Conclusion)
+			}
 		})
 	}
 }
