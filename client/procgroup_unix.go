@@ -15,7 +15,9 @@ import (
 // group ends whatever the child started too (npx's node, a shell's
 // server), so that no server outlives readbench. What leaves the group
 // (setsid, a daemon) is found by the mark markDescendants puts in its
-// environment, where /proc tells (Linux: signalMarked).
+// environment, where /proc tells (Linux: signalMarked), and by the
+// server's tree of descendants listed before it is closed
+// (proctree_linux.go).
 
 // ownProcessGroup makes cmd the leader of a new process group; on Linux
 // the kernel also kills it should readbench die without closing its

@@ -27,6 +27,10 @@ func TestStdioCloseEndsWhatLeftTheGroup(t *testing.T) {
 	}{
 		{"setsid child", `setsid sleep 60 & echo $! > "$PIDS"`},
 		{"daemon forked twice", `setsid sh -c 'sleep 60 & echo $! > "$PIDS"' &`},
+		// Without the mark: neither the group nor the environment finds
+		// it; the tree taken before stdin closes does (issue 47, item 21).
+		{"setsid child that cleared its environment", `setsid env -i sleep 60 & echo $! > "$PIDS"`},
+		{"the child of such a child", `setsid env -i PIDS="$PIDS" sh -c 'sleep 60 & echo $! > "$PIDS"; wait' &`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			pids := filepath.Join(t.TempDir(), "pids")

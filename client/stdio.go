@@ -290,8 +290,19 @@ func (t *stdioTransport) notify(ctx context.Context, req Request) error {
 // close ends the child as the specification's stdio shutdown says:
 // close its stdin, wait, then SIGTERM, wait, then SIGKILL. Closing stdin
 // also frees the writer goroutine from a write the child never reads.
+//
+// Before stdin closes (most servers exit on it, and their orphans are
+// re-parented away), the server's descendants are listed from /proc
+// (proctree_linux.go), and those are ended with the group: a child that
+// left the group and cleared its environment carries no mark.
 func (t *stdioTransport) close() error {
 	t.stopWriting()
+	var tree []proc
+	select {
+	case <-t.exited: // reaped: its pid may be another process's now
+	default:
+		tree = descendants(t.cmd.Process.Pid)
+	}
 	_ = t.stdin.Close()
 	<-t.writerDone
 	t.bg.Wait()
@@ -301,10 +312,15 @@ func (t *stdioTransport) close() error {
 			// The child is gone; what it started may not be (a wrapper
 			// that left its server behind): end the rest of its group,
 			// and what left the group (setsid, a daemon).
-			t.signalAll(syscall.SIGKILL)
+			t.signalAll(syscall.SIGKILL, tree)
 			return nil
 		case <-time.After(time.Second):
-			t.signalAll(sig) // the whole group: npx's node, a shell's server; and what left it
+			select {
+			case <-t.exited:
+			default:
+				tree = append(tree, descendants(t.cmd.Process.Pid)...) // what it started since
+			}
+			t.signalAll(sig, tree) // the whole group: npx's node, a shell's server; and what left it
 		}
 	}
 	select {
@@ -316,13 +332,16 @@ func (t *stdioTransport) close() error {
 		<-t.exited
 	}
 	_ = signalMarked(t.mark, syscall.SIGKILL)
+	_ = signalProcs(tree, syscall.SIGKILL)
 	return nil
 }
 
-// signalAll sends sig to the child's process group and to every process
-// carrying the session's mark: those of its descendants that left the
-// group (setsid), which the group's signal does not reach.
-func (t *stdioTransport) signalAll(sig syscall.Signal) {
+// signalAll sends sig to the child's process group, to every process
+// carrying the session's mark and to the descendants listed in tree:
+// those that left the group (setsid), which the group's signal does not
+// reach.
+func (t *stdioTransport) signalAll(sig syscall.Signal, tree []proc) {
 	_ = signalGroup(t.cmd.Process, sig)
 	_ = signalMarked(t.mark, sig)
+	_ = signalProcs(tree, sig)
 }

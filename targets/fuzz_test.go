@@ -37,7 +37,8 @@ func FuzzParse(f *testing.F) {
 func FuzzRedactSecrets(f *testing.F) {
 	for _, s := range []string{"stdio:env MYSQL_PASS=hunter2 node s.js", `stdio:env "TOKEN=a\"b c" srv`,
 		`stdio:env 'API_KEY=a b' srv`, `stdio:srv --api-key=x\ y`, "stdio:srv https://u:p@h/x?token=t&a=b",
-		"stdio:srv --auth Bearer x --token \"a b\" -p 8080 -p s", "stdio:npx -p pkg srv --header \"Authorization: Basic x\""} {
+		"stdio:srv --auth Bearer x --token \"a b\" -p 8080 -p s", "stdio:npx -p pkg srv --header \"Authorization: Basic x\"",
+		`stdio:sh -c "srv --api-key='k1' -v"`, `stdio:sh -c 'cd / && PASS="a b" srv'`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -72,7 +72,9 @@ func redactText(s string) string {
 		if !SecretSetting(name) || from < last {
 			continue
 		}
-		to := withScheme(s, from, valueEnd(s, from, lead, quote), quote)
+		var to int
+		from, to, quote = quotedValue(s, from, lead, quote)
+		to = withScheme(s, from, to, quote)
 		if to == from {
 			continue // NAME= with no value: nothing to hide
 		}
@@ -98,6 +100,33 @@ func withScheme(s string, from, to int, quote string) int {
 		return end
 	}
 	return to
+}
+
+// quotedValue is where the value of an assignment that starts at s[from]
+// begins and ends, and the quote it is in. A value may open its own quote
+// after the '=' (NAME="a b", --api-key='k', as a shell reads them): the
+// secret is what the quotes hold, up to the closing quote or the text's
+// end; one escaped as %q writes it (NAME=\"a b\") ends at its escaped
+// closing quote or at the message's own quote. Before, such a value was
+// read as empty and shown whole.
+func quotedValue(s string, from int, lead, quote string) (int, int, string) {
+	switch rest := s[from:]; {
+	case quote != "" || rest == "":
+	case rest[0] == '"' || rest[0] == '\'':
+		return from + 1, valueEnd(s, from+1, lead, rest[:1]), rest[:1]
+	case strings.HasPrefix(rest, `\"`):
+		from += 2
+		for i := from; i < len(s); i++ {
+			if s[i] == '"' {
+				if s[i-1] == '\\' {
+					return from, i - 1, `"`
+				}
+				return from, i, `"`
+			}
+		}
+		return from, len(s), `"`
+	}
+	return from, valueEnd(s, from, lead, quote), quote
 }
 
 // SecretName reports whether an assignment's or a flag's name looks like

@@ -62,6 +62,15 @@ func TestRedactSecrets(t *testing.T) {
 		{"srv -p abc", "srv -p abc", "-p in a text: the command is unknown"},
 		{"GET http://h/sse?token=xxxxx: Get \"http://h/sse?token=abc\": refused", "GET http://h/sse?token=xxxxx: Get \"http://h/sse?token=xxxxx\": refused", "a message masked twice keeps its colons"},
 		{"open: PASS=abc: denied", "open: PASS=xxxxx: denied", "a colon after a value is the message's"},
+		// a value quoted after its '=' (NAME="…", --flag='…'): was shown whole
+		{`stdio:sh -c 'cd /srv && MYSQL_PASS="hunter2" node s.js'`, `stdio:sh -c 'cd /srv && MYSQL_PASS="xxxxx" node s.js'`, "a double-quoted value inside a word"},
+		{`stdio:sh -c "cd /srv && DB_PASSWORD='a b' node s.js"`, `stdio:sh -c "cd /srv && DB_PASSWORD='xxxxx' node s.js"`, "a single-quoted value with a space inside a word"},
+		{`stdio:sh -c "srv --api-key='k1' -v"`, `stdio:sh -c "srv --api-key='xxxxx' -v"`, "a --flag='value' inside a word"},
+		{`run API_KEY="abc def" srv`, `run API_KEY="xxxxx" srv`, "a double-quoted value in a text"},
+		{`run API_KEY=\"abc\" srv`, `run API_KEY=\"xxxxx\" srv`, "an escaped quote, as %q writes it"},
+		{`bad target "stdio:node --api-key=\"abc unclosed": unterminated`, `bad target "stdio:node --api-key=\"xxxxx": unterminated`, "an unclosed quoted value in a quoted message: masked to the message's quote"},
+		{`stdio:node API_KEY="abc unclosed`, `stdio:node API_KEY="xxxxx`, "an unclosed quote after '=': masked to the end"},
+		{`run AUTH="Bearer abc" srv`, `run AUTH="Bearer xxxxx" srv`, "a quoted authorization keeps its scheme"},
 	}
 	for _, c := range cases {
 		if got := RedactSecrets(c.in); got != c.want {

@@ -109,6 +109,8 @@ func TestParseErrorsHideSecrets(t *testing.T) {
 		{`stdio:srv --token "pw-6`, `bad target "stdio:srv --token \"xxxxx": unterminated double quote`},
 		{`stdio:srv --password pw-7 'x`, `bad target "stdio:srv --password xxxxx 'x": unterminated single quote`},
 		{"range+http://u:pw-8@h/files", `bad target "range+http://u:xxxxx@h/files": a range+http target`},
+		{`stdio:node --api-key="pw-10 unclosed`, `unterminated double quote`},
+		{`stdio:node API_KEY='pw-11 x`, `unterminated single quote`},
 	} {
 		_, err := Parse(c.in)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "pw-") {
