@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"sync"
 	"time"
 
@@ -108,13 +109,22 @@ type Recording struct {
 }
 
 // MaskURI is uri with its secrets masked as the upstream's are
-// (targets.RedactSecrets): a password in it (docs://user:xxxxx@host/…) and
-// the value of a secret-named query parameter (?token=xxxxx, api_key,
-// access_token, X-Amz-Credential…). A recording is written to be shared,
-// and what is drawn from it (init --from's workload, a replay's result)
-// is saved 0644; a URI that carried a credential is replayed with the
-// mask, which the server will most likely refuse.
-func MaskURI(uri string) string { return targets.RedactSecrets(uri) }
+// (targets.RedactSecrets): a password in it (docs://user:xxxxx@host/…),
+// the value of a secret-named query or fragment parameter (?token=xxxxx,
+// api_key, access_token, X-Amz-Credential, sig, X-Amz-Signature…) and,
+// unlike a target's, a user name alone (https://xxxxx@host/…: a URI read
+// carries a token there as often as a name, GitHub's for one). A
+// recording is written to be shared, and what is drawn from it (init
+// --from's workload, a replay's result) is saved 0644; the mask is the
+// same everywhere (targets.Masked), so a URI that carried a credential is
+// replayed with it, which the server will most likely refuse.
+func MaskURI(uri string) string {
+	return uriUser.ReplaceAllString(targets.RedactSecrets(uri), "${1}"+targets.Masked+"@")
+}
+
+// uriUser matches the scheme and a lone user name of a URI's authority
+// (no password: a password was masked first, and its user kept).
+var uriUser = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@\s:]+@`)
 
 // MaskSecrets masks every read's URI (MaskURI) and returns how many held a
 // secret: a recording written before the proxy masked them, or by hand,

@@ -81,6 +81,12 @@ func TestMaskSecrets(t *testing.T) {
 		{"https://alice:pa55@h/x.md", "https://alice:xxxxx@h/x.md"},
 		{"s3://b/k?X-Amz-Credential=AKIA&api_key=k", "s3://b/k?X-Amz-Credential=xxxxx&api_key=xxxxx"},
 		{"sim:///a?mime=text/plain&size=10", "sim:///a?mime=text/plain&size=10"},
+		// issue 47, item 10: a token as the user, signatures, a fragment's token.
+		{"https://ghp_t0k3n@raw.example/x.md", "https://xxxxx@raw.example/x.md"},
+		{"https://a.blob.core.windows.net/c/k?sv=1&sig=AbC%2F", "https://a.blob.core.windows.net/c/k?sv=1&sig=xxxxx"},
+		{"s3://b/k?X-Amz-Signature=fe5f", "s3://b/k?X-Amz-Signature=xxxxx"},
+		{"docs://a/b#access_token=t0k", "docs://a/b#access_token=xxxxx"},
+		{"mailto:alice@example.com", "mailto:alice@example.com"},
 	} {
 		rec := &Recording{Reads: []Read{{URI: tc.uri}}}
 		n := rec.MaskSecrets()

@@ -34,10 +34,8 @@ import (
 //     indicator a token is asked for is the upstream's and the token's
 //     audience is what the upstream checks.
 //
-// An authorization server on another origin is not stood for: the client
-// reaches it directly, and asks it for a token for the proxy's resource.
-// That works with a server that does not bind tokens to resources, not
-// with one that does (docs/record.md).
+// An authorization server on another origin is stood for under a path of
+// the proxy's (oauthforeign.go).
 
 // maxMetadata bounds an OAuth answer the proxy rewrites, and a form body
 // it reads (metadata documents and token answers are a few KiB).
@@ -71,7 +69,7 @@ func (p *HTTP) isOAuth(path string) bool {
 	if path == p.upPath {
 		return false
 	}
-	return strings.HasPrefix(path, "/.well-known/") || p.oauth.has(path)
+	return strings.HasPrefix(path, "/.well-known/") || strings.HasPrefix(path, foreignPrefix) || p.oauth.has(path)
 }
 
 // proxyOrigin is the origin the client reached the proxy at.
@@ -93,13 +91,17 @@ func (p *HTTP) serveOAuth(w http.ResponseWriter, r *http.Request) {
 	}
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct == "application/x-www-form-urlencoded" {
 		if form, err := url.ParseQuery(string(body)); err == nil {
-			body = []byte(swapValues(form, here, p.upOrigin).Encode())
+			body = []byte(p.swapValues(form, func(v string) string { return p.toServer(v, here) }).Encode())
 		}
 	}
 	target := p.upOrigin + r.URL.EscapedPath()
+	origin, rest, foreign := p.foreign.route(r.URL.EscapedPath())
+	if foreign {
+		target = origin + rest
+	}
 	if r.URL.RawQuery != "" {
 		if q, err := url.ParseQuery(r.URL.RawQuery); err == nil {
-			target += "?" + swapValues(q, here, p.upOrigin).Encode()
+			target += "?" + p.swapValues(q, func(v string) string { return p.toServer(v, here) }).Encode()
 		} else {
 			target += "?" + r.URL.RawQuery
 		}
@@ -126,7 +128,7 @@ func (p *HTTP) serveOAuth(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct == "application/json" || strings.HasSuffix(ct, "+json") {
-		out = p.swapJSON(out, here)
+		out = p.swapJSON(out, here, !foreign)
 	}
 	for k, vs := range resp.Header {
 		w.Header()[k] = vs
@@ -145,28 +147,30 @@ func (p *HTTP) serveOAuth(w http.ResponseWriter, r *http.Request) {
 // resource_metadata and a redirect (with its query, for RFC 9207's iss).
 func (p *HTTP) swapHeaders(h http.Header, here string) {
 	for i, v := range h.Values("WWW-Authenticate") {
-		h["Www-Authenticate"][i] = swapOrigin(v, p.upOrigin, here)
+		h["Www-Authenticate"][i] = p.toClient(v, here)
 	}
 	if loc := h.Get("Location"); loc != "" {
 		if u, err := url.Parse(loc); err == nil {
-			u.RawQuery = swapValues(u.Query(), p.upOrigin, here).Encode()
-			h.Set("Location", swapOrigin(u.String(), p.upOrigin, here))
+			u.RawQuery = p.swapValues(u.Query(), func(v string) string { return p.toClient(v, here) }).Encode()
+			h.Set("Location", p.toClient(u.String(), here))
 		}
 	}
 }
 
-// swapJSON puts every string of a JSON document that is a URL on the
-// upstream's origin on the proxy's, and learns the paths it names (the
-// authorization server's endpoints) as paths to forward. A body that is
+// swapJSON puts every string of a JSON document that is a URL on an
+// origin the proxy stands for on the proxy's, and learns the paths it
+// names on the upstream's (its authorization server's endpoints) as paths
+// to forward; a document from the upstream's origin (fromUpstream) also
+// names the foreign authorization servers to stand for. A body that is
 // not JSON passes unchanged.
-func (p *HTTP) swapJSON(body []byte, here string) []byte {
+func (p *HTTP) swapJSON(body []byte, here string, fromUpstream bool) []byte {
 	d := json.NewDecoder(bytes.NewReader(body))
 	d.UseNumber()
 	var v any
 	if d.Decode(&v) != nil {
 		return body
 	}
-	v = p.swapAny(v, here)
+	v = p.swapAny(v, here, fromUpstream)
 	out, err := json.Marshal(v)
 	if err != nil {
 		return body
@@ -174,11 +178,11 @@ func (p *HTTP) swapJSON(body []byte, here string) []byte {
 	return out
 }
 
-func (p *HTTP) swapAny(v any, here string) any {
+func (p *HTTP) swapAny(v any, here string, fromUpstream bool) any {
 	switch x := v.(type) {
 	case string:
 		if !onOrigin(x, p.upOrigin) {
-			return x
+			return p.foreignToClient(x, here)
 		}
 		if u, err := url.Parse(x); err == nil && u.Path != "" && u.Path != p.upPath && !strings.HasPrefix(u.Path, "/.well-known/") {
 			p.oauth.add(u.Path)
@@ -186,23 +190,24 @@ func (p *HTTP) swapAny(v any, here string) any {
 		return here + x[len(p.upOrigin):]
 	case []any:
 		for i := range x {
-			x[i] = p.swapAny(x[i], here)
+			x[i] = p.swapAny(x[i], here, fromUpstream)
 		}
 	case map[string]any:
+		if fromUpstream {
+			p.learnServers(x["authorization_servers"])
+		}
 		for k := range x {
-			x[k] = p.swapAny(x[k], here)
+			x[k] = p.swapAny(x[k], here, fromUpstream)
 		}
 	}
 	return v
 }
 
-// swapValues puts each value that is a URL on origin from on origin to.
-func swapValues(q url.Values, from, to string) url.Values {
+// swapValues replaces each value by swap's of it (toServer, toClient).
+func (p *HTTP) swapValues(q url.Values, swap func(string) string) url.Values {
 	for k, vs := range q {
 		for i, v := range vs {
-			if onOrigin(v, from) {
-				q[k][i] = to + v[len(from):]
-			}
+			q[k][i] = swap(v)
 		}
 	}
 	return q

@@ -70,6 +70,9 @@ type HTTP struct {
 	// path; oauth the paths of its origin the proxy forwards as they are.
 	upOrigin, upPath string
 	oauth            oauthPaths
+	// foreign are the authorization servers on other origins it stands
+	// for (oauthforeign.go).
+	foreign foreignOrigins
 }
 
 // NewHTTP starts a recording of a proxy to an http(s) upstream: the

@@ -146,6 +146,8 @@ func TestProxyMasksSecretsInURIs(t *testing.T) {
 		{"docs://missing/a.md?token=t0k3n-a1&v=2", "t0k3n-a1", "docs://missing/a.md?token=xxxxx&v=2"},
 		{"docs://missing/b.md?api_key=k3y-b2", "k3y-b2", "docs://missing/b.md?api_key=xxxxx"},
 		{"docs://alice:pa55-c3@missing/c.md", "pa55-c3", "docs://alice:xxxxx@missing/c.md"},
+		{"docs://ghp-t0k-d4@missing/d.md", "ghp-t0k-d4", "docs://xxxxx@missing/d.md"},
+		{"docs://missing/e.md?sv=1&sig=s1g-e5", "s1g-e5", "docs://missing/e.md?sv=1&sig=xxxxx"},
 		{plain, "", plain},
 	}
 	upstream := startSDK(t, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})

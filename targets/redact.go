@@ -69,7 +69,7 @@ func redactText(s string) string {
 	last := 0
 	for _, m := range assignment.FindAllStringSubmatchIndex(s, -1) {
 		lead, quote, name, from := s[m[0]:m[2]], s[m[2]:m[3]], s[m[4]:m[5]], m[1]
-		if !SecretSetting(name) || from < last {
+		if !(SecretSetting(name) || isQueryLead(lead) && secretParam(name)) || from < last {
 			continue
 		}
 		var to int
@@ -152,7 +152,7 @@ func SecretName(name string) bool {
 // parameter or the fragment. A message quotes a value as it likes, so
 // the end is a guess; a target's words are masked one by one (Redacted).
 func valueEnd(s string, from int, lead, quote string) int {
-	query := lead == "?" || lead == "&"
+	query := isQueryLead(lead)
 	for i := from; i < len(s); i++ {
 		switch c := s[i]; {
 		case c == '\\' && quote == `"`:
@@ -179,7 +179,22 @@ var urlPassword = regexp.MustCompile(`(//[^/?#@\s:]*:)[^/?#\s]*@`)
 // text or after a space, the "stdio:" of a target, or a URL query's '?'
 // or '&'; an optional opening quote, an optional -- of a flag, the name
 // and '='.
-var assignment = regexp.MustCompile(`(?:^|[\s:?&])(['"]?)(-{0,2}[A-Za-z_][A-Za-z0-9_.-]*)=`)
+var assignment = regexp.MustCompile(`(?:^|[\s:?&#])(['"]?)(-{0,2}[A-Za-z_][A-Za-z0-9_.-]*)=`)
+
+// isQueryLead reports whether an assignment's lead makes it a URL's
+// query parameter ('?', '&') or a fragment's (OAuth's implicit grant
+// returns #access_token=…&token_type=…).
+func isQueryLead(lead string) bool { return lead == "?" || lead == "&" || lead == "#" }
+
+// secretParam reports whether a URL parameter's name is a signature
+// that works as a credential without a secret-sounding name: Azure's
+// SAS sig, S3's X-Amz-Signature, GCS's X-Goog-Signature, a jwt. Only
+// in a URL: in a command, SIG is a signal as often as a signature.
+func secretParam(name string) bool {
+	up := strings.ToUpper(name)
+	return up == "SIG" || strings.HasSuffix(up, "_SIG") || strings.HasSuffix(up, "-SIG") ||
+		strings.Contains(up, "SIGNATURE") || strings.Contains(up, "JWT")
+}
 
 // secretWord is the name of a word that is a NAME=value or --flag=value
 // as a whole.

@@ -26,6 +26,12 @@ func TestRedactSecrets(t *testing.T) {
 		{"stdio:env AWS_SECRET_ACCESS_KEY=k1 SESSION_CREDENTIALS=c2 srv", "stdio:env AWS_SECRET_ACCESS_KEY=xxxxx SESSION_CREDENTIALS=xxxxx srv", "two of them"},
 		{"https://h/mcp?api_key=abc&page=2#x", "https://h/mcp?api_key=xxxxx&page=2#x", "a URL's query parameter"},
 		{"https://u:p@h/mcp?token=t", "https://u:xxxxx@h/mcp?token=xxxxx", "a password and a token"},
+		// issue 47, item 10: signatures that are credentials, and a fragment's token.
+		{"https://a.blob.core.windows.net/c/k?sv=2022-11-02&sig=AbC%2F1&se=2026", "https://a.blob.core.windows.net/c/k?sv=2022-11-02&sig=xxxxx&se=2026", "Azure's SAS signature"},
+		{"s3://b/k?X-Amz-Date=1&X-Amz-Signature=fe5f", "s3://b/k?X-Amz-Date=1&X-Amz-Signature=xxxxx", "S3's signature"},
+		{"docs://a/b?jwt=eyJ.x.y&v=1", "docs://a/b?jwt=xxxxx&v=1", "a jwt parameter"},
+		{"docs://a/b#access_token=t0k&token_type=bearer", "docs://a/b#access_token=xxxxx&token_type=xxxxx", "a fragment's token (the implicit grant)"},
+		{"stdio:srv --sig=HUP SIG=TERM", "stdio:srv --sig=HUP SIG=TERM", "a signal in a command is no signature"},
 		{"stdio:env MYSQL_HOST=db MYSQL_USER=root srv", "stdio:env MYSQL_HOST=db MYSQL_USER=root srv", "no secret in the names"},
 		{"stdio:env MYSQL_PASS= srv", "stdio:env MYSQL_PASS= srv", "an empty value hides nothing"},
 		{"stdio:srv a=b=PASS=c", "stdio:srv a=b=PASS=c", "not at a word's start"},

@@ -90,11 +90,13 @@ func TestRecordFailedListenLeavesNoFile(t *testing.T) {
 // read it masked, and say so.
 func TestRecordingSecretsStayOut(t *testing.T) {
 	dir := t.TempDir()
-	secrets := []string{"t0k3n-q1", "k3y-q2", "pa55-q3"}
+	secrets := []string{"t0k3n-q1", "k3y-q2", "pa55-q3", "ghp-q4", "s1g-q5"}
 	uris := []string{
 		"sim:///a.md?mime=text/markdown&size=100&token=" + secrets[0],
 		"sim:///b.md?mime=text/markdown&size=200&api_key=" + secrets[1],
 		"sim://alice:" + secrets[2] + "@h/c.md?mime=text/plain&size=50",
+		"sim://" + secrets[3] + "@h/d.md?mime=text/plain&size=60",    // issue 47, item 10: a token as the user
+		"sim:///e.md?mime=text/plain&size=70&sv=1&sig=" + secrets[4], // and a SAS signature
 	}
 	text := `{"type":"header","format":"readbench/recording","version":1,"upstream":"http://127.0.0.1:1/mcp","transport":"http","started":"2026-12-03T12:00:00Z"}` + "\n"
 	for i, u := range uris {
@@ -122,7 +124,7 @@ func TestRecordingSecretsStayOut(t *testing.T) {
 					t.Errorf("%s or its output holds %q", tc.file, s)
 				}
 			}
-			if !strings.Contains(string(saved), "token=xxxxx") || !strings.Contains(stderr, "3 recorded reads had a secret in their URI") {
+			if !strings.Contains(string(saved), "token=xxxxx") || !strings.Contains(stderr, "5 recorded reads had a secret in their URI") {
 				t.Errorf("%s lacks the masked URI, or stderr the word of it:\n%s", tc.file, stderr)
 			}
 		})

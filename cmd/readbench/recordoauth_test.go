@@ -109,3 +109,53 @@ func TestRecordOAuthThroughProxy(t *testing.T) {
 		t.Errorf("the upstream issued %d authorization_code tokens, refused %d token requests, accepted %d requests; want 1, 0 and some", c.authorizationCode, c.refused, c.accepted)
 	}
 }
+
+// TestRecordOAuthThroughProxyForeignProvider (issue 47, item 9): the
+// authorization server on another origin than the upstream, one that
+// binds tokens to the resource (oidc-provider 9.13.3, RFC 8707, in front
+// of the TypeScript SDK server that checks the token's audience): the
+// proxy stands for it too, under a path of its own origin, so the
+// resource a client asks a token for is put back to the upstream's on
+// its way to the provider. A run through the proxy (client credentials)
+// gets a token the upstream accepts: its reads recorded ok. Before, the
+// provider was left for the client to reach directly, was asked for a
+// token for the proxy's URL, and refused it ("unknown resource").
+func TestRecordOAuthThroughProxyForeignProvider(t *testing.T) {
+	t.Parallel()
+	p := startOIDC(t, oidcOptions{ttl: 30})
+	dir := t.TempDir()
+	endpoint, stop := startRecord(t, dir, p.target, "rec.jsonl")
+	proxy := strings.TrimSuffix(endpoint, "/mcp")
+	hc := &http.Client{Timeout: 30 * time.Second}
+	resp, err := hc.Get(proxy + "/.well-known/oauth-protected-resource/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+	var prm struct {
+		Resource string   `json:"resource"`
+		AS       []string `json:"authorization_servers"`
+	}
+	if json.Unmarshal(body, &prm) != nil || prm.Resource != endpoint || len(prm.AS) != 1 || !strings.HasPrefix(prm.AS[0], proxy+"/") {
+		t.Errorf("the protected resource metadata through the proxy names %s; want the resource %s and an authorization server on the proxy", body, endpoint)
+	}
+	wl := writeWorkload(t, dir, oidcWorkload(1, 2))
+	stdout, stderr, code := readbenchEnv(t, dir, []string{"RB_OIDC_SECRET=" + oidcCCSecret}, "run", wl, "--target", endpoint,
+		"--oauth-client-id", oidcCCClient, "--oauth-client-secret", "${RB_OIDC_SECRET}", "--out", "r.json", "-q")
+	stop()
+	if code != 0 {
+		t.Errorf("run through the proxy: exit %d\n%s%s", code, stdout, stderr)
+	}
+	rec, text := loadRecording(t, filepath.Join(dir, "rec.jsonl"))
+	ok := 0
+	for _, rd := range rec.Reads {
+		if rd.Outcome == "ok" {
+			ok++
+		}
+	}
+	if len(rec.Reads) == 0 || ok != len(rec.Reads) {
+		t.Errorf("%d of %d recorded reads ok, want all, and some:\n%s", ok, len(rec.Reads), text)
+	}
+	noSecrets(t, map[string]string{"run": stdout + stderr, "recording": text}, oidcCCSecret)
+}
