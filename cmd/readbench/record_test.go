@@ -84,6 +84,12 @@ func startRecord(t *testing.T, dir, upstream, out string) (string, func()) {
 // can stretch a turn past the gap, and the next starts later).
 func sdkClientTurns(t *testing.T, node string, turns [][]string, args ...string) (string, time.Duration) {
 	t.Helper()
+	return sdkClientTurnsGap(t, node, turnGap, turns, args...)
+}
+
+// sdkClientTurnsGap is sdkClientTurns with turns gap apart, start to start.
+func sdkClientTurnsGap(t *testing.T, node string, gap time.Duration, turns [][]string, args ...string) (string, time.Duration) {
+	t.Helper()
 	script, err := filepath.Abs("../../peers/sdk-client-turns.mjs")
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +97,7 @@ func sdkClientTurns(t *testing.T, node string, turns [][]string, args ...string)
 	spec, _ := json.Marshal(turns)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	out, err := testproc.Own(t, exec.CommandContext(ctx, node, append([]string{script, fmt.Sprint(turnGap.Milliseconds()), string(spec)}, args...)...)).CombinedOutput()
+	out, err := testproc.Own(t, exec.CommandContext(ctx, node, append([]string{script, fmt.Sprint(gap.Milliseconds()), string(spec)}, args...)...)).CombinedOutput()
 	if err != nil {
 		t.Fatalf("sdk-client-turns: %v\n%s", err, out)
 	}
