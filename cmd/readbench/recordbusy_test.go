@@ -120,6 +120,13 @@ func TestRecordSDKClientTurnsArriveLate(t *testing.T) {
 					}
 				}
 			}
+			// A contended machine may hold one read back further than the
+			// test does (checkSameTurns then logs rather than fails), but
+			// not split half the turns: the fixed window split every one
+			// (twelve recorded), whatever the machine.
+			if len(got) > len(turns)*3/2 {
+				t.Errorf("%d turns recorded of the client's %d: %v", len(got), len(turns), got)
+			}
 			checkSameTurns(t, fmt.Sprintf("recorded (the client printed %s)", printed), rec, turns, span, 100*time.Millisecond, machine)
 		})
 	}
