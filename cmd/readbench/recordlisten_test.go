@@ -1,12 +1,19 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/readbench/readbench/internal/testproc"
 )
 
 // TestRecordListenAddress: a bare :PORT binds loopback only (net.Listen
@@ -128,5 +135,59 @@ func TestRecordingSecretsStayOut(t *testing.T) {
 				t.Errorf("%s lacks the masked URI, or stderr the word of it:\n%s", tc.file, stderr)
 			}
 		})
+	}
+}
+
+// TestRecordListenBarePort: `record --listen :PORT` from end to end serves
+// on 127.0.0.1:PORT without a warning, and on none of the machine's other
+// addresses (before, it bound every interface without a word, issue 47,
+// item 11): a connection to any of them is refused.
+func TestRecordListenBarePort(t *testing.T) {
+	port := freePort(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := testproc.Own(t, exec.CommandContext(ctx, binary, "record", "--listen", fmt.Sprintf(":%d", port),
+		"--upstream", "http://127.0.0.1:1/mcp", "--out", "t.jsonl"))
+	cmd.Dir = t.TempDir()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(syscall.SIGINT)
+		cmd.Wait()
+		if strings.Contains(stderr.String(), "warning") {
+			t.Errorf("--listen :%d warned:\n%s", port, stderr.String())
+		}
+	}()
+	loopback := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	if !poll(30*time.Second, func() bool {
+		c, err := net.DialTimeout("tcp", loopback, time.Second)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	}) {
+		t.Fatalf("record --listen :%d never listened on %s:\n%s", port, loopback, stderr.String())
+	}
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	others := 0
+	for _, a := range addrs {
+		ip, ok := a.(*net.IPNet)
+		if !ok || ip.IP.IsLoopback() || ip.IP.IsLinkLocalUnicast() {
+			continue
+		}
+		others++
+		if c, err := net.DialTimeout("tcp", net.JoinHostPort(ip.IP.String(), strconv.Itoa(port)), 2*time.Second); err == nil {
+			c.Close()
+			t.Errorf("record --listen :%d serves on %s too, not only on loopback", port, ip.IP)
+		}
+	}
+	if others == 0 {
+		t.Logf("this machine has no address but loopback: only the bind to 127.0.0.1 is shown")
 	}
 }
