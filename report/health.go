@@ -48,6 +48,10 @@ func mdHealth(b *bytes.Buffer, r *results.Result) {
 type htmlHealth struct {
 	State, Class, Mark, Text string
 	Reasons                  []string
+	// Told: the banner's first line (the ending) already says the health
+	// in the same words, so it is not said twice in a row; its reasons
+	// still follow.
+	Told bool
 }
 
 // htmlHealthOf lays out r's health for its headline.

@@ -28,9 +28,13 @@ type htmlHeadline struct {
 	Exit    string
 	Health  *htmlHealth // a run's health, above the verdict (nil: not a run page)
 	Verdict htmlMark
-	Tiles   []htmlTile
-	Lines   []htmlMark
-	Note    string
+	// VerdictTold: the ending already says the verdict in the same words
+	// (a broken threshold decided the exit), so it is not said twice in a
+	// row; the lines under it still follow.
+	VerdictTold bool
+	Tiles       []htmlTile
+	Lines       []htmlMark
+	Note        string
 }
 
 // htmlMark is a verdict or one line under it: Class is "pass", "fail",
@@ -65,7 +69,9 @@ func resultHeadline(r *results.Result) htmlHeadline {
 	ending := htmlEnding(r)
 	h := htmlHeadline{Kind: "report", Title: printable(toolName(r.Tool) + ": " + workloadTitle(r.Workload)), Health: htmlHealthOf(r),
 		Ending: &ending, Exit: exitWord(r.Judgement().Exit)}
+	h.Health.Told = printable(ending.Text) == h.Health.Text && ending.Mark == h.Health.Mark
 	h.Verdict, h.Lines = thresholdsVerdict(r)
+	h.VerdictTold = printable(ending.Text) == h.Verdict.Text && ending.Mark == h.Verdict.Mark
 	tot := r.Totals
 	h.Tiles = []htmlTile{
 		latencyTile(r, "read p50 / p99", "read.", r.Read, 0, counted(r.Read.Count, "read", "reads")),
