@@ -30,7 +30,12 @@ func (s *Session) subscribeLegacy(ctx context.Context, sub *Subscription) error 
 			return err
 		}
 	}
-	sub.pending = make(map[string]int64, len(sub.spec.URIs))
+	if n.shared {
+		// Only a shared stream's reader asks whether a subscribe is still
+		// unanswered (BeforeAck): over Streamable HTTP a session keeps no
+		// map for it (thousands of listener sessions in one run).
+		sub.pending = make(map[string]int64, len(sub.spec.URIs))
+	}
 	n.addLegacy(sub)
 	acked := protocol.NotificationSubscriptions{ResourcesListChanged: sub.spec.ListChanged && s.caps.ListChanged}
 	sub.mu.Lock()
@@ -67,7 +72,9 @@ func (s *Session) subscribeURI(ctx context.Context, sub *Subscription, uri strin
 		return time.Time{}, err
 	}
 	sub.mu.Lock()
-	sub.pending[uri] = req.ID
+	if sub.pending != nil {
+		sub.pending[uri] = req.ID
+	}
 	sub.mu.Unlock()
 	resp, err := s.Do(ctx, req)
 	sub.mu.Lock()

@@ -92,7 +92,15 @@ func serveSimHTTP() int {
 // it ends when the benchmark does.
 func startSimHTTP(b *testing.B) string {
 	b.Helper()
-	argv := peertest.Command(b, simHTTPPeer)
+	return startPeerURL(b, simHTTPPeer)
+}
+
+// startPeerURL starts the peer child mode, which prints its endpoint's URL
+// on its first line and serves until its stdin ends, and returns the URL;
+// the child ends when the benchmark does.
+func startPeerURL(b *testing.B, mode string) string {
+	b.Helper()
+	argv := peertest.Command(b, mode)
 	cmd := testproc.Own(b, exec.Command(argv[0], argv[1:]...))
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
@@ -109,7 +117,7 @@ func startSimHTTP(b *testing.B) string {
 	b.Cleanup(func() { in.Close(); _ = cmd.Wait() })
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
-		b.Fatalf("sim-http peer: %v", err)
+		b.Fatalf("%s peer: %v", mode, err)
 	}
 	return strings.TrimSpace(line)
 }

@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 
@@ -113,8 +114,19 @@ type noticeParams struct {
 // input: any bytes give a notice or an error (the message is then
 // Unreadable), never a panic (FuzzReadNotice). Nothing of msg is kept: the
 // caller's buffer is reused for the next message.
+//
+// The params of the usual notification (a uri, _meta's subscriptionId)
+// are read in the message's one decoding pass (protocol.DecodeVisit, see
+// noticeVisit), without encoding/json: its reflection allocates per
+// notification and its recursion grows the stack of the goroutine that
+// reads the stream — thousands of them, each parked between
+// notifications with the stack its last notification grew (a collection
+// halves an idle stack at most once per cycle). Anything else is read by
+// encoding/json (noticeParamsJSON), whose reading stands
+// (FuzzReadNoticeVisit holds the two together).
 func readNotice(msg []byte) (notice, error) {
-	m, err := protocol.Decode(msg)
+	v := &noticeVisit{}
+	m, visited, err := protocol.DecodeVisit(msg, v.visit)
 	if err != nil {
 		return notice{}, err
 	}
@@ -125,12 +137,25 @@ func readNotice(msg []byte) (notice, error) {
 	if n.method == "" || len(m.Params) == 0 || string(m.Params) == "null" {
 		return n, nil
 	}
+	if !visited {
+		noticeParamsJSON(&n, m.Params)
+		return n, nil
+	}
+	n.uri, n.hasURI = v.uri, v.hasURI
+	if len(v.subID) > 0 && string(v.subID) != "null" {
+		n.subID = bytes.Clone(v.subID)
+	}
+	return n, nil
+}
+
+// noticeParamsJSON reads params into n by encoding/json (noticeParams).
+func noticeParamsJSON(n *notice, params json.RawMessage) {
 	var p noticeParams
-	if err := json.Unmarshal(m.Params, &p); err != nil {
+	if err := json.Unmarshal(params, &p); err != nil {
 		// Params that are not the expected shape (a uri that is a number,
 		// params an array): the method stands, its params are not readable.
-		n.subID = metaSubscriptionID(m.Params)
-		return n, nil
+		n.subID = metaSubscriptionID(params)
+		return
 	}
 	if p.URI != nil {
 		n.uri, n.hasURI = *p.URI, true
@@ -139,7 +164,67 @@ func readNotice(msg []byte) (notice, error) {
 	if len(p.Meta.SubscriptionID) > 0 && string(p.Meta.SubscriptionID) != "null" {
 		n.subID = bytes.Clone(p.Meta.SubscriptionID)
 	}
-	return n, nil
+}
+
+// errNoticeJSON stops noticeVisit's visits: the params are left to
+// encoding/json.
+var errNoticeJSON = errors.New("params left to encoding/json")
+
+// noticeVisit reads the params of a notification member by member, as
+// protocol.DecodeVisit hands them over, the way encoding/json reads them
+// into noticeParams: the last of repeated members wins, a null uri is
+// none. Whatever encoding/json might read differently is left to it
+// (errNoticeJSON): a key with an escape or in another letter case than
+// the one noticeParams spells (encoding/json folds case), a uri that is
+// not a plain string, a _meta that is not an object, a repeated _meta
+// (encoding/json merges them), and notifications (the 2026-07-28
+// acknowledgement, once per stream).
+type noticeVisit struct {
+	uri    string
+	hasURI bool
+	subID  []byte // raw, a slice of the message's own copy
+	metas  int
+}
+
+func (v *noticeVisit) visit(parent, key, value []byte) error {
+	if bytes.IndexByte(key, '\\') >= 0 || bytes.IndexByte(parent, '\\') >= 0 {
+		return errNoticeJSON
+	}
+	if parent != nil {
+		switch {
+		case string(parent) != "_meta":
+			if strings.EqualFold(string(parent), "_meta") {
+				return errNoticeJSON
+			}
+		case string(key) == protocol.MetaSubscriptionID:
+			v.subID = value
+		case strings.EqualFold(string(key), protocol.MetaSubscriptionID):
+			return errNoticeJSON
+		}
+		return nil
+	}
+	switch string(key) {
+	case "uri":
+		if string(value) == "null" {
+			v.uri, v.hasURI = "", false
+			return nil
+		}
+		s, ok := protocol.Unquote(value)
+		if !ok {
+			return errNoticeJSON
+		}
+		v.uri, v.hasURI = s, true
+	case "_meta":
+		if v.metas++; v.metas > 1 || (value[0] != '{' && string(value) != "null") {
+			return errNoticeJSON
+		}
+	default:
+		k := string(key)
+		if strings.EqualFold(k, "uri") || strings.EqualFold(k, "_meta") || strings.EqualFold(k, "notifications") {
+			return errNoticeJSON
+		}
+	}
+	return nil
 }
 
 // metaSubscriptionID digs the subscriptionId out of params whose other

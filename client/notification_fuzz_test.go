@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"reflect"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/readbench/readbench/protocol"
 )
 
 // FuzzReadNotice holds the reader of a subscription's messages (outside
@@ -43,6 +46,46 @@ func FuzzReadNotice(f *testing.F) {
 		}
 		if n.hasURI && json.Unmarshal(m.Params, &p) == nil && p.URI != nil && *p.URI != n.uri {
 			t.Fatalf("uri %q, encoding/json %q", n.uri, *p.URI)
+		}
+	})
+}
+
+// FuzzReadNoticeVisit holds readNotice's one-pass reading of params
+// (noticeVisit) to encoding/json's (noticeParamsJSON): for any bytes, the
+// notice is the one encoding/json's reading of the same message's params
+// gives, or both fail.
+func FuzzReadNoticeVisit(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"sim:///a.md"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"docs://a","_meta":{"io.modelcontextprotocol/subscriptionId":7}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"a","uri":null,"_meta":null}}`,
+		`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"URI":"a","_META":{"IO.modelcontextprotocol/subscriptionid":"7"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"u\u0072i":"a\u0026b","_meta":{"x":{"y":1}},"_meta":{}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"a","_meta":{"io.modelcontextprotocol/subscriptionId":null,"io.modelcontextprotocol/subscriptionId":"s"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"resourceSubscriptions":["a"]}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":{"a":1},"_meta":[1]}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"ping","params":{}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, err := readNotice(b)
+		m, jerr := protocol.Decode(b)
+		if (err != nil) != (jerr != nil) {
+			t.Fatalf("readNotice error %v, protocol.Decode %v", err, jerr)
+		}
+		if err != nil {
+			return
+		}
+		want := notice{method: m.Method, response: m.Method == "" && (m.Result != nil || m.Error != nil), rpcErr: m.Error}
+		if len(m.ID) > 0 {
+			want.id = bytes.Clone(m.ID)
+		}
+		if want.method != "" && len(m.Params) > 0 && string(m.Params) != "null" {
+			noticeParamsJSON(&want, m.Params)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\nreadNotice     %+v\nencoding/json %+v", b, got, want)
 		}
 	})
 }

@@ -23,20 +23,21 @@ const (
 // faultPeers are the peers of this file, for TestMain.
 func faultPeers() map[string]func() int {
 	return map[string]func() int{
-		scriptedStdioPeer:  serveScriptedStdio,
-		wedgedStdioPeer:    serveWedgedStdio,
-		silentStdioPeer:    serveSilentStdio,
-		bigStdioPeer:       serveBigStdio,
-		genStdioPeer:       serveGenStdio,
-		simHTTPPeer:        serveSimHTTP,
-		strayOnlyPeer:      serveStrayOnly,
-		strayBannerPeer:    serveStrayBanner,
-		strayExitPeer:      serveStrayExit,
-		simStdioPeer:       serveSimStdio,
-		endlessIDLastPeer:  serveEndless(false),
-		endlessIDFirstPeer: serveEndless(true),
-		sdkSubStdioPeer:    serveSDKSubStdio,
-		sdkSubHTTPPeer:     serveSDKSubHTTP,
+		scriptedStdioPeer:   serveScriptedStdio,
+		wedgedStdioPeer:     serveWedgedStdio,
+		silentStdioPeer:     serveSilentStdio,
+		bigStdioPeer:        serveBigStdio,
+		genStdioPeer:        serveGenStdio,
+		simHTTPPeer:         serveSimHTTP,
+		simStatefulHTTPPeer: serveSimStatefulHTTP,
+		strayOnlyPeer:       serveStrayOnly,
+		strayBannerPeer:     serveStrayBanner,
+		strayExitPeer:       serveStrayExit,
+		simStdioPeer:        serveSimStdio,
+		endlessIDLastPeer:   serveEndless(false),
+		endlessIDFirstPeer:  serveEndless(true),
+		sdkSubStdioPeer:     serveSDKSubStdio,
+		sdkSubHTTPPeer:      serveSDKSubHTTP,
 	}
 }
 

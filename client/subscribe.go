@@ -137,7 +137,7 @@ type Subscription struct {
 	isAcked bool
 	sent    time.Time // the (first) subscribe or listen request's send
 	ackAt   time.Time
-	pending map[string]int64 // legacy: uri -> id of its resources/subscribe while unanswered
+	pending map[string]int64 // legacy on a shared stream: uri -> id of its resources/subscribe while unanswered (nil over Streamable HTTP)
 
 	closing atomic.Bool // Close called: nothing more is delivered
 	done    chan struct{}

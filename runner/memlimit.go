@@ -3,6 +3,7 @@ package runner
 import (
 	"runtime/debug"
 
+	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 )
@@ -24,7 +25,21 @@ const (
 	memPerSession = 8 << 10
 	memPerRead    = 16 << 10
 	memPerStream  = 16 << 10
+	// memPerLegacyListener is a listener of the handshake era: a session
+	// of its own (its handshake's state, two connections: its requests'
+	// and its standalone GET stream's) and the goroutine reading that
+	// stream (client.BenchmarkLegacyListenSessions: about 9.6 KB of live
+	// heap and 4 KiB of stack a session; the run adds its accounting of
+	// the subscription). The budget of a session and a stream (24 KiB)
+	// let 10,000 of them take the run past 256 MiB (scripts/scale-listen.sh).
+	memPerLegacyListener = 20 << 10
 )
+
+// legacyEra reports whether a workload's protocol setting is a version
+// of the handshake era (not "auto", whose era the server decides).
+func legacyEra(version string) bool {
+	return version != "" && version != workload.DefaultProtocol && !protocol.IsModern(version)
+}
 
 // memoryLimit is the soft memory limit of a run of w (debug.SetMemoryLimit),
 // 0 for none: what the run is asked to hold (its reads in flight and its
@@ -52,7 +67,13 @@ func memoryLimit(w *workload.Workload) int64 {
 	var listening int64
 	if l := w.Listen; l != nil {
 		listeners := int64(max(l.Listeners, 1))
-		listening = listeners * (memPerSession + int64(max(l.Streams, 1))*memPerStream)
+		if legacyEra(w.Protocol) {
+			// A legacy listener is a session with one subscription, its
+			// standalone stream (listen.streams is not used).
+			listening = listeners * memPerLegacyListener
+		} else {
+			listening = listeners * (memPerSession + int64(max(l.Streams, 1))*memPerStream)
+		}
 	}
 	return max(memFloor, memBase+int64(max(w.Sessions, 1))*memPerSession+reads*memPerRead+listening)
 }
