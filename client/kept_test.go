@@ -75,7 +75,10 @@ func TestKeptAnswerOverLimitStdio(t *testing.T) {
 		{endlessIDFirstPeer, []string{"the answer is over the size limit of 32MiB (", " bytes read when readbench stopped keeping it) for an answer readbench keeps whole"}},
 	} {
 		t.Run(c.peer, func(t *testing.T) {
-			d := Dial{Target: targets.Target{Kind: targets.Stdio, Argv: peertest.Command(t, c.peer)}, HandshakeTimeout: 30 * time.Second}
+			// A long timeout: 32 MiB through a pipe under -race on a saturated
+			// machine took over 30 s; the failure must still be the size
+			// limit's, never the timeout's (which the old code waited for).
+			d := Dial{Target: targets.Target{Kind: targets.Stdio, Argv: peertest.Command(t, c.peer)}, HandshakeTimeout: 2 * time.Minute}
 			s, _, err := Connect(context.Background(), d)
 			if err == nil {
 				s.Close()
@@ -131,7 +134,7 @@ func TestKeptAnswerOverLimitHTTP(t *testing.T) {
 					_, _ = io.WriteString(w, body)
 				}
 			}))
-			d := Dial{Target: targets.Target{Kind: targets.HTTP, Address: hs.URL}, HandshakeTimeout: 30 * time.Second, MaxAnswer: 1 << 30}
+			d := Dial{Target: targets.Target{Kind: targets.HTTP, Address: hs.URL}, HandshakeTimeout: 2 * time.Minute, MaxAnswer: 1 << 30} // long: see the stdio test
 			s, _, err := Connect(context.Background(), d)
 			if err == nil {
 				s.Close()

@@ -105,8 +105,11 @@ func TestStrayOnlyFailsFast(t *testing.T) {
 	if !errors.Is(err, ErrProtocol) {
 		t.Errorf("%v is not a protocol violation", err)
 	}
-	if took > strayGrace+3*time.Second {
-		t.Errorf("the handshake failed after %v, want about %v after the first line", took, strayGrace)
+	// The error says it came within strayGrace of the first line; here,
+	// only that the handshake did not wait out its 30 s timeout (a busy
+	// machine may take seconds to start the peer, so no tighter bound).
+	if took > 20*time.Second {
+		t.Errorf("the handshake failed after %v, want about %v after the first line, well before its 30s timeout", took, strayGrace)
 	}
 	var se *StrayError
 	if !errors.As(got.last(), &se) || se.Lines != 4 {
