@@ -80,10 +80,12 @@ type Reread struct {
 	// a careful host does; both are measured, and the reads honouring it
 	// would have saved are counted either way.
 	IgnoreTTL bool
-	// HonourScope is `honour_scope: true`: a re-read is not sent when
-	// another listener's re-read of the same document for the same change
-	// was answered with cacheScope "public" — what a fleet of hosts behind
-	// one shared cache sends the server. Off by default, unlike the ttl:
+	// HonourScope is `honour_scope: true`: a re-read is not sent when a
+	// cache honouring cacheScope answers it — another listener's answer
+	// of the same document for the same change with cacheScope "public"
+	// (a cache shared between the listeners), or the listener's own
+	// earlier answer of it with "public" or "private" — what a fleet of
+	// hosts behind one shared cache sends the server. Off by default, unlike the ttl:
 	// listeners are separate hosts, and a cache shared between them is a
 	// deployment's choice, not what a host does by itself; the reads it
 	// would have saved are counted either way.
