@@ -52,6 +52,8 @@ type listeners struct {
 	limit, httpRefused, rpcRefused, lost atomic.Int64
 	flags                                [6]atomic.Int64 // by client.Flags bit
 	rereads, skipped, wouldSkip          atomic.Int64
+	skippedScope, wouldScope             atomic.Int64 // by cacheScope (rereadcache.go)
+	cache                                rereadCache  // the versions the listeners re-read
 	reconnects                           atomic.Int64 // re-listens asked after a drop (relisten.go)
 	modern                               atomic.Int32 // 0 unknown, 1 listen, 2 subscribe
 }
@@ -327,7 +329,8 @@ func (l *listeners) fillCounts(out *stats.Listening) {
 	if c := l.r.w.Changes; c != nil {
 		out.Changes = stats.ChangeCounts{Via: c.Via.Form(), Rate: c.Rate.PerSecond}
 	}
-	out.Rereads = stats.RereadCounts{Made: l.rereads.Load(), SkippedFresh: l.skipped.Load(), WouldSkip: l.wouldSkip.Load()}
+	out.Rereads = stats.RereadCounts{Made: l.rereads.Load(), SkippedFresh: l.skipped.Load(), WouldSkip: l.wouldSkip.Load(),
+		SkippedScope: l.skippedScope.Load(), WouldSkipScope: l.wouldScope.Load()}
 	if l.class >= 0 {
 		out.Rereads.Class = rereadClassName(l.r.w)
 	}

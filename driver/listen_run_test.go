@@ -112,3 +112,55 @@ func TestListenSimServer(t *testing.T) {
 		})
 	}
 }
+
+// TestListenCacheScope: three listeners of the simulated server over
+// Streamable HTTP in the 2026-07-28 era, whose answers carry the
+// cacheScope of the URI's scope= (ttlMs 0: the ttl saves nothing). A
+// public answer lets a cache shared between the listeners answer the
+// others' re-reads of one change: counted (honour_scope false) or not
+// sent (true); a private one saves nothing across listeners, and each
+// listener re-reads a change once (one stream each).
+func TestListenCacheScope(t *testing.T) {
+	srv := peertest.ServeLocal(t, simserver.New(simserver.Options{}).Handler())
+	const listen = `
+listen: {listeners: 3, streams: 1, uris: [%q], reread: {on: true, honour_scope: %v}}
+changes: {rate: 10/s, via: {tool: touch, args: {uri: "{uri}"}}}
+`
+	for _, c := range []struct {
+		name   string
+		scope  string
+		honour bool
+	}{
+		{"public", "public", false},
+		{"public honoured", "public", true},
+		{"private honoured", "private", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			uri := "sim:///doc-s.md?mime=text/markdown&size=1KiB&scope=" + c.scope
+			res := runListen(t, listenWorkload(t, srv.URL+"/mcp", "auto", fmt.Sprintf(listen, uri, c.honour)))
+			s := res.Subscriptions
+			rr, n := s.Rereads, s.Notifications
+			t.Logf("re-reads %+v for %d notifications", rr, n.Notified)
+			started := rr.Made + rr.SkippedFresh + rr.SkippedScope
+			if rr.Made == 0 || rr.SkippedFresh != 0 || rr.WouldSkip != 0 || started > n.Notified {
+				t.Fatalf("re-reads %+v for %d notifications", rr, n.Notified)
+			}
+			switch {
+			case c.scope == "private":
+				if rr.SkippedScope != 0 || rr.WouldSkipScope != 0 {
+					t.Errorf("private answers saved re-reads: %+v", rr)
+				}
+			case c.honour:
+				// Each change's three re-reads: one to the server, two
+				// answered by the shared cache.
+				if rr.SkippedScope == 0 || rr.WouldSkipScope != 0 || rr.SkippedScope > 2*started/3 || rr.SkippedScope < rr.Made/2 {
+					t.Errorf("honoured public: %+v", rr)
+				}
+			default:
+				if rr.WouldSkipScope == 0 || rr.SkippedScope != 0 || rr.WouldSkipScope > 2*rr.Made/3 {
+					t.Errorf("public: %+v", rr)
+				}
+			}
+		})
+	}
+}

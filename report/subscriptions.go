@@ -138,8 +138,8 @@ func subscriptionFields(s *results.Subscriptions) [][2]string {
 		{"changes", fmt.Sprintf("via %s at %s/s: %s made, %s failed", c.Via, strconv.FormatFloat(c.Rate, 'g', 4, 64), numfmt.Count(c.Made), numfmt.Count(c.Failed))},
 		{"notified", fmt.Sprintf("%s received; %s", numfmt.Count(s.Notifications.Received), notifyIdentityText(s))},
 		{"streams", streamLifeText(s)},
-		{"re-reads", fmt.Sprintf("%s made (class %s), %s skipped as fresh by ttlMs, %s sent while fresh", numfmt.Count(rr.Made),
-			rr.Class, numfmt.Count(rr.SkippedFresh), numfmt.Count(rr.WouldSkip))},
+		{"re-reads", fmt.Sprintf("%s made (class %s), %s skipped as fresh by ttlMs, %s sent while fresh, %s skipped as cached by cacheScope, %s sent a cache by cacheScope would answer",
+			numfmt.Count(rr.Made), rr.Class, numfmt.Count(rr.SkippedFresh), numfmt.Count(rr.WouldSkip), numfmt.Count(rr.SkippedScope), numfmt.Count(rr.WouldSkipScope))},
 	}
 	return append(fs, problemFields(s)...)
 }

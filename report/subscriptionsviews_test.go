@@ -35,7 +35,7 @@ func subscriptionsBlock(missed, violations int64, fan bool) *results.Subscriptio
 			IdentityOK: true},
 		Violations: stats.Violations{WrongSubscriptionID: violations},
 		Ack:        lat(12, 0.9, 14.1), Notify: lat(480-missed, 1.67, 24.8), Spread: lat(40, 1.4, 4.05),
-		Rereads: stats.RereadCounts{Class: "reread", Made: 480},
+		Rereads: stats.RereadCounts{Class: "reread", Made: 480, WouldSkipScope: 320},
 	}
 	if fan {
 		s.NotifyByListeners = []results.ListenersNotify{
@@ -59,13 +59,13 @@ func TestSubscriptionsInEveryView(t *testing.T) {
 		{"table", func(b *bytes.Buffer, r *results.Result) error { return WriteTable(b, r) },
 			[]string{"p50 1.67ms p99 24.8ms", "expected 480 = notified 479", "wrong-subscription-id 2"}},
 		{"full table", func(b *bytes.Buffer, r *results.Result) error { return WriteFullTable(b, r) },
-			[]string{"\nsubscriptions\n", "change lag", "480 made (class reread)", "wrong-subscription-id 2"}},
+			[]string{"\nsubscriptions\n", "change lag", "480 made (class reread)", "320 sent a cache by cacheScope would answer", "wrong-subscription-id 2"}},
 		{"markdown", func(b *bytes.Buffer, r *results.Result) error { return WriteMarkdown(b, r) },
 			[]string{"### Subscriptions", "| notify | 479 | 1.67ms", "expected 480 = notified 479 + coalesced 0 + missed 1 ✓",
-				"wrong-subscription-id 2", "| 11-100 | 80 | 3.25ms"}},
+				"wrong-subscription-id 2", "| 11-100 | 80 | 3.25ms", "0 skipped as cached by cacheScope, 320 sent a cache by cacheScope would answer"}},
 		{"html", func(b *bytes.Buffer, r *results.Result) error { return WriteHTML(b, []*results.Result{r}) },
 			[]string{`data-section="subscriptions"`, `data-chart="fanout"`, "11-100", "expected 480 = notified 479",
-				"not per second", "Run means: changes "}},
+				"not per second", "Run means: changes ", "320 sent a cache by cacheScope would answer"}},
 		{"junit", func(b *bytes.Buffer, r *results.Result) error { return WriteJUnit(b, r) },
 			[]string{`name="subscriptions: missed notifications"`, "1 of 480 expected missed", "set notify.missed to fail on it",
 				`name="subscriptions: protocol violations"`, "wrong-subscription-id 2", `name="subscriptions: refusals"`}},

@@ -35,7 +35,7 @@ func listening(miss bool, violations int64) *stats.Listening {
 	l.Violations.WrongSubscriptionID = violations
 	l.Changes = stats.ChangeCounts{Via: "tool", Rate: 5}
 	l.ChangeLag.Record(time.Millisecond)
-	l.Rereads = stats.RereadCounts{Class: "reread", Made: 7, SkippedFresh: 1}
+	l.Rereads = stats.RereadCounts{Class: "reread", Made: 7, SkippedFresh: 1, SkippedScope: 2, WouldSkipScope: 3}
 	l.Freshness = f.Summary()
 	return l
 }
@@ -140,7 +140,7 @@ func TestMergeAddsSubscriptions(t *testing.T) {
 	n := s.Notifications
 	if n.Expected != 16 || n.Missed != 1 || !n.IdentityOK || s.Changes.Made != 4 || n.LostInGaps != 2 ||
 		s.Streams.Lifetime.Count != 4 || s.Streams.Reconnects != 2 || s.Streams.KeepAlives != 6 || s.Streams.Opened != 4 || s.Listeners.Asked != 4 ||
-		s.Violations.WrongSubscriptionID != 1 || s.Rereads.Made != 14 || s.Ack.Count != 4 || s.Notify.Count != n.Notified+n.Coalesced ||
+		s.Violations.WrongSubscriptionID != 1 || s.Rereads.Made != 14 || s.Rereads.SkippedScope != 4 || s.Rereads.WouldSkipScope != 6 || s.Ack.Count != 4 || s.Notify.Count != n.Notified+n.Coalesced ||
 		s.Changes.Rate != 5 || s.Mode != "listen" {
 		t.Errorf("merged %+v", s)
 	}

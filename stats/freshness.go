@@ -206,6 +206,17 @@ func (f *Freshness) changesBefore(uri string, t time.Time) int {
 // and reports how many changes it told of (0: a duplicate, spontaneous,
 // or of a URI s did not ask for).
 func (s *Subscription) Notified(uri string, at time.Time) int {
+	told, _ := s.NotifiedThrough(uri, at)
+	return told
+}
+
+// NotifiedThrough is Notified that also says which version of uri the
+// notification told of: through is how many of uri's changes were made up
+// to the last one it told of (0 when it told of none). Two listeners told
+// of the same change get the same through, so a re-read keyed by it is a
+// read of one version of the document: what a cache shared between
+// listeners answers once (docs/subscriptions.md, re-reads).
+func (s *Subscription) NotifiedThrough(uri string, at time.Time) (told, through int) {
 	f := s.f
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -221,10 +232,10 @@ func (s *Subscription) Notified(uri string, at time.Time) int {
 	switch {
 	case mark == nil:
 		f.counts.Unsubscribed++
-		return 0
+		return 0, 0
 	case !f.timed:
 		f.counts.Spontaneous++
-		return 0
+		return 0, 0
 	}
 	c := f.changes[uri]
 	end := f.changesBefore(uri, at.Add(1)) // made at or before the arrival
@@ -236,10 +247,10 @@ func (s *Subscription) Notified(uri string, at time.Time) int {
 			s.late[uri]--
 			f.counts.Coalesced--
 			f.counts.Notified++
-			return 0
+			return 0, 0
 		}
 		f.counts.Duplicates++
-		return 0
+		return 0, 0
 	}
 	class := f.histogramOfClass(uri)
 	for i := next; i < end; i++ {
@@ -263,7 +274,7 @@ func (s *Subscription) Notified(uri string, at time.Time) int {
 		}
 		s.late[uri] += end - next - 1
 	}
-	return end - next
+	return end - next, end
 }
 
 // End closes s at t: changes made from then on are not expected of it (a

@@ -127,6 +127,18 @@ type RereadCounts struct {
 	// WouldSkip are, with honour_ttl false, the re-reads sent while the
 	// last answer was still fresh: what honouring the hints would save.
 	WouldSkip int64 `json:"would_skip"`
+	// SkippedScope are re-reads not sent because a cache honouring
+	// cacheScope answered them (honour_scope): the listener's own, with
+	// an earlier answer of the same version (document and change) whose
+	// scope was "public" or "private", or the cache shared between the
+	// listeners, with another listener's answer of it whose scope was
+	// "public". The origin reads such caches save. A re-read the ttl
+	// counts (SkippedFresh, WouldSkip) is never counted here.
+	SkippedScope int64 `json:"skipped_scope"`
+	// WouldSkipScope are, with honour_scope false, the re-reads sent that
+	// those caches would have answered: what honouring cacheScope would
+	// save on top of what honouring ttlMs does.
+	WouldSkipScope int64 `json:"would_skip_scope"`
 }
 
 // NewListening returns an empty Listening.
@@ -167,6 +179,7 @@ func (l *Listening) Merge(o *Listening) {
 		{&l.Violations.UnsubscribedURI, o.Violations.UnsubscribedURI}, {&l.Violations.Unreadable, o.Violations.Unreadable},
 		{&l.Unrouted, o.Unrouted},
 		{&l.Rereads.Made, o.Rereads.Made}, {&l.Rereads.SkippedFresh, o.Rereads.SkippedFresh}, {&l.Rereads.WouldSkip, o.Rereads.WouldSkip},
+		{&l.Rereads.SkippedScope, o.Rereads.SkippedScope}, {&l.Rereads.WouldSkipScope, o.Rereads.WouldSkipScope},
 	} {
 		add(p.dst, p.v)
 	}

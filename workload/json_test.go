@@ -63,7 +63,7 @@ func savedFixtures(t *testing.T) map[string]*Workload {
 	return map[string]*Workload{
 		"listeners on a class, tool changes": listening("listen-tool",
 			&Listen{Listeners: 100, Streams: 3, URIs: ListenURIs{Class: "markdown"}, ListChanged: true, Ramp: 10 * time.Second,
-				Reread: Reread{IgnoreTTL: true, Jitter: dist(units.ParseDurationDist, "uniform(0ms, 200ms)")}},
+				Reread: Reread{IgnoreTTL: true, HonourScope: true, Jitter: dist(units.ParseDurationDist, "uniform(0ms, 200ms)")}},
 			&Changes{Rate: rate("5/s"), URIs: ListenURIs{List: []string{"docs://a"}},
 				Via: ChangeVia{Tool: &ToolChange{Name: "touch", Args: map[string]any{"uri": ChangeURI, "times": 2.0}}}}),
 		"listeners on every attachment, http changes": listening("listen-http",

@@ -80,6 +80,16 @@ type Reread struct {
 	// a careful host does; both are measured, and the reads honouring it
 	// would have saved are counted either way.
 	IgnoreTTL bool
+	// HonourScope is `honour_scope: true`: a re-read is not sent when a
+	// cache honouring cacheScope answers it — another listener's answer
+	// of the same document for the same change with cacheScope "public"
+	// (a cache shared between the listeners), or the listener's own
+	// earlier answer of it with "public" or "private" — what a fleet of
+	// hosts behind one shared cache sends the server. Off by default, unlike the ttl:
+	// listeners are separate hosts, and a cache shared between them is a
+	// deployment's choice, not what a host does by itself; the reads it
+	// would have saved are counted either way.
+	HonourScope bool
 	// Jitter delays each re-read by a draw from it (nil: none): hosts
 	// that spread their re-reads ease the storm. A plain duration D is
 	// uniform(0, D).

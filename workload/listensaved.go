@@ -30,6 +30,7 @@ func (l Listen) MarshalJSON() ([]byte, error) {
 	var r object
 	r.put("on", !l.Reread.Off)
 	r.put("honour_ttl", !l.Reread.IgnoreTTL)
+	r.put("honour_scope", l.Reread.HonourScope)
 	r.put("jitter", jitter)
 	reread, err := r.close()
 	if err != nil {
@@ -105,6 +106,7 @@ func (r savedReader) listen() *Listen {
 		on, honour := true, true
 		rr.value("on", &on)
 		rr.value("honour_ttl", &honour)
+		rr.value("honour_scope", &l.Reread.HonourScope)
 		l.Reread.Off, l.Reread.IgnoreTTL = !on, !honour
 		if d, ok := parsed(rr, "jitter", units.ParseDurationDist); ok {
 			l.Reread.Jitter = &d

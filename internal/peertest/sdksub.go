@@ -14,11 +14,28 @@ import (
 // subscription tests of the client, the contract check and the command
 // line change documents.
 func SDKSubscribeServer(name string, uris ...string) *mcp.Server {
+	return SDKSubscribeServerScoped(name, "", uris...)
+}
+
+// SDKSubscribeServerScoped is SDKSubscribeServer whose resources/read
+// answers (2026-07-28) carry cacheScope scope ("public" or "private"),
+// set with the SDK's own ServerOptions.SetCacheable; "" leaves the SDK's
+// default, public. The re-read tests use it to see what a cache honouring
+// the scope saves, against a server no one here wrote.
+func SDKSubscribeServerScoped(name, scope string, uris ...string) *mcp.Server {
 	var s *mcp.Server
-	s = mcp.NewServer(&mcp.Implementation{Name: name, Version: "1.0.0"}, &mcp.ServerOptions{
+	opts := &mcp.ServerOptions{
 		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
-	})
+	}
+	if scope != "" {
+		opts.SetCacheable = func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+			if _, ok := req.(*mcp.ReadResourceRequest); ok {
+				c.CacheScope = scope
+			}
+		}
+	}
+	s = mcp.NewServer(&mcp.Implementation{Name: name, Version: "1.0.0"}, opts)
 	for _, u := range uris {
 		s.AddResource(&mcp.Resource{URI: u, Name: u, MIMEType: "text/plain"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "v"}}}, nil

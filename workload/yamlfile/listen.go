@@ -34,6 +34,7 @@ func rereadSection() section[workload.Reread] {
 			r.IgnoreTTL = err == nil && !honour
 			return err
 		}},
+		set("honour_scope", (*parser).boolean, func(r *workload.Reread) *bool { return &r.HonourScope }),
 		set("jitter", pointer(parsed("a duration or a distribution of durations", parseJitter)),
 			func(r *workload.Reread) **units.Dist { return &r.Jitter }),
 	}

@@ -29,6 +29,7 @@ var errorFiles = map[string]struct {
 	"changes-no-rate.yaml":        {5, 3, "changes.rate", "how many changes per second readbench makes, such as 5/s"},
 	"listen-typo.yaml":            {4, 3, "listen.listners", `unknown key (did you mean "listeners"?)`},
 	"listen-jitter.yaml":          {4, 20, "listen.reread.jitter", `duration "4KiB": unknown unit "KiB" (the units are ns, us, µs, ms, s, m and h, as in 1m30s or 500ms)`},
+	"listen-scope.yaml":           {4, 26, "listen.reread.honour_scope", `want true or false, got "public"`},
 	"unknown-top.yaml":            {3, 1, "thresold", `unknown key (did you mean "thresholds"?)`},
 	"unknown-class-key.yaml":      {5, 5, "mix[0].wieght", `unknown key (did you mean "weight"?)`},
 	"wrong-kind-mix.yaml":         {3, 6, "mix", "want a list, got a map"},
@@ -403,7 +404,7 @@ func TestListenSections(t *testing.T) {
 	}
 	jitter := units.Dist{Kind: units.DistUniform, A: 0, B: float64(200 * time.Millisecond), Unit: units.UnitDuration}
 	wantListen := &workload.Listen{Listeners: 50, Streams: 2, URIs: workload.ListenURIs{Class: "md"}, ListChanged: true,
-		Ramp: 5 * time.Second, Reread: workload.Reread{IgnoreTTL: true, Jitter: &jitter}}
+		Ramp: 5 * time.Second, Reread: workload.Reread{IgnoreTTL: true, HonourScope: true, Jitter: &jitter}}
 	if !reflect.DeepEqual(w.Listen, wantListen) {
 		t.Errorf("listen %+v, want %+v", *w.Listen, *wantListen)
 	}
@@ -416,7 +417,7 @@ func TestListenSections(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := *w.Listen; l.Listeners != 10 || l.Streams != 1 || !l.URIs.Attached || l.Reread.Off || l.Reread.IgnoreTTL || l.Reread.Jitter != nil {
+	if l := *w.Listen; l.Listeners != 10 || l.Streams != 1 || !l.URIs.Attached || l.Reread.Off || l.Reread.IgnoreTTL || l.Reread.HonourScope || l.Reread.Jitter != nil {
 		t.Errorf("listen defaults %+v", l)
 	}
 	if c := w.Changes; c.Via.Form() != "server" || c.Rate.PerSecond != 0 {
