@@ -62,7 +62,7 @@ func (f *fakeListened) run(_ context.Context, s Setting) (StepRun, error) {
 	case f.limit > 0 && k > f.limit:
 		sub.Streams.Opened, sub.Streams.Refused.LimitReached, sub.Listeners.Listening = int64(f.limit), int64(k-f.limit), int64(f.limit)
 	}
-	sub.Ack = results.Latency{Count: sub.Streams.Opened, P99Ms: f.ackPer * float64(k)}
+	sub.Ack = stats.Latency{Count: sub.Streams.Opened, P99Ms: f.ackPer * float64(k)}
 	r.Subscriptions = sub
 	return StepRun{Result: r}, nil
 }
