@@ -137,7 +137,8 @@ func TestStarterRatesAreExact(t *testing.T) {
 			if len(w.Load.Stages) == 0 {
 				turns = w.Load.Rate.PerSecond * w.Load.Duration.Seconds()
 			}
-			recorded := len(recordedTurns(tc.rec))
+			cls, index := classes(tc.rec)
+			recorded := len(recordedTurns(tc.rec, cls, index))
 			if math.Abs(turns-float64(recorded)) > 1e-9 || pauses != tc.pauses {
 				t.Errorf("the workload schedules %v turns with %d pauses; recorded %d turns, want %d pauses\n%s", turns, pauses, recorded, tc.pauses, out)
 			}
