@@ -303,7 +303,7 @@ func (sides abSideRuns) runner(c *cli.Context, mx *metrics.Live) ab.Runner {
 				fmt.Fprintf(c.App.ErrWriter, "readbench: round %d, %s: "+format+"\n", append([]any{r.Round, r.Side}, args...)...)
 			}
 		}
-		wireMetrics(mx, &opts, metrics.RunLabels{Side: string(r.Side), Round: strconv.Itoa(r.Round)}) // a round's attempts share its series
+		runner.WireMetrics(mx, &opts, metrics.RunLabels{Side: string(r.Side), Round: strconv.Itoa(r.Round)}) // a round's attempts share its series
 		opts.Observe = r.Observe(opts.Observe)
 		opts.Together = r.Together
 		job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(r.Path, c.Bool("force")), Part: true, Finished: func() *results.LiveMetrics {
