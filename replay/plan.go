@@ -16,10 +16,10 @@ import (
 	"github.com/readbench/readbench/workload/yamlfile"
 )
 
-// Plan is a recording made ready to replay: the workload the run is
+// Prepared is a recording made ready to replay: the workload the run is
 // made in (its mix is the recording's classes, each naming its URIs)
 // and the schedule the driver keeps instead of drawing turns.
-type Plan struct {
+type Prepared struct {
 	Workload *workload.Workload
 	Schedule *driver.Schedule
 	// Span is the schedule's length, first turn to last, at its speed.
@@ -108,9 +108,9 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// NewPlan makes the replay of rec. A recording whose URIs were redacted
+// Prepare makes the replay of rec. A recording whose URIs were redacted
 // cannot be replayed (init --from can still draw a workload from it).
-func NewPlan(rec *record.Recording, o Options) (*Plan, error) {
+func Prepare(rec *record.Recording, o Options) (*Prepared, error) {
 	if rec.Header.RedactedURIs {
 		return nil, errors.New("the recording's URIs were redacted (--redact-uris): it cannot be replayed; readbench init --from draws a workload from it")
 	}
@@ -139,7 +139,7 @@ func NewPlan(rec *record.Recording, o Options) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the replay's workload: %w", err)
 	}
-	return &Plan{Workload: w, Schedule: sched, Span: span, Sessions: sessions}, nil
+	return &Prepared{Workload: w, Schedule: sched, Span: span, Sessions: sessions}, nil
 }
 
 // name is the workload's name for a recording file.
