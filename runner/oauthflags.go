@@ -8,16 +8,14 @@ import (
 	"github.com/readbench/readbench/workload"
 )
 
-// OAuthFlags are a command's --oauth-* flags, each nil when not given:
-// they win over the workload's auth.oauth (Merge), so that a run, a
-// capacity search or a login can be pointed at an authorization server
-// without editing the workload. The command maps its flags here; the
-// merge, and the tokens it leads to (OAuthConfig), are the run's.
-type OAuthFlags struct {
-	ClientID, ClientSecret, PrivateKey, Scope, Grant *string
-	// Params are --oauth-param's NAME=VALUE words (nil: not given).
-	Params []string
-}
+// OAuthFlags are the --oauth-* flags a command was given, by name
+// ("oauth-client-id", "oauth-param"; a flag not given is absent), each
+// with its values (one, but --oauth-param's words). They win over the
+// workload's auth.oauth (Merge), so that a run, a capacity search or a
+// login can be pointed at an authorization server without editing the
+// workload. The command only collects them; the merge, and the tokens it
+// leads to (OAuthConfig), are the run's.
+type OAuthFlags map[string][]string
 
 // Merge is wa's auth.oauth with f applied (the flags win); nil when
 // neither asks for OAuth. An error is a --oauth-param that is not
@@ -28,20 +26,17 @@ func (f OAuthFlags) Merge(wa *workload.Auth) (*workload.OAuth, error) {
 	if ok {
 		o = *wa.OAuth
 	}
-	for _, s := range []struct {
-		flag *string
-		to   *string
-	}{
-		{f.ClientID, &o.ClientID}, {f.ClientSecret, &o.ClientSecret}, {f.PrivateKey, &o.PrivateKey},
-		{f.Scope, &o.Scope}, {f.Grant, &o.Grant},
+	for name, to := range map[string]*string{
+		"oauth-client-id": &o.ClientID, "oauth-client-secret": &o.ClientSecret, "oauth-private-key": &o.PrivateKey,
+		"oauth-scope": &o.Scope, "oauth-grant": &o.Grant,
 	} {
-		if s.flag != nil {
-			*s.to, ok = *s.flag, true
+		if v, given := f[name]; given && len(v) > 0 {
+			*to, ok = v[len(v)-1], true
 		}
 	}
-	if f.Params != nil {
+	if params, given := f["oauth-param"]; given {
 		var err error
-		if o.TokenParams, err = withParams(o.TokenParams, f.Params); err != nil {
+		if o.TokenParams, err = withParams(o.TokenParams, params); err != nil {
 			return nil, err
 		}
 		ok = true

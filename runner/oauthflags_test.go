@@ -11,7 +11,6 @@ import (
 // a flag not given leaves it, --oauth-param replaces a NAME the workload
 // has and adds the others, and neither asking for OAuth is nil.
 func TestOAuthFlagsMerge(t *testing.T) {
-	str := func(s string) *string { return &s }
 	base := &workload.Auth{OAuth: &workload.OAuth{Grant: "client_credentials", ClientID: "file", Scope: "mcp:read",
 		TokenParams: map[string][]string{"audience": {"a"}, "keep": {"k"}}}}
 	for _, tc := range []struct {
@@ -23,12 +22,12 @@ func TestOAuthFlagsMerge(t *testing.T) {
 	}{
 		{"neither", OAuthFlags{}, nil, nil, false},
 		{"workload alone", OAuthFlags{}, base, base.OAuth, false},
-		{"flags alone", OAuthFlags{ClientID: str("cli"), Grant: str("client_credentials")}, nil,
+		{"flags alone", OAuthFlags{"oauth-client-id": {"cli"}, "oauth-grant": {"client_credentials"}}, nil,
 			&workload.OAuth{ClientID: "cli", Grant: "client_credentials"}, false},
-		{"flag wins", OAuthFlags{ClientID: str("cli"), Params: []string{"audience=b", "audience=c", "extra=x"}}, base,
+		{"flag wins", OAuthFlags{"oauth-client-id": {"cli"}, "oauth-param": {"audience=b", "audience=c", "extra=x"}}, base,
 			&workload.OAuth{Grant: "client_credentials", ClientID: "cli", Scope: "mcp:read",
 				TokenParams: map[string][]string{"audience": {"b", "c"}, "keep": {"k"}, "extra": {"x"}}}, false},
-		{"bad param", OAuthFlags{Params: []string{"novalue"}}, nil, nil, true},
+		{"bad param", OAuthFlags{"oauth-param": {"novalue"}}, nil, nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.flags.Merge(tc.wa)

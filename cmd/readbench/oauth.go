@@ -28,24 +28,17 @@ func oauthFlags() []cli.Flag {
 	}
 }
 
-// oauthFlagsOf maps the --oauth-* flags given to the run's
-// runner.OAuthFlags (a flag not given stays nil: the workload's stands).
+// oauthFlagsOf collects the --oauth-* flags given (runner.OAuthFlags:
+// a flag not given is absent, and the workload's stands).
 func oauthFlagsOf(c *cli.Context) runner.OAuthFlags {
-	var f runner.OAuthFlags
-	for _, s := range []struct {
-		flag string
-		to   **string
-	}{
-		{"oauth-client-id", &f.ClientID}, {"oauth-client-secret", &f.ClientSecret}, {"oauth-private-key", &f.PrivateKey},
-		{"oauth-scope", &f.Scope}, {"oauth-grant", &f.Grant},
-	} {
-		if c.IsSet(s.flag) {
-			v := c.String(s.flag)
-			*s.to = &v
+	f := runner.OAuthFlags{}
+	for _, name := range []string{"oauth-client-id", "oauth-client-secret", "oauth-private-key", "oauth-scope", "oauth-grant"} {
+		if c.IsSet(name) {
+			f[name] = []string{c.String(name)}
 		}
 	}
 	if c.IsSet("oauth-param") {
-		f.Params = append([]string{}, c.StringSlice("oauth-param")...)
+		f["oauth-param"] = c.StringSlice("oauth-param")
 	}
 	return f
 }
