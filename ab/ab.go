@@ -66,7 +66,7 @@ type SideRun struct {
 	Samples  *Samples
 }
 
-// Plan is an experiment: at least Rounds rounds (the first look) and at
+// Design is an experiment as it is laid out before it runs: at least Rounds rounds (the first look) and at
 // most MaxRounds, each round given up to Retries more attempts when a run
 // of it is unusable by Policy, rounds started only while Budget (0: none)
 // leaves time for one more; every run saved under Dir. After Rounds kept
@@ -74,7 +74,7 @@ type SideRun struct {
 // the experiment stops once every bound is decided (see sequential.go).
 // Told, when set, hears each round once it is settled (kept or excluded),
 // and each run as it is saved; Looked each look's comparison.
-type Plan struct {
+type Design struct {
 	Rounds    int
 	MaxRounds int
 	Budget    time.Duration
@@ -116,14 +116,14 @@ type Experiment struct {
 	Verdict     *compare.Comparison
 	Looks       int
 	Stopped     string
-	plan        Plan
+	plan        Design
 	// samples are each kept round's reads by side, in round order: the
 	// windows the verdict tests (windows.go).
 	samples []map[Side]*Samples
 }
 
 // Check refuses a plan that cannot make an experiment.
-func (p Plan) Check() error {
+func (p Design) Check() error {
 	switch {
 	case p.Rounds < 1:
 		return fmt.Errorf("ab: %d rounds: want 1 or more (%d or more for a verdict)", p.Rounds, DefaultRounds)
@@ -147,7 +147,7 @@ func (p Plan) Check() error {
 // of the runner (the target not reached) ends it too, with the outcome
 // so far. The kept rounds are judged at each look (sequential.go), and
 // once more at the end when rounds were kept after the last look.
-func Run(ctx context.Context, p Plan, run Runner) (*Experiment, error) {
+func Run(ctx context.Context, p Design, run Runner) (*Experiment, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
@@ -200,7 +200,7 @@ func Run(ctx context.Context, p Plan, run Runner) (*Experiment, error) {
 
 // round runs round i until an attempt is clean or none is left; stop is
 // an interruption. Each attempt runs both sides at once (attempt).
-func (p Plan) round(ctx context.Context, i int, run Runner, saved func(Side, int, int, string, *results.Result, string)) (rd Round, stop bool, err error) {
+func (p Design) round(ctx context.Context, i int, run Runner, saved func(Side, int, int, string, *results.Result, string)) (rd Round, stop bool, err error) {
 	rd = Round{Index: i, Order: Order(i)}
 	for a := 1; a <= 1+p.Retries; a++ {
 		if ctx.Err() != nil {
@@ -267,7 +267,7 @@ type ran struct {
 
 // attempt runs both sides of round i at once, started in order, their
 // schedules begun together (rendezvous), and waits for both.
-func (p Plan) attempt(ctx context.Context, i, a int, order [2]Side, run Runner) map[Side]ran {
+func (p Design) attempt(ctx context.Context, i, a int, order [2]Side, run Runner) map[Side]ran {
 	meet := newRendezvous(len(order))
 	out := make(map[Side]ran, len(order))
 	var mu sync.Mutex

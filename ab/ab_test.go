@@ -83,8 +83,8 @@ func (f *fake) ran() []string {
 }
 
 // plan is a fixed experiment of rounds rounds, no bounds.
-func plan(t *testing.T, rounds int) Plan {
-	return Plan{Rounds: rounds, MaxRounds: rounds, Retries: DefaultRetries, Policy: DefaultPolicy(), Dir: t.TempDir()}
+func plan(t *testing.T, rounds int) Design {
+	return Design{Rounds: rounds, MaxRounds: rounds, Retries: DefaultRetries, Policy: DefaultPolicy(), Dir: t.TempDir()}
 }
 
 func files(t *testing.T, dir, sub string) []string {
@@ -248,7 +248,7 @@ func TestRunInterrupted(t *testing.T) {
 		!slices.Equal(x, []string{"round-01-attempt-1-base.json", "round-01-attempt-1-new.json"}) {
 		t.Errorf("a run that failed after it was saved: base/ %v, new/ %v, excluded/ %v; want both runs excluded", b, n, x)
 	}
-	if err := (Plan{Rounds: 0, Dir: "x"}).Check(); err == nil {
+	if err := (Design{Rounds: 0, Dir: "x"}).Check(); err == nil {
 		t.Error("0 rounds accepted")
 	}
 }

@@ -32,7 +32,7 @@ func TestDocumentWithNoRoundKept(t *testing.T) {
 		r.Totals.Scheduled, r.Lag.Count = 0, 0 // the generator sent no read
 		return r, nil
 	}
-	p := ab.Plan{Rounds: 2, MaxRounds: 2, Retries: 0, Policy: ab.DefaultPolicy(), Dir: t.TempDir(),
+	p := ab.Design{Rounds: 2, MaxRounds: 2, Retries: 0, Policy: ab.DefaultPolicy(), Dir: t.TempDir(),
 		Judging: ab.Judging{Bounds: bs, Gate: compare.Gate{FailOnInconclusive: true}}}
 	o, err := ab.Run(context.Background(), p, unusable)
 	if err != nil {

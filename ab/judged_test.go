@@ -15,7 +15,7 @@ import (
 
 // runSim runs one simulated experiment with plan p's rounds and the gate
 // gate, the bounds failing on no answer.
-func runSim(t *testing.T, m *machine, gate string, p Plan) *Experiment {
+func runSim(t *testing.T, m *machine, gate string, p Design) *Experiment {
 	t.Helper()
 	bs, err := bounds.ParseBounds(gate)
 	if err != nil {
@@ -37,7 +37,7 @@ func runSim(t *testing.T, m *machine, gate string, p Plan) *Experiment {
 // inconclusive, failing the default gate, with the reason.
 func TestLagJudgedOnServiceTime(t *testing.T) {
 	m := &machine{own: 0.02, change: 1.3, lag: 0.5, service: 1, rng: rand.New(rand.NewPCG(3, 3))}
-	o := runSim(t, m, "read.p50=+10%,turn.p50=+10%", Plan{Rounds: 6, MaxRounds: 8})
+	o := runSim(t, m, "read.p50=+10%,turn.p50=+10%", Design{Rounds: 6, MaxRounds: 8})
 	c := o.Document()
 	if len(c.Bounds) != 2 {
 		t.Fatalf("bounds %+v", c.Bounds)
@@ -58,14 +58,14 @@ func TestLagJudgedOnServiceTime(t *testing.T) {
 
 	// The same, the server 30% slower in service time too: found.
 	m = &machine{own: 0.02, change: 1.3, lag: 0.5, service: 1.3, rng: rand.New(rand.NewPCG(3, 3))}
-	c = runSim(t, m, "read.p50=+10%", Plan{Rounds: 6, MaxRounds: 8}).Document()
+	c = runSim(t, m, "read.p50=+10%", Design{Rounds: 6, MaxRounds: 8}).Document()
 	if b := c.Bounds[0]; b.Pass || b.Noise != compare.Significant || b.JudgedOn != "service.p50" || !c.Answer.Answered {
 		t.Errorf("30%% slower in service time: %+v, answer %+v", b, c.Answer)
 	}
 
 	// Lag within the share: judged on its own figure.
 	m = &machine{own: 0.02, change: 1.3, lag: 0.05, service: 1.3, rng: rand.New(rand.NewPCG(3, 3))}
-	o = runSim(t, m, "read.p50=+10%", Plan{Rounds: 6, MaxRounds: 8})
+	o = runSim(t, m, "read.p50=+10%", Design{Rounds: 6, MaxRounds: 8})
 	if b := o.Document().Bounds[0]; b.JudgedOn != "" || b.Metric != "read.p50" || b.Pass {
 		t.Errorf("lag 5%%: %+v", b)
 	}
@@ -83,12 +83,12 @@ func TestLagJudgedOnServiceTime(t *testing.T) {
 // experiment before a round that would overrun it.
 func TestSequentialStops(t *testing.T) {
 	m := &machine{own: 0.02, change: 1, rng: rand.New(rand.NewPCG(5, 5))}
-	o := runSim(t, m, "read.p50=+10%", Plan{Rounds: 6, MaxRounds: 16})
+	o := runSim(t, m, "read.p50=+10%", Design{Rounds: 6, MaxRounds: 16})
 	if a := o.Document().Answer; len(o.Rounds) != 6 || o.Stopped != compare.StopDecided || !a.Answered || a.Looks != 1 || a.MaxLooks != 3 { // looks at 6, 12 and 16
 		t.Errorf("clear pass: %d rounds, stopped %s, answer %+v", len(o.Rounds), o.Stopped, a)
 	}
 	m = &machine{own: 0.3, change: 1.05, rng: rand.New(rand.NewPCG(5, 6))}
-	o = runSim(t, m, "read.p50=+10%", Plan{Rounds: 6, MaxRounds: 10})
+	o = runSim(t, m, "read.p50=+10%", Design{Rounds: 6, MaxRounds: 10})
 	c := o.Document()
 	if len(o.Rounds) != 10 || o.Stopped != compare.StopMaxRounds || c.Answer.Answered || !c.Failed() || c.Answer.Looks != 2 { // looks at 6 and 10
 		t.Errorf("undecided: %d rounds, stopped %s, answer %+v, bounds %+v", len(o.Rounds), o.Stopped, c.Answer, c.Bounds)
@@ -112,7 +112,7 @@ func TestSequentialStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	p := Plan{Rounds: 6, MaxRounds: 16, Budget: 45 * time.Second, Now: func() time.Time { mu.Lock(); defer mu.Unlock(); return now },
+	p := Design{Rounds: 6, MaxRounds: 16, Budget: 45 * time.Second, Now: func() time.Time { mu.Lock(); defer mu.Unlock(); return now },
 		Policy: DefaultPolicy(), Dir: t.TempDir(), Judging: Judging{Bounds: bs, Gate: compare.Gate{FailOnInconclusive: true}}}
 	o, err = Run(context.Background(), p, serial(func(ctx context.Context, sr SideRun) (*results.Result, error) {
 		mu.Lock()

@@ -91,7 +91,7 @@ func TestLookAlphaPerGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := Plan{Rounds: DefaultRounds, MaxRounds: DefaultMaxRounds, Judging: Judging{Bounds: bs}}
+	p := Design{Rounds: DefaultRounds, MaxRounds: DefaultMaxRounds, Judging: Judging{Bounds: bs}}
 	if got := p.LookAlpha(); got != 0.1/8 || !slices.Equal(p.looksAt(), []int{6, 12, 24, 48}) {
 		t.Errorf("two bounds, looks at %v: %v, want %v", p.looksAt(), got, 0.1/8)
 	}
@@ -106,7 +106,7 @@ func TestLookAlphaPerGate(t *testing.T) {
 		rounds, most int
 		at           []int
 	}{{6, 16, []int{6, 12, 16}}, {4, 6, []int{4, 6}}, {6, 6, []int{6}}, {1, 5, []int{1, 2, 4, 5}}} {
-		p := Plan{Rounds: c.rounds, MaxRounds: c.most}
+		p := Design{Rounds: c.rounds, MaxRounds: c.most}
 		if got := p.looksAt(); !slices.Equal(got, c.at) || p.Looks() != len(c.at) || !p.due(c.at[len(c.at)-1]) || p.due(c.at[0]+1) && !slices.Contains(c.at, c.at[0]+1) {
 			t.Errorf("rounds %d to %d: looks at %v, want %v", c.rounds, c.most, got, c.at)
 		}

@@ -9,8 +9,8 @@ import (
 )
 
 // The sequential rule (docs/compare.md, "ab: until it can decide"). An
-// experiment looks at its kept rounds after Plan.Rounds of them, then
-// each time they double, and at Plan.MaxRounds: at most Looks() looks, each bound
+// experiment looks at its kept rounds after Design.Rounds of them, then
+// each time they double, and at Design.MaxRounds: at most Looks() looks, each bound
 // tested at two-sided level LookAlpha() = 2·5%/(Looks()·bounds). A bound
 // is broken at a look only by a significant change for the worse beyond
 // it, so the chance that an unchanged server fails the gate at any look
@@ -23,7 +23,7 @@ import (
 // takes the place of the next look, which never comes: no more than
 // Looks() tests are ever made.
 
-// The defaults of a Plan.
+// The defaults of a Design.
 const (
 	// DefaultRounds are the rounds of the first look: a clear change
 	// (30% on a quiet or a busy machine) is decided there, in 24 windows
@@ -54,7 +54,7 @@ type Judging struct {
 // late, when most windows are in: looks that double spend the gate's 5%
 // on few tests (4 by default, where a look every 2 rounds would be 22),
 // each at a level its share leaves usable.
-func (p Plan) looksAt() []int {
+func (p Design) looksAt() []int {
 	var at []int
 	for k := p.Rounds; k < p.MaxRounds; k *= 2 {
 		at = append(at, k)
@@ -63,13 +63,13 @@ func (p Plan) looksAt() []int {
 }
 
 // Looks is the most looks the plan makes.
-func (p Plan) Looks() int { return len(p.looksAt()) }
+func (p Design) Looks() int { return len(p.looksAt()) }
 
 // LookAlpha is each bound's two-sided level at each look: a one-sided 5%
 // shared out among the gate's bounds and the looks (compare.GateLevel), so
 // that an unchanged server fails the gate as a whole — any bound, any look
 // — at most 5% of the time.
-func (p Plan) LookAlpha() float64 {
+func (p Design) LookAlpha() float64 {
 	return compare.GateLevel(len(p.Judging.Bounds), p.Looks())
 }
 
@@ -77,12 +77,12 @@ func (p Plan) LookAlpha() float64 {
 // each look: a one-sided 5% against holding a bound the new version broke,
 // shared out among the looks (to pass a regression the gate must hold that
 // very bound at some look, so no share among the bounds is needed).
-func (p Plan) HoldAlpha() float64 { return compare.GateLevel(1, p.Looks()) }
+func (p Design) HoldAlpha() float64 { return compare.GateLevel(1, p.Looks()) }
 
 // due reports whether kept rounds are a look.
-func (p Plan) due(kept int) bool { return slices.Contains(p.looksAt(), kept) }
+func (p Design) due(kept int) bool { return slices.Contains(p.looksAt(), kept) }
 
-func (p Plan) clock() func() time.Time {
+func (p Design) clock() func() time.Time {
 	if p.Now != nil {
 		return p.Now
 	}

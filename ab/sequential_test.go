@@ -152,7 +152,7 @@ func experimentOf(t *testing.T, m *machine, gate, dir string) (exit string, roun
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := Plan{Rounds: DefaultRounds, MaxRounds: DefaultMaxRounds, Policy: DefaultPolicy(), Dir: dir,
+	p := Design{Rounds: DefaultRounds, MaxRounds: DefaultMaxRounds, Policy: DefaultPolicy(), Dir: dir,
 		Judging: Judging{Bounds: bs, Gate: compare.Gate{FailOnInconclusive: true}}}
 	m.made = nil
 	o, err := Run(context.Background(), p, serial(m.run))

@@ -6,12 +6,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/readbench/readbench/internal/numfmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/results"
 )
 
 // Defaults of a Config's zero fields.
@@ -46,15 +48,6 @@ type Config struct {
 	// Poll is how often the folder is read (DefaultPoll when 0): no
 	// file-change notification, which network volumes do not deliver.
 	Poll time.Duration
-}
-
-// Release is what a wait found: this shard's ready time, the instant
-// every shard computed, and every shard's file.
-type Release struct {
-	Run     string
-	Ready   time.Time // this shard's
-	StartAt time.Time // the latest ready time plus the margin
-	Shards  []Ready   // by k
 }
 
 // NotReadyError is a wait that timed out: the shards whose files never
@@ -124,20 +117,24 @@ func StartAt(shards []Ready, margin time.Duration) time.Time {
 
 // Wait writes this shard's ready file, waits until the n shards of the
 // run are ready, then rewrites its file with the start it computed and
-// returns. It fails with a *NotReadyError after c.Timeout, or with ctx's
+// returns it (the latest ready time plus the margin, exact) with what the
+// wait found in the result's own form (segment.barrier: this shard's
+// ready time, the start, every shard's file; Began is the caller's to set
+// once its schedule began), so that no second type carries it to the
+// result. It fails with a *NotReadyError after c.Timeout, or with ctx's
 // error when cancelled.
-func Wait(ctx context.Context, c Config) (Release, error) {
+func Wait(ctx context.Context, c Config) (start time.Time, rec *results.Barrier, err error) {
 	c = c.withDefaults()
 	if c.Run == "" || c.N < 1 || c.K < 1 || c.K > c.N {
-		return Release{}, fmt.Errorf("barrier: shard %d/%d of run %q", c.K, c.N, c.Run)
+		return time.Time{}, nil, fmt.Errorf("barrier: shard %d/%d of run %q", c.K, c.N, c.Run)
 	}
 	if err := os.MkdirAll(c.Dir, 0o777); err != nil {
-		return Release{}, fmt.Errorf("barrier: %w", err)
+		return time.Time{}, nil, fmt.Errorf("barrier: %w", err)
 	}
 	begun := time.Now()
 	me := Ready{Run: c.Run, K: c.K, N: c.N, Host: c.Host, Ready: begun.UTC()}
 	if err := write(c.Dir, me); err != nil {
-		return Release{}, err
+		return time.Time{}, nil, err
 	}
 	deadline := time.NewTimer(c.Timeout)
 	defer deadline.Stop()
@@ -150,17 +147,16 @@ func Wait(ctx context.Context, c Config) (Release, error) {
 			seen[s.K] = true
 		}
 		if len(missing) == 0 {
-			out := Release{Run: c.Run, Ready: me.Ready, StartAt: StartAt(shards, c.Margin), Shards: shards}
-			me.StartAt = out.StartAt
+			me.StartAt = StartAt(shards, c.Margin)
 			if err := write(c.Dir, me); err != nil {
-				return Release{}, err
+				return time.Time{}, nil, err
 			}
-			return out, nil
+			return me.StartAt, record(me, shards), nil
 		}
 		select {
 		case <-ctx.Done():
 			c.withdraw()
-			return Release{}, fmt.Errorf("barrier: waiting for %s: %w", names(missing, c.N), context.Cause(ctx))
+			return time.Time{}, nil, fmt.Errorf("barrier: waiting for %s: %w", names(missing, c.N), context.Cause(ctx))
 		case <-deadline.C:
 			c.withdraw()
 			e := &NotReadyError{N: c.N, After: c.Timeout}
@@ -171,10 +167,21 @@ func Wait(ctx context.Context, c Config) (Release, error) {
 					e.Missing = append(e.Missing, k)
 				}
 			}
-			return Release{}, e
+			return time.Time{}, nil, e
 		case <-tick.C:
 		}
 	}
+}
+
+// record is the result's segment.barrier of a wait that ended with me
+// (its start computed) and every shard's file.
+func record(me Ready, shards []Ready) *results.Barrier {
+	r := &results.Barrier{Run: me.Run, Ready: results.NewTimestamp(me.Ready), StartAt: results.NewTimestamp(me.StartAt),
+		Shards: make([]results.BarrierShard, 0, len(shards))}
+	for _, s := range shards {
+		r.Shards = append(r.Shards, results.BarrierShard{K: s.K, Host: s.Host, Ready: results.NewTimestamp(s.Ready)})
+	}
+	return r
 }
 
 // withdraw removes this shard's file when it gives up, so that a shard

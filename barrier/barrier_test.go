@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/results"
 )
 
 var t0 = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
@@ -94,14 +96,15 @@ func TestRunID(t *testing.T) {
 func TestWaitReleasesEveryShardAtOneInstant(t *testing.T) {
 	dir := t.TempDir()
 	const n = 3
-	outs := make([]Release, n+1)
+	starts := make([]time.Time, n+1)
+	outs := make([]*results.Barrier, n+1)
 	errs := make([]error, n+1)
 	var wg sync.WaitGroup
 	for k := 1; k <= n; k++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			outs[k], errs[k] = Wait(context.Background(), Config{Dir: dir, Run: "r1", K: k, N: n, Host: "h", Margin: 50 * time.Millisecond, Poll: 5 * time.Millisecond, Timeout: time.Minute})
+			starts[k], outs[k], errs[k] = Wait(context.Background(), Config{Dir: dir, Run: "r1", K: k, N: n, Host: "h", Margin: 50 * time.Millisecond, Poll: 5 * time.Millisecond, Timeout: time.Minute})
 		}()
 		time.Sleep(20 * time.Millisecond) // joined one after another
 	}
@@ -111,28 +114,32 @@ func TestWaitReleasesEveryShardAtOneInstant(t *testing.T) {
 		if errs[k] != nil {
 			t.Fatalf("shard %d: %v", k, errs[k])
 		}
-		if len(outs[k].Shards) != n {
-			t.Fatalf("shard %d saw %d shards", k, len(outs[k].Shards))
+		if len(outs[k].Shards) != n || outs[k].Run != "r1" {
+			t.Fatalf("shard %d saw %d shards of run %q", k, len(outs[k].Shards), outs[k].Run)
 		}
-		if outs[k].Ready.After(latest) {
-			latest = outs[k].Ready
+		r, ok := read(dir, "r1", k, n)
+		if !ok || !results.NewTimestamp(r.Ready).Equal(outs[k].Ready.Time) {
+			t.Fatalf("shard %d's record says ready at %v, its file %+v", k, outs[k].Ready, r)
+		}
+		if r.Ready.After(latest) {
+			latest = r.Ready
 		}
 	}
 	for k := 1; k <= n; k++ {
-		if want := latest.Add(50 * time.Millisecond); !outs[k].StartAt.Equal(want) {
-			t.Errorf("shard %d starts at %v, want %v (the latest ready time plus the margin)", k, outs[k].StartAt, want)
+		if want := latest.Add(50 * time.Millisecond); !starts[k].Equal(want) || !outs[k].StartAt.Equal(results.NewTimestamp(want).Time) {
+			t.Errorf("shard %d starts at %v (recorded %v), want %v (the latest ready time plus the margin)", k, starts[k], outs[k].StartAt, want)
 		}
 	}
 	// Each file now records the start its shard computed.
 	r, ok := read(dir, "r1", 2, n)
-	if !ok || !r.StartAt.Equal(outs[2].StartAt) {
+	if !ok || !r.StartAt.Equal(starts[2]) {
 		t.Errorf("shard 2's file %+v, %v: want its start recorded", r, ok)
 	}
 }
 
 func TestWaitNamesTheMissingShards(t *testing.T) {
 	dir := t.TempDir()
-	_, err := Wait(context.Background(), Config{Dir: dir, Run: "r1", K: 1, N: 3, Poll: 5 * time.Millisecond, Timeout: 50 * time.Millisecond})
+	_, _, err := Wait(context.Background(), Config{Dir: dir, Run: "r1", K: 1, N: 3, Poll: 5 * time.Millisecond, Timeout: 50 * time.Millisecond})
 	var nr *NotReadyError
 	if !errors.As(err, &nr) || err.Error() != "shards 2/3 and 3/3 not ready after 50ms" {
 		t.Fatalf("err %v: want shards 2/3 and 3/3 named", err)
@@ -149,7 +156,7 @@ func TestWaitTellsAShardThatGaveUp(t *testing.T) {
 	dir := t.TempDir()
 	first := make(chan error, 1)
 	go func() {
-		_, err := Wait(context.Background(), Config{Dir: dir, Run: "r1", K: 1, N: 3, Poll: 5 * time.Millisecond, Timeout: 2 * time.Second})
+		_, _, err := Wait(context.Background(), Config{Dir: dir, Run: "r1", K: 1, N: 3, Poll: 5 * time.Millisecond, Timeout: 2 * time.Second})
 		first <- err
 	}()
 	for {
@@ -159,7 +166,7 @@ func TestWaitTellsAShardThatGaveUp(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	// Shard 2 reads the folder at once, long before shard 1 gives up.
-	_, err := Wait(context.Background(), Config{Dir: dir, Run: "r1", K: 2, N: 3, Poll: 5 * time.Millisecond, Timeout: 3 * time.Second})
+	_, _, err := Wait(context.Background(), Config{Dir: dir, Run: "r1", K: 2, N: 3, Poll: 5 * time.Millisecond, Timeout: 3 * time.Second})
 	if err == nil || err.Error() != "shard 3/3 not ready after 3s; shard 1/3 was ready and gave up" {
 		t.Errorf("shard 2: %v", err)
 	}
@@ -180,7 +187,7 @@ func TestWaitIgnoresStaleFiles(t *testing.T) {
 	if err := write(dir, Ready{Run: "r1", K: 3, N: 3, Host: "old", Ready: now.Add(-time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Wait(context.Background(), Config{Dir: dir, Run: "r1", K: 1, N: 3, Poll: 5 * time.Millisecond, Timeout: 100 * time.Millisecond})
+	_, _, err := Wait(context.Background(), Config{Dir: dir, Run: "r1", K: 1, N: 3, Poll: 5 * time.Millisecond, Timeout: 100 * time.Millisecond})
 	if err == nil || err.Error() != "shards 2/3 and 3/3 not ready after 100ms" {
 		t.Fatalf("err %v: the stale files released the wait", err)
 	}
@@ -188,7 +195,7 @@ func TestWaitIgnoresStaleFiles(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, FileName("r1", 2, 3)), []byte(`{"run":"r1","k":2,`), 0o666)
 	write(dir, Ready{Run: "r2", K: 3, N: 3, Ready: now})
 	os.Rename(filepath.Join(dir, FileName("r2", 3, 3)), filepath.Join(dir, FileName("r1", 3, 3)))
-	_, err = Wait(context.Background(), Config{Dir: dir, Run: "r1", K: 1, N: 3, Poll: 5 * time.Millisecond, Timeout: 50 * time.Millisecond})
+	_, _, err = Wait(context.Background(), Config{Dir: dir, Run: "r1", K: 1, N: 3, Poll: 5 * time.Millisecond, Timeout: 50 * time.Millisecond})
 	if err == nil || err.Error() != "shards 2/3 and 3/3 not ready after 50ms" {
 		t.Fatalf("err %v: a broken or foreign file released the wait", err)
 	}
@@ -197,7 +204,7 @@ func TestWaitIgnoresStaleFiles(t *testing.T) {
 func TestWaitCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Wait(ctx, Config{Dir: t.TempDir(), Run: "r1", K: 1, N: 2, Timeout: time.Minute})
+	_, _, err := Wait(ctx, Config{Dir: t.TempDir(), Run: "r1", K: 1, N: 2, Timeout: time.Minute})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v: want cancelled", err)
 	}

@@ -5,6 +5,7 @@
 //
 // No shard tells another when to start: each writes a ready file and all
 // compute the same instant from the same files, so a shard that polls late
-// still starts on time. It is a leaf, so that the wait is tested, and
-// reasoned about, apart from the run it starts.
+// still starts on time. It stands apart from the driver, so that the wait
+// is tested, and reasoned about, apart from the run it starts; what it
+// found it writes straight into the result's form (results.Barrier).
 package barrier

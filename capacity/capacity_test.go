@@ -89,22 +89,22 @@ func TestSearch(t *testing.T) {
 	for _, c := range []struct {
 		name         string
 		f            fakeServer
-		plan         RatePlan
+		plan         RateSearch
 		limit        string
 		lo, hi       float64 // the answer found (confirmed for the SLO and the range only)
 		generatorHit bool
 	}{
-		{"knee", fakeServer{knee: 400}, RatePlan{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitSLO, 375, 400, false},
-		{"no refine", fakeServer{knee: 400}, RatePlan{From: 50, To: 1600, Grow: 2}, LimitSLO, 400, 400, false},
-		{"range", fakeServer{knee: 5000}, RatePlan{From: 50, To: 1000, Grow: 3, Refine: 4}, LimitRange, 1000, 1000, false},
-		{"first step", fakeServer{knee: 10}, RatePlan{From: 50, To: 1000, Grow: 2, Refine: 4}, LimitFirstStep, 0, 0, false},
+		{"knee", fakeServer{knee: 400}, RateSearch{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitSLO, 375, 400, false},
+		{"no refine", fakeServer{knee: 400}, RateSearch{From: 50, To: 1600, Grow: 2}, LimitSLO, 400, 400, false},
+		{"range", fakeServer{knee: 5000}, RateSearch{From: 50, To: 1000, Grow: 3, Refine: 4}, LimitRange, 1000, 1000, false},
+		{"first step", fakeServer{knee: 10}, RateSearch{From: 50, To: 1000, Grow: 2, Refine: 4}, LimitFirstStep, 0, 0, false},
 		// The generator gives out before the server: never the server's limit.
-		{"generator", fakeServer{knee: 400, genMax: 150}, RatePlan{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitGenerator, 100, 100, true},
-		{"lag explains", fakeServer{knee: 400, lagFrom: 200}, RatePlan{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitGenerator, 100, 100, true},
+		{"generator", fakeServer{knee: 400, genMax: 150}, RateSearch{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitGenerator, 100, 100, true},
+		{"lag explains", fakeServer{knee: 400, lagFrom: 200}, RateSearch{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitGenerator, 100, 100, true},
 		// A step that sent nothing says nothing of the server.
-		{"nothing sent", fakeServer{knee: 400, dropAllFrom: 200}, RatePlan{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitGenerator, 100, 100, true},
+		{"nothing sent", fakeServer{knee: 400, dropAllFrom: 200}, RateSearch{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitGenerator, 100, 100, true},
 		// A lag over its bound that cannot account for the break: the server's limit.
-		{"lag small", fakeServer{knee: 400, lagSmall: 7}, RatePlan{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitSLO, 375, 400, false},
+		{"lag small", fakeServer{knee: 400, lagSmall: 7}, RateSearch{From: 50, To: 1600, Grow: 2, Refine: 4}, LimitSLO, 375, 400, false},
 	} {
 		f := c.f
 		rep, err := Search(context.Background(), c.plan, f.run, sloJudge(t, "turn.p99<800ms,errors<1%"))
@@ -130,7 +130,7 @@ func TestSearch(t *testing.T) {
 
 func TestSweepSize(t *testing.T) {
 	f := &fakeServer{knee: 1e9, capBytes: 1 << 20}
-	rep, err := SweepSize(context.Background(), SizePlan{Rate: 5, From: 1 << 10, To: 256 << 20}, f.run, sloJudge(t, "turn.p99<800ms"))
+	rep, err := SweepSize(context.Background(), SizeSweep{Rate: 5, From: 1 << 10, To: 256 << 20}, f.run, sloJudge(t, "turn.p99<800ms"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,19 +144,19 @@ func TestSweepSize(t *testing.T) {
 }
 
 func TestPlanCheck(t *testing.T) {
-	for _, p := range []RatePlan{{From: 0, To: 10, Grow: 2}, {From: 10, To: 5, Grow: 2}, {From: 1, To: 10, Grow: 1}, {From: 1, To: 1e30, Grow: 1.01}, {From: 1, To: 2, Grow: 2, Refine: -1}} {
+	for _, p := range []RateSearch{{From: 0, To: 10, Grow: 2}, {From: 10, To: 5, Grow: 2}, {From: 1, To: 10, Grow: 1}, {From: 1, To: 1e30, Grow: 1.01}, {From: 1, To: 2, Grow: 2, Refine: -1}} {
 		if p.Check() == nil {
 			t.Errorf("%+v accepted", p)
 		}
 	}
-	if g := (RatePlan{From: 50, To: 1000, Grow: 2}).Grid(); len(g) != 6 || g[5] != 1000 || g[4] != 800 {
+	if g := (RateSearch{From: 50, To: 1000, Grow: 2}).Grid(); len(g) != 6 || g[5] != 1000 || g[4] != 800 {
 		t.Errorf("grid %v", g)
 	}
 }
 
 func TestRunnerErrorStops(t *testing.T) {
 	boom := errors.New("unreachable")
-	_, err := Search(context.Background(), RatePlan{From: 1, To: 4, Grow: 2}, func(context.Context, Setting) (StepRun, error) { return StepRun{}, boom }, sloJudge(t, "errors<1%"))
+	_, err := Search(context.Background(), RateSearch{From: 1, To: 4, Grow: 2}, func(context.Context, Setting) (StepRun, error) { return StepRun{}, boom }, sloJudge(t, "errors<1%"))
 	if !errors.Is(err, boom) {
 		t.Errorf("%v", err)
 	}

@@ -73,10 +73,10 @@ func (f *timedServer) run(_ context.Context, s Setting) (StepRun, error) {
 	return StepRun{Result: r}, nil
 }
 
-// kneePlan is the README's knee search: 100/s to 800/s, three
+// kneeSearch is the README's knee search: 100/s to 800/s, three
 // bisections, each run again at most twice, holds of 20 s.
-func kneePlan(hold time.Duration) RatePlan {
-	return RatePlan{From: 100, To: 800, Grow: 2, Refine: 3, Retries: 2, Hold: hold, Holds: 3}
+func kneeSearch(hold time.Duration) RateSearch {
+	return RateSearch{From: 100, To: 800, Grow: 2, Refine: 3, Retries: 2, Hold: hold, Holds: 3}
 }
 
 func phases(rep *RateFinding) (out []string) {
@@ -91,7 +91,7 @@ func phases(rep *RateFinding) (out []string) {
 // run again, not charged to the server: the search goes on to the knee.
 func TestLagSpikeIsRunAgain(t *testing.T) {
 	f := &timedServer{knee: 390, holdKnee: 390, spike: func(rate float64, nth int) bool { return rate == 200 && nth == 1 }}
-	rep, err := Search(context.Background(), kneePlan(20*time.Second), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
+	rep, err := Search(context.Background(), kneeSearch(20*time.Second), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestLagSpikeIsRunAgain(t *testing.T) {
 // the server's limit.
 func TestLagSpikeEveryTime(t *testing.T) {
 	f := &timedServer{knee: 390, holdKnee: 390, spike: func(rate float64, _ int) bool { return rate == 200 }}
-	rep, err := Search(context.Background(), kneePlan(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
+	rep, err := Search(context.Background(), kneeSearch(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestLagSpikeEveryTime(t *testing.T) {
 // its schedule, so the step is not run again.
 func TestLagSpikeAtTheKnee(t *testing.T) {
 	f := &timedServer{knee: 390, holdKnee: 390, spike: func(rate float64, _ int) bool { return rate == 400 }}
-	rep, err := Search(context.Background(), kneePlan(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
+	rep, err := Search(context.Background(), kneeSearch(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestLagSpikeAtTheKnee(t *testing.T) {
 // which holds: that is the rate reported, 375/s the first bad one.
 func TestHoldStepsDown(t *testing.T) {
 	f := &timedServer{knee: 390, holdKnee: 360}
-	rep, err := Search(context.Background(), kneePlan(20*time.Second), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
+	rep, err := Search(context.Background(), kneeSearch(20*time.Second), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestHoldStepsDown(t *testing.T) {
 // conclusion says it was not held.
 func TestHoldOff(t *testing.T) {
 	f := &timedServer{knee: 390, holdKnee: 360}
-	rep, err := Search(context.Background(), kneePlan(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
+	rep, err := Search(context.Background(), kneeSearch(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestHoldOff(t *testing.T) {
 // TestHoldsAllBreak: when every hold allowed breaks, no rate is reported.
 func TestHoldsAllBreak(t *testing.T) {
 	f := &timedServer{knee: 390, holdKnee: 50}
-	p := kneePlan(20 * time.Second)
+	p := kneeSearch(20 * time.Second)
 	p.Holds = 2
 	rep, err := Search(context.Background(), p, f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
 	if err != nil {
@@ -201,7 +201,7 @@ func TestHoldsAllBreak(t *testing.T) {
 func TestHoldNotDrivenCleanly(t *testing.T) {
 	f := &timedServer{knee: 390, holdKnee: 390}
 	f.spike = func(float64, int) bool { return len(f.asked) > 6 } // every hold
-	rep, err := Search(context.Background(), kneePlan(20*time.Second), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
+	rep, err := Search(context.Background(), kneeSearch(20*time.Second), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestUnsteadyTakesTheKeptSecondsTogether(t *testing.T) {
 // not the grid's 200/s, half the knee, charged to the server.
 func TestHoldStepsDownOneResolution(t *testing.T) {
 	f := &timedServer{knee: 440, holdKnee: 360}
-	rep, err := Search(context.Background(), kneePlan(20*time.Second), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
+	rep, err := Search(context.Background(), kneeSearch(20*time.Second), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +280,7 @@ func TestHoldStepsDownOneResolution(t *testing.T) {
 func TestBusyMachineIsNotTheServers(t *testing.T) {
 	busyOnce := func(rate float64, nth int) bool { return rate == 200 && nth == 1 }
 	f := &timedServer{knee: 390, holdKnee: 390, busy: busyOnce}
-	rep, err := Search(context.Background(), kneePlan(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
+	rep, err := Search(context.Background(), kneeSearch(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +293,7 @@ func TestBusyMachineIsNotTheServers(t *testing.T) {
 	// A machine busy at every attempt ends the search at the machine,
 	// never the generator's, never the server's.
 	f = &timedServer{knee: 390, holdKnee: 390, busy: func(rate float64, _ int) bool { return rate == 200 }}
-	rep, err = Search(context.Background(), kneePlan(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
+	rep, err = Search(context.Background(), kneeSearch(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +305,7 @@ func TestBusyMachineIsNotTheServers(t *testing.T) {
 		t.Errorf("busy throughout: limited by %s at %v: %s", rep.LimitedBy, got, rep.Conclusion)
 	}
 	f = &timedServer{knee: 390, holdKnee: 390, busy: busyOnce, address: "https://mcp.example.com/mcp"}
-	rep, err = Search(context.Background(), kneePlan(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
+	rep, err = Search(context.Background(), kneeSearch(0), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// ListenerPlan is a listener search (--sweep listeners): the reads held at
+// ListenerSearch is a listener search (--sweep listeners): the reads held at
 // Rate (turns per second; the workload's), first with no listener open
 // (the baseline: the read p99 interference is measured against), then
 // with K listeners for K on the grid from From to To (each Grow times the
@@ -17,7 +17,7 @@ import (
 // (0: not held), stepping down when a hold breaks, at most Holds holds.
 // A step the generator or the machine spoiled is run again, at most
 // Retries times, as in the rate search.
-type ListenerPlan struct {
+type ListenerSearch struct {
 	Rate     float64
 	From, To int
 	Grow     float64
@@ -29,7 +29,7 @@ type ListenerPlan struct {
 }
 
 // Grid is the listener counts the plan steps through before refining.
-func (p ListenerPlan) Grid() []int {
+func (p ListenerSearch) Grid() []int {
 	var out []int
 	for k := float64(p.From); int(math.Round(k)) < p.To; k *= p.Grow {
 		if n := int(math.Round(k)); len(out) == 0 || n > out[len(out)-1] {
@@ -40,7 +40,7 @@ func (p ListenerPlan) Grid() []int {
 }
 
 // Check refuses a plan that cannot search.
-func (p ListenerPlan) Check() error {
+func (p ListenerSearch) Check() error {
 	switch {
 	case !(p.Rate > 0):
 		return errors.New("--sweep listeners holds the reads' rate (interference is measured on them): give --rate or a workload with load.rate")
@@ -119,7 +119,7 @@ type InterferencePoint struct {
 // (Subscription limit reached) is the server's word whatever the machine
 // was doing. When ctx is cancelled the steps so far are returned with
 // the error.
-func SearchListeners(ctx context.Context, p ListenerPlan, run Runner, slo ListenerSLO) (*ListenerFinding, error) {
+func SearchListeners(ctx context.Context, p ListenerSearch, run Runner, slo ListenerSLO) (*ListenerFinding, error) {
 	ls := &listenSearch{ctx: ctx, plan: p, run: run, crit: &listenCriterion{slo: slo, reads: slo.Reads},
 		rep: &ListenerFinding{SLO: p.SLO, Rate: p.Rate, Steps: []Step{}, Interference: []InterferencePoint{}}}
 	limit, err := ls.search()
@@ -140,7 +140,7 @@ func SearchListeners(ctx context.Context, p ListenerPlan, run Runner, slo Listen
 // machine or the generator did.
 type listenSearch struct {
 	ctx                  context.Context
-	plan                 ListenerPlan
+	plan                 ListenerSearch
 	run                  Runner
 	crit                 *listenCriterion
 	rep                  *ListenerFinding

@@ -62,7 +62,7 @@ func (f *fakeListened) run(_ context.Context, s Setting) (StepRun, error) {
 	case f.limit > 0 && k > f.limit:
 		sub.Streams.Opened, sub.Streams.Refused.LimitReached, sub.Listeners.Listening = int64(f.limit), int64(k-f.limit), int64(f.limit)
 	}
-	sub.Ack = results.Latency{Count: sub.Streams.Opened, P99Ms: f.ackPer * float64(k)}
+	sub.Ack = stats.Latency{Count: sub.Streams.Opened, P99Ms: f.ackPer * float64(k)}
 	r.Subscriptions = sub
 	return StepRun{Result: r}, nil
 }
@@ -119,7 +119,7 @@ func TestSearchListeners(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := c.f
-			p := ListenerPlan{Rate: 20, From: 4, To: 200, Grow: 2, Refine: 8, Retries: 1, Hold: c.hold, Holds: 2, SLO: c.slo}
+			p := ListenerSearch{Rate: 20, From: 4, To: 200, Grow: 2, Refine: 8, Retries: 1, Hold: c.hold, Holds: 2, SLO: c.slo}
 			if err := p.Check(); err != nil {
 				t.Fatal(err)
 			}
@@ -173,7 +173,7 @@ func TestParseListenerSLO(t *testing.T) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
-	if g := (ListenerPlan{From: 1, To: 10, Grow: 1.5}).Grid(); g[0] != 1 || g[1] != 2 || g[len(g)-1] != 10 {
+	if g := (ListenerSearch{From: 1, To: 10, Grow: 1.5}).Grid(); g[0] != 1 || g[1] != 2 || g[len(g)-1] != 10 {
 		t.Errorf("grid %v", g)
 	}
 }

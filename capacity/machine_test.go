@@ -67,7 +67,7 @@ func (f *busyServer) run(_ context.Context, s Setting) (StepRun, error) {
 	return StepRun{Result: r}, nil
 }
 
-func searchBusy(t *testing.T, f *busyServer, p RatePlan) *RateFinding {
+func searchBusy(t *testing.T, f *busyServer, p RateSearch) *RateFinding {
 	t.Helper()
 	rep, err := Search(context.Background(), p, f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
 	if err != nil {
@@ -94,7 +94,7 @@ func TestLagOfABusyMachineIsTheMachines(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := &busyServer{knee: 1000, lagging: true, slowed: func(r float64) bool { return r == 400 },
 				pressure: func(float64, int) float64 { return c.pressure }}
-			rep := searchBusy(t, f, kneePlan(0))
+			rep := searchBusy(t, f, kneeSearch(0))
 			var st *Step
 			for i := range rep.Steps {
 				if rep.Steps[i].Rate == 400 && !rep.Steps[i].Rerun {
@@ -141,7 +141,7 @@ func TestBusyStepIsRefinedAround(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			slowed := func(r float64) bool { return r == c.busy }
 			f := &busyServer{knee: c.knee, slowed: slowed, pressure: busyAt(c.busy)}
-			rep := searchBusy(t, f, kneePlan(0))
+			rep := searchBusy(t, f, kneeSearch(0))
 			in := rep.Interval
 			if rep.LimitedBy != LimitMachine || rep.MaxSustainableRate != nil || in == nil ||
 				in.Low != c.want || in.High != c.high || !slices.Equal(in.Unmeasured, c.unmeasured) {
@@ -184,7 +184,7 @@ func TestPressureBand(t *testing.T) {
 					}
 					return 0.1
 				}}
-			rep := searchBusy(t, f, kneePlan(0))
+			rep := searchBusy(t, f, kneeSearch(0))
 			var counted *Step
 			for i := range rep.Steps {
 				if s := &rep.Steps[i]; s.Rate == 400 && s.Phase == "step" && !s.Rerun {
@@ -202,7 +202,7 @@ func TestPressureBand(t *testing.T) {
 // attempt leaves the limit unknown, said so, never "no rate held the SLO".
 func TestFirstStepBusy(t *testing.T) {
 	f := &busyServer{knee: 390, slowed: func(float64) bool { return true }, pressure: func(float64, int) float64 { return 0.9 }}
-	rep := searchBusy(t, f, kneePlan(0))
+	rep := searchBusy(t, f, kneeSearch(0))
 	if rep.LimitedBy != LimitMachine || rep.Interval == nil || rep.Interval.Low != 0 || f.runs[100] != 3 ||
 		rep.Interval.Text() != "not known: no rate could be measured on this machine (machine busy at 100/s)" {
 		t.Errorf("limited by %s, interval %+v (%d runs of 100/s)", rep.LimitedBy, rep.Interval, f.runs[100])
@@ -223,7 +223,7 @@ func TestNearMissIsSaid(t *testing.T) {
 			if !c.near {
 				f.knee = 340
 			}
-			rep := searchBusy(t, f, kneePlan(0))
+			rep := searchBusy(t, f, kneeSearch(0))
 			said := strings.Contains(rep.Conclusion, "350 turns/s broke its step by a small margin (1.1× its bound)")
 			if rep.LimitedBy != LimitSLO || rep.FirstBadRate != 350 || said != c.near {
 				t.Errorf("limited by %s, first bad %v: %s", rep.LimitedBy, rep.FirstBadRate, rep.Conclusion)

@@ -10,7 +10,7 @@ import (
 	"github.com/readbench/readbench/internal/numfmt"
 )
 
-// RatePlan is a rate search: the grid from From to To, each step Grow times
+// RateSearch is a rate search: the grid from From to To, each step Grow times
 // the one before (the last one To itself), then Refine bisection steps
 // between the last good and the first bad rate; then the candidate is
 // held for Hold (0: not held), stepping down by the bisection's final gap
@@ -18,7 +18,7 @@ import (
 // at most Holds holds. A step or hold
 // the generator could not drive cleanly is run again, at most Retries
 // times.
-type RatePlan struct {
+type RateSearch struct {
 	From, To float64 // turns per second
 	Grow     float64 // > 1
 	Refine   int
@@ -29,7 +29,7 @@ type RatePlan struct {
 }
 
 // Grid is the rates the plan steps through before refining.
-func (p RatePlan) Grid() []float64 {
+func (p RateSearch) Grid() []float64 {
 	var out []float64
 	for r := p.From; r < p.To*(1-1e-9); r *= p.Grow {
 		out = append(out, r)
@@ -38,7 +38,7 @@ func (p RatePlan) Grid() []float64 {
 }
 
 // Check refuses a plan that cannot search.
-func (p RatePlan) Check() error {
+func (p RateSearch) Check() error {
 	switch {
 	case !(p.From > 0) || math.IsInf(p.From, 0):
 		return errors.New("--from must be a rate above 0, such as 10/s")
@@ -90,7 +90,7 @@ func notServers(st *Step) string {
 // held the SLO with its lag counted in (latency runs from the intended
 // start) is a good step. When ctx is cancelled the steps so far are
 // returned with the error.
-func Search(ctx context.Context, p RatePlan, run Runner, j Criterion) (*RateFinding, error) {
+func Search(ctx context.Context, p RateSearch, run Runner, j Criterion) (*RateFinding, error) {
 	s := &search{ctx: ctx, plan: p, run: run, j: j, rep: &RateFinding{Unit: "turns/s", SLO: p.SLO, Steps: []Step{}}}
 	limit, err := s.search()
 	if err != nil {
@@ -107,7 +107,7 @@ func Search(ctx context.Context, p RatePlan, run Runner, j Criterion) (*RateFind
 // search is one rate search under way.
 type search struct {
 	ctx  context.Context
-	plan RatePlan
+	plan RateSearch
 	run  Runner
 	j    Criterion
 	rep  *RateFinding

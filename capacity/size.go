@@ -10,16 +10,16 @@ import (
 	"github.com/readbench/readbench/units"
 )
 
-// SizePlan is a size sweep: hold Rate and read From bytes, then twice as
+// SizeSweep is a size sweep: hold Rate and read From bytes, then twice as
 // many each step, up to To (the last step To itself).
-type SizePlan struct {
+type SizeSweep struct {
 	Rate     float64 // turns per second
 	From, To int64   // bytes
 	SLO      string  // the SLO as the user wrote it: the finding records it
 }
 
 // Sizes is the sizes the sweep steps through.
-func (p SizePlan) Sizes() []int64 {
+func (p SizeSweep) Sizes() []int64 {
 	var out []int64
 	for s := p.From; s < p.To; s *= 2 {
 		out = append(out, s)
@@ -28,7 +28,7 @@ func (p SizePlan) Sizes() []int64 {
 }
 
 // Check refuses a sweep that cannot run.
-func (p SizePlan) Check() error {
+func (p SizeSweep) Check() error {
 	switch {
 	case !(p.Rate > 0):
 		return errors.New("--sweep size holds a rate: give --rate or a workload with load.rate")
@@ -68,7 +68,7 @@ type SizeFinding struct {
 }
 
 // SweepSize runs the sweep until a size fails outright or To is done.
-func SweepSize(ctx context.Context, p SizePlan, run Runner, j Criterion) (*SizeFinding, error) {
+func SweepSize(ctx context.Context, p SizeSweep, run Runner, j Criterion) (*SizeFinding, error) {
 	rep := &SizeFinding{Rate: p.Rate, SLO: p.SLO, Steps: []Step{}}
 	broke := false
 	for i, size := range p.Sizes() {

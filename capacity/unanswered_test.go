@@ -79,7 +79,7 @@ func TestUnansweredIsTheServers(t *testing.T) {
 		{"half answered under a latency-only SLO", silentServer{outcome: "timeout", answered: 0.5, pressure: 0.1, lagMs: 1}, latency, LimitRange},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			rep, err := Search(context.Background(), kneePlan(0), c.f.run, sloJudge(t, c.slo))
+			rep, err := Search(context.Background(), kneeSearch(0), c.f.run, sloJudge(t, c.slo))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -64,7 +64,7 @@ func TestUnconfirmedRateIsNull(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := c.f()
-			rep, err := Search(context.Background(), kneePlan(c.hold), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
+			rep, err := Search(context.Background(), kneeSearch(c.hold), f.run, sloJudge(t, "read.p99<50ms,errors<1%"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -21,17 +21,12 @@ func newHTTPClient() *http.Client {
 	return &http.Client{Transport: newHTTPRoundTripper(), CheckRedirect: sameOrigin}
 }
 
-// ConnStats is what a session's connections did: opened, reused, and why
-// they ended (h1.Stats says each count). A run reports it, so that
-// connection set-up is never measured as the server's latency unseen.
-type ConnStats = h1.Stats
-
 // connStats is what c's pool's connections did; ok is false for a client
 // newHTTPClient did not make.
-func connStats(c *http.Client) (ConnStats, bool) {
+func connStats(c *http.Client) (h1.Stats, bool) {
 	h, ok := c.Transport.(*h1.Transport)
 	if !ok {
-		return ConnStats{}, false
+		return h1.Stats{}, false
 	}
 	return h.Stats(), true
 }

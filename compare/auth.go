@@ -1,6 +1,10 @@
 package compare
 
-import "github.com/readbench/readbench/results"
+import (
+	"github.com/readbench/readbench/results"
+
+	"github.com/readbench/readbench/stats"
+)
 
 // authLatencyDeltas are compare's latency blocks of authorization, when
 // both runs had tokens: token requests (auth.token) and reads on a fresh
@@ -12,7 +16,7 @@ func authLatencyDeltas(base, nw *results.Result, floor float64) []LatencyDelta {
 	var out []LatencyDelta
 	for _, b := range []struct {
 		name string
-		a, b results.Latency
+		a, b stats.Latency
 	}{
 		{"auth.token", base.Auth.TokenRequests.Latency, nw.Auth.TokenRequests.Latency},
 		{"auth.reads_fresh_token", base.Auth.ReadsFreshToken, nw.Auth.ReadsFreshToken},

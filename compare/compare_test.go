@@ -16,7 +16,7 @@ import (
 
 // sample is a latency block of n log-normal values (median med, sigma
 // 0.5) drawn with seed, times scale.
-func sample(t *testing.T, n int, med time.Duration, scale float64, seed uint64) results.Latency {
+func sample(t *testing.T, n int, med time.Duration, scale float64, seed uint64) stats.Latency {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
 	h := stats.NewHistogram()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/units"
 )
 
@@ -47,11 +48,11 @@ func scaledSide(rng *rand.Rand, templates []*results.Result, k int, scale, sigma
 	for i := range out {
 		f := scale * math.Exp(sigma*rng.NormFloat64())
 		r := *templates[rng.IntN(len(templates))]
-		scaleLatency := func(l *results.Latency) {
+		scaleLatency := func(l *stats.Latency) {
 			l.P50Ms, l.P90Ms, l.P99Ms, l.P999Ms, l.MaxMs, l.MeanMs = f*l.P50Ms, f*l.P90Ms, f*l.P99Ms, f*l.P999Ms, f*l.MaxMs, f*l.MeanMs
 			l.HDR = "" // not this test's subject, and decoding it is most of its cost
 		}
-		for _, l := range []*results.Latency{&r.Read, &r.ReadOK, &r.Turn, &r.Service, &r.TTFB} {
+		for _, l := range []*stats.Latency{&r.Read, &r.ReadOK, &r.Turn, &r.Service, &r.TTFB} {
 			scaleLatency(l)
 		}
 		r.Lag.HDR = ""

@@ -47,7 +47,7 @@ func Pair(base, nw *results.Result, o PairOptions) (*Comparison, error) {
 	}
 	for _, b := range []struct {
 		name string
-		a, b results.Latency
+		a, b stats.Latency
 	}{{"read", base.Read, nw.Read}, {"read_ok", base.ReadOK, nw.ReadOK}, {"turn", base.Turn, nw.Turn},
 		{"service", base.Service, nw.Service}, {"ttfb", base.TTFB, nw.TTFB}, {"lag", base.Lag, nw.Lag},
 		{"handshake", base.Handshake, nw.Handshake}, {"first_read", base.FirstRead, nw.FirstRead}} {
@@ -101,7 +101,7 @@ func sideOf(r *results.Result, label string) Side {
 // latencyDeltas compares two latency blocks, a delta for each stat of
 // stats.LatencyStats in its order; prefix makes the metric names ("read.",
 // "class.png.read.", "turn_size.4.").
-func latencyDeltas(prefix string, a, b results.Latency, n noise) []Delta {
+func latencyDeltas(prefix string, a, b stats.Latency, n noise) []Delta {
 	all := stats.LatencyStats()
 	out := make([]Delta, 0, len(all))
 	for _, s := range all {
@@ -157,7 +157,7 @@ func classDeltas(base, nw *results.Result, n noise) []ClassDelta {
 }
 
 func turnSizeDeltas(base, nw *results.Result, n noise) []TurnSizeDelta {
-	sizes := map[int][2]*results.Latency{}
+	sizes := map[int][2]*stats.Latency{}
 	for i, r := range []*results.Result{base, nw} {
 		for j := range r.TurnSizes {
 			ts := &r.TurnSizes[j]

@@ -83,7 +83,7 @@ func quantileSE(h *stats.Histogram, q float64) (se float64, ok bool) {
 // both runs.
 type noise struct {
 	floor      float64
-	lagA, lagB *results.Latency // nil for blocks timed from the send (service, ttfb, lag)
+	lagA, lagB *stats.Latency // nil for blocks timed from the send (service, ttfb, lag)
 }
 
 // noiseOf is the noise of block in a comparison of a and b.
@@ -110,7 +110,7 @@ func (n noise) lagSlack(stat string) float64 {
 
 // testLatency tests a percentile stat ("p99") of two latency blocks; max
 // and mean are never tested.
-func testLatency(d *Delta, a, b results.Latency, stat string, n noise) {
+func testLatency(d *Delta, a, b stats.Latency, stat string, n noise) {
 	switch stat {
 	case "max":
 		untested(d, "a maximum is one value: no test")

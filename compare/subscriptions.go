@@ -2,6 +2,7 @@ package compare
 
 import (
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // subscriptionDeltas are the changes of the freshness loop between two
@@ -22,7 +23,7 @@ func subscriptionDeltas(a, b *results.Result, floor float64) []Delta {
 	n := noise{floor: floor}
 	for _, blk := range []struct {
 		name string
-		a, b results.Latency
+		a, b stats.Latency
 	}{{"ack", sa.Ack, sb.Ack}, {"notify", sa.Notify, sb.Notify}} {
 		for _, stat := range []string{"p50", "p99"} {
 			d := newDelta(blk.name+"."+stat, blk.name+" "+stat, "ms", blk.a.StatMs(stat), blk.b.StatMs(stat))

@@ -16,7 +16,7 @@ import (
 func listenedRun(t *testing.T, notify time.Duration, missed, violations int64) *results.Result {
 	t.Helper()
 	r := fixture(t, false)
-	block := func(n int, d time.Duration) results.Latency {
+	block := func(n int, d time.Duration) stats.Latency {
 		h := stats.NewHistogram()
 		for i := range n {
 			h.Record(d*8/10 + d*4/10*time.Duration(i)/time.Duration(n))

@@ -59,8 +59,8 @@ func (c *checker) cancelTarget(ctx context.Context) (uri string, takes time.Dura
 	return "", 0, "could not find a read slow enough to cancel: no sampled read answered (give --cancel-uri)"
 }
 
-// cancelPlan is when the probe cancels and how it judges what follows.
-type cancelPlan struct {
+// cancelProbe is when the probe cancels and how it judges what follows.
+type cancelProbe struct {
 	uri       string
 	at        time.Duration // after the send, once the request is on the server's side
 	watch     time.Duration // after the cancel, for an answer that should not come
@@ -100,12 +100,12 @@ func (c *checker) cancellation(ctx context.Context) {
 
 // planCancel picks the read, measures the round trip and says when to
 // cancel; why says why no probe can tell anything.
-func (c *checker) planCancel(ctx context.Context) (cancelPlan, string) {
+func (c *checker) planCancel(ctx context.Context) (cancelProbe, string) {
 	uri, takes, why := c.cancelTarget(ctx)
 	if uri == "" {
-		return cancelPlan{uri: c.o.CancelURI}, why
+		return cancelProbe{uri: c.o.CancelURI}, why
 	}
-	p := cancelPlan{uri: uri, at: cancelAfter, watch: cancelWatch}
+	p := cancelProbe{uri: uri, at: cancelAfter, watch: cancelWatch}
 	p.rtt = c.roundTrip(ctx)
 	p.allowance = max(rttFactor*p.rtt, rttFloor)
 	if uri == simCancelURI {
@@ -206,7 +206,7 @@ type lateProbe struct {
 // is on the server's side and p.at has passed. The call keeps listening
 // (the HTTP stream stays open) so that an answer the server sends anyway
 // is seen and described, not merely counted.
-func (c *checker) cancelByNotification(ctx context.Context, p cancelPlan) {
+func (c *checker) cancelByNotification(ctx context.Context, p cancelProbe) {
 	req, err := c.s.NewRequest(protocol.MethodResourcesRead, p.uri, map[string]any{"uri": p.uri})
 	if err != nil {
 		c.rep.add("cancellation", results.CheckFail, p.uri, err.Error())
@@ -325,7 +325,7 @@ func (m cancelMoments) readAfter() string {
 }
 
 // answeredFirst is an answer that came before the cancel could be sent.
-func (c *checker) answeredFirst(p cancelPlan, r lateProbe, start time.Time) {
+func (c *checker) answeredFirst(p cancelProbe, r lateProbe, start time.Time) {
 	if r.err != nil {
 		c.rep.add("cancellation", results.CheckFail, p.uri, r.err.Error())
 		return
@@ -348,7 +348,7 @@ func (c *checker) answeredFirst(p cancelPlan, r lateProbe, start time.Time) {
 // but an error costs a few bytes and no work). No answer passes only when
 // the server had the cancel: a server that read nothing all the watch
 // long proved nothing.
-func (c *checker) judgeLate(ctx context.Context, p cancelPlan, r lateProbe, m cancelMoments) {
+func (c *checker) judgeLate(ctx context.Context, p cancelProbe, r lateProbe, m cancelMoments) {
 	how := fmt.Sprintf("notifications/cancelled at %s%s", numfmt.Duration(p.at), m.readAfter())
 	allowance := fmt.Sprintf("the round-trip allowance %s (%d× the slowest of %d small reads, %s, at least %s)",
 		numfmt.Duration(p.allowance), rttFactor, rttProbes, numfmt.Duration(p.rtt), numfmt.Duration(rttFloor))

@@ -31,7 +31,7 @@ func TestJudgeLate(t *testing.T) {
 	unread := sent
 	unread.setRead(cancelRead{err: context.Canceled}) // stdio: still unread when the probe ended
 	result := []byte(`{"jsonrpc":"2.0","id":7,"result":{"contents":[]}}`)
-	p := cancelPlan{uri: "x://a", at: 50 * time.Millisecond, watch: time.Second, allowance: 25 * time.Millisecond, rtt: time.Millisecond}
+	p := cancelProbe{uri: "x://a", at: 50 * time.Millisecond, watch: time.Second, allowance: 25 * time.Millisecond, rtt: time.Millisecond}
 	answer := func(first, done time.Duration, body []byte) lateProbe {
 		return lateProbe{a: &client.Response{Body: body, WireBytes: 4 << 20, Sent: base, FirstByte: cancelled.Add(first), Done: cancelled.Add(done)},
 			at: cancelled.Add(done)}

@@ -47,26 +47,13 @@ func startOf(ctx context.Context, o Options) (time.Time, *results.Barrier, error
 		}
 		return o.StartAt, nil, nil
 	}
-	out, err := barrier.Wait(ctx, *o.Barrier)
+	start, rec, err := barrier.Wait(ctx, *o.Barrier)
 	if err != nil {
 		return time.Time{}, nil, fmt.Errorf("--barrier %s: %w", o.Barrier.Dir, err)
 	}
-	if !waitUntil(ctx, out.StartAt) {
-		return time.Time{}, nil, fmt.Errorf("interrupted while waiting for the barrier's start %s: %w", out.StartAt.Format(time.RFC3339Nano), context.Cause(ctx))
+	if !waitUntil(ctx, start) {
+		return time.Time{}, nil, fmt.Errorf("interrupted while waiting for the barrier's start %s: %w", start.Format(time.RFC3339Nano), context.Cause(ctx))
 	}
-	return out.StartAt, barrierRecord(out, time.Now()), nil
-}
-
-// barrierRecord is the result's segment.barrier of a shard that --barrier
-// released with rel and whose schedule began at began (StartAt, or later
-// when the wait was released after it).
-func barrierRecord(rel barrier.Release, began time.Time) *results.Barrier {
-	r := &results.Barrier{
-		Run: rel.Run, Ready: results.NewTimestamp(rel.Ready), StartAt: results.NewTimestamp(rel.StartAt),
-		Began: results.NewTimestamp(began), Shards: make([]results.BarrierShard, 0, len(rel.Shards)),
-	}
-	for _, s := range rel.Shards {
-		r.Shards = append(r.Shards, results.BarrierShard{K: s.K, Host: s.Host, Ready: results.NewTimestamp(s.Ready)})
-	}
-	return r
+	rec.Began = results.NewTimestamp(time.Now()) // start, or later when the wait was released after it
+	return start, rec, nil
 }

@@ -16,10 +16,10 @@ import (
 	"github.com/readbench/readbench/workload/yamlfile"
 )
 
-// Plan is a recording made ready to replay: the workload the run is
+// Prepared is a recording made ready to replay: the workload the run is
 // made in (its mix is the recording's classes, each naming its URIs)
 // and the schedule the driver keeps instead of drawing turns.
-type Plan struct {
+type Prepared struct {
 	Workload *workload.Workload
 	Schedule *driver.Schedule
 	// Span is the schedule's length, first turn to last, at its speed.
@@ -48,38 +48,54 @@ func ParseSpeed(s string) (float64, error) {
 	return v, nil
 }
 
-// rturn is one recorded turn.
-type rturn struct {
-	id      int
-	session string
-	at      float64 // ms: its first read's arrival
-	reads   []record.Read
-}
-
-// recordedTurns gathers rec's reads into their turns, in order of time.
-func recordedTurns(rec *record.Recording) []*rturn {
-	byID := map[int]*rturn{}
-	var list []*rturn
+// recordedTurns gathers rec's reads into their turns, in order of time,
+// as the driver's schedule keeps them at the recorded speed: a turn at
+// its first read's arrival (from the first turn's), on its session
+// (numbered in the order the turns came), its reads in order of arrival
+// as attachments of their classes (cls, index: classes(rec)). The
+// recording's turn and the schedule's are one type: the replay only
+// scales the times.
+func recordedTurns(rec *record.Recording, cls []*class, index map[string]int) []driver.ScheduledTurn {
+	first := map[int]float64{}  // a turn's first arrival, ms
+	session := map[int]string{} // a turn's session: its first read's in the file
 	for _, rd := range rec.Reads {
-		t := byID[rd.Turn]
-		if t == nil {
-			t = &rturn{id: rd.Turn, session: rd.Session, at: rd.AtMs}
-			byID[rd.Turn] = t
-			list = append(list, t)
+		if at, ok := first[rd.Turn]; !ok || rd.AtMs < at {
+			first[rd.Turn] = rd.AtMs
 		}
-		t.at = min(t.at, rd.AtMs)
-		t.reads = append(t.reads, rd)
+		if _, ok := session[rd.Turn]; !ok {
+			session[rd.Turn] = rd.Session
+		}
 	}
-	for _, t := range list {
-		slices.SortStableFunc(t.reads, func(a, b record.Read) int { return cmpFloat(a.AtMs, b.AtMs) })
-	}
-	slices.SortStableFunc(list, func(a, b *rturn) int {
-		if c := cmpFloat(a.at, b.at); c != 0 {
+	reads := slices.Clone(rec.Reads)
+	slices.SortStableFunc(reads, func(a, b record.Read) int {
+		if c := cmpFloat(first[a.Turn], first[b.Turn]); c != 0 {
 			return c
 		}
-		return a.id - b.id
+		if a.Turn != b.Turn {
+			return a.Turn - b.Turn
+		}
+		return cmpFloat(a.AtMs, b.AtMs)
 	})
-	return list
+	var out []driver.ScheduledTurn
+	sessions := map[string]int{}
+	for i, rd := range reads {
+		if i == 0 || rd.Turn != reads[i-1].Turn {
+			s, ok := sessions[session[rd.Turn]]
+			if !ok {
+				s = len(sessions)
+				sessions[session[rd.Turn]] = s
+			}
+			at := time.Duration((first[rd.Turn] - first[reads[0].Turn]) * float64(time.Millisecond))
+			out = append(out, driver.ScheduledTurn{At: at, Session: s})
+		}
+		a := workload.Attachment{Class: index[rd.URI], URI: rd.URI}
+		if a.Class < len(cls) {
+			a.Expect = cls[a.Class].expect
+		}
+		t := &out[len(out)-1]
+		t.Reads = append(t.Reads, a)
+	}
+	return out
 }
 
 func cmpFloat(a, b float64) int {
@@ -92,9 +108,9 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// NewPlan makes the replay of rec. A recording whose URIs were redacted
+// Prepare makes the replay of rec. A recording whose URIs were redacted
 // cannot be replayed (init --from can still draw a workload from it).
-func NewPlan(rec *record.Recording, o Options) (*Plan, error) {
+func Prepare(rec *record.Recording, o Options) (*Prepared, error) {
 	if rec.Header.RedactedURIs {
 		return nil, errors.New("the recording's URIs were redacted (--redact-uris): it cannot be replayed; readbench init --from draws a workload from it")
 	}
@@ -106,34 +122,24 @@ func NewPlan(rec *record.Recording, o Options) (*Plan, error) {
 		speed = 1
 	}
 	cls, index := classes(rec)
-	turns := recordedTurns(rec)
-	sessions := map[string]int{}
-	sched := &driver.Schedule{}
-	t0 := turns[0].at
-	for _, t := range turns {
-		s, ok := sessions[t.session]
-		if !ok {
-			s = len(sessions)
-			sessions[t.session] = s
-		}
-		st := driver.ScheduledTurn{At: time.Duration((t.at - t0) / speed * float64(time.Millisecond)), Session: s}
-		for _, rd := range t.reads {
-			c := index[rd.URI]
-			st.Reads = append(st.Reads, workload.Attachment{Class: c, URI: rd.URI, Expect: cls[c].expect})
-		}
-		sched.Turns = append(sched.Turns, st)
+	turns := recordedTurns(rec, cls, index)
+	sessions := 0
+	for i := range turns {
+		sessions = max(sessions, turns[i].Session+1)
+		turns[i].At = time.Duration(float64(turns[i].At) / speed)
 	}
+	sched := &driver.Schedule{Turns: turns}
 	span := sched.Turns[len(sched.Turns)-1].At
 	n := o.Sessions
 	if n <= 0 {
-		n = len(sessions)
+		n = sessions
 	}
 	text := replayYAML(name(o.File), cls, turns, n, span)
 	w, err := yamlfile.Parse(name(o.File)+".replay.yaml", text)
 	if err != nil {
 		return nil, fmt.Errorf("the replay's workload: %w", err)
 	}
-	return &Plan{Workload: w, Schedule: sched, Span: span, Sessions: len(sessions)}, nil
+	return &Prepared{Workload: w, Schedule: sched, Span: span, Sessions: sessions}, nil
 }
 
 // name is the workload's name for a recording file.
@@ -150,7 +156,7 @@ func name(file string) string {
 // schedule decides every start; the rate is what the result says was
 // asked: its turns over the run's length), a duration that ends just
 // after the last turn starts.
-func replayYAML(name string, cls []*class, turns []*rturn, sessions int, span time.Duration) []byte {
+func replayYAML(name string, cls []*class, turns []driver.ScheduledTurn, sessions int, span time.Duration) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: %s\nsessions: %d\n", yamlString(name), sessions)
 	length := span + time.Millisecond // the last turn starts inside the run
@@ -173,10 +179,10 @@ func replayYAML(name string, cls []*class, turns []*rturn, sessions int, span ti
 }
 
 // writeAttachments writes turn.attachments as the recorded distribution.
-func writeAttachments(b *strings.Builder, turns []*rturn) {
+func writeAttachments(b *strings.Builder, turns []driver.ScheduledTurn) {
 	counts := map[int]int{}
 	for _, t := range turns {
-		counts[min(len(t.reads), workload.MaxAttachments)]++
+		counts[min(len(t.Reads), workload.MaxAttachments)]++
 	}
 	keys := make([]int, 0, len(counts))
 	for k := range counts {

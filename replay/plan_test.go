@@ -43,7 +43,7 @@ func TestNewPlanKeepsTurnsAndTimes(t *testing.T) {
 		speed float64
 		span  time.Duration
 	}{{1, 800 * time.Millisecond}, {4, 200 * time.Millisecond}, {0.5, 1600 * time.Millisecond}} {
-		p, err := NewPlan(rec, Options{Speed: tc.speed, File: "runs/a.jsonl"})
+		p, err := Prepare(rec, Options{Speed: tc.speed, File: "runs/a.jsonl"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +62,7 @@ func TestNewPlanKeepsTurnsAndTimes(t *testing.T) {
 			}
 		}
 	}
-	if _, err := NewPlan(recording(2, 1, time.Second, true), Options{}); err == nil || !strings.Contains(err.Error(), "redacted") {
+	if _, err := Prepare(recording(2, 1, time.Second, true), Options{}); err == nil || !strings.Contains(err.Error(), "redacted") {
 		t.Errorf("a redacted recording replayed: %v", err)
 	}
 }
@@ -137,7 +137,8 @@ func TestStarterRatesAreExact(t *testing.T) {
 			if len(w.Load.Stages) == 0 {
 				turns = w.Load.Rate.PerSecond * w.Load.Duration.Seconds()
 			}
-			recorded := len(recordedTurns(tc.rec))
+			cls, index := classes(tc.rec)
+			recorded := len(recordedTurns(tc.rec, cls, index))
 			if math.Abs(turns-float64(recorded)) > 1e-9 || pauses != tc.pauses {
 				t.Errorf("the workload schedules %v turns with %d pauses; recorded %d turns, want %d pauses\n%s", turns, pauses, recorded, tc.pauses, out)
 			}
@@ -150,7 +151,7 @@ func TestStarterRatesAreExact(t *testing.T) {
 // hours were "5.55556e-05/s", refused).
 func TestNewPlanSparseRecording(t *testing.T) {
 	for _, gap := range []time.Duration{time.Millisecond, time.Hour, 10 * time.Hour, 1000 * time.Hour} {
-		p, err := NewPlan(recording(2, 1, gap, false), Options{File: "rec.jsonl"})
+		p, err := Prepare(recording(2, 1, gap, false), Options{File: "rec.jsonl"})
 		if err != nil {
 			t.Fatalf("2 turns %s apart: %v", gap, err)
 		}

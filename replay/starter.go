@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/record"
 	"github.com/readbench/readbench/targets"
@@ -33,9 +34,9 @@ func Starter(rec *record.Recording, file string) ([]byte, error) {
 	if len(rec.Reads) == 0 {
 		return nil, fmt.Errorf("the recording holds no resources/read")
 	}
-	cls, _ := classes(rec)
-	turns := recordedTurns(rec)
-	span := time.Duration((turns[len(turns)-1].at - turns[0].at) * float64(time.Millisecond))
+	cls, index := classes(rec)
+	turns := recordedTurns(rec, cls, index)
+	span := turns[len(turns)-1].At
 	sessions := map[string]bool{}
 	for _, rd := range rec.Reads {
 		sessions[rd.Session] = true
@@ -70,7 +71,7 @@ func Starter(rec *record.Recording, file string) ([]byte, error) {
 // rounded figure per second: a stage then starts exactly the turns the
 // recording had in it (a rounded 0.002778/s over 6m started two), a
 // quiet stage starts none, and no rate is written in exponent notation.
-func writeLoad(b *strings.Builder, turns []*rturn, span time.Duration) {
+func writeLoad(b *strings.Builder, turns []driver.ScheduledTurn, span time.Duration) {
 	if span < shapeAt {
 		length := max(span, time.Second).Truncate(time.Millisecond)
 		fmt.Fprintf(b, "load:\n  rate: %d/%s   # the recorded mean: %s/s\n", len(turns), dur(length), numfmt.Sig3(float64(len(turns))/length.Seconds()))
@@ -81,9 +82,8 @@ func writeLoad(b *strings.Builder, turns []*rturn, span time.Duration) {
 	n := stagesMax
 	length := (span / time.Duration(n)).Truncate(time.Millisecond)
 	counts := make([]int, n)
-	t0 := turns[0].at
 	for _, t := range turns {
-		i := int(time.Duration((t.at-t0)*float64(time.Millisecond)) / length)
+		i := int(t.At / length)
 		counts[min(i, n-1)]++
 	}
 	b.WriteString("  stages:   # the recorded rate's shape\n")

@@ -18,10 +18,10 @@ func withAuth(t *testing.T) *results.Result {
 		TokenRequests: stats.TokenRequests{
 			Count: 4, Failures: 1, Unanswered: 1, Refreshes: 2,
 			ByReason: map[string]int64{"initial": 1, "expiring": 2, "refused": 1, "step-up": 0},
-			Latency:  results.Latency{Count: 4, P50Ms: 81.5, P90Ms: 90, P99Ms: 97.25, P999Ms: 97.25, MaxMs: 97.25, MeanMs: 85},
+			Latency:  stats.Latency{Count: 4, P50Ms: 81.5, P90Ms: 90, P99Ms: 97.25, P999Ms: 97.25, MaxMs: 97.25, MeanMs: 85},
 		},
-		ReadsFreshToken: results.Latency{Count: 3, P50Ms: 42.5, P99Ms: 44, MaxMs: 44, MeanMs: 43},
-		ReadsLater:      results.Latency{Count: 150, P50Ms: 12.25, P99Ms: 19, MaxMs: 19, MeanMs: 13},
+		ReadsFreshToken: stats.Latency{Count: 3, P50Ms: 42.5, P99Ms: 44, MaxMs: 44, MeanMs: 43},
+		ReadsLater:      stats.Latency{Count: 150, P50Ms: 12.25, P99Ms: 19, MaxMs: 19, MeanMs: 13},
 		Unauthorized:    7,
 		Unsent:          5,
 		Client: &auth.Client{Issuer: "https://id.example.com", ClientID: "loadtest", Grant: "authorization_code",

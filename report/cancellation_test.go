@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // TestCancellationAllowanceSpread: each late answer is judged with its
@@ -15,12 +16,12 @@ func TestCancellationAllowanceSpread(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	cases := []struct {
 		name   string
-		spread results.Latency
+		spread stats.Latency
 		want   string
 	}{
-		{"spread", results.Latency{Count: 40, P50Ms: 25, P99Ms: 120, MaxMs: 400}, "the round-trip allowance of its own cancel (over the late answers p50 25.0ms, p99 120ms, max 400ms)"},
-		{"one figure", results.Latency{Count: 40, P50Ms: 25, P99Ms: 25, MaxMs: 25}, "the round-trip allowance 25.0ms"},
-		{"written before the spread", results.Latency{}, "the round-trip allowance 400ms"},
+		{"spread", stats.Latency{Count: 40, P50Ms: 25, P99Ms: 120, MaxMs: 400}, "the round-trip allowance of its own cancel (over the late answers p50 25.0ms, p99 120ms, max 400ms)"},
+		{"one figure", stats.Latency{Count: 40, P50Ms: 25, P99Ms: 25, MaxMs: 25}, "the round-trip allowance 25.0ms"},
+		{"written before the spread", stats.Latency{}, "the round-trip allowance 400ms"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // TestCountsAgreeWithTheirNouns: one of a thing is singular in every
@@ -27,9 +28,9 @@ func TestCountsAgreeWithTheirNouns(t *testing.T) {
 		want      []string
 		never     []string
 	}{
-		{"one read and one turn cut", lowerBoundsNote(&results.Result{Read: results.Latency{LowerBounds: 2}, Turn: results.Latency{LowerBounds: 1}}),
+		{"one read and one turn cut", lowerBoundsNote(&results.Result{Read: stats.Latency{LowerBounds: 2}, Turn: stats.Latency{LowerBounds: 1}}),
 			[]string{"2 reads and 1 turn were cut"}, []string{"1 turns"}},
-		{"one turn cut", lowerBoundsNote(&results.Result{Turn: results.Latency{Count: 3, LowerBounds: 1}}),
+		{"one turn cut", lowerBoundsNote(&results.Result{Turn: stats.Latency{Count: 3, LowerBounds: 1}}),
 			[]string{"1 turn was cut or dropped and is recorded"}, []string{"1 turns", "were"}},
 		{"the full report's note on one turn", strings.Join(latencyNotes(lowerBoundFixture(t, 1)), " "),
 			[]string{"1 of the turns was cut or dropped and is recorded"}, []string{"turns were"}},
@@ -37,7 +38,7 @@ func TestCountsAgreeWithTheirNouns(t *testing.T) {
 			[]string{"2 of the turns were cut or dropped and are recorded"}, nil},
 		{"one second behind", timelineNote(behind(4)), []string{"achieved below asked in 1 second (second 4)"}, []string{"<", "1 s:"}},
 		{"two seconds behind", timelineNote(behind(4, 6)), []string{"achieved below asked in 2 seconds (seconds 4, 6)"}, []string{"<"}},
-		{"a tile of one turn", latencyTile(&results.Result{}, "turn", "turn.", results.Latency{Count: 1}, 0, counted(1, "turn", "turns")).Sub,
+		{"a tile of one turn", latencyTile(&results.Result{}, "turn", "turn.", stats.Latency{Count: 1}, 0, counted(1, "turn", "turns")).Sub,
 			[]string{"1 turn"}, []string{"1 turns"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // The run's health in every format: the first line of the terminal
@@ -100,7 +101,7 @@ func junitHealth(r *results.Result) junitCase {
 // turns the document does not count (a turn size): cut and dropped turns
 // are recorded at exactly the deadline, complete ones end before it, so
 // a figure at or above it is a cut turn's.
-func lowerBound(l results.Latency, q, v, floorMs float64) bool {
+func lowerBound(l stats.Latency, q, v, floorMs float64) bool {
 	if l.Count == 0 {
 		return false
 	}
@@ -112,7 +113,7 @@ func lowerBound(l results.Latency, q, v, floorMs float64) bool {
 
 // boundedMs is a figure of a latency block with "≥" when it is a lower
 // bound.
-func boundedMs(l results.Latency, q, v, floorMs float64) string {
+func boundedMs(l stats.Latency, q, v, floorMs float64) string {
 	if lowerBound(l, q, v, floorMs) {
 		return "≥" + numfmt.Ms(v)
 	}
@@ -151,7 +152,7 @@ func tileVerdict(r *results.Result, metric string) string {
 // latencyTile is the p50 / p99 tile of a block: its figures with "≥"
 // where they are lower bounds, coloured by the thresholds on the block,
 // and marked "warn" without one when its figures are lower bounds.
-func latencyTile(r *results.Result, label, metric string, l results.Latency, floorMs float64, sub string) htmlTile {
+func latencyTile(r *results.Result, label, metric string, l stats.Latency, floorMs float64, sub string) htmlTile {
 	t := htmlTile{Label: label, Sub: sub, Class: tileVerdict(r, metric),
 		Value: boundedMs(l, 0.5, l.P50Ms, floorMs) + " / " + boundedMs(l, 0.99, l.P99Ms, floorMs)}
 	if lowerBound(l, 0.99, l.P99Ms, floorMs) {

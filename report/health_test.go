@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // overloadedRun is the clean fixture as an overloaded run records it: 101
@@ -188,7 +189,7 @@ func TestLowerBoundsCarryGE(t *testing.T) {
 // figure at or above it is a lower bound, one below it is not.
 func TestTurnSizesAtTheDeadlineAreLowerBounds(t *testing.T) {
 	r := overloadedRun(t)
-	size := results.TurnSize{Attachments: 4, Latency: results.Latency{Count: 10, P50Ms: 120, P90Ms: 800.4, P99Ms: 800.4, P999Ms: 800.4, MaxMs: 800.4, MeanMs: 500}}
+	size := results.TurnSize{Attachments: 4, Latency: stats.Latency{Count: 10, P50Ms: 120, P90Ms: 800.4, P99Ms: 800.4, P999Ms: 800.4, MaxMs: 800.4, MeanMs: 500}}
 	r.TurnSizes = []results.TurnSize{size, {Attachments: 1, Latency: size.Latency}}
 	tables, _ := turnSizeTable(r)
 	row := tables[0].Rows[0]

@@ -10,6 +10,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // WriteHlog writes the histograms of r in the HdrHistogram interval log
@@ -67,7 +68,7 @@ func WriteHlog(w io.Writer, r *results.Result) error {
 // hlogBlock is one latency block and its tag.
 type hlogBlock struct {
 	tag string
-	l   results.Latency
+	l   stats.Latency
 }
 
 // hlogBlocks lists the blocks written, in a fixed order; the warmup's
@@ -83,7 +84,7 @@ func hlogBlocks(r *results.Result) []hlogBlock {
 // writeInterval writes one interval line: Tag=T,start,length,max,payload.
 // The histogram is decoded through Latency.Histogram first, which checks
 // the encoding, so a damaged file is refused before the library sees it.
-func writeInterval(w io.Writer, tag string, start, length float64, l results.Latency) error {
+func writeInterval(w io.Writer, tag string, start, length float64, l stats.Latency) error {
 	h, err := l.Histogram()
 	if err != nil {
 		return fmt.Errorf("report: hlog: %s: %w", tag, err)

@@ -18,7 +18,7 @@ import (
 )
 
 // block is a latency block holding the values given, as a run stores it.
-func block(t testing.TB, values ...time.Duration) results.Latency {
+func block(t testing.TB, values ...time.Duration) stats.Latency {
 	t.Helper()
 	h := stats.NewHistogram()
 	for _, v := range values {
@@ -29,7 +29,7 @@ func block(t testing.TB, values ...time.Duration) results.Latency {
 		t.Fatal(err)
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
-	return results.Latency{Count: h.Count(), HDR: enc, P50Ms: ms(h.Quantile(50)), P90Ms: ms(h.Quantile(90)),
+	return stats.Latency{Count: h.Count(), HDR: enc, P50Ms: ms(h.Quantile(50)), P90Ms: ms(h.Quantile(90)),
 		P99Ms: ms(h.Quantile(99)), P999Ms: ms(h.Quantile(99.9)), MaxMs: ms(h.Max()), MeanMs: ms(h.Mean())}
 }
 
@@ -308,7 +308,7 @@ func TestSpectrumEndsWhereTheSamplesEnd(t *testing.T) {
 	if !regexp.MustCompile(`stroke-width="7" stroke-linecap="round" d="M` + fmt.Sprintf("%.1f", padL) + ` [0-9.]+h0"`).MatchString(dot) {
 		t.Errorf("one value is not drawn as a dot: %s", dot)
 	}
-	if _, _, err := spectrumSeries([]spectrumLine{{name: "bad", l: results.Latency{Count: 3, HDR: "not base64!"}}}); err == nil {
+	if _, _, err := spectrumSeries([]spectrumLine{{name: "bad", l: stats.Latency{Count: 3, HDR: "not base64!"}}}); err == nil {
 		t.Error("a damaged histogram drew a line")
 	}
 }
@@ -318,7 +318,7 @@ func TestSpectrumEndsWhereTheSamplesEnd(t *testing.T) {
 // block with values.
 func TestHTMLSpectrumAxis(t *testing.T) {
 	r := everything(t)
-	r.Read, r.ReadOK, r.Turn = block(t, steps(9000)...), block(t, steps(8000)...), results.Latency{}
+	r.Read, r.ReadOK, r.Turn = block(t, steps(9000)...), block(t, steps(8000)...), stats.Latency{}
 	chart, err := resultSpectra(r, "")
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // The charts of one result on the HTML pages: the timelines, the
@@ -53,7 +54,7 @@ func classChart(id, title string, cats []string, ss []series) template.HTML {
 func classBars(r *results.Result, cats []string, prefix string) []series {
 	p50, p99 := series{name: prefix + "p50"}, series{name: prefix + "p99"}
 	for i, cat := range cats {
-		var l results.Latency
+		var l stats.Latency
 		for _, c := range r.Classes {
 			if c.Class == cat {
 				l = c.Latency
@@ -118,7 +119,7 @@ func turnSizeChart(id, title string, cats []string, ss []series) template.HTML {
 func turnSizeBars(r *results.Result, cats []string, prefix string) []series {
 	p50, p99 := series{name: prefix + "p50"}, series{name: prefix + "p99"}
 	for i, cat := range cats {
-		var l results.Latency
+		var l stats.Latency
 		for _, ts := range r.TurnSizes {
 			if fmt.Sprint(ts.Attachments) == cat {
 				l = ts.Latency

@@ -8,6 +8,7 @@ import (
 
 	"github.com/readbench/readbench/compare"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // htmlCompare is what the compare page shows: both runs at the top, the
@@ -234,10 +235,10 @@ func overlays(c *compare.Comparison, base, nw []*results.Result) ([]htmlSection,
 	var lines []spectrumLine
 	for i, b := range []struct {
 		name, label string // the key, and the legend's words (never read_ok)
-		of          func(*results.Result) results.Latency
-	}{{"read", "all reads", func(r *results.Result) results.Latency { return r.Read }},
-		{"read_ok", "ok reads", func(r *results.Result) results.Latency { return r.ReadOK }},
-		{"turn", "turns", func(r *results.Result) results.Latency { return r.Turn }}} {
+		of          func(*results.Result) stats.Latency
+	}{{"read", "all reads", func(r *results.Result) stats.Latency { return r.Read }},
+		{"read_ok", "ok reads", func(r *results.Result) stats.Latency { return r.ReadOK }},
+		{"turn", "turns", func(r *results.Result) stats.Latency { return r.Turn }}} {
 		for _, r := range base {
 			lines = append(lines, spectrumLine{name: "base " + b.name, label: "base " + b.label, l: b.of(r), colour: color(i), dashed: true, width: width(base)})
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // spectrumLine is one named line of a percentile spectrum: a latency block
@@ -16,7 +17,7 @@ import (
 type spectrumLine struct {
 	name   string // the block's key (data-series): read, read_ok, turn, a class
 	label  string // the legend's words ("" for name): "ok reads", never the key read_ok
-	l      results.Latency
+	l      stats.Latency
 	colour string // "" for the line's place in the palette
 	dashed bool
 	width  float64 // 0 for the usual width; thin for one of several runs

@@ -18,14 +18,14 @@ import (
 // latencyRow is one row of figures, every format's cells. A block that
 // recorded nothing has no percentiles: its cells read "-", not the 0 of
 // its JSON (whose count says there is nothing under them).
-func latencyRow(name string, l results.Latency) []string { return latencyRowAt(name, l, 0) }
+func latencyRow(name string, l stats.Latency) []string { return latencyRowAt(name, l, 0) }
 
 // latencyRowAt is latencyRow with "≥" on each figure that is a lower
 // bound (lowerBound; floorMs, the turn deadline for a turn size).
 // The figures are those of stats.LatencyStats, in its order; the maximum
 // and the mean are judged as the top of the tail (quantile 1): a lower
 // bound as soon as any value is.
-func latencyRowAt(name string, l results.Latency, floorMs float64) []string {
+func latencyRowAt(name string, l stats.Latency, floorMs float64) []string {
 	row := []string{clip(name), "0"}
 	if l.Count > 0 {
 		row[1] = numfmt.Count(l.Count)
@@ -95,7 +95,7 @@ func latencyRows(r *results.Result) []namedLatency {
 // deadline for a block that does not count its cut turns (latencyRowAt).
 type namedLatency struct {
 	name    string
-	l       results.Latency
+	l       stats.Latency
 	floorMs float64
 }
 
@@ -120,7 +120,7 @@ func latencyNotes(r *results.Result) []string {
 	}
 	for _, b := range []struct {
 		what, how string
-		l         results.Latency
+		l         stats.Latency
 	}{{"reads", "cut by the deadline or the timeout", r.Read}, {"turns", "cut or dropped", r.Turn}} {
 		if b.l.LowerBounds > 0 {
 			verb := "were %s and are" // "1 of the turns was", not "were"

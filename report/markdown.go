@@ -8,6 +8,7 @@ import (
 
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // WriteMarkdown writes the table report of r as GitHub-flavoured markdown:
@@ -84,7 +85,7 @@ func mdHeader(b *bytes.Buffer, r *results.Result) {
 	mdTable(b, "ll", []string{"run", ""}, rows)
 }
 
-func mdLatencyRow(name string, l results.Latency) []string {
+func mdLatencyRow(name string, l stats.Latency) []string {
 	row := latencyRow(name, l)
 	row[0] = mdEscape(name)
 	return row

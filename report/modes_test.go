@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
 )
@@ -20,9 +21,9 @@ func modeResult(transport, class, chunk string, reads, ok, chunks, wire, disk in
 		r.Workload.Mix[0].Ranged = &workload.Ranged{Chunk: n}
 	}
 	c := results.Class{Class: class, Reads: reads, Outcomes: map[string]int64{"ok": ok}, WireBytes: wire, DiskBytes: disk, Inflation: &infl}
-	c.Latency = results.Latency{Count: reads, P50Ms: 120, P99Ms: 180}
-	c.Chunk = results.Latency{Count: chunks, P50Ms: 3}
-	c.FirstUsable = results.Latency{Count: ok, P50Ms: 4}
+	c.Latency = stats.Latency{Count: reads, P50Ms: 120, P99Ms: 180}
+	c.Chunk = stats.Latency{Count: chunks, P50Ms: 3}
+	c.FirstUsable = stats.Latency{Count: ok, P50Ms: 4}
 	r.Classes = []results.Class{c}
 	r.Generator.PeakRSSBytes = rss
 	return r

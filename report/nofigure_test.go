@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // cancelledRun is a stdio run in which every read was cancelled: the
@@ -20,7 +21,7 @@ func cancelledRun(t testing.TB) *results.Result {
 		RSS:       results.RSSCost{StartMiB: 40, PeakMiB: 44, EndMiB: 44, GrowthMiB: 4},
 		ColdStart: results.Cold{Available: true, SpawnToFirstAnswerMs: 30, HandshakeMs: 12}}
 	r.Generator = results.Generator{PeakRSSBytes: 16 << 20, CPUAvailable: true, CPUSeconds: 0.5}
-	r.ReadOK, r.Service = results.Latency{HDR: r.ReadOK.HDR}, results.Latency{HDR: r.Service.HDR}
+	r.ReadOK, r.Service = stats.Latency{HDR: r.ReadOK.HDR}, stats.Latency{HDR: r.Service.HDR}
 	return r
 }
 

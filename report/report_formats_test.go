@@ -14,6 +14,7 @@ import (
 
 	"github.com/readbench/readbench/internal/golden"
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // withTimeline gives the fixture a timeline and advice, as a run that
@@ -74,7 +75,7 @@ func TestHlogRoundTrip(t *testing.T) {
 			t.Errorf("log lacks %q:\n%s", want, s)
 		}
 	}
-	want := map[string]results.Latency{}
+	want := map[string]stats.Latency{}
 	for _, b := range hlogBlocks(r) {
 		want[b.tag] = b.l
 	}

@@ -14,8 +14,8 @@ import (
 // reconnects, the keep-alives and the changes lost in gaps, and the
 // notification latency by listener count and by class.
 func TestSubscriptionsStreamLife(t *testing.T) {
-	lat := func(p50, p99 float64) results.Latency {
-		return results.Latency{Count: 3, P50Ms: p50, P90Ms: p99, P99Ms: p99, P999Ms: p99, MaxMs: p99, MeanMs: p50}
+	lat := func(p50, p99 float64) stats.Latency {
+		return stats.Latency{Count: 3, P50Ms: p50, P90Ms: p99, P99Ms: p99, P999Ms: p99, MaxMs: p99, MeanMs: p50}
 	}
 	s := &results.Subscriptions{
 		Mode:              stats.ModeListen,

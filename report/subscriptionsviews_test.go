@@ -23,8 +23,8 @@ func listened(t testing.TB, missed, violations int64, fan bool) *results.Result 
 
 // subscriptionsBlock is listened's subscriptions block.
 func subscriptionsBlock(missed, violations int64, fan bool) *results.Subscriptions {
-	lat := func(n int64, p50, p99 float64) results.Latency {
-		return results.Latency{Count: n, P50Ms: p50, P90Ms: p99 / 2, P99Ms: p99, P999Ms: p99, MaxMs: p99, MeanMs: p50}
+	lat := func(n int64, p50, p99 float64) stats.Latency {
+		return stats.Latency{Count: n, P50Ms: p50, P90Ms: p99 / 2, P99Ms: p99, P999Ms: p99, MaxMs: p99, MeanMs: p50}
 	}
 	s := &results.Subscriptions{
 		Mode:      stats.ModeListen,

@@ -16,8 +16,8 @@ type Auth struct {
 	// intended start) of the reads that were the first of their session on
 	// their token, ReadsLater that of every other read: what a server's
 	// first sight of a token costs.
-	ReadsFreshToken Latency `json:"reads_fresh_token"`
-	ReadsLater      Latency `json:"reads_later"`
+	ReadsFreshToken stats.Latency `json:"reads_fresh_token"`
+	ReadsLater      stats.Latency `json:"reads_later"`
 	// Unauthorized is the reads the server refused after one renewal of
 	// their token, or that had no token (totals.outcomes.unauthorized).
 	Unauthorized int64 `json:"unauthorized"`
@@ -49,7 +49,7 @@ func authOf(measured *stats.Phase, lost string, client *auth.Client) (*Auth, err
 	out.TokenRequests.ByReason = maps.Clone(a.Tokens.ByReason)
 	var err error
 	for _, b := range []struct {
-		dst *Latency
+		dst *stats.Latency
 		h   *stats.Histogram
 	}{
 		{&out.TokenRequests.Latency, a.TokenLatency}, {&out.ReadsFreshToken, a.FreshToken}, {&out.ReadsLater, a.LaterToken},
@@ -76,7 +76,7 @@ func authPhase(a *Auth) (*stats.Auth, error) {
 	var err error
 	for _, b := range []struct {
 		dst **stats.Histogram
-		l   Latency
+		l   stats.Latency
 	}{
 		{&out.TokenLatency, a.TokenRequests.Latency}, {&out.FreshToken, a.ReadsFreshToken}, {&out.LaterToken, a.ReadsLater},
 	} {

@@ -122,7 +122,7 @@ func build(m Meta, rw workload.Workload, measured, warmup *stats.Phase, phases [
 	r.Target.Address = targets.RedactSecrets(r.Target.Address)
 	var err error
 	blocks := []struct {
-		dst *Latency
+		dst *stats.Latency
 		h   *stats.Histogram
 	}{
 		{&r.Read, measured.Read}, {&r.ReadOK, measured.ReadOK}, {&r.Lag, measured.Lag},
@@ -250,13 +250,13 @@ func finite(f float64) float64 {
 
 // LatencyOf makes the latency block of h; a nil histogram gives the block of
 // an empty one, so that no block is ever null.
-func LatencyOf(h *stats.Histogram) (Latency, error) {
+func LatencyOf(h *stats.Histogram) (stats.Latency, error) {
 	if h == nil {
 		h = stats.NewHistogram()
 	}
 	l, err := h.Export()
 	if err != nil {
-		return Latency{}, fmt.Errorf("results: %w", err)
+		return stats.Latency{}, fmt.Errorf("results: %w", err)
 	}
 	return l, nil
 }

@@ -41,8 +41,8 @@ type Result struct {
 	// fast and coordinated omission cannot hide. ReadOK is ok answers
 	// only: the tail to size a timeout on, which fast error answers cannot
 	// pull down.
-	Read   Latency `json:"read"`
-	ReadOK Latency `json:"read_ok"`
+	Read   stats.Latency `json:"read"`
+	ReadOK stats.Latency `json:"read_ok"`
 	// Lag is the scheduling lag of every read sent: from its intended
 	// start to the moment the generator handed it to the transport.
 	// GeneratorBound says the generator, not the server, limited the run:
@@ -50,27 +50,27 @@ type Result struct {
 	// the read figures (the generator block says which, and how much);
 	// the reports say so. LagBoundMs is max(1 ms, read_ok p50 / 10), kept
 	// for the figures' sake: a lag below it is under timer noise.
-	Lag            Latency `json:"lag"`
-	LagBoundMs     float64 `json:"lag_bound_ms"`
-	GeneratorBound bool    `json:"generator_bound"`
+	Lag            stats.Latency `json:"lag"`
+	LagBoundMs     float64       `json:"lag_bound_ms"`
+	GeneratorBound bool          `json:"generator_bound"`
 	// Service is actual send to last byte: beside Read it shows how much
 	// of the latency was the generator falling behind.
-	Service Latency `json:"service"`
+	Service stats.Latency `json:"service"`
 	// ServiceOK is service time of the ok answers alone: what a timeout
 	// sized on service time is sized on (documents, never fast errors).
 	// Added in v1; empty (count 0) in a result written before it.
-	ServiceOK Latency `json:"service_ok"`
+	ServiceOK stats.Latency `json:"service_ok"`
 	// TTFB is actual send to first byte: server think time without the
 	// transfer, which dominates large blobs.
-	TTFB Latency `json:"ttfb"`
+	TTFB stats.Latency `json:"ttfb"`
 	// Handshake is how long opening each session took, its connect's
 	// start to the end of its handshake: the initial sessions and, with
 	// churn, every replacement. FirstRead is the latency of the first read
 	// sent on each session (also in Read): with Handshake, what a new host
 	// costs. Sessions is how connecting went. Added in v1.
-	Handshake Latency  `json:"handshake"`
-	FirstRead Latency  `json:"first_read"`
-	Sessions  Sessions `json:"sessions"`
+	Handshake stats.Latency `json:"handshake"`
+	FirstRead stats.Latency `json:"first_read"`
+	Sessions  Sessions      `json:"sessions"`
 	// Strays is what the servers sent that readbench could only skip:
 	// stray stdout lines, answers to ids never sent, second answers
 	// (strays.go). Added in v1.
@@ -81,11 +81,11 @@ type Result struct {
 	// Chunk is the latency of each part of every ranged fetch (a class
 	// with ranged: {chunk}), its own send to its last byte; the read
 	// blocks hold the whole fetch. Empty (count 0) without ranged classes.
-	Chunk Latency `json:"chunk"`
+	Chunk stats.Latency `json:"chunk"`
 	// Generator is readbench's own cost in the run (the reader's side).
 	Generator Generator `json:"generator"`
 	// Turn is intended start to the last read's completion or the deadline.
-	Turn Latency `json:"turn"`
+	Turn stats.Latency `json:"turn"`
 	// TurnSizes is turn latency by number of attachments, smallest first:
 	// the slowest of ten parallel reads is not the slowest of one.
 	TurnSizes    []TurnSize   `json:"turn_sizes"`
@@ -177,12 +177,6 @@ type TurnEnds struct {
 	Dropped int64 `json:"dropped"`
 }
 
-// Latency is a latency block of the document: stats.Latency, the type a
-// histogram exports (Histogram.Export), so that the figures the document
-// saves are the ones stats.LatencyStats lists and no second list of them
-// is kept here.
-type Latency = stats.Latency
-
 // Class is one class of the mix. Its latency block is inlined: the keys
 // count, p50_ms ... hdr sit beside class, mime and reads, so that
 // `jq '.classes[] | {class, p99_ms}'` works without a level of nesting.
@@ -201,7 +195,7 @@ type Class struct {
 	// out from the outcomes when the result is built and loaded (added in
 	// v1: an older file gets it then).
 	ExpectUnmet int64 `json:"expect_unmet"`
-	Latency
+	stats.Latency
 	// WireBytes is every read's wire bytes (the wire's real cost);
 	// ErrorWire, of those, the bytes of reads that did not end ok (error
 	// answers, the part of cut reads that arrived), reported apart: the
@@ -224,8 +218,8 @@ type Class struct {
 	// Chunk is the latency of each part of the class's ranged fetches
 	// (count 0 for a class read whole); FirstUsable is intended start to
 	// the first byte a reader could use (docs/measurement.md (first usable byte)).
-	Chunk       Latency `json:"chunk"`
-	FirstUsable Latency `json:"first_usable"`
+	Chunk       stats.Latency `json:"chunk"`
+	FirstUsable stats.Latency `json:"first_usable"`
 	// SlowReads names the class's slowest reads and those that broke a
 	// bound, with their trace ids (slowreads.go).
 	SlowReads *stats.SlowReads `json:"slow_reads,omitempty"`
@@ -250,7 +244,7 @@ type Cache struct {
 // TurnSize is the latency of turns with a given number of attachments.
 type TurnSize struct {
 	Attachments int `json:"attachments"`
-	Latency
+	stats.Latency
 }
 
 // Cancellation is what the turn deadline cancelled and what the server did
@@ -266,19 +260,19 @@ type TurnSize struct {
 // AllowanceMs is null too when no late answer was judged. LateWatchMs is
 // how long after the last turn the run kept watching for late answers.
 type Cancellation struct {
-	Cancelled      int64    `json:"cancelled"`
-	Observable     bool     `json:"late_observable"`
-	LateAnswers    *int64   `json:"late_answers"`
-	WastedBytes    *int64   `json:"wasted_bytes"`
-	LateWatchMs    float64  `json:"late_watch_ms"`
-	CancelToLateMs Latency  `json:"cancel_to_late_ms"` // a zero block (count 0) when none
-	Ignored        *int64   `json:"ignored"`
-	IgnoredBytes   *int64   `json:"ignored_bytes"`
-	AllowanceMs    *float64 `json:"allowance_ms"`
+	Cancelled      int64         `json:"cancelled"`
+	Observable     bool          `json:"late_observable"`
+	LateAnswers    *int64        `json:"late_answers"`
+	WastedBytes    *int64        `json:"wasted_bytes"`
+	LateWatchMs    float64       `json:"late_watch_ms"`
+	CancelToLateMs stats.Latency `json:"cancel_to_late_ms"` // a zero block (count 0) when none
+	Ignored        *int64        `json:"ignored"`
+	IgnoredBytes   *int64        `json:"ignored_bytes"`
+	AllowanceMs    *float64      `json:"allowance_ms"`
 	// AllowancesMs is the distribution of the allowances the late answers
 	// were judged with (each with its own cancel's ping, so they spread
 	// with the load): a zero block (count 0) when none was judged.
-	AllowancesMs Latency `json:"allowances_ms"`
+	AllowancesMs stats.Latency `json:"allowances_ms"`
 }
 
 // Warmup is what the warmup phase recorded, kept apart so that cold caches
@@ -288,7 +282,7 @@ type Warmup struct {
 	Scheduled int64            `json:"scheduled"`
 	Turns     int64            `json:"turns"`
 	Outcomes  map[string]int64 `json:"outcomes"`
-	Read      Latency          `json:"read"`
+	Read      stats.Latency    `json:"read"`
 }
 
 // timestampLayout is RFC 3339 with milliseconds: finer is noise for a run

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
 )
 
@@ -15,9 +16,9 @@ func lagDoc(p50, p99, svc50, svc99, lag50, lag99 float64, secLag ...float64) *Re
 		Workload: workload.Workload{Load: workload.Load{MaxInFlight: 1000}},
 		Totals: Totals{Scheduled: 2000, Turns: 500, AskedRate: 50, MeasuredS: 10,
 			Outcomes: map[string]int64{"ok": 2000, "dropped": 0}},
-		Read:    Latency{Count: 2000, P50Ms: p50, P99Ms: p99},
-		Service: Latency{Count: 2000, P50Ms: svc50, P99Ms: svc99},
-		Lag:     Latency{Count: 2000, P50Ms: lag50, P99Ms: lag99},
+		Read:    stats.Latency{Count: 2000, P50Ms: p50, P99Ms: p99},
+		Service: stats.Latency{Count: 2000, P50Ms: svc50, P99Ms: svc99},
+		Lag:     stats.Latency{Count: 2000, P50Ms: lag50, P99Ms: lag99},
 	}
 	if len(secLag) == 0 {
 		secLag = []float64{lag99, lag99, lag99, lag99, lag99, lag99, lag99, lag99, lag99, lag99}

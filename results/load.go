@@ -9,6 +9,8 @@ import (
 	"os"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/readbench/readbench/stats"
 )
 
 // Load reads a result file. Every error names the file, and for a file
@@ -138,7 +140,7 @@ func (r *Result) check() error {
 	}
 	blocks := []struct {
 		name string
-		l    Latency
+		l    stats.Latency
 	}{
 		{"read", r.Read}, {"read_ok", r.ReadOK}, {"lag", r.Lag}, {"service", r.Service}, {"ttfb", r.TTFB}, {"turn", r.Turn},
 		{"cancellation.cancel_to_late_ms", r.Cancellation.CancelToLateMs}, {"cancellation.allowances_ms", r.Cancellation.AllowancesMs}, {"warmup.read", r.Warmup.Read},
@@ -146,7 +148,7 @@ func (r *Result) check() error {
 	for i, c := range r.Classes {
 		blocks = append(blocks, struct {
 			name string
-			l    Latency
+			l    stats.Latency
 		}{fmt.Sprintf("classes[%d] (%s)", i, c.Class), c.Latency})
 	}
 	for _, b := range blocks {
@@ -167,7 +169,7 @@ func (r *Result) fillEmpty() {
 	// as empty blocks, so the file saves back with every key Build writes
 	// (cancellation.allowances_ms too: a result written before it has the
 	// largest allowance alone).
-	ls := []*Latency{&r.ReadOK, &r.Lag, &r.Chunk, &r.Handshake, &r.FirstRead, &r.Cancellation.AllowancesMs}
+	ls := []*stats.Latency{&r.ReadOK, &r.Lag, &r.Chunk, &r.Handshake, &r.FirstRead, &r.Cancellation.AllowancesMs}
 	for i := range r.Classes {
 		ls = append(ls, &r.Classes[i].Chunk, &r.Classes[i].FirstUsable)
 	}

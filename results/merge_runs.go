@@ -30,7 +30,7 @@ func runsOf(r *Result) (measured, warmup *stats.Phase, err error) {
 	}
 	for _, b := range []struct {
 		dst **stats.Histogram
-		l   Latency
+		l   stats.Latency
 	}{
 		{&m.Read, r.Read}, {&m.ReadOK, r.ReadOK}, {&m.Service, r.Service}, {&m.ServiceOK, r.ServiceOK}, {&m.TTFB, r.TTFB},
 		{&m.Lag, r.Lag}, {&m.Turn, r.Turn}, {&m.Cancel.CancelToLate, r.Cancellation.CancelToLateMs}, {&m.Cancel.Allowances, r.Cancellation.AllowancesMs},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/internal/suggest"
+	"github.com/readbench/readbench/stats"
 )
 
 // MetricValue is the figure of r a metric names (package bounds parses
@@ -74,7 +75,7 @@ func (r *Result) authValue(m bounds.Metric, rest string) (float64, error) {
 
 // latencyBlock is the latency block named by a metric's first part
 // ("read", "turn", …); bounds.ParseMetric knows no other names.
-func (r *Result) latencyBlock(name string) Latency {
+func (r *Result) latencyBlock(name string) stats.Latency {
 	switch name {
 	case "read":
 		return r.Read
@@ -93,7 +94,7 @@ func (r *Result) latencyBlock(name string) Latency {
 	case "first_read":
 		return r.FirstRead
 	}
-	return Latency{}
+	return stats.Latency{}
 }
 
 func (r *Result) classValue(m bounds.Metric) (float64, error) {

@@ -1,11 +1,15 @@
 package results
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/readbench/readbench/stats"
+)
 
 // TestLatencyStatMs: every stat name reads its own figure, and a name
 // that is not a percentile or the maximum reads the mean.
 func TestLatencyStatMs(t *testing.T) {
-	l := Latency{P50Ms: 1, P90Ms: 2, P99Ms: 3, P999Ms: 4, MaxMs: 5, MeanMs: 6}
+	l := stats.Latency{P50Ms: 1, P90Ms: 2, P99Ms: 3, P999Ms: 4, MaxMs: 5, MeanMs: 6}
 	for _, tc := range []struct {
 		stat string
 		want float64

@@ -29,9 +29,9 @@ type Subscriptions struct {
 	// subscription (the change's send to the notification's arrival);
 	// Spread the first to the last arrival of one change's notifications
 	// (changes told to two or more subscriptions).
-	Ack     Latency            `json:"ack"`
-	Notify  Latency            `json:"notify"`
-	Spread  Latency            `json:"spread"`
+	Ack     stats.Latency      `json:"ack"`
+	Notify  stats.Latency      `json:"notify"`
+	Spread  stats.Latency      `json:"spread"`
 	Rereads stats.RereadCounts `json:"rereads"`
 	// NotifyByClass is Notify by the class of the notified URI, and
 	// NotifyByListeners by the subscriptions open for the URI when it
@@ -50,7 +50,7 @@ type Subscriptions struct {
 // closed end at the run's end).
 type Streams struct {
 	stats.StreamCounts
-	Lifetime Latency `json:"lifetime"`
+	Lifetime stats.Latency `json:"lifetime"`
 }
 
 // Changes are the changes readbench made: how (via), at what rate, how
@@ -58,9 +58,9 @@ type Streams struct {
 // their sends.
 type Changes struct {
 	stats.ChangeCounts
-	Made   int64   `json:"made"`
-	Failed int64   `json:"failed"`
-	Lag    Latency `json:"lag"`
+	Made   int64         `json:"made"`
+	Failed int64         `json:"failed"`
+	Lag    stats.Latency `json:"lag"`
 }
 
 // Notifications are the notifications received and the accounting of the
@@ -102,7 +102,7 @@ func subscriptionsOf(l *stats.Listening) (*Subscriptions, error) {
 	}
 	var err error
 	for _, b := range []struct {
-		dst *Latency
+		dst *stats.Latency
 		h   *stats.Histogram
 	}{
 		{&out.Changes.Lag, l.ChangeLag}, {&out.Ack, l.Freshness.Ack}, {&out.Notify, l.Freshness.Notify}, {&out.Spread, l.Freshness.Spread},
@@ -138,7 +138,7 @@ func listeningOf(s *Subscriptions) (*stats.Listening, error) {
 	var err error
 	for _, b := range []struct {
 		dst **stats.Histogram
-		l   Latency
+		l   stats.Latency
 	}{
 		{&out.ChangeLag, s.Changes.Lag}, {&out.Freshness.Ack, s.Ack}, {&out.Freshness.Notify, s.Notify}, {&out.Freshness.Spread, s.Spread},
 		{&out.Lifetime, s.Streams.Lifetime},

@@ -12,8 +12,8 @@ import (
 // the URI, "" for a URI no class names (a listed one the reads never
 // draw).
 type ClassNotify struct {
-	Class   string  `json:"class"`
-	Latency Latency `json:"latency"`
+	Class   string        `json:"class"`
+	Latency stats.Latency `json:"latency"`
 }
 
 // notifyBreakdowns are the rows of f's notification latency by class

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/stats"
 )
 
 // subscriptionValue is a metric of the freshness loop (bounds.Metric's
@@ -39,10 +40,10 @@ func (r *Result) subscriptionValue(m bounds.Metric) (float64, error) {
 // subscriptionBlocks are the freshness loop's latency blocks by metric
 // name, with what an empty one means.
 var subscriptionBlocks = map[string]struct {
-	of   func(*Subscriptions) Latency
+	of   func(*Subscriptions) stats.Latency
 	none string
 }{
-	"ack":    {func(s *Subscriptions) Latency { return s.Ack }, "subscription was acknowledged"},
-	"notify": {func(s *Subscriptions) Latency { return s.Notify }, "notification matched a change"},
-	"spread": {func(s *Subscriptions) Latency { return s.Spread }, "change was told to two listeners or more"},
+	"ack":    {func(s *Subscriptions) stats.Latency { return s.Ack }, "subscription was acknowledged"},
+	"notify": {func(s *Subscriptions) stats.Latency { return s.Notify }, "notification matched a change"},
+	"spread": {func(s *Subscriptions) stats.Latency { return s.Spread }, "change was told to two listeners or more"},
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/readbench/readbench/bounds"
+	"github.com/readbench/readbench/stats"
 )
 
 // TestEvaluateSubscriptions: thresholds on the freshness loop measure the
@@ -69,7 +70,7 @@ func TestEmptySubscriptionBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Subscriptions.Spread = Latency{}
+	r.Subscriptions.Spread = stats.Latency{}
 	th, _ := bounds.ParseThreshold("spread.p99<1s")
 	v, err := Evaluate(th, r)
 	if err != nil || v.Pass || !strings.Contains(v.Reason, "told to two listeners") {

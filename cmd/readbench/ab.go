@@ -152,29 +152,29 @@ func abAction(c *cli.Context) error {
 
 // abPlan is the experiment the flags ask for: its rounds, budget, retries,
 // the bounds it judges and how, and the folder of its runs.
-func abPlan(c *cli.Context, bs []bounds.Bound) (ab.Plan, error) {
+func abPlan(c *cli.Context, bs []bounds.Bound) (ab.Design, error) {
 	share, err := parseFloor(c.String("max-lag-share"))
 	if err != nil {
-		return ab.Plan{}, cli.Exit("ab: --max-lag-share: "+err.Error(), exitUsage)
+		return ab.Design{}, cli.Exit("ab: --max-lag-share: "+err.Error(), exitUsage)
 	}
 	dir := c.String("out")
 	if dir == "" {
 		dir = defaultABFolder() // made by abAction once the targets are ready (NewFolder)
 	} else if err := runner.FolderName(dir, "ab", "every run is saved in", c.String("format")); err != nil {
-		return ab.Plan{}, cli.Exit("ab: "+err.Error(), exitUsage)
+		return ab.Design{}, cli.Exit("ab: "+err.Error(), exitUsage)
 	} else if err := runner.Folder(dir, c.Bool("force")); err != nil {
-		return ab.Plan{}, cli.Exit(fmt.Sprintf("ab: --out: %v", err), exitUsage)
+		return ab.Design{}, cli.Exit(fmt.Sprintf("ab: --out: %v", err), exitUsage)
 	}
 	pol := ab.DefaultPolicy()
 	pol.MaxLagShare = share
-	plan := ab.Plan{Rounds: c.Int("rounds"), MaxRounds: max(c.Int("max-rounds"), c.Int("rounds")), Budget: c.Duration("budget"),
+	plan := ab.Design{Rounds: c.Int("rounds"), MaxRounds: max(c.Int("max-rounds"), c.Int("rounds")), Budget: c.Duration("budget"),
 		Retries: c.Int("retries"), Policy: pol, Dir: dir,
 		Judging: ab.Judging{Bounds: bs, Gate: compare.Gate{FailOnInconclusive: c.Bool("fail-on-inconclusive")}, Content: c.Bool("fail-on-content-change")}}
 	if c.IsSet("max-rounds") {
 		plan.MaxRounds = c.Int("max-rounds")
 	}
 	if err := plan.Check(); err != nil {
-		return ab.Plan{}, cli.Exit(err.Error(), exitUsage)
+		return ab.Design{}, cli.Exit(err.Error(), exitUsage)
 	}
 	if !c.Bool("quiet") {
 		plan.Told = func(rd ab.Round) { fmt.Fprintln(c.App.ErrWriter, roundLine(rd, plan.Rounds, plan.MaxRounds)) }
@@ -303,7 +303,7 @@ func (sides abSideRuns) runner(c *cli.Context, mx *metrics.Live) ab.Runner {
 				fmt.Fprintf(c.App.ErrWriter, "readbench: round %d, %s: "+format+"\n", append([]any{r.Round, r.Side}, args...)...)
 			}
 		}
-		wireMetrics(mx, &opts, metrics.RunLabels{Side: string(r.Side), Round: strconv.Itoa(r.Round)}) // a round's attempts share its series
+		runner.WireMetrics(mx, &opts, metrics.RunLabels{Side: string(r.Side), Round: strconv.Itoa(r.Round)}) // a round's attempts share its series
 		opts.Observe = r.Observe(opts.Observe)
 		opts.Together = r.Together
 		job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(r.Path, c.Bool("force")), Part: true, Finished: func() *results.LiveMetrics {

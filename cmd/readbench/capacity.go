@@ -228,7 +228,7 @@ func (cr *capacityRun) close() {
 
 func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 	c := cr.c
-	p := capacity.RatePlan{From: 10, To: 1000, Grow: c.Float64("grow"), Refine: c.Int("refine"),
+	p := capacity.RateSearch{From: 10, To: 1000, Grow: c.Float64("grow"), Refine: c.Int("refine"),
 		Retries: c.Int("retries"), Hold: c.Duration("hold"), Holds: c.Int("holds"), SLO: c.String("slo")}
 	parseRate := func(v string) (float64, error) {
 		r, err := units.ParseRate(v)
@@ -275,7 +275,7 @@ func (cr *capacityRun) sizeSweep(slo []bounds.Threshold) error {
 	if !cr.opts.Workload.Sized() {
 		return cli.Exit("capacity: --sweep size changes the size of classes that name a mime and size; this workload has none", exitUsage)
 	}
-	p := capacity.SizePlan{Rate: cr.opts.Workload.Load.Rate.PerSecond, From: 1 << 10, To: 256 << 20, SLO: c.String("slo")}
+	p := capacity.SizeSweep{Rate: cr.opts.Workload.Load.Rate.PerSecond, From: 1 << 10, To: 256 << 20, SLO: c.String("slo")}
 	if c.IsSet("rate") {
 		r, err := units.ParseRate(c.String("rate"))
 		if err != nil {
@@ -346,7 +346,7 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.S
 	}
 	opts.Auth = cr.tokens.Next() // each step's result counts its own token requests
 	opts.Logf = func(format string, args ...any) { once.Do(func() { firstFailure = fmt.Sprintf(format, args...) }) }
-	wireMetrics(cr.mx, &opts, metrics.RunLabels{Step: strconv.Itoa(s.Index)})
+	runner.WireMetrics(cr.mx, &opts, metrics.RunLabels{Step: strconv.Itoa(s.Index)})
 	path := filepath.Join(cr.dir, fmt.Sprintf("step-%02d.json", s.Index))
 	job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(path, cr.c.Bool("force")), Part: true,
 		Finished: func() *results.LiveMetrics { cr.mx.Ended(); return nil }}

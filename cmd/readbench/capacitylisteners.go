@@ -12,7 +12,7 @@ import (
 )
 
 // listenerSearch runs `capacity --sweep listeners`: the flags into a
-// capacity.ListenerPlan and SLO, the search, its finding printed; exit 1
+// capacity.ListenerSearch and SLO, the search, its finding printed; exit 1
 // when the count is not known, as a rate search's rate.
 func (cr *capacityRun) listenerSearch(hadRate bool) error {
 	c := cr.c
@@ -32,7 +32,7 @@ func (cr *capacityRun) listenerSearch(hadRate bool) error {
 	if !hadRate && !c.IsSet("rate") {
 		return cli.Exit("capacity: --sweep listeners holds the reads' rate: give --rate or a workload with load.rate", exitUsage)
 	}
-	p := capacity.ListenerPlan{Rate: cr.opts.Workload.Load.Rate.PerSecond, From: 10, To: 1000, Grow: c.Float64("grow"), Refine: c.Int("refine"),
+	p := capacity.ListenerSearch{Rate: cr.opts.Workload.Load.Rate.PerSecond, From: 10, To: 1000, Grow: c.Float64("grow"), Refine: c.Int("refine"),
 		Retries: c.Int("retries"), Hold: c.Duration("hold"), Holds: c.Int("holds"), SLO: c.String("slo")}
 	if c.IsSet("rate") {
 		r, err := units.ParseRate(c.String("rate"))

@@ -98,7 +98,7 @@ func initAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "readbench: init: %s\n", w)
 	}
 	in := cat.StarterInput(strings.TrimSpace(c.String("target")), target, headers)
-	if o, err := mergeOAuth(c, nil); err == nil {
+	if o, err := oauthFlagsOf(c).Merge(nil); err == nil {
 		in.OAuth = o
 	}
 	text, err := yamlfile.Starter(in)

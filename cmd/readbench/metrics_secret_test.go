@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/readbench/readbench/runner"
 )
 
 // TestMetricsCredentialsNeverPrinted: the remote-write credentials from
@@ -28,8 +30,8 @@ func TestMetricsCredentialsNeverPrinted(t *testing.T) {
 	}))
 	srv.Start() // httptest listens on 127.0.0.1
 	t.Cleanup(srv.Close)
-	t.Setenv(envMetricsBasicAuth, "bench:"+password)
-	t.Setenv(envMetricsHeaders, "X-Scope-Token: "+token)
+	t.Setenv(runner.EnvMetricsBasicAuth, "bench:"+password)
+	t.Setenv(runner.EnvMetricsHeaders, "X-Scope-Token: "+token)
 
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.json")

@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"maps"
 	"os/exec"
-	"strings"
 	"time"
 
 	"github.com/readbench/readbench/auth"
@@ -30,67 +28,19 @@ func oauthFlags() []cli.Flag {
 	}
 }
 
-// mergeOAuth is the workload's auth.oauth with the --oauth-* flags
-// applied (they win); nil when neither asks for OAuth.
-func mergeOAuth(c *cli.Context, wa *workload.Auth) (*workload.OAuth, error) {
-	var o workload.OAuth
-	ok := wa != nil && wa.OAuth != nil
-	if ok {
-		o = *wa.OAuth
-	}
-	for _, f := range []struct {
-		flag string
-		to   *string
-	}{
-		{"oauth-client-id", &o.ClientID}, {"oauth-client-secret", &o.ClientSecret}, {"oauth-private-key", &o.PrivateKey},
-		{"oauth-scope", &o.Scope}, {"oauth-grant", &o.Grant},
-	} {
-		if c.IsSet(f.flag) {
-			*f.to, ok = c.String(f.flag), true
+// oauthFlagsOf collects the --oauth-* flags given (runner.OAuthFlags:
+// a flag not given is absent, and the workload's stands).
+func oauthFlagsOf(c *cli.Context) runner.OAuthFlags {
+	f := runner.OAuthFlags{}
+	for _, name := range []string{"oauth-client-id", "oauth-client-secret", "oauth-private-key", "oauth-scope", "oauth-grant"} {
+		if c.IsSet(name) {
+			f[name] = []string{c.String(name)}
 		}
 	}
 	if c.IsSet("oauth-param") {
-		var err error
-		if o.TokenParams, err = withParams(o.TokenParams, c.StringSlice("oauth-param")); err != nil {
-			return nil, err
-		}
-		ok = true
+		f["oauth-param"] = c.StringSlice("oauth-param")
 	}
-	if !ok {
-		return nil, nil
-	}
-	return &o, nil
-}
-
-// withOAuthFlags puts the --oauth-* flags into w's auth block, so that
-// the result records the authorization a run used (its secret redacted)
-// and --like runs it again.
-func withOAuthFlags(c *cli.Context, w *workload.Workload) {
-	if o, err := mergeOAuth(c, w.Auth); o != nil && err == nil {
-		w.Auth = &workload.Auth{OAuth: o}
-	}
-}
-
-// withParams is the workload's token parameters with --oauth-param's
-// NAME=VALUE added: a NAME the flags give replaces the workload's, and
-// a NAME given twice has both values.
-func withParams(from map[string][]string, flags []string) (map[string][]string, error) {
-	out := maps.Clone(from)
-	if out == nil {
-		out = map[string][]string{}
-	}
-	given := map[string]bool{}
-	for _, f := range flags {
-		name, value, found := strings.Cut(f, "=")
-		if !found || name == "" {
-			return nil, fmt.Errorf("--oauth-param %q: want NAME=VALUE, as in audience=https://api.example.com", f)
-		}
-		if !given[name] {
-			out[name], given[name] = nil, true
-		}
-		out[name] = append(out[name], value)
-	}
-	return out, nil
+	return f
 }
 
 // oauthTokens makes the Tokens of a command's target, kept fresh by x
@@ -98,7 +48,7 @@ func withParams(from map[string][]string, flags []string) (map[string][]string, 
 // (runner.Extras.OAuth). A configuration error is a usage error (exit 2),
 // failing to obtain a first token a failure to reach the target (exit 1).
 func oauthTokens(c *cli.Context, x *runner.Extras, wa *workload.Auth, target targets.Target) (auth.Tokens, error) {
-	o, err := mergeOAuth(c, wa)
+	o, err := oauthFlagsOf(c).Merge(wa)
 	if err != nil {
 		return nil, cli.Exit(c.Command.Name+": "+err.Error(), exitUsage)
 	}
@@ -146,7 +96,7 @@ func loginAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit("login: --target: "+err.Error(), exitUsage)
 	}
-	o, err := mergeOAuth(c, &workload.Auth{OAuth: &workload.OAuth{Grant: auth.GrantAuthorizationCode}})
+	o, err := oauthFlagsOf(c).Merge(&workload.Auth{OAuth: &workload.OAuth{Grant: auth.GrantAuthorizationCode}})
 	if err != nil {
 		return cli.Exit("login: "+err.Error(), exitUsage)
 	}

@@ -71,7 +71,7 @@ func replayAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit("replay: --"+err.Error(), exitUsage)
 	}
-	plan, err := replay.NewPlan(rec, replay.Options{Speed: speed, Sessions: c.Int("sessions"), File: file})
+	plan, err := replay.Prepare(rec, replay.Options{Speed: speed, Sessions: c.Int("sessions"), File: file})
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("replay: %s: %v", file, err), exitUsage)
 	}

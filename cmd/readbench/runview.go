@@ -49,7 +49,7 @@ func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
 		return nil, err
 	}
 	if tokens != nil {
-		withOAuthFlags(c, w)
+		oauthFlagsOf(c).Into(w)
 	}
 	opts.Auth = tokens
 	if warning := runner.Unrenewable(tokens, w.Load.Expected(), time.Now()); warning != "" {
@@ -72,14 +72,14 @@ func startRunView(c *cli.Context, opts *driver.Options) (*runView, error) {
 			fmt.Fprintf(v.stderr, "readbench: %s\n", line)
 		}
 	}
-	if v.mx, err = startMetrics(c, opts.StartAt, barrierRunID(opts)); err != nil {
+	if v.mx, err = startMetrics(c, opts.StartAt, runner.BarrierRunID(*opts)); err != nil {
 		v.close()
 		return nil, cli.Exit(err.Error(), exitUsage)
 	}
 	if showLive { // the view takes the setup line's, progress line's and failures' place
 		v.stopLive = startLive(v.stderr, w, opts)
 	}
-	wireMetrics(v.mx, opts, metrics.RunLabels{}) // after the view: the metrics chain to the progress it set
+	runner.WireMetrics(v.mx, opts, metrics.RunLabels{}) // after the view: the metrics chain to the progress it set
 	if path := c.String("reads"); path != "" {
 		if v.reads, err = readlog.Create(path, c.Bool("force")); err != nil {
 			v.close()
@@ -120,7 +120,7 @@ func (v *runView) finished() *results.LiveMetrics {
 	clearProgress(v.stderr, v.shown)
 	v.closeReads()
 	v.mx.Close(v.stderr)
-	return metricsResult(v.mx)
+	return runner.MetricsKey(v.mx)
 }
 
 // report prints the saved result in its format and where it went, then
@@ -184,15 +184,6 @@ func (v *runView) closeReads() {
 		fmt.Fprintf(v.stderr, "readbench: %v\n", err)
 	}
 	v.reads = nil
-}
-
-// barrierRunID is the run id of the live metrics of a shard started by
-// --barrier: the shards of one run share it, as with --start-at ("": none).
-func barrierRunID(opts *driver.Options) string {
-	if opts.Barrier == nil {
-		return ""
-	}
-	return "barrier-" + opts.Barrier.Run
 }
 
 // saved says where the result went: where asked, or, when it could not be
