@@ -133,7 +133,7 @@ func FuzzWrittenRatesReadBack(f *testing.F) {
 		}
 		loadRoundTrip(t, "init --from", w.Load)
 
-		p, err := NewPlan(rec, Options{File: "rec.jsonl"})
+		p, err := Prepare(rec, Options{File: "rec.jsonl"})
 		if err != nil {
 			t.Fatalf("%d turns over %s: %v", n, span, err)
 		}
