@@ -105,11 +105,9 @@ func writeSizeSweep(w io.Writer, r *capacity.SizeFinding) error {
 // under the table, wrapped to w's width.
 func stepTable(w io.Writer, steps []capacity.Step, bySize bool) error {
 	t := newTable(w, 1, stepHeader(bySize)...)
-	rows := stepRows(steps, bySize)
-	cells, notes := notedVerdicts(steps)
-	for i := range steps {
-		rows[i][len(rows[i])-1] = cells[i]
-		if err := t.Append(rows[i]); err != nil {
+	rows, notes := notedStepRows(steps, bySize)
+	for _, row := range rows {
+		if err := t.Append(row); err != nil {
 			return err
 		}
 	}
@@ -118,6 +116,29 @@ func stepTable(w io.Writer, steps []capacity.Step, bySize bool) error {
 	}
 	writeNotes(w, notes)
 	return nil
+}
+
+// notedStepRows are the step table's rows with each verdict a word and
+// the number of its note, and the notes: the terminal's table and the
+// page's, where a reason many steps share (a busy machine's) is said
+// once under the table rather than as a paragraph in every row.
+func notedStepRows(steps []capacity.Step, bySize bool) (rows [][]string, notes []string) {
+	rows = stepRows(steps, bySize)
+	cells, notes := notedVerdicts(steps)
+	for i := range rows {
+		rows[i][len(rows[i])-1] = cells[i]
+	}
+	return rows, notes
+}
+
+// numberedNotes are the notes as the page lists them under its table:
+// "[1] …", the numbers the cells give.
+func numberedNotes(notes []string) []string {
+	out := make([]string, len(notes))
+	for i, n := range notes {
+		out[i] = fmt.Sprintf("[%d] %s", i+1, printable(n))
+	}
+	return out
 }
 
 // notedVerdicts are each step's verdict cell, a word and the number of

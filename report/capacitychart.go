@@ -185,6 +185,9 @@ func capacityChart(id, title, xLabel string, steps []capacity.Step, xOf func(cap
 		}
 	}
 	for _, cx := range causeXs {
+		if namedByMarker(ms, x, cx, causes[cx]) {
+			continue // "machine busy 10/s" says it: not "machine busy" beside it too
+		}
 		cl := make([]string, len(causes[cx]))
 		for i, c := range causes[cx] {
 			cl[i] = strings.ReplaceAll(c, " ", "-") + "-label"
@@ -282,4 +285,23 @@ func capacityXAxis(order []capacity.Step, xOf func(capacity.Step) float64, logX 
 	return xt, func(v float64) float64 {
 		return padL + (math.Log2(math.Max(v, 1))-l2lo)/(l2hi-l2lo)*span
 	}
+}
+
+// namedByMarker says a marker at cx already names every cause of its
+// steps in its label (the first failure "machine busy 10/s"), so the
+// causes' own label there would say it twice, side by side.
+func namedByMarker(ms []marker, x func(float64) float64, cx float64, causes []string) bool {
+	for _, m := range ms {
+		if x(m.at) != cx {
+			continue
+		}
+		named := true
+		for _, c := range causes {
+			named = named && strings.Contains(m.label, c)
+		}
+		if named {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"html"
 	"os"
 	"regexp"
 	"strconv"
@@ -185,5 +186,61 @@ func TestCapacityTableFits(t *testing.T) {
 	}
 	if out := func() string { var b bytes.Buffer; _ = WriteCapacity(&b, &busy); return b.String() }(); !strings.Contains(out, "machine busy [") {
 		t.Errorf("the busy machine's last attempt is not marked machine busy:\n%s", out)
+	}
+}
+
+// TestCapacityPageNotesReasonsOnce: on the page, as in the terminal, a
+// step's result cell is its word and the number of its note, and each
+// reason is said once under the table: a busy machine's paragraph is not
+// repeated in every row.
+func TestCapacityPageNotesReasonsOnce(t *testing.T) {
+	raw, err := os.ReadFile("testdata/capacity-busy.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r capacity.RateFinding
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := CapacityHTML(&b, &r); err != nil {
+		t.Fatal(err)
+	}
+	page := html.UnescapeString(b.String())
+	steps := page[strings.Index(page, `id="steps"`):]
+	for _, s := range r.Steps {
+		if s.Reason == "" {
+			continue
+		}
+		if n := strings.Count(steps, s.Reason); n != 1 {
+			t.Errorf("the steps section says %q %d times, want once", s.Reason, n)
+		}
+	}
+	if !strings.Contains(steps, " [1]</td>") || !strings.Contains(steps, `<p class="note">[1] `) {
+		t.Errorf("no result cell cites note [1], or no note [1] under the table:\n%s", steps)
+	}
+}
+
+// TestNamedByMarker: a step's causes are not labelled again at an x whose
+// marker already names them all ("machine busy 10/s"), and are where the
+// marker names another thing or stands elsewhere.
+func TestNamedByMarker(t *testing.T) {
+	id := func(v float64) float64 { return v }
+	busyAt10 := []marker{{label: "machine busy 10/s", at: 10}}
+	for _, c := range []struct {
+		name   string
+		ms     []marker
+		cx     float64
+		causes []string
+		want   bool
+	}{
+		{"the marker names it", busyAt10, 10, []string{"machine busy"}, true},
+		{"a marker elsewhere", busyAt10, 20, []string{"machine busy"}, false},
+		{"a cause the marker does not name", busyAt10, 10, []string{"machine busy", "generator-bound"}, false},
+		{"the knee's marker", []marker{{label: "max sustainable 10/s", at: 10}}, 10, []string{"machine busy"}, false},
+	} {
+		if got := namedByMarker(c.ms, id, c.cx, c.causes); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -37,7 +37,8 @@ const capacitySource = `{{define "capacity"}}<!DOCTYPE html>
 <section class="part" id="steps" data-section="steps">
 <h3>Steps</h3>
 {{template "table" .Steps}}
-</section>
+{{range .StepNotes}}<p class="note">{{.}}</p>
+{{end}}</section>
 </body>
 </html>
 {{end}}`
@@ -50,6 +51,7 @@ type htmlCapacity struct {
 	Notes                           []string
 	Chart                           template.HTML
 	Steps                           htmlTable
+	StepNotes                       []string // the verdicts' notes, numbered as the result cells cite them
 }
 
 // marker is a vertical line across the chart at a step's x: the knee, the
@@ -69,8 +71,9 @@ type marker struct {
 // machine busy) drawn hollow and grey and labelled, then the step table
 // of the text report.
 func CapacityHTML(w io.Writer, r *capacity.RateFinding) error {
+	rows, notes := notedStepRows(r.Steps, false)
 	hc := htmlCapacity{Kind: "capacity", Target: printable(orDash(r.Target)), XName: "rate", Conclusion: printable(r.Conclusion),
-		Steps: htmlTable{Class: "steps", Header: stepHeader(false), Left: 1, Rows: printableRows(stepRows(r.Steps, false))}}
+		Steps: htmlTable{Class: "steps", Header: stepHeader(false), Left: 1, Rows: printableRows(rows)}, StepNotes: numberedNotes(notes)}
 	// The headline says the rate, the first failure and the conclusion,
 	// once; the fields say what was searched.
 	hc.Headline = rateHeadline(r)
@@ -108,8 +111,9 @@ func CapacityHTML(w io.Writer, r *capacity.RateFinding) error {
 // largest size within the SLO, the first size that broke it and the size
 // at which reads fail outright (with why) marked, then the step table.
 func SizeSweepHTML(w io.Writer, r *capacity.SizeFinding) error {
+	rows, notes := notedStepRows(r.Steps, true)
 	hc := htmlCapacity{Kind: "size sweep", Target: printable(orDash(r.Target)), XName: "size", Conclusion: printable(r.Conclusion),
-		Steps: htmlTable{Class: "steps", Header: stepHeader(true), Left: 1, Rows: printableRows(stepRows(r.Steps, true))}}
+		Steps: htmlTable{Class: "steps", Header: stepHeader(true), Left: 1, Rows: printableRows(rows)}, StepNotes: numberedNotes(notes)}
 	hc.Headline = sizeHeadline(r)
 	markSteps(&hc.Steps, r.Steps)
 	fields := [][2]string{{"server", orDash(r.Server)}, {"SLO", r.SLO}, {"rate held", numfmt.Rate(r.Rate, "turns")}}

@@ -20,13 +20,11 @@ func ListenerSearchHTML(w io.Writer, r *capacity.ListenerFinding) error {
 	header := []string{"step", "listeners", "opened", "limit", "refused", "ack p99", "notify p99", "read p99", "× none", "result"}
 	hc := htmlCapacity{Kind: "listener search", Target: printable(orDash(r.Target)), XName: "listeners", Conclusion: printable(r.Conclusion),
 		Steps: htmlTable{Class: "steps", Header: header, Left: 1}}
-	for _, s := range r.Steps {
-		cell := stepWord(s)
-		if _, why := stepVerdict(s); why != "" {
-			cell += ": " + why // the page has room for the reason itself
-		}
-		hc.Steps.Rows = append(hc.Steps.Rows, printableRows([][]string{listenerRow(s, r.ReadP99AtZeroMs, cell)})[0])
+	cells, notes := notedVerdicts(r.Steps)
+	for i, s := range r.Steps {
+		hc.Steps.Rows = append(hc.Steps.Rows, printableRows([][]string{listenerRow(s, r.ReadP99AtZeroMs, cells[i])})[0])
 	}
+	hc.StepNotes = numberedNotes(notes)
 	markSteps(&hc.Steps, r.Steps)
 	h := htmlHeadline{Kind: "capacity", Title: "readbench listener search: " + printable(orDash(r.Target)), Note: printable(r.Conclusion)}
 	switch {
