@@ -244,3 +244,29 @@ func TestNamedByMarker(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedHoldIsNoMaximum: a search whose every hold broke the SLO
+// (limited_by hold) confirmed no rate: its verdict is "✗ no rate held the
+// SLO" in the terminal and on the page, never "max sustainable", and the
+// finding's max_sustainable_rate is null, from which the command exits 1.
+func TestFailedHoldIsNoMaximum(t *testing.T) {
+	r := &capacity.RateFinding{LimitedBy: capacity.LimitHold, SLO: "read.p99<50ms",
+		Hold:       &capacity.Hold{Rate: 350, DurationS: 20, Pass: false, Reason: "read.p99<50ms (measured 80ms)"},
+		Steps:      []capacity.Step{{Rate: 350, Phase: "step", Pass: true}, {Rate: 350, Phase: "hold", Reason: "read.p99<50ms (measured 80ms)"}},
+		Conclusion: "No rate held the SLO for 20 s."}
+	if mark, text := rateVerdict(r); mark != markFail || strings.Contains(text, "max sustainable") {
+		t.Errorf("verdict %s %q, want ✗ and no maximum", mark, text)
+	}
+	var table, page bytes.Buffer
+	if err := WriteCapacity(&table, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := CapacityHTML(&page, r); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"table": table.String(), "page": page.String()} {
+		if strings.Contains(out, "max sustainable") || !strings.Contains(out, "no rate held the SLO") {
+			t.Errorf("%s:\n%s", name, out)
+		}
+	}
+}
