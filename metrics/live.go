@@ -113,6 +113,13 @@ func (m *Live) Subscriptions(side string, l *stats.Listening) {
 	}
 }
 
+// Listened is Subscriptions for side as a run's Listened callback
+// (runner.Job.Listened): the command wires its runs' listeners to the
+// metrics without naming what they recorded.
+func (m *Live) Listened(side string) func(*stats.Listening) {
+	return func(l *stats.Listening) { m.Subscriptions(side, l) }
+}
+
 // Ended pushes the counts of one of the command's runs as they ended,
 // before the next run replaces them (a scrape endpoint has them until
 // then).

@@ -20,7 +20,6 @@ import (
 	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/runner"
-	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 	"github.com/urfave/cli/v2"
@@ -310,7 +309,7 @@ func (sides abSideRuns) runner(c *cli.Context, mx *metrics.Live) ab.Runner {
 			mx.Ended()
 			clearProgress(c.App.ErrWriter, shown)
 			return nil
-		}, Listened: func(l *stats.Listening) { mx.Subscriptions(string(r.Side), l) }}
+		}, Listened: mx.Listened(string(r.Side))}
 		done, err := job.Run(ctx)
 		if err != nil {
 			return nil, err

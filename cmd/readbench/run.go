@@ -8,7 +8,6 @@ import (
 	"github.com/readbench/readbench/report"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/runner"
-	"github.com/readbench/readbench/stats"
 	"github.com/urfave/cli/v2"
 )
 
@@ -132,7 +131,7 @@ func runJob(c *cli.Context) (runner.Job, *runView, error) {
 		return runner.Job{}, nil, err
 	}
 	return runner.Job{Options: opts, Tool: tool(), Thresholds: ts, Save: save, Finished: view.finished,
-		Listened: func(l *stats.Listening) { view.mx.Subscriptions("", l) }}, view, nil
+		Listened: view.mx.Listened("")}, view, nil
 }
 
 // runWriter is how run prints its report in a format, nil for an unknown

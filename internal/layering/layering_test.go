@@ -133,3 +133,23 @@ func TestParseTableErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCmdOnlyWires: cmd/readbench maps flags to options and calls the
+// run; it names no client and no recorder (stats) itself, so that what a
+// run does lives behind runner and what it measured behind results. A
+// direct import, not a transitive one: every package reaches both through
+// the ones it calls.
+func TestCmdOnlyWires(t *testing.T) {
+	cmd := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, "./cmd/readbench")
+	cmd.Dir = moduleRoot(t)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, imp := range strings.Fields(string(out)) {
+		switch imp {
+		case "github.com/readbench/readbench/client", "github.com/readbench/readbench/stats":
+			t.Errorf("cmd/readbench imports %s: wire it through runner's options instead", imp)
+		}
+	}
+}
