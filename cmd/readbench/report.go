@@ -94,18 +94,14 @@ func reportAction(c *cli.Context) error {
 	if c.String("format") == "junit" && c.NArg() != 1 {
 		return cli.Exit("report: --format junit writes the thresholds of one result", exitUsage)
 	}
-	var rs []*results.Result
 	if out := c.String("out"); out != "" {
 		if err := runner.OutputFile(out); err != nil { // before any work, as run's --out: exit 2
 			return cli.Exit(fmt.Sprintf("report: %v", err), exitUsage)
 		}
 	}
-	for _, path := range c.Args().Slice() {
-		r, err := results.Load(path)
-		if err != nil {
-			return cli.Exit(err.Error(), exitUsage)
-		}
-		rs = append(rs, r)
+	rs, err := results.LoadAll(c.Args().Slice(), os.Getenv)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
 	}
 	// Rendered in memory first, so that a failure leaves no half-written
 	// file behind.
