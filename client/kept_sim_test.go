@@ -32,7 +32,7 @@ func serveSimEndless() int {
 // (EndlessHandshake), over stdio and Streamable HTTP, answers the
 // handshake with a message that never ends. Connect fails with a protocol
 // error that names the bytes and the kept limit (32 MiB), not with its
-// handshake timeout (a minute here), and what it allocated meanwhile is
+// handshake timeout (three minutes here), and what it allocated meanwhile is
 // bounded by two and a half times that limit: a buffer doubled up to the
 // limit allocates twice it. Before issue 47 item 14 the answer was kept
 // up to the 256 MiB answer limit, its buffer grown by doubling (over 512
@@ -55,7 +55,9 @@ func TestKeptAnswerHostileServer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := tc.dial(t)
-			d.HandshakeTimeout = time.Minute
+			// Long: under -race on a saturated machine, scanning 32 MiB took
+			// over a minute; the test's claim is the kind of error, not speed.
+			d.HandshakeTimeout = 3 * time.Minute
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)

@@ -5,13 +5,13 @@ import (
 	"runtime/debug"
 )
 
-// leanFrom and leanGC: LoadAll lowers the garbage collector's target to
+// leanFrom and leanGC: LeanGC lowers the garbage collector's target to
 // leanGC percent while it loads files that add up to leanFrom bytes or
 // more. Decoding a result only ever adds to what is live (a timeline
 // second, its histogram, at a time), so at the default 100 the heap is
 // let grow to twice the decoded result before a collection: a 468 MB
 // result took 959 MB of peak RSS to report, 622 MB at 25 (issue 47, item
-// 22), for about half again the CPU (the collections that the histogram
+// 22), for about a third again the CPU (the collections that the histogram
 // check's garbage triggers mark the whole result). Under leanFrom the
 // default stays: a small report pays nothing.
 const (
@@ -19,18 +19,24 @@ const (
 	leanGC   = 25
 )
 
-// LoadAll loads the result files at paths, in order, with Load; the
-// first error ends it. When the files are big (leanFrom bytes together)
-// and the user set no GOGC (which getenv reads), it lowers the process's
-// garbage-collection target while it loads them and puts the previous one
-// back before it returns, so that a report of a big result holds about
-// the result, not twice it. It changes process-wide state: a command
-// loads its one batch of results with it, never two batches at once.
-func LoadAll(paths []string, getenv func(string) string) ([]*Result, error) {
-	if getenv("GOGC") == "" && totalSize(paths) >= leanFrom {
-		prev := debug.SetGCPercent(leanGC)
-		defer debug.SetGCPercent(prev)
+// LeanGC lowers the process's garbage-collection target while a command
+// loads and renders the result files at paths, when they are big
+// (leanFrom bytes together) and the user set no GOGC (which getenv
+// reads); it returns the function that puts the previous target back. A
+// report of a big result then holds about the result, not twice it. It
+// changes process-wide state: a command calls it once, for its one batch
+// of results, never for two batches at once.
+func LeanGC(paths []string, getenv func(string) string) (restore func()) {
+	if getenv("GOGC") != "" || totalSize(paths) < leanFrom {
+		return func() {}
 	}
+	prev := debug.SetGCPercent(leanGC)
+	return func() { debug.SetGCPercent(prev) }
+}
+
+// LoadAll loads the result files at paths, in order, with Load; the
+// first error ends it.
+func LoadAll(paths []string) ([]*Result, error) {
 	rs := make([]*Result, 0, len(paths))
 	for _, p := range paths {
 		r, err := Load(p)

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,23 +16,38 @@ import (
 const loadPeakChild = "READBENCH_LOAD_PEAK_CHILD"
 
 // TestLoadAllPeakRSS loads a generated result of about 64 MiB in a child
-// process and bounds the child's peak resident memory (VmHWM, which counts
-// what the collector let the heap grow to, not only what was live): at
-// most 1.5 times the file and 32 MiB for the process itself. LoadAll
-// lowers the collector's target while it loads a big file; at the default
-// target (as before issue 47 item 22, and as the child run with GOGC=100
-// shows, logged) the heap grew to about twice the decoded result: 959 MB
-// of peak RSS to report a 468 MB file, 626 MB now.
+// process and writes it back as JSON (WriteJSON, what `report --format
+// json` writes), and bounds the child's peak resident memory (VmHWM, which
+// counts what the collector let the heap grow to, not only what was
+// live): at most 1.5 times the file and 32 MiB for the process itself.
+// LeanGC lowers the collector's target while a big file is loaded and
+// rendered; at the default target, with Marshal (as before issue 47 item
+// 22, and as the child run with GOGC=100 shows, logged) the heap grew to
+// twice the decoded result, and the document was held encoded twice over:
+// 959 MB of peak RSS for the table report of a 468 MB file (626 MB now),
+// 2.5 GB for its JSON.
 func TestLoadAllPeakRSS(t *testing.T) {
 	if p := os.Getenv(loadPeakChild); p != "" {
-		if _, err := LoadAll([]string{p}, os.Getenv); err != nil {
+		plain := os.Getenv("GOGC") != "" // as before: GOGC=100 and Marshal
+		defer LeanGC([]string{p}, os.Getenv)()
+		rs, err := LoadAll([]string{p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plain {
+			b, err := rs[0].Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _ = io.Discard.Write(b)
+		} else if err := rs[0].WriteJSON(io.Discard); err != nil {
 			t.Fatal(err)
 		}
 		os.Stdout.WriteString("peak_kb " + strconv.FormatInt(peakRSS(t), 10) + "\n")
 		return
 	}
 	if testing.Short() {
-		t.Skip("writes and loads a 64 MiB result")
+		t.Skip("writes, loads and encodes a 64 MiB result")
 	}
 	if raceDetector {
 		t.Skip("-race multiplies the resident memory: run without it (go test -run TestLoadAllPeakRSS ./results/)")
@@ -69,10 +85,10 @@ func TestLoadAllPeakRSS(t *testing.T) {
 	}
 	lean, plain := child(""), child("100")
 	limit := size*3/2 + 32<<20
-	t.Logf("file %d bytes: peak RSS %d (%.2f×) with LoadAll's target, %d (%.2f×) at GOGC=100; limit %d",
+	t.Logf("file %d bytes: peak RSS %d (%.2f×) with LeanGC and WriteJSON, %d (%.2f×) at GOGC=100 with Marshal; limit %d",
 		size, lean, float64(lean)/float64(size), plain, float64(plain)/float64(size), limit)
 	if lean > limit {
-		t.Errorf("loading a %d-byte result peaked at %d bytes of RSS, want at most %d (1.5× the file and 32 MiB)", size, lean, limit)
+		t.Errorf("loading and encoding a %d-byte result peaked at %d bytes of RSS, want at most %d (1.5× the file and 32 MiB)", size, lean, limit)
 	}
 }
 
@@ -93,4 +109,47 @@ func peakRSS(t *testing.T) int64 {
 	}
 	t.Fatal("no VmHWM in /proc/self/status")
 	return 0
+}
+
+// TestWriteJSONIsMarshal: WriteJSON, which encodes the timeline and the
+// classes entry by entry, writes the bytes Marshal writes, whatever the
+// lists hold (null, empty, entries), HTML-escaped strings included.
+func TestWriteJSONIsMarshal(t *testing.T) {
+	base, err := Load(filepath.Join("testdata", "timeline.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(r *Result)
+	}{
+		{"as loaded", func(*Result) {}},
+		{"empty lists", func(r *Result) { r.Timeline, r.Classes = []Second{}, []Class{} }},
+		{"null lists", func(r *Result) { r.Timeline, r.Classes = nil, nil }},
+		{"one entry each", func(r *Result) { r.Timeline, r.Classes = r.Timeline[:1], r.Classes[:1] }},
+		{"a class named like a key", func(r *Result) {
+			r.Classes = append([]Class(nil), r.Classes...)
+			r.Classes[0].Class = "\n  \"timeline\": null <&>"
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := *base
+			tc.edit(&r)
+			want, err := r.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := r.WriteJSON(&got); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				i := 0
+				for i < min(got.Len(), len(want)) && got.Bytes()[i] == want[i] {
+					i++
+				}
+				t.Errorf("WriteJSON differs from Marshal at byte %d:\n got …%.80q\nwant …%.80q", i, got.Bytes()[i:], want[i:])
+			}
+		})
+	}
 }

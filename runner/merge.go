@@ -23,7 +23,8 @@ func Merge(ctx context.Context, paths []string, wait time.Duration, save Place) 
 	if err := waitForFiles(ctx, paths, wait); err != nil {
 		return nil, err
 	}
-	loaded, err := results.LoadAll(paths, os.Getenv)
+	defer results.LeanGC(paths, os.Getenv)()
+	loaded, err := results.LoadAll(paths)
 	if err != nil {
 		return nil, &InputError{Err: err}
 	}

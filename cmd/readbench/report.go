@@ -99,22 +99,25 @@ func reportAction(c *cli.Context) error {
 			return cli.Exit(fmt.Sprintf("report: %v", err), exitUsage)
 		}
 	}
-	rs, err := results.LoadAll(c.Args().Slice(), os.Getenv)
+	defer results.LeanGC(c.Args().Slice(), os.Getenv)()
+	rs, err := results.LoadAll(c.Args().Slice())
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
+	}
+	out := c.String("out")
+	if out == "" {
+		// Straight to stdout: a big result's JSON document is not held
+		// once more, whole, in a buffer (issue 47, item 22).
+		if err := write(c.App.Writer, rs); err != nil {
+			return cli.Exit(err.Error(), exitFail)
+		}
+		return nil
 	}
 	// Rendered in memory first, so that a failure leaves no half-written
 	// file behind.
 	var buf bytes.Buffer
 	if err := write(&buf, rs); err != nil {
 		return cli.Exit(err.Error(), exitFail)
-	}
-	out := c.String("out")
-	if out == "" {
-		if _, err := c.App.Writer.Write(buf.Bytes()); err != nil {
-			return cli.Exit(fmt.Sprintf("report: %v", err), exitFail)
-		}
-		return nil
 	}
 	if err := results.WriteOutput(out, buf.Bytes(), c.App.Writer); err != nil {
 		return cli.Exit(fmt.Sprintf("report: %v", err), exitFail)
