@@ -68,19 +68,31 @@ func readHTTPAnswer(resp *http.Response, id, maxAnswer int64, reply func([]byte)
 // there; the error then wraps protocol.ErrTooLarge and the bytes are the
 // first limit ones.
 //
-// The buffer doubles as it fills but never grows past limit+1 bytes
-// (appendKept): bytes.Buffer's growth reserved up to twice the limit.
+// The buffer doubles as it fills but never grows past limit bytes
+// (growKept): bytes.Buffer's growth reserved up to twice the limit. A
+// full buffer of limit bytes is not grown to learn whether more comes: a
+// byte of its own is read for that. (Grown to limit+1, a 32 MiB limit
+// reached by doubling took a second buffer of 32 MiB: three times the
+// limit allocated, twice held, for one byte.)
 func readBody(resp *http.Response, limit int64) ([]byte, error) {
-	b := make([]byte, 0, min(512, limit+1))
+	b := make([]byte, 0, min(512, limit))
 	for {
+		if len(b) == cap(b) && int64(len(b)) >= limit {
+			var more [1]byte
+			k, err := io.ReadAtLeast(resp.Body, more[:], 1)
+			if k > 0 {
+				return b[:limit], &protocol.TooLargeError{Limit: limit, Read: int64(len(b) + k)}
+			}
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				return b, nil
+			}
+			return b, err
+		}
 		if len(b) == cap(b) {
-			b = growKept(b, len(b)+1, limit+1)
+			b = growKept(b, len(b)+1, limit)
 		}
 		k, err := resp.Body.Read(b[len(b):cap(b)])
 		b = b[:len(b)+k]
-		if int64(len(b)) > limit {
-			return b[:limit], &protocol.TooLargeError{Limit: limit, Read: int64(len(b))}
-		}
 		if err == io.EOF {
 			return b, nil
 		}

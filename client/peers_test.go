@@ -36,6 +36,7 @@ func faultPeers() map[string]func() int {
 		simStdioPeer:        serveSimStdio,
 		endlessIDLastPeer:   serveEndless(false),
 		endlessIDFirstPeer:  serveEndless(true),
+		simEndlessPeer:      serveSimEndless,
 		sdkSubStdioPeer:     serveSDKSubStdio,
 		sdkSubHTTPPeer:      serveSDKSubHTTP,
 	}

@@ -18,8 +18,11 @@ func WriteJSON(w io.Writer, rs []*results.Result) error {
 	switch len(rs) {
 	case 0:
 		out = []byte("[]\n")
-	case 1:
-		out, err = rs[0].Marshal()
+	case 1: // streamed: a big result is not held twice more encoded
+		if err := rs[0].WriteJSON(w); err != nil {
+			return fmt.Errorf("report: json report: %w", err)
+		}
+		return nil
 	default:
 		out, err = json.MarshalIndent(rs, "", "  ")
 		out = append(out, '\n')

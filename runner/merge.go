@@ -23,13 +23,14 @@ func Merge(ctx context.Context, paths []string, wait time.Duration, save Place) 
 	if err := waitForFiles(ctx, paths, wait); err != nil {
 		return nil, err
 	}
+	defer results.LeanGC(paths, os.Getenv)()
+	loaded, err := results.LoadAll(paths)
+	if err != nil {
+		return nil, &InputError{Err: err}
+	}
 	var in []results.MergeInput
-	for _, path := range paths {
-		r, err := results.Load(path)
-		if err != nil {
-			return nil, &InputError{Err: err}
-		}
-		in = append(in, results.MergeInput{Name: path, Result: r})
+	for i, path := range paths {
+		in = append(in, results.MergeInput{Name: path, Result: loaded[i]})
 	}
 	res, err := results.Merge(in)
 	if err != nil {

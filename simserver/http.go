@@ -131,6 +131,10 @@ func (s *Server) serveHTTPRequest(w http.ResponseWriter, r *http.Request, msg *p
 		s.serveListenHTTP(w, r, c)
 		return
 	}
+	if s.opts.EndlessHandshake && isHandshake(c.method) {
+		serveEndlessHTTP(w, r, c.id)
+		return
+	}
 	sid := ""
 	if !c.modern && c.method != protocol.MethodInitialize {
 		var ok bool

@@ -110,6 +110,11 @@ type Options struct {
 	// stream that long after it opened, without a result: a proxy cutting
 	// long-lived streams, so that a client's re-listen can be tested.
 	DropStreamsAfter time.Duration
+	// EndlessHandshake makes the server hostile from its first answer:
+	// initialize and server/discover are answered with a message that
+	// never ends (endless.go; readbench serve --endless-handshake), so a
+	// client's bound on what it keeps whole can be tested end to end.
+	EndlessHandshake bool
 	// Logf, when set, receives diagnostics (stderr for a stdio server, whose
 	// stdout is the protocol).
 	Logf func(format string, args ...any)

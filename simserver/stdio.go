@@ -147,6 +147,10 @@ func (c *stdioConn) handle(ctx context.Context, wg *sync.WaitGroup, line []byte)
 			c.put(c.s.fail(cl.id, perr).parts)
 			return
 		}
+		if c.s.opts.EndlessHandshake && isHandshake(cl.method) {
+			c.endlessStdio(cl.id)
+			return
+		}
 		if cl.method == protocol.MethodInitialize {
 			a := c.s.serve(ctx, ctx, cl)
 			c.mu.Lock()

@@ -94,31 +94,30 @@ func reportAction(c *cli.Context) error {
 	if c.String("format") == "junit" && c.NArg() != 1 {
 		return cli.Exit("report: --format junit writes the thresholds of one result", exitUsage)
 	}
-	var rs []*results.Result
 	if out := c.String("out"); out != "" {
 		if err := runner.OutputFile(out); err != nil { // before any work, as run's --out: exit 2
 			return cli.Exit(fmt.Sprintf("report: %v", err), exitUsage)
 		}
 	}
-	for _, path := range c.Args().Slice() {
-		r, err := results.Load(path)
-		if err != nil {
-			return cli.Exit(err.Error(), exitUsage)
+	defer results.LeanGC(c.Args().Slice(), os.Getenv)()
+	rs, err := results.LoadAll(c.Args().Slice())
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	out := c.String("out")
+	if out == "" {
+		// Straight to stdout: a big result's JSON document is not held
+		// once more, whole, in a buffer (issue 47, item 22).
+		if err := write(c.App.Writer, rs); err != nil {
+			return cli.Exit(err.Error(), exitFail)
 		}
-		rs = append(rs, r)
+		return nil
 	}
 	// Rendered in memory first, so that a failure leaves no half-written
 	// file behind.
 	var buf bytes.Buffer
 	if err := write(&buf, rs); err != nil {
 		return cli.Exit(err.Error(), exitFail)
-	}
-	out := c.String("out")
-	if out == "" {
-		if _, err := c.App.Writer.Write(buf.Bytes()); err != nil {
-			return cli.Exit(fmt.Sprintf("report: %v", err), exitFail)
-		}
-		return nil
 	}
 	if err := results.WriteOutput(out, buf.Bytes(), c.App.Writer); err != nil {
 		return cli.Exit(fmt.Sprintf("report: %v", err), exitFail)

@@ -60,6 +60,7 @@ func serveCommand() *cli.Command {
 			&cli.DurationFlag{Name: "stall-for", Usage: "length of each stall", Value: time.Second},
 			&cli.IntFlag{Name: "crash-after", Usage: "exit with an error after `N` reads (0: never)"},
 			&cli.IntFlag{Name: "wedge-after", Usage: "after `N` messages, wedge: stdio never reads stdin again (the process stays alive), HTTP never answers (0: never)"},
+			&cli.BoolFlag{Name: "endless-handshake", Usage: "answer initialize and server/discover with one message that never ends (stdio: no newline; HTTP: a body of no stated length), to try a client's bound on what it keeps whole"},
 			&cli.IntFlag{Name: "catalog-size", Usage: "resources in resources/list", Value: 100},
 			&cli.Float64Flag{Name: "delay-scale", Usage: "multiply every read's delay by `F` (1.3: a server 30% slower, to try compare)", Value: 1},
 			&cli.StringFlag{Name: "max-message", Usage: "refuse to send a read's answer over `SIZE` encoded (e.g. 256KiB), answering a JSON-RPC error -32603 that names the cap, as SDKs with a message limit do (default: no cap)"},
@@ -99,8 +100,8 @@ func serve(c *cli.Context) (err error) {
 		StallEvery: c.Duration("stall-every"), StallFor: c.Duration("stall-for"),
 		CrashAfter: c.Int("crash-after"), WedgeAfter: c.Int("wedge-after"), CatalogSize: c.Int("catalog-size"),
 		DelayScale: c.Float64("delay-scale"), AlterContent: c.String("alter-content"),
-		MaxMessage: maxMessage,
-		Logf:       func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
+		MaxMessage: maxMessage, EndlessHandshake: c.Bool("endless-handshake"),
+		Logf: func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) },
 
 		Changes: fresh.Changes, KeepAlive: fresh.KeepAlive, SubscriptionFault: fresh.SubscriptionFault,
 		MaxListeners: fresh.MaxListeners, AckPerListener: fresh.AckPerListener, DropStreamsAfter: fresh.DropStreamsAfter,
