@@ -257,10 +257,17 @@ func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 // unknownRate is the exit of a search that wrote its finding: 1 when it
 // knows no maximum sustainable rate (max_sustainable_rate null), so that
 // a script or a CI job never takes "not known" for an answer; with
-// --fail-on-unknown=false, 0 and a warning on stderr, -q or not.
+// --fail-on-unknown=false, 0 and a warning on stderr, -q or not. A
+// server that does not answer (limited_by no_answer) exits 1 whatever
+// the flag: that is a finding, not an unknown.
 func unknownRate(c *cli.Context, rep *capacity.RateFinding) error {
 	if rep.MaxSustainableRate != nil {
 		return nil
+	}
+	if rep.LimitedBy == capacity.LimitNoAnswer {
+		// Not an unknown rate: the server is known not to answer, so
+		// --fail-on-unknown=false does not apply (issue 47, item 6).
+		return cli.Exit(fmt.Sprintf("capacity: the server does not answer (limited_by %s): %s", rep.LimitedBy, rep.Conclusion), exitFail)
 	}
 	what := fmt.Sprintf("capacity: the maximum sustainable rate is not known (limited_by %s): %s", rep.LimitedBy, rep.Conclusion)
 	if !c.Bool("fail-on-unknown") {
