@@ -59,7 +59,9 @@ func capacityCommand() *cli.Command {
 			"the step below a failure that was the server's; or every step up to --to held), and for a size\n" +
 			"sweep; 1 when the rate is not known (max_sustainable_rate null: the machine or the generator\n" +
 			"ended the search, every hold broke, or no step passed — the finding is still written and every\n" +
-			"step saved; --fail-on-unknown=false exits 0, saying so on stderr), or when a step could not run;\n" +
+			"step saved; --fail-on-unknown=false exits 0, saying so on stderr); 1 when the server does not\n" +
+			"answer (limited_by no_answer: the first step answered none of its reads, or 95% ended at the read\n" +
+			"timeout; whatever --fail-on-unknown), or when a step could not run;\n" +
 			"2 on usage errors (an --out DIR that holds files, without --force, too); 130 interrupted.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "slo", Usage: "the SLO, thresholds in the bound grammar, e.g. `'turn.p99<800ms,errors<1%'` (required)"},
