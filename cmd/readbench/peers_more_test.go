@@ -31,7 +31,8 @@ import (
 //   - peers/sdk-resources.mjs: text, blob, template and slow resources
 //     served by the official TypeScript SDK (@modelcontextprotocol/sdk
 //     1.x) and its own transports: stdio, stateful Streamable HTTP
-//     (JSON and SSE answers) and stateless.
+//     (JSON and SSE answers) and stateless; and HTTP+SSE with one global
+//     transport, as single-client examples serve (globalsse_test.go).
 
 // npmPeer returns the path of a file of an npm package in peers/.
 func npmPeer(t *testing.T, what string, rel ...string) string {
