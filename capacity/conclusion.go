@@ -37,6 +37,8 @@ func conclusion(r *RateFinding, bad *Step, low float64) string {
 		return s + "unknown. Run again on a quieter machine, or with the server elsewhere."
 	case r.LimitedBy == LimitRange:
 		return fmt.Sprintf("Every step held the SLO up to %s (%s; %s): the limit is above the range searched; raise --to.", rate(low), at, held)
+	case r.LimitedBy == LimitNoAnswer:
+		return fmt.Sprintf("The server does not answer: at the first step, %s, %s. A busy machine slows a server, it does not silence it, and the read timeout runs from each read's send. Check that it serves these reads (readbench check), or raise read_timeout if its reads take longer.", rate(bad.Rate), bad.Reason)
 	case r.LimitedBy == LimitFirstStep:
 		return fmt.Sprintf("The server sustains no rate in the range searched: the first step, %s, already broke the SLO (%s); lower --from to search below it.", rate(bad.Rate), bad.Reason)
 	case r.LimitedBy == LimitGenerator:

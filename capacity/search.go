@@ -70,6 +70,10 @@ const (
 	LimitFirstStep = "first_step" // the first step already broke the SLO
 	LimitHold      = "hold"       // every hold broke the SLO: no rate is known to be sustained
 	LimitMachine   = "machine"    // a failing step stayed machine busy: the server's limit is not known
+	// LimitNoAnswer: the first step was silent (the server answered none
+	// of its reads, or nearly every one ended at the read timeout): the
+	// server does not answer, which no busy machine explains.
+	LimitNoAnswer = "no_answer"
 )
 
 // notServers is what ended a search at a step that is not the server's:
@@ -146,6 +150,8 @@ func (s *search) search() (string, error) {
 		return LimitRange, nil
 	case s.bad != nil && s.bad.GeneratorBound:
 		return LimitGenerator, nil
+	case s.good == nil && s.bad != nil && s.bad.silent:
+		return LimitNoAnswer, nil
 	case s.good == nil && s.bad != nil:
 		return LimitFirstStep, nil
 	case s.good == nil:

@@ -48,7 +48,7 @@ func (f *silentServer) run(_ context.Context, s Setting) (StepRun, error) {
 // of the reads sent (every one timed out, was cut by the turn deadline,
 // or failed) is the server's finding even on a busy machine: a busy
 // machine slows a server, it does not silence it. The search says the
-// server sustains no rate in the range searched, max_sustainable_rate
+// server does not answer (limited_by no_answer), max_sustainable_rate
 // null. Not when readbench's lag ate the time the reads had (cut by a
 // deadline most of which the lag used), nor when the server answered
 // some: those stay the machine's.
@@ -57,8 +57,12 @@ func (f *silentServer) run(_ context.Context, s Setting) (StepRun, error) {
 // reads ended at the read timeout are recorded at the cut, so a read
 // timeout under the bound made "read.p99<500ms" hold in every step of a
 // server that answered nothing, and the search reported the top of the
-// range as sustained. A step that answered none of its reads breaks the
-// SLO whatever its bounds say; half answered, the SLO alone decides.
+// range as sustained. A step that answered none of its reads, or in
+// which nearly every read (95%) ended at the read timeout, breaks the
+// SLO whatever its bounds say, and a search whose first step is so ends
+// limited_by no_answer, "the server does not answer", never the busy
+// machine's (before: a few answered reads made it "not known … machine
+// busy"); a tenth answered, or half, the SLO and the machine rules decide.
 func TestUnansweredIsTheServers(t *testing.T) {
 	const errs, latency = "read.p99<50ms,errors<1%", "read.p99<500ms,turn.p99<500ms"
 	for _, c := range []struct {
@@ -67,16 +71,23 @@ func TestUnansweredIsTheServers(t *testing.T) {
 		slo   string
 		limit string
 	}{
-		{"timeouts, quiet machine", silentServer{outcome: "timeout", pressure: 0.1, lagMs: 1}, errs, LimitFirstStep},
-		{"timeouts, busy machine", silentServer{outcome: "timeout", pressure: 0.9, lagMs: 1}, errs, LimitFirstStep},
-		{"cut by the deadline, busy machine", silentServer{outcome: "cancelled", pressure: 0.9, lagMs: 1}, errs, LimitFirstStep},
-		{"transport errors, busy machine", silentServer{outcome: "transport", pressure: 0.9, lagMs: 1}, errs, LimitFirstStep},
+		{"timeouts, quiet machine", silentServer{outcome: "timeout", pressure: 0.1, lagMs: 1}, errs, LimitNoAnswer},
+		{"timeouts, busy machine", silentServer{outcome: "timeout", pressure: 0.9, lagMs: 1}, errs, LimitNoAnswer},
+		{"cut by the deadline, busy machine", silentServer{outcome: "cancelled", pressure: 0.9, lagMs: 1}, errs, LimitNoAnswer},
+		{"transport errors, busy machine", silentServer{outcome: "transport", pressure: 0.9, lagMs: 1}, errs, LimitNoAnswer},
 		{"cut by the deadline the lag ate, busy machine", silentServer{outcome: "cancelled", pressure: 0.9, lagMs: 250}, errs, LimitMachine},
 		{"half answered, busy machine", silentServer{outcome: "timeout", answered: 0.5, pressure: 0.9, lagMs: 1}, errs, LimitMachine},
-		{"timeouts under a latency-only SLO, quiet machine", silentServer{outcome: "timeout", pressure: 0.1, lagMs: 1}, latency, LimitFirstStep},
-		{"timeouts under a latency-only SLO, busy machine", silentServer{outcome: "timeout", pressure: 0.9, lagMs: 1}, latency, LimitFirstStep},
-		{"transport errors under a latency-only SLO", silentServer{outcome: "transport", pressure: 0.1, lagMs: 1}, latency, LimitFirstStep},
+		{"timeouts under a latency-only SLO, quiet machine", silentServer{outcome: "timeout", pressure: 0.1, lagMs: 1}, latency, LimitNoAnswer},
+		{"timeouts under a latency-only SLO, busy machine", silentServer{outcome: "timeout", pressure: 0.9, lagMs: 1}, latency, LimitNoAnswer},
+		{"transport errors under a latency-only SLO", silentServer{outcome: "transport", pressure: 0.1, lagMs: 1}, latency, LimitNoAnswer},
 		{"half answered under a latency-only SLO", silentServer{outcome: "timeout", answered: 0.5, pressure: 0.1, lagMs: 1}, latency, LimitRange},
+		// Nearly every read ended at the read timeout (a few answered):
+		// the same finding, never the machine's, and no latency-only SLO
+		// holds it.
+		{"nearly every read timed out, busy machine", silentServer{outcome: "timeout", answered: 0.03, pressure: 0.95, lagMs: 1}, errs, LimitNoAnswer},
+		{"nearly every read timed out under a latency-only SLO", silentServer{outcome: "timeout", answered: 0.03, pressure: 0.1, lagMs: 1}, latency, LimitNoAnswer},
+		{"nearly every read failed otherwise, busy machine", silentServer{outcome: "transport", answered: 0.03, pressure: 0.95, lagMs: 1}, errs, LimitMachine},
+		{"a tenth answered, busy machine", silentServer{outcome: "timeout", answered: 0.1, pressure: 0.95, lagMs: 1}, errs, LimitMachine},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rep, err := Search(context.Background(), kneeSearch(0), c.f.run, sloJudge(t, c.slo))
@@ -94,14 +105,24 @@ func TestUnansweredIsTheServers(t *testing.T) {
 				t.Fatalf("limited by %s, max_sustainable_rate %s; want %s, null: %s", rep.LimitedBy, keys["max_sustainable_rate"], c.limit, rep.Conclusion)
 			}
 			st := rep.Steps[0]
-			if server := c.limit == LimitFirstStep; server != (st.NotServers == "" && !st.GeneratorBound && len(rep.Steps) == 1) {
+			if server := c.limit == LimitNoAnswer; server != (st.NotServers == "" && !st.GeneratorBound && len(rep.Steps) == 1) {
 				t.Errorf("the first step %+v; want it the server's: %v", st, server)
 			}
-			if c.limit == LimitFirstStep && !strings.Contains(rep.Conclusion, "sustains no rate in the range searched") {
+			if c.limit != LimitNoAnswer {
+				if strings.Contains(rep.Conclusion, "does not answer") {
+					t.Errorf("conclusion %q: a server that answers is said not to", rep.Conclusion)
+				}
+				return
+			}
+			if !strings.HasPrefix(rep.Conclusion, "The server does not answer: at the first step") || strings.Contains(rep.Conclusion, "machine busy") {
 				t.Errorf("conclusion %q", rep.Conclusion)
 			}
-			if c.limit == LimitFirstStep && (st.Pass || !strings.Contains(st.Reason, "answered none of")) {
-				t.Errorf("the first step passed %v, reason %q; want it failed as answering none of its reads", st.Pass, st.Reason)
+			said := "answered none of"
+			if c.f.answered > 0 {
+				said = "ended at the read timeout of 200ms"
+			}
+			if st.Pass || !strings.Contains(st.Reason, said) {
+				t.Errorf("the first step passed %v, reason %q; want it failed with %q", st.Pass, st.Reason, said)
 			}
 		})
 	}

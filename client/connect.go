@@ -129,11 +129,22 @@ func (e *handshakeTimeoutError) Error() string {
 func (e *handshakeTimeoutError) Unwrap() error { return e.err }
 
 // ServerStarted is err as said of a session whose server is known to be
-// up because another session of the run connected to it: a handshake
-// timeout then drops its advice that the server may start slowly, which
-// would send the user after the wrong cause (and a longer timeout that
-// changes nothing). Any other error is returned as it is.
+// up because another session of the run connected to it, or had its
+// HTTP+SSE stream served: a handshake timeout then drops its advice that
+// the server may start slowly, which would send the user after the wrong
+// cause (and a longer timeout that changes nothing), and an HTTP+SSE GET
+// refused drops its advice that the server may be Streamable HTTP. Any
+// other error is returned as it is.
 func ServerStarted(err error) error {
+	if s, ok := err.(*streamServedError); ok {
+		return &streamServedError{err: ServerStarted(s.err)}
+	}
+	var ge *sseGetError
+	if errors.As(err, &ge) && !ge.served {
+		c := *ge
+		c.served = true
+		return getRefused(&c)
+	}
 	var he *handshakeTimeoutError
 	if !errors.As(err, &he) || error(he) != err {
 		return err
@@ -200,7 +211,11 @@ func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 	d.step("handshake")
 	if err := s.handshake(tctx, d.Protocol); err != nil {
 		_ = t.close()
-		return nil, 0, strayFailure(st, tctx, handshakeExpired(ctx, hctx, limit, d.HandshakeSetBy, handshakeRefused(err)))
+		err = strayFailure(st, tctx, handshakeExpired(ctx, hctx, limit, d.HandshakeSetBy, handshakeRefused(err)))
+		if _, ok := t.(*sseTransport); ok {
+			err = &streamServedError{err: err}
+		}
+		return nil, 0, err
 	}
 	return s, time.Since(start), nil
 }

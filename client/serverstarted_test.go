@@ -35,3 +35,28 @@ func TestServerStarted(t *testing.T) {
 		t.Error("a wrapped timeout changed")
 	}
 }
+
+// TestServerStartedSSE: once the server is known to speak HTTP+SSE (a
+// session's stream was served), a refused GET drops its advice that a
+// Streamable HTTP server may be targeted as HTTP+SSE, and a handshake
+// timeout under the served mark drops its slow-start advice, the mark
+// kept (issue 47, item 4).
+func TestServerStartedSSE(t *testing.T) {
+	const wrong = "a Streamable HTTP server is targeted as http://"
+	get := getRefused(&sseGetError{url: "http://127.0.0.1:1/sse", status: 500, body: "Already connected to a transport"})
+	if !strings.Contains(get.Error(), wrong) || !errors.Is(get, ErrTransport) {
+		t.Fatalf("refused GET: %v", get)
+	}
+	said := ServerStarted(get)
+	if strings.Contains(said.Error(), wrong) || !strings.Contains(said.Error(), "transport failure: GET http://127.0.0.1:1/sse: HTTP 500") ||
+		!errors.Is(said, ErrTransport) || SSEStreamServed(said) {
+		t.Errorf("refused GET, server started: %v", said)
+	}
+	timeout := &streamServedError{err: &handshakeTimeoutError{limit: time.Second, setBy: "--handshake-timeout sets it", err: context.DeadlineExceeded}}
+	if !strings.Contains(timeout.Error(), "starts slowly") || !SSEStreamServed(timeout) {
+		t.Fatalf("served, timed out: %v", timeout)
+	}
+	if said := ServerStarted(timeout); strings.Contains(said.Error(), "starts slowly") || !SSEStreamServed(said) {
+		t.Errorf("served, timed out, server started: %v (served %v)", said, SSEStreamServed(said))
+	}
+}

@@ -117,8 +117,7 @@ func (t *sseTransport) open(ctx context.Context) (io.ReadCloser, *sseEvents, err
 	if resp.StatusCode != http.StatusOK || ct != protocol.ContentTypeSSE {
 		b, _ := readBody(resp, 4096)
 		resp.Body.Close()
-		return nil, nil, transportErr("GET %s: HTTP %d, Content-Type %q (an HTTP+SSE server answers the GET with a text/event-stream; a Streamable HTTP server is targeted as http://...): %s",
-			t.sseURL, resp.StatusCode, resp.Header.Get("Content-Type"), excerpt(b))
+		return nil, nil, getRefused(&sseGetError{url: t.sseURL, status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), body: excerpt(b)})
 	}
 	r := newSSEEvents(resp.Body)
 	for {

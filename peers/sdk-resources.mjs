@@ -9,11 +9,16 @@
 // Usage:
 //   node sdk-resources.mjs stdio
 //   node sdk-resources.mjs http PORT stateless|stateful json|sse
+//   node sdk-resources.mjs sse PORT global
 //
 // HTTP listens on 127.0.0.1:PORT only, path /mcp. "stateful" gives each
 // session an id (Mcp-Session-Id); "stateless" serves every POST with a new
 // server and no id. "json" answers each POST with one JSON body, "sse" with
-// an event stream.
+// an event stream. "sse PORT global" serves the legacy HTTP+SSE transport
+// (GET /sse, POST /messages) the way single-client examples do: one
+// server and one global SSEServerTransport, replaced by each GET; a
+// second client's GET makes the SDK throw "Already connected to a
+// transport" and leaves the global transport one that never started.
 //
 // Resources (sizes are the decoded bytes; the tests compare them):
 //   doc://text/1k        text/plain, 1,024 bytes
@@ -29,6 +34,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
 // text returns n bytes of printable ASCII that repeat every 64 bytes.
@@ -111,12 +117,42 @@ async function serveHTTP(port, stateful, json) {
   process.on('SIGTERM', stop);
 }
 
+// serveGlobalSSE is the legacy HTTP+SSE transport with one global
+// transport and one server, as single-client examples write it.
+async function serveGlobalSSE(port) {
+  const server = newServer();
+  let transport; // the one global transport: each GET replaces it
+  const http = createServer(async (req, res) => {
+    const path = new URL(req.url, 'http://127.0.0.1').pathname;
+    try {
+      if (req.method === 'GET' && path === '/sse') {
+        transport = new SSEServerTransport('/messages', res);
+        await server.connect(transport);
+      } else if (req.method === 'POST' && path === '/messages' && transport !== undefined) {
+        await transport.handlePostMessage(req, res);
+      } else {
+        res.writeHead(404).end();
+      }
+    } catch (err) {
+      process.stderr.write(`sdk-resources: ${err.message}\n`);
+      if (!res.headersSent) res.writeHead(500).end(err.message);
+    }
+  });
+  await new Promise((resolve, reject) => http.once('error', reject).listen(port, '127.0.0.1', resolve));
+  process.stderr.write(`sdk-resources: listening on http://127.0.0.1:${http.address().port}/sse\n`);
+  const stop = () => { http.closeAllConnections(); http.close(() => process.exit(0)); };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
 const [mode, port, state, body] = process.argv.slice(2);
 if (mode === 'stdio') {
   await newServer().connect(new StdioServerTransport());
 } else if (mode === 'http' && /^\d+$/.test(port ?? '') && ['stateless', 'stateful'].includes(state) && ['json', 'sse'].includes(body)) {
   await serveHTTP(Number(port), state === 'stateful', body === 'json');
+} else if (mode === 'sse' && /^\d+$/.test(port ?? '') && state === 'global') {
+  await serveGlobalSSE(Number(port));
 } else {
-  process.stderr.write('usage: node sdk-resources.mjs stdio | http PORT stateless|stateful json|sse\n');
+  process.stderr.write('usage: node sdk-resources.mjs stdio | http PORT stateless|stateful json|sse | sse PORT global\n');
   process.exit(2);
 }

@@ -37,7 +37,7 @@ func rateHeadline(r *capacity.RateFinding) htmlHeadline {
 // could not be measured (the machine busy or the generator: "≥ 200, <
 // 400 turns/s: steps in between could not be measured on this machine"),
 // so a rate it did not confirm is never printed as the server's maximum;
-// ✗ none.
+// ✗ the server does not answer (limited_by no_answer); ✗ none.
 func rateVerdict(r *capacity.RateFinding) (mark, text string) {
 	if in := r.Interval; r.MaxSustainableRate == nil && in != nil {
 		// Rates the search needed were not measured: never a single figure.
@@ -46,6 +46,9 @@ func rateVerdict(r *capacity.RateFinding) (mark, text string) {
 		}
 		return markWarn, "max sustainable rate not known: " + in.Text() + "; measured at " + numfmt.Sig3(in.Low) + "/s: " +
 			numfmt.Sig3(r.ReadsPerS) + " reads/s, " + numfmt.Sig3(r.WireMBPerS) + " MB/s on the wire"
+	}
+	if r.LimitedBy == capacity.LimitNoAnswer {
+		return markFail, "the server does not answer"
 	}
 	if r.MaxSustainableRate == nil {
 		return markFail, "no rate held the SLO"

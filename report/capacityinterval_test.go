@@ -60,3 +60,24 @@ func TestCapacityUnknownIsNotNoRate(t *testing.T) {
 		t.Errorf("verdict %s %q", mark, text)
 	}
 }
+
+// TestCapacityNoAnswerVerdict: a search whose first step the server did
+// not answer (limited_by no_answer) says the server does not answer, in
+// the terminal and on the page, never "not known" nor "no rate held the
+// SLO" (issue 47, item 6).
+func TestCapacityNoAnswerVerdict(t *testing.T) {
+	r := &capacity.RateFinding{LimitedBy: capacity.LimitNoAnswer, FirstBadRate: 10,
+		Conclusion: "The server does not answer: at the first step, 10 turns/s, the server answered none of the 20 reads sent (20 timeout).",
+		Steps:      []capacity.Step{{Phase: "step", Rate: 10, Reason: "the server answered none of the 20 reads sent (20 timeout)", Outcomes: map[string]int64{"timeout": 20}}}}
+	mark, text := rateVerdict(r)
+	if mark != markFail || text != "the server does not answer" {
+		t.Errorf("verdict %s %q", mark, text)
+	}
+	var b strings.Builder
+	if err := CapacityHTML(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if page := b.String(); !strings.Contains(page, "the server does not answer") || strings.Contains(page, "not known") {
+		t.Errorf("the page's verdict:\n%s", page)
+	}
+}

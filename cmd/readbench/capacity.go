@@ -59,7 +59,9 @@ func capacityCommand() *cli.Command {
 			"the step below a failure that was the server's; or every step up to --to held), and for a size\n" +
 			"sweep; 1 when the rate is not known (max_sustainable_rate null: the machine or the generator\n" +
 			"ended the search, every hold broke, or no step passed — the finding is still written and every\n" +
-			"step saved; --fail-on-unknown=false exits 0, saying so on stderr), or when a step could not run;\n" +
+			"step saved; --fail-on-unknown=false exits 0, saying so on stderr); 1 when the server does not\n" +
+			"answer (limited_by no_answer: the first step answered none of its reads, or 95% ended at the read\n" +
+			"timeout; whatever --fail-on-unknown), or when a step could not run;\n" +
 			"2 on usage errors (an --out DIR that holds files, without --force, too); 130 interrupted.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "slo", Usage: "the SLO, thresholds in the bound grammar, e.g. `'turn.p99<800ms,errors<1%'` (required)"},
@@ -257,10 +259,17 @@ func (cr *capacityRun) rateSearch(slo []bounds.Threshold) error {
 // unknownRate is the exit of a search that wrote its finding: 1 when it
 // knows no maximum sustainable rate (max_sustainable_rate null), so that
 // a script or a CI job never takes "not known" for an answer; with
-// --fail-on-unknown=false, 0 and a warning on stderr, -q or not.
+// --fail-on-unknown=false, 0 and a warning on stderr, -q or not. A
+// server that does not answer (limited_by no_answer) exits 1 whatever
+// the flag: that is a finding, not an unknown.
 func unknownRate(c *cli.Context, rep *capacity.RateFinding) error {
 	if rep.MaxSustainableRate != nil {
 		return nil
+	}
+	if rep.LimitedBy == capacity.LimitNoAnswer {
+		// Not an unknown rate: the server is known not to answer, so
+		// --fail-on-unknown=false does not apply (issue 47, item 6).
+		return cli.Exit(fmt.Sprintf("capacity: the server does not answer (limited_by %s): %s", rep.LimitedBy, rep.Conclusion), exitFail)
 	}
 	what := fmt.Sprintf("capacity: the maximum sustainable rate is not known (limited_by %s): %s", rep.LimitedBy, rep.Conclusion)
 	if !c.Bool("fail-on-unknown") {

@@ -25,10 +25,14 @@ import (
 //     Streamable HTTP (SDK v2);
 //   - @modelcontextprotocol/server-basic-vanillajs: an MCP Apps server
 //     with one 218 kB ui:// page, over stdio (SDK v2);
+//   - @modelcontextprotocol/server-video-resource: an MCP Apps server
+//     whose videos://{id} template answers a missing video -32603, over
+//     stdio and stateless Streamable HTTP (videoresource_test.go);
 //   - peers/sdk-resources.mjs: text, blob, template and slow resources
 //     served by the official TypeScript SDK (@modelcontextprotocol/sdk
 //     1.x) and its own transports: stdio, stateful Streamable HTTP
-//     (JSON and SSE answers) and stateless.
+//     (JSON and SSE answers) and stateless; and HTTP+SSE with one global
+//     transport, as single-client examples serve (globalsse_test.go).
 
 // npmPeer returns the path of a file of an npm package in peers/.
 func npmPeer(t *testing.T, what string, rel ...string) string {
