@@ -58,13 +58,7 @@ func otelServer(t *testing.T) (string, *tracetest.SpanRecorder) {
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
-			rc := &mcp.ResourceContents{URI: d.URI, MIMEType: d.MIME}
-			if d.Binary {
-				rc.Blob = content
-			} else {
-				rc.Text = string(content)
-			}
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}, nil
+			return peertest.ReadResult(d, content), nil
 		})
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})

@@ -117,13 +117,7 @@ func sdkServer(delay time.Duration, workers int, observe func(*mcp.ReadResourceR
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
-			rc := &mcp.ResourceContents{URI: d.URI, MIMEType: d.MIME}
-			if d.Binary {
-				rc.Blob = content
-			} else {
-				rc.Text = string(content)
-			}
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}, nil
+			return ReadResult(d, content), nil
 		})
 	}
 	return s
@@ -276,4 +270,17 @@ func Command(t testing.TB, mode string) []string {
 	}
 	t.Setenv(Env, mode)
 	return []string{exe}
+}
+
+// ReadResult is the SDK's answer to a read of d with its content: a blob
+// for a binary document, text otherwise, as every SDK server of the tests
+// answers.
+func ReadResult(d Doc, content []byte) *mcp.ReadResourceResult {
+	rc := &mcp.ResourceContents{URI: d.URI, MIMEType: d.MIME}
+	if d.Binary {
+		rc.Blob = content
+	} else {
+		rc.Text = string(content)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}
 }
