@@ -60,10 +60,16 @@ func (o *sseSink) keepAlive() bool {
 	return err == nil && o.flush()
 }
 
-// stdioSink writes messages as lines of a stdio connection.
-type stdioSink struct{ c *stdioConn }
+// stdioSink writes messages as lines of a stdio connection, none once
+// ctx has ended: a listen's notifications/cancelled is read before
+// whatever follows it on stdin (a change, say), so nothing told of a
+// change made after the cancel is ever written.
+type stdioSink struct {
+	c   *stdioConn
+	ctx context.Context
+}
 
-func (o stdioSink) send(msg []byte) bool { return o.c.write([][]byte{msg}) }
+func (o stdioSink) send(msg []byte) bool { return o.c.writeUnlessCancelled(o.ctx, [][]byte{msg}) }
 func (o stdioSink) flush() bool          { return true } // write flushed
 func (o stdioSink) keepAlive() bool      { return true }
 
@@ -292,7 +298,11 @@ func (c *stdioConn) startListen(ctx context.Context, cl *call) {
 		if !s.ackDelay(rctx) {
 			return
 		}
-		out := stdioSink{c}
+		pctx := rctx
+		if l.sub.fault == WireIgnoreUnsubscribe {
+			pctx = ctx // notifications/cancelled is ignored: only the connection's end stops it
+		}
+		out := stdioSink{c, pctx}
 		for _, m := range l.first {
 			if !out.send(m) {
 				return
@@ -301,10 +311,6 @@ func (c *stdioConn) startListen(ctx context.Context, cl *call) {
 		if !l.anything {
 			out.send(s.listenEnded(cl))
 			return
-		}
-		pctx := rctx
-		if l.sub.fault == WireIgnoreUnsubscribe {
-			pctx = ctx // notifications/cancelled is ignored: only the connection's end stops it
 		}
 		if s.pump(pctx, l.sub, out, 0, 0) == endClosed {
 			out.send(s.listenEnded(cl))

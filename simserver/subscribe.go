@@ -34,7 +34,7 @@ func (c *stdioConn) legacySubscriber() *subscriber {
 		go func() {
 			defer c.wg.Done()
 			defer c.s.hub.remove(sub)
-			c.s.pump(c.ctx, sub, stdioSink{c}, 0, 0)
+			c.s.pump(c.ctx, sub, stdioSink{c, c.ctx}, 0, 0)
 		}()
 	}
 	return c.legacy

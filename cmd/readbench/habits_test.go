@@ -17,7 +17,7 @@ func TestAnchorHabits(t *testing.T) {
 	t.Parallel()
 	url := sharedServe(t)
 	dir := t.TempDir()
-	_, stderr, code := readbench(t, dir, "run", url, "-n", "5", "--rate", "20/s", "--warmup", "0s", "-o", "r.json", "-H", "X-Habit: abc", "-q")
+	_, stderr, code := readbench(t, dir, "run", url, "-n", "5", "--rate", "20/s", "--warmup", "0s", "-o", "r.json", "-H", "X-Habit: habit-secret-5e1f", "-q")
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr)
 	}
@@ -38,7 +38,7 @@ func TestAnchorHabits(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := doc.Workload.Headers["X-Habit"]; !ok || strings.Contains(string(data), "abc") {
+	if _, ok := doc.Workload.Headers["X-Habit"]; !ok || strings.Contains(string(data), "habit-secret-5e1f") {
 		t.Errorf("-H: the workload's headers are %v (the value must be saved masked)", doc.Workload.Headers)
 	}
 	for _, tc := range []struct {

@@ -54,7 +54,7 @@ var flagGroups = map[string]string{
 	"max-answer": "target", "handshake-timeout": "target", "server-pid": "target",
 	"stdio": "listen", "listen": "listen", "stateful": "listen", "sse": "listen",
 	"workers": "simulation", "stall-every": "simulation", "stall-for": "simulation", "crash-after": "simulation",
-	"wedge-after": "simulation", "catalog-size": "simulation", "delay-scale": "simulation", "alter-content": "simulation",
+	"wedge-after": "simulation", "endless-handshake": "simulation", "catalog-size": "simulation", "delay-scale": "simulation", "alter-content": "simulation",
 	"sample": "check", "cancel-uri": "check", "read-path": "check", "template-value": "check", "change-tool": "check",
 	"threshold": "thresholds", "slo": "thresholds", "single-run": "thresholds", "noise-floor": "thresholds",
 	"out": "output", "reads": "output", "format": "output", "full": "output", "trace-url": "output", "quiet": "output", "live": "output", "no-live": "output", "status-every": "output", "force": "output",

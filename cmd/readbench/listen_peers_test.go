@@ -59,6 +59,11 @@ const touchChanges = `{rate: 4/s, via: {tool: touch, args: {uri: "{uri}"}}}`
 // during the warmup.
 const touchLoad = "duration: 2s, warmup: 1s"
 
+// nodeStdioLoad is touchLoad for a Node server over stdio, which readbench
+// starts once per listener during the warmup: Node and the SDK took over
+// 3 s to answer the handshake on a saturated CI machine.
+const nodeStdioLoad = "duration: 2s, warmup: 8s"
+
 // listeners is how many listeners every run opens.
 const listeners = 3
 
@@ -254,17 +259,17 @@ func TestListenTypeScriptSDK(t *testing.T) {
 	}
 	uris := []string{"doc://watched/a", "doc://watched/b"}
 	for _, c := range []struct {
-		name   string
-		target func(t *testing.T) string
+		name, load string
+		target     func(t *testing.T) string
 	}{
-		{"stdio", func(*testing.T) string { return "stdio:" + node + " " + peer + " stdio" }},
-		{"http", func(t *testing.T) string { return startHTTPPeer(t, node, peer, "http", "{port}") }},
-		{"sse", func(t *testing.T) string {
+		{"stdio", nodeStdioLoad, func(*testing.T) string { return "stdio:" + node + " " + peer + " stdio" }},
+		{"http", touchLoad, func(t *testing.T) string { return startHTTPPeer(t, node, peer, "http", "{port}") }},
+		{"sse", touchLoad, func(t *testing.T) string {
 			return "sse+" + strings.TrimSuffix(startHTTPPeer(t, node, peer, "sse", "{port}"), "/mcp") + "/sse"
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s, ok := listenRun(t, c.target(t), "auto", uris, touchChanges, touchLoad)
+			s, ok := listenRun(t, c.target(t), "auto", uris, touchChanges, c.load)
 			checkListen(t, s, ok, "subscribe")
 		})
 	}
