@@ -42,10 +42,10 @@ func TestListenTimelineAddsUp(t *testing.T) {
 	if s == nil || len(s.Timeline) == 0 {
 		t.Fatalf("no subscriptions timeline: %+v", s)
 	}
-	var sum results.SubscriptionSecond
+	var sum stats.ListenSecond
 	for i, x := range s.Timeline {
-		if x.T != i {
-			t.Errorf("timeline entry %d is second %d", i, x.T)
+		if x.Second != i {
+			t.Errorf("timeline entry %d is second %d", i, x.Second)
 		}
 		sum.Changes += x.Changes
 		sum.Notifications += x.Notifications
@@ -54,7 +54,7 @@ func TestListenTimelineAddsUp(t *testing.T) {
 		sum.Rereads += x.Rereads
 	}
 	n := s.Notifications
-	want := results.SubscriptionSecond{Changes: s.Changes.Made, Notifications: n.Received, Missed: n.Missed, LostInGaps: n.LostInGaps, Rereads: s.Rereads.Made}
+	want := stats.ListenSecond{Changes: s.Changes.Made, Notifications: n.Received, Missed: n.Missed, LostInGaps: n.LostInGaps, Rereads: s.Rereads.Made}
 	if sum != want || want.Changes == 0 || want.Notifications == 0 || want.Rereads == 0 {
 		t.Errorf("the seconds add up to %+v, the totals are %+v", sum, want)
 	}

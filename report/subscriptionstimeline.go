@@ -4,6 +4,7 @@ import (
 	"html/template"
 
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // subscriptionsTimelineChart draws the freshness loop per second
@@ -20,11 +21,11 @@ func subscriptionsTimelineChart(r *results.Result, id string) (template.HTML, bo
 	if s == nil || len(s.Timeline) == 0 {
 		return "", false
 	}
-	bySecond := make(map[int]results.SubscriptionSecond, len(s.Timeline))
+	bySecond := make(map[int]stats.ListenSecond, len(s.Timeline))
 	n := len(r.Timeline)
 	for _, x := range s.Timeline {
-		bySecond[x.T] = x
-		n = max(n, x.T+1)
+		bySecond[x.Second] = x
+		n = max(n, x.Second+1)
 	}
 	// The loop's seconds as a timeline of the run's seconds, so that
 	// timelineChart shades the warmup and the partial seconds as it does

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/readbench/readbench/results"
+	"github.com/readbench/readbench/stats"
 )
 
 // TestSubscriptionsTimelineChart: the page's subscriptions section draws
@@ -16,9 +17,9 @@ import (
 func TestSubscriptionsTimelineChart(t *testing.T) {
 	withTimeline := func() *results.Result {
 		r := listened(t, 2, 0, true)
-		r.Subscriptions.Timeline = []results.SubscriptionSecond{
-			{T: 0}, {T: 1, Changes: 10, Notifications: 118, Missed: 2, Rereads: 118},
-			{T: 2, Changes: 10, Notifications: 120, LostInGaps: 3, Rereads: 120}, {T: 3, Notifications: 4, Rereads: 4},
+		r.Subscriptions.Timeline = []stats.ListenSecond{
+			{Second: 0}, {Second: 1, Changes: 10, Notifications: 118, Missed: 2, Rereads: 118},
+			{Second: 2, Changes: 10, Notifications: 120, LostInGaps: 3, Rereads: 120}, {Second: 3, Notifications: 4, Rereads: 4},
 		}
 		return r
 	}

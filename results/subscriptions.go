@@ -38,10 +38,11 @@ type Subscriptions struct {
 	// changed (subscriptions_life.go); each adds up to Notify.
 	NotifyByClass     []ClassNotify     `json:"notify_by_class"`
 	NotifyByListeners []ListenersNotify `json:"notify_by_listeners"`
-	// Timeline is the loop's seconds (subscriptions_timeline.go): the
-	// changes, notifications, missed and lost changes and re-reads of
-	// each second of the result's timeline.
-	Timeline []SubscriptionSecond `json:"timeline"`
+	// Timeline is the loop's seconds (stats.ListenSecond): the changes,
+	// notifications, missed and lost changes and re-reads of each second
+	// of the result's timeline, from t_s 0 (absent from results written
+	// before v1).
+	Timeline []stats.ListenSecond `json:"timeline"`
 }
 
 // Streams are the subscriptions' streams: how they opened, were refused,
@@ -115,7 +116,7 @@ func subscriptionsOf(l *stats.Listening) (*Subscriptions, error) {
 	if out.NotifyByClass, out.NotifyByListeners, err = notifyBreakdowns(l.Freshness); err != nil {
 		return nil, err
 	}
-	out.Timeline = subscriptionTimeline(l.Freshness.Timeline)
+	out.Timeline = append([]stats.ListenSecond{}, l.Freshness.Timeline...) // [] when empty, as before
 	return out, nil
 }
 

@@ -23,16 +23,16 @@ func TestMergeAddsSubscriptionTimelines(t *testing.T) {
 		name  string
 		shift time.Duration // the second shard's start after the first's
 		a, b  []stats.ListenSecond
-		want  []SubscriptionSecond
+		want  []stats.ListenSecond
 	}{
 		{name: "started together",
 			a:    []stats.ListenSecond{{Second: 0, Changes: 2, Notifications: 3, Rereads: 1}, {Second: 1, Changes: 1, Missed: 1}},
 			b:    []stats.ListenSecond{{Second: 0, Changes: 2, Notifications: 1}, {Second: 1, Changes: 1, LostInGaps: 1, Rereads: 2}, {Second: 2, Notifications: 4}},
-			want: []SubscriptionSecond{{T: 0, Changes: 2, Notifications: 4, Rereads: 1}, {T: 1, Changes: 1, Missed: 1, LostInGaps: 1, Rereads: 2}, {T: 2, Notifications: 4}}},
+			want: []stats.ListenSecond{{Second: 0, Changes: 2, Notifications: 4, Rereads: 1}, {Second: 1, Changes: 1, Missed: 1, LostInGaps: 1, Rereads: 2}, {Second: 2, Notifications: 4}}},
 		{name: "the second a second later", shift: time.Second, // its seconds are the first's one later: the same changes there
 			a:    []stats.ListenSecond{{Second: 0, Changes: 2, Notifications: 3, Rereads: 1}, {Second: 1, Changes: 1, Missed: 1}},
 			b:    []stats.ListenSecond{{Second: 0, Changes: 1, Notifications: 1}, {Second: 1, LostInGaps: 1, Rereads: 2}},
-			want: []SubscriptionSecond{{T: 0, Changes: 2, Notifications: 3, Rereads: 1}, {T: 1, Changes: 1, Notifications: 1, Missed: 1}, {T: 2, LostInGaps: 1, Rereads: 2}}},
+			want: []stats.ListenSecond{{Second: 0, Changes: 2, Notifications: 3, Rereads: 1}, {Second: 1, Changes: 1, Notifications: 1, Missed: 1}, {Second: 2, LostInGaps: 1, Rereads: 2}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			shard := func(k int, secs []stats.ListenSecond, shift time.Duration) MergeInput {

@@ -8,21 +8,23 @@ import "time"
 // was read again when. A change missed or lost in a gap is counted in
 // the second it was made (only the run's end says it was never told);
 // a notification in the second it arrived; a re-read in the second it
-// was sent.
+// was sent. It is also the result's subscriptions.timeline[] entry
+// (docs/results.md): each column adds up to its total there.
 type ListenSecond struct {
-	Second int
+	Second int `json:"t_s"`
 	// Changes are the changes readbench made (sent) in this second,
 	// failed ones included, as FreshnessCounts.Changes.
-	Changes int64
+	Changes int64 `json:"changes"`
 	// Notifications are the notifications received in this second, as
 	// FreshnessCounts.Notifications.
-	Notifications int64
+	Notifications int64 `json:"notifications"`
 	// Missed and LostInGaps are, for the changes made in this second, the
 	// subscriptions never told of them (FreshnessCounts.Missed and
 	// LostInGaps): one change missed by three listeners counts three.
-	Missed, LostInGaps int64
+	Missed     int64 `json:"missed"`
+	LostInGaps int64 `json:"lost_in_gaps"`
 	// Rereads are the re-reads sent in this second (RereadCounts.Made).
-	Rereads int64
+	Rereads int64 `json:"rereads"`
 }
 
 // listenTimeline is a Freshness's per-second counts, guarded by its
