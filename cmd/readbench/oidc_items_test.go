@@ -278,8 +278,15 @@ func TestOIDCProviderRestartMidRun(t *testing.T) {
 	if a.Lost != "" && !strings.Contains(a.Lost, "authorized again from") {
 		t.Errorf("lost %q does not say the run was authorized again", a.Lost)
 	}
-	if got := a.TokenRequests.Count - a.TokenRequests.Failures; got < 5 {
-		t.Errorf("%d tokens had in 20 s of 4 s tokens, want tokens again after the restart: %+v", got, a.TokenRequests)
+	// Tokens again after the restart: at least 5 of 4 s in 20 s on a quiet
+	// machine; on a saturated one the provider (Node) takes seconds to
+	// start again, and one token after the restart is what can be asked.
+	want := int64(5)
+	if machine.Busy() {
+		want = 2
+	}
+	if got := a.TokenRequests.Count - a.TokenRequests.Failures; got < want {
+		t.Errorf("%d tokens had in 20 s of 4 s tokens, want %d, tokens again after the restart: %+v (%s)", got, want, a.TokenRequests, machine)
 	}
 	// The reads of the outage are unauthorized (the token expires while
 	// the provider is down): at most those of the 3 s and 2 s more for
