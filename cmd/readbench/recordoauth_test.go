@@ -95,16 +95,7 @@ func TestRecordOAuthThroughProxy(t *testing.T) {
 	wl := writeWorkload(t, dir, "load: {rate: 10/s, duration: 1s, warmup: 0s}\nmix:\n  - {class: md, uri: \"sim:///h?mime=text/markdown&size=200\"}\n")
 	run("run", wl, "--target", endpoint, "--out", "r.json", "-q")
 	stop()
-	rec, text := loadRecording(t, filepath.Join(dir, "rec.jsonl"))
-	ok := 0
-	for _, rd := range rec.Reads {
-		if rd.Outcome == "ok" {
-			ok++
-		}
-	}
-	if len(rec.Reads) == 0 || ok != len(rec.Reads) {
-		t.Errorf("%d of %d recorded reads ok, want all, and some:\n%s", ok, len(rec.Reads), text)
-	}
+	recordedAllOK(t, dir)
 	if c := parseServeCounts(t, srv.stop()); c.authorizationCode != 1 || c.refused != 0 || c.accepted == 0 {
 		t.Errorf("the upstream issued %d authorization_code tokens, refused %d token requests, accepted %d requests; want 1, 0 and some", c.authorizationCode, c.refused, c.accepted)
 	}
@@ -147,6 +138,14 @@ func TestRecordOAuthThroughProxyForeignProvider(t *testing.T) {
 	if code != 0 {
 		t.Errorf("run through the proxy: exit %d\n%s%s", code, stdout, stderr)
 	}
+	text := recordedAllOK(t, dir)
+	noSecrets(t, map[string]string{"run": stdout + stderr, "recording": text}, oidcCCSecret)
+}
+
+// recordedAllOK asserts that dir/rec.jsonl recorded some reads, every one
+// ok, and returns the recording's text.
+func recordedAllOK(t *testing.T, dir string) string {
+	t.Helper()
 	rec, text := loadRecording(t, filepath.Join(dir, "rec.jsonl"))
 	ok := 0
 	for _, rd := range rec.Reads {
@@ -157,5 +156,5 @@ func TestRecordOAuthThroughProxyForeignProvider(t *testing.T) {
 	if len(rec.Reads) == 0 || ok != len(rec.Reads) {
 		t.Errorf("%d of %d recorded reads ok, want all, and some:\n%s", ok, len(rec.Reads), text)
 	}
-	noSecrets(t, map[string]string{"run": stdout + stderr, "recording": text}, oidcCCSecret)
+	return text
 }
