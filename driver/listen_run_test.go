@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/readbench/readbench/internal/peertest"
@@ -18,16 +19,23 @@ import (
 // listeners of extra YAML's making.
 func listenWorkload(t *testing.T, target, proto, extra string) *workload.Workload {
 	t.Helper()
+	// The listeners open during the warmup. Over stdio each is a process
+	// started then, which under -race on a saturated machine took longer
+	// than half a second to answer its handshake.
+	warmup := "500ms"
+	if strings.HasPrefix(target, "stdio:") {
+		warmup = "3s"
+	}
 	w, err := yamlfile.Parse("listen.yaml", []byte(fmt.Sprintf(`
 name: listen
 target: %q
 protocol: %s
 sessions: 1
-load: {rate: 10/s, duration: 2s, warmup: 500ms}
+load: {rate: 10/s, duration: 2s, warmup: %s}
 turn: {attachments: 1, read_timeout: 10s, deadline: 20s}
 mix:
   - {class: md, mime: text/markdown, size: 2KiB}
-%s`, target, proto, extra)))
+%s`, target, proto, warmup, extra)))
 	if err != nil {
 		t.Fatal(err)
 	}
