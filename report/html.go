@@ -33,6 +33,7 @@ type htmlResult struct {
 	Started        string
 	Headline       htmlHeadline
 	Title          string
+	Target         string // the header's target line: what tells apart the index's results of one workload
 	Ending         string // the verdict that decided the exit status: the page's title opens with it
 	Partial        string
 	GeneratorBound string
@@ -137,6 +138,11 @@ func htmlOf(r *results.Result, suffix string, pair *timelineScale, links TraceUR
 		hr.Partial = "Partial result: the run was interrupted; the figures cover its first " + numfmt.Seconds(r.Totals.MeasuredS) + "."
 	}
 	hr.Fields = printableFields(headerFields(r))
+	for _, f := range hr.Fields {
+		if f[0] == "target" {
+			hr.Target = f[1]
+		}
+	}
 	var err error
 	hr.Sections, err = resultSections(r, suffix, pair, links)
 	return hr, err

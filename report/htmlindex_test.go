@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"html"
 	"regexp"
 	"slices"
 	"strings"
@@ -42,6 +43,13 @@ func TestHTMLSeveralResults(t *testing.T) {
 	want := []string{"2026-12-01 12:00:00Z result", "2026-12-01 11:00:00Z result-2", "2026-12-01 10:00:00Z result-3"}
 	if !slices.Equal(got, want) {
 		t.Errorf("index %q, want the newest first %q", got, want)
+	}
+	// Results of one workload against two servers have one title: the
+	// index names each one's target.
+	for _, r := range []*results.Result{old, mid, newest} {
+		if cell := "<td>" + where(r.Target) + "</td>"; r.Target.Address == "" || !strings.Contains(html.UnescapeString(index), cell) {
+			t.Errorf("the index has no cell %s naming a result's target:\n%s", cell, index)
+		}
 	}
 	b.Reset()
 	if err := WriteHTML(&b, []*results.Result{old}); err != nil {
