@@ -149,6 +149,7 @@ func htmlCompareOf(c *compare.Comparison, baseRuns, newRuns []compare.Labelled, 
 	hc.DeltaCount = len(rows)
 	hc.Headline = compareHeadline(c, comparedBy(c)+": "+hc.Title, rows)
 	hc.Key = keyDeltas(c, hc.Deltas)
+	hc.NoiseNote += ownTestNote(c, hc.Key)
 	if hc.Headline.Note != "" { // the headline says the test already: once is enough
 		hc.NoiseNote = strings.TrimPrefix(hc.NoiseNote, "Test: "+printable(c.Test)+". ")
 	}
@@ -346,4 +347,25 @@ func htmlUnanswered(c *compare.Comparison) htmlCompare {
 		hc.Overlays = []htmlSection{rs}
 	}
 	return hc
+}
+
+// ownTestNote says, when a bound was broken while its row of the table
+// reads within the noise, that the two are different tests (" …", else
+// ""): a bound is judged by its own test (ab's: the paired windows of
+// every round), the noise column by the test of the runs' figures, which
+// has fewer samples and can call the same change noise. Without it the
+// page's verdict and its row look like a contradiction.
+func ownTestNote(c *compare.Comparison, key []htmlDelta) string {
+	for _, b := range c.Bounds {
+		if b.Verdict != compare.VerdictFail {
+			continue
+		}
+		for _, r := range key {
+			if r.Metric == b.Metric && !r.Significant {
+				return " A bound is judged by its own test (under Bounds), not by this table's noise column: " +
+					printable(b.Bound) + " was broken though its row reads within the noise, which tests the runs' figures alone."
+			}
+		}
+	}
+	return ""
 }

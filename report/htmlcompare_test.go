@@ -262,3 +262,36 @@ func TestCompareHTMLSpeaksAsTheTable(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareHTMLBoundOwnTest: ab broke a bound by its paired windows
+// while the rounds' test reads the same row within the noise (measured:
+// read.p50=+10% broken at p = 0.013, the row "~ within the noise"); the
+// page says the two are different tests, and says nothing of it when the
+// bound's row agrees with it.
+func TestCompareHTMLBoundOwnTest(t *testing.T) {
+	base, nw, c := comparePair(t, 1.0)
+	say := "A bound is judged by its own test"
+	if s, _ := comparePage(t, c, base, nw); strings.Contains(s, say) {
+		t.Errorf("no bound, and the page says %q", say)
+	}
+	bc := compare.BoundCheck{Bound: "read.p50=+10%", Metric: "read.p50", Unit: "ms", Limit: 1, Verdict: compare.VerdictFail}
+	for _, g := range c.Latency {
+		for _, d := range g.Deltas {
+			if d.Metric == bc.Metric {
+				bc.Base, bc.New = d.Base, d.New
+				if d.Noise == compare.Significant {
+					t.Fatalf("the fixture's %s is significant: the case needs one within the noise", d.Metric)
+				}
+			}
+		}
+	}
+	c.Bounds = []compare.BoundCheck{bc}
+	if s, _ := comparePage(t, c, base, nw); !strings.Contains(s, say) {
+		t.Errorf("a bound broken while its row reads within the noise, and the page does not say %q", say)
+	}
+	bc.Verdict, bc.Pass = compare.VerdictPass, true
+	c.Bounds = []compare.BoundCheck{bc}
+	if s, _ := comparePage(t, c, base, nw); strings.Contains(s, say) {
+		t.Errorf("a bound held, and the page says %q", say)
+	}
+}
