@@ -284,6 +284,7 @@ func (s *Session) listenShared(ctx context.Context, life context.Context, sub *S
 	sub.mu.Lock()
 	sub.sent = time.Now()
 	sub.mu.Unlock()
+	req.cancelInline = true // Close returns once the server can read the cancel (stopStream waits for this goroutine)
 	sub.wg.Go(func() {
 		resp, err := s.t.call(life, req)
 		switch {

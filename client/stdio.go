@@ -278,8 +278,23 @@ func (t *stdioTransport) call(ctx context.Context, req Request) (*Response, erro
 	// cut): from here on the server may answer, so a context that ends
 	// leaves a tombstone and a cancellation, as for any sent request.
 	// A cancellation goes in the background, so the read's end is never
-	// delayed by a full pipe.
-	return t.calls.await(ctx, req, ch, sent, t.failed, func() error { return t.deadBefore(req.method) }, t.backgroundRequest)
+	// delayed by a full pipe; a listen's is written before the call
+	// returns (Request.cancelInline).
+	send := t.backgroundRequest
+	if req.cancelInline {
+		send = t.sendInline
+	}
+	return t.calls.await(ctx, req, ch, sent, t.failed, func() error { return t.deadBefore(req.method) }, send)
+}
+
+// sendInline writes req before it returns, bounded as a background send
+// is, and tells its OnAccepted hook once it is written.
+func (t *stdioTransport) sendInline(req Request) {
+	ctx, cancel := context.WithTimeout(context.Background(), backgroundSendTimeout)
+	defer cancel()
+	if handed, err := t.write(ctx, req.body); handed && err == nil {
+		req.tellAccepted()
+	}
 }
 
 func (t *stdioTransport) notify(ctx context.Context, req Request) error {

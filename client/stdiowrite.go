@@ -109,13 +109,7 @@ func (t *stdioTransport) backgroundRequest(req Request) {
 		return
 	default:
 	}
-	t.bg.Go(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), backgroundSendTimeout)
-		defer cancel()
-		if handed, err := t.write(ctx, req.body); handed && err == nil {
-			req.tellAccepted()
-		}
-	})
+	t.bg.Go(func() { t.sendInline(req) })
 }
 
 // stopWriting closes stop: the writer returns, no background send starts

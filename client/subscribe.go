@@ -317,7 +317,9 @@ func (sub *Subscription) waitAck(ctx context.Context) error {
 
 // Close ends the subscription as its era says: 2026-07-28, the listen
 // stream is closed (Streamable HTTP) or its request cancelled with
-// notifications/cancelled (stdio); legacy, each uri is unsubscribed. No
+// notifications/cancelled (stdio), written to the server's stdin before
+// Close returns, so that nothing sent after Close overtakes it; legacy,
+// each uri is unsubscribed. No
 // notification is delivered once Close has begun; those that still come
 // are counted by the session (Session.Unrouted). It returns the first
 // unsubscribe error; the subscription has ended either way.

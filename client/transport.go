@@ -21,6 +21,11 @@ type Request struct {
 	// accepted, when set, is told when the request is on the server's side
 	// of the transport (see OnAccepted).
 	accepted func(at time.Time)
+	// cancelInline, on stdio, writes the request's notifications/cancelled
+	// before the call returns instead of in the background: a listen's
+	// cancel is its unsubscribe, and whatever its closer sends next (a
+	// change, say) must not overtake it on the server's stdin.
+	cancelInline bool
 }
 
 // OnAccepted returns req with f called once the request is on the

@@ -2,6 +2,7 @@ package simserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -197,6 +198,53 @@ func TestCloseEndsStreams(t *testing.T) {
 	for m := p.next(); len(m.ID) == 0; m = p.next() {
 		if m.Method != protocol.NotifyResourceUpdated {
 			t.Fatalf("stdio listen carried %s", m.Method)
+		}
+	}
+}
+
+// TestStdioNothingAfterCancel: a change made by a tools/call read after
+// a listen's notifications/cancelled on stdin is never told on that
+// listen: the loop cancels the listen as it reads the cancel, and the
+// listen writes nothing once cancelled (checked under the writer's lock,
+// as a read that honours cancellation is). Written beside the client's
+// fix of the same symptom (client: TestStdioListenCloseCancelsFirst), as
+// a guard of the server's half: the race it guards was not made to show
+// on this machine.
+func TestStdioNothingAfterCancel(t *testing.T) {
+	s := New(Options{})
+	defer s.Close()
+	p := startStdio(t, s)
+	uri := "sim:///c.md?mime=text/markdown&size=64"
+	meta := modernMeta(protocol.V20260728)
+	id := 100
+	told := func(m *protocol.Message, listen int) bool {
+		if m.Method != protocol.NotifyResourceUpdated {
+			return false
+		}
+		_, mt, _ := notifParams(t, m)
+		return string(mt[protocol.MetaSubscriptionID]) == fmt.Sprint(listen)
+	}
+	for range 30 {
+		id++
+		listen := id
+		p.send(request(t, listen, protocol.MethodSubscriptionsListen, map[string]any{
+			"notifications": map[string]any{"resourceSubscriptions": []string{uri}}, "_meta": meta}))
+		wantNotification(t, p.next(), protocol.NotifySubscriptionsAcked, fmt.Sprint(listen))
+		id++
+		touch := id
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d}}`, listen) + "\n" +
+			request(t, touch, protocol.MethodToolsCall, map[string]any{"name": TouchTool, "arguments": map[string]any{"uri": uri}, "_meta": meta}))
+		waitStats(t, s, "the listen cancelled", func(st Stats) bool { return st.Subscriptions.Listens == 0 })
+		id++
+		p.send(request(t, id, protocol.MethodPing, map[string]any{"_meta": meta}))
+		for answers := 0; answers < 2; {
+			m := p.next()
+			if len(m.ID) > 0 {
+				answers++ // the touch's and the ping's, in either order
+			}
+			if told(m, listen) {
+				t.Fatalf("listen %d told of a change made after its notifications/cancelled: %s", listen, m.Params)
+			}
 		}
 	}
 }
