@@ -74,6 +74,7 @@ test-race:
 
 test-norace:
 	$(GO) test -count=1 ./internal/h1/ ./client/
+	$(GO) test -count=1 -run 'TestLoadAllPeakRSS' ./results/
 
 test-deploy:
 	cd deploy && $(GO) test -race -count=1 ./...

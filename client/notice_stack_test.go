@@ -20,7 +20,7 @@ import (
 // them.
 func TestNoticeKeepsStackSmall(t *testing.T) {
 	if raceDetector {
-		t.Skip("the race detector's instrumentation makes every frame larger: stack sizes are measured without it (go test -run TestNoticeKeepsStackSmall ./client/)")
+		t.Skip("the race detector's instrumentation makes every frame larger: stack sizes are measured without it, in make test-norace (go test -run TestNoticeKeepsStackSmall ./client/)")
 	}
 	const goroutines = 256
 	msg := []byte(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"sim:///watched.md?mime=text/markdown&size=1KiB","_meta":{"io.modelcontextprotocol/subscriptionId":7}}}`)
