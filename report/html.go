@@ -138,11 +138,7 @@ func htmlOf(r *results.Result, suffix string, pair *timelineScale, links TraceUR
 		hr.Partial = "Partial result: the run was interrupted; the figures cover its first " + numfmt.Seconds(r.Totals.MeasuredS) + "."
 	}
 	hr.Fields = printableFields(headerFields(r))
-	for _, f := range hr.Fields {
-		if f[0] == "target" {
-			hr.Target = f[1]
-		}
-	}
+	hr.Target = printable(where(r.Target))
 	var err error
 	hr.Sections, err = resultSections(r, suffix, pair, links)
 	return hr, err
