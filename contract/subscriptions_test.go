@@ -1,8 +1,11 @@
 package contract
 
 import (
+	"bytes"
 	"context"
 	"net/http"
+	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -41,6 +44,15 @@ func sdkSub(stateless bool) func(t *testing.T) string {
 // HTTP) with two resources and a tool touch {uri} that announces a change
 // the way mcp-go offers: to every client, whatever it subscribed to (its
 // default subscribe handler tracks no subscriber).
+//
+// mcp-go hands a session's notifications to whichever of its requests
+// takes them first: the GET stream, or the forwarder of a POST, which
+// drops what it takes once its request is over and may outlive it by a
+// scheduling slice. A change announced once can so vanish on a busy
+// machine, and the rows would judge mcp-go's race rather than its
+// routing. So one sender announces the changes in the order they were
+// made, each after its touch request is over and again (up to 10 times,
+// 300 ms apart) until the GET stream has written it.
 func mcpGoSub(t *testing.T) string {
 	srv := server.NewMCPServer("mcpgo-sub", "1.0.0", server.WithResourceCapabilities(true, false), server.WithToolCapabilities(false))
 	for _, u := range []string{"docs://sub/a", "docs://sub/b"} {
@@ -48,18 +60,81 @@ func mcpGoSub(t *testing.T) string {
 			return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: u, MIMEType: "text/plain", Text: "v"}}, nil
 		})
 	}
+	type touched struct {
+		done <-chan struct{} // the touch request is over
+		uri  string
+	}
+	touches := make(chan touched, 16)
+	written := make(chan []byte, 16) // what the GET stream wrote of updates
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			var c touched
+			select {
+			case c = <-touches:
+			case <-stop:
+				return
+			}
+			<-c.done
+			want := []byte(strconv.Quote(c.uri))
+		announce:
+			for range 10 {
+				srv.SendNotificationToAllClients(protocol.NotifyResourceUpdated, map[string]any{"uri": c.uri})
+				timeout := time.After(300 * time.Millisecond)
+				for {
+					select {
+					case p := <-written:
+						if bytes.Contains(p, want) {
+							break announce
+						}
+					case <-timeout:
+						continue announce
+					case <-stop:
+						return
+					}
+				}
+			}
+		}
+	}()
+	t.Cleanup(func() { close(stop); wg.Wait() })
 	srv.AddTool(mcpgo.NewTool("touch", mcpgo.WithString("uri", mcpgo.Required())), func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-		// Once the call's request is over: a notification sent during it
-		// may ride on the call's own response stream, where mcp-go puts
-		// what a session is sent while a request of it is open.
-		go func() {
-			<-ctx.Done()
-			srv.SendNotificationToAllClients(protocol.NotifyResourceUpdated, map[string]any{"uri": req.GetString("uri", "")})
-		}()
+		touches <- touched{ctx.Done(), req.GetString("uri", "")}
 		return mcpgo.NewToolResultText("ok"), nil
 	})
-	return peertest.ServeLocal(t, server.NewStreamableHTTPServer(srv)).URL + "/mcp"
+	h := server.NewStreamableHTTPServer(srv)
+	return peertest.ServeLocal(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			w = &updateWriter{ResponseWriter: w, written: written}
+		}
+		h.ServeHTTP(w, r)
+	})).URL + "/mcp"
 }
+
+// updateWriter is a GET stream's response writer that passes on to
+// written a copy of each write telling of an update.
+type updateWriter struct {
+	http.ResponseWriter
+	written chan<- []byte
+}
+
+// Write passes p on, and a copy to written when p tells of an update.
+func (w *updateWriter) Write(p []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(p)
+	if bytes.Contains(p, []byte(protocol.NotifyResourceUpdated)) {
+		select {
+		case w.written <- bytes.Clone(p):
+		default:
+		}
+	}
+	return n, err
+}
+
+// Flush keeps the stream an SSE stream: mcp-go streams only to a writer
+// that flushes.
+func (w *updateWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
 
 // TestCheckSubscriptionRows: each subscription rule broken on purpose (a
 // simulated server's --subscription-fault) fails exactly its row; a
