@@ -217,9 +217,15 @@ type Options struct {
 	// (stats.Ready); the observers it returns (nil: none) are told of every
 	// read and turn the warmup and the measured phase record
 	// (stats.Observer). Live metrics (metrics.Registry.Observer) and ab's
-	// windows (ab.SideRun.Observe) are handed here by the command; the
+	// windows (ab.SideRun.Observe) are handed here by the command and
+	// runner.Job; the
 	// driver knows nothing of them.
 	Observe func(stats.Ready) (warmup, measured stats.Observer)
+	// Listened, when set, is given what the run's listeners recorded (a
+	// workload with a listen section) once the run is over, before Run
+	// returns: live metrics publish the freshness loop with it before
+	// their final push (metrics.Live.Subscriptions, wired by runner.Job).
+	Listened func(*stats.Listening)
 	// Schedule, when set, is the run's explicit open-loop schedule
 	// (schedule.go): its turns replace the pacer's and the plan's.
 	Schedule *Schedule

@@ -142,6 +142,9 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 			m.CPUPressure = &g.CPUPressure
 		}
 	}
+	if o.Listened != nil && m.Listening != nil {
+		o.Listened(m.Listening)
+	}
 	return rep, nil
 }
 

@@ -106,18 +106,12 @@ func (m *Live) Hooks(part RunLabels, next func(stats.Progress)) (observe func(st
 
 // Subscriptions publishes what the listeners of side's run recorded
 // ("" outside ab) on its series, once the run ended and before its final
-// push (Registry.Subscriptions); nothing on a nil Live.
+// push (Registry.Subscriptions: a run's driver.Options.Listened, which
+// runner wires); nothing on a nil Live.
 func (m *Live) Subscriptions(side string, l *stats.Listening) {
 	if m != nil {
 		m.reg.Subscriptions(side, l)
 	}
-}
-
-// Listened is Subscriptions for side as a run's Listened callback
-// (runner.Job.Listened): the command wires its runs' listeners to the
-// metrics without naming what they recorded.
-func (m *Live) Listened(side string) func(*stats.Listening) {
-	return func(l *stats.Listening) { m.Subscriptions(side, l) }
 }
 
 // Ended pushes the counts of one of the command's runs as they ended,

@@ -209,16 +209,3 @@ func (w *Writer) Close() error {
 	})
 	return w.closed
 }
-
-// Chain is a driver.Options.Observe that hands the run's phases both to
-// prev's observers (live metrics, nil: none) and to w.
-func (w *Writer) Chain(prev func(stats.Ready) (stats.Observer, stats.Observer)) func(stats.Ready) (stats.Observer, stats.Observer) {
-	return func(r stats.Ready) (stats.Observer, stats.Observer) {
-		warm, measured := w.Observe(r)
-		if prev == nil {
-			return warm, measured
-		}
-		pw, pm := prev(r)
-		return stats.Tee(pw, warm), stats.Tee(pm, measured)
-	}
-}

@@ -3,13 +3,14 @@ package runner
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/readbench/readbench/bounds"
 	"github.com/readbench/readbench/driver"
 	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/results"
-	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
 	"github.com/readbench/readbench/workload"
 )
@@ -27,16 +28,21 @@ type Job struct {
 	Save       Place
 	// Part: the run is one of a command's many (Facts.Part).
 	Part bool
-	// Finished, when set, is called as soon as the driver returns, before
-	// the result is built, and gives the result's metrics key (nil: none):
-	// where a command ends what it showed of the run and pushes the final
-	// counts, so the result holds what was delivered.
-	Finished func() *results.LiveMetrics
-	// Listened, when set, is given what the run's listeners recorded (a
-	// run with a listen section) as soon as the driver returns, before
-	// Finished: where a command publishes the freshness loop on its live
-	// metrics before their final push.
-	Listened func(*stats.Listening)
+	// Show is how the run is shown on stderr while it goes on (show.go).
+	Show Show
+	// Metrics are the command's live metrics (StartMetrics; nil: none),
+	// MetricsPart this run's labels among the command's runs. The job
+	// hands the run their observers and its listeners' series, and as the
+	// driver returns delivers the run's final counts: the one run of a
+	// command (not Part) closes them, saying on Show.Stderr what was not
+	// delivered, and the result's metrics key holds what they delivered;
+	// one of many pushes its counts (metrics.Live.Ended), its command
+	// closing them after the last.
+	Metrics     *metrics.Live
+	MetricsPart metrics.RunLabels
+	// Reads is where every read of the run is written as it ends (run
+	// --reads, package readlog; a zero ReadLog: nowhere).
+	Reads ReadLog
 
 	drive func(context.Context, driver.Options) (*driver.Measurements, error) // driver.Run; a test's stand-in
 }
@@ -89,6 +95,16 @@ func (j Job) Run(ctx context.Context) (*Done, error) {
 	if opts.Stderr == nil {
 		opts.Stderr = log
 	}
+	if !j.Part { // the command's one run: its metrics end with it, whatever happens
+		defer j.Metrics.Close(io.Discard)
+	}
+	reads, err := j.Reads.create()
+	if err != nil {
+		return nil, err
+	}
+	view := j.Show.start(&opts)
+	wireMetrics(j.Metrics, &opts, j.MetricsPart)
+	opts.Observe = reads.Chain(opts.Observe)
 	_, restore := setMemoryLimit(opts.Workload, os.Getenv)
 	drive := j.drive
 	if drive == nil {
@@ -96,13 +112,9 @@ func (j Job) Run(ctx context.Context) (*Done, error) {
 	}
 	m, err := drive(ctx, opts)
 	restore()
-	if j.Listened != nil && m != nil && m.Meta.Listening != nil {
-		j.Listened(m.Meta.Listening)
-	}
-	var lm *results.LiveMetrics
-	if j.Finished != nil {
-		lm = j.Finished()
-	}
+	view.stop() // the terminal restored before anything else is printed
+	reads.close(view.stderr)
+	lm := j.delivered(view.stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -144,3 +156,18 @@ type InputError struct{ Err error }
 
 func (e *InputError) Error() string { return e.Err.Error() }
 func (e *InputError) Unwrap() error { return e.Err }
+
+// delivered pushes the run's final counts to the live metrics (Job.Metrics)
+// and gives the result's metrics key: nil for one of a command's runs
+// (Part), whose command closes them after its last, and without metrics.
+func (j Job) delivered(stderr io.Writer) *results.LiveMetrics {
+	if j.Metrics == nil {
+		return nil
+	}
+	if j.Part {
+		j.Metrics.Ended()
+		return nil
+	}
+	j.Metrics.Close(stderr)
+	return &results.LiveMetrics{UndeliveredSamples: j.Metrics.Undelivered()}
+}

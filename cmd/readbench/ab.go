@@ -298,19 +298,16 @@ func (sides abSideRuns) runner(c *cli.Context, mx *metrics.Live) ab.Runner {
 		shown := opts.Progress != nil
 		opts.Logf = func(format string, args ...any) {
 			if !quiet {
-				clearProgress(c.App.ErrWriter, shown)
+				runner.ClearProgress(c.App.ErrWriter, shown)
 				fmt.Fprintf(c.App.ErrWriter, "readbench: round %d, %s: "+format+"\n", append([]any{r.Round, r.Side}, args...)...)
 			}
 		}
-		runner.WireMetrics(mx, &opts, metrics.RunLabels{Side: string(r.Side), Round: strconv.Itoa(r.Round)}) // a round's attempts share its series
-		opts.Observe = r.Observe(opts.Observe)
+		opts.Observe = r.Observe(nil)
 		opts.Together = r.Together
-		job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(r.Path, c.Bool("force")), Part: true, Finished: func() *results.LiveMetrics {
-			mx.Ended()
-			clearProgress(c.App.ErrWriter, shown)
-			return nil
-		}, Listened: mx.Listened(string(r.Side))}
+		job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(r.Path, c.Bool("force")), Part: true,
+			Metrics: mx, MetricsPart: metrics.RunLabels{Side: string(r.Side), Round: strconv.Itoa(r.Round)}} // a round's attempts share its series
 		done, err := job.Run(ctx)
+		runner.ClearProgress(c.App.ErrWriter, shown)
 		if err != nil {
 			return nil, err
 		}

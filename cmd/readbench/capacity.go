@@ -18,7 +18,6 @@ import (
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/report"
-	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/runner"
 	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
@@ -355,10 +354,9 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.S
 	}
 	opts.Auth = cr.tokens.Next() // each step's result counts its own token requests
 	opts.Logf = func(format string, args ...any) { once.Do(func() { firstFailure = fmt.Sprintf(format, args...) }) }
-	runner.WireMetrics(cr.mx, &opts, metrics.RunLabels{Step: strconv.Itoa(s.Index)})
 	path := filepath.Join(cr.dir, fmt.Sprintf("step-%02d.json", s.Index))
 	job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(path, cr.c.Bool("force")), Part: true,
-		Finished: func() *results.LiveMetrics { cr.mx.Ended(); return nil }}
+		Metrics: cr.mx, MetricsPart: metrics.RunLabels{Step: strconv.Itoa(s.Index)}}
 	done, err := job.Run(ctx)
 	if err != nil {
 		return capacity.StepRun{}, err

@@ -83,7 +83,7 @@ func initAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	tell, stopSetup := setupPrinter(c.App.ErrWriter, target.Name(), set.HandshakeTimeout)
+	tell, stopSetup := runner.SetupLine(c.App.ErrWriter, terminal(c.App.ErrWriter), target.Name(), set.HandshakeTimeout)
 	cat, err := driver.Discover(c.Context, driver.DiscoverOptions{
 		Target: target, Protocol: c.String("protocol"), Headers: headers, Auth: tokens,
 		EmbeddedCommand: set.EmbeddedCommand, Client: set.Client, Aim: aim,

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/readbench/readbench/internal/numfmt"
 	"io"
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/runner"
 )
 
 // How readbench answers SIGINT and SIGTERM; main alone installs the
@@ -102,7 +104,7 @@ func (h *interrupts) stopping(sig os.Signal) string {
 // say prints one line on stderr, on a line of its own even when a
 // progress line is shown.
 func (h *interrupts) say(line string) {
-	clearProgress(h.stderr, h.tty)
+	runner.ClearProgress(h.stderr, h.tty)
 	fmt.Fprintln(h.stderr, line)
 }
 

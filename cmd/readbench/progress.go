@@ -17,13 +17,6 @@ func terminal(w io.Writer) bool {
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
-// clearProgress erases the progress line before the report is printed.
-func clearProgress(w io.Writer, shown bool) {
-	if shown {
-		fmt.Fprint(w, "\r\033[K")
-	}
-}
-
 // say writes message on its own line of w, wrapped to the terminal with
 // its continuation indented when w is one (a verdict a person reads in an
 // 80-column pane), kept on one line otherwise (a CI log is searched line

@@ -97,7 +97,8 @@ func replayAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	view, err := startRunView(c, &opts)
+	job := runner.Job{Options: opts, Tool: tool(), Thresholds: ts, Save: save}
+	view, err := startRunView(c, &job)
 	if err != nil {
 		return err
 	}
@@ -106,7 +107,7 @@ func replayAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "readbench replay: %d reads in %d turns of %d recorded sessions over %s at %gx\n",
 			len(rec.Reads), len(plan.Schedule.Turns), plan.Sessions, numfmt.Duration(plan.Span), speed)
 	}
-	done, err := runner.Job{Options: opts, Tool: tool(), Thresholds: ts, Save: save, Finished: view.finished}.Run(c.Context)
+	done, err := job.Run(c.Context)
 	if err != nil {
 		return exitFor("", err)
 	}

@@ -126,12 +126,12 @@ func runJob(c *cli.Context) (runner.Job, *runView, error) {
 	if err != nil {
 		return runner.Job{}, nil, cli.Exit(err.Error(), exitUsage)
 	}
-	view, err := startRunView(c, &opts)
+	job := runner.Job{Options: opts, Tool: tool(), Thresholds: ts, Save: save}
+	view, err := startRunView(c, &job)
 	if err != nil {
 		return runner.Job{}, nil, err
 	}
-	return runner.Job{Options: opts, Tool: tool(), Thresholds: ts, Save: save, Finished: view.finished,
-		Listened: view.mx.Listened("")}, view, nil
+	return job, view, nil
 }
 
 // runWriter is how run prints its report in a format, nil for an unknown
@@ -152,6 +152,3 @@ func runWriter(format string, full bool, o report.Options) func(io.Writer, *resu
 	}
 	return nil
 }
-
-// elapsedString formats a progress duration to whole seconds.
-func elapsedString(d time.Duration) string { return d.Truncate(time.Second).String() }

@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"fmt"
@@ -34,12 +34,12 @@ type setupLine struct {
 	once sync.Once
 }
 
-// setupPrinter returns the step callback of a run or a discovery and the
-// stop that erases the line and ends its ticker; on w that is not a
+// SetupLine returns the step callback of a run or a discovery and the
+// stop that erases the line and ends its ticker; when w is not a
 // terminal the callback is nil and stop does nothing. stop may be called
 // more than once and must be called before the command returns.
-func setupPrinter(w io.Writer, target string, limit time.Duration) (func(driver.SetupStep), func()) {
-	if !terminal(w) {
+func SetupLine(w io.Writer, terminal bool, target string, limit time.Duration) (func(driver.SetupStep), func()) {
+	if !terminal {
 		return nil, func() {}
 	}
 	if limit <= 0 {
@@ -59,7 +59,7 @@ func (l *setupLine) tell(st driver.SetupStep) {
 	}
 	if st.Stage == driver.StageReady { // the schedule starts: the line has said its part
 		l.stopped = true
-		clearProgress(l.w, l.shown)
+		ClearProgress(l.w, l.shown)
 		return
 	}
 	if st.Stage != l.step.Stage || st.Doing != l.step.Doing {
@@ -94,7 +94,7 @@ func (l *setupLine) stop() {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		l.stopped = true
-		clearProgress(l.w, l.shown)
+		ClearProgress(l.w, l.shown)
 	})
 }
 
@@ -109,7 +109,7 @@ func (l *setupLine) draw() {
 func setupText(target string, st driver.SetupStep, elapsed time.Duration, limit time.Duration) string {
 	slow := ""
 	if elapsed >= time.Second {
-		slow = " (" + elapsedString(elapsed) + ")"
+		slow = " (" + seconds(elapsed) + ")"
 	}
 	switch st.Stage {
 	case driver.StageConnect:
@@ -120,7 +120,7 @@ func setupText(target string, st driver.SetupStep, elapsed time.Duration, limit 
 		case "handshake":
 			doing = "waiting for the server to answer the handshake"
 			if slow != "" {
-				slow = fmt.Sprintf(", %s of the %s handshake timeout", elapsedString(elapsed), numfmt.Duration(limit))
+				slow = fmt.Sprintf(", %s of the %s handshake timeout", seconds(elapsed), numfmt.Duration(limit))
 			}
 		default:
 			doing = "sessions opening"
@@ -146,4 +146,15 @@ func setupText(target string, st driver.SetupStep, elapsed time.Duration, limit 
 		return fmt.Sprintf("readbench: discovering %s: %s%s", target, doing, slow)
 	}
 	return "readbench: " + target + ": " + st.Doing + slow
+}
+
+// seconds formats a wait to whole seconds.
+func seconds(d time.Duration) string { return d.Truncate(time.Second).String() }
+
+// ClearProgress erases the line a view redraws in place (the setup line,
+// the progress line) when one was shown, before anything else is printed.
+func ClearProgress(w io.Writer, shown bool) {
+	if shown {
+		fmt.Fprint(w, "\r\033[K")
+	}
 }
