@@ -116,7 +116,7 @@ func (r *runner) enableAuth() {
 // first, its reads being over: a renewal still in flight then ends and is
 // counted, and none starts after the count, so the result's token
 // requests are those the authorization server saw.
-func (r *runner) finishAuth(rep *Measurements) {
+func (r *runner) finishAuth(rep *measurements) {
 	m := &rep.Meta
 	m.AuthLost = r.authLost.lost(m.Started, r.o.Auth != nil)
 	if m.AuthLost != "" && r.o.Logf != nil {

@@ -86,7 +86,7 @@ func TestRunWithTokens(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	f := &runTokens{}
-	rep, err := Run(ctx, Options{Workload: sdkWorkload(t, url, "auto"), Auth: f})
+	rep, err := measure(ctx, Options{Workload: sdkWorkload(t, url, "auto"), Auth: f})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestRunWithTokens(t *testing.T) {
 		}
 		return true
 	})
-	res, err := rep.Result(results.Tool{Name: "readbench", Version: "test"})
+	res, err := rep.result(results.Tool{Name: "readbench", Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestRunClosesItsTokensBeforeCounting(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	f := &closingTokens{}
-	rep, err := Run(ctx, Options{Workload: sdkWorkload(t, url, "auto"), Auth: f})
+	rep, err := measure(ctx, Options{Workload: sdkWorkload(t, url, "auto"), Auth: f})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestRunLosesAuthorization(t *testing.T) {
 	f := &runTokens{refuseErr: errors.New("invalid_grant: the refresh token was revoked")}
 	var logged []string
 	var mu sync.Mutex
-	rep, err := Run(ctx, Options{Workload: sdkWorkload(t, url, "auto"), Auth: f, Logf: func(format string, args ...any) {
+	rep, err := measure(ctx, Options{Workload: sdkWorkload(t, url, "auto"), Auth: f, Logf: func(format string, args ...any) {
 		mu.Lock()
 		defer mu.Unlock()
 		logged = append(logged, format)
@@ -209,7 +209,7 @@ func TestRunLosesAPastedHeader(t *testing.T) {
 	w.Headers = map[string]string{"Authorization": "Bearer tok"}
 	var mu sync.Mutex
 	var logged []string
-	rep, err := Run(ctx, Options{Workload: w, Logf: func(format string, args ...any) {
+	rep, err := measure(ctx, Options{Workload: w, Logf: func(format string, args ...any) {
 		mu.Lock()
 		defer mu.Unlock()
 		logged = append(logged, fmt.Sprintf(format, args...))
@@ -284,7 +284,7 @@ func TestRunAuthorizationServerDown(t *testing.T) {
 	w := sdkWorkload(t, url, "auto")
 	w.Load.Duration = 3 * time.Second
 	f := &downTokens{down: time.Second, up: 2 * time.Second}
-	rep, err := Run(ctx, Options{Workload: w, Auth: f})
+	rep, err := measure(ctx, Options{Workload: w, Auth: f})
 	if err != nil {
 		t.Fatal(err)
 	}

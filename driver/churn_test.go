@@ -64,7 +64,7 @@ func checkChurn(t *testing.T, w *workload.Workload, deletes *deleteCounter, want
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	rep, err := Run(ctx, Options{Workload: w, Client: client.Implementation{Name: "readbench-test", Version: "0"}})
+	rep, err := measure(ctx, Options{Workload: w, Client: client.Implementation{Name: "readbench-test", Version: "0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ mix: [%s]
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(context.Background(), Options{Workload: w})
+	rep, err := measure(context.Background(), Options{Workload: w})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ mix: [%s]
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(context.Background(), Options{Workload: w})
+	rep, err := measure(context.Background(), Options{Workload: w})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,7 +89,7 @@ func TestFewerSessionsThanAsked(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var logged []string
-	rep, err := Run(ctx, Options{Workload: slowWorkload(t, n, n/2), Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }})
+	rep, err := measure(ctx, Options{Workload: slowWorkload(t, n, n/2), Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }})
 	if err != nil {
 		t.Fatalf("4 of 8 connect, min_sessions 4: %v", err)
 	}
@@ -104,7 +104,7 @@ func TestFewerSessionsThanAsked(t *testing.T) {
 	if len(logged) == 0 || !strings.Contains(logged[0], "4 of 8 sessions connected, 4 failed") {
 		t.Errorf("logged %q: want the shortfall said", logged)
 	}
-	_, err = Run(ctx, Options{Workload: slowWorkload(t, n, n/2+1)})
+	_, err = measure(ctx, Options{Workload: slowWorkload(t, n, n/2+1)})
 	if err == nil || !strings.Contains(err.Error(), "4 of 8 sessions connected, 4 failed: 4× no answer within the handshake timeout of 3s") ||
 		!strings.Contains(err.Error(), "load.min_sessions needs 5") {
 		t.Fatalf("4 of 8 connect, min_sessions 5: err = %v", err)

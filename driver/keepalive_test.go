@@ -73,7 +73,7 @@ mix:
 			}
 			window := hostload.Watch()
 			rep := runSDK(t, w)
-			res, err := rep.Result(results.Tool{Name: "readbench", Version: "test"})
+			res, err := rep.result(results.Tool{Name: "readbench", Version: "test"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/simserver"
+	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
 	"github.com/readbench/readbench/workload/yamlfile"
 )
@@ -47,16 +49,22 @@ listen: {listeners: 2, streams: 2, uris: [%s], reread: {on: true, honour_ttl: fa
 changes: {rate: 10/s, via: {tool: touch, args: {uri: "{uri}"}}}
 `
 
-// runListen runs w and returns its result.
+// runListen runs w and returns its result: Run's, whose tool is the
+// client it said it was, and which handed what its listeners recorded to
+// Listened before it returned.
 func runListen(t *testing.T, w *workload.Workload) *results.Result {
 	t.Helper()
-	rep, err := Run(context.Background(), Options{Workload: w, Logf: t.Logf})
+	var listened *stats.Listening
+	res, err := Run(context.Background(), Options{Workload: w, Logf: t.Logf, Client: client.Implementation{Name: "readbench", Version: "test"},
+		Listened: func(l *stats.Listening) { listened = l }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := rep.Result(results.Tool{Name: "readbench", Version: "test"})
-	if err != nil {
-		t.Fatal(err)
+	if res.Tool.Name != "readbench" || res.Tool.Version != "test" {
+		t.Errorf("tool %+v, want the client's name and version", res.Tool)
+	}
+	if listened == nil || res.Subscriptions == nil {
+		t.Errorf("Listened got %v, the result's subscriptions %v: want both", listened, res.Subscriptions)
 	}
 	if !res.Totals.IdentityOK {
 		t.Errorf("read identity broken: %+v", res.Totals)

@@ -26,7 +26,7 @@ func TestListenTimelineAddsUp(t *testing.T) {
 	var ticks []stats.Progress
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	rep, err := Run(ctx, Options{Workload: w, Logf: t.Logf, Progress: func(p stats.Progress) {
+	rep, err := measure(ctx, Options{Workload: w, Logf: t.Logf, Progress: func(p stats.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
 		ticks = append(ticks, p)
@@ -34,7 +34,7 @@ func TestListenTimelineAddsUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := rep.Result(results.Tool{Name: "readbench", Version: "test"})
+	res, err := rep.result(results.Tool{Name: "readbench", Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,7 @@ func oneSSERun(t *testing.T, h http.Handler, minSessions int) (error, []string) 
 	defer cancel()
 	var mu sync.Mutex
 	var logged []string
-	_, err := Run(ctx, Options{Workload: w, Logf: func(f string, a ...any) {
+	_, err := measure(ctx, Options{Workload: w, Logf: func(f string, a ...any) {
 		mu.Lock()
 		defer mu.Unlock()
 		logged = append(logged, fmt.Sprintf(f, a...))

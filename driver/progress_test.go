@@ -37,7 +37,7 @@ mix:
 	var got []stats.Progress
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, err = Run(ctx, Options{Workload: w, Segment: workload.Segment{K: 1, N: 2}, Progress: func(p stats.Progress) {
+	_, err = measure(ctx, Options{Workload: w, Segment: workload.Segment{K: 1, N: 2}, Progress: func(p stats.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
 		got = append(got, p)
@@ -98,7 +98,7 @@ mix:
 	var got []stats.Progress
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err = Run(ctx, Options{Workload: w, Progress: func(p stats.Progress) {
+	if _, err = measure(ctx, Options{Workload: w, Progress: func(p stats.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
 		got = append(got, p)

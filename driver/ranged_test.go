@@ -30,7 +30,7 @@ func targetSession(t *testing.T, target string) *client.Session {
 }
 
 // runWorkload parses a workload and runs it, bounded by 30 seconds.
-func runWorkload(t *testing.T, yaml string) *Measurements {
+func runWorkload(t *testing.T, yaml string) *measurements {
 	t.Helper()
 	w, err := yamlfile.Parse("ranged.yaml", []byte(yaml))
 	if err != nil {
@@ -38,7 +38,7 @@ func runWorkload(t *testing.T, yaml string) *Measurements {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	rep, err := Run(ctx, Options{Workload: w})
+	rep, err := measure(ctx, Options{Workload: w})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,16 +10,16 @@ import (
 	"github.com/readbench/readbench/workload"
 )
 
-// Result turns a finished run into its result document, tool naming the
+// result turns a finished run into its result document, tool naming the
 // readbench that ran it. It is the one place where what the driver
-// measured becomes a results.Result, so `run`, every step of `capacity`
-// and anything later that runs the driver build the same document from
-// the same report.
+// measured becomes a results.Result (Run returns it), so `run`, every
+// step of `capacity` and anything later that runs the driver build the
+// same document from the same report.
 //
 // A run whose accounting identity broke still gets its result (it is the
 // evidence): results.Result.Identity says so, after the caller has saved
 // it (package runner).
-func (r *Measurements) Result(tool results.Tool) (*results.Result, error) {
+func (r *measurements) result(tool results.Tool) (*results.Result, error) {
 	if r.Workload == nil {
 		return nil, errors.New("build result: the report names no workload")
 	}
@@ -45,12 +45,12 @@ func connectionsOf(c *h1.Stats, keepAlive bool) *results.Connections {
 	}
 }
 
-// Measurements is what a finished run produced: its two phases'
+// measurements is what a finished run produced: its two phases'
 // recordings, and what it learned of the target and of itself, kept in
 // the result's own form (results.Meta) as the run learned it, so that no
-// copy stands between the run and its document. Result turns it into the
+// copy stands between the run and its document. result turns it into the
 // result document.
-type Measurements struct {
+type measurements struct {
 	// Workload is the workload the run was given (Options.Workload: the
 	// whole run's, before its share was taken); Meta.Segment is the share
 	// of it this process drove: a result records both.

@@ -35,7 +35,7 @@ func TestReportResult(t *testing.T) {
 	w := testWorkload(t, `"http://user:secret@127.0.0.1:8080/mcp"`)
 	started := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 	classes := []stats.ClassInfo{{Name: "md"}}
-	rep := &Measurements{
+	rep := &measurements{
 		Workload: w,
 		Meta: results.Meta{
 			Segment: results.Segment{K: 2, N: 3},
@@ -48,7 +48,7 @@ func TestReportResult(t *testing.T) {
 		},
 		MeasuredPhase: stats.NewRecorder(classes).Phase(), Warmup: stats.NewRecorder(classes).Phase(),
 	}
-	res, err := rep.Result(results.Tool{Name: "readbench", Version: "9.9.9"})
+	res, err := rep.result(results.Tool{Name: "readbench", Version: "9.9.9"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,8 +84,8 @@ func TestReportResult(t *testing.T) {
 // TestReportResultNeedsWorkload: a report that does not say what it ran
 // cannot become a result.
 func TestReportResultNeedsWorkload(t *testing.T) {
-	rep := &Measurements{MeasuredPhase: stats.NewRecorder(nil).Phase()}
-	if _, err := rep.Result(results.Tool{}); err == nil || !strings.Contains(err.Error(), "build result") {
+	rep := &measurements{MeasuredPhase: stats.NewRecorder(nil).Phase()}
+	if _, err := rep.result(results.Tool{}); err == nil || !strings.Contains(err.Error(), "build result") {
 		t.Fatalf("Result without a workload: err = %v, want a build result error", err)
 	}
 }
@@ -110,7 +110,7 @@ func TestResultIdentity(t *testing.T) {
 		{"a read lost in the warmup", whole(), lost(), "warmup phase: accounting identity broken"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := (&Measurements{Workload: testWorkload(t, "embedded"), MeasuredPhase: c.run, Warmup: c.warmup}).Result(results.Tool{})
+			res, err := (&measurements{Workload: testWorkload(t, "embedded"), MeasuredPhase: c.run, Warmup: c.warmup}).result(results.Tool{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -52,8 +52,8 @@ func TestResultWorkloadWithoutSecrets(t *testing.T) {
 		Thresholds: []workload.Threshold{{Metric: "turn.p99", Bound: "<800ms"}},
 		Auth:       &workload.Auth{OAuth: &workload.OAuth{ClientID: "loadtest", ClientSecret: clientSecret, Scope: "mcp:read"}},
 	}
-	rep := &Measurements{Workload: w, Meta: results.Meta{Target: results.Target{Address: w.Target.String(), Transport: w.Target.Transport()}}, MeasuredPhase: stats.NewRecorder(nil).Phase()}
-	res, err := rep.Result(results.Tool{Name: "readbench", Version: "test"})
+	rep := &measurements{Workload: w, Meta: results.Meta{Target: results.Target{Address: w.Target.String(), Transport: w.Target.Transport()}}, MeasuredPhase: stats.NewRecorder(nil).Phase()}
+	res, err := rep.result(results.Tool{Name: "readbench", Version: "test"})
 	must(err)
 	b, err := res.Marshal()
 	must(err)

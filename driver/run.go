@@ -23,9 +23,21 @@ var (
 	errReadTimeout = errors.New("read timeout")
 )
 
-// Run executes the workload and returns what it measured. Cancelling ctx
-// stops scheduling, cancels reads in flight and returns a partial report.
-func Run(ctx context.Context, o Options) (*Measurements, error) {
+// Run executes the workload and returns its result document, the client
+// it said it was (Options.Client) named as the tool that ran it.
+// Cancelling ctx stops scheduling, cancels reads in flight and returns a
+// partial result (results.Result.Partial).
+func Run(ctx context.Context, o Options) (*results.Result, error) {
+	m, err := measure(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return m.result(results.Tool{Name: o.Client.Name, Version: o.Client.Version})
+}
+
+// measure executes the workload and returns what it measured, in the form
+// Run makes the result of (and the driver's tests look into).
+func measure(ctx context.Context, o Options) (*measurements, error) {
 	if err := o.Workload.Validate(); err != nil {
 		return nil, err
 	}
@@ -60,7 +72,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	if err != nil {
 		return nil, err
 	}
-	var rep *Measurements
+	var rep *measurements
 	defer func() {
 		r.closeSessions()
 		if rep != nil { // after the sessions' ends: a second answer that came last is counted too
@@ -76,7 +88,7 @@ func Run(ctx context.Context, o Options) (*Measurements, error) {
 	}
 	r.setup.say(SetupStep{Stage: StageReady})
 	server := conns[0].Server()
-	rep = &Measurements{Workload: o.Workload}
+	rep = &measurements{Workload: o.Workload}
 	m := &rep.Meta
 	*m = results.Meta{
 		Target: results.Target{

@@ -44,7 +44,7 @@ mix:
 // checkSDKRun asserts what every run against the SDK peer must show:
 // the identity, only ok and expected outcomes, exact decoded sizes, the
 // server's name and version, and the protocol version spoken.
-func checkSDKRun(t *testing.T, rep *Measurements, wantVersion string) {
+func checkSDKRun(t *testing.T, rep *measurements, wantVersion string) {
 	t.Helper()
 	run := rep.MeasuredPhase
 	if err := stats.CheckIdentity(run.Scheduled, &run.Outcomes); err != nil {
@@ -89,11 +89,11 @@ func checkSDKRun(t *testing.T, rep *Measurements, wantVersion string) {
 	}
 }
 
-func runSDK(t *testing.T, w *workload.Workload) *Measurements {
+func runSDK(t *testing.T, w *workload.Workload) *measurements {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	rep, err := Run(ctx, Options{Workload: w, Client: client.Implementation{Name: "readbench-test", Version: "0"}})
+	rep, err := measure(ctx, Options{Workload: w, Client: client.Implementation{Name: "readbench-test", Version: "0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestRunAgainstSDKSSE(t *testing.T) {
 func TestSSERefusesModernVersion(t *testing.T) {
 	srv := peertest.SDKServer(0)
 	hs := peertest.ServeLocal(t, mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	_, err := Run(context.Background(), Options{Workload: sdkWorkload(t, "sse+"+hs.URL+"/sse", protocol.V20260728)})
+	_, err := measure(context.Background(), Options{Workload: sdkWorkload(t, "sse+"+hs.URL+"/sse", protocol.V20260728)})
 	if err == nil || !strings.Contains(err.Error(), "HTTP+SSE") {
 		t.Fatalf("forcing 2026-07-28 over HTTP+SSE: err = %v, want an explanation", err)
 	}
@@ -162,7 +162,7 @@ func TestRunServerDiesMidRunHTTP(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	start := time.Now()
-	rep, err := Run(ctx, Options{Workload: w})
+	rep, err := measure(ctx, Options{Workload: w})
 	if err != nil {
 		t.Fatal(err)
 	}

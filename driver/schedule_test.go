@@ -81,7 +81,7 @@ mix:
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	rep, err := Run(ctx, Options{Workload: w, Client: client.Implementation{Name: "t", Version: "1"}, Schedule: sched})
+	rep, err := measure(ctx, Options{Workload: w, Client: client.Implementation{Name: "t", Version: "1"}, Schedule: sched})
 	if err != nil {
 		t.Fatal(err)
 	}

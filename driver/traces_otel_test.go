@@ -89,7 +89,7 @@ mix:
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			m, err := Run(ctx, Options{Workload: w})
+			m, err := measure(ctx, Options{Workload: w})
 			if err != nil {
 				t.Fatal(err)
 			}

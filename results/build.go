@@ -18,7 +18,7 @@ import (
 )
 
 // Meta is what a run knew besides its phases' figures: the driver fills
-// it as the run learns it (driver.Measurements.Meta), in the form the
+// it as the run learns it (driver.Run), in the form the
 // result keeps, and Build places it in the result.
 type Meta struct {
 	ToolName, ToolVersion string

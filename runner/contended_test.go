@@ -47,14 +47,9 @@ func TestFailedRunSaysTheMachineWasContended(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			drive := func(ctx context.Context, opts driver.Options) (*driver.Measurements, error) {
-				m, err := tt.s.measured(ctx, opts)
-				if m != nil {
-					m.Meta.CPUPressure = tt.pressure
-				}
-				return m, err
-			}
-			job := Job{Tool: results.Tool{Name: "readbench", Version: "test"}, drive: drive,
+			s := tt.s
+			s.pressure = tt.pressure
+			job := Job{drive: s.measured,
 				Thresholds: ts, Save: Place{Dir: t.TempDir()}}
 			if job.Options, err = job.Options.For(w, driver.Overrides{}); err != nil {
 				t.Fatal(err)

@@ -15,11 +15,11 @@ import (
 	"github.com/readbench/readbench/workload"
 )
 
-// Job is one run of the driver as a command makes it: the run, who ran it,
-// what its result is held to and where it is saved.
+// Job is one run of the driver as a command makes it: the run (who runs
+// it is Options.Client, the result's tool: Reach), how it is shown and
+// what it feeds, what its result is held to and where it is saved.
 type Job struct {
 	Options driver.Options
-	Tool    results.Tool
 	// Thresholds are evaluated on the result and stored in it before it
 	// is saved. A shard's (Options.Segment of n > 1) are not: it carries a
 	// share of the load (rate>45/s would fail on every shard), so merge
@@ -44,7 +44,7 @@ type Job struct {
 	// --reads, package readlog; a zero ReadLog: nowhere).
 	Reads ReadLog
 
-	drive func(context.Context, driver.Options) (*driver.Measurements, error) // driver.Run; a test's stand-in
+	drive func(context.Context, driver.Options) (*results.Result, error) // driver.Run; a test's stand-in
 }
 
 // Done is a finished job: its result as saved, where, and what it came to.
@@ -110,15 +110,11 @@ func (j Job) Run(ctx context.Context) (*Done, error) {
 	if drive == nil {
 		drive = driver.Run
 	}
-	m, err := drive(ctx, opts)
+	res, err := drive(ctx, opts)
 	restore()
 	view.stop() // the terminal restored before anything else is printed
 	reads.close(view.stderr)
 	lm := j.delivered(view.stderr)
-	if err != nil {
-		return nil, err
-	}
-	res, err := m.Result(j.Tool)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +126,7 @@ func (j Job) Run(ctx context.Context) (*Done, error) {
 		ts = nil
 	}
 	evalErr := hold(res, ts)
-	name := results.ShardName(m.Meta.Started, m.Meta.Target.Server.Name, m.Meta.Target.Server.Version, res.Segment)
+	name := results.ShardName(res.Started.Time, res.Target.Server.Name, res.Target.Server.Version, res.Segment)
 	if done.Path, err = j.Save.save(res, name); err != nil {
 		done.Unsaved = unsaved(res, name, err)
 		done.Path = done.Unsaved.Fallback
@@ -145,7 +141,7 @@ func (j Job) Run(ctx context.Context) (*Done, error) {
 		done.Notes = append(done.Notes, fmt.Sprintf("the servers wrote more to stderr than a log keeps: %s kept the first %s and the last %s, %s bytes between them dropped",
 			done.Log, numfmt.Bytes(logHead), numfmt.Bytes(logTail), numfmt.Count(dropped)))
 	}
-	done.Judgement = done.Unsaved.judge(Judge(res, Facts{Interrupted: m.Meta.Partial, Part: j.Part, Thresholds: evalErr, Bounded: len(j.Thresholds) > 0}))
+	done.Judgement = done.Unsaved.judge(Judge(res, Facts{Interrupted: res.Partial, Part: j.Part, Thresholds: evalErr, Bounded: len(j.Thresholds) > 0}))
 	res.SetJudgement(done.Judgement) // the views open and end with what decided the exit
 	return done, nil
 }

@@ -50,11 +50,12 @@ type situation struct {
 	interrupted bool
 	bad         int
 	badO        stats.Outcome
+	pressure    *float64 // the run's CPU pressure (nil: unknown)
 }
 
 // measured is a stand-in for driver.Run that records s in the measured
 // phase of the run of opts.
-func (s situation) measured(_ context.Context, opts driver.Options) (*driver.Measurements, error) {
+func (s situation) measured(_ context.Context, opts driver.Options) (*results.Result, error) {
 	rec := stats.NewRecorder([]stats.ClassInfo{{Name: "md"}})
 	rec.Schedule(20)
 	for i := range 20 {
@@ -72,16 +73,13 @@ func (s situation) measured(_ context.Context, opts driver.Options) (*driver.Mea
 		rec.Schedule(1)
 	}
 	started := time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
-	return &driver.Measurements{
-		Workload: opts.Workload,
-		Meta: results.Meta{
-			Segment: results.Segment{K: opts.Segment.K, N: opts.Segment.N}, Started: started, Ended: started.Add(time.Second),
-			Measured: time.Second, Partial: s.interrupted, AskedRate: 10,
-			Target: results.Target{Address: opts.Workload.Target.String(), Transport: opts.Workload.Target.Transport(),
-				Server: results.Server{Name: "sim", Version: "1"}},
-		},
-		MeasuredPhase: rec.Phase(), Warmup: stats.NewRecorder([]stats.ClassInfo{{Name: "md"}}).Phase(),
-	}, nil
+	return results.Build(results.Meta{
+		ToolName: "readbench", ToolVersion: "test",
+		Segment: results.Segment{K: opts.Segment.K, N: opts.Segment.N}, Started: started, Ended: started.Add(time.Second),
+		Measured: time.Second, Partial: s.interrupted, AskedRate: 10, CPUPressure: s.pressure,
+		Target: results.Target{Address: opts.Workload.Target.String(), Transport: opts.Workload.Target.Transport(),
+			Server: results.Server{Name: "sim", Version: "1"}},
+	}, opts.Workload, rec.Phase(), stats.NewRecorder([]stats.ClassInfo{{Name: "md"}}).Phase())
 }
 
 // ending is one way a job ends in the table of TestEveryCommandEndsAlike
@@ -201,7 +199,7 @@ func endOf(t *testing.T, command string, free bool, s situation, more []bounds.T
 		t.Fatal(err)
 	}
 	ts = append(ts, more...)
-	job := Job{Tool: results.Tool{Name: "readbench", Version: "test"}, drive: s.measured}
+	job := Job{drive: s.measured}
 	switch command {
 	case "run":
 		job.Thresholds, job.Save = ts, Place{Dir: dir}

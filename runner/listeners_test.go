@@ -65,7 +65,7 @@ func TestJobDeliversMetrics(t *testing.T) {
 			}
 			fine := situation{o: stats.OK, latency: 5 * time.Millisecond}
 			handed := false
-			drive := func(ctx context.Context, o driver.Options) (*driver.Measurements, error) {
+			drive := func(ctx context.Context, o driver.Options) (*results.Result, error) {
 				if handed = o.Listened != nil; handed {
 					o.Listened(stats.NewListening())
 				}
@@ -74,7 +74,7 @@ func TestJobDeliversMetrics(t *testing.T) {
 				}
 				return fine.measured(ctx, o)
 			}
-			job := Job{Tool: results.Tool{Name: "readbench", Version: "test"}, drive: drive, Save: Place{Dir: t.TempDir()}, Metrics: mx, Part: c.part}
+			job := Job{drive: drive, Save: Place{Dir: t.TempDir()}, Metrics: mx, Part: c.part}
 			var err error
 			if job.Options, err = job.Options.For(jobWorkload(t, true), driver.Overrides{}); err != nil {
 				t.Fatal(err)

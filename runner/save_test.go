@@ -125,7 +125,7 @@ func TestSaveNeverLosesAResult(t *testing.T) {
 			tmp := t.TempDir()
 			t.Setenv("TMPDIR", tmp) // where the fallback goes
 			dir := t.TempDir()
-			job := Job{Tool: results.Tool{Name: "readbench", Version: "test"}, drive: c.s.measured, Save: c.place(t, dir)}
+			job := Job{drive: c.s.measured, Save: c.place(t, dir)}
 			var err error
 			if job.Options, err = job.Options.For(jobWorkload(t, true), driver.Overrides{}); err != nil {
 				t.Fatal(err)

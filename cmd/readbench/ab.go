@@ -304,7 +304,7 @@ func (sides abSideRuns) runner(c *cli.Context, mx *metrics.Live) ab.Runner {
 		}
 		opts.Observe = r.Observe(nil)
 		opts.Together = r.Together
-		job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(r.Path, c.Bool("force")), Part: true,
+		job := runner.Job{Options: opts, Save: runner.File(r.Path, c.Bool("force")), Part: true,
 			Metrics: mx, MetricsPart: metrics.RunLabels{Side: string(r.Side), Round: strconv.Itoa(r.Round)}} // a round's attempts share its series
 		done, err := job.Run(ctx)
 		runner.ClearProgress(c.App.ErrWriter, shown)

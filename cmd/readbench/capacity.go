@@ -355,7 +355,7 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.S
 	opts.Auth = cr.tokens.Next() // each step's result counts its own token requests
 	opts.Logf = func(format string, args ...any) { once.Do(func() { firstFailure = fmt.Sprintf(format, args...) }) }
 	path := filepath.Join(cr.dir, fmt.Sprintf("step-%02d.json", s.Index))
-	job := runner.Job{Options: opts, Tool: tool(), Save: runner.File(path, cr.c.Bool("force")), Part: true,
+	job := runner.Job{Options: opts, Save: runner.File(path, cr.c.Bool("force")), Part: true,
 		Metrics: cr.mx, MetricsPart: metrics.RunLabels{Step: strconv.Itoa(s.Index)}}
 	done, err := job.Run(ctx)
 	if err != nil {

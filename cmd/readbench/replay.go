@@ -97,7 +97,7 @@ func replayAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	job := runner.Job{Options: opts, Tool: tool(), Thresholds: ts, Save: save}
+	job := runner.Job{Options: opts, Thresholds: ts, Save: save}
 	view, err := startRunView(c, &job)
 	if err != nil {
 		return err

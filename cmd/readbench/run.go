@@ -126,7 +126,7 @@ func runJob(c *cli.Context) (runner.Job, *runView, error) {
 	if err != nil {
 		return runner.Job{}, nil, cli.Exit(err.Error(), exitUsage)
 	}
-	job := runner.Job{Options: opts, Tool: tool(), Thresholds: ts, Save: save}
+	job := runner.Job{Options: opts, Thresholds: ts, Save: save}
 	view, err := startRunView(c, &job)
 	if err != nil {
 		return runner.Job{}, nil, err
