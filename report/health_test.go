@@ -92,7 +92,7 @@ func TestHealthIsSaidFirstInEveryFormat(t *testing.T) {
 }
 
 // TestJUnitHealthCase: the health case agrees with the exit code
-// (runner.Judge): a failure when the health alone fails the run (useless,
+// (results.Judge): a failure when the health alone fails the run (useless,
 // or most of it failed without thresholds), a pass otherwise, and
 // skipped, with its line, when thresholds decide an unhealthy run.
 func TestJUnitHealthCase(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 
 // Whether the machine a run measured on was contended, said once for
 // every place that says it: the report's host row and the exit message of
-// a run that failed (runner.Judge). A run on a machine whose CPUs other
+// a run that failed (results.Judge). A run on a machine whose CPUs other
 // work kept busy can be called overloaded, or break a bound, because the
 // server and readbench waited for a CPU, not because the server is slow;
 // capacity already charges such a step to the machine, and a run's own

@@ -69,7 +69,7 @@ const (
 // its turns did not complete (cut, failed or dropped) or more than half
 // of its reads sent answered an unexpected error (or ok where their class
 // expected an error); without thresholds such
-// a run exits 1 with Line (runner.Judge). Added in v1: a result written
+// a run exits 1 with Line (results.Judge). Added in v1: a result written
 // before it gets it computed when it is loaded.
 type Health struct {
 	Health     State    `json:"health"`
@@ -237,7 +237,7 @@ func healthMark(h Health, c healthCounts, strays bool) string {
 }
 
 // FailsRun says whether the health alone fails the run it describes
-// (runner.Judge): a useless run whatever its thresholds; held to none
+// (results.Judge): a useless run whatever its thresholds; held to none
 // (bounded false), one most of which failed.
 func (h Health) FailsRun(bounded bool) bool {
 	return h.Health == StateUseless || (!bounded && h.MostFailed)

@@ -9,7 +9,7 @@ import (
 )
 
 // How a run ends: the one rule behind both the exit status of a command
-// (runner.Judge hands it on) and the first and last line of every view of
+// (results.Judge hands it on) and the first and last line of every view of
 // the run's result (the terminal report, markdown, the HTML page's banner
 // and title, JUnit's suite). It lives here, beside the document, because
 // the views know only the document: deciding the exit in one place and

@@ -28,17 +28,17 @@ func TestFailedRunSaysTheMachineWasContended(t *testing.T) {
 		s        situation
 		free     bool // no thresholds: the health decides
 		pressure *float64
-		want     Exit
+		want     results.Exit
 		says     string // the reason's claim ("" for none)
 	}{
-		{"overloaded on a contended machine", mostCut, true, p(0.97), Failed, claim + "97.0% of the measured run): other work kept readbench"},
-		{"overloaded at the cut-off", mostCut, true, p(results.AdviceCaveatPressure), Failed, claim + "50.0%"},
-		{"overloaded just under the cut-off", mostCut, true, p(0.49), Failed, ""},
-		{"overloaded on a quiet machine", mostCut, true, p(0.05), Failed, ""},
-		{"overloaded, pressure unknown", mostCut, true, nil, Failed, ""},
-		{"a bound broken on a contended machine", slow, false, p(0.8), Failed, claim + "80.0%"},
-		{"a bound broken on a quiet machine", slow, false, p(0.1), Failed, ""},
-		{"passed on a contended machine", fine, true, p(0.99), Passed, ""},
+		{"overloaded on a contended machine", mostCut, true, p(0.97), results.Failed, claim + "97.0% of the measured run): other work kept readbench"},
+		{"overloaded at the cut-off", mostCut, true, p(results.AdviceCaveatPressure), results.Failed, claim + "50.0%"},
+		{"overloaded just under the cut-off", mostCut, true, p(0.49), results.Failed, ""},
+		{"overloaded on a quiet machine", mostCut, true, p(0.05), results.Failed, ""},
+		{"overloaded, pressure unknown", mostCut, true, nil, results.Failed, ""},
+		{"a bound broken on a contended machine", slow, false, p(0.8), results.Failed, claim + "80.0%"},
+		{"a bound broken on a quiet machine", slow, false, p(0.1), results.Failed, ""},
+		{"passed on a contended machine", fine, true, p(0.99), results.Passed, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -26,7 +26,7 @@ type Job struct {
 	// holds the whole run to them.
 	Thresholds []bounds.Threshold
 	Save       Place
-	// Part: the run is one of a command's many (Facts.Part).
+	// Part: the run is one of a command's many (results.Facts.Part).
 	Part bool
 	// Show is how the run is shown on stderr while it goes on (show.go).
 	Show Show
@@ -55,11 +55,11 @@ type Done struct {
 	// Notes are what the command should say of the job besides its
 	// judgement: thresholds left to merge, a log that could not be kept.
 	Notes     []string
-	Judgement Judgement
+	Judgement results.Judgement
 	// Unsaved, when set, says the result could not be saved where it was
 	// asked (a full disk, a name another run took meanwhile): Path is then
 	// the fallback file it was saved to instead ("" when none took it),
-	// and the judgement is NotSaved (or says it, when interrupted).
+	// and the judgement is results.NotSaved (or says it, when interrupted).
 	Unsaved *Unsaved
 }
 
@@ -141,7 +141,7 @@ func (j Job) Run(ctx context.Context) (*Done, error) {
 		done.Notes = append(done.Notes, fmt.Sprintf("the servers wrote more to stderr than a log keeps: %s kept the first %s and the last %s, %s bytes between them dropped",
 			done.Log, numfmt.Bytes(logHead), numfmt.Bytes(logTail), numfmt.Count(dropped)))
 	}
-	done.Judgement = done.Unsaved.judge(Judge(res, Facts{Interrupted: res.Partial, Part: j.Part, Thresholds: evalErr, Bounded: len(j.Thresholds) > 0}))
+	done.Judgement = done.Unsaved.judge(results.Judge(res, results.Facts{Interrupted: res.Partial, Part: j.Part, Thresholds: evalErr, Bounded: len(j.Thresholds) > 0}))
 	res.SetJudgement(done.Judgement) // the views open and end with what decided the exit
 	return done, nil
 }

@@ -92,7 +92,7 @@ type ending struct {
 	free    bool   // the workload holds no thresholds
 	s       situation
 	ts      []bounds.Threshold
-	want    Exit
+	want    results.Exit
 	reason  string
 }
 
@@ -120,42 +120,42 @@ func endings(t *testing.T) []ending {
 		t.Fatal(err)
 	}
 	return []ending{
-		{"run: every bound held", "run", false, fine, nil, Passed, ""},
-		{"run: a bound broken", "run", false, slow, nil, Failed, "1 of 1 thresholds broken: read.p50<50ms (measured 200ms)"},
-		{"run: nothing usable", "run", false, failing, nil, Failed, "useless run: no read succeeded"},
-		{"run: a read lost", "run", false, lost, nil, Failed, "measured phase: accounting identity broken"},
-		{"run: interrupted", "run", false, cut, nil, Interrupted, "run interrupted"},
-		{"run: interrupted with a bound broken", "run", false, slowCut, nil, Interrupted, "run interrupted"},
-		{"run: a bound on a class it lacks", "run", false, fine, unknown, Misused, "threshold: "},
-		{"run: a bound on notifications without listeners", "run", false, fine, unheard, Misused, "threshold: notify.p99: unknown for this run"},
-		{"capacity step: held", "capacity", false, fine, nil, Passed, ""},
-		{"capacity step: slow is the search's to judge", "capacity", false, slow, nil, Passed, ""},
-		{"capacity step: nothing usable is a finding", "capacity", false, failing, nil, Passed, ""},
-		{"capacity step: a read lost", "capacity", false, lost, nil, Failed, "measured phase: accounting identity broken"},
-		{"capacity step: interrupted", "capacity", false, cut, nil, Interrupted, "run interrupted"},
-		{"ab run: nothing usable is a finding", "ab", false, failing, nil, Passed, ""},
-		{"ab run: a read lost", "ab", false, lost, nil, Failed, "measured phase: accounting identity broken"},
-		{"ab run: interrupted", "ab", false, cut, nil, Interrupted, "run interrupted"},
-		{"merge: every bound held", "merge", false, fine, nil, Passed, ""},
-		{"merge: a bound broken by the whole run", "merge", false, slow, nil, Failed, "1 of 1 thresholds broken: read.p50<50ms"},
-		{"merge: nothing usable", "merge", false, failing, nil, Failed, "useless run: no read succeeded"},
-		{"merge: a read lost in a shard", "merge", false, lost, nil, Failed, "measured phase: accounting identity broken"},
-		{"merge: a shard interrupted", "merge", false, cut, nil, Failed, "a shard of the run was interrupted"},
+		{"run: every bound held", "run", false, fine, nil, results.Passed, ""},
+		{"run: a bound broken", "run", false, slow, nil, results.Failed, "1 of 1 thresholds broken: read.p50<50ms (measured 200ms)"},
+		{"run: nothing usable", "run", false, failing, nil, results.Failed, "useless run: no read succeeded"},
+		{"run: a read lost", "run", false, lost, nil, results.Failed, "measured phase: accounting identity broken"},
+		{"run: interrupted", "run", false, cut, nil, results.Interrupted, "run interrupted"},
+		{"run: interrupted with a bound broken", "run", false, slowCut, nil, results.Interrupted, "run interrupted"},
+		{"run: a bound on a class it lacks", "run", false, fine, unknown, results.Misused, "threshold: "},
+		{"run: a bound on notifications without listeners", "run", false, fine, unheard, results.Misused, "threshold: notify.p99: unknown for this run"},
+		{"capacity step: held", "capacity", false, fine, nil, results.Passed, ""},
+		{"capacity step: slow is the search's to judge", "capacity", false, slow, nil, results.Passed, ""},
+		{"capacity step: nothing usable is a finding", "capacity", false, failing, nil, results.Passed, ""},
+		{"capacity step: a read lost", "capacity", false, lost, nil, results.Failed, "measured phase: accounting identity broken"},
+		{"capacity step: interrupted", "capacity", false, cut, nil, results.Interrupted, "run interrupted"},
+		{"ab run: nothing usable is a finding", "ab", false, failing, nil, results.Passed, ""},
+		{"ab run: a read lost", "ab", false, lost, nil, results.Failed, "measured phase: accounting identity broken"},
+		{"ab run: interrupted", "ab", false, cut, nil, results.Interrupted, "run interrupted"},
+		{"merge: every bound held", "merge", false, fine, nil, results.Passed, ""},
+		{"merge: a bound broken by the whole run", "merge", false, slow, nil, results.Failed, "1 of 1 thresholds broken: read.p50<50ms"},
+		{"merge: nothing usable", "merge", false, failing, nil, results.Failed, "useless run: no read succeeded"},
+		{"merge: a read lost in a shard", "merge", false, lost, nil, results.Failed, "measured phase: accounting identity broken"},
+		{"merge: a shard interrupted", "merge", false, cut, nil, results.Failed, "a shard of the run was interrupted"},
 		// Without thresholds, a whole run in which most turns failed (or
 		// most reads) fails with its health line; exactly half is not
 		// most; with thresholds, they alone decide; a part's health is its
 		// command's to judge.
-		{"run without thresholds: most turns cut", "run", true, mostCut, nil, Failed, "✗ overloaded: 55.0% of turns cut"},
-		{"run without thresholds: half the turns cut", "run", true, halfCut, nil, Passed, ""},
-		{"run without thresholds: most reads not found", "run", true, mostNotFound, nil, Failed, "✗ failing: 55.0% of reads sent failed, all not_found"},
-		{"run without thresholds: half the reads not found", "run", true, halfNotFound, nil, Passed, ""},
-		{"run held to thresholds: they alone decide", "run", false, mostCut, nil, Passed, ""},
-		{"run without thresholds: a healthy run", "run", true, fine, nil, Passed, ""},
-		{"run without thresholds: nothing usable", "run", true, failing, nil, Failed, "useless run: no read succeeded"},
-		{"capacity step: most turns cut is the search's to judge", "capacity", true, mostCut, nil, Passed, ""},
-		{"ab run: most reads not found is a finding", "ab", true, mostNotFound, nil, Passed, ""},
-		{"merge without thresholds: most turns cut", "merge", true, mostCut, nil, Failed, "✗ overloaded: 55.0% of turns cut"},
-		{"merge held to thresholds: they alone decide", "merge", false, mostCut, nil, Passed, ""},
+		{"run without thresholds: most turns cut", "run", true, mostCut, nil, results.Failed, "✗ overloaded: 55.0% of turns cut"},
+		{"run without thresholds: half the turns cut", "run", true, halfCut, nil, results.Passed, ""},
+		{"run without thresholds: most reads not found", "run", true, mostNotFound, nil, results.Failed, "✗ failing: 55.0% of reads sent failed, all not_found"},
+		{"run without thresholds: half the reads not found", "run", true, halfNotFound, nil, results.Passed, ""},
+		{"run held to thresholds: they alone decide", "run", false, mostCut, nil, results.Passed, ""},
+		{"run without thresholds: a healthy run", "run", true, fine, nil, results.Passed, ""},
+		{"run without thresholds: nothing usable", "run", true, failing, nil, results.Failed, "useless run: no read succeeded"},
+		{"capacity step: most turns cut is the search's to judge", "capacity", true, mostCut, nil, results.Passed, ""},
+		{"ab run: most reads not found is a finding", "ab", true, mostNotFound, nil, results.Passed, ""},
+		{"merge without thresholds: most turns cut", "merge", true, mostCut, nil, results.Failed, "✗ overloaded: 55.0% of turns cut"},
+		{"merge held to thresholds: they alone decide", "merge", false, mostCut, nil, results.Passed, ""},
 	}
 }
 
@@ -179,7 +179,7 @@ func TestEveryCommandEndsAlike(t *testing.T) {
 				t.Fatalf("the result was not saved before it was judged: %v", err)
 			}
 			if (tt.command == "run" || tt.command == "merge") && !tt.free {
-				if len(saved.Thresholds) == 0 && tt.want != Misused {
+				if len(saved.Thresholds) == 0 && tt.want != results.Misused {
 					t.Errorf("the saved result holds no verdicts: %s holds its result to the thresholds", tt.command)
 				}
 			} else if len(saved.Thresholds) != 0 {
@@ -222,7 +222,7 @@ func endOf(t *testing.T, command string, free bool, s situation, more []bounds.T
 			if len(d.Result.Thresholds) != 0 || (len(d.Notes) > 0) == free {
 				t.Errorf("shard %d: verdicts %v, notes %v: want none evaluated, and a note that merge will (when there are thresholds)", k, d.Result.Thresholds, d.Notes)
 			}
-			if !free && s.badO == stats.Cancelled && d.Judgement.Exit != Passed {
+			if !free && s.badO == stats.Cancelled && d.Judgement.Exit != results.Passed {
 				t.Errorf("shard %d judged %v %q: its thresholds, left to merge, alone decide", k, d.Judgement.Exit, d.Judgement.Reason)
 			}
 			paths = append(paths, d.Path)

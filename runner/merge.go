@@ -44,7 +44,7 @@ func Merge(ctx context.Context, paths []string, wait time.Duration, save Place) 
 		done.Unsaved = unsaved(res, name, err)
 		done.Path = done.Unsaved.Fallback
 	}
-	done.Judgement = done.Unsaved.judge(Judge(res, Facts{Thresholds: evalErr, Bounded: len(ts) > 0}))
+	done.Judgement = done.Unsaved.judge(results.Judge(res, results.Facts{Thresholds: evalErr, Bounded: len(ts) > 0}))
 	res.SetJudgement(done.Judgement) // the views open and end with what decided the exit
 	return done, nil
 }

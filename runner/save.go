@@ -141,10 +141,10 @@ func unsaved(res *results.Result, name string, err error) *Unsaved {
 	return &Unsaved{Err: err, Fallback: path}
 }
 
-// judge is j once the result could not be saved: NotSaved, its reason
+// judge is j once the result could not be saved: results.NotSaved, its reason
 // naming the fallback file, the finding it outranks said first; an
 // interrupted run (130) and bad thresholds (2) keep their exit, saying it.
-func (u *Unsaved) judge(j Judgement) Judgement {
+func (u *Unsaved) judge(j results.Judgement) results.Judgement {
 	if u == nil {
 		return j
 	}
@@ -153,11 +153,11 @@ func (u *Unsaved) judge(j Judgement) Judgement {
 		reason = fmt.Sprintf("the result was not saved: %v", u.Err)
 	}
 	switch j.Exit {
-	case Interrupted, Misused:
+	case results.Interrupted, results.Misused:
 		j.Also = append(j.Also, reason)
 		return j
-	case Failed:
-		return Judgement{Exit: NotSaved, Reason: reason, Also: append(j.Also, j.Reason), Line: results.FailedLine(reason)}
+	case results.Failed:
+		return results.Judgement{Exit: results.NotSaved, Reason: reason, Also: append(j.Also, j.Reason), Line: results.FailedLine(reason)}
 	}
-	return Judgement{Exit: NotSaved, Reason: reason, Also: j.Also, Line: results.FailedLine(reason)}
+	return results.Judgement{Exit: results.NotSaved, Reason: reason, Also: j.Also, Line: results.FailedLine(reason)}
 }

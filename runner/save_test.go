@@ -78,21 +78,21 @@ func TestSaveNeverLosesAResult(t *testing.T) {
 		name     string
 		place    func(t *testing.T, dir string) Place
 		s        situation
-		want     Exit
+		want     results.Exit
 		reason   string
 		fallback bool // saved to a fallback file
 		path     string
 	}{
-		{"a full disk", func(t *testing.T, _ string) Place { return fullDisk(t) }, fine, NotSaved,
+		{"a full disk", func(t *testing.T, _ string) Place { return fullDisk(t) }, fine, results.NotSaved,
 			"the result was not saved: save result: write /dev/full: no space left on device; it was saved to ", true, ""},
-		{"a full disk, a run that failed too", func(t *testing.T, _ string) Place { return fullDisk(t) }, failing, NotSaved,
+		{"a full disk, a run that failed too", func(t *testing.T, _ string) Place { return fullDisk(t) }, failing, results.NotSaved,
 			"the result was not saved: ", true, ""},
-		{"a full disk, interrupted", func(t *testing.T, _ string) Place { return fullDisk(t) }, cut, Interrupted,
+		{"a full disk, interrupted", func(t *testing.T, _ string) Place { return fullDisk(t) }, cut, results.Interrupted,
 			"run interrupted", true, ""},
 		{"a folder made read-only during the run", func(t *testing.T, _ string) Place {
 			ro := readOnlyFolder(t)
 			return Place{Path: filepath.Join(ro, "r.json"), Dir: t.TempDir()}
-		}, fine, NotSaved, "the result was not saved: save result: ", true, ""},
+		}, fine, results.NotSaved, "the result was not saved: save result: ", true, ""},
 		{"a name another run took during the run", func(t *testing.T, dir string) Place {
 			p, err := Out(filepath.Join(dir, "r.json"), false, nil)
 			if err != nil {
@@ -102,7 +102,7 @@ func TestSaveNeverLosesAResult(t *testing.T) {
 				t.Fatal(err)
 			}
 			return p
-		}, fine, NotSaved, "the result was not saved: save result: " + "", true, ""},
+		}, fine, results.NotSaved, "the result was not saved: save result: " + "", true, ""},
 		{"--force replaces", func(t *testing.T, dir string) Place {
 			path := filepath.Join(dir, "r.json")
 			if err := os.WriteFile(path, []byte("an old result\n"), 0o644); err != nil {
@@ -113,13 +113,13 @@ func TestSaveNeverLosesAResult(t *testing.T) {
 				t.Fatal(err)
 			}
 			return p
-		}, fine, Passed, "", false, "r.json"},
+		}, fine, results.Passed, "", false, "r.json"},
 		{"a chosen name another run took", func(t *testing.T, dir string) Place {
 			if err := os.WriteFile(filepath.Join(dir, "20261202T080000Z-sim-1.json"), []byte("the other run's\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			return Place{Dir: dir}
-		}, fine, Passed, "", false, "20261202T080000Z-sim-1-2.json"},
+		}, fine, results.Passed, "", false, "20261202T080000Z-sim-1-2.json"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tmp := t.TempDir()

@@ -86,7 +86,7 @@ func TestEveryViewSaysTheExit(t *testing.T) {
 	for _, tt := range endings(t) {
 		t.Run(tt.name, func(t *testing.T) {
 			done := endOf(t, tt.command, tt.free, tt.s, tt.ts, t.TempDir())
-			failed := done.Judgement.Exit != Passed
+			failed := done.Judgement.Exit != results.Passed
 			check := func(from string, r *results.Result) {
 				views, failures := viewsOf(t, r)
 				for _, v := range views {
@@ -105,7 +105,7 @@ func TestEveryViewSaysTheExit(t *testing.T) {
 			// Read back, a result judged Misused is a fine one: the misuse
 			// was the command line's (a bound on what the run lacks), which
 			// the file does not keep.
-			if (tt.command == "run" || tt.command == "merge") && tt.want != Misused {
+			if (tt.command == "run" || tt.command == "merge") && tt.want != results.Misused {
 				back, err := results.Load(done.Path)
 				if err != nil {
 					t.Fatal(err)

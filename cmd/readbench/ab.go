@@ -143,7 +143,7 @@ func abAction(c *cli.Context) error {
 	}
 	verdict := abVerdict(c, o, write, plan.Dir)
 	if o.Interrupted {
-		return exitOf(c.App.ErrWriter, runner.Judgement{Exit: runner.Interrupted, Also: errorText(verdict),
+		return exitOf(c.App.ErrWriter, results.Judgement{Exit: results.Interrupted, Also: errorText(verdict),
 			Reason: fmt.Sprintf("ab interrupted after %d round(s): the runs made are in %s", len(o.Rounds), plan.Dir)})
 	}
 	return verdict
@@ -311,7 +311,7 @@ func (sides abSideRuns) runner(c *cli.Context, mx *metrics.Live) ab.Runner {
 		if err != nil {
 			return nil, err
 		}
-		if done.Judgement.Exit == runner.Failed || done.Unsaved != nil {
+		if done.Judgement.Exit == results.Failed || done.Unsaved != nil {
 			return done.Result, errors.New(done.Judgement.Reason)
 		}
 		return done.Result, nil

@@ -18,6 +18,7 @@ import (
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/metrics"
 	"github.com/readbench/readbench/report"
+	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/runner"
 	"github.com/readbench/readbench/units"
 	"github.com/readbench/readbench/workload"
@@ -365,7 +366,7 @@ func (cr *capacityRun) step(ctx context.Context, s capacity.Setting) (capacity.S
 	if done.Unsaved != nil { // the search stops: its steps are its evidence
 		return capacity.StepRun{}, fmt.Errorf("step %d: %s", s.Index, done.Judgement.Reason)
 	}
-	if done.Judgement.Exit == runner.Failed { // saved, then the search stops: its figures cannot be trusted
+	if done.Judgement.Exit == results.Failed { // saved, then the search stops: its figures cannot be trusted
 		return capacity.StepRun{}, fmt.Errorf("step %d (saved to %s): %s", s.Index, path, done.Judgement.Reason)
 	}
 	if !cr.c.Bool("quiet") {

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/readbench/readbench/runner"
+	"github.com/readbench/readbench/results"
 )
 
 // When the report and stderr go to one file (a terminal, or a CI log that
@@ -57,7 +57,7 @@ func verdictLast(report []byte) (body, last []byte, ok bool) {
 // saidAbove writes the findings j's exit outranked on stderr now, above
 // the report's last line, and returns j without them and without its
 // message: the report's last line says the verdict.
-func saidAbove(stderr io.Writer, j runner.Judgement) runner.Judgement {
+func saidAbove(stderr io.Writer, j results.Judgement) results.Judgement {
 	for _, a := range j.Also {
 		fmt.Fprintf(stderr, "readbench: %s\n", a)
 	}

@@ -93,20 +93,20 @@ func exitFor(prefix string, err error) error {
 	return cli.Exit(msg, exitFail)
 }
 
-// exitOf is the exit of a judged result: what runner.Judge decided, the
+// exitOf is the exit of a judged result: what results.Judge decided, the
 // findings it outranked said first on stderr.
-func exitOf(stderr io.Writer, j runner.Judgement) error {
+func exitOf(stderr io.Writer, j results.Judgement) error {
 	for _, a := range j.Also {
 		fmt.Fprintf(stderr, "readbench: %s\n", a)
 	}
 	switch j.Exit {
-	case runner.Failed:
+	case results.Failed:
 		return cli.Exit(j.Reason, exitFail)
-	case runner.Misused:
+	case results.Misused:
 		return cli.Exit(j.Reason, exitUsage)
-	case runner.Interrupted:
+	case results.Interrupted:
 		return cli.Exit(j.Reason, exitInterrupted)
-	case runner.NotSaved:
+	case results.NotSaved:
 		return cli.Exit(j.Reason, exitNotSaved)
 	}
 	return nil
