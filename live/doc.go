@@ -4,7 +4,7 @@
 //
 // It is for people watching a run, never for logs, and it draws figures
 // rather than taking them: what it shows comes from the driver's
-// once-a-second progress (stats.Progress, handed on by the command), so
+// once-a-second progress (stats.Progress, handed on by runner.Show), so
 // the view adds nothing to a read's path and cannot change what a run
 // measures. Its model is plain data changed by messages that carry their
 // own moment, so tests drive it with a sequence of ticks and read what is

@@ -8,7 +8,10 @@
 // leaves its evidence before it fails (docs/measurement.md, "How a run
 // ends"). The policy a run is made under (how this process reaches a
 // target, the workload as flags change it, what a run needs besides the
-// driver) is decided here once for all of those commands. It prints
-// nothing: it words what is said of a run, and the command says it where
-// and when it shows the run.
+// driver) is decided here once for all of those commands, and so is what
+// a job starts and ends with its run: how it is shown on the stderr the
+// command gives (Show), the live metrics it feeds and its --reads file,
+// so that every run stops showing before its command prints the report.
+// What is said of a finished run, the job words (Done.Notes, the
+// judgement) and the command says.
 package runner
