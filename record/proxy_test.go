@@ -70,6 +70,18 @@ func sdkTurns(t *testing.T, endpoint string, header http.Header, turns [][]strin
 	}
 }
 
+// turnGap is the pause between the turns of TestProxyRecordsSDKClientTurns.
+// The recorder tells turns apart by a window sized on the gaps it saw
+// between reads (windowOf): with turns 80 ms apart, on a machine slow
+// enough that the client's turns came 134 and 361 ms apart, the smaller
+// gap passed for a gap inside a turn (a break at 2.7×, under it a 2 ms gap
+// of the last turn's) and two turns were recorded as one. Three turns
+// give too few gaps to size a window on timing that close to the reads'
+// own latency. 300 ms apart, the gaps between turns stay within 2× of
+// each other unless a turn's reads take over 300 ms, and the window sized
+// under such a break is still narrower than the gap above it.
+const turnGap = 300 * time.Millisecond
+
 type headerTransport struct{ h http.Header }
 
 func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -112,7 +124,7 @@ func TestProxyRecordsSDKClientTurns(t *testing.T) {
 			}
 			srv := peertest.ServeLocal(t, p)
 			machine := hostload.Watch()
-			sdkTurns(t, srv.URL+"/mcp", http.Header{"Authorization": {"Bearer s3cr3t-token"}}, turns, 80*time.Millisecond)
+			sdkTurns(t, srv.URL+"/mcp", http.Header{"Authorization": {"Bearer s3cr3t-token"}}, turns, turnGap)
 			srv.Close()
 			if err := p.Close(); err != nil {
 				t.Fatal(err)
@@ -213,7 +225,7 @@ func checkTurns(t *testing.T, rec *Recording, turns [][]string, machine *hostloa
 		if !machine.Busy() || len(rec.Reads) != len(slices.Concat(turns...)) {
 			t.Fatalf("%d turns recorded, want %d (%s): %+v", len(byTurn), len(turns), machine, rec.Reads)
 		}
-		// Turns 80 ms apart are told by when their reads arrive: on a
+		// Turns turnGap apart are told by when their reads arrive: on a
 		// contended machine a turn's reads can arrive further apart than
 		// that. Every read must still be recorded as it was answered.
 		t.Logf("%d turns recorded, want %d: grouped by a busy machine's arrival times (%s)", len(byTurn), len(turns), machine)
@@ -240,8 +252,8 @@ func checkTurns(t *testing.T, rec *Recording, turns [][]string, machine *hostloa
 			}
 		}
 	}
-	if first, last := byTurn[1][0].AtMs, byTurn[len(turns)][0].AtMs; last-first < 150 {
-		t.Errorf("span %.1f ms, want at least the two gaps of 80 ms", last-first)
+	if first, last := byTurn[1][0].AtMs, byTurn[len(turns)][0].AtMs; last-first < 2*float64(turnGap.Milliseconds())-10 {
+		t.Errorf("span %.1f ms, want at least the two gaps of %s", last-first, turnGap)
 	}
 }
 
