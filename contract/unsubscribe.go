@@ -18,7 +18,6 @@ import (
 // (the session's unrouted), is a server that kept notifying after the
 // unsubscribe. sub is closed whatever happens.
 func (c *checker) stops(ctx context.Context, sub *client.Subscription, tool, first, second string) {
-	before := c.s.Unrouted().NoSubscription
 	cctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
 	err := sub.Close(cctx)
 	cancel()
@@ -41,6 +40,12 @@ func (c *checker) stops(ctx context.Context, sub *client.Subscription, tool, fir
 		c.rep.add(rowSubStopped, results.CheckSkip, first, "could not subscribe to "+second+" to tell: "+err.Error())
 		return
 	}
+	// Counted from the second subscription's acknowledgement on: what the
+	// server sent before it read the unsubscribe (a notification's
+	// companion, a duplicate) can reach the client after the unsubscribe
+	// was sent, and on one ordered stream (stdio, a legacy session's) it
+	// has arrived by the acknowledgement, which the server wrote later.
+	before := c.s.Unrouted().NoSubscription
 	defer func() {
 		cctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
 		_ = sub2.Close(cctx) // its verdicts are taken: a failure to close says nothing more
