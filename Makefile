@@ -57,9 +57,9 @@ vet:
 	cd deploy && $(GO) vet ./...
 
 # test: every fuzz target briefly, then every test with the race detector
-# (and internal/h1's and the client's once more without it: their raw
-# system calls are made only then, see internal/h1/rawsys_linux.go),
-# end-to-end tests included (they build the binary and run it against the
+# but RACEFREE's (below), then RACEFREE's and NORACE's without it (internal/h1's
+# and the client's raw system calls are made only then, see
+# internal/h1/rawsys_linux.go), end-to-end tests included (they build the binary and run it against the
 # embedded server over stdio and HTTP), and the tests of deploy/, a module
 # of its own so that its Kubernetes and Dockerfile libraries stay out of
 # the go.mod every user of readbench downloads. scripts/test.sh runs every
@@ -69,12 +69,26 @@ vet:
 test: deps
 	MAKE="$(MAKE)" ./scripts/test.sh vet fuzz-smoke test-race test-norace test-deploy
 
+# RACEFREE: packages whose own code starts no goroutine and imports
+# neither sync nor sync/atomic (internal/layering's TestRaceFreePackages
+# holds them to it): pure transformations of results and reports, where
+# the race detector can find nothing and costs their data-heavy tests 10
+# to 60 times the CPU (results' took 143 s with it, 10 s without). They are
+# tested once, in test-norace.
+RACEFREE := ./compare/ ./report/ ./results/
+# NORACE: packages with tests built only without -race (//go:build !race:
+# internal/h1's and the client's raw system calls, stack and RSS sizes, ab's
+# 1,600 simulated experiments), tested whole once more without it
+# (TestRaceFreePackages checks that every such package is here).
+NORACE := ./internal/h1/ ./client/ ./ab/
+
+# test-race: scripts/test-race.sh runs cmd/readbench's serial and parallel
+# end-to-end tests as two processes beside the other packages' tests.
 test-race:
-	$(GO) test -race -count=1 -timeout $(TESTTIMEOUT) -parallel $(TESTPARALLEL) $(PKGS)
+	GO="$(GO)" RACEFREE="$(RACEFREE)" TESTTIMEOUT=$(TESTTIMEOUT) TESTPARALLEL=$(TESTPARALLEL) ./scripts/test-race.sh
 
 test-norace:
-	$(GO) test -count=1 ./internal/h1/ ./client/
-	$(GO) test -count=1 -run 'TestLoadAllPeakRSS' ./results/
+	$(GO) test -count=1 $(NORACE) $(RACEFREE)
 
 test-deploy:
 	cd deploy && $(GO) test -race -count=1 ./...

@@ -111,8 +111,10 @@ func probeLayout(t *testing.T, ctx context.Context, chromium, page, size string)
 // browser computed, that the page opens with its headline (the first
 // text on it, on the first screen), that the capacity page draws its
 // SLO's bound, that the report marks the partial second its run ended
-// in, and that no chart label overlaps another or a mark.
+// in, and that no chart label overlaps another or a mark. Nothing in it
+// is timed, so it runs beside the other parallel tests.
 func TestBrowserPages(t *testing.T) {
+	t.Parallel()
 	chromium := needs.Tool(t, "chromium", installChromium)
 	dir := t.TempDir()
 	keep := os.Getenv(artefactsEnv)
