@@ -17,9 +17,11 @@
 # -skip with it, cover every test exactly once. The package's test binary
 # is built once, then run twice from its folder (where go test runs it).
 #
-# Each process's output is printed as it ends, under a header naming it,
-# with a closing ok/FAIL line like go test's; the script exits 1 when any
-# of them failed. Ctrl-C ends all three.
+# Each process's output is printed as it ends: the packages' under a
+# header with its wall time, each cmd/readbench process's as go test
+# prints a package (its output only when it failed, then an ok/FAIL line
+# with its wall time). The script exits 1 when any of them failed. Ctrl-C
+# ends all three.
 #
 #   GO=go RACEFREE="./results/" TESTTIMEOUT=45m TESTPARALLEL=4 ./scripts/test-race.sh
 set -uo pipefail
@@ -81,13 +83,13 @@ while ((${#said[@]} < 3)); do
 		fi
 		said[$name]=1
 		rc=$(cat "$out/$name.rc")
-		case $name in
-		packages) echo "== packages but cmd/readbench" ;;
-		*) echo "== $e2e, $name tests" ;;
-		esac
-		cat "$out/$name"
-		if [[ $name != packages ]]; then
-			[[ $rc == 0 ]] && st=ok || st=FAIL
+		if [[ $name == packages ]]; then
+			echo "== packages but cmd/readbench: $(cat "$out/$name.s")s"
+			cat "$out/$name"
+		else
+			# As go test prints a package: its output only when it failed.
+			st=ok
+			[[ $rc == 0 ]] || { st=FAIL; cat "$out/$name"; }
 			printf '%s\t%s [%s tests]\t%ss\n' "$st" "$e2e" "$name" "$(cat "$out/$name.s")"
 		fi
 		[[ $rc == 0 ]] || failed=1

@@ -168,7 +168,10 @@ echo "ok  	fake packages"
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 		t.Errorf("exit %v, want 1 (the parallel tests failed)", err)
 	}
-	for _, want := range []string{"== packages but cmd/readbench", "ok  \tfake packages", "the binary ran",
+	if strings.Count(string(out), "the binary ran") != 1 {
+		t.Errorf("want the output of the failed run alone, once:\n%s", out)
+	}
+	for _, want := range []string{"== packages but cmd/readbench: ", "ok  \tfake packages",
 		"ok\tgithub.com/readbench/readbench/cmd/readbench [serial tests]", "FAIL\tgithub.com/readbench/readbench/cmd/readbench [parallel tests]"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("no %q in:\n%s", want, out)
