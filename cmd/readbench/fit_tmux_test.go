@@ -37,8 +37,10 @@ func TestViewsFitTmuxPanes(t *testing.T) {
 	t.Parallel()
 	s := newTmux(t)
 	dir := t.TempDir()
+	// The runs the views read. A contended machine may fail one (exit 1,
+	// overloaded, which it says); its file is written all the same.
 	for _, out := range []string{"a.json", "b.json"} {
-		if _, stderr, code := readbench(t, dir, "run", "--duration", "1s", "--rate", "20/s", "-q", "--out", out); code != 0 {
+		if _, stderr, code := readbench(t, dir, "run", "--duration", "1s", "--rate", "20/s", "-q", "--out", out); code > 1 {
 			t.Fatalf("run: exit %d: %s", code, stderr)
 		}
 	}
