@@ -17,14 +17,23 @@ import (
 // answer's head has arrived and gives it back at the answer's end, so
 // what exists follows the answers arriving at one moment, not the reads
 // in flight (a read waiting for its server holds none) nor the sessions
-// open. The buffer starts small and doubles, up to readBufSize, while
-// reads fill it: a 1 KiB answer never needs more than the first size, a
-// 40 MiB blob streams through readBufSize whatever its size.
+// open. The buffer of a JSON answer starts small and doubles, up to
+// readBufMax, while reads fill it: a 1 KiB answer never needs more than
+// the first size, a 40 MiB blob streams through readBufMax whatever its
+// size. A read fills the buffer only when the kernel holds that much of
+// the answer already, as it does when several blobs arrive at once: then
+// one system call takes up to 256 KiB. At 64 KiB, 16 reads in flight of
+// a 1 MiB blob made 24 system calls an answer (bombardier, reading up to
+// what the answer has left, made 4) and cost 535 µs of CPU a read; at 256
+// KiB, 208–256 µs, 0.90–0.93× bombardier's in the same rounds (docs/measurement.md).
+// An SSE answer is read through a bufio.Reader of readBufSize.
 
-// readBufSize is the largest buffer an HTTP answer is read through;
-// readBufFirst the size a new one starts at.
+// readBufSize is the buffered reader's size for an SSE answer;
+// readBufMax the largest buffer a JSON answer is read through;
+// readBufFirst the size a new buffer starts at.
 const (
 	readBufSize  = 64 << 10
+	readBufMax   = 256 << 10
 	readBufFirst = 4 << 10
 )
 
@@ -49,10 +58,10 @@ func (rb *readBuf) events(body io.Reader) *sseEvents {
 }
 
 // filled is told that a read put n bytes in rb.buf: a buffer that came
-// back full is doubled (up to readBufSize), since the answer is larger.
+// back full is doubled (up to readBufMax), since the answer is larger.
 func (rb *readBuf) filled(n int) {
-	if n == len(rb.buf) && n < readBufSize {
-		rb.buf = make([]byte, min(2*n, readBufSize))
+	if n == len(rb.buf) && n < readBufMax {
+		rb.buf = make([]byte, min(2*n, readBufMax))
 	}
 }
 

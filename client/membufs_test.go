@@ -15,9 +15,9 @@ import (
 )
 
 // TestReadBufSizedToTheAnswer: a read borrows a buffer that starts small
-// and doubles only while reads fill it, up to readBufSize: a small answer
+// and doubles only while reads fill it, up to readBufMax: a small answer
 // never costs the largest buffer, a large one streams through at most
-// readBufSize, and the answer is classified the same either way.
+// readBufMax, and the answer is classified the same either way.
 func TestReadBufSizedToTheAnswer(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -26,7 +26,7 @@ func TestReadBufSizedToTheAnswer(t *testing.T) {
 	}{
 		{"1 KiB", 1 << 10, readBufFirst},
 		{"6 KiB", 6 << 10, 2 * readBufFirst},
-		{"2 MiB", 2 << 20, readBufSize},
+		{"2 MiB", 2 << 20, readBufMax},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			body := okAnswer("7", "", strings.Repeat("a", c.size))
