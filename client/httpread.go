@@ -25,7 +25,7 @@ import (
 // one system call takes up to 256 KiB. At 64 KiB, 16 reads in flight of
 // a 1 MiB blob made 24 system calls an answer (bombardier, reading up to
 // what the answer has left, made 4) and cost 535 µs of CPU a read; at 256
-// KiB, 208–256 µs, 0.90–0.93× bombardier's in the same rounds (docs/measurement.md).
+// KiB, 208–256 µs, 0.90–0.93× bombardier's in the same rounds.
 // An SSE answer is read through a bufio.Reader of readBufSize.
 
 // readBufSize is the buffered reader's size for an SSE answer;

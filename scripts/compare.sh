@@ -17,8 +17,6 @@
 # the same round: the median of the rounds' ratios). Then the peak
 # RSS of readbench for 4 reads in flight of a 40 MiB blob and for the
 # design-mockups scenario; readbench's scheduling lag in the open loop; and
-# the floor of the 1 MiB blob row (scripts/blobfloor: the CPU per read of a
-# client that only moves the answer, only scans it, only decodes it); and
 # the simulated server's capacity against what readbench can drive: over
 # HTTP (reads/s under wrk at saturation, and CPU per read on one core
 # each) and over stdio, the default target (each side's CPU per read from
@@ -352,19 +350,9 @@ timed "$tmp/t" "${pin_gen[@]}" "$tmp/readbench" run design-mockups --target "$ur
 rss_mock=$(awk '{print $3}' "$tmp/t")
 cap_tool="wrk -t1 -c64"; [[ -n $wrk ]] || cap_tool="vegeta, 64 workers"
 
-# The floor of the 1 MiB blob row: what a client that does nothing else
-# spends per read to move the answer off a kept connection, to look at
-# each byte once, and to decode its base64 (scripts/blobfloor: one
-# connection, one read at a time, 64 KiB reads).
-echo "floor: the 1 MiB blob read, scanned, decoded" >&2
-go build -o "$tmp/blobfloor" ./scripts/blobfloor
-for mode in read scan decode; do
-	"${pin_gen[@]}" "$tmp/blobfloor" -url "$url" -uri "$png" -mode "$mode" -n 2000 >>"$tmp/floor.tsv" || die "blobfloor $mode failed"
-done
-
-python3 - "$results" "$rss_big" "$rss_mock" "$cap_tool" "$REPEAT" "$DURATION" "$tmp/lag.tsv" "$tmp/stdio.tsv" "$tmp/floor.tsv" <<'PY'
+python3 - "$results" "$rss_big" "$rss_mock" "$cap_tool" "$REPEAT" "$DURATION" "$tmp/lag.tsv" "$tmp/stdio.tsv" <<'PY'
 import collections, statistics, subprocess, sys, platform, datetime
-res, rss_big, rss_mock, cap_tool, rounds, duration, lag_file, stdio_file, floor_file = sys.argv[1:]
+res, rss_big, rss_mock, cap_tool, rounds, duration, lag_file, stdio_file = sys.argv[1:]
 rows = collections.defaultdict(dict)  # (case, round) -> tool -> (us/read, rate)
 for line in open(res):
     case, tool, rnd, cpu, reads, rate, _ = line.split("\t")
@@ -398,9 +386,6 @@ for case in titles:
         rb_us = med("readbench", 0)
 print("| 4 reads in flight of a 40 MiB PNG blob | peak RSS %.0f MiB | | | | | | |" % (int(rss_big) / 1024))
 print("| readbench run design-mockups (40 × 3 MB in one answer) | peak RSS %.0f MiB | | | | | | |" % (int(rss_mock) / 1024))
-floor = {l.split()[0]: float(l.split()[2]) for l in open(floor_file)}
-print("| the 1 MiB blob's floor (scripts/blobfloor, one read at a time): read, read and scan, read and decode | %s | | | | | | |" %
-      " / ".join("%.1f" % floor[m] for m in ("read", "scan", "decode")))
 cap = [v for (c, _), v in rows.items() if c == "capacity"]
 drive = {rnd: v["readbench"][1] for (c, rnd), v in rows.items() if c == "text-closed" and "readbench" in v}
 served = statistics.median(v["server"][1] for v in cap)
