@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -51,10 +52,11 @@ func TestUnmatchedAnswersSaidStdio(t *testing.T) {
 	for _, c := range []struct {
 		wire          string
 		unknown, dups int64
-		want          string
+		want          []string // the ids in the order their answers came: the simulated server's second answers may cross
 	}{
-		{"duplicate", 0, 2, "the server answered 2 requests a second time (id 2, 3), the second answer skipped"},
-		{"unsolicited", 2, 0, "the server sent 2 answers to ids readbench never sent (id 987654321, 987654321), skipped"},
+		{"duplicate", 0, 2, []string{"the server answered 2 requests a second time (id 2, 3), the second answer skipped",
+			"the server answered 2 requests a second time (id 3, 2), the second answer skipped"}},
+		{"unsolicited", 2, 0, []string{"the server sent 2 answers to ids readbench never sent (id 987654321, 987654321), skipped"}},
 	} {
 		t.Run(c.wire, func(t *testing.T) {
 			var got strayReports
@@ -77,8 +79,8 @@ func TestUnmatchedAnswersSaidStdio(t *testing.T) {
 			if se.Unknown != c.unknown || se.Duplicates != c.dups || se.Lines != 0 {
 				t.Errorf("counted %d unknown, %d second answers, %d lines; want %d, %d, 0", se.Unknown, se.Duplicates, se.Lines, c.unknown, c.dups)
 			}
-			if se.Error() != c.want {
-				t.Errorf("said\n%s\nwant\n%s", se, c.want)
+			if !slices.Contains(c.want, se.Error()) {
+				t.Errorf("said\n%s\nwant one of\n%s", se, strings.Join(c.want, "\n"))
 			}
 			if !errors.Is(se, ErrProtocol) {
 				t.Errorf("%v is not a protocol violation", se)
