@@ -73,7 +73,7 @@ test: deps
 # neither sync nor sync/atomic (internal/layering's TestRaceFreePackages
 # holds them to it): pure transformations of results and reports, where
 # the race detector can find nothing and costs their data-heavy tests 10
-# to 60 times the CPU (results' took 143 s with it, 10 s without). They are
+# to 60 times the CPU (results' took 143 s with it, 13 s without). They are
 # tested once, in test-norace.
 RACEFREE := ./compare/ ./report/ ./results/
 # NORACE: packages with tests built only without -race (//go:build !race:
