@@ -78,7 +78,7 @@ test: deps
 RACEFREE := ./compare/ ./report/ ./results/
 # NORACE: packages with tests built only without -race (//go:build !race:
 # internal/h1's and the client's raw system calls, stack and RSS sizes, ab's
-# 1,600 simulated experiments), tested whole once more without it
+# 2,600 simulated experiments), tested whole once more without it
 # (TestRaceFreePackages checks that every such package is here).
 NORACE := ./internal/h1/ ./client/ ./ab/
 

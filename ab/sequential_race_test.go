@@ -6,7 +6,7 @@ import "testing"
 
 // TestSequentialRuleUnderRace runs the simulated experiments of
 // TestSequentialRuleRates, a few a machine, under the race detector, which
-// that test's 1,600 are built without: on every machine a server 30%
+// that test's 2,600 are built without: on every machine a server 30%
 // slower is never passed, and every experiment ends in one of the three
 // exits.
 func TestSequentialRuleUnderRace(t *testing.T) {

@@ -21,12 +21,12 @@ import "testing"
 // slower, +10%) passes at most 7.5% of the time (5% nominal). 200
 // experiments a condition, seeded.
 //
-// Built only without -race (make test-norace runs it): 1,600 experiments
+// Built only without -race (make test-norace runs it): 2,600 experiments
 // of one goroutine took 73 s under the detector, 13 s without, and
 // TestSequentialRuleUnderRace runs the same path under it.
 func TestSequentialRuleRates(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: 4,000 simulated experiments")
+		t.Skip("-short: 2,600 simulated experiments")
 	}
 	const n = 200
 	for _, c := range ruleMachines {
