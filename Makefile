@@ -77,8 +77,9 @@ test: deps
 # tested once, in test-norace.
 RACEFREE := ./compare/ ./report/ ./results/
 # NORACE: packages with tests built only without -race (//go:build !race:
-# internal/h1's and the client's raw system calls, stack and RSS sizes, ab's
-# 2,600 simulated experiments), tested whole once more without it
+# internal/h1's and the client's raw system calls, stack sizes, allocation
+# counts and 32 MiB scans, ab's 2,600 simulated experiments), tested whole
+# once more without it
 # (TestRaceFreePackages checks that every such package is here).
 NORACE := ./internal/h1/ ./client/ ./ab/
 

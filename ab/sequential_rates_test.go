@@ -2,7 +2,11 @@
 
 package ab
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/readbench/readbench/internal/needs"
+)
 
 // TestSequentialRuleRates: the whole rule — windows of both sides at the
 // same instants, one estimate per bound, the looks — through Run, on
@@ -25,7 +29,7 @@ import "testing"
 // of one goroutine took 73 s under the detector, 13 s without, and
 // TestSequentialRuleUnderRace runs the same path under it.
 func TestSequentialRuleRates(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() && !needs.InCI() {
 		t.Skip("-short: 2,600 simulated experiments")
 	}
 	const n = 200
