@@ -39,40 +39,36 @@ func refuseSecondSSE(srv *mcp.Server) http.Handler {
 // A later GET is told the same endpoint, so its messages reach the server
 // but their answers go down the first client's stream.
 func globalSSE(srv *mcp.Server) http.Handler {
-	var mu sync.Mutex
+	var claimed atomic.Bool
+	ready := make(chan struct{}) // closed once the first GET's transport is connected
 	var global *mcp.SSEServerTransport
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /sse", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		mu.Lock()
-		first := global == nil
-		if first {
-			global = &mcp.SSEServerTransport{Endpoint: "/message", Response: w}
-		}
-		tr := global
-		mu.Unlock()
-		if !first {
+		if !claimed.CompareAndSwap(false, true) {
 			fmt.Fprint(w, "event: endpoint\ndata: /message\n\n")
 			w.(http.Flusher).Flush()
 			<-r.Context().Done()
 			return
 		}
+		// Published to the POSTs only once Connect has set the
+		// transport up: a POST served while it did raced with it.
+		tr := &mcp.SSEServerTransport{Endpoint: "/message", Response: w}
 		ss, err := srv.Connect(r.Context(), tr, nil)
 		if err != nil {
 			return
 		}
 		defer ss.Close()
+		global = tr
+		close(ready)
 		<-r.Context().Done()
 	})
 	mux.HandleFunc("POST /message", func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		tr := global
-		mu.Unlock()
-		if tr == nil {
-			http.Error(w, "no SSE client", http.StatusBadRequest)
-			return
+		select {
+		case <-ready:
+			global.ServeHTTP(w, r)
+		case <-r.Context().Done():
 		}
-		tr.ServeHTTP(w, r)
 	})
 	return mux
 }
