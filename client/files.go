@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/readbench/readbench/internal/h1"
+	"github.com/readbench/readbench/internal/conns"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/targets"
 )
@@ -117,7 +117,7 @@ func (d *Documents) Process() (int, time.Duration, bool) { return 0, 0, false }
 func (d *Documents) SimURIs() bool { return d.simURIs }
 
 // Connections is what the target's HTTP connections did so far.
-func (d *Documents) Connections() (h1.Stats, bool) { return connStats(d.client) }
+func (d *Documents) Connections() (conns.Stats, bool) { return connStats(d.client) }
 
 // Close drops the idle connections.
 func (d *Documents) Close() error {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/readbench/readbench/internal/conns"
 	"github.com/readbench/readbench/internal/h1"
 )
 
@@ -23,10 +24,10 @@ func newHTTPClient() *http.Client {
 
 // connStats is what c's pool's connections did; ok is false for a client
 // newHTTPClient did not make.
-func connStats(c *http.Client) (h1.Stats, bool) {
+func connStats(c *http.Client) (conns.Stats, bool) {
 	h, ok := c.Transport.(*h1.Transport)
 	if !ok {
-		return h1.Stats{}, false
+		return conns.Stats{}, false
 	}
 	return h.Stats(), true
 }

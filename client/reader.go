@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/readbench/readbench/internal/h1"
+	"github.com/readbench/readbench/internal/conns"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
@@ -50,7 +50,7 @@ type Conn interface {
 	SimURIs() bool
 	// Connections is what the connection's HTTP pool did so far; ok is
 	// false for a target that has no pool (stdio).
-	Connections() (st h1.Stats, ok bool)
+	Connections() (st conns.Stats, ok bool)
 	Close() error
 }
 

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/readbench/readbench/internal/h1"
+	"github.com/readbench/readbench/internal/conns"
 	"github.com/readbench/readbench/protocol"
 )
 
@@ -29,14 +29,14 @@ func (s *Session) Capabilities() Capabilities { return s.caps }
 
 // Connections is what the session's HTTP connections did so far (opened,
 // reused, why they ended); ok is false over stdio, which has none.
-func (s *Session) Connections() (h1.Stats, bool) {
+func (s *Session) Connections() (conns.Stats, bool) {
 	switch t := s.t.(type) {
 	case *httpTransport:
 		return connStats(t.client)
 	case *sseTransport:
 		return connStats(t.client)
 	}
-	return h1.Stats{}, false
+	return conns.Stats{}, false
 }
 
 // ProtocolVersion is the version the session speaks.

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/readbench/readbench/client"
-	"github.com/readbench/readbench/internal/h1"
+	"github.com/readbench/readbench/internal/conns"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
@@ -291,7 +291,7 @@ func costPIDs(sessions []client.Conn, serverPID int) []int {
 // sessions still open at the end (total).
 type connTally struct {
 	mu  sync.Mutex
-	sum h1.Stats
+	sum conns.Stats
 	any bool // a session had HTTP connections
 }
 
@@ -309,7 +309,7 @@ func (t *connTally) add(c client.Conn) {
 
 // total is the run's count, the slots' current sessions added; nil when
 // no session had HTTP connections (stdio).
-func (t *connTally) total(slots []*slot) *h1.Stats {
+func (t *connTally) total(slots []*slot) *conns.Stats {
 	for _, sl := range slots {
 		sl.mu.Lock()
 		c := sl.cur.conn

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/readbench/readbench/internal/h1"
+	"github.com/readbench/readbench/internal/conns"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
@@ -34,7 +34,7 @@ func (r *measurements) result(tool results.Tool) (*results.Result, error) {
 
 // connectionsOf is what the run's HTTP connections did, in the result's
 // form (nil: the target has none).
-func connectionsOf(c *h1.Stats, keepAlive bool) *results.Connections {
+func connectionsOf(c *conns.Stats, keepAlive bool) *results.Connections {
 	if c == nil {
 		return nil
 	}

@@ -10,52 +10,14 @@ import (
 	"os"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/readbench/readbench/internal/conns"
 )
 
-// Stats is what a Transport's connections did: how many were opened, how
-// many requests went on one from the pool, and why connections ended
-// before the pool could keep them. A load generator reports it, so that
-// connection set-up is never silently measured as the server's latency
-// (docs/measurement.md, connections). Closes of idle connections at the
-// end (CloseIdleConnections) are not counted: they are no churn.
-type Stats struct {
-	// Opened counts connections dialled; Requests the requests sent
-	// (a request sent again on a new connection counts once), Reused
-	// those of them that went on a connection from the pool.
-	Opened, Requests, Reused int64
-	// Peak is the most connections open at once (plain http only: the
-	// https fallback's are counted in Opened, not here).
-	Peak int64
-	// ClosedByCut counts connections closed because their request's
-	// context or deadline ended it before its response was whole.
-	ClosedByCut int64
-	// ClosedByServer counts connections the server ended: its response
-	// said Connection: close, or it closed or reset the connection (found
-	// closed in the pool, or before a response's end).
-	ClosedByServer int64
-	// ClosedByClient counts the others: the request said Connection:
-	// close (a client without keep-alive), the caller stopped reading a
-	// body before its end, a response that could not be read, an idle
-	// timeout or a full pool.
-	ClosedByClient int64
-}
-
-// Add adds o into s (several transports' sum: Peak adds too, each
-// transport's connections being its own).
-func (s *Stats) Add(o Stats) {
-	s.Opened += o.Opened
-	s.Requests += o.Requests
-	s.Reused += o.Reused
-	s.Peak += o.Peak
-	s.ClosedByCut += o.ClosedByCut
-	s.ClosedByServer += o.ClosedByServer
-	s.ClosedByClient += o.ClosedByClient
-}
-
 // Stats is what the transport's connections did so far.
-func (t *Transport) Stats() Stats {
+func (t *Transport) Stats() conns.Stats {
 	c := &t.count
-	return Stats{
+	return conns.Stats{
 		Opened: c.opened.Load(), Requests: c.requests.Load(), Reused: c.reused.Load(), Peak: c.peak.Load(),
 		ClosedByCut: c.cut.Load(), ClosedByServer: c.server.Load(), ClosedByClient: c.client.Load(),
 	}

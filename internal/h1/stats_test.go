@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/readbench/readbench/internal/conns"
 )
 
 // TestStatsSayWhyConnectionsEnd: each way an exchange can end its
@@ -52,16 +54,16 @@ func TestStatsSayWhyConnectionsEnd(t *testing.T) {
 		wait     time.Duration
 		cancel   time.Duration // the request's context is cancelled after this
 		early    bool          // the body is closed after its first byte
-		want     Stats
+		want     conns.Stats
 	}{
-		{name: "kept", do: "ok", want: Stats{Opened: 1, Requests: 2, Reused: 1, Peak: 1}},
-		{name: "the server said close", do: "close", want: Stats{Opened: 2, Requests: 2, Peak: 1, ClosedByServer: 1}},
-		{name: "the server closed without answering", do: "eof", want: Stats{Opened: 2, Requests: 2, Peak: 1, ClosedByServer: 1}},
-		{name: "keep-alive off", do: "asked", noKeep: true, want: Stats{Opened: 2, Requests: 2, Peak: 1, ClosedByClient: 1}},
-		{name: "deadline before the head", do: "hang", wait: 30 * time.Millisecond, want: Stats{Opened: 2, Requests: 2, Peak: 1, ClosedByCut: 1}},
-		{name: "deadline mid-body", do: "half", wait: 50 * time.Millisecond, want: Stats{Opened: 2, Requests: 2, Peak: 1, ClosedByCut: 1}},
-		{name: "context ended before the head", do: "hang", cancel: 30 * time.Millisecond, want: Stats{Opened: 2, Requests: 2, Peak: 1, ClosedByCut: 1}},
-		{name: "the reader stopped early", do: "half", early: true, want: Stats{Opened: 2, Requests: 2, Peak: 1, ClosedByClient: 1}},
+		{name: "kept", do: "ok", want: conns.Stats{Opened: 1, Requests: 2, Reused: 1, Peak: 1}},
+		{name: "the server said close", do: "close", want: conns.Stats{Opened: 2, Requests: 2, Peak: 1, ClosedByServer: 1}},
+		{name: "the server closed without answering", do: "eof", want: conns.Stats{Opened: 2, Requests: 2, Peak: 1, ClosedByServer: 1}},
+		{name: "keep-alive off", do: "asked", noKeep: true, want: conns.Stats{Opened: 2, Requests: 2, Peak: 1, ClosedByClient: 1}},
+		{name: "deadline before the head", do: "hang", wait: 30 * time.Millisecond, want: conns.Stats{Opened: 2, Requests: 2, Peak: 1, ClosedByCut: 1}},
+		{name: "deadline mid-body", do: "half", wait: 50 * time.Millisecond, want: conns.Stats{Opened: 2, Requests: 2, Peak: 1, ClosedByCut: 1}},
+		{name: "context ended before the head", do: "hang", cancel: 30 * time.Millisecond, want: conns.Stats{Opened: 2, Requests: 2, Peak: 1, ClosedByCut: 1}},
+		{name: "the reader stopped early", do: "half", early: true, want: conns.Stats{Opened: 2, Requests: 2, Peak: 1, ClosedByClient: 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := &Transport{DisableKeepAlives: tc.noKeep}
@@ -118,7 +120,7 @@ func TestStatsPeak(t *testing.T) {
 		}
 		wg.Wait()
 	}
-	if got, want := tr.Stats(), (Stats{Opened: 3, Requests: 6, Reused: 3, Peak: 3}); got != want {
+	if got, want := tr.Stats(), (conns.Stats{Opened: 3, Requests: 6, Reused: 3, Peak: 3}); got != want {
 		t.Fatalf("Stats %+v, want %+v", got, want)
 	}
 }
@@ -154,7 +156,7 @@ func TestFallbackStats(t *testing.T) {
 			t.Fatalf("%q %v", got, err)
 		}
 	}
-	if got, want := tr.Stats(), (Stats{Opened: 1, Requests: 3, Reused: 2, ClosedByServer: 1}); got != want {
+	if got, want := tr.Stats(), (conns.Stats{Opened: 1, Requests: 3, Reused: 2, ClosedByServer: 1}); got != want {
 		t.Fatalf("Stats %+v, want %+v", got, want)
 	}
 }
