@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/readbench/readbench/auth"
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"

@@ -48,6 +48,10 @@ type Dial struct {
 	// workload's load.keep_alive: false), for servers fronted by something
 	// that closes connections anyway. Stdio ignores it.
 	NoKeepAlive bool
+	// HTTP is the HTTP version Streamable HTTP, HTTP+SSE and range+http
+	// targets speak, and the HTTP/2 pool they share (zero: auto, a pool
+	// of the session's own). Stdio ignores it.
+	HTTP HTTP
 	// MaxAnswer bounds each answer in bytes (0: targets.DefaultMaxAnswer); a
 	// bigger one ends its read with an ErrProtocol error.
 	MaxAnswer int64
@@ -176,13 +180,11 @@ func Connect(ctx context.Context, d Dial) (*Session, time.Duration, error) {
 	case targets.HTTP:
 		ht := newHTTPTransport(tg.Address, expandHeaders(d.Headers), d.MaxAnswer)
 		ht.auth = newBearer(d.Auth)
-		if d.NoKeepAlive {
-			noKeepAlive(ht.client)
-		}
+		ht.client = d.httpClient()
 		t = ht
 	case targets.SSE:
 		d.step("start")
-		t, err = startAuthorizedSSE(ctx, tg.Address, expandHeaders(d.Headers), newBearer(d.Auth), d.Late, d.MaxAnswer, d.NoKeepAlive)
+		t, err = startAuthorizedSSE(ctx, tg.Address, expandHeaders(d.Headers), newBearer(d.Auth), d.Late, d.MaxAnswer, d.httpClient())
 		err = handshakeRefused(err)
 	case targets.Files:
 		return nil, 0, fmt.Errorf("target %s serves plain HTTP documents: it speaks no MCP (no JSON-RPC, no listing)", tg.Redacted())

@@ -70,10 +70,7 @@ func ConnectDocuments(ctx context.Context, d Dial) (*Documents, time.Duration, e
 	if err := targets.CheckAim(d.Target, d.Headers, d.Aim); err != nil {
 		return nil, 0, err
 	}
-	docs := &Documents{prefix: d.Target.Address, client: newHTTPClient(), headers: expandHeaders(d.Headers), maxAnswer: answerLimit(d.MaxAnswer)}
-	if d.NoKeepAlive {
-		noKeepAlive(docs.client)
-	}
+	docs := &Documents{prefix: d.Target.Address, client: d.httpClient(), headers: expandHeaders(d.Headers), maxAnswer: answerLimit(d.MaxAnswer)}
 	limit := d.handshakeTimeout()
 	hctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()

@@ -1,6 +1,8 @@
 package client
 
 import (
+	"context"
+	"errors"
 	"net"
 	"net/http"
 	"net/url"
@@ -9,56 +11,154 @@ import (
 
 	"github.com/readbench/readbench/internal/conns"
 	"github.com/readbench/readbench/internal/h1"
+	"github.com/readbench/readbench/internal/h2"
 )
 
 // A session's HTTP client: its connection pool (h1 for plain http, net/http
 // for https) and the way a request goes through it.
 
-// newHTTPClient is one session's HTTP client: its own connection pool,
-// and redirects followed only within the target's origin (sameOrigin).
-// Every wait of a request (connect, TLS, headers, body) ends with the
-// request's context; connect and TLS are bounded on their own as well.
-func newHTTPClient() *http.Client {
-	return &http.Client{Transport: newHTTPRoundTripper(), CheckRedirect: sameOrigin}
+// HTTP is the HTTP version a session speaks, and the HTTP/2 pool it
+// shares (docs/workload.md, http).
+type HTTP struct {
+	// Version is "1.1", "2" or "auto" (""): auto speaks HTTP/1.1 to an
+	// http URL and, over https, what ALPN agrees, h2 first; 2 speaks h2c
+	// with prior knowledge to an http URL and h2 to an https one.
+	Version string
+	// Pool carries the session's HTTP/2 requests when set: a run's
+	// sessions share one, so that its connections and streams are the
+	// run's, and its owner closes it and counts what it did. Nil: a
+	// session speaking HTTP/2 has a pool of its own, of one connection,
+	// as a host has.
+	Pool *h2.Pool
 }
 
-// connStats is what c's pool's connections did; ok is false for a client
-// newHTTPClient did not make.
+// SharedHTTP is the HTTP of a run's sessions: the version, and over
+// HTTP/2 one pool they share, of at most connections connections (0: 1)
+// carrying at most streams streams each (0: as many as the server
+// allows). Its owner closes the pool and counts what it did (Pool.Stats:
+// connStats leaves a shared pool's counts out).
+func SharedHTTP(version string, connections, streams int) HTTP {
+	if version == "1.1" {
+		return HTTP{Version: version}
+	}
+	return HTTP{Version: version, Pool: h2.New(h2.Config{
+		Dial: dialer(), OrHTTP1: version != "2", Connections: connections, StreamsPerConnection: streams,
+	})}
+}
+
+// dialer dials an HTTP connection: bounded on its own, kept alive by TCP.
+func dialer() func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+}
+
+// newHTTPClient is one session's HTTP client for HTTP{} (auto).
+func newHTTPClient() *http.Client { return newVersionedClient(HTTP{}, false) }
+
+// httpClient is the HTTP client of a session d opens: its version, its
+// pool, keep-alive or not.
+func (d Dial) httpClient() *http.Client { return newVersionedClient(d.HTTP, d.NoKeepAlive) }
+
+// newVersionedClient is one session's HTTP client: its own HTTP/1.1
+// connection pool (and HTTP/2 pool, unless h shares one), and redirects
+// followed only within the target's origin (sameOrigin). Every wait of a
+// request (connect, TLS, headers, body) ends with the request's context;
+// connect and TLS are bounded on their own as well. noKeep sends every
+// HTTP/1.1 request with Connection: close on a connection of its own.
+func newVersionedClient(h HTTP, noKeep bool) *http.Client {
+	t1 := newHTTPRoundTripper()
+	if noKeep {
+		t1.DisableKeepAlives = true
+		t1.Fallback.(*lazyTransport).noKeepAlive = true
+	}
+	var rt http.RoundTripper = t1
+	if h.Version != "1.1" {
+		v := &versioned{h1: t1, h2: h.Pool, all: h.Version == "2"}
+		if v.h2 == nil {
+			v.h2, v.own = h2.New(h2.Config{Dial: t1.DialContext, OrHTTP1: !v.all}), true
+		}
+		rt = v
+	}
+	return &http.Client{Transport: rt, CheckRedirect: sameOrigin}
+}
+
+// versioned sends a session's requests over HTTP/2 where its version
+// says so (all of them, or https's when ALPN agrees) and over HTTP/1.1
+// otherwise.
+type versioned struct {
+	h1  *h1.Transport
+	h2  *h2.Pool
+	own bool // h2 is the session's own: closed with it, its counts the session's
+	all bool // version 2: every request over HTTP/2
+}
+
+func (v *versioned) RoundTrip(req *http.Request) (*http.Response, error) {
+	if v.all || req.URL.Scheme == "https" {
+		resp, err := v.h2.RoundTrip(req)
+		if !errors.Is(err, h2.ErrNotHTTP2) {
+			return resp, err
+		}
+		// auto, and the server chose HTTP/1.1: nothing was sent
+	}
+	return v.h1.RoundTrip(req)
+}
+
+// plainH1 is the h1 transport rt sends plain http requests on; nil when
+// it sends them some other way (HTTP/2, or a transport of a test's).
+func plainH1(rt http.RoundTripper) *h1.Transport {
+	switch rt := rt.(type) {
+	case *h1.Transport:
+		return rt
+	case *versioned:
+		if !rt.all {
+			return rt.h1
+		}
+	}
+	return nil
+}
+
+// CloseIdleConnections closes the session's idle connections, its own
+// HTTP/2 pool's included.
+func (v *versioned) CloseIdleConnections() {
+	v.h1.CloseIdleConnections()
+	if v.own {
+		v.h2.CloseIdleConnections()
+	}
+}
+
+// connStats is what c's pools' connections did (a shared HTTP/2 pool's
+// are its owner's to count); ok is false for a client newVersionedClient
+// did not make.
 func connStats(c *http.Client) (conns.Stats, bool) {
-	h, ok := c.Transport.(*h1.Transport)
-	if !ok {
-		return conns.Stats{}, false
+	switch rt := c.Transport.(type) {
+	case *h1.Transport:
+		return rt.Stats(), true
+	case *versioned:
+		st := rt.h1.Stats()
+		if ps := rt.h2.Stats(); rt.own && ps.Opened > 0 {
+			st.Add(ps)
+		}
+		return st, true
 	}
-	return h.Stats(), true
+	return conns.Stats{}, false
 }
 
-// noKeepAlive makes c's pool send every request with Connection: close
-// and close its connection after it (Dial.NoKeepAlive). Called before c
-// carries any request.
-func noKeepAlive(c *http.Client) {
-	h, ok := c.Transport.(*h1.Transport)
-	if !ok {
-		return
-	}
-	h.DisableKeepAlives = true
-	if l, ok := h.Fallback.(*lazyTransport); ok {
-		l.noKeepAlive = true
-	}
-}
-
-// newHTTPRoundTripper is one session's connection pool, tuned for
-// measuring a server: plain http goes through h1, which does each
+// newHTTPRoundTripper is one session's HTTP/1.1 connection pool, tuned
+// for measuring a server: plain http goes through h1, which does each
 // request's I/O on the reading goroutine (a load generator must cost less
-// than the server it measures); https goes through net/http (TLS, HTTP/2).
-// No proxy, no compression, many idle connections.
+// than the server it measures); https goes through net/http's HTTP/1.1
+// (HTTP/2 is versioned's, over internal/h2). No proxy, no compression,
+// many idle connections.
 func newHTTPRoundTripper() *h1.Transport {
-	dial := (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	dial := dialer()
 	return &h1.Transport{
 		DialContext:    dial,
 		MaxIdlePerHost: 1024,
 		IdleTimeout:    90 * time.Second,
 		Fallback: &lazyTransport{make: func(noKeepAlive bool) *http.Transport {
+			var http1 http.Protocols
+			http1.SetHTTP1(true)
 			return &http.Transport{
+				Protocols:           &http1,
 				DisableKeepAlives:   noKeepAlive,
 				Proxy:               nil, // a benchmark measures the server, not a proxy
 				DialContext:         dial,
@@ -67,7 +167,6 @@ func newHTTPRoundTripper() *h1.Transport {
 				MaxIdleConnsPerHost: 1024,
 				IdleConnTimeout:     90 * time.Second,
 				DisableCompression:  true, // wire bytes are the bytes the server sent
-				ForceAttemptHTTP2:   true,
 			}
 		}},
 	}

@@ -68,7 +68,7 @@ func (t *httpTransport) lightPost(req Request) (*h1.Transport, *[]byte, string) 
 		t.client.Jar != nil || t.client.Timeout != 0 {
 		return nil, nil, ""
 	}
-	h, _ := t.client.Transport.(*h1.Transport)
+	h := plainH1(t.client.Transport)
 	if h == nil {
 		return nil, nil, ""
 	}

@@ -54,23 +54,23 @@ const endpointTimeout = 30 * time.Second
 // event; ctx bounds only that wait, the stream lives until close. Each
 // message is at most maxAnswer bytes (0: targets.DefaultMaxAnswer).
 func startSSE(ctx context.Context, sseURL string, headers http.Header, late LateFunc, maxAnswer int64) (*sseTransport, error) {
-	return startAuthorizedSSE(ctx, sseURL, headers, nil, late, maxAnswer, false)
+	return startAuthorizedSSE(ctx, sseURL, headers, nil, late, maxAnswer, nil)
 }
 
 // startAuthorizedSSE is startSSE with the session's bearer: every GET
-// and POST carries its token (nil: none); noKeep sends each POST on a
-// connection of its own (Dial.NoKeepAlive).
-func startAuthorizedSSE(ctx context.Context, sseURL string, headers http.Header, b *bearer, late LateFunc, maxAnswer int64, noKeep bool) (*sseTransport, error) {
+// and POST carries its token (nil: none); hc is the session's HTTP
+// client (Dial.httpClient; nil: newHTTPClient's).
+func startAuthorizedSSE(ctx context.Context, sseURL string, headers http.Header, b *bearer, late LateFunc, maxAnswer int64, hc *http.Client) (*sseTransport, error) {
+	if hc == nil {
+		hc = newHTTPClient()
+	}
 	streamCtx, stop := context.WithCancel(context.Background())
 	t := &sseTransport{
-		sseURL: sseURL, client: newHTTPClient(), headers: headers, calls: newCalls(late), maxAnswer: answerLimit(maxAnswer), auth: b,
+		sseURL: sseURL, client: hc, headers: headers, calls: newCalls(late), maxAnswer: answerLimit(maxAnswer), auth: b,
 		life: streamCtx, stopStream: stop, readerDone: make(chan struct{}), failed: make(chan struct{}),
 		stray: newStrayLines(),
 	}
 	t.calls.stray = t.stray
-	if noKeep {
-		noKeepAlive(t.client)
-	}
 	wctx, cancel := context.WithTimeout(ctx, endpointTimeout)
 	defer cancel()
 	unwatch := context.AfterFunc(wctx, stop) // a server that never sends the endpoint must not hang the run

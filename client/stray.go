@@ -3,11 +3,12 @@ package client
 import (
 	"context"
 	"fmt"
-	"github.com/readbench/readbench/internal/numfmt"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/readbench/readbench/internal/numfmt"
 )
 
 // A stdio server must write nothing on its stdout that is not a JSON-RPC

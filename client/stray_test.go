@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"

@@ -17,6 +17,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/readbench/readbench/internal/peertest"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/stats"

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,9 +12,11 @@ import (
 
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/conns"
+	"github.com/readbench/readbench/internal/h2"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/targets"
+	"github.com/readbench/readbench/workload"
 )
 
 // A run's connections: opened before the schedule starts, a bounded
@@ -221,7 +224,7 @@ func (r *runner) dialOf(step func(string)) client.Dial {
 		Embedded: r.o.EmbeddedCommand, Stderr: r.o.Stderr, Client: r.o.Client,
 		Aim:       targets.Aim{AllowHosts: r.w.AllowHosts, InsecureCredentials: r.w.InsecureCredentials},
 		MaxAnswer: r.w.Turn.MaxAnswer, HandshakeTimeout: limit, HandshakeSetBy: setBy, Step: step,
-		NoKeepAlive: r.w.Load.NoKeepAlive, Stray: (&strayTally{run: &r.strayCounts}).heard(r.logStray),
+		NoKeepAlive: r.w.Load.NoKeepAlive, HTTP: r.http, Stray: (&strayTally{run: &r.strayCounts}).heard(r.logStray),
 	}
 }
 
@@ -307,9 +310,10 @@ func (t *connTally) add(c client.Conn) {
 	t.mu.Unlock()
 }
 
-// total is the run's count, the slots' current sessions added; nil when
-// no session had HTTP connections (stdio).
-func (t *connTally) total(slots []*slot) *conns.Stats {
+// total is the run's count, the slots' current sessions and the HTTP/2
+// pool they share (nil: none) added; nil when no session had HTTP
+// connections (stdio).
+func (t *connTally) total(slots []*slot, shared *h2.Pool) *conns.Stats {
 	for _, sl := range slots {
 		sl.mu.Lock()
 		c := sl.cur.conn
@@ -320,5 +324,27 @@ func (t *connTally) total(slots []*slot) *conns.Stats {
 		return nil
 	}
 	sum := t.sum
+	if shared != nil {
+		if st := shared.Stats(); st.Opened > 0 {
+			sum.Add(st)
+		}
+	}
 	return &sum
+}
+
+// sharedHTTP is the HTTP of w's sessions: the http section's version and,
+// where it may speak HTTP/2, the pool they share, of one connection a
+// session unless http.connections says otherwise (docs/workload.md, http).
+func sharedHTTP(w *workload.Workload) client.HTTP {
+	switch w.Target.Kind {
+	case targets.HTTP, targets.SSE, targets.Files:
+	default:
+		return client.HTTP{}
+	}
+	h := w.HTTP
+	listeners := 0
+	if w.Listen != nil {
+		listeners = w.Listen.Listeners
+	}
+	return client.SharedHTTP(h.Version, cmp.Or(h.Connections, w.Sessions+listeners), h.StreamsPerConnection)
 }

@@ -42,6 +42,7 @@ func connectionsOf(c *conns.Stats, keepAlive bool) *results.Connections {
 		KeepAlive: keepAlive,
 		Opened:    c.Opened, Requests: c.Requests, Reused: c.Reused, PeakOpen: c.Peak,
 		ClosedByCut: c.ClosedByCut, ClosedByServer: c.ClosedByServer, ClosedByClient: c.ClosedByClient,
+		HTTP2: c.HTTP2,
 	}
 }
 

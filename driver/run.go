@@ -8,13 +8,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/readbench/readbench/client"
 	"github.com/readbench/readbench/internal/clock"
 	"github.com/readbench/readbench/results"
 	"github.com/readbench/readbench/servercost"
 	"github.com/readbench/readbench/stats"
 	"github.com/readbench/readbench/workload"
-	"golang.org/x/time/rate"
 )
 
 // Context causes, so a cancelled read can tell a deadline from a timeout.
@@ -68,6 +69,10 @@ func measure(ctx context.Context, o Options) (*measurements, error) {
 		rereadClass: reread,
 	}
 	r.enableAuth()
+	r.http = sharedHTTP(w)
+	if r.http.Pool != nil {
+		defer r.http.Pool.Close() // after the sessions' ends (defers run last first)
+	}
 	conns, err := r.dial(ctx)
 	if err != nil {
 		return nil, err
@@ -143,7 +148,7 @@ func measure(ctx context.Context, o Options) (*measurements, error) {
 	m.Sessions = r.sessions
 	m.Strays = r.strayCounts.result() // again once the sessions closed (above)
 	m.Sessions.Opened, m.Sessions.Replaced, m.Sessions.ReplaceFailed = r.opened.Load(), r.replaced.Load(), r.replaceFailed.Load()
-	m.Connections = connectionsOf(r.pool.total(r.slots), !w.Load.NoKeepAlive)
+	m.Connections = connectionsOf(r.pool.total(r.slots, r.http.Pool), !w.Load.NoKeepAlive)
 	m.GeneratorPeakRSS, _ = servercost.SelfPeakRSS()
 	m.Digests = r.digests.snapshot()
 	r.finishAuth(rep)
@@ -198,6 +203,7 @@ type runner struct {
 	errs        atomic.Int64
 	abandoned   atomic.Int64            // reads given up on (deadline or timeout): a late answer may follow
 	pool        connTally               // what the sessions' HTTP connections did
+	http        client.HTTP             // the HTTP version, and the HTTP/2 pool the sessions share (nil: none)
 	authLost    authWatch               // unauthorized reads: did the run lose its authorization?
 	late        atomic.Pointer[lateCtx] // see lateContext
 

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/readbench/readbench/internal/conns"
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/results"
 )
@@ -29,10 +30,29 @@ func connectionsText(c *results.Connections) string {
 	}
 	s += ")"
 	if c.Closed() == 0 {
-		return s + "; none closed before the pool could keep it"
+		s += "; none closed before the pool could keep it"
+	} else {
+		s += fmt.Sprintf("; closed early: %s by cut reads, %s by the server, %s by readbench",
+			numfmt.Count(c.ClosedByCut), numfmt.Count(c.ClosedByServer), numfmt.Count(c.ClosedByClient))
 	}
-	return s + fmt.Sprintf("; closed early: %s by cut reads, %s by the server, %s by readbench",
-		numfmt.Count(c.ClosedByCut), numfmt.Count(c.ClosedByServer), numfmt.Count(c.ClosedByClient))
+	return s + http2Text(c.HTTP2)
+}
+
+// http2Text is the HTTP/2 split of the connections line: streams and
+// connections, the server's limit, what waited or was refused, and the
+// resets and GOAWAYs by who sent them; "" over HTTP/1.1.
+func http2Text(h *conns.HTTP2) string {
+	if h == nil {
+		return ""
+	}
+	limit := "no limit"
+	if h.MaxConcurrentStreams > 0 {
+		limit = "limit " + numfmt.Count(int64(h.MaxConcurrentStreams))
+	}
+	return fmt.Sprintf("; HTTP/2: %s streams, at most %s at once (the server's %s), %s waited for a stream, %s refused; "+
+		"RST_STREAM %s by readbench, %s by the server; GOAWAY %s by the server",
+		numfmt.Count(h.Streams), numfmt.Count(h.PeakStreams), limit, numfmt.Count(h.Waited), numfmt.Count(h.Refused),
+		numfmt.Count(h.ResetsByClient), numfmt.Count(h.ResetsByServer), numfmt.Count(h.GoAwayByServer))
 }
 
 // churnText is the header's churn line, "" when churn was not material.

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 
+	"github.com/readbench/readbench/internal/conns"
 	"github.com/readbench/readbench/internal/numfmt"
 )
 
@@ -34,6 +35,9 @@ type Connections struct {
 	ClosedByServer int64    `json:"closed_by_server"`
 	ClosedByClient int64    `json:"closed_by_client"`
 	Churn          string   `json:"churn"`
+	// HTTP2 is the connection/stream split when reads went over HTTP/2
+	// (key "http2", added in v1; absent otherwise).
+	HTTP2 *conns.HTTP2 `json:"http2,omitempty"`
 }
 
 // MaterialChurnShare is the share of requests whose connection was closed
@@ -93,6 +97,12 @@ func mergeConnections(all []*Connections) *Connections {
 		out.ClosedByCut += c.ClosedByCut
 		out.ClosedByServer += c.ClosedByServer
 		out.ClosedByClient += c.ClosedByClient
+		if c.HTTP2 != nil {
+			if out.HTTP2 == nil {
+				out.HTTP2 = &conns.HTTP2{}
+			}
+			out.HTTP2.Add(*c.HTTP2)
+		}
 	}
 	return out // Build derives the share and the churn line
 }

@@ -60,7 +60,10 @@ func savedFixtures(t *testing.T) map[string]*Workload {
 			Listen: l, Changes: c,
 		}
 	}
+	h2 := listening("http2", nil, nil)
+	h2.HTTP = HTTP{Version: HTTP2, Connections: 8, StreamsPerConnection: 100}
 	return map[string]*Workload{
+		"http2 connections and streams": h2,
 		"listeners on a class, tool changes": listening("listen-tool",
 			&Listen{Listeners: 100, Streams: 3, URIs: ListenURIs{Class: "markdown"}, ListChanged: true, Ramp: 10 * time.Second,
 				Reread: Reread{IgnoreTTL: true, HonourScope: true, Jitter: dist(units.ParseDurationDist, "uniform(0ms, 200ms)")}},

@@ -67,6 +67,9 @@ func (w Workload) MarshalJSON() ([]byte, error) {
 	if w.Changes != nil {
 		o.put("changes", *w.Changes)
 	}
+	if !w.HTTP.IsZero() {
+		o.put("http", w.HTTP)
+	}
 	return o.close()
 }
 

@@ -303,6 +303,9 @@ func (r savedReader) workload() Workload {
 	if c, ok := r.object("changes"); ok {
 		w.Changes = c.changes()
 	}
+	if h, ok := r.object("http"); ok {
+		w.HTTP = h.http()
+	}
 	return w
 }
 

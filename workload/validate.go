@@ -52,6 +52,7 @@ func (w *Workload) Problems() []*Error {
 	w.checkMaps(add)
 	w.checkAuth(add)
 	w.checkListen(add)
+	w.checkHTTP(add)
 	return out
 }
 

@@ -63,6 +63,7 @@ type Workload struct {
 	Auth        *Auth             // an OAuth-protected server's authorization; nil: none
 	Listen      *Listen           // sessions that subscribe and re-read on change (listen.go); nil: none
 	Changes     *Changes          // changes readbench makes for the listeners to be told of; nil: none
+	HTTP        HTTP              // the HTTP version and HTTP/2 connections (http.go); zero: auto
 
 	// InsecureCredentials lets headers go to a non-loopback host over
 	// plain http://. No key sets it: only --insecure-credentials, said

@@ -11,12 +11,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/readbench/readbench/internal/numfmt"
 	"github.com/readbench/readbench/internal/profile"
 	"github.com/readbench/readbench/protocol"
 	"github.com/readbench/readbench/simserver"
 	"github.com/readbench/readbench/units"
-	"github.com/urfave/cli/v2"
 )
 
 func serveCommand() *cli.Command {
@@ -52,7 +53,8 @@ func serveCommand() *cli.Command {
 			"Exit 0 when stdin ends (--stdio), 130 on Ctrl-C or SIGTERM, 1 on --crash-after or a failure.",
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "stdio", Usage: "serve newline-delimited JSON-RPC on stdin/stdout"},
-			&cli.StringFlag{Name: "listen", Usage: "serve Streamable HTTP at `ADDR` (endpoint /mcp, plain HTTP documents under /files/), e.g. 127.0.0.1:8080"},
+			&cli.StringFlag{Name: "listen", Usage: "serve Streamable HTTP at `ADDR` (endpoint /mcp, plain HTTP documents under /files/), e.g. 127.0.0.1:8080; HTTP/1.1 and h2c (HTTP/2 with prior knowledge) on the same port"},
+			&cli.StringFlag{Name: "tls-cert-out", Usage: "HTTP: serve HTTPS (TLS; HTTP/2 or HTTP/1.1 by ALPN) with a new self-signed certificate for 127.0.0.1, ::1 and localhost, written as PEM to `FILE` for clients to trust (SSL_CERT_FILE=FILE readbench run ...)"},
 			&cli.BoolFlag{Name: "stateful", Usage: "HTTP: issue Mcp-Session-Id on initialize (legacy era)"},
 			&cli.BoolFlag{Name: "sse", Usage: "HTTP: answer every request as an SSE stream"},
 			&cli.IntFlag{Name: "workers", Usage: "handle at most `N` reads at once, queue the rest (0: unlimited)"},
@@ -147,7 +149,7 @@ func serve(c *cli.Context) (err error) {
 	if stdio {
 		err = serveStdio(c.Context, srv)
 	} else {
-		err = serveHTTP(c.Context, srv, listen, oauth, c.App.ErrWriter)
+		err = serveHTTP(c.Context, srv, listen, c.String("tls-cert-out"), oauth, c.App.ErrWriter)
 	}
 	if perr := stopProfiles(); perr != nil && err == nil {
 		err = cli.Exit(fmt.Sprintf("serve: writing the profiles: %v", perr), exitFail)
@@ -183,52 +185,6 @@ func stopped(ctx context.Context) error {
 		return cli.Exit("", exitInterrupted)
 	}
 	return nil
-}
-
-func serveHTTP(ctx context.Context, srv *simserver.Server, addr string, oauth *simserver.OAuthOptions, log io.Writer) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return cli.Exit(fmt.Sprintf("serve: %v", err), exitFail)
-	}
-	mux := http.NewServeMux()
-	var mcp http.Handler = srv.Handler()
-	if oauth != nil {
-		as, err := startOAuth(mux, *oauth, ln.Addr().String(), log)
-		if err != nil {
-			ln.Close()
-			return cli.Exit("serve: "+err.Error(), exitUsage)
-		}
-		defer func() { fmt.Fprintf(log, "readbench serve: OAuth %s\n", as.Counts()) }()
-		mcp = as.Protect(mcp)
-	}
-	mux.Handle("/mcp", mcp)
-	mux.Handle(simserver.FilesPrefix, srv.Files())
-	mux.Handle(simserver.ChangesPath, srv.Changes())
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(log, "readbench serve: Streamable HTTP on http://%s/mcp, documents on http://%s%s\n", ln.Addr(), ln.Addr(), simserver.FilesPrefix)
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	var crashed bool
-	select {
-	case err := <-errc:
-		return cli.Exit(fmt.Sprintf("serve: %v", err), exitFail)
-	case <-srv.Crashed():
-		crashed = true
-	case <-ctx.Done():
-	}
-	// Listen and session streams never end by themselves: the server's
-	// Close ends them, so that Shutdown does not wait its 5 s for them.
-	_ = srv.Close()
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = hs.Shutdown(sctx)
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return cli.Exit(fmt.Sprintf("serve: %v", err), exitFail)
-	}
-	if crashed {
-		return cli.Exit("serve: "+simserver.ErrCrashed.Error(), exitFail)
-	}
-	return stopped(ctx)
 }
 
 // oauthServeFlags are serve's OAuth flags (docs/serve-oauth.md).

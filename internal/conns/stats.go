@@ -20,7 +20,7 @@ type Stats struct {
 	Peak int64
 	// ClosedByCut counts connections closed because their request's
 	// context or deadline ended it before its response was whole. Over
-	// HTTP/2 a cut resets its stream (HTTP2.ResetsSent) and closes nothing.
+	// HTTP/2 a cut resets its stream (HTTP2.ResetsByClient) and closes nothing.
 	ClosedByCut int64
 	// ClosedByServer counts connections the server ended: its response
 	// said Connection: close, it sent GOAWAY, or it closed or reset the
@@ -43,24 +43,26 @@ type Stats struct {
 // by who sent them.
 type HTTP2 struct {
 	// Streams counts the streams the client opened (one a request).
-	Streams int64
+	Streams int64 `json:"streams"`
 	// PeakStreams is the most streams in flight at once, over all
 	// connections.
-	PeakStreams int64
+	PeakStreams int64 `json:"peak_streams"`
 	// MaxConcurrentStreams is the smallest SETTINGS_MAX_CONCURRENT_STREAMS
 	// a server connection advertised; 0 when none did (no limit).
-	MaxConcurrentStreams uint32
+	MaxConcurrentStreams uint32 `json:"max_concurrent_streams"`
 	// Waited counts requests that waited for a stream: every connection
 	// the pool may open had as many in flight as it may carry, or was
 	// still being opened.
-	Waited int64
+	Waited int64 `json:"waited"`
 	// Refused counts streams the server reset with REFUSED_STREAM (it
 	// did not process them; each is sent once more on another stream).
-	Refused int64
-	// GoAwaySent and GoAwayReceived count GOAWAY frames; ResetsSent and
-	// ResetsReceived RST_STREAM frames (a cut read's reset is sent).
-	GoAwaySent, GoAwayReceived int64
-	ResetsSent, ResetsReceived int64
+	Refused int64 `json:"refused"`
+	// GOAWAY and RST_STREAM frames, by who sent them: a cut read's reset
+	// is the client's, a server's graceful shutdown its GOAWAY.
+	GoAwayByClient int64 `json:"goaway_by_client"`
+	GoAwayByServer int64 `json:"goaway_by_server"`
+	ResetsByClient int64 `json:"rst_stream_by_client"`
+	ResetsByServer int64 `json:"rst_stream_by_server"`
 }
 
 // Add adds o into s (several pools' sum: Peak adds too, each pool's
@@ -79,10 +81,12 @@ func (s *Stats) Add(o Stats) {
 	if s.HTTP2 == nil {
 		s.HTTP2 = &HTTP2{}
 	}
-	s.HTTP2.add(*o.HTTP2)
+	s.HTTP2.Add(*o.HTTP2)
 }
 
-func (h *HTTP2) add(o HTTP2) {
+// Add adds o into h: counts and peaks add (each pool's connections being
+// its own), the server's limit is the smaller one seen.
+func (h *HTTP2) Add(o HTTP2) {
 	h.Streams += o.Streams
 	h.PeakStreams += o.PeakStreams
 	if o.MaxConcurrentStreams != 0 && (h.MaxConcurrentStreams == 0 || o.MaxConcurrentStreams < h.MaxConcurrentStreams) {
@@ -90,8 +94,8 @@ func (h *HTTP2) add(o HTTP2) {
 	}
 	h.Waited += o.Waited
 	h.Refused += o.Refused
-	h.GoAwaySent += o.GoAwaySent
-	h.GoAwayReceived += o.GoAwayReceived
-	h.ResetsSent += o.ResetsSent
-	h.ResetsReceived += o.ResetsReceived
+	h.GoAwayByClient += o.GoAwayByClient
+	h.GoAwayByServer += o.GoAwayByServer
+	h.ResetsByClient += o.ResetsByClient
+	h.ResetsByServer += o.ResetsByServer
 }

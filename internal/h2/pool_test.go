@@ -205,7 +205,7 @@ func TestPoolCutResetsTheStreamAndKeepsTheConnection(t *testing.T) {
 	}
 	st := p.Stats()
 	want := conns.Stats{Opened: 1, Requests: 2, Reused: 1, Peak: 1}
-	if h := st.HTTP2; h == nil || h.ResetsSent != 1 || h.ResetsReceived != 0 || h.Streams != 2 {
+	if h := st.HTTP2; h == nil || h.ResetsByClient != 1 || h.ResetsByServer != 0 || h.Streams != 2 {
 		t.Fatalf("HTTP/2 stats %+v: want 1 reset sent, 2 streams", h)
 	}
 	if st.HTTP2 = nil; st != want {
@@ -232,14 +232,14 @@ func TestPoolCountsTheServersGoAway(t *testing.T) {
 	}
 	s2 := h2cServer(t, h, nil) // the same pool, a server at another port: the old connection must be gone first
 	deadline := time.Now().Add(5 * time.Second)
-	for p.Stats().HTTP2.GoAwayReceived == 0 && time.Now().Before(deadline) {
+	for p.Stats().HTTP2.GoAwayByServer == 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	if _, err := get(context.Background(), p, s2.URL); err != nil {
 		t.Fatal(err)
 	}
 	st := p.Stats()
-	if st.HTTP2.GoAwayReceived != 1 || st.ClosedByServer != 1 || st.Opened != 2 || st.HTTP2.GoAwaySent != 0 {
+	if st.HTTP2.GoAwayByServer != 1 || st.ClosedByServer != 1 || st.Opened != 2 || st.HTTP2.GoAwayByClient != 0 {
 		t.Fatalf("stats %+v %+v: want 1 GOAWAY received, its connection closed by the server, 2 opened", st, *st.HTTP2)
 	}
 }

@@ -26,8 +26,8 @@ func (p *Pool) Stats() conns.Stats {
 		HTTP2: &conns.HTTP2{
 			Streams: c.streams.Load(), PeakStreams: c.peakStreams.Load(), MaxConcurrentStreams: c.maxStreams.Load(),
 			Waited: c.waited.Load(), Refused: c.refused.Load(),
-			GoAwaySent: c.goAwaySent.Load(), GoAwayReceived: c.goAwayReceived.Load(),
-			ResetsSent: c.resetsSent.Load(), ResetsReceived: c.resetsReceived.Load(),
+			GoAwayByClient: c.goAwaySent.Load(), GoAwayByServer: c.goAwayReceived.Load(),
+			ResetsByClient: c.resetsSent.Load(), ResetsByServer: c.resetsReceived.Load(),
 		},
 	}
 }

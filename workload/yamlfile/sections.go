@@ -154,6 +154,7 @@ func topSection() section[workload.Workload] {
 			w.Changes = &workload.Changes{URIs: workload.ListenURIs{Attached: true}}
 			return changesSection().read(p, v, path, w.Changes)
 		}},
+		sub("http", httpSection(), func(w *workload.Workload) *workload.HTTP { return &w.HTTP }),
 	}
 }
 
@@ -243,5 +244,14 @@ func oauthSection() section[workload.OAuth] {
 		set("private_key", (*parser).str, func(o *workload.OAuth) *string { return &o.PrivateKey }),
 		set("token_endpoint_auth", (*parser).str, func(o *workload.OAuth) *string { return &o.TokenEndpointAuth }),
 		set("token_params", (*parser).vars, func(o *workload.OAuth) *map[string][]string { return &o.TokenParams }),
+	}
+}
+
+// httpSection is the http section (docs/workload.md, http).
+func httpSection() section[workload.HTTP] {
+	return section[workload.HTTP]{
+		set("version", (*parser).str, func(h *workload.HTTP) *string { return &h.Version }),
+		set("connections", whole[int](1, workload.MaxHTTPConnections), func(h *workload.HTTP) *int { return &h.Connections }),
+		set("streams_per_connection", whole[int](1, workload.MaxHTTPStreams), func(h *workload.HTTP) *int { return &h.StreamsPerConnection }),
 	}
 }
