@@ -34,7 +34,8 @@ func NginxEverything(t testing.TB) *Peer {
 // (stateful, answers as event streams) with the node on PATH, on
 // 127.0.0.1 (peers/loopback.cjs makes its listener bind there), and
 // returns its endpoint, http://127.0.0.1:PORT/mcp. It speaks HTTP/1.1
-// only (Express on node:http).
+// only (Express on node:http). Its stdout, a line for every request, is
+// dropped; its stderr is kept for a failure's message.
 func ServerEverything(t testing.TB) string {
 	t.Helper()
 	node := needs.Tool(t, "node", InstallNode)
@@ -44,7 +45,7 @@ func ServerEverything(t testing.TB) string {
 	var err error
 	for range bindTries {
 		port := freePort(t)
-		p := start(t, logFile, []string{"PORT=" + strconv.Itoa(port)}, node, "--require", repoFile("peers", "loopback.cjs"), entry, "streamableHttp")
+		p := start(t, logFile, true, []string{"PORT=" + strconv.Itoa(port)}, node, "--require", repoFile("peers", "loopback.cjs"), entry, "streamableHttp")
 		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 		listening := fmt.Sprintf("listening on port %d", port)
 		if p.await(func() bool { return strings.Contains(tail(logFile, 4096), listening) && accepts(addr) }) && !p.hasExited() {
@@ -69,7 +70,10 @@ func ServerEverything(t testing.TB) string {
 // at once) nor requests, keeps its upstream connections alive, passes
 // every header both ways (Mcp-Session-Id included) and waits an hour for
 // an upstream answer. Its access.log logs each request's protocol
-// ("HTTP/2.0").
+// ("HTTP/2.0"), buffered (written within 100 ms). nginx's defaults hold
+// otherwise: among them, a client connection is ended (GOAWAY) after
+// 1,000 requests (keepalive_requests) and carries at most 128 streams at
+// once (http2_max_concurrent_streams).
 func Nginx(t testing.TB, upstream string) *Peer {
 	t.Helper()
 	bin := nginxPath(t)
@@ -98,7 +102,7 @@ func Nginx(t testing.TB, upstream string) *Peer {
 		// /var/log/nginx/error.log); nginx writes its pid file only once
 		// its listener is bound, so a port taken meanwhile is told apart
 		// from nginx listening.
-		p := start(t, logFile, nil, bin, "-p", dir+"/", "-e", filepath.Join(dir, "error.log"), "-c", confFile)
+		p := start(t, logFile, false, nil, bin, "-p", dir+"/", "-e", filepath.Join(dir, "error.log"), "-c", confFile)
 		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 		pidWritten := func() bool { b, err := os.ReadFile(pidFile); return err == nil && len(bytes.TrimSpace(b)) > 0 }
 		if p.await(pidWritten) && !p.hasExited() && accepts(addr) {
@@ -185,7 +189,7 @@ pid {{.Dir}}/nginx.pid;
 events { worker_connections 1024; }
 http {
 	log_format proto '$server_protocol $request_method $request_uri $status $body_bytes_sent upstream=$upstream_addr';
-	access_log {{.Dir}}/access.log proto;
+	access_log {{.Dir}}/access.log proto buffer=32k flush=100ms;
 	client_body_temp_path {{.Dir}}/client_body;
 	proxy_temp_path {{.Dir}}/proxy;
 	fastcgi_temp_path {{.Dir}}/fastcgi;

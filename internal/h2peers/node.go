@@ -62,7 +62,7 @@ func NodeSDK(t testing.TB, m NodeMode) *Peer {
 		peer.CAFile, peer.Pool = cert.CertFile, cert.Pool
 	}
 	logFile := filepath.Join(peer.Logs, "sdk-http2.log")
-	p := start(t, logFile, nil, argv...)
+	p := start(t, logFile, false, nil, argv...)
 	if !p.await(func() bool { peer.URL = nodeListening(tail(logFile, 4096)); return peer.URL != "" }) || p.hasExited() {
 		t.Fatalf("%v did not listen:\n%s", argv, tail(logFile, 4096))
 	}

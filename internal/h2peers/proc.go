@@ -25,9 +25,9 @@ type proc struct {
 
 // start runs argv, with env added to the test's environment, as a
 // process owned by the test (internal/testproc: its group is killed when
-// the test ends, on failure and on go test's timeout alike), its output
-// appended to logFile.
-func start(t testing.TB, logFile string, env []string, argv ...string) *proc {
+// the test ends, on failure and on go test's timeout alike), its stderr
+// and, unless quiet, its stdout appended to logFile.
+func start(t testing.TB, logFile string, quiet bool, env []string, argv ...string) *proc {
 	t.Helper()
 	out, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -37,7 +37,10 @@ func start(t testing.TB, logFile string, env []string, argv ...string) *proc {
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := testproc.Own(t, exec.CommandContext(ctx, argv[0], argv[1:]...))
 	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdout, cmd.Stderr = out, out
+	cmd.Stderr = out
+	if !quiet {
+		cmd.Stdout = out
+	}
 	if err := cmd.Start(); err != nil {
 		cancel()
 		t.Fatalf("%v: %v", argv, err)
