@@ -15,11 +15,11 @@ import (
 // GoSDK serves the official Go SDK's Streamable HTTP handler
 // (mcp.NewStreamableHTTPHandler, with opts) for peertest's SDK server
 // (peertest.Docs, each read taking 2 ms) in the test's process, with
-// net/http's own HTTP/2 and nothing else: over TLS (ALPN h2 only, a
-// NewCert certificate) or, when h2c, cleartext HTTP/2 with prior
-// knowledge (http.Server.Protocols: unencrypted HTTP/2 alone). When the
-// test ends the server is closed, then every session a client left open
-// (the SDK keeps a stateful session until it is deleted or times out).
+// net/http's own HTTP/2 and nothing else (http.Server.Protocols): over
+// TLS (ALPN h2, a NewCert certificate) or, when h2c, cleartext HTTP/2
+// with prior knowledge. When the test ends the server is closed, then
+// every session a client left open (the SDK keeps a stateful session
+// until it is deleted or times out).
 func GoSDK(t testing.TB, h2c bool, opts *mcp.StreamableHTTPOptions) *Peer {
 	t.Helper()
 	srv := peertest.SDKServer(2 * time.Millisecond)
@@ -32,13 +32,16 @@ func GoSDK(t testing.TB, h2c bool, opts *mcp.StreamableHTTPOptions) *Peer {
 	hs.Listener.Close()
 	hs.Listener = ln
 	peer := &Peer{}
+	var protos http.Protocols
+	hs.Config.Protocols = &protos
 	if h2c {
-		var protos http.Protocols
 		protos.SetUnencryptedHTTP2(true)
-		hs.Config.Protocols = &protos
 		hs.Start()
 		peer.Name = "Go SDK, net/http (h2c)"
 	} else {
+		// HTTP/2 alone: with ALPN h2 alone, crypto/tls still lets a client
+		// that offers only http/1.1 through, and net/http would serve it.
+		protos.SetHTTP2(true)
 		cert := NewCert(t)
 		hs.EnableHTTP2 = true
 		hs.TLS = &tls.Config{Certificates: []tls.Certificate{cert.Pair}, NextProtos: []string{"h2"}}

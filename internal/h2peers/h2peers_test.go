@@ -278,22 +278,38 @@ func TestNodeSDK(t *testing.T) {
 	}
 }
 
-// TestNodeSDKRefusesHTTP1: the TLS peer offers h2 alone (allowHTTP1:
-// false), so a client that falls back to HTTP/1.1 cannot pass for one
-// that speaks HTTP/2.
-func TestNodeSDKRefusesHTTP1(t *testing.T) {
-	p := NodeSDK(t, NodeMode{Stateless: true})
-	tr := p.Transport()
-	tr.Protocols = nil
-	tr.ForceAttemptHTTP2 = false
-	tr.TLSClientConfig.NextProtos = []string{"http/1.1"}
-	defer tr.CloseIdleConnections()
-	resp, err := (&http.Client{Transport: tr}).Post(p.URL, "application/json", strings.NewReader("{}"))
-	if err == nil {
-		resp.Body.Close()
-		t.Fatalf("an HTTP/1.1 client got %s over %s", resp.Status, resp.Proto)
+// TestRefuseHTTP1: every peer but nginx offers HTTP/2 alone (Node's
+// allowHTTP1: false, net/http's Protocols), so that a client that falls
+// back to HTTP/1.1 cannot pass for one that speaks HTTP/2: an HTTP/1.1
+// request gets no answer, over TLS or in clear.
+func TestRefuseHTTP1(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		start func(t *testing.T) *Peer
+	}{
+		{"node-tls", func(t *testing.T) *Peer { return NodeSDK(t, NodeMode{Stateless: true}) }},
+		{"node-h2c", func(t *testing.T) *Peer { return NodeSDK(t, NodeMode{H2C: true, Stateless: true}) }},
+		{"go-tls", func(t *testing.T) *Peer { return GoSDK(t, false, nil) }},
+		{"go-h2c", func(t *testing.T) *Peer { return GoSDK(t, true, nil) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := c.start(t)
+			var protos http.Protocols
+			protos.SetHTTP1(true)
+			tr := p.Transport()
+			tr.Protocols = &protos
+			if tr.TLSClientConfig != nil {
+				tr.TLSClientConfig.NextProtos = []string{"http/1.1"}
+			}
+			defer tr.CloseIdleConnections()
+			resp, err := (&http.Client{Transport: tr, Timeout: 30 * time.Second}).Post(p.URL, "application/json", strings.NewReader("{}"))
+			if err == nil {
+				resp.Body.Close()
+				t.Fatalf("an HTTP/1.1 client got %s over %s", resp.Status, resp.Proto)
+			}
+			t.Logf("HTTP/1.1 refused: %v", err)
+		})
 	}
-	t.Logf("HTTP/1.1 refused: %v", err)
 }
 
 func TestGoSDK(t *testing.T) {
