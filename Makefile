@@ -33,7 +33,10 @@ build:
 # (libxml2-utils: the JUnit output is validated against its schema),
 # Prometheus (the --metrics tests push to and are scraped by a real one), tmux
 # (the live view's test reads the screen of a run as a person sees it), jq
-# (scripts/ab-experiments.sh reads ab's JSON; its test runs it) and the npm MCP
+# (scripts/ab-experiments.sh reads ab's JSON; its test runs it), nginx (the
+# TLS HTTP/2 front of internal/h2peers, proxying to an MCP server over
+# HTTP/1.1; Debian's nginx package has the ssl and http_v2 modules built
+# in), nghttp2-client (h2load, an HTTP/2 benchmark to compare against) and the npm MCP
 # servers the end-to-end tests drive (pinned in peers/package-lock.json; npm
 # ci installs exactly that; scripts/peers-install.sh runs it and says why
 # its engine warnings under Node 20 are harmless).
@@ -47,6 +50,8 @@ deps:
 		command -v prometheus >/dev/null || missing="$$missing prometheus"; \
 		command -v tmux >/dev/null || missing="$$missing tmux"; \
 		command -v jq >/dev/null || missing="$$missing jq"; \
+		command -v nginx >/dev/null || missing="$$missing nginx"; \
+		command -v h2load >/dev/null || missing="$$missing nghttp2-client"; \
 		[ -z "$$missing" ] || ./scripts/apt-install.sh $$missing
 	./scripts/peers-install.sh
 
