@@ -44,6 +44,8 @@ type Overrides struct {
 	// the rate, the stages and a Poisson arrival that model refuses.
 	Concurrency *int
 	Protocol    *string
+	// HTTPVersion replaces http.version (--http: 1.1, 2 or auto).
+	HTTPVersion *string
 	// Classes keeps only the mix classes of these names (none: all); a
 	// name the mix does not have is an error.
 	Classes []string
@@ -90,6 +92,9 @@ func (o Overrides) Apply(w *workload.Workload) error {
 	}
 	if o.Protocol != nil {
 		w.Protocol = *o.Protocol
+	}
+	if o.HTTPVersion != nil {
+		w.HTTP.Version = *o.HTTPVersion
 	}
 	if len(o.Headers) > 0 {
 		headers := maps.Clone(w.Headers)

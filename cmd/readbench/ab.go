@@ -72,6 +72,7 @@ func abCommand() *cli.Command {
 			&cli.Int64Flag{Name: "seed", Usage: "the workload's seed, the same for every run (default: the workload's)"},
 			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
+			httpFlag(),
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; never saved)"},
 			&cli.StringFlag{Name: "out", Usage: "save every run in `DIR` (default runs/ab-<time>, -2, -3 … when taken); a DIR that holds files is refused"},
 			forceFolderFlag(),

@@ -83,6 +83,7 @@ func capacityCommand() *cli.Command {
 			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse"},
 			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
+			httpFlag(),
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; never saved)"},
 			&cli.IntFlag{Name: "server-pid", Usage: "sample the CPU and memory of the server process `PID` on this machine"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines on stderr"},

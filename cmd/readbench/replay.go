@@ -35,6 +35,7 @@ func replayCommand() *cli.Command {
 			&cli.IntFlag{Name: "sessions", Usage: "sessions to open on the target (default: the recording's)"},
 			&cli.BoolFlag{Name: "diff", Usage: "compare each answer's size, digest and outcome with the recorded one"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
+			httpFlag(),
 			&cli.StringFlag{Name: "out", Usage: "save the result to `FILE` instead of runs/ (- for stdout); an existing FILE is refused before the replay"},
 			forceFlag(),
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; ${VAR} expands; never saved)"},

@@ -46,6 +46,7 @@ func runCommand() *cli.Command {
 			concurrencyFlag(),
 			&cli.IntFlag{Name: "sessions", Usage: "number of MCP sessions (stdio: one child process each)"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto"},
+			httpFlag(),
 			&cli.StringFlag{Name: "out", Usage: "save the result to `FILE` instead of runs/ (- for stdout; a device or FIFO is written through); an existing FILE is refused before the run"},
 			forceFlag(),
 			&cli.StringFlag{Name: "reads", Usage: "write every read to `FILE` as it ends, one record each (JSON Lines; CSV for a .csv name): phase, turn, session, intended start, latency, outcome, class, uri, bytes (docs/reads.md)"},

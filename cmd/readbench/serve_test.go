@@ -57,7 +57,7 @@ func (s *server) stop() {
 	_ = s.cmd.Wait()
 }
 
-var serveAddrRE = regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`)
+var serveAddrRE = regexp.MustCompile(`https?://127\.0\.0\.1:\d+/mcp`)
 
 // startServer starts `readbench serve --listen addr` and returns once it printed
 // the address it serves at.

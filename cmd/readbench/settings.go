@@ -132,6 +132,11 @@ func handshakeTimeoutFlag() cli.Flag {
 		Usage: "how long opening a session (starting a stdio server, the handshake) may take before the target is reported as not answering; overrides the workload's load.handshake_timeout"}
 }
 
+// httpFlag is --http, the HTTP version of a command that runs a workload.
+func httpFlag() cli.Flag {
+	return &cli.StringFlag{Name: "http", Usage: "HTTP `VERSION` to speak to an HTTP target: 1.1, 2 (h2c with prior knowledge over http://, h2 over https://) or auto (HTTP/1.1 over http://, ALPN over https://); overrides the workload's http.version"}
+}
+
 // tool is readbench as a result or check document names it.
 func tool() results.Tool { return results.Tool{Name: "readbench", Version: version} }
 
@@ -153,6 +158,10 @@ func overridesOf(c *cli.Context) (driver.Overrides, error) {
 	if c.IsSet("protocol") {
 		p := c.String("protocol")
 		o.Protocol = &p
+	}
+	if c.IsSet("http") {
+		v := c.String("http")
+		o.HTTPVersion = &v
 	}
 	var err error
 	if o.Headers, err = parseHeaders(c.StringSlice("header")); err != nil {

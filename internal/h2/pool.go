@@ -83,8 +83,11 @@ func New(cfg Config) *Pool {
 		cfg.Dial = (&net.Dialer{}).DialContext
 	}
 	return &Pool{
-		cfg:   cfg,
-		t:     &http2.Transport{AllowHTTP: true, DisableCompression: true},
+		cfg: cfg,
+		// Frames of up to 1 MiB: a blob arrives in fewer frames, each a
+		// wake of the reading goroutine (a 1.8 MB read cost the client 6.1
+		// ms at the 16 KiB default, 3.6-4.4 ms so, against readbench serve).
+		t:     &http2.Transport{AllowHTTP: true, DisableCompression: true, MaxReadFrameSize: 1 << 20},
 		freed: make(chan struct{}),
 	}
 }
