@@ -149,7 +149,9 @@ func recordHTTP(ctx context.Context, o record.Options, ln net.Listener, c *cli.C
 	if err != nil {
 		return cli.Exit("record: "+err.Error(), exitUsage)
 	}
-	hs := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second, Protocols: new(http.Protocols)}
+	hs.Protocols.SetHTTP1(true)
+	hs.Protocols.SetUnencryptedHTTP2(true) // clients that speak h2c with prior knowledge are recorded too
 	fmt.Fprintf(c.App.ErrWriter, "readbench record: proxy on http://%s/mcp to %s\n", ln.Addr(), o.Upstream.Redacted())
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
