@@ -22,9 +22,12 @@ import (
 // the few things only the caller can say about it.
 type Options struct {
 	Target   targets.Target
-	Protocol string            // "auto" or "" detects the era; a version forces it
-	Headers  map[string]string // HTTP headers; ${VAR} expands from the environment
-	Auth     auth.Tokens       // an OAuth-protected target's tokens (nil: none)
+	Protocol string // "auto" or "" detects the era; a version forces it
+	// HTTPVersion is the HTTP version of an HTTP target: "1.1", "2" or
+	// "auto" ("" is auto; docs/workload.md, http).
+	HTTPVersion string
+	Headers     map[string]string // HTTP headers; ${VAR} expands from the environment
+	Auth        auth.Tokens       // an OAuth-protected target's tokens (nil: none)
 	// EmbeddedCommand starts the simulated server for the embedded target,
 	// as in Options.
 	EmbeddedCommand []string
@@ -82,6 +85,7 @@ func Check(ctx context.Context, o Options) (*Findings, error) {
 		Target: o.Target, Protocol: o.Protocol, Headers: o.Headers, Auth: o.Auth,
 		Embedded: o.EmbeddedCommand, Stderr: o.Stderr, Client: o.Client,
 		Aim: o.Aim, MaxAnswer: o.MaxAnswer, HandshakeTimeout: o.HandshakeTimeout,
+		HTTP: client.HTTP{Version: o.HTTPVersion},
 	})
 	if err != nil {
 		if ctx.Err() != nil {

@@ -37,6 +37,7 @@ func checkCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "`TARGET`: embedded, stdio:CMD ARG..., http(s)://HOST:PORT/PATH, sse+http(s)://HOST:PORT/sse", Value: "embedded"},
 			&cli.StringFlag{Name: "protocol", Usage: "protocol version to force, or auto", Value: "auto"},
+			httpFlag(),
 			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header `'Name: value'` on every request (repeatable; ${VAR} expands from the environment)"},
 			&cli.IntFlag{Name: "sample", Usage: "listed resources to read and check", Value: 10},
 			&cli.DurationFlag{Name: "timeout", Usage: "per request", Value: 10 * time.Second},
@@ -94,7 +95,7 @@ func checkAction(c *cli.Context) error {
 		return err
 	}
 	rep, err := contract.Check(c.Context, contract.Options{
-		Target: target, Protocol: c.String("protocol"), Headers: headers, Auth: tokens,
+		Target: target, Protocol: c.String("protocol"), HTTPVersion: c.String("http"), Headers: headers, Auth: tokens,
 		EmbeddedCommand: set.EmbeddedCommand, Client: set.Client,
 		Sample: c.Int("sample"), Timeout: c.Duration("timeout"),
 		CancelURI: c.String("cancel-uri"), ReadPath: c.String("read-path"), ChangeTool: c.String("change-tool"),

@@ -309,3 +309,24 @@ mix:
 		allOK(t, c, 80)
 	})
 }
+
+// TestHTTP2CheckTellsIgnoredCancels: check's cancellation rule over h2c,
+// in the legacy era where an answer can still come after
+// notifications/cancelled, passes a server that honours the cancel and
+// fails one that ignores it, as over HTTP/1.1.
+func TestHTTP2CheckTellsIgnoredCancels(t *testing.T) {
+	t.Parallel()
+	url := startServe(t, "--stateful")
+	for _, c := range []struct{ query, status, want string }{
+		{"delay=1s", "pass", "without an answer after notifications/cancelled"},
+		{"delay=1s&honor_cancel=false", "fail", "ignored the cancel"},
+	} {
+		for _, v := range []string{"1.1", "2"} {
+			d, _, _ := runCheck(t, "--target", url, "--http", v, "--protocol", "2025-06-18", "--sample", "1",
+				"--cancel-uri", "sim:///readbench-check/slow.txt?mime=text/plain&size=1024&"+c.query)
+			if r := d.rows("cancellation"); len(r) != 1 || r[0].Status != c.status || !strings.Contains(r[0].Detail, c.want) {
+				t.Errorf("HTTP %s, %s: %+v, want %s with %q", v, c.query, r, c.status, c.want)
+			}
+		}
+	}
+}
