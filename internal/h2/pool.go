@@ -67,8 +67,9 @@ type conn struct {
 	secure   bool // TLS
 	cc       *http2.ClientConn
 	fc       *frameConn
-	inFlight int // streams taken and not yet ended, under Pool.mu
-	used     bool
+	inFlight int  // streams taken and not yet ended, under Pool.mu
+	used     bool // a stream was taken on it
+	dropped  bool // out of the pool: closed when its last stream ends
 }
 
 // New makes a pool; it dials at its first request.
@@ -92,9 +93,9 @@ func New(cfg Config) *Pool {
 	}
 }
 
-// RoundTrip sends req on a stream of the pool's connections. A stream the
-// server refused (REFUSED_STREAM: not processed) is sent once more, as
-// HTTP/2 allows, when its body can be read again.
+// RoundTrip sends req on a stream of the pool's connections. A request
+// the server did not process (unprocessed) is sent once more, as HTTP/2
+// allows, when its body can be read again.
 func (p *Pool) RoundTrip(req *http.Request) (*http.Response, error) {
 	p.count.requests.Add(1)
 	for retry := false; ; retry = true {
@@ -108,11 +109,28 @@ func (p *Pool) RoundTrip(req *http.Request) (*http.Response, error) {
 			return resp, nil
 		}
 		p.release(c)
-		var se http2.StreamError
-		if retry || !errors.As(err, &se) || se.Code != http2.ErrCodeRefusedStream || !rewind(req) {
+		if retry || !unprocessed(err) || !rewind(req) {
 			return nil, err
 		}
 	}
+}
+
+// unprocessed says whether err is a request the server did not process,
+// which HTTP/2 lets a client send again (RFC 9113 §8.7): a stream it
+// refused, or one past the last it will process when it said GOAWAY, or
+// a connection that could take no more when the request came. The
+// HTTP/2 library retries these itself only through its own pool, and
+// exports the latter two errors by their words alone.
+func unprocessed(err error) bool {
+	var se http2.StreamError
+	if errors.As(err, &se) {
+		return se.Code == http2.ErrCodeRefusedStream
+	}
+	switch err.Error() {
+	case "http2: Transport received Server's graceful shutdown GOAWAY", "http2: client conn not usable":
+		return true
+	}
+	return false
 }
 
 // rewind readies req's body to be sent again; false when it cannot be.
@@ -234,6 +252,9 @@ func (p *Pool) release(c *conn) {
 	p.mu.Lock()
 	c.inFlight--
 	p.count.done()
+	if c.dropped && c.inFlight == 0 {
+		_ = c.cc.Close()
+	}
 	p.signalLocked()
 	p.mu.Unlock()
 }
@@ -244,9 +265,11 @@ func (p *Pool) signalLocked() {
 	p.freed = make(chan struct{})
 }
 
-// endedLocked counts the end of a connection the pool drops: the server's
-// (GOAWAY, a close or reset under a read) or the client's (the HTTP/2
-// library gave it up: a protocol error, a failed ping).
+// endedLocked drops a connection that can take no more requests and
+// counts its end: the server's (GOAWAY, a close or reset under a read) or
+// the client's (the HTTP/2 library gave it up: a protocol error, a failed
+// ping). The streams still in flight on it end first (a GOAWAY lets the
+// streams it names finish): it is closed with the last of them.
 func (p *Pool) endedLocked(c *conn) {
 	if !c.fc.ended.CompareAndSwap(false, true) {
 		return
@@ -257,7 +280,10 @@ func (p *Pool) endedLocked(c *conn) {
 	} else {
 		p.count.client.Add(1)
 	}
-	_ = c.cc.Close()
+	c.dropped = true
+	if c.inFlight == 0 {
+		_ = c.cc.Close()
+	}
 }
 
 // address is u's host and port, the scheme's default port when it has none.

@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -214,33 +213,52 @@ func TestPoolCutResetsTheStreamAndKeepsTheConnection(t *testing.T) {
 }
 
 // A server's graceful shutdown is a GOAWAY received, its connection
-// counted as ended by the server, and the next read goes on a new one.
+// counted as ended by the server; the read in flight on it still ends
+// with its answer, and the next read goes on a new connection.
 func TestPoolCountsTheServersGoAway(t *testing.T) {
-	var first atomic.Bool
-	first.Store(true)
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, r.Proto) })
+	inSlow := make(chan struct{}, 1)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			inSlow <- struct{}{}
+			time.Sleep(500 * time.Millisecond)
+		}
+		io.WriteString(w, r.Proto)
+	})
 	s := h2cServer(t, h, nil)
 	p := New(Config{Connections: 1})
 	defer p.Close()
-	if _, err := get(context.Background(), p, s.URL); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := s.Config.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	s2 := h2cServer(t, h, nil) // the same pool, a server at another port: the old connection must be gone first
+	slow := make(chan error, 1)
+	go func() {
+		body, err := get(context.Background(), p, s.URL+"/slow")
+		if err == nil && body != "HTTP/2.0" {
+			err = errors.New("body " + body)
+		}
+		slow <- err
+	}()
+	<-inSlow // the server processes it: a GOAWAY lets it finish
+	shut := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		shut <- s.Config.Shutdown(ctx)
+	}()
 	deadline := time.Now().Add(5 * time.Second)
 	for p.Stats().HTTP2.GoAwayByServer == 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
+	s2 := h2cServer(t, h, nil) // the same pool, a server at another port: the old connection is no longer picked
 	if _, err := get(context.Background(), p, s2.URL); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-slow; err != nil {
+		t.Fatalf("the read in flight at the GOAWAY: %v", err)
+	}
+	if err := <-shut; err != nil {
 		t.Fatal(err)
 	}
 	st := p.Stats()
 	if st.HTTP2.GoAwayByServer != 1 || st.ClosedByServer != 1 || st.Opened != 2 || st.HTTP2.GoAwayByClient != 0 {
-		t.Fatalf("stats %+v %+v: want 1 GOAWAY received, its connection closed by the server, 2 opened", st, *st.HTTP2)
+		t.Fatalf("stats %+v %+v: want 1 GOAWAY by the server, its connection closed by the server, 2 opened", st, *st.HTTP2)
 	}
 }
 
