@@ -45,11 +45,11 @@ func http2Text(h *conns.HTTP2) string {
 	if h == nil {
 		return ""
 	}
-	limit := "no limit"
+	limit := "the server advertised no limit"
 	if h.MaxConcurrentStreams > 0 {
-		limit = "limit " + numfmt.Count(int64(h.MaxConcurrentStreams))
+		limit = "the server's limit " + numfmt.Count(int64(h.MaxConcurrentStreams))
 	}
-	return fmt.Sprintf("; HTTP/2: %s streams, at most %s at once (the server's %s), %s waited for a stream, %s refused; "+
+	return fmt.Sprintf("; HTTP/2: %s streams, at most %s at once (%s), %s waited for a stream, %s refused; "+
 		"RST_STREAM %s by readbench, %s by the server; GOAWAY %s by the server",
 		numfmt.Count(h.Streams), numfmt.Count(h.PeakStreams), limit, numfmt.Count(h.Waited), numfmt.Count(h.Refused),
 		numfmt.Count(h.ResetsByClient), numfmt.Count(h.ResetsByServer), numfmt.Count(h.GoAwayByServer))
