@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/readbench/readbench/stats"
 )
 
@@ -19,7 +21,9 @@ import (
 // and again with blocking write(2), and the benchmark's goroutine, locked
 // to its thread, reads it with blocking read(2) into a buffer of
 // readBufMax (256 KiB), each read asking for at most what the answer has
-// left, as a Content-Length body is read.
+// left, as a Content-Length body is read. As in compare.sh, the writer
+// (the server's side) runs on core 1 and the reader on core 0 (each
+// thread pinned, where the machine has two cores).
 //
 // Cases: over loopback TCP (as compare.sh's reads go) and over a Unix
 // socketpair; "count" only counts the bytes, "scan" feeds them to the
@@ -52,10 +56,11 @@ func BenchmarkBlobFloor(b *testing.B) {
 func blobFloor(b *testing.B, r, w int, answer []byte, mode string) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	defer pin(0)()
 	writer := make(chan syscall.Rusage, 1)
 	go func() { // until the reader closes its end
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
+		runtime.LockOSThread() // not unlocked: the pinned thread ends with the goroutine
+		pin(1)
 		var u0, u1 syscall.Rusage
 		_ = syscall.Getrusage(rusageThread, &u0)
 		for {
@@ -111,6 +116,19 @@ func blobFloor(b *testing.B, r, w int, answer []byte, mode string) {
 	b.ReportMetric(per(ru.Stime), "reader-sys-µs/op")
 	b.ReportMetric(per(wu.Utime)+per(wu.Stime), "writer-µs/op")
 	b.ReportMetric(float64(reads)/float64(answers), "reads/op")
+}
+
+// pin puts the calling thread, locked to its goroutine, on CPU cpu (on
+// a machine of two cores or more) and returns what gives it back the CPUs
+// it had.
+func pin(cpu int) (unpin func()) {
+	var set, all unix.CPUSet
+	if runtime.NumCPU() < 2 || unix.SchedGetaffinity(0, &all) != nil {
+		return func() {}
+	}
+	set.Set(cpu)
+	_ = unix.SchedSetaffinity(0, &set)
+	return func() { _ = unix.SchedSetaffinity(0, &all) }
 }
 
 // rusageThread is getrusage's RUSAGE_THREAD (Linux).
