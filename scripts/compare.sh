@@ -23,7 +23,7 @@
 # each) and over stdio, the default target (each side's CPU per read from
 # the result file's server_cost and generator blocks).
 #
-#   ./scripts/compare.sh             # REPEAT=3 DURATION=5s; about 9 minutes
+#   ./scripts/compare.sh             # REPEAT=3 DURATION=5s; 17 minutes on 2 busy cores
 #   REPEAT=5 ./scripts/compare.sh
 #
 # Needs Go, curl, python3 and taskset
