@@ -37,6 +37,7 @@ type blobState struct {
 	quad    [4]byte // characters waiting for a group of four
 	nq      int
 	out     [3]byte // the group decoded
+	stuck   bool    // ahead met what it does not take: raw goes on
 	scratch []byte
 }
 
@@ -86,6 +87,40 @@ func (b *blobState) raw(seg []byte, d *digester) int {
 		b.char(c, d)
 	}
 	return taken + len(seg)
+}
+
+// ahead checks the blob's characters from the start of seg, which may
+// run past the string's end, as far as they decode cleanly in whole
+// groups, and returns how many it took. It looks for neither the closing
+// quote nor a backslash first: a piece that decodes to three bytes per
+// four characters holds neither, so the bytes of a long blob are passed
+// over once, not once by bytes.IndexByte and once more by the decoder.
+// It stops at the piece it cannot take (the one with the closing quote,
+// an escape, padding or a bad character), and for the rest of the blob:
+// from there raw, given the stretch to the quote, judges as before.
+func (b *blobState) ahead(seg []byte, d *digester) int {
+	taken := 0
+	for b.nq > 0 && taken < len(seg) && !b.stuck { // the group begun in the last chunk
+		c := seg[taken]
+		if c == '=' || invalidBase64[c] != 0 {
+			return taken
+		}
+		b.char(c, d)
+		taken++
+	}
+	if b.nq > 0 || b.stuck || b.bad || b.eq > 0 {
+		return taken
+	}
+	for m := (len(seg) - taken) &^ 3; m > 0; m = (len(seg) - taken) &^ 3 {
+		piece := seg[taken : taken+min(m, blobScratch/3*4)]
+		if !b.decode(piece, d) {
+			b.stuck = true
+			break
+		}
+		b.note(piece)
+		taken += len(piece)
+	}
+	return taken
 }
 
 // decode decodes a piece whose length is a multiple of four and reports

@@ -12,7 +12,9 @@ import (
 // the closing quote found with bytes.IndexByte (assembly in the Go
 // runtime), is handed on whole to what the string is (a member name, a
 // text, a blob); escapes are followed byte by byte, across chunk
-// boundaries.
+// boundaries. A blob is first decoded ahead, with no search for its
+// quote, as far as it decodes cleanly (blobState.ahead): the search is
+// left to the piece that holds its end.
 
 // maxSmallField bounds a captured member (id, uri, mimeType, resultType,
 // ttlMs, cacheScope); maxErrorField a JSON-RPC error object; jsonTextKeep
@@ -42,6 +44,11 @@ func (s *answerScanner) stringBytes(p []byte, i int) int {
 		}
 		if s.strRole == rText && !s.dig.on && s.text.high == 0 && s.text.nc == 0 {
 			if i = s.text.fast(p, i); i == len(p) {
+				return i
+			}
+		}
+		if s.strRole == rBlob {
+			if i += s.blob.ahead(p[i:], &s.dig); i == len(p) {
 				return i
 			}
 		}

@@ -7,22 +7,23 @@
 # cores, for a fixed duration per case: generator CPU (user + sys of its
 # process and its children, from getrusage to the microsecond) per read, the median over REPEAT rounds,
 # for 1 KiB reads (closed loop: one read a turn without and with a turn
-# deadline, four a turn with one; open loop), a 1 MiB blob, and the
-# default scenario (docs-attachments: 4 reads a turn, an 800 ms deadline)
-# over HTTP, where the other tools read the very URIs readbench reads;
+# deadline, four a turn with one; open loop), a 1 MiB and a 16 MiB blob
+# (16 in flight) and a 40 MiB blob (4 in flight), and the default
+# scenario (docs-attachments: 4 reads a turn, an 800 ms deadline) over
+# HTTP, where the other tools read the very URIs readbench reads;
 # and the readbench/vegeta ratio (the median of each round's ratio: the
 # tools of a round share the machine's load of the moment), and the
 # readbench/bombardier ratio the same way; and what trace context costs
 # (four reads a turn with a deadline, run again with --trace-sample 0 in
-# the same round: the median of the rounds' ratios). Then the peak
-# RSS of readbench for 4 reads in flight of a 40 MiB blob and for the
-# design-mockups scenario; readbench's scheduling lag in the open loop; and
+# the same round: the median of the rounds' ratios). Each tool's peak RSS
+# per case (ru_maxrss, the median over the rounds), and readbench's for
+# the design-mockups scenario; readbench's scheduling lag in the open loop; and
 # the simulated server's capacity against what readbench can drive: over
 # HTTP (reads/s under wrk at saturation, and CPU per read on one core
 # each) and over stdio, the default target (each side's CPU per read from
 # the result file's server_cost and generator blocks).
 #
-#   ./scripts/compare.sh             # REPEAT=3 DURATION=5s; about 4 minutes
+#   ./scripts/compare.sh             # REPEAT=3 DURATION=5s; 17 minutes on 2 busy cores
 #   REPEAT=5 ./scripts/compare.sh
 #
 # Needs Go, curl, python3 and taskset
@@ -84,10 +85,11 @@ curl_read() { # URI -> the answer; fails unless HTTP 200
 
 text="sim:///compare/text.md?mime=text/markdown&size=1024"
 png="sim:///compare/shot.png?mime=image/png&size=1048576"
-big="sim:///compare/big.png?mime=image/png&size=41943040"
+png16="sim:///compare/big16.png?mime=image/png&size=16777216"
+png40="sim:///compare/big.png?mime=image/png&size=41943040"
 for _ in $(seq 50); do curl -s -o /dev/null "$url" 2>/dev/null && break; sleep 0.1; done
 declare -A answer_bytes # URI -> the size of its answer's body (bombardier's check)
-for u in "$text" "$png"; do # one request checked by hand, and the server's cache warmed
+for u in "$text" "$png" "$png16" "$png40"; do # one request checked by hand, and the server's cache warmed
 	curl_read "$u" >"$tmp/answer"
 	python3 -c 'import json,sys; r=json.load(sys.stdin); c=r["result"]["contents"][0]; assert ("text" in c) != ("blob" in c), r' <"$tmp/answer" ||
 		die "the check request for $u failed"
@@ -98,16 +100,22 @@ done
 # text-deadline and text-deadline-4 are text-closed's reads in turns with
 # a deadline (never reached), 16 reads in flight: the other tools, which
 # know no turns, send the same requests as for text-closed (case_req).
-# default-http is the built-in scenario, set up below.
-case_names=(text-closed text-deadline text-deadline-4 png-closed text-open default-http)
-declare -A case_uri=([text-closed]=$text [png-closed]=$png [text-open]=$text)
+# default-http is the built-in scenario, set up below. The 40 MiB blob
+# is read 4 at a time (CONC/4) by every tool: bombardier keeps each
+# answer whole, 16 of them would be over 850 MiB.
+case_names=(text-closed text-deadline text-deadline-4 png-closed png16-closed png40-closed text-open default-http)
+declare -A case_uri=([text-closed]=$text [png-closed]=$png [png16-closed]=$png16 [png40-closed]=$png40 [text-open]=$text)
 declare -A case_req=([text-closed]=text-closed [text-deadline]=text-closed [text-deadline-4]=text-closed
-	[png-closed]=png-closed [text-open]=text-open [default-http]=default-http)
+	[png-closed]=png-closed [png16-closed]=png16-closed [png40-closed]=png40-closed [text-open]=text-open [default-http]=default-http)
+declare -A case_conc=([png40-closed]=$((CONC / 4))) # reads in flight, CONC where not set
+conc() { echo "${case_conc[$1]:-$CONC}"; }
 declare -A case_load=(
 	[text-closed]="{model: closed, concurrency: $CONC, duration: $DURATION}"
 	[text-deadline]="{model: closed, concurrency: $CONC, duration: $DURATION}"
 	[text-deadline-4]="{model: closed, concurrency: $((CONC / 4)), duration: $DURATION}"
 	[png-closed]="{model: closed, concurrency: $CONC, duration: $DURATION}"
+	[png16-closed]="{model: closed, concurrency: $CONC, duration: $DURATION}"
+	[png40-closed]="{model: closed, concurrency: $(conc png40-closed), duration: $DURATION}"
 	[text-open]="{rate: 1000/s, duration: $DURATION}")
 declare -A case_turn=([text-deadline]="attachments: 1, deadline: 5s" [text-deadline-4]="attachments: 4, deadline: 5s")
 workload() { # NAME URI LOAD [ATTACHMENT-TIMEOUT] [TURN-KEYS]
@@ -117,9 +125,10 @@ workload() { # NAME URI LOAD [ATTACHMENT-TIMEOUT] [TURN-KEYS]
 for c in text-deadline text-deadline-4; do
 	workload "$c" "$text" "${case_load[$c]}" 10s "${case_turn[$c]}"
 done
-for c in text-closed png-closed text-open; do
+for c in text-closed png-closed png16-closed png40-closed text-open; do
 	u=${case_uri[$c]}
-	workload "$c" "$u" "${case_load[$c]}"
+	t=10s; [[ $c == png16-closed || $c == png40-closed ]] && t=60s
+	workload "$c" "$u" "${case_load[$c]}" "$t"
 	body "$u" >"$tmp/$c.body"
 	{ echo "POST $url"; printf '%s\n' "${headers[@]}" "Mcp-Name: $u"; echo "@$tmp/$c.body"; } >"$tmp/$c.targets"
 	python3 - "$tmp/$c.body" "$u" "$c" >"$tmp/$c.lua" <<'PY'
@@ -221,7 +230,7 @@ print(g["cpu_ms_per_1000_reads"], c["cpu_ms_per_1000_reads"], t["reads_per_s"], 
 PY
 }
 run_vegeta() { # CASE ROUND
-	local rate=(-rate=0 -workers=$CONC -max-workers=$CONC) d=$DURATION
+	local rate=(-rate=0 -workers="$(conc "$1")" -max-workers="$(conc "$1")") d=$DURATION
 	[[ $1 == text-open ]] && rate=(-rate=1000/s)
 	[[ $1 == default-http ]] && rate=(-rate=$default_rate/s) d=${default_secs}s
 	timed "$tmp/t" "${pin_gen[@]}" "$vegeta" attack -targets="$tmp/${case_req[$1]}.targets" "${rate[@]}" \
@@ -250,7 +259,7 @@ run_bombardier() { # CASE ROUND
 	[[ $1 == text-open ]] && rate=(-r 1000)
 	local h=() x
 	for x in "${headers[@]}" "Mcp-Name: ${case_uri[$req]}"; do h+=(-H "$x"); done
-	timed "$tmp/t" "${pin_gen[@]}" "$bombardier" -c "$CONC" -d "$DURATION" "${rate[@]}" -t 10s -m POST -f "$tmp/$req.body" \
+	timed "$tmp/t" "${pin_gen[@]}" "$bombardier" -c "$(conc "$1")" -d "$DURATION" "${rate[@]}" -t 60s -m POST -f "$tmp/$req.body" \
 		"${h[@]}" -p r -o json "$url" >"$tmp/b.json" || die "bombardier $1 failed"
 	python3 - "$tmp/t" "$tmp/b.json" "$1" "$2" "${answer_bytes[${case_uri[$req]}]}" >>"$results" <<'PY'
 import json, sys
@@ -293,7 +302,7 @@ PY
 }
 run_wrk() { # CASE ROUND
 	[[ -n $wrk && $1 != default-http ]] || return 0 # wrk sends one request, in no open loop
-	timed "$tmp/t" "${pin_gen[@]}" "$wrk" -t1 -c$CONC -d"$DURATION" -s "$tmp/${case_req[$1]}.lua" "$url" >"$tmp/w.txt" || die "wrk $1 failed"
+	timed "$tmp/t" "${pin_gen[@]}" "$wrk" -t1 -c"$(conc "$1")" -d"$DURATION" --timeout 60s -s "$tmp/${case_req[$1]}.lua" "$url" >"$tmp/w.txt" || die "wrk $1 failed"
 	python3 - "$tmp/t" "$tmp/w.txt" "$1" "$2" "$secs" >>"$results" <<'PY'
 import re, sys
 u, s, m = open(sys.argv[1]).read().split()[-3:]
@@ -339,28 +348,26 @@ for round in $(seq "$REPEAT"); do
 	run_stdio
 done
 
-# Peak RSS of readbench alone (the server is another process): 4 reads in
-# flight of a 40 MiB blob, and the design-mockups scenario (40 × 3 MB in
-# one answer) against the same server.
-echo "memory: 4 × 40 MiB in flight; design-mockups" >&2
-workload big "$big" "{model: closed, concurrency: 4, duration: $DURATION}" 60s
-timed "$tmp/t" "${pin_gen[@]}" "$tmp/readbench" run "$tmp/big.yaml" --target "$url" --quiet --out "$tmp/big.json" || die "40 MiB run failed"
-rss_big=$(awk '{print $3}' "$tmp/t")
+# Peak RSS of readbench alone (the server is another process) for the
+# design-mockups scenario (40 × 3 MB in one answer) against the same server.
+echo "memory: design-mockups" >&2
 timed "$tmp/t" "${pin_gen[@]}" "$tmp/readbench" run design-mockups --target "$url" --quiet --out "$tmp/mock.json" || die "design-mockups failed"
 rss_mock=$(awk '{print $3}' "$tmp/t")
 cap_tool="wrk -t1 -c64"; [[ -n $wrk ]] || cap_tool="vegeta, 64 workers"
 
-python3 - "$results" "$rss_big" "$rss_mock" "$cap_tool" "$REPEAT" "$DURATION" "$tmp/lag.tsv" "$tmp/stdio.tsv" <<'PY'
+python3 - "$results" "$rss_mock" "$cap_tool" "$REPEAT" "$DURATION" "$tmp/lag.tsv" "$tmp/stdio.tsv" <<'PY'
 import collections, statistics, subprocess, sys, platform, datetime
-res, rss_big, rss_mock, cap_tool, rounds, duration, lag_file, stdio_file = sys.argv[1:]
-rows = collections.defaultdict(dict)  # (case, round) -> tool -> (us/read, rate)
+res, rss_mock, cap_tool, rounds, duration, lag_file, stdio_file = sys.argv[1:]
+rows = collections.defaultdict(dict)  # (case, round) -> tool -> (us/read, rate, peak RSS in KiB)
 for line in open(res):
-    case, tool, rnd, cpu, reads, rate, _ = line.split("\t")
-    rows[(case, rnd)][tool] = (float(cpu) / int(reads) * 1e6, float(rate))
+    case, tool, rnd, cpu, reads, rate, rss = line.split("\t")
+    rows[(case, rnd)][tool] = (float(cpu) / int(reads) * 1e6, float(rate), int(rss))
 titles = {"text-closed": "1 KiB text, closed loop, 16 in flight",
           "text-deadline": "1 KiB text, closed loop, 16 in flight, a turn deadline (1 read a turn)",
           "text-deadline-4": "1 KiB text, closed loop, 16 in flight, 4 reads a turn with a deadline",
           "png-closed": "1 MiB PNG blob, closed loop, 16 in flight",
+          "png16-closed": "16 MiB PNG blob, closed loop, 16 in flight",
+          "png40-closed": "40 MiB PNG blob, closed loop, 4 in flight",
           "text-open": "1 KiB text, open loop, 1,000 reads/s",
           "default-http": "the default scenario over HTTP (docs-attachments, 40 reads/s)"}
 model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
@@ -369,8 +376,8 @@ print("readbench compare — %s, %s cores (%s), %s; median of %s rounds of %s ea
       (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), nproc, model, platform.release(), rounds, duration))
 print("server: readbench serve --listen, GOMAXPROCS=1, pinned to core 1; generators on the other cores")
 print()
-print("| case | readbench µs CPU/read | vegeta µs/req | bombardier µs/req | wrk µs/req | readbench/vegeta | readbench/bombardier | reads/s (readbench, vegeta, bombardier, wrk) |")
-print("|---|---:|---:|---:|---:|---:|---:|---|")
+print("| case | readbench µs CPU/read | vegeta µs/req | bombardier µs/req | wrk µs/req | readbench/vegeta | readbench/bombardier | reads/s (readbench, vegeta, bombardier, wrk) | peak RSS MiB (readbench, vegeta, bombardier, wrk) |")
+print("|---|---:|---:|---:|---:|---:|---:|---|---|")
 fmt = lambda v: "n/a" if v is None else "{:,.1f}".format(v)
 rb_us = []
 per_case = {}
@@ -378,14 +385,15 @@ for case in titles:
     rs = [v for (c, _), v in rows.items() if c == case]
     med = lambda tool, i: statistics.median([r[tool][i] for r in rs if tool in r]) if any(tool in r for r in rs) else None
     ratio = lambda tool: statistics.median([r["readbench"][0] / r[tool][0] for r in rs if tool in r and "readbench" in r])
-    rates = ", ".join("{:,.0f}".format(med(t, 1)) if med(t, 1) else "n/a" for t in ("readbench", "vegeta", "bombardier", "wrk"))
-    print("| %s | %s | %s | %s | %s | %.2f× | %.2f× | %s |" % (titles[case], fmt(med("readbench", 0)), fmt(med("vegeta", 0)), fmt(med("bombardier", 0)),
-          fmt(med("wrk", 0)), ratio("vegeta"), ratio("bombardier"), rates))
+    tools = ("readbench", "vegeta", "bombardier", "wrk")
+    rates = ", ".join("{:,.0f}".format(med(t, 1)) if med(t, 1) else "n/a" for t in tools)
+    rss = ", ".join("{:,.0f}".format(med(t, 2) / 1024) if med(t, 2) else "n/a" for t in tools)
+    print("| %s | %s | %s | %s | %s | %.2f× | %.2f× | %s | %s |" % (titles[case], fmt(med("readbench", 0)), fmt(med("vegeta", 0)), fmt(med("bombardier", 0)),
+          fmt(med("wrk", 0)), ratio("vegeta"), ratio("bombardier"), rates, rss))
     per_case[case] = [r["readbench"][0] for r in rs if "readbench" in r]
     if case == "text-closed":
         rb_us = med("readbench", 0)
-print("| 4 reads in flight of a 40 MiB PNG blob | peak RSS %.0f MiB | | | | | | |" % (int(rss_big) / 1024))
-print("| readbench run design-mockups (40 × 3 MB in one answer) | peak RSS %.0f MiB | | | | | | |" % (int(rss_mock) / 1024))
+print("| readbench run design-mockups (40 × 3 MB in one answer) | | | | | | | | %.0f (readbench) |" % (int(rss_mock) / 1024))
 cap = [v for (c, _), v in rows.items() if c == "capacity"]
 drive = {rnd: v["readbench"][1] for (c, rnd), v in rows.items() if c == "text-closed" and "readbench" in v}
 served = statistics.median(v["server"][1] for v in cap)
