@@ -251,7 +251,10 @@ PY
 }
 run_vegeta() { # CASE ROUND
 	local rate=(-rate=0 -workers="$(conc "$1")" -max-workers="$(conc "$1")") d=$DURATION
-	[[ -n ${open_rate[$1]:-} ]] && rate=(-rate="${open_rate[$1]}/s")
+	# open loop: at most as many requests in flight as readbench's default
+	# max_in_flight (1,000); unbounded, vegeta behind a busy server opened
+	# connections without end and some were cut (EOF)
+	[[ -n ${open_rate[$1]:-} ]] && rate=(-rate="${open_rate[$1]}/s" -max-workers=1000)
 	[[ $1 == default-http ]] && rate=(-rate=$default_rate/s) d=${default_secs}s
 	timed "$tmp/t" "${pin_gen[@]}" "$vegeta" attack -targets="$tmp/${case_req[$1]}.targets" "${rate[@]}" \
 		-duration="$d" -max-body=0 -output="$tmp/v.bin" || die "vegeta $1 failed"
