@@ -424,9 +424,9 @@ run_h2_rounds() {
 	done
 }
 print_h2_table() {
-	python3 - "$h2_results" "$REPEAT" "$DURATION" "$H2_CONNS" "$H2_STREAMS" "${h2load:-}" <<'PY'
-import collections, datetime, platform, statistics, subprocess, sys
-res, rounds, duration, conns, streams, h2load = sys.argv[1:]
+	python3 - "$h2_results" "$REPEAT" "$DURATION" "$H2_CONNS" "$H2_STREAMS" "${h2load:-}" "$h2_start" <<'PY'
+import collections, platform, statistics, subprocess, sys
+res, rounds, duration, conns, streams, h2load, start = sys.argv[1:]
 rows = collections.defaultdict(dict)  # (case, round) -> tool -> (us/read, rate)
 for line in open(res):
     case, tool, rnd, cpu, reads, rate = line.split("\t")
@@ -437,7 +437,7 @@ version = subprocess.run([h2load, "--version"], capture_output=True, text=True).
 model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
 print()
 print("HTTP/2 against h2load — %s, %s, %s cores (%s); median of %s rounds of %s each; %s connection(s), %s streams each (h2load -c %s -m %s)" %
-      (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version,
+      (start, version,
        subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip(), model, rounds, duration, conns, streams, conns, streams))
 print()
 print("| case | readbench µs CPU/read | h2load µs/req | readbench/h2load (each round's) | reads/s (readbench, h2load) |")
@@ -454,7 +454,9 @@ print()
 print("target: readbench's CPU per read over h2 at most 1.0× h2load's")
 PY
 }
+h2_start=$(date -u '+%Y-%m-%d %H:%M UTC') # the table's time: when these rows ran
 run_h2_rounds
+stop_h2_server # idle through the other cases
 if [[ $CASES == h2 ]]; then
 	print_h2_table
 	exit 0
