@@ -25,6 +25,7 @@
 # HTTP (reads/s under wrk at saturation, and CPU per read on one core
 # each) and over stdio, the default target (each side's CPU per read from
 # the result file's server_cost and generator blocks).
+# HTTP/2 rows against h2load (nghttp2-client, from apt-get when missing): h2c and h2 (TLS), 1 KiB and 1 MiB; CASES=h2 runs only them.
 #
 #   ./scripts/compare.sh             # REPEAT=3 DURATION=5s; 17 minutes on 2 busy cores
 #   REPEAT=5 ./scripts/compare.sh
@@ -355,6 +356,144 @@ run_capacity() { # ROUND
 		"$(python3 -c "print($n / $secs)")" >>"$results"
 }
 
+# HTTP/2 against h2load (nghttp2-client): the 1 KiB text and the 1 MiB
+# blob, closed loop, 16 reads in flight on one connection, over h2c (prior
+# knowledge, an http:// URI, to the server above, which speaks HTTP/1.1
+# and h2c on one port) and over h2 (TLS: a second server, `readbench serve
+# --tls-cert-out`, pinned as the first). readbench runs `--http 2` with
+# the workload's http section at h2load's split (-c 1 -m 16: connections
+# 1, streams_per_connection 16); h2load posts the same body with the same
+# headers as bombardier gets, for as long (-D). Each tool's CPU per read
+# as above (getrusage of the child over the reads that succeeded); the
+# tools alternate which goes first from round to round; the ratio is the
+# median of each round's. CASES=h2 runs only these rows.
+CASES=${CASES:-all}
+[[ $CASES == all || $CASES == h2 ]] || die "CASES must be all or h2, not $CASES"
+H2_CONNS=1 H2_STREAMS=$CONC
+h2load=$(command -v h2load || true)
+if [[ -z $h2load ]]; then
+	sudo=; [[ $(id -u) == 0 ]] || sudo="sudo -n"
+	{ $sudo apt-get install -y nghttp2-client || { $sudo apt-get update && $sudo apt-get install -y nghttp2-client; }; } >&2 || true
+	h2load=$(command -v h2load || true)
+	[[ -n $h2load ]] || echo "compare.sh: h2load (nghttp2-client) could not be installed; its column is n/a" >&2
+fi
+h2_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+h2_tls_url="https://127.0.0.1:$h2_port/mcp" h2_cert="$tmp/h2-cert.pem"
+GOMAXPROCS=1 "${pin_server[@]}" "$tmp/readbench" serve --listen "127.0.0.1:$h2_port" --tls-cert-out "$h2_cert" 2>"$tmp/serve-tls.log" &
+h2_tls_pid=$!
+stop_h2_server() { kill "$h2_tls_pid" 2>/dev/null || true; wait "$h2_tls_pid" 2>/dev/null || true; }
+trap 'stop_h2_server; cleanup' EXIT
+for _ in $(seq 50); do [[ -s $h2_cert ]] && curl -s -o /dev/null --cacert "$h2_cert" "$h2_tls_url" 2>/dev/null && break; sleep 0.1; done
+[[ -s $h2_cert ]] || die "the TLS server did not start: $(cat "$tmp/serve-tls.log")"
+h2_cases=(h2c-text h2-text h2c-png h2-png)
+declare -A h2_url=([h2c-text]=$url [h2-text]=$h2_tls_url [h2c-png]=$url [h2-png]=$h2_tls_url)
+declare -A h2_req=([h2c-text]=text-closed [h2-text]=text-closed [h2c-png]=png-closed [h2-png]=png-closed)
+for c in "${h2_cases[@]}"; do # the target in the file: the http section needs an HTTP target to apply to
+	u=${case_uri[${h2_req[$c]}]}
+	printf 'name: %s\ntarget: "%s"\nsessions: 1\nload: {model: closed, concurrency: %d, duration: %s}\nhttp: {version: 2, connections: %d, streams_per_connection: %d}\nturn: {attachments: 1, read_timeout: 10s}\nmix:\n  - {class: c, uri: "%s"}\n' \
+		"$c" "${h2_url[$c]}" "$CONC" "$DURATION" "$H2_CONNS" "$H2_STREAMS" "$u" >"$tmp/$c.yaml"
+done
+h2_results="$tmp/h2.tsv" # case tool round cpu_s reads reads_per_s
+run_readbench_h2() { # CASE ROUND
+	local env=()
+	[[ ${h2_url[$1]} == https:* ]] && env=(env "SSL_CERT_FILE=$h2_cert")
+	timed "$tmp/t" "${env[@]}" "${pin_gen[@]}" "$tmp/readbench" run "$tmp/$1.yaml" --http 2 --quiet --out "$tmp/r2.json" --force ||
+		die "readbench run $1 failed"
+	python3 - "$tmp/t" "$tmp/r2.json" "$1" "$2" "$H2_CONNS" "$H2_STREAMS" >>"$h2_results" <<'PY'
+import json, sys
+u, s, m = open(sys.argv[1]).read().split()[-3:]
+r = json.load(open(sys.argv[2])); t = r["totals"]; o = t["outcomes"]
+assert o.get("ok", 0) == t["scheduled"] > 0, "not every read was ok: %s" % o
+reads = t["scheduled"] + r["warmup"]["scheduled"]
+c = r["connections"]; h = c.get("http2")
+assert h, "no HTTP/2 in the result: %s" % c
+conns, streams = int(sys.argv[5]), int(sys.argv[6])
+# the split h2load has: that many connections, kept, with at most that many streams each, none refused or reset
+assert c["opened"] == conns and c["closed_by_server"] + c["closed_by_client"] == 0, "connections: %s" % c
+assert h["streams"] >= reads and h["peak_streams"] <= conns * streams and h["refused"] == 0, "streams: %s" % h
+assert h["goaway_by_server"] + h["rst_stream_by_server"] + h["rst_stream_by_client"] == 0, "resets: %s" % h
+print("\t".join(map(str, [sys.argv[3], "readbench", sys.argv[4], float(u) + float(s), reads, t["reads_per_s"]])))
+PY
+}
+# h2load checks no body: every request must have succeeded with a 2xx,
+# over the protocol asked for, and the data it read must hold the answer
+# curl got for each (and no more than one for each started).
+run_h2load() { # CASE ROUND
+	[[ -n $h2load ]] || return 0
+	local req=${h2_req[$1]} h=() x proto=h2c
+	[[ ${h2_url[$1]} == https:* ]] && proto=h2
+	for x in "${headers[@]}" "Mcp-Name: ${case_uri[$req]}"; do h+=(-H "$x"); done
+	timed "$tmp/t" "${pin_gen[@]}" "$h2load" -t 1 -c "$H2_CONNS" -m "$H2_STREAMS" -D "$secs" -d "$tmp/$req.body" "${h[@]}" \
+		"${h2_url[$1]}" >"$tmp/h2load.txt" || die "h2load $1 failed: $(cat "$tmp/h2load.txt")"
+	python3 - "$tmp/t" "$tmp/h2load.txt" "$1" "$2" "$proto" "${answer_bytes[${case_uri[$req]}]}" "$secs" >>"$h2_results" <<'PY'
+import re, sys
+u, s, m = open(sys.argv[1]).read().split()[-3:]
+out = open(sys.argv[2]).read()
+proto, want, secs = sys.argv[5], int(sys.argv[6]), float(sys.argv[7])
+got = re.search(r"^Application protocol: (\S+)", out, re.M)
+assert got and got.group(1) == proto, "h2load: not %s:\n%s" % (proto, out)
+req = re.search(r"^requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, (\d+) failed, (\d+) errored, (\d+) timeout", out, re.M)
+codes = re.search(r"^status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx", out, re.M)
+data = re.search(r"^traffic: .*\((\d+)\) data", out, re.M)
+assert req and codes and data, "h2load: no summary:\n" + out
+total, started, done, ok, failed, errored, timeouts = map(int, req.groups())
+n = ok  # the status codes count the answers cut at the end too, whose heads had come
+assert n > 0 and n == done == total and int(codes.group(1)) >= n and failed + errored + timeouts == 0 and sum(map(int, codes.groups()[1:])) == 0, "h2load: not every request was 2xx:\n" + out
+# the data counts what came of the requests cut at the end too (started, not done)
+got = int(data.group(1))
+assert want * n <= got <= want * started, "h2load: %d bytes of data for %d requests, %d started; the answer has %d" % (got, n, started, want)
+print("\t".join(map(str, [sys.argv[3], "h2load", sys.argv[4], float(u) + float(s), n, n / secs])))
+PY
+}
+run_h2_rounds() {
+	local round c
+	for round in $(seq "$REPEAT"); do
+		for c in "${h2_cases[@]}"; do
+			echo "round $round/$REPEAT: $c (readbench, h2load)" >&2
+			if ((round % 2)); then run_readbench_h2 "$c" "$round"; run_h2load "$c" "$round"
+			else run_h2load "$c" "$round"; run_readbench_h2 "$c" "$round"; fi
+		done
+	done
+}
+print_h2_table() {
+	python3 - "$h2_results" "$REPEAT" "$DURATION" "$H2_CONNS" "$H2_STREAMS" "${h2load:-}" "$h2_start" <<'PY'
+import collections, platform, statistics, subprocess, sys
+res, rounds, duration, conns, streams, h2load, start = sys.argv[1:]
+rows = collections.defaultdict(dict)  # (case, round) -> tool -> (us/read, rate)
+for line in open(res):
+    case, tool, rnd, cpu, reads, rate = line.split("\t")
+    rows[(case, rnd)][tool] = (float(cpu) / int(reads) * 1e6, float(rate))
+titles = {"h2c-text": "1 KiB text, closed loop, h2c", "h2-text": "1 KiB text, closed loop, h2 (TLS)",
+          "h2c-png": "1 MiB PNG blob, closed loop, h2c", "h2-png": "1 MiB PNG blob, closed loop, h2 (TLS)"}
+version = subprocess.run([h2load, "--version"], capture_output=True, text=True).stdout.strip() if h2load else "h2load n/a"
+model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
+print()
+print("HTTP/2 against h2load — %s, %s, %s cores (%s); median of %s rounds of %s each; %s connection(s), %s streams each (h2load -c %s -m %s)" %
+      (start, version,
+       subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip(), model, rounds, duration, conns, streams, conns, streams))
+print()
+print("| case | readbench µs CPU/read | h2load µs/req | readbench/h2load (each round's) | reads/s (readbench, h2load) |")
+print("|---|---:|---:|---:|---|")
+fmt = lambda v: "n/a" if v is None else "{:,.1f}".format(v)
+for case, title in titles.items():
+    rs = [v for (c, _), v in sorted(rows.items()) if c == case]
+    med = lambda tool, i: statistics.median([r[tool][i] for r in rs if tool in r]) if any(tool in r for r in rs) else None
+    ratios = [r["readbench"][0] / r["h2load"][0] for r in rs if "readbench" in r and "h2load" in r]
+    ratio = "%.2f× (%s)" % (statistics.median(ratios), ", ".join("%.2f" % x for x in ratios)) if ratios else "n/a"
+    rates = ", ".join("n/a" if med(t, 1) is None else "{:,.0f}".format(med(t, 1)) for t in ("readbench", "h2load"))
+    print("| %s | %s | %s | %s | %s |" % (title, fmt(med("readbench", 0)), fmt(med("h2load", 0)), ratio, rates))
+print()
+print("target: readbench's CPU per read over h2 at most 1.0× h2load's")
+PY
+}
+h2_start=$(date -u '+%Y-%m-%d %H:%M UTC') # the table's time: when these rows ran
+run_h2_rounds
+stop_h2_server # idle through the other cases
+if [[ $CASES == h2 ]]; then
+	print_h2_table
+	exit 0
+fi
+
 for round in $(seq "$REPEAT"); do
 	for c in "${case_names[@]}"; do
 		echo "round $round/$REPEAT: $c" >&2
@@ -456,3 +595,4 @@ print("over stdio, the default target (1 KiB text, closed loop, %d in flight, th
 print("per core the server serves %.2f× what the generator can drive (the median of the rounds' ratios: %.2f×; %s reads/s)" %
       (gen / srv, statistics.median(x[0] / x[1] for x in stdio), "{:,.0f}".format(statistics.median(x[2] for x in stdio))))
 PY
+print_h2_table
