@@ -1,10 +1,6 @@
 package workload
 
-import (
-	"fmt"
-
-	"github.com/readbench/readbench/targets"
-)
+import "fmt"
 
 // HTTP is the http section (docs/workload.md, http): the HTTP version the
 // run speaks to an HTTP target and, over HTTP/2, how its reads share
@@ -56,15 +52,8 @@ func (w *Workload) checkHTTP(add func(*Error)) {
 	if h.StreamsPerConnection < 0 || h.StreamsPerConnection > MaxHTTPStreams {
 		add(errorf("http.streams_per_connection", "%d is out of range (1 to %d)", h.StreamsPerConnection, MaxHTTPStreams))
 	}
-	if h.IsZero() {
-		return
-	}
-	switch w.Target.Kind {
-	case targets.HTTP, targets.SSE, targets.Files:
-	default:
-		add(errorf("http", "the %s target speaks no HTTP: http applies to an http:// or https:// target", w.Target.Kind))
-		return
-	}
+	// A stdio or embedded target ignores the section, as it ignores
+	// headers: the file's target is often replaced by --target.
 	if h.Version == HTTP11 && (h.Connections > 0 || h.StreamsPerConnection > 0) {
 		add(errorf("http", "connections and streams_per_connection are HTTP/2's: version 1.1 has a pool of its own per session (load.keep_alive)"))
 	}

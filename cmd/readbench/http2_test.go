@@ -293,6 +293,16 @@ mix:
 			}
 		}
 	})
+	t.Run("the file's http section, the target from --target", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		wl := h2Workload(t, dir, doc, "http: {version: 2, connections: 1, streams_per_connection: 2}\n")
+		c := h2Run(t, dir, "", "run", wl, "--target", startServe(t))
+		allOK(t, c, 80)
+		if h := c.Connections.HTTP2; c.Connections.Opened != 1 || h.PeakStreams > 2 {
+			t.Errorf("connections %+v, http2 %+v: want 1 connection, at most 2 streams at once", *c.Connections, *h)
+		}
+	})
 	t.Run("record and replay", func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()

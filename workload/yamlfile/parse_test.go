@@ -32,7 +32,6 @@ var errorFiles = map[string]struct {
 	"listen-scope.yaml":           {4, 26, "listen.reread.honour_scope", `want true or false, got "public"`},
 	"http-version.yaml":           {4, 17, "http.version", `want 1.1, 2 or auto, got "3"`},
 	"http-connections-h1.yaml":    {4, 7, "http", "connections and streams_per_connection are HTTP/2's: version 1.1 has a pool of its own per session (load.keep_alive)"},
-	"http-stdio.yaml":             {3, 7, "http", "the embedded target speaks no HTTP: http applies to an http:// or https:// target"},
 	"http-typo.yaml":              {4, 20, "http.streams_per_conection", `unknown key (did you mean "streams_per_connection"?)`},
 	"unknown-top.yaml":            {3, 1, "thresold", `unknown key (did you mean "thresholds"?)`},
 	"unknown-class-key.yaml":      {5, 5, "mix[0].wieght", `unknown key (did you mean "weight"?)`},
