@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/readbench/readbench/internal/numfmt"
+	"github.com/readbench/readbench/workload"
 )
 
 // Whether the generator, not the server, limited a run. Two findings are
@@ -103,6 +104,13 @@ func judgeGenerator(r *Result) GeneratorFinding {
 	dropped := t.Outcomes["dropped"]
 	sent := t.Scheduled - dropped
 	asked := t.AskedRate * t.MeasuredS
+	if n := r.Workload.Load.Turns; n > 0 && len(r.Workload.Load.Stages) == 0 {
+		// A run of a count of turns is asked for that count (its shard's
+		// share) at most: its measured span ends with the last turn's
+		// reads, so on a slow machine rate × span can exceed the count,
+		// and turns past it were never the generator's to schedule.
+		asked = min(asked, float64(workload.Segment{K: r.Segment.K, N: r.Segment.N}.Share(n)))
+	}
 	switch {
 	case t.Scheduled > 0 && sent <= 0:
 		f.NothingSent = true

@@ -66,6 +66,24 @@ func TestJudgeGenerator(t *testing.T) {
 		{name: "the pacer fell behind: 300 of 500 turns scheduled",
 			r:     func() *Result { r := lagDoc(12, 40, 11.8, 36.7, 0.3, 3.3); r.Totals.Turns = 300; return r }(),
 			bound: true, saturated: true, noisy: true, want: "scheduled only 300 of the 500 turns asked"},
+		{name: "a run of 500 turns, its span stretched to 11 s by slow last reads, asked 550: all 500 scheduled, no shortfall",
+			r: func() *Result {
+				r := lagDoc(12, 40, 11.8, 36.7, 0.3, 3.3)
+				r.Workload.Load.Turns, r.Totals.MeasuredS = 500, 11
+				return r
+			}()},
+		{name: "a shard of a run of 1,000 turns owns 500 of them: all scheduled, no shortfall",
+			r: func() *Result {
+				r := lagDoc(12, 40, 11.8, 36.7, 0.3, 3.3)
+				r.Workload.Load.Turns, r.Segment, r.Totals.MeasuredS = 1000, Segment{K: 2, N: 2}, 11
+				return r
+			}()},
+		{name: "a run of 500 turns that scheduled 300 still falls short",
+			r: func() *Result {
+				r := lagDoc(12, 40, 11.8, 36.7, 0.3, 3.3)
+				r.Workload.Load.Turns, r.Totals.Turns = 500, 300
+				return r
+			}(), bound: true, saturated: true, noisy: true, want: "scheduled only 300 of the 500 turns asked"},
 		{name: "sends dropped by readbench itself: saturated, yet the turns that ran are sound",
 			r: func() *Result {
 				r := lagDoc(12, 40, 11.8, 36.7, 0.3, 3.3)
