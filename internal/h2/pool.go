@@ -7,6 +7,10 @@
 // bound on streams per connection of its own beside the server's
 // SETTINGS_MAX_CONCURRENT_STREAMS, and counts of the frames that say who
 // ended what.
+//
+// x/net marks its ClientConn deprecated for net/http's own ClientConn,
+// which dials for itself: the pool must hand the HTTP/2 client a
+// connection of its own (frameConn), inside TLS, to see the frames.
 package h2
 
 import (
