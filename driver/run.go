@@ -148,6 +148,9 @@ func measure(ctx context.Context, o Options) (*measurements, error) {
 	m.Sessions = r.sessions
 	m.Strays = r.strayCounts.result() // again once the sessions closed (above)
 	m.Sessions.Opened, m.Sessions.Replaced, m.Sessions.ReplaceFailed = r.opened.Load(), r.replaced.Load(), r.replaceFailed.Load()
+	if r.http.Pool != nil {
+		r.http.Pool.Settle(time.Second) // the last cuts' resets are on the wire
+	}
 	m.Connections = connectionsOf(r.pool.total(r.slots, r.http.Pool), !w.Load.NoKeepAlive)
 	m.GeneratorPeakRSS, _ = servercost.SelfPeakRSS()
 	m.Digests = r.digests.snapshot()

@@ -1,6 +1,9 @@
 package h2
 
-import "io"
+import (
+	"io"
+	"time"
+)
 
 // How streams and connections end: a response body gives its stream
 // back, and the pool closes its connections.
@@ -76,4 +79,28 @@ func (p *Pool) quietLocked(c *conn) {
 		p.count.open.Add(-1)
 		_ = c.cc.Close()
 	}
+}
+
+// Settle waits, at most limit, until no stream is active on any
+// connection: a read cut by its context returns at once, and the HTTP/2
+// library writes its RST_STREAM just after, so a count taken at a run's
+// end without it could miss the resets of the last cuts.
+func (p *Pool) Settle(limit time.Duration) {
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if p.activeStreams() == 0 {
+			return
+		}
+	}
+}
+
+// activeStreams is how many streams the HTTP/2 library has open, over the
+// pool's connections.
+func (p *Pool) activeStreams() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, c := range p.conns {
+		n += c.cc.State().StreamsActive
+	}
+	return n
 }
