@@ -92,7 +92,9 @@ mix:
 	if run.Outcomes[stats.Cancelled] != 2 || run.ReadLowerBounds != 2 || run.Read.Quantile(50) < 300*time.Millisecond {
 		t.Fatalf("outcomes %v, lower bounds %d, p50 %v: want 2 cancelled at the 300ms cut", run.Outcomes, run.ReadLowerBounds, run.Read.Quantile(50))
 	}
-	if n := run.Chunk.Count(); n < 2 || n > 6 {
-		t.Errorf("%d parts recorded; want the 2 or so per read that beat the deadline", n)
+	// 2 or so parts a read beat the deadline on a quiet machine; a busy
+	// one (a make test replica, under the race detector) made it 1 in all
+	if n := run.Chunk.Count(); n < 1 || n > 6 {
+		t.Errorf("%d parts recorded; want the 1 to 3 per read that beat the deadline", n)
 	}
 }

@@ -77,6 +77,33 @@ var dataCheckRE = regexp.MustCompile(`data-check="([^"]*)"`)
 
 // probeLayout opens a copy of page with layoutProbe at the given window
 // size and returns what it recorded.
+// chromiumRun runs chromium with args(try), each try bounded by 90 s
+// within ctx, and tries once more, in a profile folder of its own, when a
+// try was killed for its time: a headless Chromium that hangs at its start
+// on a busy machine (seen in a make test replica: one screenshot still
+// running after 216 s, where they take seconds) says nothing of the page.
+func chromiumRun(t *testing.T, ctx context.Context, chromium string, combined bool, args func(try int) []string) ([]byte, error) {
+	t.Helper()
+	var out []byte
+	var err error
+	for try := range 2 {
+		tctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+		cmd := testproc.Own(t, exec.CommandContext(tctx, chromium, args(try)...))
+		if combined {
+			out, err = cmd.CombinedOutput()
+		} else {
+			out, err = cmd.Output()
+		}
+		hung := tctx.Err() != nil && ctx.Err() == nil
+		cancel()
+		if !hung {
+			break
+		}
+		t.Logf("chromium hung for 90s (try %d of 2)", try+1)
+	}
+	return out, err
+}
+
 func probeLayout(t *testing.T, ctx context.Context, chromium, page, size string) layoutCheck {
 	t.Helper()
 	src, err := os.ReadFile(page)
@@ -88,8 +115,9 @@ func probeLayout(t *testing.T, ctx context.Context, chromium, page, size string)
 	if err := os.WriteFile(harness, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := append(chromiumArgs(harness+"-profile"), "--window-size="+size, "--dump-dom", "file://"+harness)
-	out, err := testproc.Own(t, exec.CommandContext(ctx, chromium, args...)).Output()
+	out, err := chromiumRun(t, ctx, chromium, false, func(try int) []string {
+		return append(chromiumArgs(fmt.Sprintf("%s-profile-%d", harness, try)), "--window-size="+size, "--dump-dom", "file://"+harness)
+	})
 	if err != nil {
 		t.Fatalf("chromium --dump-dom: %v", err)
 	}
@@ -155,16 +183,18 @@ func TestBrowserPages(t *testing.T) {
 	}
 	write("ab.html", ab)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	for _, page := range []string{"report", "compare", "ab", "capacity"} {
 		t.Run(page, func(t *testing.T) {
 			file := filepath.Join(dir, page+".html")
 			for _, s := range screenSizes {
 				shot := filepath.Join(keep, fmt.Sprintf("%s-%s.png", page, s.name))
-				args := append(chromiumArgs(filepath.Join(dir, page+"-"+s.name)), "--hide-scrollbars",
-					"--window-size="+s.size, "--screenshot="+shot, "file://"+file)
-				if out, err := testproc.Own(t, exec.CommandContext(ctx, chromium, args...)).CombinedOutput(); err != nil {
+				out, err := chromiumRun(t, ctx, chromium, true, func(try int) []string {
+					return append(chromiumArgs(filepath.Join(dir, fmt.Sprintf("%s-%s-%d", page, s.name, try))), "--hide-scrollbars",
+						"--window-size="+s.size, "--screenshot="+shot, "file://"+file)
+				})
+				if err != nil {
 					t.Fatalf("chromium --screenshot: %v\n%s", err, out)
 				}
 				if fi, err := os.Stat(shot); err != nil || fi.Size() < 10_000 {
